@@ -1,0 +1,1 @@
+"""Board topologies: cells, adjacency, directions and drawing coordinates."""

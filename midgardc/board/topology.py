@@ -1,0 +1,184 @@
+"""Board topologies: a description in the spec becomes cell names and adjacency tables.
+
+One builder per topology, chosen from a table. Builders know geometry only — which cells
+exist, which share an edge, where each is drawn — never what a game does with them.
+"""
+
+from __future__ import annotations
+
+import math
+import string
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..errors import SpecError
+from ..spec.yamlpos import YMap
+
+
+@dataclass
+class RawBoard:
+    names: list[str] = field(default_factory=list)
+    neighbours: list[list[int]] = field(default_factory=list)
+    coords: list[tuple[int, int]] = field(default_factory=list)  # terminal (row, col)
+    polygons: list[tuple[tuple[float, float], ...]] = field(default_factory=list)  # for SVG
+    directions: list[str] = field(default_factory=list)
+    steps: list[list[int]] = field(default_factory=list)
+
+    def add(self, name: str, coord: tuple[int, int], polygon: tuple[tuple[float, float], ...] = ()) -> int:
+        self.names.append(name)
+        self.neighbours.append([])
+        self.coords.append(coord)
+        self.polygons.append(polygon)
+        return len(self.names) - 1
+
+    def link(self, a: int, b: int) -> None:
+        if b not in self.neighbours[a]:
+            self.neighbours[a].append(b)
+        if a not in self.neighbours[b]:
+            self.neighbours[b].append(a)
+
+
+MAX_CELLS = 4096
+H = math.sqrt(3) / 2
+
+
+def _fmt(template: str, where, **fields) -> str:
+    try:
+        return template.format(**fields)
+    except (KeyError, IndexError, ValueError) as exc:
+        raise SpecError(f"bad cell name template {template!r}: {exc}; fields here: {', '.join(sorted(fields))}", where) from None
+
+
+def _triangle(spec: YMap, get) -> RawBoard:
+    """Triangle of side ``size``, apex up. Row r (0 at the apex) holds cells i = 0..2r; even i
+    point up, odd i point down. ``affixed`` glues one extra triangle on the outer edge of each
+    non-corner border cell, per side (left: (k,0), right: (k,2k), bottom: (size-1,2k))."""
+    size = get("size", int, lo=1, hi=60)
+    template = get("cell_name", str, default="{row}.{index}")
+    affixed = spec.get("affixed")
+    b = RawBoard()
+    index: dict[tuple[int, int], int] = {}
+    for r in range(size):
+        for i in range(2 * r + 1):
+            x0 = (size - 1 - r) + i  # half-triangle units from the left
+            up = i % 2 == 0
+            left = (size - r + i - 1) / 2
+            if up:
+                poly = ((left, (r + 1) * H), (left + 0.5, r * H), (left + 1, (r + 1) * H))
+            else:
+                poly = ((left, r * H), (left + 1, r * H), (left + 0.5, (r + 1) * H))
+            index[(r, i)] = b.add(_fmt(template, spec.pos, row=r, index=i, r=r, i=i), (r + 1, x0 + 1), poly)
+    for (r, i), c in index.items():
+        if i + 1 <= 2 * r:
+            b.link(c, index[(r, i + 1)])
+        if i % 2 == 0 and r + 1 < size:
+            b.link(c, index[(r + 1, i + 1)])
+    if affixed is not None:
+        if not isinstance(affixed, YMap):
+            raise SpecError("board.affixed must map sides (left, right, bottom) to cell name templates like 'L{k}'", affixed.pos)
+        for side, node in affixed.items.items():
+            if side not in ("left", "right", "bottom"):
+                from ..errors import did_you_mean
+
+                raise SpecError(f"unknown side '{side}' (sides: left, right, bottom)", affixed.key_pos[side], did_you_mean(side, ["left", "right", "bottom"]))
+            tmpl = node.value if hasattr(node, "value") and isinstance(node.value, str) else None
+            if tmpl is None:
+                raise SpecError("expected a cell name template like 'L{k}'", node.pos)
+            for k in range(1, size - 1):
+                if side == "left":
+                    parent, coord = index[(k, 0)], (k + 1, size - 1 - k)
+                    left = (size - k - 1) / 2 - 0.5
+                    poly = ((left, k * H), (left + 1, k * H), (left + 0.5, (k + 1) * H))
+                elif side == "right":
+                    parent, coord = index[(k, 2 * k)], (k + 1, size - 1 - k + 2 * k + 2)
+                    left = (size - k - 1 + 2 * k) / 2 + 0.5
+                    poly = ((left, k * H), (left + 1, k * H), (left + 0.5, (k + 1) * H))
+                else:
+                    parent, coord = index[(size - 1, 2 * k)], (size + 1, 2 * k + 1)
+                    left = k
+                    poly = ((left, size * H), (left + 1, size * H), (left + 0.5, (size + 1) * H))
+                c = b.add(_fmt(tmpl, node.pos, k=k), coord, poly)
+                b.link(c, parent)
+    return b
+
+
+_DIRS8 = [("n", -1, 0), ("ne", -1, 1), ("e", 0, 1), ("se", 1, 1), ("s", 1, 0), ("sw", 1, -1), ("w", 0, -1), ("nw", -1, -1)]
+
+
+def _square(spec: YMap, get) -> RawBoard:
+    """``rows`` x ``cols`` squares, row 0 at the top. ``wrap: true`` makes a torus.
+    Neighbours share an edge (``neighbourhood: 8`` adds diagonals). Directions n..nw step
+    across edges and corners; past an edge without wrap they reach the off-board cell."""
+    rows = get("rows", int, lo=1, hi=64)
+    cols = get("cols", int, lo=1, hi=64)
+    wrap = get("wrap", bool, default=False)
+    hood = get("neighbourhood", int, default=4, choices=(4, 8))
+    template = get("cell_name", str, default="{col_letter}{row_from_bottom}")
+    b = RawBoard()
+    letters = string.ascii_lowercase
+    for r in range(rows):
+        for c in range(cols):
+            name = _fmt(template, spec.pos, row=r, col=c, row1=r + 1, col1=c + 1, col_letter=letters[c % 26] * (1 + c // 26), row_from_bottom=rows - r)
+            b.add(name, (r, 2 * c), ((c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)))
+
+    def at(r: int, c: int) -> int:
+        if wrap:
+            return (r % rows) * cols + (c % cols)
+        if 0 <= r < rows and 0 <= c < cols:
+            return r * cols + c
+        return -1
+
+    b.directions = [d for d, _, _ in _DIRS8]
+    n = rows * cols
+    b.steps = [[n] * n for _ in _DIRS8]
+    for r in range(rows):
+        for c in range(cols):
+            cell = r * cols + c
+            for d, (dname, dr, dc) in enumerate(_DIRS8):
+                t = at(r + dr, c + dc)
+                b.steps[d][cell] = n if t < 0 else t
+                if t >= 0 and t != cell and (hood == 8 or dr == 0 or dc == 0):
+                    b.link(cell, t)
+    return b
+
+
+def _graph(spec: YMap, get) -> RawBoard:
+    """Named nodes and undirected edges, as given."""
+    from ..spec.yamlpos import YList, YScalar
+
+    nodes = spec.get("nodes")
+    edges = spec.get("edges")
+    if not isinstance(nodes, YList) or not len(nodes):
+        raise SpecError("a graph board needs 'nodes': a list of node names", spec.pos)
+    b = RawBoard()
+    ids: dict[str, int] = {}
+    for i, node in enumerate(nodes):
+        if not isinstance(node, YScalar) or node.value is None:
+            raise SpecError("a node name must be a string", node.pos)
+        name = str(node.value)
+        if name in ids:
+            raise SpecError(f"node '{name}' is listed twice", node.pos)
+        ids[name] = b.add(name, (i // 8, 10 * (i % 8)), ())
+    for edge in edges or []:
+        if not isinstance(edge, YList) or len(edge) != 2:
+            raise SpecError("an edge is a list of two node names, like [a, b]", edge.pos)
+        ends = []
+        for end in edge:
+            name = str(getattr(end, "value", ""))
+            if name not in ids:
+                from ..errors import did_you_mean
+
+                raise SpecError(f"unknown node '{name}' in edge", end.pos, did_you_mean(name, ids))
+            ends.append(ids[name])
+        b.link(*ends)
+    return b
+
+
+TOPOLOGIES: dict[str, Callable] = {"triangle": _triangle, "square": _square, "graph": _graph}
+
+# which keys each topology accepts (besides 'topology' and 'props')
+TOPOLOGY_KEYS = {
+    "triangle": {"size", "cell_name", "affixed"},
+    "square": {"rows", "cols", "wrap", "neighbourhood", "cell_name"},
+    "graph": {"nodes", "edges"},
+}

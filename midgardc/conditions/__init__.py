@@ -1,0 +1,1 @@
+"""The condition language: Lark grammar, parser and type checker."""

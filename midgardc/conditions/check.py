@@ -1,0 +1,201 @@
+"""Type-check a condition AST against the spec's names and lower it to IR expressions.
+
+Every name is resolved here, once: locals (parameters and quantifier variables), the
+spec's constants (player, piece-kind and direction names), its definitions, board
+properties and counters, then the built-ins. Errors point at the offending name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from ..errors import Pos, SpecError, did_you_mean
+from ..ir.builtins import BUILTINS, CONSTANTS, DOMAINS, INDEXED, QUANTIFIERS
+from ..ir.nodes import BOOL, CELL, DIR, INT, KIND, PLAYER, Binary, Call, Const, DefineCall, Domain, Expr, Local, Quant, Unary
+from .parse import Agg, Ast, CallA, Name, Num, Op, parse_condition
+
+MAX_INT = 2**62
+
+
+@dataclass
+class Names:
+    """The spec-level names a condition may use (filled by the front end)."""
+
+    constants: dict[str, tuple[int, str]] = field(default_factory=dict)
+    defines: dict[str, tuple[int, tuple[str, ...], str]] = field(default_factory=dict)  # name -> (index, param types, result)
+    props: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (index, bool|int)
+    counters: dict[str, int] = field(default_factory=dict)
+    has_directions: bool = False
+
+    def all_callables(self) -> list[str]:
+        return [*BUILTINS, *self.defines, *self.props, *self.counters, *DOMAINS, *QUANTIFIERS]
+
+    def all_values(self) -> list[str]:
+        return [*self.constants, *CONSTANTS, *(k for k, b in BUILTINS.items() if not b.args)]
+
+
+_ARITH = {"+", "-", "*", "//", "%"}
+_ORDER = {"<", "<=", ">", ">="}
+_EQ = {"==", "!="}
+
+
+class Checker:
+    def __init__(self, names: Names, locate: Callable[[int], Pos]):
+        self.names = names
+        self.locate = locate
+
+    def fail(self, msg: str, at: int, hint: str = "") -> SpecError:
+        return SpecError(msg, self.locate(at), hint)
+
+    # -- entry points ---------------------------------------------------------------
+
+    def expr(self, node: Ast, scope: dict[str, str], want: Optional[str] = None) -> Expr:
+        out = self._expr(node, scope)
+        if want is not None and out.type != want:
+            raise self.fail(f"expected a {want} expression here, but this is a {out.type}", node.at)
+        return out
+
+    # -- the walk ------------------------------------------------------------------
+
+    def _expr(self, node: Ast, scope: dict[str, str]) -> Expr:
+        if isinstance(node, Num):
+            if node.value > MAX_INT:
+                raise self.fail(f"number {str(node.value)[:20]} is too large (limit 2^62)", node.at)
+            return Const(node.value, INT)
+        if isinstance(node, Name):
+            return self._name(node, scope)
+        if isinstance(node, CallA):
+            return self._call(node, scope)
+        if isinstance(node, Agg):
+            return self._agg(node, scope)
+        if isinstance(node, Op):
+            return self._op(node, scope)
+        raise AssertionError(node)  # pragma: no cover
+
+    def _name(self, node: Name, scope: dict[str, str]) -> Expr:
+        n = node.name
+        if n in scope:
+            return Local(n, scope[n])
+        if n in self.names.constants:
+            value, typ = self.names.constants[n]
+            return Const(value, typ)
+        if n in CONSTANTS:
+            value, typ = CONSTANTS[n]
+            return Const(value, typ)
+        if n in BUILTINS and not BUILTINS[n].args:
+            return Call(n, (), BUILTINS[n].result)
+        if n in self.names.defines and not self.names.defines[n][1]:
+            idx, _, result = self.names.defines[n]
+            return DefineCall(idx, (), result)
+        if n in BUILTINS or n in self.names.defines or n in self.names.props or n in self.names.counters:
+            raise self.fail(f"'{n}' is a function; call it with arguments, e.g. {n}(...)", node.at)
+        if n in DOMAINS:
+            raise self.fail(f"'{n}' is a collection; use it in a quantifier, e.g. any x in {n}: ...", node.at)
+        hint = did_you_mean(n, [*scope, *self.names.all_values()])
+        raise self.fail(f"unknown name '{n}'", node.at, hint)
+
+    def _args(self, node: CallA, scope: dict[str, str], types: tuple[str, ...], what: str) -> tuple[Expr, ...]:
+        if len(node.args) != len(types):
+            sig = ", ".join(types) or "no arguments"
+            raise self.fail(f"{what} '{node.name}' takes {len(types)} argument{'s' if len(types) != 1 else ''} ({sig}), got {len(node.args)}", node.at)
+        out = []
+        for i, (arg, typ) in enumerate(zip(node.args, types)):
+            e = self._expr(arg, scope)
+            if e.type != typ:
+                raise self.fail(f"argument {i + 1} of '{node.name}' must be a {typ}, got a {e.type}", arg.at)
+            out.append(e)
+        return tuple(out)
+
+    def _call(self, node: CallA, scope: dict[str, str]) -> Expr:
+        n = node.name
+        if n in scope:
+            raise self.fail(f"'{n}' is a {scope[n]}, not a function", node.at)
+        if n in BUILTINS:
+            b = BUILTINS[n]
+            if n == "step" and not self.names.has_directions:
+                raise self.fail("step() needs a board with directions (a square grid)", node.at)
+            return Call(n, self._args(node, scope, b.args, "function"), b.result)
+        if n in self.names.defines:
+            idx, ptypes, result = self.names.defines[n]
+            return DefineCall(idx, self._args(node, scope, ptypes, "definition"), result)
+        if n in self.names.props:
+            idx, typ = self.names.props[n]
+            (cell,) = self._args(node, scope, (CELL,), "board property")
+            return Call("prop", (Const(idx, INT), cell), typ)
+        if n in self.names.counters:
+            (player,) = self._args(node, scope, (PLAYER,), "counter")
+            return Call("counter", (Const(self.names.counters[n], INT), player), INT)
+        if n in DOMAINS:
+            raise self.fail(f"'{n}(...)' is a collection; use it in a quantifier, e.g. any x in {n}(...): ...", node.at)
+        hint = did_you_mean(n, self.names.all_callables())
+        raise self.fail(f"unknown function '{n}'", node.at, hint)
+
+    def domain(self, node: Ast, scope: dict[str, str]) -> Domain:
+        if isinstance(node, Name) and node.name in DOMAINS and node.name not in scope:
+            b = DOMAINS[node.name]
+            if b.args:
+                raise self.fail(f"'{node.name}' needs arguments: {node.name}({', '.join(b.args)})", node.at)
+            if node.name == "directions" and not self.names.has_directions:
+                raise self.fail("this board has no directions (only square grids have them)", node.at)
+            return Domain(node.name, (), b.result)
+        if isinstance(node, CallA) and node.name in DOMAINS:
+            b = DOMAINS[node.name]
+            return Domain(node.name, self._args(node, scope, b.args, "collection"), b.result)
+        name = getattr(node, "name", None)
+        hint = did_you_mean(name, DOMAINS) if name else ""
+        raise self.fail(f"expected a collection to range over ({', '.join(DOMAINS)})", node.at, hint)
+
+    def _agg(self, node: Agg, scope: dict[str, str]) -> Expr:
+        dom = self.domain(node.domain, scope)
+        if node.var in self.names.constants or node.var in BUILTINS:
+            raise self.fail(f"'{node.var}' is already a name in this spec; pick another variable name", node.var_at)
+        inner = dict(scope)
+        inner[node.var] = dom.elem_type
+        body_type, result, _, _ = QUANTIFIERS[node.kind]
+        body = self._expr(node.body, inner)
+        if body.type != body_type:
+            raise self.fail(f"the body of '{node.kind}' must be a {body_type} expression, got a {body.type}", node.body.at)
+        return Quant(node.kind, node.var, dom, body, result)
+
+    def _op(self, node: Op, scope: dict[str, str]) -> Expr:
+        op = node.op
+        args = [self._expr(a, scope) for a in node.args]
+        if op in ("and", "or"):
+            for a, src in zip(args, node.args):
+                if a.type != BOOL:
+                    raise self.fail(f"'{op}' needs conditions on both sides; this side is a {a.type}", src.at)
+            return Binary(op, args[0], args[1], BOOL)
+        if op == "not":
+            if args[0].type != BOOL:
+                raise self.fail(f"'not' needs a condition, got a {args[0].type}", node.args[0].at)
+            return Unary("not", args[0], BOOL)
+        if op == "neg":
+            if args[0].type != INT:
+                raise self.fail(f"'-' needs a number, got a {args[0].type}", node.args[0].at)
+            return Unary("neg", args[0], INT)
+        left, right = args
+        if op in _ARITH or op in _ORDER:
+            for a, src in zip(args, node.args):
+                if a.type != INT:
+                    raise self.fail(f"'{op}' needs numbers on both sides; this side is a {a.type}", src.at)
+            return Binary(op, left, right, INT if op in _ARITH else BOOL)
+        if op in _EQ:
+            if left.type != right.type:
+                raise self.fail(f"cannot compare a {left.type} with a {right.type}", node.at)
+            return Binary(op, left, right, BOOL)
+        raise AssertionError(op)  # pragma: no cover
+
+
+def check_condition(text: str, locate: Callable[[int], Pos], names: Names, scope: dict[str, str], want: Optional[str] = BOOL) -> Expr:
+    """Parse, type-check and lower one condition string."""
+    ast = parse_condition(text, locate)
+    return Checker(names, locate).expr(ast, scope, want)
+
+
+def check_domain(text: str, locate: Callable[[int], Pos], names: Names, scope: dict[str, str]) -> Domain:
+    ast = parse_condition(text, locate)
+    return Checker(names, locate).domain(ast, scope)
+
+
+__all__ = ["Names", "Checker", "check_condition", "check_domain", "BOOL", "INT", "CELL", "PLAYER", "KIND", "DIR"]

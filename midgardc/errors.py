@@ -1,0 +1,84 @@
+"""User-facing errors: one message, a position, the offending line and a caret.
+
+Everything a user can get wrong raises ``MidgardcError`` (or a subclass); the CLI prints
+``str(err)`` and exits 1. Anything else is a bug in midgardc and is reported as such.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+
+@dataclass(frozen=True)
+class Pos:
+    """A place in a source file: 1-based line and column."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+class MidgardcError(Exception):
+    """An error a user can fix. ``pos`` points at the offending text when there is one."""
+
+    def __init__(self, message: str, pos: Optional[Pos] = None, hint: str = "", source: Optional[str] = None):
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+        self.hint = hint
+        self.source = source  # the text of pos.file, when it is not a readable file
+
+    def __str__(self) -> str:
+        head = f"{self.pos}: error: {self.message}" if self.pos else f"error: {self.message}"
+        lines = [head]
+        snippet = self._snippet()
+        if snippet:
+            lines.append(snippet)
+        if self.hint:
+            lines.append(f"  hint: {self.hint}")
+        return "\n".join(lines)
+
+    def _snippet(self) -> str:
+        if not self.pos:
+            return ""
+        text = self.source
+        if text is None:
+            try:
+                with open(self.pos.file, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+            except OSError:
+                return ""
+        src_lines = text.splitlines()
+        if not 1 <= self.pos.line <= len(src_lines):
+            return ""
+        line = src_lines[self.pos.line - 1].replace("\t", " ")
+        if len(line) > 200:  # keep the caret near the error on very long lines
+            start = max(0, self.pos.col - 100)
+            line = line[start : start + 200]
+            col = self.pos.col - start
+        else:
+            col = self.pos.col
+        return f"    {line}\n    {' ' * max(col - 1, 0)}^"
+
+
+class SpecError(MidgardcError):
+    """The spec (YAML, schema, conditions, types) is wrong."""
+
+
+class MoveError(MidgardcError):
+    """A move is malformed or illegal in the position it was played in."""
+
+
+class BuildError(MidgardcError):
+    """An engine could not be generated or compiled."""
+
+
+def did_you_mean(name: str, options: Iterable[str]) -> str:
+    """A 'did you mean' hint for a misspelt name, or '' when nothing is close."""
+    close = difflib.get_close_matches(name, sorted(set(options)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else ""

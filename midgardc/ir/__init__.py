@@ -1,0 +1,1 @@
+"""The game-agnostic intermediate representation shared by both back ends."""

@@ -1,0 +1,71 @@
+"""The built-in queries of the condition language, as one table.
+
+The type checker reads argument and result types from here, the docs test checks every
+entry is documented in ``docs/spec-language.md``, and both back ends implement every
+``fn`` key (a test asserts that too). Adding a query means: a row here, a line in each
+back end, a doc entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .nodes import BOOL, CELL, DIR, INT, KIND, PLAYER
+
+
+@dataclass(frozen=True)
+class Builtin:
+    args: tuple[str, ...]
+    result: str
+    doc: str
+    example: str
+
+
+BUILTINS: dict[str, Builtin] = {
+    "empty": Builtin((CELL,), BOOL, "true when no piece stands on the cell (false off the board)", "empty(c)"),
+    "occupied": Builtin((CELL,), BOOL, "true when a piece stands on the cell", "occupied(n)"),
+    "owner": Builtin((CELL,), PLAYER, "the player owning the piece on the cell, or nobody", "owner(c) == mover"),
+    "kind_at": Builtin((CELL,), KIND, "the kind of piece on the cell (compare with a kind name)", "kind_at(c) == tile"),
+    "degree": Builtin((CELL,), INT, "how many cells share an edge with the cell", "degree(c) == 1"),
+    "onboard": Builtin((CELL,), BOOL, "false for the off-board cell that step() returns past an edge", "onboard(step(c, north))"),
+    "step": Builtin((CELL, DIR), CELL, "the next cell in a direction, or the off-board cell", "owner(step(c, east)) == mover"),
+    "hand": Builtin((PLAYER, KIND), INT, "how many pieces of a kind the player has in hand", "hand(p, tile) == 0"),
+    "next_player": Builtin((PLAYER,), PLAYER, "the player in the next seat (wrapping round)", "next_player(mover)"),
+    "abs": Builtin((INT,), INT, "absolute value", "abs(x - y) <= 1"),
+    "mover": Builtin((), PLAYER, "the player to move (inside end effects: nobody)", "owner(c) == mover"),
+    "last_player": Builtin((), PLAYER, "the player who made the previous move", "owner(c) != last_player"),
+    "ply": Builtin((), INT, "how many moves have been played", "ply >= 2"),
+}
+
+# Spec-named queries lower to these two, with the property/counter index as a constant
+# first argument: ``seeded(c)`` -> Call("prop", (Const(k), c)).
+INDEXED = {
+    "prop": Builtin((INT, CELL), INT, "a board property declared under board.props", "seeded(c)"),
+    "counter": Builtin((INT, PLAYER), INT, "a per-player counter declared under counters", "score(p) >= 10"),
+}
+
+# Collections a quantifier ranges over.
+DOMAINS: dict[str, Builtin] = {
+    "cells": Builtin((), CELL, "every cell of the board, in index order", "count(c in cells: owner(c) == p)"),
+    "players": Builtin((), PLAYER, "every player, in seat order", "any p in players: hand(p, tile) == 0"),
+    "neighbours": Builtin((CELL,), CELL, "the cells sharing an edge with a cell, in table order", "any n in neighbours(c): occupied(n)"),
+    "directions": Builtin((), DIR, "the board's directions (grids that have them)", "any d in directions: owner(step(c, d)) == p"),
+    "range": Builtin((INT, INT), INT, "the integers lo..hi, both included", "all k in range(1, 3): empty(c)"),
+}
+
+QUANTIFIERS = {
+    "any": (BOOL, BOOL, "true when the condition holds for at least one element", "any n in neighbours(c): occupied(n)"),
+    "all": (BOOL, BOOL, "true when the condition holds for every element", "all n in neighbours(c): empty(n)"),
+    "count": (BOOL, INT, "how many elements satisfy the condition", "count(c in cells: owner(c) == p)"),
+    "sum": (INT, INT, "sum of an integer expression over the elements", "sum(p in players: hand(p, tile))"),
+    "min": (INT, INT, "least value over the elements (0 when there are none)", "min(p in players: hand(p, tile))"),
+    "max": (INT, INT, "greatest value over the elements (0 when there are none)", "max(n in neighbours(c): degree(n))"),
+}
+
+CONSTANTS = {
+    "true": (1, BOOL),
+    "false": (0, BOOL),
+    "nobody": (-1, PLAYER),
+}
+
+KEYWORDS = ("and", "or", "not", "in", "any", "all", "true", "false")

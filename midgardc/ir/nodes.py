@@ -1,0 +1,318 @@
+"""The game-agnostic intermediate representation.
+
+Everything a back end needs is here, already resolved: names are indices, the board is
+tables, conditions are typed trees. Both back ends (the reference interpreter and the
+generated Cython engine) read only this; neither sees YAML or the condition syntax, so
+the two can only disagree about what an IR node *means* — and ``docs/ir.md`` plus the
+interpreter are the definition of that meaning.
+
+Value encoding shared by both back ends (all plain ints):
+
+* ``bool``   0 / 1
+* ``int``    a signed integer (C ``long long``)
+* ``cell``   0 .. n_cells-1, or ``n_cells`` for "off the board" (the sentinel cell)
+* ``player`` 0 .. n_players-1, or ``-1`` for "nobody"
+* ``kind``   index into ``GameIR.kinds`` (a kind of piece)
+* ``dir``    index into ``BoardIR.directions``
+
+A board square holds a *piece id*: 0 is empty, ``1 + owner * n_kinds + kind`` is a piece of
+that kind owned by that player. The sentinel cell is never empty and has no owner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+BOOL, INT, CELL, PLAYER, KIND, DIR = "bool", "int", "cell", "player", "kind", "dir"
+VALUE_TYPES = (BOOL, INT, CELL, PLAYER, KIND, DIR)
+
+NOBODY = -1
+
+
+# --------------------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Const:
+    value: int
+    type: str
+
+
+@dataclass(frozen=True)
+class Local:
+    """A parameter of the enclosing action/define/rule, or a quantifier's bound variable."""
+
+    name: str
+    type: str
+
+
+@dataclass(frozen=True)
+class Call:
+    """A built-in query. ``fn`` is a key of ``midgardc.ir.builtins.BUILTINS``."""
+
+    fn: str
+    args: tuple["Expr", ...]
+    type: str
+
+
+@dataclass(frozen=True)
+class DefineCall:
+    """A call of a spec-defined function (``define:``); ``index`` into ``GameIR.defines``."""
+
+    index: int
+    args: tuple["Expr", ...]
+    type: str
+
+
+@dataclass(frozen=True)
+class Unary:
+    op: str  # "not" | "neg"
+    arg: "Expr"
+    type: str
+
+
+@dataclass(frozen=True)
+class Binary:
+    """``and``/``or`` short-circuit; ``//`` and ``%`` floor like Python (both back ends)."""
+
+    op: str  # and or + - * // % == != < <= > >=
+    left: "Expr"
+    right: "Expr"
+    type: str
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A finite, ordered collection a quantifier ranges over.
+
+    kinds: ``cells`` (all board cells in index order), ``players`` (seat order),
+    ``neighbours`` (args: cell; adjacency-table order), ``directions`` (board order),
+    ``range`` (args: lo, hi; lo..hi inclusive).
+    The order is part of the meaning: regions are discovered and ties broken in it.
+    """
+
+    kind: str
+    args: tuple["Expr", ...] = ()
+    elem_type: str = CELL
+
+
+@dataclass(frozen=True)
+class Quant:
+    """``any``/``all`` -> bool; ``count`` -> int (number of true bodies);
+    ``sum``/``min``/``max`` -> int over the body (min/max of nothing is 0)."""
+
+    kind: str
+    var: str
+    domain: Domain
+    body: "Expr"
+    type: str
+
+
+Expr = Union[Const, Local, Call, DefineCall, Unary, Binary, Quant]
+
+
+# --------------------------------------------------------------------------- effects
+
+
+@dataclass(frozen=True)
+class Place:
+    """Take one piece of ``kind`` from ``owner``'s hand and put it on cell ``at``.
+
+    Legality: an action containing a Place is only legal when the hand holds one (the
+    front end adds ``hand(owner, kind) > 0`` to the action's condition)."""
+
+    kind: int
+    at: Expr
+    owner: Expr
+
+
+@dataclass(frozen=True)
+class AssessRegions:
+    """Find connected regions and award the closed ones by border influence.
+
+    1. Scan ``seeds`` (or every cell when None) in order; each unvisited seed cell with
+       ``member(c)`` true starts a region: the cells reachable through neighbours that
+       also satisfy ``member`` (breadth-first, neighbour order; visiting order is kept).
+    2. A region is open (skipped) when some region cell has a neighbour with
+       ``open_if(n)`` true. ``open_if`` None: every region is closed.
+    3. Influence of player p = number of (region cell, neighbour) pairs where the
+       neighbour is outside the region and owned by p (border edges).
+    4. A unique maximum influence wins: the winner places ``kind`` from hand on every
+       region cell. Otherwise (tie for the maximum) with ``tie == "split"`` the tied
+       players take cells alternately, starting with ``first`` and going round in seat
+       order among the tied players; each player's share is cells // n_tied (a remainder
+       stays empty); with ``tie == "none"`` nothing happens.
+    5. Cells are taken in *priority order*: region cells with ``priority(c)`` true first,
+       then the rest, each group in region visiting order. A player with an empty hand
+       takes nothing more (their remaining cells stay empty).
+    Regions are assessed one at a time in discovery order; a region's filling happens
+    before the next region is examined (membership is re-checked when it is reached).
+    Locals visible in the sub-expressions: ``c`` (the candidate cell) plus the enclosing
+    action's parameters.
+    """
+
+    member: Expr
+    open_if: Optional[Expr]
+    seeds: Optional[Domain]
+    kind: int
+    tie: str  # "split" | "none"
+    priority: Optional[Expr]
+    first: Expr  # player
+    var: str = "c"
+
+
+@dataclass(frozen=True)
+class SetCounter:
+    """``counters[owner][counter] = value`` (or ``+=`` when ``add``)."""
+
+    counter: int
+    owner: Expr
+    value: Expr
+    add: bool
+
+
+Effect = Union[Place, AssessRegions, SetCounter]
+
+
+# --------------------------------------------------------------------------- structure
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str  # cell | player | kind | dir | int (range)
+    lo: int = 0
+    hi: int = 0  # only for int: lo..hi inclusive
+
+
+@dataclass(frozen=True)
+class Action:
+    """A move family. Move ids: ``base + mixed radix of the parameter values`` where each
+    parameter's radix is its domain size (cells: n_cells, player: n_players, ...), first
+    parameter most significant. Legal moves are listed in ascending id order."""
+
+    name: str
+    params: tuple[Param, ...]
+    where: Expr
+    effects: tuple[Effect, ...]
+    notation: tuple[Union[str, int], ...]  # literal text pieces and parameter indices
+    base: int = 0
+    size: int = 1
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """Runs after any action in ``after`` (all actions when empty), if ``when`` holds.
+    The triggering action's parameters are visible as locals."""
+
+    name: str
+    after: tuple[int, ...]
+    when: Optional[Expr]
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True)
+class Define:
+    name: str
+    params: tuple[Param, ...]
+    body: Expr
+    type: str
+
+
+@dataclass(frozen=True)
+class End:
+    """After each move (action + triggers): the game ends when any condition holds.
+    Before a player moves: when they have no legal move, ``no_moves`` says what happens
+    ("end" the game or "pass" the turn; two passes in a row end it).
+    When the game ends, ``effects`` run once with ``last_player`` = the last mover."""
+
+    conditions: tuple[Expr, ...]
+    no_moves: str
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True)
+class RankKey:
+    """A per-player integer (local ``p``); players are ranked by the keys in order,
+    higher first (``lower_is_better`` flips one key)."""
+
+    name: str
+    expr: Expr
+    lower_is_better: bool = False
+
+
+@dataclass(frozen=True)
+class BoardIR:
+    topology: str
+    cell_names: tuple[str, ...]
+    neighbours: tuple[tuple[int, ...], ...]  # per cell, in a fixed order
+    directions: tuple[str, ...] = ()
+    steps: tuple[tuple[int, ...], ...] = ()  # steps[d][c] -> cell or n_cells (off board)
+    coords: tuple[tuple[int, int], ...] = ()  # (row, column) on a character grid, for display
+    polygons: tuple[tuple[tuple[float, float], ...], ...] = ()  # per cell outline, for pictures
+    props: tuple[tuple[str, tuple[int, ...]], ...] = ()  # name -> value per cell
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.cell_names)
+
+    @property
+    def max_degree(self) -> int:
+        return max((len(n) for n in self.neighbours), default=0)
+
+
+@dataclass(frozen=True)
+class RenderIR:
+    """How a human sees the state. ``piece_glyphs[owner]`` is a one-character glyph;
+    ``empty_states`` are (name, glyph, condition on local c) checked in order for empty
+    cells; ``marks`` names the empty states that physically carry a marker token."""
+
+    piece_glyphs: tuple[str, ...]
+    empty_states: tuple[tuple[str, str, Expr], ...] = ()
+    marks: tuple[str, ...] = ()
+    empty_glyph: str = "."
+
+
+@dataclass(frozen=True)
+class GameIR:
+    name: str
+    title: str
+    variant: Optional[str]
+    players: tuple[str, ...]
+    kinds: tuple[str, ...]
+    hand_init: tuple[tuple[int, ...], ...]  # [player][kind]
+    counters: tuple[str, ...]  # per-player integer counters
+    counter_init: tuple[tuple[int, ...], ...]  # [player][counter]
+    board: BoardIR
+    defines: tuple[Define, ...]
+    actions: tuple[Action, ...]
+    triggers: tuple[Trigger, ...]
+    end: End
+    ranking: tuple[RankKey, ...]
+    render: RenderIR
+    initial_board: tuple[int, ...] = ()  # piece id per cell at setup ("" = all empty)
+    max_plies: int = 10000
+    source: str = ""  # spec path, for messages
+    meta: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def n_kinds(self) -> int:
+        return len(self.kinds)
+
+    @property
+    def n_moves(self) -> int:
+        return sum(a.size for a in self.actions)
+
+    def piece_id(self, owner: int, kind: int) -> int:
+        return 1 + owner * self.n_kinds + kind
+
+    def piece_owner(self, piece: int) -> int:
+        return NOBODY if piece <= 0 else (piece - 1) // self.n_kinds
+
+    def piece_kind(self, piece: int) -> int:
+        return -1 if piece <= 0 else (piece - 1) % self.n_kinds

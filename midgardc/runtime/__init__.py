@@ -1,0 +1,1 @@
+"""Back ends and the one engine API over them."""

@@ -1,0 +1,269 @@
+"""The one engine API, whichever back end runs underneath (OpenSpiel's State API shape).
+
+A back end provides *cores*: integer-only states with ``legal()``, ``apply(int)``,
+``clone()``, ``keys()`` and a few read-only fields. Everything people see — move
+notation, legality errors, JSON, observations, results — is written once, here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional, Union
+
+from ..errors import MoveError
+from ..ir.nodes import GameIR
+from . import results
+
+ENGINES = ("interpreted", "compiled")
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move: its id (dense integer, back-end independent) and how it is written."""
+
+    id: int
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Game:
+    def __init__(self, ir: GameIR, engine: Any):
+        self.ir = ir
+        self.engine = engine
+        self.name = ir.name
+        self.variant = ir.variant
+        self.players = ir.players
+        self._texts: dict[int, str] = {}
+        self._ids: Optional[dict[str, int]] = None
+
+    @property
+    def engine_name(self) -> str:
+        return self.engine.name
+
+    def new_state(self, seed: int = 0) -> "State":
+        return State(self, self.engine.new_core(seed))
+
+    # -- notation --------------------------------------------------------------------
+
+    def move_text(self, move: int) -> str:
+        text = self._texts.get(move)
+        if text is None:
+            text = self._texts[move] = self._render_move(move)
+        return text
+
+    def _render_move(self, move: int) -> str:
+        for action in self.ir.actions:
+            if action.base <= move < action.base + action.size:
+                values = _decode(self.ir, action, move - action.base)
+                out = []
+                for part in action.notation:
+                    if isinstance(part, str):
+                        out.append(part)
+                    else:
+                        out.append(_value_text(self.ir, action.params[part], values[part]))
+                return "".join(out)
+        raise ValueError(f"move id {move} out of range")
+
+    def move_id(self, text: str) -> int:
+        """The move written ``text``; MoveError when no move is written that way."""
+        if self._ids is None:
+            ids: dict[str, int] = {}
+            for move in range(self.ir.n_moves):
+                ids.setdefault(self.move_text(move), move)
+            self._ids = ids
+        if text not in self._ids:
+            raise MoveError(f"'{text}' is not a move of {self.ir.title}")
+        return self._ids[text]
+
+    def parse_moves(self, text: str) -> list[str]:
+        return text.replace(",", " ").split()
+
+
+def _decode(ir: GameIR, action, offset: int) -> list[int]:
+    values = [0] * len(action.params)
+    sizes = [_param_size(ir, p) for p in action.params]
+    for i in range(len(action.params) - 1, -1, -1):
+        values[i] = offset % sizes[i] + (action.params[i].lo if action.params[i].type == "int" else 0)
+        offset //= sizes[i]
+    return values
+
+
+def _param_size(ir: GameIR, p) -> int:
+    return {"cell": ir.board.n_cells, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1}[p.type]
+
+
+def _value_text(ir: GameIR, param, value: int) -> str:
+    if param.type == "cell":
+        return ir.board.cell_names[value]
+    if param.type == "player":
+        return ir.players[value]
+    if param.type == "kind":
+        return ir.kinds[value]
+    if param.type == "dir":
+        return ir.board.directions[value]
+    return str(value)
+
+
+MoveLike = Union[Move, int, str]
+
+
+class State:
+    """A game state: what players, the CLI and tests talk to."""
+
+    def __init__(self, game: Game, core: Any):
+        self.game = game
+        self.core = core
+        self.history: list[int] = []
+
+    # -- queries ---------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to move, or -1 when the game is over."""
+        return self.core.current
+
+    def current_player_name(self) -> Optional[str]:
+        p = self.core.current
+        return None if p < 0 else self.game.players[p]
+
+    def is_terminal(self) -> bool:
+        return bool(self.core.terminal)
+
+    def legal_move_ids(self) -> list[int]:
+        return self.core.legal()
+
+    def legal_moves(self) -> list[Move]:
+        return [Move(m, self.game.move_text(m)) for m in self.core.legal()]
+
+    def ply(self) -> int:
+        return self.core.ply
+
+    def keys(self) -> list[list[int]]:
+        return self.core.keys()
+
+    def scores(self) -> dict[str, dict[str, int]]:
+        names = [k.name for k in self.game.ir.ranking]
+        return {self.game.players[p]: dict(zip(names, ks)) for p, ks in enumerate(self.core.keys())}
+
+    def winner(self) -> Optional[int]:
+        """The winning seat once the game is over (None while playing or on a draw)."""
+        if not self.core.terminal:
+            return None
+        return results.winner_of(self.game.ir, self.core.keys())
+
+    def returns(self) -> list[float]:
+        if not self.core.terminal:
+            return [0.0] * self.game.ir.n_players
+        return results.returns_of(self.game.ir, self.core.keys())
+
+    def margin(self) -> int:
+        return results.margin_of(self.game.ir, self.core.keys())
+
+    # -- moves -----------------------------------------------------------------------
+
+    def resolve(self, move: MoveLike) -> int:
+        """The id of ``move`` if it is legal here; MoveError saying why otherwise."""
+        if isinstance(move, Move):
+            mid, text = move.id, move.text
+        elif isinstance(move, int) and not isinstance(move, bool):
+            if not 0 <= move < self.game.ir.n_moves:
+                raise MoveError(f"move id {move} is out of range (0..{self.game.ir.n_moves - 1})")
+            mid, text = move, self.game.move_text(move)
+        elif isinstance(move, str):
+            mid, text = self.game.move_id(move.strip()), move.strip()
+        else:
+            raise MoveError(f"not a move: {move!r}")
+        if self.core.terminal:
+            raise MoveError(f"'{text}' cannot be played: the game is over")
+        if mid not in self.core.legal():
+            raise MoveError(f"'{text}' is not legal for {self.current_player_name()} here")
+        return mid
+
+    def apply(self, move: MoveLike) -> None:
+        mid = self.resolve(move)
+        self.core.apply(mid)
+        self.history.append(mid)
+
+    def apply_unchecked(self, move_id: int) -> None:
+        """Apply a move id taken from ``legal_move_ids()`` (the fast path for players)."""
+        self.core.apply(move_id)
+        self.history.append(move_id)
+
+    def clone(self) -> "State":
+        other = State(self.game, self.core.clone())
+        other.history = list(self.history)
+        return other
+
+    # -- views -----------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        from .view import state_json
+
+        return state_json(self)
+
+    def observation(self, player: int) -> dict:
+        """What ``player`` may see. Every zone of the current language is public, so this
+        is the whole state; hidden zones will filter here."""
+        obs = self.to_json()
+        obs["observer"] = self.game.players[player]
+        return obs
+
+    def __str__(self) -> str:
+        from .view import render_text
+
+        return render_text(self, color=False)
+
+
+def load(spec_path: str, variant: Optional[str] = None, engine: str = "interpreted", force_build: bool = False) -> Game:
+    """Load a spec (and variant) and bring up the chosen back end."""
+    from ..spec.lower import load_game_ir
+
+    ir = load_game_ir(spec_path, variant)
+    return game_from_ir(ir, engine, force_build)
+
+
+def game_from_ir(ir: GameIR, engine: str = "interpreted", force_build: bool = False) -> Game:
+    if engine == "interpreted":
+        from .interpreter import InterpretedEngine
+
+        return Game(ir, InterpretedEngine(ir))
+    if engine == "compiled":
+        from .compiled import CompiledEngine
+
+        return Game(ir, CompiledEngine(ir, force_build=force_build))
+    raise ValueError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
+
+
+def perft(state: State, depth: int) -> int:
+    """Number of legal move sequences of length ``depth`` (games that end earlier count
+    once, as a leaf at the depth they ended)."""
+    return _perft(state.core, depth)
+
+
+def _perft(core: Any, depth: int) -> int:
+    if core.terminal:
+        return 1
+    moves = core.legal()
+    if depth <= 1:
+        return len(moves) if depth == 1 else 1
+    total = 0
+    for m in moves:
+        child = core.clone()
+        child.apply(m)
+        total += _perft(child, depth - 1)
+    return total
+
+
+def replay(game: Game, moves: Iterable[str], seed: int = 0) -> State:
+    """Play ``moves`` from the start; an illegal move raises MoveError naming its position
+    in the list and the legal moves there."""
+    state = game.new_state(seed)
+    for i, text in enumerate(moves, start=1):
+        try:
+            state.apply(text)
+        except MoveError as exc:
+            legal = " ".join(m.text for m in state.legal_moves())
+            raise MoveError(f"move {i} ({text}): {exc.message}; legal moves here: {legal or 'none (the game is over)'}") from None
+    return state
+

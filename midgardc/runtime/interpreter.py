@@ -1,0 +1,513 @@
+"""The reference interpreter: the IR's meaning, in plain Python.
+
+This back end is the oracle the compiled engine is tested against, so it favours being
+obviously right over being fast. Expressions become small closures once per game (no
+``eval``); state is plain lists. Every rule of play lives in ``Core`` below and is
+mirrored, line for line, by the generated Cython template.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from ..ir.nodes import (
+    NOBODY,
+    Action,
+    AssessRegions,
+    Binary,
+    Call,
+    Const,
+    DefineCall,
+    Domain,
+    Effect,
+    Expr,
+    GameIR,
+    Local,
+    Place,
+    Quant,
+    SetCounter,
+    Unary,
+)
+from .rng import Rng, derive_seed
+
+Fn = Callable[["Core", dict], int]
+
+
+def _floordiv(a: int, b: int) -> int:
+    return a // b if b else 0
+
+
+def _mod(a: int, b: int) -> int:
+    return a % b if b else 0
+
+
+_BINARY = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": _floordiv,
+    "%": _mod,
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+    "<": lambda a, b: int(a < b),
+    "<=": lambda a, b: int(a <= b),
+    ">": lambda a, b: int(a > b),
+    ">=": lambda a, b: int(a >= b),
+}
+
+
+class Program:
+    """A game's IR turned into callables, shared by every state of that game."""
+
+    def __init__(self, ir: GameIR):
+        self.ir = ir
+        b = ir.board
+        self.n = b.n_cells
+        self.neighbours = b.neighbours
+        self.steps = b.steps
+        self.props = [values + (0,) for _, values in b.props]  # + the off-board cell
+        self.builtins = self._builtins()
+        self.defines: list[Optional[Fn]] = [None] * len(ir.defines)
+        for i, d in enumerate(ir.defines):
+            self.defines[i] = self.compile(d.body)
+        self.wheres = [self.compile(a.where) for a in ir.actions]
+        self.rank = [self.compile(k.expr) for k in ir.ranking]
+        self.end_conds = [self.compile(e) for e in ir.end.conditions]
+        self.triggers = [(t, self.compile(t.when) if t.when is not None else None) for t in ir.triggers]
+        self._effect_fns: dict[int, tuple[Expr, Fn]] = {}
+
+    def fn(self, expr: Expr) -> Fn:
+        """The closure of an effect's sub-expression, compiled on first use."""
+        hit = self._effect_fns.get(id(expr))
+        if hit is None or hit[0] is not expr:
+            hit = self._effect_fns[id(expr)] = (expr, self.compile(expr))
+        return hit[1]
+
+    # -- expressions -----------------------------------------------------------------
+
+    def compile(self, e: Expr) -> Fn:
+        if isinstance(e, Const):
+            v = e.value
+            return lambda s, env: v
+        if isinstance(e, Local):
+            name = e.name
+            return lambda s, env: env[name]
+        if isinstance(e, Call):
+            impl = self.builtins[e.fn]
+            args = [self.compile(a) for a in e.args]
+            if not args:
+                return lambda s, env: impl(s)
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda s, env: impl(s, a0(s, env))
+            if len(args) == 2:
+                a0, a1 = args
+                return lambda s, env: impl(s, a0(s, env), a1(s, env))
+            return lambda s, env: impl(s, *[a(s, env) for a in args])
+        if isinstance(e, DefineCall):
+            args = [self.compile(a) for a in e.args]
+            names = [p.name for p in self.ir.defines[e.index].params]
+            bodies = self.defines
+            idx = e.index
+            if len(args) == 1:
+                (n0,), (a0,) = names, args
+                return lambda s, env: bodies[idx](s, {n0: a0(s, env)})
+            return lambda s, env: bodies[idx](s, {n: a(s, env) for n, a in zip(names, args)})
+        if isinstance(e, Unary):
+            a = self.compile(e.arg)
+            if e.op == "not":
+                return lambda s, env: 0 if a(s, env) else 1
+            return lambda s, env: -a(s, env)
+        if isinstance(e, Binary):
+            left, right = self.compile(e.left), self.compile(e.right)
+            if e.op == "and":
+                return lambda s, env: 1 if left(s, env) and right(s, env) else 0
+            if e.op == "or":
+                return lambda s, env: 1 if left(s, env) or right(s, env) else 0
+            op = _BINARY[e.op]
+            return lambda s, env: op(left(s, env), right(s, env))
+        if isinstance(e, Quant):
+            return self._quant(e)
+        raise AssertionError(e)  # pragma: no cover
+
+    def domain(self, d: Domain) -> Callable[["Core", dict], list[int]]:
+        if d.kind == "cells":
+            cells = list(range(self.n))
+            return lambda s, env: cells
+        if d.kind == "players":
+            players = list(range(self.ir.n_players))
+            return lambda s, env: players
+        if d.kind == "directions":
+            dirs = list(range(len(self.ir.board.directions)))
+            return lambda s, env: dirs
+        if d.kind == "neighbours":
+            cell = self.compile(d.args[0])
+            empty: tuple = ()
+            return lambda s, env: (self.neighbours[c] if (c := cell(s, env)) < self.n else empty)
+        if d.kind == "range":
+            lo, hi = self.compile(d.args[0]), self.compile(d.args[1])
+            return lambda s, env: range(lo(s, env), hi(s, env) + 1)
+        raise AssertionError(d.kind)  # pragma: no cover
+
+    def _quant(self, q: Quant) -> Fn:
+        dom = self.domain(q.domain)
+        body = self.compile(q.body)
+        var = q.var
+
+        def run(s, env):
+            inner = dict(env)
+            if q.kind == "any":
+                for x in dom(s, env):
+                    inner[var] = x
+                    if body(s, inner):
+                        return 1
+                return 0
+            if q.kind == "all":
+                for x in dom(s, env):
+                    inner[var] = x
+                    if not body(s, inner):
+                        return 0
+                return 1
+            if q.kind == "count":
+                total = 0
+                for x in dom(s, env):
+                    inner[var] = x
+                    if body(s, inner):
+                        total += 1
+                return total
+            values = []
+            for x in dom(s, env):
+                inner[var] = x
+                values.append(body(s, inner))
+            if q.kind == "sum":
+                return sum(values)
+            if not values:
+                return 0
+            return min(values) if q.kind == "min" else max(values)
+
+        return run
+
+    def _builtins(self) -> dict[str, Callable]:
+        ir = self.ir
+        n = self.n
+        nk = max(ir.n_kinds, 1)
+        steps = self.steps
+        neighbours = self.neighbours
+        props = self.props
+
+        def owner(s, c):
+            p = s.board[c]
+            return NOBODY if p <= 0 else (p - 1) // nk
+
+        def kind_at(s, c):
+            p = s.board[c]
+            return -1 if p <= 0 else (p - 1) % nk
+
+        return {
+            "empty": lambda s, c: int(s.board[c] == 0),
+            "occupied": lambda s, c: int(s.board[c] > 0),
+            "owner": owner,
+            "kind_at": kind_at,
+            "degree": lambda s, c: len(neighbours[c]) if c < n else 0,
+            "onboard": lambda s, c: int(c < n),
+            "step": lambda s, c, d: steps[d][c] if c < n else n,
+            "hand": lambda s, p, k: s.hands[p][k] if p >= 0 else 0,
+            "next_player": lambda s, p: (p + 1) % ir.n_players if p >= 0 else NOBODY,
+            "abs": lambda s, x: abs(x),
+            "mover": lambda s: s.current,
+            "last_player": lambda s: s.last,
+            "ply": lambda s: s.ply,
+            "prop": lambda s, i, c: props[i][c],
+            "counter": lambda s, i, p: s.counters[p][i] if p >= 0 else 0,
+        }
+
+
+OFFBOARD = -1  # the piece id stored in the sentinel cell: not empty, no owner
+
+
+class Core:
+    """One game state of the reference back end (ints in, ints out)."""
+
+    __slots__ = ("prog", "board", "hands", "counters", "current", "last", "ply", "terminal", "passes", "ply_limited", "_legal")
+
+    def __init__(self, prog: Program, copy_from: Optional["Core"] = None):
+        self.prog = prog
+        if copy_from is not None:
+            self.board = list(copy_from.board)
+            self.hands = [list(h) for h in copy_from.hands]
+            self.counters = [list(c) for c in copy_from.counters]
+            self.current = copy_from.current
+            self.last = copy_from.last
+            self.ply = copy_from.ply
+            self.terminal = copy_from.terminal
+            self.passes = copy_from.passes
+            self.ply_limited = copy_from.ply_limited
+            self._legal = copy_from._legal
+            return
+        ir = prog.ir
+        self.board = list(ir.initial_board or [0] * prog.n) + [OFFBOARD]
+        self.hands = [list(h) for h in ir.hand_init]
+        self.counters = [list(c) for c in ir.counter_init]
+        self.current = 0
+        self.last = NOBODY
+        self.ply = 0
+        self.terminal = False
+        self.passes = 0
+        self.ply_limited = False
+        self._legal = None
+        self._settle()
+
+    def clone(self) -> "Core":
+        return Core(self.prog, self)
+
+    def load(self, board: list[int], hands: list[list[int]], current: int, last: int = NOBODY, ply: int = 0) -> None:
+        """Set up an arbitrary position (for rule tests and puzzles), then settle it."""
+        self.board = list(board[: self.prog.n]) + [OFFBOARD]
+        self.hands = [list(h) for h in hands]
+        self.current, self.last, self.ply = current, last, ply
+        self.terminal, self.passes, self.ply_limited = False, 0, False
+        self._legal = None
+        self._settle()
+
+    # -- moves -----------------------------------------------------------------------
+
+    def legal(self) -> list[int]:
+        """Legal move ids, ascending (computed once per position)."""
+        if self.terminal:
+            return []
+        if self._legal is None:
+            self._legal = self._generate()
+        return list(self._legal)
+
+    def _generate(self) -> list[int]:
+        out: list[int] = []
+        for action, where in zip(self.prog.ir.actions, self.prog.wheres):
+            if len(action.params) == 1 and action.params[0].type != "int":
+                env: dict = {}
+                name = action.params[0].name
+                for value in range(self._param_size(action.params[0])):
+                    env[name] = value
+                    if where(self, env):
+                        out.append(action.base + value)
+                continue
+            for offset, env in self._bindings(action):
+                if where(self, env):
+                    out.append(action.base + offset)
+        return out
+
+    def _bindings(self, action: Action):
+        sizes = [self._param_size(p) for p in action.params]
+        total = 1
+        for size in sizes:
+            total *= size
+        for offset in range(total):
+            env = {}
+            rest = offset
+            for p, size in reversed(list(zip(action.params, sizes))):
+                v = rest % size
+                rest //= size
+                env[p.name] = v + p.lo if p.type == "int" else v
+            yield offset, env
+
+    def _param_size(self, p) -> int:
+        ir = self.prog.ir
+        return {"cell": self.prog.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1}[p.type]
+
+    def decode(self, move: int) -> tuple[Action, dict]:
+        for action in self.prog.ir.actions:
+            if action.base <= move < action.base + action.size:
+                offset = move - action.base
+                env = {}
+                for p in reversed(action.params):
+                    size = self._param_size(p)
+                    v = offset % size
+                    offset //= size
+                    env[p.name] = v + p.lo if p.type == "int" else v
+                return action, env
+        raise ValueError(f"move id {move} out of range")
+
+    def apply(self, move: int) -> None:
+        """Play a move known to be legal (the API layer checks legality)."""
+        action, env = self.decode(move)
+        index = self.prog.ir.actions.index(action)
+        self._legal = None
+        self.run_effects(action.effects, env)
+        for trig, when in self.prog.triggers:
+            if trig.after and index not in trig.after:
+                continue
+            if when is None or when(self, env):
+                self.run_effects(trig.effects, env)
+        self.last = self.current
+        self.ply += 1
+        self.passes = 0
+        self.current = (self.current + 1) % self.prog.ir.n_players
+        self._settle()
+
+    def _settle(self) -> None:
+        """After setup and after every move: end the game, or find a player who can move."""
+        ir = self.prog.ir
+        while True:
+            if any(cond(self, {}) for cond in self.prog.end_conds):
+                return self._finish()
+            if self.ply >= ir.max_plies:
+                self.ply_limited = True
+                return self._finish()
+            if self.legal():
+                return
+            if ir.end.no_moves == "end" or self.passes + 1 >= ir.n_players:
+                return self._finish()
+            self.passes += 1
+            self.current = (self.current + 1) % ir.n_players
+            self._legal = None
+
+    def _finish(self) -> None:
+        self.terminal = True
+        self.run_effects(self.prog.ir.end.effects, {})
+        self.current = NOBODY
+
+    # -- effects ---------------------------------------------------------------------
+
+    def run_effects(self, effects: tuple[Effect, ...], env: dict) -> None:
+        for eff in effects:
+            if isinstance(eff, Place):
+                self._place(eff, env)
+            elif isinstance(eff, AssessRegions):
+                self._assess(eff, env)
+            elif isinstance(eff, SetCounter):
+                self._counter(eff, env)
+            else:  # pragma: no cover
+                raise AssertionError(eff)
+
+    def _fn(self, expr: Expr) -> Fn:
+        return self.prog.fn(expr)
+
+    def _put(self, owner: int, kind: int, cell: int) -> bool:
+        if owner < 0 or cell >= self.prog.n or self.hands[owner][kind] <= 0:
+            return False
+        self.hands[owner][kind] -= 1
+        self.board[cell] = self.prog.ir.piece_id(owner, kind)
+        return True
+
+    def _place(self, eff: Place, env: dict) -> None:
+        self._put(self._fn(eff.owner)(self, env), eff.kind, self._fn(eff.at)(self, env))
+
+    def _counter(self, eff: SetCounter, env: dict) -> None:
+        owner = self._fn(eff.owner)(self, env)
+        if owner < 0:
+            return
+        value = self._fn(eff.value)(self, env)
+        self.counters[owner][eff.counter] = self.counters[owner][eff.counter] + value if eff.add else value
+
+    def _assess(self, eff: AssessRegions, env: dict) -> None:
+        n = self.prog.n
+        nbrs = self.prog.neighbours
+        nplayers = self.prog.ir.n_players
+        member_fn = self._fn(eff.member)
+        open_fn = self._fn(eff.open_if) if eff.open_if is not None else None
+        prio_fn = self._fn(eff.priority) if eff.priority is not None else None
+        local = dict(env)
+
+        def test(fn: Fn, c: int) -> int:
+            local[eff.var] = c
+            return fn(self, local)
+
+        seeds = self.prog.domain(eff.seeds)(self, env) if eff.seeds is not None else range(n)
+        seeds = list(seeds)
+        visited = [False] * (n + 1)
+        for seed in seeds:
+            if seed >= n or visited[seed] or not test(member_fn, seed):
+                continue
+            region = [seed]
+            visited[seed] = True
+            i = 0
+            while i < len(region):
+                for nb in nbrs[region[i]]:
+                    if not visited[nb] and test(member_fn, nb):
+                        visited[nb] = True
+                        region.append(nb)
+                i += 1
+            inside = set(region)
+            if open_fn is not None and any(test(open_fn, nb) for c in region for nb in nbrs[c]):
+                continue
+            influence = [0] * nplayers
+            for c in region:
+                for nb in nbrs[c]:
+                    if nb not in inside:
+                        o = self._owner(nb)
+                        if o >= 0:
+                            influence[o] += 1
+            best = max(influence)
+            tied = [p for p in range(nplayers) if influence[p] == best]
+            if prio_fn is not None:
+                first_cells = [c for c in region if test(prio_fn, c)]
+                cells = first_cells + [c for c in region if not test(prio_fn, c)]
+            else:
+                cells = region
+            if len(tied) == 1:
+                for c in cells:
+                    if not self._put(tied[0], eff.kind, c):
+                        break
+                continue
+            if eff.tie != "split":
+                continue
+            first = self._fn(eff.first)(self, local)
+            first = first if first >= 0 else 0
+            tied.sort(key=lambda p: (p - first) % nplayers)
+            quota = {p: len(region) // len(tied) for p in tied}
+            turn = 0
+            k = 0
+            while k < len(cells) and any(quota[p] > 0 and self.hands[p][eff.kind] > 0 for p in tied):
+                p = tied[turn % len(tied)]
+                turn += 1
+                if quota[p] > 0 and self._put(p, eff.kind, cells[k]):
+                    quota[p] -= 1
+                    k += 1
+
+    def _owner(self, c: int) -> int:
+        piece = self.board[c]
+        return NOBODY if piece <= 0 else (piece - 1) // max(self.prog.ir.n_kinds, 1)
+
+    # -- results ---------------------------------------------------------------------
+
+    def keys(self) -> list[list[int]]:
+        """Ranking keys per player (as written in the spec, before lower_is_better)."""
+        return [[fn(self, {"p": p}) for fn in self.prog.rank] for p in range(self.prog.ir.n_players)]
+
+
+class InterpretedEngine:
+    """The reference back end behind the common Game API."""
+
+    name = "interpreted"
+
+    def __init__(self, ir: GameIR):
+        self.ir = ir
+        self.prog = Program(ir)
+
+    def new_core(self, seed: int = 0) -> Core:
+        return Core(self.prog)
+
+    def playout_trace(self, seed: int, core: Optional[Core] = None) -> list[int]:
+        """Uniform random moves (the shared RNG) from the start (or ``core``) to the end."""
+        state = core.clone() if core is not None else self.new_core(seed)
+        rng = Rng(seed)
+        moves = []
+        while not state.terminal:
+            legal = state.legal()
+            move = legal[rng.below(len(legal))]
+            state.apply(move)
+            moves.append(move)
+        return moves
+
+    def playouts(self, n: int, seed: int) -> dict:
+        """``n`` random games; game i uses ``derive_seed(seed, i)``. Aggregate results."""
+        from .results import summarize_core
+
+        stats = None
+        for i in range(n):
+            core = self.new_core(0)
+            rng = Rng(derive_seed(seed, i))
+            while not core.terminal:
+                legal = core.legal()
+                core.apply(legal[rng.below(len(legal))])
+            stats = summarize_core(self.ir, core, stats)
+        return stats or summarize_core(self.ir, None, None)

@@ -1,0 +1,207 @@
+"""What people see of a state: JSON, a terminal drawing, an SVG picture.
+
+Display states of empty cells (the spec's ``render.empty`` conditions) are evaluated by
+the reference interpreter on a mirror of the state, so both back ends show the same thing
+and the compiled engine needs no display code.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Optional
+from xml.sax.saxutils import escape
+
+from ..ir.nodes import GameIR
+from . import results
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import State
+
+PLAYER_COLOURS = ["blue", "green", "red", "yellow", "magenta", "cyan", "white", "bright_black"]
+SVG_PLAYER = ["#2f6db5", "#4f9a3a", "#c0392b", "#d4ac0d", "#8e44ad", "#16a085", "#7f8c8d", "#34495e"]
+SVG_STATES = ["#d0d3d4", "#e8f6fa", "#fdebd0", "#f5eef8"]
+
+
+@lru_cache(maxsize=32)
+def _program(ir: GameIR):
+    from .interpreter import Program
+
+    return Program(ir)
+
+
+def mirror(state: "State"):
+    """An interpreter core holding the same position as ``state`` (any back end)."""
+    from .interpreter import Core
+
+    core = state.core
+    if core.__class__ is Core:
+        return core
+    prog = _program(state.game.ir)
+    m = Core.__new__(Core)
+    m.prog = prog
+    m.board = list(core.board)
+    m.hands = [list(h) for h in core.hands]
+    m.counters = [list(c) for c in core.counters]
+    m.current, m.last, m.ply = core.current, core.last, core.ply
+    m.terminal, m.passes, m.ply_limited = bool(core.terminal), core.passes, bool(core.ply_limited)
+    return m
+
+
+def empty_states(state: "State") -> list[Optional[int]]:
+    """Per cell: index into ``render.empty_states`` of the first state that holds (or None)."""
+    ir = state.game.ir
+    core = mirror(state)
+    prog = core.prog
+    out: list[Optional[int]] = []
+    fns = [prog.fn(cond) for _, _, cond in ir.render.empty_states]
+    var = "$cell"
+    for c in range(ir.board.n_cells):
+        found = None
+        if core.board[c] == 0:
+            for i, fn in enumerate(fns):
+                if fn(core, {var: c}):
+                    found = i
+                    break
+        out.append(found)
+    return out
+
+
+def state_json(state: "State") -> dict:
+    ir = state.game.ir
+    core = state.core
+    board_raw = core.board
+    board = {}
+    for c, name in enumerate(ir.board.cell_names):
+        owner = ir.piece_owner(board_raw[c])
+        board[name] = None if owner < 0 else ir.players[owner]
+    marks: dict[str, list[str]] = {}
+    if ir.render.marks:
+        states = empty_states(state)
+        names = [s[0] for s in ir.render.empty_states]
+        for mark in ir.render.marks:
+            i = names.index(mark)
+            marks[mark] = [ir.board.cell_names[c] for c, s in enumerate(states) if s == i]
+    keys = core.keys()
+    rank_names = [k.name for k in ir.ranking]
+    players = []
+    for p, name in enumerate(ir.players):
+        players.append(
+            {
+                "name": name,
+                "hand": {k: core.hands[p][i] for i, k in enumerate(ir.kinds)},
+                "counters": {k: core.counters[p][i] for i, k in enumerate(ir.counters)},
+                "score": dict(zip(rank_names, keys[p])),
+            }
+        )
+    winner: Optional[str] = None
+    if core.terminal:
+        w = results.winner_of(ir, keys)
+        winner = "draw" if w is None else ir.players[w]
+    out = {
+        "game": ir.name,
+        "variant": ir.variant,
+        "board": board,
+        "players": players,
+        "current": None if core.current < 0 else ir.players[core.current],
+        "terminal": bool(core.terminal),
+        "winner": winner,
+        "ply": core.ply,
+        "moves": [state.game.move_text(m) for m in state.history],
+    }
+    if marks:
+        out["marks"] = marks
+    if core.ply_limited:
+        out["ply_limited"] = True
+    return out
+
+
+def render_text(state: "State", color: bool = True) -> str:
+    """The board as text: one glyph per cell at its place, then a legend and the hands."""
+    import click
+
+    ir = state.game.ir
+    b = ir.board
+    states = empty_states(state)
+    glyph_rows: dict[int, dict[int, str]] = {}
+    for c in range(b.n_cells):
+        piece = state.core.board[c]
+        owner = ir.piece_owner(piece)
+        if owner >= 0:
+            g = ir.render.piece_glyphs[owner]
+            if color:
+                g = click.style(g, fg=PLAYER_COLOURS[owner % len(PLAYER_COLOURS)], bold=True)
+        elif states[c] is not None:
+            name, g, _ = ir.render.empty_states[states[c]]
+            marked = name in ir.render.marks
+            if color:
+                g = click.style(g, fg="white" if marked else "bright_black", bold=marked)
+        else:
+            g = ir.render.empty_glyph
+        if b.topology == "graph":
+            continue
+        row, col = b.coords[c]
+        glyph_rows.setdefault(row, {})[2 * col if b.topology == "triangle" else col] = g
+    lines = []
+    if b.topology == "graph":
+        for c, name in enumerate(b.cell_names):
+            owner = ir.piece_owner(state.core.board[c])
+            who = ir.players[owner] if owner >= 0 else "-"
+            nbrs = ", ".join(b.cell_names[n] for n in b.neighbours[c])
+            lines.append(f"  {name:<14} {who:<10} -> {nbrs}")
+    else:
+        for row in sorted(glyph_rows):
+            cells = glyph_rows[row]
+            width = max(cells) + 1
+            chars = [" "] * width
+            for col, g in cells.items():
+                chars[col] = g
+            lines.append("  " + "".join(chars).rstrip())
+    legend = [f"{ir.render.piece_glyphs[p]} {name}" for p, name in enumerate(ir.players)]
+    legend += [f"{g} {name}{' (token)' if name in ir.render.marks else ''}" for name, g, _ in ir.render.empty_states]
+    if ir.render.empty_states:
+        legend.append(f"{ir.render.empty_glyph} other empty")
+    lines.append("")
+    lines.append("  " + "   ".join(legend))
+    scores = state.scores()
+    for p, name in enumerate(ir.players):
+        hand = ", ".join(f"{k} {state.core.hands[p][i]}" for i, k in enumerate(ir.kinds))
+        score = ", ".join(f"{k} {v}" for k, v in scores[name].items())
+        lines.append(f"  {name}: in hand {hand or '-'}; {score}")
+    if state.is_terminal():
+        w = state.winner()
+        lines.append(f"  game over after {state.ply()} moves: " + ("draw" if w is None else f"{ir.players[w]} wins"))
+    else:
+        lines.append(f"  {state.current_player_name()} to move (move {state.ply() + 1})")
+    return "\n".join(lines)
+
+
+def render_svg(state: "State") -> str:
+    """An SVG picture of the board: each cell's outline filled by owner or display state."""
+    ir = state.game.ir
+    b = ir.board
+    if not b.polygons or not any(b.polygons):
+        raise ValueError("this board has no geometry to draw")
+    scale = 40.0
+    states = empty_states(state)
+    xs = [x for poly in b.polygons for x, _ in poly]
+    ys = [y for poly in b.polygons for _, y in poly]
+    minx, miny = min(xs), min(ys)
+    w, h = (max(xs) - minx) * scale + 20, (max(ys) - miny) * scale + 20
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0f} {h:.0f}" width="{w:.0f}" height="{h:.0f}" font-family="sans-serif">']
+    out.append(f"<title>{escape(ir.title)}</title>")
+    for c, poly in enumerate(b.polygons):
+        pts = " ".join(f"{(x - minx) * scale + 10:.1f},{(y - miny) * scale + 10:.1f}" for x, y in poly)
+        owner = ir.piece_owner(state.core.board[c])
+        if owner >= 0:
+            fill, cls = SVG_PLAYER[owner % len(SVG_PLAYER)], f"player-{escape(ir.players[owner])}"
+        elif states[c] is not None:
+            fill, cls = SVG_STATES[states[c] % len(SVG_STATES)], f"state-{escape(ir.render.empty_states[states[c]][0])}"
+        else:
+            fill, cls = "#ffffff", "empty"
+        cx = sum(x for x, _ in poly) / len(poly)
+        cy = sum(y for _, y in poly) / len(poly)
+        name = escape(b.cell_names[c])
+        out.append(f'<polygon class="{cls}" points="{pts}" fill="{fill}" stroke="#555" stroke-width="1"><title>{name}</title></polygon>')
+        out.append(f'<text x="{(cx - minx) * scale + 10:.1f}" y="{(cy - miny) * scale + 13:.1f}" font-size="8" text-anchor="middle" fill="#222">{name}</text>')
+    out.append("</svg>")
+    return "\n".join(out)

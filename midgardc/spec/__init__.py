@@ -1,0 +1,1 @@
+"""Loading specs: YAML with positions, variants, validation and lowering to IR."""

@@ -1,0 +1,631 @@
+"""Spec tree -> GameIR: validate every section against its table of keys, resolve names,
+type-check conditions, and precompute the board.
+
+Sections are lowered in dependency order (game, pieces, counters, board, define, actions,
+triggers, end, ranking, render); each has one function here. Every error names the
+offending node's file:line:col.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Optional
+
+from ..board.topology import MAX_CELLS, TOPOLOGIES, TOPOLOGY_KEYS
+from ..conditions.check import Names, check_condition, check_domain
+from ..conditions.parse import parse_signature
+from ..errors import Pos, SpecError, did_you_mean
+from ..ir.nodes import (
+    BOOL,
+    CELL,
+    DIR,
+    INT,
+    KIND,
+    PLAYER,
+    Action,
+    AssessRegions,
+    BoardIR,
+    Call,
+    Const,
+    Define,
+    DefineCall,
+    Effect,
+    End,
+    Expr,
+    GameIR,
+    Local,
+    Param,
+    Place,
+    RankKey,
+    RenderIR,
+    SetCounter,
+    Trigger,
+)
+from .variants import apply_variant, load_tree, variant_names
+from .yamlpos import YList, YMap, YNode, YScalar
+
+SPEC_VERSION = 1
+MAX_PLAYERS = 8
+MAX_HAND = 10_000
+MAX_MOVES = 1 << 20
+MAX_PLIES = 1_000_000
+REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-writable name)
+
+# section -> (allowed keys, required keys)
+SECTIONS: dict[str, tuple[set[str], set[str]]] = {
+    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends"}, {"game", "board", "actions", "ranking"}),
+    "game": ({"name", "title", "players", "max_plies", "author", "source", "description"}, {"name", "players"}),
+    "piece": ({"hand", "description"}, set()),
+    "action": ({"params", "where", "effects", "notation", "description"}, set()),
+    "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
+    "end": ({"when", "no_moves", "effects"}, set()),
+    "render": ({"glyphs", "empty", "marks", "colours"}, set()),
+    "empty_state": ({"when", "glyph"}, {"when", "glyph"}),
+    "place": ({"piece", "at", "owner"}, {"piece", "at"}),
+    "assess_regions": ({"cells", "open_if_touching", "near", "award", "tie", "first", "priority"}, {"cells", "award"}),
+    "set": ({"counter", "of", "to"}, {"counter", "to"}),
+    "add": ({"counter", "of", "to"}, {"counter", "to"}),
+}
+
+PARAM_TYPES = {"cell": CELL, "player": PLAYER, "kind": KIND, "dir": DIR}
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+SLUG_RE = re.compile(r"[a-z][a-z0-9_-]*$")
+
+
+class Lowerer:
+    def __init__(self, tree: YMap, path: str, variant: Optional[str]):
+        self.tree = tree
+        self.path = path
+        self.variant = variant
+        self.names = Names()
+        self.kinds: list[str] = []
+        self.players: list[str] = []
+        self.defines: list[Define] = []
+        self.board: Optional[BoardIR] = None
+        self.cell_index: dict[str, int] = {}
+
+    # -- small checked readers -----------------------------------------------------
+
+    def keys(self, node: YNode, section: str, what: str) -> YMap:
+        if not isinstance(node, YMap):
+            raise SpecError(f"{what} must be a mapping", node.pos)
+        allowed, required = SECTIONS[section]
+        for key in node.items:
+            if key not in allowed:
+                raise SpecError(f"unknown key '{key}' in {what}", node.key_pos[key], did_you_mean(key, allowed) or f"allowed keys: {', '.join(sorted(allowed))}")
+        for key in sorted(required):
+            if key not in node.items:
+                raise SpecError(f"{what} needs a '{key}' key", node.pos)
+        return node
+
+    def scalar(self, node: YNode, typ: type, what: str, lo: Optional[int] = None, hi: Optional[int] = None) -> Any:
+        if not isinstance(node, YScalar):
+            raise SpecError(f"{what} must be a single value, not a {'list' if isinstance(node, YList) else 'mapping'}", node.pos)
+        value = node.value
+        if typ is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise SpecError(f"{what} must be a whole number, got {value!r}", node.pos)
+            if lo is not None and value < lo or hi is not None and value > hi:
+                raise SpecError(f"{what} must be between {lo} and {hi}, got {value}", node.pos)
+            return value
+        if typ is bool:
+            if not isinstance(value, bool):
+                raise SpecError(f"{what} must be true or false, got {value!r}", node.pos)
+            return value
+        if typ is str:
+            if value is None or isinstance(value, bool):
+                raise SpecError(f"{what} must be text, got {value!r}", node.pos)
+            return str(value)
+        raise AssertionError(typ)
+
+    def ident(self, text: str, pos: Pos, what: str) -> str:
+        if not NAME_RE.match(text) or len(text) > 64:
+            raise SpecError(f"{what} '{text[:40]}' is not a valid name (letters, digits and _, not starting with a digit, at most 64)", pos)
+        from ..ir.builtins import BUILTINS, CONSTANTS, DOMAINS, KEYWORDS, QUANTIFIERS
+
+        if text in KEYWORDS or text in BUILTINS or text in DOMAINS or text in QUANTIFIERS or text in CONSTANTS:
+            raise SpecError(f"{what} '{text}' is a built-in word of the condition language; choose another name", pos)
+        return text
+
+    def condition(self, node: YNode, scope: dict[str, str], want: Optional[str] = BOOL) -> Expr:
+        if isinstance(node, YScalar) and isinstance(node.value, bool):
+            if want not in (BOOL, None):
+                raise SpecError(f"expected a {want} expression here", node.pos)
+            return Const(int(node.value), BOOL)
+        if isinstance(node, YScalar) and isinstance(node.value, int):
+            return check_condition(str(node.value), node.text_pos, self.names, scope, want)
+        text = self.scalar(node, str, "a condition")
+        return check_condition(text, node.text_pos, self.names, scope, want)
+
+    def predicate(self, node: YNode, what: str) -> Expr:
+        """A one-cell condition named by a definition, property or built-in (e.g. 'ice')."""
+        name = self.scalar(node, str, what)
+        if not NAME_RE.match(name):
+            raise SpecError(f"{what} names a cell condition (a definition such as 'ice'), got {name!r}", node.pos)
+        # Reuse the checker: 'name(x)' with x the region's candidate cell.
+        text = f"{name}({REGION_VAR[1:]})"
+        expr = check_condition(text, lambda off: node.pos, self.names, {REGION_VAR[1:]: CELL}, BOOL)
+        return _rename_local(expr, REGION_VAR[1:], REGION_VAR)
+
+    # -- sections ------------------------------------------------------------------
+
+    def lower(self) -> GameIR:
+        top = self.keys(self.tree, "", "the spec")
+        if "midgardc" in top:
+            version = self.scalar(top.items["midgardc"], int, "'midgardc' (the spec language version)")
+            if version != SPEC_VERSION:
+                raise SpecError(f"this spec is for language version {version}; this midgardc reads version {SPEC_VERSION}", top.items["midgardc"].pos)
+        game = self.keys(top.items["game"], "game", "'game'")
+        name = self.scalar(game.items["name"], str, "game.name")
+        if not SLUG_RE.match(name) or len(name) > 40:
+            raise SpecError(f"game.name '{name[:40]}' must be a short lowercase id (letters, digits, '-', '_')", game.items["name"].pos)
+        title = self.scalar(game.items["title"], str, "game.title") if "title" in game else name
+        max_plies = self.scalar(game.items["max_plies"], int, "game.max_plies", 1, MAX_PLIES) if "max_plies" in game else 1000
+        self.lower_players(game.items["players"])
+        hand_init = self.lower_pieces(top.get("pieces"))
+        counters, counter_init = self.lower_counters(top.get("counters"))
+        self.board = self.lower_board(top.items["board"])
+        self.lower_defines(top.get("define"))
+        actions = self.lower_actions(top.items["actions"])
+        triggers = self.lower_triggers(top.get("triggers"), actions)
+        end = self.lower_end(top.get("end"))
+        ranking = self.lower_ranking(top.items["ranking"])
+        render = self.lower_render(top.get("render"))
+        if "variants" in top:
+            self.check_variants(top.items["variants"])
+        return GameIR(
+            name=name,
+            title=title,
+            variant=self.variant,
+            players=tuple(self.players),
+            kinds=tuple(self.kinds),
+            hand_init=hand_init,
+            counters=tuple(counters),
+            counter_init=counter_init,
+            board=self.board,
+            defines=tuple(self.defines),
+            actions=actions,
+            triggers=triggers,
+            end=end,
+            ranking=ranking,
+            render=render,
+            max_plies=max_plies,
+            source=self.path,
+        )
+
+    def lower_players(self, node: YNode) -> None:
+        if not isinstance(node, YList) or not 1 <= len(node) <= MAX_PLAYERS:
+            raise SpecError(f"game.players is a list of 1 to {MAX_PLAYERS} player names in seat order", node.pos)
+        for item in node:
+            p = self.ident(self.scalar(item, str, "a player name"), item.pos, "player name")
+            if p in self.players:
+                raise SpecError(f"player '{p}' is listed twice", item.pos)
+            self.players.append(p)
+            self.names.constants[p] = (len(self.players) - 1, PLAYER)
+
+    def lower_pieces(self, node: Optional[YNode]) -> tuple[tuple[int, ...], ...]:
+        if node is None:
+            return tuple(() for _ in self.players)
+        if not isinstance(node, YMap):
+            raise SpecError("'pieces' maps each kind of piece to its details, e.g. tile: {hand: 70}", node.pos)
+        per_kind: list[list[int]] = []
+        for kind, body in node.items.items():
+            kpos = node.key_pos[kind]
+            self.ident(kind, kpos, "piece kind")
+            if kind in self.names.constants:
+                raise SpecError(f"piece kind '{kind}' has the same name as a player", kpos)
+            self.names.constants[kind] = (len(self.kinds), KIND)
+            self.kinds.append(kind)
+            body = self.keys(body, "piece", f"piece '{kind}'")
+            hands = [0] * len(self.players)
+            hand = body.get("hand")
+            if isinstance(hand, YMap):
+                for p, count in hand.items.items():
+                    if p not in self.players:
+                        raise SpecError(f"unknown player '{p}'", hand.key_pos[p], did_you_mean(p, self.players))
+                    hands[self.players.index(p)] = self.scalar(count, int, "a hand size", 0, MAX_HAND)
+            elif hand is not None:
+                hands = [self.scalar(hand, int, "a hand size", 0, MAX_HAND)] * len(self.players)
+            per_kind.append(hands)
+        return tuple(tuple(per_kind[k][p] for k in range(len(self.kinds))) for p in range(len(self.players)))
+
+    def lower_counters(self, node: Optional[YNode]) -> tuple[list[str], tuple[tuple[int, ...], ...]]:
+        names: list[str] = []
+        init: list[int] = []
+        if node is not None:
+            if not isinstance(node, YMap):
+                raise SpecError("'counters' maps a per-player counter name to its starting value", node.pos)
+            for cname, value in node.items.items():
+                self.ident(cname, node.key_pos[cname], "counter name")
+                self.names.counters[cname] = len(names)
+                names.append(cname)
+                init.append(self.scalar(value, int, "a counter's starting value", -(2**31), 2**31 - 1))
+        return names, tuple(tuple(init) for _ in self.players)
+
+    def lower_board(self, node: YNode) -> BoardIR:
+        if not isinstance(node, YMap):
+            raise SpecError("'board' must be a mapping with a 'topology'", node.pos)
+        topo_node = node.get("topology")
+        if topo_node is None:
+            raise SpecError(f"the board needs a 'topology' ({', '.join(TOPOLOGIES)})", node.pos)
+        topo = self.scalar(topo_node, str, "board.topology")
+        if topo not in TOPOLOGIES:
+            raise SpecError(f"unknown board topology '{topo}' (known: {', '.join(TOPOLOGIES)})", topo_node.pos, did_you_mean(topo, TOPOLOGIES))
+        allowed = TOPOLOGY_KEYS[topo] | {"topology", "props"}
+        for key in node.items:
+            if key not in allowed:
+                raise SpecError(f"unknown key '{key}' for a {topo} board", node.key_pos[key], did_you_mean(key, allowed) or f"allowed keys: {', '.join(sorted(allowed))}")
+
+        def get(key: str, typ: type, default: Any = None, lo: Optional[int] = None, hi: Optional[int] = None, choices: tuple = ()) -> Any:
+            if key not in node.items:
+                if default is None:
+                    raise SpecError(f"a {topo} board needs '{key}'", node.pos)
+                return default
+            value = self.scalar(node.items[key], typ, f"board.{key}", lo, hi)
+            if choices and value not in choices:
+                raise SpecError(f"board.{key} must be one of {', '.join(map(str, choices))}", node.items[key].pos)
+            return value
+
+        raw = TOPOLOGIES[topo](node, get)
+        if len(raw.names) > MAX_CELLS:
+            raise SpecError(f"the board has {len(raw.names)} cells; the limit is {MAX_CELLS}", node.pos)
+        for i, name in enumerate(raw.names):
+            if name in self.cell_index:
+                raise SpecError(f"two cells are both named '{name}'; make the cell_name template unique", node.pos)
+            if not name or any(ch.isspace() for ch in name):
+                raise SpecError(f"cell name {name!r} must be non-empty and without spaces (it is how moves are written)", node.pos)
+            self.cell_index[name] = i
+        for d, dname in enumerate(raw.directions):
+            if dname in self.names.constants:
+                raise SpecError(f"direction '{dname}' clashes with a player or piece name", node.pos)
+            self.names.constants[dname] = (d, DIR)
+        self.names.has_directions = bool(raw.directions)
+        props = self.lower_props(node.get("props"), len(raw.names))
+        board = BoardIR(
+            topology=topo,
+            cell_names=tuple(raw.names),
+            neighbours=tuple(tuple(n) for n in raw.neighbours),
+            directions=tuple(raw.directions),
+            steps=tuple(tuple(s) for s in raw.steps),
+            coords=tuple(raw.coords),
+            polygons=tuple(tuple(p) for p in raw.polygons),
+            props=props,
+        )
+        return board
+
+    def cell(self, node: YNode) -> int:
+        name = self.scalar(node, str, "a cell name") if not isinstance(getattr(node, "value", None), int) else str(node.value)
+        if name not in self.cell_index:
+            raise SpecError(f"unknown cell '{name}'", node.pos, did_you_mean(name, self.cell_index))
+        return self.cell_index[name]
+
+    def lower_props(self, node: Optional[YNode], n: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        out = []
+        if node is None:
+            return ()
+        if not isinstance(node, YMap):
+            raise SpecError("board.props maps a property name to a list of cells (or cell: number)", node.pos)
+        for pname, body in node.items.items():
+            self.ident(pname, node.key_pos[pname], "property name")
+            values = [0] * n
+            if isinstance(body, YList):
+                typ = BOOL
+                for item in body:
+                    values[self.cell(item)] = 1
+            elif isinstance(body, YMap):
+                typ = INT
+                for cname, v in body.items.items():
+                    values[self.cell(YScalar(cname, body.key_pos[cname]))] = self.scalar(v, int, "a property value", -(2**31), 2**31 - 1)
+            elif isinstance(body, YScalar) and body.value is None:
+                typ = BOOL
+            else:
+                raise SpecError(f"property '{pname}' must be a list of cells or a mapping cell: number", body.pos)
+            self.names.props[pname] = (len(out), typ)
+            out.append((pname, tuple(values)))
+        return tuple(out)
+
+    def lower_defines(self, node: Optional[YNode]) -> None:
+        if node is None:
+            return
+        if not isinstance(node, YMap):
+            raise SpecError("'define' maps heads like 'ice(cell c)' to conditions", node.pos)
+        for head, body in node.items.items():
+            kpos = node.key_pos[head]
+            name, params = parse_signature(head, lambda off, kpos=kpos: Pos(kpos.file, kpos.line, kpos.col + off))
+            self.ident(name, kpos, "definition name")
+            if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.constants:
+                raise SpecError(f"'{name}' is already defined", kpos)
+            scope: dict[str, str] = {}
+            ptuple = []
+            for typ, pname, off in params:
+                ppos = Pos(kpos.file, kpos.line, kpos.col + off)
+                if typ not in PARAM_TYPES:
+                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(PARAM_TYPES)})", Pos(kpos.file, kpos.line, kpos.col + max(0, off - len(typ) - 1)), did_you_mean(typ, PARAM_TYPES))
+                self.ident(pname, ppos, "parameter name")
+                if pname in scope:
+                    raise SpecError(f"parameter '{pname}' appears twice", ppos)
+                scope[pname] = PARAM_TYPES[typ]
+                ptuple.append(Param(pname, PARAM_TYPES[typ]))
+            expr = self.condition(body, scope, want=None)
+            self.names.defines[name] = (len(self.defines), tuple(p.type for p in ptuple), expr.type)
+            self.defines.append(Define(name, tuple(ptuple), expr, expr.type))
+
+    def lower_params(self, node: Optional[YNode]) -> tuple[Param, ...]:
+        if node is None:
+            return ()
+        if not isinstance(node, YMap):
+            raise SpecError("'params' maps parameter names to types, e.g. {c: cell}", node.pos)
+        params = []
+        for pname, tnode in node.items.items():
+            self.ident(pname, node.key_pos[pname], "parameter name")
+            tname = self.scalar(tnode, str, "a parameter type")
+            m = re.fullmatch(r"(-?\d+)\s*\.\.\s*(-?\d+)", tname)
+            if m:
+                lo, hi = int(m.group(1)), int(m.group(2))
+                if hi < lo or hi - lo > 4096:
+                    raise SpecError("an integer parameter range is 'lo..hi' with at most 4096 values", tnode.pos)
+                params.append(Param(pname, INT, lo, hi))
+            elif tname in PARAM_TYPES:
+                params.append(Param(pname, PARAM_TYPES[tname]))
+            else:
+                raise SpecError(f"unknown parameter type '{tname}' (cell, player, kind, dir, or a range like 1..6)", tnode.pos, did_you_mean(tname, PARAM_TYPES))
+        return tuple(params)
+
+    def param_size(self, p: Param) -> int:
+        assert self.board is not None
+        return {CELL: self.board.n_cells, PLAYER: len(self.players), KIND: len(self.kinds), DIR: len(self.board.directions), INT: p.hi - p.lo + 1}[p.type]
+
+    def lower_actions(self, node: YNode) -> tuple[Action, ...]:
+        if not isinstance(node, YMap) or not node.items:
+            raise SpecError("'actions' maps action names to their parameters, condition and effects", node.pos)
+        actions = []
+        base = 0
+        for aname, body in node.items.items():
+            self.ident(aname, node.key_pos[aname], "action name")
+            body = self.keys(body, "action", f"action '{aname}'")
+            params = self.lower_params(body.get("params"))
+            scope = {p.name: p.type for p in params}
+            where = self.condition(body["where"], scope) if "where" in body else Const(1, BOOL)
+            effects = self.lower_effects(body.get("effects"), scope, f"action '{aname}'")
+            where = _with_hand_checks(where, effects)
+            notation = self.lower_notation(body.get("notation"), params, aname, node.key_pos[aname])
+            size = 1
+            for p in params:
+                size *= self.param_size(p)
+            if base + size > MAX_MOVES:
+                raise SpecError(f"too many possible moves (limit {MAX_MOVES})", node.key_pos[aname])
+            actions.append(Action(aname, params, where, effects, notation, base, size))
+            base += size
+        return tuple(actions)
+
+    def lower_notation(self, node: Optional[YNode], params: tuple[Param, ...], aname: str, pos: Pos) -> tuple:
+        if node is None:
+            template = aname + "".join(" {%s}" % p.name for p in params) if len(params) != 1 else "{%s}" % params[0].name
+            npos = pos
+        else:
+            template = self.scalar(node, str, "notation")
+            npos = node.pos
+        parts: list = []
+        names = [p.name for p in params]
+        for lit, field_name, spec, conv in __import__("string").Formatter().parse(template):
+            if lit:
+                parts.append(lit)
+            if field_name is not None:
+                if field_name not in names:
+                    raise SpecError(f"notation uses '{{{field_name}}}', which is not a parameter of '{aname}'", npos, did_you_mean(field_name, names))
+                parts.append(names.index(field_name))
+        if any(" " in p for p in parts if isinstance(p, str)) and len(params) == 0:
+            raise SpecError("a notation without parameters cannot contain spaces", npos)
+        if any(ch.isspace() for p in parts if isinstance(p, str) for ch in p):
+            raise SpecError("notation may not contain spaces (moves are separated by spaces)", npos)
+        return tuple(parts)
+
+    def lower_effects(self, node: Optional[YNode], scope: dict[str, str], what: str) -> tuple[Effect, ...]:
+        if node is None:
+            return ()
+        if not isinstance(node, YList):
+            raise SpecError(f"the effects of {what} are a list, e.g. '- place: {{piece: tile, at: c}}'", node.pos)
+        out = []
+        for item in node:
+            if not isinstance(item, YMap) or len(item.items) != 1:
+                raise SpecError(f"each effect is a one-key mapping ({', '.join(EFFECTS)})", item.pos)
+            (ename, body), = item.items.items()
+            if ename not in EFFECTS:
+                raise SpecError(f"unknown effect '{ename}'", item.key_pos[ename], did_you_mean(ename, EFFECTS) or f"effects: {', '.join(EFFECTS)}")
+            out.append(EFFECTS[ename](self, self.keys(body, ename, f"effect '{ename}'"), scope))
+        return tuple(out)
+
+    def kind(self, node: YNode) -> int:
+        k = self.scalar(node, str, "a piece kind")
+        if k not in self.kinds:
+            raise SpecError(f"unknown piece kind '{k}'", node.pos, did_you_mean(k, self.kinds))
+        return self.kinds.index(k)
+
+    def eff_place(self, body: YMap, scope: dict[str, str]) -> Effect:
+        owner = self.condition(body["owner"], scope, PLAYER) if "owner" in body else Call("mover", (), PLAYER)
+        return Place(self.kind(body["piece"]), self.condition(body["at"], scope, CELL), owner)
+
+    def eff_assess(self, body: YMap, scope: dict[str, str]) -> Effect:
+        member = self.predicate(body["cells"], "assess_regions.cells")
+        open_if = self.predicate(body["open_if_touching"], "assess_regions.open_if_touching") if "open_if_touching" in body else None
+        priority = self.predicate(body["priority"], "assess_regions.priority") if "priority" in body else None
+        seeds = None
+        if "near" in body:
+            n = body["near"]
+            seeds = check_domain(self.scalar(n, str, "assess_regions.near"), n.text_pos, self.names, scope)
+            if seeds.elem_type != CELL:
+                raise SpecError("assess_regions.near must be a collection of cells", n.pos)
+        tie = "split"
+        if "tie" in body:
+            tie = self.scalar(body["tie"], str, "assess_regions.tie")
+            if tie not in ("split", "none"):
+                raise SpecError("assess_regions.tie is 'split' (tied players share the cells) or 'none'", body["tie"].pos)
+        first = self.condition(body["first"], scope, PLAYER) if "first" in body else Call("mover", (), PLAYER)
+        return AssessRegions(member, open_if, seeds, self.kind(body["award"]), tie, priority, first, REGION_VAR)
+
+    def eff_counter(self, body: YMap, scope: dict[str, str], add: bool) -> Effect:
+        cnode = body["counter"]
+        cname = self.scalar(cnode, str, "a counter name")
+        if cname not in self.names.counters:
+            raise SpecError(f"unknown counter '{cname}'", cnode.pos, did_you_mean(cname, self.names.counters))
+        owner = self.condition(body["of"], scope, PLAYER) if "of" in body else Call("mover", (), PLAYER)
+        return SetCounter(self.names.counters[cname], owner, self.condition(body["to"], scope, INT), add)
+
+    def lower_triggers(self, node: Optional[YNode], actions: tuple[Action, ...]) -> tuple[Trigger, ...]:
+        if node is None:
+            return ()
+        if not isinstance(node, YMap):
+            raise SpecError("'triggers' maps trigger names to {after, when, effects}", node.pos)
+        names = [a.name for a in actions]
+        out = []
+        for tname, body in node.items.items():
+            body = self.keys(body, "trigger", f"trigger '{tname}'")
+            after: list[int] = []
+            scope: dict[str, str] = {}
+            if "after" in body:
+                anode = body["after"]
+                items = anode.items if isinstance(anode, YList) else [anode]
+                for item in items:
+                    a = self.scalar(item, str, "an action name")
+                    if a not in names:
+                        raise SpecError(f"unknown action '{a}'", item.pos, did_you_mean(a, names))
+                    after.append(names.index(a))
+                # parameters common to all triggering actions are visible
+                common = None
+                for i in after:
+                    ps = {p.name: p.type for p in actions[i].params}
+                    common = ps if common is None else {k: v for k, v in common.items() if ps.get(k) == v}
+                scope = common or {}
+            when = self.condition(body["when"], scope) if "when" in body else None
+            effects = self.lower_effects(body["effects"], scope, f"trigger '{tname}'")
+            out.append(Trigger(tname, tuple(after), when, effects))
+        return tuple(out)
+
+    def lower_end(self, node: Optional[YNode]) -> End:
+        if node is None:
+            return End((), "end", ())
+        body = self.keys(node, "end", "'end'")
+        conds: list[Expr] = []
+        if "when" in body:
+            w = body["when"]
+            for item in (w.items if isinstance(w, YList) else [w]):
+                conds.append(self.condition(item, {}))
+        no_moves = "end"
+        if "no_moves" in body:
+            no_moves = self.scalar(body["no_moves"], str, "end.no_moves")
+            if no_moves not in ("end", "pass"):
+                raise SpecError("end.no_moves is 'end' (the game ends) or 'pass' (the turn passes)", body["no_moves"].pos)
+        effects = self.lower_effects(body.get("effects"), {}, "'end'")
+        return End(tuple(conds), no_moves, effects)
+
+    def lower_ranking(self, node: YNode) -> tuple[RankKey, ...]:
+        if not isinstance(node, YMap) or not node.items:
+            raise SpecError("'ranking' maps score names to per-player expressions (p is the player), best first", node.pos)
+        keys = []
+        for kname, body in node.items.items():
+            lower = False
+            if isinstance(body, YMap):
+                for k in body.items:
+                    if k not in ("score", "lower_is_better"):
+                        raise SpecError(f"unknown key '{k}' in ranking '{kname}'", body.key_pos[k], did_you_mean(k, ["score", "lower_is_better"]))
+                if "score" not in body:
+                    raise SpecError(f"ranking '{kname}' needs a 'score'", body.pos)
+                lower = self.scalar(body["lower_is_better"], bool, "lower_is_better") if "lower_is_better" in body else False
+                body = body["score"]
+            keys.append(RankKey(kname, self.condition(body, {"p": PLAYER}, INT), lower))
+        return tuple(keys)
+
+    def lower_render(self, node: Optional[YNode]) -> RenderIR:
+        glyphs = [p[0].upper() for p in self.players]
+        states: list = []
+        marks: list[str] = []
+        if node is None:
+            return RenderIR(tuple(glyphs))
+        body = self.keys(node, "render", "'render'")
+        if "glyphs" in body:
+            g = body["glyphs"]
+            if not isinstance(g, YMap):
+                raise SpecError("render.glyphs maps player names to one-character glyphs", g.pos)
+            for p, v in g.items.items():
+                if p not in self.players:
+                    raise SpecError(f"unknown player '{p}'", g.key_pos[p], did_you_mean(p, self.players))
+                glyph = self.scalar(v, str, "a glyph")
+                if len(glyph) != 1 or not glyph.isprintable():
+                    raise SpecError("a glyph is one printable character", v.pos)
+                glyphs[self.players.index(p)] = glyph
+        if "empty" in body:
+            e = body["empty"]
+            if not isinstance(e, YMap):
+                raise SpecError("render.empty maps state names to {when, glyph}", e.pos)
+            for sname, sbody in e.items.items():
+                sbody = self.keys(sbody, "empty_state", f"render state '{sname}'")
+                cond = self.predicate(sbody["when"], "render state 'when'")
+                glyph = self.scalar(sbody["glyph"], str, "a glyph")
+                if len(glyph) != 1 or not glyph.isprintable():
+                    raise SpecError("a glyph is one printable character", sbody["glyph"].pos)
+                states.append((sname, glyph, cond))
+        if "marks" in body:
+            m = body["marks"]
+            if not isinstance(m, YList):
+                raise SpecError("render.marks lists the empty states that carry a marker token", m.pos)
+            known = [s[0] for s in states]
+            for item in m:
+                s = self.scalar(item, str, "a state name")
+                if s not in known:
+                    raise SpecError(f"unknown render state '{s}'", item.pos, did_you_mean(s, known))
+                marks.append(s)
+        return RenderIR(tuple(glyphs), tuple(states), tuple(marks))
+
+    def check_variants(self, node: YNode) -> None:
+        if not isinstance(node, YMap):
+            raise SpecError("'variants' maps variant names to {title, description, patch}", node.pos)
+        for vname in node.items:
+            if not SLUG_RE.match(vname):
+                raise SpecError(f"variant name '{vname[:40]}' must be a lowercase id (letters, digits, '-', '_')", node.key_pos[vname])
+
+
+EFFECTS: dict[str, Callable] = {
+    "place": Lowerer.eff_place,
+    "assess_regions": Lowerer.eff_assess,
+    "set": lambda self, body, scope: Lowerer.eff_counter(self, body, scope, False),
+    "add": lambda self, body, scope: Lowerer.eff_counter(self, body, scope, True),
+}
+
+
+def _rename_local(expr: Expr, old: str, new: str) -> Expr:
+    from dataclasses import fields, is_dataclass, replace
+
+    if isinstance(expr, Local):
+        return Local(new, expr.type) if expr.name == old else expr
+    if not is_dataclass(expr):
+        return expr
+    changes = {}
+    for f in fields(expr):
+        v = getattr(expr, f.name)
+        if is_dataclass(v):
+            changes[f.name] = _rename_local(v, old, new)
+        elif isinstance(v, tuple):
+            changes[f.name] = tuple(_rename_local(x, old, new) if is_dataclass(x) else x for x in v)
+    return replace(expr, **changes)
+
+
+def _with_hand_checks(where: Expr, effects: tuple[Effect, ...]) -> Expr:
+    """An action that places a piece from a hand is only legal while the hand has one."""
+    from ..ir.nodes import Binary
+
+    for eff in effects:
+        if isinstance(eff, Place):
+            need = Binary(">", Call("hand", (eff.owner, Const(eff.kind, KIND)), INT), Const(0, INT), BOOL)
+            where = need if isinstance(where, Const) and where.value == 1 else Binary("and", need, where, BOOL)
+    return where
+
+
+def load_game_ir(path: str, variant: Optional[str] = None) -> GameIR:
+    """The one entry point: spec file (+ variant) -> validated GameIR."""
+    tree = load_tree(path)
+    tree = apply_variant(tree, variant)
+    return Lowerer(tree, path, variant).lower()
+
+
+def list_variants(path: str) -> list[str]:
+    return variant_names(load_tree(path))

@@ -1,0 +1,92 @@
+"""Variants are overlays: a patch deep-merged onto the base spec tree.
+
+Mappings merge key by key; any other value replaces; ``null`` deletes the key. The patch
+keeps its own positions, so an error inside a variant points into the variant's lines.
+A spec may also start with ``extends: other.yaml`` and then is itself a patch of that file.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from ..errors import SpecError, did_you_mean
+from .yamlpos import YMap, YNode, YScalar, load_yaml
+
+
+def merge(base: YNode, patch: YNode) -> YNode:
+    if isinstance(base, YMap) and isinstance(patch, YMap):
+        items = dict(base.items)
+        key_pos = dict(base.key_pos)
+        for key, value in patch.items.items():
+            if isinstance(value, YScalar) and value.value is None:
+                items.pop(key, None)
+                key_pos.pop(key, None)
+            elif key in items:
+                items[key] = merge(items[key], value)
+                key_pos[key] = patch.key_pos.get(key, key_pos.get(key))
+            else:
+                items[key] = value
+                key_pos[key] = patch.key_pos[key]
+        return YMap(items, base.pos, key_pos)
+    return patch
+
+
+def load_tree(path: str, _seen: Optional[set] = None) -> YMap:
+    """Load a spec file, following ``extends:`` chains."""
+    seen = _seen or set()
+    real = os.path.realpath(path)
+    if real in seen:
+        raise SpecError(f"'extends' goes round in a circle through {path}")
+    seen.add(real)
+    tree = load_yaml(path)
+    if not isinstance(tree, YMap):
+        raise SpecError("a spec is a YAML mapping (keys like game:, board:, actions:)", tree.pos)
+    ext = tree.get("extends")
+    if ext is None:
+        return tree
+    if not isinstance(ext, YScalar) or not isinstance(ext.value, str):
+        raise SpecError("'extends' takes the path of another spec file", ext.pos)
+    parent_path = os.path.join(os.path.dirname(path), ext.value)
+    if not os.path.exists(parent_path):
+        raise SpecError(f"'extends' names a file that does not exist: {ext.value}", ext.pos)
+    base = load_tree(parent_path, seen)
+    own = YMap({k: v for k, v in tree.items.items() if k != "extends"}, tree.pos, {k: p for k, p in tree.key_pos.items() if k != "extends"})
+    merged = merge(base, own)
+    assert isinstance(merged, YMap)
+    return merged
+
+
+def variant_names(tree: YMap) -> list[str]:
+    variants = tree.get("variants")
+    return list(variants.items) if isinstance(variants, YMap) else []
+
+
+def apply_variant(tree: YMap, variant: Optional[str]) -> YMap:
+    """The tree with the named variant's patch merged in (and ``variants`` kept for listing)."""
+    if variant is None:
+        return tree
+    variants = tree.get("variants")
+    names = variant_names(tree)
+    if variant not in names:
+        where = variants.pos if isinstance(variants, YMap) else tree.pos
+        listing = ", ".join(names) if names else "this spec has none"
+        raise SpecError(f"unknown variant '{variant}' (variants: {listing})", where, did_you_mean(variant, names))
+    body = variants.items[variant]
+    if not isinstance(body, YMap):
+        raise SpecError(f"variant '{variant}' must be a mapping with a 'patch:'", body.pos)
+    allowed = {"title", "description", "patch"}
+    for key in body.items:
+        if key not in allowed:
+            raise SpecError(f"unknown key '{key}' in variant '{variant}' (allowed: {', '.join(sorted(allowed))})", body.key_pos[key], did_you_mean(key, allowed))
+    patch = body.get("patch")
+    if patch is None:
+        return tree
+    if not isinstance(patch, YMap):
+        raise SpecError("a variant's 'patch' is a mapping of spec keys to change", patch.pos)
+    if "variants" in patch or "extends" in patch:
+        key = "variants" if "variants" in patch else "extends"
+        raise SpecError(f"a variant cannot patch '{key}'", patch.key_pos[key])
+    merged = merge(tree, patch)
+    assert isinstance(merged, YMap)
+    return merged
