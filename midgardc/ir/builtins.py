@@ -25,11 +25,11 @@ BUILTINS: dict[str, Builtin] = {
     "empty": Builtin((CELL,), BOOL, "true when no piece stands on the cell (false off the board)", "empty(c)"),
     "occupied": Builtin((CELL,), BOOL, "true when a piece stands on the cell", "occupied(n)"),
     "owner": Builtin((CELL,), PLAYER, "the player owning the piece on the cell, or nobody", "owner(c) == mover"),
-    "kind_at": Builtin((CELL,), KIND, "the kind of piece on the cell (compare with a kind name)", "kind_at(c) == tile"),
+    "kind_at": Builtin((CELL,), KIND, "the kind of piece on the cell (compare with a kind name)", "kind_at(c) == stone"),
     "degree": Builtin((CELL,), INT, "how many cells share an edge with the cell", "degree(c) == 1"),
     "onboard": Builtin((CELL,), BOOL, "false for the off-board cell that step() returns past an edge", "onboard(step(c, north))"),
     "step": Builtin((CELL, DIR), CELL, "the next cell in a direction, or the off-board cell", "owner(step(c, east)) == mover"),
-    "hand": Builtin((PLAYER, KIND), INT, "how many pieces of a kind the player has in hand", "hand(p, tile) == 0"),
+    "hand": Builtin((PLAYER, KIND), INT, "how many pieces of a kind the player has in hand", "hand(p, stone) == 0"),
     "next_player": Builtin((PLAYER,), PLAYER, "the player in the next seat (wrapping round)", "next_player(mover)"),
     "abs": Builtin((INT,), INT, "absolute value", "abs(x - y) <= 1"),
     "mover": Builtin((), PLAYER, "the player to move (inside end effects: nobody)", "owner(c) == mover"),
@@ -47,7 +47,7 @@ INDEXED = {
 # Collections a quantifier ranges over.
 DOMAINS: dict[str, Builtin] = {
     "cells": Builtin((), CELL, "every cell of the board, in index order", "count(c in cells: owner(c) == p)"),
-    "players": Builtin((), PLAYER, "every player, in seat order", "any p in players: hand(p, tile) == 0"),
+    "players": Builtin((), PLAYER, "every player, in seat order", "any p in players: hand(p, stone) == 0"),
     "neighbours": Builtin((CELL,), CELL, "the cells sharing an edge with a cell, in table order", "any n in neighbours(c): occupied(n)"),
     "directions": Builtin((), DIR, "the board's directions (grids that have them)", "any d in directions: owner(step(c, d)) == p"),
     "range": Builtin((INT, INT), INT, "the integers lo..hi, both included", "all k in range(1, 3): empty(c)"),
@@ -57,8 +57,8 @@ QUANTIFIERS = {
     "any": (BOOL, BOOL, "true when the condition holds for at least one element", "any n in neighbours(c): occupied(n)"),
     "all": (BOOL, BOOL, "true when the condition holds for every element", "all n in neighbours(c): empty(n)"),
     "count": (BOOL, INT, "how many elements satisfy the condition", "count(c in cells: owner(c) == p)"),
-    "sum": (INT, INT, "sum of an integer expression over the elements", "sum(p in players: hand(p, tile))"),
-    "min": (INT, INT, "least value over the elements (0 when there are none)", "min(p in players: hand(p, tile))"),
+    "sum": (INT, INT, "sum of an integer expression over the elements", "sum(p in players: hand(p, stone))"),
+    "min": (INT, INT, "least value over the elements (0 when there are none)", "min(p in players: hand(p, stone))"),
     "max": (INT, INT, "greatest value over the elements (0 when there are none)", "max(n in neighbours(c): degree(n))"),
 }
 

@@ -138,10 +138,10 @@ class Lowerer:
         return check_condition(text, node.text_pos, self.names, scope, want)
 
     def predicate(self, node: YNode, what: str) -> Expr:
-        """A one-cell condition named by a definition, property or built-in (e.g. 'ice')."""
+        """A one-cell condition named by a definition, property or built-in (e.g. 'free')."""
         name = self.scalar(node, str, what)
         if not NAME_RE.match(name):
-            raise SpecError(f"{what} names a cell condition (a definition such as 'ice'), got {name!r}", node.pos)
+            raise SpecError(f"{what} names a cell condition (a definition such as 'free'), got {name!r}", node.pos)
         # Reuse the checker: 'name(x)' with x the region's candidate cell.
         text = f"{name}({REGION_VAR[1:]})"
         expr = check_condition(text, lambda off: node.pos, self.names, {REGION_VAR[1:]: CELL}, BOOL)
@@ -207,7 +207,7 @@ class Lowerer:
         if node is None:
             return tuple(() for _ in self.players)
         if not isinstance(node, YMap):
-            raise SpecError("'pieces' maps each kind of piece to its details, e.g. tile: {hand: 70}", node.pos)
+            raise SpecError("'pieces' maps each kind of piece to its details, e.g. stone: {hand: 20}", node.pos)
         per_kind: list[list[int]] = []
         for kind, body in node.items.items():
             kpos = node.key_pos[kind]
@@ -328,7 +328,7 @@ class Lowerer:
         if node is None:
             return
         if not isinstance(node, YMap):
-            raise SpecError("'define' maps heads like 'ice(cell c)' to conditions", node.pos)
+            raise SpecError("'define' maps heads like 'free(cell c)' to conditions", node.pos)
         for head, body in node.items.items():
             kpos = node.key_pos[head]
             name, params = parse_signature(head, lambda off, kpos=kpos: Pos(kpos.file, kpos.line, kpos.col + off))
@@ -424,7 +424,7 @@ class Lowerer:
         if node is None:
             return ()
         if not isinstance(node, YList):
-            raise SpecError(f"the effects of {what} are a list, e.g. '- place: {{piece: tile, at: c}}'", node.pos)
+            raise SpecError(f"the effects of {what} are a list, e.g. '- place: {{piece: stone, at: c}}'", node.pos)
         out = []
         for item in node:
             if not isinstance(item, YMap) or len(item.items) != 1:
