@@ -1,0 +1,530 @@
+"""The ``midgardc`` command line: thin commands over the engine API, players and matches.
+
+The command names and options are a contract that outside checks rely on (see
+DESIGN.md); the error policy (exit 1 for user errors, 123 for bugs) lives in cli_errors.
+Commands that look at single positions (replay, moves, show, perft) default to the
+interpreter, which needs no build; commands that play many games (match, bench) default
+to the compiled engine and fall back to the interpreter, with a note, when it cannot be
+had and was not asked for by name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import time
+from typing import Any, Callable, Iterator, Optional
+
+import click
+
+from . import __version__
+from .cli_errors import EXIT_INTERRUPTED, EXIT_USER, MidgardcGroup
+from .cli_options import (
+    PlayersType,
+    engine_option,
+    json_option,
+    moves_option,
+    seed_option,
+    spec_argument,
+    specs_argument,
+    variant_option,
+)
+from .errors import BuildError, MidgardcError
+from .fileio import write_atomic
+from .ir.nodes import GameIR
+from .players import PlayerSpec, kinds_help
+from .runtime.game import Game, State, game_from_ir, replay
+
+COMPILED_MODULE = "midgardc.runtime.compiled"
+
+
+@click.group(cls=MidgardcGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="midgardc")
+def cli() -> None:
+    """Compile tabletop-game rules written in YAML into engines, and play with them."""
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="midgardc")
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def _label(spec: str, variant: Optional[str]) -> str:
+    return f"{spec} [{variant}]" if variant else spec
+
+
+def _load_ir(spec: str, variant: Optional[str]) -> GameIR:
+    from .spec.lower import load_game_ir
+
+    return load_game_ir(spec, variant)
+
+
+def _variants(spec: str) -> list[str]:
+    from .spec.lower import list_variants
+
+    return list_variants(spec)
+
+
+def _engine_explicit(ctx: click.Context) -> bool:
+    source = ctx.get_parameter_source("engine")
+    return source is not None and source != click.core.ParameterSource.DEFAULT
+
+
+def _open_game(ctx: click.Context, ir: GameIR, engine: str) -> Game:
+    """The game on the chosen back end; an unavailable compiled engine that was only the
+    default gives way to the interpreter (with a note on stderr)."""
+    if engine != "compiled":
+        return game_from_ir(ir, engine)
+    try:
+        return game_from_ir(ir, "compiled")
+    except ModuleNotFoundError as exc:
+        if exc.name != COMPILED_MODULE:
+            raise
+        reason = "the compiled engine is not part of this installation"
+        if _engine_explicit(ctx):
+            raise MidgardcError(reason, hint="use --engine interpreted") from None
+    except BuildError as exc:
+        if _engine_explicit(ctx):
+            raise
+        reason = f"the compiled engine could not be built ({exc.message})"
+    click.echo(f"note: {reason}; using the interpreter (--engine interpreted skips this note)", err=True)
+    return game_from_ir(ir, "interpreted")
+
+
+def _play(ctx: click.Context, spec: str, variant: Optional[str], engine: str, moves: str, seed: int = 0) -> State:
+    game = _open_game(ctx, _load_ir(spec, variant), engine)
+    return replay(game, game.parse_moves(moves), seed)
+
+
+# -- validate / build / generate ---------------------------------------------------------
+
+
+@cli.command()
+@specs_argument
+@variant_option
+def validate(specs: tuple[str, ...], variant: Optional[str]) -> None:
+    """Check specs: schema, names, conditions and types.
+
+    Without --variant the base game and every variant are checked. Each good one prints
+    "SPEC: ok" (or "SPEC [variant]: ok"); errors go to stderr and the exit status is 1.
+    """
+    failed = False
+    for spec in specs:
+        try:
+            targets = [variant] if variant else [None, *_variants(spec)]
+        except MidgardcError as exc:
+            click.echo(str(exc), err=True)
+            failed = True
+            continue
+        for target in targets:
+            try:
+                _load_ir(spec, target)
+            except MidgardcError as exc:
+                click.echo(str(exc), err=True)
+                failed = True
+                continue
+            click.echo(f"{_label(spec, target)}: ok")
+    if failed:
+        sys.exit(EXIT_USER)
+
+
+def _compiler() -> Any:
+    try:
+        from .compiler import build
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("midgardc.compiler.build", "midgardc.compiler"):
+            raise
+        raise MidgardcError("the compiler is not part of this installation") from None
+    return build
+
+
+def _targets(spec: str, variant: Optional[str], all_variants: bool) -> list[Optional[str]]:
+    if all_variants:
+        return [None, *_variants(spec)]
+    return [variant]
+
+
+@cli.command()
+@specs_argument
+@variant_option
+@click.option("--all-variants", "-a", is_flag=True, help="Build the base game and every variant.")
+@click.option("--force", "-f", is_flag=True, help="Rebuild even when the cache holds this exact engine.")
+def build(specs: tuple[str, ...], variant: Optional[str], all_variants: bool, force: bool) -> None:
+    """Generate the Cython source under generated/ and compile the engine (cached by content)."""
+    if variant and all_variants:
+        raise click.UsageError("--variant and --all-variants cannot be used together")
+    compiler = _compiler()
+    failed = False
+    for spec in specs:
+        try:
+            targets = _targets(spec, variant, all_variants)
+        except MidgardcError as exc:
+            click.echo(str(exc), err=True)
+            failed = True
+            continue
+        for target in targets:
+            try:
+                ir = _load_ir(spec, target)
+                started = time.perf_counter()
+                path = compiler.write_generated(ir)
+                compiler.build_engine(ir, force=force)
+                took = time.perf_counter() - started
+            except MidgardcError as exc:
+                click.echo(str(exc), err=True)
+                failed = True
+                continue
+            click.echo(f"{_label(spec, target)}: ok ({path}, {took:.1f}s)")
+    if failed:
+        sys.exit(EXIT_USER)
+
+
+@cli.command()
+@click.argument("specs", nargs=-1, type=click.Path(dir_okay=False), metavar="[SPEC]...")
+@click.option("--check", is_flag=True, help="Write nothing; list stale, missing (and, for all specs, extra) files; exit 1 if there are any.")
+def generate(specs: tuple[str, ...], check: bool) -> None:
+    """Write generated/ sources for every spec and variant (default: every spec under specs/).
+
+    The generated files are checked in, so a review shows what a spec change does to the
+    engine; --check (for CI) fails when they are out of date.
+    """
+    compiler = _compiler()
+    if not specs and not os.path.isdir("specs"):
+        raise MidgardcError("no SPEC given and no specs/ directory here", hint="run this in the project root, or name the specs")
+    if check:
+        problems = _check_generated(compiler, list(specs))
+        for label, path in problems:
+            click.echo(f"{label}: {path}")
+        if problems:
+            n = len(problems)
+            click.echo(f"generated/ is out of date ({n} file{'s' if n > 1 else ''}); run 'midgardc generate'", err=True)
+            sys.exit(EXIT_USER)
+        click.echo("generated/ is up to date", err=True)
+        return
+    for spec in list(specs) or compiler.spec_files("specs"):
+        for target in [None, *_variants(spec)]:
+            ir = _load_ir(spec, target)
+            text = compiler.generate_source(ir)
+            fresh = _read_text(compiler.generated_path(ir)) == text
+            path = compiler.write_generated(ir, text=text)
+            click.echo(f"{path}: {'unchanged' if fresh else 'written'}")
+
+
+def _check_generated(compiler: Any, specs: list[str]) -> list[tuple[str, str]]:
+    """(stale|missing|extra, path) for the named specs, or for all of specs/ (extras too)."""
+    if not specs:
+        report = compiler.check_generated("specs")
+        return [(label, p) for label in ("stale", "missing", "extra") for p in getattr(report, label)]
+    out = []
+    for spec in specs:
+        for target in [None, *_variants(spec)]:
+            ir = _load_ir(spec, target)
+            path = compiler.generated_path(ir)
+            have = _read_text(path)
+            if have is None:
+                out.append(("missing", path))
+            elif have != compiler.generate_source(ir):
+                out.append(("stale", path))
+    return out
+
+
+def _read_text(path: str) -> Optional[str]:
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return None
+
+
+# -- match ---------------------------------------------------------------------------------
+
+
+@cli.command()
+@spec_argument
+@click.option("--players", "-p", "players", required=True, type=PlayersType(), metavar="P1,P2,...", help=f"One player per seat, comma-separated: {kinds_help()}.")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
+@seed_option
+@variant_option
+@engine_option("compiled", "Falls back to the interpreter, with a note, if the compiled engine is unavailable.")
+@click.option("--workers", "-w", type=click.IntRange(min=0), default=1, show_default=True, help="Local processes to play in (0: one per CPU). Results do not depend on it.")
+@click.option("--record", "-r", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE.jsonl", help="Write every game (seats, moves, result) as one JSON line.")
+@json_option
+@click.pass_context
+def match(
+    ctx: click.Context,
+    spec: str,
+    players: list[PlayerSpec],
+    games: int,
+    seed: int,
+    variant: Optional[str],
+    engine: str,
+    workers: int,
+    record: Optional[str],
+    as_json: bool,
+) -> None:
+    """Play games between players and print a results table.
+
+    Game i is seeded from (seed, i) and seats rotate, so every player takes every seat
+    equally often over a multiple of the number of seats. Ctrl-C stops early, prints the
+    table of the games played so far and exits 130.
+    """
+    from .matches import run_match
+    from .matches.report import match_json, match_table
+    from .matches.runner import default_workers
+
+    ir = _load_ir(spec, variant)
+    if len(players) != ir.n_players:
+        given = f"{len(players)} player{' was' if len(players) == 1 else 's were'} given"
+        raise click.BadParameter(f"{ir.title} has {ir.n_players} seats ({', '.join(ir.players)}); {given}", param_hint="'--players'")
+    game = _open_game(ctx, ir, engine)
+    workers = workers or default_workers()
+    with _progress(games) as tick:
+        outcome = run_match(game, spec, players, games, seed=seed, workers=workers, record=record, on_game=tick)
+    meta = {
+        "spec": spec,
+        "game": game.name,
+        "title": game.ir.title,
+        "variant": game.variant,
+        "engine": game.engine_name,
+        "seed": seed,
+        "seats": list(game.ir.players),
+        "first_key": game.ir.ranking[0].name if game.ir.ranking else None,
+        "requested": games,
+        "interrupted": outcome.interrupted,
+    }
+    summary = outcome.tally.summary()
+    click.echo(match_json(summary, meta) if as_json else match_table(summary, meta))
+    if record:
+        click.echo(f"recorded {summary['games']} game{'s' if summary['games'] != 1 else ''} in {record}", err=True)
+    if outcome.interrupted:
+        ctx.exit(EXIT_INTERRUPTED)
+
+
+@contextlib.contextmanager
+def _progress(total: int) -> Iterator[Optional[Callable[[Any], None]]]:
+    """A progress bar on stderr for runs worth watching, and only on a terminal."""
+    if total > 1 and sys.stderr.isatty():
+        with click.progressbar(length=total, label="games", file=sys.stderr, show_pos=True, show_eta=True) as bar:
+            yield lambda _result: bar.update(1)
+    else:
+        yield None
+
+
+# -- replay / moves / show / perft -----------------------------------------------------------
+
+
+def _result_from_state(state: State) -> dict:
+    ir = state.game.ir
+    w = state.winner()
+    return {
+        "winner_seat": None if w is None else ir.players[w],
+        "plies": state.ply(),
+        "keys": state.scores(),
+    }
+
+
+def _check_against_record(state: State, line: dict, record: str) -> str:
+    recorded = line.get("result") or {}
+    got = _result_from_state(state)
+    if not state.is_terminal():
+        raise MidgardcError(f"game {line['game']} of {record} does not reach the end of the game when replayed (after {state.ply()} moves)")
+    for key in ("winner_seat", "plies", "keys"):
+        if key in recorded and recorded[key] != got[key]:
+            raise MidgardcError(f"game {line['game']} of {record} replays to a different result: recorded {key} {recorded[key]!r}, replayed {got[key]!r}")
+    who = recorded.get("winner", "draw")
+    return f"game {line['game']} of {record}: replayed {state.ply()} moves; result matches the record ({'draw' if who == 'draw' else who + ' wins'})"
+
+
+@cli.command("replay")
+@spec_argument
+@moves_option
+@variant_option
+@seed_option
+@engine_option("interpreted")
+@click.option("--record", "-r", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl", help="Replay a game recorded by 'match --record' and check its result.")
+@click.option("--game", "-g", "game_index", type=click.IntRange(min=0), default=None, help="Which game of --record (default 0).")
+@json_option
+@click.pass_context
+def replay_cmd(
+    ctx: click.Context,
+    spec: str,
+    moves: str,
+    variant: Optional[str],
+    seed: int,
+    engine: str,
+    record: Optional[str],
+    game_index: Optional[int],
+    as_json: bool,
+) -> None:
+    """Play moves from the start and show where they lead.
+
+    An illegal move stops the replay with its position in the list and the legal moves
+    there (exit 1). With --json the final state is printed as one JSON object: board,
+    players, current, terminal, winner, ...
+    """
+    note = None
+    if record is None:
+        if game_index is not None:
+            raise click.UsageError("--game needs --record")
+        state = _play(ctx, spec, variant, engine, moves, seed)
+    else:
+        from .matches import read_record, spec_sha256
+
+        if moves:
+            raise click.UsageError("--moves and --record cannot be used together")
+        if ctx.get_parameter_source("seed") != click.core.ParameterSource.DEFAULT:
+            raise click.UsageError("--seed and --record cannot be used together (the record holds each game's seed)")
+        line = read_record(record, game_index or 0)
+        rec_variant = line.get("variant")
+        if variant is not None and variant != rec_variant:
+            raise click.UsageError(f"--variant {variant} does not match the record's variant ({rec_variant or 'none'})")
+        if line.get("spec_sha256") and line["spec_sha256"] != spec_sha256(spec):
+            click.echo(f"note: {spec} has changed since {record} was made", err=True)
+        game = _open_game(ctx, _load_ir(spec, rec_variant), engine)
+        state = replay(game, [str(m) for m in line["moves"]], int(line.get("game_seed", 0)))
+        note = _check_against_record(state, line, record)
+    if as_json:
+        click.echo(json.dumps(state.to_json()))
+    else:
+        from .runtime.view import render_text
+
+        click.echo(render_text(state, color=True))
+    if note:
+        click.echo(note, err=True)
+
+
+@cli.command()
+@spec_argument
+@moves_option
+@variant_option
+@engine_option("interpreted")
+@click.pass_context
+def moves(ctx: click.Context, spec: str, moves: str, variant: Optional[str], engine: str) -> None:
+    """Print the legal moves after a sequence of moves, in notation, on one line."""
+    state = _play(ctx, spec, variant, engine, moves)
+    click.echo(" ".join(m.text for m in state.legal_moves()))
+    if state.is_terminal():
+        click.echo("(the game is over: no legal moves)", err=True)
+
+
+@cli.command()
+@spec_argument
+@moves_option
+@variant_option
+@engine_option("interpreted")
+@click.option("--svg", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="FILE", help="Also write an SVG picture of the board to FILE ('-': to stdout, instead of the text).")
+@click.option("--color/--no-color", default=None, help="Colour the text board (default: when stdout is a terminal).")
+@click.pass_context
+def show(ctx: click.Context, spec: str, moves: str, variant: Optional[str], engine: str, svg: Optional[str], color: Optional[bool]) -> None:
+    """Draw the board after a sequence of moves (text on the terminal, or SVG)."""
+    from .runtime.view import render_svg, render_text
+
+    state = _play(ctx, spec, variant, engine, moves)
+    picture = None
+    if svg is not None:
+        try:
+            picture = render_svg(state)
+        except ValueError as exc:
+            raise MidgardcError(f"cannot draw an SVG: {exc}") from None
+    if svg == "-":
+        click.echo(picture)
+        return
+    if svg is not None and picture is not None:
+        write_atomic(svg, picture + "\n", "the picture")
+        click.echo(f"wrote {svg}", err=True)
+    click.echo(render_text(state, color=True), color=color)
+
+
+@cli.command()
+@spec_argument
+@click.option("--depth", "-d", type=click.IntRange(min=1), required=True, help="Count move sequences of every length 1..N.")
+@variant_option
+@engine_option("interpreted")
+@click.pass_context
+def perft(ctx: click.Context, spec: str, depth: int, variant: Optional[str], engine: str) -> None:
+    """Count legal move sequences, one line "depth count" per depth 1..N.
+
+    A game that ends before the depth counts once, as a leaf where it ended. Both engines
+    must give the same counts; a difference is a bug in one of them.
+    """
+    from .runtime.game import perft as count
+
+    game = _open_game(ctx, _load_ir(spec, variant), engine)
+    native = getattr(game.engine, "perft", None)
+    for d in range(1, depth + 1):
+        n = native(d) if native is not None else count(game.new_state(0), d)
+        click.echo(f"{d} {n}")
+
+
+# -- bench ----------------------------------------------------------------------------------
+
+
+@cli.command()
+@spec_argument
+@click.option(
+    "--playouts",
+    "-n",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Random games for the compiled engine (default 10000). The interpreter plays N/100 of them "
+    "(at least 20) when both engines run, or N (default 100) when it runs alone.",
+)
+@engine_option("compiled", "'both' also measures the interpreter and prints the speed ratio.", choices=("compiled", "interpreted", "both"))
+@seed_option
+@variant_option
+@json_option
+@click.pass_context
+def bench(ctx: click.Context, spec: str, playouts: Optional[int], engine: str, seed: int, variant: Optional[str], as_json: bool) -> None:
+    """Measure random playouts per second (and plies per second) of each engine."""
+    ir = _load_ir(spec, variant)
+    title = ir.title + (f" [{ir.variant}]" if ir.variant else "")
+    rows: dict[str, dict] = {}
+    if engine in ("compiled", "both"):
+        game = _open_game(ctx, ir, "compiled")  # may fall back when only the default
+        if game.engine_name == "compiled":
+            rows["compiled"] = _measure(game, playouts or 10_000, seed)
+    if engine != "compiled" or not rows:
+        if engine == "interpreted":
+            n = playouts or 100
+        else:
+            n = min(playouts or 10_000, max(20, (playouts or 10_000) // 100))
+        rows["interpreted"] = _measure(game_from_ir(ir, "interpreted"), n, seed)
+    ratio = None
+    if "compiled" in rows and "interpreted" in rows and rows["interpreted"]["playouts_per_s"]:
+        ratio = round(rows["compiled"]["playouts_per_s"] / rows["interpreted"]["playouts_per_s"], 1)
+    if as_json:
+        click.echo(json.dumps({"spec": spec, "variant": variant, "seed": seed, "engines": rows, "ratio": ratio}, indent=2))
+        return
+    click.echo(f"{title}: random playouts, seed {seed}")
+    header = ["engine", "playouts", "seconds", "playouts/s", "plies/s", "mean plies"]
+    table = [header] + [
+        [name, str(r["playouts"]), f"{r['seconds']:.3f}", f"{r['playouts_per_s']:.1f}", f"{r['plies_per_s']:.0f}", f"{r['mean_plies']:.1f}"] for name, r in rows.items()
+    ]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    for row in table:
+        click.echo("  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]))
+    if ratio is not None:
+        click.echo(f"compiled/interpreted: {ratio}x playouts per second")
+
+
+def _measure(game: Game, n: int, seed: int) -> dict:
+    started = time.perf_counter()
+    stats = game.engine.playouts(n, seed)
+    seconds = max(time.perf_counter() - started, 1e-9)
+    return {
+        "playouts": stats["games"],
+        "seconds": round(seconds, 4),
+        "playouts_per_s": round(stats["games"] / seconds, 2),
+        "plies_per_s": round(stats["plies"] / seconds, 1),
+        "mean_plies": round(stats["plies"] / max(stats["games"], 1), 3),
+        "wins": stats["wins"],
+        "draws": stats["draws"],
+    }
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

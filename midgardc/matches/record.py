@@ -1,0 +1,107 @@
+"""Match records: one JSON object per game per line, enough to replay and check each game.
+
+The file is written under a temporary name next to the target and renamed into place at
+the end, so a crash or Ctrl-C never leaves half a line (an interrupted match keeps the
+games it finished). Lines are written in game order even when workers finish out of order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Sequence
+
+from ..errors import MidgardcError, Pos
+from ..fileio import AtomicFile
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..ir.nodes import GameIR
+    from .runner import GameResult
+
+
+def spec_sha256(path: str) -> str:
+    """Of the file's bytes, so a record can tell when its spec has changed since."""
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except OSError as exc:
+        raise MidgardcError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def result_json(ir: "GameIR", labels: Sequence[str], result: "GameResult") -> dict:
+    """The ``result`` part of a record line (also what a replay is checked against)."""
+    rank_names = [k.name for k in ir.ranking]
+    return {
+        "winner": "draw" if result.winner is None else labels[result.seats[result.winner]],
+        "winner_seat": None if result.winner is None else ir.players[result.winner],
+        "plies": result.plies,
+        "keys": {ir.players[s]: dict(zip(rank_names, ks)) for s, ks in enumerate(result.keys)},
+        "margin": result.margin,
+        "ply_limited": result.ply_limited,
+    }
+
+
+class RecordWriter:
+    def __init__(self, path: str, ir: "GameIR", labels: Sequence[str], header: dict):
+        self.path = path
+        self.ir = ir
+        self.labels = list(labels)
+        self.header = header
+        self.next_index = 0
+        self.pending: dict[int, "GameResult"] = {}
+        self.out = AtomicFile(path, "the record")
+
+    def add(self, result: "GameResult") -> None:
+        self.pending[result.index] = result
+        while self.next_index in self.pending:
+            self._write(self.pending.pop(self.next_index))
+            self.next_index += 1
+
+    def _write(self, result: "GameResult") -> None:
+        line = dict(self.header)
+        line.update(
+            {
+                "game": result.index,
+                "game_seed": result.seed,
+                "seat_names": list(self.ir.players),
+                "seats": [self.labels[p] for p in result.seats],
+                "moves": list(result.moves),
+                "result": result_json(self.ir, self.labels, result),
+            }
+        )
+        self.out.write(json.dumps(line, separators=(",", ":")) + "\n")
+
+    def commit(self) -> None:
+        """Write what is left (in game order, gaps and all) and move the file into place."""
+        for index in sorted(self.pending):
+            self._write(self.pending[index])
+        self.pending.clear()
+        self.out.commit()
+
+    def discard(self) -> None:
+        self.out.discard()
+
+
+def read_record(path: str, index: int) -> dict:
+    """The line of game ``index`` in a record file."""
+    try:
+        fh = open(path, encoding="utf-8")
+    except OSError as exc:
+        raise MidgardcError(f"cannot read the record {path}: {exc.strerror}") from None
+    found = []
+    with fh:
+        for lineno, text in enumerate(fh, start=1):
+            if not text.strip():
+                continue
+            try:
+                line = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise MidgardcError(f"not a match record line: {exc.msg}", Pos(path, lineno, exc.colno)) from None
+            if not isinstance(line, dict) or not isinstance(line.get("game"), int) or not isinstance(line.get("moves"), list):
+                raise MidgardcError("not a match record line (it needs 'game' and 'moves')", Pos(path, lineno, 1))
+            if line["game"] == index:
+                return line
+            found.append(line["game"])
+    if not found:
+        raise MidgardcError(f"the record {path} holds no games")
+    raise MidgardcError(f"the record {path} has no game {index} (it holds games {min(found)}..{max(found)})")

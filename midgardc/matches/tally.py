@@ -1,0 +1,77 @@
+"""Match results folded game by game into integer sums.
+
+Only sums are kept (never per-game lists), so memory does not grow with the number of
+games and the totals are the same whatever order parallel workers finish in.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from ..runtime.results import rank_tuple
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..ir.nodes import GameIR
+    from .runner import GameResult
+
+
+class Tally:
+    def __init__(self, ir: "GameIR", labels: Sequence[str]):
+        self.ir = ir
+        self.labels = list(labels)
+        self.seat_names = list(ir.players)
+        n, seats = len(self.labels), len(self.seat_names)
+        self.games = 0
+        self.draws = 0
+        self.plies = 0
+        self.margin = 0
+        self.ply_limited = 0
+        self.wins = [0] * n
+        self.wins_by_seat = [[0] * seats for _ in range(n)]
+        self.games_by_seat = [[0] * seats for _ in range(n)]
+        self.diff = [0] * n  # own first key minus the best other seat's, summed
+
+    def add(self, result: "GameResult") -> None:
+        self.games += 1
+        self.plies += result.plies
+        self.margin += result.margin
+        self.ply_limited += int(result.ply_limited)
+        firsts = [rank_tuple(self.ir, k)[0] if self.ir.ranking else 0 for k in result.keys]
+        for seat, player in enumerate(result.seats):
+            self.games_by_seat[player][seat] += 1
+            others = [f for s, f in enumerate(firsts) if s != seat]
+            self.diff[player] += firsts[seat] - (max(others) if others else 0)
+        if result.winner is None:
+            self.draws += 1
+        else:
+            player = result.seats[result.winner]
+            self.wins[player] += 1
+            self.wins_by_seat[player][result.winner] += 1
+
+    def summary(self) -> dict:
+        """The numbers of the results table, as plain JSON-ready values."""
+        g = self.games
+
+        def mean(total: int) -> float:
+            return round(total / g, 3) if g else 0.0
+
+        players = []
+        for p, label in enumerate(self.labels):
+            players.append(
+                {
+                    "name": label,
+                    "wins": self.wins[p],
+                    "win_pct": round(100.0 * self.wins[p] / g, 2) if g else 0.0,
+                    "wins_by_seat": dict(zip(self.seat_names, self.wins_by_seat[p])),
+                    "games_by_seat": dict(zip(self.seat_names, self.games_by_seat[p])),
+                    "mean_diff": mean(self.diff[p]),
+                }
+            )
+        return {
+            "games": g,
+            "players": players,
+            "draws": self.draws,
+            "mean_plies": mean(self.plies),
+            "mean_margin": mean(self.margin),
+            "ply_limited": self.ply_limited,
+        }

@@ -1,0 +1,6 @@
+"""Players that choose moves for a seat: random, greedy, and user scripts."""
+
+from .base import Player
+from .registry import KINDS, PlayerSpec, kinds_help, parse_player, parse_players, player_labels
+
+__all__ = ["KINDS", "Player", "PlayerSpec", "kinds_help", "parse_player", "parse_players", "player_labels"]
