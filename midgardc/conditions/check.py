@@ -27,12 +27,30 @@ class Names:
     props: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (index, bool|int)
     counters: dict[str, int] = field(default_factory=dict)
     has_directions: bool = False
+    later: set[str] = field(default_factory=set)  # definitions written further down (not usable yet)
+    defining: str = ""  # the definition whose body is being checked
 
     def all_callables(self) -> list[str]:
         return [*BUILTINS, *self.defines, *self.props, *self.counters, *DOMAINS, *QUANTIFIERS]
 
     def all_values(self) -> list[str]:
         return [*self.constants, *CONSTANTS, *(k for k, b in BUILTINS.items() if not b.args)]
+
+
+# How types are named in messages: a designer thinks in conditions and numbers.
+TYPE_WORDS = {BOOL: "condition", INT: "number", CELL: "cell", PLAYER: "player", KIND: "piece kind", DIR: "direction"}
+
+
+def a_type(typ: str) -> str:
+    """'a condition', 'a number', 'a cell', ... for messages."""
+    return "a " + TYPE_WORDS.get(typ, typ)
+
+
+def _start(node: Ast) -> int:
+    """Offset of the leftmost character of an expression (an operator's left operand)."""
+    if isinstance(node, Op) and len(node.args) == 2:
+        return _start(node.args[0])
+    return node.at
 
 
 _ARITH = {"+", "-", "*", "//", "%"}
@@ -48,12 +66,18 @@ class Checker:
     def fail(self, msg: str, at: int, hint: str = "") -> SpecError:
         return SpecError(msg, self.locate(at), hint)
 
+    def _later(self, n: str, at: int) -> SpecError:
+        if n == self.names.defining:
+            return self.fail(f"'{n}' uses itself; definitions cannot be recursive", at, "say it with a quantifier (any, all, count) instead")
+        return self.fail(f"'{n}' is defined further down; a definition can only use the ones written above it", at, f"move '{n}' above this one")
+
     # -- entry points ---------------------------------------------------------------
 
     def expr(self, node: Ast, scope: dict[str, str], want: Optional[str] = None) -> Expr:
         out = self._expr(node, scope)
         if want is not None and out.type != want:
-            raise self.fail(f"expected a {want} expression here, but this is a {out.type}", node.at)
+            hint = "a condition is not a number; to count it as 1 or 0, write count(k in range(1, 1): ...)" if (want, out.type) == (INT, BOOL) else ""
+            raise self.fail(f"expected {a_type(want)} here, but this is {a_type(out.type)}", _start(node), hint)
         return out
 
     # -- the walk ------------------------------------------------------------------
@@ -92,6 +116,8 @@ class Checker:
             raise self.fail(f"'{n}' is a function; call it with arguments, e.g. {n}(...)", node.at)
         if n in DOMAINS:
             raise self.fail(f"'{n}' is a collection; use it in a quantifier, e.g. any x in {n}: ...", node.at)
+        if n in self.names.later:
+            raise self._later(n, node.at)
         hint = did_you_mean(n, [*scope, *self.names.all_values()])
         raise self.fail(f"unknown name '{n}'", node.at, hint)
 
@@ -103,14 +129,14 @@ class Checker:
         for i, (arg, typ) in enumerate(zip(node.args, types)):
             e = self._expr(arg, scope)
             if e.type != typ:
-                raise self.fail(f"argument {i + 1} of '{node.name}' must be a {typ}, got a {e.type}", arg.at)
+                raise self.fail(f"argument {i + 1} of '{node.name}' must be {a_type(typ)}, got {a_type(e.type)}", _start(arg))
             out.append(e)
         return tuple(out)
 
     def _call(self, node: CallA, scope: dict[str, str]) -> Expr:
         n = node.name
         if n in scope:
-            raise self.fail(f"'{n}' is a {scope[n]}, not a function", node.at)
+            raise self.fail(f"'{n}' is {a_type(scope[n])}, not a function", node.at)
         if n in BUILTINS:
             b = BUILTINS[n]
             if n == "step" and not self.names.has_directions:
@@ -128,6 +154,8 @@ class Checker:
             return Call("counter", (Const(self.names.counters[n], INT), player), INT)
         if n in DOMAINS:
             raise self.fail(f"'{n}(...)' is a collection; use it in a quantifier, e.g. any x in {n}(...): ...", node.at)
+        if n in self.names.later:
+            raise self._later(n, node.at)
         hint = did_you_mean(n, self.names.all_callables())
         raise self.fail(f"unknown function '{n}'", node.at, hint)
 
@@ -148,14 +176,22 @@ class Checker:
 
     def _agg(self, node: Agg, scope: dict[str, str]) -> Expr:
         dom = self.domain(node.domain, scope)
-        if node.var in self.names.constants or node.var in BUILTINS:
-            raise self.fail(f"'{node.var}' is already a name in this spec; pick another variable name", node.var_at)
+        if node.var in self.names.constants or node.var in BUILTINS or node.var in CONSTANTS:
+            if node.var in self.names.constants:
+                what = a_type(self.names.constants[node.var][1])
+                if self.names.constants[node.var][1] == DIR:
+                    what += " of the board"
+            else:
+                what = "a built-in name"
+            taken = {*self.names.constants, *BUILTINS, *CONSTANTS, *scope}
+            free = next((v for v in ("x", "y", "z", "q", "k", "v", "m") if v not in taken), "v1")
+            raise self.fail(f"'{node.var}' is already {what}, so it cannot name a quantifier variable", node.var_at, f"pick another variable name, e.g. '{free}'")
         inner = dict(scope)
         inner[node.var] = dom.elem_type
         body_type, result, _, _ = QUANTIFIERS[node.kind]
         body = self._expr(node.body, inner)
         if body.type != body_type:
-            raise self.fail(f"the body of '{node.kind}' must be a {body_type} expression, got a {body.type}", node.body.at)
+            raise self.fail(f"the body of '{node.kind}' must be {a_type(body_type)}, got {a_type(body.type)}", _start(node.body))
         return Quant(node.kind, node.var, dom, body, result)
 
     def _op(self, node: Op, scope: dict[str, str]) -> Expr:
@@ -164,25 +200,25 @@ class Checker:
         if op in ("and", "or"):
             for a, src in zip(args, node.args):
                 if a.type != BOOL:
-                    raise self.fail(f"'{op}' needs conditions on both sides; this side is a {a.type}", src.at)
+                    raise self.fail(f"'{op}' needs conditions on both sides; this side is {a_type(a.type)}", _start(src))
             return Binary(op, args[0], args[1], BOOL)
         if op == "not":
             if args[0].type != BOOL:
-                raise self.fail(f"'not' needs a condition, got a {args[0].type}", node.args[0].at)
+                raise self.fail(f"'not' needs a condition, got {a_type(args[0].type)}", _start(node.args[0]))
             return Unary("not", args[0], BOOL)
         if op == "neg":
             if args[0].type != INT:
-                raise self.fail(f"'-' needs a number, got a {args[0].type}", node.args[0].at)
+                raise self.fail(f"'-' needs a number, got {a_type(args[0].type)}", _start(node.args[0]))
             return Unary("neg", args[0], INT)
         left, right = args
         if op in _ARITH or op in _ORDER:
             for a, src in zip(args, node.args):
                 if a.type != INT:
-                    raise self.fail(f"'{op}' needs numbers on both sides; this side is a {a.type}", src.at)
+                    raise self.fail(f"'{op}' needs numbers on both sides; this side is {a_type(a.type)}", _start(src))
             return Binary(op, left, right, INT if op in _ARITH else BOOL)
         if op in _EQ:
             if left.type != right.type:
-                raise self.fail(f"cannot compare a {left.type} with a {right.type}", node.at)
+                raise self.fail(f"cannot compare {a_type(left.type)} with {a_type(right.type)}", node.at)
             return Binary(op, left, right, BOOL)
         raise AssertionError(op)  # pragma: no cover
 

@@ -8,6 +8,7 @@ tokens that would have been accepted there in words a designer knows.
 from __future__ import annotations
 
 import os
+import re as _re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Union
@@ -131,31 +132,62 @@ def _parser() -> Lark:
 
 
 _TOKEN_WORDS = {
+    "AND": "'and'",
+    "OR": "'or'",
+    "CMP": "a comparison (==, !=, <, <=, >, >=)",
+    "ADDOP": "'+' or '-'",
+    "MULOP": "'*', '//' or '%'",
+    "COLON": "':'",
+    "COMMA": "','",
+    "RPAR": "')'",
+    "IN": "'in'",
     "NAME": "a name",
     "INT": "a number",
     "LPAR": "'('",
-    "RPAR": "')'",
-    "COLON": "':'",
-    "COMMA": "','",
-    "CMP": "a comparison",
-    "ADDOP": "'+' or '-'",
-    "MULOP": "'*', '//' or '%'",
-    "AND": "'and'",
-    "OR": "'or'",
     "NOT": "'not'",
-    "IN": "'in'",
     "MINUS": "'-'",
     "$END": "the end of the condition",
 }
+_VALUE_START = {"NAME", "INT", "LPAR"}
+_OPERATORS = {"AND", "OR", "CMP", "ADDOP", "MULOP"}
 
 
 def _expected(names) -> str:
-    words = sorted({_TOKEN_WORDS.get(n, n.lower().strip("_")) for n in names if not n.startswith("__")})
+    """What the parser would have accepted, in a designer's words."""
+    names = {n for n in names if not n.startswith("__")}
+    if _VALUE_START <= names:
+        return "; expected a value: a name, a number, a call like empty(c), '(', 'not' or a quantifier like 'any x in cells: ...'"
+    order = list(_TOKEN_WORDS)
+    ops = names & _OPERATORS
+    rest = sorted(names - _OPERATORS, key=lambda n: order.index(n) if n in order else len(order))
+    words = [_TOKEN_WORDS.get(n, repr(n.lower())) for n in rest]
+    if len(ops) > 1:
+        words.insert(0, "an operator (and, or, ==, <, +, ...)")
+    elif ops:
+        words.insert(0, _TOKEN_WORDS[ops.pop()])
     if not words:
         return ""
-    if len(words) > 6:
-        words = words[:6] + ["..."]
-    return "; expected " + ", ".join(words)
+    return "; expected " + (words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1])
+
+
+# Characters people bring from other languages, and what to write instead.
+_CHAR_HINTS = {
+    "=": "compare with '=='",
+    "&": "write 'and'",
+    "|": "write 'or'",
+    "!": "write 'not' (or '!=' to compare)",
+    "/": "integer division is '//'",
+    "[": "cells are named through board.props or parameters; there is no indexing",
+    ".": "cell names cannot appear in a condition; mark such cells with a property under board.props",
+    '"': "a condition is one YAML string; do not quote inside it",
+    "'": "a condition is one YAML string; do not quote inside it",
+    "?": "there is no '?:'; combine conditions with 'and' and 'or'",
+}
+
+
+def _last_token(text: str) -> str:
+    m = _re.search(r"(\S+)\s*$", text)
+    return m.group(1)[-20:] if m else ""
 
 
 def parse_condition(text: str, locate: Callable[[int], Pos]) -> Ast:
@@ -166,16 +198,23 @@ def parse_condition(text: str, locate: Callable[[int], Pos]) -> Ast:
         raise SpecError("empty condition", locate(0))
     try:
         tree = _parser().parse(text)
-    except UnexpectedEOF as exc:
-        raise SpecError(f"condition ends too early{_expected(exc.expected)}", locate(len(text))) from None
     except UnexpectedCharacters as exc:
         ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
-        raise SpecError(f"unexpected character {ch!r} in condition", locate(exc.pos_in_stream)) from None
-    except UnexpectedToken as exc:
-        tok: Token = exc.token
-        if tok.type == "$END":
-            raise SpecError(f"condition ends too early{_expected(exc.expected)}", locate(len(text))) from None
-        raise SpecError(f"unexpected {str(tok)!r} in condition{_expected(exc.expected)}", locate(tok.start_pos or 0)) from None
+        raise SpecError(f"unexpected character {ch!r} in condition", locate(exc.pos_in_stream), _CHAR_HINTS.get(ch, "")) from None
+    except (UnexpectedEOF, UnexpectedToken) as exc:
+        tok = getattr(exc, "token", None)
+        if tok is None or tok.type == "$END":
+            end = len(text.rstrip())
+            last = _last_token(text)
+            if set(exc.expected) <= {"RPAR", "COMMA"} and text.count("(") > text.count(")"):
+                raise SpecError("condition ends before a '(' is closed; expected ')'", locate(end)) from None
+            raise SpecError(f"condition ends too early after {last!r}{_expected(exc.expected)}", locate(end)) from None
+        if tok.type == "RPAR" and set(exc.expected) <= {"$END", "AND", "OR", "CMP", "ADDOP", "MULOP", "COLON", "COMMA"} and "RPAR" not in exc.expected:
+            raise SpecError("unexpected ')' in condition: there is no '(' for it to close", locate(tok.start_pos or 0)) from None
+        hint = ""
+        if "COLON" in exc.expected and tok.type == "NAME" and _re.search(r"\b(any|all|count|sum|min|max)\b", text[: tok.start_pos or 0]):
+            hint = "a quantifier reads 'any x in collection: condition' (is the ':' missing?)"
+        raise SpecError(f"unexpected {str(tok)!r} in condition{_expected(exc.expected)}", locate(tok.start_pos or 0), hint) from None
     except UnexpectedInput as exc:  # pragma: no cover - other lark errors
         raise SpecError(f"cannot parse condition: {exc.__class__.__name__}", locate(getattr(exc, "pos_in_stream", 0) or 0)) from None
     except RecursionError:
@@ -186,22 +225,23 @@ def parse_condition(text: str, locate: Callable[[int], Pos]) -> Ast:
         raise SpecError("condition nests too deeply", locate(0)) from None
 
 
-def parse_signature(text: str, locate: Callable[[int], Pos]) -> tuple[str, list[tuple[str, str, int]]]:
-    """Parse a define's head ``name(type a, type b)`` -> (name, [(type, param, offset)])."""
+def parse_signature(text: str, locate: Callable[[int], Pos]) -> tuple[str, list[tuple[str, str, int, int]]]:
+    """Parse a define's head ``name(type a, type b)`` -> (name, [(type, param, param offset, type offset)])."""
     import re
 
     m = re.fullmatch(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*", text)
     if not m:
         raise SpecError(f"bad definition head {text!r}; write it like 'name(cell c)'", locate(0))
     name = m.group(1)
-    params: list[tuple[str, str, int]] = []
+    params: list[tuple[str, str, int, int]] = []
     if m.group(2) is not None and m.group(2).strip():
         offset = m.start(2)
         for part in m.group(2).split(","):
             pm = re.fullmatch(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*", part)
             if not pm:
-                raise SpecError(f"bad parameter {part.strip()!r}; write it as 'type name', e.g. 'cell c'", locate(offset))
-            params.append((pm.group(1), pm.group(2), offset + pm.start(2)))
+                lead = len(part) - len(part.lstrip())
+                raise SpecError(f"bad parameter {part.strip()!r}; write it as 'type name', e.g. 'cell c'", locate(offset + lead))
+            params.append((pm.group(1), pm.group(2), offset + pm.start(2), offset + pm.start(1)))
             offset += len(part) + 1
     return name, params
 

@@ -12,7 +12,7 @@ import re
 from typing import Any, Callable, Optional
 
 from ..board.topology import MAX_CELLS, TOPOLOGIES, TOPOLOGY_KEYS
-from ..conditions.check import Names, check_condition, check_domain
+from ..conditions.check import Names, a_type, check_condition, check_domain
 from ..conditions.parse import parse_signature
 from ..errors import Pos, SpecError, did_you_mean
 from ..ir.nodes import (
@@ -67,6 +67,13 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "add": ({"counter", "of", "to"}, {"counter", "to"}),
 }
 
+_REQUIRED_HINTS = {
+    ("", "game"): "start with 'game: {name: my-game, players: [a, b]}'",
+    ("", "board"): "add e.g. 'board: {topology: square, rows: 3, cols: 3}'",
+    ("", "actions"): "add the moves players can make, e.g. 'actions: {play: {params: {c: cell}, where: empty(c), effects: [...]}}'",
+    ("", "ranking"): "add how players are ranked at the end, e.g. 'ranking: {cells: \"count(c in cells: owner(c) == p)\"}'",
+}
+
 PARAM_TYPES = {"cell": CELL, "player": PLAYER, "kind": KIND, "dir": DIR}
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 SLUG_RE = re.compile(r"[a-z][a-z0-9_-]*$")
@@ -92,10 +99,11 @@ class Lowerer:
         allowed, required = SECTIONS[section]
         for key in node.items:
             if key not in allowed:
-                raise SpecError(f"unknown key '{key}' in {what}", node.key_pos[key], did_you_mean(key, allowed) or f"allowed keys: {', '.join(sorted(allowed))}")
+                where = "at the top level of the spec" if section == "" else f"in {what}"
+                raise SpecError(f"unknown key '{key}' {where}", node.key_pos[key], did_you_mean(key, allowed) or f"allowed keys: {', '.join(sorted(allowed))}")
         for key in sorted(required):
             if key not in node.items:
-                raise SpecError(f"{what} needs a '{key}' key", node.pos)
+                raise SpecError(f"{what} needs a '{key}' key", node.pos, _REQUIRED_HINTS.get((section, key), ""))
         return node
 
     def scalar(self, node: YNode, typ: type, what: str, lo: Optional[int] = None, hi: Optional[int] = None) -> Any:
@@ -130,10 +138,18 @@ class Lowerer:
     def condition(self, node: YNode, scope: dict[str, str], want: Optional[str] = BOOL) -> Expr:
         if isinstance(node, YScalar) and isinstance(node.value, bool):
             if want not in (BOOL, None):
-                raise SpecError(f"expected a {want} expression here", node.pos)
+                raise SpecError(f"expected {a_type(want)} here, not true/false", node.pos)
             return Const(int(node.value), BOOL)
         if isinstance(node, YScalar) and isinstance(node.value, int):
             return check_condition(str(node.value), node.text_pos, self.names, scope, want)
+        if isinstance(node, YMap) and len(node.items) == 1:
+            (key, value), = node.items.items()
+            if isinstance(value, YScalar) and value.value is not None and re.search(r"\b(any|all|in)\b", key):
+                raise SpecError(
+                    "this condition was read as a YAML mapping: it contains ': ' and is not quoted",
+                    node.pos,
+                    f"quote the whole condition: \"{key}: {value.value}\"",
+                )
         text = self.scalar(node, str, "a condition")
         return check_condition(text, node.text_pos, self.names, scope, want)
 
@@ -272,8 +288,8 @@ class Lowerer:
         for i, name in enumerate(raw.names):
             if name in self.cell_index:
                 raise SpecError(f"two cells are both named '{name}'; make the cell_name template unique", node.pos)
-            if not name or any(ch.isspace() for ch in name):
-                raise SpecError(f"cell name {name!r} must be non-empty and without spaces (it is how moves are written)", node.pos)
+            if not name or any(ch.isspace() or ch == "," for ch in name):
+                raise SpecError(f"cell name {name!r} must be non-empty, without spaces or commas (it is how moves are written)", node.pos)
             self.cell_index[name] = i
         for d, dname in enumerate(raw.directions):
             if dname in self.names.constants:
@@ -296,7 +312,9 @@ class Lowerer:
     def cell(self, node: YNode) -> int:
         name = self.scalar(node, str, "a cell name") if not isinstance(getattr(node, "value", None), int) else str(node.value)
         if name not in self.cell_index:
-            raise SpecError(f"unknown cell '{name}'", node.pos, did_you_mean(name, self.cell_index))
+            cells = list(self.cell_index)
+            sample = ", ".join(cells[:3]) + (f", ..., {cells[-1]}" if len(cells) > 3 else "")
+            raise SpecError(f"unknown cell '{name}'", node.pos, did_you_mean(name, cells) or f"this board's cells are {sample}")
         return self.cell_index[name]
 
     def lower_props(self, node: Optional[YNode], n: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -329,26 +347,34 @@ class Lowerer:
             return
         if not isinstance(node, YMap):
             raise SpecError("'define' maps heads like 'free(cell c)' to conditions", node.pos)
+        self.names.later = {m.group(1) for head in node.items if (m := re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)", head))}
         for head, body in node.items.items():
             kpos = node.key_pos[head]
-            name, params = parse_signature(head, lambda off, kpos=kpos: Pos(kpos.file, kpos.line, kpos.col + off))
+            knode = node.key_nodes.get(head)
+            locate = knode.text_pos if knode is not None else (lambda off, kpos=kpos: Pos(kpos.file, kpos.line, kpos.col + off))
+            name, params = parse_signature(head, locate)
+            kpos = locate(len(head) - len(head.lstrip()))
             self.ident(name, kpos, "definition name")
             if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.constants:
                 raise SpecError(f"'{name}' is already defined", kpos)
             scope: dict[str, str] = {}
             ptuple = []
-            for typ, pname, off in params:
-                ppos = Pos(kpos.file, kpos.line, kpos.col + off)
+            for typ, pname, off, typ_off in params:
+                ppos = locate(off)
                 if typ not in PARAM_TYPES:
-                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(PARAM_TYPES)})", Pos(kpos.file, kpos.line, kpos.col + max(0, off - len(typ) - 1)), did_you_mean(typ, PARAM_TYPES))
+                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(PARAM_TYPES)})", locate(typ_off), did_you_mean(typ, PARAM_TYPES))
                 self.ident(pname, ppos, "parameter name")
                 if pname in scope:
                     raise SpecError(f"parameter '{pname}' appears twice", ppos)
                 scope[pname] = PARAM_TYPES[typ]
                 ptuple.append(Param(pname, PARAM_TYPES[typ]))
+            self.names.defining = name
             expr = self.condition(body, scope, want=None)
+            self.names.defining = ""
+            self.names.later.discard(name)
             self.names.defines[name] = (len(self.defines), tuple(p.type for p in ptuple), expr.type)
             self.defines.append(Define(name, tuple(ptuple), expr, expr.type))
+        self.names.later = set()
 
     def lower_params(self, node: Optional[YNode]) -> tuple[Param, ...]:
         if node is None:
@@ -394,13 +420,24 @@ class Lowerer:
                 size *= self.param_size(p)
             if base + size > MAX_MOVES:
                 raise SpecError(f"too many possible moves (limit {MAX_MOVES})", node.key_pos[aname])
+            shape = tuple(part if isinstance(part, str) else params[part].type for part in notation)
+            for other in actions:
+                if tuple(part if isinstance(part, str) else other.params[part].type for part in other.notation) == shape:
+                    npos = body["notation"].pos if "notation" in body else node.key_pos[aname]
+                    raise SpecError(
+                        f"actions '{other.name}' and '{aname}' write their moves the same way, so a move's text would not say which is meant",
+                        npos,
+                        f"give '{aname}' a notation of its own, e.g. notation: \"" + ":".join([aname] + ["{%s}" % p.name for p in params]) + '"',
+                    )
             actions.append(Action(aname, params, where, effects, notation, base, size))
             base += size
         return tuple(actions)
 
     def lower_notation(self, node: Optional[YNode], params: tuple[Param, ...], aname: str, pos: Pos) -> tuple:
         if node is None:
-            template = aname + "".join(" {%s}" % p.name for p in params) if len(params) != 1 else "{%s}" % params[0].name
+            # one parameter: its value ('b2'); none: the action's name ('pass');
+            # several: the name and the values joined by ':' ('move:a1:b2')
+            template = "{%s}" % params[0].name if len(params) == 1 else ":".join([aname] + ["{%s}" % p.name for p in params])
             npos = pos
         else:
             template = self.scalar(node, str, "notation")
@@ -412,12 +449,28 @@ class Lowerer:
                 parts.append(lit)
             if field_name is not None:
                 if field_name not in names:
-                    raise SpecError(f"notation uses '{{{field_name}}}', which is not a parameter of '{aname}'", npos, did_you_mean(field_name, names))
+                    at = template.find("{" + field_name)
+                    fpos = node.text_pos(at + 1) if isinstance(node, YScalar) and at >= 0 else npos
+                    params_list = ", ".join(names) or "none"
+                    raise SpecError(
+                        f"notation uses '{{{field_name}}}', which is not a parameter of '{aname}' (parameters: {params_list})",
+                        fpos,
+                        did_you_mean(field_name, names),
+                    )
                 parts.append(names.index(field_name))
-        if any(" " in p for p in parts if isinstance(p, str)) and len(params) == 0:
-            raise SpecError("a notation without parameters cannot contain spaces", npos)
-        if any(ch.isspace() for p in parts if isinstance(p, str) for ch in p):
-            raise SpecError("notation may not contain spaces (moves are separated by spaces)", npos)
+        for i, ch in enumerate(template):
+            if ch.isspace() or ch == ",":
+                where = node.text_pos(i) if isinstance(node, YScalar) else npos
+                raise SpecError(f"notation may not contain {'spaces' if ch.isspace() else 'commas'} (moves are separated by spaces or commas)", where)
+        missing = [p.name for i, p in enumerate(params) if i not in parts]
+        if missing:
+            raise SpecError(
+                f"notation {template!r} does not show parameter{'s' if len(missing) > 1 else ''} {', '.join(missing)}; two different moves would be written the same way",
+                npos,
+                "put every parameter in the notation, e.g. '" + ":".join([aname] + ["{%s}" % p.name for p in params]) + "'",
+            )
+        if not parts:
+            raise SpecError("notation is empty", npos)
         return tuple(parts)
 
     def lower_effects(self, node: Optional[YNode], scope: dict[str, str], what: str) -> tuple[Effect, ...]:

@@ -18,17 +18,18 @@ def merge(base: YNode, patch: YNode) -> YNode:
     if isinstance(base, YMap) and isinstance(patch, YMap):
         items = dict(base.items)
         key_pos = dict(base.key_pos)
+        key_nodes = dict(base.key_nodes)
         for key, value in patch.items.items():
             if isinstance(value, YScalar) and value.value is None:
                 items.pop(key, None)
                 key_pos.pop(key, None)
-            elif key in items:
-                items[key] = merge(items[key], value)
-                key_pos[key] = patch.key_pos.get(key, key_pos.get(key))
+                key_nodes.pop(key, None)
             else:
-                items[key] = value
+                items[key] = merge(items[key], value) if key in items else value
                 key_pos[key] = patch.key_pos[key]
-        return YMap(items, base.pos, key_pos)
+                if key in patch.key_nodes:
+                    key_nodes[key] = patch.key_nodes[key]
+        return YMap(items, base.pos, key_pos, key_nodes)
     return patch
 
 
@@ -51,7 +52,12 @@ def load_tree(path: str, _seen: Optional[set] = None) -> YMap:
     if not os.path.exists(parent_path):
         raise SpecError(f"'extends' names a file that does not exist: {ext.value}", ext.pos)
     base = load_tree(parent_path, seen)
-    own = YMap({k: v for k, v in tree.items.items() if k != "extends"}, tree.pos, {k: p for k, p in tree.key_pos.items() if k != "extends"})
+    own = YMap(
+        {k: v for k, v in tree.items.items() if k != "extends"},
+        tree.pos,
+        {k: p for k, p in tree.key_pos.items() if k != "extends"},
+        {k: n for k, n in tree.key_nodes.items() if k != "extends"},
+    )
     merged = merge(base, own)
     assert isinstance(merged, YMap)
     return merged
@@ -69,7 +75,7 @@ def apply_variant(tree: YMap, variant: Optional[str]) -> YMap:
     variants = tree.get("variants")
     names = variant_names(tree)
     if variant not in names:
-        where = variants.pos if isinstance(variants, YMap) else tree.pos
+        where = tree.key_pos.get("variants", tree.pos)
         listing = ", ".join(names) if names else "this spec has none"
         raise SpecError(f"unknown variant '{variant}' (variants: {listing})", where, did_you_mean(variant, names))
     body = variants.items[variant]

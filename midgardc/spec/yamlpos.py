@@ -8,6 +8,7 @@ the validator walks.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional, Union
 
@@ -35,25 +36,55 @@ class YScalar:
     pos: Pos
     style: Optional[str] = None  # None (plain), "'", '"', "|", ">"
     end: Optional[Pos] = None
+    # The source text and the scalar's [start, end) character span in it, so that
+    # ``text_pos`` can find any character of the value in the file.
+    src: Optional[str] = field(default=None, repr=False, compare=False)
+    span: tuple[int, int] = field(default=(0, 0), repr=False, compare=False)
 
     def text_pos(self, offset: int) -> Pos:
-        """Position of character ``offset`` of a string value in the source file.
+        """Position in the source file of character ``offset`` of the scalar's value.
 
-        Exact for plain and quoted single-line scalars and literal blocks; a best effort
-        for folded or escaped text (it never points outside the scalar)."""
+        The value's characters are matched, in order, against the scalar's source text,
+        which skips what YAML removed (quotes, folded line breaks, indentation, escape
+        backslashes), so positions are exact for plain, quoted, multi-line and block
+        scalars alike. An offset at the end of the value points just past its last
+        character. Never points outside the scalar."""
         text = self.value if isinstance(self.value, str) else str(self.value)
         offset = max(0, min(offset, len(text)))
-        if self.style in (None, "'", '"'):
-            before = text[:offset]
-            if "\n" not in before and (self.end is None or self.end.line == self.pos.line):
-                shift = 0 if self.style is None else 1
-                return Pos(self.pos.file, self.pos.line, self.pos.col + shift + offset)
-            return self.pos
-        if self.style in ("|", ">"):
-            line_no = text[:offset].count("\n")
-            col_in_line = offset - (text.rfind("\n", 0, offset) + 1)
-            indent = self.meta_indent if hasattr(self, "meta_indent") else None
-            return Pos(self.pos.file, self.pos.line + 1 + line_no, (indent or 0) + 1 + col_in_line)
+        if self.src is None:
+            return self._text_pos_simple(text, offset)
+        src = self.src
+        i, stop = self.span
+        if self.style in ("'", '"'):
+            i += 1
+            stop = max(i, stop - 1)
+        elif self.style in ("|", ">"):
+            nl = src.find("\n", i, stop)
+            i = nl + 1 if nl >= 0 else stop
+        for ch in text[:offset]:
+            if ch.isspace():
+                continue
+            j = src.find(ch, i, stop)
+            if j < 0:  # an escape YAML decoded (\x41, \u00e9): best effort from here
+                break
+            i = j + 1
+        if offset < len(text) and not text[offset].isspace():
+            j = src.find(text[offset], i, stop)
+            if j >= 0:
+                i = j
+        return self._index_pos(min(i, max(stop, self.span[0])))
+
+    def _index_pos(self, index: int) -> Pos:
+        assert self.src is not None
+        line = self.src.count("\n", 0, index) + 1
+        col = index - (self.src.rfind("\n", 0, index) + 1) + 1
+        return Pos(self.pos.file, line, col)
+
+    def _text_pos_simple(self, text: str, offset: int) -> Pos:
+        """Without the source: exact for single-line plain and quoted scalars only."""
+        if self.style in (None, "'", '"') and "\n" not in text[:offset] and (self.end is None or self.end.line == self.pos.line):
+            shift = 0 if self.style is None else 1
+            return Pos(self.pos.file, self.pos.line, self.pos.col + shift + offset)
         return self.pos
 
 
@@ -74,6 +105,7 @@ class YMap:
     items: dict[str, "YNode"]  # keys in source order
     pos: Pos
     key_pos: dict[str, Pos] = field(default_factory=dict)
+    key_nodes: dict[str, YScalar] = field(default_factory=dict, repr=False, compare=False)  # for text_pos in keys
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.items.get(key, default)
@@ -97,7 +129,6 @@ class _Converter:
         self.file = file
         self.text = text
         self.count = 0
-        self.lines = text.splitlines()
 
     def convert(self, node: yaml.Node, depth: int = 0) -> YNode:
         self.count += 1
@@ -106,19 +137,17 @@ class _Converter:
         if depth > MAX_DEPTH:
             raise SpecError(f"the spec nests deeper than {MAX_DEPTH} levels", _pos(self.file, node.start_mark))
         if node.tag not in _STD_TAGS:
-            raise SpecError(f"YAML tag '{node.tag}' is not allowed in a spec (only plain data)", _pos(self.file, node.start_mark))
+            tag = "!!" + node.tag[len("tag:yaml.org,2002:") :] if node.tag.startswith("tag:yaml.org,2002:") else node.tag
+            raise SpecError(f"YAML tag '{tag}' is not allowed in a spec (only plain data: text, numbers, lists, mappings)", _pos(self.file, node.start_mark))
         pos = _pos(self.file, node.start_mark)
         if isinstance(node, yaml.ScalarNode):
-            value = self._scalar_value(node)
-            scalar = YScalar(value, pos, node.style, _pos(self.file, node.end_mark))
-            if node.style in ("|", ">"):
-                scalar.meta_indent = self._block_indent(node)  # type: ignore[attr-defined]
-            return scalar
+            return self._scalar(node, self._scalar_value(node))
         if isinstance(node, yaml.SequenceNode):
             return YList([self.convert(item, depth + 1) for item in node.value], pos)
         if isinstance(node, yaml.MappingNode):
             items: dict[str, YNode] = {}
             key_pos: dict[str, Pos] = {}
+            key_nodes: dict[str, YScalar] = {}
             for knode, vnode in node.value:
                 kpos = _pos(self.file, knode.start_mark)
                 if not isinstance(knode, yaml.ScalarNode):
@@ -130,7 +159,8 @@ class _Converter:
                     raise SpecError(f"duplicate key '{key}' (first given at line {key_pos[key].line})", kpos)
                 items[key] = self.convert(vnode, depth + 1)
                 key_pos[key] = kpos
-            return YMap(items, pos, key_pos)
+                key_nodes[key] = self._scalar(knode, key)
+            return YMap(items, pos, key_pos, key_nodes)
         raise SpecError("unsupported YAML node", pos)  # pragma: no cover
 
     def _scalar_value(self, node: yaml.ScalarNode) -> Any:
@@ -157,12 +187,8 @@ class _Converter:
             return raw  # numbers like 6.6 are cell names far more often than floats
         return raw
 
-    def _block_indent(self, node: yaml.ScalarNode) -> int:
-        first = node.start_mark.line + 1
-        if first < len(self.lines):
-            line = self.lines[first]
-            return len(line) - len(line.lstrip(" "))
-        return 0
+    def _scalar(self, node: yaml.ScalarNode, value: Any) -> YScalar:
+        return YScalar(value, _pos(self.file, node.start_mark), node.style, _pos(self.file, node.end_mark), self.text, (node.start_mark.index, node.end_mark.index))
 
 
 def load_yaml(path: str, text: Optional[str] = None) -> YNode:
@@ -184,15 +210,56 @@ def load_yaml(path: str, text: Optional[str] = None) -> YNode:
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        pos = _pos(path, mark) if mark else None
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise SpecError(f"invalid YAML: {problem}", pos, source=text) from None
+        message, mark, hint = _explain_yaml_error(exc, text)
+        raise SpecError(message, _pos(path, mark) if mark else None, hint, source=text) from None
     except yaml.YAMLError as exc:
-        raise SpecError(f"invalid YAML: {exc}") from None
+        raise SpecError(f"invalid YAML: {exc}", None, source=text) from None
     if node is None:
         raise SpecError("the spec is empty", Pos(path, 1, 1), source=text)
     return _Converter(path, text).convert(node)
+
+
+def _explain_yaml_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, Any, str]:
+    """PyYAML's complaint in a designer's words: (message, mark to point at, hint)."""
+    problem = exc.problem or exc.context or "invalid YAML"
+    mark, context = exc.problem_mark or exc.context_mark, exc.context_mark
+    lines = text.split("\n")
+    line = lines[mark.line] if mark and mark.line < len(lines) else ""
+    if "'\\t'" in problem or "\t" in problem:
+        return ("invalid YAML: a tab character here; YAML is indented with spaces, never tabs", mark, "replace the tab with spaces")
+    if problem == "mapping values are not allowed here" and mark is not None:
+        before = line[: mark.column]
+        first = re.match(r"\s*(?:- )?([^\s:#][^:#]*):\s", before)
+        if first:
+            key = first.group(1).strip()
+            if len(key) > 40:
+                key = "key"
+            return (
+                "invalid YAML: a second ': ' on this line; YAML reads 'key: value' only once per line",
+                mark,
+                f"a value containing ': ' (as quantifiers do: 'any x in xs: ...') must be quoted: {key}: \"...\"",
+            )
+        return ("invalid YAML: unexpected ':' (is this line indented too far?)", mark, "keys of one mapping line up exactly under each other")
+    if problem.startswith("expected <block end>, but found"):
+        return (
+            "invalid YAML: this line's indentation does not fit the block above it",
+            mark,
+            "keys of one mapping, and the '- ' items of one list, line up exactly under each other",
+        )
+    if exc.context and exc.context.startswith("while parsing a flow") and context is not None:
+        opener = "[" if "sequence" in exc.context else "{"
+        closer = "]" if opener == "[" else "}"
+        if mark is not None and mark.line != context.line:
+            return (f"invalid YAML: the '{opener}' opened here is not closed with '{closer}'", context, f"close it with '{closer}' on the same line, or write the items as a block")
+        return (f"invalid YAML: {problem} inside '{opener} ... {closer}'", mark, "separate the items with ', '")
+    if problem == "found unexpected end of stream" and exc.context and "quoted scalar" in exc.context and context is not None:
+        return ("invalid YAML: this quoted string is never closed", context, "end it with the same quote it starts with")
+    if exc.context and "simple key" in exc.context and context is not None:
+        return ("invalid YAML: this line is not 'key: value' (no ':' found)", context, "a mapping entry is 'key: value'; a list item starts with '- '")
+    if mark is not None and mark.line >= len(lines) and context is not None:
+        mark = context  # 'end of stream' problems: point at what was left open
+    detail = f" ({exc.context})" if exc.context and exc.problem else ""
+    return (f"invalid YAML: {problem}{detail}", mark, "")
 
 
 def plain(node: YNode) -> Any:
