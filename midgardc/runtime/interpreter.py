@@ -211,7 +211,7 @@ class Program:
             "degree": lambda s, c: len(neighbours[c]) if c < n else 0,
             "onboard": lambda s, c: int(c < n),
             "step": lambda s, c, d: steps[d][c] if c < n else n,
-            "hand": lambda s, p, k: s.hands[p][k] if p >= 0 else 0,
+            "hand": lambda s, p, k: s.hands[p][k] if p >= 0 and k >= 0 else 0,
             "next_player": lambda s, p: (p + 1) % ir.n_players if p >= 0 else NOBODY,
             "abs": lambda s, x: abs(x),
             "mover": lambda s: s.current,
@@ -262,6 +262,10 @@ class Core:
 
     def load(self, board: list[int], hands: list[list[int]], current: int, last: int = NOBODY, ply: int = 0) -> None:
         """Set up an arbitrary position (for rule tests and puzzles), then settle it."""
+        ir = self.prog.ir
+        top = ir.n_players * ir.n_kinds
+        if len(board) < self.prog.n or any(not 0 <= v <= top for v in board[: self.prog.n]):
+            raise ValueError(f"a position needs {self.prog.n} piece ids in 0..{top}")
         self.board = list(board[: self.prog.n]) + [OFFBOARD]
         self.hands = [list(h) for h in hands]
         self.current, self.last, self.ply = current, last, ply

@@ -1,0 +1,1 @@
+"""The compiled back end: IR -> Cython source (``codegen``) -> cached extension module (``build``)."""

@@ -1,0 +1,408 @@
+"""Generated sources and compiled engines: ``generated/*.pyx`` and the module cache.
+
+* ``generate_source(ir)``: the Cython text for a game (deterministic).
+* ``generated_path`` / ``write_generated``: the committed copy under ``generated/``,
+  written atomically and only when it changed.
+* ``check_generated``: regenerate every spec and variant under ``specs/`` in memory and
+  report stale, missing and extra files in ``generated/``.
+* ``build_engine(ir)``: the compiled extension module, cached by content hash in
+  ``$MIDGARDC_CACHE`` (else ``$XDG_CACHE_HOME/midgardc``, else ``~/.cache/midgardc``).
+
+A build runs in a child process inside a scratch directory of the cache; only a finished
+module is renamed into place (with its sha256 beside it), under a per-module lock. A
+failed or interrupted build leaves the cache as it was; concurrent builds of the same
+module both succeed (the second finds the first's result). Problems are ``BuildError``s
+that say what to do, with the compiler's output when it has something to say.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Optional
+
+from ..errors import BuildError, MidgardcError
+from ..ir.nodes import GameIR
+from . import codegen
+
+#: C compiler flags. Portable on purpose: no -march=native (a cache may be shared, and CI
+#: machines differ from users'). -g0 drops debug info from the large generated C file.
+CFLAGS = ("-O3", "-g0")
+MSVC_FLAGS = ("/O2",)
+#: Cython directives (also written in each generated file's first line).
+DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": False,
+    "wraparound": False,
+    "cdivision": True,
+    "initializedcheck": False,
+}
+#: Bump when the way modules are built changes, so old cache entries are not reused.
+BUILD_FORMAT = 1
+DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_buildext.py")
+SPEC_SUFFIXES = (".yaml", ".yml")
+STALE_SCRATCH_SECONDS = 6 * 3600
+
+
+# --------------------------------------------------------------------------- generated sources
+
+
+def generate_source(ir: GameIR) -> str:
+    """The Cython source of ``ir``'s compiled engine."""
+    return codegen.generate_module(ir)
+
+
+def module_stem(ir: GameIR) -> str:
+    """``<game>`` or ``<game>__<variant>`` (dashes in the variant become underscores)."""
+    return ir.name if not ir.variant else f"{ir.name}__{ir.variant.replace('-', '_')}"
+
+
+def generated_path(ir: GameIR, root: str = "generated") -> str:
+    return os.path.join(root, module_stem(ir) + ".pyx")
+
+
+def _write_atomic(path: str, text: str) -> None:
+    directory = os.path.dirname(path) or "."
+    os.makedirs(directory, exist_ok=True)
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_generated(ir: GameIR, root: str = "generated", text: Optional[str] = None) -> str:
+    """Write ``generated/<game>[__<variant>].pyx`` (atomically; untouched when unchanged).
+    Returns its path."""
+    path = generated_path(ir, root)
+    text = generate_source(ir) if text is None else text
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            if fh.read() == text:
+                return path
+    except OSError:
+        pass
+    try:
+        _write_atomic(path, text)
+    except OSError as exc:
+        raise BuildError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def spec_files(specs_dir: str = "specs") -> list[str]:
+    """Every spec file under ``specs_dir`` (subfolders included), sorted."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(specs_dir):
+        dirnames.sort()
+        for f in sorted(filenames):
+            if f.endswith(SPEC_SUFFIXES) and not f.startswith("."):
+                out.append(os.path.join(dirpath, f))
+    return sorted(out)
+
+
+def spec_irs(specs_dir: str = "specs") -> Iterator[GameIR]:
+    """The IR of every spec under ``specs_dir`` and of each of its variants."""
+    from ..spec.lower import list_variants, load_game_ir
+
+    for path in spec_files(specs_dir):
+        for variant in [None, *list_variants(path)]:
+            yield load_game_ir(path, variant)
+
+
+def expected_generated(specs_dir: str = "specs", root: str = "generated") -> dict[str, str]:
+    """path -> text of every file ``generated/`` should hold for the specs."""
+    out: dict[str, str] = {}
+    owners: dict[str, str] = {}
+    for ir in spec_irs(specs_dir):
+        path = generated_path(ir, root)
+        who = f"{ir.source}" + (f" (variant {ir.variant})" if ir.variant else "")
+        if path in out:
+            raise BuildError(f"{who} and {owners[path]} would both generate {path}; give one of the games another name")
+        out[path] = generate_source(ir)
+        owners[path] = who
+    return out
+
+
+@dataclass
+class GeneratedCheck:
+    """What differs between ``generated/`` and what the specs generate."""
+
+    stale: list[str] = field(default_factory=list)  # present but different
+    missing: list[str] = field(default_factory=list)  # should be there, is not
+    extra: list[str] = field(default_factory=list)  # there, but no spec generates it
+
+    @property
+    def ok(self) -> bool:
+        return not (self.stale or self.missing or self.extra)
+
+    def __bool__(self) -> bool:  # truthy when something is wrong
+        return not self.ok
+
+    def __str__(self) -> str:
+        if self.ok:
+            return "generated/ is up to date"
+        lines = []
+        for label, paths in (("stale", self.stale), ("missing", self.missing), ("extra", self.extra)):
+            lines += [f"{label}: {p}" for p in paths]
+        lines.append("run `midgardc build` on the specs to regenerate")
+        return "\n".join(lines)
+
+
+def check_generated(specs_dir: str = "specs", root: str = "generated") -> GeneratedCheck:
+    """Regenerate every spec and variant under ``specs_dir`` in memory and compare with
+    the ``.pyx`` files in ``root`` (nothing is written)."""
+    expected = expected_generated(specs_dir, root)
+    report = GeneratedCheck()
+    for path, text in sorted(expected.items()):
+        try:
+            with open(path, encoding="utf-8", newline="") as fh:
+                if fh.read() != text:
+                    report.stale.append(path)
+        except FileNotFoundError:
+            report.missing.append(path)
+    present = sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".pyx")) if os.path.isdir(root) else []
+    report.extra = [p for p in present if p not in expected]
+    return report
+
+
+def write_all_generated(specs_dir: str = "specs", root: str = "generated") -> list[str]:
+    """Write the generated file of every spec and variant; returns their paths."""
+    paths = []
+    for path, text in sorted(expected_generated(specs_dir, root).items()):
+        try:
+            with open(path, encoding="utf-8", newline="") as fh:
+                if fh.read() == text:
+                    paths.append(path)
+                    continue
+        except OSError:
+            pass
+        _write_atomic(path, text)
+        paths.append(path)
+    return paths
+
+
+# --------------------------------------------------------------------------- the module cache
+
+
+def cache_dir() -> Path:
+    """Where compiled engines live: $MIDGARDC_CACHE, $XDG_CACHE_HOME/midgardc or ~/.cache/midgardc."""
+    env = os.environ.get("MIDGARDC_CACHE")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return Path(xdg).expanduser() / "midgardc"
+    return Path.home() / ".cache" / "midgardc"
+
+
+def _cython_version() -> str:
+    try:
+        import Cython
+    except ImportError:
+        raise BuildError("Cython is not installed; the compiled engine needs it", hint="install midgardc's dependencies: pip install 'cython>=3.0'") from None
+    return Cython.__version__
+
+
+def _ext_suffix() -> str:
+    return sysconfig.get_config_var("EXT_SUFFIX") or importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def build_key(text: str) -> str:
+    """sha256 of everything that determines the compiled module."""
+    h = hashlib.sha256()
+    for part in (
+        text,
+        f"cython {_cython_version()}",
+        f"python {sys.version} {sys.implementation.cache_tag} {_ext_suffix()} {platform.machine()}",
+        f"cflags {' '.join(CFLAGS)} msvc {' '.join(MSVC_FLAGS)}",
+        f"directives {json.dumps(DIRECTIVES, sort_keys=True)}",
+        f"format {BUILD_FORMAT}",
+    ):
+        h.update(part.encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def module_name(ir: GameIR, text: Optional[str] = None) -> str:
+    """``mgc_<game>_<hash16>``: an importable name that changes with the content."""
+    text = generate_source(ir) if text is None else text
+    game = "".join(ch if ch.isalnum() else "_" for ch in ir.name)
+    return f"mgc_{game}_{build_key(text)[:16]}"
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _cache_valid(so: Path, digest: Path) -> bool:
+    try:
+        recorded = digest.read_text(encoding="ascii").split()[0]
+        return so.is_file() and _sha256_file(so) == recorded
+    except (OSError, IndexError, UnicodeDecodeError):
+        return False
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path`` (POSIX flock; elsewhere builds just race safely)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    with open(path, "a+b") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+def _find_compiler() -> str:
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or ("cl" if os.name == "nt" else "cc")
+    exe = cc.split()[0]
+    if os.name == "nt" or shutil.which(exe):
+        return exe
+    raise BuildError(
+        f"no C compiler found (looked for '{exe}'); the compiled engine needs one",
+        hint="install a C compiler: 'sudo apt install build-essential' (Debian/Ubuntu), "
+        "'sudo dnf install gcc' (Fedora), 'xcode-select --install' (macOS); or set CC; "
+        "or use --engine interpreted",
+    )
+
+
+def _check_headers() -> None:
+    include = sysconfig.get_paths().get("include") or ""
+    if include and not os.path.exists(os.path.join(include, "Python.h")):
+        ver = f"{sys.version_info.major}.{sys.version_info.minor}"
+        raise BuildError(
+            f"the Python development headers are missing (no Python.h in {include})",
+            hint=f"install them: 'sudo apt install python{ver}-dev' (Debian/Ubuntu) or 'sudo dnf install python3-devel' (Fedora)",
+        )
+
+
+def _clean_scratch(cache: Path) -> None:
+    """Remove scratch directories that interrupted builds left behind long ago."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in cache.iterdir():
+            if entry.name.startswith(".build-") and entry.is_dir():
+                with contextlib.suppress(OSError):
+                    if now - entry.stat().st_mtime > STALE_SCRATCH_SECONDS:
+                        shutil.rmtree(entry, ignore_errors=True)
+
+
+def _tail(text: str, lines: int = 60) -> str:
+    out = text.strip().splitlines()
+    if len(out) > lines:
+        out = [f"... ({len(out) - lines} earlier lines)"] + out[-lines:]
+    return "\n".join("    " + line for line in out)
+
+
+def _compile(text: str, name: str, cache: Path, so: Path, digest: Path, what: str) -> None:
+    _find_compiler()
+    _check_headers()
+    _cython_version()
+    scratch = Path(tempfile.mkdtemp(prefix=f".build-{name}-", dir=cache))
+    try:
+        (scratch / f"{name}.pyx").write_text(text, encoding="utf-8")
+        options = {"cflags": list(CFLAGS), "msvc_flags": list(MSVC_FLAGS), "directives": DIRECTIVES}
+        try:
+            proc = subprocess.run(
+                [sys.executable, DRIVER, str(scratch), name, json.dumps(options)],
+                cwd=scratch,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                errors="replace",
+            )
+        except OSError as exc:
+            raise BuildError(f"could not start the build of {what}: {exc}") from None
+        built = scratch / f"{name}{_ext_suffix()}"
+        if proc.returncode != 0 or not built.is_file():
+            raise BuildError(f"compiling the engine for {what} failed:\n{_tail(proc.stdout)}", hint="this is a bug in midgardc if a C compiler is installed and working; please report it with the output above")
+        sha = _sha256_file(built)
+        tmp_digest = scratch / "digest"
+        tmp_digest.write_text(f"{sha}  {so.name}\n", encoding="ascii")
+        os.replace(built, so)  # atomic on one filesystem: the scratch dir is in the cache
+        os.replace(tmp_digest, digest)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _load(name: str, path: Path):
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        return loaded
+    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+    spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
+    if spec is None:  # pragma: no cover
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    sys.modules[name] = module
+    return module
+
+
+def build_engine(ir: GameIR, force: bool = False):
+    """The compiled engine module for ``ir``, built on first use and cached by content."""
+    what = f"{ir.name}" + (f" (variant {ir.variant})" if ir.variant else "")
+    try:
+        text = generate_source(ir)
+        name = module_name(ir, text)
+        if not force and name in sys.modules:
+            return sys.modules[name]
+        cache = cache_dir()
+        try:
+            cache.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BuildError(f"cannot create the engine cache {cache}: {exc.strerror or exc}", hint="set MIDGARDC_CACHE to a writable directory") from None
+        so = cache / f"{name}{_ext_suffix()}"
+        digest = cache / f"{name}{_ext_suffix()}.sha256"
+        _clean_scratch(cache)
+        with _locked(cache / f"{name}.lock"):
+            if force or not _cache_valid(so, digest):
+                _compile(text, name, cache, so, digest, what)
+        try:
+            return _load(name, so)
+        except ImportError:
+            # A cached module that verifies but does not load: rebuild it once.
+            with _locked(cache / f"{name}.lock"):
+                _compile(text, name, cache, so, digest, what)
+            try:
+                return _load(name, so)
+            except ImportError as exc:
+                raise BuildError(f"the compiled engine for {what} does not load: {exc}") from None
+    except MidgardcError:
+        raise
+    except OSError as exc:
+        raise BuildError(f"building the engine for {what} failed: {exc}") from None

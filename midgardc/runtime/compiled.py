@@ -1,0 +1,45 @@
+"""The compiled back end: the game's generated Cython module behind the engine protocol.
+
+The module (see ``midgardc.compiler``) is built on first use and cached by content hash;
+its ``Core`` has the interpreter Core's protocol, and whole random games, their results
+and perft run in C without the GIL.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..ir.nodes import GameIR
+from .rng import MASK
+
+
+class CompiledEngine:
+    """The product back end behind the common Game API (same protocol as InterpretedEngine)."""
+
+    name = "compiled"
+
+    def __init__(self, ir: GameIR, force_build: bool = False):
+        from ..compiler.build import build_engine
+
+        self.ir = ir
+        self.module = build_engine(ir, force=force_build)
+
+    def new_core(self, seed: int = 0) -> Any:
+        return self.module.Core()
+
+    def playout_trace(self, seed: int, core: Optional[Any] = None) -> list[int]:
+        """Uniform random moves (the shared RNG, ``Rng(seed)``) from the start (or a copy of
+        ``core``) to the end of the game."""
+        return self.module.playout_trace(seed & MASK, core)
+
+    def playouts(self, n: int, seed: int) -> dict:
+        """``n`` random games; game i uses ``derive_seed(seed, i)``. Aggregate results, the
+        same dict as ``results.empty_stats``/``add_result`` (computed in C)."""
+        if n < 0:
+            raise ValueError("the number of playouts must be at least 0")
+        return self.module.playouts(n, seed & MASK)
+
+    def perft(self, depth: int, core: Optional[Any] = None) -> int:
+        """Legal move sequences of length ``depth`` from the start (or ``core``); a game
+        that ends earlier counts once, as in ``midgardc.runtime.game.perft``."""
+        return self.module.perft(depth, core)

@@ -1,0 +1,243 @@
+"""Two back ends, one meaning: the compiled engine plays exactly like the interpreter.
+
+For the same spec, variant and seed both produce the same game move for move, the same
+state after every move, and the same aggregate playout results. The interpreter is the
+oracle. Compiled engines are built once per session (cached by content hash); the costly
+part is the interpreter's games, so each is played once and checked several ways.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from conftest import MIDGARD, MIDGARD_VARIANTS, SPECS, get_game
+from midgardc.compiler import build
+from midgardc.runtime.game import perft as generic_perft
+from midgardc.runtime.results import summarize_core
+from midgardc.runtime.rng import Rng, derive_seed
+from midgardc.spec.lower import list_variants
+
+SAMPLER = str(Path(__file__).parent / "data" / "sampler.yaml")
+SEED = 20_240_607
+GAMES = 1000  # per Midgard variant, in the slow run
+
+
+def engines(spec: str, variant=None):
+    return get_game(spec, variant, "interpreted").engine, get_game(spec, variant, "compiled").engine
+
+
+def interpreter_games(engine, n: int, seed: int) -> tuple[list[list[int]], dict]:
+    """Games 0..n-1 of ``playouts(n, seed)`` on the interpreter: their moves and the
+    aggregate results (the same loop as InterpretedEngine.playouts, keeping the moves)."""
+    traces, stats = [], None
+    for i in range(n):
+        core = engine.new_core(0)
+        rng = Rng(derive_seed(seed, i))
+        moves = []
+        while not core.terminal:
+            legal = core.legal()
+            move = legal[rng.below(len(legal))]
+            core.apply(move)
+            moves.append(move)
+        traces.append(moves)
+        stats = summarize_core(engine.ir, core, stats)
+    return traces, stats
+
+
+def check_games(spec: str, variant, n: int, seed: int) -> None:
+    interp, comp = engines(spec, variant)
+    traces, stats = interpreter_games(interp, n, seed)
+    for i, trace in enumerate(traces):
+        got = comp.playout_trace(derive_seed(seed, i))
+        assert got == trace, f"game {i} (seed {derive_seed(seed, i)}): first difference at ply {_first_difference(got, trace)}"
+    assert comp.playouts(n, seed) == stats
+
+
+def _first_difference(a: list[int], b: list[int]) -> int:
+    return next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+
+
+def every_spec() -> list[tuple[str, object]]:
+    out = []
+    for path in build.spec_files(str(SPECS)) + [SAMPLER]:
+        for variant in [None, *list_variants(path)]:
+            out.append((path, variant))
+    return out
+
+
+def spec_id(item) -> str:
+    path, variant = item
+    return os.path.basename(path) + (f"[{variant}]" if variant else "")
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", MIDGARD_VARIANTS, ids=str)
+def test_midgard_thousand_games_move_for_move(variant):
+    check_games(MIDGARD, variant, GAMES, SEED)
+
+
+@pytest.mark.parametrize("item", every_spec(), ids=spec_id)
+def test_every_spec_plays_the_same_games(item):
+    # every spec under specs/ (and the feature sampler): a quick check in every run
+    check_games(item[0], item[1], 60, SEED + 1)
+
+
+def test_interpreter_playouts_is_the_loop_these_tests_use():
+    interp, comp = engines(MIDGARD, "loki")
+    assert interp.playouts(12, 5) == interpreter_games(interp, 12, 5)[1] == comp.playouts(12, 5)
+
+
+def test_playout_traces_with_plain_seeds():
+    for spec, variant in [(MIDGARD, None), (MIDGARD, "odin"), (SAMPLER, None)]:
+        interp, comp = engines(spec, variant)
+        for seed in (0, 1, 2**64 - 1, -1, 2**70 + 3):  # seeds are taken modulo 2**64
+            assert comp.playout_trace(seed) == interp.playout_trace(seed)
+
+
+def test_playouts_edge_cases():
+    interp, comp = engines(MIDGARD, "odin")
+    assert comp.playouts(0, 1) == interp.playouts(0, 1)
+    assert comp.playouts(3, -7) == interp.playouts(3, -7)
+    assert comp.playouts(1, 2**64 + 9) == interp.playouts(1, 9)
+
+
+# --------------------------------------------------------------------------- states
+
+
+def snapshot(core) -> tuple:
+    return (
+        core.legal(),
+        core.keys(),
+        core.board,
+        core.hands,
+        core.counters,
+        core.current,
+        core.last,
+        core.ply,
+        core.passes,
+        bool(core.terminal),
+        bool(core.ply_limited),
+    )
+
+
+@pytest.mark.parametrize(
+    "item",
+    [(MIDGARD, v) for v in MIDGARD_VARIANTS] + [(SAMPLER, None), (SAMPLER, "short"), (str(SPECS / "classics" / "tic-tac-toe.yaml"), None)],
+    ids=spec_id,
+)
+def test_state_agrees_after_every_move(item):
+    interp, comp = engines(*item)
+    rng = random.Random(hash(spec_id(item)) & 0xFFFF)
+    for game in range(12):
+        a, b = interp.new_core(), comp.new_core()
+        assert snapshot(a) == snapshot(b)
+        while not a.terminal:
+            move = rng.choice(a.legal())
+            before = b.clone()
+            a.apply(move)
+            b.apply(move)
+            assert snapshot(a) == snapshot(b), f"game {game}, ply {a.ply}, after move {move}"
+            assert before.ply == b.ply - 1  # clones are independent
+        assert b.legal() == []
+
+
+def test_playout_trace_from_a_position():
+    interp, comp = engines(MIDGARD)
+    a, b = interp.new_core(), comp.new_core()
+    for move in [5, 60, 90, 17, 33, 121]:
+        a.apply(move)
+        b.apply(move)
+    snap = snapshot(b)
+    for seed in range(20):
+        assert comp.playout_trace(seed, b) == interp.playout_trace(seed, a)
+    assert snapshot(b) == snap  # the position itself is untouched
+
+
+def test_loaded_positions_agree():
+    interp, comp = engines(MIDGARD, "loki")
+    rng = random.Random(3)
+    n = interp.ir.board.n_cells
+    for _ in range(30):
+        board = [rng.choice([0, 0, 1, 2]) for _ in range(n)]
+        hands = [[rng.randint(0, 5)], [rng.randint(0, 5)]]
+        current = rng.randint(0, 1)
+        a, b = interp.new_core(), comp.new_core()
+        a.load(board, hands, current, 1 - current, 7)
+        b.load(board, hands, current, 1 - current, 7)
+        assert snapshot(a) == snapshot(b)
+        seed = rng.getrandbits(64)
+        assert comp.playout_trace(seed, b) == interp.playout_trace(seed, a)
+
+
+def test_bad_moves_and_loads_are_refused():
+    _, comp = engines(MIDGARD)
+    core = comp.new_core()
+    with pytest.raises(ValueError, match="out of range"):
+        core.apply(124)
+    with pytest.raises(ValueError, match="out of range"):
+        core.apply(-1)
+    with pytest.raises(ValueError):
+        core.load([0] * 3, [[1], [1]], 0)
+    with pytest.raises(ValueError):
+        core.load([7] * 124, [[1], [1]], 0)
+
+
+def test_cores_pickle():
+    import pickle
+
+    _, comp = engines(MIDGARD)
+    core = comp.new_core()
+    core.apply(40)
+    again = pickle.loads(pickle.dumps(core))
+    assert snapshot(again) == snapshot(core)
+
+
+# --------------------------------------------------------------------------- perft
+
+
+@pytest.mark.parametrize(
+    "item, depth",
+    [((SAMPLER, None), 3), ((SAMPLER, "short"), 2), ((str(SPECS / "classics" / "tic-tac-toe.yaml"), None), 4), ((MIDGARD, "loki"), 2)],
+    ids=lambda x: spec_id(x) if isinstance(x, tuple) else str(x),
+)
+def test_perft_in_c_matches_the_generic_perft(item, depth):
+    game_i = get_game(item[0], item[1], "interpreted")
+    game_c = get_game(item[0], item[1], "compiled")
+    for d in range(depth + 1):
+        expected = generic_perft(game_i.new_state(), d)
+        assert game_c.engine.perft(d) == expected == generic_perft(game_c.new_state(), d)
+
+
+def test_perft_counts_a_finished_game_once():
+    ttt = str(SPECS / "classics" / "tic-tac-toe.yaml")
+    game = get_game(ttt, None, "compiled")
+    full = game.engine.perft(9)
+    assert full == game.engine.perft(12) == generic_perft(game.new_state(), 9)  # every game is over by ply 9
+    assert full == 255_168  # the well-known number of tic-tac-toe games
+
+
+# --------------------------------------------------------------------------- code without cell sets
+
+
+def test_cell_by_cell_code_plays_the_same_games(monkeypatch):
+    # Boards too large for cell sets get cell-by-cell code; force it on the sampler (all
+    # kinds of rules) and on Midgard to check that path move for move too.
+    from midgardc.compiler import codegen
+    from midgardc.runtime.compiled import CompiledEngine
+
+    monkeypatch.setattr(codegen, "MAX_SET_CELLS", 0)
+    for spec, variant in [(SAMPLER, None), (MIDGARD, None)]:
+        interp = get_game(spec, variant, "interpreted").engine
+        comp = CompiledEngine(interp.ir)
+        assert "cellset_" not in build.generate_source(interp.ir)
+        traces, stats = interpreter_games(interp, 40, SEED + 2)
+        for i, trace in enumerate(traces):
+            assert comp.playout_trace(derive_seed(SEED + 2, i)) == trace
+        assert comp.playouts(40, SEED + 2) == stats
