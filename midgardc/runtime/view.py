@@ -149,17 +149,24 @@ def render_text(state: "State", color: bool = True) -> str:
             nbrs = ", ".join(b.cell_names[n] for n in b.neighbours[c])
             lines.append(f"  {name:<14} {who:<10} -> {nbrs}")
     else:
+        # each row is labelled with the name of its leftmost cell, so cells can be found
+        first_in_row: dict[int, int] = {}
+        for c, (row, col) in enumerate(b.coords):
+            if row not in first_in_row or col < b.coords[first_in_row[row]][1]:
+                first_in_row[row] = c
+        label_width = max(len(b.cell_names[c]) for c in first_in_row.values())
         for row in sorted(glyph_rows):
             cells = glyph_rows[row]
             width = max(cells) + 1
             chars = [" "] * width
             for col, g in cells.items():
                 chars[col] = g
-            lines.append("  " + "".join(chars).rstrip())
+            label = b.cell_names[first_in_row[row]].rjust(label_width)
+            lines.append(f"  {label}  " + "".join(chars).rstrip())
     legend = [f"{ir.render.piece_glyphs[p]} {name}" for p, name in enumerate(ir.players)]
     legend += [f"{g} {name}{' (token)' if name in ir.render.marks else ''}" for name, g, _ in ir.render.empty_states]
-    if ir.render.empty_states:
-        legend.append(f"{ir.render.empty_glyph} other empty")
+    if any(state.core.board[c] == 0 and states[c] is None for c in range(b.n_cells)):
+        legend.append(f"{ir.render.empty_glyph} empty")
     lines.append("")
     lines.append("  " + "   ".join(legend))
     scores = state.scores()
