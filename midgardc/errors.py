@@ -34,13 +34,14 @@ class MidgardcError(Exception):
         self.source = source  # the text of pos.file, when it is not a readable file
 
     def __str__(self) -> str:
-        head = f"{self.pos}: error: {self.message}" if self.pos else f"error: {self.message}"
+        message = _shorten(self.message)
+        head = f"{self.pos}: error: {message}" if self.pos else f"error: {message}"
         lines = [head]
         snippet = self._snippet()
         if snippet:
             lines.append(snippet)
         if self.hint:
-            lines.append(f"  hint: {self.hint}")
+            lines.append(f"  hint: {_shorten(self.hint)}")
         return "\n".join(lines)
 
     def _snippet(self) -> str:
@@ -64,6 +65,16 @@ class MidgardcError(Exception):
         else:
             col = self.pos.col
         return f"    {line}\n    {' ' * max(col - 1, 0)}^"
+
+
+MAX_MESSAGE = 2000  # characters of a message or hint shown (a hostile spec's value may be huge)
+
+
+def _shorten(text: str) -> str:
+    if len(text) <= MAX_MESSAGE:
+        return text
+    keep = MAX_MESSAGE // 2
+    return f"{text[:keep]} ... ({len(text) - 2 * keep} characters left out) ... {text[-keep:]}"
 
 
 class SpecError(MidgardcError):

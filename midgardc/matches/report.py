@@ -37,7 +37,7 @@ def match_table(summary: dict, meta: dict) -> str:
     if meta.get("first_key"):
         tail += f" ({meta['first_key']}, winner minus runner-up)"
     if summary["ply_limited"]:
-        tail += f", {summary['ply_limited']} stopped at the ply limit"
+        tail += f", {summary['ply_limited']} stopped at the ply limit (drawn)"
     lines.append(tail)
     lines.append("as SEAT = wins/games in that seat; mean diff = own first key minus the best opponent's")
     return "\n".join(lines)

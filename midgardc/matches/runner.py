@@ -68,7 +68,7 @@ def play_game(game: "Game", players: Sequence[Player], index: int, seed: int) ->
         seed=game_seed,
         seats=seats,
         moves=tuple(game.move_text(m) for m in state.history),
-        winner=winner_of(game.ir, keys),
+        winner=winner_of(game.ir, keys, bool(state.core.ply_limited)),
         plies=state.ply(),
         keys=tuple(tuple(k) for k in keys),
         margin=margin_of(game.ir, keys),

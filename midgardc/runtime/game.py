@@ -150,12 +150,12 @@ class State:
         """The winning seat once the game is over (None while playing or on a draw)."""
         if not self.core.terminal:
             return None
-        return results.winner_of(self.game.ir, self.core.keys())
+        return results.winner_of(self.game.ir, self.core.keys(), bool(self.core.ply_limited))
 
     def returns(self) -> list[float]:
         if not self.core.terminal:
             return [0.0] * self.game.ir.n_players
-        return results.returns_of(self.game.ir, self.core.keys())
+        return results.returns_of(self.game.ir, self.core.keys(), bool(self.core.ply_limited))
 
     def margin(self) -> int:
         return results.margin_of(self.game.ir, self.core.keys())

@@ -12,8 +12,11 @@ def rank_tuple(ir: GameIR, keys: Sequence[int]) -> tuple[int, ...]:
     return tuple(-k if rk.lower_is_better else k for k, rk in zip(keys, ir.ranking))
 
 
-def winner_of(ir: GameIR, keys: Sequence[Sequence[int]]) -> Optional[int]:
-    """The unique best player, or None for a draw (several share the best keys)."""
+def winner_of(ir: GameIR, keys: Sequence[Sequence[int]], ply_limited: bool = False) -> Optional[int]:
+    """The unique best player, or None for a draw (several share the best keys, or the
+    game was stopped by the ply limit: an unfinished game is a draw, whatever the keys)."""
+    if ply_limited:
+        return None
     tuples = [rank_tuple(ir, k) for k in keys]
     best = max(tuples)
     top = [p for p, t in enumerate(tuples) if t == best]
@@ -26,9 +29,9 @@ def margin_of(ir: GameIR, keys: Sequence[Sequence[int]]) -> int:
     return firsts[0] - firsts[1] if len(firsts) > 1 else 0
 
 
-def returns_of(ir: GameIR, keys: Sequence[Sequence[int]]) -> list[float]:
-    """+1 for the winner, -1 for the others; 0 for everyone in a draw."""
-    w = winner_of(ir, keys)
+def returns_of(ir: GameIR, keys: Sequence[Sequence[int]], ply_limited: bool = False) -> list[float]:
+    """+1 for the winner, -1 for the others; 0 for everyone in a draw (ply limit included)."""
+    w = winner_of(ir, keys, ply_limited)
     return [0.0] * ir.n_players if w is None else [1.0 if p == w else -1.0 for p in range(ir.n_players)]
 
 
@@ -54,4 +57,4 @@ def summarize_core(ir: GameIR, core, stats: Optional[dict]) -> dict:
     if core is None:
         return stats
     keys = core.keys()
-    return add_result(stats, winner_of(ir, keys), core.ply, margin_of(ir, keys), core.ply_limited)
+    return add_result(stats, winner_of(ir, keys, core.ply_limited), core.ply, margin_of(ir, keys), core.ply_limited)

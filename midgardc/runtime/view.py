@@ -95,7 +95,7 @@ def state_json(state: "State") -> dict:
         )
     winner: Optional[str] = None
     if core.terminal:
-        w = results.winner_of(ir, keys)
+        w = results.winner_of(ir, keys, bool(core.ply_limited))
         winner = "draw" if w is None else ir.players[w]
     out = {
         "game": ir.name,
@@ -176,7 +176,8 @@ def render_text(state: "State", color: bool = True) -> str:
         lines.append(f"  {name}: in hand {hand or '-'}; {score}")
     if state.is_terminal():
         w = state.winner()
-        lines.append(f"  game over after {state.ply()} moves: " + ("draw" if w is None else f"{ir.players[w]} wins"))
+        limited = " (stopped at the ply limit)" if state.core.ply_limited else ""
+        lines.append(f"  game over after {state.ply()} moves: " + ("draw" if w is None else f"{ir.players[w]} wins") + limited)
     else:
         lines.append(f"  {state.current_player_name()} to move (move {state.ply() + 1})")
     return "\n".join(lines)

@@ -18,6 +18,7 @@ from ..errors import Pos, SpecError
 
 MAX_NODES = 200_000  # bounds alias bombs and absurd specs
 MAX_DEPTH = 64
+MAX_SPEC_BYTES = 4_000_000  # a spec file (characters), read before any parsing
 
 _STD_TAGS = {
     "tag:yaml.org,2002:str",
@@ -191,6 +192,29 @@ class _Converter:
         return YScalar(value, _pos(self.file, node.start_mark), node.style, _pos(self.file, node.end_mark), self.text, (node.start_mark.index, node.end_mark.index))
 
 
+class _BoundedLoader(yaml.SafeLoader):
+    """The safe loader, with nesting depth and node count checked while composing (PyYAML's
+    composer recurses once per level, so deep nesting must stop before Python's stack does)."""
+
+    def __init__(self, stream: str, file: str):
+        super().__init__(stream)
+        self._file = file
+        self._depth = 0
+        self._nodes = 0
+
+    def compose_node(self, parent, index):  # type: ignore[override]
+        self._depth += 1
+        self._nodes += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise SpecError(f"the spec nests deeper than {MAX_DEPTH} levels", _pos(self._file, self.peek_event().start_mark))
+            if self._nodes > MAX_NODES:
+                raise SpecError(f"the spec is too large (more than {MAX_NODES} YAML nodes)", _pos(self._file, self.peek_event().start_mark))
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
 def load_yaml(path: str, text: Optional[str] = None) -> YNode:
     """Load one YAML document from ``path`` (or ``text``) into positioned nodes."""
     if text is None:
@@ -203,8 +227,10 @@ def load_yaml(path: str, text: Optional[str] = None) -> YNode:
             raise SpecError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
         except OSError as exc:
             raise SpecError(f"cannot read {path}: {exc.strerror}") from None
+    if len(text) > MAX_SPEC_BYTES:
+        raise SpecError(f"the spec is too large ({len(text)} characters; the limit is {MAX_SPEC_BYTES})", Pos(path, 1, 1), source="")
     try:
-        loader = yaml.SafeLoader(text)
+        loader = _BoundedLoader(text, path)
         try:
             node = loader.get_single_node()
         finally:
@@ -214,6 +240,8 @@ def load_yaml(path: str, text: Optional[str] = None) -> YNode:
         raise SpecError(message, _pos(path, mark) if mark else None, hint, source=text) from None
     except yaml.YAMLError as exc:
         raise SpecError(f"invalid YAML: {exc}", None, source=text) from None
+    except RecursionError:  # pragma: no cover - the depth bound above comes first
+        raise SpecError(f"the spec nests too deeply (the limit is {MAX_DEPTH} levels)", Pos(path, 1, 1), source=text) from None
     if node is None:
         raise SpecError("the spec is empty", Pos(path, 1, 1), source=text)
     return _Converter(path, text).convert(node)

@@ -1,0 +1,1 @@
+"""Tools that check midgardc against hostile and broken input (the fuzzer)."""

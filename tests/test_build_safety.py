@@ -1,0 +1,131 @@
+"""Builds you can trust: concurrent builds, a build killed half way, a corrupted cache
+entry, and a machine without a C compiler or Cython.
+
+Every test builds the small tests/safety/ply_limited.yaml engine in its own empty cache
+($MIDGARDC_CACHE) and working directory, through the real `midgardc build`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = str(ROOT / "tests" / "safety" / "ply_limited.yaml")
+
+pytestmark = pytest.mark.skipif(os.name == "nt", reason="POSIX signals and flock")
+
+
+def _env(cache: Path, **extra: str) -> dict:
+    env = dict(os.environ, MIDGARDC_CACHE=str(cache))
+    env.pop("MIDGARDC_TRACEBACK", None)
+    env.update(extra)
+    return env
+
+
+def _cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "midgardc.cli", *args]
+
+
+def _build(cache: Path, cwd: Path, *args: str, **extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(_cmd("build", SPEC, *args), cwd=cwd, env=_env(cache, **extra), capture_output=True, text=True, timeout=300)
+
+
+def _modules(cache: Path) -> list[Path]:
+    return sorted(p for p in cache.iterdir() if p.name.startswith("mgc_") and p.suffix in (".so", ".pyd"))
+
+
+def _plays(cache: Path, cwd: Path) -> None:
+    """A fresh process loads the cached engine and plays a game on it."""
+    code = (
+        "from midgardc.runtime.game import load\n"
+        f"g = load({SPEC!r}, engine='compiled')\n"
+        "s = g.new_state(1)\n"
+        "while not s.is_terminal():\n"
+        "    s.apply_unchecked(s.legal_move_ids()[0])\n"
+        "print(s.to_json()['winner'], s.to_json().get('ply_limited'))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=_env(cache), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["draw", "True"]
+
+
+def test_two_builds_at_once_both_succeed_and_leave_one_module(tmp_path):
+    cache = tmp_path / "cache"
+    procs = [subprocess.Popen(_cmd("build", SPEC), cwd=tmp_path, env=_env(cache), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    for p, (out, err) in zip(procs, outs):
+        assert p.returncode == 0, err
+        assert "Traceback" not in err
+    assert len(_modules(cache)) == 1
+    assert not [p for p in cache.iterdir() if p.name.startswith(".build-")]
+    _plays(cache, tmp_path)
+
+
+def test_a_build_killed_half_way_leaves_nothing_to_trip_over(tmp_path):
+    cache = tmp_path / "cache"
+    proc = subprocess.Popen(_cmd("build", "--force", SPEC), cwd=tmp_path, env=_env(cache), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        # Wait until the compiler is at work: the scratch directory holds the C file.
+        while time.monotonic() < deadline:
+            if cache.is_dir() and any(cache.glob(".build-*/*.c")):
+                break
+            assert proc.poll() is None, "the build ended before it could be killed"
+            time.sleep(0.02)
+        else:
+            pytest.fail("the build never started compiling")
+        time.sleep(0.3)
+        os.killpg(proc.pid, signal.SIGKILL)  # the build and its compiler children
+    finally:
+        proc.wait(timeout=60)
+    assert not _modules(cache), "a killed build left a module in the cache"
+    again = _build(cache, tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert len(_modules(cache)) == 1
+    _plays(cache, tmp_path)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip"])
+def test_a_corrupted_cache_entry_is_detected_and_rebuilt(tmp_path, damage):
+    cache = tmp_path / "cache"
+    first = _build(cache, tmp_path)
+    assert first.returncode == 0, first.stderr
+    (so,) = _modules(cache)
+    digest = Path(str(so) + ".sha256").read_text().split()[0]
+    data = so.read_bytes()
+    if damage == "truncate":
+        so.write_bytes(data[: len(data) // 2])
+    else:
+        i = len(data) // 2
+        so.write_bytes(data[:i] + bytes([data[i] ^ 0xFF]) + data[i + 1 :])
+    _plays(cache, tmp_path)  # loading verifies the recorded hash and rebuilds
+    import hashlib
+
+    assert hashlib.sha256(so.read_bytes()).hexdigest() == digest  # the same module again
+
+
+def test_a_missing_c_compiler_is_one_clear_message(tmp_path):
+    cache = tmp_path / "cache"
+    proc = _build(cache, tmp_path, "--force", CC="/nonexistent/gcc")
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert "no C compiler found" in proc.stderr and "/nonexistent/gcc" in proc.stderr
+    assert "install" in proc.stderr
+    assert not cache.exists() or not _modules(cache)
+
+
+def test_missing_cython_is_one_clear_message(tmp_path):
+    cache = tmp_path / "cache"
+    code = "import sys; sys.modules['Cython'] = None\nfrom midgardc.cli import main\nsys.argv = ['midgardc', 'build', '--force', %r]\nmain()\n" % SPEC
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=_env(cache), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "Cython is not installed" in proc.stderr and "pip install" in proc.stderr
