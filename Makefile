@@ -7,8 +7,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 SPEC   ?= specs/midgard.yaml
 GAMES  ?= 200
+FUZZ_CASES ?= 10000
 
-.PHONY: setup run build test bench check-generated generate clean
+.PHONY: setup run build test bench check-generated generate clean fuzz
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,8 +28,11 @@ run: build  ## build, then play a match of random against greedy
 test: setup  ## the whole suite (builds the engines it needs)
 	$(BIN)/python -m pytest -q
 
-bench: setup  ## random playouts per second, compiled vs interpreted
-	$(BIN)/midgardc bench $(SPEC) --engine both
+bench: setup  ## every spec and variant: random playouts/s of both engines and their ratio (median of 3)
+	$(BIN)/midgardc bench --all --engine both --runs 3 --playouts 50000
+
+fuzz: setup  ## long fuzz campaign over every spec and the command line ($(FUZZ_CASES) cases)
+	$(BIN)/python -m midgardc.safety.fuzz --cases $(FUZZ_CASES)
 
 generate: setup  ## rewrite generated/ from the specs
 	$(BIN)/midgardc generate

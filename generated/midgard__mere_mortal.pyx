@@ -1191,6 +1191,72 @@ cdef inline void dilate(const uint64_t* s, uint64_t* out) noexcept nogil:
             out[w] |= row[w]
 
 
+# ---------------------------------------------------------------------------- lines, moves and turns
+# line(c, n), flanked(c, d), per-player properties, the move and flip_flanked effects, and
+# the small sorted lists of candidate cells used by legal-move generation. The meaning is
+# midgardc/runtime/interpreter.py's (see Program._builtins and Core._move / Core._flip).
+
+cdef extern from *:
+    """
+    /* per-player properties, index p + 1 (index 0: nobody, value 0) */
+    """
+
+
+cdef inline void set_piece(State* st, int cell, int piece) noexcept nogil:
+    """Put piece id `piece` (0: empty) on board cell `cell`, keeping the cell sets."""
+    cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
+    st.cellsets[st.board[cell]][cell >> 6] &= ~bit
+    st.cellsets[piece][cell >> 6] |= bit
+    st.board[cell] = <board_t>piece
+
+
+cdef inline void move_piece(State* st, int frm, int to, bint to_hand) noexcept nogil:
+    """The move effect: the piece on frm goes to to; what stood there is captured."""
+    cdef int taken
+    if frm >= N_CELLS or to >= N_CELLS or frm == to or st.board[frm] <= 0:
+        return
+    taken = st.board[to]
+    if taken > 0 and to_hand:
+        st.hands[piece_owner(taken)][piece_kind(taken)] += 1
+    set_piece(st, to, st.board[frm])
+    set_piece(st, frm, 0)
+
+
+cdef inline bint line_at(State* st, int c, long long length) noexcept nogil:
+    """line(c, n) on a board without directions: only a single piece is a line."""
+    return piece_owner(st.board[c]) >= 0 and length <= 1
+
+
+cdef inline int cand_insert(int* arr, int n, int v) noexcept nogil:
+    """Insert board cell v into the ascending list arr[0..n-1] (no repeats, no off-board
+    cell); return the new length."""
+    cdef int i
+    if v < 0 or v >= N_CELLS:
+        return n
+    for i in range(n):
+        if arr[i] == v:
+            return n
+    i = n
+    while i > 0 and arr[i - 1] > v:
+        arr[i] = arr[i - 1]
+        i -= 1
+    arr[i] = v
+    return n + 1
+
+
+cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcept nogil:
+    """out = the cells c with cell c + delta in s (a set shifted by delta cells)."""
+    cdef int w, q, r, pos
+    cdef uint64_t lo, hi
+    for w in range(WORDS):
+        pos = 64 * w + delta + 128 * WORDS  # kept positive so / and % floor
+        q = pos / 64 - 2 * WORDS
+        r = pos % 64
+        lo = s[q] if 0 <= q < WORDS else 0
+        hi = s[q + 1] if 0 <= q + 1 < WORDS else 0
+        out[w] = (lo >> r) | ((hi << (64 - r)) if r else 0)
+
+
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
@@ -1593,7 +1659,8 @@ cdef void rank_keys(State* st, long long* keys) noexcept nogil:
 cdef int outcome(State* st, long long* margin) noexcept nogil:
     """The winner (the unique best player by the keys, lower-is-better keys negated) or
     -1 for a draw; *margin = the best first key minus the runner-up's (0 for one player).
-    The same rules as midgardc/runtime/results.py."""
+    A game stopped by the ply limit is a draw whatever the keys. The same rules as
+    midgardc/runtime/results.py."""
     cdef long long keys[N_PLAYERS * N_RANK]
     cdef long long top, second
     cdef int p, j, best, n_best, cmp, top_at
@@ -1626,6 +1693,8 @@ cdef int outcome(State* st, long long* margin) noexcept nogil:
                 second = keys[p * N_RANK]
                 j = 1
         margin[0] = top - second
+    if st.ply_limited:
+        return -1  # stopped by MAX_PLIES: a draw
     return best if n_best == 1 else -1
 
 

@@ -101,6 +101,38 @@ cdef extern from *:
       {0x0000000000000150ULL},
       {0x00000000000000a0ULL}
     };
+    /* fixed set 0: the cells whose n step is on the board */
+    static const uint64_t MGC_CELLSET_0[1] = {0x00000000000001f8ULL};
+    /* fixed set 1: the cells whose n step is off the board */
+    static const uint64_t MGC_CELLSET_1[1] = {0x0000000000000007ULL};
+    /* fixed set 2: the cells whose ne step is on the board */
+    static const uint64_t MGC_CELLSET_2[1] = {0x00000000000000d8ULL};
+    /* fixed set 3: the cells whose ne step is off the board */
+    static const uint64_t MGC_CELLSET_3[1] = {0x0000000000000127ULL};
+    /* fixed set 4: the cells whose e step is on the board */
+    static const uint64_t MGC_CELLSET_4[1] = {0x00000000000000dbULL};
+    /* fixed set 5: the cells whose e step is off the board */
+    static const uint64_t MGC_CELLSET_5[1] = {0x0000000000000124ULL};
+    /* fixed set 6: the cells whose se step is on the board */
+    static const uint64_t MGC_CELLSET_6[1] = {0x000000000000001bULL};
+    /* fixed set 7: the cells whose se step is off the board */
+    static const uint64_t MGC_CELLSET_7[1] = {0x00000000000001e4ULL};
+    /* fixed set 8: the cells whose s step is on the board */
+    static const uint64_t MGC_CELLSET_8[1] = {0x000000000000003fULL};
+    /* fixed set 9: the cells whose s step is off the board */
+    static const uint64_t MGC_CELLSET_9[1] = {0x00000000000001c0ULL};
+    /* fixed set 10: the cells whose sw step is on the board */
+    static const uint64_t MGC_CELLSET_10[1] = {0x0000000000000036ULL};
+    /* fixed set 11: the cells whose sw step is off the board */
+    static const uint64_t MGC_CELLSET_11[1] = {0x00000000000001c9ULL};
+    /* fixed set 12: the cells whose w step is on the board */
+    static const uint64_t MGC_CELLSET_12[1] = {0x00000000000001b6ULL};
+    /* fixed set 13: the cells whose w step is off the board */
+    static const uint64_t MGC_CELLSET_13[1] = {0x0000000000000049ULL};
+    /* fixed set 14: the cells whose nw step is on the board */
+    static const uint64_t MGC_CELLSET_14[1] = {0x00000000000001b0ULL};
+    /* fixed set 15: the cells whose nw step is off the board */
+    static const uint64_t MGC_CELLSET_15[1] = {0x000000000000004fULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
     static const uint64_t MGC_NEAR[3][16][1] = {
@@ -177,6 +209,22 @@ cdef extern from *:
     const int STEP "MGC_STEP"[8][10]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[9][1]
+    const uint64_t CELLSET_0 "MGC_CELLSET_0"[1]
+    const uint64_t CELLSET_1 "MGC_CELLSET_1"[1]
+    const uint64_t CELLSET_2 "MGC_CELLSET_2"[1]
+    const uint64_t CELLSET_3 "MGC_CELLSET_3"[1]
+    const uint64_t CELLSET_4 "MGC_CELLSET_4"[1]
+    const uint64_t CELLSET_5 "MGC_CELLSET_5"[1]
+    const uint64_t CELLSET_6 "MGC_CELLSET_6"[1]
+    const uint64_t CELLSET_7 "MGC_CELLSET_7"[1]
+    const uint64_t CELLSET_8 "MGC_CELLSET_8"[1]
+    const uint64_t CELLSET_9 "MGC_CELLSET_9"[1]
+    const uint64_t CELLSET_10 "MGC_CELLSET_10"[1]
+    const uint64_t CELLSET_11 "MGC_CELLSET_11"[1]
+    const uint64_t CELLSET_12 "MGC_CELLSET_12"[1]
+    const uint64_t CELLSET_13 "MGC_CELLSET_13"[1]
+    const uint64_t CELLSET_14 "MGC_CELLSET_14"[1]
+    const uint64_t CELLSET_15 "MGC_CELLSET_15"[1]
     const uint64_t NEAR "MGC_NEAR"[3][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[10]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
@@ -439,6 +487,137 @@ cdef inline void dilate(const uint64_t* s, uint64_t* out) noexcept nogil:
             out[w] |= row[w]
 
 
+# ---------------------------------------------------------------------------- lines, moves and turns
+# line(c, n), flanked(c, d), per-player properties, the move and flip_flanked effects, and
+# the small sorted lists of candidate cells used by legal-move generation. The meaning is
+# midgardc/runtime/interpreter.py's (see Program._builtins and Core._move / Core._flip).
+
+cdef extern from *:
+    """
+    /* per-player properties, index p + 1 (index 0: nobody, value 0) */
+    /* the direction undoing each direction (-1: none) */
+    static const int MGC_OPPOSITE[8] = {4, 5, 6, 7, 0, 1, 2, 3};
+    """
+    const int OPPOSITE "MGC_OPPOSITE"[8]
+
+
+cdef inline void set_piece(State* st, int cell, int piece) noexcept nogil:
+    """Put piece id `piece` (0: empty) on board cell `cell`, keeping the cell sets."""
+    cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
+    st.cellsets[st.board[cell]][cell >> 6] &= ~bit
+    st.cellsets[piece][cell >> 6] |= bit
+    st.board[cell] = <board_t>piece
+
+
+cdef inline void move_piece(State* st, int frm, int to, bint to_hand) noexcept nogil:
+    """The move effect: the piece on frm goes to to; what stood there is captured."""
+    cdef int taken
+    if frm >= N_CELLS or to >= N_CELLS or frm == to or st.board[frm] <= 0:
+        return
+    taken = st.board[to]
+    if taken > 0 and to_hand:
+        st.hands[piece_owner(taken)][piece_kind(taken)] += 1
+    set_piece(st, to, st.board[frm])
+    set_piece(st, frm, 0)
+
+
+cdef inline int run_of(State* st, int c, int d, int o) noexcept nogil:
+    """How many cells in a row from step(c, d) on belong to player o."""
+    cdef int k = 0
+    cdef int x = STEP[d][c]
+    while x < N_CELLS and piece_owner(st.board[x]) == o:
+        k += 1
+        x = STEP[d][x]
+    return k
+
+
+cdef inline bint line_at(State* st, int c, long long length) noexcept nogil:
+    """line(c, n): the piece on c is one of at least n of its owner's in a row."""
+    cdef int o = piece_owner(st.board[c])
+    cdef int d, e
+    cdef long long total
+    if o < 0:
+        return False
+    if length <= 1:
+        return True
+    for d in range(N_DIRS):
+        e = OPPOSITE[d]
+        if 0 <= e < d and OPPOSITE[e] == d:
+            continue  # the same line as direction e, already counted
+        total = 1 + run_of(st, c, d, o)
+        if e >= 0:
+            total += run_of(st, c, e, o)
+        if total >= length:
+            return True
+    return False
+
+
+cdef inline int flanked_run(State* st, int c, int d) noexcept nogil:
+    """flanked(c, d): the run of other players' pieces from step(c, d), closed by a piece
+    of the mover; 0 when it is not closed so."""
+    cdef int k = 0
+    cdef int x, o
+    cdef int me = st.current
+    if c >= N_CELLS:
+        return 0
+    x = STEP[d][c]
+    while x < N_CELLS:
+        o = piece_owner(st.board[x])
+        if o < 0 or o == me:
+            break
+        k += 1
+        x = STEP[d][x]
+    if x < N_CELLS and piece_owner(st.board[x]) == me:
+        return k
+    return 0
+
+
+cdef inline void flip_flanked(State* st, int at) noexcept nogil:
+    """The flip_flanked effect: every flanked run next to `at` turns to the mover."""
+    cdef int runs[N_DIRS]
+    cdef int d, i, x, piece
+    if at >= N_CELLS:
+        return
+    for d in range(N_DIRS):
+        runs[d] = flanked_run(st, at, d)
+    for d in range(N_DIRS):
+        x = at
+        for i in range(runs[d]):
+            x = STEP[d][x]
+            piece = st.board[x]
+            set_piece(st, x, 1 + st.current * N_KINDS + (piece - 1) % KIND_DIV)
+
+
+cdef inline int cand_insert(int* arr, int n, int v) noexcept nogil:
+    """Insert board cell v into the ascending list arr[0..n-1] (no repeats, no off-board
+    cell); return the new length."""
+    cdef int i
+    if v < 0 or v >= N_CELLS:
+        return n
+    for i in range(n):
+        if arr[i] == v:
+            return n
+    i = n
+    while i > 0 and arr[i - 1] > v:
+        arr[i] = arr[i - 1]
+        i -= 1
+    arr[i] = v
+    return n + 1
+
+
+cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcept nogil:
+    """out = the cells c with cell c + delta in s (a set shifted by delta cells)."""
+    cdef int w, q, r, pos
+    cdef uint64_t lo, hi
+    for w in range(WORDS):
+        pos = 64 * w + delta + 128 * WORDS  # kept positive so / and % floor
+        q = pos / 64 - 2 * WORDS
+        r = pos % 64
+        lo = s[q] if 0 <= q < WORDS else 0
+        hi = s[q + 1] if 0 <= q + 1 < WORDS else 0
+        out[w] = (lo >> r) | ((hi << (64 - r)) if r else 0)
+
+
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
@@ -455,7 +634,7 @@ cdef inline bint define_1(State* st, int a0) noexcept nogil:
 
 # define 2: full = all c in cells: occupied(c)
 cdef inline bint define_2(State* st) noexcept nogil:
-    return quant_2(st)
+    return quant_1(st)
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -466,33 +645,20 @@ cdef inline bint define_2(State* st) noexcept nogil:
 # quant 0: any c in cells: any d in directions: line_from(c, d, p)
 cdef inline bint quant_0(State* st, int f0) noexcept nogil:
     # f0 = p
-    cdef int x
-    for x in range(N_CELLS):
-        if quant_1(st, x, f0):
-            return True
-    return False
-
-
-# quant 1: any d in directions: line_from(c, d, p)
-cdef inline bint quant_1(State* st, int f0, int f1) noexcept nogil:
-    # f0 = c
-    # f1 = p
-    cdef int x
-    for x in range(N_DIRS):
-        if define_0(st, f0, x, f1):
-            return True
-    return False
-
-
-# quant 2: all c in cells: occupied(c)
-cdef inline bint quant_2(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
-    cellset_0(st, found)
+    cellset_0(st, f0, found)
+    return set_any(found)
+
+
+# quant 1: all c in cells: occupied(c)
+cdef inline bint quant_1(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_1(st, found)
     return set_is_all(found)
 
 
-# quant 3: any p in players: has_line(p)
-cdef inline bint quant_3(State* st) noexcept nogil:
+# quant 2: any p in players: has_line(p)
+cdef inline bint quant_2(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         if define_1(st, x):
@@ -500,8 +666,8 @@ cdef inline bint quant_3(State* st) noexcept nogil:
     return False
 
 
-# quant 4: count(q in players: q == p and has_line(p))
-cdef inline long long quant_4(State* st, int f0) noexcept nogil:
+# quant 3: count(q in players: q == p and has_line(p))
+cdef inline long long quant_3(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     cdef long long total = 0
@@ -518,16 +684,109 @@ cdef inline long long quant_4(State* st, int f0) noexcept nogil:
 
 
 # cellset 0:
+#   found = {c in cells: any d in directions: line_from(c, d, p)}
+cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
+    # f0 = p
+    cdef int w
+    cdef int s0
+    cdef uint64_t t1[WORDS]
+    cdef uint64_t pulled1[WORDS]
+    cdef bint s3
+    cdef uint64_t t4[WORDS]
+    cdef uint64_t pulled4[WORDS]
+    cdef uint64_t t6[WORDS]
+    cdef uint64_t pulled6[WORDS]
+    cdef uint64_t t8[WORDS]
+    cdef uint64_t pulled8[WORDS]
+    cdef uint64_t t10[WORDS]
+    cdef uint64_t pulled10[WORDS]
+    cdef uint64_t t12[WORDS]
+    cdef uint64_t pulled12[WORDS]
+    cdef uint64_t t14[WORDS]
+    cdef uint64_t pulled14[WORDS]
+    cdef uint64_t t16[WORDS]
+    cdef uint64_t pulled16[WORDS]
+    cdef uint64_t t18[WORDS]
+    cdef uint64_t pulled18[WORDS]
+    cdef uint64_t t20[WORDS]
+    cdef uint64_t pulled20[WORDS]
+    cdef uint64_t t22[WORDS]
+    cdef uint64_t pulled22[WORDS]
+    cdef uint64_t t24[WORDS]
+    cdef uint64_t pulled24[WORDS]
+    cdef uint64_t t26[WORDS]
+    cdef uint64_t pulled26[WORDS]
+    cdef uint64_t t28[WORDS]
+    cdef uint64_t pulled28[WORDS]
+    cdef uint64_t t30[WORDS]
+    cdef uint64_t pulled30[WORDS]
+    cdef uint64_t t32[WORDS]
+    cdef uint64_t pulled32[WORDS]
+    s0 = f0
+    for w in range(WORDS):
+        t1[w] = owner_word(st, s0, w)
+    pull_cells(t1, pulled1, -3)
+    s3 = (f0 < 0)
+    for w in range(WORDS):
+        t4[w] = ((pulled1[w] & CELLSET_0[w]) | (all_if(s3, w) & CELLSET_1[w]))
+    pull_cells(t4, pulled4, -3)
+    for w in range(WORDS):
+        t6[w] = owner_word(st, s0, w)
+    pull_cells(t6, pulled6, -2)
+    for w in range(WORDS):
+        t8[w] = ((pulled6[w] & CELLSET_2[w]) | (all_if(s3, w) & CELLSET_3[w]))
+    pull_cells(t8, pulled8, -2)
+    for w in range(WORDS):
+        t10[w] = owner_word(st, s0, w)
+    pull_cells(t10, pulled10, 1)
+    for w in range(WORDS):
+        t12[w] = ((pulled10[w] & CELLSET_4[w]) | (all_if(s3, w) & CELLSET_5[w]))
+    pull_cells(t12, pulled12, 1)
+    for w in range(WORDS):
+        t14[w] = owner_word(st, s0, w)
+    pull_cells(t14, pulled14, 4)
+    for w in range(WORDS):
+        t16[w] = ((pulled14[w] & CELLSET_6[w]) | (all_if(s3, w) & CELLSET_7[w]))
+    pull_cells(t16, pulled16, 4)
+    for w in range(WORDS):
+        t18[w] = owner_word(st, s0, w)
+    pull_cells(t18, pulled18, 3)
+    for w in range(WORDS):
+        t20[w] = ((pulled18[w] & CELLSET_8[w]) | (all_if(s3, w) & CELLSET_9[w]))
+    pull_cells(t20, pulled20, 3)
+    for w in range(WORDS):
+        t22[w] = owner_word(st, s0, w)
+    pull_cells(t22, pulled22, 2)
+    for w in range(WORDS):
+        t24[w] = ((pulled22[w] & CELLSET_10[w]) | (all_if(s3, w) & CELLSET_11[w]))
+    pull_cells(t24, pulled24, 2)
+    for w in range(WORDS):
+        t26[w] = owner_word(st, s0, w)
+    pull_cells(t26, pulled26, -1)
+    for w in range(WORDS):
+        t28[w] = ((pulled26[w] & CELLSET_12[w]) | (all_if(s3, w) & CELLSET_13[w]))
+    pull_cells(t28, pulled28, -1)
+    for w in range(WORDS):
+        t30[w] = owner_word(st, s0, w)
+    pull_cells(t30, pulled30, -4)
+    for w in range(WORDS):
+        t32[w] = ((pulled30[w] & CELLSET_14[w]) | (all_if(s3, w) & CELLSET_15[w]))
+    pull_cells(t32, pulled32, -4)
+    for w in range(WORDS):
+        found[w] = (((((((((owner_word(st, s0, w) & ((pulled1[w] & CELLSET_0[w]) | (all_if(s3, w) & CELLSET_1[w]))) & ((pulled4[w] & CELLSET_0[w]) | (all_if(s3, w) & CELLSET_1[w]))) | ((owner_word(st, s0, w) & ((pulled6[w] & CELLSET_2[w]) | (all_if(s3, w) & CELLSET_3[w]))) & ((pulled8[w] & CELLSET_2[w]) | (all_if(s3, w) & CELLSET_3[w])))) | ((owner_word(st, s0, w) & ((pulled10[w] & CELLSET_4[w]) | (all_if(s3, w) & CELLSET_5[w]))) & ((pulled12[w] & CELLSET_4[w]) | (all_if(s3, w) & CELLSET_5[w])))) | ((owner_word(st, s0, w) & ((pulled14[w] & CELLSET_6[w]) | (all_if(s3, w) & CELLSET_7[w]))) & ((pulled16[w] & CELLSET_6[w]) | (all_if(s3, w) & CELLSET_7[w])))) | ((owner_word(st, s0, w) & ((pulled18[w] & CELLSET_8[w]) | (all_if(s3, w) & CELLSET_9[w]))) & ((pulled20[w] & CELLSET_8[w]) | (all_if(s3, w) & CELLSET_9[w])))) | ((owner_word(st, s0, w) & ((pulled22[w] & CELLSET_10[w]) | (all_if(s3, w) & CELLSET_11[w]))) & ((pulled24[w] & CELLSET_10[w]) | (all_if(s3, w) & CELLSET_11[w])))) | ((owner_word(st, s0, w) & ((pulled26[w] & CELLSET_12[w]) | (all_if(s3, w) & CELLSET_13[w]))) & ((pulled28[w] & CELLSET_12[w]) | (all_if(s3, w) & CELLSET_13[w])))) | ((owner_word(st, s0, w) & ((pulled30[w] & CELLSET_14[w]) | (all_if(s3, w) & CELLSET_15[w]))) & ((pulled32[w] & CELLSET_14[w]) | (all_if(s3, w) & CELLSET_15[w]))))
+
+
+# cellset 1:
 #   found = {c in cells: occupied(c)}
-cdef inline void cellset_0(State* st, uint64_t* found) noexcept nogil:
+cdef inline void cellset_1(State* st, uint64_t* found) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         found[w] = (VALID[w] & ~st.cellsets[0][w])
 
 
-# cellset 1:
+# cellset 2:
 #   cand0 = {c in cells: empty(c)}
-cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
+cdef inline void cellset_2(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         cand0[w] = st.cellsets[0][w]
@@ -552,7 +811,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 0: play(c: cell) -> ids 0..8
     # where hand(mover, mark) > 0 and empty(c)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_1(st, cand0)  # empty(c)
+        cellset_2(st, cand0)  # empty(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -574,7 +833,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 0: play(c: cell) -> ids 0..8
     # where hand(mover, mark) > 0 and empty(c)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_1(st, cand0)  # empty(c)
+        cellset_2(st, cand0)  # empty(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -606,7 +865,7 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if quant_3(st):  # any p in players: has_line(p)
+    if quant_2(st):  # any p in players: has_line(p)
         return True
     if define_2(st):  # full
         return True
@@ -651,7 +910,7 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 
 # key 0: line: count(q in players: q == p and has_line(p)) (lower is better)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return quant_4(st, a0)
+    return quant_3(st, a0)
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
@@ -664,7 +923,8 @@ cdef void rank_keys(State* st, long long* keys) noexcept nogil:
 cdef int outcome(State* st, long long* margin) noexcept nogil:
     """The winner (the unique best player by the keys, lower-is-better keys negated) or
     -1 for a draw; *margin = the best first key minus the runner-up's (0 for one player).
-    The same rules as midgardc/runtime/results.py."""
+    A game stopped by the ply limit is a draw whatever the keys. The same rules as
+    midgardc/runtime/results.py."""
     cdef long long keys[N_PLAYERS * N_RANK]
     cdef long long top, second
     cdef int p, j, best, n_best, cmp, top_at
@@ -699,6 +959,8 @@ cdef int outcome(State* st, long long* margin) noexcept nogil:
                 second = keys[p * N_RANK]
                 j = 1
         margin[0] = top - second
+    if st.ply_limited:
+        return -1  # stopped by MAX_PLIES: a draw
     return best if n_best == 1 else -1
 
 

@@ -112,6 +112,7 @@ board:
   rows: 3
   cols: 3
   props: {seeded: [b2]}
+player_props: {ahead: {red: n, blue: s}}
 define:
   ice(cell c): empty(c) and not seeded(c)
 actions:

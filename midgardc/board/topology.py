@@ -7,6 +7,7 @@ exist, which share an edge, where each is drawn — never what a game does with 
 from __future__ import annotations
 
 import math
+import re
 import string
 from dataclasses import dataclass, field
 from typing import Callable
@@ -42,11 +43,26 @@ MAX_CELLS = 4096
 H = math.sqrt(3) / 2
 
 
+_FIELD_SPEC = re.compile(r"(?:[<>^]?0?[0-9]?[dxXo]?)\Z")
+
+
 def _fmt(template: str, where, **fields) -> str:
+    """``template`` with ``{field}`` replaced (plain fields only: no attributes, indexes or
+    conversions; a format spec at most like ``02d`` or ``>3``)."""
+    out: list[str] = []
     try:
-        return template.format(**fields)
-    except (KeyError, IndexError, ValueError) as exc:
-        raise SpecError(f"bad cell name template {template!r}: {exc}; fields here: {', '.join(sorted(fields))}", where) from None
+        for lit, name, spec, conv in string.Formatter().parse(template):
+            out.append(lit)
+            if name is None:
+                continue
+            if name not in fields:
+                raise ValueError(f"unknown field '{{{name}}}'")
+            if conv is not None or not _FIELD_SPEC.match(spec or ""):
+                raise ValueError(f"'{{{name}{'!' + conv if conv else ''}{':' + spec if spec else ''}}}' is not a plain field")
+            out.append(format(fields[name], spec or ""))
+    except ValueError as exc:
+        raise SpecError(f"bad cell name template {template[:60]!r}: {exc}; fields here: {', '.join(sorted(fields))}", where) from None
+    return "".join(out)
 
 
 def _triangle(spec: YMap, get) -> RawBoard:
@@ -142,6 +158,40 @@ def _square(spec: YMap, get) -> RawBoard:
     return b
 
 
+# --- hex: a rhombus of hexagons ---------------------------------------------------------
+_HEX_DIRS = [("ne", -1, 1), ("e", 0, 1), ("se", 1, 0), ("sw", 1, -1), ("w", 0, -1), ("nw", -1, 0)]
+
+
+def _hex(spec: YMap, get) -> RawBoard:
+    """``rows`` x ``cols`` hexagons (pointy top) in a rhombus, row 0 at the top, each row
+    drawn half a cell to the right of the one above. A cell touches six others: e and w in
+    its row, nw and ne above, sw and se below (fewer on the edges). Directions ne, e, se,
+    sw, w, nw step to those neighbours, or to the off-board cell past an edge."""
+    rows = get("rows", int, lo=1, hi=64)
+    cols = get("cols", int, lo=1, hi=64)
+    template = get("cell_name", str, default="{col_letter}{row1}")
+    b = RawBoard()
+    letters = string.ascii_lowercase
+    radius = 1 / math.sqrt(3)  # centre to corner, for cells one unit wide
+    for r in range(rows):
+        for c in range(cols):
+            name = _fmt(template, spec.pos, row=r, col=c, row1=r + 1, col1=c + 1, col_letter=letters[c % 26] * (1 + c // 26), row_from_bottom=rows - r)
+            cx, cy = c + r / 2 + 0.5, radius + r * 1.5 * radius
+            poly = tuple((round(cx + radius * math.cos(math.radians(a)), 6), round(cy + radius * math.sin(math.radians(a)), 6)) for a in (-90, -30, 30, 90, 150, 210))
+            b.add(name, (r, 2 * c + r), poly)
+    n = rows * cols
+    b.directions = [d for d, _, _ in _HEX_DIRS]
+    b.steps = [[n] * n for _ in _HEX_DIRS]
+    for r in range(rows):
+        for c in range(cols):
+            cell = r * cols + c
+            for d, (_, dr, dc) in enumerate(_HEX_DIRS):
+                if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                    b.steps[d][cell] = (r + dr) * cols + c + dc
+                    b.link(cell, b.steps[d][cell])
+    return b
+
+
 def _graph(spec: YMap, get) -> RawBoard:
     """Named nodes and undirected edges, as given."""
     from ..spec.yamlpos import YList, YScalar
@@ -174,11 +224,12 @@ def _graph(spec: YMap, get) -> RawBoard:
     return b
 
 
-TOPOLOGIES: dict[str, Callable] = {"triangle": _triangle, "square": _square, "graph": _graph}
+TOPOLOGIES: dict[str, Callable] = {"triangle": _triangle, "square": _square, "graph": _graph, "hex": _hex}
 
 # which keys each topology accepts (besides 'topology' and 'props')
 TOPOLOGY_KEYS = {
     "triangle": {"size", "cell_name", "affixed"},
     "square": {"rows", "cols", "wrap", "neighbourhood", "cell_name"},
     "graph": {"nodes", "edges"},
+    "hex": {"rows", "cols", "cell_name"},
 }

@@ -16,6 +16,13 @@ game's constants, tables and rules specialised into C:
   cell sets: word-wise bitset code over the whole board at once (bitboards), used for
   legal cells, quantifiers over all cells and region search; fixed facts become constant
   masks computed by the reference interpreter itself;
+* ``empty(step(c, d))`` / ``occupied(step(c, d))`` for a direction that is one index
+  shift on the whole board becomes a shifted set (``pull_cells``), so "rests on something
+  below" is a word operation too;
+* a conjunct that pins a cell parameter to a few values (``t == step(f, d) or ...``, also
+  inside definitions; ``midgardc.ir.analysis.candidates``) makes that parameter loop over
+  those values only, sorted and without repeats, instead of over every cell (the
+  interpreter lists moves the same way, so both stay fast on from/to actions);
 * the playout loop, region assessment and perft run in C without the GIL.
 
 Every identifier in the output is built from IR indices (``define_3``, ``quant_0``,
@@ -52,6 +59,9 @@ from ..ir.nodes import (
     GameIR,
     Local,
     Place,
+    MovePiece,
+    FlipFlanked,
+    opposite_directions,
     Quant,
     SetCounter,
     Unary,
@@ -69,6 +79,7 @@ SECTIONS = (
     "tables",
     "state",
     "runtime",
+    "lines",
     "defines",
     "quantifiers",
     "cellsets",
@@ -83,12 +94,14 @@ SECTIONS = (
 )
 
 #: Built-ins that read the state (everything else is a fixed function of its arguments).
-STATE_READS = {"empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter"}
+STATE_READS = {"empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "line", "flanked"}
 #: Dilation by nibble lookup tables while they stay this small (bytes); else bit by bit.
 NIBBLE_TABLE_LIMIT = 64 * 1024
 #: Boards up to this many cells get cell-set (bitboard) code; larger ones are evaluated
 #: cell by cell (their tables would grow with the square of the board).
 MAX_SET_CELLS = 512
+#: any/all over directions nested deeper than this stays a loop instead of cell sets.
+MAX_UNROLL_DEPTH = 2
 
 _ARITH = {"+", "-", "*"}
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
@@ -223,6 +236,25 @@ def unparse(e: Expr, ir: GameIR, prec: int = 0) -> str:
 
 def unparse_domain(d: Domain, ir: GameIR) -> str:
     return d.kind if not d.args else f"{d.kind}({', '.join(unparse(a, ir) for a in d.args)})"
+
+
+def substitute(e: Expr, name: str, value: Expr) -> Expr:
+    """``e`` with the free local ``name`` replaced by ``value`` (a constant)."""
+    if isinstance(e, Local):
+        return value if e.name == name else e
+    if isinstance(e, Call):
+        return Call(e.fn, tuple(substitute(a, name, value) for a in e.args), e.type)
+    if isinstance(e, DefineCall):
+        return DefineCall(e.index, tuple(substitute(a, name, value) for a in e.args), e.type)
+    if isinstance(e, Unary):
+        return Unary(e.op, substitute(e.arg, name, value), e.type)
+    if isinstance(e, Binary):
+        return Binary(e.op, substitute(e.left, name, value), substitute(e.right, name, value), e.type)
+    if isinstance(e, Quant):
+        domain = Domain(e.domain.kind, tuple(substitute(a, name, value) for a in e.domain.args), e.domain.elem_type)
+        body = e.body if e.var == name else substitute(e.body, name, value)
+        return Quant(e.kind, e.var, domain, body, e.type)
+    return e
 
 
 def unparse_domain_head(var: str, d: Domain, ir: GameIR) -> str:
@@ -381,6 +413,8 @@ class ExprCompiler:
         n = ir.board.n_cells
         self.words = (n + 63) // 64 or 1
         self.sets_enabled = n <= MAX_SET_CELLS
+        self.uses_group = False  # some quantifier ranges over group(c): emit group_fill()
+        self._unrolling = 0  # any/all over directions being unrolled into cell sets
 
     # -- expressions -------------------------------------------------------------------
 
@@ -433,6 +467,11 @@ class ExprCompiler:
         if e.fn not in BUILTINS and e.fn not in INDEXED:
             raise BuildError(f"internal error: unknown built-in {e.fn!r}")
         fn = e.fn
+        if fn == "player_prop":
+            index = e.args[0]
+            if not isinstance(index, Const):
+                raise BuildError("internal error: player_prop() index must be a constant")
+            return Code(f"PPROP_{index.value}[{self.expr(e.args[1], scope).text} + 1]", "int")
         if fn in ("prop", "counter"):
             index = e.args[0]
             if not isinstance(index, Const):
@@ -458,6 +497,8 @@ class ExprCompiler:
             "mover": lambda: Code("st.current", "int"),
             "last_player": lambda: Code("st.last", "int"),
             "ply": lambda: Code("st.ply", "int"),
+            "line": lambda: Code(f"line_at(st, {a[0]}, {a[1]})", "bint"),
+            "flanked": lambda: Code(f"flanked_run(st, {a[0]}, {a[1]})", "int"),
         }
         if fn not in table:
             raise BuildError(f"internal error: the compiled back end lacks built-in {fn!r}")
@@ -493,6 +534,17 @@ class ExprCompiler:
                 f"for {var} in range({prefix}lo, {prefix}hi + 1):",
                 [],
                 "long long",
+            )
+        if d.kind == "group":
+            src = self.expr(d.args[0], scope).text
+            self.uses_group = True
+            order, size, slot = prefix + "chain", prefix + "chain_size", prefix + "link"
+            return DomainLoop(
+                [f"int {order}[N_CELLS]", f"int {size}", f"int {slot}"],
+                [f"{size} = group_fill(st, {src}, {order})"],
+                f"for {slot} in range({size}):",
+                [f"{var} = {order}[{slot}]"],
+                "int",
             )
         raise BuildError(f"internal error: unknown domain {d.kind!r}")
 
@@ -579,6 +631,11 @@ class ExprCompiler:
                 return SX("pieces", index=0)
             if e.fn == "occupied" and e.args[0] == me:
                 return SX("not", (SX("pieces", index=0),))
+            pulled = self.pull_set(e, me)
+            if pulled is not None:
+                return pulled
+            if e.fn in ("empty", "occupied"):
+                return self.step_path_set(e.fn, e.args[0], None, var, scope)
             return None
         if isinstance(e, Unary) and e.op == "not":
             x = self.to_set(e.arg, var, scope)
@@ -591,6 +648,10 @@ class ExprCompiler:
                 if isinstance(side, Call) and side.fn in ("owner", "kind_at") and side.args[0] == me and var not in free_locals(other):
                     x = SX("owner" if side.fn == "owner" else "kind", text=self.expr(other, scope).text)
                     return x if e.op == "==" else SX("not", (x,))
+                if isinstance(side, Call) and side.fn in ("owner", "kind_at") and var not in free_locals(other):
+                    x = self.step_path_set(side.fn, side.args[0], other, var, scope)
+                    if x is not None:
+                        return x if e.op == "==" else SX("not", (x,))
             return None
         if isinstance(e, DefineCall):
             d = self.ir.defines[e.index]
@@ -602,6 +663,8 @@ class ExprCompiler:
                 if i != at[0]:
                     inner[p.name] = Var(self.expr(a, scope).text, p.type)
             return self.to_set(d.body, d.params[at[0]].name, inner)
+        if isinstance(e, Quant) and e.kind in ("any", "all") and e.domain.kind == "directions":
+            return self.directions_set(e, var, scope)
         if isinstance(e, Quant) and e.kind in ("any", "all") and e.domain.kind == "neighbours":
             if e.domain.args[0] != me or var in free_locals(e.body, frozenset({e.var})):
                 return None
@@ -613,6 +676,123 @@ class ExprCompiler:
                 return SX("dilate", (body,))
             return SX("not", (SX("dilate", (SX("not", (body,)),)),))
         return None
+
+    def pull_set(self, e: Call, me: Local) -> Optional[SX]:
+        """``empty(step(c, d))`` / ``occupied(step(c, d))`` for a fixed direction d whose
+        steps are one index shift on the whole board: the cells whose d-step is in the set
+        of empty (occupied) cells — a shifted set, masked to the cells whose d-step is on
+        the board (the off-board cell is neither empty nor occupied)."""
+        if e.fn not in ("empty", "occupied") or not isinstance(e.args[0], Call):
+            return None
+        inner = e.args[0]
+        if inner.fn != "step" or inner.args[0] != me or not isinstance(inner.args[1], Const):
+            return None
+        d = inner.args[1].value
+        steps = self.ir.board.steps[d] if 0 <= d < len(self.ir.board.steps) else ()
+        n = self.ir.board.n_cells
+        deltas = {t - c for c, t in enumerate(steps[:n]) if t < n}
+        if len(deltas) != 1:
+            return None
+        words = [0] * self.words
+        for c, t in enumerate(steps[:n]):
+            if t < n:
+                words[c >> 6] |= 1 << (c & 63)
+        key = tuple(words)
+        if key not in self._mask_keys:
+            self._mask_keys[key] = len(self.masks)
+            self.masks.append((key, comment_text(f"the cells whose {self.ir.board.directions[d]} step is on the board")))
+        base = SX("pieces", index=0) if e.fn == "empty" else SX("not", (SX("pieces", index=0),))
+        return SX("pull", (base,), text=str(deltas.pop()), index=self._mask_keys[key])
+
+    # -- cell sets along directions: step paths and any/all over directions -------------
+    #
+    # A condition on a cell reached by fixed steps from the cell, such as
+    # owner(step(step(c, d), d)) == p with d a known direction, is the set of the cell
+    # there shifted back along the path (pull_cells), when every step of a direction is
+    # the same index shift on the whole board (square and hex grids without wrap). Where a
+    # step leaves the board the condition reads the off-board cell (owner nobody, kind -1,
+    # neither empty nor occupied), whose steps stay off the board. any/all over
+    # `directions` is unrolled into one set per direction, or-ed (and-ed) together.
+
+    def _direction_const(self, e: Expr, scope: Scope) -> Optional[int]:
+        """The direction ``e`` always is, when known at compile time."""
+        if isinstance(e, Const) and e.type == DIR:
+            return e.value
+        if isinstance(e, Local) and e.type == DIR and e.name in scope and scope[e.name].cname.isdigit():
+            return int(scope[e.name].cname)
+        return None
+
+    def _shift(self, d: int) -> Optional[tuple[int, int, int]]:
+        """(delta, mask of cells whose d-step is on the board, mask of those whose is off)
+        when direction ``d`` is one index shift everywhere, else None."""
+        steps = self.ir.board.steps[d] if 0 <= d < len(self.ir.board.steps) else ()
+        n = self.ir.board.n_cells
+        deltas = {t - c for c, t in enumerate(steps[:n]) if t < n}
+        if len(deltas) != 1:
+            return None
+        masks = []
+        for on in (True, False):
+            words = [0] * self.words
+            for c, t in enumerate(steps[:n]):
+                if (t < n) == on:
+                    words[c >> 6] |= 1 << (c & 63)
+            key = tuple(words)
+            if key not in self._mask_keys:
+                self._mask_keys[key] = len(self.masks)
+                where = "on" if on else "off"
+                self.masks.append((key, comment_text(f"the cells whose {self.ir.board.directions[d]} step is {where} the board")))
+            masks.append(self._mask_keys[key])
+        return deltas.pop(), masks[0], masks[1]
+
+    def step_path_set(self, fn: str, at: Expr, other: Optional[Expr], var: str, scope: Scope) -> Optional[SX]:
+        """{var : fn(at) (== other)} where ``at`` is var stepped in known directions."""
+        me = Local(var, CELL)
+        dirs: list[int] = []
+        while isinstance(at, Call) and at.fn == "step":
+            d = self._direction_const(at.args[1], scope)
+            if d is None:
+                return None
+            dirs.append(d)  # outermost (last) step first
+            at = at.args[0]
+        if at != me or not dirs:
+            return None
+        off: Optional[SX] = None  # the condition on the off-board cell (None: false)
+        if fn == "empty":
+            base = SX("pieces", index=0)
+        elif fn == "occupied":
+            base = SX("not", (SX("pieces", index=0),))
+        else:
+            text = self.expr(other, scope).text
+            base = SX("owner" if fn == "owner" else "kind", text=text)
+            off = SX("scalar", text=f"({text} < 0)")
+        for d in dirs:
+            shift = self._shift(d)
+            if shift is None:
+                return None
+            delta, on_mask, off_mask = shift
+            base = SX("pull", (base,), text=str(delta), index=on_mask)
+            if off is not None:
+                base = SX("or", (base, SX("and", (off, SX("const", index=off_mask)))))
+        return base
+
+    def directions_set(self, q: Quant, var: str, scope: Scope) -> Optional[SX]:
+        n_dirs = len(self.ir.board.directions)
+        if not n_dirs or self._unrolling >= MAX_UNROLL_DEPTH:
+            return None  # (nested unrolling multiplies the code; loops do instead)
+        parts = []
+        self._unrolling += 1
+        try:
+            for d in range(n_dirs):
+                part = self.to_set(substitute(q.body, q.var, Const(d, DIR)), var, scope)
+                if part is None:
+                    return None
+                parts.append(part)
+        finally:
+            self._unrolling -= 1
+        out = parts[0]
+        for part in parts[1:]:
+            out = SX("or" if q.kind == "any" else "and", (out, part))
+        return out
 
     def cellset_call(self, e: Expr, var: str, scope: Scope, what: str, out: str) -> Optional[str]:
         """A call computing {var in what : e} into the array ``out``, or None when ``e``
@@ -669,6 +849,15 @@ class ExprCompiler:
             a = self._emit_set(sx.args[0], decls, prelude, memo)
             b = self._emit_set(sx.args[1], decls, prelude, memo)
             out = f"({a} {'&' if sx.op == 'and' else '|'} {b})"
+        elif sx.op == "pull":
+            inner = self._emit_set(sx.args[0], decls, prelude, memo)
+            k = len(decls)
+            src, dst = f"t{k}", f"pulled{k}"
+            decls.append(f"uint64_t {src}[WORDS]")
+            decls.append(f"uint64_t {dst}[WORDS]")
+            prelude.append(f"for w in range(WORDS):\n    {src}[w] = {inner}")
+            prelude.append(f"pull_cells({src}, {dst}, {sx.text})")
+            out = f"({dst}[w] & CELLSET_{sx.index}[w])"
         elif sx.op == "dilate":
             inner = self._emit_set(sx.args[0], decls, prelude, memo)
             k = len(decls)
@@ -774,6 +963,17 @@ class ExprCompiler:
                     "comment": comment_text(f"assess regions of {unparse(eff.member, ir)} and award {ir.kinds[eff.kind]}"),
                     "code": self.region(eff, scope),
                 })
+            elif isinstance(eff, MovePiece):
+                frm, to = self.expr(eff.frm, scope).text, self.expr(eff.to, scope).text
+                out.append({
+                    "comment": comment_text(f"move the piece on {unparse(eff.frm, ir)} to {unparse(eff.to, ir)} (capture: {eff.capture})"),
+                    "code": f"move_piece(st, {frm}, {to}, {'True' if eff.capture == 'hand' else 'False'})",
+                })
+            elif isinstance(eff, FlipFlanked):
+                out.append({
+                    "comment": comment_text(f"flip the runs flanked from {unparse(eff.at, ir)}"),
+                    "code": f"flip_flanked(st, {self.expr(eff.at, scope).text})",
+                })
             else:
                 raise BuildError(f"internal error: the compiled back end lacks effect {type(eff).__name__}")
         return out
@@ -858,7 +1058,17 @@ class Generator:
             id_terms.append(index if strides[j] == 1 else f"{index} * {strides[j]}")
             conds = levels[j + 1]
             set_call, set_comment = None, ""
-            if p.type == CELL and conds:
+            cands = None
+            if p.type == CELL and len(a.params) > 1:
+                # a conjunct pinning the cell to a few values: loop over those only
+                from ..ir.analysis import candidates
+
+                for c in conds:
+                    found = candidates(c, p.name, ir.defines)
+                    if found is not None:
+                        cands = [self.x.expr(x, scope).text for x in found]
+                        break
+            if p.type == CELL and conds and cands is None:
                 # the conjuncts that translate to cell sets pick the candidate cells at once
                 as_sets = [c for c in conds if self.x.to_set(c, p.name, scope) is not None]
                 if as_sets:
@@ -876,6 +1086,7 @@ class Generator:
                 "conds": scalar(conds),
                 "set_call": set_call,
                 "set_comment": set_comment,
+                "cands": cands,
                 "comment": comment_text(f"{p.name}: {p.type}" + (f" {p.lo}..{p.hi}" if p.type == INT else "")),
             })
         decode = []
@@ -960,12 +1171,15 @@ class Generator:
             "no_moves_end": ir.end.no_moves == "end",
             "max_params": self.max_params,
             "param_types": self.param_var_types(),
+            "max_cands": max([len(L["cands"]) for a in self.actions for L in a["loops"] if L.get("cands")] or [1]),
+            "cand_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L.get("cands") is not None}),
             "bit_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L["set_call"]}),
             "words": self.x.words,
             "sets": self.x.sets_enabled,
             "n_nibbles": (n + 3) // 4,
             "nibbles": (n + 3) // 4 * 16 * self.x.words * 8 <= NIBBLE_TABLE_LIMIT,
             "n_pieces": max_piece + 1,
+            "uses_group": self.x.uses_group,
         }
 
 
@@ -1060,6 +1274,12 @@ def generate_runtime(g: Generator) -> str:
     return render("runtime.pyx.j2", **g.context())
 
 
+def generate_lines(g: Generator) -> str:
+    ir = g.ir
+    pprops = [{"index": i, "comment": name, "values": [0] + list(values)} for i, (name, values) in enumerate(ir.player_props)]
+    return render("lines.pyx.j2", **g.context(), pprops=pprops, opposite=list(opposite_directions(ir.board)))
+
+
 def generate_defines(g: Generator) -> str:
     return render("defines.pyx.j2", **g.context(), defines=g.defines)
 
@@ -1110,6 +1330,7 @@ _GENERATORS = {
     "tables": generate_tables,
     "state": generate_state,
     "runtime": generate_runtime,
+    "lines": generate_lines,
     "defines": generate_defines,
     "quantifiers": generate_quantifiers,
     "cellsets": generate_cellsets,

@@ -26,12 +26,13 @@ class Names:
     defines: dict[str, tuple[int, tuple[str, ...], str]] = field(default_factory=dict)  # name -> (index, param types, result)
     props: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (index, bool|int)
     counters: dict[str, int] = field(default_factory=dict)
+    player_props: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (index, type)
     has_directions: bool = False
     later: set[str] = field(default_factory=set)  # definitions written further down (not usable yet)
     defining: str = ""  # the definition whose body is being checked
 
     def all_callables(self) -> list[str]:
-        return [*BUILTINS, *self.defines, *self.props, *self.counters, *DOMAINS, *QUANTIFIERS]
+        return [*BUILTINS, *self.defines, *self.props, *self.counters, *self.player_props, *DOMAINS, *QUANTIFIERS]
 
     def all_values(self) -> list[str]:
         return [*self.constants, *CONSTANTS, *(k for k, b in BUILTINS.items() if not b.args)]
@@ -112,7 +113,7 @@ class Checker:
         if n in self.names.defines and not self.names.defines[n][1]:
             idx, _, result = self.names.defines[n]
             return DefineCall(idx, (), result)
-        if n in BUILTINS or n in self.names.defines or n in self.names.props or n in self.names.counters:
+        if n in BUILTINS or n in self.names.defines or n in self.names.props or n in self.names.counters or n in self.names.player_props:
             raise self.fail(f"'{n}' is a function; call it with arguments, e.g. {n}(...)", node.at)
         if n in DOMAINS:
             raise self.fail(f"'{n}' is a collection; use it in a quantifier, e.g. any x in {n}: ...", node.at)
@@ -140,7 +141,7 @@ class Checker:
         if n in BUILTINS:
             b = BUILTINS[n]
             if n == "step" and not self.names.has_directions:
-                raise self.fail("step() needs a board with directions (a square grid)", node.at)
+                raise self.fail("step() needs a board with directions (a square or hex grid)", node.at)
             return Call(n, self._args(node, scope, b.args, "function"), b.result)
         if n in self.names.defines:
             idx, ptypes, result = self.names.defines[n]
@@ -152,6 +153,10 @@ class Checker:
         if n in self.names.counters:
             (player,) = self._args(node, scope, (PLAYER,), "counter")
             return Call("counter", (Const(self.names.counters[n], INT), player), INT)
+        if n in self.names.player_props:
+            idx, typ = self.names.player_props[n]
+            (player,) = self._args(node, scope, (PLAYER,), "player property")
+            return Call("player_prop", (Const(idx, INT), player), typ)
         if n in DOMAINS:
             raise self.fail(f"'{n}(...)' is a collection; use it in a quantifier, e.g. any x in {n}(...): ...", node.at)
         if n in self.names.later:
@@ -165,7 +170,7 @@ class Checker:
             if b.args:
                 raise self.fail(f"'{node.name}' needs arguments: {node.name}({', '.join(b.args)})", node.at)
             if node.name == "directions" and not self.names.has_directions:
-                raise self.fail("this board has no directions (only square grids have them)", node.at)
+                raise self.fail("this board has no directions (only square and hex grids have them)", node.at)
             return Domain(node.name, (), b.result)
         if isinstance(node, CallA) and node.name in DOMAINS:
             b = DOMAINS[node.name]

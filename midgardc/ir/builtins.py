@@ -35,6 +35,9 @@ BUILTINS: dict[str, Builtin] = {
     "mover": Builtin((), PLAYER, "the player to move (in end effects: the player who would have moved next)", "owner(c) == mover"),
     "last_player": Builtin((), PLAYER, "the player who made the previous move", "owner(c) != last_player"),
     "ply": Builtin((), INT, "how many moves have been played", "ply >= 2"),
+    # -- lines and custodial runs (along the board's directions)
+    "line": Builtin((CELL, INT), BOOL, "the piece on the cell is part of at least n pieces of its owner in a row along some direction and its opposite", "line(c, 4)"),
+    "flanked": Builtin((CELL, DIR), INT, "how many pieces of other players lie in a row from the cell in a direction, closed by a piece of the mover (else 0)", "flanked(c, d) > 0"),
 }
 
 # Spec-named queries lower to these two, with the property/counter index as a constant
@@ -42,6 +45,7 @@ BUILTINS: dict[str, Builtin] = {
 INDEXED = {
     "prop": Builtin((INT, CELL), INT, "a board property declared under board.props", "seeded(c)"),
     "counter": Builtin((INT, PLAYER), INT, "a per-player counter declared under counters", "score(p) >= 10"),
+    "player_prop": Builtin((INT, PLAYER), INT, "a per-player value declared under player_props (0 for nobody)", "ahead(mover)"),
 }
 
 # Collections a quantifier ranges over.
@@ -51,6 +55,8 @@ DOMAINS: dict[str, Builtin] = {
     "neighbours": Builtin((CELL,), CELL, "the cells sharing an edge with a cell, in table order", "any n in neighbours(c): occupied(n)"),
     "directions": Builtin((), DIR, "the board's directions (grids that have them)", "any d in directions: owner(step(c, d)) == p"),
     "range": Builtin((INT, INT), INT, "the integers lo..hi, both included", "all k in range(1, 3): empty(c)"),
+    # connection: the chain of pieces a cell belongs to
+    "group": Builtin((CELL,), CELL, "the cells joined to a cell through neighbours with the same owner, the cell first, breadth-first; none when it is empty", "any x in group(c): seeded(x)"),
 }
 
 QUANTIFIERS = {

@@ -88,7 +88,9 @@ class Domain:
 
     kinds: ``cells`` (all board cells in index order), ``players`` (seat order),
     ``neighbours`` (args: cell; adjacency-table order), ``directions`` (board order),
-    ``range`` (args: lo, hi; lo..hi inclusive).
+    ``range`` (args: lo, hi; lo..hi inclusive), ``group`` (args: cell; the cells reachable
+    from it through neighbours owned by the cell's owner, breadth-first in neighbour order,
+    the cell itself first; empty when the cell is empty or off the board).
     The order is part of the meaning: regions are discovered and ties broken in it.
     """
 
@@ -172,7 +174,32 @@ class SetCounter:
     add: bool
 
 
-Effect = Union[Place, AssessRegions, SetCounter]
+# --- pieces that move and pieces that turn (generic movement and custodial capture) ----
+
+
+@dataclass(frozen=True)
+class MovePiece:
+    """Take the piece on cell ``frm`` to cell ``to``. Whatever stood on ``to`` is captured:
+    removed from the game (``capture == "remove"``) or put back into its owner's hand
+    (``capture == "hand"``). Nothing happens when ``frm`` is empty or off the board, when
+    ``to`` is off the board, or when ``frm == to``."""
+
+    frm: Expr
+    to: Expr
+    capture: str = "remove"  # "remove" | "hand"
+
+
+@dataclass(frozen=True)
+class FlipFlanked:
+    """Custodial capture by turning: for every direction d (board order), the
+    ``flanked(at, d)`` pieces next to ``at`` in direction d (a run of other players'
+    pieces closed by a piece of the mover) change owner to the mover, keeping their kind.
+    All runs are measured before any piece turns. Hands do not change."""
+
+    at: Expr
+
+
+Effect = Union[Place, AssessRegions, SetCounter, MovePiece, FlipFlanked]
 
 
 # --------------------------------------------------------------------------- structure
@@ -292,6 +319,8 @@ class GameIR:
     ranking: tuple[RankKey, ...]
     render: RenderIR
     initial_board: tuple[int, ...] = ()  # piece id per cell at setup ("" = all empty)
+    # per-player properties (player_props:): name -> value per player (ints, dirs, cells)
+    player_props: tuple[tuple[str, tuple[int, ...]], ...] = ()
     max_plies: int = 10000
     source: str = ""  # spec path, for messages
     meta: dict = field(default_factory=dict, compare=False, hash=False)
@@ -316,3 +345,22 @@ class GameIR:
 
     def piece_kind(self, piece: int) -> int:
         return -1 if piece <= 0 else (piece - 1) % self.n_kinds
+
+
+# --- direction opposites (for line()) --------------------------------------------------
+
+
+def opposite_directions(board: "BoardIR") -> tuple[int, ...]:
+    """For each direction d, the direction e that undoes it (step(step(c, d), e) == c for
+    every cell c whose d-step is on the board), the first such in board order; -1 when no
+    direction does. ``line()`` counts along d and its opposite."""
+    n = board.n_cells
+    out = []
+    for d, row in enumerate(board.steps):
+        found = -1
+        for e, back in enumerate(board.steps):
+            if all(back[t] == c for c, t in enumerate(row[:n]) if t < n) and any(t < n for t in row[:n]):
+                found = e
+                break
+        out.append(found)
+    return tuple(out)

@@ -24,6 +24,9 @@ from ..ir.nodes import (
     GameIR,
     Local,
     Place,
+    MovePiece,
+    FlipFlanked,
+    opposite_directions,
     Quant,
     SetCounter,
     Unary,
@@ -71,10 +74,33 @@ class Program:
         for i, d in enumerate(ir.defines):
             self.defines[i] = self.compile(d.body)
         self.wheres = [self.compile(a.where) for a in ir.actions]
+        self.plans = [self._plan(a) for a in ir.actions]
         self.rank = [self.compile(k.expr) for k in ir.ranking]
         self.end_conds = [self.compile(e) for e in ir.end.conditions]
         self.triggers = [(t, self.compile(t.when) if t.when is not None else None) for t in ir.triggers]
         self._effect_fns: dict[int, tuple[Expr, Fn]] = {}
+
+    def _plan(self, a: Action) -> list:
+        """Per loop level 0..len(params): (candidate value closures for the parameter
+        bound at this level, or None; the conjuncts of 'where' tested once it is bound)."""
+        from ..ir.analysis import candidates, conjuncts, reads
+
+        names = [p.name for p in a.params]
+        levels: list[list[Expr]] = [[] for _ in range(len(names) + 1)]
+        for conj in conjuncts(a.where):
+            used = [names.index(x) for x in reads(conj) if x in names]
+            levels[max(used) + 1 if used else 0].append(conj)
+        plan = []
+        for j, conds in enumerate(levels):
+            cands = None
+            if j > 0 and a.params[j - 1].type == "cell":
+                for conj in conds:
+                    found = candidates(conj, names[j - 1], self.ir.defines)
+                    if found is not None:
+                        cands = [self.compile(x) for x in found]
+                        break
+            plan.append((cands, [self.compile(c) for c in conds]))
+        return plan
 
     def fn(self, expr: Expr) -> Fn:
         """The closure of an effect's sub-expression, compiled on first use."""
@@ -147,7 +173,28 @@ class Program:
         if d.kind == "range":
             lo, hi = self.compile(d.args[0]), self.compile(d.args[1])
             return lambda s, env: range(lo(s, env), hi(s, env) + 1)
+        if d.kind == "group":
+            return self._group_domain(self.compile(d.args[0]))
         raise AssertionError(d.kind)  # pragma: no cover
+
+    def _group_domain(self, cell: Fn) -> Callable[["Core", dict], list[int]]:
+        """group(c): c's chain of same-owner pieces, breadth-first from c."""
+        n, nbrs = self.n, self.neighbours
+
+        def group(s, env):
+            c = cell(s, env)
+            if c >= n or s.board[c] <= 0:
+                return ()
+            owner = s._owner(c)
+            order, seen = [c], {c}
+            for x in order:  # the list grows as the search goes
+                for y in nbrs[x]:
+                    if y not in seen and s.board[y] > 0 and s._owner(y) == owner:
+                        seen.add(y)
+                        order.append(y)
+            return order
+
+        return group
 
     def _quant(self, q: Quant) -> Fn:
         dom = self.domain(q.domain)
@@ -203,6 +250,46 @@ class Program:
             p = s.board[c]
             return -1 if p <= 0 else (p - 1) % nk
 
+        # -- lines and custodial runs
+        opposite = opposite_directions(ir.board)
+        pprops = [values for _, values in ir.player_props]
+
+        def run(s, c, d, o):
+            """How many cells in a row from step(c, d) on belong to player o."""
+            k = 0
+            x = steps[d][c]
+            while x < n and owner(s, x) == o:
+                k += 1
+                x = steps[d][x]
+            return k
+
+        def line(s, c, length):
+            o = owner(s, c)
+            if o < 0:
+                return 0
+            if length <= 1:
+                return 1
+            for d in range(len(steps)):
+                e = opposite[d]
+                total = 1 + run(s, c, d, o) + (run(s, c, e, o) if e >= 0 else 0)
+                if total >= length:
+                    return 1
+            return 0
+
+        def flanked(s, c, d):
+            if c >= n:
+                return 0
+            me = s.current
+            k = 0
+            x = steps[d][c]
+            while x < n:
+                o = owner(s, x)
+                if o < 0 or o == me:
+                    break
+                k += 1
+                x = steps[d][x]
+            return k if x < n and owner(s, x) == me else 0
+
         return {
             "empty": lambda s, c: int(s.board[c] == 0),
             "occupied": lambda s, c: int(s.board[c] > 0),
@@ -219,6 +306,10 @@ class Program:
             "ply": lambda s: s.ply,
             "prop": lambda s, i, c: props[i][c],
             "counter": lambda s, i, p: s.counters[p][i] if p >= 0 else 0,
+            # lines, custodial runs, per-player properties
+            "line": line,
+            "flanked": flanked,
+            "player_prop": lambda s, i, p: pprops[i][p] if p >= 0 else 0,
         }
 
 
@@ -294,10 +385,47 @@ class Core:
                     if where(self, env):
                         out.append(action.base + value)
                 continue
+            if len(action.params) > 1:
+                self._hoisted(self.prog.ir.actions.index(action), action, out)
+                continue
             for offset, env in self._bindings(action):
                 if where(self, env):
                     out.append(action.base + offset)
         return out
+
+    def _hoisted(self, ai: int, action: Action, out: list[int]) -> None:
+        """List an action's legal moves level by level (see midgardc/ir/analysis.py)."""
+        plan = self.prog.plans[ai]
+        env: dict = {}
+        params = action.params
+        sizes = [self._param_size(p) for p in params]
+        n = self.prog.n
+        last = len(params) - 1
+
+        def level(j: int, offset: int) -> None:
+            for cond in plan[j][1]:
+                if not cond(self, env):
+                    return
+            if j > last:
+                out.append(action.base + offset)
+                return
+            p = params[j]
+            cands = plan[j + 1][0]
+            if cands is not None:
+                values = sorted({v for v in (f(self, env) for f in cands) if 0 <= v < n})
+            else:
+                values = range(sizes[j])
+            stride = 1
+            for size in sizes[j + 1 :]:
+                stride *= size
+            name = p.name
+            lo = p.lo if p.type == "int" else 0
+            for v in values:
+                env[name] = v + lo
+                level(j + 1, offset + v * stride)
+            env.pop(name, None)
+
+        level(0, 0)
 
     def _bindings(self, action: Action):
         sizes = [self._param_size(p) for p in action.params]
@@ -379,6 +507,10 @@ class Core:
                 self._assess(eff, env)
             elif isinstance(eff, SetCounter):
                 self._counter(eff, env)
+            elif isinstance(eff, MovePiece):
+                self._move(eff, env)
+            elif isinstance(eff, FlipFlanked):
+                self._flip(eff, env)
             else:  # pragma: no cover
                 raise AssertionError(eff)
 
@@ -394,6 +526,34 @@ class Core:
 
     def _place(self, eff: Place, env: dict) -> None:
         self._put(self._fn(eff.owner)(self, env), eff.kind, self._fn(eff.at)(self, env))
+
+    def _move(self, eff: MovePiece, env: dict) -> None:
+        n = self.prog.n
+        frm, to = self._fn(eff.frm)(self, env), self._fn(eff.to)(self, env)
+        if frm >= n or to >= n or frm == to or self.board[frm] <= 0:
+            return
+        taken = self.board[to]
+        if taken > 0 and eff.capture == "hand":
+            nk = max(self.prog.ir.n_kinds, 1)
+            self.hands[(taken - 1) // nk][(taken - 1) % nk] += 1
+        self.board[to] = self.board[frm]
+        self.board[frm] = 0
+
+    def _flip(self, eff: FlipFlanked, env: dict) -> None:
+        n = self.prog.n
+        at = self._fn(eff.at)(self, env)
+        if at >= n:
+            return
+        flanked = self.prog.builtins["flanked"]
+        steps = self.prog.steps
+        runs = [flanked(self, at, d) for d in range(len(steps))]
+        nk = max(self.prog.ir.n_kinds, 1)
+        me = self.current
+        for d, k in enumerate(runs):
+            x = at
+            for _ in range(k):
+                x = steps[d][x]
+                self.board[x] = 1 + me * nk + (self.board[x] - 1) % nk
 
     def _counter(self, eff: SetCounter, env: dict) -> None:
         owner = self._fn(eff.owner)(self, env)

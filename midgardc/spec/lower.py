@@ -36,6 +36,8 @@ from ..ir.nodes import (
     Local,
     Param,
     Place,
+    MovePiece,
+    FlipFlanked,
     RankKey,
     RenderIR,
     SetCounter,
@@ -53,7 +55,7 @@ REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-wri
 
 # section -> (allowed keys, required keys)
 SECTIONS: dict[str, tuple[set[str], set[str]]] = {
-    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends"}, {"game", "board", "actions", "ranking"}),
+    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props"}, {"game", "board", "actions", "ranking"}),
     "game": ({"name", "title", "players", "max_plies", "author", "source", "description"}, {"name", "players"}),
     "piece": ({"hand", "description"}, set()),
     "action": ({"params", "where", "effects", "notation", "description"}, set()),
@@ -65,6 +67,10 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "assess_regions": ({"cells", "open_if_touching", "near", "award", "tie", "first", "priority"}, {"cells", "award"}),
     "set": ({"counter", "of", "to"}, {"counter", "to"}),
     "add": ({"counter", "of", "to"}, {"counter", "to"}),
+    # pieces on the board at the start; moving and turning pieces
+    "setup_entry": ({"piece", "owner", "cells"}, {"piece", "owner", "cells"}),
+    "move": ({"from", "to", "capture"}, {"from", "to"}),
+    "flip_flanked": ({"at"}, {"at"}),
 }
 
 _REQUIRED_HINTS = {
@@ -75,8 +81,8 @@ _REQUIRED_HINTS = {
 }
 
 PARAM_TYPES = {"cell": CELL, "player": PLAYER, "kind": KIND, "dir": DIR}
-NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
-SLUG_RE = re.compile(r"[a-z][a-z0-9_-]*$")
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # \Z: "$" would accept a final newline
+SLUG_RE = re.compile(r"[a-z][a-z0-9_-]*\Z")
 
 
 class Lowerer:
@@ -181,6 +187,8 @@ class Lowerer:
         hand_init = self.lower_pieces(top.get("pieces"))
         counters, counter_init = self.lower_counters(top.get("counters"))
         self.board = self.lower_board(top.items["board"])
+        initial_board = self.lower_setup(top.get("setup"))
+        player_props = self.lower_player_props(top.get("player_props"))
         self.lower_defines(top.get("define"))
         actions = self.lower_actions(top.items["actions"])
         triggers = self.lower_triggers(top.get("triggers"), actions)
@@ -205,6 +213,8 @@ class Lowerer:
             end=end,
             ranking=ranking,
             render=render,
+            initial_board=initial_board,
+            player_props=player_props,
             max_plies=max_plies,
             source=self.path,
         )
@@ -342,6 +352,76 @@ class Lowerer:
             out.append((pname, tuple(values)))
         return tuple(out)
 
+    # -- setup and per-player properties ---------------------------------------------
+
+    def lower_setup(self, node: Optional[YNode]) -> tuple[int, ...]:
+        """setup: a list of {piece, owner, cells}: those pieces stand there at the start
+        (they do not come from any hand)."""
+        if node is None:
+            return ()
+        if not isinstance(node, YList):
+            raise SpecError("'setup' is a list of entries like {piece: stone, owner: white, cells: [d4, e5]}", node.pos)
+        n = len(self.cell_index)
+        board = [0] * n
+        for entry in node:
+            body = self.keys(entry, "setup_entry", "a setup entry")
+            kind = self.kind(body["piece"])
+            onode = body["owner"]
+            oname = self.scalar(onode, str, "a player name")
+            if oname not in self.players:
+                raise SpecError(f"unknown player '{oname}'", onode.pos, did_you_mean(oname, self.players))
+            piece = 1 + self.players.index(oname) * len(self.kinds) + kind
+            cells = body["cells"]
+            if not isinstance(cells, YList):
+                raise SpecError("setup cells are a list of cell names, e.g. [d4, e5]", cells.pos)
+            for item in cells:
+                c = self.cell(item)
+                if board[c]:
+                    raise SpecError(f"cell '{self.board.cell_names[c]}' is set up twice", item.pos)
+                board[c] = piece
+        return tuple(board)
+
+    def lower_player_props(self, node: Optional[YNode]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """player_props: name -> {player: value}; a value is a number, a direction, a cell,
+        a player or a piece kind (one type per property); every player needs a value."""
+        if node is None:
+            return ()
+        if not isinstance(node, YMap):
+            raise SpecError("'player_props' maps a property name to {player: value}, e.g. ahead: {white: n, black: s}", node.pos)
+        out = []
+        for pname, body in node.items.items():
+            ppos = node.key_pos[pname]
+            self.ident(pname, ppos, "player property name")
+            if pname in self.names.props or pname in self.names.counters or pname in self.names.constants or pname in self.names.player_props:
+                raise SpecError(f"'{pname}' is already a name in this spec", ppos)
+            if not isinstance(body, YMap):
+                raise SpecError(f"player property '{pname}' maps each player to a value", body.pos)
+            values = [0] * len(self.players)
+            typ = None
+            for player, vnode in body.items.items():
+                if player not in self.players:
+                    raise SpecError(f"unknown player '{player}'", body.key_pos[player], did_you_mean(player, self.players))
+                if isinstance(vnode, YScalar) and isinstance(vnode.value, int) and not isinstance(vnode.value, bool):
+                    value, vtyp = self.scalar(vnode, int, "a player property value", -(2**31), 2**31 - 1), INT
+                else:
+                    text = self.scalar(vnode, str, "a player property value")
+                    if text in self.names.constants:
+                        value, vtyp = self.names.constants[text]
+                    elif text in self.cell_index:
+                        value, vtyp = self.cell_index[text], CELL
+                    else:
+                        raise SpecError(f"'{text}' is not a number, direction, cell, player or piece kind", vnode.pos, did_you_mean(text, [*self.names.constants, *self.cell_index]))
+                if typ is not None and vtyp != typ:
+                    raise SpecError(f"player property '{pname}' mixes {a_type(typ)} and {a_type(vtyp)}", vnode.pos)
+                typ = vtyp
+                values[self.players.index(player)] = value
+            missing = [p for p in self.players if p not in body.items]
+            if missing:
+                raise SpecError(f"player property '{pname}' has no value for {', '.join(missing)}", body.pos)
+            self.names.player_props[pname] = (len(out), typ or INT)
+            out.append((pname, tuple(values)))
+        return tuple(out)
+
     def lower_defines(self, node: Optional[YNode]) -> None:
         if node is None:
             return
@@ -355,7 +435,7 @@ class Lowerer:
             name, params = parse_signature(head, locate)
             kpos = locate(len(head) - len(head.lstrip()))
             self.ident(name, kpos, "definition name")
-            if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.constants:
+            if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.constants or name in self.names.player_props:
                 raise SpecError(f"'{name}' is already defined", kpos)
             scope: dict[str, str] = {}
             ptuple = []
@@ -444,7 +524,11 @@ class Lowerer:
             npos = node.pos
         parts: list = []
         names = [p.name for p in params]
-        for lit, field_name, spec, conv in __import__("string").Formatter().parse(template):
+        try:
+            fields = list(__import__("string").Formatter().parse(template))
+        except ValueError as exc:  # a lone '{' or '}'
+            raise SpecError(f"notation {template[:60]!r} is not a valid template: {exc}", npos, "write '{{' and '}}' for literal braces") from None
+        for lit, field_name, spec, conv in fields:
             if lit:
                 parts.append(lit)
             if field_name is not None:
@@ -523,6 +607,19 @@ class Lowerer:
             raise SpecError(f"unknown counter '{cname}'", cnode.pos, did_you_mean(cname, self.names.counters))
         owner = self.condition(body["of"], scope, PLAYER) if "of" in body else Call("mover", (), PLAYER)
         return SetCounter(self.names.counters[cname], owner, self.condition(body["to"], scope, INT), add)
+
+    def eff_move(self, body: YMap, scope: dict[str, str]) -> Effect:
+        capture = "remove"
+        if "capture" in body:
+            capture = self.scalar(body["capture"], str, "move.capture")
+            if capture not in ("remove", "hand"):
+                raise SpecError("move.capture is 'remove' (a captured piece leaves the game) or 'hand' (it goes back to its owner's hand)", body["capture"].pos)
+        return MovePiece(self.condition(body["from"], scope, CELL), self.condition(body["to"], scope, CELL), capture)
+
+    def eff_flip(self, body: YMap, scope: dict[str, str]) -> Effect:
+        if not self.names.has_directions:
+            raise SpecError("flip_flanked needs a board with directions (a square grid)", body.pos)
+        return FlipFlanked(self.condition(body["at"], scope, CELL))
 
     def lower_triggers(self, node: Optional[YNode], actions: tuple[Action, ...]) -> tuple[Trigger, ...]:
         if node is None:
@@ -642,6 +739,8 @@ EFFECTS: dict[str, Callable] = {
     "assess_regions": Lowerer.eff_assess,
     "set": lambda self, body, scope: Lowerer.eff_counter(self, body, scope, False),
     "add": lambda self, body, scope: Lowerer.eff_counter(self, body, scope, True),
+    "move": Lowerer.eff_move,
+    "flip_flanked": Lowerer.eff_flip,
 }
 
 
