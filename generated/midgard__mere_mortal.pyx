@@ -950,6 +950,10 @@ ctypedef struct State:
     int passes                                     # consecutive passes before the current player
     bint terminal
     bint ply_limited                               # ended by MAX_PLIES rather than by the rules
+    # a cache for dilate_cached(): per slot, the last set dilated and its dilation (a pure
+    # function of the set, so any pair is valid; all zero: the empty set)
+    uint64_t dilated_from[1][WORDS]
+    uint64_t dilated[1][WORDS]
 
 
 cdef void sync_cellsets(State* st) noexcept nogil:
@@ -978,6 +982,8 @@ cdef void state_init(State* st) noexcept nogil:
     st.passes = 0
     st.terminal = False
     st.ply_limited = False
+    memset(st.dilated_from, 0, sizeof(st.dilated_from))
+    memset(st.dilated, 0, sizeof(st.dilated))
     sync_cellsets(st)
 
 
@@ -1191,6 +1197,32 @@ cdef inline void dilate(const uint64_t* s, uint64_t* out) noexcept nogil:
             out[w] |= row[w]
 
 
+cdef inline void dilate_cached(State* st, int slot, const uint64_t* s, uint64_t* out) noexcept nogil:
+    """out = dilate(s), from the state's last dilation in this slot: dilation distributes
+    over union, so when s only gained cells each new cell adds its row; when s lost a cell
+    it is computed afresh. The slot then holds s and its dilation."""
+    cdef uint64_t* src = st.dilated_from[slot]
+    cdef uint64_t* near = st.dilated[slot]
+    cdef uint64_t lost = 0
+    cdef uint64_t gained
+    cdef int w, v, x
+    for w in range(WORDS):
+        lost |= src[w] & ~s[w]
+    if lost:
+        dilate(s, near)
+    else:
+        for v in range(WORDS):
+            gained = s[v] & ~src[v]
+            while gained:
+                x = (v << 6) + lowest_bit(gained)
+                gained &= gained - 1
+                for w in range(WORDS):
+                    near[w] |= NEAR[x >> 2][1 << (x & 3)][w]
+    for w in range(WORDS):
+        src[w] = s[w]
+        out[w] = near[w]
+
+
 # ---------------------------------------------------------------------------- lines, moves and turns
 # line(c, n), flanked(c, d), per-player properties, the move and flip_flanked effects, and
 # the small sorted lists of candidate cells used by legal-move generation. The meaning is
@@ -1339,7 +1371,7 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     cdef uint64_t near0[WORDS]
     for w in range(WORDS):
         t0[w] = (VALID[w] & ~st.cellsets[0][w])
-    dilate(t0, near0)
+    dilate_cached(st, 0, t0, near0)
     for w in range(WORDS):
         cand0[w] = (st.cellsets[0][w] & (VALID[w] & ~(st.cellsets[0][w] & (CELLSET_0[w] | near0[w]))))
 
@@ -1354,7 +1386,7 @@ cdef inline void cellset_1(State* st, uint64_t* members, uint64_t* opening, uint
     cdef uint64_t near0[WORDS]
     for w in range(WORDS):
         t0[w] = (VALID[w] & ~st.cellsets[0][w])
-    dilate(t0, near0)
+    dilate_cached(st, 0, t0, near0)
     for w in range(WORDS):
         members[w] = (st.cellsets[0][w] & (CELLSET_0[w] | near0[w]))
         opening[w] = (st.cellsets[0][w] & (VALID[w] & ~(st.cellsets[0][w] & (CELLSET_0[w] | near0[w]))))
@@ -1521,6 +1553,15 @@ cdef bint touches(const int* cells, int size, const uint64_t* s) noexcept nogil:
     return False
 
 
+cdef inline bint touches_cell(int cell, const uint64_t* s) noexcept nogil:
+    """Whether the cell has a neighbour in the set s."""
+    cdef int w
+    for w in range(WORDS):
+        if NBR_SETS[cell][w] & s[w]:
+            return True
+    return False
+
+
 # -- assess 0: regions of blizzard($cell)
 #    seeds: neighbours(c); open when a neighbour is ice($cell)
 #    award: tile; tie: split, first mover; priority: perimeter($cell)
@@ -1537,9 +1578,14 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
     cdef int order[N_CELLS]            # the same cells in filling order: priority cells first
     cdef int r = 0
     cdef int seed, size, head, cell, nb, slot, j, k
+    cdef uint64_t partial[WORDS]       # the cells of open regions whose search stopped early
+    cdef int pending[N_CELLS]          # their cells not expanded yet
+    cdef int n_pending = 0
+    cdef bint found_open
     cdef int seed_around
     cdef int seed_slot
     memset(visited, 0, sizeof(visited))
+    memset(partial, 0, sizeof(partial))
     cellset_1(st, members, opening, firsts)
     seed_around = f0
     for seed_slot in range(DEGREE[seed_around]):
@@ -1554,18 +1600,46 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
         region[0] = seed
         size = 1
         head = 0
-        while head < size:
+        # stop growing as soon as the region is known to be open (a cell with an opening
+        # neighbour, or a cell of an open region left unfinished): an open region is never
+        # filled, and the rest of it is grown only before the board next changes
+        found_open = touches_cell(seed, opening)
+        while head < size and not found_open:
             cell = region[head]
             head += 1
             for slot in range(DEGREE[cell]):
                 nb = NBRS[cell][slot]
-                if not has_cell(visited, nb) and has_cell(members, nb):
-                    add_cell(visited, nb)
-                    add_cell(inside, nb)
-                    region[size] = nb
-                    size += 1
-        if touches(region, size, opening):  # open
+                if not has_cell(visited, nb):
+                    if has_cell(members, nb):
+                        add_cell(visited, nb)
+                        add_cell(inside, nb)
+                        region[size] = nb
+                        size += 1
+                        if touches_cell(nb, opening):
+                            found_open = True
+                elif has_cell(partial, nb):
+                    found_open = True
+        if found_open:
+            for j in range(WORDS):
+                partial[j] |= inside[j]
+            for j in range(head, size):
+                pending[n_pending] = region[j]
+                n_pending += 1
             continue
+        # the region is closed and filling it changes the board: first finish the open
+        # regions left unfinished, on the board they were found on, so that `visited`
+        # holds exactly the cells a search without early stops would have visited
+        while n_pending > 0:
+            n_pending -= 1
+            cell = pending[n_pending]
+            for slot in range(DEGREE[cell]):
+                nb = NBRS[cell][slot]
+                if not has_cell(visited, nb):
+                    if has_cell(members, nb):
+                        add_cell(visited, nb)
+                        pending[n_pending] = nb
+                        n_pending += 1
+        memset(partial, 0, sizeof(partial))
         k = 0
         for j in range(size):
             if has_cell(firsts, region[j]):

@@ -950,6 +950,10 @@ ctypedef struct State:
     int passes                                     # consecutive passes before the current player
     bint terminal
     bint ply_limited                               # ended by MAX_PLIES rather than by the rules
+    # a cache for dilate_cached(): per slot, the last set dilated and its dilation (a pure
+    # function of the set, so any pair is valid; all zero: the empty set)
+    uint64_t dilated_from[1][WORDS]
+    uint64_t dilated[1][WORDS]
 
 
 cdef void sync_cellsets(State* st) noexcept nogil:
@@ -978,6 +982,8 @@ cdef void state_init(State* st) noexcept nogil:
     st.passes = 0
     st.terminal = False
     st.ply_limited = False
+    memset(st.dilated_from, 0, sizeof(st.dilated_from))
+    memset(st.dilated, 0, sizeof(st.dilated))
     sync_cellsets(st)
 
 
@@ -1191,6 +1197,32 @@ cdef inline void dilate(const uint64_t* s, uint64_t* out) noexcept nogil:
             out[w] |= row[w]
 
 
+cdef inline void dilate_cached(State* st, int slot, const uint64_t* s, uint64_t* out) noexcept nogil:
+    """out = dilate(s), from the state's last dilation in this slot: dilation distributes
+    over union, so when s only gained cells each new cell adds its row; when s lost a cell
+    it is computed afresh. The slot then holds s and its dilation."""
+    cdef uint64_t* src = st.dilated_from[slot]
+    cdef uint64_t* near = st.dilated[slot]
+    cdef uint64_t lost = 0
+    cdef uint64_t gained
+    cdef int w, v, x
+    for w in range(WORDS):
+        lost |= src[w] & ~s[w]
+    if lost:
+        dilate(s, near)
+    else:
+        for v in range(WORDS):
+            gained = s[v] & ~src[v]
+            while gained:
+                x = (v << 6) + lowest_bit(gained)
+                gained &= gained - 1
+                for w in range(WORDS):
+                    near[w] |= NEAR[x >> 2][1 << (x & 3)][w]
+    for w in range(WORDS):
+        src[w] = s[w]
+        out[w] = near[w]
+
+
 # ---------------------------------------------------------------------------- lines, moves and turns
 # line(c, n), flanked(c, d), per-player properties, the move and flip_flanked effects, and
 # the small sorted lists of candidate cells used by legal-move generation. The meaning is
@@ -1339,7 +1371,7 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     cdef uint64_t near0[WORDS]
     for w in range(WORDS):
         t0[w] = (VALID[w] & ~st.cellsets[0][w])
-    dilate(t0, near0)
+    dilate_cached(st, 0, t0, near0)
     for w in range(WORDS):
         cand0[w] = (st.cellsets[0][w] & (VALID[w] & ~(st.cellsets[0][w] & (CELLSET_0[w] | near0[w]))))
 
@@ -1514,6 +1546,15 @@ cdef bint touches(const int* cells, int size, const uint64_t* s) noexcept nogil:
     return False
 
 
+cdef inline bint touches_cell(int cell, const uint64_t* s) noexcept nogil:
+    """Whether the cell has a neighbour in the set s."""
+    cdef int w
+    for w in range(WORDS):
+        if NBR_SETS[cell][w] & s[w]:
+            return True
+    return False
+
+
 # -- assess 0: regions of empty($cell)
 #    seeds: cells; open when a neighbour is never (every region is closed)
 #    award: tile; tie: split, first last_player; priority: perimeter($cell)
@@ -1546,11 +1587,12 @@ cdef void assess_0(State* st) noexcept nogil:
             head += 1
             for slot in range(DEGREE[cell]):
                 nb = NBRS[cell][slot]
-                if not has_cell(visited, nb) and has_cell(members, nb):
-                    add_cell(visited, nb)
-                    add_cell(inside, nb)
-                    region[size] = nb
-                    size += 1
+                if not has_cell(visited, nb):
+                    if has_cell(members, nb):
+                        add_cell(visited, nb)
+                        add_cell(inside, nb)
+                        region[size] = nb
+                        size += 1
         k = 0
         for j in range(size):
             if has_cell(firsts, region[j]):

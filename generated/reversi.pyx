@@ -582,6 +582,10 @@ ctypedef struct State:
     int passes                                     # consecutive passes before the current player
     bint terminal
     bint ply_limited                               # ended by MAX_PLIES rather than by the rules
+    # a cache for dilate_cached(): per slot, the last set dilated and its dilation (a pure
+    # function of the set, so any pair is valid; all zero: the empty set)
+    uint64_t dilated_from[1][WORDS]
+    uint64_t dilated[1][WORDS]
 
 
 cdef void sync_cellsets(State* st) noexcept nogil:
@@ -610,6 +614,8 @@ cdef void state_init(State* st) noexcept nogil:
     st.passes = 0
     st.terminal = False
     st.ply_limited = False
+    memset(st.dilated_from, 0, sizeof(st.dilated_from))
+    memset(st.dilated, 0, sizeof(st.dilated))
     sync_cellsets(st)
 
 
@@ -823,6 +829,32 @@ cdef inline void dilate(const uint64_t* s, uint64_t* out) noexcept nogil:
             out[w] |= row[w]
 
 
+cdef inline void dilate_cached(State* st, int slot, const uint64_t* s, uint64_t* out) noexcept nogil:
+    """out = dilate(s), from the state's last dilation in this slot: dilation distributes
+    over union, so when s only gained cells each new cell adds its row; when s lost a cell
+    it is computed afresh. The slot then holds s and its dilation."""
+    cdef uint64_t* src = st.dilated_from[slot]
+    cdef uint64_t* near = st.dilated[slot]
+    cdef uint64_t lost = 0
+    cdef uint64_t gained
+    cdef int w, v, x
+    for w in range(WORDS):
+        lost |= src[w] & ~s[w]
+    if lost:
+        dilate(s, near)
+    else:
+        for v in range(WORDS):
+            gained = s[v] & ~src[v]
+            while gained:
+                x = (v << 6) + lowest_bit(gained)
+                gained &= gained - 1
+                for w in range(WORDS):
+                    near[w] |= NEAR[x >> 2][1 << (x & 3)][w]
+    for w in range(WORDS):
+        src[w] = s[w]
+        out[w] = near[w]
+
+
 # ---------------------------------------------------------------------------- lines, moves and turns
 # line(c, n), flanked(c, d), per-player properties, the move and flip_flanked effects, and
 # the small sorted lists of candidate cells used by legal-move generation. The meaning is
@@ -1021,7 +1053,7 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     s0 = st.current
     for w in range(WORDS):
         t1[w] = ((VALID[w] & ~st.cellsets[0][w]) & (VALID[w] & ~owner_word(st, s0, w)))
-    dilate(t1, near1)
+    dilate_cached(st, 0, t1, near1)
     for w in range(WORDS):
         cand0[w] = (st.cellsets[0][w] & near1[w])
 

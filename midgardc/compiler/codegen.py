@@ -406,6 +406,7 @@ class ExprCompiler:
         self._region_keys: dict[tuple, int] = {}
         self.cellsets: list[CellSetFn] = []
         self._cellset_keys: dict[tuple, int] = {}
+        self.dilations: dict[str, int] = {}  # dilated set (C text of a word) -> cache slot in the state
         self.masks: list[tuple[tuple[int, ...], str]] = []  # (words, comment)
         self._mask_keys: dict[tuple, int] = {}
         self._pure: dict[int, bool] = {}
@@ -865,7 +866,8 @@ class ExprCompiler:
             decls.append(f"uint64_t {src}[WORDS]")
             decls.append(f"uint64_t {dst}[WORDS]")
             prelude.append(f"for w in range(WORDS):\n    {src}[w] = {inner}")
-            prelude.append(f"dilate({src}, {dst})")
+            slot = self.dilations.setdefault(inner, len(self.dilations))
+            prelude.append(f"dilate_cached(st, {slot}, {src}, {dst})")
             out = f"{dst}[w]"
         else:  # pragma: no cover
             raise BuildError(f"internal error: unknown cell-set operation {sx.op!r}")
@@ -1180,6 +1182,7 @@ class Generator:
             "nibbles": (n + 3) // 4 * 16 * self.x.words * 8 <= NIBBLE_TABLE_LIMIT,
             "n_pieces": max_piece + 1,
             "uses_group": self.x.uses_group,
+            "n_dilations": len(self.x.dilations),
         }
 
 
