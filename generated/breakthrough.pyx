@@ -743,7 +743,17 @@ cdef extern from *:
     static __inline int mgc_popcount(unsigned long long x) { return (int)__popcnt64(x); }
     #else
     #define mgc_lowest_bit(x) __builtin_ctzll(x)
+    #if defined(__POPCNT__)
     #define mgc_popcount(x) __builtin_popcountll(x)
+    #else
+    /* without the popcnt instruction (portable flags) gcc calls a library routine */
+    static inline int mgc_popcount(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
     #endif
     """
     int lowest_bit "mgc_lowest_bit"(uint64_t x) noexcept nogil   # x != 0
@@ -1236,9 +1246,9 @@ cdef int outcome(State* st, long long* margin) noexcept nogil:
 # ---------------------------------------------------------------------------- playing a move
 
 
-cdef int apply_move(State* st, int move, int* moves) noexcept nogil:
+cdef void play_move(State* st, int move) noexcept nogil:
     """Play `move` (assumed legal) for the player to move: the action's effects and its
-    triggers, then pass the turn and settle. Returns settle()'s count of legal moves."""
+    triggers, then pass the turn (the caller settles)."""
     cdef int offset
     cdef int v0
     cdef int v1
@@ -1252,6 +1262,11 @@ cdef int apply_move(State* st, int move, int* moves) noexcept nogil:
     st.ply += 1
     st.passes = 0
     st.current = (st.current + 1) % N_PLAYERS
+
+
+cdef int apply_move(State* st, int move, int* moves) noexcept nogil:
+    """Play `move` (assumed legal), then settle. Returns settle()'s count of legal moves."""
+    play_move(st, move)
     return settle(st, moves)
 
 

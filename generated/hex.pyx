@@ -1141,7 +1141,17 @@ cdef extern from *:
     static __inline int mgc_popcount(unsigned long long x) { return (int)__popcnt64(x); }
     #else
     #define mgc_lowest_bit(x) __builtin_ctzll(x)
+    #if defined(__POPCNT__)
     #define mgc_popcount(x) __builtin_popcountll(x)
+    #else
+    /* without the popcnt instruction (portable flags) gcc calls a library routine */
+    static inline int mgc_popcount(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
     #endif
     """
     int lowest_bit "mgc_lowest_bit"(uint64_t x) noexcept nogil   # x != 0
@@ -1518,6 +1528,46 @@ cdef bint any_legal(State* st) noexcept nogil:
     return False
 
 
+cdef int legal_cells(State* st, uint64_t* cand0) noexcept nogil:
+    """The legal moves as a set of cells, for random playouts: the only action is
+    play(c: cell) and move id = 0 + cell. Returns how many there are."""
+    if st.terminal:
+        return 0
+    if not ((hand_of(st, st.current, 0) > 0)):
+        return 0
+    cellset_0(st, cand0)  # empty(c)
+    return <int>set_count(cand0)
+
+
+cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
+    """The k-th cell of the set s in ascending order (from 0; s has more than k cells)."""
+    cdef int w = 0
+    cdef int c, byte_at
+    cdef uint64_t bits, counts, below, le
+    while True:
+        c = popcount(s[w])
+        if k < c:
+            break
+        k -= c
+        w += 1
+    bits = s[w]
+    # without branches: the cell counts of each byte, their running sums (byte i: the
+    # cells in bytes 0..i), and the number of bytes whose running sum is at most k,
+    # which is the byte holding the k-th cell
+    counts = bits - ((bits >> 1) & 0x5555555555555555ULL)
+    counts = (counts & 0x3333333333333333ULL) + ((counts >> 2) & 0x3333333333333333ULL)
+    counts = (counts + (counts >> 4)) & 0x0F0F0F0F0F0F0F0FULL
+    below = counts * 0x0101010101010101ULL
+    le = (((<uint64_t>k * 0x0101010101010101ULL) | 0x8080808080808080ULL) - below) & 0x8080808080808080ULL
+    byte_at = <int>(((le >> 7) * 0x0101010101010101ULL) >> 56)
+    k -= <int>(((below << 8) >> (8 * byte_at)) & 0xFF)
+    bits = (bits >> (8 * byte_at)) & 0xFF
+    while k > 0:
+        bits &= bits - 1
+        k -= 1
+    return (w << 6) + 8 * byte_at + lowest_bit(bits)
+
+
 # ---------------------------------------------------------------------------- region assessment
 # assess_regions (see AssessRegions in midgardc/ir/nodes.py), in C: seeds are scanned in
 # order; an unvisited member seed starts a region grown breadth-first in neighbour order;
@@ -1573,6 +1623,28 @@ cdef int settle(State* st, int* moves) noexcept nogil:
                 return n
         elif any_legal(st):
             return 1
+        if NO_MOVES_END or st.passes + 1 >= N_PLAYERS:
+            finish(st)
+            return 0
+        st.passes += 1
+        st.current = (st.current + 1) % N_PLAYERS
+
+
+cdef int settle_cells(State* st, uint64_t* cells) noexcept nogil:
+    """settle() for random playouts: the legal moves come back as legal_cells() gives
+    them (a set of cells). Returns how many; 0: the game is over."""
+    cdef int n
+    while True:
+        if end_reached(st):
+            finish(st)
+            return 0
+        if st.ply >= MAX_PLIES:
+            st.ply_limited = True
+            finish(st)
+            return 0
+        n = legal_cells(st, cells)
+        if n > 0:
+            return n
         if NO_MOVES_END or st.passes + 1 >= N_PLAYERS:
             finish(st)
             return 0
@@ -1641,9 +1713,9 @@ cdef int outcome(State* st, long long* margin) noexcept nogil:
 # ---------------------------------------------------------------------------- playing a move
 
 
-cdef int apply_move(State* st, int move, int* moves) noexcept nogil:
+cdef void play_move(State* st, int move) noexcept nogil:
     """Play `move` (assumed legal) for the player to move: the action's effects and its
-    triggers, then pass the turn and settle. Returns settle()'s count of legal moves."""
+    triggers, then pass the turn (the caller settles)."""
     cdef int offset
     cdef int v0
     if move < 121:  # play(c: cell)
@@ -1654,6 +1726,11 @@ cdef int apply_move(State* st, int move, int* moves) noexcept nogil:
     st.ply += 1
     st.passes = 0
     st.current = (st.current + 1) % N_PLAYERS
+
+
+cdef int apply_move(State* st, int move, int* moves) noexcept nogil:
+    """Play `move` (assumed legal), then settle. Returns settle()'s count of legal moves."""
+    play_move(st, move)
     return settle(st, moves)
 
 
@@ -1677,10 +1754,13 @@ ctypedef struct Stats:
 
 
 cdef void random_game(State* st, Rng* rng, int* moves) noexcept nogil:
-    """Uniformly random legal moves until the game ends."""
-    cdef int n = gen_legal(st, moves)
+    """Uniformly random legal moves until the game ends. The legal moves are a set of
+    cells (see legal_cells()), so the k-th is drawn from the set without listing them."""
+    cdef uint64_t cells[WORDS]
+    cdef int n = legal_cells(st, cells)
     while n > 0:
-        n = apply_move(st, moves[rng_below(rng, n)], moves)
+        play_move(st, nth_cell(cells, rng_below(rng, n)))
+        n = settle_cells(st, cells)
 
 
 cdef void run_playouts(uint64_t seed, long long first, long long count, Stats* stats, int* moves) noexcept nogil:
@@ -1748,15 +1828,18 @@ def playout_trace(uint64_t seed, Core core=None):
         free(moves)
         free(trace)
         raise MemoryError()
+    cdef uint64_t cells[WORDS]
     rng.state = seed
     try:
         with nogil:
-            n = gen_legal(&st, moves)
+            # the same draws as random_game()
+            n = legal_cells(&st, cells)
             while n > 0 and count < cap:
-                m = moves[rng_below(&rng, n)]
+                m = nth_cell(cells, rng_below(&rng, n))
                 trace[count] = m
                 count += 1
-                n = apply_move(&st, m, moves)
+                play_move(&st, m)
+                n = settle_cells(&st, cells)
         return [trace[i] for i in range(count)]
     finally:
         free(moves)

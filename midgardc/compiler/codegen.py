@@ -1183,6 +1183,26 @@ class Generator:
             "n_pieces": max_piece + 1,
             "uses_group": self.x.uses_group,
             "n_dilations": len(self.x.dilations),
+            "pick": self.pick_cells(),
+        }
+
+    def pick_cells(self) -> Optional[dict]:
+        """When the legal moves are one set of cells — a single action whose only
+        parameter is a cell picked by cell sets, with no other per-cell test — the facts
+        random playouts need to draw the k-th legal move from that set (move id = base +
+        cell, so ascending cells are ascending ids); else None."""
+        if len(self.actions) != 1 or len(self.ir.actions[0].params) != 1:
+            return None
+        a = self.actions[0]
+        loop = a["loops"][0]
+        if self.ir.actions[0].params[0].type != CELL or not loop["set_call"] or loop["conds"]:
+            return None
+        return {
+            "base": a["base"],
+            "top_conds": a["top_conds"],
+            "set_call": loop["set_call"],
+            "set_comment": loop["set_comment"],
+            "comment": a["comment"],
         }
 
 
