@@ -1256,7 +1256,7 @@ cdef void play_move(State* st, int move) noexcept nogil:
         offset = move
         v1 = offset % 64
         offset = offset / 64
-        v0 = offset % 64
+        v0 = offset
         apply_action_0(st, v0, v1)
     st.last = st.current
     st.ply += 1

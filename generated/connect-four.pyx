@@ -1108,7 +1108,7 @@ cdef void play_move(State* st, int move) noexcept nogil:
     cdef int v0
     if move < 42:  # drop(c: cell)
         offset = move
-        v0 = offset % 42
+        v0 = offset
         apply_action_0(st, v0)
     st.last = st.current
     st.ply += 1

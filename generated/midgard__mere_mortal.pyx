@@ -1610,7 +1610,7 @@ cdef inline bint touches_cell(int cell, const uint64_t* s) noexcept nogil:
 
 cdef void assess_0(State* st, int f0) noexcept nogil:
     cdef uint64_t visited[WORDS]       # the cells of the regions found so far
-    cdef uint64_t inside[WORDS]        # the cells of the region being examined
+    cdef uint64_t inside[WORDS]        # the cells of the closed region being awarded
     cdef uint64_t members[WORDS]       # the cells that belong to regions (in the current state)
     cdef uint64_t opening[WORDS]       # the cells that open a region they touch
     cdef uint64_t firsts[WORDS]        # the cells filled first
@@ -1634,9 +1634,7 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
             continue
         # grow the region breadth-first, in neighbour order
         r += 1
-        memset(inside, 0, sizeof(inside))
         add_cell(visited, seed)
-        add_cell(inside, seed)
         region[0] = seed
         size = 1
         head = 0
@@ -1652,7 +1650,6 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
                 if not has_cell(visited, nb):
                     if has_cell(members, nb):
                         add_cell(visited, nb)
-                        add_cell(inside, nb)
                         region[size] = nb
                         size += 1
                         if touches_cell(nb, opening):
@@ -1680,6 +1677,10 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
                         pending[n_pending] = nb
                         n_pending += 1
         memset(partial, 0, sizeof(partial))
+        # a closed region: the set of its cells, for its border
+        memset(inside, 0, sizeof(inside))
+        for j in range(size):
+            add_cell(inside, region[j])
         k = 0
         for j in range(size):
             if has_cell(firsts, region[j]):
@@ -1844,7 +1845,7 @@ cdef void play_move(State* st, int move) noexcept nogil:
     cdef int v0
     if move < 124:  # drop(c: cell)
         offset = move
-        v0 = offset % 124
+        v0 = offset
         apply_action_0(st, v0)
     st.last = st.current
     st.ply += 1

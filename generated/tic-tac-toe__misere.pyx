@@ -1046,7 +1046,7 @@ cdef void play_move(State* st, int move) noexcept nogil:
     cdef int v0
     if move < 9:  # play(c: cell)
         offset = move
-        v0 = offset % 9
+        v0 = offset
         apply_action_0(st, v0)
     st.last = st.current
     st.ply += 1
