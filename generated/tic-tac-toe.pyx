@@ -864,17 +864,35 @@ cdef int legal_cells(State* st, uint64_t* cand0) noexcept nogil:
     return <int>set_count(cand0)
 
 
+cdef unsigned char SELECT_IN_BYTE[256][8]   # [b][k]: the position of the k-th set bit of byte b
+
+
+cdef void fill_select_in_byte() noexcept nogil:
+    cdef int b, i, k
+    memset(SELECT_IN_BYTE, 0, sizeof(SELECT_IN_BYTE))
+    for b in range(256):
+        k = 0
+        for i in range(8):
+            if (b >> i) & 1:
+                SELECT_IN_BYTE[b][k] = i
+                k += 1
+
+
+fill_select_in_byte()
+
+
 cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
     """The k-th cell of the set s in ascending order (from 0; s has more than k cells)."""
     cdef int w = 0
     cdef int c, byte_at
     cdef uint64_t bits, counts, below, le
-    while True:
+    cdef int v
+    for v in range(WORDS - 1):
+        # once the word is found, k stays below its count: no branch leaves the loop
         c = popcount(s[w])
-        if k < c:
-            break
-        k -= c
-        w += 1
+        if k >= c:
+            k -= c
+            w += 1
     bits = s[w]
     # without branches: the cell counts of each byte, their running sums (byte i: the
     # cells in bytes 0..i), and the number of bytes whose running sum is at most k,
@@ -886,11 +904,7 @@ cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
     le = (((<uint64_t>k * 0x0101010101010101ULL) | 0x8080808080808080ULL) - below) & 0x8080808080808080ULL
     byte_at = <int>(((le >> 7) * 0x0101010101010101ULL) >> 56)
     k -= <int>(((below << 8) >> (8 * byte_at)) & 0xFF)
-    bits = (bits >> (8 * byte_at)) & 0xFF
-    while k > 0:
-        bits &= bits - 1
-        k -= 1
-    return (w << 6) + 8 * byte_at + lowest_bit(bits)
+    return (w << 6) + 8 * byte_at + SELECT_IN_BYTE[(bits >> (8 * byte_at)) & 0xFF][k]
 
 
 # ---------------------------------------------------------------------------- region assessment
