@@ -251,6 +251,22 @@ def test_midgard_uses_cell_sets_in_the_hot_paths():
     assert "set_count" in text and "quant_" in ranking[:300]
 
 
+def test_midgard_playouts_take_the_fast_paths():
+    # guards for the optimisations random playouts rely on (their meaning is checked move
+    # for move in test_differential.py)
+    text = codegen.generate_module(load_game_ir(MIDGARD))
+    game = text[text.index("cdef void random_game(") :]
+    game = game[: game.index("\n\n\n")]
+    assert "nth_cell(cells, rng_below(rng, n))" in game and "gen_legal" not in game
+    assess = text[text.index("cdef void assess_0(") :]
+    assess = assess[: assess.index("\n\n\n")]
+    assert "while head < size and not found_open:" in assess  # stops at an open region
+    assert "dilate_cached(st, 0," in text  # one dilation slot shared by legality and regions
+    # the fast draw needs one action with one cell parameter picked by cell sets
+    breakthrough = codegen.generate_module(load_game_ir(str(SPECS / "classics" / "breakthrough.yaml")))
+    assert "nth_cell" not in breakthrough and "gen_legal(st, moves)" in breakthrough
+
+
 def test_template_errors_are_build_errors(monkeypatch):
     with pytest.raises(BuildError, match="template"):
         codegen.render("header.pyx.j2")  # StrictUndefined: a missing variable is an error
