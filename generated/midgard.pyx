@@ -1609,11 +1609,16 @@ cdef bint award_region(State* st, const int* region, const int* order, int size,
 
 cdef inline bint touches_cell(int cell, const uint64_t* s) noexcept nogil:
     """Whether the cell has a neighbour in the set s."""
+    cdef uint64_t common = 0
     cdef int w
     for w in range(WORDS):
-        if NBR_SETS[cell][w] & s[w]:
-            return True
-    return False
+        common |= NBR_SETS[cell][w] & s[w]
+    return common != 0
+
+
+cdef inline bint has_new_cell(const uint64_t* s, const uint64_t* seen, int cell) noexcept nogil:
+    """Whether the cell is in the set s but not in the set seen (one test, no branch)."""
+    return ((s[cell >> 6] & ~seen[cell >> 6]) >> (cell & 63)) & 1
 
 
 # -- assess 0: regions of blizzard($cell)
@@ -1644,7 +1649,7 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
     seed_around = f0
     for seed_slot in range(DEGREE[seed_around]):
         seed = NBRS[seed_around][seed_slot]
-        if seed >= N_CELLS or has_cell(visited, seed) or not has_cell(members, seed):
+        if seed >= N_CELLS or not has_new_cell(members, visited, seed):
             continue
         # grow the region breadth-first, in neighbour order
         r += 1
@@ -1661,14 +1666,13 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
             head += 1
             for slot in range(DEGREE[cell]):
                 nb = NBRS[cell][slot]
-                if not has_cell(visited, nb):
-                    if has_cell(members, nb):
-                        add_cell(visited, nb)
-                        region[size] = nb
-                        size += 1
-                        if touches_cell(nb, opening):
-                            found_open = True
-                elif has_cell(partial, nb):
+                if has_new_cell(members, visited, nb):
+                    add_cell(visited, nb)
+                    region[size] = nb
+                    size += 1
+                    if touches_cell(nb, opening):
+                        found_open = True
+                elif has_cell(partial, nb):  # (partial cells are members and visited)
                     found_open = True
         if found_open:
             for j in range(size):
@@ -1685,11 +1689,10 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
             cell = pending[n_pending]
             for slot in range(DEGREE[cell]):
                 nb = NBRS[cell][slot]
-                if not has_cell(visited, nb):
-                    if has_cell(members, nb):
-                        add_cell(visited, nb)
-                        pending[n_pending] = nb
-                        n_pending += 1
+                if has_new_cell(members, visited, nb):
+                    add_cell(visited, nb)
+                    pending[n_pending] = nb
+                    n_pending += 1
         memset(partial, 0, sizeof(partial))
         # a closed region: the set of its cells, for its border
         memset(inside, 0, sizeof(inside))

@@ -1602,11 +1602,16 @@ cdef bint award_region(State* st, const int* region, const int* order, int size,
 
 cdef inline bint touches_cell(int cell, const uint64_t* s) noexcept nogil:
     """Whether the cell has a neighbour in the set s."""
+    cdef uint64_t common = 0
     cdef int w
     for w in range(WORDS):
-        if NBR_SETS[cell][w] & s[w]:
-            return True
-    return False
+        common |= NBR_SETS[cell][w] & s[w]
+    return common != 0
+
+
+cdef inline bint has_new_cell(const uint64_t* s, const uint64_t* seen, int cell) noexcept nogil:
+    """Whether the cell is in the set s but not in the set seen (one test, no branch)."""
+    return ((s[cell >> 6] & ~seen[cell >> 6]) >> (cell & 63)) & 1
 
 
 # -- assess 0: regions of empty($cell)
@@ -1626,7 +1631,7 @@ cdef void assess_0(State* st) noexcept nogil:
     memset(visited, 0, sizeof(visited))
     cellset_1(st, members, firsts)
     for seed in range(N_CELLS):
-        if seed >= N_CELLS or has_cell(visited, seed) or not has_cell(members, seed):
+        if seed >= N_CELLS or not has_new_cell(members, visited, seed):
             continue
         # grow the region breadth-first, in neighbour order
         r += 1
@@ -1639,11 +1644,10 @@ cdef void assess_0(State* st) noexcept nogil:
             head += 1
             for slot in range(DEGREE[cell]):
                 nb = NBRS[cell][slot]
-                if not has_cell(visited, nb):
-                    if has_cell(members, nb):
-                        add_cell(visited, nb)
-                        region[size] = nb
-                        size += 1
+                if has_new_cell(members, visited, nb):
+                    add_cell(visited, nb)
+                    region[size] = nb
+                    size += 1
         # a closed region: the set of its cells, for its border
         memset(inside, 0, sizeof(inside))
         for j in range(size):
