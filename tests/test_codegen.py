@@ -246,7 +246,7 @@ def test_midgard_uses_cell_sets_in_the_hot_paths():
     legal = legal[: legal.index("\n\n\n")]
     assert "cellset_" in legal and "lowest_bit" in legal
     assess = text[text.index("cdef void assess_0(") :]
-    assert "has_cell(members, nb)" in assess[: assess.index("\n\n\n")]
+    assert "has_new_cell(members, visited, nb)" in assess[: assess.index("\n\n\n")]
     ranking = text[text.index("cdef inline long long rank_key_0") :]
     assert "set_count" in text and "quant_" in ranking[:300]
 
