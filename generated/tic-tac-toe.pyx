@@ -1091,15 +1091,15 @@ cdef void random_game(State* st, Rng* rng, int* moves) noexcept nogil:
         n = settle_cells(st, cells)
 
 
-cdef void run_playouts(uint64_t seed, long long first, long long count, Stats* stats, int* moves) noexcept nogil:
-    """Games first .. first+count-1 of a run started with `seed`."""
+cdef void run_playouts(const State* start, uint64_t seed, long long first, long long count, Stats* stats, int* moves) noexcept nogil:
+    """Games first .. first+count-1 from `start` of a run started with `seed`."""
     cdef State st
     cdef Rng rng
     cdef long long i
     cdef long long margin
     cdef int winner
     for i in range(first, first + count):
-        st = START
+        st = start[0]
         rng.state = derive_seed(seed, <uint64_t>i)
         random_game(&st, &rng, moves)
         winner = outcome(&st, &margin)
@@ -1116,6 +1116,19 @@ cdef void run_playouts(uint64_t seed, long long first, long long count, Stats* s
 def playouts(long long n, uint64_t seed):
     """`n` random games from the start; game i uses derive_seed(seed, i). Returns the
     dict of midgardc.runtime.results: games, wins, draws, plies, margin, ply_limited."""
+    return stats_from(&START, n, seed)
+
+
+def rollouts(Core core, long long n, uint64_t seed):
+    """`n` random games from `core`'s position (game i: derive_seed(seed, i)), the same
+    dict as playouts(): exact win and draw counts, from which returns are summed."""
+    if core is None:
+        raise TypeError("rollouts() needs a Core")
+    return stats_from(&core.st, n, seed)
+
+
+cdef dict stats_from(const State* start, long long n, uint64_t seed):
+    cdef State first = start[0]  # a copy: the caller's state cannot change under us
     cdef Stats stats
     cdef long long done = 0
     cdef long long chunk
@@ -1128,7 +1141,7 @@ def playouts(long long n, uint64_t seed):
         while done < n:
             chunk = min(n - done, <long long>PLAYOUT_CHUNK)
             with nogil:
-                run_playouts(seed, done, chunk, &stats, moves)
+                run_playouts(&first, seed, done, chunk, &stats, moves)
             done += chunk
             PyErr_CheckSignals()
     finally:

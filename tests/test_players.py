@@ -44,7 +44,8 @@ def test_parse_player_accepts_known_kinds(text: str, spec: PlayerSpec) -> None:
     [
         ("randm", "unknown player 'randm'; did you mean 'random'?"),
         ("grredy", "unknown player 'grredy'; did you mean 'greedy'?"),
-        ("mcts9000", "unknown player 'mcts9000'; players are: random, greedy, script:PATH"),
+        ("mcts9000", "unknown player 'mcts9000'; did you mean 'mcts'?"),
+        ("alphazero", "unknown player 'alphazero'; players are: random, greedy, script:PATH"),
         ("random:3", "player 'random' takes no parameter"),
         ("script", "player 'script' needs a parameter: script:PATH"),
         ("script:", "player 'script' needs a parameter"),

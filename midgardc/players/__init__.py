@@ -1,4 +1,4 @@
-"""Players that choose moves for a seat: random, greedy, and user scripts."""
+"""Players that choose moves for a seat: random, greedy, MCTS, and user scripts."""
 
 from .base import Player
 from .registry import KINDS, PlayerSpec, kinds_help, parse_player, parse_players, player_labels

@@ -1,17 +1,22 @@
 """Player kinds by name, and the one parser of player specs (``name`` or ``name:param``).
 
 The match runner passes specs, not player objects, to worker processes: a spec is a
-short string that pickles trivially and rebuilds the same player anywhere.
+short string that pickles trivially and rebuilds the same player anywhere. Kinds with
+named parameters (``mcts:iterations=500,c=1.4``) keep them in a canonical text, so a
+spec prints the same way every time and parses back to itself.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from ..errors import MidgardcError, did_you_mean
 from .base import Player
 from .greedy import GreedyPlayer
+from .mcts import PARAMS as MCTS_PARAMS
+from .mcts import MctsPlayer
+from .params import Param, parse_params, params_help, params_text, params_usage
 from .script import ScriptPlayer
 from .uniform import RandomPlayer
 
@@ -21,12 +26,18 @@ class Kind:
     make: Callable[[str, str], Player]  # (param, display name) -> player
     param: Optional[str]  # what the parameter is called, None when it takes none
     help: str
+    params: Sequence[Param] = ()  # named parameters (then ``param`` is optional and canonical)
+
+
+def _make_mcts(param: str, name: str) -> Player:
+    return MctsPlayer(name, **parse_params("mcts", param, MCTS_PARAMS))
 
 
 KINDS: dict[str, Kind] = {
     "random": Kind(lambda _param, name: RandomPlayer(name), None, "a uniformly random legal move"),
     "greedy": Kind(lambda _param, name: GreedyPlayer(name), None, "best first ranking key after one move, ties at random"),
     "script": Kind(lambda param, name: ScriptPlayer(param, name), "PATH", "choose(state, legal_moves, rng) from a Python file"),
+    "mcts": Kind(_make_mcts, "ITERATIONS", "UCT tree search with the engine's random games as rollouts", MCTS_PARAMS),
 }
 
 
@@ -54,6 +65,10 @@ def parse_player(text: str) -> PlayerSpec:
         guess = did_you_mean(kind, KINDS)
         raise MidgardcError(f"unknown player '{kind}'; " + (guess or f"players are: {kinds_help()}"))
     info = KINDS[kind]
+    if info.params:
+        if sep and not param.strip():
+            raise MidgardcError(f"player '{kind}': nothing after ':'", hint=params_help(kind, info.params))
+        return PlayerSpec(kind, params_text(parse_params(kind, param, info.params), info.params))
     if info.param is None and sep:
         raise MidgardcError(f"player '{kind}' takes no parameter (got '{text}')")
     if info.param is not None and not param.strip():
@@ -62,8 +77,18 @@ def parse_player(text: str) -> PlayerSpec:
 
 
 def parse_players(text: str) -> list[PlayerSpec]:
-    """A comma-separated list of player specs (so a script path cannot contain a comma)."""
-    return [parse_player(part) for part in text.split(",")]
+    """A comma-separated list of player specs (so a script path cannot contain a comma).
+    A part with ``=`` and no ``:`` continues the previous player's parameters, so
+    ``random,mcts:iterations=500,c=1.4,greedy`` is three players."""
+    parts: list[str] = []
+    for part in text.split(","):
+        if "=" in part and ":" not in part:
+            if not parts:
+                raise MidgardcError(f"parameter '{part.strip()}' comes before any player", hint=f"write it after the player, e.g. mcts:{part.strip()}")
+            parts[-1] += ("," if ":" in parts[-1] else ":") + part
+        else:
+            parts.append(part)
+    return [parse_player(part) for part in parts]
 
 
 def player_labels(specs: list[PlayerSpec]) -> list[str]:
@@ -73,4 +98,10 @@ def player_labels(specs: list[PlayerSpec]) -> list[str]:
 
 
 def kinds_help() -> str:
-    return ", ".join(f"{k}:{v.param}" if v.param else k for k, v in KINDS.items())
+    return ", ".join(_kind_usage(k, v) for k, v in KINDS.items())
+
+
+def _kind_usage(name: str, kind: Kind) -> str:
+    if kind.params:
+        return f"{name}[:{kind.param}] or {params_usage(name, kind.params)}"
+    return f"{name}:{kind.param}" if kind.param else name

@@ -39,6 +39,13 @@ class CompiledEngine:
             raise ValueError("the number of playouts must be at least 0")
         return self.module.playouts(n, seed & MASK)
 
+    def rollouts(self, core: Any, n: int, seed: int) -> dict:
+        """``n`` random games from ``core``'s position (left as it is); game i uses
+        ``derive_seed(seed, i)``. The same dict as ``playouts``."""
+        if n < 0:
+            raise ValueError("the number of rollouts must be at least 0")
+        return self.module.rollouts(core, n, seed & MASK)
+
     def perft(self, depth: int, core: Optional[Any] = None) -> int:
         """Legal move sequences of length ``depth`` from the start (or ``core``); a game
         that ends earlier counts once, as in ``midgardc.runtime.game.perft``."""

@@ -160,6 +160,13 @@ class State:
     def margin(self) -> int:
         return results.margin_of(self.game.ir, self.core.keys())
 
+    def rollout_returns(self, n: int, seed: int) -> list[float]:
+        """Per seat, the summed ``returns()`` of ``n`` uniformly random games from here
+        (game i seeded with ``derive_seed(seed, i)``), played by the back end itself."""
+        if n < 0:
+            raise ValueError("the number of rollouts must be at least 0")
+        return summed_returns(self.game.engine.rollouts(self.core, n, seed))
+
     # -- moves -----------------------------------------------------------------------
 
     def resolve(self, move: MoveLike) -> int:
@@ -213,6 +220,13 @@ class State:
         from .view import render_text
 
         return render_text(self, color=False)
+
+
+def summed_returns(stats: dict) -> list[float]:
+    """Summed ``returns_of`` from a playout/rollout stats dict: +1 per win, -1 per game
+    someone else won, 0 per draw (exact while the counts fit a double's 53 bits)."""
+    decided = stats["games"] - stats["draws"]
+    return [float(2 * w - decided) for w in stats["wins"]]
 
 
 def load(spec_path: str, variant: Optional[str] = None, engine: str = "interpreted", force_build: bool = False) -> Game:

@@ -664,11 +664,16 @@ class InterpretedEngine:
 
     def playouts(self, n: int, seed: int) -> dict:
         """``n`` random games; game i uses ``derive_seed(seed, i)``. Aggregate results."""
+        return self.rollouts(self.new_core(0), n, seed)
+
+    def rollouts(self, start: Core, n: int, seed: int) -> dict:
+        """``n`` random games from ``start`` (left as it is); game i uses
+        ``derive_seed(seed, i)``. The same dict as ``playouts``."""
         from .results import summarize_core
 
         stats = None
         for i in range(n):
-            core = self.new_core(0)
+            core = start.clone()
             rng = Rng(derive_seed(seed, i))
             while not core.terminal:
                 legal = core.legal()
