@@ -9,7 +9,7 @@ SPEC   ?= specs/midgard.yaml
 GAMES  ?= 200
 FUZZ_CASES ?= 10000
 
-.PHONY: setup run build test bench check-generated generate clean fuzz
+.PHONY: setup run build test bench check-generated generate clean fuzz browser
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,8 +25,28 @@ build: setup  ## generate and compile the engines of every spec and variant (cac
 run: build  ## build, then play a match of random against greedy
 	$(BIN)/midgardc match $(SPEC) --players random,greedy --games $(GAMES) --seed 1 --engine compiled
 
-test: setup  ## the whole suite (builds the engines it needs)
+test: setup browser  ## the whole suite (builds the engines it needs)
 	$(BIN)/python -m pytest -q
+
+# The HTML report test drives Debian's chromium headless. Install it when missing and we can
+# (root or passwordless sudo); otherwise say why that test will be skipped. Never fails.
+APT_CHROMIUM = env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >/dev/null
+
+browser:  ## make sure chromium and chromedriver are there for the browser test (installs them if it can)
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then \
+		exit 0; \
+	elif ! command -v apt-get >/dev/null 2>&1; then \
+		echo "note: chromium/chromedriver missing and no apt-get here: the browser test will be skipped"; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		{ $(APT_CHROMIUM) || { apt-get update -q >/dev/null && $(APT_CHROMIUM); }; } \
+			|| echo "note: installing chromium failed: the browser test will be skipped"; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
+		{ sudo -n $(APT_CHROMIUM) || { sudo -n apt-get update -q >/dev/null && sudo -n $(APT_CHROMIUM); }; } \
+			|| echo "note: installing chromium failed: the browser test will be skipped"; \
+	else \
+		echo "note: chromium/chromedriver missing and installing needs root: the browser test will be skipped"; \
+		echo "      (sudo apt-get install chromium chromium-driver)"; \
+	fi
 
 bench: setup  ## every spec and variant: random playouts/s of both engines and their ratio (median of 3)
 	$(BIN)/midgardc bench --all --engine both --runs 3 --playouts 50000

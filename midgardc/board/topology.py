@@ -193,22 +193,34 @@ def _hex(spec: YMap, get) -> RawBoard:
 
 
 def _graph(spec: YMap, get) -> RawBoard:
-    """Named nodes and undirected edges, as given."""
-    from ..spec.yamlpos import YList, YScalar
+    """Named nodes and undirected edges, as given. A node is a name, or ``{name: a, at: [x, y]}``
+    to say where it is drawn (x to the right, y down, any unit). Give every node a place or
+    none: without places the nodes are laid out on a circle in the order they are listed, so
+    the same spec always draws the same picture. A node's "polygon" is its single centre point."""
+    from ..spec.yamlpos import YList
 
     nodes = spec.get("nodes")
     edges = spec.get("edges")
     if not isinstance(nodes, YList) or not len(nodes):
-        raise SpecError("a graph board needs 'nodes': a list of node names", spec.pos)
+        raise SpecError("a graph board needs 'nodes': a list of node names (or {name: a, at: [x, y]})", spec.pos)
     b = RawBoard()
     ids: dict[str, int] = {}
+    places: list[tuple[float, float] | None] = []
     for i, node in enumerate(nodes):
-        if not isinstance(node, YScalar) or node.value is None:
-            raise SpecError("a node name must be a string", node.pos)
-        name = str(node.value)
+        name, place = _graph_node(node)
         if name in ids:
             raise SpecError(f"node '{name}' is listed twice", node.pos)
+        if places and (place is None) != (places[0] is None):
+            first = "has" if places[0] is not None else "has no"
+            raise SpecError(f"node '{name}' {'has no' if place is None else 'has a'} place but the first node {first} 'at:'; give every node 'at: [x, y]' or none", node.pos)
+        places.append(place)
         ids[name] = b.add(name, (i // 8, 10 * (i % 8)), ())
+    n = len(places)
+    for i, place in enumerate(places):
+        if place is None:
+            angle = 2 * math.pi * i / n - math.pi / 2  # the first node at the top, then clockwise
+            place = (round(math.cos(angle) * max(1.0, n / 4), 6), round(math.sin(angle) * max(1.0, n / 4), 6))
+        b.polygons[i] = (place,)
     for edge in edges or []:
         if not isinstance(edge, YList) or len(edge) != 2:
             raise SpecError("an edge is a list of two node names, like [a, b]", edge.pos)
@@ -222,6 +234,40 @@ def _graph(spec: YMap, get) -> RawBoard:
             ends.append(ids[name])
         b.link(*ends)
     return b
+
+
+MAX_PLACE = 1e6
+
+
+def _graph_node(node) -> tuple[str, "tuple[float, float] | None"]:
+    """A node entry: a plain name, or ``{name: ..., at: [x, y]}``."""
+    from ..errors import did_you_mean
+    from ..spec.yamlpos import YList, YScalar
+
+    if isinstance(node, YScalar):
+        if node.value is None:
+            raise SpecError("a node name must be a string", node.pos)
+        return str(node.value), None
+    if not isinstance(node, YMap):
+        raise SpecError("a node is a name, or {name: a, at: [x, y]}", node.pos)
+    for key in node.items:
+        if key not in ("name", "at"):
+            raise SpecError(f"unknown key '{key}' for a graph node", node.key_pos[key], did_you_mean(key, ["name", "at"]) or "a node has 'name' and 'at'")
+    name_node = node.get("name")
+    if not isinstance(name_node, YScalar) or name_node.value is None or isinstance(name_node.value, bool):
+        raise SpecError("a node needs a 'name' (a string)", (name_node or node).pos)
+    at = node.get("at")
+    if at is None:
+        raise SpecError(f"node '{name_node.value}' needs 'at: [x, y]' (or write just its name)", node.pos)
+    if not isinstance(at, YList) or len(at) != 2:
+        raise SpecError("'at' is a list of two numbers [x, y]", at.pos)
+    xy = []
+    for v in at:
+        value = getattr(v, "value", None)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or abs(value) > MAX_PLACE:
+            raise SpecError(f"a node's place is given by two numbers between -{MAX_PLACE:g} and {MAX_PLACE:g}", v.pos)
+        xy.append(float(value))
+    return str(name_node.value), (xy[0], xy[1])
 
 
 TOPOLOGIES: dict[str, Callable] = {"triangle": _triangle, "square": _square, "graph": _graph, "hex": _hex}

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import TYPE_CHECKING, Optional
-from xml.sax.saxutils import escape
 
 from ..ir.nodes import GameIR
 from . import results
@@ -18,8 +17,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game import State
 
 PLAYER_COLOURS = ["blue", "green", "red", "yellow", "magenta", "cyan", "white", "bright_black"]
-SVG_PLAYER = ["#2f6db5", "#4f9a3a", "#c0392b", "#d4ac0d", "#8e44ad", "#16a085", "#7f8c8d", "#34495e"]
-SVG_STATES = ["#d0d3d4", "#e8f6fa", "#fdebd0", "#f5eef8"]
 
 
 @lru_cache(maxsize=32)
@@ -184,32 +181,7 @@ def render_text(state: "State", color: bool = True) -> str:
 
 
 def render_svg(state: "State") -> str:
-    """An SVG picture of the board: each cell's outline filled by owner or display state."""
-    ir = state.game.ir
-    b = ir.board
-    if not b.polygons or not any(b.polygons):
-        raise ValueError("this board has no geometry to draw")
-    scale = 40.0
-    states = empty_states(state)
-    xs = [x for poly in b.polygons for x, _ in poly]
-    ys = [y for poly in b.polygons for _, y in poly]
-    minx, miny = min(xs), min(ys)
-    w, h = (max(xs) - minx) * scale + 20, (max(ys) - miny) * scale + 20
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0f} {h:.0f}" width="{w:.0f}" height="{h:.0f}" font-family="sans-serif">']
-    out.append(f"<title>{escape(ir.title)}</title>")
-    for c, poly in enumerate(b.polygons):
-        pts = " ".join(f"{(x - minx) * scale + 10:.1f},{(y - miny) * scale + 10:.1f}" for x, y in poly)
-        owner = ir.piece_owner(state.core.board[c])
-        if owner >= 0:
-            fill, cls = SVG_PLAYER[owner % len(SVG_PLAYER)], f"player-{escape(ir.players[owner])}"
-        elif states[c] is not None:
-            fill, cls = SVG_STATES[states[c] % len(SVG_STATES)], f"state-{escape(ir.render.empty_states[states[c]][0])}"
-        else:
-            fill, cls = "#ffffff", "empty"
-        cx = sum(x for x, _ in poly) / len(poly)
-        cy = sum(y for _, y in poly) / len(poly)
-        name = escape(b.cell_names[c])
-        out.append(f'<polygon class="{cls}" points="{pts}" fill="{fill}" stroke="#555" stroke-width="1"><title>{name}</title></polygon>')
-        out.append(f'<text x="{(cx - minx) * scale + 10:.1f}" y="{(cy - miny) * scale + 13:.1f}" font-size="8" text-anchor="middle" fill="#222">{name}</text>')
-    out.append("</svg>")
-    return "\n".join(out)
+    """An SVG picture of the board (kept here for callers; the drawing is in midgardc.render)."""
+    from ..render.svg import render_svg as draw
+
+    return draw(state)

@@ -1,0 +1,270 @@
+"""A match record read, checked and replayed: the numbers and frames a report is made from.
+
+Every game of the record is replayed on the spec it names (the record remembers the spec's
+sha256, so a changed spec is refused rather than shown wrongly) and its result compared
+with the recorded one; a report never shows a game the rules do not reproduce. Games are
+grouped by variant (and by pairing, for tournament records), each group tallied with the
+same ``Tally`` as ``midgardc match``, so the report's tables equal the match's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from ..errors import MidgardcError, MoveError, Pos
+from ..matches.record import spec_sha256
+from ..matches.runner import GameResult
+from ..matches.tally import Tally
+from .svg import cell_looks, track_values
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..ir.nodes import GameIR
+    from ..runtime.game import Game
+
+# field -> (types, what it should be), checked on every line
+REQUIRED = {
+    "spec": ((str,), "the spec's path"),
+    "game": ((int,), "the game's number"),
+    "game_seed": ((int,), "the game's seed"),
+    "seat_names": ((list,), "the seats' names"),
+    "seats": ((list,), "the player in each seat"),
+    "moves": ((list,), "the moves"),
+    "result": ((dict,), "the result"),
+}
+
+
+@dataclass
+class Line:
+    lineno: int
+    data: dict
+
+    @property
+    def game(self) -> int:
+        return self.data["game"]
+
+
+@dataclass
+class Replay:
+    """One game, ply by ply: the first position's looks, then per ply the changed cells
+    (flat pairs cell, look), the track values and the seat to move (-1 at the end)."""
+
+    game: int
+    seats: list[str]
+    moves: list[str]
+    looks: list[int]
+    diffs: list[list[int]] = field(default_factory=list)
+    values: list[list[int]] = field(default_factory=list)
+    turns: list[int] = field(default_factory=list)
+    result: str = ""
+
+
+@dataclass
+class Group:
+    """The games of one variant (and pairing) of one spec."""
+
+    key: str
+    spec: str
+    variant: Optional[str]
+    pairing: Optional[str]
+    ir: "GameIR"
+    engine: str
+    labels: list[str]
+    results: list[GameResult] = field(default_factory=list)
+    plies: list[int] = field(default_factory=list)
+    seeds: set = field(default_factory=set)
+    replays: list[Replay] = field(default_factory=list)
+
+    @property
+    def tally(self) -> Tally:
+        """The group's results in the same sums as ``midgardc match`` keeps."""
+        tally = Tally(self.ir, self.labels)
+        for r in self.results:
+            tally.add(r)
+        return tally
+
+    @property
+    def active(self) -> list[str]:
+        """The labels that played in this group (a tournament's pairing leaves some out)."""
+        played = {p for r in self.results for p in r.seats}
+        return [label for i, label in enumerate(self.labels) if i in played]
+
+    def length_stats(self) -> tuple[float, float]:
+        """Mean and (population) standard deviation of the game lengths in plies."""
+        n = len(self.plies)
+        if not n:
+            return 0.0, 0.0
+        mean = sum(self.plies) / n
+        return mean, math.sqrt(sum((p - mean) ** 2 for p in self.plies) / n)
+
+
+def read_lines(path: str) -> list[Line]:
+    """The record's lines, each checked for the fields a report needs (errors at line:col)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise MidgardcError(f"cannot read the record {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise MidgardcError(f"the record {path} is not UTF-8 text (is it a match record?)") from None
+    lines = []
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise MidgardcError(f"not a match record line: {exc.msg}", Pos(path, lineno, exc.colno)) from None
+        if not isinstance(data, dict):
+            raise MidgardcError("not a match record line (expected a JSON object)", Pos(path, lineno, 1))
+        for key, (types, what) in REQUIRED.items():
+            value = data.get(key)
+            if not isinstance(value, types) or isinstance(value, bool):
+                col = raw.find(f'"{key}"') + 1 or 1
+                found = "missing" if key not in data else f"a {type(value).__name__}"
+                raise MidgardcError(f"not a match record line: '{key}' ({what}) is {found}", Pos(path, lineno, col))
+        lines.append(Line(lineno, data))
+    if not lines:
+        raise MidgardcError(f"the record {path} holds no games")
+    return lines
+
+
+def _pairing(data: dict) -> Optional[str]:
+    p = data.get("pairing")
+    if p is None:
+        return None
+    if isinstance(p, list) and all(isinstance(x, str) for x in p):
+        return " vs ".join(p)
+    return p if isinstance(p, str) else json.dumps(p, separators=(",", " "))
+
+
+def _spec_path(record: str, named: str) -> str:
+    """The record's spec path as written, or else beside the record."""
+    if os.path.exists(named):
+        return named
+    beside = os.path.join(os.path.dirname(os.path.abspath(record)), named)
+    return beside if os.path.exists(beside) else named
+
+
+def load_groups(
+    record: str,
+    open_game: Callable[["GameIR"], "Game"],
+    spec: Optional[str] = None,
+    max_replays: int = 200,
+) -> list[Group]:
+    """Read, check and replay every game of ``record``; the first ``max_replays`` games
+    also keep their frames for the step-through replay."""
+    from ..spec.lower import load_game_ir
+
+    lines = read_lines(record)
+    groups: dict[tuple, Group] = {}
+    games: dict[tuple[str, Optional[str]], "Game"] = {}
+    checked: set[tuple[str, str]] = set()  # (spec path, recorded sha256) pairs found equal
+    kept = 0
+    for line in lines:
+        d = line.data
+        path = spec or _spec_path(record, d["spec"])
+        variant = d.get("variant")
+        if variant is not None and not isinstance(variant, str):
+            raise MidgardcError("not a match record line: 'variant' must be a name or null", Pos(record, line.lineno, 1))
+        want = d.get("spec_sha256")
+        if want and (path, want) not in checked:
+            if want != spec_sha256(path):
+                raise MidgardcError(
+                    f"{path} has changed since {record} was made (its sha256 no longer matches the record's), "
+                    "so the games cannot be replayed faithfully",
+                    Pos(record, line.lineno, 1),
+                    hint="report on a record made with the current spec, or restore the spec it was made with",
+                )
+            checked.add((path, want))
+        if (path, variant) not in games:
+            games[(path, variant)] = open_game(load_game_ir(path, variant))
+        game = games[(path, variant)]
+        pairing = _pairing(d)
+        gkey = (path, variant, pairing)
+        if gkey not in groups:
+            labels = d.get("players") if isinstance(d.get("players"), list) else None
+            groups[gkey] = Group(
+                key=f"group-{len(groups)}",
+                spec=path,
+                variant=variant,
+                pairing=pairing,
+                ir=game.ir,
+                engine=game.engine_name,
+                labels=[str(x) for x in labels] if labels else [],
+            )
+        group = groups[gkey]
+        keep = kept < max_replays
+        state, replay = _replay_line(record, line, game, keep)
+        for label in d["seats"]:
+            if str(label) not in group.labels:
+                group.labels.append(str(label))
+        keys = state.keys()
+        group.results.append(
+            GameResult(
+                index=d["game"],
+                seed=d["game_seed"],
+                seats=tuple(group.labels.index(str(label)) for label in d["seats"]),
+                moves=(),
+                winner=state.winner(),
+                plies=state.ply(),
+                keys=tuple(tuple(k) for k in keys),
+                margin=state.margin(),
+                ply_limited=bool(state.core.ply_limited),
+            )
+        )
+        group.plies.append(state.ply())
+        if "seed" in d:
+            group.seeds.add(d["seed"])
+        if replay is not None:
+            group.replays.append(replay)
+            kept += 1
+    return list(groups.values())
+
+
+def _replay_line(record: str, line: Line, game: "Game", keep: bool) -> tuple[Any, Optional[Replay]]:
+    """Replay one recorded game, check it reaches the recorded result, and (when ``keep``)
+    collect its frames."""
+    d = line.data
+    where = f"game {d['game']} (line {line.lineno}) of {record}"
+    ir = game.ir
+    if len(d["seats"]) != ir.n_players or list(d["seat_names"]) != list(ir.players):
+        raise MidgardcError(f"{where} has seats {d['seat_names']} but {ir.title} has {list(ir.players)}")
+    state = game.new_state(int(d["game_seed"]))
+    replay = None
+    if keep:
+        looks = cell_looks(state)
+        replay = Replay(d["game"], [str(s) for s in d["seats"]], [str(m) for m in d["moves"]], looks)
+        replay.values.append(track_values(state))
+        replay.turns.append(state.current_player())
+    for i, text in enumerate(d["moves"], start=1):
+        try:
+            state.apply(str(text))
+        except MoveError as exc:
+            raise MidgardcError(f"{where} does not replay: move {i} ({text}): {exc.message}") from None
+        if replay is not None:
+            now = cell_looks(state)
+            replay.diffs.append([v for c, (a, b) in enumerate(zip(looks, now)) if a != b for v in (c, b)])
+            looks = now
+            replay.values.append(track_values(state))
+            replay.turns.append(state.current_player())
+    _check(where, state, d["result"])
+    winner = state.winner()
+    labels = [str(s) for s in d["seats"]]
+    if replay is not None:
+        replay.result = "draw" if winner is None else f"{labels[winner]} ({ir.players[winner]}) wins"
+    return state, replay
+
+
+def _check(where: str, state: Any, recorded: dict) -> None:
+    ir = state.game.ir
+    if not state.is_terminal():
+        raise MidgardcError(f"{where} does not reach the end of the game when replayed (after {state.ply()} moves)")
+    w = state.winner()
+    got = {"winner_seat": None if w is None else ir.players[w], "plies": state.ply(), "keys": state.scores()}
+    for key, value in got.items():
+        if key in recorded and recorded[key] != value:
+            raise MidgardcError(f"{where} replays to a different result: recorded {key} {recorded[key]!r}, replayed {value!r}")

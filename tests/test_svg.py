@@ -1,0 +1,194 @@
+"""SVG pictures of every board topology: one element per cell, classed by what is on it,
+the players' tracks, torus marks, graph node places (given or laid out) and their errors."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import ROOT
+from midgardc.cli import cli
+from midgardc.errors import SpecError
+from midgardc.render.svg import render_svg, track_labels
+from midgardc.runtime.game import game_from_ir
+from midgardc.spec.lower import list_variants, load_game_ir
+
+NS = "{http://www.w3.org/2000/svg}"
+SPEC_FILES = sorted(str(p) for p in (ROOT / "specs").rglob("*.yaml")) + sorted(str(p) for p in (ROOT / "tests" / "data").glob("*.yaml"))
+TARGETS = [(spec, v) for spec in SPEC_FILES for v in [None, *list_variants(spec)]]
+
+GRAPH_SPEC = """\
+midgardc: 1
+game: {{name: ring, title: Ring, players: [a, b]}}
+pieces: {{stone: {{hand: 3}}, flag: {{hand: 1}}}}
+counters: {{points: 0}}
+board:
+  topology: graph
+  nodes: {nodes}
+  edges: [[n1, n2], [n2, n3], [n3, n4], [n4, n1]]
+actions:
+  play:
+    params: {{c: cell}}
+    where: empty(c)
+    effects:
+      - place: {{piece: stone, at: c}}
+    notation: "{{c}}"
+end:
+  when: ["all c in cells: occupied(c)"]
+ranking:
+  stones: "count(c in cells: owner(c) == p)"
+render:
+  glyphs: {{a: "A", b: "B"}}
+"""
+PLAIN_NODES = "[n1, n2, n3, n4]"
+PLACED_NODES = "[{name: n1, at: [0, 0]}, {name: n2, at: [4, 0]}, {name: n3, at: [4, 3]}, {name: n4, at: [0, 3]}]"
+
+
+def _state_after(spec: str, variant, plies: int):
+    game = game_from_ir(load_game_ir(spec, variant), "interpreted")
+    state = game.new_state(7)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        moves = state.legal_moves()
+        state.apply(moves[len(moves) // 2])
+    return state
+
+
+def _cells(root: ET.Element) -> list[ET.Element]:
+    return [el for el in root.iter() if el.get("data-cell") is not None]
+
+
+@pytest.mark.parametrize("spec,variant", TARGETS, ids=[f"{Path(s).stem}-{v or 'base'}" for s, v in TARGETS])
+def test_every_spec_draws_one_classed_element_per_cell(spec: str, variant) -> None:
+    state = _state_after(spec, variant, 5)
+    ir = state.game.ir
+    root = ET.fromstring(render_svg(state))
+    assert root.tag == NS + "svg"
+    cells = _cells(root)
+    assert [el.get("data-cell") for el in cells] == list(ir.board.cell_names)
+    board = state.to_json()["board"]
+    marks = state.to_json().get("marks", {})
+    owned = 0
+    for el in cells:
+        classes = el.get("class").split()
+        assert classes[0] == "cell"
+        owner = board[el.get("data-cell")]
+        if owner is not None:
+            owned += 1
+            assert classes[1:] == [f"p{ir.players.index(owner)}", f"player-{owner}"]
+        elif classes[1] != "empty":
+            state = int(classes[1][1:])
+            assert classes[1:] == [f"s{state}", f"state-{ir.render.empty_states[state][0]}"]
+        for name, cell_names in marks.items():
+            if el.get("data-cell") in cell_names:
+                assert classes[1] == f"s{[s[0] for s in ir.render.empty_states].index(name)}"
+        assert el.find(NS + "title").text == el.get("data-cell")
+    assert owned == sum(1 for v in board.values() if v is not None)
+
+
+def test_tracks_show_hands_counters_and_scores() -> None:
+    spec = str(ROOT / "specs" / "midgard.yaml")
+    state = _state_after(spec, None, 3)
+    root = ET.fromstring(render_svg(state))
+    texts = {int(el.get("data-track")): el.text for el in root.iter(NS + "text") if el.get("data-track") is not None}
+    labels = track_labels(state.game.ir)
+    assert len(texts) == len(labels)
+    data = state.to_json()
+    expected = []
+    for p in data["players"]:
+        expected += [f"{k} in hand: {v}" for k, v in p["hand"].items()]
+        expected += [f"score: {k}: {v}" for k, v in p["score"].items()]
+    assert [texts[i] for i in range(len(texts))] == expected
+    status = [el.text for el in root.iter(NS + "text") if el.get("class") == "status"]
+    assert status == [f"{data['current']} to move (move 4)"]
+
+
+def test_several_kinds_are_marked_with_their_letter() -> None:
+    spec = str(ROOT / "tests" / "data" / "steps.yaml")
+    game = game_from_ir(load_game_ir(spec), "interpreted")
+    state = game.new_state(0)
+    first = state.legal_moves()[0]
+    state.apply(first)
+    root = ET.fromstring(render_svg(state))
+    glyphs = {el.get("data-glyph"): el.text or "" for el in root.iter(NS + "text") if el.get("data-glyph") is not None}
+    filled = [c for c, v in glyphs.items() if v]
+    assert len(filled) == 1
+    kind = state.game.ir.kinds[state.game.ir.piece_kind(state.core.board[int(filled[0])])]
+    assert glyphs[filled[0]] == kind[0].upper()
+
+
+@pytest.mark.parametrize("wrap", [True, False])
+def test_a_torus_marks_its_wrap_around_edges(tmp_path: Path, wrap: bool) -> None:
+    text = (ROOT / "tests" / "data" / "steps.yaml").read_text()
+    spec = tmp_path / "torus.yaml"
+    spec.write_text(text.replace("board: {topology: square, rows: 5, cols: 6}", f"board: {{topology: square, rows: 5, cols: 6, wrap: {str(wrap).lower()}}}"))
+    state = game_from_ir(load_game_ir(str(spec)), "interpreted").new_state(0)
+    root = ET.fromstring(render_svg(state))
+    dashed = [el for el in root.iter(NS + "rect") if el.get("class") == "wrap"]
+    arrows = [el for el in root.iter(NS + "path") if el.get("class") == "wrap-arrow"]
+    assert (len(dashed), len(arrows)) == ((1, 4) if wrap else (0, 0))
+    assert len(_cells(root)) == 30
+
+
+def _graph(tmp_path: Path, nodes: str) -> Path:
+    spec = tmp_path / "ring.yaml"
+    spec.write_text(GRAPH_SPEC.format(nodes=nodes))
+    return spec
+
+
+def test_graph_nodes_are_drawn_at_their_places_with_edges(tmp_path: Path) -> None:
+    spec = _graph(tmp_path, PLACED_NODES)
+    state = game_from_ir(load_game_ir(str(spec)), "interpreted").new_state(0)
+    state.apply("n3")
+    root = ET.fromstring(render_svg(state))
+    circles = {el.get("data-cell"): el for el in root.iter(NS + "circle")}
+    assert sorted(circles) == ["n1", "n2", "n3", "n4"]
+    xy = {n: (float(el.get("cx")), float(el.get("cy"))) for n, el in circles.items()}
+    # the given places, scaled alike: n1 left of n2 on one line, n4 below n1
+    assert xy["n1"][1] == xy["n2"][1] and xy["n1"][0] < xy["n2"][0]
+    assert xy["n1"][0] == xy["n4"][0] and xy["n4"][1] > xy["n1"][1]
+    assert (xy["n2"][0] - xy["n1"][0]) / (xy["n4"][1] - xy["n1"][1]) == pytest.approx(4 / 3, rel=1e-2)
+    assert circles["n3"].get("class") == "cell p0 player-a" and circles["n1"].get("class") == "cell empty"
+    edges = sorted(el.get("data-edge") for el in root.iter(NS + "line") if el.get("class") == "edge")
+    assert edges == ["n1-n2", "n1-n4", "n2-n3", "n3-n4"]
+
+
+def test_graph_nodes_without_places_are_laid_out_the_same_way_every_time(tmp_path: Path) -> None:
+    spec = _graph(tmp_path, PLAIN_NODES)
+    pictures = [render_svg(game_from_ir(load_game_ir(str(spec)), "interpreted").new_state(0)) for _ in range(2)]
+    assert pictures[0] == pictures[1]
+    root = ET.fromstring(pictures[0])
+    places = {(el.get("cx"), el.get("cy")) for el in root.iter(NS + "circle")}
+    assert len(places) == 4  # every node at its own place
+
+
+@pytest.mark.parametrize(
+    "nodes,message,col",
+    [
+        ("[n1, {name: n2, at: [1, 2]}, n3, n4]", "node 'n2' has a place but the first node has no 'at:'", 15),
+        ("[{name: n1, at: [0, x]}, n2]", "a node's place is given by two numbers", 30),
+        ("[{name: n1, at: [0]}, n2]", "'at' is a list of two numbers", 26),
+        ("[{name: n1, where: [0, 1]}, n2]", "unknown key 'where' for a graph node", 22),
+        ("[{at: [0, 1]}, n2]", "a node needs a 'name'", 11),
+    ],
+)
+def test_bad_node_places_are_errors_with_positions(tmp_path: Path, nodes: str, message: str, col: int) -> None:
+    spec = _graph(tmp_path, nodes)
+    with pytest.raises(SpecError) as info:
+        load_game_ir(str(spec))
+    assert message in info.value.message
+    assert (info.value.pos.line, info.value.pos.col) == (7, col)
+
+
+def test_show_writes_a_graph_picture(tmp_path: Path) -> None:
+    spec = _graph(tmp_path, PLACED_NODES)
+    out = tmp_path / "ring.svg"
+    result = CliRunner().invoke(cli, ["show", str(spec), "--moves", "n1 n2", "--svg", str(out)])
+    assert result.exit_code == 0, result.output
+    root = ET.parse(out).getroot()
+    classes = {el.get("data-cell"): el.get("class") for el in _cells(root)}
+    assert classes == {"n1": "cell p0 player-a", "n2": "cell p1 player-b", "n3": "cell empty", "n4": "cell empty"}
