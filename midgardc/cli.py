@@ -10,12 +10,11 @@ had and was not asked for by name.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
 import time
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Optional
 
 import click
 
@@ -35,6 +34,7 @@ from .errors import BuildError, MidgardcError
 from .fileio import write_atomic
 from .ir.nodes import GameIR
 from .players import PlayerSpec, kinds_help
+from .progress import progress, progress_option
 from .runtime.game import Game, State, game_from_ir, replay
 
 COMPILED_MODULE = "midgardc.runtime.compiled"
@@ -253,6 +253,7 @@ def _read_text(path: str) -> Optional[str]:
 @click.option("--workers", "-w", type=click.IntRange(min=0), default=1, show_default=True, help="Local processes to play in (0: one per CPU). Results do not depend on it.")
 @click.option("--record", "-r", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE.jsonl", help="Write every game (seats, moves, result) as one JSON line.")
 @json_option
+@progress_option
 @click.pass_context
 def match(
     ctx: click.Context,
@@ -265,6 +266,7 @@ def match(
     workers: int,
     record: Optional[str],
     as_json: bool,
+    show_progress: Optional[bool],
 ) -> None:
     """Play games between players and print a results table.
 
@@ -282,7 +284,7 @@ def match(
         raise click.BadParameter(f"{ir.title} has {ir.n_players} seats ({', '.join(ir.players)}); {given}", param_hint="'--players'")
     game = _open_game(ctx, ir, engine)
     workers = workers or default_workers()
-    with _progress(games) as tick:
+    with progress(games, show_progress) as tick:
         outcome = run_match(game, spec, players, games, seed=seed, workers=workers, record=record, on_game=tick)
     meta = {
         "spec": spec,
@@ -304,14 +306,110 @@ def match(
         ctx.exit(EXIT_INTERRUPTED)
 
 
-@contextlib.contextmanager
-def _progress(total: int) -> Iterator[Optional[Callable[[Any], None]]]:
-    """A progress bar on stderr for runs worth watching, and only on a terminal."""
-    if total > 1 and sys.stderr.isatty():
-        with click.progressbar(length=total, label="games", file=sys.stderr, show_pos=True, show_eta=True) as bar:
-            yield lambda _result: bar.update(1)
+# -- tournament ------------------------------------------------------------------------------
+
+
+@cli.command()
+@spec_argument
+@click.option("--players", "-p", "players", required=True, type=PlayersType(), metavar="P1,P2,...", help=f"The players, comma-separated (at least as many as seats): {kinds_help()}.")
+@click.option("--variant", "-V", "variants", multiple=True, metavar="NAME", help="A variant to play; repeat to compare variants. 'base' is the game without a variant (the default).")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="Games per pairing per variant.")
+@seed_option
+@engine_option("compiled", "Falls back to the interpreter, with a note, if the compiled engine is unavailable.")
+@click.option("--workers", "-w", type=click.IntRange(min=0), default=1, show_default=True, help="Local processes to play in (0: one per CPU). Results do not depend on it.")
+@click.option("--cluster", "cluster", default=None, metavar="ADDRESS", help="Play on a Dask cluster: tcp://HOST:PORT of its scheduler, or 'local' / 'local:K' to start K local workers for this run (needs midgardc[cluster]).")
+@click.option("--record", "-r", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE.jsonl", help="Write every game (variant, pairing, seats, moves, result) as one JSON line; 'replay --record' replays one.")
+@json_option
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV instead of text: one row per (variant, player), with a header.")
+@progress_option
+@click.pass_context
+def tournament(
+    ctx: click.Context,
+    spec: str,
+    players: list[PlayerSpec],
+    variants: tuple[str, ...],
+    games: int,
+    seed: int,
+    engine: str,
+    workers: int,
+    cluster: Optional[str],
+    record: Optional[str],
+    as_json: bool,
+    as_csv: bool,
+    show_progress: Optional[bool],
+) -> None:
+    """Play a round robin between players (and variants) and print win rates, intervals and ratings.
+
+    \b
+    Pairings: every group of distinct players that fills the seats (2 seats, 3 players:
+    3 pairings). Each pairing plays --games games per variant, seats rotating as in
+    'match'; a --games that is not a multiple of the seat count leaves seats unbalanced
+    (a note says so).
+
+    \b
+    Game j of pairing p is seeded from (seed, p * games + j): the same seed gives the same
+    games, byte for byte, in one process, with --workers or on a --cluster, and the same
+    pairing and j get the same seeds in every variant (common random numbers), so variants
+    are compared on equal luck.
+
+    \b
+    The table per variant: per player games, wins, draws, losses, win rate with its 95%
+    Wilson interval, Elo ± 95% (Bradley-Terry maximum likelihood, draws as half wins, 2
+    virtual draws against a 0-rated player so 100% stays finite, mean 0; games of more
+    than two seats count as pairwise results by rank), win rate per seat; wins by seat,
+    draws, plies mean ± sd, margin; head to head. Several variants add a comparison.
+    --json prints one object (stable keys, no timings), --csv one row per variant and
+    player. Ctrl-C prints the table so far, keeps finished games in --record, exits 130.
+    """
+    from .matches.runner import RunConfig, Workshop, default_workers
+    from .matches.tournament import Entry, in_process, local_pool, on_cluster, pairings, run_tournament, summary, variant_names
+    from .matches.report import tournament_csv, tournament_json, tournament_table
+    from .players import player_labels
+
+    if as_json and as_csv:
+        raise click.UsageError("--json and --csv cannot be used together")
+    target = None
+    if cluster is not None:
+        from .matches.cluster import parse_cluster
+
+        if ctx.get_parameter_source("workers") != click.core.ParameterSource.DEFAULT:
+            raise click.UsageError("--workers and --cluster cannot be used together (the cluster's workers play)")
+        target = parse_cluster(cluster)
+    entries: list[Entry] = []
+    opened: dict[Optional[str], Game] = {}
+    chosen: Optional[str] = None
+    for name, variant in variant_names(list(variants), _variants(spec)):
+        ir = _load_ir(spec, variant)
+        entries.append(Entry(name, variant, ir, tuple(pairings(len(players), ir.n_players))))
+        game = _open_game(ctx, ir, engine) if chosen is None else game_from_ir(ir, chosen)
+        chosen = game.engine_name
+        opened[variant] = game
+    assert chosen is not None
+    labels = player_labels(list(players))
+    config = RunConfig(spec, chosen, tuple(players), tuple(labels))
+    shop = Workshop(config, games=opened)  # makes every player: a bad script fails here, before any game
+    if any(games % e.ir.n_players for e in entries):
+        seats = sorted({e.ir.n_players for e in entries})
+        click.echo(f"note: --games {games} is not a multiple of the seat count ({'/'.join(map(str, seats))}); seats are not perfectly balanced", err=True)
+    if target is not None:
+        backend = on_cluster(target)
     else:
-        yield None
+        workers = workers or default_workers()
+        backend = local_pool(workers) if workers > 1 else in_process(shop)
+    total = sum(len(e.pairings) for e in entries) * games
+    with progress(total, show_progress) as tick:
+        outcome = run_tournament(spec, entries, config, games, seed, backend, record=record, on_game=tick)
+    data = summary(outcome, spec, entries[0].ir.name)
+    if as_json:
+        click.echo(tournament_json(data))
+    elif as_csv:
+        click.echo(tournament_csv(data))
+    else:
+        click.echo(tournament_table(data))
+    if record:
+        click.echo(f"recorded {outcome.played} game{'s' if outcome.played != 1 else ''} in {record}", err=True)
+    if outcome.interrupted:
+        ctx.exit(EXIT_INTERRUPTED)
 
 
 # -- replay / moves / show / perft -----------------------------------------------------------
@@ -345,7 +443,7 @@ def _check_against_record(state: State, line: dict, record: str) -> str:
 @variant_option
 @seed_option
 @engine_option("interpreted")
-@click.option("--record", "-r", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl", help="Replay a game recorded by 'match --record' and check its result.")
+@click.option("--record", "-r", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl", help="Replay a game recorded by 'match --record' or 'tournament --record' and check its result; a spec changed since the record was made is refused.")
 @click.option("--game", "-g", "game_index", type=click.IntRange(min=0), default=None, help="Which game of --record (default 0).")
 @json_option
 @click.pass_context
@@ -383,7 +481,12 @@ def replay_cmd(
         if variant is not None and variant != rec_variant:
             raise click.UsageError(f"--variant {variant} does not match the record's variant ({rec_variant or 'none'})")
         if line.get("spec_sha256") and line["spec_sha256"] != spec_sha256(spec):
-            click.echo(f"note: {spec} has changed since {record} was made", err=True)
+            made_from = f" (it was made from {line['spec']})" if line.get("spec") else ""
+            raise MidgardcError(
+                f"{spec} is not the spec {record} was made from{made_from}: the file has changed since, so its games "
+                "may no longer replay as recorded; refusing to replay",
+                hint="replay with the unchanged spec file, or record the games again",
+            )
         game = _open_game(ctx, _load_ir(spec, rec_variant), engine)
         state = replay(game, [str(m) for m in line["moves"]], int(line.get("game_seed", 0)))
         note = _check_against_record(state, line, record)
@@ -437,6 +540,27 @@ def show(ctx: click.Context, spec: str, moves: str, variant: Optional[str], engi
         write_atomic(svg, picture + "\n", "the picture")
         click.echo(f"wrote {svg}", err=True)
     click.echo(render_text(state, color=True), color=color)
+
+
+@cli.command()
+@click.argument("record", type=click.Path(dir_okay=False), metavar="FILE.jsonl")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False, writable=True), default=None, metavar="OUT.html", help="Write one self-contained HTML page: tables, charts and a step-through replay.")
+@click.option("--spec", "spec", type=click.Path(dir_okay=False), default=None, metavar="SPEC", help="The spec to replay the games on (default: the one the record names).")
+@click.option("--max-replays", type=click.IntRange(min=0), default=200, show_default=True, help="Embed step-through replays of at most this many games (the tables count all).")
+@engine_option("compiled", "Falls back to the interpreter, with a note, if the compiled engine is unavailable.")
+@click.pass_context
+def report(ctx: click.Context, record: str, html_out: Optional[str], spec: Optional[str], max_replays: int, engine: str) -> None:
+    """Summarise a record of 'match --record' (text tables, or an HTML page with --html).
+
+    Every game is replayed on the spec and must reach the recorded result; a spec changed
+    since the record was made is refused.
+    """
+    from .render.report import report_text, write_report
+
+    groups = write_report(record, lambda ir: _open_game(ctx, ir, engine), html_out, spec, max_replays)
+    click.echo(report_text(groups))
+    if html_out:
+        click.echo(f"wrote {html_out}", err=True)
 
 
 @cli.command()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from ..errors import MidgardcError, Pos
 from ..fileio import AtomicFile
@@ -41,12 +41,30 @@ def result_json(ir: "GameIR", labels: Sequence[str], result: "GameResult") -> di
     }
 
 
+def record_line(ir: "GameIR", labels: Sequence[str], header: dict, result: "GameResult", extra: Optional[dict] = None) -> dict:
+    """One record line: the run's ``header`` (spec, spec_sha256, variant, engine, seed, ...),
+    then the game. ``labels`` name the run's players; ``result.seats`` index into them."""
+    line = dict(header)
+    line.update({"game": result.index, "game_seed": result.seed})
+    line.update(extra or {})
+    line.update(
+        {
+            "seat_names": list(ir.players),
+            "seats": [labels[p] for p in result.seats],
+            "moves": list(result.moves),
+            "result": result_json(ir, labels, result),
+        }
+    )
+    return line
+
+
 class RecordWriter:
-    def __init__(self, path: str, ir: "GameIR", labels: Sequence[str], header: dict):
+    """Writes lines in game order (results may arrive in any order); ``make_line`` turns a
+    result into its JSON object (see record_line)."""
+
+    def __init__(self, path: str, make_line: Callable[["GameResult"], dict]):
         self.path = path
-        self.ir = ir
-        self.labels = list(labels)
-        self.header = header
+        self.make_line = make_line
         self.next_index = 0
         self.pending: dict[int, "GameResult"] = {}
         self.out = AtomicFile(path, "the record")
@@ -58,18 +76,7 @@ class RecordWriter:
             self.next_index += 1
 
     def _write(self, result: "GameResult") -> None:
-        line = dict(self.header)
-        line.update(
-            {
-                "game": result.index,
-                "game_seed": result.seed,
-                "seat_names": list(self.ir.players),
-                "seats": [self.labels[p] for p in result.seats],
-                "moves": list(result.moves),
-                "result": result_json(self.ir, self.labels, result),
-            }
-        )
-        self.out.write(json.dumps(line, separators=(",", ":")) + "\n")
+        self.out.write(json.dumps(self.make_line(result), separators=(",", ":")) + "\n")
 
     def commit(self) -> None:
         """Write what is left (in game order, gaps and all) and move the file into place."""

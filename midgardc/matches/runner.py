@@ -5,6 +5,11 @@ and each seat's player Rng (``Rng(derive_seed(game_seed, seat))``). A game there
 not depend on which process plays it or when, and ``--workers`` never changes results.
 Seats rotate: in game ``i`` seat ``s`` is taken by player ``(s + i) % n``, so with a
 multiple of ``n`` games every player sits in every seat equally often.
+
+Underneath, a run is a list of GameTasks (index, seed, variant, seats) played by a
+Workshop, which caches loaded games per process: a match is one kind of run, a
+tournament (tournament.py) another, and local pools and Dask workers (cluster.py) play
+the same tasks the same way.
 """
 
 from __future__ import annotations
@@ -14,13 +19,13 @@ import os
 import signal
 import traceback
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence, Union
 
 from ..errors import MidgardcError
 from ..players import Player, PlayerSpec, player_labels
 from ..runtime.results import margin_of, winner_of
 from ..runtime.rng import Rng, derive_seed
-from .record import RecordWriter, spec_sha256
+from .record import RecordWriter, record_line, spec_sha256
 from .tally import Tally
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -54,9 +59,13 @@ def seating(index: int, n: int) -> tuple[int, ...]:
 
 def play_game(game: "Game", players: Sequence[Player], index: int, seed: int) -> GameResult:
     """Game ``index`` of a match started with ``seed``."""
-    game_seed = derive_seed(seed, index)
+    return play_seated(game, players, seating(index, game.ir.n_players), index, derive_seed(seed, index))
+
+
+def play_seated(game: "Game", players: Sequence[Player], seats: Sequence[int], index: int, game_seed: int) -> GameResult:
+    """One game with ``players[seats[s]]`` in seat ``s``, seeded with ``game_seed`` (the
+    state's seed; seat s's player draws from ``Rng(derive_seed(game_seed, s))``)."""
     n = game.ir.n_players
-    seats = seating(index, n)
     rngs = [Rng(derive_seed(game_seed, s)) for s in range(n)]
     state = game.new_state(game_seed)
     while not state.is_terminal():
@@ -66,7 +75,7 @@ def play_game(game: "Game", players: Sequence[Player], index: int, seed: int) ->
     return GameResult(
         index=index,
         seed=game_seed,
-        seats=seats,
+        seats=tuple(seats),
         moves=tuple(game.move_text(m) for m in state.history),
         winner=winner_of(game.ir, keys, bool(state.core.ply_limited)),
         plies=state.ply(),
@@ -98,7 +107,7 @@ def run_match(
     writer = None
     if record is not None:
         header = {"spec": spec_path, "spec_sha256": spec_sha256(spec_path), "variant": game.variant, "engine": game.engine_name, "seed": seed}
-        writer = RecordWriter(record, game.ir, labels, header)
+        writer = RecordWriter(record, lambda result: record_line(game.ir, labels, header, result))
 
     def take(result: GameResult) -> None:
         tally.add(result)
@@ -112,7 +121,9 @@ def run_match(
             for i in range(games):
                 take(play_game(game, objects, i, seed))
         else:
-            _run_pool(_WorkerConfig(spec_path, game.variant, game.engine_name, tuple(players), tuple(labels), seed), games, workers, take)
+            config = RunConfig(spec_path, game.engine_name, tuple(players), tuple(labels))
+            tasks = (GameTask(i, derive_seed(seed, i), game.variant, seating(i, n)) for i in range(games))
+            run_pool(config, tasks, games, workers, take)
     except KeyboardInterrupt:
         outcome.interrupted = True
     except BaseException:
@@ -124,27 +135,60 @@ def run_match(
     return outcome
 
 
-# -- worker processes --------------------------------------------------------------------
+# -- jobs and worker processes ------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class _WorkerConfig:
-    """What a worker needs to rebuild the game and players (all of it pickles)."""
+class GameTask:
+    """One game of a run: everything that differs from game to game (it pickles small)."""
+
+    index: int  # the game's number in the run (a record's "game")
+    seed: int  # the game's own seed
+    variant: Optional[str]
+    seats: tuple[int, ...]  # index into the run's players, per seat
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """What any process needs to rebuild the games and players of a run (all of it pickles)."""
 
     spec: str
-    variant: Optional[str]
     engine: str
     players: tuple[PlayerSpec, ...]
     labels: tuple[str, ...]
-    seed: int
+
+
+class Workshop:
+    """Plays tasks of one run in one process, loading each variant's game once and making
+    the players once: a worker serves any mix of (variant, seating) tasks."""
+
+    def __init__(self, config: RunConfig, spec_path: Optional[str] = None, games: Optional[dict] = None):
+        self.config = config
+        self.spec_path = spec_path or config.spec
+        self.games: dict[Optional[str], "Game"] = dict(games or {})
+        self.players = [spec.make(label) for spec, label in zip(config.players, config.labels)]
+
+    def game(self, variant: Optional[str]) -> "Game":
+        game = self.games.get(variant)
+        if game is None:
+            from ..runtime.game import load
+
+            game = self.games[variant] = load(self.spec_path, variant, engine=self.config.engine)
+        return game
+
+    def play(self, task: GameTask) -> GameResult:
+        return play_seated(self.game(task.variant), self.players, task.seats, task.index, task.seed)
 
 
 @dataclass(frozen=True)
-class _Failure:
+class Failure:
     """An error inside a worker, carried back as text (``user``: a MidgardcError's message)."""
 
     text: str
     user: bool = True
+
+    def raise_it(self) -> None:
+        raise RelayedError(self.text) if self.user else RuntimeError(self.text)
 
 
 class RelayedError(MidgardcError):
@@ -156,45 +200,52 @@ class RelayedError(MidgardcError):
         return self.text
 
 
-_worker: Union[None, _Failure, tuple["Game", list[Player], int]] = None
-
-
-def _init_worker(config: _WorkerConfig) -> None:
-    """Load the game and players once per process. Failures are kept, not raised: a pool
-    whose initializer raises restarts the worker forever instead of reporting."""
-    global _worker
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
+def play_safely(workshop: Union[Workshop, Failure], task: GameTask) -> Union[GameResult, Failure]:
+    """A result, or the error as a Failure that pickles back to the parent."""
+    if isinstance(workshop, Failure):
+        return workshop
     try:
-        from ..runtime.game import load
-
-        game = load(config.spec, config.variant, engine=config.engine)
-        players = [spec.make(label) for spec, label in zip(config.players, config.labels)]
-        _worker = (game, players, config.seed)
+        return workshop.play(task)
     except MidgardcError as exc:
-        _worker = _Failure(str(exc))
+        return Failure(str(exc))
     except Exception:
-        _worker = _Failure("a worker process failed to start:\n" + traceback.format_exc(), user=False)
+        return Failure(f"game {task.index} failed in a worker:\n" + traceback.format_exc(), user=False)
 
 
-def _play_in_worker(index: int) -> Union[GameResult, _Failure]:
-    if isinstance(_worker, _Failure) or _worker is None:
-        return _worker or _Failure("worker process not initialised", user=False)
-    game, players, seed = _worker
+def open_workshop(config: RunConfig, spec_path: Optional[str] = None) -> Union[Workshop, Failure]:
+    """A Workshop, or why not. Failures are kept, not raised: a pool whose initializer
+    raises restarts the worker forever instead of reporting."""
     try:
-        return play_game(game, players, index, seed)
+        return Workshop(config, spec_path)
     except MidgardcError as exc:
-        return _Failure(str(exc))
+        return Failure(str(exc))
+    except Exception:
+        return Failure("a worker process failed to start:\n" + traceback.format_exc(), user=False)
 
 
-def _run_pool(config: _WorkerConfig, games: int, workers: int, take: Callable[[GameResult], None]) -> None:
+_workshop: Union[None, Failure, Workshop] = None
+
+
+def _init_worker(config: RunConfig) -> None:
+    global _workshop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
+    _workshop = open_workshop(config)
+
+
+def _play_in_worker(task: GameTask) -> Union[GameResult, Failure]:
+    return play_safely(_workshop or Failure("worker process not initialised", user=False), task)
+
+
+def run_pool(config: RunConfig, tasks: Iterable[GameTask], count: int, workers: int, take: Callable[[GameResult], None]) -> None:
+    """Play ``count`` tasks in a pool of local processes; ``take`` sees results as they finish."""
     # 'spawn' everywhere: no inherited locks or threads, and the same behaviour on every OS.
     context = multiprocessing.get_context("spawn")
-    chunk = max(1, min(4, games // (workers * 8)))  # small: results (and Ctrl-C) come back promptly
-    pool = context.Pool(min(workers, games), initializer=_init_worker, initargs=(config,))
+    chunk = max(1, min(4, count // (workers * 8)))  # small: results (and Ctrl-C) come back promptly
+    pool = context.Pool(min(workers, count), initializer=_init_worker, initargs=(config,))
     try:
-        for result in pool.imap_unordered(_play_in_worker, range(games), chunksize=chunk):
-            if isinstance(result, _Failure):
-                raise RelayedError(result.text) if result.user else RuntimeError(result.text)
+        for result in pool.imap_unordered(_play_in_worker, tasks, chunksize=chunk):
+            if isinstance(result, Failure):
+                result.raise_it()
             take(result)
         pool.close()
     finally:

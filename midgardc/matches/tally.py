@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from ..runtime.results import rank_tuple
+from .stats import pairwise_scores
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir.nodes import GameIR
@@ -26,27 +27,57 @@ class Tally:
         self.plies = 0
         self.margin = 0
         self.ply_limited = 0
+        self.plies_sq = 0  # sums of squares, for standard deviations
+        self.margin_sq = 0
+        self.played = [0] * n  # games each player took part in (a tournament's players sit out some)
+        self.drawn = [0] * n
         self.wins = [0] * n
         self.wins_by_seat = [[0] * seats for _ in range(n)]
         self.games_by_seat = [[0] * seats for _ in range(n)]
         self.diff = [0] * n  # own first key minus the best other seat's, summed
+        # Head to head: each game broken into two-player outcomes by rank (any number of
+        # seats): pair_wins[a][b] = games in which a ranked above b, and so on.
+        self.pair_wins = [[0] * n for _ in range(n)]
+        self.pair_draws = [[0] * n for _ in range(n)]
+        self.pair_games = [[0] * n for _ in range(n)]
 
     def add(self, result: "GameResult") -> None:
         self.games += 1
         self.plies += result.plies
         self.margin += result.margin
         self.ply_limited += int(result.ply_limited)
+        self.plies_sq += result.plies * result.plies
+        self.margin_sq += result.margin * result.margin
+        ranks = [() if result.ply_limited else rank_tuple(self.ir, k) for k in result.keys]
         firsts = [rank_tuple(self.ir, k)[0] if self.ir.ranking else 0 for k in result.keys]
         for seat, player in enumerate(result.seats):
             self.games_by_seat[player][seat] += 1
+            self.played[player] += 1
+            if result.winner is None:
+                self.drawn[player] += 1
             others = [f for s, f in enumerate(firsts) if s != seat]
             self.diff[player] += firsts[seat] - (max(others) if others else 0)
+        for a, b, score in pairwise_scores(ranks):
+            pa, pb = result.seats[a], result.seats[b]
+            self.pair_games[pa][pb] += 1
+            self.pair_games[pb][pa] += 1
+            if score == 0.5:
+                self.pair_draws[pa][pb] += 1
+                self.pair_draws[pb][pa] += 1
+            else:
+                winner, loser = (pa, pb) if score == 1.0 else (pb, pa)
+                self.pair_wins[winner][loser] += 1
         if result.winner is None:
             self.draws += 1
         else:
             player = result.seats[result.winner]
             self.wins[player] += 1
             self.wins_by_seat[player][result.winner] += 1
+
+    def pair_points(self) -> list[list[float]]:
+        """What each player scored against each other (a win 1, a draw 1/2), for ratings."""
+        n = len(self.labels)
+        return [[self.pair_wins[a][b] + self.pair_draws[a][b] / 2 for b in range(n)] for a in range(n)]
 
     def summary(self) -> dict:
         """The numbers of the results table, as plain JSON-ready values."""

@@ -1,0 +1,40 @@
+"""A progress bar (count, rate, ETA) on stderr for runs worth watching.
+
+stderr, never stdout: ``--json`` output stays clean enough to pipe. On by default only
+when stderr is a terminal; commands offer ``--progress/--no-progress`` to force it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Any, Callable, Iterator, Optional
+
+import click
+
+progress_option = click.option(
+    "--progress/--no-progress",
+    "show_progress",
+    default=None,
+    help="A progress bar with rate and ETA on stderr (default: when stderr is a terminal).",
+)
+
+
+@contextlib.contextmanager
+def progress(total: int, enabled: Optional[bool] = None, unit: str = "game") -> Iterator[Callable[[Any], None]]:
+    """Yield ``tick(_)``, called once per finished item (it ignores its argument, so it can
+    be an ``on_game`` callback). The bar is closed on the way out, Ctrl-C included, so a
+    table printed after it starts on a clean line."""
+    stream = sys.stderr  # looked up now: test runners swap it
+    if enabled is None:
+        enabled = total > 1 and stream.isatty()
+    if not enabled:
+        yield lambda _item=None: None
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, file=stream, unit=unit, dynamic_ncols=True, mininterval=0.2, leave=True)
+    try:
+        yield lambda _item=None: bar.update(1)
+    finally:
+        bar.close()
