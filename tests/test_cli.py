@@ -298,7 +298,9 @@ def test_show_writes_an_svg(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     text = svg.read_text()
     assert text.startswith("<svg") and text.count("<polygon") == 124
-    assert 'class="player-sea"' in text
+    # the drop on 0.0 is the one cell drawn in sea's colours (the legend's swatch is not a cell)
+    assert 'class="cell p0 player-sea" fill="#2f6db5" data-cell="0.0"' in text
+    assert text.count('class="cell p0 player-sea"') == 1
     to_stdout = run("show", MIDGARD, "--svg", "-")
     assert to_stdout.stdout.startswith("<svg")
     nowhere = run("show", MIDGARD, "--svg", str(tmp_path / "no" / "dir" / "x.svg"))
