@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import TYPE_CHECKING, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence
 
 from ..errors import MidgardcError, Pos
 from ..fileio import AtomicFile
@@ -89,26 +89,38 @@ class RecordWriter:
         self.out.discard()
 
 
-def read_record(path: str, index: int) -> dict:
-    """The line of game ``index`` in a record file."""
+def record_lines(path: str) -> Iterator[tuple[int, str, dict]]:
+    """Each non-blank line of a record as (line number, raw text, JSON object); a line that
+    is not a JSON object is an error at its line:col."""
     try:
         fh = open(path, encoding="utf-8")
     except OSError as exc:
         raise MidgardcError(f"cannot read the record {path}: {exc.strerror}") from None
-    found = []
     with fh:
-        for lineno, text in enumerate(fh, start=1):
-            if not text.strip():
-                continue
-            try:
-                line = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise MidgardcError(f"not a match record line: {exc.msg}", Pos(path, lineno, exc.colno)) from None
-            if not isinstance(line, dict) or not isinstance(line.get("game"), int) or not isinstance(line.get("moves"), list):
-                raise MidgardcError("not a match record line (it needs 'game' and 'moves')", Pos(path, lineno, 1))
-            if line["game"] == index:
-                return line
-            found.append(line["game"])
+        try:
+            for lineno, raw in enumerate(fh, start=1):
+                if not raw.strip():
+                    continue
+                try:
+                    data = json.loads(raw)
+                except json.JSONDecodeError as exc:
+                    raise MidgardcError(f"not a match record line: {exc.msg}", Pos(path, lineno, exc.colno)) from None
+                if not isinstance(data, dict):
+                    raise MidgardcError("not a match record line (expected a JSON object)", Pos(path, lineno, 1))
+                yield lineno, raw, data
+        except UnicodeDecodeError:
+            raise MidgardcError(f"the record {path} is not UTF-8 text (is it a match record?)") from None
+
+
+def read_record(path: str, index: int) -> dict:
+    """The line of game ``index`` in a record file."""
+    found = []
+    for lineno, _raw, line in record_lines(path):
+        if not isinstance(line.get("game"), int) or not isinstance(line.get("moves"), list):
+            raise MidgardcError("not a match record line (it needs 'game' and 'moves')", Pos(path, lineno, 1))
+        if line["game"] == index:
+            return line
+        found.append(line["game"])
     if not found:
         raise MidgardcError(f"the record {path} holds no games")
     raise MidgardcError(f"the record {path} has no game {index} (it holds games {min(found)}..{max(found)})")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import MidgardcError, MoveError, Pos
-from ..matches.record import spec_sha256
+from ..matches.record import record_lines, spec_sha256
 from ..matches.runner import GameResult
 from ..matches.tally import Tally
 from .svg import cell_looks, track_values
@@ -103,23 +103,8 @@ class Group:
 
 def read_lines(path: str) -> list[Line]:
     """The record's lines, each checked for the fields a report needs (errors at line:col)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise MidgardcError(f"cannot read the record {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise MidgardcError(f"the record {path} is not UTF-8 text (is it a match record?)") from None
     lines = []
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            data = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise MidgardcError(f"not a match record line: {exc.msg}", Pos(path, lineno, exc.colno)) from None
-        if not isinstance(data, dict):
-            raise MidgardcError("not a match record line (expected a JSON object)", Pos(path, lineno, 1))
+    for lineno, raw, data in record_lines(path):
         for key, (types, what) in REQUIRED.items():
             value = data.get(key)
             if not isinstance(value, types) or isinstance(value, bool):
