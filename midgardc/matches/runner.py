@@ -60,6 +60,9 @@ def play_game(game: "Game", players: Sequence[Player], index: int, seed: int) ->
     rngs = [Rng(derive_seed(game_seed, s)) for s in range(n)]
     state = game.new_state(game_seed)
     while not state.is_terminal():
+        if state.is_chance_node():  # the dice: the state's own chance stream
+            state.sample_chance()
+            continue
         seat = state.current_player()
         state.apply_unchecked(players[seats[seat]].choose(state, rngs[seat]))
     keys = state.keys()
@@ -97,7 +100,7 @@ def run_match(
     outcome = MatchOutcome(tally, games)
     writer = None
     if record is not None:
-        header = {"spec": spec_path, "spec_sha256": spec_sha256(spec_path), "variant": game.variant, "engine": game.engine_name, "seed": seed}
+        header = {"spec": spec_path, "spec_sha256": spec_sha256(spec_path), "variant": game.variant, "players_count": game.ir.n_players, "engine": game.engine_name, "seed": seed}
         writer = RecordWriter(record, game.ir, labels, header)
 
     def take(result: GameResult) -> None:
@@ -112,7 +115,7 @@ def run_match(
             for i in range(games):
                 take(play_game(game, objects, i, seed))
         else:
-            _run_pool(_WorkerConfig(spec_path, game.variant, game.engine_name, tuple(players), tuple(labels), seed), games, workers, take)
+            _run_pool(_WorkerConfig(spec_path, game.variant, game.engine_name, tuple(players), tuple(labels), seed, game.ir.n_players), games, workers, take)
     except KeyboardInterrupt:
         outcome.interrupted = True
     except BaseException:
@@ -137,6 +140,7 @@ class _WorkerConfig:
     players: tuple[PlayerSpec, ...]
     labels: tuple[str, ...]
     seed: int
+    n_players: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -167,7 +171,7 @@ def _init_worker(config: _WorkerConfig) -> None:
     try:
         from ..runtime.game import load
 
-        game = load(config.spec, config.variant, engine=config.engine)
+        game = load(config.spec, config.variant, engine=config.engine, n_players=config.n_players)
         players = [spec.make(label) for spec, label in zip(config.players, config.labels)]
         _worker = (game, players, config.seed)
     except MidgardcError as exc:
