@@ -1013,7 +1013,7 @@ cdef int settle(State* st, int* moves) noexcept nogil:
             n = gen_legal(st, moves)
             if n > 0:
                 return n
-        elif any_legal(st):
+        elif any_legal(st):  # (at a chance node: the roll's outcomes)
             return 1
         if NO_MOVES_END or st.passes + 1 >= N_PLAYERS:
             finish(st)
@@ -1298,7 +1298,7 @@ cdef class Core:
 
     cdef State st
 
-    def __cinit__(self):
+    def __cinit__(self, uint64_t seed=0):
         self.st = START
 
     def clone(self):
@@ -1320,6 +1320,11 @@ cdef class Core:
         if not 0 <= move < N_MOVES:
             raise ValueError(f"move id {move} out of range")
         apply_move(&self.st, <int>move, NULL)
+
+    def sample_chance(self):
+        """The outcome of the due roll drawn from the state's chance stream (advancing it;
+        the caller applies it)."""
+        raise ValueError("this game has no dice")
 
     def load(self, board, hands, int current, int last=-1, int ply=0):
         """Set up an arbitrary position (for rule tests and puzzles), then settle it.
@@ -1376,6 +1381,16 @@ cdef class Core:
     @property
     def ply_limited(self):
         return bool(self.st.ply_limited)
+
+    @property
+    def chance(self):
+        """Whether a roll is due (a chance node)."""
+        return False
+
+    @property
+    def roll(self):
+        """The faces of the current roll (-1: not rolled yet)."""
+        return []
 
     @property
     def board(self):

@@ -25,6 +25,7 @@ from .cli_options import (
     engine_option,
     json_option,
     moves_option,
+    player_count_option,
     seed_option,
     spec_argument,
     specs_argument,
@@ -54,14 +55,21 @@ def main() -> None:
 # -- helpers ---------------------------------------------------------------------------
 
 
-def _label(spec: str, variant: Optional[str]) -> str:
-    return f"{spec} [{variant}]" if variant else spec
+def _label(spec: str, variant: Optional[str], count: Optional[int] = None) -> str:
+    return (f"{spec} [{variant}]" if variant else spec) + (f" ({count} players)" if count else "")
 
 
-def _load_ir(spec: str, variant: Optional[str]) -> GameIR:
+def _load_ir(spec: str, variant: Optional[str], count: Optional[int] = None) -> GameIR:
     from .spec.lower import load_game_ir
 
-    return load_game_ir(spec, variant)
+    return load_game_ir(spec, variant, count)
+
+
+def _counts(spec: str, variant: Optional[str]) -> list[Optional[int]]:
+    """Every player count a spec (variant) declares, or [None] when it declares none."""
+    from .spec.lower import list_player_counts
+
+    return list(list_player_counts(spec, variant)) or [None]
 
 
 def _variants(spec: str) -> list[str]:
@@ -96,8 +104,8 @@ def _open_game(ctx: click.Context, ir: GameIR, engine: str) -> Game:
     return game_from_ir(ir, "interpreted")
 
 
-def _play(ctx: click.Context, spec: str, variant: Optional[str], engine: str, moves: str, seed: int = 0) -> State:
-    game = _open_game(ctx, _load_ir(spec, variant), engine)
+def _play(ctx: click.Context, spec: str, variant: Optional[str], engine: str, moves: str, seed: int = 0, count: Optional[int] = None) -> State:
+    game = _open_game(ctx, _load_ir(spec, variant, count), engine)
     return replay(game, game.parse_moves(moves), seed)
 
 
@@ -107,11 +115,13 @@ def _play(ctx: click.Context, spec: str, variant: Optional[str], engine: str, mo
 @cli.command()
 @specs_argument
 @variant_option
-def validate(specs: tuple[str, ...], variant: Optional[str]) -> None:
+@player_count_option
+def validate(specs: tuple[str, ...], variant: Optional[str], player_count: Optional[int]) -> None:
     """Check specs: schema, names, conditions and types.
 
-    Without --variant the base game and every variant are checked. Each good one prints
-    "SPEC: ok" (or "SPEC [variant]: ok"); errors go to stderr and the exit status is 1.
+    Without --variant the base game and every variant are checked, and without
+    --player-count every player count the spec declares. Each good one prints "SPEC: ok"
+    (or "SPEC [variant] (N players): ok"); errors go to stderr and the exit status is 1.
     """
     failed = False
     for spec in specs:
@@ -123,12 +133,19 @@ def validate(specs: tuple[str, ...], variant: Optional[str]) -> None:
             continue
         for target in targets:
             try:
-                _load_ir(spec, target)
+                counts = [player_count] if player_count else _counts(spec, target)
             except MidgardcError as exc:
                 click.echo(str(exc), err=True)
                 failed = True
                 continue
-            click.echo(f"{_label(spec, target)}: ok")
+            for count in counts:
+                try:
+                    _load_ir(spec, target, count)
+                except MidgardcError as exc:
+                    click.echo(str(exc), err=True)
+                    failed = True
+                    continue
+                click.echo(f"{_label(spec, target, count if len(counts) > 1 or player_count else None)}: ok")
     if failed:
         sys.exit(EXIT_USER)
 
@@ -152,10 +169,13 @@ def _targets(spec: str, variant: Optional[str], all_variants: bool) -> list[Opti
 @cli.command()
 @specs_argument
 @variant_option
-@click.option("--all-variants", "-a", is_flag=True, help="Build the base game and every variant.")
+@click.option("--all-variants", "-a", is_flag=True, help="Build the base game and every variant, each for every player count.")
+@player_count_option
 @click.option("--force", "-f", is_flag=True, help="Rebuild even when the cache holds this exact engine.")
-def build(specs: tuple[str, ...], variant: Optional[str], all_variants: bool, force: bool) -> None:
-    """Generate the Cython source under generated/ and compile the engine (cached by content)."""
+def build(specs: tuple[str, ...], variant: Optional[str], all_variants: bool, player_count: Optional[int], force: bool) -> None:
+    """Generate the Cython source under generated/ and compile the engine (cached by content).
+
+    An engine is built per spec, variant and player count."""
     if variant and all_variants:
         raise click.UsageError("--variant and --all-variants cannot be used together")
     compiler = _compiler()
@@ -169,16 +189,23 @@ def build(specs: tuple[str, ...], variant: Optional[str], all_variants: bool, fo
             continue
         for target in targets:
             try:
-                ir = _load_ir(spec, target)
-                started = time.perf_counter()
-                path = compiler.write_generated(ir)
-                compiler.build_engine(ir, force=force)
-                took = time.perf_counter() - started
+                counts = _counts(spec, target) if all_variants and not player_count else [player_count]
             except MidgardcError as exc:
                 click.echo(str(exc), err=True)
                 failed = True
                 continue
-            click.echo(f"{_label(spec, target)}: ok ({path}, {took:.1f}s)")
+            for count in counts:
+                try:
+                    ir = _load_ir(spec, target, count)
+                    started = time.perf_counter()
+                    path = compiler.write_generated(ir)
+                    compiler.build_engine(ir, force=force)
+                    took = time.perf_counter() - started
+                except MidgardcError as exc:
+                    click.echo(str(exc), err=True)
+                    failed = True
+                    continue
+                click.echo(f"{_label(spec, target, count)}: ok ({path}, {took:.1f}s)")
     if failed:
         sys.exit(EXIT_USER)
 
@@ -207,11 +234,12 @@ def generate(specs: tuple[str, ...], check: bool) -> None:
         return
     for spec in list(specs) or compiler.spec_files("specs"):
         for target in [None, *_variants(spec)]:
-            ir = _load_ir(spec, target)
-            text = compiler.generate_source(ir)
-            fresh = _read_text(compiler.generated_path(ir)) == text
-            path = compiler.write_generated(ir, text=text)
-            click.echo(f"{path}: {'unchanged' if fresh else 'written'}")
+            for count in _counts(spec, target):
+                ir = _load_ir(spec, target, count)
+                text = compiler.generate_source(ir)
+                fresh = _read_text(compiler.generated_path(ir)) == text
+                path = compiler.write_generated(ir, text=text)
+                click.echo(f"{path}: {'unchanged' if fresh else 'written'}")
 
 
 def _check_generated(compiler: Any, specs: list[str]) -> list[tuple[str, str]]:
@@ -222,13 +250,14 @@ def _check_generated(compiler: Any, specs: list[str]) -> list[tuple[str, str]]:
     out = []
     for spec in specs:
         for target in [None, *_variants(spec)]:
-            ir = _load_ir(spec, target)
-            path = compiler.generated_path(ir)
-            have = _read_text(path)
-            if have is None:
-                out.append(("missing", path))
-            elif have != compiler.generate_source(ir):
-                out.append(("stale", path))
+            for count in _counts(spec, target):
+                ir = _load_ir(spec, target, count)
+                path = compiler.generated_path(ir)
+                have = _read_text(path)
+                if have is None:
+                    out.append(("missing", path))
+                elif have != compiler.generate_source(ir):
+                    out.append(("stale", path))
     return out
 
 
@@ -245,7 +274,15 @@ def _read_text(path: str) -> Optional[str]:
 
 @cli.command()
 @spec_argument
-@click.option("--players", "-p", "players", required=True, type=PlayersType(), metavar="P1,P2,...", help=f"One player per seat, comma-separated: {kinds_help()}.")
+@click.option(
+    "--players",
+    "-p",
+    "players",
+    required=True,
+    type=PlayersType(),
+    metavar="P1,P2,...",
+    help=f"One player per seat, comma-separated: {kinds_help()}. Their number picks the player count.",
+)
 @click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
 @seed_option
 @variant_option
@@ -278,7 +315,13 @@ def match(
     from .matches.report import match_json, match_table
     from .matches.runner import default_workers
 
-    ir = _load_ir(spec, variant)
+    from .spec.lower import list_player_counts
+
+    counts = list_player_counts(spec, variant)
+    if counts and len(players) not in counts:
+        supported = ", ".join(str(c) for c in counts[:-1]) + (" or " if len(counts) > 1 else "") + str(counts[-1])
+        raise click.BadParameter(f"{len(players)} players were given; {spec} is played by {supported} players", param_hint="'--players'")
+    ir = _load_ir(spec, variant, len(players) if counts else None)
     if len(players) != ir.n_players:
         given = f"{len(players)} player{' was' if len(players) == 1 else 's were'} given"
         raise click.BadParameter(f"{ir.title} has {ir.n_players} seats ({', '.join(ir.players)}); {given}", param_hint="'--players'")
@@ -441,6 +484,7 @@ def _check_against_record(state: State, line: dict, record: str) -> str:
 @spec_argument
 @moves_option
 @variant_option
+@player_count_option
 @seed_option
 @engine_option("interpreted")
 @click.option("--record", "-r", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl", help="Replay a game recorded by 'match --record' or 'tournament --record' and check its result; a spec changed since the record was made is refused.")
@@ -452,6 +496,7 @@ def replay_cmd(
     spec: str,
     moves: str,
     variant: Optional[str],
+    player_count: Optional[int],
     seed: int,
     engine: str,
     record: Optional[str],
@@ -468,7 +513,7 @@ def replay_cmd(
     if record is None:
         if game_index is not None:
             raise click.UsageError("--game needs --record")
-        state = _play(ctx, spec, variant, engine, moves, seed)
+        state = _play(ctx, spec, variant, engine, moves, seed, player_count)
     else:
         from .matches import read_record, spec_sha256
 
@@ -487,7 +532,12 @@ def replay_cmd(
                 "may no longer replay as recorded; refusing to replay",
                 hint="replay with the unchanged spec file, or record the games again",
             )
-        game = _open_game(ctx, _load_ir(spec, rec_variant), engine)
+        seated = len(line.get("seat_names") or []) or None
+        if player_count is not None and seated is not None and player_count != seated:
+            raise click.UsageError(f"--player-count {player_count} does not match the record ({seated} players)")
+        from .spec.lower import list_player_counts
+
+        game = _open_game(ctx, _load_ir(spec, rec_variant, seated if list_player_counts(spec, rec_variant) else None), engine)
         state = replay(game, [str(m) for m in line["moves"]], int(line.get("game_seed", 0)))
         note = _check_against_record(state, line, record)
     if as_json:
@@ -504,11 +554,14 @@ def replay_cmd(
 @spec_argument
 @moves_option
 @variant_option
+@player_count_option
 @engine_option("interpreted")
 @click.pass_context
-def moves(ctx: click.Context, spec: str, moves: str, variant: Optional[str], engine: str) -> None:
-    """Print the legal moves after a sequence of moves, in notation, on one line."""
-    state = _play(ctx, spec, variant, engine, moves)
+def moves(ctx: click.Context, spec: str, moves: str, variant: Optional[str], player_count: Optional[int], engine: str) -> None:
+    """Print the legal moves after a sequence of moves, in notation, on one line.
+
+    Where a roll is due the legal moves are the roll's outcomes (e.g. roll:A-4-blank)."""
+    state = _play(ctx, spec, variant, engine, moves, count=player_count)
     click.echo(" ".join(m.text for m in state.legal_moves()))
     if state.is_terminal():
         click.echo("(the game is over: no legal moves)", err=True)
@@ -518,15 +571,16 @@ def moves(ctx: click.Context, spec: str, moves: str, variant: Optional[str], eng
 @spec_argument
 @moves_option
 @variant_option
+@player_count_option
 @engine_option("interpreted")
 @click.option("--svg", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="FILE", help="Also write an SVG picture of the board to FILE ('-': to stdout, instead of the text).")
 @click.option("--color/--no-color", default=None, help="Colour the text board (default: when stdout is a terminal).")
 @click.pass_context
-def show(ctx: click.Context, spec: str, moves: str, variant: Optional[str], engine: str, svg: Optional[str], color: Optional[bool]) -> None:
+def show(ctx: click.Context, spec: str, moves: str, variant: Optional[str], player_count: Optional[int], engine: str, svg: Optional[str], color: Optional[bool]) -> None:
     """Draw the board after a sequence of moves (text on the terminal, or SVG)."""
     from .runtime.view import render_svg, render_text
 
-    state = _play(ctx, spec, variant, engine, moves)
+    state = _play(ctx, spec, variant, engine, moves, count=player_count)
     picture = None
     if svg is not None:
         try:
@@ -567,17 +621,19 @@ def report(ctx: click.Context, record: str, html_out: Optional[str], spec: Optio
 @spec_argument
 @click.option("--depth", "-d", type=click.IntRange(min=1), required=True, help="Count move sequences of every length 1..N.")
 @variant_option
+@player_count_option
 @engine_option("interpreted")
 @click.pass_context
-def perft(ctx: click.Context, spec: str, depth: int, variant: Optional[str], engine: str) -> None:
+def perft(ctx: click.Context, spec: str, depth: int, variant: Optional[str], player_count: Optional[int], engine: str) -> None:
     """Count legal move sequences, one line "depth count" per depth 1..N.
 
-    A game that ends before the depth counts once, as a leaf where it ended. Both engines
+    A game that ends before the depth counts once, as a leaf where it ended. A roll's
+    outcomes count as moves, one branch each (not weighted by probability). Both engines
     must give the same counts; a difference is a bug in one of them.
     """
     from .runtime.game import perft as count
 
-    game = _open_game(ctx, _load_ir(spec, variant), engine)
+    game = _open_game(ctx, _load_ir(spec, variant, player_count), engine)
     native = getattr(game.engine, "perft", None)
     for d in range(1, depth + 1):
         n = native(d) if native is not None else count(game.new_state(0), d)
@@ -602,6 +658,7 @@ def perft(ctx: click.Context, spec: str, depth: int, variant: Optional[str], eng
 @variant_option
 @click.option("--all", "every_spec", is_flag=True, help="Every spec under specs/ (recursively) with all its variants; the same as naming no SPEC.")
 @click.option("--all-variants", is_flag=True, help="Measure every variant of each named SPEC too.")
+@player_count_option
 @click.option(
     "--runs",
     "-r",
@@ -621,6 +678,7 @@ def bench(
     variant: Optional[str],
     every_spec: bool,
     all_variants: bool,
+    player_count: Optional[int],
     runs: int,
     as_json: bool,
 ) -> None:
@@ -634,13 +692,13 @@ def bench(
             raise MidgardcError("no SPEC given and no specs/ directory here", hint="run this in the project root, or name the specs")
         specs = tuple(_compiler().spec_files("specs")) if not specs or every_spec else specs
         all_variants = True
-    targets: list[tuple[str, Optional[str]]] = []
+    targets: list[tuple[str, Optional[str], Optional[int]]] = []
     for spec in specs:
         if all_variants:
-            targets += [(spec, v) for v in [None, *_variants(spec)]]
+            targets += [(spec, v, player_count) for v in [None, *_variants(spec)]]
         else:
-            targets.append((spec, variant))
-    results = [_bench_one(ctx, spec, v, playouts, engine, seed, runs) for spec, v in targets]
+            targets.append((spec, variant, player_count))
+    results = [_bench_one(ctx, spec, v, playouts, engine, seed, runs, n) for spec, v, n in targets]
     if len(results) == 1:
         _print_bench_one(results[0], as_json)
         return
@@ -650,8 +708,8 @@ def bench(
     _print_bench_table(results, seed, runs)
 
 
-def _bench_one(ctx: click.Context, spec: str, variant: Optional[str], playouts: Optional[int], engine: str, seed: int, runs: int) -> dict:
-    ir = _load_ir(spec, variant)
+def _bench_one(ctx: click.Context, spec: str, variant: Optional[str], playouts: Optional[int], engine: str, seed: int, runs: int, count: Optional[int] = None) -> dict:
+    ir = _load_ir(spec, variant, count)
     rows: dict[str, dict] = {}
     if engine in ("compiled", "both"):
         game = _open_game(ctx, ir, "compiled")  # may fall back when only the default
@@ -666,7 +724,7 @@ def _bench_one(ctx: click.Context, spec: str, variant: Optional[str], playouts: 
     ratio = None
     if "compiled" in rows and "interpreted" in rows and rows["interpreted"]["playouts_per_s"]:
         ratio = round(rows["compiled"]["playouts_per_s"] / rows["interpreted"]["playouts_per_s"], 1)
-    title = ir.title + (f" [{ir.variant}]" if ir.variant else "")
+    title = ir.title + (f" [{ir.variant}]" if ir.variant else "") + (f" ({ir.n_players} players)" if ir.player_counts else "")
     return {"spec": spec, "variant": variant, "title": title, "seed": seed, "engines": rows, "ratio": ratio}
 
 

@@ -55,6 +55,15 @@ seed_option = click.option(
 )
 moves_option = click.option("--moves", "-m", default="", metavar='"M1 M2 ..."', help="Moves in notation from the start, separated by spaces (or commas).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+player_count_option = click.option(
+    "--player-count",
+    "--players-count",
+    "player_count",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Play the N-player game of a spec that supports several counts (default: the spec's default count).",
+)
 
 
 def engine_option(default: str, help_extra: str = "", choices: tuple[str, ...] = ENGINE_CHOICES) -> Any:

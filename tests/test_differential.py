@@ -17,12 +17,15 @@ import pytest
 from conftest import MIDGARD, MIDGARD_VARIANTS, SPECS, get_game
 from midgardc.compiler import build
 from midgardc.runtime.game import perft as generic_perft
+from midgardc.runtime.interpreter import random_move
 from midgardc.runtime.results import summarize_core
 from midgardc.runtime.rng import Rng, derive_seed
 from midgardc.spec.lower import list_variants
 
 SAMPLER = str(Path(__file__).parent / "data" / "sampler.yaml")
 REGIONS = str(Path(__file__).parent / "data" / "regions.yaml")
+DICE = str(Path(__file__).parent / "data" / "dice.yaml")  # chance, player counts
+CAPTURES = str(Path(__file__).parent / "data" / "captures.yaml")  # remove, extra_turn
 SEED = 20_240_607
 GAMES = 1000  # per Midgard variant, in the slow run
 
@@ -36,12 +39,12 @@ def interpreter_games(engine, n: int, seed: int) -> tuple[list[list[int]], dict]
     aggregate results (the same loop as InterpretedEngine.playouts, keeping the moves)."""
     traces, stats = [], None
     for i in range(n):
-        core = engine.new_core(0)
-        rng = Rng(derive_seed(seed, i))
+        game_seed = derive_seed(seed, i)
+        core = engine.new_core(game_seed)  # (the seed of its chance stream, for dice)
+        rng = Rng(game_seed)
         moves = []
         while not core.terminal:
-            legal = core.legal()
-            move = legal[rng.below(len(legal))]
+            move = random_move(core, rng)
             core.apply(move)
             moves.append(move)
         traces.append(moves)
@@ -64,7 +67,7 @@ def _first_difference(a: list[int], b: list[int]) -> int:
 
 def every_spec() -> list[tuple[str, object]]:
     out = []
-    for path in build.spec_files(str(SPECS)) + [SAMPLER, REGIONS]:
+    for path in build.spec_files(str(SPECS)) + [SAMPLER, REGIONS, DICE, CAPTURES]:
         for variant in [None, *list_variants(path)]:
             out.append((path, variant))
     return out
@@ -134,12 +137,15 @@ def snapshot(core) -> tuple:
         core.passes,
         bool(core.terminal),
         bool(core.ply_limited),
+        core.roll,
+        bool(core.chance),
     )
 
 
 @pytest.mark.parametrize(
     "item",
-    [(MIDGARD, v) for v in MIDGARD_VARIANTS] + [(SAMPLER, None), (SAMPLER, "short"), (str(SPECS / "classics" / "tic-tac-toe.yaml"), None)],
+    [(MIDGARD, v) for v in MIDGARD_VARIANTS]
+    + [(SAMPLER, None), (SAMPLER, "short"), (str(SPECS / "classics" / "tic-tac-toe.yaml"), None), (DICE, None), (DICE, "ordered"), (CAPTURES, None)],
     ids=spec_id,
 )
 def test_state_agrees_after_every_move(item):
@@ -154,7 +160,10 @@ def test_state_agrees_after_every_move(item):
             a.apply(move)
             b.apply(move)
             assert snapshot(a) == snapshot(b), f"game {game}, ply {a.ply}, after move {move}"
-            assert before.ply == b.ply - 1  # clones are independent
+            if move < interp.ir.n_action_moves:
+                assert before.ply == b.ply - 1  # clones are independent
+            else:  # a roll is not a ply: the clone still has its roll due
+                assert before.chance and not before.terminal
         assert b.legal() == []
 
 

@@ -113,6 +113,7 @@ board:
   cols: 3
   props: {seeded: [b2]}
 player_props: {ahead: {red: n, blue: s}}
+chance: {dice: 3, faces: {ace: 1, two: 2, blank: 0}}
 define:
   ice(cell c): empty(c) and not seeded(c)
 actions:

@@ -66,8 +66,10 @@ def generate_source(ir: GameIR) -> str:
 
 
 def module_stem(ir: GameIR) -> str:
-    """``<game>`` or ``<game>__<variant>`` (dashes in the variant become underscores)."""
-    return ir.name if not ir.variant else f"{ir.name}__{ir.variant.replace('-', '_')}"
+    """``<game>`` or ``<game>__<variant>`` (dashes in the variant become underscores), and
+    ``__<N>p`` for a player count other than the spec's default."""
+    stem = ir.name if not ir.variant else f"{ir.name}__{ir.variant.replace('-', '_')}"
+    return stem if ir.n_players == ir.default_players else f"{stem}__{ir.n_players}p"
 
 
 def generated_path(ir: GameIR, root: str = "generated") -> str:
@@ -125,12 +127,16 @@ def spec_files(specs_dir: str = "specs") -> list[str]:
 
 
 def spec_irs(specs_dir: str = "specs") -> Iterator[GameIR]:
-    """The IR of every spec under ``specs_dir`` and of each of its variants."""
-    from ..spec.lower import list_variants, load_game_ir
+    """The IR of every spec under ``specs_dir``, of each of its variants and player counts."""
+    from ..spec.lower import list_player_counts, list_variants, load_game_ir
 
     for path in spec_files(specs_dir):
         for variant in [None, *list_variants(path)]:
-            yield load_game_ir(path, variant)
+            default = load_game_ir(path, variant)
+            yield default
+            for n in list_player_counts(path, variant):
+                if n != default.n_players:
+                    yield load_game_ir(path, variant, n)
 
 
 def expected_generated(specs_dir: str = "specs", root: str = "generated") -> dict[str, str]:
@@ -139,7 +145,7 @@ def expected_generated(specs_dir: str = "specs", root: str = "generated") -> dic
     owners: dict[str, str] = {}
     for ir in spec_irs(specs_dir):
         path = generated_path(ir, root)
-        who = f"{ir.source}" + (f" (variant {ir.variant})" if ir.variant else "")
+        who = f"{ir.source}" + (f" (variant {ir.variant})" if ir.variant else "") + (f" ({ir.n_players} players)" if ir.player_counts else "")
         if path in out:
             raise BuildError(f"{who} and {owners[path]} would both generate {path}; give one of the games another name")
         out[path] = generate_source(ir)

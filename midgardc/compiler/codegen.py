@@ -44,7 +44,9 @@ from ..ir.builtins import BUILTINS, INDEXED
 from ..ir.nodes import (
     BOOL,
     CELL,
+    CHANCE_STREAM,
     DIR,
+    FACE,
     INT,
     KIND,
     PLAYER,
@@ -54,6 +56,8 @@ from ..ir.nodes import (
     Const,
     DefineCall,
     Domain,
+    ExtraTurn,
+    Remove,
     Effect,
     Expr,
     GameIR,
@@ -70,7 +74,7 @@ from ..ir.nodes import (
 TEMPLATE_DIR = os.path.join(os.path.dirname(__file__), "templates")
 
 #: C type of each IR value type. Ints are 64-bit like the interpreter's in practice.
-CTYPE = {BOOL: "bint", INT: "long long", CELL: "int", PLAYER: "int", KIND: "int", DIR: "int"}
+CTYPE = {BOOL: "bint", INT: "long long", CELL: "int", PLAYER: "int", KIND: "int", DIR: "int", FACE: "int"}
 
 #: The order of the sections in a generated module.
 SECTIONS = (
@@ -94,7 +98,7 @@ SECTIONS = (
 )
 
 #: Built-ins that read the state (everything else is a fixed function of its arguments).
-STATE_READS = {"empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "line", "flanked"}
+STATE_READS = {"empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "line", "flanked", "rolled", "die"}
 #: Dilation by nibble lookup tables while they stay this small (bytes); else bit by bit.
 NIBBLE_TABLE_LIMIT = 64 * 1024
 #: Boards up to this many cells get cell-set (bitboard) code; larger ones are evaluated
@@ -395,6 +399,20 @@ class RegionFn:
     sets_call: Optional[str] = None  # computes all of the above at once
 
 
+@dataclass
+class RemoveFn:
+    """One ``remove`` effect as ``remove_<index>(st, params...)``: the cells found (by
+    ``loop`` over its domain, or the one cell), then their pieces taken off."""
+
+    index: int
+    params: list[tuple[str, Var]]
+    loop: Optional[DomainLoop]
+    where: Optional[str]
+    at: str
+    to_hand: bool
+    comment: str
+
+
 class ExprCompiler:
     """Translates IR expressions to Cython expressions, lifting quantifiers as it goes."""
 
@@ -415,6 +433,8 @@ class ExprCompiler:
         self.words = (n + 63) // 64 or 1
         self.sets_enabled = n <= MAX_SET_CELLS
         self.uses_group = False  # some quantifier ranges over group(c): emit group_fill()
+        self.removals: list[RemoveFn] = []
+        self.uses_again = False  # some effect is extra_turn: the state carries the flag
         self._unrolling = 0  # any/all over directions being unrolled into cell sets
 
     # -- expressions -------------------------------------------------------------------
@@ -500,6 +520,9 @@ class ExprCompiler:
             "ply": lambda: Code("st.ply", "int"),
             "line": lambda: Code(f"line_at(st, {a[0]}, {a[1]})", "bint"),
             "flanked": lambda: Code(f"flanked_run(st, {a[0]}, {a[1]})", "int"),
+            "rolled": lambda: Code(f"rolled_count(st, {a[0]})", "long long"),
+            "die": lambda: Code(f"die_face(st, {a[0]})", "int"),
+            "face_value": lambda: Code(f"face_value({a[0]})", "long long"),
         }
         if fn not in table:
             raise BuildError(f"internal error: the compiled back end lacks built-in {fn!r}")
@@ -942,6 +965,31 @@ class ExprCompiler:
 
     # -- effects -----------------------------------------------------------------------
 
+    def removals_comment(self, eff: Remove) -> str:
+        ir = self.ir
+        text = f"remove the piece on {unparse(eff.at, ir)}"
+        if eff.each is not None:
+            text += f" for each {eff.var} in {unparse_domain(eff.each, ir)}"
+        if eff.where is not None:
+            text += f" where {unparse(eff.where, ir)}"
+        return comment_text(text + f" (to {eff.to})")
+
+    def removal(self, eff: Remove, scope: Scope) -> str:
+        """``remove_<n>(st, locals...)`` for one remove effect (see RemoveFn)."""
+        bound = frozenset({eff.var}) if eff.each is not None else frozenset()
+        names = sorted(set(free_locals(eff.at, bound)) | set(free_locals(eff.where, bound) if eff.where is not None else ()) | set(free_locals(eff.each) if eff.each is not None else ()))
+        params = [(n, Var(f"f{i}", scope[n].type)) for i, n in enumerate(names)]
+        inner: Scope = {n: v for n, v in params}
+        loop = None
+        if eff.each is not None:
+            loop = self.domain_loop(eff.each, inner, "x")
+            inner[eff.var] = Var("x", eff.each.elem_type)
+        where = self.expr(eff.where, inner).text if eff.where is not None else None
+        at = self.expr(eff.at, inner).text
+        index = len(self.removals)
+        self.removals.append(RemoveFn(index, params, loop, where, at, eff.to == "hand", self.removals_comment(eff)))
+        return f"remove_{index}(st" + "".join(", " + scope[n].cname for n in names) + ")"
+
     def effects(self, effects: tuple[Effect, ...], scope: Scope) -> list[dict]:
         """Each effect as one statement plus a comment."""
         out = []
@@ -976,6 +1024,11 @@ class ExprCompiler:
                     "comment": comment_text(f"flip the runs flanked from {unparse(eff.at, ir)}"),
                     "code": f"flip_flanked(st, {self.expr(eff.at, scope).text})",
                 })
+            elif isinstance(eff, Remove):
+                out.append({"comment": self.removals_comment(eff), "code": self.removal(eff, scope)})
+            elif isinstance(eff, ExtraTurn):
+                self.uses_again = True
+                out.append({"comment": "extra_turn: the mover moves again", "code": "st.again = True"})
             else:
                 raise BuildError(f"internal error: the compiled back end lacks effect {type(eff).__name__}")
         return out
@@ -1184,6 +1237,25 @@ class Generator:
             "uses_group": self.x.uses_group,
             "n_dilations": len(self.x.dilations),
             "pick": self.pick_cells(),
+            "chance": self.chance_facts(),
+            "again": self.x.uses_again,
+        }
+
+    def chance_facts(self) -> Optional[dict]:
+        """The dice tables (see ChanceIR), or None for a game without chance."""
+        ch = self.ir.chance
+        if ch is None:
+            return None
+        return {
+            "dice": ch.dice,
+            "n_faces": ch.n_faces,
+            "n_outcomes": len(ch.outcomes),
+            "n_draws": ch.n_draws,
+            "base": ch.base,
+            "stream": CHANCE_STREAM,
+            "outcome_faces": [list(o) for o in ch.outcomes],
+            "draw_outcome": list(ch.draw_outcome),
+            "face_values": list(ch.values),
         }
 
     def pick_cells(self) -> Optional[dict]:
@@ -1191,7 +1263,7 @@ class Generator:
         parameter is a cell picked by cell sets, with no other per-cell test — the facts
         random playouts need to draw the k-th legal move from that set (move id = base +
         cell, so ascending cells are ascending ids); else None."""
-        if len(self.actions) != 1 or len(self.ir.actions[0].params) != 1:
+        if len(self.actions) != 1 or len(self.ir.actions[0].params) != 1 or self.ir.chance is not None:
             return None
         a = self.actions[0]
         loop = a["loops"][0]
@@ -1324,7 +1396,7 @@ def generate_regions(g: Generator) -> str:
 
 
 def generate_effects(g: Generator) -> str:
-    return render("effects.pyx.j2", **g.context(), actions=g.actions)
+    return render("effects.pyx.j2", **g.context(), actions=g.actions, removals=g.x.removals)
 
 
 def generate_end(g: Generator) -> str:

@@ -12,10 +12,11 @@ from typing import Callable, Optional
 
 from ..errors import Pos, SpecError, did_you_mean
 from ..ir.builtins import BUILTINS, CONSTANTS, DOMAINS, INDEXED, QUANTIFIERS
-from ..ir.nodes import BOOL, CELL, DIR, INT, KIND, PLAYER, Binary, Call, Const, DefineCall, Domain, Expr, Local, Quant, Unary
+from ..ir.nodes import BOOL, CELL, DIR, FACE, INT, KIND, PLAYER, Binary, Call, Const, DefineCall, Domain, Expr, Local, Quant, Unary
 from .parse import Agg, Ast, CallA, Name, Num, Op, parse_condition
 
 MAX_INT = 2**62
+DICE_BUILTINS = ("rolled", "die", "face_value")
 
 
 @dataclass
@@ -28,6 +29,7 @@ class Names:
     counters: dict[str, int] = field(default_factory=dict)
     player_props: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (index, type)
     has_directions: bool = False
+    has_chance: bool = False  # the spec declares dice (chance:), so rolled()/die() mean something
     later: set[str] = field(default_factory=set)  # definitions written further down (not usable yet)
     defining: str = ""  # the definition whose body is being checked
 
@@ -39,7 +41,7 @@ class Names:
 
 
 # How types are named in messages: a designer thinks in conditions and numbers.
-TYPE_WORDS = {BOOL: "condition", INT: "number", CELL: "cell", PLAYER: "player", KIND: "piece kind", DIR: "direction"}
+TYPE_WORDS = {BOOL: "condition", INT: "number", CELL: "cell", PLAYER: "player", KIND: "piece kind", DIR: "direction", FACE: "die face"}
 
 
 def a_type(typ: str) -> str:
@@ -142,6 +144,8 @@ class Checker:
             b = BUILTINS[n]
             if n == "step" and not self.names.has_directions:
                 raise self.fail("step() needs a board with directions (a square or hex grid)", node.at)
+            if n in DICE_BUILTINS and not self.names.has_chance:
+                raise self.fail(f"{n}() reads the dice, but this spec has no 'chance' section", node.at, "declare the dice: chance: {dice: 2, faces: {one: 1, two: 2}}")
             return Call(n, self._args(node, scope, b.args, "function"), b.result)
         if n in self.names.defines:
             idx, ptypes, result = self.names.defines[n]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .nodes import BOOL, CELL, DIR, INT, KIND, PLAYER
+from .nodes import BOOL, CELL, DIR, FACE, INT, KIND, PLAYER
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,10 @@ BUILTINS: dict[str, Builtin] = {
     # -- lines and custodial runs (along the board's directions)
     "line": Builtin((CELL, INT), BOOL, "the piece on the cell is part of at least n pieces of its owner in a row along some direction and its opposite", "line(c, 4)"),
     "flanked": Builtin((CELL, DIR), INT, "how many pieces of other players lie in a row from the cell in a direction, closed by a piece of the mover (else 0)", "flanked(c, d) > 0"),
+    # -- dice (specs with a chance section): the roll of the current turn
+    "rolled": Builtin((FACE,), INT, "how many dice of the current roll show the face (0 before the first roll)", "rolled(ace) == 2"),
+    "die": Builtin((INT,), FACE, "the face of die i of the current roll (multisets: sorted in face order), or no face", "die(2) == blank"),
+    "face_value": Builtin((FACE,), INT, "the number a face stands for (chance.faces; 0 for no face)", "face_value(die(0)) == column(c)"),
 }
 
 # Spec-named queries lower to these two, with the property/counter index as a constant

@@ -14,6 +14,7 @@ Value encoding shared by both back ends (all plain ints):
 * ``player`` 0 .. n_players-1, or ``-1`` for "nobody"
 * ``kind``   index into ``GameIR.kinds`` (a kind of piece)
 * ``dir``    index into ``BoardIR.directions``
+* ``face``   index into ``ChanceIR.faces`` (a face of the game's dice), or ``-1`` for none
 
 A board square holds a *piece id*: 0 is empty, ``1 + owner * n_kinds + kind`` is a piece of
 that kind owned by that player. The sentinel cell is never empty and has no owner.
@@ -24,10 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-BOOL, INT, CELL, PLAYER, KIND, DIR = "bool", "int", "cell", "player", "kind", "dir"
-VALUE_TYPES = (BOOL, INT, CELL, PLAYER, KIND, DIR)
+BOOL, INT, CELL, PLAYER, KIND, DIR, FACE = "bool", "int", "cell", "player", "kind", "dir", "face"
+VALUE_TYPES = (BOOL, INT, CELL, PLAYER, KIND, DIR, FACE)
 
 NOBODY = -1
+CHANCE = -2  # current_player() at a chance node (OpenSpiel's kChancePlayerId is -1; -1 is "nobody" here)
+CHANCE_STREAM = 1 << 20  # the state's chance stream is Rng(derive_seed(seed, CHANCE_STREAM))
 
 
 # --------------------------------------------------------------------------- expressions
@@ -199,7 +202,29 @@ class FlipFlanked:
     at: Expr
 
 
-Effect = Union[Place, AssessRegions, SetCounter, MovePiece, FlipFlanked]
+@dataclass(frozen=True)
+class Remove:
+    """Take pieces off the board: back to their owners' hands (``to == "hand"``) or out
+    of the game (``"out"``). Without ``each``: the piece on cell ``at``, when ``where``
+    (None: true) holds. With ``each`` (a domain whose elements bind ``var``): for every
+    element, in order, for which ``where`` holds, the cell ``at``; every cell is found
+    before any piece is taken off, and a cell found twice loses its piece once. Empty
+    and off-board cells are skipped."""
+
+    at: Expr
+    where: Optional[Expr]
+    each: Optional[Domain]
+    var: str
+    to: str = "hand"  # "hand" | "out"
+
+
+@dataclass(frozen=True)
+class ExtraTurn:
+    """The mover moves again: when the move is over the turn does not pass (the move
+    still counts as a ply; in a game with dice the next roll is due)."""
+
+
+Effect = Union[Place, AssessRegions, SetCounter, MovePiece, FlipFlanked, Remove, ExtraTurn]
 
 
 # --------------------------------------------------------------------------- structure
@@ -270,6 +295,59 @@ class RankKey:
 
 
 @dataclass(frozen=True)
+class ChanceIR:
+    """The game's dice: ``dice`` dice of the same ``faces``, rolled at the start of every
+    turn (before the player to move chooses). The roll is a chance node whose outcomes
+    are move ids ``base + o``.
+
+    Sampling (both back ends, the state's own SplitMix64 stream): die i = ``below(len(faces))``
+    for i = 0 .. dice-1, in that order; ``draw`` = mixed radix of the faces drawn (die 0
+    most significant); the outcome is ``draw_outcome[draw]``. With ``ordered`` the outcome
+    is the draw itself; otherwise the dice are a multiset: an outcome is the faces sorted
+    by face index, outcomes listed in lexicographic order of those sorted tuples, and
+    ``weights[o]`` is how many of the ``len(faces) ** dice`` equally likely draws give it
+    (its probability is ``weights[o] / len(faces) ** dice``)."""
+
+    name: str  # notation prefix: "roll" -> "roll:A-4-blank"
+    faces: tuple[str, ...]  # names used in conditions
+    texts: tuple[str, ...]  # how each face is written in a move
+    values: tuple[int, ...]  # face_value(f)
+    dice: int
+    ordered: bool
+    outcomes: tuple[tuple[int, ...], ...]  # faces per outcome, die by die
+    weights: tuple[int, ...]
+    draw_outcome: tuple[int, ...]
+    base: int = 0
+
+    @property
+    def n_faces(self) -> int:
+        return len(self.faces)
+
+    @property
+    def n_draws(self) -> int:
+        return len(self.faces) ** self.dice
+
+    def text(self, outcome: int) -> str:
+        return self.name + ":" + "-".join(self.texts[f] for f in self.outcomes[outcome])
+
+
+def chance_tables(n_faces: int, dice: int, ordered: bool) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+    """(outcomes, weights, draw_outcome) for ``ChanceIR`` (see there for the order)."""
+    from itertools import combinations_with_replacement, product
+
+    draws = list(product(range(n_faces), repeat=dice))
+    if ordered:
+        return tuple(draws), tuple(1 for _ in draws), tuple(range(len(draws)))
+    outcomes = list(combinations_with_replacement(range(n_faces), dice))
+    index = {o: i for i, o in enumerate(outcomes)}
+    draw_outcome = tuple(index[tuple(sorted(d))] for d in draws)
+    weights = [0] * len(outcomes)
+    for o in draw_outcome:
+        weights[o] += 1
+    return tuple(outcomes), tuple(weights), draw_outcome
+
+
+@dataclass(frozen=True)
 class BoardIR:
     topology: str
     cell_names: tuple[str, ...]
@@ -322,6 +400,9 @@ class GameIR:
     # per-player properties (player_props:): name -> value per player (ints, dirs, cells)
     player_props: tuple[tuple[str, tuple[int, ...]], ...] = ()
     max_plies: int = 10000
+    chance: Optional[ChanceIR] = None  # dice rolled at the start of every turn
+    player_counts: tuple[int, ...] = ()  # the counts the spec supports (player_counts:); () = just len(players)
+    default_players: int = 0  # the count played when none is chosen
     source: str = ""  # spec path, for messages
     meta: dict = field(default_factory=dict, compare=False, hash=False)
 
@@ -334,8 +415,13 @@ class GameIR:
         return len(self.kinds)
 
     @property
-    def n_moves(self) -> int:
+    def n_action_moves(self) -> int:
+        """Move ids below this are players' moves; the chance outcomes follow."""
         return sum(a.size for a in self.actions)
+
+    @property
+    def n_moves(self) -> int:
+        return self.n_action_moves + (len(self.chance.outcomes) if self.chance else 0)
 
     def piece_id(self, owner: int, kind: int) -> int:
         return 1 + owner * self.n_kinds + kind

@@ -69,6 +69,9 @@ def play_seated(game: "Game", players: Sequence[Player], seats: Sequence[int], i
     rngs = [Rng(derive_seed(game_seed, s)) for s in range(n)]
     state = game.new_state(game_seed)
     while not state.is_terminal():
+        if state.is_chance_node():  # the dice: the state's own chance stream
+            state.sample_chance()
+            continue
         seat = state.current_player()
         state.apply_unchecked(players[seats[seat]].choose(state, rngs[seat]))
     keys = state.keys()
@@ -106,7 +109,7 @@ def run_match(
     outcome = MatchOutcome(tally, games)
     writer = None
     if record is not None:
-        header = {"spec": spec_path, "spec_sha256": spec_sha256(spec_path), "variant": game.variant, "engine": game.engine_name, "seed": seed}
+        header = {"spec": spec_path, "spec_sha256": spec_sha256(spec_path), "variant": game.variant, "players_count": game.ir.n_players, "engine": game.engine_name, "seed": seed}
         writer = RecordWriter(record, lambda result: record_line(game.ir, labels, header, result))
 
     def take(result: GameResult) -> None:
@@ -121,7 +124,7 @@ def run_match(
             for i in range(games):
                 take(play_game(game, objects, i, seed))
         else:
-            config = RunConfig(spec_path, game.engine_name, tuple(players), tuple(labels))
+            config = RunConfig(spec_path, game.engine_name, tuple(players), tuple(labels), game.ir.n_players)
             tasks = (GameTask(i, derive_seed(seed, i), game.variant, seating(i, n)) for i in range(games))
             run_pool(config, tasks, games, workers, take)
     except KeyboardInterrupt:
@@ -156,6 +159,7 @@ class RunConfig:
     engine: str
     players: tuple[PlayerSpec, ...]
     labels: tuple[str, ...]
+    n_players: Optional[int] = None  # the player count the spec is loaded for (None: its default)
 
 
 class Workshop:
@@ -173,7 +177,7 @@ class Workshop:
         if game is None:
             from ..runtime.game import load
 
-            game = self.games[variant] = load(self.spec_path, variant, engine=self.config.engine)
+            game = self.games[variant] = load(self.spec_path, variant, engine=self.config.engine, n_players=self.config.n_players)
         return game
 
     def play(self, task: GameTask) -> GameResult:

@@ -15,6 +15,12 @@ Every random choice (which untried move to expand, each rollout's seed, ties for
 move) comes from the ``Rng`` the match runner hands in, so a match replays exactly and
 does not depend on ``--workers``. No tree is kept between moves.
 
+Chance nodes (a roll due) are not searched over like moves: each time the descent reaches
+one, an outcome is drawn from the roll's probabilities with the player's ``Rng`` and the
+matching child is followed (made the first time), so outcomes are visited in proportion
+to their chances. Rollouts give every game its own dice (the engine reseeds each
+rollout's chance stream), so the search never sees the real game's future rolls.
+
 Hidden information is *not* handled: every zone of the current spec language is public,
 so the search runs on the true state. ``determinize`` is the one place where a later
 version must instead sample a state consistent with ``state.observation(player)``.
@@ -49,18 +55,32 @@ def determinize(state: "State", player: int, rng: "Rng") -> Any:
 
 
 class Node:
-    """A position in the tree: ``reward`` is summed for ``mover``, who moved into it."""
+    """A position in the tree: ``reward`` is summed for ``mover``, who moved into it. At a
+    chance node ``untried`` stays empty and ``outcomes`` maps an outcome to its child."""
 
-    __slots__ = ("core", "mover", "untried", "children", "moves", "visits", "reward")
+    __slots__ = ("core", "mover", "untried", "children", "moves", "visits", "reward", "outcomes")
 
     def __init__(self, core: Any, mover: int):
         self.core = core
         self.mover = mover
-        self.untried: list[int] = core.legal()
         self.children: list[Node] = []
         self.moves: list[int] = []  # the move into each child
         self.visits = 0
         self.reward = 0.0
+        self.outcomes: Optional[dict[int, Node]] = {} if core.chance else None
+        self.untried: list[int] = [] if core.chance else core.legal()
+
+
+def draw_outcome(core: Any, chance: Any, rng: "Rng") -> int:
+    """A due roll's outcome drawn by its probability (weights count equally likely draws)."""
+    outcomes = core.legal()
+    weights = [chance.weights[m - chance.base] for m in outcomes]
+    pick = rng.below(sum(weights))
+    for move, weight in zip(outcomes, weights):
+        if pick < weight:
+            return move
+        pick -= weight
+    raise AssertionError("unreachable: the weights add up to the total drawn below")
 
 
 class MctsPlayer:
@@ -84,13 +104,28 @@ class MctsPlayer:
         rollouts = state.game.engine.rollouts
         n = self.rollouts
         c = self.c
+        chance = state.game.ir.chance
         me = state.current_player()
         root = Node(determinize(state, me, rng), -1)
         for _ in range(self.iterations):
             node = root
             path = [root]
-            # selection: UCB1 down through fully expanded nodes
-            while not node.untried and node.children:
+            # selection: UCB1 down through fully expanded nodes, chance nodes by their odds
+            while (not node.untried and node.children) or node.outcomes is not None:
+                if node.outcomes is not None:
+                    if node.core.terminal:
+                        break
+                    move = draw_outcome(node.core, chance, rng)
+                    child = node.outcomes.get(move)
+                    if child is None:
+                        core = node.core.clone()
+                        core.apply(move)
+                        child = node.outcomes[move] = Node(core, -1)  # nobody chose it
+                        node.children.append(child)
+                        node.moves.append(move)
+                    node = child
+                    path.append(node)
+                    continue
                 k = c * sqrt(log(node.visits))
                 best: Optional[Node] = None
                 top = -1.0

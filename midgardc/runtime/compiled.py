@@ -25,7 +25,7 @@ class CompiledEngine:
         self.module = build_engine(ir, force=force_build)
 
     def new_core(self, seed: int = 0) -> Any:
-        return self.module.Core()
+        return self.module.Core(seed & MASK)
 
     def playout_trace(self, seed: int, core: Optional[Any] = None) -> list[int]:
         """Uniform random moves (the shared RNG, ``Rng(seed)``) from the start (or a copy of

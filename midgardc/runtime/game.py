@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Union
 
 from ..errors import MoveError
-from ..ir.nodes import GameIR
+from ..ir.nodes import CHANCE, GameIR
 from . import results
 
 ENGINES = ("interpreted", "compiled")
@@ -54,6 +54,9 @@ class Game:
         return text
 
     def _render_move(self, move: int) -> str:
+        chance = self.ir.chance
+        if chance is not None and chance.base <= move < chance.base + len(chance.outcomes):
+            return chance.text(move - chance.base)
         for action in self.ir.actions:
             if action.base <= move < action.base + action.size:
                 values = _decode(self.ir, action, move - action.base)
@@ -120,12 +123,50 @@ class State:
     # -- queries ---------------------------------------------------------------------
 
     def current_player(self) -> int:
-        """The seat to move, or -1 when the game is over."""
+        """The seat to move, ``CHANCE`` (-2) at a chance node (a roll is due), or -1 when
+        the game is over."""
+        return CHANCE if self.core.chance else self.core.current
+
+    def turn_player(self) -> int:
+        """Whose turn it is, also at a chance node (-1 when the game is over)."""
         return self.core.current
 
     def current_player_name(self) -> Optional[str]:
         p = self.core.current
         return None if p < 0 else self.game.players[p]
+
+    def is_chance_node(self) -> bool:
+        return bool(self.core.chance)
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """At a chance node: each outcome of the roll and its probability (they sum to 1);
+        [] elsewhere. Exact weights: ``chance_weights()``."""
+        total = self.game.ir.chance.n_draws if self.core.chance else 1
+        return [(m, w / total) for m, w in self.chance_weights()]
+
+    def chance_weights(self) -> list[tuple[Move, int]]:
+        """At a chance node: each outcome and how many of the equally likely draws of the
+        dice give it (out of ``faces ** dice``); [] elsewhere."""
+        if not self.core.chance:
+            return []
+        chance = self.game.ir.chance
+        return [(Move(m, self.game.move_text(m)), chance.weights[m - chance.base]) for m in self.core.legal()]
+
+    def sample_chance(self) -> Move:
+        """Roll the due dice with the state's own chance stream (seeded by ``new_state(seed)``)
+        and apply the outcome; the same seed gives the same rolls on either back end."""
+        if not self.core.chance:
+            raise MoveError("no roll is due here" if not self.core.terminal else "no roll is due: the game is over")
+        move = self.core.sample_chance()
+        self.apply_unchecked(move)
+        return Move(move, self.game.move_text(move))
+
+    def roll(self) -> list[str]:
+        """The faces of the current roll as written in moves ([] before the first roll)."""
+        chance = self.game.ir.chance
+        if chance is None:
+            return []
+        return [chance.texts[f] for f in self.core.roll if f >= 0]
 
     def is_terminal(self) -> bool:
         return bool(self.core.terminal)
@@ -184,6 +225,8 @@ class State:
         if self.core.terminal:
             raise MoveError(f"'{text}' cannot be played: the game is over")
         if mid not in self.core.legal():
+            if self.core.chance:
+                raise MoveError(f"'{text}' is not legal here: a roll is due, so the next move is one of the roll's outcomes")
             raise MoveError(f"'{text}' is not legal for {self.current_player_name()} here")
         return mid
 
@@ -229,11 +272,12 @@ def summed_returns(stats: dict) -> list[float]:
     return [float(2 * w - decided) for w in stats["wins"]]
 
 
-def load(spec_path: str, variant: Optional[str] = None, engine: str = "interpreted", force_build: bool = False) -> Game:
-    """Load a spec (and variant) and bring up the chosen back end."""
+def load(spec_path: str, variant: Optional[str] = None, engine: str = "interpreted", force_build: bool = False, n_players: Optional[int] = None) -> Game:
+    """Load a spec (and variant, for ``n_players`` players: default the spec's default
+    count) and bring up the chosen back end."""
     from ..spec.lower import load_game_ir
 
-    ir = load_game_ir(spec_path, variant)
+    ir = load_game_ir(spec_path, variant, n_players)
     return game_from_ir(ir, engine, force_build)
 
 
@@ -251,7 +295,8 @@ def game_from_ir(ir: GameIR, engine: str = "interpreted", force_build: bool = Fa
 
 def perft(state: State, depth: int) -> int:
     """Number of legal move sequences of length ``depth`` (games that end earlier count
-    once, as a leaf at the depth they ended)."""
+    once, as a leaf at the depth they ended). A roll's outcomes are moves here: each
+    outcome is one branch, unweighted by its probability."""
     return _perft(state.core, depth)
 
 

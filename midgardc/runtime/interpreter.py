@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ..ir.nodes import (
+    CHANCE_STREAM,
     NOBODY,
     Action,
     AssessRegions,
@@ -26,6 +27,8 @@ from ..ir.nodes import (
     Place,
     MovePiece,
     FlipFlanked,
+    ExtraTurn,
+    Remove,
     opposite_directions,
     Quant,
     SetCounter,
@@ -253,6 +256,7 @@ class Program:
         # -- lines and custodial runs
         opposite = opposite_directions(ir.board)
         pprops = [values for _, values in ir.player_props]
+        face_values = ir.chance.values if ir.chance else ()
 
         def run(s, c, d, o):
             """How many cells in a row from step(c, d) on belong to player o."""
@@ -310,6 +314,10 @@ class Program:
             "line": line,
             "flanked": flanked,
             "player_prop": lambda s, i, p: pprops[i][p] if p >= 0 else 0,
+            # dice
+            "rolled": lambda s, f: s.roll.count(f) if f >= 0 else 0,
+            "die": lambda s, i: s.roll[i] if 0 <= i < len(s.roll) else -1,
+            "face_value": lambda s, f: face_values[f] if f >= 0 else 0,
         }
 
 
@@ -319,9 +327,9 @@ OFFBOARD = -1  # the piece id stored in the sentinel cell: not empty, no owner
 class Core:
     """One game state of the reference back end (ints in, ints out)."""
 
-    __slots__ = ("prog", "board", "hands", "counters", "current", "last", "ply", "terminal", "passes", "ply_limited", "_legal")
+    __slots__ = ("prog", "board", "hands", "counters", "current", "last", "ply", "terminal", "passes", "ply_limited", "_legal", "roll", "chance", "rng", "again")
 
-    def __init__(self, prog: Program, copy_from: Optional["Core"] = None):
+    def __init__(self, prog: Program, copy_from: Optional["Core"] = None, seed: int = 0):
         self.prog = prog
         if copy_from is not None:
             self.board = list(copy_from.board)
@@ -334,6 +342,10 @@ class Core:
             self.passes = copy_from.passes
             self.ply_limited = copy_from.ply_limited
             self._legal = copy_from._legal
+            self.roll = list(copy_from.roll)
+            self.chance = copy_from.chance
+            self.rng = Rng(copy_from.rng.state)
+            self.again = copy_from.again
             return
         ir = prog.ir
         self.board = list(ir.initial_board or [0] * prog.n) + [OFFBOARD]
@@ -346,6 +358,11 @@ class Core:
         self.passes = 0
         self.ply_limited = False
         self._legal = None
+        dice = ir.chance.dice if ir.chance else 0
+        self.roll = [-1] * dice  # the faces of the current roll (-1: not rolled yet)
+        self.chance = bool(dice)  # a roll is due: the turn opens with a chance node
+        self.rng = Rng(derive_seed(seed, CHANCE_STREAM))  # the state's own chance stream
+        self.again = False  # an extra_turn effect ran: the mover moves again
         self._settle()
 
     def clone(self) -> "Core":
@@ -361,6 +378,8 @@ class Core:
         self.hands = [list(h) for h in hands]
         self.current, self.last, self.ply = current, last, ply
         self.terminal, self.passes, self.ply_limited = False, 0, False
+        self.chance = bool(ir.chance)  # the loaded turn opens with a roll
+        self.again = False
         self._legal = None
         self._settle()
 
@@ -375,6 +394,9 @@ class Core:
         return list(self._legal)
 
     def _generate(self) -> list[int]:
+        chance = self.prog.ir.chance
+        if self.chance:  # a chance node: every outcome of the roll, ascending
+            return list(range(chance.base, chance.base + len(chance.outcomes)))
         out: list[int] = []
         for action, where in zip(self.prog.ir.actions, self.prog.wheres):
             if len(action.params) == 1 and action.params[0].type != "int":
@@ -458,8 +480,24 @@ class Core:
                 return action, env
         raise ValueError(f"move id {move} out of range")
 
+    def sample_chance(self) -> int:
+        """The outcome of the due roll drawn from the state's chance stream (advancing it;
+        the caller applies it): die by die, see ChanceIR."""
+        chance = self.prog.ir.chance
+        draw = 0
+        for _ in range(chance.dice):
+            draw = draw * chance.n_faces + self.rng.below(chance.n_faces)
+        return chance.base + chance.draw_outcome[draw]
+
     def apply(self, move: int) -> None:
         """Play a move known to be legal (the API layer checks legality)."""
+        chance = self.prog.ir.chance
+        if chance is not None and move >= chance.base:  # the roll comes up: same turn, no ply
+            self.roll = list(chance.outcomes[move - chance.base])
+            self.chance = False
+            self._legal = None
+            self._settle()
+            return
         action, env = self.decode(move)
         index = self.prog.ir.actions.index(action)
         self._legal = None
@@ -472,7 +510,11 @@ class Core:
         self.last = self.current
         self.ply += 1
         self.passes = 0
-        self.current = (self.current + 1) % self.prog.ir.n_players
+        if self.again:  # extra_turn: the same player moves again
+            self.again = False
+        else:
+            self.current = (self.current + 1) % self.prog.ir.n_players
+        self.chance = self.prog.ir.chance is not None
         self._settle()
 
     def _settle(self) -> None:
@@ -484,12 +526,17 @@ class Core:
             if self.ply >= ir.max_plies:
                 self.ply_limited = True
                 return self._finish()
-            if self.legal():
+            if self.legal():  # (at a chance node: the roll's outcomes)
                 return
-            if ir.end.no_moves == "end" or self.passes + 1 >= ir.n_players:
+            if ir.end.no_moves == "end" or (ir.chance is None and self.passes + 1 >= ir.n_players):
                 return self._finish()
+            # a pass; with dice the next roll may differ, so passing never ends the game,
+            # and a passed turn counts as a ply (max_plies bounds every game)
             self.passes += 1
             self.current = (self.current + 1) % ir.n_players
+            if ir.chance is not None:
+                self.ply += 1
+                self.chance = True
             self._legal = None
 
     def _finish(self) -> None:
@@ -511,6 +558,10 @@ class Core:
                 self._move(eff, env)
             elif isinstance(eff, FlipFlanked):
                 self._flip(eff, env)
+            elif isinstance(eff, Remove):
+                self._remove(eff, env)
+            elif isinstance(eff, ExtraTurn):
+                self.again = True
             else:  # pragma: no cover
                 raise AssertionError(eff)
 
@@ -554,6 +605,28 @@ class Core:
             for _ in range(k):
                 x = steps[d][x]
                 self.board[x] = 1 + me * nk + (self.board[x] - 1) % nk
+
+    def _remove(self, eff: Remove, env: dict) -> None:
+        at = self._fn(eff.at)
+        where = self._fn(eff.where) if eff.where is not None else None
+        found: list[int] = []
+        if eff.each is None:
+            if where is None or where(self, env):
+                found.append(at(self, env))
+        else:
+            local = dict(env)
+            for x in self.prog.domain(eff.each)(self, env):
+                local[eff.var] = x
+                if where is None or where(self, local):
+                    found.append(at(self, local))
+        nk = max(self.prog.ir.n_kinds, 1)
+        for c in dict.fromkeys(found):  # each cell once, all found before any is emptied
+            piece = self.board[c] if c < self.prog.n else 0
+            if piece <= 0:
+                continue
+            if eff.to == "hand":
+                self.hands[(piece - 1) // nk][(piece - 1) % nk] += 1
+            self.board[c] = 0
 
     def _counter(self, eff: SetCounter, env: dict) -> None:
         owner = self._fn(eff.owner)(self, env)
@@ -638,6 +711,15 @@ class Core:
         return [[fn(self, {"p": p}) for fn in self.prog.rank] for p in range(self.prog.ir.n_players)]
 
 
+def random_move(core: Core, rng: Rng) -> int:
+    """A random playout's next move: a roll's outcome from the state's chance stream at a
+    chance node, else a uniformly random legal move drawn from ``rng``."""
+    if core.chance:
+        return core.sample_chance()
+    legal = core.legal()
+    return legal[rng.below(len(legal))]
+
+
 class InterpretedEngine:
     """The reference back end behind the common Game API."""
 
@@ -648,7 +730,7 @@ class InterpretedEngine:
         self.prog = Program(ir)
 
     def new_core(self, seed: int = 0) -> Core:
-        return Core(self.prog)
+        return Core(self.prog, seed=seed)
 
     def playout_trace(self, seed: int, core: Optional[Core] = None) -> list[int]:
         """Uniform random moves (the shared RNG) from the start (or ``core``) to the end."""
@@ -656,8 +738,7 @@ class InterpretedEngine:
         rng = Rng(seed)
         moves = []
         while not state.terminal:
-            legal = state.legal()
-            move = legal[rng.below(len(legal))]
+            move = random_move(state, rng)
             state.apply(move)
             moves.append(move)
         return moves
@@ -673,10 +754,11 @@ class InterpretedEngine:
 
         stats = None
         for i in range(n):
+            game_seed = derive_seed(seed, i)
             core = start.clone()
-            rng = Rng(derive_seed(seed, i))
+            core.rng = Rng(derive_seed(game_seed, CHANCE_STREAM))  # each game its own dice, as in C
+            rng = Rng(game_seed)
             while not core.terminal:
-                legal = core.legal()
-                core.apply(legal[rng.below(len(legal))])
+                core.apply(random_move(core, rng))
             stats = summarize_core(self.ir, core, stats)
         return stats or summarize_core(self.ir, None, None)

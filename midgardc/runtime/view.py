@@ -41,6 +41,7 @@ def mirror(state: "State"):
     m.counters = [list(c) for c in core.counters]
     m.current, m.last, m.ply = core.current, core.last, core.ply
     m.terminal, m.passes, m.ply_limited = bool(core.terminal), core.passes, bool(core.ply_limited)
+    m.roll, m.chance = list(core.roll), bool(core.chance)
     return m
 
 
@@ -107,6 +108,9 @@ def state_json(state: "State") -> dict:
     }
     if marks:
         out["marks"] = marks
+    if ir.chance is not None:
+        out["roll"] = state.roll()  # the current roll's faces, as written in moves
+        out["chance"] = bool(core.chance)  # a roll is due: the next move is its outcome
     if core.ply_limited:
         out["ply_limited"] = True
     return out
@@ -176,7 +180,10 @@ def render_text(state: "State", color: bool = True) -> str:
         limited = " (stopped at the ply limit)" if state.core.ply_limited else ""
         lines.append(f"  game over after {state.ply()} moves: " + ("draw" if w is None else f"{ir.players[w]} wins") + limited)
     else:
-        lines.append(f"  {state.current_player_name()} to move (move {state.ply() + 1})")
+        if ir.chance is not None and state.roll():
+            lines.append(f"  {ir.chance.name}: {'-'.join(state.roll())}")
+        due = f" ({ir.chance.name} due)" if state.is_chance_node() else ""
+        lines.append(f"  {state.current_player_name()} to move{due} (move {state.ply() + 1})")
     return "\n".join(lines)
 
 

@@ -19,6 +19,7 @@ from ..ir.nodes import (
     BOOL,
     CELL,
     DIR,
+    FACE,
     INT,
     KIND,
     PLAYER,
@@ -26,6 +27,8 @@ from ..ir.nodes import (
     AssessRegions,
     BoardIR,
     Call,
+    ChanceIR,
+    chance_tables,
     Const,
     Define,
     DefineCall,
@@ -38,12 +41,14 @@ from ..ir.nodes import (
     Place,
     MovePiece,
     FlipFlanked,
+    ExtraTurn,
+    Remove,
     RankKey,
     RenderIR,
     SetCounter,
     Trigger,
 )
-from .variants import apply_variant, load_tree, variant_names
+from .variants import apply_player_count, apply_variant, load_tree, player_counts, variant_names
 from .yamlpos import YList, YMap, YNode, YScalar
 
 SPEC_VERSION = 1
@@ -51,11 +56,13 @@ MAX_PLAYERS = 8
 MAX_HAND = 10_000
 MAX_MOVES = 1 << 20
 MAX_PLIES = 1_000_000
+MAX_FACES = 64
+MAX_DRAWS = 1 << 16  # faces ** dice: the sampling table's size
 REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-writable name)
 
 # section -> (allowed keys, required keys)
 SECTIONS: dict[str, tuple[set[str], set[str]]] = {
-    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props"}, {"game", "board", "actions", "ranking"}),
+    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts"}, {"game", "board", "actions", "ranking"}),
     "game": ({"name", "title", "players", "max_plies", "author", "source", "description"}, {"name", "players"}),
     "piece": ({"hand", "description"}, set()),
     "action": ({"params", "where", "effects", "notation", "description"}, set()),
@@ -71,6 +78,12 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "setup_entry": ({"piece", "owner", "cells"}, {"piece", "owner", "cells"}),
     "move": ({"from", "to", "capture"}, {"from", "to"}),
     "flip_flanked": ({"at"}, {"at"}),
+    # dice rolled at the start of every turn
+    "chance": ({"name", "dice", "faces", "ordered"}, {"dice", "faces"}),
+    # taking pieces off the board; moving again
+    "remove": ({"at", "each", "where", "to"}, {"at"}),
+    "extra_turn": (set(), set()),
+    "face": ({"text", "value"}, set()),
 }
 
 _REQUIRED_HINTS = {
@@ -86,13 +99,16 @@ SLUG_RE = re.compile(r"[a-z][a-z0-9_-]*\Z")
 
 
 class Lowerer:
-    def __init__(self, tree: YMap, path: str, variant: Optional[str]):
+    def __init__(self, tree: YMap, path: str, variant: Optional[str], seated: Optional[int] = None, counts: tuple[tuple[int, ...], int] = ((), 0)):
         self.tree = tree
         self.path = path
         self.variant = variant
+        self.seated = seated  # an N-player game seats the first N of game.players (None: all)
+        self.counts = counts  # (supported player counts, the default) from player_counts
         self.names = Names()
         self.kinds: list[str] = []
         self.players: list[str] = []
+        self.unseated: set[str] = set()  # players declared but not seated at this count
         self.defines: list[Define] = []
         self.board: Optional[BoardIR] = None
         self.cell_index: dict[str, int] = {}
@@ -189,8 +205,11 @@ class Lowerer:
         self.board = self.lower_board(top.items["board"])
         initial_board = self.lower_setup(top.get("setup"))
         player_props = self.lower_player_props(top.get("player_props"))
+        chance = self.lower_chance(top.get("chance"))
         self.lower_defines(top.get("define"))
         actions = self.lower_actions(top.items["actions"])
+        if chance is not None:
+            chance = self.place_chance(chance, actions, top.items["chance"])
         triggers = self.lower_triggers(top.get("triggers"), actions)
         end = self.lower_end(top.get("end"))
         ranking = self.lower_ranking(top.items["ranking"])
@@ -216,18 +235,75 @@ class Lowerer:
             initial_board=initial_board,
             player_props=player_props,
             max_plies=max_plies,
+            chance=chance,
+            player_counts=self.counts[0],
+            default_players=self.counts[1] or len(self.players),
             source=self.path,
         )
+
+    def lower_chance(self, node: Optional[YNode]) -> Optional[ChanceIR]:
+        """The dice: their faces become names usable in conditions (type face)."""
+        if node is None:
+            return None
+        body = self.keys(node, "chance", "'chance'")
+        name = self.ident(self.scalar(body["name"], str, "chance.name"), body["name"].pos, "chance.name") if "name" in body else "roll"
+        dice = self.scalar(body["dice"], int, "chance.dice", 1, 16)
+        ordered = self.scalar(body["ordered"], bool, "chance.ordered") if "ordered" in body else False
+        fnode = body["faces"]
+        if not isinstance(fnode, YMap) or not 1 <= len(fnode.items) <= MAX_FACES:
+            raise SpecError(f"chance.faces maps 1 to {MAX_FACES} face names to their values, e.g. {{ace: 1, blank: 0}}", fnode.pos)
+        if len(fnode.items) ** dice > MAX_DRAWS:
+            raise SpecError(f"{len(fnode.items)} faces on {dice} dice make {len(fnode.items) ** dice} draws (limit {MAX_DRAWS})", body["dice"].pos)
+        faces, texts, values = [], [], []
+        for face, fbody in fnode.items.items():
+            fpos = fnode.key_pos[face]
+            self.ident(face, fpos, "face name")
+            if face in self.names.constants:
+                raise SpecError(f"face '{face}' has the same name as a player, piece kind or direction", fpos)
+            text, value = face, len(faces)
+            if isinstance(fbody, YMap):
+                fbody = self.keys(fbody, "face", f"face '{face}'")
+                text = self.scalar(fbody["text"], str, "a face's text") if "text" in fbody else face
+                value = self.scalar(fbody["value"], int, "a face's value", -(2**31), 2**31 - 1) if "value" in fbody else value
+            elif fbody is not None and not (isinstance(fbody, YScalar) and fbody.value is None):
+                value = self.scalar(fbody, int, "a face's value", -(2**31), 2**31 - 1)
+            if not text or any(ch.isspace() or ch in ",-:" for ch in text):
+                raise SpecError(f"face text {text!r} may not be empty or contain spaces, commas, '-' or ':' (it is part of a move's text)", fpos)
+            if text in texts:
+                raise SpecError(f"two faces are written {text!r}; a roll's text would not say which", fpos)
+            self.names.constants[face] = (len(faces), FACE)
+            faces.append(face)
+            texts.append(text)
+            values.append(value)
+        self.names.has_chance = True
+        outcomes, weights, draw_outcome = chance_tables(len(faces), dice, ordered)
+        return ChanceIR(name, tuple(faces), tuple(texts), tuple(values), dice, ordered, outcomes, weights, draw_outcome)
+
+    def place_chance(self, chance: ChanceIR, actions: tuple[Action, ...], node: YNode) -> ChanceIR:
+        """The outcomes' move ids follow the actions'."""
+        from dataclasses import replace
+
+        if any(a.name == chance.name for a in actions):
+            raise SpecError(f"the roll is called '{chance.name}', like an action; give it another chance.name", node.pos)
+        base = sum(a.size for a in actions)
+        if base + len(chance.outcomes) > MAX_MOVES:
+            raise SpecError(f"too many possible moves (limit {MAX_MOVES})", node.pos)
+        return replace(chance, base=base)
 
     def lower_players(self, node: YNode) -> None:
         if not isinstance(node, YList) or not 1 <= len(node) <= MAX_PLAYERS:
             raise SpecError(f"game.players is a list of 1 to {MAX_PLAYERS} player names in seat order", node.pos)
         for item in node:
             p = self.ident(self.scalar(item, str, "a player name"), item.pos, "player name")
-            if p in self.players:
+            if p in self.players or p in self.unseated:
                 raise SpecError(f"player '{p}' is listed twice", item.pos)
+            if self.seated is not None and len(self.players) >= self.seated:
+                self.unseated.add(p)  # their per-player data elsewhere is skipped
+                continue
             self.players.append(p)
             self.names.constants[p] = (len(self.players) - 1, PLAYER)
+        if self.seated is not None and len(self.players) < self.seated:
+            raise SpecError(f"game.players names {len(self.players)} players; a {self.seated}-player game needs {self.seated}", node.pos, "list a name for every seat (a player_counts patch may replace game.players)")
 
     def lower_pieces(self, node: Optional[YNode]) -> tuple[tuple[int, ...], ...]:
         if node is None:
@@ -247,6 +323,8 @@ class Lowerer:
             hand = body.get("hand")
             if isinstance(hand, YMap):
                 for p, count in hand.items.items():
+                    if p in self.unseated:
+                        continue
                     if p not in self.players:
                         raise SpecError(f"unknown player '{p}'", hand.key_pos[p], did_you_mean(p, self.players))
                     hands[self.players.index(p)] = self.scalar(count, int, "a hand size", 0, MAX_HAND)
@@ -368,6 +446,8 @@ class Lowerer:
             kind = self.kind(body["piece"])
             onode = body["owner"]
             oname = self.scalar(onode, str, "a player name")
+            if oname in self.unseated:
+                continue
             if oname not in self.players:
                 raise SpecError(f"unknown player '{oname}'", onode.pos, did_you_mean(oname, self.players))
             piece = 1 + self.players.index(oname) * len(self.kinds) + kind
@@ -399,6 +479,8 @@ class Lowerer:
             values = [0] * len(self.players)
             typ = None
             for player, vnode in body.items.items():
+                if player in self.unseated:
+                    continue
                 if player not in self.players:
                     raise SpecError(f"unknown player '{player}'", body.key_pos[player], did_you_mean(player, self.players))
                 if isinstance(vnode, YScalar) and isinstance(vnode.value, int) and not isinstance(vnode.value, bool):
@@ -621,6 +703,32 @@ class Lowerer:
             raise SpecError("flip_flanked needs a board with directions (a square grid)", body.pos)
         return FlipFlanked(self.condition(body["at"], scope, CELL))
 
+    def eff_remove(self, body: YMap, scope: dict[str, str]) -> Effect:
+        inner = dict(scope)
+        each, var = None, ""
+        if "each" in body:
+            enode = body["each"]
+            text = self.scalar(enode, str, "remove.each")
+            m = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)\Z", text, re.S)
+            if not m:
+                raise SpecError("remove.each is 'VARIABLE in COLLECTION', e.g. \"d in directions\"", enode.pos)
+            var = self.ident(m.group(1), enode.pos, "remove.each's variable")
+            if var in scope or var in self.names.constants:
+                raise SpecError(f"'{var}' is already a name here; pick another variable for remove.each", enode.pos)
+            offset = m.start(2)
+            each = check_domain(m.group(2), lambda off: enode.text_pos(offset + off), self.names, scope)
+            inner[var] = each.elem_type
+        where = self.condition(body["where"], inner) if "where" in body else None
+        to = "hand"
+        if "to" in body:
+            to = self.scalar(body["to"], str, "remove.to")
+            if to not in ("hand", "out"):
+                raise SpecError("remove.to is 'hand' (back to the owner's hand, the default) or 'out' (out of the game)", body["to"].pos)
+        return Remove(self.condition(body["at"], inner, CELL), where, each, var, to)
+
+    def eff_extra_turn(self, body: YMap, scope: dict[str, str]) -> Effect:
+        return ExtraTurn()  # (conditional: in a trigger with 'when')
+
     def lower_triggers(self, node: Optional[YNode], actions: tuple[Action, ...]) -> tuple[Trigger, ...]:
         if node is None:
             return ()
@@ -697,6 +805,8 @@ class Lowerer:
             if not isinstance(g, YMap):
                 raise SpecError("render.glyphs maps player names to one-character glyphs", g.pos)
             for p, v in g.items.items():
+                if p in self.unseated:
+                    continue
                 if p not in self.players:
                     raise SpecError(f"unknown player '{p}'", g.key_pos[p], did_you_mean(p, self.players))
                 glyph = self.scalar(v, str, "a glyph")
@@ -741,6 +851,8 @@ EFFECTS: dict[str, Callable] = {
     "add": lambda self, body, scope: Lowerer.eff_counter(self, body, scope, True),
     "move": Lowerer.eff_move,
     "flip_flanked": Lowerer.eff_flip,
+    "remove": Lowerer.eff_remove,
+    "extra_turn": Lowerer.eff_extra_turn,
 }
 
 
@@ -772,11 +884,18 @@ def _with_hand_checks(where: Expr, effects: tuple[Effect, ...]) -> Expr:
     return where
 
 
-def load_game_ir(path: str, variant: Optional[str] = None) -> GameIR:
-    """The one entry point: spec file (+ variant) -> validated GameIR."""
+def load_game_ir(path: str, variant: Optional[str] = None, n_players: Optional[int] = None) -> GameIR:
+    """The one entry point: spec file (+ variant, + player count) -> validated GameIR."""
     tree = load_tree(path)
     tree = apply_variant(tree, variant)
-    return Lowerer(tree, path, variant).lower()
+    tree, seated, counts = apply_player_count(tree, n_players)
+    return Lowerer(tree, path, variant, seated, counts).lower()
+
+
+def list_player_counts(path: str, variant: Optional[str] = None) -> tuple[int, ...]:
+    """The player counts a spec (variant) supports, ascending; () when it declares none
+    (it is then played by exactly its listed players)."""
+    return player_counts(apply_variant(load_tree(path), variant))[0]
 
 
 def list_variants(path: str) -> list[str]:

@@ -11,7 +11,7 @@ import os
 from typing import Optional
 
 from ..errors import SpecError, did_you_mean
-from .yamlpos import YMap, YNode, YScalar, load_yaml
+from .yamlpos import YList, YMap, YNode, YScalar, load_yaml
 
 
 def merge(base: YNode, patch: YNode) -> YNode:
@@ -96,3 +96,69 @@ def apply_variant(tree: YMap, variant: Optional[str]) -> YMap:
     merged = merge(tree, patch)
     assert isinstance(merged, YMap)
     return merged
+
+
+# --------------------------------------------------------------------------- player counts
+
+MAX_COUNT = 8  # (the same bound as game.players)
+
+
+def player_counts(tree: YMap) -> tuple[tuple[int, ...], int]:
+    """(supported counts ascending, default count) declared under ``player_counts``, or
+    ((), 0) when the spec has none. Each count is a key (its value: a patch, as a
+    variant's, applied for that count); ``default`` names the count played when none is
+    chosen (else the largest)."""
+    node = tree.get("player_counts")
+    if node is None:
+        return (), 0
+    if not isinstance(node, YMap) or not node.items:
+        raise SpecError("player_counts maps each supported number of players to a patch ({} for none), e.g. {2: {}, 3: {pieces: ...}}", node.pos)
+    counts = []
+    default = 0
+    for key, body in node.items.items():
+        if key == "default":
+            continue
+        if not key.isdigit() or not 1 <= int(key) <= MAX_COUNT:
+            raise SpecError(f"player_counts keys are numbers of players (1 to {MAX_COUNT}) or 'default', got '{key[:20]}'", node.key_pos[key])
+        if not isinstance(body, YMap) and not (isinstance(body, YScalar) and body.value is None):
+            raise SpecError(f"the {key}-player patch is a mapping of spec keys to change ({{}} for none)", body.pos)
+        if isinstance(body, YMap):
+            for banned in ("variants", "extends", "player_counts"):
+                if banned in body:
+                    raise SpecError(f"a player-count patch cannot patch '{banned}'", body.key_pos[banned])
+        counts.append(int(key))
+    if not counts:
+        raise SpecError("player_counts lists no number of players", node.pos)
+    if "default" in node:
+        d = node.items["default"]
+        if not isinstance(d, YScalar) or isinstance(d.value, bool) or d.value not in counts:
+            raise SpecError(f"player_counts.default must be one of the listed counts ({_listing(sorted(counts))})", d.pos)
+        default = d.value
+    return tuple(sorted(counts)), default or max(counts)
+
+
+def _listing(counts) -> str:
+    items = [str(c) for c in counts]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def apply_player_count(tree: YMap, n: Optional[int]) -> tuple[YMap, Optional[int], tuple[tuple[int, ...], int]]:
+    """The tree with the ``n``-player patch merged in, the number of seats to fill (None:
+    every listed player) and (counts, default). ``n`` None: the default count."""
+    counts, default = player_counts(tree)
+    if not counts:
+        if n is not None:
+            game = tree.get("game")
+            players = game.get("players") if isinstance(game, YMap) else None
+            if isinstance(players, YList) and n != len(players.items):
+                raise SpecError(f"this game is played by exactly {len(players.items)} players, not {n}", players.pos, "a spec lists the other counts it supports under player_counts")
+        return tree, None, ((), 0)
+    chosen = default if n is None else n
+    if chosen not in counts:
+        raise SpecError(f"this game is played by {_listing(counts)} players, not {chosen}", tree.key_pos.get("player_counts", tree.pos))
+    body = tree.get("player_counts").items[str(chosen)]
+    if isinstance(body, YMap) and body.items:
+        merged = merge(tree, body)
+        assert isinstance(merged, YMap)
+        tree = merged
+    return tree, chosen, (counts, default)
