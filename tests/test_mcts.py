@@ -266,3 +266,41 @@ def test_mcts_plays_every_spec_and_variant_to_the_end_legally(item) -> None:
     final = replay(get_game(path, variant, "interpreted"), result.moves)
     assert final.is_terminal()
     assert tuple(tuple(k) for k in final.keys()) == result.keys
+
+
+# -- chance: a spec with dice (tests/data/dice.yaml) --------------------------------------
+
+DICE = str(SPECS.parent / "tests" / "data" / "dice.yaml")
+
+
+def test_chance_outcomes_are_drawn_by_their_odds() -> None:
+    from midgardc.players.mcts import draw_outcome
+
+    state = get_game(DICE, None, "interpreted").new_state(5)
+    assert state.is_chance_node()
+    weights = dict((m.id, w) for m, w in state.chance_weights())
+    total = sum(weights.values())
+    rng = Rng(123)
+    draws = 200 * total
+    counts = {m: 0 for m in weights}
+    for _ in range(draws):
+        counts[draw_outcome(state.core, state.game.ir.chance, rng)] += 1
+    for move, weight in weights.items():  # a fixed seed: the same counts every run
+        assert abs(counts[move] - 200 * weight) <= 0.25 * 200 * weight + 15, (move, counts[move], 200 * weight)
+
+
+def test_with_dice_both_engines_grow_the_same_tree_and_play_the_same_game() -> None:
+    states = []
+    for engine in ("interpreted", "compiled"):
+        state = get_game(DICE, None, engine).new_state(3)
+        state.sample_chance()  # the first roll: a player is to move
+        states.append(state)
+    assert states[0].history == states[1].history
+    player = MctsPlayer(iterations=60)
+    trees = [_tree(player, s, 9) for s in states]
+    assert trees[0] == trees[1]
+    results = [play_game(get_game(DICE, None, e), [MctsPlayer(name=f"m{s}", iterations=12) for s in range(3)], 2, seed=4) for e in ("interpreted", "compiled")]
+    assert results[0] == results[1]
+    assert any(m.startswith("roll:") for m in results[0].moves)
+    final = replay(get_game(DICE, None, "interpreted"), results[0].moves, results[0].seed)
+    assert final.is_terminal() and tuple(tuple(k) for k in final.keys()) == results[0].keys
