@@ -365,6 +365,7 @@ def match(
 @json_option
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV instead of text: one row per (variant, player), with a header.")
 @progress_option
+@player_count_option
 @click.pass_context
 def tournament(
     ctx: click.Context,
@@ -380,12 +381,13 @@ def tournament(
     as_json: bool,
     as_csv: bool,
     show_progress: Optional[bool],
+    player_count: Optional[int],
 ) -> None:
     """Play a round robin between players (and variants) and print win rates, intervals and ratings.
 
     \b
     Pairings: every group of distinct players that fills the seats (2 seats, 3 players:
-    3 pairings). Each pairing plays --games games per variant, seats rotating as in
+    3 pairings; --player-count picks the seats of a spec that supports several counts). Each pairing plays --games games per variant, seats rotating as in
     'match'; a --games that is not a multiple of the seat count leaves seats unbalanced
     (a note says so).
 
@@ -422,14 +424,14 @@ def tournament(
     opened: dict[Optional[str], Game] = {}
     chosen: Optional[str] = None
     for name, variant in variant_names(list(variants), _variants(spec)):
-        ir = _load_ir(spec, variant)
+        ir = _load_ir(spec, variant, player_count)
         entries.append(Entry(name, variant, ir, tuple(pairings(len(players), ir.n_players))))
         game = _open_game(ctx, ir, engine) if chosen is None else game_from_ir(ir, chosen)
         chosen = game.engine_name
         opened[variant] = game
     assert chosen is not None
     labels = player_labels(list(players))
-    config = RunConfig(spec, chosen, tuple(players), tuple(labels))
+    config = RunConfig(spec, chosen, tuple(players), tuple(labels), player_count)
     shop = Workshop(config, games=opened)  # makes every player: a bad script fails here, before any game
     if any(games % e.ir.n_players for e in entries):
         seats = sorted({e.ir.n_players for e in entries})

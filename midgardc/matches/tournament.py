@@ -143,7 +143,7 @@ def run_tournament(
     if record is not None:
         sha = spec_sha256(spec_path)
         headers = {
-            e.variant: {"spec": spec_path, "spec_sha256": sha, "variant": e.variant, "engine": config.engine, "seed": seed, "players": labels}
+            e.variant: {"spec": spec_path, "spec_sha256": sha, "variant": e.variant, "players_count": e.ir.n_players, "engine": config.engine, "seed": seed, "players": labels}
             for e in entries
         }
 

@@ -142,11 +142,13 @@ def load_groups(
 ) -> list[Group]:
     """Read, check and replay every game of ``record``; the first ``max_replays`` games
     also keep their frames for the step-through replay."""
-    from ..spec.lower import load_game_ir
+    from ..spec.lower import list_player_counts, load_game_ir
+
+    counted: dict[tuple[str, Optional[str]], bool] = {}  # does the spec declare player counts?
 
     lines = read_lines(record)
     groups: dict[tuple, Group] = {}
-    games: dict[tuple[str, Optional[str]], "Game"] = {}
+    games: dict[tuple[str, Optional[str], Optional[int]], "Game"] = {}
     checked: set[tuple[str, str]] = set()  # (spec path, recorded sha256) pairs found equal
     kept = 0
     for line in lines:
@@ -165,11 +167,14 @@ def load_groups(
                     hint="report on a record made with the current spec, or restore the spec it was made with",
                 )
             checked.add((path, want))
-        if (path, variant) not in games:
-            games[(path, variant)] = open_game(load_game_ir(path, variant))
-        game = games[(path, variant)]
+        if (path, variant) not in counted:
+            counted[(path, variant)] = bool(list_player_counts(path, variant))
+        count = len(d["seat_names"]) if counted[(path, variant)] else None  # the count it was played with
+        if (path, variant, count) not in games:
+            games[(path, variant, count)] = open_game(load_game_ir(path, variant, count))
+        game = games[(path, variant, count)]
         pairing = _pairing(d)
-        gkey = (path, variant, pairing)
+        gkey = (path, variant, count, pairing)
         if gkey not in groups:
             labels = d.get("players") if isinstance(d.get("players"), list) else None
             groups[gkey] = Group(
