@@ -977,7 +977,9 @@ class ExprCompiler:
     def removal(self, eff: Remove, scope: Scope) -> str:
         """``remove_<n>(st, locals...)`` for one remove effect (see RemoveFn)."""
         bound = frozenset({eff.var}) if eff.each is not None else frozenset()
-        names = sorted(set(free_locals(eff.at, bound)) | set(free_locals(eff.where, bound) if eff.where is not None else ()) | set(free_locals(eff.each) if eff.each is not None else ()))
+        names: list[str] = []  # in first-use order (never by name: code must not depend on names)
+        for part, inside in ((eff.each, frozenset()), (eff.where, bound), (eff.at, bound)):
+            names += [n for n in free_locals(part, inside) if n not in names]
         params = [(n, Var(f"f{i}", scope[n].type)) for i, n in enumerate(names)]
         inner: Scope = {n: v for n, v in params}
         loop = None
