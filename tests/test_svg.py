@@ -192,3 +192,15 @@ def test_show_writes_a_graph_picture(tmp_path: Path) -> None:
     root = ET.parse(out).getroot()
     classes = {el.get("data-cell"): el.get("class") for el in _cells(root)}
     assert classes == {"n1": "cell p0 player-a", "n2": "cell p1 player-b", "n3": "cell empty", "n4": "cell empty"}
+
+
+def test_the_dice_roll_is_shown_and_a_due_roll_is_said() -> None:
+    """Issue 3: 'midgardc show' for a game with dice makes the roll visible."""
+    from midgardc.runtime.game import replay
+
+    game = game_from_ir(load_game_ir(str(ROOT / "specs" / "magic-mids.yaml"), None))
+    rolled = ET.fromstring(render_svg(replay(game, ["roll:A-A-5", "S:d5", "roll:2-3-blank"])))
+    texts = [t.text or "" for t in rolled.iter("{http://www.w3.org/2000/svg}text")]
+    assert "yellow to move (move 2, roll 2-3-blank)" in texts
+    due = ET.fromstring(render_svg(replay(game, ["roll:A-A-5", "S:d5"])))
+    assert "a roll is due for yellow (move 2)" in [t.text for t in due.iter("{http://www.w3.org/2000/svg}text")]

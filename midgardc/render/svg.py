@@ -93,7 +93,11 @@ def status_text(state: "State") -> str:
         w = state.winner()
         limited = " (ply limit)" if state.core.ply_limited else ""
         return f"game over after {state.ply()} moves: " + ("draw" if w is None else f"{ir.players[w]} wins") + limited
-    return f"{state.current_player_name()} to move (move {state.ply() + 1})"
+    if state.is_chance_node():
+        return f"a roll is due for {state.current_player_name()} (move {state.ply() + 1})"
+    roll = state.roll()
+    shown = f", roll {'-'.join(roll)}" if roll else ""
+    return f"{state.current_player_name()} to move (move {state.ply() + 1}{shown})"
 
 
 def kind_letters(ir: GameIR) -> list[str]:
