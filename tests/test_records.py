@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 
 from conftest import ROOT
 from midgardc.cli import cli
-from midgardc.spec.lower import list_variants
+from midgardc.spec.lower import list_player_counts, list_variants
 
 SPECS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "specs").rglob("*.yaml"))
 
@@ -62,6 +62,22 @@ def test_every_recorded_game_of_every_variant_replays_to_its_result(spec: str, t
     assert made.exit_code == 0, made.output
     for line in _lines(match_record):
         _replays(spec, match_record, line)
+
+
+COUNTED = [(spec, n) for spec in SPECS for n in list_player_counts(spec, None)]
+
+
+@pytest.mark.parametrize("spec, count", COUNTED, ids=[f"{s}-{n}p" for s, n in COUNTED])
+def test_every_player_count_records_and_replays(spec: str, count: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    record = tmp_path / "counted.jsonl"
+    players = ",".join(["random", "greedy", "mcts:4", "mcts:6"][:count])
+    made = run("tournament", spec, "-p", players, "--player-count", str(count), "-n", str(count), "--seed", "3", "--record", str(record), "--json")
+    assert made.exit_code == 0, made.output
+    lines = _lines(record)
+    assert len(lines) == count and all(line["players_count"] == count and len(line["seats"]) == count for line in lines)
+    for line in lines:
+        _replays(spec, record, line)
 
 
 def test_a_changed_spec_is_refused_and_an_unchanged_copy_is_not(tmp_path: Path) -> None:
