@@ -773,12 +773,12 @@ cdef inline long long define_1(State* st, int a0) noexcept nogil:
     return quant_3(st, a0)
 
 
-# define 2: blanks = rolled(5)
+# define 2: blanks = rolled(blank)
 cdef inline long long define_2(State* st) noexcept nogil:
     return rolled_count(st, 5)
 
 
-# define 3: aces = rolled(0)
+# define 3: aces = rolled(ace)
 cdef inline long long define_3(State* st) noexcept nogil:
     return rolled_count(st, 0)
 

@@ -239,7 +239,8 @@ def test_json_shows_the_roll_and_whether_one_is_due(engine) -> None:
     state.apply("c2")
     out = state.to_json()
     assert out["chance"] is True and out["current"] == "blue" and out["moves"] == ["roll:3-S", "c2"]
-    assert "roll: 3-S" in str(replay(game, ["roll:3-S"])) and "(roll due)" in str(state)
+    assert "  roll: 3-S" in str(replay(game, ["roll:3-S"]))
+    assert "last roll: 3-S" in str(state) and "blue to move (roll due)" in str(state)
 
 
 def test_probabilities_are_exact_fractions_of_the_throws() -> None:

@@ -113,3 +113,19 @@ def test_a_four_player_match_prints_a_table() -> None:
     assert "Magic Mids: 40 games, seed 1" in result.stdout
     for colour in ("as red", "as yellow", "as green", "as blue"):
         assert colour in result.stdout
+
+
+def test_show_draws_owners_kinds_and_the_roll() -> None:
+    moves = "roll:A-4-blank M:c3 roll:blank-blank-blank L:b2 roll:A-A-A S:a1"
+    result = CliRunner().invoke(cli, ["show", MIDS, "--moves", moves, "--no-color"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    # owners first (yellow's three blanks earned a second move), then the kinds
+    assert lines[:5] == ["  a5  . . . .", "  a4  . . . .", "  a3  . . R .", "  a2  . Y . .", "  a1  Y . . ."]
+    assert lines[6:11] == ["  a5  . . . .", "  a4  . . . .", "  a3  . . M .", "  a2  . L . .", "  a1  S . . ."]
+    assert "kinds (second grid): S small   M medium   L large" in result.stdout
+    assert "last roll: A-A-A" in result.stdout and "red to move (roll due)" in result.stdout
+    state = load(MIDS).new_state()
+    for m in moves.split():
+        state.apply(m)
+    assert state.to_json()["kinds"] == {"c3": "medium", "b2": "large", "a1": "small"}

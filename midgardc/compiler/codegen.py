@@ -208,6 +208,8 @@ def unparse(e: Expr, ir: GameIR, prec: int = 0) -> str:
             return ir.kinds[e.value]
         if e.type == DIR and 0 <= e.value < len(ir.board.directions):
             return ir.board.directions[e.value]
+        if e.type == FACE and ir.chance is not None and 0 <= e.value < ir.chance.n_faces:
+            return ir.chance.faces[e.value]
         return str(e.value)
     if isinstance(e, Local):
         return e.name
