@@ -9,7 +9,7 @@ SPEC   ?= specs/midgard.yaml
 GAMES  ?= 200
 FUZZ_CASES ?= 10000
 
-.PHONY: setup run build test bench check-generated generate clean fuzz browser
+.PHONY: setup run build test bench check-generated generate clean fuzz browser playthroughs
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -53,6 +53,9 @@ bench: setup  ## every spec and variant: random playouts/s of both engines and t
 
 fuzz: setup  ## long fuzz campaign over every spec and the command line ($(FUZZ_CASES) cases)
 	$(BIN)/python -m midgardc.safety.fuzz --cases $(FUZZ_CASES)
+
+playthroughs: setup  ## rewrite the golden playthroughs in tests/playthroughs/ (after an intended rule change: review the diff)
+	$(BIN)/midgardc playthrough --all --update
 
 generate: setup  ## rewrite generated/ from the specs
 	$(BIN)/midgardc generate
