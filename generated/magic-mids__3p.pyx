@@ -1184,6 +1184,7 @@ cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
     st.current = -1
+    st.chance = False  # no roll is due in a finished game
 
 
 cdef int settle(State* st, int* moves) noexcept nogil:

@@ -543,6 +543,7 @@ class Core:
         self.terminal = True
         self.run_effects(self.prog.ir.end.effects, {})
         self.current = NOBODY
+        self.chance = False  # no roll is due in a finished game
 
     # -- effects ---------------------------------------------------------------------
 
