@@ -31,7 +31,7 @@ from .cli_options import (
     specs_argument,
     variant_option,
 )
-from .errors import BuildError, MidgardcError
+from .errors import BuildError, MidgardcError, MoveError
 from .fileio import write_atomic
 from .ir.nodes import GameIR
 from .players import PlayerSpec, kinds_help
@@ -124,26 +124,32 @@ def validate(specs: tuple[str, ...], variant: Optional[str], player_count: Optio
     (or "SPEC [variant] (N players): ok"); errors go to stderr and the exit status is 1.
     """
     failed = False
+    told: set[str] = set()  # a mistake shared by several variants or counts is told once
+
+    def tell(exc: MidgardcError) -> None:
+        nonlocal failed
+        failed = True
+        if str(exc) not in told:
+            told.add(str(exc))
+            click.echo(str(exc), err=True)
+
     for spec in specs:
         try:
             targets = [variant] if variant else [None, *_variants(spec)]
         except MidgardcError as exc:
-            click.echo(str(exc), err=True)
-            failed = True
+            tell(exc)
             continue
         for target in targets:
             try:
                 counts = [player_count] if player_count else _counts(spec, target)
             except MidgardcError as exc:
-                click.echo(str(exc), err=True)
-                failed = True
+                tell(exc)
                 continue
             for count in counts:
                 try:
                     _load_ir(spec, target, count)
                 except MidgardcError as exc:
-                    click.echo(str(exc), err=True)
-                    failed = True
+                    tell(exc)
                     continue
                 click.echo(f"{_label(spec, target, count if len(counts) > 1 or player_count else None)}: ok")
     if failed:
@@ -540,7 +546,10 @@ def replay_cmd(
         from .spec.lower import list_player_counts
 
         game = _open_game(ctx, _load_ir(spec, rec_variant, seated if list_player_counts(spec, rec_variant) else None), engine)
-        state = replay(game, [str(m) for m in line["moves"]], int(line.get("game_seed", 0)))
+        try:
+            state = replay(game, [str(m) for m in line["moves"]], int(line.get("game_seed", 0)))
+        except MoveError as exc:  # say which game of which file does not replay
+            raise MoveError(f"game {line['game']} of {record} does not replay: {exc.message}") from None
         note = _check_against_record(state, line, record)
     if as_json:
         click.echo(json.dumps(state.to_json()))

@@ -67,3 +67,90 @@ def test_a_hang_is_reported_not_waited_for(tmp_path):
     except fuzz._Timeout:
         stats.failures.append(fuzz.Failure("hang", "", ""))
     assert stats.failures and stats.failures[0].kind == "hang"
+
+
+def test_seeds_include_the_test_specs_of_the_newer_features():
+    names = {Path(s.path).name for s in fuzz.load_seeds(str(ROOT / "specs"))}
+    assert {"dice.yaml", "captures.yaml", "graph_dice.yaml", "magic-mids.yaml"} <= names
+
+
+def test_mutations_reach_the_newer_sections():
+    """Dice, player counts, remove / extra_turn and graph places are mutated with the values
+    that matter, in cases that are then validated."""
+    import yaml
+
+    seeds = fuzz.load_seeds(str(ROOT / "specs"))
+    ch = fuzz.Chooser(random.Random(3))
+    seen = {k: 0 for k in ("dice", "faces", "ordered", "count key", "count default", "count patch", "remove", "extra_turn", "at")}
+    for _ in range(600):
+        tree = fuzz.mutate_feature(ch, ch.choice([s.tree for s in seeds if isinstance(s.tree, dict)]))
+        chance = tree.get("chance") if isinstance(tree.get("chance"), dict) else {}
+        counts = tree.get("player_counts") if isinstance(tree.get("player_counts"), dict) else {}
+        text = yaml.safe_dump(tree, allow_unicode=True)
+        seen["dice"] += chance.get("dice") in fuzz.DICE and chance.get("dice") not in (2, 3)
+        seen["faces"] += any(isinstance(f, dict) and f.get("text") in fuzz.FACE_TEXTS for f in (chance.get("faces") or {}).values()) if isinstance(chance.get("faces"), dict) else 0
+        seen["ordered"] += "ordered" in chance
+        seen["count key"] += any(str(k) not in ("2", "3", "4", "default") for k in counts)
+        seen["count default"] += counts.get("default") in fuzz.COUNT_DEFAULTS
+        seen["count patch"] += any(v in fuzz.COUNT_PATCHES and v != {} for v in counts.values())
+        seen["remove"] += "remove:" in text
+        seen["extra_turn"] += "extra_turn" in text
+        seen["at"] += "at:" in text and "graph" in text
+    assert all(seen.values()), seen
+
+
+def test_command_lines_cover_the_new_commands_and_options(tmp_path):
+    seeds = fuzz.load_seeds(str(ROOT / "specs"))
+    paths = [str(Path(s.path).resolve()) for s in seeds]
+    records = fuzz.make_records(seeds, str(tmp_path))
+    assert len(records.good) == 3
+    assert any("pairing" in line for lines in records.lines.values() for line in lines)  # a tournament's record
+    assert any(str(m).startswith(("roll:", "throw:")) for lines in records.lines.values() for line in lines for m in line["moves"])  # rolls
+    ch = fuzz.Chooser(random.Random(5))
+    cases = [fuzz.make_cli_case(ch, paths, str(tmp_path), records) for _ in range(1500)]
+    assert {c[0] for c in cases} == set(fuzz.COMMANDS)
+    flat = [a for c in cases for a in c]
+    for option in ("--player-count", "--cluster", "--record", "--game", "--html", "--max-replays", "--csv", "--variant"):
+        assert option in flat, option
+    assert any(a.startswith(("random,mcts:", "mcts:")) and "=" in a for a in flat)
+    assert any(c[0] == "replay" and "--record" in c and c[1] in records.good.values() for c in cases)
+    # never a real cluster: no 'local' / 'local:K' that would start one, no address that could answer
+    from midgardc.errors import MidgardcError
+    from midgardc.matches.cluster import parse_cluster
+
+    for value in fuzz.OPTION_VALUES["--cluster"]:
+        try:
+            target = parse_cluster(value)
+        except MidgardcError:
+            continue
+        assert target.address is not None and ("127.0.0.1:1" in target.address or "[::1]:1" in target.address or ".invalid:" in target.address), value
+    # matches, tournaments and reports never build engines (only the interpreter plays them)
+    for c in cases:
+        if c[0] in ("match", "tournament", "report"):
+            assert "compiled" not in c and "--engine" in c
+
+
+def test_a_mutated_record_is_written_and_names_its_spec(tmp_path):
+    seeds = fuzz.load_seeds(str(ROOT / "specs"))
+    records = fuzz.make_records(seeds, str(tmp_path))
+    ch = fuzz.Chooser(random.Random(9))
+    made = {fuzz.make_record_case(ch, records, str(tmp_path)) for _ in range(20)}
+    assert made <= set(records.good.values()) and len(made) >= 2
+    assert (tmp_path / "case.jsonl").exists()
+
+
+def test_a_valid_case_is_played_briefly(tmp_path):
+    """A valid case also plays one random game with the interpreter: an extra turn after
+    every move must still end by max_plies."""
+    from midgardc.spec.lower import load_game_ir
+
+    text = (ROOT / "tests" / "data" / "captures.yaml").read_text()
+    text = text.replace("max_plies: 120", "max_plies: 9").replace("  again:                                  # before", "  always:\n    effects: [extra_turn: {}]\n  again:  # before")
+    path = tmp_path / "loop.yaml"
+    path.write_text(text)
+    ir = load_game_ir(str(path))
+    assert ir.max_plies == 9 and any(t.name == "always" for t in ir.triggers)
+    assert fuzz.play_briefly(ir, 1) == ""
+    stats = fuzz.Stats()
+    fuzz.check_spec_text(text, str(tmp_path), stats)
+    assert stats.ok == 1 and not stats.failures

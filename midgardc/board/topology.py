@@ -221,7 +221,9 @@ def _graph(spec: YMap, get) -> RawBoard:
             angle = 2 * math.pi * i / n - math.pi / 2  # the first node at the top, then clockwise
             place = (round(math.cos(angle) * max(1.0, n / 4), 6), round(math.sin(angle) * max(1.0, n / 4), 6))
         b.polygons[i] = (place,)
-    for edge in edges or []:
+    if edges is not None and not isinstance(edges, YList) and getattr(edges, "value", 0) is not None:
+        raise SpecError("a graph board's 'edges' is a list of pairs of node names, like [[a, b], [b, c]]", edges.pos)
+    for edge in edges if isinstance(edges, YList) else []:
         if not isinstance(edge, YList) or len(edge) != 2:
             raise SpecError("an edge is a list of two node names, like [a, b]", edge.pos)
         ends = []
@@ -237,6 +239,7 @@ def _graph(spec: YMap, get) -> RawBoard:
 
 
 MAX_PLACE = 1e6
+_DECIMAL = re.compile(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
 
 
 def _graph_node(node) -> tuple[str, "tuple[float, float] | None"]:
@@ -264,6 +267,8 @@ def _graph_node(node) -> tuple[str, "tuple[float, float] | None"]:
     xy = []
     for v in at:
         value = getattr(v, "value", None)
+        if isinstance(value, str) and _DECIMAL.fullmatch(value):  # YAML floats stay text (cell names like 6.6)
+            value = float(value)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or abs(value) > MAX_PLACE:
             raise SpecError(f"a node's place is given by two numbers between -{MAX_PLACE:g} and {MAX_PLACE:g}", v.pos)
         xy.append(float(value))

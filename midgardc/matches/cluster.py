@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence, Union
 from ..errors import MidgardcError
 from .runner import Failure, GameResult, GameTask, RunConfig, Workshop, open_workshop, play_safely
 
+MAX_LOCAL_WORKERS = 256  # local:K; more is a typo, not a machine
 CONNECT_TIMEOUT = 10  # seconds to reach a scheduler before giving up with a message
 _ADDRESS = re.compile(r"^(?:(tcp|tls|ucx|ws|wss)://)?\[?[A-Za-z0-9._:-]+\]?:\d{1,5}$")
 _LOCAL = re.compile(r"^local(?::(\d+))?$")
@@ -49,11 +50,15 @@ def parse_cluster(text: str) -> ClusterTarget:
     text = text.strip()
     local = _LOCAL.match(text)
     if local:
-        k = int(local.group(1)) if local.group(1) else None
-        if k == 0:
-            raise MidgardcError("--cluster local:K needs at least one worker (K >= 1)")
+        digits = local.group(1)
+        k = None if digits is None else int(digits[:7])  # (7 digits are already too many)
+        if k is not None and not 1 <= k <= MAX_LOCAL_WORKERS:
+            raise MidgardcError(f"--cluster local:K starts K worker processes here: K is 1 to {MAX_LOCAL_WORKERS}")
         return ClusterTarget(None, k)
     if _ADDRESS.match(text):
+        port = int(text.rsplit(":", 1)[1])
+        if not 1 <= port <= 65535:
+            raise MidgardcError(f"--cluster: port {port} is not a TCP port (1 to 65535)")
         return ClusterTarget(text if "://" in text else f"tcp://{text}")
     raise MidgardcError(f"--cluster takes a scheduler address like tcp://HOST:PORT, or 'local' / 'local:K' (got '{text}')")
 
@@ -154,6 +159,27 @@ def play_batch(job: tuple[RunConfig, SpecBundle], tasks: Sequence[GameTask]) -> 
 # -- on the client ------------------------------------------------------------------------------
 
 
+def _probe(address: str, timeout: float) -> None:
+    """A refused connection or an unknown host is certain at once: say so, rather than
+    after Dask's connection retries have used up the whole timeout."""
+    import socket
+
+    m = re.match(r"^tcp://\[?(.+?)\]?:(\d+)$", address)
+    if not m:
+        return  # tls://, ucx://, ...: Dask's own connect reports
+    try:
+        with socket.create_connection((m.group(1), int(m.group(2))), timeout=timeout):
+            pass
+    except (ConnectionRefusedError, socket.gaierror) as exc:
+        why = "connection refused" if isinstance(exc, ConnectionRefusedError) else f"unknown host '{m.group(1)}'"
+        raise MidgardcError(
+            f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({why})",
+            hint="start one with 'dask scheduler' (and 'dask worker ADDRESS'), or use --cluster local",
+        ) from None
+    except (OSError, ValueError):
+        return  # a timeout or an unreachable network: Dask's connect tries again and reports
+
+
 def run_on_cluster(
     target: ClusterTarget,
     config: RunConfig,
@@ -184,12 +210,16 @@ def run_on_cluster(
                 cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR)
             client = Client(cluster)
         else:
+            _probe(target.address, timeout)
             try:
                 client = Client(target.address, timeout=timeout)
-            except (OSError, TimeoutError, ValueError) as exc:
-                why = "" if "timed out" in str(exc).lower() else f" ({exc})"
+            except Exception as exc:  # noqa: BLE001 - a peer that is not a scheduler can raise anything (MemoryError, ...)
+                if isinstance(exc, (OSError, TimeoutError, ValueError)):
+                    why = f" within {timeout:g} s" + ("" if "timed out" in str(exc).lower() else f" ({exc})")
+                else:
+                    why = f": what answers there does not speak Dask's protocol ({type(exc).__name__})"
                 raise MidgardcError(
-                    f"cannot reach the Dask scheduler at {target.address} within {timeout:g} s{why}",
+                    f"cannot reach the Dask scheduler at {target.address}{why}",
                     hint="start one with 'dask scheduler' (and 'dask worker ADDRESS'), or use --cluster local",
                 ) from None
         if not client.nthreads():

@@ -112,12 +112,38 @@ def record_lines(path: str) -> Iterator[tuple[int, str, dict]]:
             raise MidgardcError(f"the record {path} is not UTF-8 text (is it a match record?)") from None
 
 
+# field -> (types, what it is): checked wherever a line has the field (and where required)
+FIELDS = {
+    "spec": ((str,), "the spec's path"),
+    "spec_sha256": ((str, type(None)), "the spec's sha256"),
+    "variant": ((str, type(None)), "a variant name or null"),
+    "game": ((int,), "the game's number"),
+    "game_seed": ((int,), "the game's seed"),
+    "seat_names": ((list,), "the seats' names"),
+    "seats": ((list,), "the player in each seat"),
+    "moves": ((list,), "the moves"),
+    "result": ((dict,), "the result"),
+}
+
+
+def check_fields(path: str, lineno: int, raw: str, data: dict, required: Sequence[str]) -> None:
+    """A line's known fields have their types, and the ``required`` ones are there; an
+    edited or forged line is an error at its line:col, not a crash further on."""
+    for key, (types, what) in FIELDS.items():
+        if key not in data and key not in required:
+            continue
+        value = data.get(key)
+        if key not in data or not isinstance(value, types) or isinstance(value, bool):
+            col = raw.find(f'"{key}"') + 1 or 1
+            found = "missing" if key not in data else f"a {type(value).__name__}"
+            raise MidgardcError(f"not a match record line: '{key}' ({what}) is {found}", Pos(path, lineno, col))
+
+
 def read_record(path: str, index: int) -> dict:
     """The line of game ``index`` in a record file."""
     found = []
-    for lineno, _raw, line in record_lines(path):
-        if not isinstance(line.get("game"), int) or not isinstance(line.get("moves"), list):
-            raise MidgardcError("not a match record line (it needs 'game' and 'moves')", Pos(path, lineno, 1))
+    for lineno, raw, line in record_lines(path):
+        check_fields(path, lineno, raw, line, ("game", "moves"))
         if line["game"] == index:
             return line
         found.append(line["game"])

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import MidgardcError, MoveError, Pos
-from ..matches.record import record_lines, spec_sha256
+from ..matches.record import check_fields, record_lines, spec_sha256
 from ..matches.runner import GameResult
 from ..matches.tally import Tally
 from .svg import cell_looks, track_values
@@ -25,16 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..ir.nodes import GameIR
     from ..runtime.game import Game
 
-# field -> (types, what it should be), checked on every line
-REQUIRED = {
-    "spec": ((str,), "the spec's path"),
-    "game": ((int,), "the game's number"),
-    "game_seed": ((int,), "the game's seed"),
-    "seat_names": ((list,), "the seats' names"),
-    "seats": ((list,), "the player in each seat"),
-    "moves": ((list,), "the moves"),
-    "result": ((dict,), "the result"),
-}
+# the fields every line needs (their types: record.FIELDS)
+REQUIRED = ("spec", "game", "game_seed", "seat_names", "seats", "moves", "result")
 
 
 @dataclass
@@ -105,12 +97,7 @@ def read_lines(path: str) -> list[Line]:
     """The record's lines, each checked for the fields a report needs (errors at line:col)."""
     lines = []
     for lineno, raw, data in record_lines(path):
-        for key, (types, what) in REQUIRED.items():
-            value = data.get(key)
-            if not isinstance(value, types) or isinstance(value, bool):
-                col = raw.find(f'"{key}"') + 1 or 1
-                found = "missing" if key not in data else f"a {type(value).__name__}"
-                raise MidgardcError(f"not a match record line: '{key}' ({what}) is {found}", Pos(path, lineno, col))
+        check_fields(path, lineno, raw, data, REQUIRED)
         lines.append(Line(lineno, data))
     if not lines:
         raise MidgardcError(f"the record {path} holds no games")
@@ -154,9 +141,7 @@ def load_groups(
     for line in lines:
         d = line.data
         path = spec or _spec_path(record, d["spec"])
-        variant = d.get("variant")
-        if variant is not None and not isinstance(variant, str):
-            raise MidgardcError("not a match record line: 'variant' must be a name or null", Pos(record, line.lineno, 1))
+        variant = d.get("variant")  # (a name or None: check_fields)
         want = d.get("spec_sha256")
         if want and (path, want) not in checked:
             if want != spec_sha256(path):
@@ -221,6 +206,8 @@ def _replay_line(record: str, line: Line, game: "Game", keep: bool) -> tuple[Any
     d = line.data
     where = f"game {d['game']} (line {line.lineno}) of {record}"
     ir = game.ir
+    if len(d["seats"]) != len(d["seat_names"]):
+        raise MidgardcError(f"{where} names {len(d['seats'])} players in 'seats' for {len(d['seat_names'])} seats")
     if len(d["seats"]) != ir.n_players or list(d["seat_names"]) != list(ir.players):
         raise MidgardcError(f"{where} has seats {d['seat_names']} but {ir.title} has {list(ir.players)}")
     state = game.new_state(int(d["game_seed"]))

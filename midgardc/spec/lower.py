@@ -285,6 +285,15 @@ class Lowerer:
 
         if any(a.name == chance.name for a in actions):
             raise SpecError(f"the roll is called '{chance.name}', like an action; give it another chance.name", node.pos)
+        prefix = chance.name + ":"
+        for a in actions:
+            values = [self.value_texts(a.params[part]) if isinstance(part, int) else () for part in a.notation]
+            if _can_write_prefix(a.notation, values, prefix):
+                raise SpecError(
+                    f"action '{a.name}' can write a move starting '{prefix}', as the roll's outcomes are written, so a move's text would not say which is meant",
+                    node.pos,
+                    "give the roll another chance.name, or the action a notation (and cell names) that cannot start with it",
+                )
         base = sum(a.size for a in actions)
         if base + len(chance.outcomes) > MAX_MOVES:
             raise SpecError(f"too many possible moves (limit {MAX_MOVES})", node.pos)
@@ -558,6 +567,13 @@ class Lowerer:
             else:
                 raise SpecError(f"unknown parameter type '{tname}' (cell, player, kind, dir, or a range like 1..6)", tnode.pos, did_you_mean(tname, PARAM_TYPES))
         return tuple(params)
+
+    def value_texts(self, p: Param) -> set[str]:
+        """How the values of parameter ``p`` are written in moves."""
+        assert self.board is not None
+        if p.type == INT:
+            return {str(v) for v in range(p.lo, p.hi + 1)}
+        return set({CELL: self.board.cell_names, PLAYER: self.players, KIND: self.kinds, DIR: self.board.directions}[p.type])
 
     def param_size(self, p: Param) -> int:
         assert self.board is not None
@@ -871,6 +887,28 @@ def _rename_local(expr: Expr, old: str, new: str) -> Expr:
         elif isinstance(v, tuple):
             changes[f.name] = tuple(_rename_local(x, old, new) if is_dataclass(x) else x for x in v)
     return replace(expr, **changes)
+
+
+def _can_write_prefix(parts: tuple, values: list, prefix: str) -> bool:
+    """Can a notation (literal strings and parameter places, each place with the set of
+    its value texts) write some move whose text starts with ``prefix``? (Memoised on the
+    place and how much of the prefix is written, so hostile names cannot make it slow.)"""
+    from functools import lru_cache
+
+    @lru_cache(maxsize=None)
+    def can(i: int, at: int) -> bool:
+        if at == len(prefix):
+            return True
+        if i == len(parts):
+            return False
+        rest = prefix[at:]
+        for text in ((parts[i],) if isinstance(parts[i], str) else values[i]):
+            n = min(len(text), len(rest))
+            if text[:n] == rest[:n] and can(i + 1, at + n):
+                return True
+        return False
+
+    return can(0, 0)
 
 
 def _with_hand_checks(where: Expr, effects: tuple[Effect, ...]) -> Expr:

@@ -8,6 +8,7 @@ A spec may also start with ``extends: other.yaml`` and then is itself a patch of
 from __future__ import annotations
 
 import os
+import re
 from typing import Optional
 
 from ..errors import SpecError, did_you_mean
@@ -118,7 +119,7 @@ def player_counts(tree: YMap) -> tuple[tuple[int, ...], int]:
     for key, body in node.items.items():
         if key == "default":
             continue
-        if not key.isdigit() or not 1 <= int(key) <= MAX_COUNT:
+        if not re.fullmatch(r"[0-9]{1,9}", key) or not 1 <= int(key) <= MAX_COUNT:  # ASCII ("²".isdigit()), short (int() of 5000 digits fails)
             raise SpecError(f"player_counts keys are numbers of players (1 to {MAX_COUNT}) or 'default', got '{key[:20]}'", node.key_pos[key])
         if not isinstance(body, YMap) and not (isinstance(body, YScalar) and body.value is None):
             raise SpecError(f"the {key}-player patch is a mapping of spec keys to change ({{}} for none)", body.pos)
