@@ -1099,8 +1099,8 @@ cdef void run_playouts(uint64_t seed, long long first, long long count, Stats* s
     cdef long long margin
     cdef int winner
     for i in range(first, first + count):
-        st = START
         rng.state = derive_seed(seed, <uint64_t>i)
+        st = START
         random_game(&st, &rng, moves)
         winner = outcome(&st, &margin)
         stats.games += 1
@@ -1249,9 +1249,10 @@ cdef class Core:
         the caller applies it)."""
         raise ValueError("this game has no dice")
 
-    def load(self, board, hands, int current, int last=-1, int ply=0):
+    def load(self, board, hands, int current, int last=-1, int ply=0, heights=None):
         """Set up an arbitrary position (for rule tests and puzzles), then settle it.
-        board: a piece id per cell; hands: [player][kind]; counters are kept."""
+        board: a piece id per cell; hands: [player][kind]; counters are kept;
+        heights: the stack height per cell (default 1 on every occupied cell)."""
         cdef int c, p, k
         if len(board) < N_CELLS or len(hands) != N_PLAYERS or any(len(h) != N_KINDS for h in hands):
             raise ValueError(f"load() needs {N_CELLS} cells and {N_PLAYERS} hands of {N_KINDS} kinds")
@@ -1319,6 +1320,30 @@ cdef class Core:
     def board(self):
         """Piece id per cell, and -1 for the off-board cell at index N_CELLS."""
         return [self.st.board[c] for c in range(N_CELLS + 1)]
+
+    @property
+    def deck(self):
+        """Each player's deck, top first (item kinds; the first drawn[p] are gone)."""
+        return [[] for p in range(N_PLAYERS)]
+
+    @property
+    def drawn(self):
+        return [0] * N_PLAYERS
+
+    @property
+    def up(self):
+        """Face-up items per player and kind."""
+        return [[] for p in range(N_PLAYERS)]
+
+    @property
+    def discards(self):
+        """Discard piles per player and kind."""
+        return [[] for p in range(N_PLAYERS)]
+
+    @property
+    def heights(self):
+        """Pieces stacked per cell, and 0 for the off-board cell at index N_CELLS."""
+        return [1 if 0 < self.st.board[c] else 0 for c in range(N_CELLS)] + [0]
 
     @property
     def hands(self):
