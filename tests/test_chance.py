@@ -188,8 +188,13 @@ def test_replay_rejects_a_move_where_a_roll_is_due(engine) -> None:
     game = get_game(DICE, None, engine)
     with pytest.raises(MoveError, match=r"move 3 \(c3\): 'c3' is not legal here: a roll is due.*legal moves here: roll:1-1 roll:1-2"):
         replay(game, ["roll:2-4", "b2", "c3"])
-    with pytest.raises(MoveError, match=r"move 1 \(roll:4-1\): 'roll:4-1' is not a move"):
-        replay(game, ["roll:4-1"])  # a multiset is written in face order
+    with pytest.raises(MoveError, match=r"move 1 \(roll:4-7\): 'roll:4-7' is not a move"):
+        replay(game, ["roll:4-7"])
+    # a multiset roll may be written in any order; it is recorded in face order
+    assert replay(game, ["roll:4-1"]).to_json()["moves"] == ["roll:1-4"]
+    assert replay(get_game(DICE, "ordered", engine), ["roll:4-1"]).to_json()["moves"] == ["roll:4-1"]  # as thrown
+    with pytest.raises(MoveError, match=r"'roll:4-1-1' is not a move"):
+        replay(game, ["roll:4-1-1"])  # two dice, not three
     with pytest.raises(MoveError, match="no roll is due"):
         replay(game, ["roll:2-4"]).sample_chance()
 
@@ -234,7 +239,8 @@ def test_json_shows_the_roll_and_whether_one_is_due(engine) -> None:
     state.apply("c2")
     out = state.to_json()
     assert out["chance"] is True and out["current"] == "blue" and out["moves"] == ["roll:3-S", "c2"]
-    assert "roll: 3-S" in str(replay(game, ["roll:3-S"])) and "(roll due)" in str(state)
+    assert "  roll: 3-S" in str(replay(game, ["roll:3-S"]))
+    assert "last roll: 3-S" in str(state) and "blue to move (roll due)" in str(state)
 
 
 def test_probabilities_are_exact_fractions_of_the_throws() -> None:

@@ -35,6 +35,7 @@ from midgardc.ir.nodes import (
     AssessRegions,
     BoardIR,
     Call,
+    ChanceIR,
     Const,
     Define,
     GameIR,
@@ -42,6 +43,7 @@ from midgardc.ir.nodes import (
     Param,
     Quant,
     RankKey,
+    Remove,
     Trigger,
 )
 from midgardc.spec.lower import list_variants, load_game_ir
@@ -149,6 +151,8 @@ _RENAMED = {
     Local: ("name",),
     Quant: ("var",),
     AssessRegions: ("var",),
+    Remove: ("var",),
+    ChanceIR: ("name", "faces", "texts"),
     Action: ("name", "notation"),
     Trigger: ("name",),
     RankKey: ("name",),

@@ -213,6 +213,8 @@ def unparse(e: Expr, ir: GameIR, prec: int = 0) -> str:
             return ir.kinds[e.value]
         if e.type == DIR and 0 <= e.value < len(ir.board.directions):
             return ir.board.directions[e.value]
+        if e.type == FACE and ir.chance is not None and 0 <= e.value < ir.chance.n_faces:
+            return ir.chance.faces[e.value]
         return str(e.value)
     if isinstance(e, Local):
         return e.name
@@ -1006,7 +1008,9 @@ class ExprCompiler:
     def removal(self, eff: Remove, scope: Scope) -> str:
         """``remove_<n>(st, locals...)`` for one remove effect (see RemoveFn)."""
         bound = frozenset({eff.var}) if eff.each is not None else frozenset()
-        names = sorted(set(free_locals(eff.at, bound)) | set(free_locals(eff.where, bound) if eff.where is not None else ()) | set(free_locals(eff.each) if eff.each is not None else ()))
+        names: list[str] = []  # in first-use order (never by name: code must not depend on names)
+        for part, inside in ((eff.each, frozenset()), (eff.where, bound), (eff.at, bound)):
+            names += [n for n in free_locals(part, inside) if n not in names]
         params = [(n, Var(f"f{i}", scope[n].type)) for i, n in enumerate(names)]
         inner: Scope = {n: v for n, v in params}
         loop = None

@@ -77,8 +77,22 @@ class Game:
                 ids.setdefault(self.move_text(move), move)
             self._ids = ids
         if text not in self._ids:
+            canonical = self._roll_text(text)
+            if canonical in self._ids:
+                return self._ids[canonical]
             raise MoveError(f"'{text}' is not a move of {self.ir.title}")
         return self._ids[text]
+
+    def _roll_text(self, text: str) -> Optional[str]:
+        """A multiset roll written in any order (roll:4-A-blank), as its outcome is
+        written (faces in declared order: roll:A-4-blank); None when it is not one."""
+        chance = self.ir.chance
+        if chance is None or chance.ordered or not text.startswith(chance.name + ":"):
+            return None
+        faces = text[len(chance.name) + 1 :].split("-")
+        if len(faces) != chance.dice or any(f not in chance.texts for f in faces):
+            return None
+        return chance.name + ":" + "-".join(sorted(faces, key=chance.texts.index))
 
     def parse_moves(self, text: str) -> list[str]:
         return text.replace(",", " ").split()

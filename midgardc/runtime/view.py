@@ -119,6 +119,8 @@ def state_json(state: "State") -> dict:
     }
     if marks:
         out["marks"] = marks
+    if ir.n_kinds > 1:  # whose piece is in "board"; which kind it is, here
+        out["kinds"] = {name: ir.kinds[ir.piece_kind(board_raw[c])] for c, name in enumerate(ir.board.cell_names) if board_raw[c] > 0}
     if ir.chance is not None:
         out["roll"] = state.roll()  # the current roll's faces, as written in moves
         out["chance"] = bool(core.chance)  # a roll is due: the next move is its outcome
@@ -198,12 +200,17 @@ def render_text(state: "State", color: bool = True) -> str:
                 chars[col] = g
             label = b.cell_names[first_in_row[row]].rjust(label_width)
             lines.append(f"  {label}  " + "".join(chars).rstrip())
+    if ir.n_kinds > 1 and b.topology != "graph":
+        lines += _kind_grid(state, first_in_row, label_width)
     legend = [f"{ir.render.piece_glyphs[p]} {name}" for p, name in enumerate(ir.players)]
     legend += [f"{g} {name}{' (token)' if name in ir.render.marks else ''}" for name, g, _ in ir.render.empty_states]
     if any(state.core.board[c] == 0 and states[c] is None for c in range(b.n_cells)):
         legend.append(f"{ir.render.empty_glyph} empty")
     lines.append("")
     lines.append("  " + "   ".join(legend))
+    if ir.n_kinds > 1 and b.topology != "graph":
+        letters = kind_letters(ir)
+        lines.append("  kinds (second grid): " + "   ".join(f"{letters[k]} {name}" for k, name in enumerate(ir.kinds)))
     scores = state.scores()
     for p, name in enumerate(ir.players):
         hand = ", ".join(f"{k} {state.core.hands[p][i]}" for i, k in enumerate(ir.kinds))
@@ -218,10 +225,40 @@ def render_text(state: "State", color: bool = True) -> str:
         lines.append(f"  game over after {state.ply()} moves: " + ("draw" if w is None else f"{ir.players[w]} wins") + limited)
     else:
         if ir.chance is not None and state.roll():
-            lines.append(f"  {ir.chance.name}: {'-'.join(state.roll())}")
+            last = "last " if state.is_chance_node() else ""  # (a new roll is due)
+            lines.append(f"  {last}{ir.chance.name}: {'-'.join(state.roll())}")
         due = f" ({ir.chance.name} due)" if state.is_chance_node() else ""
         lines.append(f"  {state.current_player_name()} to move{due} (move {state.ply() + 1})")
     return "\n".join(lines)
+
+
+def kind_letters(ir) -> list[str]:
+    """One character per kind of piece: its initial in upper case, or its index when two
+    kinds share an initial."""
+    initials = [k[0].upper() for k in ir.kinds]
+    if len(set(initials)) == len(initials):
+        return initials
+    return [str(i % 10) for i in range(len(ir.kinds))]
+
+
+def _kind_grid(state: "State", first_in_row: dict, label_width: int) -> list[str]:
+    """With several kinds of piece, the board a second time showing each piece's kind
+    (the first grid shows whose it is)."""
+    ir = state.game.ir
+    b = ir.board
+    letters = kind_letters(ir)
+    rows: dict[int, dict[int, str]] = {}
+    for c in range(b.n_cells):
+        piece = state.core.board[c]
+        row, col = b.coords[c]
+        rows.setdefault(row, {})[2 * col if b.topology == "triangle" else col] = letters[ir.piece_kind(piece)] if piece > 0 else "."
+    out = [""]
+    for row in sorted(rows):
+        chars = [" "] * (max(rows[row]) + 1)
+        for col, g in rows[row].items():
+            chars[col] = g
+        out.append(f"  {b.cell_names[first_in_row[row]].rjust(label_width)}  " + "".join(chars).rstrip())
+    return out
 
 
 def render_svg(state: "State") -> str:
