@@ -183,3 +183,13 @@ def test_card_words_need_a_cards_section(tmp_path):
     path.write_text(text[:start] + text[end:])
     with pytest.raises(SpecError, match="deck"):
         load_game_ir(str(path))
+
+
+def test_moves_and_show_take_the_seed_that_shuffles():
+    for seed in (3, 4):
+        run = CliRunner().invoke(cli, ["moves", CARDS, "--seed", str(seed)])
+        assert run.exit_code == 0, run.output
+        assert run.output.split() == [m.text for m in game_of("interpreted").new_state(seed).legal_moves()]
+    run = CliRunner().invoke(cli, ["show", CARDS, "--seed", "4", "--no-color"])
+    up = game_of("interpreted").new_state(4).to_json()["players"][0]["zones"]["up"]
+    assert f"face up: {' '.join(up)};" in run.output

@@ -198,6 +198,8 @@ def render_text(state: "State", color: bool = True) -> str:
             chars = [" " * (3 if heights is not None else 1)] * width
             for col, g in cells.items():
                 chars[col] = g
+            if heights is not None:  # stacks: cells side by side, 3 characters each
+                chars = [cells[col] for col in sorted(cells)]
             label = b.cell_names[first_in_row[row]].rjust(label_width)
             lines.append(f"  {label}  " + "".join(chars).rstrip())
     if ir.n_kinds > 1 and b.topology != "graph":
