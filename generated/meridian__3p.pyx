@@ -1934,6 +1934,8 @@ def perft(int depth, Core core=None):
     cdef int* moves
     if depth < 0:
         raise ValueError("perft depth must be at least 0")
+    if core is None:  # the start of the game with seed 0 (the decks dealt), as new_state(0)
+        new_game(&st, 0)
     moves = <int*>malloc((depth + 1) * N_MOVES * sizeof(int))
     if moves == NULL:
         raise MemoryError()

@@ -193,3 +193,10 @@ def test_moves_and_show_take_the_seed_that_shuffles():
     run = CliRunner().invoke(cli, ["show", CARDS, "--seed", "4", "--no-color"])
     up = game_of("interpreted").new_state(4).to_json()["players"][0]["zones"]["up"]
     assert f"face up: {' '.join(up)};" in run.output
+
+
+def test_compiled_perft_starts_from_the_dealt_decks():
+    # the native perft starts from new_state(0), like the generic one on the interpreter
+    comp = game_of("compiled")
+    for depth in (1, 2, 3):
+        assert comp.engine.perft(depth) == perft(game_of("interpreted").new_state(0), depth)
