@@ -1895,16 +1895,17 @@ cdef void random_game(State* st, Rng* rng, int* moves) noexcept nogil:
         n = settle_cells(st, cells)
 
 
-cdef void run_playouts(const State* start, uint64_t seed, long long first, long long count, Stats* stats, int* moves) noexcept nogil:
-    """Games first .. first+count-1 from `start` of a run started with `seed`."""
+cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long first, long long count, Stats* stats, int* moves) noexcept nogil:
+    """Games first .. first+count-1 from `start` of a run started with `seed` (`deal`: each
+    game is a new game, dealt for its own seed, when the spec has decks)."""
     cdef State st
     cdef Rng rng
     cdef long long i
     cdef long long margin
     cdef int winner
     for i in range(first, first + count):
-        st = start[0]
         rng.state = derive_seed(seed, <uint64_t>i)
+        st = start[0]
         random_game(&st, &rng, moves)
         winner = outcome(&st, &margin)
         stats.games += 1
@@ -1920,7 +1921,7 @@ cdef void run_playouts(const State* start, uint64_t seed, long long first, long 
 def playouts(long long n, uint64_t seed):
     """`n` random games from the start; game i uses derive_seed(seed, i). Returns the
     dict of midgardc.runtime.results: games, wins, draws, plies, margin, ply_limited."""
-    return stats_from(&START, n, seed)
+    return stats_from(&START, True, n, seed)
 
 
 def rollouts(Core core, long long n, uint64_t seed):
@@ -1928,10 +1929,10 @@ def rollouts(Core core, long long n, uint64_t seed):
     dict as playouts(): exact win and draw counts, from which returns are summed."""
     if core is None:
         raise TypeError("rollouts() needs a Core")
-    return stats_from(&core.st, n, seed)
+    return stats_from(&core.st, False, n, seed)
 
 
-cdef dict stats_from(const State* start, long long n, uint64_t seed):
+cdef dict stats_from(const State* start, bint deal, long long n, uint64_t seed):
     cdef State first = start[0]  # a copy: the caller's state cannot change under us
     cdef Stats stats
     cdef long long done = 0
@@ -1945,7 +1946,7 @@ cdef dict stats_from(const State* start, long long n, uint64_t seed):
         while done < n:
             chunk = min(n - done, <long long>PLAYOUT_CHUNK)
             with nogil:
-                run_playouts(&first, seed, done, chunk, &stats, moves)
+                run_playouts(&first, deal, seed, done, chunk, &stats, moves)
             done += chunk
             PyErr_CheckSignals()
     finally:
@@ -2066,9 +2067,10 @@ cdef class Core:
         the caller applies it)."""
         raise ValueError("this game has no dice")
 
-    def load(self, board, hands, int current, int last=-1, int ply=0):
+    def load(self, board, hands, int current, int last=-1, int ply=0, heights=None):
         """Set up an arbitrary position (for rule tests and puzzles), then settle it.
-        board: a piece id per cell; hands: [player][kind]; counters are kept."""
+        board: a piece id per cell; hands: [player][kind]; counters are kept;
+        heights: the stack height per cell (default 1 on every occupied cell)."""
         cdef int c, p, k
         if len(board) < N_CELLS or len(hands) != N_PLAYERS or any(len(h) != N_KINDS for h in hands):
             raise ValueError(f"load() needs {N_CELLS} cells and {N_PLAYERS} hands of {N_KINDS} kinds")
@@ -2136,6 +2138,30 @@ cdef class Core:
     def board(self):
         """Piece id per cell, and -1 for the off-board cell at index N_CELLS."""
         return [self.st.board[c] for c in range(N_CELLS + 1)]
+
+    @property
+    def deck(self):
+        """Each player's deck, top first (item kinds; the first drawn[p] are gone)."""
+        return [[] for p in range(N_PLAYERS)]
+
+    @property
+    def drawn(self):
+        return [0] * N_PLAYERS
+
+    @property
+    def up(self):
+        """Face-up items per player and kind."""
+        return [[] for p in range(N_PLAYERS)]
+
+    @property
+    def discards(self):
+        """Discard piles per player and kind."""
+        return [[] for p in range(N_PLAYERS)]
+
+    @property
+    def heights(self):
+        """Pieces stacked per cell, and 0 for the off-board cell at index N_CELLS."""
+        return [1 if 0 < self.st.board[c] else 0 for c in range(N_CELLS)] + [0]
 
     @property
     def hands(self):

@@ -567,12 +567,13 @@ def replay_cmd(
 @variant_option
 @player_count_option
 @engine_option("interpreted")
+@seed_option  # (the game's seed: it shuffles the decks of a spec with a deck)
 @click.pass_context
-def moves(ctx: click.Context, spec: str, moves: str, variant: Optional[str], player_count: Optional[int], engine: str) -> None:
+def moves(ctx: click.Context, spec: str, moves: str, variant: Optional[str], player_count: Optional[int], engine: str, seed: int) -> None:
     """Print the legal moves after a sequence of moves, in notation, on one line.
 
     Where a roll is due the legal moves are the roll's outcomes (e.g. roll:A-4-blank)."""
-    state = _play(ctx, spec, variant, engine, moves, count=player_count)
+    state = _play(ctx, spec, variant, engine, moves, seed=seed, count=player_count)
     click.echo(" ".join(m.text for m in state.legal_moves()))
     if state.is_terminal():
         click.echo("(the game is over: no legal moves)", err=True)
@@ -586,12 +587,13 @@ def moves(ctx: click.Context, spec: str, moves: str, variant: Optional[str], pla
 @engine_option("interpreted")
 @click.option("--svg", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="FILE", help="Also write an SVG picture of the board to FILE ('-': to stdout, instead of the text).")
 @click.option("--color/--no-color", default=None, help="Colour the text board (default: when stdout is a terminal).")
+@seed_option  # (the game's seed: it shuffles the decks of a spec with a deck)
 @click.pass_context
-def show(ctx: click.Context, spec: str, moves: str, variant: Optional[str], player_count: Optional[int], engine: str, svg: Optional[str], color: Optional[bool]) -> None:
+def show(ctx: click.Context, spec: str, moves: str, variant: Optional[str], player_count: Optional[int], engine: str, svg: Optional[str], color: Optional[bool], seed: int) -> None:
     """Draw the board after a sequence of moves (text on the terminal, or SVG)."""
     from .runtime.view import render_svg, render_text
 
-    state = _play(ctx, spec, variant, engine, moves, count=player_count)
+    state = _play(ctx, spec, variant, engine, moves, seed=seed, count=player_count)
     picture = None
     if svg is not None:
         try:

@@ -28,6 +28,7 @@ from midgardc.ir.nodes import (
     CELL,
     DIR,
     FACE,
+    ITEM,
     INT,
     KIND,
     PLAYER,
@@ -235,7 +236,7 @@ def test_hostile_spec_text_stays_in_comments_and_literals():
 def test_every_builtin_has_a_translation():
     ir = load_game_ir(SAMPLER)  # has board properties and counters
     x = codegen.ExprCompiler(ir)
-    sample = {CELL: Local("c", CELL), PLAYER: Local("p", PLAYER), KIND: Const(0, KIND), DIR: Const(0, DIR), INT: Const(0, INT), BOOL: Const(1, BOOL), FACE: Const(0, FACE)}
+    sample = {CELL: Local("c", CELL), PLAYER: Local("p", PLAYER), KIND: Const(0, KIND), DIR: Const(0, DIR), INT: Const(0, INT), BOOL: Const(1, BOOL), FACE: Const(0, FACE), ITEM: Const(0, ITEM)}
     scope = {"c": codegen.Var("a0", CELL), "p": codegen.Var("a1", PLAYER)}
     for fn, b in {**BUILTINS, **INDEXED}.items():
         args = tuple(sample[t] for t in b.args)

@@ -114,6 +114,8 @@ board:
   props: {seeded: [b2]}
 player_props: {ahead: {red: n, blue: s}}
 chance: {dice: 3, faces: {ace: 1, two: 2, blank: 0}}
+deck: {items: {one: [1], low: [1, 2, 3]}, up: 1}
+areas: [{name: middle, cells: [b2, b1], weights: {b2: 2}}]
 define:
   ice(cell c): empty(c) and not seeded(c)
 actions:
@@ -147,7 +149,7 @@ def test_builtin_examples_type_check(tmp_path: Path, example: str) -> None:
     path.write_text(_EXAMPLE_CONTEXT, encoding="utf-8")
     lowerer = Lowerer(load_yaml(str(path)), str(path), None)
     lowerer.lower()
-    scope = {"c": "cell", "d": "dir", "p": "player"}
+    scope = {"c": "cell", "d": "dir", "p": "player", "k": "item"}
     check_condition(example, lambda off: Pos("<example>", 1, off + 1), lowerer.names, scope, None)
 
 

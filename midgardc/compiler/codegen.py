@@ -45,6 +45,9 @@ from ..ir.nodes import (
     BOOL,
     CELL,
     CHANCE_STREAM,
+    ITEM,
+    Discard,
+    Draw,
     DIR,
     FACE,
     INT,
@@ -74,7 +77,7 @@ from ..ir.nodes import (
 TEMPLATE_DIR = os.path.join(os.path.dirname(__file__), "templates")
 
 #: C type of each IR value type. Ints are 64-bit like the interpreter's in practice.
-CTYPE = {BOOL: "bint", INT: "long long", CELL: "int", PLAYER: "int", KIND: "int", DIR: "int", FACE: "int"}
+CTYPE = {BOOL: "bint", INT: "long long", CELL: "int", PLAYER: "int", KIND: "int", DIR: "int", FACE: "int", ITEM: "int"}
 
 #: The order of the sections in a generated module.
 SECTIONS = (
@@ -84,6 +87,8 @@ SECTIONS = (
     "state",
     "runtime",
     "lines",
+    "deck",
+    "areas",
     "defines",
     "quantifiers",
     "cellsets",
@@ -98,7 +103,7 @@ SECTIONS = (
 )
 
 #: Built-ins that read the state (everything else is a fixed function of its arguments).
-STATE_READS = {"empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "line", "flanked", "rolled", "die"}
+STATE_READS = {"empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "line", "flanked", "rolled", "die", "height", "room", "face_up", "in_deck", "discarded", "deck_left", "area_points", "areas_won"}
 #: Dilation by nibble lookup tables while they stay this small (bytes); else bit by bit.
 NIBBLE_TABLE_LIMIT = 64 * 1024
 #: Boards up to this many cells get cell-set (bitboard) code; larger ones are evaluated
@@ -525,6 +530,18 @@ class ExprCompiler:
             "rolled": lambda: Code(f"rolled_count(st, {a[0]})", "long long"),
             "die": lambda: Code(f"die_face(st, {a[0]})", "int"),
             "face_value": lambda: Code(f"face_value({a[0]})", "long long"),
+            # stacks and pushes
+            "height": lambda: Code(f"st.heights[{a[0]}]", "int"),
+            "room": lambda: Code(f"room_at(st, {a[0]}, {a[1]})", "bint"),
+            # items
+            "face_up": lambda: Code(f"face_up_of(st, {a[0]}, {a[1]})", "long long"),
+            "in_deck": lambda: Code(f"in_deck_of(st, {a[0]}, {a[1]})", "long long"),
+            "discarded": lambda: Code(f"discarded_of(st, {a[0]}, {a[1]})", "long long"),
+            "deck_left": lambda: Code(f"deck_left_of(st, {a[0]})", "long long"),
+            "item_has": lambda: Code(f"item_shows({a[0]}, {a[1]})", "bint"),
+            # areas
+            "area_points": lambda: Code(f"area_points_of(st, {a[0]})", "long long"),
+            "areas_won": lambda: Code(f"areas_won_of(st, {a[0]})", "long long"),
         }
         if fn not in table:
             raise BuildError(f"internal error: the compiled back end lacks built-in {fn!r}")
@@ -568,6 +585,18 @@ class ExprCompiler:
             return DomainLoop(
                 [f"int {order}[N_CELLS]", f"int {size}", f"int {slot}"],
                 [f"{size} = group_fill(st, {src}, {order})"],
+                f"for {slot} in range({size}):",
+                [f"{var} = {order}[{slot}]"],
+                "int",
+            )
+        if d.kind == "item_kinds":
+            return DomainLoop([], [], f"for {var} in range(N_ITEM_KINDS):", [], "int")
+        if d.kind == "ray":  # stacks and pushes: the cells past a cell along a direction
+            src, way = (self.expr(a, scope).text for a in d.args)
+            order, size, slot = prefix + "ray", prefix + "ray_size", prefix + "ray_at"
+            return DomainLoop(
+                [f"int {order}[N_CELLS]", f"int {size}", f"int {slot}"],
+                [f"{size} = ray_fill({src}, {way}, {order})"],
                 f"for {slot} in range({size}):",
                 [f"{var} = {order}[{slot}]"],
                 "int",
@@ -999,7 +1028,17 @@ class ExprCompiler:
         out = []
         ir = self.ir
         for eff in effects:
-            if isinstance(eff, Place):
+            if isinstance(eff, Place) and (eff.height is not None or eff.push is not None):
+                owner, at = self.expr(eff.owner, scope).text, self.expr(eff.at, scope).text
+                height = self.expr(eff.height, scope).text if eff.height is not None else "1"
+                push = self.expr(eff.push, scope).text if eff.push is not None else "-1"
+                how = f" of height {unparse(eff.height, ir)}" if eff.height is not None else ""
+                how += f", pushing {unparse(eff.push, ir)}" if eff.push is not None else ""
+                out.append({
+                    "comment": comment_text(f"place a stack of {ir.kinds[eff.kind]} of {unparse(eff.owner, ir)} at {unparse(eff.at, ir)}{how}"),
+                    "code": f"put_stack(st, {owner}, {eff.kind}, {at}, {height}, {push})",
+                })
+            elif isinstance(eff, Place):
                 owner, at = self.expr(eff.owner, scope).text, self.expr(eff.at, scope).text
                 out.append({
                     "comment": comment_text(f"place {ir.kinds[eff.kind]} of {unparse(eff.owner, ir)} at {unparse(eff.at, ir)}"),
@@ -1030,6 +1069,16 @@ class ExprCompiler:
                 })
             elif isinstance(eff, Remove):
                 out.append({"comment": self.removals_comment(eff), "code": self.removal(eff, scope)})
+            elif isinstance(eff, Discard):
+                out.append({
+                    "comment": comment_text(f"discard a face-up {unparse(eff.item, ir)} of {unparse(eff.owner, ir)}"),
+                    "code": f"discard_item(st, {self.expr(eff.owner, scope).text}, {self.expr(eff.item, scope).text})",
+                })
+            elif isinstance(eff, Draw):
+                out.append({
+                    "comment": comment_text(f"{unparse(eff.owner, ir)} turns up {unparse(eff.count, ir)} item(s) from the deck"),
+                    "code": f"draw_items(st, {self.expr(eff.owner, scope).text}, {self.expr(eff.count, scope).text})",
+                })
             elif isinstance(eff, ExtraTurn):
                 self.uses_again = True
                 out.append({"comment": "extra_turn: the mover moves again", "code": "st.again = True"})
@@ -1056,7 +1105,7 @@ class Generator:
         b = ir.board
         self.n = b.n_cells
         self.n_kinds_div = max(ir.n_kinds, 1)
-        self.param_sizes = {CELL: self.n, PLAYER: ir.n_players, KIND: ir.n_kinds, DIR: len(b.directions)}
+        self.param_sizes = {CELL: self.n, PLAYER: ir.n_players, KIND: ir.n_kinds, DIR: len(b.directions), ITEM: ir.deck.n_kinds if ir.deck else 0}
         # Translate in a fixed order so quantifier numbers are stable.
         self.defines = [self._define(i) for i in range(len(ir.defines))]
         self.actions = [self._action(i) for i in range(len(ir.actions))]
@@ -1086,7 +1135,7 @@ class Generator:
     @staticmethod
     def _param_limit(p) -> str:
         """The C name of a parameter's domain size (its loop's end)."""
-        return {CELL: "N_CELLS", PLAYER: "N_PLAYERS", KIND: "N_KINDS", DIR: "N_DIRS"}.get(p.type, str(p.hi + 1))
+        return {CELL: "N_CELLS", PLAYER: "N_PLAYERS", KIND: "N_KINDS", DIR: "N_DIRS", ITEM: "N_ITEM_KINDS"}.get(p.type, str(p.hi + 1))
 
     def _action(self, i: int) -> dict:
         ir = self.ir
@@ -1243,6 +1292,42 @@ class Generator:
             "pick": self.pick_cells(),
             "chance": self.chance_facts(),
             "again": self.x.uses_again,
+            "stacks": ir.stacks,
+            "decks": self.deck_facts(),
+            "areas": self.area_facts(),
+        }
+
+    def area_facts(self) -> Optional[dict]:
+        """The areas' tables (see AreaIR), or None for a game without areas."""
+        areas = self.ir.areas
+        if not areas:
+            return None
+        start = [0]
+        for a in areas:
+            start.append(start[-1] + len(a.cells))
+        return {
+            "count": len(areas),
+            "start": start,
+            "cells": [c for a in areas for c in a.cells],
+            "weights": [w for a in areas for w in a.weights],
+            "points": [a.points for a in areas],
+        }
+
+    def deck_facts(self) -> Optional[dict]:
+        """The decks' tables (see DeckIR), or None for a game without items."""
+        items = self.ir.deck
+        if items is None:
+            return None
+        width = max(len(v) for v in items.values)
+        return {
+            "n_kinds": items.n_kinds,
+            "size": items.size,
+            "up": items.up,
+            "order": list(items.order),
+            "nvalues": [len(v) for v in items.values],
+            "max_values": width,
+            "value_rows": [list(v) + [0] * (width - len(v)) for v in items.values],
+            "stream": CHANCE_STREAM,
         }
 
     def chance_facts(self) -> Optional[dict]:
@@ -1430,6 +1515,8 @@ _GENERATORS = {
     "state": generate_state,
     "runtime": generate_runtime,
     "lines": generate_lines,
+    "deck": lambda g: render("deck.pyx.j2", **g.context()),
+    "areas": lambda g: render("areas.pyx.j2", **g.context()),
     "defines": generate_defines,
     "quantifiers": generate_quantifiers,
     "cellsets": generate_cellsets,

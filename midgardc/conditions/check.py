@@ -12,11 +12,14 @@ from typing import Callable, Optional
 
 from ..errors import Pos, SpecError, did_you_mean
 from ..ir.builtins import BUILTINS, CONSTANTS, DOMAINS, INDEXED, QUANTIFIERS
-from ..ir.nodes import BOOL, CELL, DIR, FACE, INT, KIND, PLAYER, Binary, Call, Const, DefineCall, Domain, Expr, Local, Quant, Unary
+from ..ir.nodes import BOOL, ITEM, CELL, DIR, FACE, INT, KIND, PLAYER, Binary, Call, Const, DefineCall, Domain, Expr, Local, Quant, Unary
 from .parse import Agg, Ast, CallA, Name, Num, Op, parse_condition
 
 MAX_INT = 2**62
 DICE_BUILTINS = ("rolled", "die", "face_value")
+DECK_BUILTINS = ("face_up", "in_deck", "discarded", "deck_left", "item_has")
+DIRECTION_BUILTINS = ("step", "room")
+AREA_BUILTINS = ("area_points", "areas_won")  # (and the collection ray(c, d))
 
 
 @dataclass
@@ -29,6 +32,8 @@ class Names:
     counters: dict[str, int] = field(default_factory=dict)
     player_props: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (index, type)
     has_directions: bool = False
+    has_deck: bool = False  # the spec declares decks (items:)
+    has_areas: bool = False  # the spec declares areas scored by majority (areas:)
     has_chance: bool = False  # the spec declares dice (chance:), so rolled()/die() mean something
     later: set[str] = field(default_factory=set)  # definitions written further down (not usable yet)
     defining: str = ""  # the definition whose body is being checked
@@ -41,12 +46,13 @@ class Names:
 
 
 # How types are named in messages: a designer thinks in conditions and numbers.
-TYPE_WORDS = {BOOL: "condition", INT: "number", CELL: "cell", PLAYER: "player", KIND: "piece kind", DIR: "direction", FACE: "die face"}
+TYPE_WORDS = {BOOL: "condition", INT: "number", CELL: "cell", PLAYER: "player", KIND: "piece kind", DIR: "direction", FACE: "die face", ITEM: "item"}
 
 
 def a_type(typ: str) -> str:
     """'a condition', 'a number', 'a cell', ... for messages."""
-    return "a " + TYPE_WORDS.get(typ, typ)
+    word = TYPE_WORDS.get(typ, typ)
+    return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
 def _start(node: Ast) -> int:
@@ -142,8 +148,12 @@ class Checker:
             raise self.fail(f"'{n}' is {a_type(scope[n])}, not a function", node.at)
         if n in BUILTINS:
             b = BUILTINS[n]
-            if n == "step" and not self.names.has_directions:
-                raise self.fail("step() needs a board with directions (a square or hex grid)", node.at)
+            if n in DIRECTION_BUILTINS and not self.names.has_directions:
+                raise self.fail(f"{n}() needs a board with directions (a square or hex grid)", node.at)
+            if n in DECK_BUILTINS and not self.names.has_deck:
+                raise self.fail(f"{n}() reads the players' items, but this spec has no 'deck' section", node.at, "declare the decks: deck: {items: {one: [1], two: [2]}, up: 1}")
+            if n in AREA_BUILTINS and not self.names.has_areas:
+                raise self.fail(f"{n}() scores the areas, but this spec has no 'areas' section", node.at, "declare them: areas: {north: {cells: [a1, a2], points: 2}}")
             if n in DICE_BUILTINS and not self.names.has_chance:
                 raise self.fail(f"{n}() reads the dice, but this spec has no 'chance' section", node.at, "declare the dice: chance: {dice: 2, faces: {one: 1, two: 2}}")
             return Call(n, self._args(node, scope, b.args, "function"), b.result)
@@ -173,11 +183,15 @@ class Checker:
             b = DOMAINS[node.name]
             if b.args:
                 raise self.fail(f"'{node.name}' needs arguments: {node.name}({', '.join(b.args)})", node.at)
+            if node.name == "item_kinds" and not self.names.has_deck:
+                raise self.fail("item_kinds needs the players' decks: add a 'deck' section", node.at)
             if node.name == "directions" and not self.names.has_directions:
                 raise self.fail("this board has no directions (only square and hex grids have them)", node.at)
             return Domain(node.name, (), b.result)
         if isinstance(node, CallA) and node.name in DOMAINS:
             b = DOMAINS[node.name]
+            if node.name == "ray" and not self.names.has_directions:
+                raise self.fail("ray() needs a board with directions (a square or hex grid)", node.at)
             return Domain(node.name, self._args(node, scope, b.args, "collection"), b.result)
         name = getattr(node, "name", None)
         hint = did_you_mean(name, DOMAINS) if name else ""

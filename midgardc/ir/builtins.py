@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .nodes import BOOL, CELL, DIR, FACE, INT, KIND, PLAYER
+from .nodes import BOOL, ITEM, CELL, DIR, FACE, INT, KIND, PLAYER
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,18 @@ BUILTINS: dict[str, Builtin] = {
     "rolled": Builtin((FACE,), INT, "how many dice of the current roll show the face (0 before the first roll)", "rolled(ace) == 2"),
     "die": Builtin((INT,), FACE, "the face of die i of the current roll (multisets: sorted in face order), or no face", "die(2) == blank"),
     "face_value": Builtin((FACE,), INT, "the number a face stands for (chance.faces; 0 for no face)", "face_value(die(0)) == column(c)"),
+    # -- stacks and pushes: a cell's height; room to push a run along a direction
+    "height": Builtin((CELL,), INT, "how many pieces are stacked on the cell (0 when empty or off the board)", "height(c) >= 2"),
+    "room": Builtin((CELL, DIR), BOOL, "the run of occupied cells from the cell on in a direction ends before the edge (true on an empty cell)", "room(c, n)"),
+    # -- items (specs with a items section): each player's deck, face-up items and discards
+    "face_up": Builtin((PLAYER, ITEM), INT, "how many items of a kind the player has face up", "face_up(mover, k) > 0"),
+    "in_deck": Builtin((PLAYER, ITEM), INT, "how many items of a kind are still in the player's deck", "in_deck(p, k) == 0"),
+    "discarded": Builtin((PLAYER, ITEM), INT, "how many items of a kind are in the player's discard pile", "discarded(p, k) >= 1"),
+    "deck_left": Builtin((PLAYER,), INT, "how many items are left in the player's deck", "deck_left(mover) == 0"),
+    "item_has": Builtin((ITEM, INT), BOOL, "the kind of item shows the number", "item_has(k, 3)"),
+    # -- areas (specs with an areas section): majority scoring
+    "area_points": Builtin((PLAYER,), INT, "the points of the areas where the player has the strictly greatest weight", "area_points(p)"),
+    "areas_won": Builtin((PLAYER,), INT, "how many areas the player has the strictly greatest weight in", "areas_won(p) >= 2"),
 }
 
 # Spec-named queries lower to these two, with the property/counter index as a constant
@@ -61,6 +73,9 @@ DOMAINS: dict[str, Builtin] = {
     "range": Builtin((INT, INT), INT, "the integers lo..hi, both included", "all k in range(1, 3): empty(c)"),
     # connection: the chain of pieces a cell belongs to
     "group": Builtin((CELL,), CELL, "the cells joined to a cell through neighbours with the same owner, the cell first, breadth-first; none when it is empty", "any x in group(c): seeded(x)"),
+    # stacks and pushes: the cells beyond a cell along a direction
+    "item_kinds": Builtin((), ITEM, "every kind of item of the decks, in declared order", "any k in item_kinds: face_up(mover, k) > 0"),
+    "ray": Builtin((CELL, DIR), CELL, "the cells from step(c, d) on in direction d, up to the edge", "all x in ray(c, n): height(x) > 2"),
 }
 
 QUANTIFIERS = {

@@ -15,6 +15,7 @@ Value encoding shared by both back ends (all plain ints):
 * ``kind``   index into ``GameIR.kinds`` (a kind of piece)
 * ``dir``    index into ``BoardIR.directions``
 * ``face``   index into ``ChanceIR.faces`` (a face of the game's dice), or ``-1`` for none
+* ``item``   index into ``DeckIR.names`` (a kind of item)
 
 A board square holds a *piece id*: 0 is empty, ``1 + owner * n_kinds + kind`` is a piece of
 that kind owned by that player. The sentinel cell is never empty and has no owner.
@@ -26,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 BOOL, INT, CELL, PLAYER, KIND, DIR, FACE = "bool", "int", "cell", "player", "kind", "dir", "face"
-VALUE_TYPES = (BOOL, INT, CELL, PLAYER, KIND, DIR, FACE)
+ITEM = "item"  # a kind of item of the players' decks (deck:)
+VALUE_TYPES = (BOOL, INT, CELL, PLAYER, KIND, DIR, FACE, ITEM)
 
 NOBODY = -1
 CHANCE = -2  # current_player() at a chance node (OpenSpiel's kChancePlayerId is -1; -1 is "nobody" here)
@@ -91,7 +93,9 @@ class Domain:
 
     kinds: ``cells`` (all board cells in index order), ``players`` (seat order),
     ``neighbours`` (args: cell; adjacency-table order), ``directions`` (board order),
-    ``range`` (args: lo, hi; lo..hi inclusive), ``group`` (args: cell; the cells reachable
+    ``range`` (args: lo, hi; lo..hi inclusive), ``ray`` (args: cell, dir; the cells from
+    step(c, d) on in direction d until the edge, or until the walk comes back to c on a
+    wrapping board; none from the off-board cell), ``group`` (args: cell; the cells reachable
     from it through neighbours owned by the cell's owner, breadth-first in neighbour order,
     the cell itself first; empty when the cell is empty or off the board).
     The order is part of the meaning: regions are discovered and ties broken in it.
@@ -130,6 +134,10 @@ class Place:
     kind: int
     at: Expr
     owner: Expr
+    # -- stacks and pushes (see Core._place): a stack of ``height`` pieces (None: one),
+    # and ``push`` a direction: an occupied ``at`` first shifts its run one step that way
+    height: Optional[Expr] = None
+    push: Optional[Expr] = None
 
 
 @dataclass(frozen=True)
@@ -224,7 +232,28 @@ class ExtraTurn:
     still counts as a ply; in a game with dice the next roll is due)."""
 
 
-Effect = Union[Place, AssessRegions, SetCounter, MovePiece, FlipFlanked, Remove, ExtraTurn]
+# --- items: per-player decks, face-up items and discard piles (see DeckIR) -------------
+
+
+@dataclass(frozen=True)
+class Discard:
+    """One face-up item of kind ``item`` of player ``owner`` goes to their discard pile
+    (nothing when they have none face up, or for nobody)."""
+
+    item: Expr
+    owner: Expr
+
+
+@dataclass(frozen=True)
+class Draw:
+    """The top ``count`` items of ``owner``'s deck turn face up, one by one (fewer when the
+    deck runs out; nothing for nobody or a count below 1)."""
+
+    owner: Expr
+    count: Expr
+
+
+Effect = Union[Place, AssessRegions, SetCounter, MovePiece, FlipFlanked, Remove, ExtraTurn, Discard, Draw]
 
 
 # --------------------------------------------------------------------------- structure
@@ -348,6 +377,52 @@ def chance_tables(n_faces: int, dice: int, ordered: bool) -> tuple[tuple[tuple[i
 
 
 @dataclass(frozen=True)
+class DeckIR:
+    """Every player's deck: ``counts[k]`` copies of each kind of item ``k``, laid out in
+    declared order (``order``). A new state shuffles each player's deck, in seat order,
+    with the state's chance stream (Fisher-Yates: for i = size-1 down to 1, swap i with
+    ``below(i + 1)``), before any die is rolled; then every player, in seat order, turns
+    up ``up`` items from the top. Three zones per player, all public: the deck (ordered;
+    the top is the next undrawn item), the face-up items and the discard pile (counted
+    per kind)."""
+
+    names: tuple[str, ...]  # kinds of item: constants of type item
+    texts: tuple[str, ...]  # how each is written in moves and shown
+    values: tuple[tuple[int, ...], ...]  # the numbers each kind shows
+    counts: tuple[int, ...]  # copies of each kind in every deck
+    up: int  # items each player turns up at the start
+
+    @property
+    def n_kinds(self) -> int:
+        return len(self.names)
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return tuple(k for k, n in enumerate(self.counts) for _ in range(n))
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def max_value(self) -> int:
+        return max((v for vs in self.values for v in vs), default=0)
+
+
+@dataclass(frozen=True)
+class AreaIR:
+    """A named group of cells scored by majority (``areas:``): a player's weight in the
+    area is the sum of ``weights`` over its cells holding that player's pieces; the
+    player with the strictly greatest weight (above 0) takes ``points``; a tie for the
+    greatest gives nobody anything."""
+
+    name: str
+    cells: tuple[int, ...]
+    weights: tuple[int, ...]  # per cell of ``cells``
+    points: int
+
+
+@dataclass(frozen=True)
 class BoardIR:
     topology: str
     cell_names: tuple[str, ...]
@@ -401,6 +476,11 @@ class GameIR:
     player_props: tuple[tuple[str, tuple[int, ...]], ...] = ()
     max_plies: int = 10000
     chance: Optional[ChanceIR] = None  # dice rolled at the start of every turn
+    # stacks: a cell holds a piece and a height (pieces stacked there); True when the spec
+    # reads or sets heights, so the compiled state carries the height layer
+    stacks: bool = False
+    deck: Optional[DeckIR] = None  # every player's deck (deck:)
+    areas: tuple[AreaIR, ...] = ()  # groups of cells scored by majority (areas:)
     player_counts: tuple[int, ...] = ()  # the counts the spec supports (player_counts:); () = just len(players)
     default_players: int = 0  # the count played when none is chosen
     source: str = ""  # spec path, for messages

@@ -108,7 +108,7 @@ def _decode(ir: GameIR, action, offset: int) -> list[int]:
 
 
 def _param_size(ir: GameIR, p) -> int:
-    return {"cell": ir.board.n_cells, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1}[p.type]
+    return {"cell": ir.board.n_cells, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1, "item": ir.deck.n_kinds if ir.deck else 0}[p.type]
 
 
 def _value_text(ir: GameIR, param, value: int) -> str:
@@ -120,6 +120,8 @@ def _value_text(ir: GameIR, param, value: int) -> str:
         return ir.kinds[value]
     if param.type == "dir":
         return ir.board.directions[value]
+    if param.type == "item":
+        return ir.deck.texts[value]
     return str(value)
 
 

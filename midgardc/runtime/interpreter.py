@@ -29,6 +29,8 @@ from ..ir.nodes import (
     FlipFlanked,
     ExtraTurn,
     Remove,
+    Discard,
+    Draw,
     opposite_directions,
     Quant,
     SetCounter,
@@ -178,6 +180,11 @@ class Program:
             return lambda s, env: range(lo(s, env), hi(s, env) + 1)
         if d.kind == "group":
             return self._group_domain(self.compile(d.args[0]))
+        if d.kind == "item_kinds":
+            kinds = list(range(self.ir.deck.n_kinds))
+            return lambda s, env: kinds
+        if d.kind == "ray":
+            return self._ray_domain(self.compile(d.args[0]), self.compile(d.args[1]))
         raise AssertionError(d.kind)  # pragma: no cover
 
     def _group_domain(self, cell: Fn) -> Callable[["Core", dict], list[int]]:
@@ -198,6 +205,23 @@ class Program:
             return order
 
         return group
+
+    def _ray_domain(self, cell: Fn, direction: Fn) -> Callable[["Core", dict], list[int]]:
+        """ray(c, d): the cells past c in direction d, to the edge (or back to c)."""
+        n, steps = self.n, self.steps
+
+        def ray(s, env):
+            c, d = cell(s, env), direction(s, env)
+            out: list[int] = []
+            if c >= n:
+                return out
+            x = steps[d][c]
+            while x < n and x != c:
+                out.append(x)
+                x = steps[d][x]
+            return out
+
+        return ray
 
     def _quant(self, q: Quant) -> Fn:
         dom = self.domain(q.domain)
@@ -257,6 +281,7 @@ class Program:
         opposite = opposite_directions(ir.board)
         pprops = [values for _, values in ir.player_props]
         face_values = ir.chance.values if ir.chance else ()
+        card_values = ir.deck.values if ir.deck else ()
 
         def run(s, c, d, o):
             """How many cells in a row from step(c, d) on belong to player o."""
@@ -294,6 +319,38 @@ class Program:
                 x = steps[d][x]
             return k if x < n and owner(s, x) == me else 0
 
+        def room(s, c, d):
+            """The run of occupied cells from c in direction d ends before the edge."""
+            if c >= n:
+                return 0
+            x = c
+            while s.board[x] > 0:
+                x = steps[d][x]
+                if x >= n or x == c:
+                    return 0
+            return 1
+
+        areas = ir.areas
+
+        def area_winners(s) -> list[int]:
+            """Per area: the player with the strictly greatest weight (above 0), or -1."""
+            out = []
+            for area in areas:
+                weight = [0] * ir.n_players
+                for c, w in zip(area.cells, area.weights):
+                    o = owner(s, c)
+                    if o >= 0:
+                        weight[o] += w
+                best = max(weight)
+                out.append(weight.index(best) if best > 0 and weight.count(best) == 1 else -1)
+            return out
+
+        def area_points(s, p):
+            return sum(a.points for a, w in zip(areas, area_winners(s)) if w == p and p >= 0)
+
+        def areas_won(s, p):
+            return sum(1 for w in area_winners(s) if w == p and p >= 0)
+
         return {
             "empty": lambda s, c: int(s.board[c] == 0),
             "occupied": lambda s, c: int(s.board[c] > 0),
@@ -318,16 +375,29 @@ class Program:
             "rolled": lambda s, f: s.roll.count(f) if f >= 0 else 0,
             "die": lambda s, i: s.roll[i] if 0 <= i < len(s.roll) else -1,
             "face_value": lambda s, f: face_values[f] if f >= 0 else 0,
+            # stacks and pushes
+            "height": lambda s, c: s.heights[c],
+            "room": room,
+            # items
+            "face_up": lambda s, p, k: s.up[p][k] if p >= 0 else 0,
+            "in_deck": lambda s, p, k: s.deck[p][s.drawn[p]:].count(k) if p >= 0 else 0,
+            "discarded": lambda s, p, k: s.discards[p][k] if p >= 0 else 0,
+            "deck_left": lambda s, p: len(s.deck[p]) - s.drawn[p] if p >= 0 else 0,
+            "item_has": lambda s, k, v: int(v in card_values[k]),
+            # areas
+            "area_points": area_points,
+            "areas_won": areas_won,
         }
 
 
 OFFBOARD = -1  # the piece id stored in the sentinel cell: not empty, no owner
+MAX_HEIGHT = 32767  # the tallest stack (the compiled state stores heights in 16 bits)
 
 
 class Core:
     """One game state of the reference back end (ints in, ints out)."""
 
-    __slots__ = ("prog", "board", "hands", "counters", "current", "last", "ply", "terminal", "passes", "ply_limited", "_legal", "roll", "chance", "rng", "again")
+    __slots__ = ("prog", "board", "hands", "counters", "current", "last", "ply", "terminal", "passes", "ply_limited", "_legal", "roll", "chance", "rng", "again", "heights", "deck", "drawn", "up", "discards")
 
     def __init__(self, prog: Program, copy_from: Optional["Core"] = None, seed: int = 0):
         self.prog = prog
@@ -346,9 +416,15 @@ class Core:
             self.chance = copy_from.chance
             self.rng = Rng(copy_from.rng.state)
             self.again = copy_from.again
+            self.heights = list(copy_from.heights)
+            self.deck = copy_from.deck  # (never changed in place: shuffled once)
+            self.drawn = list(copy_from.drawn)
+            self.up = [list(u) for u in copy_from.up]
+            self.discards = [list(d) for d in copy_from.discards]
             return
         ir = prog.ir
         self.board = list(ir.initial_board or [0] * prog.n) + [OFFBOARD]
+        self.heights = [int(p > 0) for p in self.board[:-1]] + [0]  # pieces stacked per cell
         self.hands = [list(h) for h in ir.hand_init]
         self.counters = [list(c) for c in ir.counter_init]
         self.current = 0
@@ -363,18 +439,54 @@ class Core:
         self.chance = bool(dice)  # a roll is due: the turn opens with a chance node
         self.rng = Rng(derive_seed(seed, CHANCE_STREAM))  # the state's own chance stream
         self.again = False  # an extra_turn effect ran: the mover moves again
+        self._deal()
         self._settle()
+
+    def _deal(self) -> None:
+        """Items: shuffle every deck with the chance stream (seat order, Fisher-Yates from
+        the end), then each player turns up ``items.up`` items (see DeckIR)."""
+        items = self.prog.ir.deck
+        n = self.prog.ir.n_players
+        k = items.n_kinds if items else 0
+        self.deck: list[tuple[int, ...]] = [()] * n  # each player's deck, top first
+        self.drawn = [0] * n  # items drawn from the top so far
+        self.up = [[0] * k for _ in range(n)]  # face-up items per kind
+        self.discards = [[0] * k for _ in range(n)]  # discard pile per kind
+        if items is None:
+            return
+        decks = []
+        for _ in range(n):
+            order = list(items.order)
+            for i in range(len(order) - 1, 0, -1):
+                j = self.rng.below(i + 1)
+                order[i], order[j] = order[j], order[i]
+            decks.append(tuple(order))
+        self.deck = decks
+        for p in range(n):
+            self._draw(p, items.up)
+
+    def _draw(self, p: int, count: int) -> None:
+        for _ in range(count):
+            if self.drawn[p] >= len(self.deck[p]):
+                return
+            self.up[p][self.deck[p][self.drawn[p]]] += 1
+            self.drawn[p] += 1
 
     def clone(self) -> "Core":
         return Core(self.prog, self)
 
-    def load(self, board: list[int], hands: list[list[int]], current: int, last: int = NOBODY, ply: int = 0) -> None:
-        """Set up an arbitrary position (for rule tests and puzzles), then settle it."""
+    def load(self, board: list[int], hands: list[list[int]], current: int, last: int = NOBODY, ply: int = 0, heights: Optional[list[int]] = None) -> None:
+        """Set up an arbitrary position (for rule tests and puzzles), then settle it.
+        ``heights``: the stack height per cell (default: 1 on every occupied cell)."""
         ir = self.prog.ir
         top = ir.n_players * ir.n_kinds
         if len(board) < self.prog.n or any(not 0 <= v <= top for v in board[: self.prog.n]):
             raise ValueError(f"a position needs {self.prog.n} piece ids in 0..{top}")
         self.board = list(board[: self.prog.n]) + [OFFBOARD]
+        if heights is not None and (len(heights) < self.prog.n or any(not 1 <= h <= MAX_HEIGHT for b, h in zip(board, heights) if b > 0)):
+            raise ValueError(f"heights: one per cell, 1..{MAX_HEIGHT} on occupied cells")
+        hs = heights if heights is not None else [1] * self.prog.n
+        self.heights = [hs[c] if self.board[c] > 0 else 0 for c in range(self.prog.n)] + [0]
         self.hands = [list(h) for h in hands]
         self.current, self.last, self.ply = current, last, ply
         self.terminal, self.passes, self.ply_limited = False, 0, False
@@ -465,7 +577,7 @@ class Core:
 
     def _param_size(self, p) -> int:
         ir = self.prog.ir
-        return {"cell": self.prog.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1}[p.type]
+        return {"cell": self.prog.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1, "item": ir.deck.n_kinds if ir.deck else 0}[p.type]
 
     def decode(self, move: int) -> tuple[Action, dict]:
         for action in self.prog.ir.actions:
@@ -563,21 +675,50 @@ class Core:
                 self._remove(eff, env)
             elif isinstance(eff, ExtraTurn):
                 self.again = True
+            elif isinstance(eff, Discard):
+                p, k = self._fn(eff.owner)(self, env), self._fn(eff.item)(self, env)
+                if p >= 0 and self.up[p][k] > 0:
+                    self.up[p][k] -= 1
+                    self.discards[p][k] += 1
+            elif isinstance(eff, Draw):
+                p = self._fn(eff.owner)(self, env)
+                if p >= 0:
+                    self._draw(p, self._fn(eff.count)(self, env))
             else:  # pragma: no cover
                 raise AssertionError(eff)
 
     def _fn(self, expr: Expr) -> Fn:
         return self.prog.fn(expr)
 
-    def _put(self, owner: int, kind: int, cell: int) -> bool:
-        if owner < 0 or cell >= self.prog.n or self.hands[owner][kind] <= 0:
+    def _put(self, owner: int, kind: int, cell: int, height: int = 1) -> bool:
+        """A stack of ``height`` pieces from the owner's hand onto the cell (replacing
+        what stood there); nothing for nobody, off the board, a height below 1 or a
+        hand too small."""
+        if owner < 0 or cell >= self.prog.n or height < 1 or self.hands[owner][kind] < height:
             return False
-        self.hands[owner][kind] -= 1
+        self.hands[owner][kind] -= height
         self.board[cell] = self.prog.ir.piece_id(owner, kind)
+        self.heights[cell] = height
         return True
 
     def _place(self, eff: Place, env: dict) -> None:
-        self._put(self._fn(eff.owner)(self, env), eff.kind, self._fn(eff.at)(self, env))
+        owner, at = self._fn(eff.owner)(self, env), self._fn(eff.at)(self, env)
+        height = self._fn(eff.height)(self, env) if eff.height is not None else 1
+        if owner < 0 or at >= self.prog.n or height < 1 or height > MAX_HEIGHT or self.hands[owner][eff.kind] < height:
+            return
+        if eff.push is not None and self.board[at] > 0:
+            # push: the run of pieces from 'at' moves one step in the direction (with
+            # their heights), the last onto the first empty cell; no room, no move
+            d = self._fn(eff.push)(self, env)
+            if not self.prog.builtins["room"](self, at, d):
+                return
+            run = [at]
+            while self.board[run[-1]] > 0:
+                run.append(self.prog.steps[d][run[-1]])
+            for i in range(len(run) - 1, 0, -1):  # from the empty end back to 'at'
+                self.board[run[i]] = self.board[run[i - 1]]
+                self.heights[run[i]] = self.heights[run[i - 1]]
+        self._put(owner, eff.kind, at, height)
 
     def _move(self, eff: MovePiece, env: dict) -> None:
         n = self.prog.n
@@ -587,9 +728,11 @@ class Core:
         taken = self.board[to]
         if taken > 0 and eff.capture == "hand":
             nk = max(self.prog.ir.n_kinds, 1)
-            self.hands[(taken - 1) // nk][(taken - 1) % nk] += 1
+            self.hands[(taken - 1) // nk][(taken - 1) % nk] += self.heights[to]
         self.board[to] = self.board[frm]
+        self.heights[to] = self.heights[frm]
         self.board[frm] = 0
+        self.heights[frm] = 0
 
     def _flip(self, eff: FlipFlanked, env: dict) -> None:
         n = self.prog.n
@@ -625,9 +768,10 @@ class Core:
             piece = self.board[c] if c < self.prog.n else 0
             if piece <= 0:
                 continue
-            if eff.to == "hand":
-                self.hands[(piece - 1) // nk][(piece - 1) % nk] += 1
+            if eff.to == "hand":  # (a whole stack goes back)
+                self.hands[(piece - 1) // nk][(piece - 1) % nk] += self.heights[c]
             self.board[c] = 0
+            self.heights[c] = 0
 
     def _counter(self, eff: SetCounter, env: dict) -> None:
         owner = self._fn(eff.owner)(self, env)
@@ -746,18 +890,26 @@ class InterpretedEngine:
 
     def playouts(self, n: int, seed: int) -> dict:
         """``n`` random games; game i uses ``derive_seed(seed, i)``. Aggregate results."""
-        return self.rollouts(self.new_core(0), n, seed)
+        return self._games(None, n, seed)
 
     def rollouts(self, start: Core, n: int, seed: int) -> dict:
         """``n`` random games from ``start`` (left as it is); game i uses
         ``derive_seed(seed, i)``. The same dict as ``playouts``."""
+        return self._games(start, n, seed)
+
+    def _games(self, start: Optional[Core], n: int, seed: int) -> dict:
+        """Game i from a new game for its seed (decks dealt, dice seeded) or, as a rollout,
+        from a copy of ``start`` with dice of its own: as run_playouts() in C."""
         from .results import summarize_core
 
         stats = None
         for i in range(n):
             game_seed = derive_seed(seed, i)
-            core = start.clone()
-            core.rng = Rng(derive_seed(game_seed, CHANCE_STREAM))  # each game its own dice, as in C
+            if start is None:
+                core = self.new_core(game_seed)
+            else:
+                core = start.clone()
+                core.rng = Rng(derive_seed(game_seed, CHANCE_STREAM))  # each game its own dice, as in C
             rng = Rng(game_seed)
             while not core.terminal:
                 core.apply(random_move(core, rng))

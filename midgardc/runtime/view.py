@@ -42,6 +42,9 @@ def mirror(state: "State"):
     m.current, m.last, m.ply = core.current, core.last, core.ply
     m.terminal, m.passes, m.ply_limited = bool(core.terminal), core.passes, bool(core.ply_limited)
     m.roll, m.chance = list(core.roll), bool(core.chance)
+    m.heights = list(core.heights)
+    m.deck, m.drawn = [tuple(d) for d in core.deck], list(core.drawn)
+    m.up, m.discards = [list(u) for u in core.up], [list(d) for d in core.discards]
     return m
 
 
@@ -69,9 +72,12 @@ def state_json(state: "State") -> dict:
     core = state.core
     board_raw = core.board
     board = {}
+    heights = core.heights if ir.stacks else None
     for c, name in enumerate(ir.board.cell_names):
         owner = ir.piece_owner(board_raw[c])
         board[name] = None if owner < 0 else ir.players[owner]
+        if heights is not None and owner >= 0:  # a stack: its owner and how tall it is
+            board[name] = {"owner": ir.players[owner], "height": heights[c]}
     marks: dict[str, list[str]] = {}
     if ir.render.marks:
         states = empty_states(state)
@@ -91,6 +97,8 @@ def state_json(state: "State") -> dict:
                 "score": dict(zip(rank_names, keys[p])),
             }
         )
+        if ir.deck is not None:  # every zone is public in this version
+            players[-1]["zones"] = deck_zones(ir, core, p)
     winner: Optional[str] = None
     if core.terminal:
         w = results.winner_of(ir, keys, bool(core.ply_limited))
@@ -118,6 +126,21 @@ def state_json(state: "State") -> dict:
     return out
 
 
+def deck_zones(ir: GameIR, core, p: int) -> dict:
+    """A player's items as written in moves: the deck top first, then the face-up items
+    and the discard pile in item order."""
+    texts = ir.deck.texts
+
+    def spread(counts: list[int]) -> list[str]:
+        return [texts[k] for k, n in enumerate(counts) for _ in range(n)]
+
+    return {
+        "deck": [texts[k] for k in core.deck[p][core.drawn[p]:]],
+        "up": spread(core.up[p]),
+        "discard": spread(core.discards[p]),
+    }
+
+
 def render_text(state: "State", color: bool = True) -> str:
     """The board as text: one glyph per cell at its place, then a legend and the hands."""
     import click
@@ -126,11 +149,15 @@ def render_text(state: "State", color: bool = True) -> str:
     b = ir.board
     states = empty_states(state)
     glyph_rows: dict[int, dict[int, str]] = {}
+    # stacks: each cell is its glyph and its height (two digits), so cells are 3 wide
+    heights = state.core.heights if ir.stacks else None
     for c in range(b.n_cells):
         piece = state.core.board[c]
         owner = ir.piece_owner(piece)
         if owner >= 0:
             g = ir.render.piece_glyphs[owner]
+            if heights is not None:
+                g += f"{heights[c]:<2}"
             if color:
                 g = click.style(g, fg=PLAYER_COLOURS[owner % len(PLAYER_COLOURS)], bold=True)
         elif states[c] is not None:
@@ -140,6 +167,8 @@ def render_text(state: "State", color: bool = True) -> str:
                 g = click.style(g, fg="white" if marked else "bright_black", bold=marked)
         else:
             g = ir.render.empty_glyph
+        if heights is not None and owner < 0:
+            g += "  "
         if b.topology == "graph":
             continue
         row, col = b.coords[c]
@@ -149,6 +178,8 @@ def render_text(state: "State", color: bool = True) -> str:
         for c, name in enumerate(b.cell_names):
             owner = ir.piece_owner(state.core.board[c])
             who = ir.players[owner] if owner >= 0 else "-"
+            if heights is not None and owner >= 0:
+                who += f" x{heights[c]}"
             nbrs = ", ".join(b.cell_names[n] for n in b.neighbours[c])
             lines.append(f"  {name:<14} {who:<10} -> {nbrs}")
     else:
@@ -161,9 +192,11 @@ def render_text(state: "State", color: bool = True) -> str:
         for row in sorted(glyph_rows):
             cells = glyph_rows[row]
             width = max(cells) + 1
-            chars = [" "] * width
+            chars = [" " * (3 if heights is not None else 1)] * width
             for col, g in cells.items():
                 chars[col] = g
+            if heights is not None:  # stacks: cells side by side, 3 characters each
+                chars = [cells[col] for col in sorted(cells)]
             label = b.cell_names[first_in_row[row]].rjust(label_width)
             lines.append(f"  {label}  " + "".join(chars).rstrip())
     if ir.n_kinds > 1 and b.topology != "graph":
@@ -182,6 +215,9 @@ def render_text(state: "State", color: bool = True) -> str:
         hand = ", ".join(f"{k} {state.core.hands[p][i]}" for i, k in enumerate(ir.kinds))
         score = ", ".join(f"{k} {v}" for k, v in scores[name].items())
         lines.append(f"  {name}: in hand {hand or '-'}; {score}")
+        if ir.deck is not None:
+            zones = deck_zones(ir, state.core, p)
+            lines.append(f"    face up: {' '.join(zones['up']) or '-'}; discarded: {' '.join(zones['discard']) or '-'}; deck: {len(zones['deck'])} left")
     if state.is_terminal():
         w = state.winner()
         limited = " (stopped at the ply limit)" if state.core.ply_limited else ""

@@ -23,6 +23,11 @@ from ..ir.nodes import (
     INT,
     KIND,
     PLAYER,
+    ITEM,
+    DeckIR,
+    AreaIR,
+    Discard,
+    Draw,
     Action,
     AssessRegions,
     BoardIR,
@@ -32,6 +37,7 @@ from ..ir.nodes import (
     Const,
     Define,
     DefineCall,
+    Domain,
     Effect,
     End,
     Expr,
@@ -62,7 +68,7 @@ REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-wri
 
 # section -> (allowed keys, required keys)
 SECTIONS: dict[str, tuple[set[str], set[str]]] = {
-    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts"}, {"game", "board", "actions", "ranking"}),
+    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas"}, {"game", "board", "actions", "ranking"}),
     "game": ({"name", "title", "players", "max_plies", "author", "source", "description"}, {"name", "players"}),
     "piece": ({"hand", "description"}, set()),
     "action": ({"params", "where", "effects", "notation", "description"}, set()),
@@ -70,7 +76,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "end": ({"when", "no_moves", "effects"}, set()),
     "render": ({"glyphs", "empty", "marks", "colours"}, set()),
     "empty_state": ({"when", "glyph"}, {"when", "glyph"}),
-    "place": ({"piece", "at", "owner"}, {"piece", "at"}),
+    "place": ({"piece", "at", "owner", "height", "push"}, {"piece", "at"}),
     "assess_regions": ({"cells", "open_if_touching", "near", "award", "tie", "first", "priority"}, {"cells", "award"}),
     "set": ({"counter", "of", "to"}, {"counter", "to"}),
     "add": ({"counter", "of", "to"}, {"counter", "to"}),
@@ -84,6 +90,13 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "remove": ({"at", "each", "where", "to"}, {"at"}),
     "extra_turn": (set(), set()),
     "face": ({"text", "value"}, set()),
+    # items: every player's deck, face-up items and discard pile
+    "deck": ({"items", "up"}, {"items"}),
+    "item": ({"values", "text", "count"}, {"values"}),
+    "discard": ({"item", "of"}, {"item"}),
+    "draw": ({"of", "count"}, set()),
+    # areas scored by majority
+    "area": ({"name", "cells", "weights", "points"}, {"name", "cells"}),
 }
 
 _REQUIRED_HINTS = {
@@ -93,7 +106,9 @@ _REQUIRED_HINTS = {
     ("", "ranking"): "add how players are ranked at the end, e.g. 'ranking: {cells: \"count(c in cells: owner(c) == p)\"}'",
 }
 
-PARAM_TYPES = {"cell": CELL, "player": PLAYER, "kind": KIND, "dir": DIR}
+PARAM_TYPES = {"cell": CELL, "player": PLAYER, "kind": KIND, "dir": DIR, "item": ITEM}
+MAX_ITEMS = 256  # items in one player's deck
+DEFINE_TYPES = {**PARAM_TYPES, "number": INT}  # a definition may also take a number
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # \Z: "$" would accept a final newline
 SLUG_RE = re.compile(r"[a-z][a-z0-9_-]*\Z")
 
@@ -111,6 +126,7 @@ class Lowerer:
         self.unseated: set[str] = set()  # players declared but not seated at this count
         self.defines: list[Define] = []
         self.board: Optional[BoardIR] = None
+        self.deck_ir: Optional[DeckIR] = None  # the players' decks (items:)
         self.cell_index: dict[str, int] = {}
 
     # -- small checked readers -----------------------------------------------------
@@ -206,6 +222,8 @@ class Lowerer:
         initial_board = self.lower_setup(top.get("setup"))
         player_props = self.lower_player_props(top.get("player_props"))
         chance = self.lower_chance(top.get("chance"))
+        self.deck_ir = self.lower_deck(top.get("deck"))
+        areas = self.lower_areas(top.get("areas"))
         self.lower_defines(top.get("define"))
         actions = self.lower_actions(top.items["actions"])
         if chance is not None:
@@ -239,6 +257,9 @@ class Lowerer:
             player_counts=self.counts[0],
             default_players=self.counts[1] or len(self.players),
             source=self.path,
+            deck=self.deck_ir,
+            areas=areas,
+            stacks=_uses_stacks((actions, triggers, end, ranking, tuple(self.defines), render)),
         )
 
     def lower_chance(self, node: Optional[YNode]) -> Optional[ChanceIR]:
@@ -278,6 +299,80 @@ class Lowerer:
         self.names.has_chance = True
         outcomes, weights, draw_outcome = chance_tables(len(faces), dice, ordered)
         return ChanceIR(name, tuple(faces), tuple(texts), tuple(values), dice, ordered, outcomes, weights, draw_outcome)
+
+    def lower_deck(self, node: Optional[YNode]) -> Optional[DeckIR]:
+        """The decks: each kind of item becomes a name usable in conditions (type item)."""
+        if node is None:
+            return None
+        body = self.keys(node, "deck", "'deck'")
+        dnode = body["items"]
+        if not isinstance(dnode, YMap) or not dnode.items:
+            raise SpecError("deck.items maps each kind of item to the numbers it shows, e.g. {one: [1], low: {values: [1, 2, 3], text: 1-2-3}}", dnode.pos)
+        names, texts, values, counts = [], [], [], []
+        for cname, cbody in dnode.items.items():
+            cpos = dnode.key_pos[cname]
+            self.ident(cname, cpos, "item name")
+            if cname in self.names.constants:
+                raise SpecError(f"item '{cname}' has the same name as a player, piece kind, direction or die face", cpos)
+            text, count = cname, 1
+            vnode = cbody
+            if isinstance(cbody, YMap):
+                cbody = self.keys(cbody, "item", f"item '{cname}'")
+                vnode = cbody["values"]
+                text = self.scalar(cbody["text"], str, "a item's text") if "text" in cbody else cname
+                count = self.scalar(cbody["count"], int, "a item's count", 1, MAX_ITEMS) if "count" in cbody else 1
+            if not isinstance(vnode, YList) or len(vnode) == 0:
+                raise SpecError(f"item '{cname}' shows a list of numbers, e.g. [1, 2, 3]", vnode.pos if vnode is not None else cpos)
+            nums = tuple(self.scalar(v, int, "a item's number", -(2**31), 2**31 - 1) for v in vnode)
+            if not text or any(ch.isspace() or ch in ",:" for ch in text):
+                raise SpecError(f"item text {text!r} may not be empty or contain spaces, commas or ':' (it is part of a move's text)", cpos)
+            if text in texts:
+                raise SpecError(f"two items are written {text!r}; a move would not say which", cpos)
+            self.names.constants[cname] = (len(names), ITEM)
+            names.append(cname)
+            texts.append(text)
+            values.append(nums)
+            counts.append(count)
+        if sum(counts) > MAX_ITEMS:
+            raise SpecError(f"a deck of {sum(counts)} items (limit {MAX_ITEMS})", dnode.pos)
+        up = self.scalar(body["up"], int, "deck.up", 0, sum(counts)) if "up" in body else 0
+        self.names.has_deck = True
+        return DeckIR(tuple(names), tuple(texts), tuple(values), tuple(counts), up)
+
+    def lower_areas(self, node: Optional[YNode]) -> tuple[AreaIR, ...]:
+        """Groups of cells scored by majority: cells, a weight per cell, points."""
+        if node is None:
+            return ()
+        if not isinstance(node, YList) or len(node) == 0:
+            raise SpecError("'areas' is a list of areas, e.g. - {name: north, cells: [a1, a2], weights: {a1: 2}, points: 2}", node.pos)
+        out = []
+        names: set[str] = set()
+        for item in node:
+            body = self.keys(item, "area", "an area")
+            aname = self.ident(self.scalar(body["name"], str, "an area's name"), body["name"].pos, "area name")
+            if aname in names:
+                raise SpecError(f"two areas are called '{aname}'", body["name"].pos)
+            names.add(aname)
+            cnode = body["cells"]
+            if not isinstance(cnode, YList) or len(cnode) == 0:
+                raise SpecError(f"area '{aname}': cells is a list of cell names", cnode.pos)
+            cells = [self.cell(x) for x in cnode]
+            if len(set(cells)) != len(cells):
+                raise SpecError(f"area '{aname}' lists a cell twice", cnode.pos)
+            weights = [1] * len(cells)
+            if "weights" in body:
+                wnode = body["weights"]
+                if not isinstance(wnode, YMap):
+                    raise SpecError(f"area '{aname}': weights maps some of its cells to a number, e.g. {{c3: 2}}", wnode.pos)
+                for cname, w in wnode.items.items():
+                    c = self.board.cell_names.index(cname) if cname in self.board.cell_names else -1
+                    if c not in cells:
+                        raise SpecError(f"'{cname}' is not a cell of area '{aname}'", wnode.key_pos[cname], did_you_mean(cname, [self.board.cell_names[x] for x in cells]))
+                    weights[cells.index(c)] = self.scalar(w, int, "a cell's weight", 0, 2**20)
+            points = self.scalar(body["points"], int, "an area's points", -(2**20), 2**20) if "points" in body else len(cells)
+            out.append(AreaIR(aname, tuple(cells), tuple(weights), points))
+        self.names.has_areas = True
+        return tuple(out)
 
     def place_chance(self, chance: ChanceIR, actions: tuple[Action, ...], node: YNode) -> ChanceIR:
         """The outcomes' move ids follow the actions'."""
@@ -532,13 +627,13 @@ class Lowerer:
             ptuple = []
             for typ, pname, off, typ_off in params:
                 ppos = locate(off)
-                if typ not in PARAM_TYPES:
-                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(PARAM_TYPES)})", locate(typ_off), did_you_mean(typ, PARAM_TYPES))
+                if typ not in DEFINE_TYPES:
+                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(DEFINE_TYPES)})", locate(typ_off), did_you_mean(typ, DEFINE_TYPES))
                 self.ident(pname, ppos, "parameter name")
                 if pname in scope:
                     raise SpecError(f"parameter '{pname}' appears twice", ppos)
-                scope[pname] = PARAM_TYPES[typ]
-                ptuple.append(Param(pname, PARAM_TYPES[typ]))
+                scope[pname] = DEFINE_TYPES[typ]
+                ptuple.append(Param(pname, DEFINE_TYPES[typ]))
             self.names.defining = name
             expr = self.condition(body, scope, want=None)
             self.names.defining = ""
@@ -565,7 +660,7 @@ class Lowerer:
             elif tname in PARAM_TYPES:
                 params.append(Param(pname, PARAM_TYPES[tname]))
             else:
-                raise SpecError(f"unknown parameter type '{tname}' (cell, player, kind, dir, or a range like 1..6)", tnode.pos, did_you_mean(tname, PARAM_TYPES))
+                raise SpecError(f"unknown parameter type '{tname}' (cell, player, kind, dir, item, or a range like 1..6)", tnode.pos, did_you_mean(tname, PARAM_TYPES))
         return tuple(params)
 
     def value_texts(self, p: Param) -> set[str]:
@@ -577,7 +672,7 @@ class Lowerer:
 
     def param_size(self, p: Param) -> int:
         assert self.board is not None
-        return {CELL: self.board.n_cells, PLAYER: len(self.players), KIND: len(self.kinds), DIR: len(self.board.directions), INT: p.hi - p.lo + 1}[p.type]
+        return {CELL: self.board.n_cells, PLAYER: len(self.players), KIND: len(self.kinds), DIR: len(self.board.directions), INT: p.hi - p.lo + 1, ITEM: self.deck_ir.n_kinds if self.deck_ir else 0}[p.type]
 
     def lower_actions(self, node: YNode) -> tuple[Action, ...]:
         if not isinstance(node, YMap) or not node.items:
@@ -678,7 +773,14 @@ class Lowerer:
 
     def eff_place(self, body: YMap, scope: dict[str, str]) -> Effect:
         owner = self.condition(body["owner"], scope, PLAYER) if "owner" in body else Call("mover", (), PLAYER)
-        return Place(self.kind(body["piece"]), self.condition(body["at"], scope, CELL), owner)
+        # stacks and pushes: a stack of 'height' pieces; 'push' shifts an occupied cell's run
+        height = self.condition(body["height"], scope, INT) if "height" in body else None
+        push = None
+        if "push" in body:
+            if not self.names.has_directions:
+                raise SpecError("place.push needs a board with directions (a square or hex grid)", body["push"].pos)
+            push = self.condition(body["push"], scope, DIR)
+        return Place(self.kind(body["piece"]), self.condition(body["at"], scope, CELL), owner, height, push)
 
     def eff_assess(self, body: YMap, scope: dict[str, str]) -> Effect:
         member = self.predicate(body["cells"], "assess_regions.cells")
@@ -741,6 +843,19 @@ class Lowerer:
             if to not in ("hand", "out"):
                 raise SpecError("remove.to is 'hand' (back to the owner's hand, the default) or 'out' (out of the game)", body["to"].pos)
         return Remove(self.condition(body["at"], inner, CELL), where, each, var, to)
+
+    def eff_discard(self, body: YMap, scope: dict[str, str]) -> Effect:
+        if self.deck_ir is None:
+            raise SpecError("discard needs the players' decks: add a 'deck' section", body.pos)
+        owner = self.condition(body["of"], scope, PLAYER) if "of" in body else Call("mover", (), PLAYER)
+        return Discard(self.condition(body["item"], scope, ITEM), owner)
+
+    def eff_draw(self, body: YMap, scope: dict[str, str]) -> Effect:
+        if self.deck_ir is None:
+            raise SpecError("draw needs the players' decks: add a 'deck' section", body.pos)
+        owner = self.condition(body["of"], scope, PLAYER) if "of" in body else Call("mover", (), PLAYER)
+        count = self.condition(body["count"], scope, INT) if "count" in body else Const(1, INT)
+        return Draw(owner, count)
 
     def eff_extra_turn(self, body: YMap, scope: dict[str, str]) -> Effect:
         return ExtraTurn()  # (conditional: in a trigger with 'when')
@@ -869,6 +984,8 @@ EFFECTS: dict[str, Callable] = {
     "flip_flanked": Lowerer.eff_flip,
     "remove": Lowerer.eff_remove,
     "extra_turn": Lowerer.eff_extra_turn,
+    "discard": Lowerer.eff_discard,
+    "draw": Lowerer.eff_draw,
 }
 
 
@@ -911,13 +1028,37 @@ def _can_write_prefix(parts: tuple, values: list, prefix: str) -> bool:
     return can(0, 0)
 
 
+STACK_CALLS = frozenset({"height", "room"})
+
+
+def _uses_stacks(node: object) -> bool:
+    """Whether any part of the IR reads or sets heights (height(), room(), ray(), a
+    place with height or push): then the compiled state carries the height layer."""
+    from dataclasses import fields, is_dataclass
+
+    if isinstance(node, Call) and node.fn in STACK_CALLS:
+        return True
+    if isinstance(node, Domain) and node.kind == "ray":
+        return True
+    if isinstance(node, Place) and (node.height is not None or node.push is not None):
+        return True
+    if isinstance(node, (tuple, list)):
+        return any(_uses_stacks(x) for x in node)
+    if is_dataclass(node) and not isinstance(node, type):
+        return any(_uses_stacks(getattr(node, f.name)) for f in fields(node))
+    return False
+
+
 def _with_hand_checks(where: Expr, effects: tuple[Effect, ...]) -> Expr:
     """An action that places a piece from a hand is only legal while the hand has one."""
     from ..ir.nodes import Binary
 
     for eff in effects:
         if isinstance(eff, Place):
-            need = Binary(">", Call("hand", (eff.owner, Const(eff.kind, KIND)), INT), Const(0, INT), BOOL)
+            hand = Call("hand", (eff.owner, Const(eff.kind, KIND)), INT)
+            need = Binary(">", hand, Const(0, INT), BOOL)
+            if eff.height is not None:  # a stack: the hand holds all its pieces
+                need = Binary(">=", hand, eff.height, BOOL)
             where = need if isinstance(where, Const) and where.value == 1 else Binary("and", need, where, BOOL)
     return where
 
