@@ -49,7 +49,8 @@ def check_json(state: State) -> dict:
     data = state.to_json()
     assert json.loads(json.dumps(data)) == data  # plain JSON: no tuples, no objects
     assert list(data["board"]) == list(ir.board.cell_names)
-    assert all(v is None or v in ir.players for v in data["board"].values())
+    for v in data["board"].values():  # empty, a player's piece, or a stack: its owner and height
+        assert v is None or v in ir.players or (set(v) == {"owner", "height"} and v["owner"] in ir.players and v["height"] >= 1), v
     assert [p["name"] for p in data["players"]] == list(ir.players)
     assert [list(p["score"].values()) for p in data["players"]] == [list(k) for k in state.keys()]
     assert data["terminal"] is state.is_terminal()

@@ -263,7 +263,7 @@ def test_mcts_plays_every_spec_and_variant_to_the_end_legally(item) -> None:
     players = [MctsPlayer(name=f"mcts{s}", iterations=8) for s in range(game.ir.n_players)]
     result = play_game(game, players, 0, seed=11)
     # replayed on the reference interpreter, which checks every move's legality
-    final = replay(get_game(path, variant, "interpreted"), result.moves)
+    final = replay(get_game(path, variant, "interpreted"), result.moves, result.seed)  # the seed deals any decks
     assert final.is_terminal()
     assert tuple(tuple(k) for k in final.keys()) == result.keys
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 
 from conftest import ROOT
 from midgardc.cli import cli
-from midgardc.spec.lower import list_player_counts, list_variants
+from midgardc.spec.lower import list_player_counts, list_variants, load_game_ir
 
 SPECS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "specs").rglob("*.yaml"))
 
@@ -49,7 +49,9 @@ def test_every_recorded_game_of_every_variant_replays_to_its_result(spec: str, t
     variants = list_variants(spec)
     record = tmp_path / "tournament.jsonl"
     names = [arg for v in ["base", *variants] for arg in ("-V", v)]
-    made = run("tournament", spec, "-p", "random,greedy", "-n", "2", "--seed", "5", "--record", str(record), *names, "--json")
+    seats = load_game_ir(spec, None).n_players  # the spec's default player count
+    players = ",".join(["random", "greedy", "mcts:4", "mcts:6"][:seats])
+    made = run("tournament", spec, "-p", players, "-n", "2", "--seed", "5", "--record", str(record), *names, "--json")
     assert made.exit_code == 0, made.output
     lines = _lines(record)
     assert [line["variant"] for line in lines] == [v for v in [None, *variants] for _ in range(2)]

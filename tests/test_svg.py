@@ -77,6 +77,9 @@ def test_every_spec_draws_one_classed_element_per_cell(spec: str, variant) -> No
         classes = el.get("class").split()
         assert classes[0] == "cell"
         owner = board[el.get("data-cell")]
+        if isinstance(owner, dict):  # a stack: its owner, and its height as the cell's mark
+            assert root.find(f".//{NS}text[@data-glyph='{el.get('data-index')}']").text.endswith(str(owner["height"]))
+            owner = owner["owner"]
         if owner is not None:
             owned += 1
             assert classes[1:] == [f"p{ir.players.index(owner)}", f"player-{owner}"]
@@ -204,3 +207,15 @@ def test_the_dice_roll_is_shown_and_a_due_roll_is_said() -> None:
     assert "yellow to move (move 2, roll 2-3-blank)" in texts
     due = ET.fromstring(render_svg(replay(game, ["roll:A-A-5", "S:d5"])))
     assert "a roll is due for yellow (move 2)" in [t.text for t in due.iter("{http://www.w3.org/2000/svg}text")]
+
+
+def test_stacks_are_drawn_with_owner_and_height() -> None:
+    """Issue 3: 'midgardc show' shows stacks with heights and owners (Meridian, fig. A's 2-high tower)."""
+    from midgardc.runtime.game import replay
+
+    game = game_from_ir(load_game_ir(str(ROOT / "specs" / "meridian.yaml"), None, 2))
+    state = replay(game, ["9:9.4:3"])
+    root = ET.fromstring(render_svg(state))
+    cell = [el for el in _cells(root) if el.get("data-cell") == "9.4"][0]
+    assert cell.get("class") == "cell p0 player-orange"
+    assert root.find(f".//{NS}text[@data-glyph='{cell.get('data-index')}']").text == "3"

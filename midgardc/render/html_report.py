@@ -161,6 +161,8 @@ def _replay_data(groups: list[Group]) -> tuple[dict, list[str]]:
                 "players": list(ir.players),
                 "states": [name for name, _, _ in ir.render.empty_states],
                 "nKinds": ir.n_kinds,
+                "nPieces": ir.n_players * ir.n_kinds,
+                "stacks": bool(ir.stacks),
                 "letters": kind_letters(ir),
                 "fills": {"players": PLAYER_FILLS, "states": STATE_FILLS, "empty": EMPTY_FILL},
                 "labels": [label for _, label in labels],
@@ -285,18 +287,22 @@ JS = r"""
   var statusOut = document.getElementById("status");
   var game = null, board = null, frames = [], ply = 0, cells = [], glyphs = [], tracks = [], bars = [], boardStatus = null;
 
+  function pieceOf(b, code) { return (code - 1) % b.nPieces + 1; }
+  function heightOf(b, code) { return Math.floor((code - 1) / b.nPieces) + 1; }
   function lookClass(b, code) {
-    if (code > 0) { var p = Math.floor((code - 1) / b.nKinds); return "cell p" + p + " player-" + b.players[p]; }
+    if (code > 0) { var p = Math.floor((pieceOf(b, code) - 1) / b.nKinds); return "cell p" + p + " player-" + b.players[p]; }
     if (code < 0) { return "cell s" + (-code - 1) + " state-" + b.states[-code - 1]; }
     return "cell empty";
   }
   function lookFill(b, code) {
-    if (code > 0) { var p = Math.floor((code - 1) / b.nKinds); return b.fills.players[p % b.fills.players.length]; }
+    if (code > 0) { var p = Math.floor((pieceOf(b, code) - 1) / b.nKinds); return b.fills.players[p % b.fills.players.length]; }
     if (code < 0) { return b.fills.states[(-code - 1) % b.fills.states.length]; }
     return b.fills.empty;
   }
   function lookGlyph(b, code) {
-    return code > 0 && b.nKinds > 1 ? b.letters[(code - 1) % b.nKinds] : "";
+    if (code <= 0) { return ""; }
+    var letter = b.nKinds > 1 ? b.letters[(pieceOf(b, code) - 1) % b.nKinds] : "";
+    return b.stacks ? letter + heightOf(b, code) : letter;
   }
 
   function choose(index) {

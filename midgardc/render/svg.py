@@ -8,7 +8,9 @@ class names and texts and never needs to know the rules. Look codes:
 * ``0``: an empty cell;
 * ``piece id > 0`` (``1 + owner * n_kinds + kind``): a piece, filled by its owner's colour
   and, when the game has several kinds of piece, marked with the kind's letter;
-* ``-(i + 1)``: an empty cell in display state ``i`` of the spec's ``render.empty``.
+* ``-(i + 1)``: an empty cell in display state ``i`` of the spec's ``render.empty``;
+* in a game with stacks, ``piece + n_pieces * (height - 1)``: a stack of that height, marked
+  with its height (``n_pieces = n_players * n_kinds``).
 
 Each cell is one element (``polygon``, or ``circle`` on a graph board) with class
 ``cell`` plus ``empty``, ``p<seat> player-<name>`` or ``s<state> state-<name>``, a ``data-cell`` attribute holding its
@@ -51,10 +53,12 @@ def cell_looks(state: "State") -> list[int]:
     board = state.core.board
     states = empty_states(state) if ir.render.empty_states else [None] * ir.board.n_cells
     out = []
+    heights = state.core.heights if ir.stacks else None
+    n_pieces = ir.n_players * ir.n_kinds
     for c in range(ir.board.n_cells):
         piece = board[c]
         if piece > 0:
-            out.append(int(piece))
+            out.append(int(piece) + (n_pieces * (int(heights[c]) - 1) if heights is not None else 0))
         elif states[c] is not None:
             out.append(-(states[c] + 1))
         else:
@@ -112,10 +116,21 @@ def kind_letters(ir: GameIR) -> list[str]:
     return [str(i) for i in range(ir.n_kinds)]
 
 
+def look_piece(ir: GameIR, code: int) -> tuple[int, int]:
+    """(piece id, stack height) of a look code > 0."""
+    n_pieces = ir.n_players * ir.n_kinds
+    return (code - 1) % n_pieces + 1, (code - 1) // n_pieces + 1
+
+
+def marks_cells(ir: GameIR, letters: Sequence[str]) -> bool:
+    """Whether pieces carry a mark: the kind's letter (several kinds) or the stack height."""
+    return (len(letters) > 1 and bool(letters[0])) or bool(ir.stacks)
+
+
 def look_class(ir: GameIR, code: int) -> str:
     """The CSS class of a look code (the JavaScript of the report mirrors this)."""
     if code > 0:
-        owner = ir.piece_owner(code)
+        owner = ir.piece_owner(look_piece(ir, code)[0])
         return f"cell p{owner} player-{ir.players[owner]}"
     if code < 0:
         return f"cell s{-code - 1} state-{ir.render.empty_states[-code - 1][0]}"
@@ -124,14 +139,18 @@ def look_class(ir: GameIR, code: int) -> str:
 
 def look_fill(ir: GameIR, code: int) -> str:
     if code > 0:
-        return PLAYER_FILLS[ir.piece_owner(code) % len(PLAYER_FILLS)]
+        return PLAYER_FILLS[ir.piece_owner(look_piece(ir, code)[0]) % len(PLAYER_FILLS)]
     if code < 0:
         return STATE_FILLS[(-code - 1) % len(STATE_FILLS)]
     return EMPTY_FILL
 
 
 def look_glyph(ir: GameIR, code: int, letters: Sequence[str]) -> str:
-    return letters[ir.piece_kind(code)] if code > 0 else ""
+    if code <= 0:
+        return ""
+    piece, height = look_piece(ir, code)
+    letter = letters[ir.piece_kind(piece)] if len(letters) > 1 else ""
+    return f"{letter}{height}" if ir.stacks else letter
 
 
 def style_sheet(ir: GameIR) -> str:
@@ -287,9 +306,9 @@ def _draw_board(svg: ET.Element, ir: GameIR, shapes: list[Shape], looks: Sequenc
             el = _sub(cells, "polygon", attrs)
         _sub(el, "title", text=name)
         cx, cy = shape.centre
-        label_y = cy + (NODE_RADIUS + 10 if shape.circle else (9 if len(letters) > 1 and letters[0] else 3))
+        label_y = cy + (NODE_RADIUS + 10 if shape.circle else (9 if marks_cells(ir, letters) else 3))
         _sub(marks, "text", {"class": "label", "x": _fmt(cx), "y": _fmt(label_y), "text-anchor": "middle"}, name)
-        if len(letters) > 1 and letters[0]:
+        if marks_cells(ir, letters):
             _sub(marks, "text", {"class": "glyph", "data-glyph": c, "x": _fmt(cx), "y": _fmt(cy + 4), "text-anchor": "middle"}, look_glyph(ir, code, letters))
 
 
