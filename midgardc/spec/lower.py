@@ -319,11 +319,11 @@ class Lowerer:
             if isinstance(cbody, YMap):
                 cbody = self.keys(cbody, "item", f"item '{cname}'")
                 vnode = cbody["values"]
-                text = self.scalar(cbody["text"], str, "a item's text") if "text" in cbody else cname
-                count = self.scalar(cbody["count"], int, "a item's count", 1, MAX_ITEMS) if "count" in cbody else 1
+                text = self.scalar(cbody["text"], str, "an item's text") if "text" in cbody else cname
+                count = self.scalar(cbody["count"], int, "an item's count", 1, MAX_ITEMS) if "count" in cbody else 1
             if not isinstance(vnode, YList) or len(vnode) == 0:
                 raise SpecError(f"item '{cname}' shows a list of numbers, e.g. [1, 2, 3]", vnode.pos if vnode is not None else cpos)
-            nums = tuple(self.scalar(v, int, "a item's number", -(2**31), 2**31 - 1) for v in vnode)
+            nums = tuple(self.scalar(v, int, "an item's number", -(2**31), 2**31 - 1) for v in vnode)
             if not text or any(ch.isspace() or ch in ",:" for ch in text):
                 raise SpecError(f"item text {text!r} may not be empty or contain spaces, commas or ':' (it is part of a move's text)", cpos)
             if text in texts:
