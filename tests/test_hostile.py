@@ -683,3 +683,19 @@ def test_replay_of_a_forged_record_names_the_game_and_the_file(dice_record, tmp_
     path.write_text("".join(json.dumps(d) + "\n" for d in _forge(dice_record, FORGED["move_not_a_roll_where_a_roll_is_due"][0])))
     result = _cli("replay", DICE_SPEC, "--record", str(path))
     _one_clear_error(result, f"game 0 of {path} does not replay: move 1", "a roll is due")
+
+
+def test_dice_in_a_game_with_item_parameters_loads(tmp_path):
+    """A deck's item parameters are part of the check that no move is written like a roll
+    (found by the fuzzer: dice added to the cards test spec crashed with KeyError 'item')."""
+    from conftest import ROOT
+
+    text = (ROOT / "tests" / "data" / "cards.yaml").read_text(encoding="utf-8")
+    text += "\nchance:\n  dice: 2\n  faces:\n    lo: 1\n    hi: {text: H, value: 2}\n  ordered: true\n"
+    ir = load_game_ir(str(_write(tmp_path, "cards_dice", text)))
+    assert ir.chance is not None and ir.deck is not None
+    # an item written 'roll' in the notation '{k}:{c}' writes 'roll:a1': refused, with its place
+    clash = text.replace('low: {values: [1, 2], text: "1-2"}', 'low: {values: [1, 2], text: "roll"}')
+    with pytest.raises(SpecError, match="action 'play' can write a move starting 'roll:'") as caught:
+        load_game_ir(str(_write(tmp_path, "cards_dice_roll_item", clash)))
+    assert caught.value.pos is not None and caught.value.pos.line > 1

@@ -668,7 +668,8 @@ class Lowerer:
         assert self.board is not None
         if p.type == INT:
             return {str(v) for v in range(p.lo, p.hi + 1)}
-        return set({CELL: self.board.cell_names, PLAYER: self.players, KIND: self.kinds, DIR: self.board.directions}[p.type])
+        items = self.deck_ir.texts if self.deck_ir else ()
+        return set({CELL: self.board.cell_names, PLAYER: self.players, KIND: self.kinds, DIR: self.board.directions, ITEM: items}[p.type])
 
     def param_size(self, p: Param) -> int:
         assert self.board is not None
