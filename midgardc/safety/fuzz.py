@@ -44,6 +44,11 @@ import yaml
 from ..errors import MidgardcError
 
 CASE_TIMEOUT = 10.0  # seconds per case; longer is a hang
+# A match or tournament plays whole games on the interpreter (up to two, see _keep_small):
+# a slow game with a searching player is honest work of many seconds on a loaded machine
+# (one interpreted game of a stack-and-push spec with a one-ply player took 10.1 s and was
+# reported as a hang by CI), so these cases get a longer budget; an endless loop still trips it.
+PLAY_TIMEOUT = 60.0
 
 # Text that conditions are spliced with: tokens of the language and things it is not.
 TOKENS = [
@@ -744,9 +749,12 @@ def _keep_small(args: list[str]) -> list[str]:
     return args
 
 
-def check_cli_args(args: list[str], workdir: str, stats: Stats, timeout: float = CASE_TIMEOUT) -> None:
+def check_cli_args(args: list[str], workdir: str, stats: Stats, timeout: Optional[float] = None) -> None:
     """Run ``midgardc ARGS`` in-process through click; exit 0 or 1, no traceback."""
     from click.testing import CliRunner
+
+    if timeout is None:
+        timeout = PLAY_TIMEOUT if args and args[0] in ("match", "tournament") else CASE_TIMEOUT
 
     from ..cli import cli
 
