@@ -1531,10 +1531,10 @@ cdef class Core:
             raise ValueError("no roll is due here")
         return sample_outcome(&self.st)
 
-    def load(self, board, hands, int current, int last=-1, int ply=0, heights=None):
+    def load(self, board, hands, int current, int last=-1, int ply=0, heights=None, counters=None):
         """Set up an arbitrary position (for rule tests and puzzles), then settle it.
-        board: a piece id per cell; hands: [player][kind]; counters are kept;
-        heights: the stack height per cell (default 1 on every occupied cell)."""
+        board: a piece id per cell; hands: [player][kind]; counters: [player][counter]
+        (default: kept); heights: the stack height per cell (default 1 on every occupied cell)."""
         cdef int c, p, k
         if len(board) < N_CELLS or len(hands) != N_PLAYERS or any(len(h) != N_KINDS for h in hands):
             raise ValueError(f"load() needs {N_CELLS} cells and {N_PLAYERS} hands of {N_KINDS} kinds")
@@ -1543,12 +1543,18 @@ cdef class Core:
                 raise ValueError(f"cell {c}: {board[c]} is not a piece id (0 .. {N_PIECES - 1})")
         if not -1 <= current < N_PLAYERS or not -1 <= last < N_PLAYERS:
             raise ValueError("current and last must be players (or -1)")
+        if counters is not None and (len(counters) != N_PLAYERS or any(len(c) != N_COUNTERS for c in counters)):
+            raise ValueError(f"counters: {N_PLAYERS} lists of {N_COUNTERS} values")
         for c in range(N_CELLS):
             self.st.board[c] = <board_t>board[c]
         self.st.board[N_CELLS] = OFFBOARD
         for p in range(N_PLAYERS):
             for k in range(N_KINDS):
                 self.st.hands[p][k] = hands[p][k]
+        if counters is not None:
+            for p in range(N_PLAYERS):
+                for k in range(N_COUNTERS):
+                    self.st.counters[p][k] = counters[p][k]
         self.st.current = current
         self.st.last = last
         self.st.ply = ply

@@ -195,6 +195,31 @@ def test_loaded_positions_agree():
         assert comp.playout_trace(seed, b) == interp.playout_trace(seed, a)
 
 
+def test_loaded_counters_agree():
+    # load(counters=...) sets every player's counters (rule tests start from positions
+    # with points or resources); without it the counters are kept, in both back ends
+    interp, comp = engines(SAMPLER)
+    rng = random.Random(5)
+    n = interp.ir.board.n_cells
+    for _ in range(20):
+        board = [rng.choice([0, 0, 1, 2, 3]) for _ in range(n)]
+        hands = [[rng.randint(0, 7), rng.randint(0, 3)] for _ in range(3)]
+        counters = [[rng.randint(-9, 9), rng.randint(-9, 9)] for _ in range(3)]
+        a, b = interp.new_core(), comp.new_core()
+        a.load(board, hands, 1, 0, 3, counters=counters)
+        b.load(board, hands, 1, 0, 3, counters=counters)
+        assert a.counters == b.counters == counters
+        assert snapshot(a) == snapshot(b)
+        seed = rng.getrandbits(64)
+        assert comp.playout_trace(seed, b) == interp.playout_trace(seed, a)
+        a.load(board, hands, 0)
+        b.load(board, hands, 0)
+        assert a.counters == b.counters == counters
+    for core in (interp.new_core(), comp.new_core()):
+        with pytest.raises(ValueError, match="counters"):
+            core.load([0] * n, [[1, 1]] * 3, 0, counters=[[0, 0]] * 2)
+
+
 def test_bad_moves_and_loads_are_refused():
     _, comp = engines(MIDGARD)
     core = comp.new_core()

@@ -475,9 +475,10 @@ class Core:
     def clone(self) -> "Core":
         return Core(self.prog, self)
 
-    def load(self, board: list[int], hands: list[list[int]], current: int, last: int = NOBODY, ply: int = 0, heights: Optional[list[int]] = None) -> None:
+    def load(self, board: list[int], hands: list[list[int]], current: int, last: int = NOBODY, ply: int = 0, heights: Optional[list[int]] = None, counters: Optional[list[list[int]]] = None) -> None:
         """Set up an arbitrary position (for rule tests and puzzles), then settle it.
-        ``heights``: the stack height per cell (default: 1 on every occupied cell)."""
+        ``heights``: the stack height per cell (default: 1 on every occupied cell);
+        ``counters``: [player][counter] (default: the counters are kept)."""
         ir = self.prog.ir
         top = ir.n_players * ir.n_kinds
         if len(board) < self.prog.n or any(not 0 <= v <= top for v in board[: self.prog.n]):
@@ -488,6 +489,10 @@ class Core:
         hs = heights if heights is not None else [1] * self.prog.n
         self.heights = [hs[c] if self.board[c] > 0 else 0 for c in range(self.prog.n)] + [0]
         self.hands = [list(h) for h in hands]
+        if counters is not None:
+            if len(counters) != ir.n_players or any(len(c) != len(ir.counters) for c in counters):
+                raise ValueError(f"counters: {ir.n_players} lists of {len(ir.counters)} values")
+            self.counters = [list(c) for c in counters]
         self.current, self.last, self.ply = current, last, ply
         self.terminal, self.passes, self.ply_limited = False, 0, False
         self.chance = bool(ir.chance)  # the loaded turn opens with a roll
