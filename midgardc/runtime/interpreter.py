@@ -515,7 +515,7 @@ class Core:
         if self.chance:  # a chance node: every outcome of the roll, ascending
             return list(range(chance.base, chance.base + len(chance.outcomes)))
         out: list[int] = []
-        for action, where in zip(self.prog.ir.actions, self.prog.wheres):
+        for ai, (action, where) in enumerate(zip(self.prog.ir.actions, self.prog.wheres)):
             if len(action.params) == 1 and action.params[0].type != "int":
                 env: dict = {}
                 name = action.params[0].name
@@ -524,12 +524,11 @@ class Core:
                     if where(self, env):
                         out.append(action.base + value)
                 continue
-            if len(action.params) > 1:
-                self._hoisted(self.prog.ir.actions.index(action), action, out)
+            if action.params:  # several parameters, or one integer range: hoist
+                self._hoisted(ai, action, out)
                 continue
-            for offset, env in self._bindings(action):
-                if where(self, env):
-                    out.append(action.base + offset)
+            if where(self, {}):  # no parameters: one move
+                out.append(action.base)
         return out
 
     def _hoisted(self, ai: int, action: Action, out: list[int]) -> None:
@@ -565,20 +564,6 @@ class Core:
             env.pop(name, None)
 
         level(0, 0)
-
-    def _bindings(self, action: Action):
-        sizes = [self._param_size(p) for p in action.params]
-        total = 1
-        for size in sizes:
-            total *= size
-        for offset in range(total):
-            env = {}
-            rest = offset
-            for p, size in reversed(list(zip(action.params, sizes))):
-                v = rest % size
-                rest //= size
-                env[p.name] = v + p.lo if p.type == "int" else v
-            yield offset, env
 
     def _param_size(self, p) -> int:
         ir = self.prog.ir
