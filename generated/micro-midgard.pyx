@@ -616,9 +616,9 @@ cdef inline bint define_14(State* st) noexcept nogil:
     return quant_4(st)
 
 
-# define 15: forced(cell f, cell t) = not can_step and free(f) and centre(t) and empty(t)
-cdef inline bint define_15(State* st, int a0, int a1) noexcept nogil:
-    return ((((not define_14(st)) and define_12(st, a0)) and (PROP_0[a1] != 0)) and (st.board[a1] == 0))
+# define 15: forced(cell t) = centre(t) and empty(t) and not can_step
+cdef inline bint define_15(State* st, int a0) noexcept nogil:
+    return (((PROP_0[a0] != 0) and (st.board[a0] == 0)) and (not define_14(st)))
 
 
 # define 16: owes_choice(player p) = player_prop(0, p) == 1 and took(p) == 0
@@ -626,133 +626,98 @@ cdef inline bint define_16(State* st, int a0) noexcept nogil:
     return ((PPROP_0[a0 + 1] == 1) and (counter_of(st, a0, 13) == 0))
 
 
-# define 17: moving = stage(red) == 0
+# define 17: resolved = pg(mover) + pm(mover) + sw(mover) + mw(mover) == 0
 cdef inline bint define_17(State* st) noexcept nogil:
-    return (counter_of(st, 0, 23) == 0)
-
-
-# define 18: active = stage(red) == 1
-cdef inline bint define_18(State* st) noexcept nogil:
-    return (counter_of(st, 0, 23) == 1)
-
-
-# define 19: due = stage(red) == 2
-cdef inline bint define_19(State* st) noexcept nogil:
-    return (counter_of(st, 0, 23) == 2)
-
-
-# define 20: resolved = pg(mover) + pm(mover) + sw(mover) + mw(mover) == 0
-cdef inline bint define_20(State* st) noexcept nogil:
     return ((((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) + counter_of(st, st.current, 6)) + counter_of(st, st.current, 7)) == 0)
 
 
-# define 21: gain_gold(int n) = cap7(gold(mover) + n)
-cdef inline long long define_21(State* st, long long a0) noexcept nogil:
+# define 18: gain_gold(int n) = cap7(gold(mover) + n)
+cdef inline long long define_18(State* st, long long a0) noexcept nogil:
     return define_1(st, (counter_of(st, st.current, 1) + a0))
 
 
-# define 22: gain_mead(int n) = cap7(mead(mover) + n)
-cdef inline long long define_22(State* st, long long a0) noexcept nogil:
+# define 19: gain_mead(int n) = cap7(mead(mover) + n)
+cdef inline long long define_19(State* st, long long a0) noexcept nogil:
     return define_1(st, (counter_of(st, st.current, 2) + a0))
 
 
-# define 23: by_sun(int lvl, int need) = active and sun(mover) >= 1 and lvl >= need
-cdef inline bint define_23(State* st, long long a0, long long a1) noexcept nogil:
-    return ((define_18(st) and (counter_of(st, st.current, 3) >= 1)) and (a0 >= a1))
-
-
-# define 24: by_moon(int lvl, int need) = active and moon(mover) >= 1 and lvl >= need
-cdef inline bint define_24(State* st, long long a0, long long a1) noexcept nogil:
-    return ((define_18(st) and (counter_of(st, st.current, 4) >= 1)) and (a0 >= a1))
-
-
-# define 25: by_craft(int lvl, int need) = active and craft(mover) >= 1 and lvl >= need
-cdef inline bint define_25(State* st, long long a0, long long a1) noexcept nogil:
-    return ((define_18(st) and (counter_of(st, st.current, 5) >= 1)) and (a0 >= a1))
-
-
-# define 26: side(player p, int r) = relics(p) // pow3(r) % 3
-cdef inline long long define_26(State* st, int a0, long long a1) noexcept nogil:
+# define 20: side(player p, int r) = relics(p) // pow3(r) % 3
+cdef inline long long define_20(State* st, int a0, long long a1) noexcept nogil:
     return floormod(floordiv(counter_of(st, a0, 11), define_2(st, a1)), 3)
 
 
-# define 27: fresh(player p, int r) = used(p) // pow3(r) % 3 == 0
-cdef inline bint define_27(State* st, int a0, long long a1) noexcept nogil:
+# define 21: fresh(player p, int r) = used(p) // pow3(r) % 3 == 0
+cdef inline bint define_21(State* st, int a0, long long a1) noexcept nogil:
     return (floormod(floordiv(counter_of(st, a0, 12), define_2(st, a1)), 3) == 0)
 
 
-# define 28: relic(int r, int s) = active and side(mover, r) == s and fresh(mover, r)
-cdef inline bint define_28(State* st, long long a0, long long a1) noexcept nogil:
-    return ((define_18(st) and (define_26(st, st.current, a0) == a1)) and define_27(st, st.current, a0))
-
-
-# define 29: sun_relics(player p) = count(r in range(1, 12): side(p, r) == 1)
-cdef inline long long define_29(State* st, int a0) noexcept nogil:
+# define 22: sun_relics(player p) = count(r in range(1, 12): side(p, r) == 1)
+cdef inline long long define_22(State* st, int a0) noexcept nogil:
     return quant_6(st, a0)
 
 
-# define 30: moon_relics(player p) = count(r in range(1, 12): side(p, r) == 2)
-cdef inline long long define_30(State* st, int a0) noexcept nogil:
+# define 23: moon_relics(player p) = count(r in range(1, 12): side(p, r) == 2)
+cdef inline long long define_23(State* st, int a0) noexcept nogil:
     return quant_7(st, a0)
 
 
-# define 31: all_relics(player p) = count(r in range(1, 12): side(p, r) > 0)
-cdef inline long long define_31(State* st, int a0) noexcept nogil:
+# define 24: all_relics(player p) = count(r in range(1, 12): side(p, r) > 0)
+cdef inline long long define_24(State* st, int a0) noexcept nogil:
     return quant_8(st, a0)
 
 
-# define 32: sun_back = 1 - is(ws(red), 1)
-cdef inline long long define_32(State* st) noexcept nogil:
+# define 25: sun_back = 1 - is(ws(red), 1)
+cdef inline long long define_25(State* st) noexcept nogil:
     return (<long long>1 - define_0(st, counter_of(st, 0, 24), 1))
 
 
-# define 33: moon_back = 1 - is(wm(red), 1)
-cdef inline long long define_33(State* st) noexcept nogil:
+# define 26: moon_back = 1 - is(wm(red), 1)
+cdef inline long long define_26(State* st) noexcept nogil:
     return (<long long>1 - define_0(st, counter_of(st, 0, 25), 1))
 
 
-# define 34: top_level(player p) = 1 + count(x in range(2, 4): surtr(p) >= x or wayland(p) >= x or odin(p) >= x or freya(p) >= x or angrboda(p) >= x or hel(p) >= x or svartalfheim(p) >= x or buri(p) >= x)
-cdef inline long long define_34(State* st, int a0) noexcept nogil:
+# define 27: top_level(player p) = 1 + count(x in range(2, 4): surtr(p) >= x or wayland(p) >= x or odin(p) >= x or freya(p) >= x or angrboda(p) >= x or hel(p) >= x or svartalfheim(p) >= x or buri(p) >= x)
+cdef inline long long define_27(State* st, int a0) noexcept nogil:
     return (<long long>1 + quant_9(st, a0))
 
 
-# define 35: sun_measure(int t, player p) = is(t, 1) * gold(p) + is(t, 2) * sun_relics(p) + is(t, 3) * all_relics(p) + is(t, 4) * top_level(p) - is(t, 5) * vp(p)
-cdef inline long long define_35(State* st, long long a0, int a1) noexcept nogil:
-    return (((((define_0(st, a0, 1) * counter_of(st, a1, 1)) + (define_0(st, a0, 2) * define_29(st, a1))) + (define_0(st, a0, 3) * define_31(st, a1))) + (define_0(st, a0, 4) * define_34(st, a1))) - (define_0(st, a0, 5) * counter_of(st, a1, 0)))
+# define 28: sun_measure(int t, player p) = is(t, 1) * gold(p) + is(t, 2) * sun_relics(p) + is(t, 3) * all_relics(p) + is(t, 4) * top_level(p) - is(t, 5) * vp(p)
+cdef inline long long define_28(State* st, long long a0, int a1) noexcept nogil:
+    return (((((define_0(st, a0, 1) * counter_of(st, a1, 1)) + (define_0(st, a0, 2) * define_22(st, a1))) + (define_0(st, a0, 3) * define_24(st, a1))) + (define_0(st, a0, 4) * define_27(st, a1))) - (define_0(st, a0, 5) * counter_of(st, a1, 0)))
 
 
-# define 36: moon_measure(int t, player p) = is(t, 1) * mead(p) + is(t, 2) * moon_relics(p) + is(t, 3) * (gold(p) + mead(p)) + is(t, 4) * top_level(p) - is(t, 5) * all_relics(p)
-cdef inline long long define_36(State* st, long long a0, int a1) noexcept nogil:
-    return (((((define_0(st, a0, 1) * counter_of(st, a1, 2)) + (define_0(st, a0, 2) * define_30(st, a1))) + (define_0(st, a0, 3) * (counter_of(st, a1, 1) + counter_of(st, a1, 2)))) + (define_0(st, a0, 4) * define_34(st, a1))) - (define_0(st, a0, 5) * define_31(st, a1)))
+# define 29: moon_measure(int t, player p) = is(t, 1) * mead(p) + is(t, 2) * moon_relics(p) + is(t, 3) * (gold(p) + mead(p)) + is(t, 4) * top_level(p) - is(t, 5) * all_relics(p)
+cdef inline long long define_29(State* st, long long a0, int a1) noexcept nogil:
+    return (((((define_0(st, a0, 1) * counter_of(st, a1, 2)) + (define_0(st, a0, 2) * define_23(st, a1))) + (define_0(st, a0, 3) * (counter_of(st, a1, 1) + counter_of(st, a1, 2)))) + (define_0(st, a0, 4) * define_27(st, a1))) - (define_0(st, a0, 5) * define_24(st, a1)))
 
 
-# define 37: lead_vp = 2
-cdef inline long long define_37(State* st) noexcept nogil:
+# define 30: lead_vp = 2
+cdef inline long long define_30(State* st) noexcept nogil:
     return 2
 
 
-# define 38: tie_vp = 1
-cdef inline long long define_38(State* st) noexcept nogil:
+# define 31: tie_vp = 1
+cdef inline long long define_31(State* st) noexcept nogil:
     return 1
 
 
-# define 39: points(int mine, int theirs) = lead_vp * count(x in range(1, 1): mine > theirs) + tie_vp * is(mine, theirs)
-cdef inline long long define_39(State* st, long long a0, long long a1) noexcept nogil:
-    return ((define_37(st) * quant_10(st, a0, a1)) + (define_38(st) * define_0(st, a0, a1)))
+# define 32: points(int mine, int theirs) = lead_vp * count(x in range(1, 1): mine > theirs) + tie_vp * is(mine, theirs)
+cdef inline long long define_32(State* st, long long a0, long long a1) noexcept nogil:
+    return ((define_30(st) * quant_10(st, a0, a1)) + (define_31(st) * define_0(st, a0, a1)))
 
 
-# define 40: sun_points(player p) = points(sun_measure(digit(sun_row(red), rag(red) + 1), p), sun_measure(digit(sun_row(red), rag(red) + 1), next_player(p)))
-cdef inline long long define_40(State* st, int a0) noexcept nogil:
-    return define_39(st, define_35(st, define_4(st, counter_of(st, 0, 38), (counter_of(st, 0, 29) + 1)), a0), define_35(st, define_4(st, counter_of(st, 0, 38), (counter_of(st, 0, 29) + 1)), next_player(a0)))
+# define 33: sun_points(player p) = points(sun_measure(digit(sun_row(red), rag(red) + 1), p), sun_measure(digit(sun_row(red), rag(red) + 1), next_player(p)))
+cdef inline long long define_33(State* st, int a0) noexcept nogil:
+    return define_32(st, define_28(st, define_4(st, counter_of(st, 0, 38), (counter_of(st, 0, 29) + 1)), a0), define_28(st, define_4(st, counter_of(st, 0, 38), (counter_of(st, 0, 29) + 1)), next_player(a0)))
 
 
-# define 41: moon_points(player p) = points(moon_measure(digit(moon_row(red), rag(red) + 1), p), moon_measure(digit(moon_row(red), rag(red) + 1), next_player(p)))
-cdef inline long long define_41(State* st, int a0) noexcept nogil:
-    return define_39(st, define_36(st, define_4(st, counter_of(st, 0, 39), (counter_of(st, 0, 29) + 1)), a0), define_36(st, define_4(st, counter_of(st, 0, 39), (counter_of(st, 0, 29) + 1)), next_player(a0)))
+# define 34: moon_points(player p) = points(moon_measure(digit(moon_row(red), rag(red) + 1), p), moon_measure(digit(moon_row(red), rag(red) + 1), next_player(p)))
+cdef inline long long define_34(State* st, int a0) noexcept nogil:
+    return define_32(st, define_29(st, define_4(st, counter_of(st, 0, 39), (counter_of(st, 0, 29) + 1)), a0), define_29(st, define_4(st, counter_of(st, 0, 39), (counter_of(st, 0, 29) + 1)), next_player(a0)))
 
 
-# define 42: token_bit = sum(c in cells: bit(c) * is(num(c), digit(rag_row(red), rag(red) + 1)))
-cdef inline long long define_42(State* st) noexcept nogil:
+# define 35: token_bit = sum(c in cells: bit(c) * is(num(c), digit(rag_row(red), rag(red) + 1)))
+cdef inline long long define_35(State* st) noexcept nogil:
     return quant_11(st)
 
 
@@ -850,7 +815,7 @@ cdef inline long long quant_6(State* st, int f0) noexcept nogil:
     lo = 1
     hi = 12
     for x in range(lo, hi + 1):
-        if (define_26(st, f0, x) == 1):
+        if (define_20(st, f0, x) == 1):
             total += 1
     return total
 
@@ -865,7 +830,7 @@ cdef inline long long quant_7(State* st, int f0) noexcept nogil:
     lo = 1
     hi = 12
     for x in range(lo, hi + 1):
-        if (define_26(st, f0, x) == 2):
+        if (define_20(st, f0, x) == 2):
             total += 1
     return total
 
@@ -880,7 +845,7 @@ cdef inline long long quant_8(State* st, int f0) noexcept nogil:
     lo = 1
     hi = 12
     for x in range(lo, hi + 1):
-        if (define_26(st, f0, x) > 0):
+        if (define_20(st, f0, x) > 0):
             total += 1
     return total
 
@@ -955,320 +920,322 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: start_gold() -> ids 0..0
-    # where moving and owes_choice(mover)
-    if define_17(st) and define_16(st, st.current):
+    # where stage(red) == 0 and owes_choice(mover)
+    if (counter_of(st, 0, 23) == 0) and define_16(st, st.current):
         out[n] = 0
         n += 1
     # action 1: start_mead() -> ids 1..1
-    # where moving and owes_choice(mover)
-    if define_17(st) and define_16(st, st.current):
+    # where stage(red) == 0 and owes_choice(mover)
+    if (counter_of(st, 0, 23) == 0) and define_16(st, st.current):
         out[n] = 1
         n += 1
     # action 2: go(f: cell, t: cell) -> ids 2..82
-    # where moving and not owes_choice(mover) and (step_ok(f, t) or forced(f, t))
-    if define_17(st) and (not define_16(st, st.current)):
+    # where stage(red) == 0 and not owes_choice(mover) and free(f) and (empty(t) and linked(f, t) or forced(t))
+    if (counter_of(st, 0, 23) == 0) and (not define_16(st, st.current)):
         for a0 in range(N_CELLS):  # f: cell
+            if not define_12(st, a0):  # free(f)
+                continue
             for a1 in range(N_CELLS):  # t: cell
-                if not (define_13(st, a0, a1) or define_15(st, a0, a1)):  # step_ok(f, t) or forced(f, t)
+                if not (((st.board[a1] == 0) and define_10(st, a0, a1)) or define_15(st, a1)):  # empty(t) and linked(f, t) or forced(t)
                     continue
                 out[n] = 2 + a0 * 9 + a1
                 n += 1
     # action 3: collect() -> ids 83..83
-    # where active and pg(mover) + pm(mover) > 0
-    if define_18(st) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
+    # where stage(red) == 1 and pg(mover) + pm(mover) > 0
+    if (counter_of(st, 0, 23) == 1) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
         out[n] = 83
         n += 1
     # action 4: sun_wolf() -> ids 84..84
-    # where active and sw(mover) > 0
-    if define_18(st) and (counter_of(st, st.current, 6) > 0):
+    # where stage(red) == 1 and sw(mover) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 6) > 0):
         out[n] = 84
         n += 1
     # action 5: moon_wolf() -> ids 85..85
-    # where active and mw(mover) > 0
-    if define_18(st) and (counter_of(st, st.current, 7) > 0):
+    # where stage(red) == 1 and mw(mover) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 7) > 0):
         out[n] = 85
         n += 1
     # action 6: end_turn() -> ids 86..86
-    # where active and resolved
-    if define_18(st) and define_20(st):
+    # where stage(red) == 1 and resolved
+    if (counter_of(st, 0, 23) == 1) and define_17(st):
         out[n] = 86
         n += 1
     # action 7: up_surtr() -> ids 87..87
-    # where by_sun(4 - surtr(mover), 1)
-    if define_23(st, (<long long>4 - counter_of(st, st.current, 15)), 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) < 4):
         out[n] = 87
         n += 1
     # action 8: up_odin() -> ids 88..88
-    # where by_sun(4 - odin(mover), 1)
-    if define_23(st, (<long long>4 - counter_of(st, st.current, 17)), 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) < 4):
         out[n] = 88
         n += 1
     # action 9: up_freya() -> ids 89..89
-    # where by_sun(4 - freya(mover), 1)
-    if define_23(st, (<long long>4 - counter_of(st, st.current, 18)), 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) < 4):
         out[n] = 89
         n += 1
     # action 10: up_angrboda() -> ids 90..90
-    # where by_moon(4 - angrboda(mover), 1)
-    if define_24(st, (<long long>4 - counter_of(st, st.current, 19)), 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) < 4):
         out[n] = 90
         n += 1
     # action 11: up_hel() -> ids 91..91
-    # where by_moon(4 - hel(mover), 1)
-    if define_24(st, (<long long>4 - counter_of(st, st.current, 20)), 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) < 4):
         out[n] = 91
         n += 1
     # action 12: up_buri() -> ids 92..92
-    # where by_moon(4 - buri(mover), 1)
-    if define_24(st, (<long long>4 - counter_of(st, st.current, 22)), 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) < 4):
         out[n] = 92
         n += 1
     # action 13: up_wayland() -> ids 93..93
-    # where by_craft(4 - wayland(mover), 1)
-    if define_25(st, (<long long>4 - counter_of(st, st.current, 16)), 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) < 4):
         out[n] = 93
         n += 1
     # action 14: up_svartalfheim() -> ids 94..94
-    # where by_craft(4 - svartalfheim(mover), 1)
-    if define_25(st, (<long long>4 - counter_of(st, st.current, 21)), 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) < 4):
         out[n] = 94
         n += 1
     # action 15: surtr_4() -> ids 95..95
-    # where by_sun(surtr(mover), 4) and gold(mover) >= 3
-    if define_23(st, counter_of(st, st.current, 15), 4) and (counter_of(st, st.current, 1) >= 3):
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 4 and gold(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 4) and (counter_of(st, st.current, 1) >= 3):
         out[n] = 95
         n += 1
     # action 16: surtr_3() -> ids 96..96
-    # where by_sun(surtr(mover), 3) and gold(mover) >= 2
-    if define_23(st, counter_of(st, st.current, 15), 3) and (counter_of(st, st.current, 1) >= 2):
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 3 and gold(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 3) and (counter_of(st, st.current, 1) >= 2):
         out[n] = 96
         n += 1
     # action 17: surtr_2() -> ids 97..97
-    # where by_sun(surtr(mover), 2) and gold(mover) >= 3
-    if define_23(st, counter_of(st, st.current, 15), 2) and (counter_of(st, st.current, 1) >= 3):
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 2 and gold(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 2) and (counter_of(st, st.current, 1) >= 3):
         out[n] = 97
         n += 1
     # action 18: surtr_1() -> ids 98..98
-    # where by_sun(surtr(mover), 1) and gold(mover) >= 5
-    if define_23(st, counter_of(st, st.current, 15), 1) and (counter_of(st, st.current, 1) >= 5):
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 1 and gold(mover) >= 5
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 1) and (counter_of(st, st.current, 1) >= 5):
         out[n] = 98
         n += 1
     # action 19: odin_4() -> ids 99..99
-    # where by_sun(odin(mover), 4)
-    if define_23(st, counter_of(st, st.current, 17), 4):
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 4):
         out[n] = 99
         n += 1
     # action 20: odin_3() -> ids 100..100
-    # where by_sun(odin(mover), 3)
-    if define_23(st, counter_of(st, st.current, 17), 3):
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 3):
         out[n] = 100
         n += 1
     # action 21: odin_2() -> ids 101..101
-    # where by_sun(odin(mover), 2)
-    if define_23(st, counter_of(st, st.current, 17), 2):
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 2):
         out[n] = 101
         n += 1
     # action 22: odin_1() -> ids 102..102
-    # where by_sun(odin(mover), 1)
-    if define_23(st, counter_of(st, st.current, 17), 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 1):
         out[n] = 102
         n += 1
     # action 23: freya_4() -> ids 103..103
-    # where by_sun(freya(mover), 4)
-    if define_23(st, counter_of(st, st.current, 18), 4):
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 4):
         out[n] = 103
         n += 1
     # action 24: freya_3() -> ids 104..104
-    # where by_sun(freya(mover), 3)
-    if define_23(st, counter_of(st, st.current, 18), 3):
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 3):
         out[n] = 104
         n += 1
     # action 25: freya_2() -> ids 105..105
-    # where by_sun(freya(mover), 2)
-    if define_23(st, counter_of(st, st.current, 18), 2):
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 2):
         out[n] = 105
         n += 1
     # action 26: freya_1() -> ids 106..106
-    # where by_sun(freya(mover), 1) and mead(mover) >= 1
-    if define_23(st, counter_of(st, st.current, 18), 1) and (counter_of(st, st.current, 2) >= 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 1 and mead(mover) >= 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 1) and (counter_of(st, st.current, 2) >= 1):
         out[n] = 106
         n += 1
     # action 27: angrboda_4() -> ids 107..107
-    # where by_moon(angrboda(mover), 4)
-    if define_24(st, counter_of(st, st.current, 19), 4):
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 4):
         out[n] = 107
         n += 1
     # action 28: angrboda_3() -> ids 108..108
-    # where by_moon(angrboda(mover), 3)
-    if define_24(st, counter_of(st, st.current, 19), 3):
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 3):
         out[n] = 108
         n += 1
     # action 29: angrboda_2() -> ids 109..109
-    # where by_moon(angrboda(mover), 2)
-    if define_24(st, counter_of(st, st.current, 19), 2):
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 2):
         out[n] = 109
         n += 1
     # action 30: angrboda_1() -> ids 110..110
-    # where by_moon(angrboda(mover), 1) and gold(mover) >= 1
-    if define_24(st, counter_of(st, st.current, 19), 1) and (counter_of(st, st.current, 1) >= 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 1 and gold(mover) >= 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 1) and (counter_of(st, st.current, 1) >= 1):
         out[n] = 110
         n += 1
     # action 31: hel_4() -> ids 111..111
-    # where by_moon(hel(mover), 4)
-    if define_24(st, counter_of(st, st.current, 20), 4):
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 4):
         out[n] = 111
         n += 1
     # action 32: hel_3() -> ids 112..112
-    # where by_moon(hel(mover), 3)
-    if define_24(st, counter_of(st, st.current, 20), 3):
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 3):
         out[n] = 112
         n += 1
     # action 33: hel_2() -> ids 113..113
-    # where by_moon(hel(mover), 2)
-    if define_24(st, counter_of(st, st.current, 20), 2):
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 2):
         out[n] = 113
         n += 1
     # action 34: hel_1() -> ids 114..114
-    # where by_moon(hel(mover), 1)
-    if define_24(st, counter_of(st, st.current, 20), 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 1):
         out[n] = 114
         n += 1
     # action 35: buri_4() -> ids 115..115
-    # where by_moon(buri(mover), 4) and mead(mover) >= 3
-    if define_24(st, counter_of(st, st.current, 22), 4) and (counter_of(st, st.current, 2) >= 3):
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 4 and mead(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 4) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 115
         n += 1
     # action 36: buri_3() -> ids 116..116
-    # where by_moon(buri(mover), 3) and mead(mover) >= 2
-    if define_24(st, counter_of(st, st.current, 22), 3) and (counter_of(st, st.current, 2) >= 2):
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 3 and mead(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 3) and (counter_of(st, st.current, 2) >= 2):
         out[n] = 116
         n += 1
     # action 37: buri_2() -> ids 117..117
-    # where by_moon(buri(mover), 2) and mead(mover) >= 3
-    if define_24(st, counter_of(st, st.current, 22), 2) and (counter_of(st, st.current, 2) >= 3):
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 2 and mead(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 2) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 117
         n += 1
     # action 38: buri_1() -> ids 118..118
-    # where by_moon(buri(mover), 1) and mead(mover) >= 5
-    if define_24(st, counter_of(st, st.current, 22), 1) and (counter_of(st, st.current, 2) >= 5):
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 1 and mead(mover) >= 5
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 1) and (counter_of(st, st.current, 2) >= 5):
         out[n] = 118
         n += 1
     # action 39: claim_w1() -> ids 119..119
-    # where by_craft(wayland(mover), 1) and w1(red) > 0
-    if define_25(st, counter_of(st, st.current, 16), 1) and (counter_of(st, 0, 30) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 30) > 0):
         out[n] = 119
         n += 1
     # action 40: claim_w2() -> ids 120..120
-    # where by_craft(wayland(mover), 2) and w2(red) > 0
-    if define_25(st, counter_of(st, st.current, 16), 2) and (counter_of(st, 0, 31) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 31) > 0):
         out[n] = 120
         n += 1
     # action 41: claim_w3() -> ids 121..121
-    # where by_craft(wayland(mover), 3) and w3(red) > 0
-    if define_25(st, counter_of(st, st.current, 16), 3) and (counter_of(st, 0, 32) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 32) > 0):
         out[n] = 121
         n += 1
     # action 42: claim_w4() -> ids 122..122
-    # where by_craft(wayland(mover), 4) and w4(red) > 0
-    if define_25(st, counter_of(st, st.current, 16), 4) and (counter_of(st, 0, 33) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 33) > 0):
         out[n] = 122
         n += 1
     # action 43: wayland_4(r: int) -> ids 123..134
-    # where by_craft(wayland(mover), 4) and w4(red) == 0 and side(mover, r) == 2
-    if define_25(st, counter_of(st, st.current, 16), 4) and (counter_of(st, 0, 33) == 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4(red) == 0 and side(mover, r) == 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 33) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_26(st, st.current, a0) == 2):  # side(mover, r) == 2
+            if not (define_20(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             out[n] = 123 + (a0 - (1))
             n += 1
     # action 44: wayland_3() -> ids 135..135
-    # where by_craft(wayland(mover), 3) and w3(red) == 0 and gold(mover) >= 3
-    if define_25(st, counter_of(st, st.current, 16), 3) and (counter_of(st, 0, 32) == 0) and (counter_of(st, st.current, 1) >= 3):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3(red) == 0 and gold(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 32) == 0) and (counter_of(st, st.current, 1) >= 3):
         out[n] = 135
         n += 1
     # action 45: wayland_2(r: int) -> ids 136..147
-    # where by_craft(wayland(mover), 2) and w2(red) == 0 and side(mover, r) == 2
-    if define_25(st, counter_of(st, st.current, 16), 2) and (counter_of(st, 0, 31) == 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2(red) == 0 and side(mover, r) == 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 31) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_26(st, st.current, a0) == 2):  # side(mover, r) == 2
+            if not (define_20(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             out[n] = 136 + (a0 - (1))
             n += 1
     # action 46: wayland_1(r: int) -> ids 148..159
-    # where by_craft(wayland(mover), 1) and w1(red) == 0 and side(mover, r) == 1 and gold(mover) >= 2
-    if define_25(st, counter_of(st, st.current, 16), 1) and (counter_of(st, 0, 30) == 0) and (counter_of(st, st.current, 1) >= 2):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1(red) == 0 and side(mover, r) == 1 and gold(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 30) == 0) and (counter_of(st, st.current, 1) >= 2):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_26(st, st.current, a0) == 1):  # side(mover, r) == 1
+            if not (define_20(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             out[n] = 148 + (a0 - (1))
             n += 1
     # action 47: claim_s1() -> ids 160..160
-    # where by_craft(svartalfheim(mover), 1) and s1(red) > 0
-    if define_25(st, counter_of(st, st.current, 21), 1) and (counter_of(st, 0, 34) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 34) > 0):
         out[n] = 160
         n += 1
     # action 48: claim_s2() -> ids 161..161
-    # where by_craft(svartalfheim(mover), 2) and s2(red) > 0
-    if define_25(st, counter_of(st, st.current, 21), 2) and (counter_of(st, 0, 35) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 35) > 0):
         out[n] = 161
         n += 1
     # action 49: claim_s3() -> ids 162..162
-    # where by_craft(svartalfheim(mover), 3) and s3(red) > 0
-    if define_25(st, counter_of(st, st.current, 21), 3) and (counter_of(st, 0, 36) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 36) > 0):
         out[n] = 162
         n += 1
     # action 50: claim_s4() -> ids 163..163
-    # where by_craft(svartalfheim(mover), 4) and s4(red) > 0
-    if define_25(st, counter_of(st, st.current, 21), 4) and (counter_of(st, 0, 37) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 37) > 0):
         out[n] = 163
         n += 1
     # action 51: svartalfheim_4(r: int) -> ids 164..175
-    # where by_craft(svartalfheim(mover), 4) and s4(red) == 0 and side(mover, r) == 1
-    if define_25(st, counter_of(st, st.current, 21), 4) and (counter_of(st, 0, 37) == 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4(red) == 0 and side(mover, r) == 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 37) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_26(st, st.current, a0) == 1):  # side(mover, r) == 1
+            if not (define_20(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             out[n] = 164 + (a0 - (1))
             n += 1
     # action 52: svartalfheim_3() -> ids 176..176
-    # where by_craft(svartalfheim(mover), 3) and s3(red) == 0 and mead(mover) >= 3
-    if define_25(st, counter_of(st, st.current, 21), 3) and (counter_of(st, 0, 36) == 0) and (counter_of(st, st.current, 2) >= 3):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3(red) == 0 and mead(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 36) == 0) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 176
         n += 1
     # action 53: svartalfheim_2(r: int) -> ids 177..188
-    # where by_craft(svartalfheim(mover), 2) and s2(red) == 0 and side(mover, r) == 1
-    if define_25(st, counter_of(st, st.current, 21), 2) and (counter_of(st, 0, 35) == 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2(red) == 0 and side(mover, r) == 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 35) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_26(st, st.current, a0) == 1):  # side(mover, r) == 1
+            if not (define_20(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             out[n] = 177 + (a0 - (1))
             n += 1
     # action 54: svartalfheim_1(r: int) -> ids 189..200
-    # where by_craft(svartalfheim(mover), 1) and s1(red) == 0 and side(mover, r) == 2 and mead(mover) >= 2
-    if define_25(st, counter_of(st, st.current, 21), 1) and (counter_of(st, 0, 34) == 0) and (counter_of(st, st.current, 2) >= 2):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1(red) == 0 and side(mover, r) == 2 and mead(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 34) == 0) and (counter_of(st, st.current, 2) >= 2):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_26(st, st.current, a0) == 2):  # side(mover, r) == 2
+            if not (define_20(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             out[n] = 189 + (a0 - (1))
             n += 1
     # action 55: r4a_sun() -> ids 201..201
-    # where relic(10, 1) and craft(mover) >= 1 and gold(mover) >= 4
-    if define_28(st, 10, 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 19683 % 3 == 1 and used(mover) // 19683 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
         out[n] = 201
         n += 1
     # action 56: r4b_sun() -> ids 202..202
-    # where relic(11, 1) and craft(mover) >= 1 and gold(mover) >= 4
-    if define_28(st, 11, 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 59049 % 3 == 1 and used(mover) // 59049 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
         out[n] = 202
         n += 1
     # action 57: r4c_sun() -> ids 203..203
-    # where relic(12, 1) and sun(mover) >= 1 and gold(mover) >= 2
-    if define_28(st, 12, 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 2):
+    # where stage(red) == 1 and sun(mover) >= 1 and gold(mover) >= 2 and relics(mover) // 177147 % 3 == 1 and used(mover) // 177147 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
         out[n] = 203
         n += 1
     # action 58: r3a_sun(g: int) -> ids 204..208
-    # where relic(7, 1) and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g
-    if define_28(st, 7, 1) and (counter_of(st, st.current, 5) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 1 and used(mover) // 729 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
         for a0 in range(5):  # g: int 0..4
             if not (counter_of(st, st.current, 1) >= a0):  # gold(mover) >= g
                 continue
@@ -1277,43 +1244,43 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 204 + a0
             n += 1
     # action 59: r3b_sun() -> ids 209..209
-    # where relic(8, 1) and craft(mover) >= 1 and gold(mover) >= 3
-    if define_28(st, 8, 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 3):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 3 and relics(mover) // 2187 % 3 == 1 and used(mover) // 2187 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
         out[n] = 209
         n += 1
     # action 60: r3c_sun() -> ids 210..210
-    # where relic(9, 1) and craft(mover) >= 1 and gold(mover) >= 5
-    if define_28(st, 9, 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 5):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 5 and relics(mover) // 6561 % 3 == 1 and used(mover) // 6561 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
         out[n] = 210
         n += 1
     # action 61: r2a_sun() -> ids 211..211
-    # where relic(4, 1) and gold(mover) >= 2 and mw(mover) >= 1
-    if define_28(st, 4, 1) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 7) >= 1):
+    # where stage(red) == 1 and gold(mover) >= 2 and mw(mover) >= 1 and relics(mover) // 27 % 3 == 1 and used(mover) // 27 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 7) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
         out[n] = 211
         n += 1
     # action 62: r2b_sun() -> ids 212..212
-    # where relic(5, 1) and sun(mover) >= 1
-    if define_28(st, 5, 1) and (counter_of(st, st.current, 3) >= 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and relics(mover) // 81 % 3 == 1 and used(mover) // 81 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
         out[n] = 212
         n += 1
     # action 63: r2c_sun() -> ids 213..213
-    # where relic(6, 1) and craft(mover) >= 1
-    if define_28(st, 6, 1) and (counter_of(st, st.current, 5) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 1 and used(mover) // 243 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
         out[n] = 213
         n += 1
     # action 64: r1a_sun() -> ids 214..214
-    # where relic(1, 1) and craft(mover) >= 1 and gold(mover) >= 1
-    if define_28(st, 1, 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 1 % 3 == 1 and used(mover) // 1 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
         out[n] = 214
         n += 1
     # action 65: r1b_sun() -> ids 215..215
-    # where relic(2, 1) and sun(mover) >= 1 and gold(mover) >= 1
-    if define_28(st, 2, 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 3 % 3 == 1 and used(mover) // 3 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
         out[n] = 215
         n += 1
     # action 66: r1c_sun(g: int) -> ids 216..223
-    # where relic(3, 1) and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7
-    if define_28(st, 3, 1) and (counter_of(st, st.current, 5) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 1 and used(mover) // 9 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
         for a0 in range(8):  # g: int 0..7
             if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
                 continue
@@ -1324,23 +1291,23 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 216 + a0
             n += 1
     # action 67: r4a_moon() -> ids 224..224
-    # where relic(10, 2) and craft(mover) >= 1 and mead(mover) >= 4
-    if define_28(st, 10, 2) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4):
+    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 19683 % 3 == 2 and used(mover) // 19683 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
         out[n] = 224
         n += 1
     # action 68: r4b_moon() -> ids 225..225
-    # where relic(11, 2) and craft(mover) >= 1 and mead(mover) >= 4
-    if define_28(st, 11, 2) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4):
+    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 59049 % 3 == 2 and used(mover) // 59049 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
         out[n] = 225
         n += 1
     # action 69: r4c_moon() -> ids 226..226
-    # where relic(12, 2) and moon(mover) >= 1 and mead(mover) >= 2
-    if define_28(st, 12, 2) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 2):
+    # where stage(red) == 1 and moon(mover) >= 1 and mead(mover) >= 2 and relics(mover) // 177147 % 3 == 2 and used(mover) // 177147 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
         out[n] = 226
         n += 1
     # action 70: r3a_moon(g: int) -> ids 227..231
-    # where relic(7, 2) and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g
-    if define_28(st, 7, 2) and (counter_of(st, st.current, 5) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 2 and used(mover) // 729 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
         for a0 in range(5):  # g: int 0..4
             if not (counter_of(st, st.current, 1) >= a0):  # gold(mover) >= g
                 continue
@@ -1349,43 +1316,43 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 227 + a0
             n += 1
     # action 71: r3b_moon() -> ids 232..232
-    # where relic(8, 2) and craft(mover) >= 1 and mead(mover) >= 3
-    if define_28(st, 8, 2) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 3):
+    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 3 and relics(mover) // 2187 % 3 == 2 and used(mover) // 2187 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
         out[n] = 232
         n += 1
     # action 72: r3c_moon() -> ids 233..233
-    # where relic(9, 2) and craft(mover) >= 1 and mead(mover) >= 5
-    if define_28(st, 9, 2) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 5):
+    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 5 and relics(mover) // 6561 % 3 == 2 and used(mover) // 6561 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
         out[n] = 233
         n += 1
     # action 73: r2a_moon() -> ids 234..234
-    # where relic(4, 2) and mead(mover) >= 2 and sw(mover) >= 1
-    if define_28(st, 4, 2) and (counter_of(st, st.current, 2) >= 2) and (counter_of(st, st.current, 6) >= 1):
+    # where stage(red) == 1 and mead(mover) >= 2 and sw(mover) >= 1 and relics(mover) // 27 % 3 == 2 and used(mover) // 27 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 2) >= 2) and (counter_of(st, st.current, 6) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
         out[n] = 234
         n += 1
     # action 74: r2b_moon() -> ids 235..235
-    # where relic(5, 2) and moon(mover) >= 1
-    if define_28(st, 5, 2) and (counter_of(st, st.current, 4) >= 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and relics(mover) // 81 % 3 == 2 and used(mover) // 81 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
         out[n] = 235
         n += 1
     # action 75: r2c_moon() -> ids 236..236
-    # where relic(6, 2) and craft(mover) >= 1
-    if define_28(st, 6, 2) and (counter_of(st, st.current, 5) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 2 and used(mover) // 243 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
         out[n] = 236
         n += 1
     # action 76: r1a_moon() -> ids 237..237
-    # where relic(1, 2) and craft(mover) >= 1 and mead(mover) >= 1
-    if define_28(st, 1, 2) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 1 % 3 == 2 and used(mover) // 1 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
         out[n] = 237
         n += 1
     # action 77: r1b_moon() -> ids 238..238
-    # where relic(2, 2) and moon(mover) >= 1 and mead(mover) >= 1
-    if define_28(st, 2, 2) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 3 % 3 == 2 and used(mover) // 3 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
         out[n] = 238
         n += 1
     # action 78: r1c_moon(g: int) -> ids 239..246
-    # where relic(3, 2) and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7
-    if define_28(st, 3, 2) and (counter_of(st, st.current, 5) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 2 and used(mover) // 9 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
         for a0 in range(8):  # g: int 0..7
             if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
                 continue
@@ -1396,13 +1363,13 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 239 + a0
             n += 1
     # action 79: ragnarok_sun() -> ids 247..247
-    # where due and ws(red) > sl(red)
-    if define_19(st) and (counter_of(st, 0, 24) > counter_of(st, 0, 26)):
+    # where stage(red) == 2 and ws(red) > sl(red)
+    if (counter_of(st, 0, 23) == 2) and (counter_of(st, 0, 24) > counter_of(st, 0, 26)):
         out[n] = 247
         n += 1
     # action 80: ragnarok_moon() -> ids 248..248
-    # where due and wm(red) > ml(red)
-    if define_19(st) and (counter_of(st, 0, 25) > counter_of(st, 0, 27)):
+    # where stage(red) == 2 and wm(red) > ml(red)
+    if (counter_of(st, 0, 23) == 2) and (counter_of(st, 0, 25) > counter_of(st, 0, 27)):
         out[n] = 248
         n += 1
     return n
@@ -1415,262 +1382,264 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: start_gold() -> ids 0..0
-    # where moving and owes_choice(mover)
-    if define_17(st) and define_16(st, st.current):
+    # where stage(red) == 0 and owes_choice(mover)
+    if (counter_of(st, 0, 23) == 0) and define_16(st, st.current):
         return True
     # action 1: start_mead() -> ids 1..1
-    # where moving and owes_choice(mover)
-    if define_17(st) and define_16(st, st.current):
+    # where stage(red) == 0 and owes_choice(mover)
+    if (counter_of(st, 0, 23) == 0) and define_16(st, st.current):
         return True
     # action 2: go(f: cell, t: cell) -> ids 2..82
-    # where moving and not owes_choice(mover) and (step_ok(f, t) or forced(f, t))
-    if define_17(st) and (not define_16(st, st.current)):
+    # where stage(red) == 0 and not owes_choice(mover) and free(f) and (empty(t) and linked(f, t) or forced(t))
+    if (counter_of(st, 0, 23) == 0) and (not define_16(st, st.current)):
         for a0 in range(N_CELLS):  # f: cell
+            if not define_12(st, a0):  # free(f)
+                continue
             for a1 in range(N_CELLS):  # t: cell
-                if not (define_13(st, a0, a1) or define_15(st, a0, a1)):  # step_ok(f, t) or forced(f, t)
+                if not (((st.board[a1] == 0) and define_10(st, a0, a1)) or define_15(st, a1)):  # empty(t) and linked(f, t) or forced(t)
                     continue
                 return True
     # action 3: collect() -> ids 83..83
-    # where active and pg(mover) + pm(mover) > 0
-    if define_18(st) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
+    # where stage(red) == 1 and pg(mover) + pm(mover) > 0
+    if (counter_of(st, 0, 23) == 1) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
         return True
     # action 4: sun_wolf() -> ids 84..84
-    # where active and sw(mover) > 0
-    if define_18(st) and (counter_of(st, st.current, 6) > 0):
+    # where stage(red) == 1 and sw(mover) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 6) > 0):
         return True
     # action 5: moon_wolf() -> ids 85..85
-    # where active and mw(mover) > 0
-    if define_18(st) and (counter_of(st, st.current, 7) > 0):
+    # where stage(red) == 1 and mw(mover) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 7) > 0):
         return True
     # action 6: end_turn() -> ids 86..86
-    # where active and resolved
-    if define_18(st) and define_20(st):
+    # where stage(red) == 1 and resolved
+    if (counter_of(st, 0, 23) == 1) and define_17(st):
         return True
     # action 7: up_surtr() -> ids 87..87
-    # where by_sun(4 - surtr(mover), 1)
-    if define_23(st, (<long long>4 - counter_of(st, st.current, 15)), 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) < 4):
         return True
     # action 8: up_odin() -> ids 88..88
-    # where by_sun(4 - odin(mover), 1)
-    if define_23(st, (<long long>4 - counter_of(st, st.current, 17)), 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) < 4):
         return True
     # action 9: up_freya() -> ids 89..89
-    # where by_sun(4 - freya(mover), 1)
-    if define_23(st, (<long long>4 - counter_of(st, st.current, 18)), 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) < 4):
         return True
     # action 10: up_angrboda() -> ids 90..90
-    # where by_moon(4 - angrboda(mover), 1)
-    if define_24(st, (<long long>4 - counter_of(st, st.current, 19)), 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) < 4):
         return True
     # action 11: up_hel() -> ids 91..91
-    # where by_moon(4 - hel(mover), 1)
-    if define_24(st, (<long long>4 - counter_of(st, st.current, 20)), 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) < 4):
         return True
     # action 12: up_buri() -> ids 92..92
-    # where by_moon(4 - buri(mover), 1)
-    if define_24(st, (<long long>4 - counter_of(st, st.current, 22)), 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) < 4):
         return True
     # action 13: up_wayland() -> ids 93..93
-    # where by_craft(4 - wayland(mover), 1)
-    if define_25(st, (<long long>4 - counter_of(st, st.current, 16)), 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) < 4):
         return True
     # action 14: up_svartalfheim() -> ids 94..94
-    # where by_craft(4 - svartalfheim(mover), 1)
-    if define_25(st, (<long long>4 - counter_of(st, st.current, 21)), 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) < 4):
         return True
     # action 15: surtr_4() -> ids 95..95
-    # where by_sun(surtr(mover), 4) and gold(mover) >= 3
-    if define_23(st, counter_of(st, st.current, 15), 4) and (counter_of(st, st.current, 1) >= 3):
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 4 and gold(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 4) and (counter_of(st, st.current, 1) >= 3):
         return True
     # action 16: surtr_3() -> ids 96..96
-    # where by_sun(surtr(mover), 3) and gold(mover) >= 2
-    if define_23(st, counter_of(st, st.current, 15), 3) and (counter_of(st, st.current, 1) >= 2):
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 3 and gold(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 3) and (counter_of(st, st.current, 1) >= 2):
         return True
     # action 17: surtr_2() -> ids 97..97
-    # where by_sun(surtr(mover), 2) and gold(mover) >= 3
-    if define_23(st, counter_of(st, st.current, 15), 2) and (counter_of(st, st.current, 1) >= 3):
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 2 and gold(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 2) and (counter_of(st, st.current, 1) >= 3):
         return True
     # action 18: surtr_1() -> ids 98..98
-    # where by_sun(surtr(mover), 1) and gold(mover) >= 5
-    if define_23(st, counter_of(st, st.current, 15), 1) and (counter_of(st, st.current, 1) >= 5):
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 1 and gold(mover) >= 5
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 1) and (counter_of(st, st.current, 1) >= 5):
         return True
     # action 19: odin_4() -> ids 99..99
-    # where by_sun(odin(mover), 4)
-    if define_23(st, counter_of(st, st.current, 17), 4):
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 4):
         return True
     # action 20: odin_3() -> ids 100..100
-    # where by_sun(odin(mover), 3)
-    if define_23(st, counter_of(st, st.current, 17), 3):
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 3):
         return True
     # action 21: odin_2() -> ids 101..101
-    # where by_sun(odin(mover), 2)
-    if define_23(st, counter_of(st, st.current, 17), 2):
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 2):
         return True
     # action 22: odin_1() -> ids 102..102
-    # where by_sun(odin(mover), 1)
-    if define_23(st, counter_of(st, st.current, 17), 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 1):
         return True
     # action 23: freya_4() -> ids 103..103
-    # where by_sun(freya(mover), 4)
-    if define_23(st, counter_of(st, st.current, 18), 4):
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 4):
         return True
     # action 24: freya_3() -> ids 104..104
-    # where by_sun(freya(mover), 3)
-    if define_23(st, counter_of(st, st.current, 18), 3):
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 3):
         return True
     # action 25: freya_2() -> ids 105..105
-    # where by_sun(freya(mover), 2)
-    if define_23(st, counter_of(st, st.current, 18), 2):
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 2):
         return True
     # action 26: freya_1() -> ids 106..106
-    # where by_sun(freya(mover), 1) and mead(mover) >= 1
-    if define_23(st, counter_of(st, st.current, 18), 1) and (counter_of(st, st.current, 2) >= 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 1 and mead(mover) >= 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 1) and (counter_of(st, st.current, 2) >= 1):
         return True
     # action 27: angrboda_4() -> ids 107..107
-    # where by_moon(angrboda(mover), 4)
-    if define_24(st, counter_of(st, st.current, 19), 4):
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 4):
         return True
     # action 28: angrboda_3() -> ids 108..108
-    # where by_moon(angrboda(mover), 3)
-    if define_24(st, counter_of(st, st.current, 19), 3):
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 3):
         return True
     # action 29: angrboda_2() -> ids 109..109
-    # where by_moon(angrboda(mover), 2)
-    if define_24(st, counter_of(st, st.current, 19), 2):
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 2):
         return True
     # action 30: angrboda_1() -> ids 110..110
-    # where by_moon(angrboda(mover), 1) and gold(mover) >= 1
-    if define_24(st, counter_of(st, st.current, 19), 1) and (counter_of(st, st.current, 1) >= 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 1 and gold(mover) >= 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 1) and (counter_of(st, st.current, 1) >= 1):
         return True
     # action 31: hel_4() -> ids 111..111
-    # where by_moon(hel(mover), 4)
-    if define_24(st, counter_of(st, st.current, 20), 4):
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 4):
         return True
     # action 32: hel_3() -> ids 112..112
-    # where by_moon(hel(mover), 3)
-    if define_24(st, counter_of(st, st.current, 20), 3):
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 3):
         return True
     # action 33: hel_2() -> ids 113..113
-    # where by_moon(hel(mover), 2)
-    if define_24(st, counter_of(st, st.current, 20), 2):
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 2):
         return True
     # action 34: hel_1() -> ids 114..114
-    # where by_moon(hel(mover), 1)
-    if define_24(st, counter_of(st, st.current, 20), 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 1):
         return True
     # action 35: buri_4() -> ids 115..115
-    # where by_moon(buri(mover), 4) and mead(mover) >= 3
-    if define_24(st, counter_of(st, st.current, 22), 4) and (counter_of(st, st.current, 2) >= 3):
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 4 and mead(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 4) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 36: buri_3() -> ids 116..116
-    # where by_moon(buri(mover), 3) and mead(mover) >= 2
-    if define_24(st, counter_of(st, st.current, 22), 3) and (counter_of(st, st.current, 2) >= 2):
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 3 and mead(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 3) and (counter_of(st, st.current, 2) >= 2):
         return True
     # action 37: buri_2() -> ids 117..117
-    # where by_moon(buri(mover), 2) and mead(mover) >= 3
-    if define_24(st, counter_of(st, st.current, 22), 2) and (counter_of(st, st.current, 2) >= 3):
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 2 and mead(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 2) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 38: buri_1() -> ids 118..118
-    # where by_moon(buri(mover), 1) and mead(mover) >= 5
-    if define_24(st, counter_of(st, st.current, 22), 1) and (counter_of(st, st.current, 2) >= 5):
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 1 and mead(mover) >= 5
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 1) and (counter_of(st, st.current, 2) >= 5):
         return True
     # action 39: claim_w1() -> ids 119..119
-    # where by_craft(wayland(mover), 1) and w1(red) > 0
-    if define_25(st, counter_of(st, st.current, 16), 1) and (counter_of(st, 0, 30) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 30) > 0):
         return True
     # action 40: claim_w2() -> ids 120..120
-    # where by_craft(wayland(mover), 2) and w2(red) > 0
-    if define_25(st, counter_of(st, st.current, 16), 2) and (counter_of(st, 0, 31) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 31) > 0):
         return True
     # action 41: claim_w3() -> ids 121..121
-    # where by_craft(wayland(mover), 3) and w3(red) > 0
-    if define_25(st, counter_of(st, st.current, 16), 3) and (counter_of(st, 0, 32) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 32) > 0):
         return True
     # action 42: claim_w4() -> ids 122..122
-    # where by_craft(wayland(mover), 4) and w4(red) > 0
-    if define_25(st, counter_of(st, st.current, 16), 4) and (counter_of(st, 0, 33) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 33) > 0):
         return True
     # action 43: wayland_4(r: int) -> ids 123..134
-    # where by_craft(wayland(mover), 4) and w4(red) == 0 and side(mover, r) == 2
-    if define_25(st, counter_of(st, st.current, 16), 4) and (counter_of(st, 0, 33) == 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4(red) == 0 and side(mover, r) == 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 33) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_26(st, st.current, a0) == 2):  # side(mover, r) == 2
+            if not (define_20(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             return True
     # action 44: wayland_3() -> ids 135..135
-    # where by_craft(wayland(mover), 3) and w3(red) == 0 and gold(mover) >= 3
-    if define_25(st, counter_of(st, st.current, 16), 3) and (counter_of(st, 0, 32) == 0) and (counter_of(st, st.current, 1) >= 3):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3(red) == 0 and gold(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 32) == 0) and (counter_of(st, st.current, 1) >= 3):
         return True
     # action 45: wayland_2(r: int) -> ids 136..147
-    # where by_craft(wayland(mover), 2) and w2(red) == 0 and side(mover, r) == 2
-    if define_25(st, counter_of(st, st.current, 16), 2) and (counter_of(st, 0, 31) == 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2(red) == 0 and side(mover, r) == 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 31) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_26(st, st.current, a0) == 2):  # side(mover, r) == 2
+            if not (define_20(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             return True
     # action 46: wayland_1(r: int) -> ids 148..159
-    # where by_craft(wayland(mover), 1) and w1(red) == 0 and side(mover, r) == 1 and gold(mover) >= 2
-    if define_25(st, counter_of(st, st.current, 16), 1) and (counter_of(st, 0, 30) == 0) and (counter_of(st, st.current, 1) >= 2):
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1(red) == 0 and side(mover, r) == 1 and gold(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 30) == 0) and (counter_of(st, st.current, 1) >= 2):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_26(st, st.current, a0) == 1):  # side(mover, r) == 1
+            if not (define_20(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             return True
     # action 47: claim_s1() -> ids 160..160
-    # where by_craft(svartalfheim(mover), 1) and s1(red) > 0
-    if define_25(st, counter_of(st, st.current, 21), 1) and (counter_of(st, 0, 34) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 34) > 0):
         return True
     # action 48: claim_s2() -> ids 161..161
-    # where by_craft(svartalfheim(mover), 2) and s2(red) > 0
-    if define_25(st, counter_of(st, st.current, 21), 2) and (counter_of(st, 0, 35) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 35) > 0):
         return True
     # action 49: claim_s3() -> ids 162..162
-    # where by_craft(svartalfheim(mover), 3) and s3(red) > 0
-    if define_25(st, counter_of(st, st.current, 21), 3) and (counter_of(st, 0, 36) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 36) > 0):
         return True
     # action 50: claim_s4() -> ids 163..163
-    # where by_craft(svartalfheim(mover), 4) and s4(red) > 0
-    if define_25(st, counter_of(st, st.current, 21), 4) and (counter_of(st, 0, 37) > 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 37) > 0):
         return True
     # action 51: svartalfheim_4(r: int) -> ids 164..175
-    # where by_craft(svartalfheim(mover), 4) and s4(red) == 0 and side(mover, r) == 1
-    if define_25(st, counter_of(st, st.current, 21), 4) and (counter_of(st, 0, 37) == 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4(red) == 0 and side(mover, r) == 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 37) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_26(st, st.current, a0) == 1):  # side(mover, r) == 1
+            if not (define_20(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             return True
     # action 52: svartalfheim_3() -> ids 176..176
-    # where by_craft(svartalfheim(mover), 3) and s3(red) == 0 and mead(mover) >= 3
-    if define_25(st, counter_of(st, st.current, 21), 3) and (counter_of(st, 0, 36) == 0) and (counter_of(st, st.current, 2) >= 3):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3(red) == 0 and mead(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 36) == 0) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 53: svartalfheim_2(r: int) -> ids 177..188
-    # where by_craft(svartalfheim(mover), 2) and s2(red) == 0 and side(mover, r) == 1
-    if define_25(st, counter_of(st, st.current, 21), 2) and (counter_of(st, 0, 35) == 0):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2(red) == 0 and side(mover, r) == 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 35) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_26(st, st.current, a0) == 1):  # side(mover, r) == 1
+            if not (define_20(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             return True
     # action 54: svartalfheim_1(r: int) -> ids 189..200
-    # where by_craft(svartalfheim(mover), 1) and s1(red) == 0 and side(mover, r) == 2 and mead(mover) >= 2
-    if define_25(st, counter_of(st, st.current, 21), 1) and (counter_of(st, 0, 34) == 0) and (counter_of(st, st.current, 2) >= 2):
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1(red) == 0 and side(mover, r) == 2 and mead(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 34) == 0) and (counter_of(st, st.current, 2) >= 2):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_26(st, st.current, a0) == 2):  # side(mover, r) == 2
+            if not (define_20(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             return True
     # action 55: r4a_sun() -> ids 201..201
-    # where relic(10, 1) and craft(mover) >= 1 and gold(mover) >= 4
-    if define_28(st, 10, 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 19683 % 3 == 1 and used(mover) // 19683 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
         return True
     # action 56: r4b_sun() -> ids 202..202
-    # where relic(11, 1) and craft(mover) >= 1 and gold(mover) >= 4
-    if define_28(st, 11, 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 59049 % 3 == 1 and used(mover) // 59049 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
         return True
     # action 57: r4c_sun() -> ids 203..203
-    # where relic(12, 1) and sun(mover) >= 1 and gold(mover) >= 2
-    if define_28(st, 12, 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 2):
+    # where stage(red) == 1 and sun(mover) >= 1 and gold(mover) >= 2 and relics(mover) // 177147 % 3 == 1 and used(mover) // 177147 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
         return True
     # action 58: r3a_sun(g: int) -> ids 204..208
-    # where relic(7, 1) and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g
-    if define_28(st, 7, 1) and (counter_of(st, st.current, 5) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 1 and used(mover) // 729 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
         for a0 in range(5):  # g: int 0..4
             if not (counter_of(st, st.current, 1) >= a0):  # gold(mover) >= g
                 continue
@@ -1678,36 +1647,36 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 59: r3b_sun() -> ids 209..209
-    # where relic(8, 1) and craft(mover) >= 1 and gold(mover) >= 3
-    if define_28(st, 8, 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 3):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 3 and relics(mover) // 2187 % 3 == 1 and used(mover) // 2187 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
         return True
     # action 60: r3c_sun() -> ids 210..210
-    # where relic(9, 1) and craft(mover) >= 1 and gold(mover) >= 5
-    if define_28(st, 9, 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 5):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 5 and relics(mover) // 6561 % 3 == 1 and used(mover) // 6561 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
         return True
     # action 61: r2a_sun() -> ids 211..211
-    # where relic(4, 1) and gold(mover) >= 2 and mw(mover) >= 1
-    if define_28(st, 4, 1) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 7) >= 1):
+    # where stage(red) == 1 and gold(mover) >= 2 and mw(mover) >= 1 and relics(mover) // 27 % 3 == 1 and used(mover) // 27 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 7) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
         return True
     # action 62: r2b_sun() -> ids 212..212
-    # where relic(5, 1) and sun(mover) >= 1
-    if define_28(st, 5, 1) and (counter_of(st, st.current, 3) >= 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and relics(mover) // 81 % 3 == 1 and used(mover) // 81 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
         return True
     # action 63: r2c_sun() -> ids 213..213
-    # where relic(6, 1) and craft(mover) >= 1
-    if define_28(st, 6, 1) and (counter_of(st, st.current, 5) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 1 and used(mover) // 243 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
         return True
     # action 64: r1a_sun() -> ids 214..214
-    # where relic(1, 1) and craft(mover) >= 1 and gold(mover) >= 1
-    if define_28(st, 1, 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 1 % 3 == 1 and used(mover) // 1 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
         return True
     # action 65: r1b_sun() -> ids 215..215
-    # where relic(2, 1) and sun(mover) >= 1 and gold(mover) >= 1
-    if define_28(st, 2, 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 1):
+    # where stage(red) == 1 and sun(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 3 % 3 == 1 and used(mover) // 3 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
         return True
     # action 66: r1c_sun(g: int) -> ids 216..223
-    # where relic(3, 1) and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7
-    if define_28(st, 3, 1) and (counter_of(st, st.current, 5) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 1 and used(mover) // 9 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
         for a0 in range(8):  # g: int 0..7
             if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
                 continue
@@ -1717,20 +1686,20 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 67: r4a_moon() -> ids 224..224
-    # where relic(10, 2) and craft(mover) >= 1 and mead(mover) >= 4
-    if define_28(st, 10, 2) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4):
+    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 19683 % 3 == 2 and used(mover) // 19683 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
         return True
     # action 68: r4b_moon() -> ids 225..225
-    # where relic(11, 2) and craft(mover) >= 1 and mead(mover) >= 4
-    if define_28(st, 11, 2) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4):
+    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 59049 % 3 == 2 and used(mover) // 59049 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
         return True
     # action 69: r4c_moon() -> ids 226..226
-    # where relic(12, 2) and moon(mover) >= 1 and mead(mover) >= 2
-    if define_28(st, 12, 2) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 2):
+    # where stage(red) == 1 and moon(mover) >= 1 and mead(mover) >= 2 and relics(mover) // 177147 % 3 == 2 and used(mover) // 177147 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
         return True
     # action 70: r3a_moon(g: int) -> ids 227..231
-    # where relic(7, 2) and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g
-    if define_28(st, 7, 2) and (counter_of(st, st.current, 5) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 2 and used(mover) // 729 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
         for a0 in range(5):  # g: int 0..4
             if not (counter_of(st, st.current, 1) >= a0):  # gold(mover) >= g
                 continue
@@ -1738,36 +1707,36 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 71: r3b_moon() -> ids 232..232
-    # where relic(8, 2) and craft(mover) >= 1 and mead(mover) >= 3
-    if define_28(st, 8, 2) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 3):
+    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 3 and relics(mover) // 2187 % 3 == 2 and used(mover) // 2187 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
         return True
     # action 72: r3c_moon() -> ids 233..233
-    # where relic(9, 2) and craft(mover) >= 1 and mead(mover) >= 5
-    if define_28(st, 9, 2) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 5):
+    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 5 and relics(mover) // 6561 % 3 == 2 and used(mover) // 6561 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
         return True
     # action 73: r2a_moon() -> ids 234..234
-    # where relic(4, 2) and mead(mover) >= 2 and sw(mover) >= 1
-    if define_28(st, 4, 2) and (counter_of(st, st.current, 2) >= 2) and (counter_of(st, st.current, 6) >= 1):
+    # where stage(red) == 1 and mead(mover) >= 2 and sw(mover) >= 1 and relics(mover) // 27 % 3 == 2 and used(mover) // 27 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 2) >= 2) and (counter_of(st, st.current, 6) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
         return True
     # action 74: r2b_moon() -> ids 235..235
-    # where relic(5, 2) and moon(mover) >= 1
-    if define_28(st, 5, 2) and (counter_of(st, st.current, 4) >= 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and relics(mover) // 81 % 3 == 2 and used(mover) // 81 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
         return True
     # action 75: r2c_moon() -> ids 236..236
-    # where relic(6, 2) and craft(mover) >= 1
-    if define_28(st, 6, 2) and (counter_of(st, st.current, 5) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 2 and used(mover) // 243 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
         return True
     # action 76: r1a_moon() -> ids 237..237
-    # where relic(1, 2) and craft(mover) >= 1 and mead(mover) >= 1
-    if define_28(st, 1, 2) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 1 % 3 == 2 and used(mover) // 1 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
         return True
     # action 77: r1b_moon() -> ids 238..238
-    # where relic(2, 2) and moon(mover) >= 1 and mead(mover) >= 1
-    if define_28(st, 2, 2) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 1):
+    # where stage(red) == 1 and moon(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 3 % 3 == 2 and used(mover) // 3 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
         return True
     # action 78: r1c_moon(g: int) -> ids 239..246
-    # where relic(3, 2) and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7
-    if define_28(st, 3, 2) and (counter_of(st, st.current, 5) >= 1):
+    # where stage(red) == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 2 and used(mover) // 9 % 3 == 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
         for a0 in range(8):  # g: int 0..7
             if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
                 continue
@@ -1777,12 +1746,12 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 79: ragnarok_sun() -> ids 247..247
-    # where due and ws(red) > sl(red)
-    if define_19(st) and (counter_of(st, 0, 24) > counter_of(st, 0, 26)):
+    # where stage(red) == 2 and ws(red) > sl(red)
+    if (counter_of(st, 0, 23) == 2) and (counter_of(st, 0, 24) > counter_of(st, 0, 26)):
         return True
     # action 80: ragnarok_moon() -> ids 248..248
-    # where due and wm(red) > ml(red)
-    if define_19(st) and (counter_of(st, 0, 25) > counter_of(st, 0, 27)):
+    # where stage(red) == 2 and wm(red) > ml(red)
+    if (counter_of(st, 0, 23) == 2) and (counter_of(st, 0, 25) > counter_of(st, 0, 27)):
         return True
     return False
 
@@ -1828,8 +1797,8 @@ cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
 
 cdef void apply_action_3(State* st) noexcept nogil:
     # action 3: collect()
-    counter_set(st, st.current, 1, define_21(st, counter_of(st, st.current, 8)))  # set counter gold of mover = gain_gold(pg(mover))
-    counter_set(st, st.current, 2, define_22(st, counter_of(st, st.current, 9)))  # set counter mead of mover = gain_mead(pm(mover))
+    counter_set(st, st.current, 1, define_18(st, counter_of(st, st.current, 8)))  # set counter gold of mover = gain_gold(pg(mover))
+    counter_set(st, st.current, 2, define_19(st, counter_of(st, st.current, 9)))  # set counter mead of mover = gain_mead(pm(mover))
     counter_set(st, st.current, 8, 0)  # set counter pg of mover = 0
     counter_set(st, st.current, 9, 0)  # set counter pm of mover = 0
     st.again = True  # extra_turn: the mover moves again
@@ -1962,7 +1931,7 @@ cdef void apply_action_19(State* st) noexcept nogil:
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_set(st, st.current, 1, define_21(st, 4))  # set counter gold of mover = gain_gold(4)
+    counter_set(st, st.current, 1, define_18(st, 4))  # set counter gold of mover = gain_gold(4)
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
     st.again = True  # extra_turn: the mover moves again
 
@@ -1972,7 +1941,7 @@ cdef void apply_action_20(State* st) noexcept nogil:
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
-    counter_set(st, st.current, 1, define_21(st, 4))  # set counter gold of mover = gain_gold(4)
+    counter_set(st, st.current, 1, define_18(st, 4))  # set counter gold of mover = gain_gold(4)
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -1980,7 +1949,7 @@ cdef void apply_action_21(State* st) noexcept nogil:
     # action 21: odin_2()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
-    counter_set(st, st.current, 1, define_21(st, 3))  # set counter gold of mover = gain_gold(3)
+    counter_set(st, st.current, 1, define_18(st, 3))  # set counter gold of mover = gain_gold(3)
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -1988,7 +1957,7 @@ cdef void apply_action_22(State* st) noexcept nogil:
     # action 22: odin_1()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
-    counter_set(st, st.current, 1, define_21(st, 1))  # set counter gold of mover = gain_gold(1)
+    counter_set(st, st.current, 1, define_18(st, 1))  # set counter gold of mover = gain_gold(1)
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -1997,7 +1966,7 @@ cdef void apply_action_23(State* st) noexcept nogil:
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 25, (-define_33(st)))  # add counter wm of red += -moon_back
+    counter_add(st, 0, 25, (-define_26(st)))  # add counter wm of red += -moon_back
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -2013,8 +1982,8 @@ cdef void apply_action_25(State* st) noexcept nogil:
     # action 25: freya_2()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
-    counter_set(st, st.current, 1, define_21(st, 2))  # set counter gold of mover = gain_gold(2)
-    counter_set(st, st.current, 2, define_22(st, 1))  # set counter mead of mover = gain_mead(1)
+    counter_set(st, st.current, 1, define_18(st, 2))  # set counter gold of mover = gain_gold(2)
+    counter_set(st, st.current, 2, define_19(st, 1))  # set counter mead of mover = gain_mead(1)
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -2023,7 +1992,7 @@ cdef void apply_action_26(State* st) noexcept nogil:
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
     counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
-    counter_set(st, st.current, 1, define_21(st, 2))  # set counter gold of mover = gain_gold(2)
+    counter_set(st, st.current, 1, define_18(st, 2))  # set counter gold of mover = gain_gold(2)
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -2032,7 +2001,7 @@ cdef void apply_action_27(State* st) noexcept nogil:
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 24, (-define_32(st)))  # add counter ws of red += -sun_back
+    counter_add(st, 0, 24, (-define_25(st)))  # add counter ws of red += -sun_back
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -2048,8 +2017,8 @@ cdef void apply_action_29(State* st) noexcept nogil:
     # action 29: angrboda_2()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
-    counter_set(st, st.current, 1, define_21(st, 2))  # set counter gold of mover = gain_gold(2)
-    counter_set(st, st.current, 2, define_22(st, 1))  # set counter mead of mover = gain_mead(1)
+    counter_set(st, st.current, 1, define_18(st, 2))  # set counter gold of mover = gain_gold(2)
+    counter_set(st, st.current, 2, define_19(st, 1))  # set counter mead of mover = gain_mead(1)
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -2058,7 +2027,7 @@ cdef void apply_action_30(State* st) noexcept nogil:
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
     counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
-    counter_set(st, st.current, 2, define_22(st, 2))  # set counter mead of mover = gain_mead(2)
+    counter_set(st, st.current, 2, define_19(st, 2))  # set counter mead of mover = gain_mead(2)
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -2067,7 +2036,7 @@ cdef void apply_action_31(State* st) noexcept nogil:
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_set(st, st.current, 2, define_22(st, 4))  # set counter mead of mover = gain_mead(4)
+    counter_set(st, st.current, 2, define_19(st, 4))  # set counter mead of mover = gain_mead(4)
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
     st.again = True  # extra_turn: the mover moves again
 
@@ -2077,7 +2046,7 @@ cdef void apply_action_32(State* st) noexcept nogil:
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
-    counter_set(st, st.current, 2, define_22(st, 4))  # set counter mead of mover = gain_mead(4)
+    counter_set(st, st.current, 2, define_19(st, 4))  # set counter mead of mover = gain_mead(4)
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -2085,7 +2054,7 @@ cdef void apply_action_33(State* st) noexcept nogil:
     # action 33: hel_2()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
-    counter_set(st, st.current, 2, define_22(st, 3))  # set counter mead of mover = gain_mead(3)
+    counter_set(st, st.current, 2, define_19(st, 3))  # set counter mead of mover = gain_mead(3)
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -2093,7 +2062,7 @@ cdef void apply_action_34(State* st) noexcept nogil:
     # action 34: hel_1()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
-    counter_set(st, st.current, 2, define_22(st, 1))  # set counter mead of mover = gain_mead(1)
+    counter_set(st, st.current, 2, define_19(st, 1))  # set counter mead of mover = gain_mead(1)
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -2176,7 +2145,7 @@ cdef void apply_action_43(State* st, long long a0) noexcept nogil:
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
     counter_add(st, st.current, 11, ((-<long long>2) * define_2(st, a0)))  # add counter relics of mover += -2 * pow3(r)
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 25, (-define_33(st)))  # add counter wm of red += -moon_back
+    counter_add(st, 0, 25, (-define_26(st)))  # add counter wm of red += -moon_back
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -2250,7 +2219,7 @@ cdef void apply_action_51(State* st, long long a0) noexcept nogil:
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
     counter_add(st, st.current, 11, (-define_2(st, a0)))  # add counter relics of mover += -pow3(r)
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 24, (-define_32(st)))  # add counter ws of red += -sun_back
+    counter_add(st, 0, 24, (-define_25(st)))  # add counter ws of red += -sun_back
     st.again = True  # extra_turn: the mover moves again
 
 
@@ -2284,7 +2253,7 @@ cdef void apply_action_54(State* st, long long a0) noexcept nogil:
 
 cdef void apply_action_55(State* st) noexcept nogil:
     # action 55: r4a_sun()
-    counter_add(st, st.current, 12, define_2(st, 10))  # add counter used of mover += pow3(10)
+    counter_add(st, st.current, 12, 19683)  # add counter used of mover += 19683
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
@@ -2294,17 +2263,17 @@ cdef void apply_action_55(State* st) noexcept nogil:
 
 cdef void apply_action_56(State* st) noexcept nogil:
     # action 56: r4b_sun()
-    counter_add(st, st.current, 12, define_2(st, 11))  # add counter used of mover += pow3(11)
+    counter_add(st, st.current, 12, 59049)  # add counter used of mover += 59049
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 25, (-define_33(st)))  # add counter wm of red += -moon_back
+    counter_add(st, 0, 25, (-define_26(st)))  # add counter wm of red += -moon_back
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_57(State* st) noexcept nogil:
     # action 57: r4c_sun()
-    counter_add(st, st.current, 12, define_2(st, 12))  # add counter used of mover += pow3(12)
+    counter_add(st, st.current, 12, 177147)  # add counter used of mover += 177147
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
     counter_add(st, st.current, 5, 2)  # add counter craft of mover += 2
@@ -2313,7 +2282,7 @@ cdef void apply_action_57(State* st) noexcept nogil:
 
 cdef void apply_action_58(State* st, long long a0) noexcept nogil:
     # action 58: r3a_sun(g: int)
-    counter_add(st, st.current, 12, define_2(st, 7))  # add counter used of mover += pow3(7)
+    counter_add(st, st.current, 12, 729)  # add counter used of mover += 729
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
     counter_add(st, st.current, 2, (a0 - 4))  # add counter mead of mover += g - 4
@@ -2323,7 +2292,7 @@ cdef void apply_action_58(State* st, long long a0) noexcept nogil:
 
 cdef void apply_action_59(State* st) noexcept nogil:
     # action 59: r3b_sun()
-    counter_add(st, st.current, 12, define_2(st, 8))  # add counter used of mover += pow3(8)
+    counter_add(st, st.current, 12, 2187)  # add counter used of mover += 2187
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
@@ -2332,7 +2301,7 @@ cdef void apply_action_59(State* st) noexcept nogil:
 
 cdef void apply_action_60(State* st) noexcept nogil:
     # action 60: r3c_sun()
-    counter_add(st, st.current, 12, define_2(st, 9))  # add counter used of mover += pow3(9)
+    counter_add(st, st.current, 12, 6561)  # add counter used of mover += 6561
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
@@ -2342,7 +2311,7 @@ cdef void apply_action_60(State* st) noexcept nogil:
 
 cdef void apply_action_61(State* st) noexcept nogil:
     # action 61: r2a_sun()
-    counter_add(st, st.current, 12, define_2(st, 4))  # add counter used of mover += pow3(4)
+    counter_add(st, st.current, 12, 27)  # add counter used of mover += 27
     counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
     counter_add(st, st.current, 7, (-<long long>1))  # add counter mw of mover += -1
     counter_add(st, st.current, 6, 1)  # add counter sw of mover += 1
@@ -2351,24 +2320,24 @@ cdef void apply_action_61(State* st) noexcept nogil:
 
 cdef void apply_action_62(State* st) noexcept nogil:
     # action 62: r2b_sun()
-    counter_add(st, st.current, 12, define_2(st, 5))  # add counter used of mover += pow3(5)
+    counter_add(st, st.current, 12, 81)  # add counter used of mover += 81
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 1, define_21(st, 2))  # set counter gold of mover = gain_gold(2)
+    counter_set(st, st.current, 1, define_18(st, 2))  # set counter gold of mover = gain_gold(2)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_63(State* st) noexcept nogil:
     # action 63: r2c_sun()
-    counter_add(st, st.current, 12, define_2(st, 6))  # add counter used of mover += pow3(6)
+    counter_add(st, st.current, 12, 243)  # add counter used of mover += 243
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 1, define_21(st, 1))  # set counter gold of mover = gain_gold(1)
-    counter_set(st, st.current, 2, define_22(st, 1))  # set counter mead of mover = gain_mead(1)
+    counter_set(st, st.current, 1, define_18(st, 1))  # set counter gold of mover = gain_gold(1)
+    counter_set(st, st.current, 2, define_19(st, 1))  # set counter mead of mover = gain_mead(1)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_64(State* st) noexcept nogil:
     # action 64: r1a_sun()
-    counter_add(st, st.current, 12, define_2(st, 1))  # add counter used of mover += pow3(1)
+    counter_add(st, st.current, 12, 1)  # add counter used of mover += 1
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
     counter_add(st, st.current, 3, 1)  # add counter sun of mover += 1
@@ -2377,7 +2346,7 @@ cdef void apply_action_64(State* st) noexcept nogil:
 
 cdef void apply_action_65(State* st) noexcept nogil:
     # action 65: r1b_sun()
-    counter_add(st, st.current, 12, define_2(st, 2))  # add counter used of mover += pow3(2)
+    counter_add(st, st.current, 12, 3)  # add counter used of mover += 3
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
@@ -2386,7 +2355,7 @@ cdef void apply_action_65(State* st) noexcept nogil:
 
 cdef void apply_action_66(State* st, long long a0) noexcept nogil:
     # action 66: r1c_sun(g: int)
-    counter_add(st, st.current, 12, define_2(st, 3))  # add counter used of mover += pow3(3)
+    counter_add(st, st.current, 12, 9)  # add counter used of mover += 9
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 2, ((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0))  # set counter mead of mover = gold(mover) + mead(mover) - g
     counter_set(st, st.current, 1, a0)  # set counter gold of mover = g
@@ -2395,7 +2364,7 @@ cdef void apply_action_66(State* st, long long a0) noexcept nogil:
 
 cdef void apply_action_67(State* st) noexcept nogil:
     # action 67: r4a_moon()
-    counter_add(st, st.current, 12, define_2(st, 10))  # add counter used of mover += pow3(10)
+    counter_add(st, st.current, 12, 19683)  # add counter used of mover += 19683
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
@@ -2405,17 +2374,17 @@ cdef void apply_action_67(State* st) noexcept nogil:
 
 cdef void apply_action_68(State* st) noexcept nogil:
     # action 68: r4b_moon()
-    counter_add(st, st.current, 12, define_2(st, 11))  # add counter used of mover += pow3(11)
+    counter_add(st, st.current, 12, 59049)  # add counter used of mover += 59049
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 24, (-define_32(st)))  # add counter ws of red += -sun_back
+    counter_add(st, 0, 24, (-define_25(st)))  # add counter ws of red += -sun_back
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_69(State* st) noexcept nogil:
     # action 69: r4c_moon()
-    counter_add(st, st.current, 12, define_2(st, 12))  # add counter used of mover += pow3(12)
+    counter_add(st, st.current, 12, 177147)  # add counter used of mover += 177147
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
     counter_add(st, st.current, 5, 2)  # add counter craft of mover += 2
@@ -2424,7 +2393,7 @@ cdef void apply_action_69(State* st) noexcept nogil:
 
 cdef void apply_action_70(State* st, long long a0) noexcept nogil:
     # action 70: r3a_moon(g: int)
-    counter_add(st, st.current, 12, define_2(st, 7))  # add counter used of mover += pow3(7)
+    counter_add(st, st.current, 12, 729)  # add counter used of mover += 729
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
     counter_add(st, st.current, 2, (a0 - 4))  # add counter mead of mover += g - 4
@@ -2434,7 +2403,7 @@ cdef void apply_action_70(State* st, long long a0) noexcept nogil:
 
 cdef void apply_action_71(State* st) noexcept nogil:
     # action 71: r3b_moon()
-    counter_add(st, st.current, 12, define_2(st, 8))  # add counter used of mover += pow3(8)
+    counter_add(st, st.current, 12, 2187)  # add counter used of mover += 2187
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
@@ -2443,7 +2412,7 @@ cdef void apply_action_71(State* st) noexcept nogil:
 
 cdef void apply_action_72(State* st) noexcept nogil:
     # action 72: r3c_moon()
-    counter_add(st, st.current, 12, define_2(st, 9))  # add counter used of mover += pow3(9)
+    counter_add(st, st.current, 12, 6561)  # add counter used of mover += 6561
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
@@ -2453,7 +2422,7 @@ cdef void apply_action_72(State* st) noexcept nogil:
 
 cdef void apply_action_73(State* st) noexcept nogil:
     # action 73: r2a_moon()
-    counter_add(st, st.current, 12, define_2(st, 4))  # add counter used of mover += pow3(4)
+    counter_add(st, st.current, 12, 27)  # add counter used of mover += 27
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
     counter_add(st, st.current, 6, (-<long long>1))  # add counter sw of mover += -1
     counter_add(st, st.current, 7, 1)  # add counter mw of mover += 1
@@ -2462,24 +2431,24 @@ cdef void apply_action_73(State* st) noexcept nogil:
 
 cdef void apply_action_74(State* st) noexcept nogil:
     # action 74: r2b_moon()
-    counter_add(st, st.current, 12, define_2(st, 5))  # add counter used of mover += pow3(5)
+    counter_add(st, st.current, 12, 81)  # add counter used of mover += 81
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 2, define_22(st, 2))  # set counter mead of mover = gain_mead(2)
+    counter_set(st, st.current, 2, define_19(st, 2))  # set counter mead of mover = gain_mead(2)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_75(State* st) noexcept nogil:
     # action 75: r2c_moon()
-    counter_add(st, st.current, 12, define_2(st, 6))  # add counter used of mover += pow3(6)
+    counter_add(st, st.current, 12, 243)  # add counter used of mover += 243
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 1, define_21(st, 1))  # set counter gold of mover = gain_gold(1)
-    counter_set(st, st.current, 2, define_22(st, 1))  # set counter mead of mover = gain_mead(1)
+    counter_set(st, st.current, 1, define_18(st, 1))  # set counter gold of mover = gain_gold(1)
+    counter_set(st, st.current, 2, define_19(st, 1))  # set counter mead of mover = gain_mead(1)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_76(State* st) noexcept nogil:
     # action 76: r1a_moon()
-    counter_add(st, st.current, 12, define_2(st, 1))  # add counter used of mover += pow3(1)
+    counter_add(st, st.current, 12, 1)  # add counter used of mover += 1
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
     counter_add(st, st.current, 4, 1)  # add counter moon of mover += 1
@@ -2488,7 +2457,7 @@ cdef void apply_action_76(State* st) noexcept nogil:
 
 cdef void apply_action_77(State* st) noexcept nogil:
     # action 77: r1b_moon()
-    counter_add(st, st.current, 12, define_2(st, 2))  # add counter used of mover += pow3(2)
+    counter_add(st, st.current, 12, 3)  # add counter used of mover += 3
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
@@ -2497,7 +2466,7 @@ cdef void apply_action_77(State* st) noexcept nogil:
 
 cdef void apply_action_78(State* st, long long a0) noexcept nogil:
     # action 78: r1c_moon(g: int)
-    counter_add(st, st.current, 12, define_2(st, 3))  # add counter used of mover += pow3(3)
+    counter_add(st, st.current, 12, 9)  # add counter used of mover += 9
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 2, ((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0))  # set counter mead of mover = gold(mover) + mead(mover) - g
     counter_set(st, st.current, 1, a0)  # set counter gold of mover = g
@@ -2506,11 +2475,11 @@ cdef void apply_action_78(State* st, long long a0) noexcept nogil:
 
 cdef void apply_action_79(State* st) noexcept nogil:
     # action 79: ragnarok_sun()
-    counter_set(st, 0, 14, define_40(st, 0))  # set counter award of red = sun_points(red)
-    counter_set(st, 1, 14, define_40(st, 1))  # set counter award of blue = sun_points(blue)
+    counter_set(st, 0, 14, define_33(st, 0))  # set counter award of red = sun_points(red)
+    counter_set(st, 1, 14, define_33(st, 1))  # set counter award of blue = sun_points(blue)
     counter_add(st, 0, 0, counter_of(st, 0, 14))  # add counter vp of red += award(red)
     counter_add(st, 1, 0, counter_of(st, 1, 14))  # add counter vp of blue += award(blue)
-    counter_add(st, 0, 28, define_42(st))  # add counter ruins of red += token_bit
+    counter_add(st, 0, 28, define_35(st))  # add counter ruins of red += token_bit
     counter_add(st, 0, 29, 1)  # add counter rag of red += 1
     counter_add(st, 0, 26, (-<long long>1))  # add counter sl of red += -1
     counter_set(st, 0, 24, 1)  # set counter ws of red = 1
@@ -2520,11 +2489,11 @@ cdef void apply_action_79(State* st) noexcept nogil:
 
 cdef void apply_action_80(State* st) noexcept nogil:
     # action 80: ragnarok_moon()
-    counter_set(st, 0, 14, define_41(st, 0))  # set counter award of red = moon_points(red)
-    counter_set(st, 1, 14, define_41(st, 1))  # set counter award of blue = moon_points(blue)
+    counter_set(st, 0, 14, define_34(st, 0))  # set counter award of red = moon_points(red)
+    counter_set(st, 1, 14, define_34(st, 1))  # set counter award of blue = moon_points(blue)
     counter_add(st, 0, 0, counter_of(st, 0, 14))  # add counter vp of red += award(red)
     counter_add(st, 1, 0, counter_of(st, 1, 14))  # add counter vp of blue += award(blue)
-    counter_add(st, 0, 28, define_42(st))  # add counter ruins of red += token_bit
+    counter_add(st, 0, 28, define_35(st))  # add counter ruins of red += token_bit
     counter_add(st, 0, 29, 1)  # add counter rag of red += 1
     counter_add(st, 0, 27, (-<long long>1))  # add counter ml of red += -1
     counter_set(st, 0, 24, 1)  # set counter ws of red = 1
