@@ -86,7 +86,7 @@ def lower_items(lw: "Lowerer", node: Optional[YNode]) -> Optional[tuple[tuple[st
     return tuple(names), tuple(texts), tuple(values)
 
 
-def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple], items_node: Optional[YNode]) -> Optional[ZonesIR]:
+def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple]) -> Optional[ZonesIR]:
     """The zones: each name becomes a constant of type zone (for holding/zone_size/top
     and the zone effects)."""
     if node is None:
@@ -94,9 +94,17 @@ def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple], it
             return None
         return ZonesIR(items[0], items[1], items[2], (), len(lw.players))
     if items is None:
-        raise SpecError("zones hold items: declare their kinds in an 'items' section", node.pos, "e.g. items: {gold: {values: [7]}, raid: {}}")
+        raise SpecError("zones hold items: declare their kinds in an 'items' section", lw.tree.key_pos.get("zones", node.pos), "e.g. items: {gold: {values: [7]}, raid: {}}")
     if not isinstance(node, YMap) or not node.items:
-        raise SpecError("'zones' maps zone names to {of, visible, ordered, items}, e.g. {hand: {of: player, visible: owner}}", node.pos)
+        raise SpecError("'zones' maps zone names to {of, visible, ordered, items}, e.g. {stash: {of: player, visible: owner}}", node.pos)
+    from ..ir.builtins import ZONE_FUNCTIONS
+
+    for taken in (lw.names.counters, lw.names.props, lw.names.player_props):
+        clash = sorted(set(taken) & set(ZONE_FUNCTIONS))
+        if clash:
+            counters = lw.tree.get("counters")
+            at = counters.key_pos[clash[0]] if isinstance(counters, YMap) and clash[0] in counters.key_pos else node.pos
+            raise SpecError(f"'{clash[0]}' reads zones in a spec with zones; rename the counter or property '{clash[0]}'", at)
     if len(node.items) > MAX_ZONES:
         raise SpecError(f"{len(node.items)} zones (limit {MAX_ZONES})", node.pos)
     names = items[0]
@@ -209,7 +217,7 @@ def eff_gather(lw: "Lowerer", body: YMap, scope: dict[str, str]) -> Effect:
     to_pp = lw.names.zones[lw.zones_names[to]][1]
     owner = lw.condition(body["of"], scope, PLAYER) if "of" in body else None
     if owner is None and to_pp and not from_pp:
-        raise SpecError(f"gather: '{lw.zones_names[frm]}' is a game zone and '{lw.zones_names[to]}' a per-player zone; say whose with 'of'", body.pos)
+        raise SpecError(f"gather: '{lw.zones_names[frm]}' is a game zone and '{lw.zones_names[to]}' a per-player zone; say whose with 'of'", body["to"].pos)
     if owner is not None and not from_pp and not to_pp:
         raise SpecError("gather: both zones are game zones, which have no owner; drop 'of'", body.key_pos["of"])
     return Gather(frm, to, owner)
