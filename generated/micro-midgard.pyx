@@ -30,11 +30,11 @@ cdef enum:
     N_KINDS = 1           # kinds of piece
     KIND_DIV = 1          # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 1        # hand array width (at least 1)
-    N_COUNTERS = 41       # per-player counters
-    COUNTER_SLOTS = 41    # counter array width (at least 1)
+    N_COUNTERS = 37       # per-player counters
+    COUNTER_SLOTS = 37    # counter array width (at least 1)
     N_DIRS = 0            # board directions
     MAX_DEGREE = 8        # neighbour table width
-    N_MOVES = 249         # move ids are 0 .. N_MOVES-1
+    N_MOVES = 258         # move ids are 0 .. N_MOVES-1
     MAX_PLIES = 3000      # the game stops (ply_limited) after this many moves
     N_RANK = 2            # ranking keys per player
     N_PIECES = 3          # piece ids 0 (empty) .. N_PLAYERS * N_KINDS
@@ -42,6 +42,13 @@ cdef enum:
     N_NIBBLES = 3         # 4-cell groups in the dilation table
     NO_MOVES_END = 0      # 1: a player without a move ends the game; 0: passes
     OFFBOARD = -1          # the piece id stored in the off-board cell
+    N_ITEM_KINDS = 30     # kinds of item (items:)
+    DEAL_STREAM = 1048576 # a new state shuffles with Rng(derive_seed(seed, DEAL_STREAM)), the dice's stream
+    CHANCE_STREAM = 1048576# a state's chance stream: Rng(derive_seed(seed, CHANCE_STREAM))
+    N_ZONES = 11          # zones (zones:)
+    N_ZSLOTS = 11         # zone slots: one per game zone, one per player of a per-player zone
+    N_ZPILES = 8          # piles: the slots of ordered zones (at least 1)
+    ZONE_CAP = 30         # the most items one slot can hold (every item of the game)
     PLAYOUT_CHUNK = 1024   # playouts between checks for Ctrl-C
 
 INFO = {
@@ -171,21 +178,21 @@ cdef extern from *:
       }
     };
     /* the board at setup (piece ids) */
-    static const int MGC_INITIAL_BOARD[10] = {0, 1, 1, 0, 1, 0, 1, 0, 0, -1};
+    static const int MGC_INITIAL_BOARD[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, -1};
     /* hands at setup [player][kind] */
     static const int MGC_HAND_INIT[2][1] = {
-      {0},
+      {4},
       {0}
     };
     /* counters at setup [player][counter] */
-    static const long long MGC_COUNTER_INIT[2][41] = {
+    static const long long MGC_COUNTER_INIT[2][37] = {
       {
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0,
-      1, 1, 8, 8, 0, 0, 1, 4, 7, 10, 2, 5, 8, 11, 52413, 31524, 7253
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 3,
+      1, 1, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0
     },
       {
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0,
-      1, 1, 8, 8, 0, 0, 1, 4, 7, 10, 2, 5, 8, 11, 52413, 31524, 7253
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 3,
+      1, 1, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0
     }
     };
     """
@@ -207,7 +214,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[3][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[10]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[2][41]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[2][37]
 
 
 # ---------------------------------------------------------------------------- state
@@ -226,6 +233,10 @@ ctypedef struct State:
     bint terminal
     bint ply_limited                               # ended by MAX_PLIES rather than by the rules
     bint again                                     # an extra_turn effect ran: the mover moves again
+    uint64_t rng                                   # the state's chance stream (zones draw from it)
+    int zsize[N_ZSLOTS]                            # zones: items per slot (zone and owner)
+    int zcount[N_ZSLOTS][N_ITEM_KINDS]             # zones: items per slot and kind
+    unsigned char zpile[N_ZPILES][ZONE_CAP]        # zones: each ordered slot's pile, top first
 
 
 cdef void sync_cellsets(State* st) noexcept nogil:
@@ -255,6 +266,10 @@ cdef void state_init(State* st) noexcept nogil:
     st.terminal = False
     st.ply_limited = False
     st.again = False
+    st.rng = 0
+    memset(st.zsize, 0, sizeof(st.zsize))
+    memset(st.zcount, 0, sizeof(st.zcount))
+    memset(st.zpile, 0, sizeof(st.zpile))
     sync_cellsets(st)
 
 
@@ -537,6 +552,332 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
         out[w] = (lo >> r) | ((hi << (64 - r)) if r else 0)
 
 
+# ---------------------------------------------------------------------------- zones of items
+# Kinds of item (items:) and the zones holding them (zones:), as
+# midgardc/runtime/zones.py: one slot per zone and owner (ZONE_BASE[z] + owner for a
+# per-player zone); every slot counts its items per kind (zcount, zsize), and an ordered
+# slot also keeps its pile, top first (zpile[SLOT_PILE[slot]]). Random choices draw from
+# the state's chance stream st.rng in the order documented on ZonesIR.
+
+cdef extern from *:
+    """
+    /* per zone: first slot, 1 for a per-player zone, 1 for an ordered zone */
+    static const int MGC_ZONE_BASE[11] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    static const int MGC_ZONE_PP[11] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    static const int MGC_ZONE_ORDERED[11] = {1, 1, 0, 1, 1, 0, 1, 1, 1, 1, 0};
+    /* per zone: copies of each kind at the start */
+    static const int MGC_ZONE_START[11][30] = {
+        {
+      1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0,
+      0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1,
+      0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      1, 1, 1, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 1, 1, 1
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0
+    },
+    };
+    /* per slot: its zone and its pile (-1: unordered) */
+    static const int MGC_SLOT_ZONE[11] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    static const int MGC_SLOT_PILE[11] = {0, 1, -1, 2, 3, -1, 4, 5, 6, 7, -1};
+    /* the numbers each kind of item shows */
+    static const int MGC_ITEM_NVALUES[30] = {
+      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+      1, 1, 1, 1, 1, 1
+    };
+    static const long long MGC_ITEM_VALUES[30][1] = {
+        {1},
+        {2},
+        {3},
+        {4},
+        {5},
+        {6},
+        {7},
+        {8},
+        {1},
+        {2},
+        {3},
+        {4},
+        {5},
+        {1},
+        {2},
+        {3},
+        {4},
+        {5},
+        {1},
+        {2},
+        {3},
+        {4},
+        {5},
+        {6},
+        {7},
+        {8},
+        {9},
+        {10},
+        {11},
+        {12},
+    };
+    """
+    const int ZONE_BASE "MGC_ZONE_BASE"[N_ZONES]
+    const int ZONE_PP "MGC_ZONE_PP"[N_ZONES]
+    const int ZONE_ORDERED "MGC_ZONE_ORDERED"[N_ZONES]
+    const int ZONE_START "MGC_ZONE_START"[N_ZONES][N_ITEM_KINDS]
+    const int SLOT_ZONE "MGC_SLOT_ZONE"[N_ZSLOTS]
+    const int SLOT_PILE "MGC_SLOT_PILE"[N_ZSLOTS]
+    const int ITEM_NVALUES "MGC_ITEM_NVALUES"[N_ITEM_KINDS]
+    const long long ITEM_VALUES "MGC_ITEM_VALUES"[N_ITEM_KINDS][1]
+
+
+cdef inline bint item_shows(int item, long long value) noexcept nogil:
+    cdef int i
+    if item < 0:  # no_item
+        return False
+    for i in range(ITEM_NVALUES[item]):
+        if ITEM_VALUES[item][i] == value:
+            return True
+    return False
+
+
+cdef inline int zone_slot(int zone, int owner) noexcept nogil:
+    """The slot of a zone of an owner, or -1 (a per-player zone of nobody)."""
+    if not ZONE_PP[zone]:
+        return ZONE_BASE[zone]
+    if owner < 0 or owner >= N_PLAYERS:
+        return -1
+    return ZONE_BASE[zone] + owner
+
+
+cdef inline long long holding_of(State* st, int zone, int owner, int item) noexcept nogil:
+    cdef int slot = zone_slot(zone, owner)
+    if slot < 0 or item < 0:
+        return 0
+    return st.zcount[slot][item]
+
+
+cdef inline long long zone_size_of(State* st, int zone, int owner) noexcept nogil:
+    cdef int slot = zone_slot(zone, owner)
+    return st.zsize[slot] if slot >= 0 else 0
+
+
+cdef inline int zone_top_of(State* st, int zone, int owner) noexcept nogil:
+    cdef int slot = zone_slot(zone, owner)
+    if slot < 0 or st.zsize[slot] == 0 or SLOT_PILE[slot] < 0:
+        return -1
+    return st.zpile[SLOT_PILE[slot]][0]
+
+
+cdef void zone_fisher_yates(State* st, int slot) noexcept nogil:
+    """Shuffle a pile with the chance stream: for i = size-1 down to 1, swap i and below(i+1)."""
+    cdef int i, j, t
+    cdef int pile = SLOT_PILE[slot]
+    cdef Rng rng
+    rng.state = st.rng
+    for i in range(st.zsize[slot] - 1, 0, -1):
+        j = rng_below(&rng, i + 1)
+        t = st.zpile[pile][i]
+        st.zpile[pile][i] = st.zpile[pile][j]
+        st.zpile[pile][j] = <unsigned char>t
+    st.rng = rng.state
+
+
+cdef void zones_start(State* st) noexcept nogil:
+    """Every slot's content at the start; ordered piles shuffled (zones in declaration
+    order, a per-player zone's seats in order)."""
+    cdef int slot, z, k, n, pile
+    for slot in range(N_ZSLOTS):
+        z = SLOT_ZONE[slot]
+        pile = SLOT_PILE[slot]
+        st.zsize[slot] = 0
+        for k in range(N_ITEM_KINDS):
+            st.zcount[slot][k] = ZONE_START[z][k]
+            if pile >= 0:
+                for n in range(ZONE_START[z][k]):
+                    st.zpile[pile][st.zsize[slot]] = <unsigned char>k
+                    st.zsize[slot] += 1
+            else:
+                st.zsize[slot] += ZONE_START[z][k]
+        if pile >= 0:
+            zone_fisher_yates(st, slot)
+
+
+cdef int zone_remove_top(State* st, int slot) noexcept nogil:
+    """Take one item off a slot: the top of a pile or a random one of a set; -1 when empty."""
+    cdef int pile = SLOT_PILE[slot]
+    cdef int item, i, r
+    cdef Rng rng
+    if st.zsize[slot] == 0:
+        return -1
+    if pile >= 0:
+        item = st.zpile[pile][0]
+        for i in range(st.zsize[slot] - 1):
+            st.zpile[pile][i] = st.zpile[pile][i + 1]
+    else:
+        rng.state = st.rng
+        r = rng_below(&rng, st.zsize[slot])
+        st.rng = rng.state
+        item = 0
+        while r >= st.zcount[slot][item]:
+            r -= st.zcount[slot][item]
+            item += 1
+    st.zcount[slot][item] -= 1
+    st.zsize[slot] -= 1
+    return item
+
+
+cdef bint zone_remove_kind(State* st, int slot, int item) noexcept nogil:
+    """Take one copy of a kind off a slot (the one nearest the top of a pile)."""
+    cdef int pile = SLOT_PILE[slot]
+    cdef int i, j
+    if st.zcount[slot][item] == 0:
+        return False
+    if pile >= 0:
+        i = 0
+        while st.zpile[pile][i] != item:
+            i += 1
+        for j in range(i, st.zsize[slot] - 1):
+            st.zpile[pile][j] = st.zpile[pile][j + 1]
+    st.zcount[slot][item] -= 1
+    st.zsize[slot] -= 1
+    return True
+
+
+cdef inline void zone_add(State* st, int slot, int item) noexcept nogil:
+    """Put an item in a slot: at the bottom of a pile."""
+    if SLOT_PILE[slot] >= 0:
+        st.zpile[SLOT_PILE[slot]][st.zsize[slot]] = <unsigned char>item
+    st.zcount[slot][item] += 1
+    st.zsize[slot] += 1
+
+
+cdef void deal_items(State* st, int frm, int frm_owner, int to, int to_owner, long long count) noexcept nogil:
+    """The deal effect."""
+    cdef int src = zone_slot(frm, frm_owner)
+    cdef int dst = zone_slot(to, to_owner)
+    cdef long long i
+    cdef int item
+    if src < 0 or dst < 0:
+        return
+    for i in range(count):
+        item = zone_remove_top(st, src)
+        if item < 0:
+            return
+        zone_add(st, dst, item)
+
+
+cdef void take_items(State* st, int item, int frm, int frm_owner, int to, int to_owner, long long count) noexcept nogil:
+    """The take effect."""
+    cdef int src = zone_slot(frm, frm_owner)
+    cdef int dst = zone_slot(to, to_owner)
+    cdef long long i
+    if src < 0 or dst < 0 or item < 0:
+        return
+    for i in range(count):
+        if not zone_remove_kind(st, src, item):
+            return
+        zone_add(st, dst, item)
+
+
+cdef void pass_zone_items(State* st, int zone, long long step) noexcept nogil:
+    """The pass_zone effect: seat p's slot becomes seat (p + step) mod N_PLAYERS's."""
+    cdef int zsize[N_PLAYERS]
+    cdef int zcount[N_PLAYERS][N_ITEM_KINDS]
+    cdef unsigned char zpile[N_PLAYERS][ZONE_CAP]
+    cdef int p, q, k, i
+    cdef int base = ZONE_BASE[zone]
+    cdef int shift = <int>floormod(step, N_PLAYERS)
+    for p in range(N_PLAYERS):
+        zsize[p] = st.zsize[base + p]
+        for k in range(N_ITEM_KINDS):
+            zcount[p][k] = st.zcount[base + p][k]
+        if ZONE_ORDERED[zone]:
+            for i in range(zsize[p]):
+                zpile[p][i] = st.zpile[SLOT_PILE[base + p]][i]
+    for p in range(N_PLAYERS):
+        q = base + (p + shift) % N_PLAYERS
+        st.zsize[q] = zsize[p]
+        for k in range(N_ITEM_KINDS):
+            st.zcount[q][k] = zcount[p][k]
+        if ZONE_ORDERED[zone]:
+            for i in range(zsize[p]):
+                st.zpile[SLOT_PILE[q]][i] = zpile[p][i]
+
+
+cdef void zone_move_all(State* st, int src, int dst) noexcept nogil:
+    """Everything from one slot to another: a pile top first, a set kind by kind."""
+    cdef int pile = SLOT_PILE[src]
+    cdef int i, k, n
+    if pile >= 0:
+        for i in range(st.zsize[src]):
+            k = st.zpile[pile][i]
+            st.zcount[src][k] -= 1
+            zone_add(st, dst, k)
+    else:
+        for k in range(N_ITEM_KINDS):
+            n = st.zcount[src][k]
+            st.zcount[src][k] = 0
+            for i in range(n):
+                zone_add(st, dst, k)
+    st.zsize[src] = 0
+
+
+cdef void gather_items(State* st, int frm, int to, bint one, int owner) noexcept nogil:
+    """The gather effect (one: only `owner`'s zones; else every player's, or the game's)."""
+    cdef int p, src, dst
+    if one:
+        src = zone_slot(frm, owner)
+        dst = zone_slot(to, owner)
+        if src >= 0 and dst >= 0:
+            zone_move_all(st, src, dst)
+        return
+    if not ZONE_PP[frm]:
+        zone_move_all(st, zone_slot(frm, 0), zone_slot(to, 0))
+        return
+    for p in range(N_PLAYERS):
+        zone_move_all(st, zone_slot(frm, p), zone_slot(to, p))
+
+
+cdef void shuffle_items(State* st, int zone, int owner) noexcept nogil:
+    """The shuffle effect."""
+    cdef int slot = zone_slot(zone, owner)
+    if slot >= 0:
+        zone_fisher_yates(st, slot)
+
+
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
@@ -556,169 +897,189 @@ cdef inline long long define_2(State* st, long long a0) noexcept nogil:
     return (((((((((((define_0(st, a0, 1) + (<long long>3 * define_0(st, a0, 2))) + (<long long>9 * define_0(st, a0, 3))) + (<long long>27 * define_0(st, a0, 4))) + (<long long>81 * define_0(st, a0, 5))) + (<long long>243 * define_0(st, a0, 6))) + (<long long>729 * define_0(st, a0, 7))) + (<long long>2187 * define_0(st, a0, 8))) + (<long long>6561 * define_0(st, a0, 9))) + (<long long>19683 * define_0(st, a0, 10))) + (<long long>59049 * define_0(st, a0, 11))) + (<long long>177147 * define_0(st, a0, 12)))
 
 
-# define 3: pow10(int k) = is(k, 1) + 10 * is(k, 2) + 100 * is(k, 3) + 1000 * is(k, 4) + 10000 * is(k, 5)
-cdef inline long long define_3(State* st, long long a0) noexcept nogil:
-    return ((((define_0(st, a0, 1) + (<long long>10 * define_0(st, a0, 2))) + (<long long>100 * define_0(st, a0, 3))) + (<long long>1000 * define_0(st, a0, 4))) + (<long long>10000 * define_0(st, a0, 5)))
-
-
-# define 4: digit(int packed, int k) = packed // pow10(k) % 10
-cdef inline long long define_4(State* st, long long a0, long long a1) noexcept nogil:
-    return floormod(floordiv(a0, define_3(st, a1)), 10)
-
-
-# define 5: down(cell c) = ruins(red) // bit(c) % 2
-cdef inline long long define_5(State* st, int a0) noexcept nogil:
+# define 3: down(cell c) = ruins(red) // bit(c) % 2
+cdef inline long long define_3(State* st, int a0) noexcept nogil:
     return floormod(floordiv(counter_of(st, 0, 28), PROP_2[a0]), 2)
 
 
-# define 6: ruined(cell c) = down(c) == 1
-cdef inline bint define_6(State* st, int a0) noexcept nogil:
-    return (define_5(st, a0) == 1)
+# define 4: ruined(cell c) = down(c) == 1
+cdef inline bint define_4(State* st, int a0) noexcept nogil:
+    return (define_3(st, a0) == 1)
 
 
-# define 7: intact_n(cell c) = 1 - down(c)
+# define 5: intact_n(cell c) = 1 - down(c)
+cdef inline long long define_5(State* st, int a0) noexcept nogil:
+    return (<long long>1 - define_3(st, a0))
+
+
+# define 6: yield_gold(cell c) = gold_i(c) + down(c) * (gold_d(c) - gold_i(c))
+cdef inline long long define_6(State* st, int a0) noexcept nogil:
+    return (<long long>PROP_3[a0] + (define_3(st, a0) * (<long long>PROP_8[a0] - PROP_3[a0])))
+
+
+# define 7: yield_mead(cell c) = mead_i(c) + down(c) * (mead_d(c) - mead_i(c))
 cdef inline long long define_7(State* st, int a0) noexcept nogil:
-    return (<long long>1 - define_5(st, a0))
+    return (<long long>PROP_4[a0] + (define_3(st, a0) * (<long long>PROP_9[a0] - PROP_4[a0])))
 
 
-# define 8: yield_gold(cell c) = gold_i(c) + down(c) * (gold_d(c) - gold_i(c))
-cdef inline long long define_8(State* st, int a0) noexcept nogil:
-    return (<long long>PROP_3[a0] + (define_5(st, a0) * (<long long>PROP_8[a0] - PROP_3[a0])))
+# define 8: linked(cell f, cell t) = (any x in neighbours(f): x == t) and not (centre(f) and ruined(t)) and not (centre(t) and ruined(f))
+cdef inline bint define_8(State* st, int a0, int a1) noexcept nogil:
+    return ((quant_2(st, a0, a1) and (not ((PROP_0[a0] != 0) and define_4(st, a1)))) and (not ((PROP_0[a1] != 0) and define_4(st, a0))))
 
 
-# define 9: yield_mead(cell c) = mead_i(c) + down(c) * (mead_d(c) - mead_i(c))
-cdef inline long long define_9(State* st, int a0) noexcept nogil:
-    return (<long long>PROP_4[a0] + (define_5(st, a0) * (<long long>PROP_9[a0] - PROP_4[a0])))
-
-
-# define 10: linked(cell f, cell t) = (any x in neighbours(f): x == t) and not (centre(f) and ruined(t)) and not (centre(t) and ruined(f))
-cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
-    return ((quant_2(st, a0, a1) and (not ((PROP_0[a0] != 0) and define_6(st, a1)))) and (not ((PROP_0[a1] != 0) and define_6(st, a0))))
-
-
-# define 11: marked(cell c) = any q in players: marker(q) == num(c)
-cdef inline bint define_11(State* st, int a0) noexcept nogil:
+# define 9: marked(cell c) = any q in players: marker(q) == num(c)
+cdef inline bint define_9(State* st, int a0) noexcept nogil:
     return quant_3(st, a0)
 
 
-# define 12: free(cell c) = occupied(c) and not marked(c)
-cdef inline bint define_12(State* st, int a0) noexcept nogil:
-    return ((st.board[a0] > 0) and (not define_11(st, a0)))
+# define 10: free(cell c) = occupied(c) and not marked(c)
+cdef inline bint define_10(State* st, int a0) noexcept nogil:
+    return ((st.board[a0] > 0) and (not define_9(st, a0)))
 
 
-# define 13: step_ok(cell f, cell t) = free(f) and empty(t) and linked(f, t)
-cdef inline bint define_13(State* st, int a0, int a1) noexcept nogil:
-    return ((define_12(st, a0) and (st.board[a1] == 0)) and define_10(st, a0, a1))
+# define 11: step_ok(cell f, cell t) = free(f) and empty(t) and linked(f, t)
+cdef inline bint define_11(State* st, int a0, int a1) noexcept nogil:
+    return ((define_10(st, a0) and (st.board[a1] == 0)) and define_8(st, a0, a1))
 
 
-# define 14: can_step = any f in cells: any t in neighbours(f): step_ok(f, t)
-cdef inline bint define_14(State* st) noexcept nogil:
+# define 12: can_step = any f in cells: any t in neighbours(f): step_ok(f, t)
+cdef inline bint define_12(State* st) noexcept nogil:
     return quant_4(st)
 
 
-# define 15: forced(cell t) = centre(t) and empty(t) and not can_step
-cdef inline bint define_15(State* st, int a0) noexcept nogil:
-    return (((PROP_0[a0] != 0) and (st.board[a0] == 0)) and (not define_14(st)))
+# define 13: forced(cell t) = centre(t) and empty(t) and not can_step
+cdef inline bint define_13(State* st, int a0) noexcept nogil:
+    return (((PROP_0[a0] != 0) and (st.board[a0] == 0)) and (not define_12(st)))
 
 
-# define 16: owes_choice(player p) = player_prop(0, p) == 1 and took(p) == 0
-cdef inline bint define_16(State* st, int a0) noexcept nogil:
+# define 14: owes_choice(player p) = player_prop(0, p) == 1 and took(p) == 0
+cdef inline bint define_14(State* st, int a0) noexcept nogil:
     return ((PPROP_0[a0 + 1] == 1) and (counter_of(st, a0, 13) == 0))
 
 
-# define 17: resolved = pg(mover) + pm(mover) + sw(mover) + mw(mover) == 0
-cdef inline bint define_17(State* st) noexcept nogil:
+# define 15: resolved = pg(mover) + pm(mover) + sw(mover) + mw(mover) == 0
+cdef inline bint define_15(State* st) noexcept nogil:
     return ((((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) + counter_of(st, st.current, 6)) + counter_of(st, st.current, 7)) == 0)
 
 
-# define 18: gain_gold(int n) = cap7(gold(mover) + n)
-cdef inline long long define_18(State* st, long long a0) noexcept nogil:
+# define 16: gain_gold(int n) = cap7(gold(mover) + n)
+cdef inline long long define_16(State* st, long long a0) noexcept nogil:
     return define_1(st, (counter_of(st, st.current, 1) + a0))
 
 
-# define 19: gain_mead(int n) = cap7(mead(mover) + n)
-cdef inline long long define_19(State* st, long long a0) noexcept nogil:
+# define 17: gain_mead(int n) = cap7(mead(mover) + n)
+cdef inline long long define_17(State* st, long long a0) noexcept nogil:
     return define_1(st, (counter_of(st, st.current, 2) + a0))
 
 
-# define 20: side(player p, int r) = relics(p) // pow3(r) % 3
-cdef inline long long define_20(State* st, int a0, long long a1) noexcept nogil:
+# define 18: side(player p, int r) = relics(p) // pow3(r) % 3
+cdef inline long long define_18(State* st, int a0, long long a1) noexcept nogil:
     return floormod(floordiv(counter_of(st, a0, 11), define_2(st, a1)), 3)
 
 
-# define 21: fresh(player p, int r) = used(p) // pow3(r) % 3 == 0
-cdef inline bint define_21(State* st, int a0, long long a1) noexcept nogil:
+# define 19: fresh(player p, int r) = used(p) // pow3(r) % 3 == 0
+cdef inline bint define_19(State* st, int a0, long long a1) noexcept nogil:
     return (floormod(floordiv(counter_of(st, a0, 12), define_2(st, a1)), 3) == 0)
 
 
-# define 22: sun_relics(player p) = count(r in range(1, 12): side(p, r) == 1)
-cdef inline long long define_22(State* st, int a0) noexcept nogil:
+# define 20: sun_relics(player p) = count(r in range(1, 12): side(p, r) == 1)
+cdef inline long long define_20(State* st, int a0) noexcept nogil:
     return quant_6(st, a0)
 
 
-# define 23: moon_relics(player p) = count(r in range(1, 12): side(p, r) == 2)
-cdef inline long long define_23(State* st, int a0) noexcept nogil:
+# define 21: moon_relics(player p) = count(r in range(1, 12): side(p, r) == 2)
+cdef inline long long define_21(State* st, int a0) noexcept nogil:
     return quant_7(st, a0)
 
 
-# define 24: all_relics(player p) = count(r in range(1, 12): side(p, r) > 0)
-cdef inline long long define_24(State* st, int a0) noexcept nogil:
+# define 22: all_relics(player p) = count(r in range(1, 12): side(p, r) > 0)
+cdef inline long long define_22(State* st, int a0) noexcept nogil:
     return quant_8(st, a0)
 
 
-# define 25: sun_back = 1 - is(ws(red), 1)
-cdef inline long long define_25(State* st) noexcept nogil:
+# define 23: sun_back = 1 - is(ws(red), 1)
+cdef inline long long define_23(State* st) noexcept nogil:
     return (<long long>1 - define_0(st, counter_of(st, 0, 24), 1))
 
 
-# define 26: moon_back = 1 - is(wm(red), 1)
-cdef inline long long define_26(State* st) noexcept nogil:
+# define 24: moon_back = 1 - is(wm(red), 1)
+cdef inline long long define_24(State* st) noexcept nogil:
     return (<long long>1 - define_0(st, counter_of(st, 0, 25), 1))
 
 
-# define 27: top_level(player p) = 1 + count(x in range(2, 4): surtr(p) >= x or wayland(p) >= x or odin(p) >= x or freya(p) >= x or angrboda(p) >= x or hel(p) >= x or svartalfheim(p) >= x or buri(p) >= x)
-cdef inline long long define_27(State* st, int a0) noexcept nogil:
+# define 25: top_level(player p) = 1 + count(x in range(2, 4): surtr(p) >= x or wayland(p) >= x or odin(p) >= x or freya(p) >= x or angrboda(p) >= x or hel(p) >= x or svartalfheim(p) >= x or buri(p) >= x)
+cdef inline long long define_25(State* st, int a0) noexcept nogil:
     return (<long long>1 + quant_9(st, a0))
 
 
-# define 28: sun_measure(int t, player p) = is(t, 1) * gold(p) + is(t, 2) * sun_relics(p) + is(t, 3) * all_relics(p) + is(t, 4) * top_level(p) - is(t, 5) * vp(p)
-cdef inline long long define_28(State* st, long long a0, int a1) noexcept nogil:
-    return (((((define_0(st, a0, 1) * counter_of(st, a1, 1)) + (define_0(st, a0, 2) * define_22(st, a1))) + (define_0(st, a0, 3) * define_24(st, a1))) + (define_0(st, a0, 4) * define_27(st, a1))) - (define_0(st, a0, 5) * counter_of(st, a1, 0)))
+# define 26: sun_measure(int t, player p) = is(t, 1) * gold(p) + is(t, 2) * sun_relics(p) + is(t, 3) * all_relics(p) + is(t, 4) * top_level(p) - is(t, 5) * vp(p)
+cdef inline long long define_26(State* st, long long a0, int a1) noexcept nogil:
+    return (((((define_0(st, a0, 1) * counter_of(st, a1, 1)) + (define_0(st, a0, 2) * define_20(st, a1))) + (define_0(st, a0, 3) * define_22(st, a1))) + (define_0(st, a0, 4) * define_25(st, a1))) - (define_0(st, a0, 5) * counter_of(st, a1, 0)))
 
 
-# define 29: moon_measure(int t, player p) = is(t, 1) * mead(p) + is(t, 2) * moon_relics(p) + is(t, 3) * (gold(p) + mead(p)) + is(t, 4) * top_level(p) - is(t, 5) * all_relics(p)
-cdef inline long long define_29(State* st, long long a0, int a1) noexcept nogil:
-    return (((((define_0(st, a0, 1) * counter_of(st, a1, 2)) + (define_0(st, a0, 2) * define_23(st, a1))) + (define_0(st, a0, 3) * (counter_of(st, a1, 1) + counter_of(st, a1, 2)))) + (define_0(st, a0, 4) * define_27(st, a1))) - (define_0(st, a0, 5) * define_24(st, a1)))
+# define 27: moon_measure(int t, player p) = is(t, 1) * mead(p) + is(t, 2) * moon_relics(p) + is(t, 3) * (gold(p) + mead(p)) + is(t, 4) * top_level(p) - is(t, 5) * all_relics(p)
+cdef inline long long define_27(State* st, long long a0, int a1) noexcept nogil:
+    return (((((define_0(st, a0, 1) * counter_of(st, a1, 2)) + (define_0(st, a0, 2) * define_21(st, a1))) + (define_0(st, a0, 3) * (counter_of(st, a1, 1) + counter_of(st, a1, 2)))) + (define_0(st, a0, 4) * define_25(st, a1))) - (define_0(st, a0, 5) * define_22(st, a1)))
 
 
-# define 30: lead_vp = 2
-cdef inline long long define_30(State* st) noexcept nogil:
+# define 28: lead_vp = 2
+cdef inline long long define_28(State* st) noexcept nogil:
     return 2
 
 
-# define 31: tie_vp = 1
-cdef inline long long define_31(State* st) noexcept nogil:
+# define 29: tie_vp = 1
+cdef inline long long define_29(State* st) noexcept nogil:
     return 1
 
 
-# define 32: points(int mine, int theirs) = lead_vp * count(x in range(1, 1): mine > theirs) + tie_vp * is(mine, theirs)
-cdef inline long long define_32(State* st, long long a0, long long a1) noexcept nogil:
-    return ((define_30(st) * quant_10(st, a0, a1)) + (define_31(st) * define_0(st, a0, a1)))
+# define 30: points(int mine, int theirs) = lead_vp * count(x in range(1, 1): mine > theirs) + tie_vp * is(mine, theirs)
+cdef inline long long define_30(State* st, long long a0, long long a1) noexcept nogil:
+    return ((define_28(st) * quant_10(st, a0, a1)) + (define_29(st) * define_0(st, a0, a1)))
 
 
-# define 33: sun_points(player p) = points(sun_measure(digit(sun_row(red), rag(red) + 1), p), sun_measure(digit(sun_row(red), rag(red) + 1), next_player(p)))
-cdef inline long long define_33(State* st, int a0) noexcept nogil:
-    return define_32(st, define_28(st, define_4(st, counter_of(st, 0, 38), (counter_of(st, 0, 29) + 1)), a0), define_28(st, define_4(st, counter_of(st, 0, 38), (counter_of(st, 0, 29) + 1)), next_player(a0)))
-
-
-# define 34: moon_points(player p) = points(moon_measure(digit(moon_row(red), rag(red) + 1), p), moon_measure(digit(moon_row(red), rag(red) + 1), next_player(p)))
-cdef inline long long define_34(State* st, int a0) noexcept nogil:
-    return define_32(st, define_29(st, define_4(st, counter_of(st, 0, 39), (counter_of(st, 0, 29) + 1)), a0), define_29(st, define_4(st, counter_of(st, 0, 39), (counter_of(st, 0, 29) + 1)), next_player(a0)))
-
-
-# define 35: token_bit = sum(c in cells: bit(c) * is(num(c), digit(rag_row(red), rag(red) + 1)))
-cdef inline long long define_35(State* st) noexcept nogil:
+# define 31: sun_kind = sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(3, red), t)))
+cdef inline long long define_31(State* st) noexcept nogil:
     return quant_11(st)
+
+
+# define 32: moon_kind = sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(4, red), t)))
+cdef inline long long define_32(State* st) noexcept nogil:
+    return quant_13(st)
+
+
+# define 33: sun_points(player p) = points(sun_measure(sun_kind, p), sun_measure(sun_kind, next_player(p)))
+cdef inline long long define_33(State* st, int a0) noexcept nogil:
+    return define_30(st, define_26(st, define_31(st), a0), define_26(st, define_31(st), next_player(a0)))
+
+
+# define 34: moon_points(player p) = points(moon_measure(moon_kind, p), moon_measure(moon_kind, next_player(p)))
+cdef inline long long define_34(State* st, int a0) noexcept nogil:
+    return define_30(st, define_27(st, define_32(st), a0), define_27(st, define_32(st), next_player(a0)))
+
+
+# define 35: token_bit = sum(c in cells: bit(c) * count(x in range(1, 1): item_has(top(1, red), num(c))))
+cdef inline long long define_35(State* st) noexcept nogil:
+    return quant_15(st)
+
+
+# define 36: relic_no_1 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(6, red), v)))
+cdef inline long long define_36(State* st) noexcept nogil:
+    return quant_17(st)
+
+
+# define 37: relic_no_2 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(7, red), v)))
+cdef inline long long define_37(State* st) noexcept nogil:
+    return quant_19(st)
+
+
+# define 38: relic_no_3 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(8, red), v)))
+cdef inline long long define_38(State* st) noexcept nogil:
+    return quant_21(st)
+
+
+# define 39: relic_no_4 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(9, red), v)))
+cdef inline long long define_39(State* st) noexcept nogil:
+    return quant_23(st)
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -800,7 +1161,7 @@ cdef inline bint quant_5(State* st, int f0) noexcept nogil:
     around = f0
     for slot in range(DEGREE[around]):
         x = NBRS[around][slot]
-        if define_13(st, f0, x):
+        if define_11(st, f0, x):
             return True
     return False
 
@@ -815,7 +1176,7 @@ cdef inline long long quant_6(State* st, int f0) noexcept nogil:
     lo = 1
     hi = 12
     for x in range(lo, hi + 1):
-        if (define_20(st, f0, x) == 1):
+        if (define_18(st, f0, x) == 1):
             total += 1
     return total
 
@@ -830,7 +1191,7 @@ cdef inline long long quant_7(State* st, int f0) noexcept nogil:
     lo = 1
     hi = 12
     for x in range(lo, hi + 1):
-        if (define_20(st, f0, x) == 2):
+        if (define_18(st, f0, x) == 2):
             total += 1
     return total
 
@@ -845,7 +1206,7 @@ cdef inline long long quant_8(State* st, int f0) noexcept nogil:
     lo = 1
     hi = 12
     for x in range(lo, hi + 1):
-        if (define_20(st, f0, x) > 0):
+        if (define_18(st, f0, x) > 0):
             total += 1
     return total
 
@@ -881,17 +1242,200 @@ cdef inline long long quant_10(State* st, long long f0, long long f1) noexcept n
     return total
 
 
-# quant 11: sum(c in cells: bit(c) * is(num(c), digit(rag_row(red), rag(red) + 1)))
+# quant 11: sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(3, red), t)))
 cdef inline long long quant_11(State* st) noexcept nogil:
-    cdef int x
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
     cdef long long total = 0
-    for x in range(N_CELLS):
-        total += (<long long>PROP_2[x] * define_0(st, PROP_1[x], define_4(st, counter_of(st, 0, 40), (counter_of(st, 0, 29) + 1))))
+    lo = 1
+    hi = 5
+    for x in range(lo, hi + 1):
+        total += (x * quant_12(st, x))
     return total
 
 
-# quant 12: any p in players: vp(p) >= 9
-cdef inline bint quant_12(State* st) noexcept nogil:
+# quant 12: count(x in range(1, 1): item_has(top(3, red), t))
+cdef inline long long quant_12(State* st, long long f0) noexcept nogil:
+    # f0 = t
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 1
+    for x in range(lo, hi + 1):
+        if item_shows(zone_top_of(st, 3, 0), f0):
+            total += 1
+    return total
+
+
+# quant 13: sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(4, red), t)))
+cdef inline long long quant_13(State* st) noexcept nogil:
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 5
+    for x in range(lo, hi + 1):
+        total += (x * quant_14(st, x))
+    return total
+
+
+# quant 14: count(x in range(1, 1): item_has(top(4, red), t))
+cdef inline long long quant_14(State* st, long long f0) noexcept nogil:
+    # f0 = t
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 1
+    for x in range(lo, hi + 1):
+        if item_shows(zone_top_of(st, 4, 0), f0):
+            total += 1
+    return total
+
+
+# quant 15: sum(c in cells: bit(c) * count(x in range(1, 1): item_has(top(1, red), num(c))))
+cdef inline long long quant_15(State* st) noexcept nogil:
+    cdef int x
+    cdef long long total = 0
+    for x in range(N_CELLS):
+        total += (<long long>PROP_2[x] * quant_16(st, x))
+    return total
+
+
+# quant 16: count(x in range(1, 1): item_has(top(1, red), num(c)))
+cdef inline long long quant_16(State* st, int f0) noexcept nogil:
+    # f0 = c
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 1
+    for x in range(lo, hi + 1):
+        if item_shows(zone_top_of(st, 1, 0), PROP_1[f0]):
+            total += 1
+    return total
+
+
+# quant 17: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(6, red), v)))
+cdef inline long long quant_17(State* st) noexcept nogil:
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 12
+    for x in range(lo, hi + 1):
+        total += (x * quant_18(st, x))
+    return total
+
+
+# quant 18: count(x in range(1, 1): item_has(top(6, red), v))
+cdef inline long long quant_18(State* st, long long f0) noexcept nogil:
+    # f0 = v
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 1
+    for x in range(lo, hi + 1):
+        if item_shows(zone_top_of(st, 6, 0), f0):
+            total += 1
+    return total
+
+
+# quant 19: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(7, red), v)))
+cdef inline long long quant_19(State* st) noexcept nogil:
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 12
+    for x in range(lo, hi + 1):
+        total += (x * quant_20(st, x))
+    return total
+
+
+# quant 20: count(x in range(1, 1): item_has(top(7, red), v))
+cdef inline long long quant_20(State* st, long long f0) noexcept nogil:
+    # f0 = v
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 1
+    for x in range(lo, hi + 1):
+        if item_shows(zone_top_of(st, 7, 0), f0):
+            total += 1
+    return total
+
+
+# quant 21: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(8, red), v)))
+cdef inline long long quant_21(State* st) noexcept nogil:
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 12
+    for x in range(lo, hi + 1):
+        total += (x * quant_22(st, x))
+    return total
+
+
+# quant 22: count(x in range(1, 1): item_has(top(8, red), v))
+cdef inline long long quant_22(State* st, long long f0) noexcept nogil:
+    # f0 = v
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 1
+    for x in range(lo, hi + 1):
+        if item_shows(zone_top_of(st, 8, 0), f0):
+            total += 1
+    return total
+
+
+# quant 23: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(9, red), v)))
+cdef inline long long quant_23(State* st) noexcept nogil:
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 12
+    for x in range(lo, hi + 1):
+        total += (x * quant_24(st, x))
+    return total
+
+
+# quant 24: count(x in range(1, 1): item_has(top(9, red), v))
+cdef inline long long quant_24(State* st, long long f0) noexcept nogil:
+    # f0 = v
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 1
+    for x in range(lo, hi + 1):
+        if item_shows(zone_top_of(st, 9, 0), f0):
+            total += 1
+    return total
+
+
+# quant 25: any p in players: vp(p) >= 9
+cdef inline bint quant_25(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         if (counter_of(st, x, 0) >= 9):
@@ -903,6 +1447,14 @@ cdef inline bint quant_12(State* st) noexcept nogil:
 # Conditions on one cell computed for every cell at once: out[w] holds cells 64w..64w+63.
 # Scalars (s0, ...) are evaluated once; "near" sets come from dilate(): the cells with a
 # neighbour in a set. Used for legal cells, quantifiers over cells and region search.
+
+
+# cellset 0:
+#   cand0 = {c in cells: empty(c)}
+cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        cand0[w] = st.cellsets[0][w]
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -917,323 +1469,339 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int n = 0
     cdef long long a0
     cdef int a1
+    cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
+    cdef uint64_t bits0
+    cdef int w0
     if st.terminal:
         return 0
-    # action 0: start_gold() -> ids 0..0
+    # action 0: deploy(c: cell) -> ids 0..8
+    # where hand(mover, meeple) > 0 and (stage(red) == 3 and empty(c) and item_has(top(0, red), num(c)))
+    if (hand_of(st, st.current, 0) > 0) and (counter_of(st, 0, 23) == 3):
+        cellset_0(st, cand0)  # empty(c)
+        for w0 in range(WORDS):  # c: cell, ascending
+            bits0 = cand0[w0]
+            while bits0 != 0:
+                a0 = (w0 << 6) + lowest_bit(bits0)
+                bits0 &= bits0 - 1
+                if not item_shows(zone_top_of(st, 0, 0), PROP_1[a0]):  # item_has(top(0, red), num(c))
+                    continue
+                out[n] = a0
+                n += 1
+    # action 1: start_gold() -> ids 9..9
     # where stage(red) == 0 and owes_choice(mover)
-    if (counter_of(st, 0, 23) == 0) and define_16(st, st.current):
-        out[n] = 0
+    if (counter_of(st, 0, 23) == 0) and define_14(st, st.current):
+        out[n] = 9
         n += 1
-    # action 1: start_mead() -> ids 1..1
+    # action 2: start_mead() -> ids 10..10
     # where stage(red) == 0 and owes_choice(mover)
-    if (counter_of(st, 0, 23) == 0) and define_16(st, st.current):
-        out[n] = 1
+    if (counter_of(st, 0, 23) == 0) and define_14(st, st.current):
+        out[n] = 10
         n += 1
-    # action 2: go(f: cell, t: cell) -> ids 2..82
+    # action 3: go(f: cell, t: cell) -> ids 11..91
     # where stage(red) == 0 and not owes_choice(mover) and free(f) and (empty(t) and linked(f, t) or forced(t))
-    if (counter_of(st, 0, 23) == 0) and (not define_16(st, st.current)):
+    if (counter_of(st, 0, 23) == 0) and (not define_14(st, st.current)):
         for a0 in range(N_CELLS):  # f: cell
-            if not define_12(st, a0):  # free(f)
+            if not define_10(st, a0):  # free(f)
                 continue
             for a1 in range(N_CELLS):  # t: cell
-                if not (((st.board[a1] == 0) and define_10(st, a0, a1)) or define_15(st, a1)):  # empty(t) and linked(f, t) or forced(t)
+                if not (((st.board[a1] == 0) and define_8(st, a0, a1)) or define_13(st, a1)):  # empty(t) and linked(f, t) or forced(t)
                     continue
-                out[n] = 2 + a0 * 9 + a1
+                out[n] = 11 + a0 * 9 + a1
                 n += 1
-    # action 3: collect() -> ids 83..83
+    # action 4: collect() -> ids 92..92
     # where stage(red) == 1 and pg(mover) + pm(mover) > 0
     if (counter_of(st, 0, 23) == 1) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
-        out[n] = 83
-        n += 1
-    # action 4: sun_wolf() -> ids 84..84
-    # where stage(red) == 1 and sw(mover) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 6) > 0):
-        out[n] = 84
-        n += 1
-    # action 5: moon_wolf() -> ids 85..85
-    # where stage(red) == 1 and mw(mover) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 7) > 0):
-        out[n] = 85
-        n += 1
-    # action 6: end_turn() -> ids 86..86
-    # where stage(red) == 1 and resolved
-    if (counter_of(st, 0, 23) == 1) and define_17(st):
-        out[n] = 86
-        n += 1
-    # action 7: up_surtr() -> ids 87..87
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) < 4):
-        out[n] = 87
-        n += 1
-    # action 8: up_odin() -> ids 88..88
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) < 4):
-        out[n] = 88
-        n += 1
-    # action 9: up_freya() -> ids 89..89
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) < 4):
-        out[n] = 89
-        n += 1
-    # action 10: up_angrboda() -> ids 90..90
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) < 4):
-        out[n] = 90
-        n += 1
-    # action 11: up_hel() -> ids 91..91
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) < 4):
-        out[n] = 91
-        n += 1
-    # action 12: up_buri() -> ids 92..92
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) < 4):
         out[n] = 92
         n += 1
-    # action 13: up_wayland() -> ids 93..93
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) < 4):
+    # action 5: sun_wolf() -> ids 93..93
+    # where stage(red) == 1 and sw(mover) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 6) > 0):
         out[n] = 93
         n += 1
-    # action 14: up_svartalfheim() -> ids 94..94
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) < 4):
+    # action 6: moon_wolf() -> ids 94..94
+    # where stage(red) == 1 and mw(mover) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 7) > 0):
         out[n] = 94
         n += 1
-    # action 15: surtr_4() -> ids 95..95
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 4 and gold(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 4) and (counter_of(st, st.current, 1) >= 3):
+    # action 7: end_turn() -> ids 95..95
+    # where stage(red) == 1 and resolved
+    if (counter_of(st, 0, 23) == 1) and define_15(st):
         out[n] = 95
         n += 1
-    # action 16: surtr_3() -> ids 96..96
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 3 and gold(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 3) and (counter_of(st, st.current, 1) >= 2):
+    # action 8: up_surtr() -> ids 96..96
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) < 4):
         out[n] = 96
         n += 1
-    # action 17: surtr_2() -> ids 97..97
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 2 and gold(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 2) and (counter_of(st, st.current, 1) >= 3):
+    # action 9: up_odin() -> ids 97..97
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) < 4):
         out[n] = 97
         n += 1
-    # action 18: surtr_1() -> ids 98..98
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 1 and gold(mover) >= 5
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 1) and (counter_of(st, st.current, 1) >= 5):
+    # action 10: up_freya() -> ids 98..98
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) < 4):
         out[n] = 98
         n += 1
-    # action 19: odin_4() -> ids 99..99
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 4):
+    # action 11: up_angrboda() -> ids 99..99
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) < 4):
         out[n] = 99
         n += 1
-    # action 20: odin_3() -> ids 100..100
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 3):
+    # action 12: up_hel() -> ids 100..100
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) < 4):
         out[n] = 100
         n += 1
-    # action 21: odin_2() -> ids 101..101
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 2):
+    # action 13: up_buri() -> ids 101..101
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) < 4):
         out[n] = 101
         n += 1
-    # action 22: odin_1() -> ids 102..102
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 1):
+    # action 14: up_wayland() -> ids 102..102
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) < 4):
         out[n] = 102
         n += 1
-    # action 23: freya_4() -> ids 103..103
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 4):
+    # action 15: up_svartalfheim() -> ids 103..103
+    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) < 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) < 4):
         out[n] = 103
         n += 1
-    # action 24: freya_3() -> ids 104..104
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 3):
+    # action 16: surtr_4() -> ids 104..104
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 4 and gold(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 4) and (counter_of(st, st.current, 1) >= 3):
         out[n] = 104
         n += 1
-    # action 25: freya_2() -> ids 105..105
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 2):
+    # action 17: surtr_3() -> ids 105..105
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 3 and gold(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 3) and (counter_of(st, st.current, 1) >= 2):
         out[n] = 105
         n += 1
-    # action 26: freya_1() -> ids 106..106
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 1 and mead(mover) >= 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 1) and (counter_of(st, st.current, 2) >= 1):
+    # action 18: surtr_2() -> ids 106..106
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 2 and gold(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 2) and (counter_of(st, st.current, 1) >= 3):
         out[n] = 106
         n += 1
-    # action 27: angrboda_4() -> ids 107..107
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 4):
+    # action 19: surtr_1() -> ids 107..107
+    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 1 and gold(mover) >= 5
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 1) and (counter_of(st, st.current, 1) >= 5):
         out[n] = 107
         n += 1
-    # action 28: angrboda_3() -> ids 108..108
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 3):
+    # action 20: odin_4() -> ids 108..108
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 4):
         out[n] = 108
         n += 1
-    # action 29: angrboda_2() -> ids 109..109
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 2):
+    # action 21: odin_3() -> ids 109..109
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 3):
         out[n] = 109
         n += 1
-    # action 30: angrboda_1() -> ids 110..110
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 1 and gold(mover) >= 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 1) and (counter_of(st, st.current, 1) >= 1):
+    # action 22: odin_2() -> ids 110..110
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 2):
         out[n] = 110
         n += 1
-    # action 31: hel_4() -> ids 111..111
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 4):
+    # action 23: odin_1() -> ids 111..111
+    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 1):
         out[n] = 111
         n += 1
-    # action 32: hel_3() -> ids 112..112
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 3):
+    # action 24: freya_4() -> ids 112..112
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 4):
         out[n] = 112
         n += 1
-    # action 33: hel_2() -> ids 113..113
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 2):
+    # action 25: freya_3() -> ids 113..113
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 3):
         out[n] = 113
         n += 1
-    # action 34: hel_1() -> ids 114..114
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 1):
+    # action 26: freya_2() -> ids 114..114
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 2):
         out[n] = 114
         n += 1
-    # action 35: buri_4() -> ids 115..115
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 4 and mead(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 4) and (counter_of(st, st.current, 2) >= 3):
+    # action 27: freya_1() -> ids 115..115
+    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 1 and mead(mover) >= 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 1) and (counter_of(st, st.current, 2) >= 1):
         out[n] = 115
         n += 1
-    # action 36: buri_3() -> ids 116..116
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 3 and mead(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 3) and (counter_of(st, st.current, 2) >= 2):
+    # action 28: angrboda_4() -> ids 116..116
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 4):
         out[n] = 116
         n += 1
-    # action 37: buri_2() -> ids 117..117
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 2 and mead(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 2) and (counter_of(st, st.current, 2) >= 3):
+    # action 29: angrboda_3() -> ids 117..117
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 3):
         out[n] = 117
         n += 1
-    # action 38: buri_1() -> ids 118..118
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 1 and mead(mover) >= 5
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 1) and (counter_of(st, st.current, 2) >= 5):
+    # action 30: angrboda_2() -> ids 118..118
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 2):
         out[n] = 118
         n += 1
-    # action 39: claim_w1() -> ids 119..119
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 30) > 0):
+    # action 31: angrboda_1() -> ids 119..119
+    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 1 and gold(mover) >= 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 1) and (counter_of(st, st.current, 1) >= 1):
         out[n] = 119
         n += 1
-    # action 40: claim_w2() -> ids 120..120
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 31) > 0):
+    # action 32: hel_4() -> ids 120..120
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 4
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 4):
         out[n] = 120
         n += 1
-    # action 41: claim_w3() -> ids 121..121
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 32) > 0):
+    # action 33: hel_3() -> ids 121..121
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 3):
         out[n] = 121
         n += 1
-    # action 42: claim_w4() -> ids 122..122
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 33) > 0):
+    # action 34: hel_2() -> ids 122..122
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 2):
         out[n] = 122
         n += 1
-    # action 43: wayland_4(r: int) -> ids 123..134
+    # action 35: hel_1() -> ids 123..123
+    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 1
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 1):
+        out[n] = 123
+        n += 1
+    # action 36: buri_4() -> ids 124..124
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 4 and mead(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 4) and (counter_of(st, st.current, 2) >= 3):
+        out[n] = 124
+        n += 1
+    # action 37: buri_3() -> ids 125..125
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 3 and mead(mover) >= 2
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 3) and (counter_of(st, st.current, 2) >= 2):
+        out[n] = 125
+        n += 1
+    # action 38: buri_2() -> ids 126..126
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 2 and mead(mover) >= 3
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 2) and (counter_of(st, st.current, 2) >= 3):
+        out[n] = 126
+        n += 1
+    # action 39: buri_1() -> ids 127..127
+    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 1 and mead(mover) >= 5
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 1) and (counter_of(st, st.current, 2) >= 5):
+        out[n] = 127
+        n += 1
+    # action 40: claim_w1() -> ids 128..128
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 29) > 0):
+        out[n] = 128
+        n += 1
+    # action 41: claim_w2() -> ids 129..129
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 30) > 0):
+        out[n] = 129
+        n += 1
+    # action 42: claim_w3() -> ids 130..130
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 31) > 0):
+        out[n] = 130
+        n += 1
+    # action 43: claim_w4() -> ids 131..131
+    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4(red) > 0
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 32) > 0):
+        out[n] = 131
+        n += 1
+    # action 44: wayland_4(r: int) -> ids 132..143
     # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4(red) == 0 and side(mover, r) == 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 33) == 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 32) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_20(st, st.current, a0) == 2):  # side(mover, r) == 2
+            if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
-            out[n] = 123 + (a0 - (1))
+            out[n] = 132 + (a0 - (1))
             n += 1
-    # action 44: wayland_3() -> ids 135..135
+    # action 45: wayland_3() -> ids 144..144
     # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3(red) == 0 and gold(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 32) == 0) and (counter_of(st, st.current, 1) >= 3):
-        out[n] = 135
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 31) == 0) and (counter_of(st, st.current, 1) >= 3):
+        out[n] = 144
         n += 1
-    # action 45: wayland_2(r: int) -> ids 136..147
+    # action 46: wayland_2(r: int) -> ids 145..156
     # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2(red) == 0 and side(mover, r) == 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 31) == 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 30) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_20(st, st.current, a0) == 2):  # side(mover, r) == 2
+            if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
-            out[n] = 136 + (a0 - (1))
+            out[n] = 145 + (a0 - (1))
             n += 1
-    # action 46: wayland_1(r: int) -> ids 148..159
+    # action 47: wayland_1(r: int) -> ids 157..168
     # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1(red) == 0 and side(mover, r) == 1 and gold(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 30) == 0) and (counter_of(st, st.current, 1) >= 2):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 29) == 0) and (counter_of(st, st.current, 1) >= 2):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_20(st, st.current, a0) == 1):  # side(mover, r) == 1
+            if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
-            out[n] = 148 + (a0 - (1))
+            out[n] = 157 + (a0 - (1))
             n += 1
-    # action 47: claim_s1() -> ids 160..160
+    # action 48: claim_s1() -> ids 169..169
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 34) > 0):
-        out[n] = 160
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 33) > 0):
+        out[n] = 169
         n += 1
-    # action 48: claim_s2() -> ids 161..161
+    # action 49: claim_s2() -> ids 170..170
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 35) > 0):
-        out[n] = 161
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 34) > 0):
+        out[n] = 170
         n += 1
-    # action 49: claim_s3() -> ids 162..162
+    # action 50: claim_s3() -> ids 171..171
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 36) > 0):
-        out[n] = 162
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 35) > 0):
+        out[n] = 171
         n += 1
-    # action 50: claim_s4() -> ids 163..163
+    # action 51: claim_s4() -> ids 172..172
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 37) > 0):
-        out[n] = 163
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 36) > 0):
+        out[n] = 172
         n += 1
-    # action 51: svartalfheim_4(r: int) -> ids 164..175
+    # action 52: svartalfheim_4(r: int) -> ids 173..184
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4(red) == 0 and side(mover, r) == 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 37) == 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 36) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_20(st, st.current, a0) == 1):  # side(mover, r) == 1
+            if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
-            out[n] = 164 + (a0 - (1))
+            out[n] = 173 + (a0 - (1))
             n += 1
-    # action 52: svartalfheim_3() -> ids 176..176
+    # action 53: svartalfheim_3() -> ids 185..185
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3(red) == 0 and mead(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 36) == 0) and (counter_of(st, st.current, 2) >= 3):
-        out[n] = 176
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 35) == 0) and (counter_of(st, st.current, 2) >= 3):
+        out[n] = 185
         n += 1
-    # action 53: svartalfheim_2(r: int) -> ids 177..188
+    # action 54: svartalfheim_2(r: int) -> ids 186..197
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2(red) == 0 and side(mover, r) == 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 35) == 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 34) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_20(st, st.current, a0) == 1):  # side(mover, r) == 1
+            if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
-            out[n] = 177 + (a0 - (1))
+            out[n] = 186 + (a0 - (1))
             n += 1
-    # action 54: svartalfheim_1(r: int) -> ids 189..200
+    # action 55: svartalfheim_1(r: int) -> ids 198..209
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1(red) == 0 and side(mover, r) == 2 and mead(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 34) == 0) and (counter_of(st, st.current, 2) >= 2):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 33) == 0) and (counter_of(st, st.current, 2) >= 2):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_20(st, st.current, a0) == 2):  # side(mover, r) == 2
+            if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
-            out[n] = 189 + (a0 - (1))
+            out[n] = 198 + (a0 - (1))
             n += 1
-    # action 55: r4a_sun() -> ids 201..201
+    # action 56: r4a_sun() -> ids 210..210
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 19683 % 3 == 1 and used(mover) // 19683 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
-        out[n] = 201
+        out[n] = 210
         n += 1
-    # action 56: r4b_sun() -> ids 202..202
+    # action 57: r4b_sun() -> ids 211..211
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 59049 % 3 == 1 and used(mover) // 59049 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
-        out[n] = 202
+        out[n] = 211
         n += 1
-    # action 57: r4c_sun() -> ids 203..203
+    # action 58: r4c_sun() -> ids 212..212
     # where stage(red) == 1 and sun(mover) >= 1 and gold(mover) >= 2 and relics(mover) // 177147 % 3 == 1 and used(mover) // 177147 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
-        out[n] = 203
+        out[n] = 212
         n += 1
-    # action 58: r3a_sun(g: int) -> ids 204..208
+    # action 59: r3a_sun(g: int) -> ids 213..217
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 1 and used(mover) // 729 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
         for a0 in range(5):  # g: int 0..4
@@ -1241,44 +1809,44 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 continue
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
                 continue
-            out[n] = 204 + a0
+            out[n] = 213 + a0
             n += 1
-    # action 59: r3b_sun() -> ids 209..209
+    # action 60: r3b_sun() -> ids 218..218
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 3 and relics(mover) // 2187 % 3 == 1 and used(mover) // 2187 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
-        out[n] = 209
+        out[n] = 218
         n += 1
-    # action 60: r3c_sun() -> ids 210..210
+    # action 61: r3c_sun() -> ids 219..219
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 5 and relics(mover) // 6561 % 3 == 1 and used(mover) // 6561 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
-        out[n] = 210
+        out[n] = 219
         n += 1
-    # action 61: r2a_sun() -> ids 211..211
+    # action 62: r2a_sun() -> ids 220..220
     # where stage(red) == 1 and gold(mover) >= 2 and mw(mover) >= 1 and relics(mover) // 27 % 3 == 1 and used(mover) // 27 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 7) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
-        out[n] = 211
+        out[n] = 220
         n += 1
-    # action 62: r2b_sun() -> ids 212..212
+    # action 63: r2b_sun() -> ids 221..221
     # where stage(red) == 1 and sun(mover) >= 1 and relics(mover) // 81 % 3 == 1 and used(mover) // 81 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
-        out[n] = 212
+        out[n] = 221
         n += 1
-    # action 63: r2c_sun() -> ids 213..213
+    # action 64: r2c_sun() -> ids 222..222
     # where stage(red) == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 1 and used(mover) // 243 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
-        out[n] = 213
+        out[n] = 222
         n += 1
-    # action 64: r1a_sun() -> ids 214..214
+    # action 65: r1a_sun() -> ids 223..223
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 1 % 3 == 1 and used(mover) // 1 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
-        out[n] = 214
+        out[n] = 223
         n += 1
-    # action 65: r1b_sun() -> ids 215..215
+    # action 66: r1b_sun() -> ids 224..224
     # where stage(red) == 1 and sun(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 3 % 3 == 1 and used(mover) // 3 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
-        out[n] = 215
+        out[n] = 224
         n += 1
-    # action 66: r1c_sun(g: int) -> ids 216..223
+    # action 67: r1c_sun(g: int) -> ids 225..232
     # where stage(red) == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 1 and used(mover) // 9 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
         for a0 in range(8):  # g: int 0..7
@@ -1288,24 +1856,24 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 continue
             if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
                 continue
-            out[n] = 216 + a0
+            out[n] = 225 + a0
             n += 1
-    # action 67: r4a_moon() -> ids 224..224
+    # action 68: r4a_moon() -> ids 233..233
     # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 19683 % 3 == 2 and used(mover) // 19683 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
-        out[n] = 224
+        out[n] = 233
         n += 1
-    # action 68: r4b_moon() -> ids 225..225
+    # action 69: r4b_moon() -> ids 234..234
     # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 59049 % 3 == 2 and used(mover) // 59049 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
-        out[n] = 225
+        out[n] = 234
         n += 1
-    # action 69: r4c_moon() -> ids 226..226
+    # action 70: r4c_moon() -> ids 235..235
     # where stage(red) == 1 and moon(mover) >= 1 and mead(mover) >= 2 and relics(mover) // 177147 % 3 == 2 and used(mover) // 177147 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
-        out[n] = 226
+        out[n] = 235
         n += 1
-    # action 70: r3a_moon(g: int) -> ids 227..231
+    # action 71: r3a_moon(g: int) -> ids 236..240
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 2 and used(mover) // 729 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
         for a0 in range(5):  # g: int 0..4
@@ -1313,44 +1881,44 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 continue
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
                 continue
-            out[n] = 227 + a0
+            out[n] = 236 + a0
             n += 1
-    # action 71: r3b_moon() -> ids 232..232
+    # action 72: r3b_moon() -> ids 241..241
     # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 3 and relics(mover) // 2187 % 3 == 2 and used(mover) // 2187 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
-        out[n] = 232
+        out[n] = 241
         n += 1
-    # action 72: r3c_moon() -> ids 233..233
+    # action 73: r3c_moon() -> ids 242..242
     # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 5 and relics(mover) // 6561 % 3 == 2 and used(mover) // 6561 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
-        out[n] = 233
+        out[n] = 242
         n += 1
-    # action 73: r2a_moon() -> ids 234..234
+    # action 74: r2a_moon() -> ids 243..243
     # where stage(red) == 1 and mead(mover) >= 2 and sw(mover) >= 1 and relics(mover) // 27 % 3 == 2 and used(mover) // 27 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 2) >= 2) and (counter_of(st, st.current, 6) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
-        out[n] = 234
+        out[n] = 243
         n += 1
-    # action 74: r2b_moon() -> ids 235..235
+    # action 75: r2b_moon() -> ids 244..244
     # where stage(red) == 1 and moon(mover) >= 1 and relics(mover) // 81 % 3 == 2 and used(mover) // 81 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
-        out[n] = 235
+        out[n] = 244
         n += 1
-    # action 75: r2c_moon() -> ids 236..236
+    # action 76: r2c_moon() -> ids 245..245
     # where stage(red) == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 2 and used(mover) // 243 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
-        out[n] = 236
+        out[n] = 245
         n += 1
-    # action 76: r1a_moon() -> ids 237..237
+    # action 77: r1a_moon() -> ids 246..246
     # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 1 % 3 == 2 and used(mover) // 1 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
-        out[n] = 237
+        out[n] = 246
         n += 1
-    # action 77: r1b_moon() -> ids 238..238
+    # action 78: r1b_moon() -> ids 247..247
     # where stage(red) == 1 and moon(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 3 % 3 == 2 and used(mover) // 3 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
-        out[n] = 238
+        out[n] = 247
         n += 1
-    # action 78: r1c_moon(g: int) -> ids 239..246
+    # action 79: r1c_moon(g: int) -> ids 248..255
     # where stage(red) == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 2 and used(mover) // 9 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
         for a0 in range(8):  # g: int 0..7
@@ -1360,17 +1928,17 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 continue
             if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
                 continue
-            out[n] = 239 + a0
+            out[n] = 248 + a0
             n += 1
-    # action 79: ragnarok_sun() -> ids 247..247
+    # action 80: ragnarok_sun() -> ids 256..256
     # where stage(red) == 2 and ws(red) > sl(red)
     if (counter_of(st, 0, 23) == 2) and (counter_of(st, 0, 24) > counter_of(st, 0, 26)):
-        out[n] = 247
+        out[n] = 256
         n += 1
-    # action 80: ragnarok_moon() -> ids 248..248
+    # action 81: ragnarok_moon() -> ids 257..257
     # where stage(red) == 2 and wm(red) > ml(red)
     if (counter_of(st, 0, 23) == 2) and (counter_of(st, 0, 25) > counter_of(st, 0, 27)):
-        out[n] = 248
+        out[n] = 257
         n += 1
     return n
 
@@ -1379,265 +1947,280 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef long long a0
     cdef int a1
+    cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
+    cdef uint64_t bits0
+    cdef int w0
     if st.terminal:
         return False
-    # action 0: start_gold() -> ids 0..0
-    # where stage(red) == 0 and owes_choice(mover)
-    if (counter_of(st, 0, 23) == 0) and define_16(st, st.current):
-        return True
-    # action 1: start_mead() -> ids 1..1
-    # where stage(red) == 0 and owes_choice(mover)
-    if (counter_of(st, 0, 23) == 0) and define_16(st, st.current):
-        return True
-    # action 2: go(f: cell, t: cell) -> ids 2..82
-    # where stage(red) == 0 and not owes_choice(mover) and free(f) and (empty(t) and linked(f, t) or forced(t))
-    if (counter_of(st, 0, 23) == 0) and (not define_16(st, st.current)):
-        for a0 in range(N_CELLS):  # f: cell
-            if not define_12(st, a0):  # free(f)
-                continue
-            for a1 in range(N_CELLS):  # t: cell
-                if not (((st.board[a1] == 0) and define_10(st, a0, a1)) or define_15(st, a1)):  # empty(t) and linked(f, t) or forced(t)
+    # action 0: deploy(c: cell) -> ids 0..8
+    # where hand(mover, meeple) > 0 and (stage(red) == 3 and empty(c) and item_has(top(0, red), num(c)))
+    if (hand_of(st, st.current, 0) > 0) and (counter_of(st, 0, 23) == 3):
+        cellset_0(st, cand0)  # empty(c)
+        for w0 in range(WORDS):  # c: cell, ascending
+            bits0 = cand0[w0]
+            while bits0 != 0:
+                a0 = (w0 << 6) + lowest_bit(bits0)
+                bits0 &= bits0 - 1
+                if not item_shows(zone_top_of(st, 0, 0), PROP_1[a0]):  # item_has(top(0, red), num(c))
                     continue
                 return True
-    # action 3: collect() -> ids 83..83
+    # action 1: start_gold() -> ids 9..9
+    # where stage(red) == 0 and owes_choice(mover)
+    if (counter_of(st, 0, 23) == 0) and define_14(st, st.current):
+        return True
+    # action 2: start_mead() -> ids 10..10
+    # where stage(red) == 0 and owes_choice(mover)
+    if (counter_of(st, 0, 23) == 0) and define_14(st, st.current):
+        return True
+    # action 3: go(f: cell, t: cell) -> ids 11..91
+    # where stage(red) == 0 and not owes_choice(mover) and free(f) and (empty(t) and linked(f, t) or forced(t))
+    if (counter_of(st, 0, 23) == 0) and (not define_14(st, st.current)):
+        for a0 in range(N_CELLS):  # f: cell
+            if not define_10(st, a0):  # free(f)
+                continue
+            for a1 in range(N_CELLS):  # t: cell
+                if not (((st.board[a1] == 0) and define_8(st, a0, a1)) or define_13(st, a1)):  # empty(t) and linked(f, t) or forced(t)
+                    continue
+                return True
+    # action 4: collect() -> ids 92..92
     # where stage(red) == 1 and pg(mover) + pm(mover) > 0
     if (counter_of(st, 0, 23) == 1) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
         return True
-    # action 4: sun_wolf() -> ids 84..84
+    # action 5: sun_wolf() -> ids 93..93
     # where stage(red) == 1 and sw(mover) > 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 6) > 0):
         return True
-    # action 5: moon_wolf() -> ids 85..85
+    # action 6: moon_wolf() -> ids 94..94
     # where stage(red) == 1 and mw(mover) > 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 7) > 0):
         return True
-    # action 6: end_turn() -> ids 86..86
+    # action 7: end_turn() -> ids 95..95
     # where stage(red) == 1 and resolved
-    if (counter_of(st, 0, 23) == 1) and define_17(st):
+    if (counter_of(st, 0, 23) == 1) and define_15(st):
         return True
-    # action 7: up_surtr() -> ids 87..87
+    # action 8: up_surtr() -> ids 96..96
     # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) < 4
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) < 4):
         return True
-    # action 8: up_odin() -> ids 88..88
+    # action 9: up_odin() -> ids 97..97
     # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) < 4
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) < 4):
         return True
-    # action 9: up_freya() -> ids 89..89
+    # action 10: up_freya() -> ids 98..98
     # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) < 4
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) < 4):
         return True
-    # action 10: up_angrboda() -> ids 90..90
+    # action 11: up_angrboda() -> ids 99..99
     # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) < 4
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) < 4):
         return True
-    # action 11: up_hel() -> ids 91..91
+    # action 12: up_hel() -> ids 100..100
     # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) < 4
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) < 4):
         return True
-    # action 12: up_buri() -> ids 92..92
+    # action 13: up_buri() -> ids 101..101
     # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) < 4
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) < 4):
         return True
-    # action 13: up_wayland() -> ids 93..93
+    # action 14: up_wayland() -> ids 102..102
     # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) < 4
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) < 4):
         return True
-    # action 14: up_svartalfheim() -> ids 94..94
+    # action 15: up_svartalfheim() -> ids 103..103
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) < 4
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) < 4):
         return True
-    # action 15: surtr_4() -> ids 95..95
+    # action 16: surtr_4() -> ids 104..104
     # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 4 and gold(mover) >= 3
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 4) and (counter_of(st, st.current, 1) >= 3):
         return True
-    # action 16: surtr_3() -> ids 96..96
+    # action 17: surtr_3() -> ids 105..105
     # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 3 and gold(mover) >= 2
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 3) and (counter_of(st, st.current, 1) >= 2):
         return True
-    # action 17: surtr_2() -> ids 97..97
+    # action 18: surtr_2() -> ids 106..106
     # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 2 and gold(mover) >= 3
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 2) and (counter_of(st, st.current, 1) >= 3):
         return True
-    # action 18: surtr_1() -> ids 98..98
+    # action 19: surtr_1() -> ids 107..107
     # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 1 and gold(mover) >= 5
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 1) and (counter_of(st, st.current, 1) >= 5):
         return True
-    # action 19: odin_4() -> ids 99..99
+    # action 20: odin_4() -> ids 108..108
     # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 4
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 4):
         return True
-    # action 20: odin_3() -> ids 100..100
+    # action 21: odin_3() -> ids 109..109
     # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 3
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 3):
         return True
-    # action 21: odin_2() -> ids 101..101
+    # action 22: odin_2() -> ids 110..110
     # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 2
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 2):
         return True
-    # action 22: odin_1() -> ids 102..102
+    # action 23: odin_1() -> ids 111..111
     # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 1
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 1):
         return True
-    # action 23: freya_4() -> ids 103..103
+    # action 24: freya_4() -> ids 112..112
     # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 4
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 4):
         return True
-    # action 24: freya_3() -> ids 104..104
+    # action 25: freya_3() -> ids 113..113
     # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 3
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 3):
         return True
-    # action 25: freya_2() -> ids 105..105
+    # action 26: freya_2() -> ids 114..114
     # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 2
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 2):
         return True
-    # action 26: freya_1() -> ids 106..106
+    # action 27: freya_1() -> ids 115..115
     # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 1 and mead(mover) >= 1
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 1) and (counter_of(st, st.current, 2) >= 1):
         return True
-    # action 27: angrboda_4() -> ids 107..107
+    # action 28: angrboda_4() -> ids 116..116
     # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 4
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 4):
         return True
-    # action 28: angrboda_3() -> ids 108..108
+    # action 29: angrboda_3() -> ids 117..117
     # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 3
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 3):
         return True
-    # action 29: angrboda_2() -> ids 109..109
+    # action 30: angrboda_2() -> ids 118..118
     # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 2
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 2):
         return True
-    # action 30: angrboda_1() -> ids 110..110
+    # action 31: angrboda_1() -> ids 119..119
     # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 1 and gold(mover) >= 1
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 1) and (counter_of(st, st.current, 1) >= 1):
         return True
-    # action 31: hel_4() -> ids 111..111
+    # action 32: hel_4() -> ids 120..120
     # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 4
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 4):
         return True
-    # action 32: hel_3() -> ids 112..112
+    # action 33: hel_3() -> ids 121..121
     # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 3
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 3):
         return True
-    # action 33: hel_2() -> ids 113..113
+    # action 34: hel_2() -> ids 122..122
     # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 2
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 2):
         return True
-    # action 34: hel_1() -> ids 114..114
+    # action 35: hel_1() -> ids 123..123
     # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 1
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 1):
         return True
-    # action 35: buri_4() -> ids 115..115
+    # action 36: buri_4() -> ids 124..124
     # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 4 and mead(mover) >= 3
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 4) and (counter_of(st, st.current, 2) >= 3):
         return True
-    # action 36: buri_3() -> ids 116..116
+    # action 37: buri_3() -> ids 125..125
     # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 3 and mead(mover) >= 2
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 3) and (counter_of(st, st.current, 2) >= 2):
         return True
-    # action 37: buri_2() -> ids 117..117
+    # action 38: buri_2() -> ids 126..126
     # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 2 and mead(mover) >= 3
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 2) and (counter_of(st, st.current, 2) >= 3):
         return True
-    # action 38: buri_1() -> ids 118..118
+    # action 39: buri_1() -> ids 127..127
     # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 1 and mead(mover) >= 5
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 1) and (counter_of(st, st.current, 2) >= 5):
         return True
-    # action 39: claim_w1() -> ids 119..119
+    # action 40: claim_w1() -> ids 128..128
     # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 30) > 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 29) > 0):
         return True
-    # action 40: claim_w2() -> ids 120..120
+    # action 41: claim_w2() -> ids 129..129
     # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 31) > 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 30) > 0):
         return True
-    # action 41: claim_w3() -> ids 121..121
+    # action 42: claim_w3() -> ids 130..130
     # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 32) > 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 31) > 0):
         return True
-    # action 42: claim_w4() -> ids 122..122
+    # action 43: claim_w4() -> ids 131..131
     # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 33) > 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 32) > 0):
         return True
-    # action 43: wayland_4(r: int) -> ids 123..134
+    # action 44: wayland_4(r: int) -> ids 132..143
     # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4(red) == 0 and side(mover, r) == 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 33) == 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 32) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_20(st, st.current, a0) == 2):  # side(mover, r) == 2
+            if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             return True
-    # action 44: wayland_3() -> ids 135..135
+    # action 45: wayland_3() -> ids 144..144
     # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3(red) == 0 and gold(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 32) == 0) and (counter_of(st, st.current, 1) >= 3):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 31) == 0) and (counter_of(st, st.current, 1) >= 3):
         return True
-    # action 45: wayland_2(r: int) -> ids 136..147
+    # action 46: wayland_2(r: int) -> ids 145..156
     # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2(red) == 0 and side(mover, r) == 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 31) == 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 30) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_20(st, st.current, a0) == 2):  # side(mover, r) == 2
+            if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             return True
-    # action 46: wayland_1(r: int) -> ids 148..159
+    # action 47: wayland_1(r: int) -> ids 157..168
     # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1(red) == 0 and side(mover, r) == 1 and gold(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 30) == 0) and (counter_of(st, st.current, 1) >= 2):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 29) == 0) and (counter_of(st, st.current, 1) >= 2):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_20(st, st.current, a0) == 1):  # side(mover, r) == 1
+            if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             return True
-    # action 47: claim_s1() -> ids 160..160
+    # action 48: claim_s1() -> ids 169..169
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 34) > 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 33) > 0):
         return True
-    # action 48: claim_s2() -> ids 161..161
+    # action 49: claim_s2() -> ids 170..170
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 35) > 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 34) > 0):
         return True
-    # action 49: claim_s3() -> ids 162..162
+    # action 50: claim_s3() -> ids 171..171
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 36) > 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 35) > 0):
         return True
-    # action 50: claim_s4() -> ids 163..163
+    # action 51: claim_s4() -> ids 172..172
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 37) > 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 36) > 0):
         return True
-    # action 51: svartalfheim_4(r: int) -> ids 164..175
+    # action 52: svartalfheim_4(r: int) -> ids 173..184
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4(red) == 0 and side(mover, r) == 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 37) == 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 36) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_20(st, st.current, a0) == 1):  # side(mover, r) == 1
+            if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             return True
-    # action 52: svartalfheim_3() -> ids 176..176
+    # action 53: svartalfheim_3() -> ids 185..185
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3(red) == 0 and mead(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 36) == 0) and (counter_of(st, st.current, 2) >= 3):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 35) == 0) and (counter_of(st, st.current, 2) >= 3):
         return True
-    # action 53: svartalfheim_2(r: int) -> ids 177..188
+    # action 54: svartalfheim_2(r: int) -> ids 186..197
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2(red) == 0 and side(mover, r) == 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 35) == 0):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 34) == 0):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_20(st, st.current, a0) == 1):  # side(mover, r) == 1
+            if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             return True
-    # action 54: svartalfheim_1(r: int) -> ids 189..200
+    # action 55: svartalfheim_1(r: int) -> ids 198..209
     # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1(red) == 0 and side(mover, r) == 2 and mead(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 34) == 0) and (counter_of(st, st.current, 2) >= 2):
+    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 33) == 0) and (counter_of(st, st.current, 2) >= 2):
         for a0 in range(1, 13):  # r: int 1..12
-            if not (define_20(st, st.current, a0) == 2):  # side(mover, r) == 2
+            if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             return True
-    # action 55: r4a_sun() -> ids 201..201
+    # action 56: r4a_sun() -> ids 210..210
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 19683 % 3 == 1 and used(mover) // 19683 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
         return True
-    # action 56: r4b_sun() -> ids 202..202
+    # action 57: r4b_sun() -> ids 211..211
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 59049 % 3 == 1 and used(mover) // 59049 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
         return True
-    # action 57: r4c_sun() -> ids 203..203
+    # action 58: r4c_sun() -> ids 212..212
     # where stage(red) == 1 and sun(mover) >= 1 and gold(mover) >= 2 and relics(mover) // 177147 % 3 == 1 and used(mover) // 177147 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
         return True
-    # action 58: r3a_sun(g: int) -> ids 204..208
+    # action 59: r3a_sun(g: int) -> ids 213..217
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 1 and used(mover) // 729 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
         for a0 in range(5):  # g: int 0..4
@@ -1646,35 +2229,35 @@ cdef bint any_legal(State* st) noexcept nogil:
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
                 continue
             return True
-    # action 59: r3b_sun() -> ids 209..209
+    # action 60: r3b_sun() -> ids 218..218
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 3 and relics(mover) // 2187 % 3 == 1 and used(mover) // 2187 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
         return True
-    # action 60: r3c_sun() -> ids 210..210
+    # action 61: r3c_sun() -> ids 219..219
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 5 and relics(mover) // 6561 % 3 == 1 and used(mover) // 6561 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
         return True
-    # action 61: r2a_sun() -> ids 211..211
+    # action 62: r2a_sun() -> ids 220..220
     # where stage(red) == 1 and gold(mover) >= 2 and mw(mover) >= 1 and relics(mover) // 27 % 3 == 1 and used(mover) // 27 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 7) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
         return True
-    # action 62: r2b_sun() -> ids 212..212
+    # action 63: r2b_sun() -> ids 221..221
     # where stage(red) == 1 and sun(mover) >= 1 and relics(mover) // 81 % 3 == 1 and used(mover) // 81 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
         return True
-    # action 63: r2c_sun() -> ids 213..213
+    # action 64: r2c_sun() -> ids 222..222
     # where stage(red) == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 1 and used(mover) // 243 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
         return True
-    # action 64: r1a_sun() -> ids 214..214
+    # action 65: r1a_sun() -> ids 223..223
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 1 % 3 == 1 and used(mover) // 1 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
         return True
-    # action 65: r1b_sun() -> ids 215..215
+    # action 66: r1b_sun() -> ids 224..224
     # where stage(red) == 1 and sun(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 3 % 3 == 1 and used(mover) // 3 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
         return True
-    # action 66: r1c_sun(g: int) -> ids 216..223
+    # action 67: r1c_sun(g: int) -> ids 225..232
     # where stage(red) == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 1 and used(mover) // 9 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
         for a0 in range(8):  # g: int 0..7
@@ -1685,19 +2268,19 @@ cdef bint any_legal(State* st) noexcept nogil:
             if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
                 continue
             return True
-    # action 67: r4a_moon() -> ids 224..224
+    # action 68: r4a_moon() -> ids 233..233
     # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 19683 % 3 == 2 and used(mover) // 19683 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
         return True
-    # action 68: r4b_moon() -> ids 225..225
+    # action 69: r4b_moon() -> ids 234..234
     # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 59049 % 3 == 2 and used(mover) // 59049 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
         return True
-    # action 69: r4c_moon() -> ids 226..226
+    # action 70: r4c_moon() -> ids 235..235
     # where stage(red) == 1 and moon(mover) >= 1 and mead(mover) >= 2 and relics(mover) // 177147 % 3 == 2 and used(mover) // 177147 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
         return True
-    # action 70: r3a_moon(g: int) -> ids 227..231
+    # action 71: r3a_moon(g: int) -> ids 236..240
     # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 2 and used(mover) // 729 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
         for a0 in range(5):  # g: int 0..4
@@ -1706,35 +2289,35 @@ cdef bint any_legal(State* st) noexcept nogil:
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
                 continue
             return True
-    # action 71: r3b_moon() -> ids 232..232
+    # action 72: r3b_moon() -> ids 241..241
     # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 3 and relics(mover) // 2187 % 3 == 2 and used(mover) // 2187 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
         return True
-    # action 72: r3c_moon() -> ids 233..233
+    # action 73: r3c_moon() -> ids 242..242
     # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 5 and relics(mover) // 6561 % 3 == 2 and used(mover) // 6561 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
         return True
-    # action 73: r2a_moon() -> ids 234..234
+    # action 74: r2a_moon() -> ids 243..243
     # where stage(red) == 1 and mead(mover) >= 2 and sw(mover) >= 1 and relics(mover) // 27 % 3 == 2 and used(mover) // 27 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 2) >= 2) and (counter_of(st, st.current, 6) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
         return True
-    # action 74: r2b_moon() -> ids 235..235
+    # action 75: r2b_moon() -> ids 244..244
     # where stage(red) == 1 and moon(mover) >= 1 and relics(mover) // 81 % 3 == 2 and used(mover) // 81 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
         return True
-    # action 75: r2c_moon() -> ids 236..236
+    # action 76: r2c_moon() -> ids 245..245
     # where stage(red) == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 2 and used(mover) // 243 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
         return True
-    # action 76: r1a_moon() -> ids 237..237
+    # action 77: r1a_moon() -> ids 246..246
     # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 1 % 3 == 2 and used(mover) // 1 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
         return True
-    # action 77: r1b_moon() -> ids 238..238
+    # action 78: r1b_moon() -> ids 247..247
     # where stage(red) == 1 and moon(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 3 % 3 == 2 and used(mover) // 3 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
         return True
-    # action 78: r1c_moon(g: int) -> ids 239..246
+    # action 79: r1c_moon(g: int) -> ids 248..255
     # where stage(red) == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 2 and used(mover) // 9 % 3 == 0
     if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
         for a0 in range(8):  # g: int 0..7
@@ -1745,11 +2328,11 @@ cdef bint any_legal(State* st) noexcept nogil:
             if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
                 continue
             return True
-    # action 79: ragnarok_sun() -> ids 247..247
+    # action 80: ragnarok_sun() -> ids 256..256
     # where stage(red) == 2 and ws(red) > sl(red)
     if (counter_of(st, 0, 23) == 2) and (counter_of(st, 0, 24) > counter_of(st, 0, 26)):
         return True
-    # action 80: ragnarok_moon() -> ids 248..248
+    # action 81: ragnarok_moon() -> ids 257..257
     # where stage(red) == 2 and wm(red) > ml(red)
     if (counter_of(st, 0, 23) == 2) and (counter_of(st, 0, 25) > counter_of(st, 0, 27)):
         return True
@@ -1768,129 +2351,155 @@ cdef bint any_legal(State* st) noexcept nogil:
 # (when its condition holds), with the action's parameters in scope.
 
 
-cdef void apply_action_0(State* st) noexcept nogil:
-    # action 0: start_gold()
+cdef void apply_action_0(State* st, int a0) noexcept nogil:
+    # action 0: deploy(c: cell)
+    put_piece(st, st.current, 0, a0)  # place meeple of mover at c
+    deal_items(st, 0, 0, 1, 0, 1)  # deal 1 from tokens to drawn
+    st.again = True  # extra_turn: the mover moves again
+    # trigger 0: setup_done when zone_size(1, red) == 4
+    if (zone_size_of(st, 1, 0) == 4):
+        counter_set(st, 0, 23, 0)  # set counter stage of red = 0
+        counter_set(st, 0, 29, define_36(st))  # set counter w1 of red = relic_no_1
+        deal_items(st, 6, 0, 10, 0, 1)  # deal 1 from level_1 to on_tracks
+        counter_set(st, 0, 33, define_36(st))  # set counter s1 of red = relic_no_1
+        deal_items(st, 6, 0, 10, 0, 1)  # deal 1 from level_1 to on_tracks
+        counter_set(st, 0, 30, define_37(st))  # set counter w2 of red = relic_no_2
+        deal_items(st, 7, 0, 10, 0, 1)  # deal 1 from level_2 to on_tracks
+        counter_set(st, 0, 34, define_37(st))  # set counter s2 of red = relic_no_2
+        deal_items(st, 7, 0, 10, 0, 1)  # deal 1 from level_2 to on_tracks
+        counter_set(st, 0, 31, define_38(st))  # set counter w3 of red = relic_no_3
+        deal_items(st, 8, 0, 10, 0, 1)  # deal 1 from level_3 to on_tracks
+        counter_set(st, 0, 35, define_38(st))  # set counter s3 of red = relic_no_3
+        deal_items(st, 8, 0, 10, 0, 1)  # deal 1 from level_3 to on_tracks
+        counter_set(st, 0, 32, define_39(st))  # set counter w4 of red = relic_no_4
+        deal_items(st, 9, 0, 10, 0, 1)  # deal 1 from level_4 to on_tracks
+        counter_set(st, 0, 36, define_39(st))  # set counter s4 of red = relic_no_4
+        deal_items(st, 9, 0, 10, 0, 1)  # deal 1 from level_4 to on_tracks
+
+
+cdef void apply_action_1(State* st) noexcept nogil:
+    # action 1: start_gold()
     counter_add(st, st.current, 1, 1)  # add counter gold of mover += 1
     counter_set(st, st.current, 13, 1)  # set counter took of mover = 1
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_1(State* st) noexcept nogil:
-    # action 1: start_mead()
+cdef void apply_action_2(State* st) noexcept nogil:
+    # action 2: start_mead()
     counter_add(st, st.current, 2, 1)  # add counter mead of mover += 1
     counter_set(st, st.current, 13, 1)  # set counter took of mover = 1
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
-    # action 2: go(f: cell, t: cell)
+cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
+    # action 3: go(f: cell, t: cell)
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
     counter_set(st, st.current, 10, PROP_1[a1])  # set counter marker of mover = num(t)
-    counter_add(st, st.current, 8, define_8(st, a1))  # add counter pg of mover += yield_gold(t)
-    counter_add(st, st.current, 9, define_9(st, a1))  # add counter pm of mover += yield_mead(t)
-    counter_add(st, st.current, 6, (<long long>PROP_5[a1] * define_7(st, a1)))  # add counter sw of mover += sun_wolf_at(t) * intact_n(t)
-    counter_add(st, st.current, 7, (<long long>PROP_6[a1] * define_7(st, a1)))  # add counter mw of mover += moon_wolf_at(t) * intact_n(t)
-    counter_add(st, st.current, 5, (<long long>PROP_7[a1] * define_7(st, a1)))  # add counter craft of mover += craft_at(t) * intact_n(t)
+    counter_add(st, st.current, 8, define_6(st, a1))  # add counter pg of mover += yield_gold(t)
+    counter_add(st, st.current, 9, define_7(st, a1))  # add counter pm of mover += yield_mead(t)
+    counter_add(st, st.current, 6, (<long long>PROP_5[a1] * define_5(st, a1)))  # add counter sw of mover += sun_wolf_at(t) * intact_n(t)
+    counter_add(st, st.current, 7, (<long long>PROP_6[a1] * define_5(st, a1)))  # add counter mw of mover += moon_wolf_at(t) * intact_n(t)
+    counter_add(st, st.current, 5, (<long long>PROP_7[a1] * define_5(st, a1)))  # add counter craft of mover += craft_at(t) * intact_n(t)
     counter_set(st, 0, 23, 1)  # set counter stage of red = 1
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_3(State* st) noexcept nogil:
-    # action 3: collect()
-    counter_set(st, st.current, 1, define_18(st, counter_of(st, st.current, 8)))  # set counter gold of mover = gain_gold(pg(mover))
-    counter_set(st, st.current, 2, define_19(st, counter_of(st, st.current, 9)))  # set counter mead of mover = gain_mead(pm(mover))
+cdef void apply_action_4(State* st) noexcept nogil:
+    # action 4: collect()
+    counter_set(st, st.current, 1, define_16(st, counter_of(st, st.current, 8)))  # set counter gold of mover = gain_gold(pg(mover))
+    counter_set(st, st.current, 2, define_17(st, counter_of(st, st.current, 9)))  # set counter mead of mover = gain_mead(pm(mover))
     counter_set(st, st.current, 8, 0)  # set counter pg of mover = 0
     counter_set(st, st.current, 9, 0)  # set counter pm of mover = 0
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_4(State* st) noexcept nogil:
-    # action 4: sun_wolf()
+cdef void apply_action_5(State* st) noexcept nogil:
+    # action 5: sun_wolf()
     counter_add(st, st.current, 6, (-<long long>1))  # add counter sw of mover += -1
     counter_add(st, 0, 24, 1)  # add counter ws of red += 1
     counter_add(st, st.current, 3, 1)  # add counter sun of mover += 1
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_5(State* st) noexcept nogil:
-    # action 5: moon_wolf()
+cdef void apply_action_6(State* st) noexcept nogil:
+    # action 6: moon_wolf()
     counter_add(st, st.current, 7, (-<long long>1))  # add counter mw of mover += -1
     counter_add(st, 0, 25, 1)  # add counter wm of red += 1
     counter_add(st, st.current, 4, 1)  # add counter moon of mover += 1
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_6(State* st) noexcept nogil:
-    # action 6: end_turn()
+cdef void apply_action_7(State* st) noexcept nogil:
+    # action 7: end_turn()
     counter_set(st, st.current, 3, 0)  # set counter sun of mover = 0
     counter_set(st, st.current, 4, 0)  # set counter moon of mover = 0
     counter_set(st, st.current, 5, 0)  # set counter craft of mover = 0
     counter_set(st, st.current, 12, 0)  # set counter used of mover = 0
     counter_set(st, 0, 23, 0)  # set counter stage of red = 0
-    # trigger 0: ragnarok_due when ws(red) > sl(red) or wm(red) > ml(red)
+    # trigger 1: ragnarok_due when ws(red) > sl(red) or wm(red) > ml(red)
     if ((counter_of(st, 0, 24) > counter_of(st, 0, 26)) or (counter_of(st, 0, 25) > counter_of(st, 0, 27))):
         counter_set(st, 0, 23, 2)  # set counter stage of red = 2
         st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_7(State* st) noexcept nogil:
-    # action 7: up_surtr()
+cdef void apply_action_8(State* st) noexcept nogil:
+    # action 8: up_surtr()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_add(st, st.current, 15, 1)  # add counter surtr of mover += 1
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_8(State* st) noexcept nogil:
-    # action 8: up_odin()
+cdef void apply_action_9(State* st) noexcept nogil:
+    # action 9: up_odin()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_add(st, st.current, 17, 1)  # add counter odin of mover += 1
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_9(State* st) noexcept nogil:
-    # action 9: up_freya()
+cdef void apply_action_10(State* st) noexcept nogil:
+    # action 10: up_freya()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_add(st, st.current, 18, 1)  # add counter freya of mover += 1
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_10(State* st) noexcept nogil:
-    # action 10: up_angrboda()
+cdef void apply_action_11(State* st) noexcept nogil:
+    # action 11: up_angrboda()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_add(st, st.current, 19, 1)  # add counter angrboda of mover += 1
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_11(State* st) noexcept nogil:
-    # action 11: up_hel()
+cdef void apply_action_12(State* st) noexcept nogil:
+    # action 12: up_hel()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_add(st, st.current, 20, 1)  # add counter hel of mover += 1
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_12(State* st) noexcept nogil:
-    # action 12: up_buri()
+cdef void apply_action_13(State* st) noexcept nogil:
+    # action 13: up_buri()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_add(st, st.current, 22, 1)  # add counter buri of mover += 1
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_13(State* st) noexcept nogil:
-    # action 13: up_wayland()
+cdef void apply_action_14(State* st) noexcept nogil:
+    # action 14: up_wayland()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 16, 1)  # add counter wayland of mover += 1
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_14(State* st) noexcept nogil:
-    # action 14: up_svartalfheim()
+cdef void apply_action_15(State* st) noexcept nogil:
+    # action 15: up_svartalfheim()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 21, 1)  # add counter svartalfheim of mover += 1
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_15(State* st) noexcept nogil:
-    # action 15: surtr_4()
+cdef void apply_action_16(State* st) noexcept nogil:
+    # action 16: surtr_4()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 15, 1)  # set counter surtr of mover = 1
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
@@ -1899,8 +2508,8 @@ cdef void apply_action_15(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_16(State* st) noexcept nogil:
-    # action 16: surtr_3()
+cdef void apply_action_17(State* st) noexcept nogil:
+    # action 17: surtr_3()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 15, 1)  # set counter surtr of mover = 1
     counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
@@ -1908,8 +2517,8 @@ cdef void apply_action_16(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_17(State* st) noexcept nogil:
-    # action 17: surtr_2()
+cdef void apply_action_18(State* st) noexcept nogil:
+    # action 18: surtr_2()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 15, 1)  # set counter surtr of mover = 1
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
@@ -1917,8 +2526,8 @@ cdef void apply_action_17(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_18(State* st) noexcept nogil:
-    # action 18: surtr_1()
+cdef void apply_action_19(State* st) noexcept nogil:
+    # action 19: surtr_1()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 15, 1)  # set counter surtr of mover = 1
     counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
@@ -1926,148 +2535,148 @@ cdef void apply_action_18(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_19(State* st) noexcept nogil:
-    # action 19: odin_4()
+cdef void apply_action_20(State* st) noexcept nogil:
+    # action 20: odin_4()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_set(st, st.current, 1, define_18(st, 4))  # set counter gold of mover = gain_gold(4)
+    counter_set(st, st.current, 1, define_16(st, 4))  # set counter gold of mover = gain_gold(4)
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
-    st.again = True  # extra_turn: the mover moves again
-
-
-cdef void apply_action_20(State* st) noexcept nogil:
-    # action 20: odin_3()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
-    counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
-    counter_set(st, st.current, 1, define_18(st, 4))  # set counter gold of mover = gain_gold(4)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_21(State* st) noexcept nogil:
-    # action 21: odin_2()
+    # action 21: odin_3()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
-    counter_set(st, st.current, 1, define_18(st, 3))  # set counter gold of mover = gain_gold(3)
+    counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
+    counter_set(st, st.current, 1, define_16(st, 4))  # set counter gold of mover = gain_gold(4)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_22(State* st) noexcept nogil:
-    # action 22: odin_1()
+    # action 22: odin_2()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
-    counter_set(st, st.current, 1, define_18(st, 1))  # set counter gold of mover = gain_gold(1)
+    counter_set(st, st.current, 1, define_16(st, 3))  # set counter gold of mover = gain_gold(3)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_23(State* st) noexcept nogil:
-    # action 23: freya_4()
+    # action 23: odin_1()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 25, (-define_26(st)))  # add counter wm of red += -moon_back
+    counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
+    counter_set(st, st.current, 1, define_16(st, 1))  # set counter gold of mover = gain_gold(1)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_24(State* st) noexcept nogil:
-    # action 24: freya_3()
+    # action 24: freya_4()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
-    counter_add(st, st.current, 5, 2)  # add counter craft of mover += 2
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_add(st, 0, 25, (-define_24(st)))  # add counter wm of red += -moon_back
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_25(State* st) noexcept nogil:
-    # action 25: freya_2()
+    # action 25: freya_3()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
-    counter_set(st, st.current, 1, define_18(st, 2))  # set counter gold of mover = gain_gold(2)
-    counter_set(st, st.current, 2, define_19(st, 1))  # set counter mead of mover = gain_mead(1)
+    counter_add(st, st.current, 5, 2)  # add counter craft of mover += 2
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_26(State* st) noexcept nogil:
-    # action 26: freya_1()
+    # action 26: freya_2()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
-    counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
-    counter_set(st, st.current, 1, define_18(st, 2))  # set counter gold of mover = gain_gold(2)
+    counter_set(st, st.current, 1, define_16(st, 2))  # set counter gold of mover = gain_gold(2)
+    counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_27(State* st) noexcept nogil:
-    # action 27: angrboda_4()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 24, (-define_25(st)))  # add counter ws of red += -sun_back
+    # action 27: freya_1()
+    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
+    counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
+    counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
+    counter_set(st, st.current, 1, define_16(st, 2))  # set counter gold of mover = gain_gold(2)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_28(State* st) noexcept nogil:
-    # action 28: angrboda_3()
+    # action 28: angrboda_4()
+    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
+    counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_add(st, 0, 24, (-define_23(st)))  # add counter ws of red += -sun_back
+    st.again = True  # extra_turn: the mover moves again
+
+
+cdef void apply_action_29(State* st) noexcept nogil:
+    # action 29: angrboda_3()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
     counter_add(st, st.current, 5, 2)  # add counter craft of mover += 2
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_29(State* st) noexcept nogil:
-    # action 29: angrboda_2()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
-    counter_set(st, st.current, 1, define_18(st, 2))  # set counter gold of mover = gain_gold(2)
-    counter_set(st, st.current, 2, define_19(st, 1))  # set counter mead of mover = gain_mead(1)
-    st.again = True  # extra_turn: the mover moves again
-
-
 cdef void apply_action_30(State* st) noexcept nogil:
-    # action 30: angrboda_1()
+    # action 30: angrboda_2()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
-    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
-    counter_set(st, st.current, 2, define_19(st, 2))  # set counter mead of mover = gain_mead(2)
+    counter_set(st, st.current, 1, define_16(st, 2))  # set counter gold of mover = gain_gold(2)
+    counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_31(State* st) noexcept nogil:
-    # action 31: hel_4()
+    # action 31: angrboda_1()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_set(st, st.current, 2, define_19(st, 4))  # set counter mead of mover = gain_mead(4)
-    counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
+    counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
+    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
+    counter_set(st, st.current, 2, define_17(st, 2))  # set counter mead of mover = gain_mead(2)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_32(State* st) noexcept nogil:
-    # action 32: hel_3()
+    # action 32: hel_4()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 2, define_17(st, 4))  # set counter mead of mover = gain_mead(4)
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
-    counter_set(st, st.current, 2, define_19(st, 4))  # set counter mead of mover = gain_mead(4)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_33(State* st) noexcept nogil:
-    # action 33: hel_2()
+    # action 33: hel_3()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
-    counter_set(st, st.current, 2, define_19(st, 3))  # set counter mead of mover = gain_mead(3)
+    counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
+    counter_set(st, st.current, 2, define_17(st, 4))  # set counter mead of mover = gain_mead(4)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_34(State* st) noexcept nogil:
-    # action 34: hel_1()
+    # action 34: hel_2()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
-    counter_set(st, st.current, 2, define_19(st, 1))  # set counter mead of mover = gain_mead(1)
+    counter_set(st, st.current, 2, define_17(st, 3))  # set counter mead of mover = gain_mead(3)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_35(State* st) noexcept nogil:
-    # action 35: buri_4()
+    # action 35: hel_1()
+    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
+    counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
+    counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
+    st.again = True  # extra_turn: the mover moves again
+
+
+cdef void apply_action_36(State* st) noexcept nogil:
+    # action 36: buri_4()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 22, 1)  # set counter buri of mover = 1
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
@@ -2076,8 +2685,8 @@ cdef void apply_action_35(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_36(State* st) noexcept nogil:
-    # action 36: buri_3()
+cdef void apply_action_37(State* st) noexcept nogil:
+    # action 37: buri_3()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 22, 1)  # set counter buri of mover = 1
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
@@ -2085,8 +2694,8 @@ cdef void apply_action_36(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_37(State* st) noexcept nogil:
-    # action 37: buri_2()
+cdef void apply_action_38(State* st) noexcept nogil:
+    # action 38: buri_2()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 22, 1)  # set counter buri of mover = 1
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
@@ -2094,8 +2703,8 @@ cdef void apply_action_37(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_38(State* st) noexcept nogil:
-    # action 38: buri_1()
+cdef void apply_action_39(State* st) noexcept nogil:
+    # action 39: buri_1()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 22, 1)  # set counter buri of mover = 1
     counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
@@ -2103,54 +2712,54 @@ cdef void apply_action_38(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_39(State* st) noexcept nogil:
-    # action 39: claim_w1()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, define_2(st, counter_of(st, 0, 30)))  # add counter relics of mover += pow3(w1(red))
-    counter_set(st, 0, 30, 0)  # set counter w1 of red = 0
-    st.again = True  # extra_turn: the mover moves again
-
-
 cdef void apply_action_40(State* st) noexcept nogil:
-    # action 40: claim_w2()
+    # action 40: claim_w1()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, define_2(st, counter_of(st, 0, 31)))  # add counter relics of mover += pow3(w2(red))
-    counter_set(st, 0, 31, 0)  # set counter w2 of red = 0
+    counter_add(st, st.current, 11, define_2(st, counter_of(st, 0, 29)))  # add counter relics of mover += pow3(w1(red))
+    counter_set(st, 0, 29, 0)  # set counter w1 of red = 0
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_41(State* st) noexcept nogil:
-    # action 41: claim_w3()
+    # action 41: claim_w2()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, define_2(st, counter_of(st, 0, 32)))  # add counter relics of mover += pow3(w3(red))
-    counter_set(st, 0, 32, 0)  # set counter w3 of red = 0
+    counter_add(st, st.current, 11, define_2(st, counter_of(st, 0, 30)))  # add counter relics of mover += pow3(w2(red))
+    counter_set(st, 0, 30, 0)  # set counter w2 of red = 0
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_42(State* st) noexcept nogil:
-    # action 42: claim_w4()
+    # action 42: claim_w3()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, define_2(st, counter_of(st, 0, 33)))  # add counter relics of mover += pow3(w4(red))
-    counter_set(st, 0, 33, 0)  # set counter w4 of red = 0
+    counter_add(st, st.current, 11, define_2(st, counter_of(st, 0, 31)))  # add counter relics of mover += pow3(w3(red))
+    counter_set(st, 0, 31, 0)  # set counter w3 of red = 0
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_43(State* st, long long a0) noexcept nogil:
-    # action 43: wayland_4(r: int)
+cdef void apply_action_43(State* st) noexcept nogil:
+    # action 43: claim_w4()
+    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
+    counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
+    counter_add(st, st.current, 11, define_2(st, counter_of(st, 0, 32)))  # add counter relics of mover += pow3(w4(red))
+    counter_set(st, 0, 32, 0)  # set counter w4 of red = 0
+    st.again = True  # extra_turn: the mover moves again
+
+
+cdef void apply_action_44(State* st, long long a0) noexcept nogil:
+    # action 44: wayland_4(r: int)
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
     counter_add(st, st.current, 11, ((-<long long>2) * define_2(st, a0)))  # add counter relics of mover += -2 * pow3(r)
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 25, (-define_26(st)))  # add counter wm of red += -moon_back
+    counter_add(st, 0, 25, (-define_24(st)))  # add counter wm of red += -moon_back
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_44(State* st) noexcept nogil:
-    # action 44: wayland_3()
+cdef void apply_action_45(State* st) noexcept nogil:
+    # action 45: wayland_3()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
@@ -2159,16 +2768,16 @@ cdef void apply_action_44(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_45(State* st, long long a0) noexcept nogil:
-    # action 45: wayland_2(r: int)
+cdef void apply_action_46(State* st, long long a0) noexcept nogil:
+    # action 46: wayland_2(r: int)
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
     counter_add(st, st.current, 11, (-define_2(st, a0)))  # add counter relics of mover += -pow3(r)
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_46(State* st, long long a0) noexcept nogil:
-    # action 46: wayland_1(r: int)
+cdef void apply_action_47(State* st, long long a0) noexcept nogil:
+    # action 47: wayland_1(r: int)
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
     counter_add(st, st.current, 11, (-define_2(st, a0)))  # add counter relics of mover += -pow3(r)
@@ -2177,54 +2786,54 @@ cdef void apply_action_46(State* st, long long a0) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_47(State* st) noexcept nogil:
-    # action 47: claim_s1()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, (<long long>2 * define_2(st, counter_of(st, 0, 34))))  # add counter relics of mover += 2 * pow3(s1(red))
-    counter_set(st, 0, 34, 0)  # set counter s1 of red = 0
-    st.again = True  # extra_turn: the mover moves again
-
-
 cdef void apply_action_48(State* st) noexcept nogil:
-    # action 48: claim_s2()
+    # action 48: claim_s1()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, (<long long>2 * define_2(st, counter_of(st, 0, 35))))  # add counter relics of mover += 2 * pow3(s2(red))
-    counter_set(st, 0, 35, 0)  # set counter s2 of red = 0
+    counter_add(st, st.current, 11, (<long long>2 * define_2(st, counter_of(st, 0, 33))))  # add counter relics of mover += 2 * pow3(s1(red))
+    counter_set(st, 0, 33, 0)  # set counter s1 of red = 0
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_49(State* st) noexcept nogil:
-    # action 49: claim_s3()
+    # action 49: claim_s2()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, (<long long>2 * define_2(st, counter_of(st, 0, 36))))  # add counter relics of mover += 2 * pow3(s3(red))
-    counter_set(st, 0, 36, 0)  # set counter s3 of red = 0
+    counter_add(st, st.current, 11, (<long long>2 * define_2(st, counter_of(st, 0, 34))))  # add counter relics of mover += 2 * pow3(s2(red))
+    counter_set(st, 0, 34, 0)  # set counter s2 of red = 0
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_50(State* st) noexcept nogil:
-    # action 50: claim_s4()
+    # action 50: claim_s3()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, (<long long>2 * define_2(st, counter_of(st, 0, 37))))  # add counter relics of mover += 2 * pow3(s4(red))
-    counter_set(st, 0, 37, 0)  # set counter s4 of red = 0
+    counter_add(st, st.current, 11, (<long long>2 * define_2(st, counter_of(st, 0, 35))))  # add counter relics of mover += 2 * pow3(s3(red))
+    counter_set(st, 0, 35, 0)  # set counter s3 of red = 0
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_51(State* st, long long a0) noexcept nogil:
-    # action 51: svartalfheim_4(r: int)
+cdef void apply_action_51(State* st) noexcept nogil:
+    # action 51: claim_s4()
+    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
+    counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
+    counter_add(st, st.current, 11, (<long long>2 * define_2(st, counter_of(st, 0, 36))))  # add counter relics of mover += 2 * pow3(s4(red))
+    counter_set(st, 0, 36, 0)  # set counter s4 of red = 0
+    st.again = True  # extra_turn: the mover moves again
+
+
+cdef void apply_action_52(State* st, long long a0) noexcept nogil:
+    # action 52: svartalfheim_4(r: int)
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
     counter_add(st, st.current, 11, (-define_2(st, a0)))  # add counter relics of mover += -pow3(r)
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 24, (-define_25(st)))  # add counter ws of red += -sun_back
+    counter_add(st, 0, 24, (-define_23(st)))  # add counter ws of red += -sun_back
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_52(State* st) noexcept nogil:
-    # action 52: svartalfheim_3()
+cdef void apply_action_53(State* st) noexcept nogil:
+    # action 53: svartalfheim_3()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
@@ -2233,16 +2842,16 @@ cdef void apply_action_52(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_53(State* st, long long a0) noexcept nogil:
-    # action 53: svartalfheim_2(r: int)
+cdef void apply_action_54(State* st, long long a0) noexcept nogil:
+    # action 54: svartalfheim_2(r: int)
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
     counter_add(st, st.current, 11, define_2(st, a0))  # add counter relics of mover += pow3(r)
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_54(State* st, long long a0) noexcept nogil:
-    # action 54: svartalfheim_1(r: int)
+cdef void apply_action_55(State* st, long long a0) noexcept nogil:
+    # action 55: svartalfheim_1(r: int)
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
     counter_add(st, st.current, 11, ((-<long long>2) * define_2(st, a0)))  # add counter relics of mover += -2 * pow3(r)
@@ -2251,8 +2860,8 @@ cdef void apply_action_54(State* st, long long a0) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_55(State* st) noexcept nogil:
-    # action 55: r4a_sun()
+cdef void apply_action_56(State* st) noexcept nogil:
+    # action 56: r4a_sun()
     counter_add(st, st.current, 12, 19683)  # add counter used of mover += 19683
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
@@ -2261,18 +2870,18 @@ cdef void apply_action_55(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_56(State* st) noexcept nogil:
-    # action 56: r4b_sun()
+cdef void apply_action_57(State* st) noexcept nogil:
+    # action 57: r4b_sun()
     counter_add(st, st.current, 12, 59049)  # add counter used of mover += 59049
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 25, (-define_26(st)))  # add counter wm of red += -moon_back
+    counter_add(st, 0, 25, (-define_24(st)))  # add counter wm of red += -moon_back
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_57(State* st) noexcept nogil:
-    # action 57: r4c_sun()
+cdef void apply_action_58(State* st) noexcept nogil:
+    # action 58: r4c_sun()
     counter_add(st, st.current, 12, 177147)  # add counter used of mover += 177147
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
@@ -2280,8 +2889,8 @@ cdef void apply_action_57(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_58(State* st, long long a0) noexcept nogil:
-    # action 58: r3a_sun(g: int)
+cdef void apply_action_59(State* st, long long a0) noexcept nogil:
+    # action 59: r3a_sun(g: int)
     counter_add(st, st.current, 12, 729)  # add counter used of mover += 729
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
@@ -2290,8 +2899,8 @@ cdef void apply_action_58(State* st, long long a0) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_59(State* st) noexcept nogil:
-    # action 59: r3b_sun()
+cdef void apply_action_60(State* st) noexcept nogil:
+    # action 60: r3b_sun()
     counter_add(st, st.current, 12, 2187)  # add counter used of mover += 2187
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
@@ -2299,8 +2908,8 @@ cdef void apply_action_59(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_60(State* st) noexcept nogil:
-    # action 60: r3c_sun()
+cdef void apply_action_61(State* st) noexcept nogil:
+    # action 61: r3c_sun()
     counter_add(st, st.current, 12, 6561)  # add counter used of mover += 6561
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
@@ -2309,8 +2918,8 @@ cdef void apply_action_60(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_61(State* st) noexcept nogil:
-    # action 61: r2a_sun()
+cdef void apply_action_62(State* st) noexcept nogil:
+    # action 62: r2a_sun()
     counter_add(st, st.current, 12, 27)  # add counter used of mover += 27
     counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
     counter_add(st, st.current, 7, (-<long long>1))  # add counter mw of mover += -1
@@ -2318,25 +2927,25 @@ cdef void apply_action_61(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_62(State* st) noexcept nogil:
-    # action 62: r2b_sun()
+cdef void apply_action_63(State* st) noexcept nogil:
+    # action 63: r2b_sun()
     counter_add(st, st.current, 12, 81)  # add counter used of mover += 81
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 1, define_18(st, 2))  # set counter gold of mover = gain_gold(2)
-    st.again = True  # extra_turn: the mover moves again
-
-
-cdef void apply_action_63(State* st) noexcept nogil:
-    # action 63: r2c_sun()
-    counter_add(st, st.current, 12, 243)  # add counter used of mover += 243
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 1, define_18(st, 1))  # set counter gold of mover = gain_gold(1)
-    counter_set(st, st.current, 2, define_19(st, 1))  # set counter mead of mover = gain_mead(1)
+    counter_set(st, st.current, 1, define_16(st, 2))  # set counter gold of mover = gain_gold(2)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_64(State* st) noexcept nogil:
-    # action 64: r1a_sun()
+    # action 64: r2c_sun()
+    counter_add(st, st.current, 12, 243)  # add counter used of mover += 243
+    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
+    counter_set(st, st.current, 1, define_16(st, 1))  # set counter gold of mover = gain_gold(1)
+    counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
+    st.again = True  # extra_turn: the mover moves again
+
+
+cdef void apply_action_65(State* st) noexcept nogil:
+    # action 65: r1a_sun()
     counter_add(st, st.current, 12, 1)  # add counter used of mover += 1
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
@@ -2344,8 +2953,8 @@ cdef void apply_action_64(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_65(State* st) noexcept nogil:
-    # action 65: r1b_sun()
+cdef void apply_action_66(State* st) noexcept nogil:
+    # action 66: r1b_sun()
     counter_add(st, st.current, 12, 3)  # add counter used of mover += 3
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
@@ -2353,8 +2962,8 @@ cdef void apply_action_65(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_66(State* st, long long a0) noexcept nogil:
-    # action 66: r1c_sun(g: int)
+cdef void apply_action_67(State* st, long long a0) noexcept nogil:
+    # action 67: r1c_sun(g: int)
     counter_add(st, st.current, 12, 9)  # add counter used of mover += 9
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 2, ((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0))  # set counter mead of mover = gold(mover) + mead(mover) - g
@@ -2362,8 +2971,8 @@ cdef void apply_action_66(State* st, long long a0) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_67(State* st) noexcept nogil:
-    # action 67: r4a_moon()
+cdef void apply_action_68(State* st) noexcept nogil:
+    # action 68: r4a_moon()
     counter_add(st, st.current, 12, 19683)  # add counter used of mover += 19683
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
@@ -2372,18 +2981,18 @@ cdef void apply_action_67(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_68(State* st) noexcept nogil:
-    # action 68: r4b_moon()
+cdef void apply_action_69(State* st) noexcept nogil:
+    # action 69: r4b_moon()
     counter_add(st, st.current, 12, 59049)  # add counter used of mover += 59049
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 24, (-define_25(st)))  # add counter ws of red += -sun_back
+    counter_add(st, 0, 24, (-define_23(st)))  # add counter ws of red += -sun_back
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_69(State* st) noexcept nogil:
-    # action 69: r4c_moon()
+cdef void apply_action_70(State* st) noexcept nogil:
+    # action 70: r4c_moon()
     counter_add(st, st.current, 12, 177147)  # add counter used of mover += 177147
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
@@ -2391,8 +3000,8 @@ cdef void apply_action_69(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_70(State* st, long long a0) noexcept nogil:
-    # action 70: r3a_moon(g: int)
+cdef void apply_action_71(State* st, long long a0) noexcept nogil:
+    # action 71: r3a_moon(g: int)
     counter_add(st, st.current, 12, 729)  # add counter used of mover += 729
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
@@ -2401,8 +3010,8 @@ cdef void apply_action_70(State* st, long long a0) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_71(State* st) noexcept nogil:
-    # action 71: r3b_moon()
+cdef void apply_action_72(State* st) noexcept nogil:
+    # action 72: r3b_moon()
     counter_add(st, st.current, 12, 2187)  # add counter used of mover += 2187
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
@@ -2410,8 +3019,8 @@ cdef void apply_action_71(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_72(State* st) noexcept nogil:
-    # action 72: r3c_moon()
+cdef void apply_action_73(State* st) noexcept nogil:
+    # action 73: r3c_moon()
     counter_add(st, st.current, 12, 6561)  # add counter used of mover += 6561
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
@@ -2420,8 +3029,8 @@ cdef void apply_action_72(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_73(State* st) noexcept nogil:
-    # action 73: r2a_moon()
+cdef void apply_action_74(State* st) noexcept nogil:
+    # action 74: r2a_moon()
     counter_add(st, st.current, 12, 27)  # add counter used of mover += 27
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
     counter_add(st, st.current, 6, (-<long long>1))  # add counter sw of mover += -1
@@ -2429,25 +3038,25 @@ cdef void apply_action_73(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_74(State* st) noexcept nogil:
-    # action 74: r2b_moon()
+cdef void apply_action_75(State* st) noexcept nogil:
+    # action 75: r2b_moon()
     counter_add(st, st.current, 12, 81)  # add counter used of mover += 81
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 2, define_19(st, 2))  # set counter mead of mover = gain_mead(2)
-    st.again = True  # extra_turn: the mover moves again
-
-
-cdef void apply_action_75(State* st) noexcept nogil:
-    # action 75: r2c_moon()
-    counter_add(st, st.current, 12, 243)  # add counter used of mover += 243
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 1, define_18(st, 1))  # set counter gold of mover = gain_gold(1)
-    counter_set(st, st.current, 2, define_19(st, 1))  # set counter mead of mover = gain_mead(1)
+    counter_set(st, st.current, 2, define_17(st, 2))  # set counter mead of mover = gain_mead(2)
     st.again = True  # extra_turn: the mover moves again
 
 
 cdef void apply_action_76(State* st) noexcept nogil:
-    # action 76: r1a_moon()
+    # action 76: r2c_moon()
+    counter_add(st, st.current, 12, 243)  # add counter used of mover += 243
+    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
+    counter_set(st, st.current, 1, define_16(st, 1))  # set counter gold of mover = gain_gold(1)
+    counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
+    st.again = True  # extra_turn: the mover moves again
+
+
+cdef void apply_action_77(State* st) noexcept nogil:
+    # action 77: r1a_moon()
     counter_add(st, st.current, 12, 1)  # add counter used of mover += 1
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
@@ -2455,8 +3064,8 @@ cdef void apply_action_76(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_77(State* st) noexcept nogil:
-    # action 77: r1b_moon()
+cdef void apply_action_78(State* st) noexcept nogil:
+    # action 78: r1b_moon()
     counter_add(st, st.current, 12, 3)  # add counter used of mover += 3
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
@@ -2464,8 +3073,8 @@ cdef void apply_action_77(State* st) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_78(State* st, long long a0) noexcept nogil:
-    # action 78: r1c_moon(g: int)
+cdef void apply_action_79(State* st, long long a0) noexcept nogil:
+    # action 79: r1c_moon(g: int)
     counter_add(st, st.current, 12, 9)  # add counter used of mover += 9
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 2, ((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0))  # set counter mead of mover = gold(mover) + mead(mover) - g
@@ -2473,28 +3082,32 @@ cdef void apply_action_78(State* st, long long a0) noexcept nogil:
     st.again = True  # extra_turn: the mover moves again
 
 
-cdef void apply_action_79(State* st) noexcept nogil:
-    # action 79: ragnarok_sun()
+cdef void apply_action_80(State* st) noexcept nogil:
+    # action 80: ragnarok_sun()
     counter_set(st, 0, 14, define_33(st, 0))  # set counter award of red = sun_points(red)
     counter_set(st, 1, 14, define_33(st, 1))  # set counter award of blue = sun_points(blue)
     counter_add(st, 0, 0, counter_of(st, 0, 14))  # add counter vp of red += award(red)
     counter_add(st, 1, 0, counter_of(st, 1, 14))  # add counter vp of blue += award(blue)
     counter_add(st, 0, 28, define_35(st))  # add counter ruins of red += token_bit
-    counter_add(st, 0, 29, 1)  # add counter rag of red += 1
+    deal_items(st, 1, 0, 2, 0, 1)  # deal 1 from drawn to fallen
+    deal_items(st, 3, 0, 5, 0, 1)  # deal 1 from sun_row to discards
+    deal_items(st, 4, 0, 5, 0, 1)  # deal 1 from moon_row to discards
     counter_add(st, 0, 26, (-<long long>1))  # add counter sl of red += -1
     counter_set(st, 0, 24, 1)  # set counter ws of red = 1
     counter_set(st, 0, 25, 1)  # set counter wm of red = 1
     counter_set(st, 0, 23, 0)  # set counter stage of red = 0
 
 
-cdef void apply_action_80(State* st) noexcept nogil:
-    # action 80: ragnarok_moon()
+cdef void apply_action_81(State* st) noexcept nogil:
+    # action 81: ragnarok_moon()
     counter_set(st, 0, 14, define_34(st, 0))  # set counter award of red = moon_points(red)
     counter_set(st, 1, 14, define_34(st, 1))  # set counter award of blue = moon_points(blue)
     counter_add(st, 0, 0, counter_of(st, 0, 14))  # add counter vp of red += award(red)
     counter_add(st, 1, 0, counter_of(st, 1, 14))  # add counter vp of blue += award(blue)
     counter_add(st, 0, 28, define_35(st))  # add counter ruins of red += token_bit
-    counter_add(st, 0, 29, 1)  # add counter rag of red += 1
+    deal_items(st, 1, 0, 2, 0, 1)  # deal 1 from drawn to fallen
+    deal_items(st, 3, 0, 5, 0, 1)  # deal 1 from sun_row to discards
+    deal_items(st, 4, 0, 5, 0, 1)  # deal 1 from moon_row to discards
     counter_add(st, 0, 27, (-<long long>1))  # add counter ml of red += -1
     counter_set(st, 0, 24, 1)  # set counter ws of red = 1
     counter_set(st, 0, 25, 1)  # set counter wm of red = 1
@@ -2506,9 +3119,9 @@ cdef void apply_action_80(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if quant_12(st):  # any p in players: vp(p) >= 9
+    if quant_25(st):  # any p in players: vp(p) >= 9
         return True
-    if (counter_of(st, 0, 29) >= 5):  # rag(red) >= 5
+    if (zone_size_of(st, 3, 0) == 0):  # zone_size(3, red) == 0
         return True
     return False
 
@@ -2618,262 +3231,266 @@ cdef void play_move(State* st, int move) noexcept nogil:
     cdef int offset
     cdef long long v0
     cdef int v1
-    if move < 1:  # start_gold()
+    if move < 9:  # deploy(c: cell)
         offset = move
-        apply_action_0(st)
-    elif move < 2:  # start_mead()
-        offset = move - 1
+        v0 = offset
+        apply_action_0(st, v0)
+    elif move < 10:  # start_gold()
+        offset = move - 9
         apply_action_1(st)
-    elif move < 83:  # go(f: cell, t: cell)
-        offset = move - 2
+    elif move < 11:  # start_mead()
+        offset = move - 10
+        apply_action_2(st)
+    elif move < 92:  # go(f: cell, t: cell)
+        offset = move - 11
         v1 = offset % 9
         offset = offset / 9
         v0 = offset
-        apply_action_2(st, v0, v1)
-    elif move < 84:  # collect()
-        offset = move - 83
-        apply_action_3(st)
-    elif move < 85:  # sun_wolf()
-        offset = move - 84
-        apply_action_4(st)
-    elif move < 86:  # moon_wolf()
-        offset = move - 85
-        apply_action_5(st)
-    elif move < 87:  # end_turn()
-        offset = move - 86
-        apply_action_6(st)
-    elif move < 88:  # up_surtr()
-        offset = move - 87
-        apply_action_7(st)
-    elif move < 89:  # up_odin()
-        offset = move - 88
-        apply_action_8(st)
-    elif move < 90:  # up_freya()
-        offset = move - 89
-        apply_action_9(st)
-    elif move < 91:  # up_angrboda()
-        offset = move - 90
-        apply_action_10(st)
-    elif move < 92:  # up_hel()
-        offset = move - 91
-        apply_action_11(st)
-    elif move < 93:  # up_buri()
+        apply_action_3(st, v0, v1)
+    elif move < 93:  # collect()
         offset = move - 92
-        apply_action_12(st)
-    elif move < 94:  # up_wayland()
+        apply_action_4(st)
+    elif move < 94:  # sun_wolf()
         offset = move - 93
-        apply_action_13(st)
-    elif move < 95:  # up_svartalfheim()
+        apply_action_5(st)
+    elif move < 95:  # moon_wolf()
         offset = move - 94
-        apply_action_14(st)
-    elif move < 96:  # surtr_4()
+        apply_action_6(st)
+    elif move < 96:  # end_turn()
         offset = move - 95
-        apply_action_15(st)
-    elif move < 97:  # surtr_3()
+        apply_action_7(st)
+    elif move < 97:  # up_surtr()
         offset = move - 96
-        apply_action_16(st)
-    elif move < 98:  # surtr_2()
+        apply_action_8(st)
+    elif move < 98:  # up_odin()
         offset = move - 97
-        apply_action_17(st)
-    elif move < 99:  # surtr_1()
+        apply_action_9(st)
+    elif move < 99:  # up_freya()
         offset = move - 98
-        apply_action_18(st)
-    elif move < 100:  # odin_4()
+        apply_action_10(st)
+    elif move < 100:  # up_angrboda()
         offset = move - 99
-        apply_action_19(st)
-    elif move < 101:  # odin_3()
+        apply_action_11(st)
+    elif move < 101:  # up_hel()
         offset = move - 100
-        apply_action_20(st)
-    elif move < 102:  # odin_2()
+        apply_action_12(st)
+    elif move < 102:  # up_buri()
         offset = move - 101
-        apply_action_21(st)
-    elif move < 103:  # odin_1()
+        apply_action_13(st)
+    elif move < 103:  # up_wayland()
         offset = move - 102
-        apply_action_22(st)
-    elif move < 104:  # freya_4()
+        apply_action_14(st)
+    elif move < 104:  # up_svartalfheim()
         offset = move - 103
-        apply_action_23(st)
-    elif move < 105:  # freya_3()
+        apply_action_15(st)
+    elif move < 105:  # surtr_4()
         offset = move - 104
-        apply_action_24(st)
-    elif move < 106:  # freya_2()
+        apply_action_16(st)
+    elif move < 106:  # surtr_3()
         offset = move - 105
-        apply_action_25(st)
-    elif move < 107:  # freya_1()
+        apply_action_17(st)
+    elif move < 107:  # surtr_2()
         offset = move - 106
-        apply_action_26(st)
-    elif move < 108:  # angrboda_4()
+        apply_action_18(st)
+    elif move < 108:  # surtr_1()
         offset = move - 107
-        apply_action_27(st)
-    elif move < 109:  # angrboda_3()
+        apply_action_19(st)
+    elif move < 109:  # odin_4()
         offset = move - 108
-        apply_action_28(st)
-    elif move < 110:  # angrboda_2()
+        apply_action_20(st)
+    elif move < 110:  # odin_3()
         offset = move - 109
-        apply_action_29(st)
-    elif move < 111:  # angrboda_1()
+        apply_action_21(st)
+    elif move < 111:  # odin_2()
         offset = move - 110
-        apply_action_30(st)
-    elif move < 112:  # hel_4()
+        apply_action_22(st)
+    elif move < 112:  # odin_1()
         offset = move - 111
-        apply_action_31(st)
-    elif move < 113:  # hel_3()
+        apply_action_23(st)
+    elif move < 113:  # freya_4()
         offset = move - 112
-        apply_action_32(st)
-    elif move < 114:  # hel_2()
+        apply_action_24(st)
+    elif move < 114:  # freya_3()
         offset = move - 113
-        apply_action_33(st)
-    elif move < 115:  # hel_1()
+        apply_action_25(st)
+    elif move < 115:  # freya_2()
         offset = move - 114
-        apply_action_34(st)
-    elif move < 116:  # buri_4()
+        apply_action_26(st)
+    elif move < 116:  # freya_1()
         offset = move - 115
-        apply_action_35(st)
-    elif move < 117:  # buri_3()
+        apply_action_27(st)
+    elif move < 117:  # angrboda_4()
         offset = move - 116
-        apply_action_36(st)
-    elif move < 118:  # buri_2()
+        apply_action_28(st)
+    elif move < 118:  # angrboda_3()
         offset = move - 117
-        apply_action_37(st)
-    elif move < 119:  # buri_1()
+        apply_action_29(st)
+    elif move < 119:  # angrboda_2()
         offset = move - 118
-        apply_action_38(st)
-    elif move < 120:  # claim_w1()
+        apply_action_30(st)
+    elif move < 120:  # angrboda_1()
         offset = move - 119
-        apply_action_39(st)
-    elif move < 121:  # claim_w2()
+        apply_action_31(st)
+    elif move < 121:  # hel_4()
         offset = move - 120
-        apply_action_40(st)
-    elif move < 122:  # claim_w3()
+        apply_action_32(st)
+    elif move < 122:  # hel_3()
         offset = move - 121
-        apply_action_41(st)
-    elif move < 123:  # claim_w4()
+        apply_action_33(st)
+    elif move < 123:  # hel_2()
         offset = move - 122
-        apply_action_42(st)
-    elif move < 135:  # wayland_4(r: int)
+        apply_action_34(st)
+    elif move < 124:  # hel_1()
         offset = move - 123
+        apply_action_35(st)
+    elif move < 125:  # buri_4()
+        offset = move - 124
+        apply_action_36(st)
+    elif move < 126:  # buri_3()
+        offset = move - 125
+        apply_action_37(st)
+    elif move < 127:  # buri_2()
+        offset = move - 126
+        apply_action_38(st)
+    elif move < 128:  # buri_1()
+        offset = move - 127
+        apply_action_39(st)
+    elif move < 129:  # claim_w1()
+        offset = move - 128
+        apply_action_40(st)
+    elif move < 130:  # claim_w2()
+        offset = move - 129
+        apply_action_41(st)
+    elif move < 131:  # claim_w3()
+        offset = move - 130
+        apply_action_42(st)
+    elif move < 132:  # claim_w4()
+        offset = move - 131
+        apply_action_43(st)
+    elif move < 144:  # wayland_4(r: int)
+        offset = move - 132
         v0 = offset + (1)
-        apply_action_43(st, v0)
-    elif move < 136:  # wayland_3()
-        offset = move - 135
-        apply_action_44(st)
-    elif move < 148:  # wayland_2(r: int)
-        offset = move - 136
-        v0 = offset + (1)
-        apply_action_45(st, v0)
-    elif move < 160:  # wayland_1(r: int)
-        offset = move - 148
+        apply_action_44(st, v0)
+    elif move < 145:  # wayland_3()
+        offset = move - 144
+        apply_action_45(st)
+    elif move < 157:  # wayland_2(r: int)
+        offset = move - 145
         v0 = offset + (1)
         apply_action_46(st, v0)
-    elif move < 161:  # claim_s1()
-        offset = move - 160
-        apply_action_47(st)
-    elif move < 162:  # claim_s2()
-        offset = move - 161
+    elif move < 169:  # wayland_1(r: int)
+        offset = move - 157
+        v0 = offset + (1)
+        apply_action_47(st, v0)
+    elif move < 170:  # claim_s1()
+        offset = move - 169
         apply_action_48(st)
-    elif move < 163:  # claim_s3()
-        offset = move - 162
+    elif move < 171:  # claim_s2()
+        offset = move - 170
         apply_action_49(st)
-    elif move < 164:  # claim_s4()
-        offset = move - 163
+    elif move < 172:  # claim_s3()
+        offset = move - 171
         apply_action_50(st)
-    elif move < 176:  # svartalfheim_4(r: int)
-        offset = move - 164
+    elif move < 173:  # claim_s4()
+        offset = move - 172
+        apply_action_51(st)
+    elif move < 185:  # svartalfheim_4(r: int)
+        offset = move - 173
         v0 = offset + (1)
-        apply_action_51(st, v0)
-    elif move < 177:  # svartalfheim_3()
-        offset = move - 176
-        apply_action_52(st)
-    elif move < 189:  # svartalfheim_2(r: int)
-        offset = move - 177
-        v0 = offset + (1)
-        apply_action_53(st, v0)
-    elif move < 201:  # svartalfheim_1(r: int)
-        offset = move - 189
+        apply_action_52(st, v0)
+    elif move < 186:  # svartalfheim_3()
+        offset = move - 185
+        apply_action_53(st)
+    elif move < 198:  # svartalfheim_2(r: int)
+        offset = move - 186
         v0 = offset + (1)
         apply_action_54(st, v0)
-    elif move < 202:  # r4a_sun()
-        offset = move - 201
-        apply_action_55(st)
-    elif move < 203:  # r4b_sun()
-        offset = move - 202
-        apply_action_56(st)
-    elif move < 204:  # r4c_sun()
-        offset = move - 203
-        apply_action_57(st)
-    elif move < 209:  # r3a_sun(g: int)
-        offset = move - 204
-        v0 = offset
-        apply_action_58(st, v0)
-    elif move < 210:  # r3b_sun()
-        offset = move - 209
-        apply_action_59(st)
-    elif move < 211:  # r3c_sun()
+    elif move < 210:  # svartalfheim_1(r: int)
+        offset = move - 198
+        v0 = offset + (1)
+        apply_action_55(st, v0)
+    elif move < 211:  # r4a_sun()
         offset = move - 210
-        apply_action_60(st)
-    elif move < 212:  # r2a_sun()
+        apply_action_56(st)
+    elif move < 212:  # r4b_sun()
         offset = move - 211
-        apply_action_61(st)
-    elif move < 213:  # r2b_sun()
+        apply_action_57(st)
+    elif move < 213:  # r4c_sun()
         offset = move - 212
-        apply_action_62(st)
-    elif move < 214:  # r2c_sun()
+        apply_action_58(st)
+    elif move < 218:  # r3a_sun(g: int)
         offset = move - 213
+        v0 = offset
+        apply_action_59(st, v0)
+    elif move < 219:  # r3b_sun()
+        offset = move - 218
+        apply_action_60(st)
+    elif move < 220:  # r3c_sun()
+        offset = move - 219
+        apply_action_61(st)
+    elif move < 221:  # r2a_sun()
+        offset = move - 220
+        apply_action_62(st)
+    elif move < 222:  # r2b_sun()
+        offset = move - 221
         apply_action_63(st)
-    elif move < 215:  # r1a_sun()
-        offset = move - 214
+    elif move < 223:  # r2c_sun()
+        offset = move - 222
         apply_action_64(st)
-    elif move < 216:  # r1b_sun()
-        offset = move - 215
+    elif move < 224:  # r1a_sun()
+        offset = move - 223
         apply_action_65(st)
-    elif move < 224:  # r1c_sun(g: int)
-        offset = move - 216
-        v0 = offset
-        apply_action_66(st, v0)
-    elif move < 225:  # r4a_moon()
+    elif move < 225:  # r1b_sun()
         offset = move - 224
-        apply_action_67(st)
-    elif move < 226:  # r4b_moon()
+        apply_action_66(st)
+    elif move < 233:  # r1c_sun(g: int)
         offset = move - 225
-        apply_action_68(st)
-    elif move < 227:  # r4c_moon()
-        offset = move - 226
-        apply_action_69(st)
-    elif move < 232:  # r3a_moon(g: int)
-        offset = move - 227
         v0 = offset
-        apply_action_70(st, v0)
-    elif move < 233:  # r3b_moon()
-        offset = move - 232
-        apply_action_71(st)
-    elif move < 234:  # r3c_moon()
+        apply_action_67(st, v0)
+    elif move < 234:  # r4a_moon()
         offset = move - 233
-        apply_action_72(st)
-    elif move < 235:  # r2a_moon()
+        apply_action_68(st)
+    elif move < 235:  # r4b_moon()
         offset = move - 234
-        apply_action_73(st)
-    elif move < 236:  # r2b_moon()
+        apply_action_69(st)
+    elif move < 236:  # r4c_moon()
         offset = move - 235
-        apply_action_74(st)
-    elif move < 237:  # r2c_moon()
+        apply_action_70(st)
+    elif move < 241:  # r3a_moon(g: int)
         offset = move - 236
-        apply_action_75(st)
-    elif move < 238:  # r1a_moon()
-        offset = move - 237
-        apply_action_76(st)
-    elif move < 239:  # r1b_moon()
-        offset = move - 238
-        apply_action_77(st)
-    elif move < 247:  # r1c_moon(g: int)
-        offset = move - 239
         v0 = offset
-        apply_action_78(st, v0)
-    elif move < 248:  # ragnarok_sun()
+        apply_action_71(st, v0)
+    elif move < 242:  # r3b_moon()
+        offset = move - 241
+        apply_action_72(st)
+    elif move < 243:  # r3c_moon()
+        offset = move - 242
+        apply_action_73(st)
+    elif move < 244:  # r2a_moon()
+        offset = move - 243
+        apply_action_74(st)
+    elif move < 245:  # r2b_moon()
+        offset = move - 244
+        apply_action_75(st)
+    elif move < 246:  # r2c_moon()
+        offset = move - 245
+        apply_action_76(st)
+    elif move < 247:  # r1a_moon()
+        offset = move - 246
+        apply_action_77(st)
+    elif move < 248:  # r1b_moon()
         offset = move - 247
-        apply_action_79(st)
-    elif move < 249:  # ragnarok_moon()
+        apply_action_78(st)
+    elif move < 256:  # r1c_moon(g: int)
         offset = move - 248
+        v0 = offset
+        apply_action_79(st, v0)
+    elif move < 257:  # ragnarok_sun()
+        offset = move - 256
         apply_action_80(st)
+    elif move < 258:  # ragnarok_moon()
+        offset = move - 257
+        apply_action_81(st)
     st.last = st.current
     st.ply += 1
     st.passes = 0
@@ -2895,7 +3512,20 @@ cdef int apply_move(State* st, int move, int* moves) noexcept nogil:
 
 cdef State START          # the start position (set up and settled once, at import)
 state_init(&START)
-settle(&START, NULL)
+# (with items, each new game deals from START and only then settles: see new_game())
+
+
+cdef void new_game(State* st, uint64_t seed) noexcept nogil:
+    """A new game's state for `seed`: START, the decks shuffled and dealt with the
+    chance stream (which the dice then continue), settled."""
+    cdef Rng deal
+    st[0] = START
+    deal.state = derive_seed(seed, DEAL_STREAM)
+    st.rng = deal.state
+    zones_start(st)  # every ordered zone shuffled with the chance stream
+    deal.state = st.rng
+    st.rng = deal.state
+    settle(st, NULL)
 
 cdef int SCRATCH[N_MOVES]  # move buffer for the Python-facing methods (used with the GIL held)
 
@@ -2925,7 +3555,11 @@ cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long f
     cdef int winner
     for i in range(first, first + count):
         rng.state = derive_seed(seed, <uint64_t>i)
-        st = start[0]
+        if deal:  # a new game: START with the decks shuffled and dealt for this game
+            new_game(&st, rng.state)
+        else:  # a rollout: the position as it stands, with dice of its own
+            st = start[0]
+            st.rng = derive_seed(rng.state, CHANCE_STREAM)
         random_game(&st, &rng, moves)
         winner = outcome(&st, &margin)
         stats.games += 1
@@ -2995,6 +3629,8 @@ def playout_trace(uint64_t seed, Core core=None):
         free(trace)
         raise MemoryError()
     rng.state = seed
+    if core is None:
+        new_game(&st, seed)
     try:
         with nogil:
             n = gen_legal(&st, moves)
@@ -3034,6 +3670,8 @@ def perft(int depth, Core core=None):
     cdef int* moves
     if depth < 0:
         raise ValueError("perft depth must be at least 0")
+    if core is None:  # the start of the game with seed 0 (the decks dealt), as new_state(0)
+        new_game(&st, 0)
     moves = <int*>malloc((depth + 1) * N_MOVES * sizeof(int))
     if moves == NULL:
         raise MemoryError()
@@ -3057,7 +3695,7 @@ cdef class Core:
     cdef State st
 
     def __cinit__(self, uint64_t seed=0):
-        self.st = START
+        new_game(&self.st, seed)  # decks and zones shuffled and dealt with the chance stream
 
     def clone(self):
         cdef Core other = Core.__new__(Core)
@@ -3181,6 +3819,19 @@ cdef class Core:
     def discards(self):
         """Discard piles per player and kind."""
         return [[] for p in range(N_PLAYERS)]
+
+    @property
+    def zones(self):
+        """Every zone slot's content: an ordered slot's item kinds top first, an unordered
+        slot's counts per kind (see midgardc/runtime/zones.py)."""
+        cdef int slot
+        out = []
+        for slot in range(N_ZSLOTS):
+            if SLOT_PILE[slot] >= 0:
+                out.append([self.st.zpile[SLOT_PILE[slot]][i] for i in range(self.st.zsize[slot])])
+            else:
+                out.append([self.st.zcount[slot][k] for k in range(N_ITEM_KINDS)])
+        return out
 
     @property
     def heights(self):

@@ -63,16 +63,17 @@ def test_random_games_stay_legal_and_end(seed) -> None:
         # "Players may have a maximum of 7 of each resource"
         for p in range(ir.n_players):
             assert 0 <= counters[p][col["gold"]] <= 7 and 0 <= counters[p][col["mead"]] <= 7
-        # four meeples, on four realms ("Meeples may not share the same Realm space")
-        assert sum(1 for v in board if v > 0) == 4
+        # four meeples, on four realms ("Meeples may not share the same Realm space"),
+        # once the setup has placed them
+        assert sum(1 for v in board if v > 0) == 4 or counters[0][col["stage"]] == 3
         # a marker always sits on a meeple
         for p in range(ir.n_players):
             realm = counters[p][col["marker"]]
             assert realm == 0 or board[realm - 1] > 0
     assert not state.core.ply_limited
     vp = [state.core.counters[p][col["vp"]] for p in range(ir.n_players)]
-    rag = state.core.counters[0][names.index("rag")]
-    assert max(vp) >= 9 or rag == 5  # "a player reaches 9 points, or the final Prophecy"
+    prophecies_left = len(state.zones()["sun_row"]["game"])
+    assert max(vp) >= 9 or prophecies_left == 0  # "a player reaches 9 points, or the final Prophecy"
 
 
 def test_a_match_prints_a_table() -> None:

@@ -37,14 +37,35 @@ def micro(engine: str):
     return get_game(MICRO, None, engine)
 
 
-def position(engine: str, meeples: list[str], counters: dict | None = None, current: int = RED, **per_player):
-    """A state with meeples on the named realms, red to move by default; ``counters``
-    sets game-wide values, ``red={...}`` / ``blue={...}`` a player's counters."""
+def dealt(engine: str, wanted=lambda zones: True):
+    """A new game after the setup's four forced `deploy` moves (the Ragnarok tokens drawn,
+    the relics dealt), from the first seed whose zones satisfy ``wanted``."""
+    game = micro(engine)
+    for seed in range(2000):
+        state = game.new_state(seed)
+        for _ in range(4):
+            (move,) = state.legal_moves()  # "start:<realm of the token drawn>"
+            state.apply(move)
+        if wanted(state.zones()):
+            return state
+    raise AssertionError("no seed deals that")
+
+
+def row(state, zone: str) -> list[str]:
+    """A game zone's items, top first."""
+    return state.zones()[zone]["game"]
+
+
+def position(engine: str, meeples: list[str], counters: dict | None = None, current: int = RED, base=None, **per_player):
+    """A state with meeples on the named realms, red to move by default, in the move
+    stage; ``counters`` sets game-wide values, ``red={...}`` / ``blue={...}`` a player's
+    counters. The zones are those of ``base`` (default: a new game, seed 0)."""
     game = micro(engine)
     ir = game.ir
     names = list(ir.counters)
     rows = [list(ir.counter_init[p]) for p in range(ir.n_players)]
     rows[BLUE][names.index("took")] = 1  # the second player's starting choice is made
+    rows[RED][names.index("stage")] = 0  # setup done
     for name, value in (counters or {}).items():
         rows[RED][names.index(name)] = value  # game state: kept in red's counters
     for p, key in ((RED, "red"), (BLUE, "blue")):
@@ -53,7 +74,7 @@ def position(engine: str, meeples: list[str], counters: dict | None = None, curr
     board = [0] * ir.board.n_cells
     for m in meeples:
         board[ir.board.cell_names.index(m)] = ir.piece_id(RED, 0)
-    state = game.new_state()
+    state = base or game.new_state()
     state.core.load(board, [[0], [0]], current, counters=rows)
     return state
 
@@ -69,6 +90,38 @@ def texts(state) -> list[str]:
 def meeples_at(state) -> set[str]:
     ir = state.game.ir
     return {ir.board.cell_names[c] for c, v in enumerate(state.core.board[: ir.board.n_cells]) if v > 0}
+
+
+# --------------------------------------------------------------------------- setup
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_setup_draws_four_tokens_places_the_meeples_and_deals_the_relics(engine) -> None:
+    # FACTS: "setup draws 4 Ragnarok tokens that fix which realms are destroyed and in which
+    # order, and the meeples' start realms"; "4 meeples"; "relics sit on the two craft
+    # blessing tracks at levels 1-4"; prophecies "Dealt in random order at setup"
+    firsts = set()
+    for seed in range(12):
+        state = micro(engine).new_state(seed)
+        tokens = row(state, "tokens")
+        assert sorted(tokens) == sorted(f"token_{r}" for r in RING)
+        assert len(row(state, "sun_row")) == len(row(state, "moon_row")) == 5
+        for token in tokens[:4]:
+            assert texts(state) == [f"start:{token[len('token_'):]}"]  # red's forced setup moves
+            state.apply(texts(state)[0])
+        assert row(state, "drawn") == tokens[:4]
+        assert meeples_at(state) == {t[len("token_"):] for t in tokens[:4]}
+        assert state.current_player() == RED and all("-" in t for t in texts(state))
+        for level in range(1, 5):
+            on_tracks = {get(state, f"w{level}"), get(state, f"s{level}")}
+            left = row(state, f"level_{level}")
+            assert len(on_tracks) == 2 and len(left) == 1
+            assert on_tracks | {RELIC_NUMBER[left[0]]} == {3 * (level - 1) + k for k in (1, 2, 3)}
+        firsts.add(tokens[0])
+    assert len(firsts) > 1  # the order comes from the seed
+
+
+RELIC_NUMBER = {f"r{lvl}{col}": 3 * (lvl - 1) + k for lvl in range(1, 5) for k, col in enumerate("abc", 1)}
 
 
 # --------------------------------------------------------------------------- 1. Move
@@ -193,11 +246,12 @@ def test_abilities_in_any_order_and_all_before_the_end_of_the_turn(engine) -> No
 def test_the_second_player_starts_with_a_gold_or_a_mead(engine) -> None:
     # FACTS: "the second player starts with 1 Gold or 1 Mead" (a choice, at the start of
     # its first turn: the spec's ASSUMPTION)
-    game = micro(engine)
-    state = game.new_state()
+    state = dealt(engine)
     assert not {"start_gold", "start_mead"} & set(texts(state))
-    for move in ("svartalfheim-asgard", "collect", "sun_wolf", "end_turn"):
-        state.apply(move)
+    state.apply(texts(state)[0])  # red's first move
+    while "end_turn" not in texts(state):  # the realm's abilities
+        state.apply(next(t for t in texts(state) if t in ("collect", "sun_wolf", "moon_wolf")))
+    state.apply("end_turn")
     assert state.current_player() == BLUE
     assert sorted(texts(state)) == ["start_gold", "start_mead"]
     state.apply("start_mead")
@@ -308,12 +362,12 @@ def test_a_cost_that_cannot_be_paid(engine) -> None:
     assert "surtr_1" not in texts(state)
 
 
-# relic squares: (track, level, relic on it, side it lies on)
+# relic squares: (track, level, a relic of that level, the side it lies on)
 # FACTS: "relics sit on the two craft blessing tracks at levels 1-4"; "For squares covered by
 # a Relic (on Blue and Red tracks), instead claim that Relic, placing it in front of you."
-# The spec's placement ASSUMPTION: Wayland level L holds relic La Sun side up,
-# Svartalfheim level L holds Lb Moon side up (relic La = 3(L-1)+1, Lb = 3(L-1)+2).
-RELIC_SQUARES = [("wayland", lvl, 3 * (lvl - 1) + 1, 1) for lvl in range(1, 5)] + [("svartalfheim", lvl, 3 * (lvl - 1) + 2, 2) for lvl in range(1, 5)]
+# The spec's placement ASSUMPTION: Wayland's relics lie Sun side up, Svartalfheim's Moon
+# side up (relic number = 3 * (level - 1) + column).
+RELIC_SQUARES = [(track, lvl, 3 * (lvl - 1) + col, side) for track, side in (("wayland", 1), ("svartalfheim", 2)) for lvl in range(1, 5) for col in (1, 2, 3)]
 
 
 def sides(state, player: int = RED) -> dict[int, int]:
@@ -329,9 +383,8 @@ def relics_value(held: dict[int, int]) -> int:
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("track, level, relic, side", RELIC_SQUARES)
 def test_claiming_the_relic_on_a_square(engine, track, level, relic, side) -> None:
-    state = activation(engine, {"craft": 1, track: 4})
     square = f"{track[0]}{level}"
-    assert get(state, square) == relic
+    state = activation(engine, {"craft": 1, track: 4}, {square: relic})
     assert f"{track}_{level}" not in texts(state)  # covered: its own ability is hidden
     state.apply(f"claim_{square}")
     assert sides(state) == {relic: side}
@@ -467,7 +520,7 @@ def test_a_wolf_passing_the_end_of_its_track_brings_ragnarok(engine) -> None:
     state.apply("ragnarok_sun")
     # "RESET both Wolf markers"; FACTS: "each Ragnarok shortens the triggering wolf's track"
     assert (get(state, "ws"), get(state, "wm"), get(state, "sl"), get(state, "ml")) == (1, 1, 7, 8)
-    assert get(state, "rag") == 1 and state.current_player() == BLUE
+    assert state.current_player() == BLUE
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -493,11 +546,14 @@ def test_both_wolves_past_the_end_the_player_chooses(engine) -> None:
 @pytest.mark.parametrize("realm", RING)
 def test_ragnarok_destroys_the_realm_on_its_token(engine, realm) -> None:
     # "DESTROY the Realm shown on the Ragnarok token. Flip it to the destroyed side";
-    # the next Ragnarok (rag = 1) reads the second token (second digit of rag_row)
-    state = activation(engine, {}, {"ws": 9, "rag": 1, "rag_row": NUM[realm] * 10 + 9})
+    # FACTS: the 4 tokens drawn at setup fix which realms are destroyed, in which order
+    base = dealt(engine, lambda z: z["drawn"]["game"][0] == f"token_{realm}")
+    state = position(engine, ["midgard", "niflheim", "muspelheim"], {"stage": 1, **WOLVES, "ws": 9}, base=base, red={"marker": 9})
+    second = row(state, "drawn")[1]
     state.apply("end_turn")
     state.apply("ragnarok_sun")
     assert get(state, "ruins") == BIT[realm]
+    assert row(state, "drawn")[0] == second  # the next Ragnarok destroys the next one
     # the destroyed side's yield, reached along the ring
     src = RING[(RING.index(realm) + 1) % 8]
     state = position(engine, [src], {"ruins": BIT[realm]})
@@ -510,40 +566,42 @@ def test_ragnarok_destroys_the_realm_on_its_token(engine, realm) -> None:
 
 # FACTS ASSUMPTION (prophecies): Sun - most Gold, most Sun relics, most relics, highest
 # blessing level, fewest VP; Moon - most Mead, most Moon relics, most resources, highest
-# blessing level, fewest relics; "2 VP to the leader, 1 each on a tie". The spec numbers
-# them 1..5 in this order (the digits of sun_row / moon_row). Each row: red's and blue's
+# blessing level, fewest relics; "2 VP to the leader, 1 each on a tie"; "Dealt in
+# random order at setup". Each row: the prophecy (an item of the spec), red's and blue's
 # counters making red the leader.
 PROPHECIES = [
-    ("sun", 1, {"gold": 3}, {"gold": 2}),                                          # most Gold
-    ("sun", 2, {"relics": relics_value({1: 1, 2: 1})}, {"relics": relics_value({3: 1, 4: 2, 5: 2})}),  # most Sun relics
-    ("sun", 3, {"relics": relics_value({1: 2, 2: 2})}, {"relics": relics_value({3: 1})}),  # most relics
-    ("sun", 4, {"odin": 3}, {"hel": 2}),                                           # highest blessing level
-    ("sun", 5, {"vp": 1}, {"vp": 2}),                                              # fewest VP
-    ("moon", 1, {"mead": 3}, {"mead": 2}),                                         # most Mead
-    ("moon", 2, {"relics": relics_value({1: 2})}, {"relics": relics_value({2: 1, 3: 1})}),  # most Moon relics
-    ("moon", 3, {"gold": 2, "mead": 2}, {"gold": 3}),                              # most resources
-    ("moon", 4, {"buri": 4}, {"surtr": 3, "odin": 3}),                             # highest blessing level
-    ("moon", 5, {"relics": relics_value({1: 1})}, {"relics": relics_value({2: 1, 3: 2})}),  # fewest relics
+    ("sun", "sun_most_gold", {"gold": 3}, {"gold": 2}),
+    ("sun", "sun_most_sun_relics", {"relics": relics_value({1: 1, 2: 1})}, {"relics": relics_value({3: 1, 4: 2, 5: 2})}),
+    ("sun", "sun_most_relics", {"relics": relics_value({1: 2, 2: 2})}, {"relics": relics_value({3: 1})}),
+    ("sun", "sun_highest_level", {"odin": 3}, {"hel": 2}),
+    ("sun", "sun_fewest_vp", {"vp": 1}, {"vp": 2}),
+    ("moon", "moon_most_mead", {"mead": 3}, {"mead": 2}),
+    ("moon", "moon_most_moon_relics", {"relics": relics_value({1: 2})}, {"relics": relics_value({2: 1, 3: 1})}),
+    ("moon", "moon_most_resources", {"gold": 2, "mead": 2}, {"gold": 3}),
+    ("moon", "moon_highest_level", {"buri": 4}, {"surtr": 3, "odin": 3}),
+    ("moon", "moon_fewest_relics", {"relics": relics_value({1: 1})}, {"relics": relics_value({2: 1, 3: 2})}),
 ]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("wolf, kind, red, blue", PROPHECIES)
+@pytest.mark.parametrize("wolf, kind, red, blue", PROPHECIES, ids=[p[1] for p in PROPHECIES])
 def test_each_prophecy_scores_2_for_the_leader_and_1_each_on_a_tie(engine, wolf, kind, red, blue) -> None:
     # "SCORE the leftmost Prophecy corresponding to the Wolf ... Award the points shown to
     # the winning player ... then discard both Prophecies."
-    game = {"ws" if wolf == "sun" else "wm": 9, f"{wolf}_row": 10 * 9 + kind}  # leftmost = last digit
+    game = {"stage": 1, "ws" if wolf == "sun" else "wm": 9}
+    base = dealt(engine, lambda z: z[f"{wolf}_row"]["game"][0] == kind)  # the leftmost
     for leader in (RED, BLUE):  # the row's leading counters to either player
         other = 1 - leader
         sides_ = {leader: red, other: blue}
-        state = position(engine, ["midgard"], {"stage": 1, **game}, red=sides_[RED], blue=sides_[BLUE])
+        state = position(engine, ["midgard", "niflheim", "muspelheim"], game, base=base.clone(), red=sides_[RED], blue=sides_[BLUE])
         state.apply("end_turn")
         state.apply(f"ragnarok_{wolf}")
         assert get(state, "vp", leader) - sides_[leader].get("vp", 0) == 2
         assert get(state, "vp", other) - sides_[other].get("vp", 0) == 0
-        assert get(state, "rag") == 1  # both prophecies of this Ragnarok are gone
+        # "then discard both Prophecies"
+        assert len(row(state, "sun_row")) == len(row(state, "moon_row")) == 4
     # a tie: the same counters for both players
-    state = position(engine, ["midgard"], {"stage": 1, **game}, red=red, blue=red)
+    state = position(engine, ["midgard", "niflheim", "muspelheim"], game, base=base.clone(), red=red, blue=red)
     state.apply("end_turn")
     state.apply(f"ragnarok_{wolf}")
     assert get(state, "vp", RED) - red.get("vp", 0) == 1 and get(state, "vp", BLUE) - red.get("vp", 0) == 1
@@ -560,16 +618,31 @@ def test_nine_points_end_the_game_at_once(engine) -> None:
     assert state.is_terminal() and state.winner() == RED
 
 
+def last_prophecy(engine: str, kind: str):
+    """A game after four Ragnaroks, the last Sun prophecy being ``kind``."""
+    state = dealt(engine, lambda z: z["sun_row"]["game"][-1] == kind)
+    for _ in range(4):
+        state = position(engine, ["midgard", "niflheim", "muspelheim"], {"stage": 1, "ws": 9, "ruins": get(state, "ruins")}, base=state)
+        state.apply("end_turn")
+        state.apply("ragnarok_sun")
+        assert not state.is_terminal()
+    assert row(state, "sun_row") == [kind] and row(state, "drawn") == []
+    assert bin(get(state, "ruins")).count("1") == 4  # the four drawn realms are destroyed
+    return state
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_final_prophecy_ends_the_game(engine) -> None:
     # "... or the final Prophecy has been scored" (5 Sun and 5 Moon prophecies, one pair a
     # Ragnarok: the fifth Ragnarok scores the last; FACTS: 4 Ragnarok tokens, so it
     # destroys nothing)
-    state = position(engine, ["midgard"], {"stage": 1, "ws": 9, "rag": 4, "sun_row": 10000}, red={"gold": 1}, blue={"vp": 3})
+    state = last_prophecy(engine, "sun_most_gold")
+    ruins = get(state, "ruins")
+    state = position(engine, ["midgard", "niflheim", "muspelheim"], {"stage": 1, "ws": 9, "ruins": ruins}, base=state, red={"gold": 1}, blue={"vp": 3})
     state.apply("end_turn")
     assert not state.is_terminal()
     state.apply("ragnarok_sun")
-    assert state.is_terminal() and get(state, "ruins") == 0
+    assert state.is_terminal() and get(state, "ruins") == ruins  # no token left
     assert get(state, "vp", RED) == 2 and state.winner() == BLUE
 
 
@@ -577,7 +650,7 @@ def test_the_final_prophecy_ends_the_game(engine) -> None:
 def test_a_tie_on_points_goes_to_the_most_resources(engine) -> None:
     # "In the event of a tie, the player with the most remaining resources is the winner."
     for red_res, winner in (((3, 2), RED), ((1, 1), BLUE)):
-        state = position(engine, ["midgard"], {"stage": 1, "ws": 9, "rag": 4, "sun_row": 40000}, red={"vp": 5, "gold": red_res[0], "mead": red_res[1]}, blue={"vp": 5, "gold": 2, "mead": 2})
+        state = position(engine, ["midgard", "niflheim", "muspelheim"], {"stage": 1, "ws": 9}, base=last_prophecy(engine, "sun_highest_level"), red={"vp": 5, "gold": red_res[0], "mead": red_res[1]}, blue={"vp": 5, "gold": 2, "mead": 2})
         state.apply("end_turn")
         state.apply("ragnarok_sun")  # highest blessing level: a tie, 1 VP each
         assert state.is_terminal() and get(state, "vp", RED) == get(state, "vp", BLUE) == 6
