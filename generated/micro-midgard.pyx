@@ -184,14 +184,18 @@ cdef extern from *:
       {4},
       {0}
     };
-    /* counters at setup [player][counter] */
-    static const long long MGC_COUNTER_INIT[2][37] = {
+    /* counters at setup [player][counter], then the game's row */
+    static const long long MGC_COUNTER_INIT[3][37] = {
       {
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 3,
-      1, 1, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     },
       {
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 3,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    },
+      {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3,
       1, 1, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0
     }
     };
@@ -214,7 +218,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[3][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[10]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[2][37]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][37]
 
 
 # ---------------------------------------------------------------------------- state
@@ -225,14 +229,14 @@ ctypedef struct State:
     board_t board[N_CELLS + 1]                     # board[N_CELLS] is the off-board cell (-1)
     uint64_t cellsets[N_PIECES][WORDS]             # the cells holding each piece id (0: the empty cells)
     int hands[N_PLAYERS][HAND_SLOTS]               # pieces in hand [player][kind]
-    long long counters[N_PLAYERS][COUNTER_SLOTS]   # per-player counters [player][counter]
+    long long counters[N_PLAYERS + 1][COUNTER_SLOTS]  # counters [player][counter], then the game's row
     int current                                    # the player to move; -1 once the game is over
     int last                                       # the player who made the previous move; -1 at the start
     int ply                                        # moves played
     int passes                                     # consecutive passes before the current player
     bint terminal
     bint ply_limited                               # ended by MAX_PLIES rather than by the rules
-    bint again                                     # an extra_turn effect ran: the mover moves again
+    int again                                      # who moves next: 0 next seat, 1 the mover (extra_turn), 2 + p player p (next_turn)
     uint64_t rng                                   # the state's chance stream (zones draw from it)
     int zsize[N_ZSLOTS]                            # zones: items per slot (zone and owner)
     int zcount[N_ZSLOTS][N_ITEM_KINDS]             # zones: items per slot and kind
@@ -257,6 +261,7 @@ cdef void state_init(State* st) noexcept nogil:
     for p in range(N_PLAYERS):
         for k in range(HAND_SLOTS):
             st.hands[p][k] = HAND_INIT[p][k]
+    for p in range(N_PLAYERS + 1):  # (the last row is the game's)
         for k in range(COUNTER_SLOTS):
             st.counters[p][k] = COUNTER_INIT[p][k]
     st.current = 0
@@ -265,7 +270,7 @@ cdef void state_init(State* st) noexcept nogil:
     st.passes = 0
     st.terminal = False
     st.ply_limited = False
-    st.again = False
+    st.again = 0
     st.rng = 0
     memset(st.zsize, 0, sizeof(st.zsize))
     memset(st.zcount, 0, sizeof(st.zcount))
@@ -391,6 +396,11 @@ cdef inline void counter_set(State* st, int owner, int counter, long long value)
 cdef inline void counter_add(State* st, int owner, int counter, long long value) noexcept nogil:
     if owner >= 0:
         st.counters[owner][counter] += value
+
+
+cdef inline void next_turn(State* st, int player) noexcept nogil:
+    if player >= 0:  # (nobody changes nothing)
+        st.again = 2 + player
 
 
 # -- sets of cells (bit c of word c // 64; only board cells are ever members)
@@ -897,9 +907,9 @@ cdef inline long long define_2(State* st, long long a0) noexcept nogil:
     return (((((((((((define_0(st, a0, 1) + (<long long>3 * define_0(st, a0, 2))) + (<long long>9 * define_0(st, a0, 3))) + (<long long>27 * define_0(st, a0, 4))) + (<long long>81 * define_0(st, a0, 5))) + (<long long>243 * define_0(st, a0, 6))) + (<long long>729 * define_0(st, a0, 7))) + (<long long>2187 * define_0(st, a0, 8))) + (<long long>6561 * define_0(st, a0, 9))) + (<long long>19683 * define_0(st, a0, 10))) + (<long long>59049 * define_0(st, a0, 11))) + (<long long>177147 * define_0(st, a0, 12)))
 
 
-# define 3: down(cell c) = ruins(red) // bit(c) % 2
+# define 3: down(cell c) = ruins // bit(c) % 2
 cdef inline long long define_3(State* st, int a0) noexcept nogil:
-    return floormod(floordiv(counter_of(st, 0, 28), PROP_2[a0]), 2)
+    return floormod(floordiv(st.counters[N_PLAYERS][28], PROP_2[a0]), 2)
 
 
 # define 4: ruined(cell c) = down(c) == 1
@@ -997,14 +1007,14 @@ cdef inline long long define_22(State* st, int a0) noexcept nogil:
     return quant_8(st, a0)
 
 
-# define 23: sun_back = 1 - is(ws(red), 1)
+# define 23: sun_back = 1 - is(ws, 1)
 cdef inline long long define_23(State* st) noexcept nogil:
-    return (<long long>1 - define_0(st, counter_of(st, 0, 24), 1))
+    return (<long long>1 - define_0(st, st.counters[N_PLAYERS][24], 1))
 
 
-# define 24: moon_back = 1 - is(wm(red), 1)
+# define 24: moon_back = 1 - is(wm, 1)
 cdef inline long long define_24(State* st) noexcept nogil:
-    return (<long long>1 - define_0(st, counter_of(st, 0, 25), 1))
+    return (<long long>1 - define_0(st, st.counters[N_PLAYERS][25], 1))
 
 
 # define 25: top_level(player p) = 1 + count(x in range(2, 4): surtr(p) >= x or wayland(p) >= x or odin(p) >= x or freya(p) >= x or angrboda(p) >= x or hel(p) >= x or svartalfheim(p) >= x or buri(p) >= x)
@@ -1475,8 +1485,8 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: deploy(c: cell) -> ids 0..8
-    # where hand(mover, meeple) > 0 and (stage(red) == 3 and empty(c) and item_has(top(0, red), num(c)))
-    if (hand_of(st, st.current, 0) > 0) and (counter_of(st, 0, 23) == 3):
+    # where hand(mover, meeple) > 0 and (stage == 3 and empty(c) and item_has(top(0, red), num(c)))
+    if (hand_of(st, st.current, 0) > 0) and (st.counters[N_PLAYERS][23] == 3):
         cellset_0(st, cand0)  # empty(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
@@ -1488,18 +1498,18 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 out[n] = a0
                 n += 1
     # action 1: start_gold() -> ids 9..9
-    # where stage(red) == 0 and owes_choice(mover)
-    if (counter_of(st, 0, 23) == 0) and define_14(st, st.current):
+    # where stage == 0 and owes_choice(mover)
+    if (st.counters[N_PLAYERS][23] == 0) and define_14(st, st.current):
         out[n] = 9
         n += 1
     # action 2: start_mead() -> ids 10..10
-    # where stage(red) == 0 and owes_choice(mover)
-    if (counter_of(st, 0, 23) == 0) and define_14(st, st.current):
+    # where stage == 0 and owes_choice(mover)
+    if (st.counters[N_PLAYERS][23] == 0) and define_14(st, st.current):
         out[n] = 10
         n += 1
     # action 3: go(f: cell, t: cell) -> ids 11..91
-    # where stage(red) == 0 and not owes_choice(mover) and free(f) and (empty(t) and linked(f, t) or forced(t))
-    if (counter_of(st, 0, 23) == 0) and (not define_14(st, st.current)):
+    # where stage == 0 and not owes_choice(mover) and free(f) and (empty(t) and linked(f, t) or forced(t))
+    if (st.counters[N_PLAYERS][23] == 0) and (not define_14(st, st.current)):
         for a0 in range(N_CELLS):  # f: cell
             if not define_10(st, a0):  # free(f)
                 continue
@@ -1509,301 +1519,301 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 out[n] = 11 + a0 * 9 + a1
                 n += 1
     # action 4: collect() -> ids 92..92
-    # where stage(red) == 1 and pg(mover) + pm(mover) > 0
-    if (counter_of(st, 0, 23) == 1) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
+    # where stage == 1 and pg(mover) + pm(mover) > 0
+    if (st.counters[N_PLAYERS][23] == 1) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
         out[n] = 92
         n += 1
     # action 5: sun_wolf() -> ids 93..93
-    # where stage(red) == 1 and sw(mover) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 6) > 0):
+    # where stage == 1 and sw(mover) > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 6) > 0):
         out[n] = 93
         n += 1
     # action 6: moon_wolf() -> ids 94..94
-    # where stage(red) == 1 and mw(mover) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 7) > 0):
+    # where stage == 1 and mw(mover) > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 7) > 0):
         out[n] = 94
         n += 1
     # action 7: end_turn() -> ids 95..95
-    # where stage(red) == 1 and resolved
-    if (counter_of(st, 0, 23) == 1) and define_15(st):
+    # where stage == 1 and resolved
+    if (st.counters[N_PLAYERS][23] == 1) and define_15(st):
         out[n] = 95
         n += 1
     # action 8: up_surtr() -> ids 96..96
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) < 4):
+    # where stage == 1 and sun(mover) >= 1 and surtr(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) < 4):
         out[n] = 96
         n += 1
     # action 9: up_odin() -> ids 97..97
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) < 4):
+    # where stage == 1 and sun(mover) >= 1 and odin(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) < 4):
         out[n] = 97
         n += 1
     # action 10: up_freya() -> ids 98..98
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) < 4):
+    # where stage == 1 and sun(mover) >= 1 and freya(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) < 4):
         out[n] = 98
         n += 1
     # action 11: up_angrboda() -> ids 99..99
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) < 4):
+    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) < 4):
         out[n] = 99
         n += 1
     # action 12: up_hel() -> ids 100..100
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) < 4):
+    # where stage == 1 and moon(mover) >= 1 and hel(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) < 4):
         out[n] = 100
         n += 1
     # action 13: up_buri() -> ids 101..101
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) < 4):
+    # where stage == 1 and moon(mover) >= 1 and buri(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) < 4):
         out[n] = 101
         n += 1
     # action 14: up_wayland() -> ids 102..102
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) < 4):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) < 4):
         out[n] = 102
         n += 1
     # action 15: up_svartalfheim() -> ids 103..103
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) < 4):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) < 4):
         out[n] = 103
         n += 1
     # action 16: surtr_4() -> ids 104..104
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 4 and gold(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 4) and (counter_of(st, st.current, 1) >= 3):
+    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 4 and gold(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 4) and (counter_of(st, st.current, 1) >= 3):
         out[n] = 104
         n += 1
     # action 17: surtr_3() -> ids 105..105
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 3 and gold(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 3) and (counter_of(st, st.current, 1) >= 2):
+    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 3 and gold(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 3) and (counter_of(st, st.current, 1) >= 2):
         out[n] = 105
         n += 1
     # action 18: surtr_2() -> ids 106..106
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 2 and gold(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 2) and (counter_of(st, st.current, 1) >= 3):
+    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 2 and gold(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 2) and (counter_of(st, st.current, 1) >= 3):
         out[n] = 106
         n += 1
     # action 19: surtr_1() -> ids 107..107
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 1 and gold(mover) >= 5
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 1) and (counter_of(st, st.current, 1) >= 5):
+    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 1 and gold(mover) >= 5
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 1) and (counter_of(st, st.current, 1) >= 5):
         out[n] = 107
         n += 1
     # action 20: odin_4() -> ids 108..108
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 4):
+    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 4):
         out[n] = 108
         n += 1
     # action 21: odin_3() -> ids 109..109
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 3):
+    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 3):
         out[n] = 109
         n += 1
     # action 22: odin_2() -> ids 110..110
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 2):
+    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 2):
         out[n] = 110
         n += 1
     # action 23: odin_1() -> ids 111..111
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 1):
+    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 1
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 1):
         out[n] = 111
         n += 1
     # action 24: freya_4() -> ids 112..112
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 4):
+    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 4):
         out[n] = 112
         n += 1
     # action 25: freya_3() -> ids 113..113
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 3):
+    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 3):
         out[n] = 113
         n += 1
     # action 26: freya_2() -> ids 114..114
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 2):
+    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 2):
         out[n] = 114
         n += 1
     # action 27: freya_1() -> ids 115..115
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 1 and mead(mover) >= 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 1) and (counter_of(st, st.current, 2) >= 1):
+    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 1 and mead(mover) >= 1
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 1) and (counter_of(st, st.current, 2) >= 1):
         out[n] = 115
         n += 1
     # action 28: angrboda_4() -> ids 116..116
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 4):
+    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 4):
         out[n] = 116
         n += 1
     # action 29: angrboda_3() -> ids 117..117
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 3):
+    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 3):
         out[n] = 117
         n += 1
     # action 30: angrboda_2() -> ids 118..118
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 2):
+    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 2):
         out[n] = 118
         n += 1
     # action 31: angrboda_1() -> ids 119..119
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 1 and gold(mover) >= 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 1) and (counter_of(st, st.current, 1) >= 1):
+    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 1 and gold(mover) >= 1
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 1) and (counter_of(st, st.current, 1) >= 1):
         out[n] = 119
         n += 1
     # action 32: hel_4() -> ids 120..120
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 4):
+    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 4):
         out[n] = 120
         n += 1
     # action 33: hel_3() -> ids 121..121
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 3):
+    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 3):
         out[n] = 121
         n += 1
     # action 34: hel_2() -> ids 122..122
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 2):
+    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 2):
         out[n] = 122
         n += 1
     # action 35: hel_1() -> ids 123..123
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 1):
+    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 1
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 1):
         out[n] = 123
         n += 1
     # action 36: buri_4() -> ids 124..124
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 4 and mead(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 4) and (counter_of(st, st.current, 2) >= 3):
+    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 4 and mead(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 4) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 124
         n += 1
     # action 37: buri_3() -> ids 125..125
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 3 and mead(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 3) and (counter_of(st, st.current, 2) >= 2):
+    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 3 and mead(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 3) and (counter_of(st, st.current, 2) >= 2):
         out[n] = 125
         n += 1
     # action 38: buri_2() -> ids 126..126
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 2 and mead(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 2) and (counter_of(st, st.current, 2) >= 3):
+    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 2 and mead(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 2) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 126
         n += 1
     # action 39: buri_1() -> ids 127..127
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 1 and mead(mover) >= 5
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 1) and (counter_of(st, st.current, 2) >= 5):
+    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 1 and mead(mover) >= 5
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 1) and (counter_of(st, st.current, 2) >= 5):
         out[n] = 127
         n += 1
     # action 40: claim_w1() -> ids 128..128
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 29) > 0):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (st.counters[N_PLAYERS][29] > 0):
         out[n] = 128
         n += 1
     # action 41: claim_w2() -> ids 129..129
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 30) > 0):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (st.counters[N_PLAYERS][30] > 0):
         out[n] = 129
         n += 1
     # action 42: claim_w3() -> ids 130..130
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 31) > 0):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (st.counters[N_PLAYERS][31] > 0):
         out[n] = 130
         n += 1
     # action 43: claim_w4() -> ids 131..131
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 32) > 0):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (st.counters[N_PLAYERS][32] > 0):
         out[n] = 131
         n += 1
     # action 44: wayland_4(r: int) -> ids 132..143
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4(red) == 0 and side(mover, r) == 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 32) == 0):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4 == 0 and side(mover, r) == 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (st.counters[N_PLAYERS][32] == 0):
         for a0 in range(1, 13):  # r: int 1..12
             if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             out[n] = 132 + (a0 - (1))
             n += 1
     # action 45: wayland_3() -> ids 144..144
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3(red) == 0 and gold(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 31) == 0) and (counter_of(st, st.current, 1) >= 3):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3 == 0 and gold(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (st.counters[N_PLAYERS][31] == 0) and (counter_of(st, st.current, 1) >= 3):
         out[n] = 144
         n += 1
     # action 46: wayland_2(r: int) -> ids 145..156
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2(red) == 0 and side(mover, r) == 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 30) == 0):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2 == 0 and side(mover, r) == 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (st.counters[N_PLAYERS][30] == 0):
         for a0 in range(1, 13):  # r: int 1..12
             if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             out[n] = 145 + (a0 - (1))
             n += 1
     # action 47: wayland_1(r: int) -> ids 157..168
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1(red) == 0 and side(mover, r) == 1 and gold(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 29) == 0) and (counter_of(st, st.current, 1) >= 2):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1 == 0 and side(mover, r) == 1 and gold(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (st.counters[N_PLAYERS][29] == 0) and (counter_of(st, st.current, 1) >= 2):
         for a0 in range(1, 13):  # r: int 1..12
             if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             out[n] = 157 + (a0 - (1))
             n += 1
     # action 48: claim_s1() -> ids 169..169
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 33) > 0):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (st.counters[N_PLAYERS][33] > 0):
         out[n] = 169
         n += 1
     # action 49: claim_s2() -> ids 170..170
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 34) > 0):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (st.counters[N_PLAYERS][34] > 0):
         out[n] = 170
         n += 1
     # action 50: claim_s3() -> ids 171..171
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 35) > 0):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (st.counters[N_PLAYERS][35] > 0):
         out[n] = 171
         n += 1
     # action 51: claim_s4() -> ids 172..172
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 36) > 0):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (st.counters[N_PLAYERS][36] > 0):
         out[n] = 172
         n += 1
     # action 52: svartalfheim_4(r: int) -> ids 173..184
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4(red) == 0 and side(mover, r) == 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 36) == 0):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4 == 0 and side(mover, r) == 1
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (st.counters[N_PLAYERS][36] == 0):
         for a0 in range(1, 13):  # r: int 1..12
             if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             out[n] = 173 + (a0 - (1))
             n += 1
     # action 53: svartalfheim_3() -> ids 185..185
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3(red) == 0 and mead(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 35) == 0) and (counter_of(st, st.current, 2) >= 3):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3 == 0 and mead(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (st.counters[N_PLAYERS][35] == 0) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 185
         n += 1
     # action 54: svartalfheim_2(r: int) -> ids 186..197
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2(red) == 0 and side(mover, r) == 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 34) == 0):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2 == 0 and side(mover, r) == 1
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (st.counters[N_PLAYERS][34] == 0):
         for a0 in range(1, 13):  # r: int 1..12
             if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             out[n] = 186 + (a0 - (1))
             n += 1
     # action 55: svartalfheim_1(r: int) -> ids 198..209
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1(red) == 0 and side(mover, r) == 2 and mead(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 33) == 0) and (counter_of(st, st.current, 2) >= 2):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1 == 0 and side(mover, r) == 2 and mead(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (st.counters[N_PLAYERS][33] == 0) and (counter_of(st, st.current, 2) >= 2):
         for a0 in range(1, 13):  # r: int 1..12
             if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             out[n] = 198 + (a0 - (1))
             n += 1
     # action 56: r4a_sun() -> ids 210..210
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 19683 % 3 == 1 and used(mover) // 19683 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 19683 % 3 == 1 and used(mover) // 19683 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
         out[n] = 210
         n += 1
     # action 57: r4b_sun() -> ids 211..211
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 59049 % 3 == 1 and used(mover) // 59049 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 59049 % 3 == 1 and used(mover) // 59049 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
         out[n] = 211
         n += 1
     # action 58: r4c_sun() -> ids 212..212
-    # where stage(red) == 1 and sun(mover) >= 1 and gold(mover) >= 2 and relics(mover) // 177147 % 3 == 1 and used(mover) // 177147 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
+    # where stage == 1 and sun(mover) >= 1 and gold(mover) >= 2 and relics(mover) // 177147 % 3 == 1 and used(mover) // 177147 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
         out[n] = 212
         n += 1
     # action 59: r3a_sun(g: int) -> ids 213..217
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 1 and used(mover) // 729 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 1 and used(mover) // 729 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
         for a0 in range(5):  # g: int 0..4
             if not (counter_of(st, st.current, 1) >= a0):  # gold(mover) >= g
                 continue
@@ -1812,43 +1822,43 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 213 + a0
             n += 1
     # action 60: r3b_sun() -> ids 218..218
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 3 and relics(mover) // 2187 % 3 == 1 and used(mover) // 2187 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 3 and relics(mover) // 2187 % 3 == 1 and used(mover) // 2187 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
         out[n] = 218
         n += 1
     # action 61: r3c_sun() -> ids 219..219
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 5 and relics(mover) // 6561 % 3 == 1 and used(mover) // 6561 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 5 and relics(mover) // 6561 % 3 == 1 and used(mover) // 6561 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
         out[n] = 219
         n += 1
     # action 62: r2a_sun() -> ids 220..220
-    # where stage(red) == 1 and gold(mover) >= 2 and mw(mover) >= 1 and relics(mover) // 27 % 3 == 1 and used(mover) // 27 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 7) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
+    # where stage == 1 and gold(mover) >= 2 and mw(mover) >= 1 and relics(mover) // 27 % 3 == 1 and used(mover) // 27 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 7) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
         out[n] = 220
         n += 1
     # action 63: r2b_sun() -> ids 221..221
-    # where stage(red) == 1 and sun(mover) >= 1 and relics(mover) // 81 % 3 == 1 and used(mover) // 81 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
+    # where stage == 1 and sun(mover) >= 1 and relics(mover) // 81 % 3 == 1 and used(mover) // 81 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
         out[n] = 221
         n += 1
     # action 64: r2c_sun() -> ids 222..222
-    # where stage(red) == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 1 and used(mover) // 243 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 1 and used(mover) // 243 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
         out[n] = 222
         n += 1
     # action 65: r1a_sun() -> ids 223..223
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 1 % 3 == 1 and used(mover) // 1 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 1 % 3 == 1 and used(mover) // 1 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
         out[n] = 223
         n += 1
     # action 66: r1b_sun() -> ids 224..224
-    # where stage(red) == 1 and sun(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 3 % 3 == 1 and used(mover) // 3 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
+    # where stage == 1 and sun(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 3 % 3 == 1 and used(mover) // 3 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
         out[n] = 224
         n += 1
     # action 67: r1c_sun(g: int) -> ids 225..232
-    # where stage(red) == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 1 and used(mover) // 9 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 1 and used(mover) // 9 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
         for a0 in range(8):  # g: int 0..7
             if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
                 continue
@@ -1859,23 +1869,23 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 225 + a0
             n += 1
     # action 68: r4a_moon() -> ids 233..233
-    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 19683 % 3 == 2 and used(mover) // 19683 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 19683 % 3 == 2 and used(mover) // 19683 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
         out[n] = 233
         n += 1
     # action 69: r4b_moon() -> ids 234..234
-    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 59049 % 3 == 2 and used(mover) // 59049 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 59049 % 3 == 2 and used(mover) // 59049 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
         out[n] = 234
         n += 1
     # action 70: r4c_moon() -> ids 235..235
-    # where stage(red) == 1 and moon(mover) >= 1 and mead(mover) >= 2 and relics(mover) // 177147 % 3 == 2 and used(mover) // 177147 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
+    # where stage == 1 and moon(mover) >= 1 and mead(mover) >= 2 and relics(mover) // 177147 % 3 == 2 and used(mover) // 177147 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
         out[n] = 235
         n += 1
     # action 71: r3a_moon(g: int) -> ids 236..240
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 2 and used(mover) // 729 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 2 and used(mover) // 729 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
         for a0 in range(5):  # g: int 0..4
             if not (counter_of(st, st.current, 1) >= a0):  # gold(mover) >= g
                 continue
@@ -1884,43 +1894,43 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 236 + a0
             n += 1
     # action 72: r3b_moon() -> ids 241..241
-    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 3 and relics(mover) // 2187 % 3 == 2 and used(mover) // 2187 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 3 and relics(mover) // 2187 % 3 == 2 and used(mover) // 2187 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
         out[n] = 241
         n += 1
     # action 73: r3c_moon() -> ids 242..242
-    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 5 and relics(mover) // 6561 % 3 == 2 and used(mover) // 6561 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 5 and relics(mover) // 6561 % 3 == 2 and used(mover) // 6561 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
         out[n] = 242
         n += 1
     # action 74: r2a_moon() -> ids 243..243
-    # where stage(red) == 1 and mead(mover) >= 2 and sw(mover) >= 1 and relics(mover) // 27 % 3 == 2 and used(mover) // 27 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 2) >= 2) and (counter_of(st, st.current, 6) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
+    # where stage == 1 and mead(mover) >= 2 and sw(mover) >= 1 and relics(mover) // 27 % 3 == 2 and used(mover) // 27 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 2) >= 2) and (counter_of(st, st.current, 6) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
         out[n] = 243
         n += 1
     # action 75: r2b_moon() -> ids 244..244
-    # where stage(red) == 1 and moon(mover) >= 1 and relics(mover) // 81 % 3 == 2 and used(mover) // 81 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
+    # where stage == 1 and moon(mover) >= 1 and relics(mover) // 81 % 3 == 2 and used(mover) // 81 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
         out[n] = 244
         n += 1
     # action 76: r2c_moon() -> ids 245..245
-    # where stage(red) == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 2 and used(mover) // 243 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 2 and used(mover) // 243 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
         out[n] = 245
         n += 1
     # action 77: r1a_moon() -> ids 246..246
-    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 1 % 3 == 2 and used(mover) // 1 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 1 % 3 == 2 and used(mover) // 1 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
         out[n] = 246
         n += 1
     # action 78: r1b_moon() -> ids 247..247
-    # where stage(red) == 1 and moon(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 3 % 3 == 2 and used(mover) // 3 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
+    # where stage == 1 and moon(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 3 % 3 == 2 and used(mover) // 3 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
         out[n] = 247
         n += 1
     # action 79: r1c_moon(g: int) -> ids 248..255
-    # where stage(red) == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 2 and used(mover) // 9 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 2 and used(mover) // 9 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
         for a0 in range(8):  # g: int 0..7
             if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
                 continue
@@ -1931,13 +1941,13 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 248 + a0
             n += 1
     # action 80: ragnarok_sun() -> ids 256..256
-    # where stage(red) == 2 and ws(red) > sl(red)
-    if (counter_of(st, 0, 23) == 2) and (counter_of(st, 0, 24) > counter_of(st, 0, 26)):
+    # where stage == 2 and ws > sl
+    if (st.counters[N_PLAYERS][23] == 2) and (st.counters[N_PLAYERS][24] > st.counters[N_PLAYERS][26]):
         out[n] = 256
         n += 1
     # action 81: ragnarok_moon() -> ids 257..257
-    # where stage(red) == 2 and wm(red) > ml(red)
-    if (counter_of(st, 0, 23) == 2) and (counter_of(st, 0, 25) > counter_of(st, 0, 27)):
+    # where stage == 2 and wm > ml
+    if (st.counters[N_PLAYERS][23] == 2) and (st.counters[N_PLAYERS][25] > st.counters[N_PLAYERS][27]):
         out[n] = 257
         n += 1
     return n
@@ -1953,8 +1963,8 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: deploy(c: cell) -> ids 0..8
-    # where hand(mover, meeple) > 0 and (stage(red) == 3 and empty(c) and item_has(top(0, red), num(c)))
-    if (hand_of(st, st.current, 0) > 0) and (counter_of(st, 0, 23) == 3):
+    # where hand(mover, meeple) > 0 and (stage == 3 and empty(c) and item_has(top(0, red), num(c)))
+    if (hand_of(st, st.current, 0) > 0) and (st.counters[N_PLAYERS][23] == 3):
         cellset_0(st, cand0)  # empty(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
@@ -1965,16 +1975,16 @@ cdef bint any_legal(State* st) noexcept nogil:
                     continue
                 return True
     # action 1: start_gold() -> ids 9..9
-    # where stage(red) == 0 and owes_choice(mover)
-    if (counter_of(st, 0, 23) == 0) and define_14(st, st.current):
+    # where stage == 0 and owes_choice(mover)
+    if (st.counters[N_PLAYERS][23] == 0) and define_14(st, st.current):
         return True
     # action 2: start_mead() -> ids 10..10
-    # where stage(red) == 0 and owes_choice(mover)
-    if (counter_of(st, 0, 23) == 0) and define_14(st, st.current):
+    # where stage == 0 and owes_choice(mover)
+    if (st.counters[N_PLAYERS][23] == 0) and define_14(st, st.current):
         return True
     # action 3: go(f: cell, t: cell) -> ids 11..91
-    # where stage(red) == 0 and not owes_choice(mover) and free(f) and (empty(t) and linked(f, t) or forced(t))
-    if (counter_of(st, 0, 23) == 0) and (not define_14(st, st.current)):
+    # where stage == 0 and not owes_choice(mover) and free(f) and (empty(t) and linked(f, t) or forced(t))
+    if (st.counters[N_PLAYERS][23] == 0) and (not define_14(st, st.current)):
         for a0 in range(N_CELLS):  # f: cell
             if not define_10(st, a0):  # free(f)
                 continue
@@ -1983,246 +1993,246 @@ cdef bint any_legal(State* st) noexcept nogil:
                     continue
                 return True
     # action 4: collect() -> ids 92..92
-    # where stage(red) == 1 and pg(mover) + pm(mover) > 0
-    if (counter_of(st, 0, 23) == 1) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
+    # where stage == 1 and pg(mover) + pm(mover) > 0
+    if (st.counters[N_PLAYERS][23] == 1) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
         return True
     # action 5: sun_wolf() -> ids 93..93
-    # where stage(red) == 1 and sw(mover) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 6) > 0):
+    # where stage == 1 and sw(mover) > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 6) > 0):
         return True
     # action 6: moon_wolf() -> ids 94..94
-    # where stage(red) == 1 and mw(mover) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 7) > 0):
+    # where stage == 1 and mw(mover) > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 7) > 0):
         return True
     # action 7: end_turn() -> ids 95..95
-    # where stage(red) == 1 and resolved
-    if (counter_of(st, 0, 23) == 1) and define_15(st):
+    # where stage == 1 and resolved
+    if (st.counters[N_PLAYERS][23] == 1) and define_15(st):
         return True
     # action 8: up_surtr() -> ids 96..96
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) < 4):
+    # where stage == 1 and sun(mover) >= 1 and surtr(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) < 4):
         return True
     # action 9: up_odin() -> ids 97..97
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) < 4):
+    # where stage == 1 and sun(mover) >= 1 and odin(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) < 4):
         return True
     # action 10: up_freya() -> ids 98..98
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) < 4):
+    # where stage == 1 and sun(mover) >= 1 and freya(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) < 4):
         return True
     # action 11: up_angrboda() -> ids 99..99
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) < 4):
+    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) < 4):
         return True
     # action 12: up_hel() -> ids 100..100
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) < 4):
+    # where stage == 1 and moon(mover) >= 1 and hel(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) < 4):
         return True
     # action 13: up_buri() -> ids 101..101
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) < 4):
+    # where stage == 1 and moon(mover) >= 1 and buri(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) < 4):
         return True
     # action 14: up_wayland() -> ids 102..102
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) < 4):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) < 4):
         return True
     # action 15: up_svartalfheim() -> ids 103..103
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) < 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) < 4):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) < 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) < 4):
         return True
     # action 16: surtr_4() -> ids 104..104
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 4 and gold(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 4) and (counter_of(st, st.current, 1) >= 3):
+    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 4 and gold(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 4) and (counter_of(st, st.current, 1) >= 3):
         return True
     # action 17: surtr_3() -> ids 105..105
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 3 and gold(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 3) and (counter_of(st, st.current, 1) >= 2):
+    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 3 and gold(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 3) and (counter_of(st, st.current, 1) >= 2):
         return True
     # action 18: surtr_2() -> ids 106..106
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 2 and gold(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 2) and (counter_of(st, st.current, 1) >= 3):
+    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 2 and gold(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 2) and (counter_of(st, st.current, 1) >= 3):
         return True
     # action 19: surtr_1() -> ids 107..107
-    # where stage(red) == 1 and sun(mover) >= 1 and surtr(mover) >= 1 and gold(mover) >= 5
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 1) and (counter_of(st, st.current, 1) >= 5):
+    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 1 and gold(mover) >= 5
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 1) and (counter_of(st, st.current, 1) >= 5):
         return True
     # action 20: odin_4() -> ids 108..108
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 4):
+    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 4):
         return True
     # action 21: odin_3() -> ids 109..109
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 3):
+    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 3):
         return True
     # action 22: odin_2() -> ids 110..110
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 2):
+    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 2):
         return True
     # action 23: odin_1() -> ids 111..111
-    # where stage(red) == 1 and sun(mover) >= 1 and odin(mover) >= 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 1):
+    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 1
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 1):
         return True
     # action 24: freya_4() -> ids 112..112
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 4):
+    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 4):
         return True
     # action 25: freya_3() -> ids 113..113
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 3):
+    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 3):
         return True
     # action 26: freya_2() -> ids 114..114
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 2):
+    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 2):
         return True
     # action 27: freya_1() -> ids 115..115
-    # where stage(red) == 1 and sun(mover) >= 1 and freya(mover) >= 1 and mead(mover) >= 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 1) and (counter_of(st, st.current, 2) >= 1):
+    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 1 and mead(mover) >= 1
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 1) and (counter_of(st, st.current, 2) >= 1):
         return True
     # action 28: angrboda_4() -> ids 116..116
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 4):
+    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 4):
         return True
     # action 29: angrboda_3() -> ids 117..117
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 3):
+    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 3):
         return True
     # action 30: angrboda_2() -> ids 118..118
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 2):
+    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 2):
         return True
     # action 31: angrboda_1() -> ids 119..119
-    # where stage(red) == 1 and moon(mover) >= 1 and angrboda(mover) >= 1 and gold(mover) >= 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 1) and (counter_of(st, st.current, 1) >= 1):
+    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 1 and gold(mover) >= 1
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 1) and (counter_of(st, st.current, 1) >= 1):
         return True
     # action 32: hel_4() -> ids 120..120
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 4
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 4):
+    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 4
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 4):
         return True
     # action 33: hel_3() -> ids 121..121
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 3):
+    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 3):
         return True
     # action 34: hel_2() -> ids 122..122
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 2):
+    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 2):
         return True
     # action 35: hel_1() -> ids 123..123
-    # where stage(red) == 1 and moon(mover) >= 1 and hel(mover) >= 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 1):
+    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 1
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 1):
         return True
     # action 36: buri_4() -> ids 124..124
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 4 and mead(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 4) and (counter_of(st, st.current, 2) >= 3):
+    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 4 and mead(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 4) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 37: buri_3() -> ids 125..125
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 3 and mead(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 3) and (counter_of(st, st.current, 2) >= 2):
+    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 3 and mead(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 3) and (counter_of(st, st.current, 2) >= 2):
         return True
     # action 38: buri_2() -> ids 126..126
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 2 and mead(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 2) and (counter_of(st, st.current, 2) >= 3):
+    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 2 and mead(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 2) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 39: buri_1() -> ids 127..127
-    # where stage(red) == 1 and moon(mover) >= 1 and buri(mover) >= 1 and mead(mover) >= 5
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 1) and (counter_of(st, st.current, 2) >= 5):
+    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 1 and mead(mover) >= 5
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 1) and (counter_of(st, st.current, 2) >= 5):
         return True
     # action 40: claim_w1() -> ids 128..128
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 29) > 0):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (st.counters[N_PLAYERS][29] > 0):
         return True
     # action 41: claim_w2() -> ids 129..129
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 30) > 0):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (st.counters[N_PLAYERS][30] > 0):
         return True
     # action 42: claim_w3() -> ids 130..130
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 31) > 0):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (st.counters[N_PLAYERS][31] > 0):
         return True
     # action 43: claim_w4() -> ids 131..131
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 32) > 0):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (st.counters[N_PLAYERS][32] > 0):
         return True
     # action 44: wayland_4(r: int) -> ids 132..143
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4(red) == 0 and side(mover, r) == 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (counter_of(st, 0, 32) == 0):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4 == 0 and side(mover, r) == 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (st.counters[N_PLAYERS][32] == 0):
         for a0 in range(1, 13):  # r: int 1..12
             if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             return True
     # action 45: wayland_3() -> ids 144..144
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3(red) == 0 and gold(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (counter_of(st, 0, 31) == 0) and (counter_of(st, st.current, 1) >= 3):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3 == 0 and gold(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (st.counters[N_PLAYERS][31] == 0) and (counter_of(st, st.current, 1) >= 3):
         return True
     # action 46: wayland_2(r: int) -> ids 145..156
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2(red) == 0 and side(mover, r) == 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (counter_of(st, 0, 30) == 0):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2 == 0 and side(mover, r) == 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (st.counters[N_PLAYERS][30] == 0):
         for a0 in range(1, 13):  # r: int 1..12
             if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             return True
     # action 47: wayland_1(r: int) -> ids 157..168
-    # where stage(red) == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1(red) == 0 and side(mover, r) == 1 and gold(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (counter_of(st, 0, 29) == 0) and (counter_of(st, st.current, 1) >= 2):
+    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1 == 0 and side(mover, r) == 1 and gold(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (st.counters[N_PLAYERS][29] == 0) and (counter_of(st, st.current, 1) >= 2):
         for a0 in range(1, 13):  # r: int 1..12
             if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             return True
     # action 48: claim_s1() -> ids 169..169
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 33) > 0):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (st.counters[N_PLAYERS][33] > 0):
         return True
     # action 49: claim_s2() -> ids 170..170
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 34) > 0):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (st.counters[N_PLAYERS][34] > 0):
         return True
     # action 50: claim_s3() -> ids 171..171
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 35) > 0):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (st.counters[N_PLAYERS][35] > 0):
         return True
     # action 51: claim_s4() -> ids 172..172
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4(red) > 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 36) > 0):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4 > 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (st.counters[N_PLAYERS][36] > 0):
         return True
     # action 52: svartalfheim_4(r: int) -> ids 173..184
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4(red) == 0 and side(mover, r) == 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (counter_of(st, 0, 36) == 0):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4 == 0 and side(mover, r) == 1
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (st.counters[N_PLAYERS][36] == 0):
         for a0 in range(1, 13):  # r: int 1..12
             if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             return True
     # action 53: svartalfheim_3() -> ids 185..185
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3(red) == 0 and mead(mover) >= 3
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (counter_of(st, 0, 35) == 0) and (counter_of(st, st.current, 2) >= 3):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3 == 0 and mead(mover) >= 3
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (st.counters[N_PLAYERS][35] == 0) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 54: svartalfheim_2(r: int) -> ids 186..197
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2(red) == 0 and side(mover, r) == 1
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (counter_of(st, 0, 34) == 0):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2 == 0 and side(mover, r) == 1
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (st.counters[N_PLAYERS][34] == 0):
         for a0 in range(1, 13):  # r: int 1..12
             if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
                 continue
             return True
     # action 55: svartalfheim_1(r: int) -> ids 198..209
-    # where stage(red) == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1(red) == 0 and side(mover, r) == 2 and mead(mover) >= 2
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (counter_of(st, 0, 33) == 0) and (counter_of(st, st.current, 2) >= 2):
+    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1 == 0 and side(mover, r) == 2 and mead(mover) >= 2
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (st.counters[N_PLAYERS][33] == 0) and (counter_of(st, st.current, 2) >= 2):
         for a0 in range(1, 13):  # r: int 1..12
             if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
                 continue
             return True
     # action 56: r4a_sun() -> ids 210..210
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 19683 % 3 == 1 and used(mover) // 19683 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 19683 % 3 == 1 and used(mover) // 19683 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
         return True
     # action 57: r4b_sun() -> ids 211..211
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 59049 % 3 == 1 and used(mover) // 59049 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 59049 % 3 == 1 and used(mover) // 59049 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
         return True
     # action 58: r4c_sun() -> ids 212..212
-    # where stage(red) == 1 and sun(mover) >= 1 and gold(mover) >= 2 and relics(mover) // 177147 % 3 == 1 and used(mover) // 177147 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
+    # where stage == 1 and sun(mover) >= 1 and gold(mover) >= 2 and relics(mover) // 177147 % 3 == 1 and used(mover) // 177147 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
         return True
     # action 59: r3a_sun(g: int) -> ids 213..217
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 1 and used(mover) // 729 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 1 and used(mover) // 729 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
         for a0 in range(5):  # g: int 0..4
             if not (counter_of(st, st.current, 1) >= a0):  # gold(mover) >= g
                 continue
@@ -2230,36 +2240,36 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 60: r3b_sun() -> ids 218..218
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 3 and relics(mover) // 2187 % 3 == 1 and used(mover) // 2187 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 3 and relics(mover) // 2187 % 3 == 1 and used(mover) // 2187 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
         return True
     # action 61: r3c_sun() -> ids 219..219
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 5 and relics(mover) // 6561 % 3 == 1 and used(mover) // 6561 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 5 and relics(mover) // 6561 % 3 == 1 and used(mover) // 6561 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
         return True
     # action 62: r2a_sun() -> ids 220..220
-    # where stage(red) == 1 and gold(mover) >= 2 and mw(mover) >= 1 and relics(mover) // 27 % 3 == 1 and used(mover) // 27 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 7) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
+    # where stage == 1 and gold(mover) >= 2 and mw(mover) >= 1 and relics(mover) // 27 % 3 == 1 and used(mover) // 27 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 7) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
         return True
     # action 63: r2b_sun() -> ids 221..221
-    # where stage(red) == 1 and sun(mover) >= 1 and relics(mover) // 81 % 3 == 1 and used(mover) // 81 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
+    # where stage == 1 and sun(mover) >= 1 and relics(mover) // 81 % 3 == 1 and used(mover) // 81 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
         return True
     # action 64: r2c_sun() -> ids 222..222
-    # where stage(red) == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 1 and used(mover) // 243 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 1 and used(mover) // 243 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
         return True
     # action 65: r1a_sun() -> ids 223..223
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 1 % 3 == 1 and used(mover) // 1 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 1 % 3 == 1 and used(mover) // 1 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
         return True
     # action 66: r1b_sun() -> ids 224..224
-    # where stage(red) == 1 and sun(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 3 % 3 == 1 and used(mover) // 3 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
+    # where stage == 1 and sun(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 3 % 3 == 1 and used(mover) // 3 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
         return True
     # action 67: r1c_sun(g: int) -> ids 225..232
-    # where stage(red) == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 1 and used(mover) // 9 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 1 and used(mover) // 9 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
         for a0 in range(8):  # g: int 0..7
             if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
                 continue
@@ -2269,20 +2279,20 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 68: r4a_moon() -> ids 233..233
-    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 19683 % 3 == 2 and used(mover) // 19683 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 19683 % 3 == 2 and used(mover) // 19683 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
         return True
     # action 69: r4b_moon() -> ids 234..234
-    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 59049 % 3 == 2 and used(mover) // 59049 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 59049 % 3 == 2 and used(mover) // 59049 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
         return True
     # action 70: r4c_moon() -> ids 235..235
-    # where stage(red) == 1 and moon(mover) >= 1 and mead(mover) >= 2 and relics(mover) // 177147 % 3 == 2 and used(mover) // 177147 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
+    # where stage == 1 and moon(mover) >= 1 and mead(mover) >= 2 and relics(mover) // 177147 % 3 == 2 and used(mover) // 177147 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
         return True
     # action 71: r3a_moon(g: int) -> ids 236..240
-    # where stage(red) == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 2 and used(mover) // 729 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 2 and used(mover) // 729 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
         for a0 in range(5):  # g: int 0..4
             if not (counter_of(st, st.current, 1) >= a0):  # gold(mover) >= g
                 continue
@@ -2290,36 +2300,36 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 72: r3b_moon() -> ids 241..241
-    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 3 and relics(mover) // 2187 % 3 == 2 and used(mover) // 2187 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 3 and relics(mover) // 2187 % 3 == 2 and used(mover) // 2187 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
         return True
     # action 73: r3c_moon() -> ids 242..242
-    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 5 and relics(mover) // 6561 % 3 == 2 and used(mover) // 6561 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 5 and relics(mover) // 6561 % 3 == 2 and used(mover) // 6561 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
         return True
     # action 74: r2a_moon() -> ids 243..243
-    # where stage(red) == 1 and mead(mover) >= 2 and sw(mover) >= 1 and relics(mover) // 27 % 3 == 2 and used(mover) // 27 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 2) >= 2) and (counter_of(st, st.current, 6) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
+    # where stage == 1 and mead(mover) >= 2 and sw(mover) >= 1 and relics(mover) // 27 % 3 == 2 and used(mover) // 27 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 2) >= 2) and (counter_of(st, st.current, 6) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
         return True
     # action 75: r2b_moon() -> ids 244..244
-    # where stage(red) == 1 and moon(mover) >= 1 and relics(mover) // 81 % 3 == 2 and used(mover) // 81 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
+    # where stage == 1 and moon(mover) >= 1 and relics(mover) // 81 % 3 == 2 and used(mover) // 81 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
         return True
     # action 76: r2c_moon() -> ids 245..245
-    # where stage(red) == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 2 and used(mover) // 243 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 2 and used(mover) // 243 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
         return True
     # action 77: r1a_moon() -> ids 246..246
-    # where stage(red) == 1 and craft(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 1 % 3 == 2 and used(mover) // 1 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 1 % 3 == 2 and used(mover) // 1 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
         return True
     # action 78: r1b_moon() -> ids 247..247
-    # where stage(red) == 1 and moon(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 3 % 3 == 2 and used(mover) // 3 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
+    # where stage == 1 and moon(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 3 % 3 == 2 and used(mover) // 3 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
         return True
     # action 79: r1c_moon(g: int) -> ids 248..255
-    # where stage(red) == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 2 and used(mover) // 9 % 3 == 0
-    if (counter_of(st, 0, 23) == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
+    # where stage == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 2 and used(mover) // 9 % 3 == 0
+    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
         for a0 in range(8):  # g: int 0..7
             if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
                 continue
@@ -2329,12 +2339,12 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 80: ragnarok_sun() -> ids 256..256
-    # where stage(red) == 2 and ws(red) > sl(red)
-    if (counter_of(st, 0, 23) == 2) and (counter_of(st, 0, 24) > counter_of(st, 0, 26)):
+    # where stage == 2 and ws > sl
+    if (st.counters[N_PLAYERS][23] == 2) and (st.counters[N_PLAYERS][24] > st.counters[N_PLAYERS][26]):
         return True
     # action 81: ragnarok_moon() -> ids 257..257
-    # where stage(red) == 2 and wm(red) > ml(red)
-    if (counter_of(st, 0, 23) == 2) and (counter_of(st, 0, 25) > counter_of(st, 0, 27)):
+    # where stage == 2 and wm > ml
+    if (st.counters[N_PLAYERS][23] == 2) and (st.counters[N_PLAYERS][25] > st.counters[N_PLAYERS][27]):
         return True
     return False
 
@@ -2355,25 +2365,25 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
     # action 0: deploy(c: cell)
     put_piece(st, st.current, 0, a0)  # place meeple of mover at c
     deal_items(st, 0, 0, 1, 0, 1)  # deal 1 from tokens to drawn
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
     # trigger 0: setup_done when zone_size(1, red) == 4
     if (zone_size_of(st, 1, 0) == 4):
-        counter_set(st, 0, 23, 0)  # set counter stage of red = 0
-        counter_set(st, 0, 29, define_36(st))  # set counter w1 of red = relic_no_1
+        counter_set(st, 2, 23, 0)  # set counter stage of the game = 0
+        counter_set(st, 2, 29, define_36(st))  # set counter w1 of the game = relic_no_1
         deal_items(st, 6, 0, 10, 0, 1)  # deal 1 from level_1 to on_tracks
-        counter_set(st, 0, 33, define_36(st))  # set counter s1 of red = relic_no_1
+        counter_set(st, 2, 33, define_36(st))  # set counter s1 of the game = relic_no_1
         deal_items(st, 6, 0, 10, 0, 1)  # deal 1 from level_1 to on_tracks
-        counter_set(st, 0, 30, define_37(st))  # set counter w2 of red = relic_no_2
+        counter_set(st, 2, 30, define_37(st))  # set counter w2 of the game = relic_no_2
         deal_items(st, 7, 0, 10, 0, 1)  # deal 1 from level_2 to on_tracks
-        counter_set(st, 0, 34, define_37(st))  # set counter s2 of red = relic_no_2
+        counter_set(st, 2, 34, define_37(st))  # set counter s2 of the game = relic_no_2
         deal_items(st, 7, 0, 10, 0, 1)  # deal 1 from level_2 to on_tracks
-        counter_set(st, 0, 31, define_38(st))  # set counter w3 of red = relic_no_3
+        counter_set(st, 2, 31, define_38(st))  # set counter w3 of the game = relic_no_3
         deal_items(st, 8, 0, 10, 0, 1)  # deal 1 from level_3 to on_tracks
-        counter_set(st, 0, 35, define_38(st))  # set counter s3 of red = relic_no_3
+        counter_set(st, 2, 35, define_38(st))  # set counter s3 of the game = relic_no_3
         deal_items(st, 8, 0, 10, 0, 1)  # deal 1 from level_3 to on_tracks
-        counter_set(st, 0, 32, define_39(st))  # set counter w4 of red = relic_no_4
+        counter_set(st, 2, 32, define_39(st))  # set counter w4 of the game = relic_no_4
         deal_items(st, 9, 0, 10, 0, 1)  # deal 1 from level_4 to on_tracks
-        counter_set(st, 0, 36, define_39(st))  # set counter s4 of red = relic_no_4
+        counter_set(st, 2, 36, define_39(st))  # set counter s4 of the game = relic_no_4
         deal_items(st, 9, 0, 10, 0, 1)  # deal 1 from level_4 to on_tracks
 
 
@@ -2381,14 +2391,14 @@ cdef void apply_action_1(State* st) noexcept nogil:
     # action 1: start_gold()
     counter_add(st, st.current, 1, 1)  # add counter gold of mover += 1
     counter_set(st, st.current, 13, 1)  # set counter took of mover = 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_2(State* st) noexcept nogil:
     # action 2: start_mead()
     counter_add(st, st.current, 2, 1)  # add counter mead of mover += 1
     counter_set(st, st.current, 13, 1)  # set counter took of mover = 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
@@ -2400,8 +2410,8 @@ cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
     counter_add(st, st.current, 6, (<long long>PROP_5[a1] * define_5(st, a1)))  # add counter sw of mover += sun_wolf_at(t) * intact_n(t)
     counter_add(st, st.current, 7, (<long long>PROP_6[a1] * define_5(st, a1)))  # add counter mw of mover += moon_wolf_at(t) * intact_n(t)
     counter_add(st, st.current, 5, (<long long>PROP_7[a1] * define_5(st, a1)))  # add counter craft of mover += craft_at(t) * intact_n(t)
-    counter_set(st, 0, 23, 1)  # set counter stage of red = 1
-    st.again = True  # extra_turn: the mover moves again
+    counter_set(st, 2, 23, 1)  # set counter stage of the game = 1
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_4(State* st) noexcept nogil:
@@ -2410,23 +2420,23 @@ cdef void apply_action_4(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_17(st, counter_of(st, st.current, 9)))  # set counter mead of mover = gain_mead(pm(mover))
     counter_set(st, st.current, 8, 0)  # set counter pg of mover = 0
     counter_set(st, st.current, 9, 0)  # set counter pm of mover = 0
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_5(State* st) noexcept nogil:
     # action 5: sun_wolf()
     counter_add(st, st.current, 6, (-<long long>1))  # add counter sw of mover += -1
-    counter_add(st, 0, 24, 1)  # add counter ws of red += 1
+    counter_add(st, 2, 24, 1)  # add counter ws of the game += 1
     counter_add(st, st.current, 3, 1)  # add counter sun of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_6(State* st) noexcept nogil:
     # action 6: moon_wolf()
     counter_add(st, st.current, 7, (-<long long>1))  # add counter mw of mover += -1
-    counter_add(st, 0, 25, 1)  # add counter wm of red += 1
+    counter_add(st, 2, 25, 1)  # add counter wm of the game += 1
     counter_add(st, st.current, 4, 1)  # add counter moon of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_7(State* st) noexcept nogil:
@@ -2435,67 +2445,67 @@ cdef void apply_action_7(State* st) noexcept nogil:
     counter_set(st, st.current, 4, 0)  # set counter moon of mover = 0
     counter_set(st, st.current, 5, 0)  # set counter craft of mover = 0
     counter_set(st, st.current, 12, 0)  # set counter used of mover = 0
-    counter_set(st, 0, 23, 0)  # set counter stage of red = 0
-    # trigger 1: ragnarok_due when ws(red) > sl(red) or wm(red) > ml(red)
-    if ((counter_of(st, 0, 24) > counter_of(st, 0, 26)) or (counter_of(st, 0, 25) > counter_of(st, 0, 27))):
-        counter_set(st, 0, 23, 2)  # set counter stage of red = 2
-        st.again = True  # extra_turn: the mover moves again
+    counter_set(st, 2, 23, 0)  # set counter stage of the game = 0
+    # trigger 1: ragnarok_due when ws > sl or wm > ml
+    if ((st.counters[N_PLAYERS][24] > st.counters[N_PLAYERS][26]) or (st.counters[N_PLAYERS][25] > st.counters[N_PLAYERS][27])):
+        counter_set(st, 2, 23, 2)  # set counter stage of the game = 2
+        st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_8(State* st) noexcept nogil:
     # action 8: up_surtr()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_add(st, st.current, 15, 1)  # add counter surtr of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_9(State* st) noexcept nogil:
     # action 9: up_odin()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_add(st, st.current, 17, 1)  # add counter odin of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_10(State* st) noexcept nogil:
     # action 10: up_freya()
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_add(st, st.current, 18, 1)  # add counter freya of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_11(State* st) noexcept nogil:
     # action 11: up_angrboda()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_add(st, st.current, 19, 1)  # add counter angrboda of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_12(State* st) noexcept nogil:
     # action 12: up_hel()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_add(st, st.current, 20, 1)  # add counter hel of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_13(State* st) noexcept nogil:
     # action 13: up_buri()
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_add(st, st.current, 22, 1)  # add counter buri of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_14(State* st) noexcept nogil:
     # action 14: up_wayland()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 16, 1)  # add counter wayland of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_15(State* st) noexcept nogil:
     # action 15: up_svartalfheim()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 21, 1)  # add counter svartalfheim of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_16(State* st) noexcept nogil:
@@ -2505,7 +2515,7 @@ cdef void apply_action_16(State* st) noexcept nogil:
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_add(st, st.current, 6, 1)  # add counter sw of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_17(State* st) noexcept nogil:
@@ -2514,7 +2524,7 @@ cdef void apply_action_17(State* st) noexcept nogil:
     counter_set(st, st.current, 15, 1)  # set counter surtr of mover = 1
     counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
     counter_add(st, st.current, 6, 1)  # add counter sw of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_18(State* st) noexcept nogil:
@@ -2523,7 +2533,7 @@ cdef void apply_action_18(State* st) noexcept nogil:
     counter_set(st, st.current, 15, 1)  # set counter surtr of mover = 1
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
     counter_add(st, st.current, 3, 2)  # add counter sun of mover += 2
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_19(State* st) noexcept nogil:
@@ -2532,7 +2542,7 @@ cdef void apply_action_19(State* st) noexcept nogil:
     counter_set(st, st.current, 15, 1)  # set counter surtr of mover = 1
     counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_20(State* st) noexcept nogil:
@@ -2542,7 +2552,7 @@ cdef void apply_action_20(State* st) noexcept nogil:
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_16(st, 4))  # set counter gold of mover = gain_gold(4)
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_21(State* st) noexcept nogil:
@@ -2551,7 +2561,7 @@ cdef void apply_action_21(State* st) noexcept nogil:
     counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
     counter_set(st, st.current, 1, define_16(st, 4))  # set counter gold of mover = gain_gold(4)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_22(State* st) noexcept nogil:
@@ -2559,7 +2569,7 @@ cdef void apply_action_22(State* st) noexcept nogil:
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
     counter_set(st, st.current, 1, define_16(st, 3))  # set counter gold of mover = gain_gold(3)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_23(State* st) noexcept nogil:
@@ -2567,7 +2577,7 @@ cdef void apply_action_23(State* st) noexcept nogil:
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
     counter_set(st, st.current, 1, define_16(st, 1))  # set counter gold of mover = gain_gold(1)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_24(State* st) noexcept nogil:
@@ -2575,8 +2585,8 @@ cdef void apply_action_24(State* st) noexcept nogil:
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 25, (-define_24(st)))  # add counter wm of red += -moon_back
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, 2, 25, (-define_24(st)))  # add counter wm of the game += -moon_back
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_25(State* st) noexcept nogil:
@@ -2584,7 +2594,7 @@ cdef void apply_action_25(State* st) noexcept nogil:
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
     counter_add(st, st.current, 5, 2)  # add counter craft of mover += 2
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_26(State* st) noexcept nogil:
@@ -2593,7 +2603,7 @@ cdef void apply_action_26(State* st) noexcept nogil:
     counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
     counter_set(st, st.current, 1, define_16(st, 2))  # set counter gold of mover = gain_gold(2)
     counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_27(State* st) noexcept nogil:
@@ -2602,7 +2612,7 @@ cdef void apply_action_27(State* st) noexcept nogil:
     counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
     counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
     counter_set(st, st.current, 1, define_16(st, 2))  # set counter gold of mover = gain_gold(2)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_28(State* st) noexcept nogil:
@@ -2610,8 +2620,8 @@ cdef void apply_action_28(State* st) noexcept nogil:
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 24, (-define_23(st)))  # add counter ws of red += -sun_back
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, 2, 24, (-define_23(st)))  # add counter ws of the game += -sun_back
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_29(State* st) noexcept nogil:
@@ -2619,7 +2629,7 @@ cdef void apply_action_29(State* st) noexcept nogil:
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
     counter_add(st, st.current, 5, 2)  # add counter craft of mover += 2
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_30(State* st) noexcept nogil:
@@ -2628,7 +2638,7 @@ cdef void apply_action_30(State* st) noexcept nogil:
     counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
     counter_set(st, st.current, 1, define_16(st, 2))  # set counter gold of mover = gain_gold(2)
     counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_31(State* st) noexcept nogil:
@@ -2637,7 +2647,7 @@ cdef void apply_action_31(State* st) noexcept nogil:
     counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
     counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
     counter_set(st, st.current, 2, define_17(st, 2))  # set counter mead of mover = gain_mead(2)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_32(State* st) noexcept nogil:
@@ -2647,7 +2657,7 @@ cdef void apply_action_32(State* st) noexcept nogil:
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 2, define_17(st, 4))  # set counter mead of mover = gain_mead(4)
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_33(State* st) noexcept nogil:
@@ -2656,7 +2666,7 @@ cdef void apply_action_33(State* st) noexcept nogil:
     counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
     counter_set(st, st.current, 2, define_17(st, 4))  # set counter mead of mover = gain_mead(4)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_34(State* st) noexcept nogil:
@@ -2664,7 +2674,7 @@ cdef void apply_action_34(State* st) noexcept nogil:
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
     counter_set(st, st.current, 2, define_17(st, 3))  # set counter mead of mover = gain_mead(3)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_35(State* st) noexcept nogil:
@@ -2672,7 +2682,7 @@ cdef void apply_action_35(State* st) noexcept nogil:
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
     counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_36(State* st) noexcept nogil:
@@ -2682,7 +2692,7 @@ cdef void apply_action_36(State* st) noexcept nogil:
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_add(st, st.current, 7, 1)  # add counter mw of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_37(State* st) noexcept nogil:
@@ -2691,7 +2701,7 @@ cdef void apply_action_37(State* st) noexcept nogil:
     counter_set(st, st.current, 22, 1)  # set counter buri of mover = 1
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
     counter_add(st, st.current, 7, 1)  # add counter mw of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_38(State* st) noexcept nogil:
@@ -2700,7 +2710,7 @@ cdef void apply_action_38(State* st) noexcept nogil:
     counter_set(st, st.current, 22, 1)  # set counter buri of mover = 1
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
     counter_add(st, st.current, 4, 2)  # add counter moon of mover += 2
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_39(State* st) noexcept nogil:
@@ -2709,43 +2719,43 @@ cdef void apply_action_39(State* st) noexcept nogil:
     counter_set(st, st.current, 22, 1)  # set counter buri of mover = 1
     counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_40(State* st) noexcept nogil:
     # action 40: claim_w1()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, define_2(st, counter_of(st, 0, 29)))  # add counter relics of mover += pow3(w1(red))
-    counter_set(st, 0, 29, 0)  # set counter w1 of red = 0
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, st.current, 11, define_2(st, st.counters[N_PLAYERS][29]))  # add counter relics of mover += pow3(w1)
+    counter_set(st, 2, 29, 0)  # set counter w1 of the game = 0
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_41(State* st) noexcept nogil:
     # action 41: claim_w2()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, define_2(st, counter_of(st, 0, 30)))  # add counter relics of mover += pow3(w2(red))
-    counter_set(st, 0, 30, 0)  # set counter w2 of red = 0
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, st.current, 11, define_2(st, st.counters[N_PLAYERS][30]))  # add counter relics of mover += pow3(w2)
+    counter_set(st, 2, 30, 0)  # set counter w2 of the game = 0
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_42(State* st) noexcept nogil:
     # action 42: claim_w3()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, define_2(st, counter_of(st, 0, 31)))  # add counter relics of mover += pow3(w3(red))
-    counter_set(st, 0, 31, 0)  # set counter w3 of red = 0
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, st.current, 11, define_2(st, st.counters[N_PLAYERS][31]))  # add counter relics of mover += pow3(w3)
+    counter_set(st, 2, 31, 0)  # set counter w3 of the game = 0
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_43(State* st) noexcept nogil:
     # action 43: claim_w4()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, define_2(st, counter_of(st, 0, 32)))  # add counter relics of mover += pow3(w4(red))
-    counter_set(st, 0, 32, 0)  # set counter w4 of red = 0
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, st.current, 11, define_2(st, st.counters[N_PLAYERS][32]))  # add counter relics of mover += pow3(w4)
+    counter_set(st, 2, 32, 0)  # set counter w4 of the game = 0
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_44(State* st, long long a0) noexcept nogil:
@@ -2754,8 +2764,8 @@ cdef void apply_action_44(State* st, long long a0) noexcept nogil:
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
     counter_add(st, st.current, 11, ((-<long long>2) * define_2(st, a0)))  # add counter relics of mover += -2 * pow3(r)
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 25, (-define_24(st)))  # add counter wm of red += -moon_back
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, 2, 25, (-define_24(st)))  # add counter wm of the game += -moon_back
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_45(State* st) noexcept nogil:
@@ -2765,7 +2775,7 @@ cdef void apply_action_45(State* st) noexcept nogil:
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_add(st, st.current, 3, 1)  # add counter sun of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_46(State* st, long long a0) noexcept nogil:
@@ -2773,7 +2783,7 @@ cdef void apply_action_46(State* st, long long a0) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
     counter_add(st, st.current, 11, (-define_2(st, a0)))  # add counter relics of mover += -pow3(r)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_47(State* st, long long a0) noexcept nogil:
@@ -2783,43 +2793,43 @@ cdef void apply_action_47(State* st, long long a0) noexcept nogil:
     counter_add(st, st.current, 11, (-define_2(st, a0)))  # add counter relics of mover += -pow3(r)
     counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_48(State* st) noexcept nogil:
     # action 48: claim_s1()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, (<long long>2 * define_2(st, counter_of(st, 0, 33))))  # add counter relics of mover += 2 * pow3(s1(red))
-    counter_set(st, 0, 33, 0)  # set counter s1 of red = 0
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, st.current, 11, (<long long>2 * define_2(st, st.counters[N_PLAYERS][33])))  # add counter relics of mover += 2 * pow3(s1)
+    counter_set(st, 2, 33, 0)  # set counter s1 of the game = 0
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_49(State* st) noexcept nogil:
     # action 49: claim_s2()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, (<long long>2 * define_2(st, counter_of(st, 0, 34))))  # add counter relics of mover += 2 * pow3(s2(red))
-    counter_set(st, 0, 34, 0)  # set counter s2 of red = 0
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, st.current, 11, (<long long>2 * define_2(st, st.counters[N_PLAYERS][34])))  # add counter relics of mover += 2 * pow3(s2)
+    counter_set(st, 2, 34, 0)  # set counter s2 of the game = 0
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_50(State* st) noexcept nogil:
     # action 50: claim_s3()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, (<long long>2 * define_2(st, counter_of(st, 0, 35))))  # add counter relics of mover += 2 * pow3(s3(red))
-    counter_set(st, 0, 35, 0)  # set counter s3 of red = 0
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, st.current, 11, (<long long>2 * define_2(st, st.counters[N_PLAYERS][35])))  # add counter relics of mover += 2 * pow3(s3)
+    counter_set(st, 2, 35, 0)  # set counter s3 of the game = 0
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_51(State* st) noexcept nogil:
     # action 51: claim_s4()
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, (<long long>2 * define_2(st, counter_of(st, 0, 36))))  # add counter relics of mover += 2 * pow3(s4(red))
-    counter_set(st, 0, 36, 0)  # set counter s4 of red = 0
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, st.current, 11, (<long long>2 * define_2(st, st.counters[N_PLAYERS][36])))  # add counter relics of mover += 2 * pow3(s4)
+    counter_set(st, 2, 36, 0)  # set counter s4 of the game = 0
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_52(State* st, long long a0) noexcept nogil:
@@ -2828,8 +2838,8 @@ cdef void apply_action_52(State* st, long long a0) noexcept nogil:
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
     counter_add(st, st.current, 11, (-define_2(st, a0)))  # add counter relics of mover += -pow3(r)
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 24, (-define_23(st)))  # add counter ws of red += -sun_back
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, 2, 24, (-define_23(st)))  # add counter ws of the game += -sun_back
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_53(State* st) noexcept nogil:
@@ -2839,7 +2849,7 @@ cdef void apply_action_53(State* st) noexcept nogil:
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_add(st, st.current, 4, 1)  # add counter moon of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_54(State* st, long long a0) noexcept nogil:
@@ -2847,7 +2857,7 @@ cdef void apply_action_54(State* st, long long a0) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
     counter_add(st, st.current, 11, define_2(st, a0))  # add counter relics of mover += pow3(r)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_55(State* st, long long a0) noexcept nogil:
@@ -2857,7 +2867,7 @@ cdef void apply_action_55(State* st, long long a0) noexcept nogil:
     counter_add(st, st.current, 11, ((-<long long>2) * define_2(st, a0)))  # add counter relics of mover += -2 * pow3(r)
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_56(State* st) noexcept nogil:
@@ -2866,8 +2876,8 @@ cdef void apply_action_56(State* st) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 24, 1)  # add counter ws of red += 1
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, 2, 24, 1)  # add counter ws of the game += 1
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_57(State* st) noexcept nogil:
@@ -2876,8 +2886,8 @@ cdef void apply_action_57(State* st) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 25, (-define_24(st)))  # add counter wm of red += -moon_back
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, 2, 25, (-define_24(st)))  # add counter wm of the game += -moon_back
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_58(State* st) noexcept nogil:
@@ -2886,7 +2896,7 @@ cdef void apply_action_58(State* st) noexcept nogil:
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
     counter_add(st, st.current, 5, 2)  # add counter craft of mover += 2
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_59(State* st, long long a0) noexcept nogil:
@@ -2896,7 +2906,7 @@ cdef void apply_action_59(State* st, long long a0) noexcept nogil:
     counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
     counter_add(st, st.current, 2, (a0 - 4))  # add counter mead of mover += g - 4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_60(State* st) noexcept nogil:
@@ -2905,7 +2915,7 @@ cdef void apply_action_60(State* st) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_61(State* st) noexcept nogil:
@@ -2915,7 +2925,7 @@ cdef void apply_action_61(State* st) noexcept nogil:
     counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_add(st, st.current, 6, 1)  # add counter sw of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_62(State* st) noexcept nogil:
@@ -2924,7 +2934,7 @@ cdef void apply_action_62(State* st) noexcept nogil:
     counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
     counter_add(st, st.current, 7, (-<long long>1))  # add counter mw of mover += -1
     counter_add(st, st.current, 6, 1)  # add counter sw of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_63(State* st) noexcept nogil:
@@ -2932,7 +2942,7 @@ cdef void apply_action_63(State* st) noexcept nogil:
     counter_add(st, st.current, 12, 81)  # add counter used of mover += 81
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_set(st, st.current, 1, define_16(st, 2))  # set counter gold of mover = gain_gold(2)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_64(State* st) noexcept nogil:
@@ -2941,7 +2951,7 @@ cdef void apply_action_64(State* st) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 1, define_16(st, 1))  # set counter gold of mover = gain_gold(1)
     counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_65(State* st) noexcept nogil:
@@ -2950,7 +2960,7 @@ cdef void apply_action_65(State* st) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
     counter_add(st, st.current, 3, 1)  # add counter sun of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_66(State* st) noexcept nogil:
@@ -2959,7 +2969,7 @@ cdef void apply_action_66(State* st) noexcept nogil:
     counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
     counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_67(State* st, long long a0) noexcept nogil:
@@ -2968,7 +2978,7 @@ cdef void apply_action_67(State* st, long long a0) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 2, ((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0))  # set counter mead of mover = gold(mover) + mead(mover) - g
     counter_set(st, st.current, 1, a0)  # set counter gold of mover = g
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_68(State* st) noexcept nogil:
@@ -2977,8 +2987,8 @@ cdef void apply_action_68(State* st) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 25, 1)  # add counter wm of red += 1
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, 2, 25, 1)  # add counter wm of the game += 1
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_69(State* st) noexcept nogil:
@@ -2987,8 +2997,8 @@ cdef void apply_action_69(State* st) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 0, 24, (-define_23(st)))  # add counter ws of red += -sun_back
-    st.again = True  # extra_turn: the mover moves again
+    counter_add(st, 2, 24, (-define_23(st)))  # add counter ws of the game += -sun_back
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_70(State* st) noexcept nogil:
@@ -2997,7 +3007,7 @@ cdef void apply_action_70(State* st) noexcept nogil:
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
     counter_add(st, st.current, 5, 2)  # add counter craft of mover += 2
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_71(State* st, long long a0) noexcept nogil:
@@ -3007,7 +3017,7 @@ cdef void apply_action_71(State* st, long long a0) noexcept nogil:
     counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
     counter_add(st, st.current, 2, (a0 - 4))  # add counter mead of mover += g - 4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_72(State* st) noexcept nogil:
@@ -3016,7 +3026,7 @@ cdef void apply_action_72(State* st) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_73(State* st) noexcept nogil:
@@ -3026,7 +3036,7 @@ cdef void apply_action_73(State* st) noexcept nogil:
     counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_add(st, st.current, 7, 1)  # add counter mw of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_74(State* st) noexcept nogil:
@@ -3035,7 +3045,7 @@ cdef void apply_action_74(State* st) noexcept nogil:
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
     counter_add(st, st.current, 6, (-<long long>1))  # add counter sw of mover += -1
     counter_add(st, st.current, 7, 1)  # add counter mw of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_75(State* st) noexcept nogil:
@@ -3043,7 +3053,7 @@ cdef void apply_action_75(State* st) noexcept nogil:
     counter_add(st, st.current, 12, 81)  # add counter used of mover += 81
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_set(st, st.current, 2, define_17(st, 2))  # set counter mead of mover = gain_mead(2)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_76(State* st) noexcept nogil:
@@ -3052,7 +3062,7 @@ cdef void apply_action_76(State* st) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 1, define_16(st, 1))  # set counter gold of mover = gain_gold(1)
     counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_77(State* st) noexcept nogil:
@@ -3061,7 +3071,7 @@ cdef void apply_action_77(State* st) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
     counter_add(st, st.current, 4, 1)  # add counter moon of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_78(State* st) noexcept nogil:
@@ -3070,7 +3080,7 @@ cdef void apply_action_78(State* st) noexcept nogil:
     counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
     counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
     counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_79(State* st, long long a0) noexcept nogil:
@@ -3079,7 +3089,7 @@ cdef void apply_action_79(State* st, long long a0) noexcept nogil:
     counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
     counter_set(st, st.current, 2, ((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0))  # set counter mead of mover = gold(mover) + mead(mover) - g
     counter_set(st, st.current, 1, a0)  # set counter gold of mover = g
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_80(State* st) noexcept nogil:
@@ -3088,14 +3098,14 @@ cdef void apply_action_80(State* st) noexcept nogil:
     counter_set(st, 1, 14, define_33(st, 1))  # set counter award of blue = sun_points(blue)
     counter_add(st, 0, 0, counter_of(st, 0, 14))  # add counter vp of red += award(red)
     counter_add(st, 1, 0, counter_of(st, 1, 14))  # add counter vp of blue += award(blue)
-    counter_add(st, 0, 28, define_35(st))  # add counter ruins of red += token_bit
+    counter_add(st, 2, 28, define_35(st))  # add counter ruins of the game += token_bit
     deal_items(st, 1, 0, 2, 0, 1)  # deal 1 from drawn to fallen
     deal_items(st, 3, 0, 5, 0, 1)  # deal 1 from sun_row to discards
     deal_items(st, 4, 0, 5, 0, 1)  # deal 1 from moon_row to discards
-    counter_add(st, 0, 26, (-<long long>1))  # add counter sl of red += -1
-    counter_set(st, 0, 24, 1)  # set counter ws of red = 1
-    counter_set(st, 0, 25, 1)  # set counter wm of red = 1
-    counter_set(st, 0, 23, 0)  # set counter stage of red = 0
+    counter_add(st, 2, 26, (-<long long>1))  # add counter sl of the game += -1
+    counter_set(st, 2, 24, 1)  # set counter ws of the game = 1
+    counter_set(st, 2, 25, 1)  # set counter wm of the game = 1
+    counter_set(st, 2, 23, 0)  # set counter stage of the game = 0
 
 
 cdef void apply_action_81(State* st) noexcept nogil:
@@ -3104,14 +3114,14 @@ cdef void apply_action_81(State* st) noexcept nogil:
     counter_set(st, 1, 14, define_34(st, 1))  # set counter award of blue = moon_points(blue)
     counter_add(st, 0, 0, counter_of(st, 0, 14))  # add counter vp of red += award(red)
     counter_add(st, 1, 0, counter_of(st, 1, 14))  # add counter vp of blue += award(blue)
-    counter_add(st, 0, 28, define_35(st))  # add counter ruins of red += token_bit
+    counter_add(st, 2, 28, define_35(st))  # add counter ruins of the game += token_bit
     deal_items(st, 1, 0, 2, 0, 1)  # deal 1 from drawn to fallen
     deal_items(st, 3, 0, 5, 0, 1)  # deal 1 from sun_row to discards
     deal_items(st, 4, 0, 5, 0, 1)  # deal 1 from moon_row to discards
-    counter_add(st, 0, 27, (-<long long>1))  # add counter ml of red += -1
-    counter_set(st, 0, 24, 1)  # set counter ws of red = 1
-    counter_set(st, 0, 25, 1)  # set counter wm of red = 1
-    counter_set(st, 0, 23, 0)  # set counter stage of red = 0
+    counter_add(st, 2, 27, (-<long long>1))  # add counter ml of the game += -1
+    counter_set(st, 2, 24, 1)  # set counter ws of the game = 1
+    counter_set(st, 2, 25, 1)  # set counter wm of the game = 1
+    counter_set(st, 2, 23, 0)  # set counter stage of the game = 0
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -3494,10 +3504,11 @@ cdef void play_move(State* st, int move) noexcept nogil:
     st.last = st.current
     st.ply += 1
     st.passes = 0
-    if st.again:  # extra_turn: the same player moves again
-        st.again = False
-    else:
+    if st.again >= 2:  # next_turn: a chosen player moves next
+        st.current = st.again - 2
+    elif st.again == 0:
         st.current = (st.current + 1) % N_PLAYERS
+    st.again = 0  # (1: extra_turn, the same player moves again)
 
 
 cdef int apply_move(State* st, int move, int* moves) noexcept nogil:
@@ -3725,7 +3736,8 @@ cdef class Core:
     def load(self, board, hands, int current, int last=-1, int ply=0, heights=None, counters=None):
         """Set up an arbitrary position (for rule tests and puzzles), then settle it.
         board: a piece id per cell; hands: [player][kind]; counters: [player][counter]
-        (default: kept); heights: the stack height per cell (default 1 on every occupied cell)."""
+        then the game's row, as `counters` reads them (default: kept); heights: the stack
+        height per cell (default 1 on every occupied cell)."""
         cdef int c, p, k
         if len(board) < N_CELLS or len(hands) != N_PLAYERS or any(len(h) != N_KINDS for h in hands):
             raise ValueError(f"load() needs {N_CELLS} cells and {N_PLAYERS} hands of {N_KINDS} kinds")
@@ -3734,8 +3746,8 @@ cdef class Core:
                 raise ValueError(f"cell {c}: {board[c]} is not a piece id (0 .. {N_PIECES - 1})")
         if not -1 <= current < N_PLAYERS or not -1 <= last < N_PLAYERS:
             raise ValueError("current and last must be players (or -1)")
-        if counters is not None and (len(counters) != N_PLAYERS or any(len(c) != N_COUNTERS for c in counters)):
-            raise ValueError(f"counters: {N_PLAYERS} lists of {N_COUNTERS} values")
+        if counters is not None and (len(counters) != N_PLAYERS + 1 or any(len(c) != N_COUNTERS for c in counters)):
+            raise ValueError(f"counters: {N_PLAYERS + 1} lists (the players', then the game's) of {N_COUNTERS} values")
         for c in range(N_CELLS):
             self.st.board[c] = <board_t>board[c]
         self.st.board[N_CELLS] = OFFBOARD
@@ -3743,7 +3755,7 @@ cdef class Core:
             for k in range(N_KINDS):
                 self.st.hands[p][k] = hands[p][k]
         if counters is not None:
-            for p in range(N_PLAYERS):
+            for p in range(N_PLAYERS + 1):
                 for k in range(N_COUNTERS):
                     self.st.counters[p][k] = counters[p][k]
         self.st.current = current
@@ -3752,7 +3764,7 @@ cdef class Core:
         self.st.terminal = False
         self.st.passes = 0
         self.st.ply_limited = False
-        self.st.again = False
+        self.st.again = 0
         sync_cellsets(&self.st)
         settle(&self.st, NULL)
 
@@ -3844,7 +3856,7 @@ cdef class Core:
 
     @property
     def counters(self):
-        return [[self.st.counters[p][k] for k in range(N_COUNTERS)] for p in range(N_PLAYERS)]
+        return [[self.st.counters[p][k] for k in range(N_COUNTERS)] for p in range(N_PLAYERS + 1)]  # then the game's row
 
 
 def core_from_bytes(bytes data):

@@ -15,6 +15,7 @@ from conftest import ENGINES, SPECS, get_game
 
 MICRO = str(SPECS / "micro-midgard.yaml")
 RED, BLUE = 0, 1
+GAME = 2  # the game counters' row
 
 # FACTS ASSUMPTION (realms, clockwise, intact -> destroyed), copied:
 #   name: (intact Gold, Mead, Sun-wolf, Moon-wolf, Craft), (destroyed Gold, Mead)
@@ -63,11 +64,12 @@ def position(engine: str, meeples: list[str], counters: dict | None = None, curr
     game = micro(engine)
     ir = game.ir
     names = list(ir.counters)
-    rows = [list(ir.counter_init[p]) for p in range(ir.n_players)]
+    rows = [list(r) for r in ir.counter_init]  # the players' rows, then the game's
     rows[BLUE][names.index("took")] = 1  # the second player's starting choice is made
-    rows[RED][names.index("stage")] = 0  # setup done
+    rows[GAME][names.index("stage")] = 0  # setup done
     for name, value in (counters or {}).items():
-        rows[RED][names.index(name)] = value  # game state: kept in red's counters
+        assert names.index(name) in ir.game_counters
+        rows[GAME][names.index(name)] = value
     for p, key in ((RED, "red"), (BLUE, "blue")):
         for name, value in per_player.get(key, {}).items():
             rows[p][names.index(name)] = value
@@ -80,7 +82,10 @@ def position(engine: str, meeples: list[str], counters: dict | None = None, curr
 
 
 def get(state, name: str, player: int = RED) -> int:
-    return state.core.counters[player][list(state.game.ir.counters).index(name)]
+    """A player's counter, or a game counter (the counters' last row)."""
+    ir = state.game.ir
+    k = list(ir.counters).index(name)
+    return state.core.counters[GAME if k in ir.game_counters else player][k]
 
 
 def texts(state) -> list[str]:
