@@ -691,9 +691,11 @@ def playthrough(
     exactly the same text. With --all the golden files under tests/playthroughs/ (one per
     spec, variant and player count, seed 0) are checked, or rewritten with --update.
     """
-    from .runtime.playthrough import Detail, playthrough as write_playthrough
+    from .runtime.playthrough import DEFAULT_DETAIL, Detail, playthrough as write_playthrough
 
-    detail = Detail(full_steps, every)
+    # the golden settings (a long game writes fewer steps in full) unless the detail is given
+    chosen = any(ctx.get_parameter_source(n) == click.core.ParameterSource.COMMANDLINE for n in ("full_steps", "every"))
+    detail = Detail(full_steps, every) if chosen else DEFAULT_DETAIL
     if not every_spec:
         if spec is None:
             raise MidgardcError("name a SPEC, or use --all for every spec under specs/")

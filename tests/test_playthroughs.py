@@ -122,6 +122,19 @@ def test_detail_policy_and_brief_steps() -> None:
     assert len(brief) < len(full)
 
 
+def test_a_byte_budget_writes_fewer_steps_in_full() -> None:
+    # the golden files keep under a budget: a game that fits is written as without one; a
+    # longer one writes every (10 + 5k)-th step in full, the smallest k that fits
+    target = next(t for t in TARGETS if "hex" in t.spec and t.variant is None)
+    game = game_of(target, "interpreted")
+    plain = playthrough(game, 3, detail=Detail(2, 10))
+    assert playthrough(game, 3, detail=Detail(2, 10, budget=len(plain.encode()))) == plain
+    squeezed = playthrough(game, 3, detail=Detail(2, 10, budget=len(plain.encode()) - 1))
+    assert len(squeezed.encode()) < len(plain.encode())
+    assert "every 15th step in full" in squeezed or "every 20th step in full" in squeezed
+    assert squeezed.rstrip("\n").split("\n")[-1] == plain.rstrip("\n").split("\n")[-1]  # the same game
+
+
 def test_a_roll_lists_every_outcome_with_its_exact_probability() -> None:
     target = next(t for t in TARGETS if load(t.spec, t.variant, n_players=t.count).ir.chance is not None)
     game = game_of(target, "interpreted")

@@ -16,7 +16,10 @@ round differently (probabilities are exact fractions), no time, no addresses.
 Long games would make long files, so the detail is capped by a ``Detail`` policy: the first
 ``full`` steps and every ``every``-th step after are written in full; the others in one or two
 lines (who moved, the number of legal moves, the move). The move taken is always written, so
-the whole game can be replayed from any file.
+the whole game can be replayed from any file. With a ``budget`` (the golden files have one)
+the text stays under that many bytes: ``every`` grows by 5 until it fits (a game of a few
+hundred sub-moves would otherwise repeat its long observation, move history included,
+every 10 steps); a game that fits the first time is written exactly as without a budget.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ class Detail:
 
     full: Optional[int] = 20
     every: int = 10
+    budget: Optional[int] = None  # the most bytes a playthrough may take (see above)
 
     def is_full(self, step: int) -> bool:
         return self.full is None or step < self.full or step % self.every == 0
@@ -51,7 +55,8 @@ class Detail:
         return f"steps 0-{self.full - 1} and every {self.every}th step in full; the others in one line: mover, move, number of legal moves"
 
 
-DEFAULT_DETAIL = Detail()
+GOLDEN_BUDGET = 180_000  # bytes of a golden file (every one written before this fits)
+DEFAULT_DETAIL = Detail(budget=GOLDEN_BUDGET)
 
 
 def spec_label(path: str, root: Optional[str] = None) -> str:
@@ -71,6 +76,14 @@ def playthrough(game: "Game", seed: int = 0, spec: Optional[str] = None, detail:
 
     ``spec`` is the spec path printed in the header (default: ``game.ir.source`` relative to
     the current directory)."""
+    text = _playthrough(game, seed, spec, Detail(detail.full, detail.every))
+    while detail.budget is not None and detail.full is not None and len(text.encode()) > detail.budget:
+        detail = Detail(detail.full, detail.every + 5, detail.budget)
+        text = _playthrough(game, seed, spec, Detail(detail.full, detail.every))
+    return text
+
+
+def _playthrough(game: "Game", seed: int, spec: Optional[str], detail: Detail) -> str:
     ir = game.ir
     out: list[str] = _header(game, seed, spec if spec is not None else spec_label(ir.source), detail)
     state = game.new_state(seed)
