@@ -47,7 +47,7 @@ cdef enum:
     CHANCE_STREAM = 1048576# a state's chance stream: Rng(derive_seed(seed, CHANCE_STREAM))
     N_ZONES = 11          # zones (zones:)
     N_ZSLOTS = 11         # zone slots: one per game zone, one per player of a per-player zone
-    N_ZPILES = 8          # piles: the slots of ordered zones (at least 1)
+    N_ZPILES = 11         # piles: the slots of ordered zones (at least 1)
     ZONE_CAP = 30         # the most items one slot can hold (every item of the game)
     PLAYOUT_CHUNK = 1024   # playouts between checks for Ctrl-C
 
@@ -574,7 +574,7 @@ cdef extern from *:
     /* per zone: first slot, 1 for a per-player zone, 1 for an ordered zone */
     static const int MGC_ZONE_BASE[11] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
     static const int MGC_ZONE_PP[11] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    static const int MGC_ZONE_ORDERED[11] = {1, 1, 0, 1, 1, 0, 1, 1, 1, 1, 0};
+    static const int MGC_ZONE_ORDERED[11] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
     /* per zone: copies of each kind at the start */
     static const int MGC_ZONE_START[11][30] = {
         {
@@ -624,7 +624,7 @@ cdef extern from *:
     };
     /* per slot: its zone and its pile (-1: unordered) */
     static const int MGC_SLOT_ZONE[11] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-    static const int MGC_SLOT_PILE[11] = {0, 1, -1, 2, 3, -1, 4, 5, 6, 7, -1};
+    static const int MGC_SLOT_PILE[11] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
     /* the numbers each kind of item shows */
     static const int MGC_ITEM_NVALUES[30] = {
       1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
