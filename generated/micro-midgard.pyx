@@ -2369,6 +2369,7 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
     # trigger 0: setup_done when zone_size(1, red) == 4
     if (zone_size_of(st, 1, 0) == 4):
         counter_set(st, 2, 23, 0)  # set counter stage of the game = 0
+        next_turn(st, next_player(st.current))  # next_turn: next_player(mover) moves next
         counter_set(st, 2, 29, define_36(st))  # set counter w1 of the game = relic_no_1
         deal_items(st, 6, 0, 10, 0, 1)  # deal 1 from level_1 to on_tracks
         counter_set(st, 2, 33, define_36(st))  # set counter s1 of the game = relic_no_1
@@ -2391,14 +2392,14 @@ cdef void apply_action_1(State* st) noexcept nogil:
     # action 1: start_gold()
     counter_add(st, st.current, 1, 1)  # add counter gold of mover += 1
     counter_set(st, st.current, 13, 1)  # set counter took of mover = 1
-    st.again = 1  # extra_turn: the mover moves again
+    next_turn(st, next_player(st.current))  # next_turn: next_player(mover) moves next
 
 
 cdef void apply_action_2(State* st) noexcept nogil:
     # action 2: start_mead()
     counter_add(st, st.current, 2, 1)  # add counter mead of mover += 1
     counter_set(st, st.current, 13, 1)  # set counter took of mover = 1
-    st.again = 1  # extra_turn: the mover moves again
+    next_turn(st, next_player(st.current))  # next_turn: next_player(mover) moves next
 
 
 cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:

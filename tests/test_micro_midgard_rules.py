@@ -116,7 +116,7 @@ def test_setup_draws_four_tokens_places_the_meeples_and_deals_the_relics(engine)
             state.apply(texts(state)[0])
         assert row(state, "drawn") == tokens[:4]
         assert meeples_at(state) == {t[len("token_"):] for t in tokens[:4]}
-        assert state.current_player() == RED and all("-" in t for t in texts(state))
+        assert state.current_player() == BLUE and texts(state) == ["start_gold", "start_mead"]
         for level in range(1, 5):
             on_tracks = {get(state, f"w{level}"), get(state, f"s{level}")}
             left = row(state, f"level_{level}")
@@ -249,19 +249,21 @@ def test_abilities_in_any_order_and_all_before_the_end_of_the_turn(engine) -> No
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_second_player_starts_with_a_gold_or_a_mead(engine) -> None:
-    # FACTS: "the second player starts with 1 Gold or 1 Mead" (a choice, at the start of
-    # its first turn: the spec's ASSUMPTION)
-    state = dealt(engine)
-    assert not {"start_gold", "start_mead"} & set(texts(state))
-    state.apply(texts(state)[0])  # red's first move
-    while "end_turn" not in texts(state):  # the realm's abilities
-        state.apply(next(t for t in texts(state) if t in ("collect", "sun_wolf", "moon_wolf")))
-    state.apply("end_turn")
-    assert state.current_player() == BLUE
-    assert sorted(texts(state)) == ["start_gold", "start_mead"]
-    state.apply("start_mead")
-    assert (get(state, "gold", BLUE), get(state, "mead", BLUE)) == (0, 1)
-    assert state.current_player() == BLUE and "start_gold" not in texts(state)
+    # FACTS: "the second player starts with 1 Gold or 1 Mead" (a choice, made when the
+    # setup is done; then the first player takes the first turn)
+    for choice, resources in (("start_gold", (1, 0)), ("start_mead", (0, 1))):
+        state = dealt(engine)
+        assert state.current_player() == BLUE
+        assert sorted(texts(state)) == ["start_gold", "start_mead"]
+        state.apply(choice)
+        assert (get(state, "gold", BLUE), get(state, "mead", BLUE)) == resources
+        assert (get(state, "gold", RED), get(state, "mead", RED)) == (0, 0)
+        assert state.current_player() == RED and all("-" in t for t in texts(state))  # red's first move
+        state.apply(texts(state)[0])
+        while "end_turn" not in texts(state):  # the realm's abilities
+            state.apply(next(t for t in texts(state) if t in ("collect", "sun_wolf", "moon_wolf")))
+        state.apply("end_turn")
+        assert state.current_player() == BLUE and all("-" in t for t in texts(state))  # no second choice
 
 
 # --------------------------------------------------------------------------- Blessings
