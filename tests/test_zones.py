@@ -116,6 +116,7 @@ def test_take_and_the_trigger_gather_and_pass_left(game):
         picks[p] = k
         state.apply("pick:" + game.ir.zones.texts[KINDS.index(k)])
     z = state.zones()
+    assert state.to_json()["counters"] == {"rounds": 1}  # the trigger ran once (a game counter)
     seats = list(game.players)
     for i, p in enumerate(seats):
         assert z["kept"][p] == [picks[p]]  # the pick went onto the player's own pile
