@@ -802,6 +802,8 @@ cdef void deal_items(State* st, int frm, int frm_owner, int to, int to_owner, lo
     cdef int item
     if src < 0 or dst < 0:
         return
+    if count > ZONE_CAP:  # (a zone dealt to itself turns round)
+        count = ZONE_CAP
     for i in range(count):
         item = zone_remove_top(st, src)
         if item < 0:
@@ -816,6 +818,8 @@ cdef void take_items(State* st, int item, int frm, int frm_owner, int to, int to
     cdef long long i
     if src < 0 or dst < 0 or item < 0:
         return
+    if count > ZONE_CAP:
+        count = ZONE_CAP
     for i in range(count):
         if not zone_remove_kind(st, src, item):
             return
@@ -3845,6 +3849,35 @@ cdef class Core:
             else:
                 out.append([self.st.zcount[slot][k] for k in range(N_ITEM_KINDS)])
         return out
+
+    def set_zones(self, slots):
+        """Replace every zone slot's content (the format of `zones`), as the interpreter's
+        Core.set_zones (which checks the slots the same way)."""
+        cdef int slot, k, i
+        if len(slots) != N_ZSLOTS:
+            raise ValueError(f"set_zones() needs {N_ZSLOTS} slots, got {len(slots)}")
+        for slot in range(N_ZSLOTS):
+            content = [int(v) for v in slots[slot]]
+            if SLOT_PILE[slot] >= 0:
+                if len(content) > ZONE_CAP or any(not 0 <= v < N_ITEM_KINDS for v in content):
+                    raise ValueError(f"slot {slot}: a pile of at most {ZONE_CAP} item kinds 0..{N_ITEM_KINDS - 1}")
+            elif len(content) != N_ITEM_KINDS or any(v < 0 for v in content) or sum(content) > ZONE_CAP:
+                raise ValueError(f"slot {slot}: {N_ITEM_KINDS} counts, none negative, at most {ZONE_CAP} in all")
+        if sum(len(slots[s]) if SLOT_PILE[s] >= 0 else sum(slots[s]) for s in range(N_ZSLOTS)) > ZONE_CAP:
+            raise ValueError(f"set_zones(): at most {ZONE_CAP} items in all (the game's items)")
+        for slot in range(N_ZSLOTS):
+            content = [int(v) for v in slots[slot]]
+            for k in range(N_ITEM_KINDS):
+                self.st.zcount[slot][k] = 0
+            if SLOT_PILE[slot] >= 0:
+                self.st.zsize[slot] = len(content)
+                for i in range(len(content)):
+                    self.st.zpile[SLOT_PILE[slot]][i] = <unsigned char>content[i]
+                    self.st.zcount[slot][content[i]] += 1
+            else:
+                self.st.zsize[slot] = sum(content)
+                for k in range(N_ITEM_KINDS):
+                    self.st.zcount[slot][k] = content[k]
 
     @property
     def heights(self):
