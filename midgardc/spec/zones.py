@@ -92,7 +92,7 @@ def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple]) ->
     if node is None:
         if items is None:
             return None
-        return ZonesIR(items[0], items[1], items[2], (), len(lw.players))
+        raise SpecError("items live in zones: declare at least one zone that holds them", lw.tree.key_pos.get("items", lw.tree.pos), "e.g. zones: {pile: {of: game, ordered: true, items: {...}}}")
     if items is None:
         raise SpecError("zones hold items: declare their kinds in an 'items' section", lw.tree.key_pos.get("zones", node.pos), "e.g. items: {gold: {values: [7]}, raid: {}}")
     if not isinstance(node, YMap) or not node.items:
