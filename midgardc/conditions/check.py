@@ -199,7 +199,7 @@ class Checker:
         n = node.name
         rest = {"holding": (ITEM,), "zone_size": (), "top": ()}[n]
         if not self.names.zones:
-            raise self.fail(f"{n}() reads a zone, but this spec has no 'zones' section", node.at, "declare them: zones: {hand: {of: player, visible: owner}}")
+            raise self.fail(f"{n}() reads a zone, but this spec has no 'zones' section", node.at, "declare them: zones: {stash: {of: player, visible: owner}}")
         args = node.args
         zi = 1 if len(args) >= 2 and not (isinstance(args[0], Name) and args[0].name in self.names.zones and args[0].name not in scope) else 0
         znode = args[zi] if zi < len(args) else None
