@@ -13,10 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from midgardc.runtime.game import load
-from midgardc.runtime.rng import Rng, derive_seed
 from midgardc.ir.nodes import CHANCE_STREAM
+from midgardc.runtime.rng import Rng, derive_seed
 
 DRAFT = str(Path(__file__).parent / "data" / "draft.yaml")
 KINDS = ["apple", "bread", "cheese", "dates"]
@@ -173,10 +175,6 @@ def test_playouts_agree():
 
 
 # --------------------------------------------------------------------------- properties
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
 
 def _check_invariants(state) -> None:
     """Items are never created or destroyed, and no zone ever holds a negative count."""

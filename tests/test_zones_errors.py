@@ -96,6 +96,8 @@ def test_sections_are_checked(tmp_path: Path) -> None:
     _fails(tmp_path, base.replace("bag: {of: game}", "bag: {of: game, sorted: true}"), 7, "unknown key 'sorted' in zone 'bag'")
     _fails(tmp_path, base.replace("items: {red: [1], blue: [2]}", "items: {red: {text: R}, blue: {text: R}}"), 3, "two items are written 'R'")
     _fails(tmp_path, base.replace("items: {red: [1], blue: [2]}\n", ""), 3, "zones hold items: declare their kinds in an 'items' section")
+    no_zones = base.split("zones:")[0] + "actions:" + base.split("actions:")[1].replace("deal: {from: pile, to: held}", "extra_turn: {}").replace("zone_size(p, held)", "0")
+    _fails(tmp_path, no_zones, 3, "items live in zones: declare at least one zone that holds them")
     _fails(tmp_path, base.replace("game: {name: z, players: [a, b]}", "game: {name: z, players: [a, game]}"), 5, "a player is named 'game'")
 
 
@@ -127,3 +129,24 @@ def test_zone_words_are_reserved_only_in_specs_with_zones(tmp_path: Path) -> Non
     path.write_text(text, encoding="utf-8")
     with pytest.raises(SpecError, match="holding\\(\\) reads a zone, but this spec has no 'zones' section"):
         load_game_ir(str(path))
+
+
+def test_limits(tmp_path: Path) -> None:
+    """MAX_ZONES, MAX_ITEM_KINDS and MAX_ZONE_ITEMS (docs/spec-language.md, "Limits")."""
+    from midgardc.spec.zones import MAX_ITEM_KINDS, MAX_ZONE_ITEMS, MAX_ZONE_STATE, MAX_ZONES
+
+    base = BASE
+    for key, value in OK.items():
+        base = base.replace(key, value)
+    many = "\n".join(f"  z{i}: {{}}" for i in range(MAX_ZONES - 3 + 1))  # with pile, held, bag: one too many
+    _fails(tmp_path, base.replace("  bag: {of: game}", "  bag: {of: game}\n" + many), 5, f"{MAX_ZONES + 1} zones (limit {MAX_ZONES})")
+    kinds = ", ".join(f"k{i}: []" for i in range(MAX_ITEM_KINDS - 1))  # with red and blue: one too many
+    _fails(tmp_path, base.replace("items: {red: [1], blue: [2]}", "items: {red: [1], blue: [2], " + kinds + "}"), 3, f"{MAX_ITEM_KINDS + 1} kinds of item (limit {MAX_ITEM_KINDS})")
+    _fails(tmp_path, base.replace("items: {red: 2, blue: 2}", f"items: {{red: {MAX_ZONE_ITEMS + 1}}}"), 5, f"copies of 'red' must be between 0 and {MAX_ZONE_ITEMS}")
+    # at the limits themselves the spec is fine
+    path = tmp_path / "ok.yaml"
+    path.write_text(base.replace("items: {red: 2, blue: 2}", f"items: {{red: {MAX_ZONE_ITEMS}}}"), encoding="utf-8")
+    assert load_game_ir(str(path)).zones.capacity == MAX_ZONE_ITEMS
+    # 121 ordered piles (60 per-player zones of 2 seats, and pile) of up to 4096 items: 484 KiB a state
+    piles = "\n".join(f"  p{i}: {{ordered: true}}" for i in range(60))
+    _fails(tmp_path, base.replace("items: {red: 2, blue: 2}", f"items: {{red: {MAX_ZONE_ITEMS}}}").replace("  bag: {of: game}", "  bag: {of: game}\n" + piles), 4, f"(limit {MAX_ZONE_STATE})")

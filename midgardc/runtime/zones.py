@@ -181,12 +181,6 @@ def shuffle(s: "Core", zones: ZonesIR, eff: Shuffle, env: dict) -> None:
 EFFECTS: dict[type, Callable] = {Deal: deal, Take: take, PassZone: pass_zone, Gather: gather, Shuffle: shuffle}
 
 
-def contents(zones: ZonesIR, slots: list[Slot]) -> list[list[int]]:
-    """Every slot's content as the engines expose it (ordered: kinds top first;
-    unordered: counts per kind), copied."""
-    return [list(c) for c in slots]
-
-
 def checked_slots(zones: "ZonesIR | None", slots: list[list[int]]) -> list[Slot]:
     """``slots`` as a state's zones, or ValueError: one per slot, item kinds in range, no
     negative count, at most the capacity in all (so the compiled engine's fixed piles can

@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_ZONES = 64  # zones declared under zones:
 MAX_ITEM_KINDS = 255  # kinds of item under items: (a pile stores a kind in one byte)
 MAX_ZONE_ITEMS = 4096  # items in all zones together at the start (every player's counted)
+MAX_ZONE_STATE = 1 << 18  # bytes the zones add to every compiled state (piles + counts per slot)
 
 # section -> (allowed keys, required keys), merged into lower.SECTIONS
 ZONE_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
@@ -92,7 +93,7 @@ def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple]) ->
     if node is None:
         if items is None:
             return None
-        return ZonesIR(items[0], items[1], items[2], (), len(lw.players))
+        raise SpecError("items live in zones: declare at least one zone that holds them", lw.tree.key_pos.get("items", lw.tree.pos), "e.g. zones: {pile: {of: game, ordered: true, items: {...}}}")
     if items is None:
         raise SpecError("zones hold items: declare their kinds in an 'items' section", lw.tree.key_pos.get("zones", node.pos), "e.g. items: {gold: {values: [7]}, raid: {}}")
     if not isinstance(node, YMap) or not node.items:
@@ -145,7 +146,16 @@ def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple]) ->
         lw.names.zones[zname] = (len(zones), of == "player", ordered)
         zones.append(ZoneIR(zname, of, visible, ordered, tuple(start), base))
         base += n_players if of == "player" else 1
-    return ZonesIR(items[0], items[1], items[2], tuple(zones), n_players)
+    out = ZonesIR(items[0], items[1], items[2], tuple(zones), n_players)
+    piles = sum(n_players if z.per_player else 1 for z in zones if z.ordered)
+    size = piles * out.capacity + out.n_slots * (out.n_kinds + 1) * 4
+    if size > MAX_ZONE_STATE:
+        raise SpecError(
+            f"these zones would add {size} bytes to every game state (limit {MAX_ZONE_STATE}): {piles} ordered piles of up to {out.capacity} items, {out.n_slots} zones x {out.n_kinds} kinds",
+            lw.tree.key_pos.get("zones", node.pos),
+            "fewer ordered zones, fewer kinds of item, or fewer items",
+        )
+    return out
 
 
 def _choice(lw: "Lowerer", body: YMap, key: str, choices: tuple[str, ...], default: str, what: str, hint: str) -> str:
@@ -241,4 +251,4 @@ ZONE_EFFECTS: dict[str, Callable] = {
     "shuffle": eff_shuffle,
 }
 
-__all__ = ["lower_items", "lower_zones", "ZONE_EFFECTS", "ZONE_SECTIONS", "MAX_ZONES", "MAX_ITEM_KINDS", "MAX_ZONE_ITEMS", "ZONE"]
+__all__ = ["lower_items", "lower_zones", "ZONE_EFFECTS", "ZONE_SECTIONS", "MAX_ZONES", "MAX_ITEM_KINDS", "MAX_ZONE_ITEMS", "MAX_ZONE_STATE", "ZONE"]
