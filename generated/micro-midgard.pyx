@@ -1051,12 +1051,12 @@ cdef inline long long define_30(State* st, long long a0, long long a1) noexcept 
     return ((define_28(st) * quant_10(st, a0, a1)) + (define_29(st) * define_0(st, a0, a1)))
 
 
-# define 31: sun_kind = sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(3, red), t)))
+# define 31: sun_kind = sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(sun_row), t)))
 cdef inline long long define_31(State* st) noexcept nogil:
     return quant_11(st)
 
 
-# define 32: moon_kind = sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(4, red), t)))
+# define 32: moon_kind = sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(moon_row), t)))
 cdef inline long long define_32(State* st) noexcept nogil:
     return quant_13(st)
 
@@ -1071,27 +1071,27 @@ cdef inline long long define_34(State* st, int a0) noexcept nogil:
     return define_30(st, define_27(st, define_32(st), a0), define_27(st, define_32(st), next_player(a0)))
 
 
-# define 35: token_bit = sum(c in cells: bit(c) * count(x in range(1, 1): item_has(top(1, red), num(c))))
+# define 35: token_bit = sum(c in cells: bit(c) * count(x in range(1, 1): item_has(top(drawn), num(c))))
 cdef inline long long define_35(State* st) noexcept nogil:
     return quant_15(st)
 
 
-# define 36: relic_no_1 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(6, red), v)))
+# define 36: relic_no_1 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_1), v)))
 cdef inline long long define_36(State* st) noexcept nogil:
     return quant_17(st)
 
 
-# define 37: relic_no_2 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(7, red), v)))
+# define 37: relic_no_2 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_2), v)))
 cdef inline long long define_37(State* st) noexcept nogil:
     return quant_19(st)
 
 
-# define 38: relic_no_3 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(8, red), v)))
+# define 38: relic_no_3 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_3), v)))
 cdef inline long long define_38(State* st) noexcept nogil:
     return quant_21(st)
 
 
-# define 39: relic_no_4 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(9, red), v)))
+# define 39: relic_no_4 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_4), v)))
 cdef inline long long define_39(State* st) noexcept nogil:
     return quant_23(st)
 
@@ -1256,7 +1256,7 @@ cdef inline long long quant_10(State* st, long long f0, long long f1) noexcept n
     return total
 
 
-# quant 11: sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(3, red), t)))
+# quant 11: sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(sun_row), t)))
 cdef inline long long quant_11(State* st) noexcept nogil:
     cdef long long x
     cdef long long lo
@@ -1269,7 +1269,7 @@ cdef inline long long quant_11(State* st) noexcept nogil:
     return total
 
 
-# quant 12: count(x in range(1, 1): item_has(top(3, red), t))
+# quant 12: count(x in range(1, 1): item_has(top(sun_row), t))
 cdef inline long long quant_12(State* st, long long f0) noexcept nogil:
     # f0 = t
     cdef long long x
@@ -1284,7 +1284,7 @@ cdef inline long long quant_12(State* st, long long f0) noexcept nogil:
     return total
 
 
-# quant 13: sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(4, red), t)))
+# quant 13: sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(moon_row), t)))
 cdef inline long long quant_13(State* st) noexcept nogil:
     cdef long long x
     cdef long long lo
@@ -1297,7 +1297,7 @@ cdef inline long long quant_13(State* st) noexcept nogil:
     return total
 
 
-# quant 14: count(x in range(1, 1): item_has(top(4, red), t))
+# quant 14: count(x in range(1, 1): item_has(top(moon_row), t))
 cdef inline long long quant_14(State* st, long long f0) noexcept nogil:
     # f0 = t
     cdef long long x
@@ -1312,7 +1312,7 @@ cdef inline long long quant_14(State* st, long long f0) noexcept nogil:
     return total
 
 
-# quant 15: sum(c in cells: bit(c) * count(x in range(1, 1): item_has(top(1, red), num(c))))
+# quant 15: sum(c in cells: bit(c) * count(x in range(1, 1): item_has(top(drawn), num(c))))
 cdef inline long long quant_15(State* st) noexcept nogil:
     cdef int x
     cdef long long total = 0
@@ -1321,7 +1321,7 @@ cdef inline long long quant_15(State* st) noexcept nogil:
     return total
 
 
-# quant 16: count(x in range(1, 1): item_has(top(1, red), num(c)))
+# quant 16: count(x in range(1, 1): item_has(top(drawn), num(c)))
 cdef inline long long quant_16(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef long long x
@@ -1336,7 +1336,7 @@ cdef inline long long quant_16(State* st, int f0) noexcept nogil:
     return total
 
 
-# quant 17: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(6, red), v)))
+# quant 17: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_1), v)))
 cdef inline long long quant_17(State* st) noexcept nogil:
     cdef long long x
     cdef long long lo
@@ -1349,7 +1349,7 @@ cdef inline long long quant_17(State* st) noexcept nogil:
     return total
 
 
-# quant 18: count(x in range(1, 1): item_has(top(6, red), v))
+# quant 18: count(x in range(1, 1): item_has(top(level_1), v))
 cdef inline long long quant_18(State* st, long long f0) noexcept nogil:
     # f0 = v
     cdef long long x
@@ -1364,7 +1364,7 @@ cdef inline long long quant_18(State* st, long long f0) noexcept nogil:
     return total
 
 
-# quant 19: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(7, red), v)))
+# quant 19: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_2), v)))
 cdef inline long long quant_19(State* st) noexcept nogil:
     cdef long long x
     cdef long long lo
@@ -1377,7 +1377,7 @@ cdef inline long long quant_19(State* st) noexcept nogil:
     return total
 
 
-# quant 20: count(x in range(1, 1): item_has(top(7, red), v))
+# quant 20: count(x in range(1, 1): item_has(top(level_2), v))
 cdef inline long long quant_20(State* st, long long f0) noexcept nogil:
     # f0 = v
     cdef long long x
@@ -1392,7 +1392,7 @@ cdef inline long long quant_20(State* st, long long f0) noexcept nogil:
     return total
 
 
-# quant 21: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(8, red), v)))
+# quant 21: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_3), v)))
 cdef inline long long quant_21(State* st) noexcept nogil:
     cdef long long x
     cdef long long lo
@@ -1405,7 +1405,7 @@ cdef inline long long quant_21(State* st) noexcept nogil:
     return total
 
 
-# quant 22: count(x in range(1, 1): item_has(top(8, red), v))
+# quant 22: count(x in range(1, 1): item_has(top(level_3), v))
 cdef inline long long quant_22(State* st, long long f0) noexcept nogil:
     # f0 = v
     cdef long long x
@@ -1420,7 +1420,7 @@ cdef inline long long quant_22(State* st, long long f0) noexcept nogil:
     return total
 
 
-# quant 23: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(9, red), v)))
+# quant 23: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_4), v)))
 cdef inline long long quant_23(State* st) noexcept nogil:
     cdef long long x
     cdef long long lo
@@ -1433,7 +1433,7 @@ cdef inline long long quant_23(State* st) noexcept nogil:
     return total
 
 
-# quant 24: count(x in range(1, 1): item_has(top(9, red), v))
+# quant 24: count(x in range(1, 1): item_has(top(level_4), v))
 cdef inline long long quant_24(State* st, long long f0) noexcept nogil:
     # f0 = v
     cdef long long x
@@ -1489,7 +1489,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: deploy(c: cell) -> ids 0..8
-    # where hand(mover, meeple) > 0 and (stage == 3 and empty(c) and item_has(top(0, red), num(c)))
+    # where hand(mover, meeple) > 0 and (stage == 3 and empty(c) and item_has(top(tokens), num(c)))
     if (hand_of(st, st.current, 0) > 0) and (st.counters[N_PLAYERS][23] == 3):
         cellset_0(st, cand0)  # empty(c)
         for w0 in range(WORDS):  # c: cell, ascending
@@ -1497,7 +1497,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not item_shows(zone_top_of(st, 0, 0), PROP_1[a0]):  # item_has(top(0, red), num(c))
+                if not item_shows(zone_top_of(st, 0, 0), PROP_1[a0]):  # item_has(top(tokens), num(c))
                     continue
                 out[n] = a0
                 n += 1
@@ -1967,7 +1967,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: deploy(c: cell) -> ids 0..8
-    # where hand(mover, meeple) > 0 and (stage == 3 and empty(c) and item_has(top(0, red), num(c)))
+    # where hand(mover, meeple) > 0 and (stage == 3 and empty(c) and item_has(top(tokens), num(c)))
     if (hand_of(st, st.current, 0) > 0) and (st.counters[N_PLAYERS][23] == 3):
         cellset_0(st, cand0)  # empty(c)
         for w0 in range(WORDS):  # c: cell, ascending
@@ -1975,7 +1975,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not item_shows(zone_top_of(st, 0, 0), PROP_1[a0]):  # item_has(top(0, red), num(c))
+                if not item_shows(zone_top_of(st, 0, 0), PROP_1[a0]):  # item_has(top(tokens), num(c))
                     continue
                 return True
     # action 1: start_gold() -> ids 9..9
@@ -2370,7 +2370,7 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
     put_piece(st, st.current, 0, a0)  # place meeple of mover at c
     deal_items(st, 0, 0, 1, 0, 1)  # deal 1 from tokens to drawn
     st.again = 1  # extra_turn: the mover moves again
-    # trigger 0: setup_done when zone_size(1, red) == 4
+    # trigger 0: setup_done when zone_size(drawn) == 4
     if (zone_size_of(st, 1, 0) == 4):
         counter_set(st, 2, 23, 0)  # set counter stage of the game = 0
         next_turn(st, next_player(st.current))  # next_turn: next_player(mover) moves next
@@ -3136,7 +3136,7 @@ cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
     if quant_25(st):  # any p in players: vp(p) >= 9
         return True
-    if (zone_size_of(st, 3, 0) == 0):  # zone_size(3, red) == 0
+    if (zone_size_of(st, 3, 0) == 0):  # zone_size(sun_row) == 0
         return True
     return False
 
