@@ -269,11 +269,17 @@ class State:
         return state_json(self)
 
     def observation(self, player: int) -> dict:
-        """What ``player`` may see. Every zone of the current language is public, so this
-        is the whole state; hidden zones will filter here."""
-        obs = self.to_json()
-        obs["observer"] = self.game.players[player]
-        return obs
+        """What ``player`` may see (JSON-able): places it may not see show only their size;
+        its legal moves when it is to move. See ``midgardc.runtime.observe``."""
+        from .observe import observation
+
+        return observation(self, player)
+
+    def observation_string(self, player: int) -> str:
+        """``observation(player)`` as one line of JSON with sorted keys."""
+        from .observe import observation_string
+
+        return observation_string(self, player)
 
     def __str__(self) -> str:
         from .view import render_text

@@ -1,0 +1,104 @@
+"""A full state a player could be in, given only what it sees: a *determinization*.
+
+Every item the viewer cannot see is taken out of the places it cannot see and dealt back
+at random (Fisher-Yates with the viewer's ``Rng``) among those same places, pool by pool
+(``Place.pool``: the places whose items may have been exchanged), keeping every place's
+size and every kind's total in the pool; what the viewer sees is left as it is. So the
+result matches the viewer's observation exactly and any hidden arrangement it cannot rule
+out from that observation is drawn uniformly.
+
+Limits, chosen for simplicity and written here so players know them:
+- the sample uses the current observation only, not what the viewer could deduce from the
+  history of the game (a player that remembers where it saw an item go should filter);
+- the state's chance stream (future dice, shuffles) is replaced by one drawn from the
+  viewer: nobody sees the future, and a sample must not carry the real game's.
+
+When nothing is hidden from the viewer (no pool holds two different kinds), the sample is a
+copy of the state and the viewer's ``Rng`` is not advanced: the new chance stream is derived
+from the Rng's current value without drawing from it, so every player result of a game
+without hidden items is the same as before samples existed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from ..ir.nodes import CHANCE_STREAM
+from .observe import Place, may_hide, places
+from .rng import Rng, derive_seed, mix64
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import State
+
+
+def hidden_pools(state: "State", viewer: int) -> list[list[Place]]:
+    """The places ``viewer`` cannot see, grouped by pool (in ``places()`` order); only pools
+    with something to rearrange (two different kinds of item) are listed."""
+    if not may_hide(state.game.ir):
+        return []
+    pools: dict[str, list[Place]] = {}
+    for place in places(state):
+        if not place.seen_by(viewer) and place.items:
+            pools.setdefault(place.pool, []).append(place)
+    return [group for group in pools.values() if len({k for p in group for k in p.items}) > 1]
+
+
+def hides_anything(state: "State", viewer: int) -> bool:
+    """Whether a sample for ``viewer`` could differ from the state itself."""
+    return bool(hidden_pools(state, viewer))
+
+
+def determinize(state: "State", viewer: int, rng: Rng) -> "State":
+    """A new State consistent with ``viewer``'s observation (see the module docstring)."""
+    pools = hidden_pools(state, viewer)
+    out = state.clone()
+    if not pools:
+        reseed(out.core, mix64(rng.state))  # peeks, does not draw: rng is left as it was
+        return out
+    for group in pools:
+        items = [k for place in group for k in place.items]
+        for i in range(len(items) - 1, 0, -1):  # Fisher-Yates from the end, as the deal
+            j = rng.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+        at = 0
+        for place in group:
+            part = items[at : at + len(place.items)]
+            at += len(place.items)
+            WRITERS[place.zone](out.core, place, part if place.ordered else sorted(part))
+    reseed(out.core, rng.next64())
+    return out
+
+
+# -- writes into a core, per back end --------------------------------------------------------
+# The interpreter's Core keeps plain fields; the compiled Core has one method per write
+# (core.pyx.j2: set_deck, reseed).
+
+
+def _is_interpreted(core: Any) -> bool:
+    from .interpreter import Core
+
+    return core.__class__ is Core
+
+
+def _write_deck(core: Any, place: Place, items: list[int]) -> None:
+    p = place.owner
+    if _is_interpreted(core):
+        decks = list(core.deck)  # a clone shares the list and its tuples: replace, never mutate
+        decks[p] = tuple(decks[p][: core.drawn[p]]) + tuple(items)
+        core.deck = decks
+    else:
+        core.set_deck(p, items)
+
+
+def reseed(core: Any, seed: int) -> None:
+    """Give ``core`` the chance stream ``derive_seed(seed, CHANCE_STREAM)``."""
+    if _is_interpreted(core):
+        core.rng = Rng(derive_seed(seed, CHANCE_STREAM))
+    else:
+        core.reseed(seed)
+
+
+# zone -> how its new contents are written (only zones that can be hidden need one)
+WRITERS: dict[str, Callable[[Any, Place, list[int]], None]] = {
+    "deck": _write_deck,
+}
