@@ -1652,6 +1652,11 @@ cdef class Core:
         exactly as many as are left)."""
         raise ValueError("this game has no decks")
 
+    def set_zone(self, int slot, items):
+        """Zone slot ``slot`` (see ZonesIR.slot) holds ``items`` (item kinds, top first for a
+        pile; any order for an unordered zone)."""
+        raise ValueError("this game has no zones")
+
     def reseed(self, uint64_t seed):
         """A new chance stream, ``derive_seed(seed, CHANCE_STREAM)`` (as rollouts give each
         game): a sampled state must not carry the real game's future draws."""

@@ -64,7 +64,7 @@ def determinize(state: "State", viewer: int, rng: Rng) -> "State":
         for place in group:
             part = items[at : at + len(place.items)]
             at += len(place.items)
-            WRITERS[place.zone](out.core, place, part if place.ordered else sorted(part))
+            WRITERS[place.source](out.core, place, part if place.ordered else sorted(part))
     reseed(out.core, rng.next64())
     return out
 
@@ -98,7 +98,17 @@ def reseed(core: Any, seed: int) -> None:
         core.reseed(seed)
 
 
-# zone -> how its new contents are written (only zones that can be hidden need one)
+def _write_zone(core: Any, place: Place, items: list[int]) -> None:
+    if _is_interpreted(core):
+        zs = core.prog.ir.zones
+        ordered = zs.zones[next(i for i, z in enumerate(zs.zones) if z.name == place.zone)].ordered
+        core.zones[place.slot] = list(items) if ordered else [items.count(k) for k in range(zs.n_kinds)]
+    else:
+        core.set_zone(place.slot, items)
+
+
+# Place.source -> how a place's new contents are written
 WRITERS: dict[str, Callable[[Any, Place, list[int]], None]] = {
     "deck": _write_deck,
+    "zones": _write_zone,
 }

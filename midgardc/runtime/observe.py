@@ -1,32 +1,39 @@
 """What one player may see of a state: its observation, and the item places it cannot see.
 
-Everything is read generically from the IR and the engine API (``state_json`` and the
-cores' item fields), so both back ends give equal observations. What a viewer sees of a
-place is decided by one table, ``SEES``: visibility -> (viewer, owner) -> sees contents.
-A place the viewer cannot see shows only its size; sizes are always public.
+Everything is read generically from the IR and the engine API (``state_json``, the cores'
+item fields and zone slots), so both back ends give equal observations. What a viewer sees
+of a place is decided by one table, ``SEES``: visibility -> (viewer, owner) -> sees the
+contents. A place the viewer cannot see shows only its size; sizes are always public.
 
-Item places today come from the ``deck:`` section: every player's deck (ordered, visibility
-``none``: its order is what nobody sees), face-up items and discard pile (public). The
-same ``Place`` rows will carry the spec's ``zones:``.
+Item places come from the ``deck:`` section (every player's deck: ordered, visibility
+``none``, its order is what nobody sees; face-up items and the discard pile: public) and
+from the ``zones:`` section (each zone's ``visible``, per owner).
+
+Moves are public, except what a move keeps out of sight: an item parameter of another
+player's move is written ``?`` when the move ``take``s that item from a zone the viewer
+cannot see into another zone it cannot see (a pick into an owner-only zone: the others see
+only that the zone grew by one).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from ..ir.nodes import GameIR
+from ..ir.nodes import Call, GameIR, Local, Take
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import State
 
 GAME = -1  # the owner of a place of the whole game (not of a player)
+HIDDEN_VALUE = "?"  # how a hidden parameter of a move is written
 
 # visibility -> does ``viewer`` see the contents of a place owned by ``owner``?
 SEES: dict[str, Callable[[int, int], bool]] = {
     "all": lambda viewer, owner: True,
-    "owner": lambda viewer, owner: viewer == owner,
+    "owner": lambda viewer, owner: owner != GAME and viewer == owner,
     "none": lambda viewer, owner: False,
 }
 
@@ -34,8 +41,9 @@ SEES: dict[str, Callable[[int, int], bool]] = {
 @dataclass(frozen=True)
 class Place:
     """Items somewhere: ``items`` are item kinds, top first when ``ordered``, else sorted.
-    ``pool``: places whose hidden items may be exchanged with each other when a player
-    samples what it cannot see (see ``midgardc.runtime.determinize``)."""
+    ``source`` says where the engine keeps them ("deck": ``slot`` unused, or "zones":
+    ``slot`` is the zone slot). ``pool``: the places whose hidden items may be exchanged
+    with each other when a player samples what it cannot see (``runtime.determinize``)."""
 
     zone: str
     owner: int  # a seat, or GAME
@@ -43,6 +51,8 @@ class Place:
     ordered: bool
     items: tuple[int, ...]
     pool: str
+    source: str
+    slot: int = -1
 
     def seen_by(self, viewer: int) -> bool:
         return SEES[self.visible](viewer, self.owner)
@@ -57,34 +67,49 @@ def _spread(counts: list[int]) -> tuple[int, ...]:
 # deck's composition minus that player's face-up and discarded items): only the order is
 # hidden, and a sample reorders each deck on its own (its own pool).
 DECK_PLACES: tuple[tuple[str, str, bool, Callable[[Any, int], tuple[int, ...]]], ...] = (
-    ("deck", "none", True, lambda core, p: tuple(core.deck[p][core.drawn[p]:])),
+    ("deck", "none", True, lambda core, p: tuple(core.deck[p][core.drawn[p] :])),
     ("up", "all", False, lambda core, p: _spread(core.up[p])),
     ("discard", "all", False, lambda core, p: _spread(core.discards[p])),
 )
 
+# zones: items move between zones (deal, take, pass_zone, gather), so every hidden zone
+# slot is one pool: a sample deals all their items afresh, keeping each slot's size
+ZONE_POOL = "zones"
+
 
 def places(state: "State") -> list[Place]:
-    """Every item place of the state, in a fixed order (per player, the deck section's)."""
+    """Every item place of the state, in a fixed order: per player the deck section's,
+    then every zone slot (zones in declared order, a per-player zone's seats in order)."""
     ir = state.game.ir
     core = state.core
     out: list[Place] = []
     if ir.deck is not None:
         for p in range(ir.n_players):
             for zone, visible, ordered, read in DECK_PLACES:
-                out.append(Place(zone, p, visible, ordered, read(core, p), f"{zone}:{p}"))
+                out.append(Place(zone, p, visible, ordered, read(core, p), f"{zone}:{p}", "deck"))
+    zs = ir.zones
+    if zs is not None and zs.zones:
+        slots = core.zones
+        for z in zs.zones:
+            for o in range(zs.n_players if z.per_player else 1):
+                slot = z.base + o
+                content = slots[slot]
+                items = tuple(content) if z.ordered else _spread(content)
+                out.append(Place(z.name, o if z.per_player else GAME, z.visible, z.ordered, items, ZONE_POOL, "zones", slot))
     return out
 
 
+@lru_cache(maxsize=64)
 def may_hide(ir: GameIR) -> bool:
     """Whether any place of this game can ever be hidden from some player (a static fact of
     the spec): when not, an observation is the whole state and a sample is a copy."""
     if ir.deck is not None and any(v != "all" for _, v, _, _ in DECK_PLACES):
         return True
-    return False
+    return ir.zones is not None and any(z.visible != "all" for z in ir.zones.zones)
 
 
-def _zone_json(ir: GameIR, place: Place, viewer: int) -> dict:
-    texts = ir.deck.texts if ir.deck is not None else ()
+def _content_json(ir: GameIR, place: Place, viewer: int) -> dict:
+    texts = ir.item_texts
     items = [texts[k] for k in place.items] if place.seen_by(viewer) else None
     return {"size": len(place.items), "items": items}
 
@@ -101,15 +126,22 @@ def observation(state: "State", viewer: int) -> dict:
         raise ValueError(f"no player {viewer} in {ir.title} (players 0..{ir.n_players - 1})")
     obs = state_json(state)
     obs["observer"] = ir.players[viewer]
-    by_owner: dict[int, dict[str, dict]] = {}
+    deck_zones: dict[int, dict[str, dict]] = {}
+    zones: dict[str, dict[str, dict]] = {}
     for place in places(state):
-        by_owner.setdefault(place.owner, {})[place.zone] = _zone_json(ir, place, viewer)
+        if place.source == "deck":
+            deck_zones.setdefault(place.owner, {})[place.zone] = _content_json(ir, place, viewer)
+        else:
+            owner = "game" if place.owner == GAME else ir.players[place.owner]
+            zones.setdefault(place.zone, {})[owner] = _content_json(ir, place, viewer)
     for p, entry in enumerate(obs["players"]):
         entry.pop("zones", None)
-        if p in by_owner:
-            entry["zones"] = by_owner[p]
-    if GAME in by_owner:
-        obs["zones"] = by_owner[GAME]
+        if p in deck_zones:
+            entry["zones"] = deck_zones[p]
+    obs.pop("zones", None)
+    if zones:
+        obs["zones"] = zones
+    obs["moves"] = _moves_seen(state, viewer)
     if state.current_player() == viewer:
         obs["legal"] = [m.text for m in state.legal_moves()]
     return obs
@@ -119,6 +151,58 @@ def observation_string(state: "State", viewer: int) -> str:
     """The observation as one line of JSON with sorted keys (stable: equal observations
     give equal strings, so they can be compared and diffed)."""
     return json.dumps(observation(state, viewer), separators=(",", ":"), sort_keys=True)
+
+
+# -- moves: what another player's move shows ---------------------------------------------------
+
+
+def _end_seen(ir: GameIR, zone: int, owner: Any, viewer: int, mover: int) -> bool:
+    """Whether ``viewer`` sees zone ``zone`` of the player ``owner`` names (an expression;
+    only ``mover`` is known without the position, any other owner counts as unseen)."""
+    z = ir.zones.zones[zone]
+    who = GAME if not z.per_player else (mover if isinstance(owner, Call) and owner.fn == "mover" else None)
+    if who is None:
+        return z.visible == "all"
+    return SEES[z.visible](viewer, who)
+
+
+@lru_cache(maxsize=4096)
+def hidden_params(ir: GameIR, action: Any, viewer: int, mover: int) -> frozenset[int]:
+    """The parameters of ``mover``'s ``action`` that ``viewer`` may not see: items it
+    ``take``s out of sight (from a zone the viewer cannot see into another one)."""
+    if viewer == mover or ir.zones is None:
+        return frozenset()
+    out = set()
+    for i, param in enumerate(action.params):
+        if param.type != "item":
+            continue
+        for eff in action.effects:
+            if isinstance(eff, Take) and eff.item == Local(param.name, param.type):
+                if not _end_seen(ir, eff.frm, eff.frm_owner, viewer, mover) and not _end_seen(ir, eff.to, eff.to_owner, viewer, mover):
+                    out.add(i)
+    return frozenset(out)
+
+
+def _moves_seen(state: "State", viewer: int) -> list[str]:
+    game = state.game
+    ir = game.ir
+    out = []
+    for move, mover in zip(state.history, state.movers):
+        action, values = game.decode_move(move)
+        hidden = hidden_params(ir, action, viewer, mover) if action is not None else frozenset()
+        if not hidden:
+            out.append(game.move_text(move))
+            continue
+        parts = []
+        for part in action.notation:
+            if isinstance(part, str):
+                parts.append(part)
+            elif part in hidden:
+                parts.append(HIDDEN_VALUE)
+            else:
+                parts.append(game.param_text(action.params[part], values[part]))
+        out.append("".join(parts))
+    return out
 
 
 def viewer_index(ir: GameIR, who: str) -> Optional[int]:
