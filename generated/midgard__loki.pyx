@@ -2188,6 +2188,12 @@ cdef class Core:
         exactly as many as are left)."""
         raise ValueError("this game has no decks")
 
+    def set_counter(self, int row, int counter, long long value):
+        """Counter ``counter`` of player ``row`` (the game's row: N_PLAYERS) becomes ``value``."""
+        if not 0 <= row <= N_PLAYERS or not 0 <= counter < N_COUNTERS:
+            raise ValueError(f"set_counter: a row 0 .. {N_PLAYERS} and a counter 0 .. {N_COUNTERS - 1}")
+        self.st.counters[row][counter] = value
+
     def set_zone(self, int slot, items):
         """Zone slot ``slot`` (see ZonesIR.slot) holds ``items`` (item kinds, top first for a
         pile; any order for an unordered zone)."""

@@ -7,14 +7,20 @@ size and every kind's total in the pool; what the viewer sees is left as it is. 
 result matches the viewer's observation exactly and any hidden arrangement it cannot rule
 out from that observation is drawn uniformly.
 
+Counters the viewer may not see are not sampled but *estimated*, without looking at them:
+another player's owner-only counter takes the viewer's own value of that counter ("as
+mine"), and a counter nobody sees (``visible: none``) its start value. Nothing of the real
+values reaches the sample (so once the game is over, when every ranking key is public, a
+sample's keys may differ from the observed ones; nobody moves then).
+
 Limits, chosen for simplicity and written here so players know them:
 - the sample uses the current observation only, not what the viewer could deduce from the
   history of the game (a player that remembers where it saw an item go should filter);
 - the state's chance stream (future dice, shuffles) is replaced by one drawn from the
   viewer: nobody sees the future, and a sample must not carry the real game's.
 
-When nothing is hidden from the viewer (no pool holds two different kinds), the sample is a
-copy of the state and the viewer's ``Rng`` is not advanced: the new chance stream is derived
+When no item is hidden from the viewer (no pool holds two different kinds), the viewer's
+``Rng`` is not advanced (and with no hidden counter either, the sample is a copy): the new chance stream is derived
 from the Rng's current value without drawing from it, so every player result of a game
 without hidden items is the same as before samples existed.
 """
@@ -24,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..ir.nodes import CHANCE_STREAM
-from .observe import Place, may_hide, places
+from .observe import Place, counter_visibility, hidden_counters, may_hide, places
 from .rng import Rng, derive_seed, mix64
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -45,16 +51,13 @@ def hidden_pools(state: "State", viewer: int) -> list[list[Place]]:
 
 def hides_anything(state: "State", viewer: int) -> bool:
     """Whether a sample for ``viewer`` could differ from the state itself."""
-    return bool(hidden_pools(state, viewer))
+    return bool(hidden_counters(state.game.ir, viewer)) or bool(hidden_pools(state, viewer))
 
 
 def determinize(state: "State", viewer: int, rng: Rng) -> "State":
     """A new State consistent with ``viewer``'s observation (see the module docstring)."""
     pools = hidden_pools(state, viewer)
     out = state.clone()
-    if not pools:
-        reseed(out.core, mix64(rng.state))  # peeks, does not draw: rng is left as it was
-        return out
     for group in pools:
         items = [k for place in group for k in place.items]
         for i in range(len(items) - 1, 0, -1):  # Fisher-Yates from the end, as the deal
@@ -65,8 +68,20 @@ def determinize(state: "State", viewer: int, rng: Rng) -> "State":
             part = items[at : at + len(place.items)]
             at += len(place.items)
             WRITERS[place.source](out.core, place, part if place.ordered else sorted(part))
-    reseed(out.core, rng.next64())
+    _estimate_counters(out, viewer)
+    # a new chance stream: drawn when items were, else peeked (rng is left as it was)
+    reseed(out.core, rng.next64() if pools else mix64(rng.state))
     return out
+
+
+def _estimate_counters(state: "State", viewer: int) -> None:
+    ir = state.game.ir
+    core = state.core
+    for row, i in hidden_counters(ir, viewer):
+        mine = counter_visibility(ir, i) == "owner" and row < ir.n_players
+        value = core.counters[viewer][i] if mine else ir.counter_init[row][i]
+        if core.counters[row][i] != value:
+            _write_counter(core, row, i, value)
 
 
 # -- writes into a core, per back end --------------------------------------------------------
@@ -88,6 +103,13 @@ def _write_deck(core: Any, place: Place, items: list[int]) -> None:
         core.deck = decks
     else:
         core.set_deck(p, items)
+
+
+def _write_counter(core: Any, row: int, counter: int, value: int) -> None:
+    if _is_interpreted(core):
+        core.counters[row][counter] = value
+    else:
+        core.set_counter(row, counter, value)
 
 
 def reseed(core: Any, seed: int) -> None:

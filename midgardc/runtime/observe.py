@@ -7,7 +7,10 @@ contents. A place the viewer cannot see shows only its size; sizes are always pu
 
 Item places come from the ``deck:`` section (every player's deck: ordered, visibility
 ``none``, its order is what nobody sees; face-up items and the discard pile: public) and
-from the ``zones:`` section (each zone's ``visible``, per owner).
+from the ``zones:`` section (each zone's ``visible``, per owner). Counters have a
+visibility too (``counters: {x: {visible: owner}}``): a counter the viewer may not see is
+``null``, and so is a ranking key (``score``) that reads one (or an item the viewer may
+not see through ``holding``/``top``), until the game is over.
 
 Moves are public, except what a move keeps out of sight: an item parameter of another
 player's move is written ``?`` when the move ``take``s that item from a zone the viewer
@@ -18,11 +21,11 @@ only that the zone grew by one).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from ..ir.nodes import Call, GameIR, Local, Take
+from ..ir.nodes import Call, Const, DefineCall, GameIR, Local, Take
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import State
@@ -105,7 +108,54 @@ def may_hide(ir: GameIR) -> bool:
     the spec): when not, an observation is the whole state and a sample is a copy."""
     if ir.deck is not None and any(v != "all" for _, v, _, _ in DECK_PLACES):
         return True
+    if any(v != "all" for v in ir.counter_visible):
+        return True
     return ir.zones is not None and any(z.visible != "all" for z in ir.zones.zones)
+
+
+# -- counters ------------------------------------------------------------------------------
+
+
+def counter_visibility(ir: GameIR, counter: int) -> str:
+    return ir.counter_visible[counter] if ir.counter_visible else "all"
+
+
+def counter_seen(ir: GameIR, counter: int, viewer: int, owner: int) -> bool:
+    """Whether ``viewer`` sees counter ``counter`` of ``owner`` (a seat, or GAME)."""
+    return SEES[counter_visibility(ir, counter)](viewer, owner)
+
+
+def hidden_counters(ir: GameIR, viewer: int) -> list[tuple[int, int]]:
+    """(row, counter) of every counter ``viewer`` may not see; row ``n_players`` is the
+    game's (see GameIR.counter_init)."""
+    out = [(p, i) for i in ir.player_counters for p in range(ir.n_players) if not counter_seen(ir, i, viewer, p)]
+    return out + [(ir.n_players, i) for i in ir.game_counters if not counter_seen(ir, i, viewer, GAME)]
+
+
+@lru_cache(maxsize=256)
+def key_visibility(ir: GameIR, key: int) -> str:
+    """The most private thing ranking key ``key`` reads: "none", "owner" (taken as the
+    key's own player's) or "all"."""
+    found: set[str] = set()
+    zones = ir.zones.zones if ir.zones is not None else ()
+
+    def walk(e: Any, seen_defines: frozenset) -> None:
+        if isinstance(e, Call):
+            if e.fn in ("counter", "game_counter") and isinstance(e.args[0], Const):
+                found.add(counter_visibility(ir, e.args[0].value))
+            elif e.fn in ("holding", "top") and e.args and isinstance(e.args[0], Const) and e.args[0].value < len(zones):
+                found.add(zones[e.args[0].value].visible)
+        if isinstance(e, DefineCall) and e.index not in seen_defines:
+            walk(ir.defines[e.index].body, seen_defines | {e.index})
+        if is_dataclass(e):
+            for f in fields(e):
+                v = getattr(e, f.name)
+                for x in v if isinstance(v, tuple) else (v,):
+                    if is_dataclass(x):
+                        walk(x, seen_defines)
+
+    walk(ir.ranking[key].expr, frozenset())
+    return "none" if "none" in found else "owner" if "owner" in found else "all"
 
 
 def _content_json(ir: GameIR, place: Place, viewer: int) -> dict:
@@ -141,6 +191,17 @@ def observation(state: "State", viewer: int) -> dict:
     obs.pop("zones", None)
     if zones:
         obs["zones"] = zones
+    for p, entry in enumerate(obs["players"]):
+        for i in ir.player_counters:
+            if not counter_seen(ir, i, viewer, p):
+                entry["counters"][ir.counters[i]] = None
+        if not state.is_terminal():  # the final keys are the result: public
+            for j, key in enumerate(ir.ranking):
+                if not SEES[key_visibility(ir, j)](viewer, p):
+                    entry["score"][key.name] = None
+    for i in ir.game_counters:
+        if not counter_seen(ir, i, viewer, GAME):
+            obs["counters"][ir.counters[i]] = None
     obs["moves"] = _moves_seen(state, viewer)
     if state.current_player() == viewer:
         obs["legal"] = [m.text for m in state.legal_moves()]
