@@ -27,6 +27,7 @@ without hidden items is the same as before samples existed.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..ir.nodes import CHANCE_STREAM
@@ -51,13 +52,17 @@ def hidden_pools(state: "State", viewer: int) -> list[list[Place]]:
 
 def hides_anything(state: "State", viewer: int) -> bool:
     """Whether a sample for ``viewer`` could differ from the state itself."""
-    return bool(hidden_counters(state.game.ir, viewer)) or bool(hidden_pools(state, viewer))
+    ir = state.game.ir
+    return may_hide(ir) and (bool(hidden_counters(ir, viewer)) or bool(hidden_pools(state, viewer)))
 
 
 def determinize(state: "State", viewer: int, rng: Rng) -> "State":
     """A new State consistent with ``viewer``'s observation (see the module docstring)."""
-    pools = hidden_pools(state, viewer)
     out = state.clone()
+    if not may_hide(state.game.ir):  # (the common case, kept short: a copy, a new stream)
+        reseed(out.core, mix64(rng.state))
+        return out
+    pools = hidden_pools(state, viewer)
     for group in pools:
         items = [k for place in group for k in place.items]
         for i in range(len(items) - 1, 0, -1):  # Fisher-Yates from the end, as the deal
@@ -90,9 +95,14 @@ def _estimate_counters(state: "State", viewer: int) -> None:
 
 
 def _is_interpreted(core: Any) -> bool:
+    return core.__class__ is _interpreter_core()
+
+
+@lru_cache(maxsize=1)
+def _interpreter_core() -> type:
     from .interpreter import Core
 
-    return core.__class__ is Core
+    return Core
 
 
 def _write_deck(core: Any, place: Place, items: list[int]) -> None:

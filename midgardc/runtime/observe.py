@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, fields, is_dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..ir.nodes import Call, Const, DefineCall, GameIR, Local, Take
@@ -31,6 +30,24 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game import State
 
 GAME = -1  # the owner of a place of the whole game (not of a player)
+
+
+def by_identity(fn: Callable) -> Callable:
+    """Memoize ``fn`` on the identity of its arguments: IR nodes are frozen dataclasses whose
+    hash walks the whole tree on every call, far dearer than the facts cached here. The
+    arguments are kept alive with the value, so an id is never reused while cached."""
+    memo: dict[tuple[int, ...], tuple[tuple, Any]] = {}
+
+    def cached(*args: Any) -> Any:
+        key = tuple(map(id, args))
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = (args, fn(*args))
+        return hit[1]
+
+    cached.__doc__ = fn.__doc__
+    cached.__name__ = fn.__name__
+    return cached
 HIDDEN_VALUE = "?"  # how a hidden parameter of a move is written
 
 # visibility -> does ``viewer`` see the contents of a place owned by ``owner``?
@@ -102,7 +119,7 @@ def places(state: "State") -> list[Place]:
     return out
 
 
-@lru_cache(maxsize=64)
+@by_identity
 def may_hide(ir: GameIR) -> bool:
     """Whether any place of this game can ever be hidden from some player (a static fact of
     the spec): when not, an observation is the whole state and a sample is a copy."""
@@ -125,14 +142,15 @@ def counter_seen(ir: GameIR, counter: int, viewer: int, owner: int) -> bool:
     return SEES[counter_visibility(ir, counter)](viewer, owner)
 
 
-def hidden_counters(ir: GameIR, viewer: int) -> list[tuple[int, int]]:
+@by_identity
+def hidden_counters(ir: GameIR, viewer: int) -> tuple[tuple[int, int], ...]:
     """(row, counter) of every counter ``viewer`` may not see; row ``n_players`` is the
     game's (see GameIR.counter_init)."""
     out = [(p, i) for i in ir.player_counters for p in range(ir.n_players) if not counter_seen(ir, i, viewer, p)]
-    return out + [(ir.n_players, i) for i in ir.game_counters if not counter_seen(ir, i, viewer, GAME)]
+    return tuple(out + [(ir.n_players, i) for i in ir.game_counters if not counter_seen(ir, i, viewer, GAME)])
 
 
-@lru_cache(maxsize=256)
+@by_identity
 def key_visibility(ir: GameIR, key: int) -> str:
     """The most private thing ranking key ``key`` reads: "none", "owner" (taken as the
     key's own player's) or "all"."""
@@ -227,7 +245,7 @@ def _end_seen(ir: GameIR, zone: int, owner: Any, viewer: int, mover: int) -> boo
     return SEES[z.visible](viewer, who)
 
 
-@lru_cache(maxsize=4096)
+@by_identity
 def hidden_params(ir: GameIR, action: Any, viewer: int, mover: int) -> frozenset[int]:
     """The parameters of ``mover``'s ``action`` that ``viewer`` may not see: items it
     ``take``s out of sight (from a zone the viewer cannot see into another one)."""
