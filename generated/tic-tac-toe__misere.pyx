@@ -1364,6 +1364,12 @@ cdef class Core:
         slot's counts per kind (see midgardc/runtime/zones.py)."""
         return []
 
+    def set_zones(self, slots):
+        """Replace every zone slot's content (the format of `zones`), as the interpreter's
+        Core.set_zones (which checks the slots the same way)."""
+        if slots:
+            raise ValueError("this game has no zones")
+
     @property
     def heights(self):
         """Pieces stacked per cell, and 0 for the off-board cell at index N_CELLS."""
@@ -1391,11 +1397,6 @@ cdef class Core:
         if not 0 <= row <= N_PLAYERS or not 0 <= counter < N_COUNTERS:
             raise ValueError(f"set_counter: a row 0 .. {N_PLAYERS} and a counter 0 .. {N_COUNTERS - 1}")
         self.st.counters[row][counter] = value
-
-    def set_zone(self, int slot, items):
-        """Zone slot ``slot`` (see ZonesIR.slot) holds ``items`` (item kinds, top first for a
-        pile; any order for an unordered zone)."""
-        raise ValueError("this game has no zones")
 
     def reseed(self, uint64_t seed):
         """A new chance stream, ``derive_seed(seed, CHANCE_STREAM)`` (as rollouts give each

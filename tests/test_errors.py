@@ -71,6 +71,8 @@ CASES = [
     Case("ranking_condition.yaml", 8, 12, "expected a number here, but this is a condition", "count(k in range(1, 1): ...)"),
     Case("dice_without_chance.yaml", 6, 50, "rolled() reads the dice, but this spec has no 'chance' section", "chance: {dice: 2"),
     Case("face_text_dash.yaml", 9, 5, "face text '-1' may not be empty or contain spaces, commas, '-' or ':'"),
+    Case("zone_unknown.yaml", 10, 22, "unknown zone 'piel'", "did you mean 'pile'?"),
+    Case("zone_game_owner.yaml", 9, 13, "'zone_size' of zone 'pile' takes 1 argument, zone_size(pile) (a game zone: no player)"),
 ]
 
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from midgardc.runtime.game import load
-from midgardc.runtime.rng import Rng, derive_seed
 from midgardc.ir.nodes import CHANCE_STREAM
+from midgardc.runtime.rng import Rng, derive_seed
 
 DRAFT = str(Path(__file__).parent / "data" / "draft.yaml")
 KINDS = ["apple", "bread", "cheese", "dates"]
@@ -116,6 +118,7 @@ def test_take_and_the_trigger_gather_and_pass_left(game):
         picks[p] = k
         state.apply("pick:" + game.ir.zones.texts[KINDS.index(k)])
     z = state.zones()
+    assert state.to_json()["counters"] == {"rounds": 1}  # the trigger ran once (a game counter)
     seats = list(game.players)
     for i, p in enumerate(seats):
         assert z["kept"][p] == [picks[p]]  # the pick went onto the player's own pile
@@ -139,10 +142,12 @@ def test_holding_zone_size_top_and_no_item(game):
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_both_engines_play_alike_move_for_move(n):
-    """Random games, the same moves fed to both back ends: same legal moves, same zones
-    (contents and pile orders), same scores, at every step."""
+    """110 random games per player count (330 in all), the same moves fed to both back
+    ends: same legal moves, same zones (contents and pile orders), same scores, at every
+    step."""
     a_game, b_game = game_of("interpreted", n), game_of("compiled", n)
-    for seed in range(40):
+    played: set[str] = set()
+    for seed in range(110):
         a, b = a_game.new_state(seed), b_game.new_state(seed)
         rng = Rng(seed)
         while True:
@@ -152,9 +157,14 @@ def test_both_engines_play_alike_move_for_move(n):
             if a.is_terminal():
                 break
             move = legal[rng.below(len(legal))]
+            played.add(a_game.move_text(move).split(":")[0])
             a.apply(move)
             b.apply(move)
         assert b.is_terminal() and a.keys() == b.keys() and a.ply() == b.ply()
+        assert a.returns() == b.returns()
+    # every action ran, so every effect did: deal (open, forage: a random draw), take
+    # (pick, spend), gather (cash, the rotate trigger, the end), pass_zone (rotate), shuffle (cut)
+    assert played == {"open", "forage", "pick", "spend", "cash", "cut"}
 
 
 def test_playouts_agree():
@@ -162,3 +172,64 @@ def test_playouts_agree():
         a, b = game_of("interpreted", n), game_of("compiled", n)
         assert a.engine.playouts(30, 11) == b.engine.playouts(30, 11)
         assert a.engine.playout_trace(7) == b.engine.playout_trace(7)
+
+
+# --------------------------------------------------------------------------- properties
+
+def _check_invariants(state) -> None:
+    """Items are never created or destroyed, and no zone ever holds a negative count."""
+    assert total_items(state) == {k: 7 for k in KINDS}  # 5 in the stock + 2 in the bag
+    for owners in state.zones().values():
+        for content in owners.values():
+            if isinstance(content, dict):
+                assert all(v >= 0 for v in content.values())
+            else:
+                assert all(k in KINDS for k in content)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(engine=st.sampled_from(["interpreted", "compiled"]), n=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**64 - 1), choices=st.lists(st.integers(0, 2**16), max_size=120))
+def test_items_are_conserved_and_sizes_never_negative(engine, n, seed, choices):
+    game = game_of(engine, n)
+    state = game.new_state(seed)
+    _check_invariants(state)
+    for c in choices:
+        if state.is_terminal():
+            break
+        legal = state.legal_move_ids()
+        state.apply(legal[c % len(legal)])
+        _check_invariants(state)
+        z = state.zones()
+        for p in game.players:  # holding() never lets a player pick what the hand lacks
+            assert sum(z["picked"][p].values()) <= 1
+
+
+def test_set_zones_rewrites_the_deal_in_both_engines():
+    """For a determinization: the same new zones in both engines give the same game."""
+    a_game, b_game = game_of("interpreted", 3), game_of("compiled", 3)
+    a, b = a_game.new_state(4), b_game.new_state(4)
+    for s in (a, b):
+        for _ in range(3):
+            s.apply("open")
+    slots = a.core.zones
+    draft = a_game.ir.zones.zones[2]
+    # swap north's and east's hands
+    slots[draft.base], slots[draft.base + 1] = slots[draft.base + 1], slots[draft.base]
+    a.core.set_zones(slots)
+    b.core.set_zones(slots)
+    assert a.core.zones == b.core.zones == slots
+    assert a.zones() == b.zones() and a.legal_move_ids() == b.legal_move_ids()
+    rng = Rng(1)
+    while not a.is_terminal():
+        legal = a.legal_move_ids()
+        assert legal == b.legal_move_ids() and a.zones() == b.zones()
+        move = legal[rng.below(len(legal))]
+        a.apply(move)
+        b.apply(move)
+    for core in (a.core, b.core):  # bad slots are refused, in both engines alike
+        with pytest.raises(ValueError):
+            core.set_zones(slots[:-1])
+        with pytest.raises(ValueError):
+            core.set_zones([[9]] + slots[1:])  # a pile of a kind that does not exist
+        with pytest.raises(ValueError):
+            core.set_zones([[0] * 28] + slots[1:])  # more items than the game has

@@ -218,6 +218,8 @@ def unparse(e: Expr, ir: GameIR, prec: int = 0) -> str:
             return ir.board.directions[e.value]
         if e.type == FACE and ir.chance is not None and 0 <= e.value < ir.chance.n_faces:
             return ir.chance.faces[e.value]
+        if e.type == ITEM and ir.zones is not None:  # (zone specs; deck comments stay numbers)
+            return ir.item_names[e.value] if 0 <= e.value < ir.n_item_kinds else "no_item"
         return str(e.value)
     if isinstance(e, Local):
         return e.name
@@ -226,6 +228,10 @@ def unparse(e: Expr, ir: GameIR, prec: int = 0) -> str:
             return f"{ir.board.props[e.args[0].value][0]}({unparse(e.args[1], ir)})"
         if e.fn == "counter":
             return f"{ir.counters[e.args[0].value]}({unparse(e.args[1], ir)})"
+        if e.fn in ZONE_FUNCTIONS and ir.zones is not None:  # (zone, owner, ...) as written
+            zone = ir.zones.zones[e.args[0].value]
+            shown = ([unparse(e.args[1], ir)] if zone.per_player else []) + [zone.name] + [unparse(a, ir) for a in e.args[2:]]
+            return f"{e.fn}({', '.join(shown)})"
         if e.fn == "game_counter":
             return ir.counters[e.args[0].value]
         if not e.args:

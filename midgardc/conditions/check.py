@@ -199,7 +199,7 @@ class Checker:
         n = node.name
         rest = {"holding": (ITEM,), "zone_size": (), "top": ()}[n]
         if not self.names.zones:
-            raise self.fail(f"{n}() reads a zone, but this spec has no 'zones' section", node.at, "declare them: zones: {hand: {of: player, visible: owner}}")
+            raise self.fail(f"{n}() reads a zone, but this spec has no 'zones' section", node.at, "declare them: zones: {stash: {of: player, visible: owner}}")
         args = node.args
         zi = 1 if len(args) >= 2 and not (isinstance(args[0], Name) and args[0].name in self.names.zones and args[0].name not in scope) else 0
         znode = args[zi] if zi < len(args) else None
@@ -211,7 +211,7 @@ class Checker:
             raise self.fail(f"top() needs an ordered zone (a pile with a top); '{znode.name}' is unordered", _start(znode), f"declare it with 'ordered: true', or ask holding({'p, ' if per_player else ''}{znode.name}, k)")
         want = len(rest) + (2 if per_player else 1)
         if len(args) != want:
-            form = ", ".join((["PLAYER"] if per_player else []) + [znode.name] + [a_type(t)[2:].upper() if t != ITEM else "ITEM" for t in rest])
+            form = ", ".join((["PLAYER"] if per_player else []) + [znode.name] + (["ITEM"] if rest else []))
             whose = "a per-player zone: name the player first" if per_player else "a game zone: no player"
             raise self.fail(f"'{n}' of zone '{znode.name}' takes {want} argument{'s' if want != 1 else ''}, {n}({form}) ({whose})", node.at)
         if per_player:

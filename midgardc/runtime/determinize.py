@@ -28,7 +28,7 @@ without hidden items is the same as before samples existed.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from ..ir.nodes import CHANCE_STREAM
 from .observe import Place, counter_visibility, hidden_counters, may_hide, places
@@ -63,6 +63,7 @@ def determinize(state: "State", viewer: int, rng: Rng) -> "State":
         reseed(out.core, mix64(rng.state))
         return out
     pools = hidden_pools(state, viewer)
+    zone_slots: dict[int, list[int]] = {}  # zone slot -> new content (written at once)
     for group in pools:
         items = [k for place in group for k in place.items]
         for i in range(len(items) - 1, 0, -1):  # Fisher-Yates from the end, as the deal
@@ -72,7 +73,12 @@ def determinize(state: "State", viewer: int, rng: Rng) -> "State":
         for place in group:
             part = items[at : at + len(place.items)]
             at += len(place.items)
-            WRITERS[place.source](out.core, place, part if place.ordered else sorted(part))
+            if place.source == "zones":
+                zone_slots[place.slot] = part
+            else:
+                _write_deck(out.core, place, part)
+    if zone_slots:
+        _write_zones(out.core, state.game.ir, zone_slots)
     _estimate_counters(out, viewer)
     # a new chance stream: drawn when items were, else peeked (rng is left as it was)
     reseed(out.core, rng.next64() if pools else mix64(rng.state))
@@ -90,8 +96,9 @@ def _estimate_counters(state: "State", viewer: int) -> None:
 
 
 # -- writes into a core, per back end --------------------------------------------------------
-# The interpreter's Core keeps plain fields; the compiled Core has one method per write
-# (core.pyx.j2: set_deck, reseed).
+# Zones: set_zones on either Core. The rest: the interpreter's Core keeps plain fields (and
+# a cache of its legal moves, dropped after a write: legality may read what was written);
+# the compiled Core has one method per write (core.pyx.j2: set_deck, set_counter, reseed).
 
 
 def _is_interpreted(core: Any) -> bool:
@@ -111,6 +118,7 @@ def _write_deck(core: Any, place: Place, items: list[int]) -> None:
         decks = list(core.deck)  # a clone shares the list and its tuples: replace, never mutate
         decks[p] = tuple(decks[p][: core.drawn[p]]) + tuple(items)
         core.deck = decks
+        core._legal = None
     else:
         core.set_deck(p, items)
 
@@ -118,6 +126,7 @@ def _write_deck(core: Any, place: Place, items: list[int]) -> None:
 def _write_counter(core: Any, row: int, counter: int, value: int) -> None:
     if _is_interpreted(core):
         core.counters[row][counter] = value
+        core._legal = None
     else:
         core.set_counter(row, counter, value)
 
@@ -130,17 +139,13 @@ def reseed(core: Any, seed: int) -> None:
         core.reseed(seed)
 
 
-def _write_zone(core: Any, place: Place, items: list[int]) -> None:
-    if _is_interpreted(core):
-        zs = core.prog.ir.zones
-        ordered = zs.zones[next(i for i, z in enumerate(zs.zones) if z.name == place.zone)].ordered
-        core.zones[place.slot] = list(items) if ordered else [items.count(k) for k in range(zs.n_kinds)]
-    else:
-        core.set_zone(place.slot, items)
-
-
-# Place.source -> how a place's new contents are written
-WRITERS: dict[str, Callable[[Any, Place, list[int]], None]] = {
-    "deck": _write_deck,
-    "zones": _write_zone,
-}
+def _write_zones(core: Any, ir: Any, new: dict[int, list[int]]) -> None:
+    """Zone slots ``new`` (slot -> item kinds) replaced, the others kept: ``set_zones`` of
+    either Core, in the format of ``core.zones`` (a pile top first, a set as counts)."""
+    slots = [list(c) for c in core.zones]
+    for z in ir.zones.zones:
+        for o in range(ir.zones.n_players if z.per_player else 1):
+            items = new.get(z.base + o)
+            if items is not None:
+                slots[z.base + o] = list(items) if z.ordered else [items.count(k) for k in range(ir.zones.n_kinds)]
+    core.set_zones(slots)

@@ -236,7 +236,7 @@ class Lowerer:
         chance = self.lower_chance(top.get("chance"))
         self.deck_ir = self.lower_deck(top.get("deck"))
         items = lower_items(self, top.get("items"))
-        self.zones_ir = lower_zones(self, top.get("zones"), items, top.get("items"))
+        self.zones_ir = lower_zones(self, top.get("zones"), items)
         self.zones_names = [z.name for z in self.zones_ir.zones] if self.zones_ir else []
         areas = self.lower_areas(top.get("areas"))
         self.lower_defines(top.get("define"))

@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_ZONES = 64  # zones declared under zones:
 MAX_ITEM_KINDS = 255  # kinds of item under items: (a pile stores a kind in one byte)
 MAX_ZONE_ITEMS = 4096  # items in all zones together at the start (every player's counted)
+MAX_ZONE_STATE = 1 << 18  # bytes the zones add to every compiled state (piles + counts per slot)
 
 # section -> (allowed keys, required keys), merged into lower.SECTIONS
 ZONE_SECTIONS: dict[str, tuple[set[str], set[str]]] = {
@@ -86,17 +87,25 @@ def lower_items(lw: "Lowerer", node: Optional[YNode]) -> Optional[tuple[tuple[st
     return tuple(names), tuple(texts), tuple(values)
 
 
-def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple], items_node: Optional[YNode]) -> Optional[ZonesIR]:
+def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple]) -> Optional[ZonesIR]:
     """The zones: each name becomes a constant of type zone (for holding/zone_size/top
     and the zone effects)."""
     if node is None:
         if items is None:
             return None
-        return ZonesIR(items[0], items[1], items[2], (), len(lw.players))
+        raise SpecError("items live in zones: declare at least one zone that holds them", lw.tree.key_pos.get("items", lw.tree.pos), "e.g. zones: {pile: {of: game, ordered: true, items: {...}}}")
     if items is None:
-        raise SpecError("zones hold items: declare their kinds in an 'items' section", node.pos, "e.g. items: {gold: {values: [7]}, raid: {}}")
+        raise SpecError("zones hold items: declare their kinds in an 'items' section", lw.tree.key_pos.get("zones", node.pos), "e.g. items: {gold: {values: [7]}, raid: {}}")
     if not isinstance(node, YMap) or not node.items:
-        raise SpecError("'zones' maps zone names to {of, visible, ordered, items}, e.g. {hand: {of: player, visible: owner}}", node.pos)
+        raise SpecError("'zones' maps zone names to {of, visible, ordered, items}, e.g. {stash: {of: player, visible: owner}}", node.pos)
+    from ..ir.builtins import ZONE_FUNCTIONS
+
+    for taken in (lw.names.counters, lw.names.game_counters, lw.names.props, lw.names.player_props):
+        clash = sorted(set(taken) & set(ZONE_FUNCTIONS))
+        if clash:
+            counters = lw.tree.get("counters")
+            at = counters.key_pos[clash[0]] if isinstance(counters, YMap) and clash[0] in counters.key_pos else node.pos
+            raise SpecError(f"'{clash[0]}' reads zones in a spec with zones; rename the counter or property '{clash[0]}'", at)
     if len(node.items) > MAX_ZONES:
         raise SpecError(f"{len(node.items)} zones (limit {MAX_ZONES})", node.pos)
     names = items[0]
@@ -109,6 +118,8 @@ def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple], it
         lw.ident(zname, zpos, "zone name")
         if zname in lw.names.constants:
             raise SpecError(f"zone '{zname}' has the same name as a player, piece kind, direction, die face or item", zpos)
+        if zname in lw.names.counters or zname in lw.names.game_counters:
+            raise SpecError(f"zone '{zname}' has the same name as a counter", zpos)
         if body is None or isinstance(body, YScalar) and body.value is None:
             body = YMap({}, zpos, {})
         body = lw.keys(body, "zone", f"zone '{zname}'")
@@ -135,7 +146,16 @@ def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple], it
         lw.names.zones[zname] = (len(zones), of == "player", ordered)
         zones.append(ZoneIR(zname, of, visible, ordered, tuple(start), base))
         base += n_players if of == "player" else 1
-    return ZonesIR(items[0], items[1], items[2], tuple(zones), n_players)
+    out = ZonesIR(items[0], items[1], items[2], tuple(zones), n_players)
+    piles = sum(n_players if z.per_player else 1 for z in zones if z.ordered)
+    size = piles * out.capacity + out.n_slots * (out.n_kinds + 1) * 4
+    if size > MAX_ZONE_STATE:
+        raise SpecError(
+            f"these zones would add {size} bytes to every game state (limit {MAX_ZONE_STATE}): {piles} ordered piles of up to {out.capacity} items, {out.n_slots} zones x {out.n_kinds} kinds",
+            lw.tree.key_pos.get("zones", node.pos),
+            "fewer ordered zones, fewer kinds of item, or fewer items",
+        )
+    return out
 
 
 def _choice(lw: "Lowerer", body: YMap, key: str, choices: tuple[str, ...], default: str, what: str, hint: str) -> str:
@@ -209,7 +229,7 @@ def eff_gather(lw: "Lowerer", body: YMap, scope: dict[str, str]) -> Effect:
     to_pp = lw.names.zones[lw.zones_names[to]][1]
     owner = lw.condition(body["of"], scope, PLAYER) if "of" in body else None
     if owner is None and to_pp and not from_pp:
-        raise SpecError(f"gather: '{lw.zones_names[frm]}' is a game zone and '{lw.zones_names[to]}' a per-player zone; say whose with 'of'", body.pos)
+        raise SpecError(f"gather: '{lw.zones_names[frm]}' is a game zone and '{lw.zones_names[to]}' a per-player zone; say whose with 'of'", body["to"].pos)
     if owner is not None and not from_pp and not to_pp:
         raise SpecError("gather: both zones are game zones, which have no owner; drop 'of'", body.key_pos["of"])
     return Gather(frm, to, owner)
@@ -231,4 +251,4 @@ ZONE_EFFECTS: dict[str, Callable] = {
     "shuffle": eff_shuffle,
 }
 
-__all__ = ["lower_items", "lower_zones", "ZONE_EFFECTS", "ZONE_SECTIONS", "MAX_ZONES", "MAX_ITEM_KINDS", "MAX_ZONE_ITEMS", "ZONE"]
+__all__ = ["lower_items", "lower_zones", "ZONE_EFFECTS", "ZONE_SECTIONS", "MAX_ZONES", "MAX_ITEM_KINDS", "MAX_ZONE_ITEMS", "MAX_ZONE_STATE", "ZONE"]
