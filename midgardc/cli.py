@@ -476,6 +476,21 @@ def _result_from_state(state: State) -> dict:
     }
 
 
+def _print_observations(state: State, who: str, seed: int) -> None:
+    """``who``'s observation at every step of ``state``'s game, one JSON line each."""
+    from .runtime.observe import viewer_index
+
+    ir = state.game.ir
+    viewer = viewer_index(ir, who)
+    if viewer is None:
+        raise MidgardcError(f"--as {who}: {ir.title} has no such player; players are {', '.join(ir.players)} (or a seat index 0..{ir.n_players - 1})")
+    step = state.game.new_state(seed)
+    click.echo(step.observation_string(viewer))
+    for move in state.history:
+        step.apply_unchecked(move)
+        click.echo(step.observation_string(viewer))
+
+
 def _check_against_record(state: State, line: dict, record: str) -> str:
     recorded = line.get("result") or {}
     got = _result_from_state(state)
@@ -497,6 +512,7 @@ def _check_against_record(state: State, line: dict, record: str) -> str:
 @engine_option("interpreted")
 @click.option("--record", "-r", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl", help="Replay a game recorded by 'match --record' or 'tournament --record' and check its result; a spec changed since the record was made is refused.")
 @click.option("--game", "-g", "game_index", type=click.IntRange(min=0), default=None, help="Which game of --record (default 0).")
+@click.option("--as", "as_player", default=None, metavar="PLAYER", help="Print only what PLAYER (a name or a seat index) sees: its observation at every step, one JSON object per line (its legal moves on its turns).")
 @json_option
 @click.pass_context
 def replay_cmd(
@@ -509,15 +525,19 @@ def replay_cmd(
     engine: str,
     record: Optional[str],
     game_index: Optional[int],
+    as_player: Optional[str],
     as_json: bool,
 ) -> None:
     """Play moves from the start and show where they lead.
 
     An illegal move stops the replay with its position in the list and the legal moves
     there (exit 1). With --json the final state is printed as one JSON object: board,
-    players, current, terminal, winner, ...
+    players, current, terminal, winner, ... With --as PLAYER only that player's
+    observation is printed, at the start and after every move (JSON lines): places it may
+    not see show only their size, and its legal moves are listed on its turns.
     """
     note = None
+    start_seed = seed
     if record is None:
         if game_index is not None:
             raise click.UsageError("--game needs --record")
@@ -551,7 +571,10 @@ def replay_cmd(
         except MoveError as exc:  # say which game of which file does not replay
             raise MoveError(f"game {line['game']} of {record} does not replay: {exc.message}") from None
         note = _check_against_record(state, line, record)
-    if as_json:
+        start_seed = int(line.get("game_seed", 0))
+    if as_player is not None:
+        _print_observations(state, as_player, start_seed)
+    elif as_json:
         click.echo(json.dumps(state.to_json()))
     else:
         from .runtime.view import render_text

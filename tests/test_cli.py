@@ -230,12 +230,12 @@ def test_match_record_replays_through_the_cli(tmp_path: Path) -> None:
 
 def test_match_with_a_script_player(tmp_path: Path) -> None:
     script = tmp_path / "last.py"
-    script.write_text("def choose(state, legal_moves, rng):\n    return legal_moves[-1]\n")
+    script.write_text("def choose(observation, legal_moves, rng):\n    return legal_moves[-1]\n")
     result = run("match", MIDGARD, "-p", f"script:{script},random", "-n", "2", "-e", "interpreted", "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["players"][0]["name"] == f"script:{script}"
     broken = tmp_path / "broken.py"
-    broken.write_text("def choose(state, legal_moves, rng):\n    return None\n")
+    broken.write_text("def choose(observation, legal_moves, rng):\n    return None\n")
     failed = run("match", MIDGARD, "-p", f"script:{broken},random", "-n", "2", "-e", "interpreted")
     assert failed.exit_code == 1 and f"player script {broken}: choose() returned None" in failed.stderr
 

@@ -117,7 +117,7 @@ def test_interrupted_match_keeps_whole_lines_and_no_temp_file(tmp_path: Path) ->
 
 def test_failed_match_leaves_no_record(tmp_path: Path) -> None:
     script = tmp_path / "late.py"
-    script.write_text("def choose(state, legal_moves, rng):\n    if state.ply() > 6:\n        raise ValueError('tired')\n    return legal_moves[0]\n")
+    script.write_text("def choose(observation, legal_moves, rng):\n    if observation['ply'] > 6:\n        raise ValueError('tired')\n    return legal_moves[0]\n")
     record = tmp_path / "never.jsonl"
     with pytest.raises(MidgardcError, match="late.py raised ValueError: tired"):
         run_match(get_game(MIDGARD), MIDGARD, parse_players(f"script:{script},random"), games=2, record=str(record))
@@ -126,7 +126,7 @@ def test_failed_match_leaves_no_record(tmp_path: Path) -> None:
 
 def test_script_error_in_a_worker_comes_back_as_a_user_error(tmp_path: Path) -> None:
     script = tmp_path / "late.py"
-    script.write_text("def choose(state, legal_moves, rng):\n    if state.ply() > 6:\n        raise ValueError('tired')\n    return legal_moves[0]\n")
+    script.write_text("def choose(observation, legal_moves, rng):\n    if observation['ply'] > 6:\n        raise ValueError('tired')\n    return legal_moves[0]\n")
     with pytest.raises(MidgardcError) as info:
         run_match(get_game(MIDGARD), MIDGARD, parse_players(f"script:{script},random"), games=2, workers=2)
     assert f"{script}:3:" in str(info.value) and "raised ValueError: tired" in str(info.value)

@@ -13,6 +13,7 @@ from midgardc.errors import MidgardcError
 from midgardc.matches import play_game, run_match
 from midgardc.players import PlayerSpec, kinds_help, parse_player, parse_players, player_labels
 from midgardc.players.mcts import MctsPlayer, determinize
+from midgardc.players.view import PlayerView
 from midgardc.runtime.game import replay, summed_returns
 from midgardc.runtime.rng import Rng, derive_seed
 from midgardc.spec.lower import list_variants
@@ -251,9 +252,11 @@ def test_a_single_legal_move_is_played_without_searching() -> None:
 
 def test_determinize_hands_the_search_a_copy_of_the_state() -> None:
     state = replay(get_game(TTT, None, "compiled"), "b2".split())
-    core = determinize(state, state.current_player(), Rng(0))
+    rng = Rng(0)
+    core = determinize(PlayerView(state, state.current_player()), rng)
     core.apply(state.game.move_id("a1"))
     assert state.ply() == 1 and core.ply == 2
+    assert rng.state == 0  # nothing is hidden in tic-tac-toe: no draw was made
 
 
 @pytest.mark.parametrize("item", every_spec(), ids=spec_id)

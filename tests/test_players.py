@@ -122,7 +122,7 @@ def _script(tmp_path: Path, body: str, name: str = "player.py") -> str:
 
 
 def test_script_player_plays_the_move_it_returns(tmp_path: Path) -> None:
-    path = _script(tmp_path, "def choose(state, legal_moves, rng):\n    return legal_moves[-1]\n")
+    path = _script(tmp_path, "def choose(observation, legal_moves, rng):\n    return legal_moves[-1]\n")
     state = get_game(MIDGARD).new_state(0)
     player = parse_player(f"script:{path}").make()
     assert player.name == f"script:{path}"
@@ -130,27 +130,27 @@ def test_script_player_plays_the_move_it_returns(tmp_path: Path) -> None:
 
 
 def test_script_player_may_return_move_text_and_use_the_rng(tmp_path: Path) -> None:
-    path = _script(tmp_path, "def choose(state, legal_moves, rng):\n    return legal_moves[rng.below(len(legal_moves))].text\n")
+    path = _script(tmp_path, "def choose(observation, legal_moves, rng):\n    return legal_moves[rng.below(len(legal_moves))].text\n")
     state = get_game(MIDGARD).new_state(0)
     assert ScriptPlayer(path).choose(state, Rng(7)) == RandomPlayer().choose(state, Rng(7))
 
 
-def test_script_player_gets_a_copy_of_the_state(tmp_path: Path) -> None:
-    body = "def choose(state, legal_moves, rng):\n    state.apply(legal_moves[0])\n    state.apply(state.legal_moves()[0])\n    return legal_moves[1]\n"
+def test_script_player_gets_a_copy_of_the_observation_not_the_state(tmp_path: Path) -> None:
+    body = "def choose(observation, legal_moves, rng):\n    assert isinstance(observation, dict) and observation['ply'] == 0\n    observation['players'].clear()\n    return legal_moves[1]\n"
     state = get_game(MIDGARD).new_state(0)
     move = ScriptPlayer(_script(tmp_path, body)).choose(state, Rng(0))
     assert move == state.legal_move_ids()[1]
-    assert state.ply() == 0 and state.history == []
+    assert state.ply() == 0 and state.history == [] and state.observation(0)["players"]
 
 
 @pytest.mark.parametrize(
     "body, message",
     [
-        ("x = 1\n", "defines no choose(state, legal_moves, rng) function"),
+        ("x = 1\n", "defines no choose(observation, legal_moves, rng) function"),
         ("choose = 3\n", "'choose' is not a function"),
-        ("def choose(state, legal_moves, rng):\n    return 42\n", "choose() returned 42, which is not one of the legal moves"),
-        ("def choose(state, legal_moves, rng):\n    return 'Z9'\n", "choose() returned 'Z9', which is not one of the legal moves"),
-        ("def choose(state, legal_moves, rng)\n    return 1\n", "is not valid Python"),
+        ("def choose(observation, legal_moves, rng):\n    return 42\n", "choose() returned 42, which is not one of the legal moves"),
+        ("def choose(observation, legal_moves, rng):\n    return 'Z9'\n", "choose() returned 'Z9', which is not one of the legal moves"),
+        ("def choose(observation, legal_moves, rng)\n    return 1\n", "is not valid Python"),
         ("import no_such_module_anywhere\n", "raised ModuleNotFoundError"),
     ],
 )
@@ -165,7 +165,7 @@ def test_script_player_errors_name_the_file(tmp_path: Path, body: str, message: 
 
 
 def test_script_player_exception_points_at_the_line(tmp_path: Path) -> None:
-    body = "def helper(x):\n    return 1 / x\n\ndef choose(state, legal_moves, rng):\n    return helper(0)\n"
+    body = "def helper(x):\n    return 1 / x\n\ndef choose(observation, legal_moves, rng):\n    return helper(0)\n"
     path = _script(tmp_path, body, name="boom.py")
     with pytest.raises(MidgardcError) as info:
         ScriptPlayer(path).choose(get_game(MIDGARD).new_state(0), Rng(0))

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Sequen
 
 from ..errors import MidgardcError
 from ..players import Player, PlayerSpec, player_labels
+from ..players.view import PlayerView
 from ..runtime.results import margin_of, winner_of
 from ..runtime.rng import Rng, derive_seed
 from .record import RecordWriter, record_line, spec_sha256
@@ -76,7 +77,8 @@ def play_seated(game: "Game", players: Sequence[Player], seats: Sequence[int], i
             state.sample_chance()
             continue
         seat = state.current_player()
-        state.apply_unchecked(players[seats[seat]].choose(state, rngs[seat]))
+        # a player sees its seat's view, never the state
+        state.apply_unchecked(players[seats[seat]].choose(PlayerView(state, seat), rngs[seat]))
     keys = state.keys()
     return GameResult(
         index=index,

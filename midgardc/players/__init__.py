@@ -2,5 +2,6 @@
 
 from .base import Player
 from .registry import KINDS, PlayerSpec, kinds_help, parse_player, parse_players, player_labels
+from .view import PlayerView
 
-__all__ = ["KINDS", "Player", "PlayerSpec", "kinds_help", "parse_player", "parse_players", "player_labels"]
+__all__ = ["KINDS", "Player", "PlayerSpec", "kinds_help", "parse_player", "parse_players", "player_labels", "PlayerView"]

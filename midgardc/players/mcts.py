@@ -21,9 +21,17 @@ matching child is followed (made the first time), so outcomes are visited in pro
 to their chances. Rollouts give every game its own dice (the engine reseeds each
 rollout's chance stream), so the search never sees the real game's future rolls.
 
-Hidden information is *not* handled: every zone of the current spec language is public,
-so the search runs on the true state. ``determinize`` is the one place where a later
-version must instead sample a state consistent with ``state.observation(player)``.
+Hidden information: the player is given a ``PlayerView``, never the state. When nothing is
+hidden from it (``view.hides_something`` is False), the search above runs on a copy of the
+state (``determinize``; no draw is made for it), exactly as before hidden items existed.
+Otherwise it is single-observer information-set MCTS (SO-ISMCTS; Cowling, Powley and
+Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012): the tree is
+over move ids from the player's information set, each iteration samples a new full state
+from the view (``view.determinize(rng)``), descends only through children whose move is
+legal in that sample (expanding one legal untried move when there is one), and selects
+with UCB1 where a child's parent count is its *availability* (the number of iterations in
+which its move was legal where it was considered) instead of the parent's visits. Only the
+player's real legal moves are candidates at the root.
 """
 
 from __future__ import annotations
@@ -32,10 +40,12 @@ from math import log, sqrt
 from typing import TYPE_CHECKING, Any, Optional
 
 from .params import FLOAT, INT, Param
+from .view import as_view
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..runtime.game import State
     from ..runtime.rng import Rng
+    from .view import PlayerView
 
 PARAMS = (
     Param("iterations", INT, 1000, 1, 10_000_000, "tree iterations per move"),
@@ -46,12 +56,11 @@ PARAMS = (
 )
 
 
-def determinize(state: "State", player: int, rng: "Rng") -> Any:
-    """The root core to search from, as ``player`` may know it. Today every zone is public,
-    so this is a clone of the true state and ``rng`` is not used; once the language has
-    hidden zones this must sample their contents consistently with
-    ``state.observation(player)`` (and the search may then average several samples)."""
-    return state.core.clone()
+def determinize(view: "PlayerView", rng: "Rng") -> Any:
+    """A core to search from, as the view's player may know the state: a sample of what it
+    cannot see (``PlayerView.determinize``); a copy of the state, drawing nothing from
+    ``rng``, when nothing is hidden."""
+    return view.determinize(rng).core
 
 
 class Node:
@@ -90,23 +99,29 @@ class MctsPlayer:
         self.c = c
         self.rollouts = rollouts
 
-    def choose(self, state: "State", rng: "Rng") -> int:
-        legal = state.legal_move_ids()
+    def choose(self, view: "PlayerView", rng: "Rng") -> int:
+        view = as_view(view)
+        legal = view.legal_move_ids()
         if len(legal) == 1:
             return legal[0]
-        root = self.search(state, rng)
+        root = self.search(view, rng)
+        if not root.children:  # (no sample allowed any real move: a rule reads hidden items)
+            return legal[rng.below(len(legal))]
         best = max(child.visits for child in root.children)
         tied = [m for m, child in zip(root.moves, root.children) if child.visits == best]
         return tied[rng.below(len(tied))]
 
-    def search(self, state: "State", rng: "Rng") -> Node:
-        """Grow a tree from ``state`` for the player to move; returns its root."""
-        rollouts = state.game.engine.rollouts
+    def search(self, view: "PlayerView", rng: "Rng") -> Any:
+        """Grow a tree for the view's player (to move); returns its root (``moves`` and
+        ``children`` side by side)."""
+        view = as_view(view)
+        if view.hides_something:
+            return self.search_information_set(view, rng)
+        rollouts = view.game.engine.rollouts
         n = self.rollouts
         c = self.c
-        chance = state.game.ir.chance
-        me = state.current_player()
-        root = Node(determinize(state, me, rng), -1)
+        chance = view.game.ir.chance
+        root = Node(determinize(view, rng), -1)
         for _ in range(self.iterations):
             node = root
             path = [root]
@@ -160,3 +175,89 @@ class MctsPlayer:
                 if visited.mover >= 0:
                     visited.reward += wins[visited.mover] + half
         return root
+
+    def search_information_set(self, view: "PlayerView", rng: "Rng") -> "SetNode":
+        """SO-ISMCTS from the view (see the module docstring); returns the root."""
+        rollouts = view.game.engine.rollouts
+        n = self.rollouts
+        c = self.c
+        chance = view.game.ir.chance
+        allowed = set(view.legal_move_ids())
+        root = SetNode(-1)
+        for _ in range(self.iterations):
+            core = determinize(view, rng)
+            node = root
+            path = [root]
+            while not core.terminal:
+                if core.chance:  # a roll: an outcome by its odds, as in the search above
+                    move = draw_outcome(core, chance, rng)
+                    node = node.child(move, -1)
+                    core.apply(move)
+                    path.append(node)
+                    continue
+                legal = core.legal()
+                if node is root:
+                    legal = [m for m in legal if m in allowed]
+                    if not legal:  # (a sample where none of the real moves is legal)
+                        break
+                index = node.index
+                untried = [m for m in legal if m not in index]
+                if untried:  # expansion: one legal untried move, drawn at random
+                    move = untried[rng.below(len(untried))]
+                    mover = core.current
+                    child = node.child(move, mover)
+                    for m in legal:  # every child whose move is legal here was available
+                        i = index.get(m)
+                        if i is not None:
+                            node.children[i].avail += n
+                    core.apply(move)
+                    path.append(child)
+                    break
+                # selection: UCB1 over the children legal in this sample, by availability
+                best: Optional[SetNode] = None
+                top = -1.0
+                pick = -1
+                for m in legal:
+                    child = node.children[index[m]]
+                    v = child.visits
+                    score = child.reward / v + c * sqrt(log(child.avail) / v)
+                    if score > top:
+                        best, top, pick = child, score, m
+                for m in legal:
+                    node.children[index[m]].avail += n
+                core.apply(pick)
+                node = best  # type: ignore[assignment]
+                path.append(node)
+            stats = rollouts(core, n, rng.next64())
+            wins = stats["wins"]
+            half = stats["draws"] * 0.5
+            for visited in path:
+                visited.visits += n
+                if visited.mover >= 0:
+                    visited.reward += wins[visited.mover] + half
+        return root
+
+
+class SetNode:
+    """A node of the information-set tree: no position of its own (each iteration brings a
+    sample); ``avail`` counts the iterations in which its move was legal at its parent."""
+
+    __slots__ = ("mover", "children", "moves", "index", "visits", "reward", "avail")
+
+    def __init__(self, mover: int):
+        self.mover = mover
+        self.children: list[SetNode] = []
+        self.moves: list[int] = []  # the move into each child
+        self.index: dict[int, int] = {}  # move -> its child's position
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 0
+
+    def child(self, move: int, mover: int) -> "SetNode":
+        """The child reached by ``move`` (made the first time)."""
+        i = self.index.get(move)
+        if i is None:
+            i = self.index[move] = len(self.children)
+            self.children.append(SetNode(mover))
+            self.moves.append(move)
+        return self.children[i]

@@ -36,7 +36,7 @@ def _make_mcts(param: str, name: str) -> Player:
 KINDS: dict[str, Kind] = {
     "random": Kind(lambda _param, name: RandomPlayer(name), None, "a uniformly random legal move"),
     "greedy": Kind(lambda _param, name: GreedyPlayer(name), None, "best first ranking key after one move, ties at random"),
-    "script": Kind(lambda param, name: ScriptPlayer(param, name), "PATH", "choose(state, legal_moves, rng) from a Python file"),
+    "script": Kind(lambda param, name: ScriptPlayer(param, name), "PATH", "choose(observation, legal_moves, rng) from a Python file"),
     "mcts": Kind(_make_mcts, "ITERATIONS", "UCT tree search with the engine's random games as rollouts", MCTS_PARAMS),
 }
 

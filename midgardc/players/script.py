@@ -1,4 +1,10 @@
-"""A player written by the user as a Python file defining ``choose(state, legal_moves, rng)``.
+"""A player written by the user as a Python file defining ``choose(observation, legal_moves, rng)``.
+
+The script sees what its seat sees and nothing more: ``observation`` is the seat's
+observation (a fresh dict of plain JSON values, as ``midgardc replay --json --as`` prints
+it; places it may not see show only their size), ``legal_moves`` its legal moves (``Move``
+objects: ``.id`` and ``.text``) and ``rng`` its own ``Rng``. It returns one of the moves or
+its text. It never receives the game state.
 
 The file is user code the user asked to run, so it is imported as is. Everything that
 can go wrong with it (no file, no ``choose``, an exception, an answer that is not a legal
@@ -10,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import os
 import sys
 import traceback
@@ -17,10 +24,12 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import MidgardcError, Pos
+from .view import as_view
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..runtime.game import Move, State
+    from ..runtime.game import Move
     from ..runtime.rng import Rng
+    from .view import PlayerView
 
 _LOADED: dict[str, ModuleType] = {}  # absolute path -> module, so each process imports once
 
@@ -34,7 +43,7 @@ def load_script(path: str) -> Callable[..., Any]:
         _LOADED[real] = module
     choose = getattr(module, "choose", None)
     if choose is None:
-        raise MidgardcError(f"player script {path} defines no choose(state, legal_moves, rng) function")
+        raise MidgardcError(f"player script {path} defines no choose(observation, legal_moves, rng) function")
     if not callable(choose):
         raise MidgardcError(f"player script {path}: 'choose' is not a function")
     return choose
@@ -74,7 +83,8 @@ def _script_failure(path: str, real: str, when: str, exc: BaseException) -> Midg
 
 
 class ScriptPlayer:
-    """Hands the script a clone of the state, so a careless script cannot corrupt the game."""
+    """Hands the script its seat's observation (a copy: a careless script cannot change
+    anything) and legal moves."""
 
     def __init__(self, path: str, name: Optional[str] = None):
         self.path = path
@@ -82,12 +92,14 @@ class ScriptPlayer:
         self.name = name or f"script:{path}"
         self._choose = load_script(path)
 
-    def choose(self, state: "State", rng: "Rng") -> int:
-        legal = state.legal_moves()
+    def choose(self, view: "PlayerView", rng: "Rng") -> int:
+        view = as_view(view)
+        legal = view.legal_moves()
+        observation = json.loads(json.dumps(view.observation))  # plain JSON values, a copy
         try:
-            answer = self._choose(state.clone(), list(legal), rng)
+            answer = self._choose(observation, list(legal), rng)
         except Exception as exc:
-            raise _script_failure(self.path, self.real, f"in choose() at move {state.ply() + 1}", exc) from None
+            raise _script_failure(self.path, self.real, f"in choose() at move {view.ply() + 1}", exc) from None
         return self._resolve(answer, legal)
 
     def _resolve(self, answer: object, legal: "list[Move]") -> int:

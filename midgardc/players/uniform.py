@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .view import as_view
+
 if TYPE_CHECKING:  # pragma: no cover
-    from ..runtime.game import State
     from ..runtime.rng import Rng
+    from .view import PlayerView
 
 
 class RandomPlayer:
@@ -15,6 +17,6 @@ class RandomPlayer:
     def __init__(self, name: str = "random"):
         self.name = name
 
-    def choose(self, state: "State", rng: "Rng") -> int:
-        moves = state.legal_move_ids()
+    def choose(self, view: "PlayerView", rng: "Rng") -> int:
+        moves = as_view(view).legal_move_ids()
         return moves[rng.below(len(moves))]

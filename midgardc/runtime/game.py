@@ -69,6 +69,20 @@ class Game:
                 return "".join(out)
         raise ValueError(f"move id {move} out of range")
 
+    # -- a generic read for observations (midgardc.runtime.observe) --------------------
+
+    def decode_move(self, move: int) -> tuple[Optional[Any], list[int]]:
+        """A player's move as its action (IR) and parameter values; (None, []) for a roll's
+        outcome."""
+        for action in self.ir.actions:
+            if action.base <= move < action.base + action.size:
+                return action, _decode(self.ir, action, move - action.base)
+        return None, []
+
+    def param_text(self, param: Any, value: int) -> str:
+        """A parameter's value as moves write it."""
+        return _value_text(self.ir, param, value)
+
     def move_id(self, text: str) -> int:
         """The move written ``text``; MoveError when no move is written that way."""
         if self._ids is None:
@@ -135,6 +149,7 @@ class State:
         self.game = game
         self.core = core
         self.history: list[int] = []
+        self.movers: list[int] = []  # who made each move of ``history`` (its turn's player at a roll)
 
     # -- queries ---------------------------------------------------------------------
 
@@ -248,17 +263,20 @@ class State:
 
     def apply(self, move: MoveLike) -> None:
         mid = self.resolve(move)
+        self.movers.append(self.core.current)
         self.core.apply(mid)
         self.history.append(mid)
 
     def apply_unchecked(self, move_id: int) -> None:
         """Apply a move id taken from ``legal_move_ids()`` (the fast path for players)."""
+        self.movers.append(self.core.current)
         self.core.apply(move_id)
         self.history.append(move_id)
 
     def clone(self) -> "State":
         other = State(self.game, self.core.clone())
         other.history = list(self.history)
+        other.movers = list(self.movers)
         return other
 
     def zones(self) -> dict[str, dict[str, Union[list[str], dict[str, int]]]]:
@@ -287,11 +305,17 @@ class State:
         return state_json(self)
 
     def observation(self, player: int) -> dict:
-        """What ``player`` may see. Every zone of the current language is public, so this
-        is the whole state; hidden zones will filter here."""
-        obs = self.to_json()
-        obs["observer"] = self.game.players[player]
-        return obs
+        """What ``player`` may see (JSON-able): places it may not see show only their size;
+        its legal moves when it is to move. See ``midgardc.runtime.observe``."""
+        from .observe import observation
+
+        return observation(self, player)
+
+    def observation_string(self, player: int) -> str:
+        """``observation(player)`` as one line of JSON with sorted keys."""
+        from .observe import observation_string
+
+        return observation_string(self, player)
 
     def __str__(self) -> str:
         from .view import render_text

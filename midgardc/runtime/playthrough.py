@@ -177,15 +177,17 @@ def _position(state: "State") -> list[str]:
 
 
 def _observations(state: "State") -> list[str]:
-    """Each player's observation as compact JSON; one that is the same as an earlier
-    player's (apart from the ``observer`` field) says so instead of repeating it, so a
-    difference — a hidden zone, or a leak — stands out."""
+    """Each player's observation as compact JSON (``observation_string``'s form), without
+    the ``observer`` and ``legal`` fields (the step lists the legal moves once); one that is
+    the same as an earlier player's says so instead of repeating it, so a difference — a
+    hidden zone, or a leak — stands out."""
     game = state.game
     seen: list[tuple[str, str]] = []
     lines = []
     for p, name in enumerate(game.players):
         obs = state.observation(p)
         obs.pop("observer", None)
+        obs.pop("legal", None)
         text = json.dumps(obs, separators=(",", ":"), sort_keys=True)
         same = next((other for other, t in seen if t == text), None)
         lines.append(f"observation[{name}]: " + (f"same as {same}'s" if same else text))

@@ -1,0 +1,293 @@
+"""What one player may see of a state: its observation, and the item places it cannot see.
+
+Everything is read generically from the IR and the engine API (``state_json``, the cores'
+item fields and zone slots), so both back ends give equal observations. What a viewer sees
+of a place is decided by one table, ``SEES``: visibility -> (viewer, owner) -> sees the
+contents. A place the viewer cannot see shows only its size; sizes are always public.
+
+Item places come from the ``deck:`` section (every player's deck: ordered, visibility
+``none``, its order is what nobody sees; face-up items and the discard pile: public) and
+from the ``zones:`` section (each zone's ``visible``, per owner). Counters have a
+visibility too (``counters: {x: {visible: owner}}``): a counter the viewer may not see is
+``null``, and so is a ranking key (``score``) that reads one (or an item the viewer may
+not see through ``holding``/``top``), until the game is over.
+
+Moves are public, except what a move keeps out of sight: an item parameter of another
+player's move is written ``?`` when the move ``take``s that item from a zone the viewer
+cannot see into another zone it cannot see (a pick into an owner-only zone: the others see
+only that the zone grew by one).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields, is_dataclass
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from ..ir.nodes import Call, Const, DefineCall, GameIR, Local, Take
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import State
+
+GAME = -1  # the owner of a place of the whole game (not of a player)
+
+
+def by_identity(fn: Callable) -> Callable:
+    """Memoize ``fn`` on the identity of its arguments: IR nodes are frozen dataclasses whose
+    hash walks the whole tree on every call, far dearer than the facts cached here. The
+    arguments are kept alive with the value, so an id is never reused while cached."""
+    memo: dict[tuple[int, ...], tuple[tuple, Any]] = {}
+
+    def cached(*args: Any) -> Any:
+        key = tuple(map(id, args))
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = (args, fn(*args))
+        return hit[1]
+
+    cached.__doc__ = fn.__doc__
+    cached.__name__ = fn.__name__
+    return cached
+HIDDEN_VALUE = "?"  # how a hidden parameter of a move is written
+
+# visibility -> does ``viewer`` see the contents of a place owned by ``owner``?
+SEES: dict[str, Callable[[int, int], bool]] = {
+    "all": lambda viewer, owner: True,
+    "owner": lambda viewer, owner: owner != GAME and viewer == owner,
+    "none": lambda viewer, owner: False,
+}
+
+
+@dataclass(frozen=True)
+class Place:
+    """Items somewhere: ``items`` are item kinds, top first when ``ordered``, else sorted.
+    ``source`` says where the engine keeps them ("deck": ``slot`` unused, or "zones":
+    ``slot`` is the zone slot). ``pool``: the places whose hidden items may be exchanged
+    with each other when a player samples what it cannot see (``runtime.determinize``)."""
+
+    zone: str
+    owner: int  # a seat, or GAME
+    visible: str  # a key of SEES
+    ordered: bool
+    items: tuple[int, ...]
+    pool: str
+    source: str
+    slot: int = -1
+
+    def seen_by(self, viewer: int) -> bool:
+        return SEES[self.visible](viewer, self.owner)
+
+
+def _spread(counts: list[int]) -> tuple[int, ...]:
+    return tuple(k for k, n in enumerate(counts) for _ in range(n))
+
+
+# the deck: section's places per player: (zone, visibility, ordered, read(core, p)). A deck
+# never gives items to another player, so each deck's remaining items are known to all (the
+# deck's composition minus that player's face-up and discarded items): only the order is
+# hidden, and a sample reorders each deck on its own (its own pool).
+DECK_PLACES: tuple[tuple[str, str, bool, Callable[[Any, int], tuple[int, ...]]], ...] = (
+    ("deck", "none", True, lambda core, p: tuple(core.deck[p][core.drawn[p] :])),
+    ("up", "all", False, lambda core, p: _spread(core.up[p])),
+    ("discard", "all", False, lambda core, p: _spread(core.discards[p])),
+)
+
+# zones: items move between zones (deal, take, pass_zone, gather), so every hidden zone
+# slot is one pool: a sample deals all their items afresh, keeping each slot's size
+ZONE_POOL = "zones"
+
+
+def places(state: "State") -> list[Place]:
+    """Every item place of the state, in a fixed order: per player the deck section's,
+    then every zone slot (zones in declared order, a per-player zone's seats in order)."""
+    ir = state.game.ir
+    core = state.core
+    out: list[Place] = []
+    if ir.deck is not None:
+        for p in range(ir.n_players):
+            for zone, visible, ordered, read in DECK_PLACES:
+                out.append(Place(zone, p, visible, ordered, read(core, p), f"{zone}:{p}", "deck"))
+    zs = ir.zones
+    if zs is not None and zs.zones:
+        slots = core.zones
+        for z in zs.zones:
+            for o in range(zs.n_players if z.per_player else 1):
+                slot = z.base + o
+                content = slots[slot]
+                items = tuple(content) if z.ordered else _spread(content)
+                out.append(Place(z.name, o if z.per_player else GAME, z.visible, z.ordered, items, ZONE_POOL, "zones", slot))
+    return out
+
+
+@by_identity
+def may_hide(ir: GameIR) -> bool:
+    """Whether any place of this game can ever be hidden from some player (a static fact of
+    the spec): when not, an observation is the whole state and a sample is a copy."""
+    if ir.deck is not None and any(v != "all" for _, v, _, _ in DECK_PLACES):
+        return True
+    if any(v != "all" for v in ir.counter_visible):
+        return True
+    return ir.zones is not None and any(z.visible != "all" for z in ir.zones.zones)
+
+
+# -- counters ------------------------------------------------------------------------------
+
+
+def counter_visibility(ir: GameIR, counter: int) -> str:
+    return ir.counter_visible[counter] if ir.counter_visible else "all"
+
+
+def counter_seen(ir: GameIR, counter: int, viewer: int, owner: int) -> bool:
+    """Whether ``viewer`` sees counter ``counter`` of ``owner`` (a seat, or GAME)."""
+    return SEES[counter_visibility(ir, counter)](viewer, owner)
+
+
+@by_identity
+def hidden_counters(ir: GameIR, viewer: int) -> tuple[tuple[int, int], ...]:
+    """(row, counter) of every counter ``viewer`` may not see; row ``n_players`` is the
+    game's (see GameIR.counter_init)."""
+    out = [(p, i) for i in ir.player_counters for p in range(ir.n_players) if not counter_seen(ir, i, viewer, p)]
+    return tuple(out + [(ir.n_players, i) for i in ir.game_counters if not counter_seen(ir, i, viewer, GAME)])
+
+
+@by_identity
+def key_visibility(ir: GameIR, key: int) -> str:
+    """The most private thing ranking key ``key`` reads: "none", "owner" (taken as the
+    key's own player's) or "all"."""
+    found: set[str] = set()
+    zones = ir.zones.zones if ir.zones is not None else ()
+
+    def walk(e: Any, seen_defines: frozenset) -> None:
+        if isinstance(e, Call):
+            if e.fn in ("counter", "game_counter") and isinstance(e.args[0], Const):
+                found.add(counter_visibility(ir, e.args[0].value))
+            elif e.fn in ("holding", "top") and e.args and isinstance(e.args[0], Const) and e.args[0].value < len(zones):
+                found.add(zones[e.args[0].value].visible)
+        if isinstance(e, DefineCall) and e.index not in seen_defines:
+            walk(ir.defines[e.index].body, seen_defines | {e.index})
+        if is_dataclass(e):
+            for f in fields(e):
+                v = getattr(e, f.name)
+                for x in v if isinstance(v, tuple) else (v,):
+                    if is_dataclass(x):
+                        walk(x, seen_defines)
+
+    walk(ir.ranking[key].expr, frozenset())
+    return "none" if "none" in found else "owner" if "owner" in found else "all"
+
+
+def _content_json(ir: GameIR, place: Place, viewer: int) -> dict:
+    texts = ir.item_texts
+    items = [texts[k] for k in place.items] if place.seen_by(viewer) else None
+    return {"size": len(place.items), "items": items}
+
+
+def observation(state: "State", viewer: int) -> dict:
+    """What ``viewer`` sees (JSON-able): the public state (board, hands of pieces, counters,
+    scores, roll, whose turn, ply, the moves played, the result), each item place as its
+    size and, when the viewer may see it, its items; the legal moves when ``viewer`` is to
+    move. The same keys as ``state.to_json()`` where they mean the same thing."""
+    from .view import state_json
+
+    ir = state.game.ir
+    if not 0 <= viewer < ir.n_players:
+        raise ValueError(f"no player {viewer} in {ir.title} (players 0..{ir.n_players - 1})")
+    obs = state_json(state)
+    obs["observer"] = ir.players[viewer]
+    deck_zones: dict[int, dict[str, dict]] = {}
+    zones: dict[str, dict[str, dict]] = {}
+    for place in places(state):
+        if place.source == "deck":
+            deck_zones.setdefault(place.owner, {})[place.zone] = _content_json(ir, place, viewer)
+        else:
+            owner = "game" if place.owner == GAME else ir.players[place.owner]
+            zones.setdefault(place.zone, {})[owner] = _content_json(ir, place, viewer)
+    for p, entry in enumerate(obs["players"]):
+        entry.pop("zones", None)
+        if p in deck_zones:
+            entry["zones"] = deck_zones[p]
+    obs.pop("zones", None)
+    if zones:
+        obs["zones"] = zones
+    for p, entry in enumerate(obs["players"]):
+        for i in ir.player_counters:
+            if not counter_seen(ir, i, viewer, p):
+                entry["counters"][ir.counters[i]] = None
+        if not state.is_terminal():  # the final keys are the result: public
+            for j, key in enumerate(ir.ranking):
+                if not SEES[key_visibility(ir, j)](viewer, p):
+                    entry["score"][key.name] = None
+    for i in ir.game_counters:
+        if not counter_seen(ir, i, viewer, GAME):
+            obs["counters"][ir.counters[i]] = None
+    obs["moves"] = _moves_seen(state, viewer)
+    if state.current_player() == viewer:
+        obs["legal"] = [m.text for m in state.legal_moves()]
+    return obs
+
+
+def observation_string(state: "State", viewer: int) -> str:
+    """The observation as one line of JSON with sorted keys (stable: equal observations
+    give equal strings, so they can be compared and diffed)."""
+    return json.dumps(observation(state, viewer), separators=(",", ":"), sort_keys=True)
+
+
+# -- moves: what another player's move shows ---------------------------------------------------
+
+
+def _end_seen(ir: GameIR, zone: int, owner: Any, viewer: int, mover: int) -> bool:
+    """Whether ``viewer`` sees zone ``zone`` of the player ``owner`` names (an expression;
+    only ``mover`` is known without the position, any other owner counts as unseen)."""
+    z = ir.zones.zones[zone]
+    who = GAME if not z.per_player else (mover if isinstance(owner, Call) and owner.fn == "mover" else None)
+    if who is None:
+        return z.visible == "all"
+    return SEES[z.visible](viewer, who)
+
+
+@by_identity
+def hidden_params(ir: GameIR, action: Any, viewer: int, mover: int) -> frozenset[int]:
+    """The parameters of ``mover``'s ``action`` that ``viewer`` may not see: items it
+    ``take``s out of sight (from a zone the viewer cannot see into another one)."""
+    if viewer == mover or ir.zones is None:
+        return frozenset()
+    out = set()
+    for i, param in enumerate(action.params):
+        if param.type != "item":
+            continue
+        for eff in action.effects:
+            if isinstance(eff, Take) and eff.item == Local(param.name, param.type):
+                if not _end_seen(ir, eff.frm, eff.frm_owner, viewer, mover) and not _end_seen(ir, eff.to, eff.to_owner, viewer, mover):
+                    out.add(i)
+    return frozenset(out)
+
+
+def _moves_seen(state: "State", viewer: int) -> list[str]:
+    game = state.game
+    ir = game.ir
+    out = []
+    for move, mover in zip(state.history, state.movers):
+        action, values = game.decode_move(move)
+        hidden = hidden_params(ir, action, viewer, mover) if action is not None else frozenset()
+        if not hidden:
+            out.append(game.move_text(move))
+            continue
+        parts = []
+        for part in action.notation:
+            if isinstance(part, str):
+                parts.append(part)
+            elif part in hidden:
+                parts.append(HIDDEN_VALUE)
+            else:
+                parts.append(game.param_text(action.params[part], values[part]))
+        out.append("".join(parts))
+    return out
+
+
+def viewer_index(ir: GameIR, who: str) -> Optional[int]:
+    """A player given by name or by seat index (``"grey"`` or ``"1"``); None when neither."""
+    if who in ir.players:
+        return ir.players.index(who)
+    if who.strip().isdigit() and int(who) < ir.n_players:
+        return int(who)
+    return None
