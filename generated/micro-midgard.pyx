@@ -3892,6 +3892,26 @@ cdef class Core:
     def counters(self):
         return [[self.st.counters[p][k] for k in range(N_COUNTERS)] for p in range(N_PLAYERS + 1)]  # then the game's row
 
+    # -- determinization writes (midgardc.runtime.determinize): a player's sample of what it
+    # cannot see is written into a copy of the state; the interpreter's Core sets the same
+    # fields directly
+
+    def set_deck(self, int player, items):
+        """The undrawn part of ``player``'s deck becomes ``items`` (item kinds, top first;
+        exactly as many as are left)."""
+        raise ValueError("this game has no decks")
+
+    def set_counter(self, int row, int counter, long long value):
+        """Counter ``counter`` of player ``row`` (the game's row: N_PLAYERS) becomes ``value``."""
+        if not 0 <= row <= N_PLAYERS or not 0 <= counter < N_COUNTERS:
+            raise ValueError(f"set_counter: a row 0 .. {N_PLAYERS} and a counter 0 .. {N_COUNTERS - 1}")
+        self.st.counters[row][counter] = value
+
+    def reseed(self, uint64_t seed):
+        """A new chance stream, ``derive_seed(seed, CHANCE_STREAM)`` (as rollouts give each
+        game): a sampled state must not carry the real game's future draws."""
+        self.st.rng = derive_seed(seed, CHANCE_STREAM)
+
 
 def core_from_bytes(bytes data):
     """The Core whose state Core.__reduce__ saved."""

@@ -228,7 +228,7 @@ class Target:
 
     def golden_name(self, specs_dir: str = "specs") -> str:
         """``<spec path under specs_dir, no extension>[__<variant>][__<N>p].txt``, e.g.
-        ``classics/hex__size-9.txt`` or ``magic-mids__3p.txt``."""
+        ``classics/hex__size-9.txt`` or ``dice__3p.txt``."""
         stem = os.path.splitext(os.path.relpath(self.spec, specs_dir))[0].replace(os.sep, "/")
         return stem + (f"__{self.variant}" if self.variant else "") + (f"__{self.count}p" if self.count else "") + GOLDEN_SUFFIX
 
