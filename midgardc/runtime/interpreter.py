@@ -31,6 +31,8 @@ from ..ir.nodes import (
     Remove,
     Discard,
     Draw,
+    ForEach,
+    IfEffect,
     opposite_directions,
     Quant,
     SetCounter,
@@ -495,6 +497,13 @@ class Core:
         self._legal = None
         self._settle()
 
+    def set_counter(self, player: int, counter: int, value: int) -> None:
+        """Set one per-player counter of a position being set up (rule tests); takes
+        effect with the next load(), which settles the position."""
+        if not 0 <= player < self.prog.ir.n_players or not 0 <= counter < len(self.prog.ir.counters):
+            raise ValueError("set_counter: no such player or counter")
+        self.counters[player][counter] = value
+
     # -- moves -----------------------------------------------------------------------
 
     def legal(self) -> list[int]:
@@ -684,8 +693,22 @@ class Core:
                 p = self._fn(eff.owner)(self, env)
                 if p >= 0:
                     self._draw(p, self._fn(eff.count)(self, env))
+            elif isinstance(eff, (IfEffect, ForEach)):
+                self._block(eff, env)
             else:  # pragma: no cover
                 raise AssertionError(eff)
+
+    def _block(self, eff, env: dict) -> None:
+        """The block effects: ``if`` picks a branch, ``for_each`` runs its effects per element."""
+        if isinstance(eff, IfEffect):
+            self.run_effects(eff.then if self._fn(eff.when)(self, env) else eff.other, env)
+            return
+        where = self._fn(eff.where) if eff.where is not None else None
+        local = dict(env)
+        for x in list(self.prog.domain(eff.each)(self, env)):  # listed before any runs
+            local[eff.var] = x
+            if where is None or where(self, local):
+                self.run_effects(eff.effects, local)
 
     def _fn(self, expr: Expr) -> Fn:
         return self.prog.fn(expr)
