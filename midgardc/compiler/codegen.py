@@ -538,6 +538,7 @@ class ExprCompiler:
             "hand": lambda: Code(f"hand_of(st, {a[0]}, {a[1]})", "long long"),
             "next_player": lambda: Code(f"next_player({a[0]})", "int"),
             "abs": lambda: Code(f"abs_ll({a[0]})", "long long"),
+            "either": lambda: Code(f"(<long long>({a[1]}) if {a[0]} else <long long>({a[2]}))", "long long"),
             "mover": lambda: Code("st.current", "int"),
             "last_player": lambda: Code("st.last", "int"),
             "ply": lambda: Code("st.ply", "int"),

@@ -364,6 +364,7 @@ class Program:
             "hand": lambda s, p, k: s.hands[p][k] if p >= 0 and k >= 0 else 0,
             "next_player": lambda s, p: (p + 1) % ir.n_players if p >= 0 else NOBODY,
             "abs": lambda s, x: abs(x),
+            "either": lambda s, cond, yes, no: yes if cond else no,
             "mover": lambda s: s.current,
             "last_player": lambda s: s.last,
             "ply": lambda s: s.ply,
