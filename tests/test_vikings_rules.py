@@ -1,0 +1,206 @@
+"""Midgard (Vikings), specs/midgard-vikings.yaml, against its rulebook
+(../shared/rules/midgard-vikings.txt; the facts of ../shared/rules/FACTS.md it relies on are
+copied into the spec and, where a test needs them, into this file).
+
+Each test names the paragraph it checks. Positions are set up with ``core.load`` (the
+Vikings in huts, as pieces) and ``core.set_counter`` (the Vikings on boats, in the
+heavens, in Valhalla and in the off-board supply, the tokens, the round and phase).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from midgardc.runtime.game import load
+
+SPEC = str(Path(__file__).resolve().parent.parent / "specs" / "midgard-vikings.yaml")
+RED, BLACK, GREEN, VIOLET, YELLOW = range(5)
+NAMES = ["red", "black", "green", "violet", "yellow"]
+W, L = "warrior", "leader"
+# FACTS ASSUMPTION (provinces): province numbers as in the spec
+PROVINCES = ["utgard", "jarnvid", "thrymheim", "ironwood", "myrkvior", "vigrid", "hlymdalir", "gimle", "andlang", "vidblain"]
+# lead: where the leader is (the spec's codes)
+IN_HUT, ON_BOAT, IN_ASGARD, IN_VANAHEIM, IN_VALHALLA = range(5)
+
+_games: dict = {}
+
+
+def game_of(engine: str = "interpreted", n: int = 5):
+    key = (engine, n)
+    if key not in _games:
+        _games[key] = load(SPEC, engine=engine, n_players=n)
+    return _games[key]
+
+
+@pytest.fixture(params=["interpreted", "compiled"])
+def engine(request) -> str:
+    return request.param
+
+
+def doom_mask(*provinces: str) -> int:
+    return sum(1 << PROVINCES.index(p) for p in provinces)
+
+
+def position(game, huts: dict, counters: dict, current: int, phase: int = 2, round_: int = 1, doomed=()):
+    """A state with ``huts`` ({province: [(player, kind), ...]}, filling huts .1, .2, ...)
+    and per-player ``counters`` ({name: [value per player]}); a player's hand is every
+    Viking of theirs not in a hut (11 warriors and a leader in all)."""
+    ir = game.ir
+    n = ir.n_players
+    state = game.new_state(1)
+    board = [0] * ir.board.n_cells
+    in_huts = [[0, 0] for _ in range(n)]
+    for prov, vikings in huts.items():
+        for i, (p, kind) in enumerate(vikings, 1):
+            k = ir.kinds.index(kind)
+            board[ir.board.cell_names.index(f"{prov}.{i}")] = ir.piece_id(p, k)
+            in_huts[p][k] += 1
+    hands = [[11 - in_huts[p][0], 1 - in_huts[p][1]] for p in range(n)]
+    values = {"g_round": [round_] + [0] * (n - 1), "g_phase": [phase] + [0] * (n - 1), "g_doom": [doom_mask(*doomed)] + [0] * (n - 1)}
+    values.update(counters)
+    for name, per_player in values.items():
+        for p in range(n):
+            state.core.set_counter(p, ir.counters.index(name), per_player[p])
+    # the invariant the spec keeps: the hand is boat + heavens + Valhalla + supply
+    for p in range(n):
+        pools = sum(values.get(c, [0] * n)[p] for c in ("boat", "asgard", "vanaheim", "valhalla", "supply"))
+        assert pools == hands[p][0], f"{NAMES[p]}: {pools} warriors off the huts, hand {hands[p][0]}"
+        assert (values["lead"][p] != IN_HUT) == (hands[p][1] == 1), NAMES[p]
+    state.core.load(board, hands, current)
+    return state
+
+
+def counter(state, name: str) -> list[int]:
+    i = state.game.ir.counters.index(name)
+    return [row[i] for row in state.core.counters]
+
+
+# --------------------------------------------------------------------------- the Scoring Example
+
+# "Five players are about to begin the scoring phase." The illustration is not in the text,
+# so this is a position chosen to agree with every sentence of it:
+# - Alfheim: "The red leader breaks the tie in Gimle" (red's leader against one yellow
+#   warrior); "no tie in Andlang, so the black leader does not give the black player control"
+#   (green 3 warriors against black's leader and a warrior); black holds Vidblain. Grey
+#   tokens: black 2, red, yellow and green 1.
+# - Mannheim: green has the most in all three; "the green leader breaks the tie in
+#   Myrkvior" (green leader + warrior against 2 red warriors). Brown tokens: green 3,
+#   black 2, red 2, violet 1, yellow 1.
+# - Jotunheim: violet holds Utgard, red Jarnvid, Thrymheim (violet/black) and Ironwood
+#   (yellow/violet) are tied. Blue tokens: violet 3, black 2, yellow 2, red 2.
+# - Heavens: violet has the most in Asgard (2 against black's 1), yellow in Vanaheim (2
+#   against red's 1).
+# - Ragnarok: the doomed provinces are Gimle, Vidblain, Hlymdalir, Utgard and Thrymheim:
+#   "five black, three violet, three green, two red and two yellow Vikings (including the
+#   red, yellow and violet leaders)"; "the two red and two yellow Vikings that were in
+#   Valhalla before Ragnarok".
+EXAMPLE_HUTS = {
+    "gimle": [(RED, L), (YELLOW, W)],
+    "andlang": [(GREEN, W), (GREEN, W), (GREEN, W), (BLACK, L), (BLACK, W)],
+    "vidblain": [(BLACK, W), (BLACK, W)],
+    "myrkvior": [(GREEN, L), (GREEN, W), (RED, W), (RED, W)],
+    "vigrid": [(GREEN, W), (GREEN, W), (BLACK, W), (RED, W), (VIOLET, W)],
+    "hlymdalir": [(GREEN, W), (GREEN, W), (GREEN, W), (BLACK, W), (YELLOW, L)],
+    "utgard": [(VIOLET, L), (VIOLET, W), (BLACK, W), (RED, W)],
+    "jarnvid": [(RED, W), (RED, W), (YELLOW, W)],
+    "thrymheim": [(VIOLET, W), (BLACK, W)],
+    "ironwood": [(YELLOW, W), (VIOLET, W)],
+}
+EXAMPLE_DOOMED = ("gimle", "vidblain", "hlymdalir", "utgard", "thrymheim")
+#                   red black green violet yellow
+EXAMPLE_POOLS = {
+    "asgard": [0, 1, 0, 2, 0],
+    "vanaheim": [1, 0, 0, 0, 2],
+    "valhalla": [2, 0, 0, 0, 2],
+    "boat": [0, 0, 0, 1, 0],
+    "supply": [2, 3, 2, 4, 4],
+    "lead": [IN_HUT] * 5,
+}
+
+
+def example(game, last_card: bool = True):
+    """The example's position in round 1's actions phase. Violet, to move, is resolving an
+    Invasion ("up to 2") with one Viking left: ``stop`` ends the last card of the round.
+    Without ``last_card`` violet still has one card to play and may play a gold card."""
+    n = 5
+    counters = dict(EXAMPLE_POOLS)
+    counters.update({"score": [0] * n, "tok_j": [0] * n, "tok_m": [0] * n, "tok_a": [0] * n, "plays": [0] * n})
+    if last_card:
+        counters.update({"doing": [0, 0, 0, 1, 0], "realm": [0, 0, 0, 1, 0], "left": [0, 0, 0, 1, 0], "may_stop": [0, 0, 0, 1, 0]})
+    else:
+        counters["plays"] = [0, 0, 0, 2, 0]
+    return position(game, EXAMPLE_HUTS, counters, VIOLET, doomed=EXAMPLE_DOOMED)
+
+
+def test_scoring_example_in_alfheim(engine) -> None:
+    # "The red, black and green players each have the most Vikings in one province, so
+    # they each score 3 points ... The black player takes two grey tokens, while the red,
+    # yellow and green players each take one." (scored alone by a Score Kingdom card: "Score
+    # the indicated kingdom as you would at the end of the round"; card 3 is Alfheim)
+    state = example(game_of(engine), last_card=False)
+    state.apply("score:3")
+    assert counter(state, "score") == [3, 3, 3, 0, 0]
+    assert counter(state, "tok_a") == [1, 2, 1, 0, 1]
+    assert counter(state, "tok_j") == counter(state, "tok_m") == [0] * 5
+
+
+def test_scoring_example_in_mannheim(engine) -> None:
+    # "The green player has the most Vikings in all three provinces, scoring 12 points.
+    # Note that the green leader breaks the tie in Myrkvior. The green player takes 3
+    # brown tokens, the black and red players each take two, and the violet and yellow
+    # players each take one."
+    state = example(game_of(engine), last_card=False)
+    state.apply("score:2")
+    assert counter(state, "score") == [0, 0, 12, 0, 0]
+    assert counter(state, "tok_m") == [2, 2, 3, 1, 1]
+
+
+def test_scoring_example_in_jotunheim(engine) -> None:
+    # "The violet and red players each have the most vikings in one province, so they each
+    # score 3 points. The other two provinces are both tied, so no player scores for them.
+    # The violet player takes three blue tokens, while the black, yellow and red players
+    # each take two."
+    state = example(game_of(engine), last_card=False)
+    state.apply("score:1")
+    assert counter(state, "score") == [3, 0, 0, 3, 0]
+    assert counter(state, "tok_j") == [2, 2, 0, 3, 2]
+
+
+def test_scoring_example_whole_score_phase_heavens_and_ragnarok(engine) -> None:
+    state = example(game_of(engine))
+    state.apply("stop")  # the round's last card is over: the score phase
+    # kingdoms (3/3/3 Alfheim, 12 Mannheim, 3/3 Jotunheim) and "The violet player has the
+    # most Vikings in Asgard and scores 5 points."
+    assert counter(state, "score") == [3 + 3, 3, 3 + 12, 3 + 5, 0]
+    assert counter(state, "tok_a") == [1, 2, 1, 0, 1]
+    assert counter(state, "tok_m") == [2, 2, 3, 1, 1]
+    assert counter(state, "tok_j") == [2, 2, 0, 3, 2]
+    # "The yellow player has the most Vikings in Vanaheim, and chooses to take one brown
+    # token and one grey token, so as to complete as many sets as possible."
+    assert state.current_player_name() == "yellow"
+    assert sorted(m.text for m in state.legal_moves()) == sorted(f"vanaheim:{a}-{b}" for a in (1, 2, 3) for b in (1, 2, 3) if a <= b)
+    boats = counter(state, "boat")
+    before = counter(state, "score")
+    state.apply("vanaheim:2-3")  # 2 Mannheim (brown), 3 Alfheim (grey)
+    assert (counter(state, "tok_j")[YELLOW], counter(state, "tok_m")[YELLOW], counter(state, "tok_a")[YELLOW]) == (2, 2, 2)
+    # Ragnarok: "five black, three violet, three green, two red and two yellow Vikings ...
+    # are sent to Valhalla, scoring 10 points for black, 6 points for violet and green,
+    # and 4 points for red and yellow. Finally, each Viking in Valhalla scores 1 point for
+    # its owner, giving 5 points to black, 4 each for red and yellow, and 3 points each for
+    # green and violet"
+    doomed_points = [4, 10, 6, 6, 4]
+    valhalla_points = [4, 5, 3, 3, 4]
+    gained = [a - b for a, b in zip(counter(state, "score"), before)]
+    assert gained == [d + v for d, v in zip(doomed_points, valhalla_points)]
+    # "Finally, move all Vikings from Valhalla to their respective owners' boats": the
+    # warriors (Valhalla's count less the leaders of red, yellow and violet) and the leaders
+    assert [b - a for a, b in zip(boats, counter(state, "boat"))] == [3, 5, 3, 2, 3]
+    assert counter(state, "lead") == [ON_BOAT, IN_HUT, IN_HUT, ON_BOAT, ON_BOAT]
+    assert counter(state, "valhalla") == [0] * 5
+    # "Remove all doom tokens": the doomed provinces are empty, the others as they were
+    board = state.to_json()["board"]
+    for prov in EXAMPLE_DOOMED:
+        assert all(v is None for c, v in board.items() if c.startswith(prov + "."))
+    assert board["andlang.4"] is not None and board["myrkvior.1"] is not None
