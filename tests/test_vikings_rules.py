@@ -204,3 +204,167 @@ def test_scoring_example_whole_score_phase_heavens_and_ragnarok(engine) -> None:
     for prov in EXAMPLE_DOOMED:
         assert all(v is None for c, v in board.items() if c.startswith(prov + "."))
     assert board["andlang.4"] is not None and board["myrkvior.1"] is not None
+
+
+# --------------------------------------------------------------------------- the cards
+
+N4 = 4  # the card tests seat red, black, green, violet
+
+
+def quiet(n: int = N4, **over) -> dict:
+    """Counters of a round-1 actions phase where nobody is resolving a card: every player
+    with 5 warriors and the leader on the boat and 6 in supply, 2 cards still to play."""
+    out = {"boat": [5] * n, "supply": [6] * n, "lead": [ON_BOAT] * n, "plays": [2] * n}
+    out.update(over)
+    return out
+
+
+def resolving(state_counters: dict, doing: int, realm: int, left: int, may_stop: int, p: int = RED, n: int = N4) -> dict:
+    def one(v):
+        return [v if q == p else 0 for q in range(n)]
+
+    state_counters.update({"doing": one(doing), "realm": one(realm), "left": one(left), "may_stop": one(may_stop)})
+    return state_counters
+
+
+def moves(state) -> set[str]:
+    return {m.text for m in state.legal_moves()}
+
+
+def test_attack_a_leader_cannot_be_attacked(engine) -> None:
+    # Attack Cards: "You cannot attack a village occupied by a leader (leaders are tougher
+    # than warriors)." Jotunheim attack (realm 1): black's leader in utgard.1, black's
+    # warrior in utgard.2
+    huts = {"utgard": [(BLACK, L), (BLACK, W)]}
+    c = resolving(quiet(lead=[ON_BOAT, IN_HUT, ON_BOAT, ON_BOAT], boat=[5, 5, 5, 5], supply=[6, 5, 6, 6]), 3, 1, 1, 0)
+    state = position(game_of(engine, N4), huts, c, RED)
+    legal = moves(state)
+    assert not any(m.endswith("-utgard.1!") or m.endswith("-utgard.1") for m in legal)
+    assert "warrior:boat-utgard.2!" in legal  # "move that warrior to Valhalla"
+    assert "warrior:boat-utgard.3" in legal and "warrior:boat-asgard" in legal
+    assert not any("-myrkvior" in m or "-gimle" in m for m in legal)  # only the card's kingdom
+    assert "stop" not in legal  # "Take one of your Vikings": not "up to"
+    state.apply("warrior:boat-utgard.2!")
+    board = state.to_json()["board"]
+    assert board["utgard.2"] == "red" and board["utgard.1"] == "black"
+    assert counter(state, "valhalla")[BLACK] == 1 and counter(state, "boat")[RED] == 4
+    assert state.current_player_name() == "black"  # the card is done
+
+
+def test_attack_on_a_heaven_may_send_one_enemy_warrior_to_valhalla(engine) -> None:
+    # "If you move to a heaven, you may move one warrior (not a leader) from that heaven to
+    # Valhalla." Green has a warrior and its leader in Asgard.
+    c = resolving(quiet(asgard=[0, 0, 1, 0], boat=[5, 5, 4, 5], lead=[ON_BOAT, ON_BOAT, IN_ASGARD, ON_BOAT]), 3, 2, 1, 0)
+    state = position(game_of(engine, N4), {}, c, RED)
+    legal = moves(state)
+    assert "warrior:boat-asgard!green" in legal and "warrior:boat-asgard" in legal
+    assert not any(m.endswith("!black") or m.endswith("!violet") for m in legal)  # nothing of theirs there
+    state.apply("warrior:boat-asgard!green")
+    assert counter(state, "asgard") == [1, 0, 0, 0]
+    assert counter(state, "valhalla") == [0, 0, 1, 0]
+    assert counter(state, "lead")[GREEN] == IN_ASGARD  # the leader stays
+
+
+def test_invasion_moves_up_to_two_vikings_to_free_villages_or_heavens(engine) -> None:
+    # Invasion Cards: "Move up to 2 of your Vikings (leader and/or warriors) to any
+    # unoccupied villages in the indicated kingdom, or Asgard or Vanaheim ... These
+    # Vikings may come from anywhere on the board except Valhalla"; "each village can hold
+    # only one Viking"
+    huts = {"gimle": [(BLACK, W), (RED, W)]}
+    c = resolving(quiet(boat=[4, 4, 5, 5], valhalla=[1, 0, 0, 0], supply=[5, 6, 6, 6]), 1, 3, 2, 1)
+    state = position(game_of(engine, N4), huts, c, RED)
+    legal = moves(state)
+    assert "stop" in legal  # "up to"
+    assert "warrior:boat-gimle.1" not in legal and "warrior:boat-gimle.3" in legal
+    assert "warrior:gimle.2-vanaheim" in legal and "leader:boat-andlang.1" in legal
+    assert not any(m.startswith("warrior:asgard") for m in legal)  # red has nobody there
+    state.apply("leader:boat-andlang.1")
+    assert state.current_player_name() == "red"  # one more Viking to go
+    state.apply("warrior:gimle.2-asgard")
+    assert state.current_player_name() == "black"
+    assert counter(state, "lead")[RED] == IN_HUT and counter(state, "asgard")[RED] == 1
+    assert state.to_json()["board"]["gimle.2"] is None
+    assert counter(state, "valhalla")[RED] == 1  # Valhalla's Viking stayed
+
+
+def test_invasion_may_stop_early(engine) -> None:
+    c = resolving(quiet(), 1, 1, 2, 1)
+    state = position(game_of(engine, N4), {}, c, RED)
+    state.apply("warrior:boat-jarnvid.1")
+    state.apply("stop")
+    assert state.current_player_name() == "black" and counter(state, "doing") == [0] * 4
+
+
+def test_new_warrior_adds_a_warrior_from_supply_then_moves_one(engine) -> None:
+    # New Warrior Cards: "Take one of the warriors from your off-board supply and place it
+    # on your boat ... Then move any one of your Vikings on the board"; "If you have no
+    # warriors left in your off-board supply, ignore the first instruction"
+    state = position(game_of(engine, N4), {}, quiet(plays=[2, 2, 2, 2]), RED)
+    state.apply("new-warrior:2")
+    assert counter(state, "supply")[RED] == 5 and counter(state, "boat")[RED] == 6
+    assert "stop" not in moves(state)
+    state.apply("warrior:boat-vigrid.3")
+    assert counter(state, "boat")[RED] == 5 and state.current_player_name() == "black"
+    state = position(game_of(engine, N4), {}, quiet(supply=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED)
+    state.apply("new-warrior:2")
+    assert counter(state, "supply")[RED] == 0 and counter(state, "boat")[RED] == 11
+
+
+def test_viking_horde_sends_up_to_three_vikings_to_one_place(engine) -> None:
+    # Viking Horde Cards: "Choose a heaven or a province with at least one unoccupied
+    # village. Move up to three of your Vikings ... they must all go to the same province
+    # or heaven."
+    huts = {"ironwood": [(BLACK, W), (BLACK, W)]}
+    state = position(game_of(engine, N4), huts, quiet(boat=[5, 3, 5, 5]), RED)
+    state.apply("horde")
+    assert "warrior:boat-ironwood.3" in moves(state) and "warrior:boat-gimle.1" in moves(state)
+    state.apply("warrior:boat-ironwood.3")  # the province is chosen: one hut left, now full
+    legal = moves(state)
+    assert legal == {"stop"}  # "there will only be room enough for one or two of your Vikings"
+    state.apply("stop")
+    assert state.current_player_name() == "black"
+
+
+def test_destroy_kingdom_sends_everyone_in_the_province_to_valhalla(engine) -> None:
+    # Destroy Kingdom (Cards 9 - 11): "Choose one province in the indicated kingdom. All
+    # Vikings (including your own) in that province are moved to Valhalla."
+    huts = {"vigrid": [(RED, W), (BLACK, L), (BLACK, W), (GREEN, W)], "gimle": [(GREEN, W)]}
+    c = quiet(boat=[4, 4, 3, 5], lead=[ON_BOAT, IN_HUT, ON_BOAT, ON_BOAT])
+    state = position(game_of(engine, N4), huts, c, RED)
+    state.apply("destroy:2")  # Mannheim (FACTS: "9/10/11 destroy a province of Jotunheim/Mannheim/Alfheim")
+    assert moves(state) == {"ruin:5", "ruin:6", "ruin:7"}
+    state.apply("ruin:6")
+    assert counter(state, "valhalla") == [1, 1, 1, 0] and counter(state, "lead")[BLACK] == IN_VALHALLA
+    board = state.to_json()["board"]
+    assert not any(board[f"vigrid.{i}"] for i in range(1, 7)) and board["gimle.1"] == "green"
+    assert state.core.hands[BLACK] == [11 - 0, 1]  # every Viking of black's is off the huts
+
+
+def test_new_warriors_in_kingdom_and_in_the_heavens(engine) -> None:
+    # New Warriors in Kingdom (Cards 12 - 15): "Take up to two warriors from your off-board
+    # supply and add them to the board in the indicated area ... (or two different heavens
+    # in the case of card 12) ... If you have no warriors left in your supply, the card has
+    # no effect."
+    state = position(game_of(engine, N4), {}, quiet(), RED)
+    state.apply("new-warriors:0")
+    assert moves(state) == {"recruit:asgard", "recruit:vanaheim", "stop"}
+    state.apply("recruit:asgard")
+    state.apply("recruit:vanaheim")
+    assert counter(state, "asgard")[RED] == 1 and counter(state, "vanaheim")[RED] == 1
+    assert counter(state, "supply")[RED] == 4 and state.current_player_name() == "black"
+    state = position(game_of(engine, N4), {}, quiet(), RED)
+    state.apply("new-warriors:1")
+    state.apply("recruit:utgard.1")
+    assert "recruit:utgard.1" not in moves(state) and "recruit:asgard" not in moves(state)
+    state = position(game_of(engine, N4), {}, quiet(supply=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED)
+    state.apply("new-warriors:3")
+    assert state.current_player_name() == "black"  # no effect
+
+
+def test_take_province_tokens(engine) -> None:
+    # Take Province Token (Cards 4 - 6): "Simply take the kingdom tokens indicated on the
+    # card." FACTS ASSUMPTION: "4: Jotunheim+Mannheim, 5: Mannheim+Alfheim, 6: Alfheim+Jotunheim"
+    for r, want in [(1, (1, 1, 0)), (2, (0, 1, 1)), (3, (1, 0, 1))]:
+        state = position(game_of(engine, N4), {}, quiet(), RED)
+        state.apply(f"tokens:{r}")
+        assert (counter(state, "tok_j")[RED], counter(state, "tok_m")[RED], counter(state, "tok_a")[RED]) == want
