@@ -9,11 +9,16 @@ heavens, in Valhalla and in the off-board supply, the tokens, the round and phas
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from midgardc.runtime.game import load
+from midgardc.runtime.interpreter import random_move
+from midgardc.runtime.rng import Rng, derive_seed
 
 SPEC = str(Path(__file__).resolve().parent.parent / "specs" / "midgard-vikings.yaml")
 RED, BLACK, GREEN, VIOLET, YELLOW = range(5)
@@ -368,3 +373,106 @@ def test_take_province_tokens(engine) -> None:
         state = position(game_of(engine, N4), {}, quiet(), RED)
         state.apply(f"tokens:{r}")
         assert (counter(state, "tok_j")[RED], counter(state, "tok_m")[RED], counter(state, "tok_a")[RED]) == want
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def final_round(engine, score, tok_j, tok_m, tok_a):
+    """Round 3, red resolving the last card of the game; nobody on the board."""
+    c = resolving(quiet(plays=[0] * N4, score=score, tok_j=tok_j, tok_m=tok_m, tok_a=tok_a), 1, 1, 1, 1)
+    return position(game_of(engine, N4), {}, c, RED, round_=3)
+
+
+def test_game_end_sets_of_tokens_and_the_tie_break_on_tokens(engine) -> None:
+    # Game end: "At the conclusion of the Ragnarok phase of round 3 ... Each player scores 5
+    # points for every complete set of tokens (one of each color) they possess." "In case of
+    # a tie, the tied player who has collected the most kingdom tokens in total (regardless
+    # of color) is the winner."
+    state = final_round(engine, [20, 25, 30, 25], [2, 3, 1, 0], [2, 1, 1, 0], [2, 1, 0, 0])
+    state.apply("stop")
+    assert state.is_terminal()
+    assert counter(state, "score") == [30, 30, 30, 25]  # 2 sets, 1 set, no set (green lacks grey)
+    assert state.to_json()["winner"] == "red"  # 6 tokens against black's 5 and green's 2
+
+
+def test_game_end_shared_victory(engine) -> None:
+    # "Should that be tied as well, the tied players share the victory."
+    state = final_round(engine, [20, 25, 30, 25], [2, 3, 1, 0], [2, 1, 1, 0], [2, 2, 0, 0])
+    state.apply("stop")
+    assert counter(state, "score") == [30, 30, 30, 25]
+    assert state.to_json()["winner"] == "draw"  # red and black: 30 points and 6 tokens each
+
+
+# --------------------------------------------------------------------------- properties, both engines
+
+POOLS = ("boat", "asgard", "vanaheim", "valhalla", "supply")
+
+
+def check_invariants(state) -> None:
+    """Every player's 11 warriors and 1 leader are somewhere: in a hut (one Viking per
+    hut, a board cell holds one piece) or in exactly one of the places that hold any
+    number, and the hand is exactly the Vikings that are not in huts."""
+    ir = state.game.ir
+    core = state.core
+    counters = core.counters
+    idx = {c: ir.counters.index(c) for c in POOLS + ("lead",)}
+    huts = [c for c, name in enumerate(ir.board.cell_names) if "." in name]
+    for p in range(ir.n_players):
+        warriors = sum(1 for c in huts if core.board[c] == ir.piece_id(p, 0))
+        leaders = sum(1 for c in huts if core.board[c] == ir.piece_id(p, 1))
+        pools = [counters[p][idx[c]] for c in POOLS]
+        assert min(pools) >= 0
+        assert warriors + sum(pools) == 11 and core.hands[p][0] == sum(pools)
+        lead = counters[p][idx["lead"]]
+        assert leaders + (lead != IN_HUT) == 1 and core.hands[p][1] == 1 - leaders
+        assert 0 <= lead <= IN_VALHALLA
+    for c, name in enumerate(ir.board.cell_names):  # nothing ever stands on a place node
+        if "." not in name:
+            assert core.board[c] == 0
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.sampled_from([3, 4, 5]), seed=st.integers(0, 2**32), choices=st.lists(st.integers(0, 10_000), min_size=200, max_size=200))
+def test_random_games_stay_legal_and_end(n, seed, choices):
+    game = game_of("compiled", n)
+    state = game.new_state(seed)
+    check_invariants(state)
+    for i in range(game.ir.max_plies):
+        if state.is_terminal():
+            break
+        moves = state.legal_move_ids()
+        assert moves
+        state.apply(moves[choices[i % len(choices)] % len(moves)])
+        check_invariants(state)
+    assert state.is_terminal() and not state.core.ply_limited
+    assert counter(state, "g_round")[0] == 3  # "The game consists of three rounds"
+
+
+def check_games(n: int, games: int, seed: int) -> None:
+    """Interpreter and compiled engine play the same random games, move for move."""
+    interp, comp = game_of("interpreted", n).engine, game_of("compiled", n).engine
+    for i in range(games):
+        game_seed = derive_seed(seed, i)
+        core, rng, moves = interp.new_core(game_seed), Rng(game_seed), []
+        while not core.terminal:
+            move = random_move(core, rng)
+            core.apply(move)
+            moves.append(move)
+        assert comp.playout_trace(game_seed) == moves, f"{n} players, game {i}"
+    assert comp.playouts(games, seed) == interp.playouts(games, seed)
+
+
+IN_SUITE_GAMES = 40  # per player count, in every run; 500 with MIDGARDC_LONG=1
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_random_games_identical_in_both_engines(n):
+    check_games(n, IN_SUITE_GAMES, 300 + n)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("MIDGARDC_LONG"), reason="minutes of interpreter games; set MIDGARDC_LONG=1")
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_five_hundred_random_games_identical_in_both_engines(n):
+    check_games(n, 500, 500 + n)
