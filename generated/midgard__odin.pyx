@@ -2119,6 +2119,12 @@ cdef class Core:
         return [[] for p in range(N_PLAYERS)]
 
     @property
+    def zones(self):
+        """Every zone slot's content: an ordered slot's item kinds top first, an unordered
+        slot's counts per kind (see midgardc/runtime/zones.py)."""
+        return []
+
+    @property
     def heights(self):
         """Pieces stacked per cell, and 0 for the off-board cell at index N_CELLS."""
         return [1 if 0 < self.st.board[c] else 0 for c in range(N_CELLS)] + [0]

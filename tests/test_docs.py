@@ -21,8 +21,8 @@ from midgardc.conditions import check as check_module
 from midgardc.conditions import parse as parse_module
 from midgardc.conditions.check import check_condition
 from midgardc.errors import Pos
-from midgardc.ir.builtins import BUILTINS, DOMAINS, QUANTIFIERS
-from midgardc.spec import lower, yamlpos
+from midgardc.ir.builtins import BUILTINS, DOMAINS, QUANTIFIERS, ZONE_FUNCTIONS
+from midgardc.spec import lower, yamlpos, zones
 from midgardc.spec.lower import EFFECTS, SECTIONS, Lowerer, list_variants, load_game_ir
 from midgardc.spec.yamlpos import load_yaml
 
@@ -52,6 +52,10 @@ def _missing(required) -> list[str]:
 
 def test_every_builtin_function_is_documented() -> None:
     assert not _missing(BUILTINS), f"add these built-in functions to {REFERENCE.name}"
+
+
+def test_every_zone_function_is_documented() -> None:
+    assert not _missing(ZONE_FUNCTIONS), f"add these zone functions to {REFERENCE.name}"
 
 
 def test_every_collection_is_documented() -> None:
@@ -85,7 +89,7 @@ def test_every_nested_key_is_mentioned() -> None:
 
 def _limits() -> dict[str, int]:
     out = {}
-    for module in (lower, topology, yamlpos, parse_module, check_module):
+    for module in (lower, zones, topology, yamlpos, parse_module, check_module):
         for name, value in vars(module).items():
             if name.startswith("MAX_") and isinstance(value, int):
                 out[name] = value
@@ -140,13 +144,22 @@ def _table_examples() -> list[str]:
 
 
 def test_builtin_tables_have_an_example_per_row() -> None:
-    assert len(_table_examples()) >= len(BUILTINS) + len(DOMAINS) + len(QUANTIFIERS)
+    assert len(_table_examples()) >= len(BUILTINS) + len(ZONE_FUNCTIONS) + len(DOMAINS) + len(QUANTIFIERS)
+
+
+# A spec declares kinds of item once (deck: or items:), so the zone functions' examples
+# are checked in a context with items and zones instead of the deck.
+_ZONES_CONTEXT = _EXAMPLE_CONTEXT.replace(
+    "deck: {items: {one: [1], low: [1, 2, 3]}, up: 1}",
+    "items: {one: [1], low: [1, 2, 3]}\nzones: {pile: {of: game, ordered: true, items: {one: 2}}, stash: {visible: owner}}",
+)
 
 
 @pytest.mark.parametrize("example", _table_examples())
 def test_builtin_examples_type_check(tmp_path: Path, example: str) -> None:
     path = tmp_path / "ctx.yaml"
-    path.write_text(_EXAMPLE_CONTEXT, encoding="utf-8")
+    uses_zones = any(re.search(rf"\b{name}\(", example) for name in ZONE_FUNCTIONS)
+    path.write_text(_ZONES_CONTEXT if uses_zones else _EXAMPLE_CONTEXT, encoding="utf-8")
     lowerer = Lowerer(load_yaml(str(path)), str(path), None)
     lowerer.lower()
     scope = {"c": "cell", "d": "dir", "p": "player", "k": "item"}

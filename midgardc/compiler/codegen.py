@@ -40,7 +40,8 @@ from typing import Optional
 import jinja2
 
 from ..errors import BuildError
-from ..ir.builtins import BUILTINS, INDEXED
+from ..ir.builtins import BUILTINS, INDEXED, ZONE_FUNCTIONS
+from .zones import ZONE_EFFECT_TYPES, zone_effect, zone_facts
 from ..ir.nodes import (
     BOOL,
     CELL,
@@ -90,6 +91,7 @@ SECTIONS = (
     "runtime",
     "lines",
     "deck",
+    "zones",
     "areas",
     "defines",
     "quantifiers",
@@ -105,7 +107,7 @@ SECTIONS = (
 )
 
 #: Built-ins that read the state (everything else is a fixed function of its arguments).
-STATE_READS = {"empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "line", "flanked", "rolled", "die", "height", "room", "face_up", "in_deck", "discarded", "deck_left", "area_points", "areas_won"}
+STATE_READS = {"empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "line", "flanked", "rolled", "die", "height", "room", "face_up", "in_deck", "discarded", "deck_left", "area_points", "areas_won", "holding", "zone_size", "top"}
 #: Dilation by nibble lookup tables while they stay this small (bytes); else bit by bit.
 NIBBLE_TABLE_LIMIT = 64 * 1024
 #: Boards up to this many cells get cell-set (bitboard) code; larger ones are evaluated
@@ -508,7 +510,7 @@ class ExprCompiler:
         return c.text if c.ctype == "long long" else f"<long long>{c.text}"
 
     def call(self, e: Call, scope: Scope) -> Code:
-        if e.fn not in BUILTINS and e.fn not in INDEXED:
+        if e.fn not in BUILTINS and e.fn not in INDEXED and e.fn not in ZONE_FUNCTIONS:
             raise BuildError(f"internal error: unknown built-in {e.fn!r}")
         fn = e.fn
         if fn == "player_prop":
@@ -559,6 +561,10 @@ class ExprCompiler:
             # areas
             "area_points": lambda: Code(f"area_points_of(st, {a[0]})", "long long"),
             "areas_won": lambda: Code(f"areas_won_of(st, {a[0]})", "long long"),
+            # zones of items: (zone, owner, ...)
+            "holding": lambda: Code(f"holding_of(st, {a[0]}, {a[1]}, {a[2]})", "long long"),
+            "zone_size": lambda: Code(f"zone_size_of(st, {a[0]}, {a[1]})", "long long"),
+            "top": lambda: Code(f"zone_top_of(st, {a[0]}, {a[1]})", "int"),
         }
         if fn not in table:
             raise BuildError(f"internal error: the compiled back end lacks built-in {fn!r}")
@@ -1096,6 +1102,8 @@ class ExprCompiler:
                     "comment": comment_text(f"{unparse(eff.owner, ir)} turns up {unparse(eff.count, ir)} item(s) from the deck"),
                     "code": f"draw_items(st, {self.expr(eff.owner, scope).text}, {self.expr(eff.count, scope).text})",
                 })
+            elif isinstance(eff, ZONE_EFFECT_TYPES):
+                out.append(zone_effect(self, eff, scope))
             elif isinstance(eff, ExtraTurn):
                 self.uses_again = True
                 out.append({"comment": "extra_turn: the mover moves again", "code": "st.again = True"})
@@ -1158,7 +1166,7 @@ class Generator:
         b = ir.board
         self.n = b.n_cells
         self.n_kinds_div = max(ir.n_kinds, 1)
-        self.param_sizes = {CELL: self.n, PLAYER: ir.n_players, KIND: ir.n_kinds, DIR: len(b.directions), ITEM: ir.deck.n_kinds if ir.deck else 0}
+        self.param_sizes = {CELL: self.n, PLAYER: ir.n_players, KIND: ir.n_kinds, DIR: len(b.directions), ITEM: ir.n_item_kinds}
         # Translate in a fixed order so quantifier numbers are stable.
         self.defines = [self._define(i) for i in range(len(ir.defines))]
         self.actions = [self._action(i) for i in range(len(ir.actions))]
@@ -1347,6 +1355,7 @@ class Generator:
             "again": self.x.uses_again,
             "stacks": ir.stacks,
             "decks": self.deck_facts(),
+            "zones": zone_facts(ir),
             "areas": self.area_facts(),
         }
 
@@ -1569,6 +1578,7 @@ _GENERATORS = {
     "runtime": generate_runtime,
     "lines": generate_lines,
     "deck": lambda g: render("deck.pyx.j2", **g.context()),
+    "zones": lambda g: render("zones.pyx.j2", **g.context()),
     "areas": lambda g: render("areas.pyx.j2", **g.context()),
     "defines": generate_defines,
     "quantifiers": generate_quantifiers,

@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..errors import Pos, SpecError, did_you_mean
-from ..ir.builtins import BUILTINS, CONSTANTS, DOMAINS, INDEXED, QUANTIFIERS
-from ..ir.nodes import BOOL, ITEM, CELL, DIR, FACE, INT, KIND, PLAYER, Binary, Call, Const, DefineCall, Domain, Expr, Local, Quant, Unary
+from ..ir.builtins import BUILTINS, CONSTANTS, DOMAINS, INDEXED, QUANTIFIERS, ZONE_FUNCTIONS
+from ..ir.nodes import BOOL, ITEM, CELL, DIR, FACE, INT, KIND, PLAYER, ZONE, Binary, Call, Const, DefineCall, Domain, Expr, Local, Quant, Unary
 from .parse import Agg, Ast, CallA, Name, Num, Op, parse_condition
 
 MAX_INT = 2**62
 DICE_BUILTINS = ("rolled", "die", "face_value")
-DECK_BUILTINS = ("face_up", "in_deck", "discarded", "deck_left", "item_has")
+DECK_BUILTINS = ("face_up", "in_deck", "discarded", "deck_left")
 DIRECTION_BUILTINS = ("step", "room")
 AREA_BUILTINS = ("area_points", "areas_won")  # (and the collection ray(c, d))
 
@@ -32,21 +32,24 @@ class Names:
     counters: dict[str, int] = field(default_factory=dict)
     player_props: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (index, type)
     has_directions: bool = False
-    has_deck: bool = False  # the spec declares decks (items:)
+    has_deck: bool = False  # the spec declares decks (deck:)
+    has_items: bool = False  # the spec declares kinds of item (deck: or items:)
+    # zones (zones:): name -> (index, per-player, ordered)
+    zones: dict[str, tuple[int, bool, bool]] = field(default_factory=dict)
     has_areas: bool = False  # the spec declares areas scored by majority (areas:)
     has_chance: bool = False  # the spec declares dice (chance:), so rolled()/die() mean something
     later: set[str] = field(default_factory=set)  # definitions written further down (not usable yet)
     defining: str = ""  # the definition whose body is being checked
 
     def all_callables(self) -> list[str]:
-        return [*BUILTINS, *self.defines, *self.props, *self.counters, *self.player_props, *DOMAINS, *QUANTIFIERS]
+        return [*BUILTINS, *(ZONE_FUNCTIONS if self.zones else ()), *self.defines, *self.props, *self.counters, *self.player_props, *DOMAINS, *QUANTIFIERS]
 
     def all_values(self) -> list[str]:
         return [*self.constants, *CONSTANTS, *(k for k, b in BUILTINS.items() if not b.args)]
 
 
 # How types are named in messages: a designer thinks in conditions and numbers.
-TYPE_WORDS = {BOOL: "condition", INT: "number", CELL: "cell", PLAYER: "player", KIND: "piece kind", DIR: "direction", FACE: "die face", ITEM: "item"}
+TYPE_WORDS = {BOOL: "condition", INT: "number", CELL: "cell", PLAYER: "player", KIND: "piece kind", DIR: "direction", FACE: "die face", ITEM: "item", ZONE: "zone"}
 
 
 def a_type(typ: str) -> str:
@@ -146,8 +149,12 @@ class Checker:
         n = node.name
         if n in scope:
             raise self.fail(f"'{n}' is {a_type(scope[n])}, not a function", node.at)
+        if n in ZONE_FUNCTIONS and n not in self.names.defines and n not in self.names.later:
+            return self._zone_call(node, scope)
         if n in BUILTINS:
             b = BUILTINS[n]
+            if n == "item_has" and not self.names.has_items:
+                raise self.fail("item_has() reads the kinds of item, but this spec has no 'items' (or 'deck') section", node.at)
             if n in DIRECTION_BUILTINS and not self.names.has_directions:
                 raise self.fail(f"{n}() needs a board with directions (a square or hex grid)", node.at)
             if n in DECK_BUILTINS and not self.names.has_deck:
@@ -178,13 +185,52 @@ class Checker:
         hint = did_you_mean(n, self.names.all_callables())
         raise self.fail(f"unknown function '{n}'", node.at, hint)
 
+    def _zone_call(self, node: CallA, scope: dict[str, str]) -> Expr:
+        """holding/zone_size/top: the zone argument is a zone's name; a per-player zone
+        takes its owner first (``holding(p, Z, k)``), a game zone does not (``holding(Z, k)``).
+        Lowered with the zone index and the owner (0 for a game zone) first:
+        ``holding(zone, owner, item)``, ``zone_size(zone, owner)``, ``top(zone, owner)``."""
+        n = node.name
+        rest = {"holding": (ITEM,), "zone_size": (), "top": ()}[n]
+        if not self.names.zones:
+            raise self.fail(f"{n}() reads a zone, but this spec has no 'zones' section", node.at, "declare them: zones: {hand: {of: player, visible: owner}}")
+        args = node.args
+        zi = 1 if len(args) >= 2 and not (isinstance(args[0], Name) and args[0].name in self.names.zones and args[0].name not in scope) else 0
+        znode = args[zi] if zi < len(args) else None
+        if not isinstance(znode, Name) or znode.name not in self.names.zones or znode.name in scope:
+            at = _start(znode) if znode is not None else node.at
+            raise self.fail(f"'{n}' needs a zone's name here (zones: {', '.join(self.names.zones)})", at, did_you_mean(getattr(znode, "name", ""), self.names.zones))
+        z, per_player, ordered = self.names.zones[znode.name]
+        if n == "top" and not ordered:
+            raise self.fail(f"top() needs an ordered zone (a pile with a top); '{znode.name}' is unordered", _start(znode), f"declare it with 'ordered: true', or ask holding({'p, ' if per_player else ''}{znode.name}, k)")
+        want = len(rest) + (2 if per_player else 1)
+        if len(args) != want:
+            form = ", ".join((["PLAYER"] if per_player else []) + [znode.name] + [a_type(t)[2:].upper() if t != ITEM else "ITEM" for t in rest])
+            whose = "a per-player zone: name the player first" if per_player else "a game zone: no player"
+            raise self.fail(f"'{n}' of zone '{znode.name}' takes {want} argument{'s' if want != 1 else ''}, {n}({form}) ({whose})", node.at)
+        if per_player:
+            if zi != 1:
+                raise self.fail(f"'{znode.name}' is a per-player zone: write {n}(PLAYER, {znode.name}{', ITEM' if rest else ''})", _start(znode))
+            owner = self._expr(args[0], scope)
+            if owner.type != PLAYER:
+                raise self.fail(f"argument 1 of '{n}' must be a player, got {a_type(owner.type)}", _start(args[0]))
+        else:
+            owner = Const(0, PLAYER)
+        out: list[Expr] = [Const(z, ZONE), owner]
+        for arg, typ in zip(args[zi + 1 :], rest):
+            e = self._expr(arg, scope)
+            if e.type != typ:
+                raise self.fail(f"the last argument of '{n}' must be {a_type(typ)}, got {a_type(e.type)}", _start(arg))
+            out.append(e)
+        return Call(n, tuple(out), ZONE_FUNCTIONS[n].result)
+
     def domain(self, node: Ast, scope: dict[str, str]) -> Domain:
         if isinstance(node, Name) and node.name in DOMAINS and node.name not in scope:
             b = DOMAINS[node.name]
             if b.args:
                 raise self.fail(f"'{node.name}' needs arguments: {node.name}({', '.join(b.args)})", node.at)
-            if node.name == "item_kinds" and not self.names.has_deck:
-                raise self.fail("item_kinds needs the players' decks: add a 'deck' section", node.at)
+            if node.name == "item_kinds" and not self.names.has_items:
+                raise self.fail("item_kinds needs kinds of item: add an 'items' (or 'deck') section", node.at)
             if node.name == "directions" and not self.names.has_directions:
                 raise self.fail("this board has no directions (only square and hex grids have them)", node.at)
             return Domain(node.name, (), b.result)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .nodes import BOOL, ITEM, CELL, DIR, FACE, INT, KIND, PLAYER
+from .nodes import BOOL, ITEM, CELL, DIR, FACE, INT, KIND, NO_ITEM, PLAYER, ZONE
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,18 @@ BUILTINS: dict[str, Builtin] = {
     "areas_won": Builtin((PLAYER,), INT, "how many areas the player has the strictly greatest weight in", "areas_won(p) >= 2"),
 }
 
+# Queries of zones of items (specs with a zones section), kept apart from BUILTINS: their
+# names are reserved only in a spec that declares zones (a board game may define its own
+# top(c)). The argument types are the IR's (zone, owner, ...): a condition writes a
+# per-player zone's owner first, holding(p, stash, k), and a game zone without one,
+# holding(pile, k); the checker lowers both (see Checker._zone_call), the owner of a game
+# zone being 0.
+ZONE_FUNCTIONS: dict[str, Builtin] = {
+    "holding": Builtin((ZONE, PLAYER, ITEM), INT, "how many copies of a kind of item are in a zone: holding(p, Z, k) for a per-player zone, holding(Z, k) for a game zone", "holding(p, stash, k) > 0"),
+    "zone_size": Builtin((ZONE, PLAYER), INT, "how many items are in a zone: zone_size(p, Z) or, for a game zone, zone_size(Z)", "zone_size(pile) == 0"),
+    "top": Builtin((ZONE, PLAYER), ITEM, "the top item of an ordered zone, or no_item when it is empty: top(Z) or top(p, Z)", "top(pile) != no_item"),
+}
+
 # Spec-named queries lower to these two, with the property/counter index as a constant
 # first argument: ``seeded(c)`` -> Call("prop", (Const(k), c)).
 INDEXED = {
@@ -76,7 +88,7 @@ DOMAINS: dict[str, Builtin] = {
     # connection: the chain of pieces a cell belongs to
     "group": Builtin((CELL,), CELL, "the cells joined to a cell through neighbours with the same owner, the cell first, breadth-first; none when it is empty", "any x in group(c): seeded(x)"),
     # stacks and pushes: the cells beyond a cell along a direction
-    "item_kinds": Builtin((), ITEM, "every kind of item of the decks, in declared order", "any k in item_kinds: face_up(mover, k) > 0"),
+    "item_kinds": Builtin((), ITEM, "every kind of item (of the decks or of items:), in declared order", "any k in item_kinds: face_up(mover, k) > 0"),
     "ray": Builtin((CELL, DIR), CELL, "the cells from step(c, d) on in direction d, up to the edge", "all x in ray(c, n): height(x) > 2"),
 }
 
@@ -93,6 +105,7 @@ CONSTANTS = {
     "true": (1, BOOL),
     "false": (0, BOOL),
     "nobody": (-1, PLAYER),
+    "no_item": (NO_ITEM, ITEM),
 }
 
 KEYWORDS = ("and", "or", "not", "in", "any", "all", "true", "false")

@@ -15,7 +15,9 @@ Value encoding shared by both back ends (all plain ints):
 * ``kind``   index into ``GameIR.kinds`` (a kind of piece)
 * ``dir``    index into ``BoardIR.directions``
 * ``face``   index into ``ChanceIR.faces`` (a face of the game's dice), or ``-1`` for none
-* ``item``   index into ``DeckIR.names`` (a kind of item)
+* ``item``   index into ``GameIR.item_names`` (a kind of item: ``DeckIR.names`` or
+  ``ZonesIR.names``), or ``-1`` for ``no_item``
+* ``zone``   index into ``ZonesIR.zones`` (only ever a constant: zone names)
 
 A board square holds a *piece id*: 0 is empty, ``1 + owner * n_kinds + kind`` is a piece of
 that kind owned by that player. The sentinel cell is never empty and has no owner.
@@ -27,8 +29,10 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 BOOL, INT, CELL, PLAYER, KIND, DIR, FACE = "bool", "int", "cell", "player", "kind", "dir", "face"
-ITEM = "item"  # a kind of item of the players' decks (deck:)
-VALUE_TYPES = (BOOL, INT, CELL, PLAYER, KIND, DIR, FACE, ITEM)
+ITEM = "item"  # a kind of item (deck: or items:)
+ZONE = "zone"  # a zone of items (zones:); only constants have this type
+VALUE_TYPES = (BOOL, INT, CELL, PLAYER, KIND, DIR, FACE, ITEM, ZONE)
+NO_ITEM = -1  # the item of nothing: top() of an empty zone
 
 NOBODY = -1
 CHANCE = -2  # current_player() at a chance node (OpenSpiel's kChancePlayerId is -1; -1 is "nobody" here)
@@ -278,7 +282,69 @@ class ForEach:
     effects: tuple["Effect", ...]
 
 
-Effect = Union[Place, AssessRegions, SetCounter, MovePiece, FlipFlanked, Remove, ExtraTurn, Discard, Draw, IfEffect, ForEach]
+# --- zones of items (see ZonesIR): moving items between zones ---------------------------
+# A zone is named by its index (a constant); ``owner`` expressions pick whose zone for a
+# per-player zone (nobody: the effect does nothing) and are Const(0) for a game zone.
+
+
+@dataclass(frozen=True)
+class Deal:
+    """``count`` items from the top of an ordered zone (or, from an unordered zone, drawn
+    at random with the state's chance stream, see ZonesIR) to another zone, one by one,
+    each to the bottom of an ordered target; fewer when the source runs out."""
+
+    frm: int
+    frm_owner: Expr
+    to: int
+    to_owner: Expr
+    count: Expr
+
+
+@dataclass(frozen=True)
+class Take:
+    """Up to ``count`` copies of item kind ``item`` move from a zone to another (from an
+    ordered zone the copies nearest the top, to the bottom of an ordered target)."""
+
+    item: Expr
+    frm: int
+    frm_owner: Expr
+    to: int
+    to_owner: Expr
+    count: Expr
+
+
+@dataclass(frozen=True)
+class PassZone:
+    """Every player's per-player ``zone`` goes, all at once, to the player ``step`` seats
+    on (seat p's contents become seat (p + step) mod n's; the order of a pile is kept)."""
+
+    zone: int
+    step: Expr
+
+
+@dataclass(frozen=True)
+class Gather:
+    """Everything in zone ``frm`` moves to zone ``to``: with ``owner`` that player's (or
+    the game's) ``frm`` to that player's (or the game's) ``to``; without, for every player
+    in seat order, their ``frm`` to their own ``to`` (or to the game zone ``to``). Items
+    leave an ordered zone top first, an unordered zone kind by kind in declared order,
+    and land at the bottom of an ordered target."""
+
+    frm: int
+    to: int
+    owner: Optional[Expr]
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    """Reshuffle an ordered zone with the state's chance stream (Fisher-Yates, as at the
+    start of the game)."""
+
+    zone: int
+    owner: Expr
+
+
+Effect = Union[Place, AssessRegions, SetCounter, MovePiece, FlipFlanked, Remove, ExtraTurn, Discard, Draw, Deal, Take, PassZone, Gather, Shuffle, IfEffect, ForEach]
 
 
 # --------------------------------------------------------------------------- structure
@@ -435,6 +501,71 @@ class DeckIR:
 
 
 @dataclass(frozen=True)
+class ZoneIR:
+    """One zone: a game zone (one slot) or a per-player zone (a slot per seat).
+
+    ``visible``: who may see what is in it — ``all``, ``owner`` (per-player zones only) or
+    ``none``; sizes are always public. An ``ordered`` zone is a pile with a top (its order
+    is part of what ``none`` hides); an unordered zone is a multiset of item kinds.
+    ``start`` counts each kind at the start (every player's zone gets it)."""
+
+    name: str
+    of: str  # "game" | "player"
+    visible: str  # "all" | "owner" | "none"
+    ordered: bool
+    start: tuple[int, ...]  # copies of each item kind at the start
+    base: int = 0  # its first slot (ZonesIR.n_slots counts them all)
+
+    @property
+    def per_player(self) -> bool:
+        return self.of == "player"
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """A pile before the start-of-game shuffle: kinds in declared order."""
+        return tuple(k for k, n in enumerate(self.start) for _ in range(n))
+
+
+@dataclass(frozen=True)
+class ZonesIR:
+    """Kinds of item (``items:``) and the zones holding them (``zones:``).
+
+    Slots: zone z of owner o is slot ``zones[z].base + (o if per-player else 0)``.
+    Randomness (both back ends, the state's chance stream — the one dice use):
+    a new state shuffles every ordered zone, in declaration order of the zones and, for a
+    per-player zone, in seat order, each with Fisher-Yates (for i = size-1 down to 1, swap
+    i with ``below(i + 1)``), before any die is rolled. A random draw from an unordered zone
+    of ``size`` items takes ``r = below(size)`` and walks the kinds in declared order,
+    taking the kind where ``r`` falls among their counts. Items are never created or
+    destroyed, so no slot ever holds more than ``capacity`` items."""
+
+    names: tuple[str, ...]
+    texts: tuple[str, ...]
+    values: tuple[tuple[int, ...], ...]
+    zones: tuple[ZoneIR, ...]
+    n_players: int
+
+    @property
+    def n_kinds(self) -> int:
+        return len(self.names)
+
+    @property
+    def n_slots(self) -> int:
+        return sum(self.n_players if z.per_player else 1 for z in self.zones)
+
+    @property
+    def capacity(self) -> int:
+        return max(1, sum(sum(z.start) * (self.n_players if z.per_player else 1) for z in self.zones))
+
+    def slot(self, zone: int, owner: int) -> int:
+        """The slot of a zone of an owner, or -1 (a per-player zone of nobody)."""
+        z = self.zones[zone]
+        if not z.per_player:
+            return z.base
+        return z.base + owner if 0 <= owner < self.n_players else -1
+
+
+@dataclass(frozen=True)
 class AreaIR:
     """A named group of cells scored by majority (``areas:``): a player's weight in the
     area is the sum of ``weights`` over its cells holding that player's pieces; the
@@ -506,6 +637,7 @@ class GameIR:
     stacks: bool = False
     deck: Optional[DeckIR] = None  # every player's deck (deck:)
     areas: tuple[AreaIR, ...] = ()  # groups of cells scored by majority (areas:)
+    zones: Optional[ZonesIR] = None  # kinds of item and the zones holding them (items:, zones:)
     player_counts: tuple[int, ...] = ()  # the counts the spec supports (player_counts:); () = just len(players)
     default_players: int = 0  # the count played when none is chosen
     source: str = ""  # spec path, for messages
@@ -518,6 +650,23 @@ class GameIR:
     @property
     def n_kinds(self) -> int:
         return len(self.kinds)
+
+    # item kinds come from the decks (deck:) or from items: (a spec has at most one)
+    @property
+    def item_names(self) -> tuple[str, ...]:
+        return self.deck.names if self.deck else (self.zones.names if self.zones else ())
+
+    @property
+    def item_texts(self) -> tuple[str, ...]:
+        return self.deck.texts if self.deck else (self.zones.texts if self.zones else ())
+
+    @property
+    def item_values(self) -> tuple[tuple[int, ...], ...]:
+        return self.deck.values if self.deck else (self.zones.values if self.zones else ())
+
+    @property
+    def n_item_kinds(self) -> int:
+        return len(self.item_names)
 
     @property
     def n_action_moves(self) -> int:

@@ -108,7 +108,7 @@ def _decode(ir: GameIR, action, offset: int) -> list[int]:
 
 
 def _param_size(ir: GameIR, p) -> int:
-    return {"cell": ir.board.n_cells, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1, "item": ir.deck.n_kinds if ir.deck else 0}[p.type]
+    return {"cell": ir.board.n_cells, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1, "item": ir.n_item_kinds}[p.type]
 
 
 def _value_text(ir: GameIR, param, value: int) -> str:
@@ -121,7 +121,7 @@ def _value_text(ir: GameIR, param, value: int) -> str:
     if param.type == "dir":
         return ir.board.directions[value]
     if param.type == "item":
-        return ir.deck.texts[value]
+        return ir.item_texts[value]
     return str(value)
 
 
@@ -260,6 +260,24 @@ class State:
         other = State(self.game, self.core.clone())
         other.history = list(self.history)
         return other
+
+    def zones(self) -> dict[str, dict[str, Union[list[str], dict[str, int]]]]:
+        """Every zone's content (``zones:``), the whole truth whoever may see it: zone name
+        -> owner (a player's name, or ``"game"`` for a game zone) -> an ordered zone's item
+        kinds top first, or an unordered zone's count per kind (every kind, in declared
+        order). Which of it a player may see is ``game.ir.zones.zones[i].visible``."""
+        zs = self.game.ir.zones
+        if zs is None or not zs.zones:
+            return {}
+        slots = self.core.zones
+        out: dict[str, dict[str, Union[list[str], dict[str, int]]]] = {}
+        for z in zs.zones:
+            owners = self.game.players if z.per_player else ("game",)
+            out[z.name] = {}
+            for o, owner in enumerate(owners):
+                content = slots[z.base + o]
+                out[z.name][owner] = [zs.names[k] for k in content] if z.ordered else dict(zip(zs.names, content))
+        return out
 
     # -- views -----------------------------------------------------------------------
 

@@ -39,6 +39,7 @@ from ..ir.nodes import (
     Unary,
 )
 from .rng import Rng, derive_seed
+from . import zones as zone_rules
 
 Fn = Callable[["Core", dict], int]
 
@@ -183,7 +184,7 @@ class Program:
         if d.kind == "group":
             return self._group_domain(self.compile(d.args[0]))
         if d.kind == "item_kinds":
-            kinds = list(range(self.ir.deck.n_kinds))
+            kinds = list(range(self.ir.n_item_kinds))
             return lambda s, env: kinds
         if d.kind == "ray":
             return self._ray_domain(self.compile(d.args[0]), self.compile(d.args[1]))
@@ -283,7 +284,7 @@ class Program:
         opposite = opposite_directions(ir.board)
         pprops = [values for _, values in ir.player_props]
         face_values = ir.chance.values if ir.chance else ()
-        card_values = ir.deck.values if ir.deck else ()
+        card_values = ir.item_values
 
         def run(s, c, d, o):
             """How many cells in a row from step(c, d) on belong to player o."""
@@ -386,10 +387,12 @@ class Program:
             "in_deck": lambda s, p, k: s.deck[p][s.drawn[p]:].count(k) if p >= 0 else 0,
             "discarded": lambda s, p, k: s.discards[p][k] if p >= 0 else 0,
             "deck_left": lambda s, p: len(s.deck[p]) - s.drawn[p] if p >= 0 else 0,
-            "item_has": lambda s, k, v: int(v in card_values[k]),
+            "item_has": lambda s, k, v: int(k >= 0 and v in card_values[k]),
             # areas
             "area_points": area_points,
             "areas_won": areas_won,
+            # zones of items (holding, zone_size, top)
+            **(zone_rules.builtins(ir.zones) if ir.zones is not None else {}),
         }
 
 
@@ -400,7 +403,7 @@ MAX_HEIGHT = 32767  # the tallest stack (the compiled state stores heights in 16
 class Core:
     """One game state of the reference back end (ints in, ints out)."""
 
-    __slots__ = ("prog", "board", "hands", "counters", "current", "last", "ply", "terminal", "passes", "ply_limited", "_legal", "roll", "chance", "rng", "again", "heights", "deck", "drawn", "up", "discards")
+    __slots__ = ("prog", "board", "hands", "counters", "current", "last", "ply", "terminal", "passes", "ply_limited", "_legal", "roll", "chance", "rng", "again", "heights", "deck", "drawn", "up", "discards", "zones")
 
     def __init__(self, prog: Program, copy_from: Optional["Core"] = None, seed: int = 0):
         self.prog = prog
@@ -424,6 +427,7 @@ class Core:
             self.drawn = list(copy_from.drawn)
             self.up = [list(u) for u in copy_from.up]
             self.discards = [list(d) for d in copy_from.discards]
+            self.zones = [list(z) for z in copy_from.zones]
             return
         ir = prog.ir
         self.board = list(ir.initial_board or [0] * prog.n) + [OFFBOARD]
@@ -443,6 +447,8 @@ class Core:
         self.rng = Rng(derive_seed(seed, CHANCE_STREAM))  # the state's own chance stream
         self.again = False  # an extra_turn effect ran: the mover moves again
         self._deal()
+        # zones: every ordered zone shuffled with the chance stream, after the decks
+        self.zones = zone_rules.start(ir.zones, self.rng) if ir.zones is not None else []
         self._settle()
 
     def _deal(self) -> None:
@@ -587,7 +593,7 @@ class Core:
 
     def _param_size(self, p) -> int:
         ir = self.prog.ir
-        return {"cell": self.prog.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1, "item": ir.deck.n_kinds if ir.deck else 0}[p.type]
+        return {"cell": self.prog.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1, "item": ir.n_item_kinds}[p.type]
 
     def decode(self, move: int) -> tuple[Action, dict]:
         for action in self.prog.ir.actions:
@@ -696,6 +702,8 @@ class Core:
                     self._draw(p, self._fn(eff.count)(self, env))
             elif isinstance(eff, (IfEffect, ForEach)):
                 self._block(eff, env)
+            elif type(eff) in zone_rules.EFFECTS:
+                zone_rules.EFFECTS[type(eff)](self, self.prog.ir.zones, eff, env)
             else:  # pragma: no cover
                 raise AssertionError(eff)
 

@@ -116,6 +116,8 @@ def state_json(state: "State") -> dict:
     }
     if marks:
         out["marks"] = marks
+    if ir.zones is not None and ir.zones.zones:  # every zone's content (see State.zones)
+        out["zones"] = state.zones()
     if ir.n_kinds > 1:  # whose piece is in "board"; which kind it is, here
         out["kinds"] = {name: ir.kinds[ir.piece_kind(board_raw[c])] for c, name in enumerate(ir.board.cell_names) if board_raw[c] > 0}
     if ir.chance is not None:

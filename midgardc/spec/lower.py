@@ -58,6 +58,7 @@ from ..ir.nodes import (
 )
 from .variants import apply_player_count, apply_variant, load_tree, player_counts, variant_names
 from .yamlpos import YList, YMap, YNode, YScalar
+from .zones import ZONE_EFFECTS, ZONE_SECTIONS, lower_items, lower_zones
 
 SPEC_VERSION = 1
 MAX_PLAYERS = 8
@@ -70,7 +71,7 @@ REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-wri
 
 # section -> (allowed keys, required keys)
 SECTIONS: dict[str, tuple[set[str], set[str]]] = {
-    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas"}, {"game", "board", "actions", "ranking"}),
+    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones"}, {"game", "board", "actions", "ranking"}),
     "game": ({"name", "title", "players", "max_plies", "author", "source", "description"}, {"name", "players"}),
     "piece": ({"hand", "description"}, set()),
     "action": ({"params", "where", "effects", "notation", "description"}, set()),
@@ -102,6 +103,8 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     # blocks: effects that run other effects
     "if": ({"when", "then", "else"}, {"when"}),
     "for_each": ({"each", "where", "effects"}, {"each", "effects"}),
+    # kinds of item and zones (items:, zones:) and the effects moving items: see zones.py
+    **ZONE_SECTIONS,
 }
 
 _REQUIRED_HINTS = {
@@ -131,7 +134,9 @@ class Lowerer:
         self.unseated: set[str] = set()  # players declared but not seated at this count
         self.defines: list[Define] = []
         self.board: Optional[BoardIR] = None
-        self.deck_ir: Optional[DeckIR] = None  # the players' decks (items:)
+        self.deck_ir: Optional[DeckIR] = None  # the players' decks (deck:)
+        self.zones_ir = None  # kinds of item and zones (items:, zones:), a ZonesIR
+        self.zones_names: list[str] = []  # zone names by index
         self.cell_index: dict[str, int] = {}
 
     # -- small checked readers -----------------------------------------------------
@@ -174,7 +179,9 @@ class Lowerer:
             raise SpecError(f"{what} '{text[:40]}' is not a valid name (letters, digits and _, not starting with a digit, at most 64)", pos)
         from ..ir.builtins import BUILTINS, CONSTANTS, DOMAINS, KEYWORDS, QUANTIFIERS
 
-        if text in KEYWORDS or text in BUILTINS or text in DOMAINS or text in QUANTIFIERS or text in CONSTANTS:
+        from ..ir.builtins import ZONE_FUNCTIONS
+
+        if text in KEYWORDS or text in BUILTINS or text in DOMAINS or text in QUANTIFIERS or text in CONSTANTS or (text in ZONE_FUNCTIONS and self.names.zones):
             raise SpecError(f"{what} '{text}' is a built-in word of the condition language; choose another name", pos)
         return text
 
@@ -228,6 +235,9 @@ class Lowerer:
         player_props = self.lower_player_props(top.get("player_props"))
         chance = self.lower_chance(top.get("chance"))
         self.deck_ir = self.lower_deck(top.get("deck"))
+        items = lower_items(self, top.get("items"))
+        self.zones_ir = lower_zones(self, top.get("zones"), items)
+        self.zones_names = [z.name for z in self.zones_ir.zones] if self.zones_ir else []
         areas = self.lower_areas(top.get("areas"))
         self.lower_defines(top.get("define"))
         actions = self.lower_actions(top.items["actions"])
@@ -263,6 +273,7 @@ class Lowerer:
             default_players=self.counts[1] or len(self.players),
             source=self.path,
             deck=self.deck_ir,
+            zones=self.zones_ir,
             areas=areas,
             stacks=_uses_stacks((actions, triggers, end, ranking, tuple(self.defines), render)),
         )
@@ -342,6 +353,7 @@ class Lowerer:
             raise SpecError(f"a deck of {sum(counts)} items (limit {MAX_ITEMS})", dnode.pos)
         up = self.scalar(body["up"], int, "deck.up", 0, sum(counts)) if "up" in body else 0
         self.names.has_deck = True
+        self.names.has_items = True
         return DeckIR(tuple(names), tuple(texts), tuple(values), tuple(counts), up)
 
     def lower_areas(self, node: Optional[YNode]) -> tuple[AreaIR, ...]:
@@ -673,12 +685,12 @@ class Lowerer:
         assert self.board is not None
         if p.type == INT:
             return {str(v) for v in range(p.lo, p.hi + 1)}
-        items = self.deck_ir.texts if self.deck_ir else ()
+        items = self.deck_ir.texts if self.deck_ir else (self.zones_ir.texts if self.zones_ir else ())
         return set({CELL: self.board.cell_names, PLAYER: self.players, KIND: self.kinds, DIR: self.board.directions, ITEM: items}[p.type])
 
     def param_size(self, p: Param) -> int:
         assert self.board is not None
-        return {CELL: self.board.n_cells, PLAYER: len(self.players), KIND: len(self.kinds), DIR: len(self.board.directions), INT: p.hi - p.lo + 1, ITEM: self.deck_ir.n_kinds if self.deck_ir else 0}[p.type]
+        return {CELL: self.board.n_cells, PLAYER: len(self.players), KIND: len(self.kinds), DIR: len(self.board.directions), INT: p.hi - p.lo + 1, ITEM: self.deck_ir.n_kinds if self.deck_ir else (self.zones_ir.n_kinds if self.zones_ir else 0)}[p.type]
 
     def lower_actions(self, node: YNode) -> tuple[Action, ...]:
         if not isinstance(node, YMap) or not node.items:
@@ -994,6 +1006,7 @@ EFFECTS: dict[str, Callable] = {
     "draw": Lowerer.eff_draw,
     "if": lambda self, body, scope: _eff_if(self, body, scope),
     "for_each": lambda self, body, scope: _eff_for_each(self, body, scope),
+    **ZONE_EFFECTS,
 }
 
 

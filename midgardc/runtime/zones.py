@@ -1,0 +1,187 @@
+"""Zones of items in the reference interpreter: the meaning of ``ZonesIR`` and of the
+effects deal, take, pass_zone, gather and shuffle, mirrored line for line by
+``compiler/templates/zones.pyx.j2``.
+
+A state holds one slot per zone and owner (``ZonesIR.slot``): an ordered zone is a list
+of item kinds, top first; an unordered zone is a list of counts per kind. Every random
+choice (start-of-game shuffles, ``shuffle``, ``deal`` from an unordered zone) draws from
+the state's chance stream ``core.rng``, in the order documented on ``ZonesIR``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from ..ir.nodes import NO_ITEM, Deal, Gather, PassZone, Shuffle, Take, ZonesIR
+from .rng import Rng
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .interpreter import Core
+
+Slot = list[int]
+
+
+def start(zones: ZonesIR, rng: Rng) -> list[Slot]:
+    """Every slot's content at the start: declared copies, ordered piles shuffled (zones in
+    declaration order, a per-player zone's seats in order)."""
+    slots: list[Slot] = []
+    for z in zones.zones:
+        for _ in range(zones.n_players if z.per_player else 1):
+            if z.ordered:
+                pile = list(z.order)
+                fisher_yates(pile, rng)
+                slots.append(pile)
+            else:
+                slots.append(list(z.start))
+    return slots
+
+
+def fisher_yates(pile: list[int], rng: Rng) -> None:
+    for i in range(len(pile) - 1, 0, -1):
+        j = rng.below(i + 1)
+        pile[i], pile[j] = pile[j], pile[i]
+
+
+def builtins(zones: ZonesIR) -> dict[str, Callable]:
+    """holding(zone, owner, item), zone_size(zone, owner), top(zone, owner)."""
+
+    def holding(s: "Core", z: int, o: int, k: int) -> int:
+        slot = zones.slot(z, o)
+        if slot < 0 or k < 0:
+            return 0
+        return s.zones[slot].count(k) if zones.zones[z].ordered else s.zones[slot][k]
+
+    def zone_size(s: "Core", z: int, o: int) -> int:
+        slot = zones.slot(z, o)
+        if slot < 0:
+            return 0
+        return len(s.zones[slot]) if zones.zones[z].ordered else sum(s.zones[slot])
+
+    def top(s: "Core", z: int, o: int) -> int:
+        slot = zones.slot(z, o)
+        if slot < 0 or not s.zones[slot]:
+            return NO_ITEM
+        return s.zones[slot][0]
+
+    return {"holding": holding, "zone_size": zone_size, "top": top}
+
+
+# --------------------------------------------------------------------------- moving items
+
+
+def _remove_top(s: "Core", zones: ZonesIR, z: int, slot: int) -> int:
+    """Take one item off a zone: the top of a pile, or a random one of a set (see ZonesIR);
+    NO_ITEM when it is empty."""
+    content = s.zones[slot]
+    if zones.zones[z].ordered:
+        return content.pop(0) if content else NO_ITEM
+    total = sum(content)
+    if total == 0:
+        return NO_ITEM
+    r = s.rng.below(total)
+    for k, n in enumerate(content):
+        if r < n:
+            content[k] -= 1
+            return k
+        r -= n
+    raise AssertionError("counts changed")  # pragma: no cover
+
+
+def _remove_kind(s: "Core", zones: ZonesIR, z: int, slot: int, item: int) -> bool:
+    """Take one copy of a kind off a zone (the one nearest the top of a pile)."""
+    content = s.zones[slot]
+    if zones.zones[z].ordered:
+        if item in content:
+            content.remove(item)
+            return True
+        return False
+    if content[item] > 0:
+        content[item] -= 1
+        return True
+    return False
+
+
+def _add(s: "Core", zones: ZonesIR, z: int, slot: int, item: int) -> None:
+    """Put an item in a zone: at the bottom of a pile."""
+    if zones.zones[z].ordered:
+        s.zones[slot].append(item)
+    else:
+        s.zones[slot][item] += 1
+
+
+def deal(s: "Core", zones: ZonesIR, eff: Deal, env: dict) -> None:
+    src = zones.slot(eff.frm, s._fn(eff.frm_owner)(s, env))
+    dst = zones.slot(eff.to, s._fn(eff.to_owner)(s, env))
+    count = s._fn(eff.count)(s, env)
+    if src < 0 or dst < 0:
+        return
+    for _ in range(count):
+        item = _remove_top(s, zones, eff.frm, src)
+        if item == NO_ITEM:
+            return
+        _add(s, zones, eff.to, dst, item)
+
+
+def take(s: "Core", zones: ZonesIR, eff: Take, env: dict) -> None:
+    item = s._fn(eff.item)(s, env)
+    src = zones.slot(eff.frm, s._fn(eff.frm_owner)(s, env))
+    dst = zones.slot(eff.to, s._fn(eff.to_owner)(s, env))
+    count = s._fn(eff.count)(s, env)
+    if src < 0 or dst < 0 or item < 0:
+        return
+    for _ in range(count):
+        if not _remove_kind(s, zones, eff.frm, src, item):
+            return
+        _add(s, zones, eff.to, dst, item)
+
+
+def pass_zone(s: "Core", zones: ZonesIR, eff: PassZone, env: dict) -> None:
+    n = zones.n_players
+    step = s._fn(eff.step)(s, env) % n
+    base = zones.zones[eff.zone].base
+    old = [s.zones[base + p] for p in range(n)]
+    for p in range(n):
+        s.zones[base + (p + step) % n] = old[p]
+
+
+def _move_all(s: "Core", zones: ZonesIR, frm: int, src: int, to: int, dst: int) -> None:
+    """Everything from one slot to another: a pile top first, a set kind by kind."""
+    content = s.zones[src]
+    if zones.zones[frm].ordered:
+        moved = list(content)
+        content.clear()
+    else:
+        moved = [k for k, n in enumerate(content) for _ in range(n)]
+        for k in range(len(content)):
+            content[k] = 0
+    for item in moved:
+        _add(s, zones, to, dst, item)
+
+
+def gather(s: "Core", zones: ZonesIR, eff: Gather, env: dict) -> None:
+    if eff.owner is not None:
+        o = s._fn(eff.owner)(s, env)
+        src, dst = zones.slot(eff.frm, o), zones.slot(eff.to, o)
+        if src >= 0 and dst >= 0:
+            _move_all(s, zones, eff.frm, src, eff.to, dst)
+        return
+    if not zones.zones[eff.frm].per_player:  # a game zone to a game zone
+        _move_all(s, zones, eff.frm, zones.slot(eff.frm, 0), eff.to, zones.slot(eff.to, 0))
+        return
+    for p in range(zones.n_players):
+        _move_all(s, zones, eff.frm, zones.slot(eff.frm, p), eff.to, zones.slot(eff.to, p))
+
+
+def shuffle(s: "Core", zones: ZonesIR, eff: Shuffle, env: dict) -> None:
+    slot = zones.slot(eff.zone, s._fn(eff.owner)(s, env))
+    if slot >= 0:
+        fisher_yates(s.zones[slot], s.rng)
+
+
+EFFECTS: dict[type, Callable] = {Deal: deal, Take: take, PassZone: pass_zone, Gather: gather, Shuffle: shuffle}
+
+
+def contents(zones: ZonesIR, slots: list[Slot]) -> list[list[int]]:
+    """Every slot's content as the engines expose it (ordered: kinds top first;
+    unordered: counts per kind), copied."""
+    return [list(c) for c in slots]
