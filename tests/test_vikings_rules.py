@@ -44,14 +44,41 @@ def engine(request) -> str:
     return request.param
 
 
-def doom_mask(*provinces: str) -> int:
-    return sum(1 << PROVINCES.index(p) for p in provinces)
+def move_item(state, name: str, to_zone: str, owner: int = 0) -> None:
+    """Move one item (by name) from wherever it is into a zone (one copy; the game's items
+    are conserved)."""
+    zs = state.game.ir.zones
+    core = state.core
+    k = zs.names.index(name)
+    for z in zs.zones:
+        for o in range(zs.n_players if z.per_player else 1):
+            slot = z.base + o
+            content = list(core.zones[slot])
+            if z.ordered and k in content:
+                content.remove(k)
+            elif not z.ordered and content[k] > 0:
+                content[k] -= 1
+            else:
+                continue
+            core.set_zone(slot, content)
+            zi = [x.name for x in zs.zones].index(to_zone)
+            target = zs.slot(zi, owner)
+            content = list(core.zones[target])
+            if zs.zones[zi].ordered:
+                content.append(k)
+            else:
+                content[k] += 1
+            core.set_zone(target, content)
+            return
+    raise AssertionError(f"no {name} left anywhere")
 
 
-def position(game, huts: dict, counters: dict, current: int, phase: int = 2, round_: int = 1, doomed=()):
-    """A state with ``huts`` ({province: [(player, kind), ...]}, filling huts .1, .2, ...)
-    and per-player ``counters`` ({name: [value per player]}); a player's hand is every
-    Viking of theirs not in a hut (11 warriors and a leader in all)."""
+def position(game, huts: dict, counters: dict, current: int, phase: int = 2, round_: int = 1, doomed=(), cards=None):
+    """A state with ``huts`` ({province: [(player, kind), ...]}, filling huts .1, .2, ...),
+    per-player ``counters`` ({name: [value per player]}), the doom tokens of ``doomed`` on
+    the board and ``cards`` ({player: [item names]}) in hand (gold cards revealed); a
+    player's hand of pieces is every Viking of theirs not in a hut (11 warriors and a
+    leader in all)."""
     ir = game.ir
     n = ir.n_players
     state = game.new_state(1)
@@ -63,11 +90,16 @@ def position(game, huts: dict, counters: dict, current: int, phase: int = 2, rou
             board[ir.board.cell_names.index(f"{prov}.{i}")] = ir.piece_id(p, k)
             in_huts[p][k] += 1
     hands = [[11 - in_huts[p][0], 1 - in_huts[p][1]] for p in range(n)]
-    values = {"g_round": [round_] + [0] * (n - 1), "g_phase": [phase] + [0] * (n - 1), "g_doom": [doom_mask(*doomed)] + [0] * (n - 1)}
+    values = {"g_round": [round_] + [0] * (n - 1), "g_phase": [phase] + [0] * (n - 1)}
     values.update(counters)
     for name, per_player in values.items():
         for p in range(n):
             state.core.set_counter(p, ir.counters.index(name), per_player[p])
+    for prov in doomed:
+        move_item(state, "doom_" + prov, "doomed")
+    for p, names in (cards or {}).items():
+        for name in names:
+            move_item(state, name, "revealed" if name[0] == "g" else "supply", p)
     # the invariant the spec keeps: the hand is boat + heavens + Valhalla + supply
     for p in range(n):
         pools = sum(values.get(c, [0] * n)[p] for c in ("boat", "asgard", "vanaheim", "valhalla", "supply"))
@@ -136,16 +168,17 @@ def example(game, last_card: bool = True):
         counters.update({"doing": [0, 0, 0, 1, 0], "realm": [0, 0, 0, 1, 0], "left": [0, 0, 0, 1, 0], "may_stop": [0, 0, 0, 1, 0]})
     else:
         counters["plays"] = [0, 0, 0, 2, 0]
-    return position(game, EXAMPLE_HUTS, counters, VIOLET, doomed=EXAMPLE_DOOMED)
+    cards = {} if last_card else {VIOLET: ["g1", "g2", "g3"]}
+    return position(game, EXAMPLE_HUTS, counters, VIOLET, doomed=EXAMPLE_DOOMED, cards=cards)
 
 
 def test_scoring_example_in_alfheim(engine) -> None:
     # "The red, black and green players each have the most Vikings in one province, so
     # they each score 3 points ... The black player takes two grey tokens, while the red,
     # yellow and green players each take one." (scored alone by a Score Kingdom card: "Score
-    # the indicated kingdom as you would at the end of the round"; card 3 is Alfheim)
+    # the indicated kingdom as you would at the end of the round"; FACTS: card 3 is Alfheim)
     state = example(game_of(engine), last_card=False)
-    state.apply("score:3")
+    state.apply("G3")
     assert counter(state, "score") == [3, 3, 3, 0, 0]
     assert counter(state, "tok_a") == [1, 2, 1, 0, 1]
     assert counter(state, "tok_j") == counter(state, "tok_m") == [0] * 5
@@ -157,7 +190,7 @@ def test_scoring_example_in_mannheim(engine) -> None:
     # brown tokens, the black and red players each take two, and the violet and yellow
     # players each take one."
     state = example(game_of(engine), last_card=False)
-    state.apply("score:2")
+    state.apply("G2")
     assert counter(state, "score") == [0, 0, 12, 0, 0]
     assert counter(state, "tok_m") == [2, 2, 3, 1, 1]
 
@@ -168,7 +201,7 @@ def test_scoring_example_in_jotunheim(engine) -> None:
     # The violet player takes three blue tokens, while the black, yellow and red players
     # each take two."
     state = example(game_of(engine), last_card=False)
-    state.apply("score:1")
+    state.apply("G1")
     assert counter(state, "score") == [3, 0, 0, 3, 0]
     assert counter(state, "tok_j") == [2, 2, 0, 3, 2]
 
@@ -224,6 +257,13 @@ def quiet(n: int = N4, **over) -> dict:
     return out
 
 
+def dealt(red=()) -> dict:
+    """Cards in hand: two Invasions each (so every player has cards to play), and ``red``."""
+    out = {p: ["inv_j", "inv_m"] for p in range(N4)}
+    out[RED] = out[RED] + list(red)
+    return out
+
+
 def resolving(state_counters: dict, doing: int, realm: int, left: int, may_stop: int, p: int = RED, n: int = N4) -> dict:
     def one(v):
         return [v if q == p else 0 for q in range(n)]
@@ -242,7 +282,7 @@ def test_attack_a_leader_cannot_be_attacked(engine) -> None:
     # warrior in utgard.2
     huts = {"utgard": [(BLACK, L), (BLACK, W)]}
     c = resolving(quiet(lead=[ON_BOAT, IN_HUT, ON_BOAT, ON_BOAT], boat=[5, 5, 5, 5], supply=[6, 5, 6, 6]), 3, 1, 1, 0)
-    state = position(game_of(engine, N4), huts, c, RED)
+    state = position(game_of(engine, N4), huts, c, RED, cards=dealt())
     legal = moves(state)
     assert not any(m.endswith("-utgard.1!") or m.endswith("-utgard.1") for m in legal)
     assert "warrior:boat-utgard.2!" in legal  # "move that warrior to Valhalla"
@@ -260,7 +300,7 @@ def test_attack_on_a_heaven_may_send_one_enemy_warrior_to_valhalla(engine) -> No
     # "If you move to a heaven, you may move one warrior (not a leader) from that heaven to
     # Valhalla." Green has a warrior and its leader in Asgard.
     c = resolving(quiet(asgard=[0, 0, 1, 0], boat=[5, 5, 4, 5], lead=[ON_BOAT, ON_BOAT, IN_ASGARD, ON_BOAT]), 3, 2, 1, 0)
-    state = position(game_of(engine, N4), {}, c, RED)
+    state = position(game_of(engine, N4), {}, c, RED, cards=dealt())
     legal = moves(state)
     assert "warrior:boat-asgard!green" in legal and "warrior:boat-asgard" in legal
     assert not any(m.endswith("!black") or m.endswith("!violet") for m in legal)  # nothing of theirs there
@@ -277,7 +317,7 @@ def test_invasion_moves_up_to_two_vikings_to_free_villages_or_heavens(engine) ->
     # only one Viking"
     huts = {"gimle": [(BLACK, W), (RED, W)]}
     c = resolving(quiet(boat=[4, 4, 5, 5], valhalla=[1, 0, 0, 0], supply=[5, 6, 6, 6]), 1, 3, 2, 1)
-    state = position(game_of(engine, N4), huts, c, RED)
+    state = position(game_of(engine, N4), huts, c, RED, cards=dealt())
     legal = moves(state)
     assert "stop" in legal  # "up to"
     assert "warrior:boat-gimle.1" not in legal and "warrior:boat-gimle.3" in legal
@@ -294,7 +334,7 @@ def test_invasion_moves_up_to_two_vikings_to_free_villages_or_heavens(engine) ->
 
 def test_invasion_may_stop_early(engine) -> None:
     c = resolving(quiet(), 1, 1, 2, 1)
-    state = position(game_of(engine, N4), {}, c, RED)
+    state = position(game_of(engine, N4), {}, c, RED, cards=dealt())
     state.apply("warrior:boat-jarnvid.1")
     state.apply("stop")
     assert state.current_player_name() == "black" and counter(state, "doing") == [0] * 4
@@ -304,14 +344,14 @@ def test_new_warrior_adds_a_warrior_from_supply_then_moves_one(engine) -> None:
     # New Warrior Cards: "Take one of the warriors from your off-board supply and place it
     # on your boat ... Then move any one of your Vikings on the board"; "If you have no
     # warriors left in your off-board supply, ignore the first instruction"
-    state = position(game_of(engine, N4), {}, quiet(plays=[2, 2, 2, 2]), RED)
-    state.apply("new-warrior:2")
+    state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt(["war_m"]))
+    state.apply("WarM")
     assert counter(state, "supply")[RED] == 5 and counter(state, "boat")[RED] == 6
     assert "stop" not in moves(state)
     state.apply("warrior:boat-vigrid.3")
     assert counter(state, "boat")[RED] == 5 and state.current_player_name() == "black"
-    state = position(game_of(engine, N4), {}, quiet(supply=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED)
-    state.apply("new-warrior:2")
+    state = position(game_of(engine, N4), {}, quiet(supply=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED, cards=dealt(["war_m"]))
+    state.apply("WarM")
     assert counter(state, "supply")[RED] == 0 and counter(state, "boat")[RED] == 11
 
 
@@ -320,8 +360,8 @@ def test_viking_horde_sends_up_to_three_vikings_to_one_place(engine) -> None:
     # village. Move up to three of your Vikings ... they must all go to the same province
     # or heaven."
     huts = {"ironwood": [(BLACK, W), (BLACK, W)]}
-    state = position(game_of(engine, N4), huts, quiet(boat=[5, 3, 5, 5]), RED)
-    state.apply("horde")
+    state = position(game_of(engine, N4), huts, quiet(boat=[5, 3, 5, 5]), RED, cards=dealt(["horde"]))
+    state.apply("Horde")
     assert "warrior:boat-ironwood.3" in moves(state) and "warrior:boat-gimle.1" in moves(state)
     state.apply("warrior:boat-ironwood.3")  # the province is chosen: one hut left, now full
     legal = moves(state)
@@ -335,8 +375,8 @@ def test_destroy_kingdom_sends_everyone_in_the_province_to_valhalla(engine) -> N
     # Vikings (including your own) in that province are moved to Valhalla."
     huts = {"vigrid": [(RED, W), (BLACK, L), (BLACK, W), (GREEN, W)], "gimle": [(GREEN, W)]}
     c = quiet(boat=[4, 4, 3, 5], lead=[ON_BOAT, IN_HUT, ON_BOAT, ON_BOAT])
-    state = position(game_of(engine, N4), huts, c, RED)
-    state.apply("destroy:2")  # Mannheim (FACTS: "9/10/11 destroy a province of Jotunheim/Mannheim/Alfheim")
+    state = position(game_of(engine, N4), huts, c, RED, cards=dealt(["g10"]))
+    state.apply("G10")  # Mannheim (FACTS: "9/10/11 destroy a province of Jotunheim/Mannheim/Alfheim")
     assert moves(state) == {"ruin:5", "ruin:6", "ruin:7"}
     state.apply("ruin:6")
     assert counter(state, "valhalla") == [1, 1, 1, 0] and counter(state, "lead")[BLACK] == IN_VALHALLA
@@ -350,28 +390,28 @@ def test_new_warriors_in_kingdom_and_in_the_heavens(engine) -> None:
     # supply and add them to the board in the indicated area ... (or two different heavens
     # in the case of card 12) ... If you have no warriors left in your supply, the card has
     # no effect."
-    state = position(game_of(engine, N4), {}, quiet(), RED)
-    state.apply("new-warriors:0")
+    state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt(["g12"]))
+    state.apply("G12")
     assert moves(state) == {"recruit:asgard", "recruit:vanaheim", "stop"}
     state.apply("recruit:asgard")
     state.apply("recruit:vanaheim")
     assert counter(state, "asgard")[RED] == 1 and counter(state, "vanaheim")[RED] == 1
     assert counter(state, "supply")[RED] == 4 and state.current_player_name() == "black"
-    state = position(game_of(engine, N4), {}, quiet(), RED)
-    state.apply("new-warriors:1")
+    state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt(["g13"]))
+    state.apply("G13")
     state.apply("recruit:utgard.1")
     assert "recruit:utgard.1" not in moves(state) and "recruit:asgard" not in moves(state)
-    state = position(game_of(engine, N4), {}, quiet(supply=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED)
-    state.apply("new-warriors:3")
+    state = position(game_of(engine, N4), {}, quiet(supply=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED, cards=dealt(["g15"]))
+    state.apply("G15")
     assert state.current_player_name() == "black"  # no effect
 
 
 def test_take_province_tokens(engine) -> None:
     # Take Province Token (Cards 4 - 6): "Simply take the kingdom tokens indicated on the
     # card." FACTS ASSUMPTION: "4: Jotunheim+Mannheim, 5: Mannheim+Alfheim, 6: Alfheim+Jotunheim"
-    for r, want in [(1, (1, 1, 0)), (2, (0, 1, 1)), (3, (1, 0, 1))]:
-        state = position(game_of(engine, N4), {}, quiet(), RED)
-        state.apply(f"tokens:{r}")
+    for card, want in [("g4", (1, 1, 0)), ("g5", (0, 1, 1)), ("g6", (1, 0, 1))]:
+        state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt([card]))
+        state.apply(card.upper())
         assert (counter(state, "tok_j")[RED], counter(state, "tok_m")[RED], counter(state, "tok_a")[RED]) == want
 
 
