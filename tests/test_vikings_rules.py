@@ -516,3 +516,130 @@ def test_random_games_identical_in_both_engines(n):
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_five_hundred_random_games_identical_in_both_engines(n):
     check_games(n, 500, 500 + n)
+
+
+# --------------------------------------------------------------------------- draft, doom, order
+
+BRONZE = ("inv_j", "inv_m", "inv_a", "war_j", "war_m", "war_a")
+SILVER = ("atk_j", "atk_m", "atk_a", "horde")
+
+
+def cards_in(state, zone: str, player: int) -> list[str]:
+    """The items of a player's zone (or a game zone with player=-1), as a sorted list."""
+    owner = "game" if player < 0 else NAMES[player]
+    content = state.zones()[zone][owner]
+    if isinstance(content, list):
+        return sorted(content)
+    return sorted(k for k, n in content.items() for _ in range(n))
+
+
+def is_gold(name: str) -> bool:
+    return name[0] == "g" and name[1:].isdigit()
+
+
+def test_draft_sets_pass_left_and_picks_join_the_supply(engine) -> None:
+    # Draft Phase: "Each player is dealt a "draft set" of 3 bronze cards, 2 silver cards and
+    # one gold card. Each player chooses one card from their draft set to keep and places it
+    # in their supply ... Then each player passes the remaining five cards from their draft
+    # set to the player on their left ... Continue in this manner until each player has
+    # placed six cards in their supply."
+    n = 4
+    state = game_of(engine, n).new_state(11)
+    state.apply("deal")
+    for p in range(n):
+        dealt = cards_in(state, "draft", p)
+        assert len(dealt) == 6
+        assert sum(c in BRONZE for c in dealt) == 3 and sum(c in SILVER for c in dealt) == 2 and sum(map(is_gold, dealt)) == 1
+    for round_of_picks in range(6):
+        before = [cards_in(state, "draft", p) for p in range(n)]
+        supply_before = [cards_in(state, "supply", p) + cards_in(state, "revealed", p) for p in range(n)]
+        picks = {}
+        for _ in range(n):
+            p = state.current_player()
+            picks[p] = before[p][0]
+            state.apply(f"pick:{state.game.ir.zones.texts[state.game.ir.zones.names.index(picks[p])]}")
+            if len(picks) < n:  # chosen face down: the pick waits in the hidden picked zone
+                assert cards_in(state, "picked", p) == [picks[p]]
+                assert cards_in(state, "draft", p) == before[p][1:]
+        for p in range(n):
+            left = sorted(before[p][1:])
+            assert cards_in(state, "draft", (p + 1) % n) == left  # passed to the player on the left
+            assert sorted(cards_in(state, "supply", p) + cards_in(state, "revealed", p)) == sorted(supply_before[p] + [picks[p]])
+            assert cards_in(state, "picked", p) == []
+    for p in range(n):
+        assert len(cards_in(state, "supply", p)) + len(cards_in(state, "revealed", p)) == 6
+        assert all(map(is_gold, cards_in(state, "revealed", p)))  # "All players reveal their gold cards"
+        assert not any(map(is_gold, cards_in(state, "supply", p)))
+
+
+def play_to_round(state, rnd: int, seed: int) -> None:
+    """Random moves until the deal of round ``rnd`` is due."""
+    rng = Rng(seed)
+    while not (counter(state, "g_round")[0] == rnd - 1 and counter(state, "g_phase")[0] == 0):
+        moves = state.legal_move_ids()
+        state.apply_unchecked(moves[rng.below(len(moves))])
+
+
+def test_leftover_cards_are_kept_and_not_passed(engine) -> None:
+    # Rounds 2 and 3: "the new cards MUST NOT be mixed in with leftover cards from previous
+    # rounds. Leftover cards are already in a player's supply, and they are not passed.
+    # However, leftover cards from earlier rounds can still be played in a new round."
+    n = 3
+    state = game_of(engine, n).new_state(4)
+    play_to_round(state, 2, 4)
+    leftovers = [cards_in(state, "supply", p) + cards_in(state, "revealed", p) for p in range(n)]
+    assert all(len(x) >= 2 for x in leftovers)  # 6 drafted, 4 played (more with Draw Cards)
+    state.apply("deal")
+    for p in range(n):
+        assert len(cards_in(state, "draft", p)) == 6  # only the new cards are drafted
+        assert cards_in(state, "supply", p) + cards_in(state, "revealed", p) == leftovers[p]
+    for _ in range(6 * n):
+        p = state.current_player()
+        state.apply(state.legal_moves()[0])
+    for p in range(n):
+        have = cards_in(state, "supply", p) + cards_in(state, "revealed", p)
+        assert len(have) == len(leftovers[p]) + 6
+        assert all(have.count(c) >= leftovers[p].count(c) for c in leftovers[p])
+    assert counter(state, "plays") == [5] * n  # "In round 2, play 5 cards."
+    assert any(m.text in {state.game.ir.zones.texts[state.game.ir.zones.names.index(c)] for c in leftovers[state.current_player()]} for m in state.legal_moves())
+
+
+def test_doom_five_random_provinces_each_round(engine) -> None:
+    # Doom Phase: "Shuffle the ten doom tokens face down, then reveal five of them at
+    # random. Place each of the revealed doom tokens in its province." End of the Round:
+    # "Remove all doom tokens from the board. In the next round, a new set of five randomly
+    # chosen provinces will be doomed."
+    seen = set()
+    for seed in range(6):
+        state = game_of(engine, 3).new_state(seed)
+        state.apply("deal")
+        first = cards_in(state, "doomed", -1)
+        assert len(first) == len(set(first)) == 5 and len(cards_in(state, "doom_pile", -1)) == 5
+        seen.add(tuple(first))
+        play_to_round(state, 2, seed)
+        # Ragnarok has emptied the doomed provinces and the tokens are off the board
+        assert cards_in(state, "doomed", -1) == []
+        board = state.to_json()["board"]
+        for token in first:
+            prov = token[len("doom_"):]
+            assert all(v is None for c, v in board.items() if c.startswith(prov + "."))
+        state.apply("deal")
+        assert len(cards_in(state, "doomed", -1)) == 5
+    assert len(seen) > 1  # the seed decides which
+
+
+def test_the_game_has_three_rounds_of_4_5_6_cards(engine) -> None:
+    # "The game consists of three rounds"; "In round 1, each player plays 4 cards. In round
+    # 2, play 5 cards. In round 3, play 6 cards." (Draw Cards give an extra card.)
+    state = game_of(engine, 3).new_state(9)
+    rng = Rng(9)
+    played_at_round_end = {}
+    while not state.is_terminal():
+        moves = state.legal_move_ids()
+        state.apply_unchecked(moves[rng.below(len(moves))])
+        if counter(state, "g_phase")[0] in (0,) or state.is_terminal():
+            rnd = counter(state, "g_round")[0]
+            played_at_round_end.setdefault(rnd, [len(cards_in(state, "played", p)) for p in range(3)])
+    draws = [sum(c in ("g7", "g8") for c in cards_in(state, "played", p)) for p in range(3)]
+    assert sorted(played_at_round_end) == [1, 2, 3]
+    assert [x - d for x, d in zip(played_at_round_end[3], draws)] == [4 + 5 + 6] * 3
