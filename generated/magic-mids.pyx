@@ -232,8 +232,9 @@ cdef extern from *:
       {5, 5, 5},
       {5, 5, 5}
     };
-    /* counters at setup [player][counter] */
-    static const long long MGC_COUNTER_INIT[2][1] = {
+    /* counters at setup [player][counter], then the game's row */
+    static const long long MGC_COUNTER_INIT[3][1] = {
+      {0},
       {0},
       {0}
     };
@@ -320,7 +321,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[5][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[21]
     const int HAND_INIT "MGC_HAND_INIT"[2][3]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[2][1]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][1]
     const int OUTCOME_FACES "MGC_OUTCOME_FACES"[56][3]
     const int DRAW_OUTCOME "MGC_DRAW_OUTCOME"[216]
     const long long FACE_VALUE "MGC_FACE_VALUE"[6]
@@ -334,14 +335,14 @@ ctypedef struct State:
     board_t board[N_CELLS + 1]                     # board[N_CELLS] is the off-board cell (-1)
     uint64_t cellsets[N_PIECES][WORDS]             # the cells holding each piece id (0: the empty cells)
     int hands[N_PLAYERS][HAND_SLOTS]               # pieces in hand [player][kind]
-    long long counters[N_PLAYERS][COUNTER_SLOTS]   # per-player counters [player][counter]
+    long long counters[N_PLAYERS + 1][COUNTER_SLOTS]  # counters [player][counter], then the game's row
     int current                                    # the player to move; -1 once the game is over
     int last                                       # the player who made the previous move; -1 at the start
     int ply                                        # moves played
     int passes                                     # consecutive passes before the current player
     bint terminal
     bint ply_limited                               # ended by MAX_PLIES rather than by the rules
-    bint again                                     # an extra_turn effect ran: the mover moves again
+    int again                                      # who moves next: 0 next seat, 1 the mover (extra_turn), 2 + p player p (next_turn)
     int roll[N_DICE]                               # the faces of the current roll (-1: not rolled yet)
     bint chance                                    # a roll is due: a chance node (current: whose turn it is)
     uint64_t rng                                   # the state's chance stream (SplitMix64 state)
@@ -365,6 +366,7 @@ cdef void state_init(State* st) noexcept nogil:
     for p in range(N_PLAYERS):
         for k in range(HAND_SLOTS):
             st.hands[p][k] = HAND_INIT[p][k]
+    for p in range(N_PLAYERS + 1):  # (the last row is the game's)
         for k in range(COUNTER_SLOTS):
             st.counters[p][k] = COUNTER_INIT[p][k]
     st.current = 0
@@ -373,7 +375,7 @@ cdef void state_init(State* st) noexcept nogil:
     st.passes = 0
     st.terminal = False
     st.ply_limited = False
-    st.again = False
+    st.again = 0
     for k in range(N_DICE):
         st.roll[k] = -1
     st.chance = True
@@ -534,6 +536,11 @@ cdef inline void counter_set(State* st, int owner, int counter, long long value)
 cdef inline void counter_add(State* st, int owner, int counter, long long value) noexcept nogil:
     if owner >= 0:
         st.counters[owner][counter] += value
+
+
+cdef inline void next_turn(State* st, int player) noexcept nogil:
+    if player >= 0:  # (nobody changes nothing)
+        st.again = 2 + player
 
 
 # -- sets of cells (bit c of word c // 64; only board cells are ever members)
@@ -1143,7 +1150,7 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
     remove_0(st, a0)  # remove the piece on step(c, d) for each d in directions where captures(c, d) (to hand)
     # trigger 1: roll_again when wild
     if define_4(st):
-        st.again = True  # extra_turn: the mover moves again
+        st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_1(State* st, int a0) noexcept nogil:
@@ -1153,7 +1160,7 @@ cdef void apply_action_1(State* st, int a0) noexcept nogil:
     remove_1(st, a0)  # remove the piece on step(c, d) for each d in directions where captures(c, d) (to hand)
     # trigger 1: roll_again when wild
     if define_4(st):
-        st.again = True  # extra_turn: the mover moves again
+        st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_2(State* st, int a0) noexcept nogil:
@@ -1163,7 +1170,7 @@ cdef void apply_action_2(State* st, int a0) noexcept nogil:
     remove_2(st, a0)  # remove the piece on step(c, d) for each d in directions where captures(c, d) (to hand)
     # trigger 1: roll_again when wild
     if define_4(st):
-        st.again = True  # extra_turn: the mover moves again
+        st.again = 1  # extra_turn: the mover moves again
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -1310,10 +1317,11 @@ cdef void play_move(State* st, int move) noexcept nogil:
     st.last = st.current
     st.ply += 1
     st.passes = 0
-    if st.again:  # extra_turn: the same player moves again
-        st.again = False
-    else:
+    if st.again >= 2:  # next_turn: a chosen player moves next
+        st.current = st.again - 2
+    elif st.again == 0:
         st.current = (st.current + 1) % N_PLAYERS
+    st.again = 0  # (1: extra_turn, the same player moves again)
     st.chance = True
 
 
@@ -1551,15 +1559,16 @@ cdef class Core:
         self.st.terminal = False
         self.st.passes = 0
         self.st.ply_limited = False
-        self.st.again = False
+        self.st.again = 0
         self.st.chance = True  # the loaded turn opens with a roll
         sync_cellsets(&self.st)
         settle(&self.st, NULL)
 
     def set_counter(self, int player, int counter, long long value):
-        """Set one per-player counter of a position being set up (rule tests); takes
-        effect with the next load(), which settles the position."""
-        if not 0 <= player < N_PLAYERS or not 0 <= counter < N_COUNTERS:
+        """Set one counter of a position being set up (rule tests); player N_PLAYERS is
+        the game's row (game counters). Takes effect with the next load(), which settles
+        the position."""
+        if not 0 <= player <= N_PLAYERS or not 0 <= counter < N_COUNTERS:
             raise ValueError("set_counter: no such player or counter")
         self.st.counters[player][counter] = value
 
@@ -1627,6 +1636,12 @@ cdef class Core:
         """Discard piles per player and kind."""
         return [[] for p in range(N_PLAYERS)]
 
+    def set_zone(self, int slot, content):
+        """Set one zone slot of a position being set up (rule tests): an ordered slot's
+        item kinds top first, an unordered slot's counts per kind (as ``zones`` reads
+        them); takes effect with the next load(), which settles the position."""
+        raise ValueError("set_zone: this game has no zones")
+
     @property
     def zones(self):
         """Every zone slot's content: an ordered slot's item kinds top first, an unordered
@@ -1644,7 +1659,7 @@ cdef class Core:
 
     @property
     def counters(self):
-        return [[self.st.counters[p][k] for k in range(N_COUNTERS)] for p in range(N_PLAYERS)]
+        return [[self.st.counters[p][k] for k in range(N_COUNTERS)] for p in range(N_PLAYERS + 1)]  # then the game's row
 
 
 def core_from_bytes(bytes data):

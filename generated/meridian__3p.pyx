@@ -390,11 +390,12 @@ cdef extern from *:
       {20},
       {20}
     };
-    /* counters at setup [player][counter] */
-    static const long long MGC_COUNTER_INIT[3][2] = {
+    /* counters at setup [player][counter], then the game's row */
+    static const long long MGC_COUNTER_INIT[4][2] = {
       {1, 0},
       {1, 0},
-      {1, 0}
+      {1, 0},
+      {0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[40][4]
@@ -405,7 +406,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[10][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[41]
     const int HAND_INIT "MGC_HAND_INIT"[3][1]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][2]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[4][2]
 
 
 # ---------------------------------------------------------------------------- state
@@ -416,14 +417,14 @@ ctypedef struct State:
     board_t board[N_CELLS + 1]                     # board[N_CELLS] is the off-board cell (-1)
     uint64_t cellsets[N_PIECES][WORDS]             # the cells holding each piece id (0: the empty cells)
     int hands[N_PLAYERS][HAND_SLOTS]               # pieces in hand [player][kind]
-    long long counters[N_PLAYERS][COUNTER_SLOTS]   # per-player counters [player][counter]
+    long long counters[N_PLAYERS + 1][COUNTER_SLOTS]  # counters [player][counter], then the game's row
     int current                                    # the player to move; -1 once the game is over
     int last                                       # the player who made the previous move; -1 at the start
     int ply                                        # moves played
     int passes                                     # consecutive passes before the current player
     bint terminal
     bint ply_limited                               # ended by MAX_PLIES rather than by the rules
-    bint again                                     # an extra_turn effect ran: the mover moves again
+    int again                                      # who moves next: 0 next seat, 1 the mover (extra_turn), 2 + p player p (next_turn)
     unsigned char deck[N_PLAYERS][DECK_SIZE]       # items: each deck's item kinds, top first
     int drawn[N_PLAYERS]                           # items drawn from the top of each deck
     int up[N_PLAYERS][N_ITEM_KINDS]                # face-up items per kind
@@ -450,6 +451,7 @@ cdef void state_init(State* st) noexcept nogil:
     for p in range(N_PLAYERS):
         for k in range(HAND_SLOTS):
             st.hands[p][k] = HAND_INIT[p][k]
+    for p in range(N_PLAYERS + 1):  # (the last row is the game's)
         for k in range(COUNTER_SLOTS):
             st.counters[p][k] = COUNTER_INIT[p][k]
     st.current = 0
@@ -458,7 +460,7 @@ cdef void state_init(State* st) noexcept nogil:
     st.passes = 0
     st.terminal = False
     st.ply_limited = False
-    st.again = False
+    st.again = 0
     sync_cellsets(st)
 
 
@@ -581,6 +583,11 @@ cdef inline void counter_set(State* st, int owner, int counter, long long value)
 cdef inline void counter_add(State* st, int owner, int counter, long long value) noexcept nogil:
     if owner >= 0:
         st.counters[owner][counter] += value
+
+
+cdef inline void next_turn(State* st, int player) noexcept nogil:
+    if player >= 0:  # (nobody changes nothing)
+        st.again = 2 + player
 
 
 # -- sets of cells (bit c of word c // 64; only board cells are ever members)
@@ -1575,7 +1582,7 @@ cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
     discard_item(st, st.current, a0)  # discard a face-up k of mover
     draw_items(st, st.current, 1)  # mover turns up 1 item(s) from the deck
     counter_set(st, st.current, 1, define_0(st, a1))  # set counter lifted of mover = meridian(c)
-    st.again = True  # extra_turn: the mover moves again
+    st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_4(State* st, int a0) noexcept nogil:
@@ -1781,10 +1788,11 @@ cdef void play_move(State* st, int move) noexcept nogil:
     st.last = st.current
     st.ply += 1
     st.passes = 0
-    if st.again:  # extra_turn: the same player moves again
-        st.again = False
-    else:
+    if st.again >= 2:  # next_turn: a chosen player moves next
+        st.current = st.again - 2
+    elif st.again == 0:
         st.current = (st.current + 1) % N_PLAYERS
+    st.again = 0  # (1: extra_turn, the same player moves again)
 
 
 cdef int apply_move(State* st, int move, int* moves) noexcept nogil:
@@ -2033,14 +2041,15 @@ cdef class Core:
         self.st.terminal = False
         self.st.passes = 0
         self.st.ply_limited = False
-        self.st.again = False
+        self.st.again = 0
         sync_cellsets(&self.st)
         settle(&self.st, NULL)
 
     def set_counter(self, int player, int counter, long long value):
-        """Set one per-player counter of a position being set up (rule tests); takes
-        effect with the next load(), which settles the position."""
-        if not 0 <= player < N_PLAYERS or not 0 <= counter < N_COUNTERS:
+        """Set one counter of a position being set up (rule tests); player N_PLAYERS is
+        the game's row (game counters). Takes effect with the next load(), which settles
+        the position."""
+        if not 0 <= player <= N_PLAYERS or not 0 <= counter < N_COUNTERS:
             raise ValueError("set_counter: no such player or counter")
         self.st.counters[player][counter] = value
 
@@ -2108,6 +2117,12 @@ cdef class Core:
         """Discard piles per player and kind."""
         return [[self.st.discards[p][k] for k in range(N_ITEM_KINDS)] for p in range(N_PLAYERS)]
 
+    def set_zone(self, int slot, content):
+        """Set one zone slot of a position being set up (rule tests): an ordered slot's
+        item kinds top first, an unordered slot's counts per kind (as ``zones`` reads
+        them); takes effect with the next load(), which settles the position."""
+        raise ValueError("set_zone: this game has no zones")
+
     @property
     def zones(self):
         """Every zone slot's content: an ordered slot's item kinds top first, an unordered
@@ -2125,7 +2140,7 @@ cdef class Core:
 
     @property
     def counters(self):
-        return [[self.st.counters[p][k] for k in range(N_COUNTERS)] for p in range(N_PLAYERS)]
+        return [[self.st.counters[p][k] for k in range(N_COUNTERS)] for p in range(N_PLAYERS + 1)]  # then the game's row
 
 
 def core_from_bytes(bytes data):

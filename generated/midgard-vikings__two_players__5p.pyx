@@ -30,11 +30,11 @@ cdef enum:
     N_KINDS = 2           # kinds of piece
     KIND_DIV = 2          # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 2        # hand array width (at least 1)
-    N_COUNTERS = 22       # per-player counters
-    COUNTER_SLOTS = 22    # counter array width (at least 1)
+    N_COUNTERS = 21       # per-player counters
+    COUNTER_SLOTS = 21    # counter array width (at least 1)
     N_DIRS = 0            # board directions
     MAX_DEGREE = 1        # neighbour table width
-    N_MOVES = 32348       # move ids are 0 .. N_MOVES-1
+    N_MOVES = 32395       # move ids are 0 .. N_MOVES-1
     MAX_PLIES = 2000      # the game stops (ply_limited) after this many moves
     N_RANK = 2            # ranking keys per player
     N_PIECES = 11         # piece ids 0 (empty) .. N_PLAYERS * N_KINDS
@@ -42,6 +42,13 @@ cdef enum:
     N_NIBBLES = 12        # 4-cell groups in the dilation table
     NO_MOVES_END = 0      # 1: a player without a move ends the game; 0: passes
     OFFBOARD = -1          # the piece id stored in the off-board cell
+    N_ITEM_KINDS = 35     # kinds of item (items:)
+    DEAL_STREAM = 1048576 # a new state shuffles with Rng(derive_seed(seed, DEAL_STREAM)), the dice's stream
+    CHANCE_STREAM = 1048576# a state's chance stream: Rng(derive_seed(seed, CHANCE_STREAM))
+    N_ZONES = 10          # zones (zones:)
+    N_ZSLOTS = 30         # zone slots: one per game zone, one per player of a per-player zone
+    N_ZPILES = 4          # piles: the slots of ordered zones (at least 1)
+    ZONE_CAP = 110        # the most items one slot can hold (every item of the game)
     PLAYOUT_CHUNK = 1024   # playouts between checks for Ctrl-C
 
 INFO = {
@@ -424,13 +431,14 @@ cdef extern from *:
       {11, 1},
       {11, 1}
     };
-    /* counters at setup [player][counter] */
-    static const long long MGC_COUNTER_INIT[5][22] = {
-      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+    /* counters at setup [player][counter], then the game's row */
+    static const long long MGC_COUNTER_INIT[6][21] = {
+      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[48][1]
@@ -445,7 +453,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[12][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[49]
     const int HAND_INIT "MGC_HAND_INIT"[5][2]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[5][22]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[6][21]
 
 
 # ---------------------------------------------------------------------------- state
@@ -456,14 +464,18 @@ ctypedef struct State:
     board_t board[N_CELLS + 1]                     # board[N_CELLS] is the off-board cell (-1)
     uint64_t cellsets[N_PIECES][WORDS]             # the cells holding each piece id (0: the empty cells)
     int hands[N_PLAYERS][HAND_SLOTS]               # pieces in hand [player][kind]
-    long long counters[N_PLAYERS][COUNTER_SLOTS]   # per-player counters [player][counter]
+    long long counters[N_PLAYERS + 1][COUNTER_SLOTS]  # counters [player][counter], then the game's row
     int current                                    # the player to move; -1 once the game is over
     int last                                       # the player who made the previous move; -1 at the start
     int ply                                        # moves played
     int passes                                     # consecutive passes before the current player
     bint terminal
     bint ply_limited                               # ended by MAX_PLIES rather than by the rules
-    bint again                                     # an extra_turn effect ran: the mover moves again
+    int again                                      # who moves next: 0 next seat, 1 the mover (extra_turn), 2 + p player p (next_turn)
+    uint64_t rng                                   # the state's chance stream (zones draw from it)
+    int zsize[N_ZSLOTS]                            # zones: items per slot (zone and owner)
+    int zcount[N_ZSLOTS][N_ITEM_KINDS]             # zones: items per slot and kind
+    unsigned char zpile[N_ZPILES][ZONE_CAP]        # zones: each ordered slot's pile, top first
 
 
 cdef void sync_cellsets(State* st) noexcept nogil:
@@ -484,6 +496,7 @@ cdef void state_init(State* st) noexcept nogil:
     for p in range(N_PLAYERS):
         for k in range(HAND_SLOTS):
             st.hands[p][k] = HAND_INIT[p][k]
+    for p in range(N_PLAYERS + 1):  # (the last row is the game's)
         for k in range(COUNTER_SLOTS):
             st.counters[p][k] = COUNTER_INIT[p][k]
     st.current = 0
@@ -492,7 +505,11 @@ cdef void state_init(State* st) noexcept nogil:
     st.passes = 0
     st.terminal = False
     st.ply_limited = False
-    st.again = False
+    st.again = 0
+    st.rng = 0
+    memset(st.zsize, 0, sizeof(st.zsize))
+    memset(st.zcount, 0, sizeof(st.zcount))
+    memset(st.zpile, 0, sizeof(st.zpile))
     sync_cellsets(st)
 
 
@@ -614,6 +631,11 @@ cdef inline void counter_set(State* st, int owner, int counter, long long value)
 cdef inline void counter_add(State* st, int owner, int counter, long long value) noexcept nogil:
     if owner >= 0:
         st.counters[owner][counter] += value
+
+
+cdef inline void next_turn(State* st, int player) noexcept nogil:
+    if player >= 0:  # (nobody changes nothing)
+        st.again = 2 + player
 
 
 # -- sets of cells (bit c of word c // 64; only board cells are ever members)
@@ -772,103 +794,456 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
         out[w] = (lo >> r) | ((hi << (64 - r)) if r else 0)
 
 
+# ---------------------------------------------------------------------------- zones of items
+# Kinds of item (items:) and the zones holding them (zones:), as
+# midgardc/runtime/zones.py: one slot per zone and owner (ZONE_BASE[z] + owner for a
+# per-player zone); every slot counts its items per kind (zcount, zsize), and an ordered
+# slot also keeps its pile, top first (zpile[SLOT_PILE[slot]]). Random choices draw from
+# the state's chance stream st.rng in the order documented on ZonesIR.
+
+cdef extern from *:
+    """
+    /* per zone: first slot, 1 for a per-player zone, 1 for an ordered zone */
+    static const int MGC_ZONE_BASE[10] = {0, 1, 2, 3, 8, 13, 18, 23, 28, 29};
+    static const int MGC_ZONE_PP[10] = {0, 0, 0, 1, 1, 1, 1, 1, 0, 0};
+    static const int MGC_ZONE_ORDERED[10] = {1, 1, 1, 0, 0, 0, 0, 0, 1, 0};
+    /* per zone: copies of each kind at the start */
+    static const int MGC_ZONE_START[10][35] = {
+        {
+      10, 10, 10, 7, 7, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 8, 8, 8, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+      1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    },
+    };
+    /* per slot: its zone and its pile (-1: unordered) */
+    static const int MGC_SLOT_ZONE[30] = {
+      0, 1, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 7,
+      7, 7, 7, 7, 8, 9
+    };
+    static const int MGC_SLOT_PILE[30] = {
+      0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+      -1, -1, -1, -1, 3, -1
+    };
+    /* the numbers each kind of item shows */
+    static const int MGC_ITEM_NVALUES[35] = {
+      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+      2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+    };
+    static const long long MGC_ITEM_VALUES[35][2] = {
+        {11, 0},
+        {12, 0},
+        {13, 0},
+        {21, 0},
+        {22, 0},
+        {23, 0},
+        {31, 0},
+        {32, 0},
+        {33, 0},
+        {40, 0},
+        {71, 101},
+        {72, 102},
+        {73, 103},
+        {81, 104},
+        {82, 105},
+        {83, 106},
+        {91, 107},
+        {92, 108},
+        {51, 109},
+        {52, 110},
+        {53, 111},
+        {60, 112},
+        {61, 113},
+        {62, 114},
+        {63, 115},
+        {1, 0},
+        {2, 0},
+        {3, 0},
+        {4, 0},
+        {5, 0},
+        {6, 0},
+        {7, 0},
+        {8, 0},
+        {9, 0},
+        {10, 0},
+    };
+    """
+    const int ZONE_BASE "MGC_ZONE_BASE"[N_ZONES]
+    const int ZONE_PP "MGC_ZONE_PP"[N_ZONES]
+    const int ZONE_ORDERED "MGC_ZONE_ORDERED"[N_ZONES]
+    const int ZONE_START "MGC_ZONE_START"[N_ZONES][N_ITEM_KINDS]
+    const int SLOT_ZONE "MGC_SLOT_ZONE"[N_ZSLOTS]
+    const int SLOT_PILE "MGC_SLOT_PILE"[N_ZSLOTS]
+    const int ITEM_NVALUES "MGC_ITEM_NVALUES"[N_ITEM_KINDS]
+    const long long ITEM_VALUES "MGC_ITEM_VALUES"[N_ITEM_KINDS][2]
+
+
+cdef inline bint item_shows(int item, long long value) noexcept nogil:
+    cdef int i
+    if item < 0:  # no_item
+        return False
+    for i in range(ITEM_NVALUES[item]):
+        if ITEM_VALUES[item][i] == value:
+            return True
+    return False
+
+
+cdef inline int zone_slot(int zone, int owner) noexcept nogil:
+    """The slot of a zone of an owner, or -1 (a per-player zone of nobody)."""
+    if not ZONE_PP[zone]:
+        return ZONE_BASE[zone]
+    if owner < 0 or owner >= N_PLAYERS:
+        return -1
+    return ZONE_BASE[zone] + owner
+
+
+cdef inline long long holding_of(State* st, int zone, int owner, int item) noexcept nogil:
+    cdef int slot = zone_slot(zone, owner)
+    if slot < 0 or item < 0:
+        return 0
+    return st.zcount[slot][item]
+
+
+cdef inline long long zone_size_of(State* st, int zone, int owner) noexcept nogil:
+    cdef int slot = zone_slot(zone, owner)
+    return st.zsize[slot] if slot >= 0 else 0
+
+
+cdef inline int zone_top_of(State* st, int zone, int owner) noexcept nogil:
+    cdef int slot = zone_slot(zone, owner)
+    if slot < 0 or st.zsize[slot] == 0 or SLOT_PILE[slot] < 0:
+        return -1
+    return st.zpile[SLOT_PILE[slot]][0]
+
+
+cdef void zone_fisher_yates(State* st, int slot) noexcept nogil:
+    """Shuffle a pile with the chance stream: for i = size-1 down to 1, swap i and below(i+1)."""
+    cdef int i, j, t
+    cdef int pile = SLOT_PILE[slot]
+    cdef Rng rng
+    rng.state = st.rng
+    for i in range(st.zsize[slot] - 1, 0, -1):
+        j = rng_below(&rng, i + 1)
+        t = st.zpile[pile][i]
+        st.zpile[pile][i] = st.zpile[pile][j]
+        st.zpile[pile][j] = <unsigned char>t
+    st.rng = rng.state
+
+
+cdef void zones_start(State* st) noexcept nogil:
+    """Every slot's content at the start; ordered piles shuffled (zones in declaration
+    order, a per-player zone's seats in order)."""
+    cdef int slot, z, k, n, pile
+    for slot in range(N_ZSLOTS):
+        z = SLOT_ZONE[slot]
+        pile = SLOT_PILE[slot]
+        st.zsize[slot] = 0
+        for k in range(N_ITEM_KINDS):
+            st.zcount[slot][k] = ZONE_START[z][k]
+            if pile >= 0:
+                for n in range(ZONE_START[z][k]):
+                    st.zpile[pile][st.zsize[slot]] = <unsigned char>k
+                    st.zsize[slot] += 1
+            else:
+                st.zsize[slot] += ZONE_START[z][k]
+        if pile >= 0:
+            zone_fisher_yates(st, slot)
+
+
+cdef int zone_remove_top(State* st, int slot) noexcept nogil:
+    """Take one item off a slot: the top of a pile or a random one of a set; -1 when empty."""
+    cdef int pile = SLOT_PILE[slot]
+    cdef int item, i, r
+    cdef Rng rng
+    if st.zsize[slot] == 0:
+        return -1
+    if pile >= 0:
+        item = st.zpile[pile][0]
+        for i in range(st.zsize[slot] - 1):
+            st.zpile[pile][i] = st.zpile[pile][i + 1]
+    else:
+        rng.state = st.rng
+        r = rng_below(&rng, st.zsize[slot])
+        st.rng = rng.state
+        item = 0
+        while r >= st.zcount[slot][item]:
+            r -= st.zcount[slot][item]
+            item += 1
+    st.zcount[slot][item] -= 1
+    st.zsize[slot] -= 1
+    return item
+
+
+cdef bint zone_remove_kind(State* st, int slot, int item) noexcept nogil:
+    """Take one copy of a kind off a slot (the one nearest the top of a pile)."""
+    cdef int pile = SLOT_PILE[slot]
+    cdef int i, j
+    if st.zcount[slot][item] == 0:
+        return False
+    if pile >= 0:
+        i = 0
+        while st.zpile[pile][i] != item:
+            i += 1
+        for j in range(i, st.zsize[slot] - 1):
+            st.zpile[pile][j] = st.zpile[pile][j + 1]
+    st.zcount[slot][item] -= 1
+    st.zsize[slot] -= 1
+    return True
+
+
+cdef inline void zone_add(State* st, int slot, int item) noexcept nogil:
+    """Put an item in a slot: at the bottom of a pile."""
+    if SLOT_PILE[slot] >= 0:
+        st.zpile[SLOT_PILE[slot]][st.zsize[slot]] = <unsigned char>item
+    st.zcount[slot][item] += 1
+    st.zsize[slot] += 1
+
+
+cdef void deal_items(State* st, int frm, int frm_owner, int to, int to_owner, long long count) noexcept nogil:
+    """The deal effect."""
+    cdef int src = zone_slot(frm, frm_owner)
+    cdef int dst = zone_slot(to, to_owner)
+    cdef long long i
+    cdef int item
+    if src < 0 or dst < 0:
+        return
+    for i in range(count):
+        item = zone_remove_top(st, src)
+        if item < 0:
+            return
+        zone_add(st, dst, item)
+
+
+cdef void take_items(State* st, int item, int frm, int frm_owner, int to, int to_owner, long long count) noexcept nogil:
+    """The take effect."""
+    cdef int src = zone_slot(frm, frm_owner)
+    cdef int dst = zone_slot(to, to_owner)
+    cdef long long i
+    if src < 0 or dst < 0 or item < 0:
+        return
+    for i in range(count):
+        if not zone_remove_kind(st, src, item):
+            return
+        zone_add(st, dst, item)
+
+
+cdef void pass_zone_items(State* st, int zone, long long step) noexcept nogil:
+    """The pass_zone effect: seat p's slot becomes seat (p + step) mod N_PLAYERS's."""
+    cdef int zsize[N_PLAYERS]
+    cdef int zcount[N_PLAYERS][N_ITEM_KINDS]
+    cdef unsigned char zpile[N_PLAYERS][ZONE_CAP]
+    cdef int p, q, k, i
+    cdef int base = ZONE_BASE[zone]
+    cdef int shift = <int>floormod(step, N_PLAYERS)
+    for p in range(N_PLAYERS):
+        zsize[p] = st.zsize[base + p]
+        for k in range(N_ITEM_KINDS):
+            zcount[p][k] = st.zcount[base + p][k]
+        if ZONE_ORDERED[zone]:
+            for i in range(zsize[p]):
+                zpile[p][i] = st.zpile[SLOT_PILE[base + p]][i]
+    for p in range(N_PLAYERS):
+        q = base + (p + shift) % N_PLAYERS
+        st.zsize[q] = zsize[p]
+        for k in range(N_ITEM_KINDS):
+            st.zcount[q][k] = zcount[p][k]
+        if ZONE_ORDERED[zone]:
+            for i in range(zsize[p]):
+                st.zpile[SLOT_PILE[q]][i] = zpile[p][i]
+
+
+cdef void zone_move_all(State* st, int src, int dst) noexcept nogil:
+    """Everything from one slot to another: a pile top first, a set kind by kind."""
+    cdef int pile = SLOT_PILE[src]
+    cdef int i, k, n
+    if pile >= 0:
+        for i in range(st.zsize[src]):
+            k = st.zpile[pile][i]
+            st.zcount[src][k] -= 1
+            zone_add(st, dst, k)
+    else:
+        for k in range(N_ITEM_KINDS):
+            n = st.zcount[src][k]
+            st.zcount[src][k] = 0
+            for i in range(n):
+                zone_add(st, dst, k)
+    st.zsize[src] = 0
+
+
+cdef void gather_items(State* st, int frm, int to, bint one, int owner) noexcept nogil:
+    """The gather effect (one: only `owner`'s zones; else every player's, or the game's)."""
+    cdef int p, src, dst
+    if one:
+        src = zone_slot(frm, owner)
+        dst = zone_slot(to, owner)
+        if src >= 0 and dst >= 0:
+            zone_move_all(st, src, dst)
+        return
+    if not ZONE_PP[frm]:
+        zone_move_all(st, zone_slot(frm, 0), zone_slot(to, 0))
+        return
+    for p in range(N_PLAYERS):
+        zone_move_all(st, zone_slot(frm, p), zone_slot(to, p))
+
+
+cdef void shuffle_items(State* st, int zone, int owner) noexcept nogil:
+    """The shuffle effect."""
+    cdef int slot = zone_slot(zone, owner)
+    if slot >= 0:
+        zone_fisher_yates(st, slot)
+
+
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: round = g_round(red)
-cdef inline long long define_0(State* st) noexcept nogil:
-    return counter_of(st, 0, 16)
-
-
-# define 1: phase = g_phase(red)
-cdef inline long long define_1(State* st) noexcept nogil:
-    return counter_of(st, 0, 17)
-
-
-# define 2: province_kingdom(int v) = either(v < 1, 0, either(v <= 4, 1, either(v <= 7, 2, either(v <= 10, 3, 0))))
-cdef inline long long define_2(State* st, long long a0) noexcept nogil:
+# define 0: province_kingdom(int v) = either(v < 1, 0, either(v <= 4, 1, either(v <= 7, 2, either(v <= 10, 3, 0))))
+cdef inline long long define_0(State* st, long long a0) noexcept nogil:
     return (<long long>(0) if (a0 < 1) else <long long>((<long long>(1) if (a0 <= 4) else <long long>((<long long>(2) if (a0 <= 7) else <long long>((<long long>(3) if (a0 <= 10) else <long long>(0))))))))
 
 
-# define 3: kingdom(cell c) = province_kingdom(province(c))
-cdef inline long long define_3(State* st, int a0) noexcept nogil:
-    return define_2(st, PROP_0[a0])
+# define 1: kingdom(cell c) = province_kingdom(province(c))
+cdef inline long long define_1(State* st, int a0) noexcept nogil:
+    return define_0(st, PROP_0[a0])
 
 
-# define 4: hut(cell c) = kingdom(c) > 0
-cdef inline bint define_4(State* st, int a0) noexcept nogil:
-    return (define_3(st, a0) > 0)
+# define 2: hut(cell c) = kingdom(c) > 0
+cdef inline bint define_2(State* st, int a0) noexcept nogil:
+    return (define_1(st, a0) > 0)
 
 
-# define 5: heaven(cell c) = place(c) >= 2
-cdef inline bint define_5(State* st, int a0) noexcept nogil:
+# define 3: heaven(cell c) = place(c) >= 2
+cdef inline bint define_3(State* st, int a0) noexcept nogil:
     return (PROP_1[a0] >= 2)
 
 
-# define 6: pool(player p, int x) = either(x == 1, boat(p), either(x == 2, asgard(p), either(x == 3, vanaheim(p), 0)))
-cdef inline long long define_6(State* st, int a0, long long a1) noexcept nogil:
+# define 4: pool(player p, int x) = either(x == 1, boat(p), either(x == 2, asgard(p), either(x == 3, vanaheim(p), 0)))
+cdef inline long long define_4(State* st, int a0, long long a1) noexcept nogil:
     return (<long long>(counter_of(st, a0, 1)) if (a1 == 1) else <long long>((<long long>(counter_of(st, a0, 2)) if (a1 == 2) else <long long>((<long long>(counter_of(st, a0, 3)) if (a1 == 3) else <long long>(0))))))
 
 
-# define 7: mine_at(cell c, kind k) = hut(c) and owner(c) == mover and kind_at(c) == k or place(c) > 0 and (k == warrior and pool(mover, place(c)) > 0 or k == leader and lead(mover) == place(c))
-cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
-    return (((define_4(st, a0) and (piece_owner(st.board[a0]) == st.current)) and (piece_kind(st.board[a0]) == a1)) or ((PROP_1[a0] > 0) and (((a1 == 0) and (define_6(st, st.current, PROP_1[a0]) > 0)) or ((a1 == 1) and (counter_of(st, st.current, 6) == PROP_1[a0])))))
+# define 5: mine_at(cell c, kind k) = hut(c) and owner(c) == mover and kind_at(c) == k or place(c) > 0 and (k == warrior and pool(mover, place(c)) > 0 or k == leader and lead(mover) == place(c))
+cdef inline bint define_5(State* st, int a0, int a1) noexcept nogil:
+    return (((define_2(st, a0) and (piece_owner(st.board[a0]) == st.current)) and (piece_kind(st.board[a0]) == a1)) or ((PROP_1[a0] > 0) and (((a1 == 0) and (define_4(st, st.current, PROP_1[a0]) > 0)) or ((a1 == 1) and (counter_of(st, st.current, 6) == PROP_1[a0])))))
 
 
-# define 8: movable(player p) = boat(p) + asgard(p) + vanaheim(p) + either(lead(p) >= 1 and lead(p) <= 3, 1, 0) + count(c in cells: owner(c) == p)
-cdef inline long long define_8(State* st, int a0) noexcept nogil:
+# define 6: movable(player p) = boat(p) + asgard(p) + vanaheim(p) + either(lead(p) >= 1 and lead(p) <= 3, 1, 0) + count(c in cells: owner(c) == p)
+cdef inline long long define_6(State* st, int a0) noexcept nogil:
     return ((((counter_of(st, a0, 1) + counter_of(st, a0, 2)) + counter_of(st, a0, 3)) + (<long long>(1) if ((counter_of(st, a0, 6) >= 1) and (counter_of(st, a0, 6) <= 3)) else <long long>(0))) + quant_0(st, a0))
 
 
-# define 9: strength(player p, int v) = sum(c in cells: either(province(c) == v and owner(c) == p, either(kind_at(c) == leader, 3, 2), 0)) + either(v == 11, 2 * asgard(p) + either(lead(p) == 2, 3, 0), 0) + either(v == 12, 2 * vanaheim(p) + either(lead(p) == 3, 3, 0), 0)
-cdef inline long long define_9(State* st, int a0, long long a1) noexcept nogil:
+# define 7: strength(player p, int v) = sum(c in cells: either(province(c) == v and owner(c) == p, either(kind_at(c) == leader, 3, 2), 0)) + either(v == 11, 2 * asgard(p) + either(lead(p) == 2, 3, 0), 0) + either(v == 12, 2 * vanaheim(p) + either(lead(p) == 3, 3, 0), 0)
+cdef inline long long define_7(State* st, int a0, long long a1) noexcept nogil:
     return ((quant_1(st, a1, a0) + (<long long>(((<long long>2 * counter_of(st, a0, 2)) + (<long long>(3) if (counter_of(st, a0, 6) == 2) else <long long>(0)))) if (a1 == 11) else <long long>(0))) + (<long long>(((<long long>2 * counter_of(st, a0, 3)) + (<long long>(3) if (counter_of(st, a0, 6) == 3) else <long long>(0)))) if (a1 == 12) else <long long>(0)))
 
 
-# define 10: controls(player p, int v) = strength(p, v) > max(o in players: either(o == p, 0, strength(o, v)))
-cdef inline bint define_10(State* st, int a0, long long a1) noexcept nogil:
-    return (define_9(st, a0, a1) > quant_2(st, a0, a1))
+# define 8: controls(player p, int v) = strength(p, v) > max(o in players: either(o == p, 0, strength(o, v)))
+cdef inline bint define_8(State* st, int a0, long long a1) noexcept nogil:
+    return (define_7(st, a0, a1) > quant_2(st, a0, a1))
 
 
-# define 11: kingdom_points(int n) = either(n >= 4, 20, either(n == 3, 12, either(n == 2, 7, either(n == 1, 3, 0))))
-cdef inline long long define_11(State* st, long long a0) noexcept nogil:
+# define 9: kingdom_points(int n) = either(n >= 4, 20, either(n == 3, 12, either(n == 2, 7, either(n == 1, 3, 0))))
+cdef inline long long define_9(State* st, long long a0) noexcept nogil:
     return (<long long>(20) if (a0 >= 4) else <long long>((<long long>(12) if (a0 == 3) else <long long>((<long long>(7) if (a0 == 2) else <long long>((<long long>(3) if (a0 == 1) else <long long>(0))))))))
 
 
-# define 12: provinces_won(player p, int k) = count(v in range(1, 10): province_kingdom(v) == k and controls(p, v))
-cdef inline long long define_12(State* st, int a0, long long a1) noexcept nogil:
+# define 10: provinces_won(player p, int k) = count(v in range(1, 10): province_kingdom(v) == k and controls(p, v))
+cdef inline long long define_10(State* st, int a0, long long a1) noexcept nogil:
     return quant_3(st, a1, a0)
 
 
-# define 13: occupied_in(player p, int k) = count(v in range(1, 10): province_kingdom(v) == k and (any c in cells: province(c) == v and owner(c) == p))
-cdef inline long long define_13(State* st, int a0, long long a1) noexcept nogil:
+# define 11: occupied_in(player p, int k) = count(v in range(1, 10): province_kingdom(v) == k and (any c in cells: province(c) == v and owner(c) == p))
+cdef inline long long define_11(State* st, int a0, long long a1) noexcept nogil:
     return quant_4(st, a1, a0)
 
 
-# define 14: busy = doing(mover) > 0 and left(mover) > 0
-cdef inline bint define_14(State* st) noexcept nogil:
+# define 12: busy = doing(mover) > 0 and left(mover) > 0
+cdef inline bint define_12(State* st) noexcept nogil:
     return ((counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0))
 
 
-# define 15: bit(int v) = either(v == 1, 1, either(v == 2, 2, either(v == 3, 4, either(v == 4, 8, either(v == 5, 16, either(v == 6, 32, either(v == 7, 64, either(v == 8, 128, either(v == 9, 256, either(v == 10, 512, 0))))))))))
-cdef inline long long define_15(State* st, long long a0) noexcept nogil:
-    return (<long long>(1) if (a0 == 1) else <long long>((<long long>(2) if (a0 == 2) else <long long>((<long long>(4) if (a0 == 3) else <long long>((<long long>(8) if (a0 == 4) else <long long>((<long long>(16) if (a0 == 5) else <long long>((<long long>(32) if (a0 == 6) else <long long>((<long long>(64) if (a0 == 7) else <long long>((<long long>(128) if (a0 == 8) else <long long>((<long long>(256) if (a0 == 9) else <long long>((<long long>(512) if (a0 == 10) else <long long>(0))))))))))))))))))))
+# define 13: doomed_province(int v) = v >= 1 and (any t in item_kinds: holding(9, red, t) > 0 and item_has(t, v))
+cdef inline bint define_13(State* st, long long a0) noexcept nogil:
+    return ((a0 >= 1) and quant_6(st, a0))
 
 
-# define 16: doomed(int v) = v >= 1 and v <= 10 and g_doom(red) // bit(v) % 2 == 1
-cdef inline bint define_16(State* st, long long a0) noexcept nogil:
-    return (((a0 >= 1) and (a0 <= 10)) and (floormod(floordiv(counter_of(st, 0, 21), define_15(st, a0)), 2) == 1))
+# define 14: card_is(item k, int t) = any r in range(0, 3): item_has(k, 10 * t + r)
+cdef inline bint define_14(State* st, int a0, long long a1) noexcept nogil:
+    return quant_7(st, a0, a1)
 
 
-# define 17: dest_ok(cell d) = doing(mover) <= 3 and (kingdom(d) == realm(mover) and empty(d) or heaven(d)) or doing(mover) == 4 and (hut(d) and empty(d) or heaven(d)) and (target(mover) == 0 or province(d) == target(mover))
-cdef inline bint define_17(State* st, int a0) noexcept nogil:
-    return (((counter_of(st, st.current, 10) <= 3) and (((define_3(st, a0) == counter_of(st, st.current, 11)) and (st.board[a0] == 0)) or define_5(st, a0))) or (((counter_of(st, st.current, 10) == 4) and ((define_4(st, a0) and (st.board[a0] == 0)) or define_5(st, a0))) and ((counter_of(st, st.current, 13) == 0) or (PROP_0[a0] == counter_of(st, st.current, 13)))))
+# define 15: card_type(item k) = sum(t in range(1, 9): either(card_is(k, t), t, 0))
+cdef inline long long define_15(State* st, int a0) noexcept nogil:
+    return quant_8(st, a0)
 
 
-# define 18: recruit_ok(cell d) = either(realm(mover) == 0, either(heaven(d), 1, 0), either(kingdom(d) == realm(mover) and empty(d), 1, 0)) == 1
-cdef inline bint define_18(State* st, int a0) noexcept nogil:
-    return ((<long long>((<long long>(1) if define_5(st, a0) else <long long>(0))) if (counter_of(st, st.current, 11) == 0) else <long long>((<long long>(1) if ((define_3(st, a0) == counter_of(st, st.current, 11)) and (st.board[a0] == 0)) else <long long>(0)))) == 1)
+# define 16: card_realm(item k) = sum(r in range(0, 3): either(item_has(k, 10 * card_type(k) + r), r, 0))
+cdef inline long long define_16(State* st, int a0) noexcept nogil:
+    return quant_9(st, a0)
+
+
+# define 17: card_moves(int t) = either(t == 1, 2, either(t == 4, 3, either(t == 6, 2, 1)))
+cdef inline long long define_17(State* st, long long a0) noexcept nogil:
+    return (<long long>(2) if (a0 == 1) else <long long>((<long long>(3) if (a0 == 4) else <long long>((<long long>(2) if (a0 == 6) else <long long>(1))))))
+
+
+# define 18: gold_number(item k) = sum(n in range(1, 15): either(item_has(k, 100 + n), n, 0))
+cdef inline long long define_18(State* st, int a0) noexcept nogil:
+    return quant_10(st, a0)
+
+
+# define 19: best_gold(player p) = max(k in item_kinds: either(holding(6, p, k) > 0, gold_number(k), 0))
+cdef inline long long define_19(State* st, int a0) noexcept nogil:
+    return quant_11(st, a0)
+
+
+# define 20: first_player(player p) = best_gold(p) > 0 and (all o in players: o == p or best_gold(o) < best_gold(p))
+cdef inline bint define_20(State* st, int a0) noexcept nogil:
+    return ((define_19(st, a0) > 0) and quant_12(st, a0))
+
+
+# define 21: dest_ok(cell d) = doing(mover) <= 3 and (kingdom(d) == realm(mover) and empty(d) or heaven(d)) or doing(mover) == 4 and (hut(d) and empty(d) or heaven(d)) and (target(mover) == 0 or province(d) == target(mover))
+cdef inline bint define_21(State* st, int a0) noexcept nogil:
+    return (((counter_of(st, st.current, 10) <= 3) and (((define_1(st, a0) == counter_of(st, st.current, 11)) and (st.board[a0] == 0)) or define_3(st, a0))) or (((counter_of(st, st.current, 10) == 4) and ((define_2(st, a0) and (st.board[a0] == 0)) or define_3(st, a0))) and ((counter_of(st, st.current, 13) == 0) or (PROP_0[a0] == counter_of(st, st.current, 13)))))
+
+
+# define 22: recruit_ok(cell d) = either(realm(mover) == 0, either(heaven(d), 1, 0), either(kingdom(d) == realm(mover) and empty(d), 1, 0)) == 1
+cdef inline bint define_22(State* st, int a0) noexcept nogil:
+    return ((<long long>((<long long>(1) if define_3(st, a0) else <long long>(0))) if (counter_of(st, st.current, 11) == 0) else <long long>((<long long>(1) if ((define_1(st, a0) == counter_of(st, st.current, 11)) and (st.board[a0] == 0)) else <long long>(0)))) == 1)
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -904,7 +1279,7 @@ cdef inline long long quant_2(State* st, int f0, long long f1) noexcept nogil:
     cdef long long value
     cdef bint seen = False
     for x in range(N_PLAYERS):
-        value = (<long long>(0) if (x == f0) else <long long>(define_9(st, x, f1)))
+        value = (<long long>(0) if (x == f0) else <long long>(define_7(st, x, f1)))
         if not seen or value > best:
             best = value
             seen = True
@@ -922,7 +1297,7 @@ cdef inline long long quant_3(State* st, long long f0, int f1) noexcept nogil:
     lo = 1
     hi = 10
     for x in range(lo, hi + 1):
-        if ((define_2(st, x) == f0) and define_10(st, f1, x)):
+        if ((define_0(st, x) == f0) and define_8(st, f1, x)):
             total += 1
     return total
 
@@ -938,7 +1313,7 @@ cdef inline long long quant_4(State* st, long long f0, int f1) noexcept nogil:
     lo = 1
     hi = 10
     for x in range(lo, hi + 1):
-        if ((define_2(st, x) == f0) and quant_5(st, x, f1)):
+        if ((define_0(st, x) == f0) and quant_5(st, x, f1)):
             total += 1
     return total
 
@@ -954,8 +1329,100 @@ cdef inline bint quant_5(State* st, long long f0, int f1) noexcept nogil:
     return False
 
 
-# quant 6: all q in players: plays(q) == 0
-cdef inline bint quant_6(State* st) noexcept nogil:
+# quant 6: any t in item_kinds: holding(9, red, t) > 0 and item_has(t, v)
+cdef inline bint quant_6(State* st, long long f0) noexcept nogil:
+    # f0 = v
+    cdef int x
+    for x in range(N_ITEM_KINDS):
+        if ((holding_of(st, 9, 0, x) > 0) and item_shows(x, f0)):
+            return True
+    return False
+
+
+# quant 7: any r in range(0, 3): item_has(k, 10 * t + r)
+cdef inline bint quant_7(State* st, int f0, long long f1) noexcept nogil:
+    # f0 = k
+    # f1 = t
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    lo = 0
+    hi = 3
+    for x in range(lo, hi + 1):
+        if item_shows(f0, ((<long long>10 * f1) + x)):
+            return True
+    return False
+
+
+# quant 8: sum(t in range(1, 9): either(card_is(k, t), t, 0))
+cdef inline long long quant_8(State* st, int f0) noexcept nogil:
+    # f0 = k
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 9
+    for x in range(lo, hi + 1):
+        total += (<long long>(x) if define_14(st, f0, x) else <long long>(0))
+    return total
+
+
+# quant 9: sum(r in range(0, 3): either(item_has(k, 10 * card_type(k) + r), r, 0))
+cdef inline long long quant_9(State* st, int f0) noexcept nogil:
+    # f0 = k
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 0
+    hi = 3
+    for x in range(lo, hi + 1):
+        total += (<long long>(x) if item_shows(f0, ((<long long>10 * define_15(st, f0)) + x)) else <long long>(0))
+    return total
+
+
+# quant 10: sum(n in range(1, 15): either(item_has(k, 100 + n), n, 0))
+cdef inline long long quant_10(State* st, int f0) noexcept nogil:
+    # f0 = k
+    cdef long long x
+    cdef long long lo
+    cdef long long hi
+    cdef long long total = 0
+    lo = 1
+    hi = 15
+    for x in range(lo, hi + 1):
+        total += (<long long>(x) if item_shows(f0, (<long long>100 + x)) else <long long>(0))
+    return total
+
+
+# quant 11: max(k in item_kinds: either(holding(6, p, k) > 0, gold_number(k), 0))
+cdef inline long long quant_11(State* st, int f0) noexcept nogil:
+    # f0 = p
+    cdef int x
+    cdef long long best = 0
+    cdef long long value
+    cdef bint seen = False
+    for x in range(N_ITEM_KINDS):
+        value = (<long long>(define_18(st, x)) if (holding_of(st, 6, f0, x) > 0) else <long long>(0))
+        if not seen or value > best:
+            best = value
+            seen = True
+    return best
+
+
+# quant 12: all o in players: o == p or best_gold(o) < best_gold(p)
+cdef inline bint quant_12(State* st, int f0) noexcept nogil:
+    # f0 = p
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not ((x == f0) or (define_19(st, x) < define_19(st, f0))):
+            return False
+    return True
+
+
+# quant 13: all q in players: plays(q) == 0
+cdef inline bint quant_13(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         if not (counter_of(st, x, 15) == 0):
@@ -963,49 +1430,67 @@ cdef inline bint quant_6(State* st) noexcept nogil:
     return True
 
 
-# quant 7: any q in players: controls(q, 12)
-cdef inline bint quant_7(State* st) noexcept nogil:
+# quant 14: any q in players: controls(q, 12)
+cdef inline bint quant_14(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
-        if define_10(st, x, 12):
+        if define_8(st, x, 12):
             return True
     return False
 
 
-# quant 8: count(c in cells: doomed(province(c)) and owner(c) == q)
-cdef inline long long quant_8(State* st, int f0) noexcept nogil:
+# quant 15: count(c in cells: doomed_province(province(c)) and owner(c) == q)
+cdef inline long long quant_15(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef int x
     cdef long long total = 0
     for x in range(N_CELLS):
-        if (define_16(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)):
+        if (define_13(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)):
             total += 1
     return total
 
 
-# quant 9: count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-cdef inline long long quant_9(State* st, int f0) noexcept nogil:
+# quant 16: count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+cdef inline long long quant_16(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef int x
     cdef long long total = 0
     for x in range(N_CELLS):
-        if ((define_16(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 0)):
+        if ((define_13(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 0)):
             total += 1
     return total
 
 
-# quant 10: any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
-cdef inline bint quant_10(State* st, int f0) noexcept nogil:
+# quant 17: any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
+cdef inline bint quant_17(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef int x
     for x in range(N_CELLS):
-        if ((define_16(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 1)):
+        if ((define_13(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 1)):
             return True
     return False
 
 
-# quant 11: count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-cdef inline long long quant_11(State* st, long long f0, int f1) noexcept nogil:
+# quant 18: all q in players: zone_size(4, q) == 1
+cdef inline bint quant_18(State* st) noexcept nogil:
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not (zone_size_of(st, 4, x) == 1):
+            return False
+    return True
+
+
+# quant 19: all q in players: zone_size(3, q) == 0 and zone_size(4, q) == 0
+cdef inline bint quant_19(State* st) noexcept nogil:
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not ((zone_size_of(st, 3, x) == 0) and (zone_size_of(st, 4, x) == 0)):
+            return False
+    return True
+
+
+# quant 20: count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+cdef inline long long quant_20(State* st, long long f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = q
     cdef int x
@@ -1016,8 +1501,8 @@ cdef inline long long quant_11(State* st, long long f0, int f1) noexcept nogil:
     return total
 
 
-# quant 12: any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader
-cdef inline bint quant_12(State* st, long long f0, int f1) noexcept nogil:
+# quant 21: any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader
+cdef inline bint quant_21(State* st, long long f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = q
     cdef int x
@@ -1027,8 +1512,8 @@ cdef inline bint quant_12(State* st, long long f0, int f1) noexcept nogil:
     return False
 
 
-# quant 13: min(x in range(1, 3): either(x == 1, tok_j(q), either(x == 2, tok_m(q), tok_a(q))))
-cdef inline long long quant_13(State* st, int f0) noexcept nogil:
+# quant 22: min(x in range(1, 3): either(x == 1, tok_j(q), either(x == 2, tok_m(q), tok_a(q))))
+cdef inline long long quant_22(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef long long x
     cdef long long lo
@@ -1104,76 +1589,45 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         return 0
     # action 0: deal() -> ids 0..0
     # where phase == 0
-    if (define_1(st) == 0):
+    if (st.counters[N_PLAYERS][17] == 0):
         out[n] = 0
         n += 1
-    # action 1: invasion(r: int) -> ids 1..3
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(1, 4):  # r: int 1..3
-            out[n] = 1 + (a0 - (1))
+    # action 1: pick(k: item) -> ids 1..35
+    # where phase == 1 and zone_size(4, mover) == 0 and holding(3, mover, k) > 0
+    if (st.counters[N_PLAYERS][17] == 1) and (zone_size_of(st, 4, st.current) == 0):
+        for a0 in range(N_ITEM_KINDS):  # k: item
+            if not (holding_of(st, 3, st.current, a0) > 0):  # holding(3, mover, k) > 0
+                continue
+            out[n] = 1 + a0
             n += 1
-    # action 2: new_warrior(r: int) -> ids 4..6
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(1, 4):  # r: int 1..3
-            out[n] = 4 + (a0 - (1))
+    # action 2: play(k: item) -> ids 36..70
+    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0 and holding(5, mover, k) + holding(6, mover, k) > 0
+    if (st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
+        for a0 in range(N_ITEM_KINDS):  # k: item
+            if not ((holding_of(st, 5, st.current, a0) + holding_of(st, 6, st.current, a0)) > 0):  # holding(5, mover, k) + holding(6, mover, k) > 0
+                continue
+            out[n] = 36 + a0
             n += 1
-    # action 3: attack(r: int) -> ids 7..9
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(1, 4):  # r: int 1..3
-            out[n] = 7 + (a0 - (1))
-            n += 1
-    # action 4: horde() -> ids 10..10
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        out[n] = 10
-        n += 1
-    # action 5: destroy_kingdom(r: int) -> ids 11..13
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(1, 4):  # r: int 1..3
-            out[n] = 11 + (a0 - (1))
-            n += 1
-    # action 6: new_warriors(r: int) -> ids 14..17
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(4):  # r: int 0..3
-            out[n] = 14 + a0
-            n += 1
-    # action 7: score_kingdom(r: int) -> ids 18..20
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(1, 4):  # r: int 1..3
-            out[n] = 18 + (a0 - (1))
-            n += 1
-    # action 8: take_tokens(r: int) -> ids 21..23
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(1, 4):  # r: int 1..3
-            out[n] = 21 + (a0 - (1))
-            n += 1
-    # action 9: go(k: kind, src: cell, dst: cell) -> ids 24..4631
+    # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
     # where busy and doing(mover) <= 4 and src != dst and mine_at(src, k) and dest_ok(dst)
-    if define_14(st) and (counter_of(st, st.current, 10) <= 4):
+    if define_12(st) and (counter_of(st, st.current, 10) <= 4):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
-                if not define_7(st, a1, a0):  # mine_at(src, k)
+                if not define_5(st, a1, a0):  # mine_at(src, k)
                     continue
                 for a2 in range(N_CELLS):  # dst: cell
                     if not (a1 != a2):  # src != dst
                         continue
-                    if not define_17(st, a2):  # dest_ok(dst)
+                    if not define_21(st, a2):  # dest_ok(dst)
                         continue
-                    out[n] = 24 + a0 * 2304 + a1 * 48 + a2
+                    out[n] = 71 + a0 * 2304 + a1 * 48 + a2
                     n += 1
-    # action 10: strike(k: kind, src: cell, dst: cell) -> ids 4632..9239
+    # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
     # where busy and doing(mover) == 3 and mine_at(src, k) and kingdom(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if define_14(st) and (counter_of(st, st.current, 10) == 3):
+    if define_12(st) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
-                if not define_7(st, a1, a0):  # mine_at(src, k)
+                if not define_5(st, a1, a0):  # mine_at(src, k)
                     continue
                 cellset_1(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
                 for w2 in range(WORDS):  # dst: cell, ascending
@@ -1181,16 +1635,16 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not (define_3(st, a2) == counter_of(st, st.current, 11)):  # kingdom(dst) == realm(mover)
+                        if not (define_1(st, a2) == counter_of(st, st.current, 11)):  # kingdom(dst) == realm(mover)
                             continue
-                        out[n] = 4632 + a0 * 2304 + a1 * 48 + a2
+                        out[n] = 4679 + a0 * 2304 + a1 * 48 + a2
                         n += 1
-    # action 11: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9240..32279
+    # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..32326
     # where busy and doing(mover) == 3 and mine_at(src, k) and heaven(dst) and q != mover and pool(q, place(dst)) > 0
-    if define_14(st) and (counter_of(st, st.current, 10) == 3):
+    if define_12(st) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
-                if not define_7(st, a1, a0):  # mine_at(src, k)
+                if not define_5(st, a1, a0):  # mine_at(src, k)
                     continue
                 cellset_2(st, cand2)  # heaven(dst)
                 for w2 in range(WORDS):  # dst: cell, ascending
@@ -1201,39 +1655,39 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         for a3 in range(N_PLAYERS):  # q: player
                             if not (a3 != st.current):  # q != mover
                                 continue
-                            if not (define_6(st, a3, PROP_1[a2]) > 0):  # pool(q, place(dst)) > 0
+                            if not (define_4(st, a3, PROP_1[a2]) > 0):  # pool(q, place(dst)) > 0
                                 continue
-                            out[n] = 9240 + a0 * 11520 + a1 * 240 + a2 * 5 + a3
+                            out[n] = 9287 + a0 * 11520 + a1 * 240 + a2 * 5 + a3
                             n += 1
-    # action 12: recruit(dst: cell) -> ids 32280..32327
+    # action 6: recruit(dst: cell) -> ids 32327..32374
     # where busy and doing(mover) == 6 and supply(mover) > 0 and recruit_ok(dst)
-    if define_14(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
+    if define_12(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
         for a0 in range(N_CELLS):  # dst: cell
-            if not define_18(st, a0):  # recruit_ok(dst)
+            if not define_22(st, a0):  # recruit_ok(dst)
                 continue
-            out[n] = 32280 + a0
+            out[n] = 32327 + a0
             n += 1
-    # action 13: destroy(v: int) -> ids 32328..32337
+    # action 7: destroy(v: int) -> ids 32375..32384
     # where busy and doing(mover) == 5 and province_kingdom(v) == realm(mover)
-    if define_14(st) and (counter_of(st, st.current, 10) == 5):
+    if define_12(st) and (counter_of(st, st.current, 10) == 5):
         for a0 in range(1, 11):  # v: int 1..10
-            if not (define_2(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
+            if not (define_0(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
                 continue
-            out[n] = 32328 + (a0 - (1))
+            out[n] = 32375 + (a0 - (1))
             n += 1
-    # action 14: stop() -> ids 32338..32338
+    # action 8: stop() -> ids 32385..32385
     # where busy and (may_stop(mover) == 1 or movable(mover) == 0 or doing(mover) == 6 and supply(mover) == 0)
-    if define_14(st) and (((counter_of(st, st.current, 14) == 1) or (define_8(st, st.current) == 0)) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
-        out[n] = 32338
+    if define_12(st) and (((counter_of(st, st.current, 14) == 1) or (define_6(st, st.current) == 0)) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
+        out[n] = 32385
         n += 1
-    # action 15: vanaheim_tokens(a: int, b: int) -> ids 32339..32347
+    # action 9: vanaheim_tokens(a: int, b: int) -> ids 32386..32394
     # where phase == 3 and a <= b and controls(mover, 12)
-    if (define_1(st) == 3) and define_10(st, st.current, 12):
+    if (st.counters[N_PLAYERS][17] == 3) and define_8(st, st.current, 12):
         for a0 in range(1, 4):  # a: int 1..3
             for a1 in range(1, 4):  # b: int 1..3
                 if not (a0 <= a1):  # a <= b
                     continue
-                out[n] = 32339 + (a0 - (1)) * 3 + (a1 - (1))
+                out[n] = 32386 + (a0 - (1)) * 3 + (a1 - (1))
                 n += 1
     return n
 
@@ -1251,66 +1705,41 @@ cdef bint any_legal(State* st) noexcept nogil:
         return False
     # action 0: deal() -> ids 0..0
     # where phase == 0
-    if (define_1(st) == 0):
+    if (st.counters[N_PLAYERS][17] == 0):
         return True
-    # action 1: invasion(r: int) -> ids 1..3
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(1, 4):  # r: int 1..3
+    # action 1: pick(k: item) -> ids 1..35
+    # where phase == 1 and zone_size(4, mover) == 0 and holding(3, mover, k) > 0
+    if (st.counters[N_PLAYERS][17] == 1) and (zone_size_of(st, 4, st.current) == 0):
+        for a0 in range(N_ITEM_KINDS):  # k: item
+            if not (holding_of(st, 3, st.current, a0) > 0):  # holding(3, mover, k) > 0
+                continue
             return True
-    # action 2: new_warrior(r: int) -> ids 4..6
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(1, 4):  # r: int 1..3
+    # action 2: play(k: item) -> ids 36..70
+    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0 and holding(5, mover, k) + holding(6, mover, k) > 0
+    if (st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
+        for a0 in range(N_ITEM_KINDS):  # k: item
+            if not ((holding_of(st, 5, st.current, a0) + holding_of(st, 6, st.current, a0)) > 0):  # holding(5, mover, k) + holding(6, mover, k) > 0
+                continue
             return True
-    # action 3: attack(r: int) -> ids 7..9
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(1, 4):  # r: int 1..3
-            return True
-    # action 4: horde() -> ids 10..10
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        return True
-    # action 5: destroy_kingdom(r: int) -> ids 11..13
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(1, 4):  # r: int 1..3
-            return True
-    # action 6: new_warriors(r: int) -> ids 14..17
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(4):  # r: int 0..3
-            return True
-    # action 7: score_kingdom(r: int) -> ids 18..20
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(1, 4):  # r: int 1..3
-            return True
-    # action 8: take_tokens(r: int) -> ids 21..23
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0
-    if (define_1(st) == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
-        for a0 in range(1, 4):  # r: int 1..3
-            return True
-    # action 9: go(k: kind, src: cell, dst: cell) -> ids 24..4631
+    # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
     # where busy and doing(mover) <= 4 and src != dst and mine_at(src, k) and dest_ok(dst)
-    if define_14(st) and (counter_of(st, st.current, 10) <= 4):
+    if define_12(st) and (counter_of(st, st.current, 10) <= 4):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
-                if not define_7(st, a1, a0):  # mine_at(src, k)
+                if not define_5(st, a1, a0):  # mine_at(src, k)
                     continue
                 for a2 in range(N_CELLS):  # dst: cell
                     if not (a1 != a2):  # src != dst
                         continue
-                    if not define_17(st, a2):  # dest_ok(dst)
+                    if not define_21(st, a2):  # dest_ok(dst)
                         continue
                     return True
-    # action 10: strike(k: kind, src: cell, dst: cell) -> ids 4632..9239
+    # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
     # where busy and doing(mover) == 3 and mine_at(src, k) and kingdom(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if define_14(st) and (counter_of(st, st.current, 10) == 3):
+    if define_12(st) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
-                if not define_7(st, a1, a0):  # mine_at(src, k)
+                if not define_5(st, a1, a0):  # mine_at(src, k)
                     continue
                 cellset_1(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
                 for w2 in range(WORDS):  # dst: cell, ascending
@@ -1318,15 +1747,15 @@ cdef bint any_legal(State* st) noexcept nogil:
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not (define_3(st, a2) == counter_of(st, st.current, 11)):  # kingdom(dst) == realm(mover)
+                        if not (define_1(st, a2) == counter_of(st, st.current, 11)):  # kingdom(dst) == realm(mover)
                             continue
                         return True
-    # action 11: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9240..32279
+    # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..32326
     # where busy and doing(mover) == 3 and mine_at(src, k) and heaven(dst) and q != mover and pool(q, place(dst)) > 0
-    if define_14(st) and (counter_of(st, st.current, 10) == 3):
+    if define_12(st) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
-                if not define_7(st, a1, a0):  # mine_at(src, k)
+                if not define_5(st, a1, a0):  # mine_at(src, k)
                     continue
                 cellset_2(st, cand2)  # heaven(dst)
                 for w2 in range(WORDS):  # dst: cell, ascending
@@ -1337,30 +1766,30 @@ cdef bint any_legal(State* st) noexcept nogil:
                         for a3 in range(N_PLAYERS):  # q: player
                             if not (a3 != st.current):  # q != mover
                                 continue
-                            if not (define_6(st, a3, PROP_1[a2]) > 0):  # pool(q, place(dst)) > 0
+                            if not (define_4(st, a3, PROP_1[a2]) > 0):  # pool(q, place(dst)) > 0
                                 continue
                             return True
-    # action 12: recruit(dst: cell) -> ids 32280..32327
+    # action 6: recruit(dst: cell) -> ids 32327..32374
     # where busy and doing(mover) == 6 and supply(mover) > 0 and recruit_ok(dst)
-    if define_14(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
+    if define_12(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
         for a0 in range(N_CELLS):  # dst: cell
-            if not define_18(st, a0):  # recruit_ok(dst)
+            if not define_22(st, a0):  # recruit_ok(dst)
                 continue
             return True
-    # action 13: destroy(v: int) -> ids 32328..32337
+    # action 7: destroy(v: int) -> ids 32375..32384
     # where busy and doing(mover) == 5 and province_kingdom(v) == realm(mover)
-    if define_14(st) and (counter_of(st, st.current, 10) == 5):
+    if define_12(st) and (counter_of(st, st.current, 10) == 5):
         for a0 in range(1, 11):  # v: int 1..10
-            if not (define_2(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
+            if not (define_0(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
                 continue
             return True
-    # action 14: stop() -> ids 32338..32338
+    # action 8: stop() -> ids 32385..32385
     # where busy and (may_stop(mover) == 1 or movable(mover) == 0 or doing(mover) == 6 and supply(mover) == 0)
-    if define_14(st) and (((counter_of(st, st.current, 14) == 1) or (define_8(st, st.current) == 0)) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
+    if define_12(st) and (((counter_of(st, st.current, 14) == 1) or (define_6(st, st.current) == 0)) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
         return True
-    # action 15: vanaheim_tokens(a: int, b: int) -> ids 32339..32347
+    # action 9: vanaheim_tokens(a: int, b: int) -> ids 32386..32394
     # where phase == 3 and a <= b and controls(mover, 12)
-    if (define_1(st) == 3) and define_10(st, st.current, 12):
+    if (st.counters[N_PLAYERS][17] == 3) and define_8(st, st.current, 12):
         for a0 in range(1, 4):  # a: int 1..3
             for a1 in range(1, 4):  # b: int 1..3
                 if not (a0 <= a1):  # a <= b
@@ -1392,14 +1821,14 @@ cdef inline void remove_piece(State* st, int cell, bint to_hand) noexcept nogil:
 
 
 cdef void remove_0(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
+    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
+        if not define_13(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1412,14 +1841,14 @@ cdef void remove_0(State* st) noexcept nogil:
 
 
 cdef void remove_1(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
+    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
+        if not define_13(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1432,14 +1861,14 @@ cdef void remove_1(State* st) noexcept nogil:
 
 
 cdef void remove_2(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
+    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
+        if not define_13(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1451,127 +1880,7 @@ cdef void remove_2(State* st) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_3(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    cdef int x
-    memset(found, 0, sizeof(found))
-    for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
-            continue
-        c = x
-        if c < N_CELLS:
-            add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
-            bits &= bits - 1
-
-
-cdef void remove_4(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    cdef int x
-    memset(found, 0, sizeof(found))
-    for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
-            continue
-        c = x
-        if c < N_CELLS:
-            add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
-            bits &= bits - 1
-
-
-cdef void remove_5(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    cdef int x
-    memset(found, 0, sizeof(found))
-    for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
-            continue
-        c = x
-        if c < N_CELLS:
-            add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
-            bits &= bits - 1
-
-
-cdef void remove_6(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    cdef int x
-    memset(found, 0, sizeof(found))
-    for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
-            continue
-        c = x
-        if c < N_CELLS:
-            add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
-            bits &= bits - 1
-
-
-cdef void remove_7(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    cdef int x
-    memset(found, 0, sizeof(found))
-    for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
-            continue
-        c = x
-        if c < N_CELLS:
-            add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
-            bits &= bits - 1
-
-
-cdef void remove_8(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    cdef int x
-    memset(found, 0, sizeof(found))
-    for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
-            continue
-        c = x
-        if c < N_CELLS:
-            add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
-            bits &= bits - 1
-
-
-cdef void remove_9(State* st, int f0) noexcept nogil:
+cdef void remove_3(State* st, int f0) noexcept nogil:
     # remove the piece on src (to hand)
     # f0 = src
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
@@ -1588,15 +1897,15 @@ cdef void remove_9(State* st, int f0) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_10(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
+cdef void remove_4(State* st) noexcept nogil:
+    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
+        if not define_13(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1608,7 +1917,7 @@ cdef void remove_10(State* st) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_11(State* st, int f0) noexcept nogil:
+cdef void remove_5(State* st, int f0) noexcept nogil:
     # remove the piece on dst (to hand)
     # f0 = dst
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
@@ -1625,7 +1934,7 @@ cdef void remove_11(State* st, int f0) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_12(State* st, int f0) noexcept nogil:
+cdef void remove_6(State* st, int f0) noexcept nogil:
     # remove the piece on src (to hand)
     # f0 = src
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
@@ -1642,15 +1951,15 @@ cdef void remove_12(State* st, int f0) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_13(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
+cdef void remove_7(State* st) noexcept nogil:
+    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
+        if not define_13(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1662,7 +1971,7 @@ cdef void remove_13(State* st) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_14(State* st, int f0) noexcept nogil:
+cdef void remove_8(State* st, int f0) noexcept nogil:
     # remove the piece on src (to hand)
     # f0 = src
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
@@ -1679,15 +1988,15 @@ cdef void remove_14(State* st, int f0) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_15(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
+cdef void remove_9(State* st) noexcept nogil:
+    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
+        if not define_13(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1699,15 +2008,15 @@ cdef void remove_15(State* st) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_16(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
+cdef void remove_10(State* st) noexcept nogil:
+    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
+        if not define_13(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1719,7 +2028,7 @@ cdef void remove_16(State* st) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_17(State* st, long long f0) noexcept nogil:
+cdef void remove_11(State* st, long long f0) noexcept nogil:
     # remove the piece on c for each c in cells where province(c) == v (to hand)
     # f0 = v
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
@@ -1740,15 +2049,15 @@ cdef void remove_17(State* st, long long f0) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_18(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
+cdef void remove_12(State* st) noexcept nogil:
+    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
+        if not define_13(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1760,15 +2069,15 @@ cdef void remove_18(State* st) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_19(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
+cdef void remove_13(State* st) noexcept nogil:
+    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
+        if not define_13(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1780,15 +2089,15 @@ cdef void remove_19(State* st) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_20(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
+cdef void remove_14(State* st) noexcept nogil:
+    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_16(st, PROP_0[x]):
+        if not define_13(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1804,14 +2113,16 @@ cdef void each_0(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
-        counter_set(st, x, 15, (define_0(st) + 3))  # set counter plays of q = round + 3
+        deal_items(st, 0, 0, 3, x, 3)  # deal 3 from bronze to draft of q
+        deal_items(st, 1, 0, 3, x, 2)  # deal 2 from silver to draft of q
+        deal_items(st, 2, 0, 3, x, 1)  # deal 1 from gold to draft of q
 
 
 cdef void each_1(State* st) noexcept nogil:
     # for each q in players where controls(q, 11)
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
+        if not define_8(st, x, 11):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
@@ -1820,18 +2131,18 @@ cdef void each_2(State* st) noexcept nogil:
     # for each q in players where controls(q, 12)
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
+        if not define_8(st, x, 12):
             continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
+        next_turn(st, x)  # next_turn: q moves next
 
 
 cdef void each_3(State* st) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
+    # for each x in range(score_lo, score_hi)
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
+    each_lo = st.counters[N_PLAYERS][19]
+    each_hi = st.counters[N_PLAYERS][20]
     for x in range(each_lo, each_hi + 1):
         each_4(st, x)  # for each q in players
 
@@ -1841,20 +2152,20 @@ cdef void each_4(State* st, long long f0) noexcept nogil:
     # f0 = x
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f0)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f0)) if (f0 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f0)) if (f0 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f0)) if (f0 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f0)))  # add counter score of q += kingdom_points(provinces_won(q, x))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, f0)) if (f0 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, f0)) if (f0 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, f0)) if (f0 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
 
 
 cdef void each_5(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_17(st, x):
+            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
 cdef void each_6(State* st) noexcept nogil:
@@ -1874,72 +2185,109 @@ cdef void each_7(State* st) noexcept nogil:
             counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
 
 
-cdef void each_8(State* st, long long f0) noexcept nogil:
-    # for each q in players where controls(q, 11)
-    # f0 = r
+cdef void each_8(State* st, int f0) noexcept nogil:
+    # for each g in item_kinds where gold_number(g) > 0
+    # f0 = k
+    cdef int x
+    for x in range(N_ITEM_KINDS):
+        if not (define_18(st, x) > 0):
+            continue
+        each_9(st, f0, x)  # for each q in players
+
+
+cdef void each_9(State* st, int f0, int f1) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = g
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
+        take_items(st, f1, 5, x, 6, x, 1)  # take 1 g from supply of q to revealed of q
+
+
+cdef void each_10(State* st, int f0) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_set(st, x, 15, (st.counters[N_PLAYERS][16] + 3))  # set counter plays of q = round + 3
+
+
+cdef void each_11(State* st, int f0) noexcept nogil:
+    # for each q in players where first_player(q)
+    # f0 = k
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_20(st, x):
+            continue
+        next_turn(st, x)  # next_turn: q moves next
+
+
+cdef void each_12(State* st, int f0) noexcept nogil:
+    # for each q in players where controls(q, 11)
+    # f0 = k
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_8(st, x, 11):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
-cdef void each_9(State* st, long long f0) noexcept nogil:
+cdef void each_13(State* st, int f0) noexcept nogil:
     # for each q in players where controls(q, 12)
-    # f0 = r
+    # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
+        if not define_8(st, x, 12):
             continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
+        next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_10(State* st, long long f0) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
-    # f0 = r
+cdef void each_14(State* st, int f0) noexcept nogil:
+    # for each x in range(score_lo, score_hi)
+    # f0 = k
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
+    each_lo = st.counters[N_PLAYERS][19]
+    each_hi = st.counters[N_PLAYERS][20]
     for x in range(each_lo, each_hi + 1):
-        each_11(st, f0, x)  # for each q in players
+        each_15(st, f0, x)  # for each q in players
 
 
-cdef void each_11(State* st, long long f0, long long f1) noexcept nogil:
+cdef void each_15(State* st, int f0, long long f1) noexcept nogil:
     # for each q in players
-    # f0 = r
+    # f0 = k
     # f1 = x
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
 
 
-cdef void each_12(State* st, long long f0) noexcept nogil:
+cdef void each_16(State* st, int f0) noexcept nogil:
     # for each q in players
-    # f0 = r
+    # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_17(st, x):
+            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_13(State* st, long long f0) noexcept nogil:
+cdef void each_17(State* st, int f0) noexcept nogil:
     # for each q in players
-    # f0 = r
+    # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
         counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
 
 
-cdef void each_14(State* st, long long f0) noexcept nogil:
+cdef void each_18(State* st, int f0) noexcept nogil:
     # for each q in players
-    # f0 = r
+    # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
         counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
@@ -1948,72 +2296,72 @@ cdef void each_14(State* st, long long f0) noexcept nogil:
             counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
 
 
-cdef void each_15(State* st, long long f0) noexcept nogil:
+cdef void each_19(State* st, int f0) noexcept nogil:
     # for each q in players where controls(q, 11)
-    # f0 = r
+    # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
+        if not define_8(st, x, 11):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
-cdef void each_16(State* st, long long f0) noexcept nogil:
+cdef void each_20(State* st, int f0) noexcept nogil:
     # for each q in players where controls(q, 12)
-    # f0 = r
+    # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
+        if not define_8(st, x, 12):
             continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
+        next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_17(State* st, long long f0) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
-    # f0 = r
+cdef void each_21(State* st, int f0) noexcept nogil:
+    # for each x in range(score_lo, score_hi)
+    # f0 = k
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
+    each_lo = st.counters[N_PLAYERS][19]
+    each_hi = st.counters[N_PLAYERS][20]
     for x in range(each_lo, each_hi + 1):
-        each_18(st, f0, x)  # for each q in players
+        each_22(st, f0, x)  # for each q in players
 
 
-cdef void each_18(State* st, long long f0, long long f1) noexcept nogil:
+cdef void each_22(State* st, int f0, long long f1) noexcept nogil:
     # for each q in players
-    # f0 = r
+    # f0 = k
     # f1 = x
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
 
 
-cdef void each_19(State* st, long long f0) noexcept nogil:
+cdef void each_23(State* st, int f0) noexcept nogil:
     # for each q in players
-    # f0 = r
+    # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_17(st, x):
+            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_20(State* st, long long f0) noexcept nogil:
+cdef void each_24(State* st, int f0) noexcept nogil:
     # for each q in players
-    # f0 = r
+    # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
         counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
 
 
-cdef void each_21(State* st, long long f0) noexcept nogil:
+cdef void each_25(State* st, int f0) noexcept nogil:
     # for each q in players
-    # f0 = r
+    # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
         counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
@@ -2022,482 +2370,45 @@ cdef void each_21(State* st, long long f0) noexcept nogil:
             counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
 
 
-cdef void each_22(State* st, long long f0) noexcept nogil:
-    # for each q in players where controls(q, 11)
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
-
-
-cdef void each_23(State* st, long long f0) noexcept nogil:
-    # for each q in players where controls(q, 12)
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
-            continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
-
-
-cdef void each_24(State* st, long long f0) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
-    # f0 = r
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
-    for x in range(each_lo, each_hi + 1):
-        each_25(st, f0, x)  # for each q in players
-
-
-cdef void each_25(State* st, long long f0, long long f1) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    # f1 = x
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
-
-
-cdef void each_26(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_27(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
-
-
-cdef void each_28(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
-
-
-cdef void each_29(State* st) noexcept nogil:
-    # for each q in players where controls(q, 11)
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
-
-
-cdef void each_30(State* st) noexcept nogil:
-    # for each q in players where controls(q, 12)
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
-            continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
-
-
-cdef void each_31(State* st) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
-    for x in range(each_lo, each_hi + 1):
-        each_32(st, x)  # for each q in players
-
-
-cdef void each_32(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = x
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f0)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f0)) if (f0 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f0)) if (f0 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f0)) if (f0 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
-
-
-cdef void each_33(State* st) noexcept nogil:
-    # for each q in players
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_34(State* st) noexcept nogil:
-    # for each q in players
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
-
-
-cdef void each_35(State* st) noexcept nogil:
-    # for each q in players
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
-
-
-cdef void each_36(State* st, long long f0) noexcept nogil:
-    # for each q in players where controls(q, 11)
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
-
-
-cdef void each_37(State* st, long long f0) noexcept nogil:
-    # for each q in players where controls(q, 12)
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
-            continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
-
-
-cdef void each_38(State* st, long long f0) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
-    # f0 = r
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
-    for x in range(each_lo, each_hi + 1):
-        each_39(st, f0, x)  # for each q in players
-
-
-cdef void each_39(State* st, long long f0, long long f1) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    # f1 = x
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
-
-
-cdef void each_40(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_41(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
-
-
-cdef void each_42(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
-
-
-cdef void each_43(State* st, long long f0) noexcept nogil:
-    # for each q in players where controls(q, 11)
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
-
-
-cdef void each_44(State* st, long long f0) noexcept nogil:
-    # for each q in players where controls(q, 12)
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
-            continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
-
-
-cdef void each_45(State* st, long long f0) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
-    # f0 = r
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
-    for x in range(each_lo, each_hi + 1):
-        each_46(st, f0, x)  # for each q in players
-
-
-cdef void each_46(State* st, long long f0, long long f1) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    # f1 = x
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
-
-
-cdef void each_47(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_48(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
-
-
-cdef void each_49(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
-
-
-cdef void each_50(State* st, long long f0) noexcept nogil:
-    # for each q in players where controls(q, 11)
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
-
-
-cdef void each_51(State* st, long long f0) noexcept nogil:
-    # for each q in players where controls(q, 12)
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
-            continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
-
-
-cdef void each_52(State* st, long long f0) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
-    # f0 = r
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
-    for x in range(each_lo, each_hi + 1):
-        each_53(st, f0, x)  # for each q in players
-
-
-cdef void each_53(State* st, long long f0, long long f1) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    # f1 = x
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
-
-
-cdef void each_54(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_55(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
-
-
-cdef void each_56(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
-
-
-cdef void each_57(State* st, long long f0) noexcept nogil:
-    # for each q in players where controls(q, 11)
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
-
-
-cdef void each_58(State* st, long long f0) noexcept nogil:
-    # for each q in players where controls(q, 12)
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
-            continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
-
-
-cdef void each_59(State* st, long long f0) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
-    # f0 = r
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
-    for x in range(each_lo, each_hi + 1):
-        each_60(st, f0, x)  # for each q in players
-
-
-cdef void each_60(State* st, long long f0, long long f1) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    # f1 = x
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
-
-
-cdef void each_61(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_62(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
-
-
-cdef void each_63(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = r
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
-
-
-cdef void each_64(State* st, int f0, int f1, int f2) noexcept nogil:
+cdef void each_26(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players where controls(q, 11)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
+        if not define_8(st, x, 11):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
-cdef void each_65(State* st, int f0, int f1, int f2) noexcept nogil:
+cdef void each_27(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players where controls(q, 12)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
+        if not define_8(st, x, 12):
             continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
+        next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_66(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
+cdef void each_28(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each x in range(score_lo, score_hi)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
+    each_lo = st.counters[N_PLAYERS][19]
+    each_hi = st.counters[N_PLAYERS][20]
     for x in range(each_lo, each_hi + 1):
-        each_67(st, f0, f1, f2, x)  # for each q in players
+        each_29(st, f0, f1, f2, x)  # for each q in players
 
 
-cdef void each_67(State* st, int f0, int f1, int f2, long long f3) noexcept nogil:
+cdef void each_29(State* st, int f0, int f1, int f2, long long f3) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
@@ -2505,26 +2416,26 @@ cdef void each_67(State* st, int f0, int f1, int f2, long long f3) noexcept nogi
     # f3 = x
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f3)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f3)) if (f3 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f3)) if (f3 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f3)) if (f3 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f3)))  # add counter score of q += kingdom_points(provinces_won(q, x))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, f3)) if (f3 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, f3)) if (f3 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, f3)) if (f3 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
 
 
-cdef void each_68(State* st, int f0, int f1, int f2) noexcept nogil:
+cdef void each_30(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_17(st, x):
+            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_69(State* st, int f0, int f1, int f2) noexcept nogil:
+cdef void each_31(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
@@ -2534,7 +2445,7 @@ cdef void each_69(State* st, int f0, int f1, int f2) noexcept nogil:
         counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
 
 
-cdef void each_70(State* st, int f0, int f1, int f2) noexcept nogil:
+cdef void each_32(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
@@ -2547,45 +2458,45 @@ cdef void each_70(State* st, int f0, int f1, int f2) noexcept nogil:
             counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
 
 
-cdef void each_71(State* st, int f0, int f1, int f2) noexcept nogil:
+cdef void each_33(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players where controls(q, 11)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
+        if not define_8(st, x, 11):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
-cdef void each_72(State* st, int f0, int f1, int f2) noexcept nogil:
+cdef void each_34(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players where controls(q, 12)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
+        if not define_8(st, x, 12):
             continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
+        next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_73(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
+cdef void each_35(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each x in range(score_lo, score_hi)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
+    each_lo = st.counters[N_PLAYERS][19]
+    each_hi = st.counters[N_PLAYERS][20]
     for x in range(each_lo, each_hi + 1):
-        each_74(st, f0, f1, f2, x)  # for each q in players
+        each_36(st, f0, f1, f2, x)  # for each q in players
 
 
-cdef void each_74(State* st, int f0, int f1, int f2, long long f3) noexcept nogil:
+cdef void each_36(State* st, int f0, int f1, int f2, long long f3) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
@@ -2593,26 +2504,26 @@ cdef void each_74(State* st, int f0, int f1, int f2, long long f3) noexcept nogi
     # f3 = x
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f3)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f3)) if (f3 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f3)) if (f3 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f3)) if (f3 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f3)))  # add counter score of q += kingdom_points(provinces_won(q, x))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, f3)) if (f3 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, f3)) if (f3 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, f3)) if (f3 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
 
 
-cdef void each_75(State* st, int f0, int f1, int f2) noexcept nogil:
+cdef void each_37(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_17(st, x):
+            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_76(State* st, int f0, int f1, int f2) noexcept nogil:
+cdef void each_38(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
@@ -2622,7 +2533,7 @@ cdef void each_76(State* st, int f0, int f1, int f2) noexcept nogil:
         counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
 
 
-cdef void each_77(State* st, int f0, int f1, int f2) noexcept nogil:
+cdef void each_39(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
@@ -2635,7 +2546,7 @@ cdef void each_77(State* st, int f0, int f1, int f2) noexcept nogil:
             counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
 
 
-cdef void each_78(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+cdef void each_40(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # for each q in players where controls(q, 11)
     # f0 = k
     # f1 = src
@@ -2643,12 +2554,12 @@ cdef void each_78(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = q
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
+        if not define_8(st, x, 11):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
-cdef void each_79(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+cdef void each_41(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # for each q in players where controls(q, 12)
     # f0 = k
     # f1 = src
@@ -2656,13 +2567,13 @@ cdef void each_79(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = q
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
+        if not define_8(st, x, 12):
             continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
+        next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_80(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
+cdef void each_42(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each x in range(score_lo, score_hi)
     # f0 = k
     # f1 = src
     # f2 = dst
@@ -2670,13 +2581,13 @@ cdef void each_80(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
+    each_lo = st.counters[N_PLAYERS][19]
+    each_hi = st.counters[N_PLAYERS][20]
     for x in range(each_lo, each_hi + 1):
-        each_81(st, f0, f1, f2, f3, x)  # for each q in players
+        each_43(st, f0, f1, f2, f3, x)  # for each q in players
 
 
-cdef void each_81(State* st, int f0, int f1, int f2, int f3, long long f4) noexcept nogil:
+cdef void each_43(State* st, int f0, int f1, int f2, int f3, long long f4) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
@@ -2685,13 +2596,13 @@ cdef void each_81(State* st, int f0, int f1, int f2, int f3, long long f4) noexc
     # f4 = x
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f4)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f4)) if (f4 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f4)) if (f4 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f4)) if (f4 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f4)))  # add counter score of q += kingdom_points(provinces_won(q, x))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, f4)) if (f4 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, f4)) if (f4 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, f4)) if (f4 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
 
 
-cdef void each_82(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+cdef void each_44(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
@@ -2699,13 +2610,13 @@ cdef void each_82(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = q
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_17(st, x):
+            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_83(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+cdef void each_45(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
@@ -2716,7 +2627,7 @@ cdef void each_83(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
         counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
 
 
-cdef void each_84(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+cdef void each_46(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
@@ -2730,62 +2641,62 @@ cdef void each_84(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
             counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
 
 
-cdef void each_85(State* st, int f0) noexcept nogil:
+cdef void each_47(State* st, int f0) noexcept nogil:
     # for each q in players where controls(q, 11)
     # f0 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
+        if not define_8(st, x, 11):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
-cdef void each_86(State* st, int f0) noexcept nogil:
+cdef void each_48(State* st, int f0) noexcept nogil:
     # for each q in players where controls(q, 12)
     # f0 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
+        if not define_8(st, x, 12):
             continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
+        next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_87(State* st, int f0) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
+cdef void each_49(State* st, int f0) noexcept nogil:
+    # for each x in range(score_lo, score_hi)
     # f0 = dst
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
+    each_lo = st.counters[N_PLAYERS][19]
+    each_hi = st.counters[N_PLAYERS][20]
     for x in range(each_lo, each_hi + 1):
-        each_88(st, f0, x)  # for each q in players
+        each_50(st, f0, x)  # for each q in players
 
 
-cdef void each_88(State* st, int f0, long long f1) noexcept nogil:
+cdef void each_50(State* st, int f0, long long f1) noexcept nogil:
     # for each q in players
     # f0 = dst
     # f1 = x
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
 
 
-cdef void each_89(State* st, int f0) noexcept nogil:
+cdef void each_51(State* st, int f0) noexcept nogil:
     # for each q in players
     # f0 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_17(st, x):
+            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_90(State* st, int f0) noexcept nogil:
+cdef void each_52(State* st, int f0) noexcept nogil:
     # for each q in players
     # f0 = dst
     cdef int x
@@ -2793,7 +2704,7 @@ cdef void each_90(State* st, int f0) noexcept nogil:
         counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
 
 
-cdef void each_91(State* st, int f0) noexcept nogil:
+cdef void each_53(State* st, int f0) noexcept nogil:
     # for each q in players
     # f0 = dst
     cdef int x
@@ -2804,72 +2715,72 @@ cdef void each_91(State* st, int f0) noexcept nogil:
             counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
 
 
-cdef void each_92(State* st, long long f0) noexcept nogil:
+cdef void each_54(State* st, long long f0) noexcept nogil:
     # for each q in players
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 4, quant_11(st, f0, x))  # add counter valhalla of q += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-        if quant_12(st, f0, x):
+        counter_add(st, x, 4, quant_20(st, f0, x))  # add counter valhalla of q += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+        if quant_21(st, f0, x):
             counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_93(State* st, long long f0) noexcept nogil:
+cdef void each_55(State* st, long long f0) noexcept nogil:
     # for each q in players where controls(q, 11)
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
+        if not define_8(st, x, 11):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
-cdef void each_94(State* st, long long f0) noexcept nogil:
+cdef void each_56(State* st, long long f0) noexcept nogil:
     # for each q in players where controls(q, 12)
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
+        if not define_8(st, x, 12):
             continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
+        next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_95(State* st, long long f0) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
+cdef void each_57(State* st, long long f0) noexcept nogil:
+    # for each x in range(score_lo, score_hi)
     # f0 = v
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
+    each_lo = st.counters[N_PLAYERS][19]
+    each_hi = st.counters[N_PLAYERS][20]
     for x in range(each_lo, each_hi + 1):
-        each_96(st, f0, x)  # for each q in players
+        each_58(st, f0, x)  # for each q in players
 
 
-cdef void each_96(State* st, long long f0, long long f1) noexcept nogil:
+cdef void each_58(State* st, long long f0, long long f1) noexcept nogil:
     # for each q in players
     # f0 = v
     # f1 = x
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
 
 
-cdef void each_97(State* st, long long f0) noexcept nogil:
+cdef void each_59(State* st, long long f0) noexcept nogil:
     # for each q in players
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_17(st, x):
+            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_98(State* st, long long f0) noexcept nogil:
+cdef void each_60(State* st, long long f0) noexcept nogil:
     # for each q in players
     # f0 = v
     cdef int x
@@ -2877,7 +2788,7 @@ cdef void each_98(State* st, long long f0) noexcept nogil:
         counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
 
 
-cdef void each_99(State* st, long long f0) noexcept nogil:
+cdef void each_61(State* st, long long f0) noexcept nogil:
     # for each q in players
     # f0 = v
     cdef int x
@@ -2888,64 +2799,64 @@ cdef void each_99(State* st, long long f0) noexcept nogil:
             counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
 
 
-cdef void each_100(State* st) noexcept nogil:
+cdef void each_62(State* st) noexcept nogil:
     # for each q in players where controls(q, 11)
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
+        if not define_8(st, x, 11):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
-cdef void each_101(State* st) noexcept nogil:
+cdef void each_63(State* st) noexcept nogil:
     # for each q in players where controls(q, 12)
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
+        if not define_8(st, x, 12):
             continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
+        next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_102(State* st) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
+cdef void each_64(State* st) noexcept nogil:
+    # for each x in range(score_lo, score_hi)
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
+    each_lo = st.counters[N_PLAYERS][19]
+    each_hi = st.counters[N_PLAYERS][20]
     for x in range(each_lo, each_hi + 1):
-        each_103(st, x)  # for each q in players
+        each_65(st, x)  # for each q in players
 
 
-cdef void each_103(State* st, long long f0) noexcept nogil:
+cdef void each_65(State* st, long long f0) noexcept nogil:
     # for each q in players
     # f0 = x
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f0)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f0)) if (f0 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f0)) if (f0 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f0)) if (f0 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f0)))  # add counter score of q += kingdom_points(provinces_won(q, x))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, f0)) if (f0 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, f0)) if (f0 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, f0)) if (f0 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
 
 
-cdef void each_104(State* st) noexcept nogil:
+cdef void each_66(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_17(st, x):
+            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_105(State* st) noexcept nogil:
+cdef void each_67(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
         counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
 
 
-cdef void each_106(State* st) noexcept nogil:
+cdef void each_68(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
@@ -2955,67 +2866,67 @@ cdef void each_106(State* st) noexcept nogil:
             counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
 
 
-cdef void each_107(State* st, long long f0, long long f1) noexcept nogil:
+cdef void each_69(State* st, long long f0, long long f1) noexcept nogil:
     # for each q in players where controls(q, 11)
     # f0 = a
     # f1 = b
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 11):
+        if not define_8(st, x, 11):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
-cdef void each_108(State* st, long long f0, long long f1) noexcept nogil:
+cdef void each_70(State* st, long long f0, long long f1) noexcept nogil:
     # for each q in players where controls(q, 12)
     # f0 = a
     # f1 = b
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_10(st, x, 12):
+        if not define_8(st, x, 12):
             continue
-        counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase
+        next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_109(State* st, long long f0, long long f1) noexcept nogil:
-    # for each x in range(g_score_lo(red), g_score_hi(red))
+cdef void each_71(State* st, long long f0, long long f1) noexcept nogil:
+    # for each x in range(score_lo, score_hi)
     # f0 = a
     # f1 = b
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = counter_of(st, 0, 19)
-    each_hi = counter_of(st, 0, 20)
+    each_lo = st.counters[N_PLAYERS][19]
+    each_hi = st.counters[N_PLAYERS][20]
     for x in range(each_lo, each_hi + 1):
-        each_110(st, f0, f1, x)  # for each q in players
+        each_72(st, f0, f1, x)  # for each q in players
 
 
-cdef void each_110(State* st, long long f0, long long f1, long long f2) noexcept nogil:
+cdef void each_72(State* st, long long f0, long long f1, long long f2) noexcept nogil:
     # for each q in players
     # f0 = a
     # f1 = b
     # f2 = x
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_11(st, define_12(st, x, f2)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_13(st, x, f2)) if (f2 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_13(st, x, f2)) if (f2 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_13(st, x, f2)) if (f2 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f2)))  # add counter score of q += kingdom_points(provinces_won(q, x))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, f2)) if (f2 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, f2)) if (f2 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, f2)) if (f2 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
 
 
-cdef void each_111(State* st, long long f0, long long f1) noexcept nogil:
+cdef void each_73(State* st, long long f0, long long f1) noexcept nogil:
     # for each q in players
     # f0 = a
     # f1 = b
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_8(st, x)))  # add counter score of q += 2 * count(c in cells: doomed(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_9(st, x))  # add counter valhalla of q += count(c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_10(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_17(st, x):
+            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_112(State* st, long long f0, long long f1) noexcept nogil:
+cdef void each_74(State* st, long long f0, long long f1) noexcept nogil:
     # for each q in players
     # f0 = a
     # f1 = b
@@ -3024,7 +2935,7 @@ cdef void each_112(State* st, long long f0, long long f1) noexcept nogil:
         counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
 
 
-cdef void each_113(State* st, long long f0, long long f1) noexcept nogil:
+cdef void each_75(State* st, long long f0, long long f1) noexcept nogil:
     # for each q in players
     # f0 = a
     # f1 = b
@@ -3036,325 +2947,154 @@ cdef void each_113(State* st, long long f0, long long f1) noexcept nogil:
             counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
 
 
-cdef void each_114(State* st) noexcept nogil:
+cdef void each_76(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>5 * quant_13(st, x)))  # add counter score of q += 5 * min(x in range(1, 3): either(x == 1, tok_j(q), either(x == 2, tok_m(q), tok_a(q))))
+        counter_add(st, x, 0, (<long long>5 * quant_22(st, x)))  # add counter score of q += 5 * min(x in range(1, 3): either(x == 1, tok_j(q), either(x == 2, tok_m(q), tok_a(q))))
 
 
 cdef void apply_action_0(State* st) noexcept nogil:
     # action 0: deal()
-    counter_add(st, 0, 16, 1)  # add counter g_round of red += 1
-    counter_set(st, 0, 17, 2)  # set counter g_phase of red = 2
+    counter_add(st, 5, 16, 1)  # add counter round of the game += 1
+    gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+    shuffle_items(st, 8, 0)  # shuffle doom_pile
+    deal_items(st, 8, 0, 9, 0, 5)  # deal 5 from doom_pile to doomed
     each_0(st)  # for each q in players
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
+    counter_set(st, 5, 17, 1)  # set counter phase of the game = 1
+    st.again = 1  # extra_turn: the mover moves again
+    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
+    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
+        counter_set(st, 5, 19, 1)  # set counter score_lo of the game = 1
+        counter_set(st, 5, 20, 3)  # set counter score_hi of the game = 3
         each_1(st)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
+        counter_set(st, 5, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
         each_2(st)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_3(st)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
+    # trigger 6: kingdom_scoring when score_hi > 0
+    if (st.counters[N_PLAYERS][20] > 0):
+        each_3(st)  # for each x in range(score_lo, score_hi)
+        counter_set(st, 5, 19, 0)  # set counter score_lo of the game = 0
+        counter_set(st, 5, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 7: ragnarok when phase == 4
+    if (st.counters[N_PLAYERS][17] == 4):
         each_5(st)  # for each q in players
-        remove_0(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
+        remove_0(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
         each_6(st)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
+        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
         each_7(st)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
+        if (st.counters[N_PLAYERS][16] >= 3):
+            counter_set(st, 5, 18, 1)  # set counter over of the game = 1
         else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
+            counter_set(st, 5, 17, 0)  # set counter phase of the game = 0
+            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
-cdef void apply_action_1(State* st, long long a0) noexcept nogil:
-    # action 1: invasion(r: int)
-    counter_add(st, st.current, 15, (-<long long>1))  # add counter plays of mover += -1
-    counter_set(st, st.current, 10, 1)  # set counter doing of mover = 1
-    counter_set(st, st.current, 11, a0)  # set counter realm of mover = r
-    counter_set(st, st.current, 12, 2)  # set counter left of mover = 2
-    counter_set(st, st.current, 14, 1)  # set counter may_stop of mover = 1
-    st.again = True  # extra_turn: the mover moves again
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_8(st, a0)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_9(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_10(st, a0)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_12(st, a0)  # for each q in players
-        remove_1(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_13(st, a0)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_14(st, a0)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
+cdef void apply_action_1(State* st, int a0) noexcept nogil:
+    # action 1: pick(k: item)
+    take_items(st, a0, 3, st.current, 4, st.current, 1)  # take 1 k from draft of mover to picked of mover
+    # trigger 3: draft_pass when all q in players: zone_size(4, q) == 1
+    if quant_18(st):
+        gather_items(st, 4, 5, False, 0)  # gather picked into supply
+        pass_zone_items(st, 3, 1)  # pass every draft 1 seat(s) on
+    # trigger 4: draft_over when all q in players: zone_size(3, q) == 0 and zone_size(4, q) == 0
+    if quant_19(st):
+        each_8(st, a0)  # for each g in item_kinds where gold_number(g) > 0
+        counter_set(st, 5, 17, 2)  # set counter phase of the game = 2
+        each_10(st, a0)  # for each q in players
+        each_11(st, a0)  # for each q in players where first_player(q)
+    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
+    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
+        counter_set(st, 5, 19, 1)  # set counter score_lo of the game = 1
+        counter_set(st, 5, 20, 3)  # set counter score_hi of the game = 3
+        each_12(st, a0)  # for each q in players where controls(q, 11)
+        counter_set(st, 5, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
+        each_13(st, a0)  # for each q in players where controls(q, 12)
+    # trigger 6: kingdom_scoring when score_hi > 0
+    if (st.counters[N_PLAYERS][20] > 0):
+        each_14(st, a0)  # for each x in range(score_lo, score_hi)
+        counter_set(st, 5, 19, 0)  # set counter score_lo of the game = 0
+        counter_set(st, 5, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 7: ragnarok when phase == 4
+    if (st.counters[N_PLAYERS][17] == 4):
+        each_16(st, a0)  # for each q in players
+        remove_1(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+        each_17(st, a0)  # for each q in players
+        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+        each_18(st, a0)  # for each q in players
+        if (st.counters[N_PLAYERS][16] >= 3):
+            counter_set(st, 5, 18, 1)  # set counter over of the game = 1
         else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
+            counter_set(st, 5, 17, 0)  # set counter phase of the game = 0
+            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
-cdef void apply_action_2(State* st, long long a0) noexcept nogil:
-    # action 2: new_warrior(r: int)
-    counter_add(st, st.current, 15, (-<long long>1))  # add counter plays of mover += -1
-    if (counter_of(st, st.current, 5) > 0):
+cdef void apply_action_2(State* st, int a0) noexcept nogil:
+    # action 2: play(k: item)
+    if (holding_of(st, 5, st.current, a0) > 0):
+        take_items(st, a0, 5, st.current, 7, st.current, 1)  # take 1 k from supply of mover to played of mover
+    else:
+        take_items(st, a0, 6, st.current, 7, st.current, 1)  # take 1 k from revealed of mover to played of mover  # if holding(5, mover, k) > 0
+    counter_add(st, st.current, 15, (<long long>(0) if (define_15(st, a0) == 9) else <long long>((-<long long>1))))  # add counter plays of mover += either(card_type(k) == 9, 0, -1)
+    if ((define_15(st, a0) <= 6) and (not ((define_15(st, a0) == 6) and (counter_of(st, st.current, 5) == 0)))):
+        counter_set(st, st.current, 10, define_15(st, a0))  # set counter doing of mover = card_type(k)
+        counter_set(st, st.current, 11, define_16(st, a0))  # set counter realm of mover = card_realm(k)
+        counter_set(st, st.current, 12, define_17(st, define_15(st, a0)))  # set counter left of mover = card_moves(card_type(k))
+        counter_set(st, st.current, 14, (<long long>(1) if (((define_15(st, a0) == 1) or (define_15(st, a0) == 4)) or (define_15(st, a0) == 6)) else <long long>(0)))  # set counter may_stop of mover = either(card_type(k) == 1 or card_type(k) == 4 or card_type(k) == 6, 1, 0)
+        st.again = 1  # extra_turn: the mover moves again  # if card_type(k) <= 6 and not (card_type(k) == 6 and supply(mover) == 0)
+    if ((define_15(st, a0) == 2) and (counter_of(st, st.current, 5) > 0)):
         counter_add(st, st.current, 5, (-<long long>1))  # add counter supply of mover += -1
-        counter_add(st, st.current, 1, 1)  # add counter boat of mover += 1  # if supply(mover) > 0
-    counter_set(st, st.current, 10, 2)  # set counter doing of mover = 2
-    counter_set(st, st.current, 11, a0)  # set counter realm of mover = r
-    counter_set(st, st.current, 12, 1)  # set counter left of mover = 1
-    st.again = True  # extra_turn: the mover moves again
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_15(st, a0)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_16(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_17(st, a0)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_19(st, a0)  # for each q in players
-        remove_2(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_20(st, a0)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_21(st, a0)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
+        counter_add(st, st.current, 1, 1)  # add counter boat of mover += 1  # if card_type(k) == 2 and supply(mover) > 0
+    if (define_15(st, a0) == 7):
+        counter_set(st, 5, 19, define_16(st, a0))  # set counter score_lo of the game = card_realm(k)
+        counter_set(st, 5, 20, define_16(st, a0))  # set counter score_hi of the game = card_realm(k)  # if card_type(k) == 7
+    if (define_15(st, a0) == 8):
+        counter_add(st, st.current, 7, (<long long>(1) if ((define_16(st, a0) == 1) or (define_16(st, a0) == 3)) else <long long>(0)))  # add counter tok_j of mover += either(card_realm(k) == 1 or card_realm(k) == 3, 1, 0)
+        counter_add(st, st.current, 8, (<long long>(1) if ((define_16(st, a0) == 1) or (define_16(st, a0) == 2)) else <long long>(0)))  # add counter tok_m of mover += either(card_realm(k) == 1 or card_realm(k) == 2, 1, 0)
+        counter_add(st, st.current, 9, (<long long>(1) if ((define_16(st, a0) == 2) or (define_16(st, a0) == 3)) else <long long>(0)))  # add counter tok_a of mover += either(card_realm(k) == 2 or card_realm(k) == 3, 1, 0)  # if card_type(k) == 8
+    if (define_15(st, a0) == 9):
+        deal_items(st, 0, 0, 5, st.current, (<long long>(1) if (define_16(st, a0) == 1) else <long long>(0)))  # deal either(card_realm(k) == 1, 1, 0) from bronze to supply of mover
+        deal_items(st, 1, 0, 5, st.current, (<long long>(1) if (define_16(st, a0) == 1) else <long long>(2)))  # deal either(card_realm(k) == 1, 1, 2) from silver to supply of mover
+        st.again = 1  # extra_turn: the mover moves again  # if card_type(k) == 9
+    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
+    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
+        counter_set(st, 5, 19, 1)  # set counter score_lo of the game = 1
+        counter_set(st, 5, 20, 3)  # set counter score_hi of the game = 3
+        each_19(st, a0)  # for each q in players where controls(q, 11)
+        counter_set(st, 5, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
+        each_20(st, a0)  # for each q in players where controls(q, 12)
+    # trigger 6: kingdom_scoring when score_hi > 0
+    if (st.counters[N_PLAYERS][20] > 0):
+        each_21(st, a0)  # for each x in range(score_lo, score_hi)
+        counter_set(st, 5, 19, 0)  # set counter score_lo of the game = 0
+        counter_set(st, 5, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 7: ragnarok when phase == 4
+    if (st.counters[N_PLAYERS][17] == 4):
+        each_23(st, a0)  # for each q in players
+        remove_2(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+        each_24(st, a0)  # for each q in players
+        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+        each_25(st, a0)  # for each q in players
+        if (st.counters[N_PLAYERS][16] >= 3):
+            counter_set(st, 5, 18, 1)  # set counter over of the game = 1
         else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
+            counter_set(st, 5, 17, 0)  # set counter phase of the game = 0
+            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
-cdef void apply_action_3(State* st, long long a0) noexcept nogil:
-    # action 3: attack(r: int)
-    counter_add(st, st.current, 15, (-<long long>1))  # add counter plays of mover += -1
-    counter_set(st, st.current, 10, 3)  # set counter doing of mover = 3
-    counter_set(st, st.current, 11, a0)  # set counter realm of mover = r
-    counter_set(st, st.current, 12, 1)  # set counter left of mover = 1
-    st.again = True  # extra_turn: the mover moves again
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_22(st, a0)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_23(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_24(st, a0)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_26(st, a0)  # for each q in players
-        remove_3(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_27(st, a0)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_28(st, a0)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
-        else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
-
-
-cdef void apply_action_4(State* st) noexcept nogil:
-    # action 4: horde()
-    counter_add(st, st.current, 15, (-<long long>1))  # add counter plays of mover += -1
-    counter_set(st, st.current, 10, 4)  # set counter doing of mover = 4
-    counter_set(st, st.current, 12, 3)  # set counter left of mover = 3
-    counter_set(st, st.current, 14, 1)  # set counter may_stop of mover = 1
-    st.again = True  # extra_turn: the mover moves again
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_29(st)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_30(st)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_31(st)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_33(st)  # for each q in players
-        remove_4(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_34(st)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_35(st)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
-        else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
-
-
-cdef void apply_action_5(State* st, long long a0) noexcept nogil:
-    # action 5: destroy_kingdom(r: int)
-    counter_add(st, st.current, 15, (-<long long>1))  # add counter plays of mover += -1
-    counter_set(st, st.current, 10, 5)  # set counter doing of mover = 5
-    counter_set(st, st.current, 11, a0)  # set counter realm of mover = r
-    counter_set(st, st.current, 12, 1)  # set counter left of mover = 1
-    st.again = True  # extra_turn: the mover moves again
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_36(st, a0)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_37(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_38(st, a0)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_40(st, a0)  # for each q in players
-        remove_5(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_41(st, a0)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_42(st, a0)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
-        else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
-
-
-cdef void apply_action_6(State* st, long long a0) noexcept nogil:
-    # action 6: new_warriors(r: int)
-    counter_add(st, st.current, 15, (-<long long>1))  # add counter plays of mover += -1
-    if (counter_of(st, st.current, 5) > 0):
-        counter_set(st, st.current, 10, 6)  # set counter doing of mover = 6
-        counter_set(st, st.current, 11, a0)  # set counter realm of mover = r
-        counter_set(st, st.current, 12, 2)  # set counter left of mover = 2
-        counter_set(st, st.current, 14, 1)  # set counter may_stop of mover = 1
-        st.again = True  # extra_turn: the mover moves again  # if supply(mover) > 0
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_43(st, a0)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_44(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_45(st, a0)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_47(st, a0)  # for each q in players
-        remove_6(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_48(st, a0)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_49(st, a0)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
-        else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
-
-
-cdef void apply_action_7(State* st, long long a0) noexcept nogil:
-    # action 7: score_kingdom(r: int)
-    counter_add(st, st.current, 15, (-<long long>1))  # add counter plays of mover += -1
-    counter_set(st, 0, 19, a0)  # set counter g_score_lo of red = r
-    counter_set(st, 0, 20, a0)  # set counter g_score_hi of red = r
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_50(st, a0)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_51(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_52(st, a0)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_54(st, a0)  # for each q in players
-        remove_7(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_55(st, a0)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_56(st, a0)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
-        else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
-
-
-cdef void apply_action_8(State* st, long long a0) noexcept nogil:
-    # action 8: take_tokens(r: int)
-    counter_add(st, st.current, 15, (-<long long>1))  # add counter plays of mover += -1
-    counter_add(st, st.current, 7, (<long long>(1) if ((a0 == 1) or (a0 == 3)) else <long long>(0)))  # add counter tok_j of mover += either(r == 1 or r == 3, 1, 0)
-    counter_add(st, st.current, 8, (<long long>(1) if ((a0 == 1) or (a0 == 2)) else <long long>(0)))  # add counter tok_m of mover += either(r == 1 or r == 2, 1, 0)
-    counter_add(st, st.current, 9, (<long long>(1) if ((a0 == 2) or (a0 == 3)) else <long long>(0)))  # add counter tok_a of mover += either(r == 2 or r == 3, 1, 0)
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_57(st, a0)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_58(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_59(st, a0)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_61(st, a0)  # for each q in players
-        remove_8(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_62(st, a0)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_63(st, a0)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
-        else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
-
-
-cdef void apply_action_9(State* st, int a0, int a1, int a2) noexcept nogil:
-    # action 9: go(k: kind, src: cell, dst: cell)
+cdef void apply_action_3(State* st, int a0, int a1, int a2) noexcept nogil:
+    # action 3: go(k: kind, src: cell, dst: cell)
         # trigger 0: carry
-    if define_4(st, a1):
-        remove_9(st, a1)  # remove the piece on src (to hand)  # if hut(src)
+    if define_2(st, a1):
+        remove_3(st, a1)  # remove the piece on src (to hand)  # if hut(src)
     if (a0 == 1):
         counter_set(st, st.current, 6, PROP_1[a2])  # set counter lead of mover = place(dst)
-        if define_4(st, a2):
+        if define_2(st, a2):
             put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if hut(dst)
     else:
         counter_add(st, st.current, 1, ((<long long>((-<long long>1)) if (PROP_1[a1] == 1) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 1) else <long long>(0))))  # add counter boat of mover += either(place(src) == 1, -1, 0) + either(place(dst) == 1, 1, 0)
         counter_add(st, st.current, 2, ((<long long>((-<long long>1)) if (PROP_1[a1] == 2) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 2) else <long long>(0))))  # add counter asgard of mover += either(place(src) == 2, -1, 0) + either(place(dst) == 2, 1, 0)
         counter_add(st, st.current, 3, ((<long long>((-<long long>1)) if (PROP_1[a1] == 3) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 3) else <long long>(0))))  # add counter vanaheim of mover += either(place(src) == 3, -1, 0) + either(place(dst) == 3, 1, 0)
-        if define_4(st, a2):
+        if define_2(st, a2):
             put_piece(st, st.current, 0, a2)  # place warrior of mover at dst  # if hut(dst)  # if k == leader
     # trigger 1: horde_target when doing(mover) == 4
     if (counter_of(st, st.current, 10) == 4):
@@ -3362,150 +3102,150 @@ cdef void apply_action_9(State* st, int a0, int a1, int a2) noexcept nogil:
     # trigger 2: card_goes_on
     counter_add(st, st.current, 12, (-<long long>1))  # add counter left of mover += -1
     if ((counter_of(st, st.current, 12) > 0) and (not ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0)))):
-        st.again = True  # extra_turn: the mover moves again
+        st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 10, 0)  # set counter doing of mover = 0
         counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
         counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
         counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and supply(mover) == 0)
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_64(st, a0, a1, a2)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_65(st, a0, a1, a2)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_66(st, a0, a1, a2)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_68(st, a0, a1, a2)  # for each q in players
-        remove_10(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_69(st, a0, a1, a2)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_70(st, a0, a1, a2)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
+    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
+    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
+        counter_set(st, 5, 19, 1)  # set counter score_lo of the game = 1
+        counter_set(st, 5, 20, 3)  # set counter score_hi of the game = 3
+        each_26(st, a0, a1, a2)  # for each q in players where controls(q, 11)
+        counter_set(st, 5, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
+        each_27(st, a0, a1, a2)  # for each q in players where controls(q, 12)
+    # trigger 6: kingdom_scoring when score_hi > 0
+    if (st.counters[N_PLAYERS][20] > 0):
+        each_28(st, a0, a1, a2)  # for each x in range(score_lo, score_hi)
+        counter_set(st, 5, 19, 0)  # set counter score_lo of the game = 0
+        counter_set(st, 5, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 7: ragnarok when phase == 4
+    if (st.counters[N_PLAYERS][17] == 4):
+        each_30(st, a0, a1, a2)  # for each q in players
+        remove_4(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+        each_31(st, a0, a1, a2)  # for each q in players
+        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+        each_32(st, a0, a1, a2)  # for each q in players
+        if (st.counters[N_PLAYERS][16] >= 3):
+            counter_set(st, 5, 18, 1)  # set counter over of the game = 1
         else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
+            counter_set(st, 5, 17, 0)  # set counter phase of the game = 0
+            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
-cdef void apply_action_10(State* st, int a0, int a1, int a2) noexcept nogil:
-    # action 10: strike(k: kind, src: cell, dst: cell)
+cdef void apply_action_4(State* st, int a0, int a1, int a2) noexcept nogil:
+    # action 4: strike(k: kind, src: cell, dst: cell)
     counter_add(st, piece_owner(st.board[a2]), 4, 1)  # add counter valhalla of owner(dst) += 1
-    remove_11(st, a2)  # remove the piece on dst (to hand)
+    remove_5(st, a2)  # remove the piece on dst (to hand)
     # trigger 0: carry
-    if define_4(st, a1):
-        remove_12(st, a1)  # remove the piece on src (to hand)  # if hut(src)
+    if define_2(st, a1):
+        remove_6(st, a1)  # remove the piece on src (to hand)  # if hut(src)
     if (a0 == 1):
         counter_set(st, st.current, 6, PROP_1[a2])  # set counter lead of mover = place(dst)
-        if define_4(st, a2):
+        if define_2(st, a2):
             put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if hut(dst)
     else:
         counter_add(st, st.current, 1, ((<long long>((-<long long>1)) if (PROP_1[a1] == 1) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 1) else <long long>(0))))  # add counter boat of mover += either(place(src) == 1, -1, 0) + either(place(dst) == 1, 1, 0)
         counter_add(st, st.current, 2, ((<long long>((-<long long>1)) if (PROP_1[a1] == 2) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 2) else <long long>(0))))  # add counter asgard of mover += either(place(src) == 2, -1, 0) + either(place(dst) == 2, 1, 0)
         counter_add(st, st.current, 3, ((<long long>((-<long long>1)) if (PROP_1[a1] == 3) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 3) else <long long>(0))))  # add counter vanaheim of mover += either(place(src) == 3, -1, 0) + either(place(dst) == 3, 1, 0)
-        if define_4(st, a2):
+        if define_2(st, a2):
             put_piece(st, st.current, 0, a2)  # place warrior of mover at dst  # if hut(dst)  # if k == leader
     # trigger 2: card_goes_on
     counter_add(st, st.current, 12, (-<long long>1))  # add counter left of mover += -1
     if ((counter_of(st, st.current, 12) > 0) and (not ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0)))):
-        st.again = True  # extra_turn: the mover moves again
+        st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 10, 0)  # set counter doing of mover = 0
         counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
         counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
         counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and supply(mover) == 0)
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_71(st, a0, a1, a2)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_72(st, a0, a1, a2)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_73(st, a0, a1, a2)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_75(st, a0, a1, a2)  # for each q in players
-        remove_13(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_76(st, a0, a1, a2)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_77(st, a0, a1, a2)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
+    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
+    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
+        counter_set(st, 5, 19, 1)  # set counter score_lo of the game = 1
+        counter_set(st, 5, 20, 3)  # set counter score_hi of the game = 3
+        each_33(st, a0, a1, a2)  # for each q in players where controls(q, 11)
+        counter_set(st, 5, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
+        each_34(st, a0, a1, a2)  # for each q in players where controls(q, 12)
+    # trigger 6: kingdom_scoring when score_hi > 0
+    if (st.counters[N_PLAYERS][20] > 0):
+        each_35(st, a0, a1, a2)  # for each x in range(score_lo, score_hi)
+        counter_set(st, 5, 19, 0)  # set counter score_lo of the game = 0
+        counter_set(st, 5, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 7: ragnarok when phase == 4
+    if (st.counters[N_PLAYERS][17] == 4):
+        each_37(st, a0, a1, a2)  # for each q in players
+        remove_7(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+        each_38(st, a0, a1, a2)  # for each q in players
+        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+        each_39(st, a0, a1, a2)  # for each q in players
+        if (st.counters[N_PLAYERS][16] >= 3):
+            counter_set(st, 5, 18, 1)  # set counter over of the game = 1
         else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
+            counter_set(st, 5, 17, 0)  # set counter phase of the game = 0
+            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
-cdef void apply_action_11(State* st, int a0, int a1, int a2, int a3) noexcept nogil:
-    # action 11: strike_heaven(k: kind, src: cell, dst: cell, q: player)
+cdef void apply_action_5(State* st, int a0, int a1, int a2, int a3) noexcept nogil:
+    # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player)
     counter_add(st, a3, 4, 1)  # add counter valhalla of q += 1
     counter_add(st, a3, 2, (<long long>((-<long long>1)) if (PROP_1[a2] == 2) else <long long>(0)))  # add counter asgard of q += either(place(dst) == 2, -1, 0)
     counter_add(st, a3, 3, (<long long>((-<long long>1)) if (PROP_1[a2] == 3) else <long long>(0)))  # add counter vanaheim of q += either(place(dst) == 3, -1, 0)
     # trigger 0: carry
-    if define_4(st, a1):
-        remove_14(st, a1)  # remove the piece on src (to hand)  # if hut(src)
+    if define_2(st, a1):
+        remove_8(st, a1)  # remove the piece on src (to hand)  # if hut(src)
     if (a0 == 1):
         counter_set(st, st.current, 6, PROP_1[a2])  # set counter lead of mover = place(dst)
-        if define_4(st, a2):
+        if define_2(st, a2):
             put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if hut(dst)
     else:
         counter_add(st, st.current, 1, ((<long long>((-<long long>1)) if (PROP_1[a1] == 1) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 1) else <long long>(0))))  # add counter boat of mover += either(place(src) == 1, -1, 0) + either(place(dst) == 1, 1, 0)
         counter_add(st, st.current, 2, ((<long long>((-<long long>1)) if (PROP_1[a1] == 2) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 2) else <long long>(0))))  # add counter asgard of mover += either(place(src) == 2, -1, 0) + either(place(dst) == 2, 1, 0)
         counter_add(st, st.current, 3, ((<long long>((-<long long>1)) if (PROP_1[a1] == 3) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 3) else <long long>(0))))  # add counter vanaheim of mover += either(place(src) == 3, -1, 0) + either(place(dst) == 3, 1, 0)
-        if define_4(st, a2):
+        if define_2(st, a2):
             put_piece(st, st.current, 0, a2)  # place warrior of mover at dst  # if hut(dst)  # if k == leader
     # trigger 2: card_goes_on
     counter_add(st, st.current, 12, (-<long long>1))  # add counter left of mover += -1
     if ((counter_of(st, st.current, 12) > 0) and (not ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0)))):
-        st.again = True  # extra_turn: the mover moves again
+        st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 10, 0)  # set counter doing of mover = 0
         counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
         counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
         counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and supply(mover) == 0)
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_78(st, a0, a1, a2, a3)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_79(st, a0, a1, a2, a3)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_80(st, a0, a1, a2, a3)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_82(st, a0, a1, a2, a3)  # for each q in players
-        remove_15(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_83(st, a0, a1, a2, a3)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_84(st, a0, a1, a2, a3)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
+    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
+    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
+        counter_set(st, 5, 19, 1)  # set counter score_lo of the game = 1
+        counter_set(st, 5, 20, 3)  # set counter score_hi of the game = 3
+        each_40(st, a0, a1, a2, a3)  # for each q in players where controls(q, 11)
+        counter_set(st, 5, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
+        each_41(st, a0, a1, a2, a3)  # for each q in players where controls(q, 12)
+    # trigger 6: kingdom_scoring when score_hi > 0
+    if (st.counters[N_PLAYERS][20] > 0):
+        each_42(st, a0, a1, a2, a3)  # for each x in range(score_lo, score_hi)
+        counter_set(st, 5, 19, 0)  # set counter score_lo of the game = 0
+        counter_set(st, 5, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 7: ragnarok when phase == 4
+    if (st.counters[N_PLAYERS][17] == 4):
+        each_44(st, a0, a1, a2, a3)  # for each q in players
+        remove_9(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+        each_45(st, a0, a1, a2, a3)  # for each q in players
+        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+        each_46(st, a0, a1, a2, a3)  # for each q in players
+        if (st.counters[N_PLAYERS][16] >= 3):
+            counter_set(st, 5, 18, 1)  # set counter over of the game = 1
         else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
+            counter_set(st, 5, 17, 0)  # set counter phase of the game = 0
+            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
-cdef void apply_action_12(State* st, int a0) noexcept nogil:
-    # action 12: recruit(dst: cell)
+cdef void apply_action_6(State* st, int a0) noexcept nogil:
+    # action 6: recruit(dst: cell)
     counter_add(st, st.current, 5, (-<long long>1))  # add counter supply of mover += -1
-    if define_4(st, a0):
+    if define_2(st, a0):
         put_piece(st, st.current, 0, a0)  # place warrior of mover at dst
     else:
         counter_add(st, st.current, 2, (<long long>(1) if (PROP_1[a0] == 2) else <long long>(0)))  # add counter asgard of mover += either(place(dst) == 2, 1, 0)
@@ -3513,148 +3253,148 @@ cdef void apply_action_12(State* st, int a0) noexcept nogil:
     # trigger 2: card_goes_on
     counter_add(st, st.current, 12, (-<long long>1))  # add counter left of mover += -1
     if ((counter_of(st, st.current, 12) > 0) and (not ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0)))):
-        st.again = True  # extra_turn: the mover moves again
+        st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 10, 0)  # set counter doing of mover = 0
         counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
         counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
         counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and supply(mover) == 0)
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_85(st, a0)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_86(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_87(st, a0)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_89(st, a0)  # for each q in players
-        remove_16(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_90(st, a0)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_91(st, a0)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
+    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
+    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
+        counter_set(st, 5, 19, 1)  # set counter score_lo of the game = 1
+        counter_set(st, 5, 20, 3)  # set counter score_hi of the game = 3
+        each_47(st, a0)  # for each q in players where controls(q, 11)
+        counter_set(st, 5, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
+        each_48(st, a0)  # for each q in players where controls(q, 12)
+    # trigger 6: kingdom_scoring when score_hi > 0
+    if (st.counters[N_PLAYERS][20] > 0):
+        each_49(st, a0)  # for each x in range(score_lo, score_hi)
+        counter_set(st, 5, 19, 0)  # set counter score_lo of the game = 0
+        counter_set(st, 5, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 7: ragnarok when phase == 4
+    if (st.counters[N_PLAYERS][17] == 4):
+        each_51(st, a0)  # for each q in players
+        remove_10(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+        each_52(st, a0)  # for each q in players
+        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+        each_53(st, a0)  # for each q in players
+        if (st.counters[N_PLAYERS][16] >= 3):
+            counter_set(st, 5, 18, 1)  # set counter over of the game = 1
         else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
+            counter_set(st, 5, 17, 0)  # set counter phase of the game = 0
+            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
-cdef void apply_action_13(State* st, long long a0) noexcept nogil:
-    # action 13: destroy(v: int)
-    each_92(st, a0)  # for each q in players
-    remove_17(st, a0)  # remove the piece on c for each c in cells where province(c) == v (to hand)
+cdef void apply_action_7(State* st, long long a0) noexcept nogil:
+    # action 7: destroy(v: int)
+    each_54(st, a0)  # for each q in players
+    remove_11(st, a0)  # remove the piece on c for each c in cells where province(c) == v (to hand)
     # trigger 2: card_goes_on
     counter_add(st, st.current, 12, (-<long long>1))  # add counter left of mover += -1
     if ((counter_of(st, st.current, 12) > 0) and (not ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0)))):
-        st.again = True  # extra_turn: the mover moves again
+        st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 10, 0)  # set counter doing of mover = 0
         counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
         counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
         counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and supply(mover) == 0)
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_93(st, a0)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_94(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_95(st, a0)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_97(st, a0)  # for each q in players
-        remove_18(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_98(st, a0)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_99(st, a0)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
+    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
+    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
+        counter_set(st, 5, 19, 1)  # set counter score_lo of the game = 1
+        counter_set(st, 5, 20, 3)  # set counter score_hi of the game = 3
+        each_55(st, a0)  # for each q in players where controls(q, 11)
+        counter_set(st, 5, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
+        each_56(st, a0)  # for each q in players where controls(q, 12)
+    # trigger 6: kingdom_scoring when score_hi > 0
+    if (st.counters[N_PLAYERS][20] > 0):
+        each_57(st, a0)  # for each x in range(score_lo, score_hi)
+        counter_set(st, 5, 19, 0)  # set counter score_lo of the game = 0
+        counter_set(st, 5, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 7: ragnarok when phase == 4
+    if (st.counters[N_PLAYERS][17] == 4):
+        each_59(st, a0)  # for each q in players
+        remove_12(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+        each_60(st, a0)  # for each q in players
+        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+        each_61(st, a0)  # for each q in players
+        if (st.counters[N_PLAYERS][16] >= 3):
+            counter_set(st, 5, 18, 1)  # set counter over of the game = 1
         else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
+            counter_set(st, 5, 17, 0)  # set counter phase of the game = 0
+            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
-cdef void apply_action_14(State* st) noexcept nogil:
-    # action 14: stop()
+cdef void apply_action_8(State* st) noexcept nogil:
+    # action 8: stop()
     counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
     # trigger 2: card_goes_on
     counter_add(st, st.current, 12, (-<long long>1))  # add counter left of mover += -1
     if ((counter_of(st, st.current, 12) > 0) and (not ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0)))):
-        st.again = True  # extra_turn: the mover moves again
+        st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 10, 0)  # set counter doing of mover = 0
         counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
         counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
         counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and supply(mover) == 0)
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_100(st)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_101(st)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_102(st)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_104(st)  # for each q in players
-        remove_19(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_105(st)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_106(st)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
+    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
+    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
+        counter_set(st, 5, 19, 1)  # set counter score_lo of the game = 1
+        counter_set(st, 5, 20, 3)  # set counter score_hi of the game = 3
+        each_62(st)  # for each q in players where controls(q, 11)
+        counter_set(st, 5, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
+        each_63(st)  # for each q in players where controls(q, 12)
+    # trigger 6: kingdom_scoring when score_hi > 0
+    if (st.counters[N_PLAYERS][20] > 0):
+        each_64(st)  # for each x in range(score_lo, score_hi)
+        counter_set(st, 5, 19, 0)  # set counter score_lo of the game = 0
+        counter_set(st, 5, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 7: ragnarok when phase == 4
+    if (st.counters[N_PLAYERS][17] == 4):
+        each_66(st)  # for each q in players
+        remove_13(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+        each_67(st)  # for each q in players
+        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+        each_68(st)  # for each q in players
+        if (st.counters[N_PLAYERS][16] >= 3):
+            counter_set(st, 5, 18, 1)  # set counter over of the game = 1
         else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
+            counter_set(st, 5, 17, 0)  # set counter phase of the game = 0
+            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
-cdef void apply_action_15(State* st, long long a0, long long a1) noexcept nogil:
-    # action 15: vanaheim_tokens(a: int, b: int)
+cdef void apply_action_9(State* st, long long a0, long long a1) noexcept nogil:
+    # action 9: vanaheim_tokens(a: int, b: int)
     counter_add(st, st.current, 7, ((<long long>(1) if (a0 == 1) else <long long>(0)) + (<long long>(1) if (a1 == 1) else <long long>(0))))  # add counter tok_j of mover += either(a == 1, 1, 0) + either(b == 1, 1, 0)
     counter_add(st, st.current, 8, ((<long long>(1) if (a0 == 2) else <long long>(0)) + (<long long>(1) if (a1 == 2) else <long long>(0))))  # add counter tok_m of mover += either(a == 2, 1, 0) + either(b == 2, 1, 0)
     counter_add(st, st.current, 9, ((<long long>(1) if (a0 == 3) else <long long>(0)) + (<long long>(1) if (a1 == 3) else <long long>(0))))  # add counter tok_a of mover += either(a == 3, 1, 0) + either(b == 3, 1, 0)
-    counter_set(st, 0, 17, 4)  # set counter g_phase of red = 4
-    # trigger 3: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((define_1(st) == 2) and (counter_of(st, st.current, 10) == 0)) and quant_6(st)):
-        counter_set(st, 0, 19, 1)  # set counter g_score_lo of red = 1
-        counter_set(st, 0, 20, 3)  # set counter g_score_hi of red = 3
-        each_107(st, a0, a1)  # for each q in players where controls(q, 11)
-        counter_set(st, 0, 17, (<long long>(3) if quant_7(st) else <long long>(4)))  # set counter g_phase of red = either(any q in players: controls(q, 12), 3, 4)
-        each_108(st, a0, a1)  # for each q in players where controls(q, 12)
-    # trigger 4: kingdom_scoring when g_score_hi(red) > 0
-    if (counter_of(st, 0, 20) > 0):
-        each_109(st, a0, a1)  # for each x in range(g_score_lo(red), g_score_hi(red))
-        counter_set(st, 0, 19, 0)  # set counter g_score_lo of red = 0
-        counter_set(st, 0, 20, 0)  # set counter g_score_hi of red = 0
-    # trigger 5: ragnarok when phase == 4
-    if (define_1(st) == 4):
-        each_111(st, a0, a1)  # for each q in players
-        remove_20(st)  # remove the piece on c for each c in cells where doomed(province(c)) (to hand)
-        each_112(st, a0, a1)  # for each q in players
-        counter_set(st, 0, 21, 0)  # set counter g_doom of red = 0
-        each_113(st, a0, a1)  # for each q in players
-        if (define_0(st) >= 3):
-            counter_set(st, 0, 18, 1)  # set counter g_over of red = 1
+    counter_set(st, 5, 17, 4)  # set counter phase of the game = 4
+    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
+    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
+        counter_set(st, 5, 19, 1)  # set counter score_lo of the game = 1
+        counter_set(st, 5, 20, 3)  # set counter score_hi of the game = 3
+        each_69(st, a0, a1)  # for each q in players where controls(q, 11)
+        counter_set(st, 5, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
+        each_70(st, a0, a1)  # for each q in players where controls(q, 12)
+    # trigger 6: kingdom_scoring when score_hi > 0
+    if (st.counters[N_PLAYERS][20] > 0):
+        each_71(st, a0, a1)  # for each x in range(score_lo, score_hi)
+        counter_set(st, 5, 19, 0)  # set counter score_lo of the game = 0
+        counter_set(st, 5, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 7: ragnarok when phase == 4
+    if (st.counters[N_PLAYERS][17] == 4):
+        each_73(st, a0, a1)  # for each q in players
+        remove_14(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+        each_74(st, a0, a1)  # for each q in players
+        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+        each_75(st, a0, a1)  # for each q in players
+        if (st.counters[N_PLAYERS][16] >= 3):
+            counter_set(st, 5, 18, 1)  # set counter over of the game = 1
         else:
-            counter_set(st, 0, 17, 0)  # set counter g_phase of red = 0
-            counter_set(st, 0, 17, define_1(st))  # set counter g_phase of red = phase  # if round >= 3
+            counter_set(st, 5, 17, 0)  # set counter phase of the game = 0
+            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -3662,7 +3402,7 @@ cdef void apply_action_15(State* st, long long a0, long long a1) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if (counter_of(st, 0, 18) == 1):  # g_over(red) == 1
+    if (st.counters[N_PLAYERS][18] == 1):  # over == 1
         return True
     return False
 
@@ -3670,7 +3410,7 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    each_114(st)  # for each q in players
+    each_76(st)  # for each q in players
     st.current = -1
 
 
@@ -3778,55 +3518,32 @@ cdef void play_move(State* st, int move) noexcept nogil:
     if move < 1:  # deal()
         offset = move
         apply_action_0(st)
-    elif move < 4:  # invasion(r: int)
+    elif move < 36:  # pick(k: item)
         offset = move - 1
-        v0 = offset + (1)
+        v0 = offset
         apply_action_1(st, v0)
-    elif move < 7:  # new_warrior(r: int)
-        offset = move - 4
-        v0 = offset + (1)
+    elif move < 71:  # play(k: item)
+        offset = move - 36
+        v0 = offset
         apply_action_2(st, v0)
-    elif move < 10:  # attack(r: int)
-        offset = move - 7
-        v0 = offset + (1)
-        apply_action_3(st, v0)
-    elif move < 11:  # horde()
-        offset = move - 10
-        apply_action_4(st)
-    elif move < 14:  # destroy_kingdom(r: int)
-        offset = move - 11
-        v0 = offset + (1)
-        apply_action_5(st, v0)
-    elif move < 18:  # new_warriors(r: int)
-        offset = move - 14
-        v0 = offset
-        apply_action_6(st, v0)
-    elif move < 21:  # score_kingdom(r: int)
-        offset = move - 18
-        v0 = offset + (1)
-        apply_action_7(st, v0)
-    elif move < 24:  # take_tokens(r: int)
-        offset = move - 21
-        v0 = offset + (1)
-        apply_action_8(st, v0)
-    elif move < 4632:  # go(k: kind, src: cell, dst: cell)
-        offset = move - 24
+    elif move < 4679:  # go(k: kind, src: cell, dst: cell)
+        offset = move - 71
         v2 = offset % 48
         offset = offset / 48
         v1 = offset % 48
         offset = offset / 48
         v0 = offset
-        apply_action_9(st, v0, v1, v2)
-    elif move < 9240:  # strike(k: kind, src: cell, dst: cell)
-        offset = move - 4632
+        apply_action_3(st, v0, v1, v2)
+    elif move < 9287:  # strike(k: kind, src: cell, dst: cell)
+        offset = move - 4679
         v2 = offset % 48
         offset = offset / 48
         v1 = offset % 48
         offset = offset / 48
         v0 = offset
-        apply_action_10(st, v0, v1, v2)
-    elif move < 32280:  # strike_heaven(k: kind, src: cell, dst: cell, q: player)
-        offset = move - 9240
+        apply_action_4(st, v0, v1, v2)
+    elif move < 32327:  # strike_heaven(k: kind, src: cell, dst: cell, q: player)
+        offset = move - 9287
         v3 = offset % 5
         offset = offset / 5
         v2 = offset % 48
@@ -3834,31 +3551,32 @@ cdef void play_move(State* st, int move) noexcept nogil:
         v1 = offset % 48
         offset = offset / 48
         v0 = offset
-        apply_action_11(st, v0, v1, v2, v3)
-    elif move < 32328:  # recruit(dst: cell)
-        offset = move - 32280
+        apply_action_5(st, v0, v1, v2, v3)
+    elif move < 32375:  # recruit(dst: cell)
+        offset = move - 32327
         v0 = offset
-        apply_action_12(st, v0)
-    elif move < 32338:  # destroy(v: int)
-        offset = move - 32328
+        apply_action_6(st, v0)
+    elif move < 32385:  # destroy(v: int)
+        offset = move - 32375
         v0 = offset + (1)
-        apply_action_13(st, v0)
-    elif move < 32339:  # stop()
-        offset = move - 32338
-        apply_action_14(st)
-    elif move < 32348:  # vanaheim_tokens(a: int, b: int)
-        offset = move - 32339
+        apply_action_7(st, v0)
+    elif move < 32386:  # stop()
+        offset = move - 32385
+        apply_action_8(st)
+    elif move < 32395:  # vanaheim_tokens(a: int, b: int)
+        offset = move - 32386
         v1 = offset % 3 + (1)
         offset = offset / 3
         v0 = offset + (1)
-        apply_action_15(st, v0, v1)
+        apply_action_9(st, v0, v1)
     st.last = st.current
     st.ply += 1
     st.passes = 0
-    if st.again:  # extra_turn: the same player moves again
-        st.again = False
-    else:
+    if st.again >= 2:  # next_turn: a chosen player moves next
+        st.current = st.again - 2
+    elif st.again == 0:
         st.current = (st.current + 1) % N_PLAYERS
+    st.again = 0  # (1: extra_turn, the same player moves again)
 
 
 cdef int apply_move(State* st, int move, int* moves) noexcept nogil:
@@ -3873,7 +3591,20 @@ cdef int apply_move(State* st, int move, int* moves) noexcept nogil:
 
 cdef State START          # the start position (set up and settled once, at import)
 state_init(&START)
-settle(&START, NULL)
+# (with items, each new game deals from START and only then settles: see new_game())
+
+
+cdef void new_game(State* st, uint64_t seed) noexcept nogil:
+    """A new game's state for `seed`: START, the decks shuffled and dealt with the
+    chance stream (which the dice then continue), settled."""
+    cdef Rng deal
+    st[0] = START
+    deal.state = derive_seed(seed, DEAL_STREAM)
+    st.rng = deal.state
+    zones_start(st)  # every ordered zone shuffled with the chance stream
+    deal.state = st.rng
+    st.rng = deal.state
+    settle(st, NULL)
 
 cdef int SCRATCH[N_MOVES]  # move buffer for the Python-facing methods (used with the GIL held)
 
@@ -3903,7 +3634,11 @@ cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long f
     cdef int winner
     for i in range(first, first + count):
         rng.state = derive_seed(seed, <uint64_t>i)
-        st = start[0]
+        if deal:  # a new game: START with the decks shuffled and dealt for this game
+            new_game(&st, rng.state)
+        else:  # a rollout: the position as it stands, with dice of its own
+            st = start[0]
+            st.rng = derive_seed(rng.state, CHANCE_STREAM)
         random_game(&st, &rng, moves)
         winner = outcome(&st, &margin)
         stats.games += 1
@@ -3973,6 +3708,8 @@ def playout_trace(uint64_t seed, Core core=None):
         free(trace)
         raise MemoryError()
     rng.state = seed
+    if core is None:
+        new_game(&st, seed)
     try:
         with nogil:
             n = gen_legal(&st, moves)
@@ -4012,6 +3749,8 @@ def perft(int depth, Core core=None):
     cdef int* moves
     if depth < 0:
         raise ValueError("perft depth must be at least 0")
+    if core is None:  # the start of the game with seed 0 (the decks dealt), as new_state(0)
+        new_game(&st, 0)
     moves = <int*>malloc((depth + 1) * N_MOVES * sizeof(int))
     if moves == NULL:
         raise MemoryError()
@@ -4035,7 +3774,7 @@ cdef class Core:
     cdef State st
 
     def __cinit__(self, uint64_t seed=0):
-        self.st = START
+        new_game(&self.st, seed)  # decks and zones shuffled and dealt with the chance stream
 
     def clone(self):
         cdef Core other = Core.__new__(Core)
@@ -4086,14 +3825,15 @@ cdef class Core:
         self.st.terminal = False
         self.st.passes = 0
         self.st.ply_limited = False
-        self.st.again = False
+        self.st.again = 0
         sync_cellsets(&self.st)
         settle(&self.st, NULL)
 
     def set_counter(self, int player, int counter, long long value):
-        """Set one per-player counter of a position being set up (rule tests); takes
-        effect with the next load(), which settles the position."""
-        if not 0 <= player < N_PLAYERS or not 0 <= counter < N_COUNTERS:
+        """Set one counter of a position being set up (rule tests); player N_PLAYERS is
+        the game's row (game counters). Takes effect with the next load(), which settles
+        the position."""
+        if not 0 <= player <= N_PLAYERS or not 0 <= counter < N_COUNTERS:
             raise ValueError("set_counter: no such player or counter")
         self.st.counters[player][counter] = value
 
@@ -4161,11 +3901,41 @@ cdef class Core:
         """Discard piles per player and kind."""
         return [[] for p in range(N_PLAYERS)]
 
+    def set_zone(self, int slot, content):
+        """Set one zone slot of a position being set up (rule tests): an ordered slot's
+        item kinds top first, an unordered slot's counts per kind (as ``zones`` reads
+        them); takes effect with the next load(), which settles the position."""
+        cdef int k, i
+        if not 0 <= slot < N_ZSLOTS:
+            raise ValueError("set_zone: no such slot")
+        if SLOT_PILE[slot] >= 0:
+            if len(content) > ZONE_CAP or any(not 0 <= k < N_ITEM_KINDS for k in content):
+                raise ValueError("set_zone: a pile of item kinds, at most the game's items")
+            for k in range(N_ITEM_KINDS):
+                self.st.zcount[slot][k] = 0
+            for i, k in enumerate(content):
+                self.st.zpile[SLOT_PILE[slot]][i] = k
+                self.st.zcount[slot][k] += 1
+            self.st.zsize[slot] = len(content)
+        else:
+            if len(content) != N_ITEM_KINDS or any(not 0 <= k <= ZONE_CAP for k in content):
+                raise ValueError("set_zone: a count per kind of item")
+            for k in range(N_ITEM_KINDS):
+                self.st.zcount[slot][k] = content[k]
+            self.st.zsize[slot] = sum(content)
+
     @property
     def zones(self):
         """Every zone slot's content: an ordered slot's item kinds top first, an unordered
         slot's counts per kind (see midgardc/runtime/zones.py)."""
-        return []
+        cdef int slot
+        out = []
+        for slot in range(N_ZSLOTS):
+            if SLOT_PILE[slot] >= 0:
+                out.append([self.st.zpile[SLOT_PILE[slot]][i] for i in range(self.st.zsize[slot])])
+            else:
+                out.append([self.st.zcount[slot][k] for k in range(N_ITEM_KINDS)])
+        return out
 
     @property
     def heights(self):
@@ -4178,7 +3948,7 @@ cdef class Core:
 
     @property
     def counters(self):
-        return [[self.st.counters[p][k] for k in range(N_COUNTERS)] for p in range(N_PLAYERS)]
+        return [[self.st.counters[p][k] for k in range(N_COUNTERS)] for p in range(N_PLAYERS + 1)]  # then the game's row
 
 
 def core_from_bytes(bytes data):

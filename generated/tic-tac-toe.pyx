@@ -198,8 +198,9 @@ cdef extern from *:
       {5},
       {5}
     };
-    /* counters at setup [player][counter] */
-    static const long long MGC_COUNTER_INIT[2][1] = {
+    /* counters at setup [player][counter], then the game's row */
+    static const long long MGC_COUNTER_INIT[3][1] = {
+      {0},
       {0},
       {0}
     };
@@ -228,7 +229,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[3][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[10]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[2][1]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][1]
 
 
 # ---------------------------------------------------------------------------- state
@@ -239,7 +240,7 @@ ctypedef struct State:
     board_t board[N_CELLS + 1]                     # board[N_CELLS] is the off-board cell (-1)
     uint64_t cellsets[N_PIECES][WORDS]             # the cells holding each piece id (0: the empty cells)
     int hands[N_PLAYERS][HAND_SLOTS]               # pieces in hand [player][kind]
-    long long counters[N_PLAYERS][COUNTER_SLOTS]   # per-player counters [player][counter]
+    long long counters[N_PLAYERS + 1][COUNTER_SLOTS]  # counters [player][counter], then the game's row
     int current                                    # the player to move; -1 once the game is over
     int last                                       # the player who made the previous move; -1 at the start
     int ply                                        # moves played
@@ -266,6 +267,7 @@ cdef void state_init(State* st) noexcept nogil:
     for p in range(N_PLAYERS):
         for k in range(HAND_SLOTS):
             st.hands[p][k] = HAND_INIT[p][k]
+    for p in range(N_PLAYERS + 1):  # (the last row is the game's)
         for k in range(COUNTER_SLOTS):
             st.counters[p][k] = COUNTER_INIT[p][k]
     st.current = 0
@@ -1291,9 +1293,10 @@ cdef class Core:
         settle(&self.st, NULL)
 
     def set_counter(self, int player, int counter, long long value):
-        """Set one per-player counter of a position being set up (rule tests); takes
-        effect with the next load(), which settles the position."""
-        if not 0 <= player < N_PLAYERS or not 0 <= counter < N_COUNTERS:
+        """Set one counter of a position being set up (rule tests); player N_PLAYERS is
+        the game's row (game counters). Takes effect with the next load(), which settles
+        the position."""
+        if not 0 <= player <= N_PLAYERS or not 0 <= counter < N_COUNTERS:
             raise ValueError("set_counter: no such player or counter")
         self.st.counters[player][counter] = value
 
@@ -1361,6 +1364,12 @@ cdef class Core:
         """Discard piles per player and kind."""
         return [[] for p in range(N_PLAYERS)]
 
+    def set_zone(self, int slot, content):
+        """Set one zone slot of a position being set up (rule tests): an ordered slot's
+        item kinds top first, an unordered slot's counts per kind (as ``zones`` reads
+        them); takes effect with the next load(), which settles the position."""
+        raise ValueError("set_zone: this game has no zones")
+
     @property
     def zones(self):
         """Every zone slot's content: an ordered slot's item kinds top first, an unordered
@@ -1378,7 +1387,7 @@ cdef class Core:
 
     @property
     def counters(self):
-        return [[self.st.counters[p][k] for k in range(N_COUNTERS)] for p in range(N_PLAYERS)]
+        return [[self.st.counters[p][k] for k in range(N_COUNTERS)] for p in range(N_PLAYERS + 1)]  # then the game's row
 
 
 def core_from_bytes(bytes data):

@@ -26,6 +26,7 @@ SAMPLER = str(Path(__file__).parent / "data" / "sampler.yaml")
 REGIONS = str(Path(__file__).parent / "data" / "regions.yaml")
 DICE = str(Path(__file__).parent / "data" / "dice.yaml")  # chance, player counts
 CAPTURES = str(Path(__file__).parent / "data" / "captures.yaml")  # remove, extra_turn
+PHASES = str(Path(__file__).parent / "data" / "phases.yaml")  # game counters, next_turn
 SEED = 20_240_607
 GAMES = 1000  # per Midgard variant, in the slow run
 
@@ -67,7 +68,7 @@ def _first_difference(a: list[int], b: list[int]) -> int:
 
 def every_spec() -> list[tuple[str, object]]:
     out = []
-    for path in build.spec_files(str(SPECS)) + [SAMPLER, REGIONS, DICE, CAPTURES]:
+    for path in build.spec_files(str(SPECS)) + [SAMPLER, REGIONS, DICE, CAPTURES, PHASES]:
         for variant in [None, *list_variants(path)]:
             out.append((path, variant))
     return out
@@ -145,7 +146,7 @@ def snapshot(core) -> tuple:
 @pytest.mark.parametrize(
     "item",
     [(MIDGARD, v) for v in MIDGARD_VARIANTS]
-    + [(SAMPLER, None), (SAMPLER, "short"), (str(SPECS / "classics" / "tic-tac-toe.yaml"), None), (DICE, None), (DICE, "ordered"), (CAPTURES, None)],
+    + [(SAMPLER, None), (SAMPLER, "short"), (str(SPECS / "classics" / "tic-tac-toe.yaml"), None), (DICE, None), (DICE, "ordered"), (CAPTURES, None), (PHASES, None)],
     ids=spec_id,
 )
 def test_state_agrees_after_every_move(item):

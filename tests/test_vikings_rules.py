@@ -90,11 +90,12 @@ def position(game, huts: dict, counters: dict, current: int, phase: int = 2, rou
             board[ir.board.cell_names.index(f"{prov}.{i}")] = ir.piece_id(p, k)
             in_huts[p][k] += 1
     hands = [[11 - in_huts[p][0], 1 - in_huts[p][1]] for p in range(n)]
-    values = {"g_round": [round_] + [0] * (n - 1), "g_phase": [phase] + [0] * (n - 1)}
-    values.update(counters)
+    values = dict(counters)
     for name, per_player in values.items():
         for p in range(n):
             state.core.set_counter(p, ir.counters.index(name), per_player[p])
+    for name, value in (("round", round_), ("phase", phase)):  # game counters: the last row
+        state.core.set_counter(n, ir.counters.index(name), value)
     for prov in doomed:
         move_item(state, "doom_" + prov, "doomed")
     for p, names in (cards or {}).items():
@@ -110,8 +111,13 @@ def position(game, huts: dict, counters: dict, current: int, phase: int = 2, rou
 
 
 def counter(state, name: str) -> list[int]:
+    """A per-player counter, player by player."""
     i = state.game.ir.counters.index(name)
-    return [row[i] for row in state.core.counters]
+    return [row[i] for row in state.core.counters[: state.game.ir.n_players]]
+
+
+def game_counter(state, name: str) -> int:
+    return state.core.counters[state.game.ir.n_players][state.game.ir.counters.index(name)]
 
 
 # --------------------------------------------------------------------------- the Scoring Example
@@ -486,7 +492,7 @@ def test_random_games_stay_legal_and_end(n, seed, choices):
         state.apply(moves[choices[i % len(choices)] % len(moves)])
         check_invariants(state)
     assert state.is_terminal() and not state.core.ply_limited
-    assert counter(state, "g_round")[0] == 3  # "The game consists of three rounds"
+    assert game_counter(state, "round") == 3  # "The game consists of three rounds"
 
 
 def check_games(n: int, games: int, seed: int) -> None:
@@ -575,7 +581,7 @@ def test_draft_sets_pass_left_and_picks_join_the_supply(engine) -> None:
 def play_to_round(state, rnd: int, seed: int) -> None:
     """Random moves until the deal of round ``rnd`` is due."""
     rng = Rng(seed)
-    while not (counter(state, "g_round")[0] == rnd - 1 and counter(state, "g_phase")[0] == 0):
+    while not (game_counter(state, "round") == rnd - 1 and game_counter(state, "phase") == 0):
         moves = state.legal_move_ids()
         state.apply_unchecked(moves[rng.below(len(moves))])
 
@@ -637,9 +643,37 @@ def test_the_game_has_three_rounds_of_4_5_6_cards(engine) -> None:
     while not state.is_terminal():
         moves = state.legal_move_ids()
         state.apply_unchecked(moves[rng.below(len(moves))])
-        if counter(state, "g_phase")[0] in (0,) or state.is_terminal():
-            rnd = counter(state, "g_round")[0]
+        if game_counter(state, "phase") in (0,) or state.is_terminal():
+            rnd = game_counter(state, "round")
             played_at_round_end.setdefault(rnd, [len(cards_in(state, "played", p)) for p in range(3)])
     draws = [sum(c in ("g7", "g8") for c in cards_in(state, "played", p)) for p in range(3)]
     assert sorted(played_at_round_end) == [1, 2, 3]
     assert [x - d for x, d in zip(played_at_round_end[3], draws)] == [4 + 5 + 6] * 3
+
+
+def test_first_player_holds_the_highest_gold_card_and_play_proceeds_left(engine) -> None:
+    # Actions Phase: "All players reveal their gold cards. The player who holds the
+    # highest-numbered gold card is the first player, and play proceeds to the left from
+    # there. A player who has no gold cards does not reveal anything and cannot be the
+    # first player." The last pass of a draft: each player has one card left to pick; red
+    # keeps a gold 5 from an earlier round, black picks gold 3, green gold 9, violet none.
+    game = game_of(engine, N4)
+    state = game.new_state(2)
+    for p, card in zip(range(N4), ["inv_j", "g3", "g9", "atk_a"]):
+        move_item(state, card, "draft", p)
+    move_item(state, "g5", "revealed", RED)
+    state.core.set_counter(N4, game.ir.counters.index("round"), 1)
+    state.core.set_counter(N4, game.ir.counters.index("phase"), 1)  # the draft
+    state.core.load(state.core.board, state.core.hands, RED)  # (the Vikings as at the start)
+    for card in ["pick:InvJ", "pick:G3", "pick:G9", "pick:AtkA"]:
+        state.apply(card)
+    assert game_counter(state, "phase") == 2
+    assert cards_in(state, "revealed", BLACK) == ["g3"] and cards_in(state, "revealed", RED) == ["g5"]
+    assert state.current_player_name() == "green"  # gold 9 beats 5 and 3
+    order = []
+    for _ in range(N4):
+        order.append(state.current_player_name())
+        state.apply(next(m for m in state.legal_moves() if m.text == "stop" or m.text.startswith("Inv") or m.text.startswith("Atk") or m.text.startswith("G")))
+        while state.current_player_name() == order[-1]:
+            state.apply(next(m for m in state.legal_moves() if m.text == "stop") if any(m.text == "stop" for m in state.legal_moves()) else state.legal_moves()[0])
+    assert order == ["green", "violet", "red", "black"]  # to the left: the next seats

@@ -63,6 +63,7 @@ from ..ir.nodes import (
     DefineCall,
     Domain,
     ExtraTurn,
+    NextTurn,
     Remove,
     Effect,
     Expr,
@@ -107,7 +108,7 @@ SECTIONS = (
 )
 
 #: Built-ins that read the state (everything else is a fixed function of its arguments).
-STATE_READS = {"empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "line", "flanked", "rolled", "die", "height", "room", "face_up", "in_deck", "discarded", "deck_left", "area_points", "areas_won", "holding", "zone_size", "top"}
+STATE_READS = {"empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "game_counter", "line", "flanked", "rolled", "die", "height", "room", "face_up", "in_deck", "discarded", "deck_left", "area_points", "areas_won", "holding", "zone_size", "top"}
 #: Dilation by nibble lookup tables while they stay this small (bytes); else bit by bit.
 NIBBLE_TABLE_LIMIT = 64 * 1024
 #: Boards up to this many cells get cell-set (bitboard) code; larger ones are evaluated
@@ -212,7 +213,7 @@ def unparse(e: Expr, ir: GameIR, prec: int = 0) -> str:
         if e.type == BOOL:
             return "true" if e.value else "false"
         if e.type == PLAYER:
-            return ir.players[e.value] if 0 <= e.value < ir.n_players else "nobody"
+            return ir.players[e.value] if 0 <= e.value < ir.n_players else ("the game" if e.value == ir.n_players else "nobody")
         if e.type == KIND and 0 <= e.value < ir.n_kinds:
             return ir.kinds[e.value]
         if e.type == DIR and 0 <= e.value < len(ir.board.directions):
@@ -227,6 +228,8 @@ def unparse(e: Expr, ir: GameIR, prec: int = 0) -> str:
             return f"{ir.board.props[e.args[0].value][0]}({unparse(e.args[1], ir)})"
         if e.fn == "counter":
             return f"{ir.counters[e.args[0].value]}({unparse(e.args[1], ir)})"
+        if e.fn == "game_counter":
+            return ir.counters[e.args[0].value]
         if not e.args:
             return e.fn
         return f"{e.fn}({', '.join(unparse(a, ir) for a in e.args)})"
@@ -518,6 +521,8 @@ class ExprCompiler:
             if not isinstance(index, Const):
                 raise BuildError("internal error: player_prop() index must be a constant")
             return Code(f"PPROP_{index.value}[{self.expr(e.args[1], scope).text} + 1]", "int")
+        if fn == "game_counter":
+            return Code(f"st.counters[N_PLAYERS][{e.args[0].value}]", "long long")
         if fn in ("prop", "counter"):
             index = e.args[0]
             if not isinstance(index, Const):
@@ -1106,7 +1111,11 @@ class ExprCompiler:
                 out.append(zone_effect(self, eff, scope))
             elif isinstance(eff, ExtraTurn):
                 self.uses_again = True
-                out.append({"comment": "extra_turn: the mover moves again", "code": "st.again = True"})
+                out.append({"comment": "extra_turn: the mover moves again", "code": "st.again = 1"})
+            elif isinstance(eff, NextTurn):
+                self.uses_again = True
+                to = self.expr(eff.to, scope).text
+                out.append({"comment": comment_text(f"next_turn: {unparse(eff.to, self.ir)} moves next"), "code": f"next_turn(st, {to})"})
             elif isinstance(eff, (IfEffect, ForEach)):
                 out.append(self.block(eff, scope))
             else:

@@ -29,7 +29,9 @@ class Names:
     constants: dict[str, tuple[int, str]] = field(default_factory=dict)
     defines: dict[str, tuple[int, tuple[str, ...], str]] = field(default_factory=dict)  # name -> (index, param types, result)
     props: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (index, bool|int)
-    counters: dict[str, int] = field(default_factory=dict)
+    counters: dict[str, int] = field(default_factory=dict)  # per-player counters: name -> index
+    game_counters: dict[str, int] = field(default_factory=dict)  # one per game: name -> index
+    game_row: int = 0  # the counters' row of the game (= the number of players)
     player_props: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (index, type)
     has_directions: bool = False
     has_deck: bool = False  # the spec declares decks (deck:)
@@ -45,7 +47,7 @@ class Names:
         return [*BUILTINS, *(ZONE_FUNCTIONS if self.zones else ()), *self.defines, *self.props, *self.counters, *self.player_props, *DOMAINS, *QUANTIFIERS]
 
     def all_values(self) -> list[str]:
-        return [*self.constants, *CONSTANTS, *(k for k, b in BUILTINS.items() if not b.args)]
+        return [*self.constants, *CONSTANTS, *self.game_counters, *(k for k, b in BUILTINS.items() if not b.args)]
 
 
 # How types are named in messages: a designer thinks in conditions and numbers.
@@ -124,6 +126,8 @@ class Checker:
         if n in self.names.defines and not self.names.defines[n][1]:
             idx, _, result = self.names.defines[n]
             return DefineCall(idx, (), result)
+        if n in self.names.game_counters:
+            return Call("game_counter", (Const(self.names.game_counters[n], INT),), INT)
         if n in BUILTINS or n in self.names.defines or n in self.names.props or n in self.names.counters or n in self.names.player_props:
             raise self.fail(f"'{n}' is a function; call it with arguments, e.g. {n}(...)", node.at)
         if n in DOMAINS:
@@ -171,6 +175,8 @@ class Checker:
             idx, typ = self.names.props[n]
             (cell,) = self._args(node, scope, (CELL,), "board property")
             return Call("prop", (Const(idx, INT), cell), typ)
+        if n in self.names.game_counters:
+            raise self.fail(f"'{n}' is a game counter, one for the whole game: read it by its bare name, {n}", node.at)
         if n in self.names.counters:
             (player,) = self._args(node, scope, (PLAYER,), "counter")
             return Call("counter", (Const(self.names.counters[n], INT), player), INT)

@@ -75,6 +75,7 @@ ZONE_FUNCTIONS: dict[str, Builtin] = {
 INDEXED = {
     "prop": Builtin((INT, CELL), INT, "a board property declared under board.props", "seeded(c)"),
     "counter": Builtin((INT, PLAYER), INT, "a per-player counter declared under counters", "score(p) >= 10"),
+    "game_counter": Builtin((INT,), INT, "a game counter (counters: {x: {of: game}}), read by its bare name", "round == 3"),
     "player_prop": Builtin((INT, PLAYER), INT, "a per-player value declared under player_props (0 for nobody)", "ahead(mover)"),
 }
 

@@ -181,7 +181,8 @@ class AssessRegions:
 
 @dataclass(frozen=True)
 class SetCounter:
-    """``counters[owner][counter] = value`` (or ``+=`` when ``add``)."""
+    """``counters[owner][counter] = value`` (or ``+=`` when ``add``); a game counter's owner
+    is the constant ``n_players``, the game's row."""
 
     counter: int
     owner: Expr
@@ -228,6 +229,15 @@ class Remove:
     each: Optional[Domain]
     var: str
     to: str = "hand"  # "hand" | "out"
+
+
+@dataclass(frozen=True)
+class NextTurn:
+    """The player ``to`` moves next, whatever the seat order or an extra_turn say (the last
+    one run in a move wins; nobody changes nothing). Phases that hand the turn to a chosen
+    player (the highest bid, the winner of a majority) are written with it."""
+
+    to: Expr
 
 
 @dataclass(frozen=True)
@@ -344,7 +354,7 @@ class Shuffle:
     owner: Expr
 
 
-Effect = Union[Place, AssessRegions, SetCounter, MovePiece, FlipFlanked, Remove, ExtraTurn, Discard, Draw, Deal, Take, PassZone, Gather, Shuffle, IfEffect, ForEach]
+Effect = Union[Place, AssessRegions, SetCounter, MovePiece, FlipFlanked, Remove, ExtraTurn, NextTurn, Discard, Draw, Deal, Take, PassZone, Gather, Shuffle, IfEffect, ForEach]
 
 
 # --------------------------------------------------------------------------- structure
@@ -618,8 +628,10 @@ class GameIR:
     players: tuple[str, ...]
     kinds: tuple[str, ...]
     hand_init: tuple[tuple[int, ...], ...]  # [player][kind]
-    counters: tuple[str, ...]  # per-player integer counters
-    counter_init: tuple[tuple[int, ...], ...]  # [player][counter]
+    counters: tuple[str, ...]  # integer counters, per player or (counter_scope "game") one for the game
+    # [row][counter]: one row per player, then the game's row (index n_players), which holds
+    # the game counters (a per-player counter's cell there is unused, 0)
+    counter_init: tuple[tuple[int, ...], ...]
     board: BoardIR
     defines: tuple[Define, ...]
     actions: tuple[Action, ...]
@@ -640,12 +652,24 @@ class GameIR:
     zones: Optional[ZonesIR] = None  # kinds of item and the zones holding them (items:, zones:)
     player_counts: tuple[int, ...] = ()  # the counts the spec supports (player_counts:); () = just len(players)
     default_players: int = 0  # the count played when none is chosen
+    counter_scope: tuple[str, ...] = ()  # per counter: "player" | "game" (() = all per player)
+    counter_visible: tuple[str, ...] = ()  # per counter: "all" | "owner" | "none" (() = all public)
     source: str = ""  # spec path, for messages
     meta: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def n_players(self) -> int:
         return len(self.players)
+
+    @property
+    def player_counters(self) -> tuple[int, ...]:
+        """Indices of the per-player counters (the others are the game's)."""
+        return tuple(i for i in range(len(self.counters)) if not self.counter_scope or self.counter_scope[i] == "player")
+
+    @property
+    def game_counters(self) -> tuple[int, ...]:
+        """Indices of the game counters, kept in the counters' last row."""
+        return tuple(i for i in range(len(self.counters)) if self.counter_scope and self.counter_scope[i] == "game")
 
     @property
     def n_kinds(self) -> int:

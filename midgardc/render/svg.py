@@ -71,7 +71,7 @@ def track_labels(ir: GameIR) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     for p in range(ir.n_players):
         out += [(p, f"{k} in hand") for k in ir.kinds if any(h[ir.kinds.index(k)] for h in ir.hand_init)]
-        out += [(p, name) for name in ir.counters]
+        out += [(p, ir.counters[i]) for i in ir.player_counters]
         out += [(p, f"score: {k.name}") for k in ir.ranking]
     return out
 
@@ -85,7 +85,7 @@ def track_values(state: "State") -> list[int]:
     out: list[int] = []
     for p in range(ir.n_players):
         out += [int(core.hands[p][i]) for i in shown_kinds]
-        out += [int(v) for v in core.counters[p][: len(ir.counters)]]
+        out += [int(core.counters[p][i]) for i in ir.player_counters]
         out += [int(v) for v in keys[p]]
     return out
 

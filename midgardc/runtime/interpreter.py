@@ -28,6 +28,7 @@ from ..ir.nodes import (
     MovePiece,
     FlipFlanked,
     ExtraTurn,
+    NextTurn,
     Remove,
     Discard,
     Draw,
@@ -371,6 +372,7 @@ class Program:
             "ply": lambda s: s.ply,
             "prop": lambda s, i, c: props[i][c],
             "counter": lambda s, i, p: s.counters[p][i] if p >= 0 else 0,
+            "game_counter": lambda s, i: s.counters[-1][i],  # the game's row comes last
             # lines, custodial runs, per-player properties
             "line": line,
             "flanked": flanked,
@@ -445,7 +447,9 @@ class Core:
         self.roll = [-1] * dice  # the faces of the current roll (-1: not rolled yet)
         self.chance = bool(dice)  # a roll is due: the turn opens with a chance node
         self.rng = Rng(derive_seed(seed, CHANCE_STREAM))  # the state's own chance stream
-        self.again = False  # an extra_turn effect ran: the mover moves again
+        # who moves after this move: 0 = the next seat, 1 = the mover again (extra_turn),
+        # 2 + p = player p (next_turn); effects only raise it within a move
+        self.again = 0
         self._deal()
         # zones: every ordered zone shuffled with the chance stream, after the decks
         self.zones = zone_rules.start(ir.zones, self.rng) if ir.zones is not None else []
@@ -500,14 +504,15 @@ class Core:
         self.current, self.last, self.ply = current, last, ply
         self.terminal, self.passes, self.ply_limited = False, 0, False
         self.chance = bool(ir.chance)  # the loaded turn opens with a roll
-        self.again = False
+        self.again = 0
         self._legal = None
         self._settle()
 
     def set_counter(self, player: int, counter: int, value: int) -> None:
-        """Set one per-player counter of a position being set up (rule tests); takes
-        effect with the next load(), which settles the position."""
-        if not 0 <= player < self.prog.ir.n_players or not 0 <= counter < len(self.prog.ir.counters):
+        """Set one counter of a position being set up (rule tests); player n_players is
+        the game's row (game counters). Takes effect with the next load(), which settles
+        the position."""
+        if not 0 <= player <= self.prog.ir.n_players or not 0 <= counter < len(self.prog.ir.counters):
             raise ValueError("set_counter: no such player or counter")
         self.counters[player][counter] = value
 
@@ -650,10 +655,11 @@ class Core:
         self.last = self.current
         self.ply += 1
         self.passes = 0
-        if self.again:  # extra_turn: the same player moves again
-            self.again = False
-        else:
+        if self.again >= 2:  # next_turn: a chosen player moves next
+            self.current = self.again - 2
+        elif not self.again:
             self.current = (self.current + 1) % self.prog.ir.n_players
+        self.again = 0  # (1: extra_turn, the same player moves again)
         self.chance = self.prog.ir.chance is not None
         self._settle()
 
@@ -702,7 +708,11 @@ class Core:
             elif isinstance(eff, Remove):
                 self._remove(eff, env)
             elif isinstance(eff, ExtraTurn):
-                self.again = True
+                self.again = 1  # (the last of extra_turn and next_turn in a move decides)
+            elif isinstance(eff, NextTurn):
+                to = self._fn(eff.to)(self, env)
+                if to >= 0:
+                    self.again = 2 + to
             elif isinstance(eff, Discard):
                 p, k = self._fn(eff.owner)(self, env), self._fn(eff.item)(self, env)
                 if p >= 0 and self.up[p][k] > 0:

@@ -93,7 +93,7 @@ def state_json(state: "State") -> dict:
             {
                 "name": name,
                 "hand": {k: core.hands[p][i] for i, k in enumerate(ir.kinds)},
-                "counters": {k: core.counters[p][i] for i, k in enumerate(ir.counters)},
+                "counters": {ir.counters[i]: core.counters[p][i] for i in ir.player_counters},
                 "score": dict(zip(rank_names, keys[p])),
             }
         )
@@ -114,6 +114,8 @@ def state_json(state: "State") -> dict:
         "ply": core.ply,
         "moves": [state.game.move_text(m) for m in state.history],
     }
+    if ir.game_counters:
+        out["counters"] = {ir.counters[i]: core.counters[ir.n_players][i] for i in ir.game_counters}
     if marks:
         out["marks"] = marks
     if ir.zones is not None and ir.zones.zones:  # every zone's content (see State.zones)
@@ -220,6 +222,8 @@ def render_text(state: "State", color: bool = True) -> str:
         if ir.deck is not None:
             zones = deck_zones(ir, state.core, p)
             lines.append(f"    face up: {' '.join(zones['up']) or '-'}; discarded: {' '.join(zones['discard']) or '-'}; deck: {len(zones['deck'])} left")
+    if ir.game_counters:
+        lines.append("  game: " + ", ".join(f"{ir.counters[i]} {state.core.counters[ir.n_players][i]}" for i in ir.game_counters))
     if state.is_terminal():
         w = state.winner()
         limited = " (stopped at the ply limit)" if state.core.ply_limited else ""

@@ -50,6 +50,7 @@ from ..ir.nodes import (
     ExtraTurn,
     ForEach,
     IfEffect,
+    NextTurn,
     Remove,
     RankKey,
     RenderIR,
@@ -67,6 +68,8 @@ MAX_MOVES = 1 << 20
 MAX_PLIES = 1_000_000
 MAX_FACES = 64
 MAX_DRAWS = 1 << 16  # faces ** dice: the sampling table's size
+COUNTER_SCOPES = ("player", "game")  # a counter per player, or one for the game
+VISIBILITIES = ("all", "owner", "none")  # who sees a value: everyone, its owner, nobody
 REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-writable name)
 
 # section -> (allowed keys, required keys)
@@ -92,6 +95,8 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     # taking pieces off the board; moving again
     "remove": ({"at", "each", "where", "to"}, {"at"}),
     "extra_turn": (set(), set()),
+    "next_turn": ({"to"}, {"to"}),
+    "counter": ({"start", "of", "visible"}, set()),
     "face": ({"text", "value"}, set()),
     # items: every player's deck, face-up items and discard pile
     "deck": ({"items", "up"}, {"items"}),
@@ -229,7 +234,7 @@ class Lowerer:
         max_plies = self.scalar(game.items["max_plies"], int, "game.max_plies", 1, MAX_PLIES) if "max_plies" in game else 1000
         self.lower_players(game.items["players"])
         hand_init = self.lower_pieces(top.get("pieces"))
-        counters, counter_init = self.lower_counters(top.get("counters"))
+        counters, counter_init, counter_scope, counter_visible = self.lower_counters(top.get("counters"))
         self.board = self.lower_board(top.items["board"])
         initial_board = self.lower_setup(top.get("setup"))
         player_props = self.lower_player_props(top.get("player_props"))
@@ -258,6 +263,8 @@ class Lowerer:
             hand_init=hand_init,
             counters=tuple(counters),
             counter_init=counter_init,
+            counter_scope=counter_scope,
+            counter_visible=counter_visible,
             board=self.board,
             defines=tuple(self.defines),
             actions=actions,
@@ -454,18 +461,44 @@ class Lowerer:
             per_kind.append(hands)
         return tuple(tuple(per_kind[k][p] for k in range(len(self.kinds))) for p in range(len(self.players)))
 
-    def lower_counters(self, node: Optional[YNode]) -> tuple[list[str], tuple[tuple[int, ...], ...]]:
+    def lower_counters(self, node: Optional[YNode]) -> tuple[list[str], tuple[tuple[int, ...], ...], tuple[str, ...], tuple[str, ...]]:
+        """Counters: ``name: 0`` (per player, public) or ``name: {start, of, visible}``. The
+        state keeps one row per player and then the game's row, so a game counter is an
+        ordinary counter of a row nobody sits at."""
         names: list[str] = []
         init: list[int] = []
+        scopes: list[str] = []
+        visible: list[str] = []
         if node is not None:
             if not isinstance(node, YMap):
-                raise SpecError("'counters' maps a per-player counter name to its starting value", node.pos)
+                raise SpecError("'counters' maps a counter name to its starting value (or to {start, of, visible})", node.pos)
             for cname, value in node.items.items():
                 self.ident(cname, node.key_pos[cname], "counter name")
-                self.names.counters[cname] = len(names)
+                scope, vis = "player", "all"
+                if isinstance(value, YMap):
+                    body = self.keys(value, "counter", f"counter '{cname}'")
+                    start = self.scalar(body["start"], int, "a counter's starting value", -(2**31), 2**31 - 1) if "start" in body else 0
+                    if "of" in body:
+                        scope = self.scalar(body["of"], str, "a counter's 'of'")
+                        if scope not in COUNTER_SCOPES:
+                            raise SpecError(f"a counter is 'of' {' or '.join(COUNTER_SCOPES)}, not '{scope}'", body["of"].pos, did_you_mean(scope, COUNTER_SCOPES))
+                    if "visible" in body:
+                        vis = self.scalar(body["visible"], str, "a counter's 'visible'")
+                        if vis not in VISIBILITIES:
+                            raise SpecError(f"a counter is visible to {', '.join(VISIBILITIES)}, not '{vis}'", body["visible"].pos, did_you_mean(vis, VISIBILITIES))
+                        if scope == "game" and vis == "owner":
+                            raise SpecError("a game counter has no owner: it is visible to 'all' or 'none'", body["visible"].pos)
+                else:
+                    start = self.scalar(value, int, "a counter's starting value", -(2**31), 2**31 - 1)
+                (self.names.game_counters if scope == "game" else self.names.counters)[cname] = len(names)
                 names.append(cname)
-                init.append(self.scalar(value, int, "a counter's starting value", -(2**31), 2**31 - 1))
-        return names, tuple(tuple(init) for _ in self.players)
+                init.append(start)
+                scopes.append(scope)
+                visible.append(vis)
+        per_player = tuple(v if s == "player" else 0 for v, s in zip(init, scopes))
+        game_row = tuple(v if s == "game" else 0 for v, s in zip(init, scopes))
+        self.names.game_row = len(self.players)
+        return names, (*(per_player for _ in self.players), game_row), tuple(scopes), tuple(visible)
 
     def lower_board(self, node: YNode) -> BoardIR:
         if not isinstance(node, YMap):
@@ -593,7 +626,7 @@ class Lowerer:
         for pname, body in node.items.items():
             ppos = node.key_pos[pname]
             self.ident(pname, ppos, "player property name")
-            if pname in self.names.props or pname in self.names.counters or pname in self.names.constants or pname in self.names.player_props:
+            if pname in self.names.props or pname in self.names.counters or pname in self.names.game_counters or pname in self.names.constants or pname in self.names.player_props:
                 raise SpecError(f"'{pname}' is already a name in this spec", ppos)
             if not isinstance(body, YMap):
                 raise SpecError(f"player property '{pname}' maps each player to a value", body.pos)
@@ -638,7 +671,7 @@ class Lowerer:
             name, params = parse_signature(head, locate)
             kpos = locate(len(head) - len(head.lstrip()))
             self.ident(name, kpos, "definition name")
-            if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.constants or name in self.names.player_props:
+            if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.game_counters or name in self.names.constants or name in self.names.player_props:
                 raise SpecError(f"'{name}' is already defined", kpos)
             scope: dict[str, str] = {}
             ptuple = []
@@ -821,10 +854,18 @@ class Lowerer:
     def eff_counter(self, body: YMap, scope: dict[str, str], add: bool) -> Effect:
         cnode = body["counter"]
         cname = self.scalar(cnode, str, "a counter name")
+        value = self.condition(body["to"], scope, INT)
+        if cname in self.names.game_counters:
+            if "of" in body:
+                raise SpecError(f"'{cname}' is a game counter: it belongs to no player, so it takes no 'of'", body.key_pos["of"])
+            return SetCounter(self.names.game_counters[cname], Const(self.names.game_row, PLAYER), value, add)
         if cname not in self.names.counters:
-            raise SpecError(f"unknown counter '{cname}'", cnode.pos, did_you_mean(cname, self.names.counters))
+            raise SpecError(f"unknown counter '{cname}'", cnode.pos, did_you_mean(cname, [*self.names.counters, *self.names.game_counters]))
         owner = self.condition(body["of"], scope, PLAYER) if "of" in body else Call("mover", (), PLAYER)
-        return SetCounter(self.names.counters[cname], owner, self.condition(body["to"], scope, INT), add)
+        return SetCounter(self.names.counters[cname], owner, value, add)
+
+    def eff_next_turn(self, body: YMap, scope: dict[str, str]) -> Effect:
+        return NextTurn(self.condition(body["to"], scope, PLAYER))
 
     def eff_move(self, body: YMap, scope: dict[str, str]) -> Effect:
         capture = "remove"
@@ -1002,6 +1043,7 @@ EFFECTS: dict[str, Callable] = {
     "flip_flanked": Lowerer.eff_flip,
     "remove": Lowerer.eff_remove,
     "extra_turn": Lowerer.eff_extra_turn,
+    "next_turn": Lowerer.eff_next_turn,
     "discard": Lowerer.eff_discard,
     "draw": Lowerer.eff_draw,
     "if": lambda self, body, scope: _eff_if(self, body, scope),
