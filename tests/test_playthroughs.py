@@ -122,6 +122,22 @@ def test_detail_policy_and_brief_steps() -> None:
     assert len(brief) < len(full)
 
 
+def test_a_budget_writes_the_rest_of_a_long_game_in_brief() -> None:
+    # a long game with large observations stays a reviewable file: once the text reaches
+    # the budget, the remaining steps take one line each; the end is still in full
+    target = next(t for t in TARGETS if "hex" in t.spec and t.variant is None)
+    game = game_of(target, "interpreted")
+    whole = playthrough(game, 3, detail=Detail(None))
+    capped = playthrough(game, 3, detail=Detail(20, 1, budget=3000))
+    assert capped.rstrip("\n").split("\n")[-1] == whole.rstrip("\n").split("\n")[-1]  # the same game
+    assert "(the text has reached 3000 characters: the remaining steps in one line each, the end in full)" in capped
+    head = capped.split("(the text has reached")[0]
+    assert 3000 <= len(head) < 3000 + max(len(part) for part in whole.split("\n## step "))
+    assert "\n## step " not in capped.split("(the text has reached")[1].split("\n## end after")[0]
+    assert "\n## end after step " in capped
+    assert "(the text has reached" not in playthrough(game, 3, detail=Detail(20, 1, budget=None))
+
+
 def test_a_roll_lists_every_outcome_with_its_exact_probability() -> None:
     target = next(t for t in TARGETS if load(t.spec, t.variant, n_players=t.count).ir.chance is not None)
     game = game_of(target, "interpreted")

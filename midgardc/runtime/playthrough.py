@@ -37,13 +37,20 @@ FORMAT_VERSION = 1
 @dataclass(frozen=True)
 class Detail:
     """Which steps are written in full: steps 0..full-1, then every ``every``-th step (and
-    the final position always). ``full=None`` writes every step in full."""
+    the final position always). ``full=None`` writes every step in full. ``budget``: once
+    the text holds that many characters, the remaining steps are written in one line
+    (a long game with large observations stays a reviewable file; the end is still in
+    full); None: no budget."""
 
     full: Optional[int] = 20
     every: int = 10
+    budget: Optional[int] = 160_000
 
     def is_full(self, step: int) -> bool:
         return self.full is None or step < self.full or step % self.every == 0
+
+    def spent(self, written: int) -> bool:
+        return self.full is not None and self.budget is not None and written >= self.budget
 
     def describe(self) -> str:
         if self.full is None:
@@ -77,8 +84,17 @@ def playthrough(game: "Game", seed: int = 0, spec: Optional[str] = None, detail:
     rng = Rng(seed)
     step = 0
     memo: dict = {}  # the last outcome listing written in full, and its step
+    written, counted = 0, 0  # characters in out[:counted]
+    spent = False
     while not state.is_terminal():
         full = detail.is_full(step)
+        if full and not spent:
+            written += sum(len(line) + 1 for line in out[counted:])
+            counted = len(out)
+            if detail.spent(written):
+                spent = True
+                out += ["", f"(the text has reached {detail.budget} characters: the remaining steps in one line each, the end in full)"]
+        full = full and not spent
         if full:
             out += ["", f"## step {step} (ply {state.ply()})"]
         else:
