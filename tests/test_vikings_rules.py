@@ -680,3 +680,21 @@ def test_first_player_holds_the_highest_gold_card_and_play_proceeds_left(engine)
         while state.current_player_name() == order[-1]:
             state.apply(next(m for m in state.legal_moves() if m.text == "stop") if any(m.text == "stop" for m in state.legal_moves()) else state.legal_moves()[0])
     assert order == ["green", "violet", "red", "black"]  # to the left: the next seats
+
+
+def test_what_each_player_may_see_is_declared() -> None:
+    # Kingdom Tokens: "Tokens are kept face-down. You may look at tokens you've collected at
+    # any time, but your opponents may not." Setup: the decks are "face down"; the draft
+    # is "semi-secret"; "All players reveal their gold cards"; a played card is left
+    # "face-up in front of them"; doom tokens are placed on the board face up.
+    ir = game_of("interpreted", 3).ir
+    visible = dict(zip(ir.counters, ir.counter_visible))
+    assert visible["tok_j"] == visible["tok_m"] == visible["tok_a"] == "owner"
+    assert visible["score"] == visible["boat"] == "all"
+    zones = {z.name: (z.of, z.visible) for z in ir.zones.zones}
+    for deck in ("bronze", "silver", "gold", "doom_pile"):
+        assert zones[deck] == ("game", "none")
+    for hidden in ("draft", "picked", "supply"):
+        assert zones[hidden] == ("player", "owner")
+    assert zones["revealed"] == zones["played"] == ("player", "all")
+    assert zones["doomed"] == ("game", "all")
