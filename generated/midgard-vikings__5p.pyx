@@ -1191,49 +1191,49 @@ cdef inline long long define_11(State* st, int a0, long long a1) noexcept nogil:
     return quant_4(st, a1, a0)
 
 
-# define 12: busy = doing(mover) > 0 and left(mover) > 0
-cdef inline bint define_12(State* st) noexcept nogil:
-    return ((counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0))
-
-
-# define 13: doomed_province(int v) = v >= 1 and (any t in item_kinds: holding(9, red, t) > 0 and item_has(t, v))
-cdef inline bint define_13(State* st, long long a0) noexcept nogil:
+# define 12: doomed_province(int v) = v >= 1 and (any t in item_kinds: holding(9, red, t) > 0 and item_has(t, v))
+cdef inline bint define_12(State* st, long long a0) noexcept nogil:
     return ((a0 >= 1) and quant_6(st, a0))
 
 
-# define 14: card_is(item k, int t) = any r in range(0, 3): item_has(k, 10 * t + r)
-cdef inline bint define_14(State* st, int a0, long long a1) noexcept nogil:
+# define 13: card_is(item k, int t) = any r in range(0, 3): item_has(k, 10 * t + r)
+cdef inline bint define_13(State* st, int a0, long long a1) noexcept nogil:
     return quant_7(st, a0, a1)
 
 
-# define 15: card_type(item k) = sum(t in range(1, 9): either(card_is(k, t), t, 0))
-cdef inline long long define_15(State* st, int a0) noexcept nogil:
+# define 14: card_type(item k) = sum(t in range(1, 9): either(card_is(k, t), t, 0))
+cdef inline long long define_14(State* st, int a0) noexcept nogil:
     return quant_8(st, a0)
 
 
-# define 16: card_realm(item k) = sum(r in range(0, 3): either(item_has(k, 10 * card_type(k) + r), r, 0))
-cdef inline long long define_16(State* st, int a0) noexcept nogil:
+# define 15: card_realm(item k) = sum(r in range(0, 3): either(item_has(k, 10 * card_type(k) + r), r, 0))
+cdef inline long long define_15(State* st, int a0) noexcept nogil:
     return quant_9(st, a0)
 
 
-# define 17: card_moves(int t) = either(t == 1, 2, either(t == 4, 3, either(t == 6, 2, 1)))
-cdef inline long long define_17(State* st, long long a0) noexcept nogil:
+# define 16: card_moves(int t) = either(t == 1, 2, either(t == 4, 3, either(t == 6, 2, 1)))
+cdef inline long long define_16(State* st, long long a0) noexcept nogil:
     return (<long long>(2) if (a0 == 1) else <long long>((<long long>(3) if (a0 == 4) else <long long>((<long long>(2) if (a0 == 6) else <long long>(1))))))
 
 
-# define 18: gold_number(item k) = sum(n in range(1, 15): either(item_has(k, 100 + n), n, 0))
-cdef inline long long define_18(State* st, int a0) noexcept nogil:
+# define 17: gold_number(item k) = sum(n in range(1, 15): either(item_has(k, 100 + n), n, 0))
+cdef inline long long define_17(State* st, int a0) noexcept nogil:
     return quant_10(st, a0)
 
 
-# define 19: best_gold(player p) = max(k in item_kinds: either(holding(6, p, k) > 0, gold_number(k), 0))
-cdef inline long long define_19(State* st, int a0) noexcept nogil:
+# define 18: best_gold(player p) = max(k in item_kinds: either(holding(6, p, k) > 0, gold_number(k), 0))
+cdef inline long long define_18(State* st, int a0) noexcept nogil:
     return quant_11(st, a0)
 
 
-# define 20: first_player(player p) = best_gold(p) > 0 and (all o in players: o == p or best_gold(o) < best_gold(p))
-cdef inline bint define_20(State* st, int a0) noexcept nogil:
-    return ((define_19(st, a0) > 0) and quant_12(st, a0))
+# define 19: first_player(player p) = best_gold(p) > 0 and (all o in players: o == p or best_gold(o) < best_gold(p))
+cdef inline bint define_19(State* st, int a0) noexcept nogil:
+    return ((define_18(st, a0) > 0) and quant_12(st, a0))
+
+
+# define 20: busy = doing(mover) > 0 and left(mover) > 0
+cdef inline bint define_20(State* st) noexcept nogil:
+    return ((counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0))
 
 
 # define 21: dest_ok(cell d) = doing(mover) <= 3 and (kingdom(d) == realm(mover) and empty(d) or heaven(d)) or doing(mover) == 4 and (hut(d) and empty(d) or heaven(d)) and (target(mover) == 0 or province(d) == target(mover))
@@ -1241,9 +1241,9 @@ cdef inline bint define_21(State* st, int a0) noexcept nogil:
     return (((counter_of(st, st.current, 10) <= 3) and (((define_1(st, a0) == counter_of(st, st.current, 11)) and (st.board[a0] == 0)) or define_3(st, a0))) or (((counter_of(st, st.current, 10) == 4) and ((define_2(st, a0) and (st.board[a0] == 0)) or define_3(st, a0))) and ((counter_of(st, st.current, 13) == 0) or (PROP_0[a0] == counter_of(st, st.current, 13)))))
 
 
-# define 22: recruit_ok(cell d) = either(realm(mover) == 0, either(heaven(d), 1, 0), either(kingdom(d) == realm(mover) and empty(d), 1, 0)) == 1
+# define 22: recruit_ok(cell d) = realm(mover) == 0 and heaven(d) or realm(mover) > 0 and kingdom(d) == realm(mover) and empty(d)
 cdef inline bint define_22(State* st, int a0) noexcept nogil:
-    return ((<long long>((<long long>(1) if define_3(st, a0) else <long long>(0))) if (counter_of(st, st.current, 11) == 0) else <long long>((<long long>(1) if ((define_1(st, a0) == counter_of(st, st.current, 11)) and (st.board[a0] == 0)) else <long long>(0)))) == 1)
+    return (((counter_of(st, st.current, 11) == 0) and define_3(st, a0)) or (((counter_of(st, st.current, 11) > 0) and (define_1(st, a0) == counter_of(st, st.current, 11))) and (st.board[a0] == 0)))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -1364,7 +1364,7 @@ cdef inline long long quant_8(State* st, int f0) noexcept nogil:
     lo = 1
     hi = 9
     for x in range(lo, hi + 1):
-        total += (<long long>(x) if define_14(st, f0, x) else <long long>(0))
+        total += (<long long>(x) if define_13(st, f0, x) else <long long>(0))
     return total
 
 
@@ -1378,7 +1378,7 @@ cdef inline long long quant_9(State* st, int f0) noexcept nogil:
     lo = 0
     hi = 3
     for x in range(lo, hi + 1):
-        total += (<long long>(x) if item_shows(f0, ((<long long>10 * define_15(st, f0)) + x)) else <long long>(0))
+        total += (<long long>(x) if item_shows(f0, ((<long long>10 * define_14(st, f0)) + x)) else <long long>(0))
     return total
 
 
@@ -1404,7 +1404,7 @@ cdef inline long long quant_11(State* st, int f0) noexcept nogil:
     cdef long long value
     cdef bint seen = False
     for x in range(N_ITEM_KINDS):
-        value = (<long long>(define_18(st, x)) if (holding_of(st, 6, f0, x) > 0) else <long long>(0))
+        value = (<long long>(define_17(st, x)) if (holding_of(st, 6, f0, x) > 0) else <long long>(0))
         if not seen or value > best:
             best = value
             seen = True
@@ -1416,7 +1416,7 @@ cdef inline bint quant_12(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     for x in range(N_PLAYERS):
-        if not ((x == f0) or (define_19(st, x) < define_19(st, f0))):
+        if not ((x == f0) or (define_18(st, x) < define_18(st, f0))):
             return False
     return True
 
@@ -1445,7 +1445,7 @@ cdef inline long long quant_15(State* st, int f0) noexcept nogil:
     cdef int x
     cdef long long total = 0
     for x in range(N_CELLS):
-        if (define_13(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)):
+        if (define_12(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)):
             total += 1
     return total
 
@@ -1456,7 +1456,7 @@ cdef inline long long quant_16(State* st, int f0) noexcept nogil:
     cdef int x
     cdef long long total = 0
     for x in range(N_CELLS):
-        if ((define_13(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 0)):
+        if ((define_12(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 0)):
             total += 1
     return total
 
@@ -1466,7 +1466,7 @@ cdef inline bint quant_17(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef int x
     for x in range(N_CELLS):
-        if ((define_13(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 1)):
+        if ((define_12(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 1)):
             return True
     return False
 
@@ -1610,7 +1610,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             n += 1
     # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
     # where busy and doing(mover) <= 4 and src != dst and mine_at(src, k) and dest_ok(dst)
-    if define_12(st) and (counter_of(st, st.current, 10) <= 4):
+    if define_20(st) and (counter_of(st, st.current, 10) <= 4):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1624,7 +1624,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     n += 1
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
     # where busy and doing(mover) == 3 and mine_at(src, k) and kingdom(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if define_12(st) and (counter_of(st, st.current, 10) == 3):
+    if define_20(st) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1641,7 +1641,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         n += 1
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..32326
     # where busy and doing(mover) == 3 and mine_at(src, k) and heaven(dst) and q != mover and pool(q, place(dst)) > 0
-    if define_12(st) and (counter_of(st, st.current, 10) == 3):
+    if define_20(st) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1661,7 +1661,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                             n += 1
     # action 6: recruit(dst: cell) -> ids 32327..32374
     # where busy and doing(mover) == 6 and supply(mover) > 0 and recruit_ok(dst)
-    if define_12(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
+    if define_20(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
         for a0 in range(N_CELLS):  # dst: cell
             if not define_22(st, a0):  # recruit_ok(dst)
                 continue
@@ -1669,7 +1669,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             n += 1
     # action 7: destroy(v: int) -> ids 32375..32384
     # where busy and doing(mover) == 5 and province_kingdom(v) == realm(mover)
-    if define_12(st) and (counter_of(st, st.current, 10) == 5):
+    if define_20(st) and (counter_of(st, st.current, 10) == 5):
         for a0 in range(1, 11):  # v: int 1..10
             if not (define_0(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
                 continue
@@ -1677,7 +1677,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             n += 1
     # action 8: stop() -> ids 32385..32385
     # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and supply(mover) == 0)
-    if define_12(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
+    if define_20(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
         out[n] = 32385
         n += 1
     # action 9: vanaheim_tokens(a: int, b: int) -> ids 32386..32394
@@ -1723,7 +1723,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             return True
     # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
     # where busy and doing(mover) <= 4 and src != dst and mine_at(src, k) and dest_ok(dst)
-    if define_12(st) and (counter_of(st, st.current, 10) <= 4):
+    if define_20(st) and (counter_of(st, st.current, 10) <= 4):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1736,7 +1736,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                     return True
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
     # where busy and doing(mover) == 3 and mine_at(src, k) and kingdom(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if define_12(st) and (counter_of(st, st.current, 10) == 3):
+    if define_20(st) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1752,7 +1752,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                         return True
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..32326
     # where busy and doing(mover) == 3 and mine_at(src, k) and heaven(dst) and q != mover and pool(q, place(dst)) > 0
-    if define_12(st) and (counter_of(st, st.current, 10) == 3):
+    if define_20(st) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1771,21 +1771,21 @@ cdef bint any_legal(State* st) noexcept nogil:
                             return True
     # action 6: recruit(dst: cell) -> ids 32327..32374
     # where busy and doing(mover) == 6 and supply(mover) > 0 and recruit_ok(dst)
-    if define_12(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
+    if define_20(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
         for a0 in range(N_CELLS):  # dst: cell
             if not define_22(st, a0):  # recruit_ok(dst)
                 continue
             return True
     # action 7: destroy(v: int) -> ids 32375..32384
     # where busy and doing(mover) == 5 and province_kingdom(v) == realm(mover)
-    if define_12(st) and (counter_of(st, st.current, 10) == 5):
+    if define_20(st) and (counter_of(st, st.current, 10) == 5):
         for a0 in range(1, 11):  # v: int 1..10
             if not (define_0(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
                 continue
             return True
     # action 8: stop() -> ids 32385..32385
     # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and supply(mover) == 0)
-    if define_12(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
+    if define_20(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
         return True
     # action 9: vanaheim_tokens(a: int, b: int) -> ids 32386..32394
     # where phase == 3 and a <= b and controls(mover, 12)
@@ -1828,7 +1828,7 @@ cdef void remove_0(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_13(st, PROP_0[x]):
+        if not define_12(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1848,7 +1848,7 @@ cdef void remove_1(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_13(st, PROP_0[x]):
+        if not define_12(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1868,7 +1868,7 @@ cdef void remove_2(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_13(st, PROP_0[x]):
+        if not define_12(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1905,7 +1905,7 @@ cdef void remove_4(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_13(st, PROP_0[x]):
+        if not define_12(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1959,7 +1959,7 @@ cdef void remove_7(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_13(st, PROP_0[x]):
+        if not define_12(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1996,7 +1996,7 @@ cdef void remove_9(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_13(st, PROP_0[x]):
+        if not define_12(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -2016,7 +2016,7 @@ cdef void remove_10(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_13(st, PROP_0[x]):
+        if not define_12(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -2057,7 +2057,7 @@ cdef void remove_12(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_13(st, PROP_0[x]):
+        if not define_12(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -2077,7 +2077,7 @@ cdef void remove_13(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_13(st, PROP_0[x]):
+        if not define_12(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -2097,7 +2097,7 @@ cdef void remove_14(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_13(st, PROP_0[x]):
+        if not define_12(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -2190,7 +2190,7 @@ cdef void each_8(State* st, int f0) noexcept nogil:
     # f0 = k
     cdef int x
     for x in range(N_ITEM_KINDS):
-        if not (define_18(st, x) > 0):
+        if not (define_17(st, x) > 0):
             continue
         each_9(st, f0, x)  # for each q in players
 
@@ -2217,7 +2217,7 @@ cdef void each_11(State* st, int f0) noexcept nogil:
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_20(st, x):
+        if not define_19(st, x):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
@@ -3034,26 +3034,26 @@ cdef void apply_action_2(State* st, int a0) noexcept nogil:
         take_items(st, a0, 5, st.current, 7, st.current, 1)  # take 1 k from supply of mover to played of mover
     else:
         take_items(st, a0, 6, st.current, 7, st.current, 1)  # take 1 k from revealed of mover to played of mover  # if holding(5, mover, k) > 0
-    counter_add(st, st.current, 15, (<long long>(0) if (define_15(st, a0) == 9) else <long long>((-<long long>1))))  # add counter plays of mover += either(card_type(k) == 9, 0, -1)
-    if ((define_15(st, a0) <= 6) and (not ((define_15(st, a0) == 6) and (counter_of(st, st.current, 5) == 0)))):
-        counter_set(st, st.current, 10, define_15(st, a0))  # set counter doing of mover = card_type(k)
-        counter_set(st, st.current, 11, define_16(st, a0))  # set counter realm of mover = card_realm(k)
-        counter_set(st, st.current, 12, define_17(st, define_15(st, a0)))  # set counter left of mover = card_moves(card_type(k))
-        counter_set(st, st.current, 14, (<long long>(1) if (((define_15(st, a0) == 1) or (define_15(st, a0) == 4)) or (define_15(st, a0) == 6)) else <long long>(0)))  # set counter may_stop of mover = either(card_type(k) == 1 or card_type(k) == 4 or card_type(k) == 6, 1, 0)
+    counter_add(st, st.current, 15, (<long long>(0) if (define_14(st, a0) == 9) else <long long>((-<long long>1))))  # add counter plays of mover += either(card_type(k) == 9, 0, -1)
+    if ((define_14(st, a0) <= 6) and (not ((define_14(st, a0) == 6) and (counter_of(st, st.current, 5) == 0)))):
+        counter_set(st, st.current, 10, define_14(st, a0))  # set counter doing of mover = card_type(k)
+        counter_set(st, st.current, 11, define_15(st, a0))  # set counter realm of mover = card_realm(k)
+        counter_set(st, st.current, 12, define_16(st, define_14(st, a0)))  # set counter left of mover = card_moves(card_type(k))
+        counter_set(st, st.current, 14, (<long long>(1) if (((define_14(st, a0) == 1) or (define_14(st, a0) == 4)) or (define_14(st, a0) == 6)) else <long long>(0)))  # set counter may_stop of mover = either(card_type(k) == 1 or card_type(k) == 4 or card_type(k) == 6, 1, 0)
         st.again = 1  # extra_turn: the mover moves again  # if card_type(k) <= 6 and not (card_type(k) == 6 and supply(mover) == 0)
-    if ((define_15(st, a0) == 2) and (counter_of(st, st.current, 5) > 0)):
+    if ((define_14(st, a0) == 2) and (counter_of(st, st.current, 5) > 0)):
         counter_add(st, st.current, 5, (-<long long>1))  # add counter supply of mover += -1
         counter_add(st, st.current, 1, 1)  # add counter boat of mover += 1  # if card_type(k) == 2 and supply(mover) > 0
-    if (define_15(st, a0) == 7):
-        counter_set(st, 5, 19, define_16(st, a0))  # set counter score_lo of the game = card_realm(k)
-        counter_set(st, 5, 20, define_16(st, a0))  # set counter score_hi of the game = card_realm(k)  # if card_type(k) == 7
-    if (define_15(st, a0) == 8):
-        counter_add(st, st.current, 7, (<long long>(1) if ((define_16(st, a0) == 1) or (define_16(st, a0) == 3)) else <long long>(0)))  # add counter tok_j of mover += either(card_realm(k) == 1 or card_realm(k) == 3, 1, 0)
-        counter_add(st, st.current, 8, (<long long>(1) if ((define_16(st, a0) == 1) or (define_16(st, a0) == 2)) else <long long>(0)))  # add counter tok_m of mover += either(card_realm(k) == 1 or card_realm(k) == 2, 1, 0)
-        counter_add(st, st.current, 9, (<long long>(1) if ((define_16(st, a0) == 2) or (define_16(st, a0) == 3)) else <long long>(0)))  # add counter tok_a of mover += either(card_realm(k) == 2 or card_realm(k) == 3, 1, 0)  # if card_type(k) == 8
-    if (define_15(st, a0) == 9):
-        deal_items(st, 0, 0, 5, st.current, (<long long>(1) if (define_16(st, a0) == 1) else <long long>(0)))  # deal either(card_realm(k) == 1, 1, 0) from bronze to supply of mover
-        deal_items(st, 1, 0, 5, st.current, (<long long>(1) if (define_16(st, a0) == 1) else <long long>(2)))  # deal either(card_realm(k) == 1, 1, 2) from silver to supply of mover
+    if (define_14(st, a0) == 7):
+        counter_set(st, 5, 19, define_15(st, a0))  # set counter score_lo of the game = card_realm(k)
+        counter_set(st, 5, 20, define_15(st, a0))  # set counter score_hi of the game = card_realm(k)  # if card_type(k) == 7
+    if (define_14(st, a0) == 8):
+        counter_add(st, st.current, 7, (<long long>(1) if ((define_15(st, a0) == 1) or (define_15(st, a0) == 3)) else <long long>(0)))  # add counter tok_j of mover += either(card_realm(k) == 1 or card_realm(k) == 3, 1, 0)
+        counter_add(st, st.current, 8, (<long long>(1) if ((define_15(st, a0) == 1) or (define_15(st, a0) == 2)) else <long long>(0)))  # add counter tok_m of mover += either(card_realm(k) == 1 or card_realm(k) == 2, 1, 0)
+        counter_add(st, st.current, 9, (<long long>(1) if ((define_15(st, a0) == 2) or (define_15(st, a0) == 3)) else <long long>(0)))  # add counter tok_a of mover += either(card_realm(k) == 2 or card_realm(k) == 3, 1, 0)  # if card_type(k) == 8
+    if (define_14(st, a0) == 9):
+        deal_items(st, 0, 0, 5, st.current, (<long long>(1) if (define_15(st, a0) == 1) else <long long>(0)))  # deal either(card_realm(k) == 1, 1, 0) from bronze to supply of mover
+        deal_items(st, 1, 0, 5, st.current, (<long long>(1) if (define_15(st, a0) == 1) else <long long>(2)))  # deal either(card_realm(k) == 1, 1, 2) from silver to supply of mover
         st.again = 1  # extra_turn: the mover moves again  # if card_type(k) == 9
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):

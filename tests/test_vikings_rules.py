@@ -412,6 +412,31 @@ def test_new_warriors_in_kingdom_and_in_the_heavens(engine) -> None:
     assert state.current_player_name() == "black"  # no effect
 
 
+@pytest.mark.parametrize("card,provinces", [("g9", range(1, 5)), ("g10", range(5, 8)), ("g11", range(8, 11))])
+def test_destroy_kingdom_cards_name_their_kingdom(engine, card, provinces) -> None:
+    # FACTS ASSUMPTION (gold): "9/10/11 destroy a province of Jotunheim/Mannheim/Alfheim"
+    state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt([card]))
+    state.apply(card.upper())
+    assert moves(state) == {f"ruin:{v}" for v in provinces}
+
+
+def test_draw_cards_then_take_an_additional_turn(engine) -> None:
+    # Draw Cards (Cards 7 - 8): "Draw the cards indicated and immediately take an additional
+    # turn. The extra turn does not count against your allotted total of actions for the
+    # round." FACTS ASSUMPTION: "7 draws one bronze and one silver, 8 draws two silver"
+    for card, bronze, silver in [("g7", 1, 1), ("g8", 0, 2)]:
+        state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt([card]))
+        before = cards_in(state, "supply", RED)
+        state.apply(card.upper())
+        drawn = list(cards_in(state, "supply", RED))
+        for c in before:
+            drawn.remove(c)
+        assert sum(c in BRONZE for c in drawn) == bronze and sum(c in SILVER for c in drawn) == silver
+        assert len(drawn) == bronze + silver
+        assert state.current_player_name() == "red" and counter(state, "plays")[RED] == 2
+        assert cards_in(state, "played", RED) == [card]
+
+
 def test_take_province_tokens(engine) -> None:
     # Take Province Token (Cards 4 - 6): "Simply take the kingdom tokens indicated on the
     # card." FACTS ASSUMPTION: "4: Jotunheim+Mannheim, 5: Mannheim+Alfheim, 6: Alfheim+Jotunheim"
