@@ -3,8 +3,9 @@
 copied into the spec and, where a test needs them, into this file).
 
 Each test names the paragraph it checks. Positions are set up with ``core.load`` (the
-Vikings in huts, as pieces) and ``core.set_counter`` (the Vikings on boats, in the
-heavens, in Valhalla and in the off-board supply, the tokens, the round and phase).
+Vikings in huts, as pieces), ``core.set_counter`` (the Vikings on boats, in the heavens,
+in Valhalla and in the off-board supply, the tokens, the round and phase) and
+``core.set_zone`` (cards in hand, doom tokens on the board).
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ SPEC = str(Path(__file__).resolve().parent.parent / "specs" / "midgard-vikings.y
 RED, BLACK, GREEN, VIOLET, YELLOW = range(5)
 NAMES = ["red", "black", "green", "violet", "yellow"]
 W, L = "warrior", "leader"
-# FACTS ASSUMPTION (provinces): province numbers as in the spec
-PROVINCES = ["utgard", "jarnvid", "thrymheim", "ironwood", "myrkvior", "vigrid", "hlymdalir", "gimle", "andlang", "vidblain"]
 # lead: where the leader is (the spec's codes)
 IN_HUT, ON_BOAT, IN_ASGARD, IN_VANAHEIM, IN_VALHALLA = range(5)
 
