@@ -1376,6 +1376,12 @@ cdef class Core:
         slot's counts per kind (see midgardc/runtime/zones.py)."""
         return []
 
+    def set_zones(self, slots):
+        """Replace every zone slot's content (the format of `zones`), as the interpreter's
+        Core.set_zones (which checks the slots the same way)."""
+        if slots:
+            raise ValueError("this game has no zones")
+
     @property
     def heights(self):
         """Pieces stacked per cell, and 0 for the off-board cell at index N_CELLS."""

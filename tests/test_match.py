@@ -132,6 +132,17 @@ def test_script_error_in_a_worker_comes_back_as_a_user_error(tmp_path: Path) -> 
     assert f"{script}:3:" in str(info.value) and "raised ValueError: tired" in str(info.value)
 
 
+def test_a_worker_that_dies_is_one_clear_error_not_a_wait(tmp_path: Path) -> None:
+    """A worker killed mid-game (here: its player ends the process) used to leave the parent
+    waiting on multiprocessing.Pool forever; now the match stops with a message."""
+    script = tmp_path / "dies.py"
+    script.write_text("import os\n\n\ndef choose(*args):\n    os._exit(3)\n")
+    record = tmp_path / "never.jsonl"
+    with pytest.raises(MidgardcError, match="a worker process died before finishing its games"):
+        run_match(get_game(MIDGARD), MIDGARD, parse_players(f"script:{script},random"), games=4, workers=2, record=str(record))
+    assert not record.exists()
+
+
 def test_player_count_must_match_the_seats() -> None:
     with pytest.raises(MidgardcError, match=r"Midgard has 2 seats \(sea, land\) but 3 players were given"):
         run_match(get_game(MIDGARD), MIDGARD, parse_players("random,random,greedy"), games=1)

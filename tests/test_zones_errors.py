@@ -92,6 +92,7 @@ def test_sections_are_checked(tmp_path: Path) -> None:
     _fails(tmp_path, base.replace("items: {red: 2, blue: 2}", "items: {red: 4000, blue: 97}"), 5, "the zones start with 4097 items in all (limit 4096)")
     _fails(tmp_path, base.replace("held: {visible: owner}", "held: {visible: owner, items: {red: 2048}}"), 6, "limit 4096")  # 2 players x 2048 + 4
     _fails(tmp_path, base.replace("bag: {of: game}", "red: {of: game}"), 7, "zone 'red' has the same name as a player, piece kind, direction, die face or item")
+    _fails(tmp_path, base.replace("zones:", "counters: {bag: {start: 0, of: game}}\nzones:"), 8, "zone 'bag' has the same name as a counter")
     _fails(tmp_path, base.replace("bag: {of: game}", "bag: {of: game, sorted: true}"), 7, "unknown key 'sorted' in zone 'bag'")
     _fails(tmp_path, base.replace("items: {red: [1], blue: [2]}", "items: {red: {text: R}, blue: {text: R}}"), 3, "two items are written 'R'")
     _fails(tmp_path, base.replace("items: {red: [1], blue: [2]}\n", ""), 3, "zones hold items: declare their kinds in an 'items' section")

@@ -301,7 +301,9 @@ class ForEach:
 class Deal:
     """``count`` items from the top of an ordered zone (or, from an unordered zone, drawn
     at random with the state's chance stream, see ZonesIR) to another zone, one by one,
-    each to the bottom of an ordered target; fewer when the source runs out."""
+    each to the bottom of an ordered target; fewer when the source runs out. A count
+    above ``ZonesIR.capacity`` counts as the capacity (a pile dealt to itself turns round
+    at most that often)."""
 
     frm: int
     frm_owner: Expr
@@ -313,7 +315,8 @@ class Deal:
 @dataclass(frozen=True)
 class Take:
     """Up to ``count`` copies of item kind ``item`` move from a zone to another (from an
-    ordered zone the copies nearest the top, to the bottom of an ordered target)."""
+    ordered zone the copies nearest the top, to the bottom of an ordered target); a count
+    above ``ZonesIR.capacity`` counts as the capacity."""
 
     item: Expr
     frm: int

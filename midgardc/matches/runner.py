@@ -14,12 +14,15 @@ the same tasks the same way.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import signal
 import traceback
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 from ..errors import MidgardcError
 from ..players import Player, PlayerSpec, player_labels
@@ -236,25 +239,54 @@ def _init_worker(config: RunConfig) -> None:
     _workshop = open_workshop(config)
 
 
-def _play_in_worker(task: GameTask) -> Union[GameResult, Failure]:
-    return play_safely(_workshop or Failure("worker process not initialised", user=False), task)
+def _play_in_worker(tasks: list[GameTask]) -> list[Union[GameResult, Failure]]:
+    workshop = _workshop or Failure("worker process not initialised", user=False)
+    return [play_safely(workshop, task) for task in tasks]
 
 
 def run_pool(config: RunConfig, tasks: Iterable[GameTask], count: int, workers: int, take: Callable[[GameResult], None]) -> None:
-    """Play ``count`` tasks in a pool of local processes; ``take`` sees results as they finish."""
+    """Play ``count`` tasks in a pool of local processes; ``take`` sees results as they finish.
+
+    A ProcessPoolExecutor rather than multiprocessing.Pool: when a worker dies (killed, out
+    of memory, a crash in C) the Pool silently loses its task and the parent waits forever,
+    while the executor fails every pending future with BrokenProcessPool, which becomes one
+    clear error here."""
     # 'spawn' everywhere: no inherited locks or threads, and the same behaviour on every OS.
     context = multiprocessing.get_context("spawn")
     chunk = max(1, min(4, count // (workers * 8)))  # small: results (and Ctrl-C) come back promptly
-    pool = context.Pool(min(workers, count), initializer=_init_worker, initargs=(config,))
+    executor = ProcessPoolExecutor(min(workers, count), mp_context=context, initializer=_init_worker, initargs=(config,))
+    pending: set = set()
+    batches = _batches(iter(tasks), chunk)
     try:
-        for result in pool.imap_unordered(_play_in_worker, tasks, chunksize=chunk):
-            if isinstance(result, Failure):
-                result.raise_it()
-            take(result)
-        pool.close()
+        for batch in itertools.islice(batches, workers * 4):  # a few batches ahead per worker
+            pending.add(executor.submit(_play_in_worker, batch))
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                try:
+                    results = future.result()
+                except BrokenProcessPool:
+                    raise RelayedError("a worker process died before finishing its games (killed, or out of memory?); try again, or with fewer --workers") from None
+                for result in results:
+                    if isinstance(result, Failure):
+                        result.raise_it()
+                    take(result)
+                batch = next(batches, None)
+                if batch is not None:
+                    pending.add(executor.submit(_play_in_worker, batch))
     finally:
-        pool.terminate()
-        pool.join()
+        for process in list(getattr(executor, "_processes", {}).values()):  # stop at once (Ctrl-C, errors)
+            if process.is_alive():
+                process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _batches(tasks: Iterator[GameTask], size: int) -> Iterator[list[GameTask]]:
+    while True:
+        batch = list(itertools.islice(tasks, size))
+        if not batch:
+            return
+        yield batch
 
 
 def default_workers() -> int:

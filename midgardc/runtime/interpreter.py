@@ -488,6 +488,13 @@ class Core:
     def clone(self) -> "Core":
         return Core(self.prog, self)
 
+    def set_zones(self, slots: list[list[int]]) -> None:
+        """Replace every zone slot's content (the format of ``zones``: an ordered slot's
+        kinds top first, an unordered slot's counts per kind), e.g. to deal a hidden
+        hand differently; legal moves are recomputed, nothing else changes."""
+        self.zones = zone_rules.checked_slots(self.prog.ir.zones, slots)
+        self._legal = None
+
     def load(self, board: list[int], hands: list[list[int]], current: int, last: int = NOBODY, ply: int = 0, heights: Optional[list[int]] = None) -> None:
         """Set up an arbitrary position (for rule tests and puzzles), then settle it.
         ``heights``: the stack height per cell (default: 1 on every occupied cell)."""

@@ -224,6 +224,7 @@ def render_text(state: "State", color: bool = True) -> str:
             lines.append(f"    face up: {' '.join(zones['up']) or '-'}; discarded: {' '.join(zones['discard']) or '-'}; deck: {len(zones['deck'])} left")
     if ir.game_counters:
         lines.append("  game: " + ", ".join(f"{ir.counters[i]} {state.core.counters[ir.n_players][i]}" for i in ir.game_counters))
+    lines += zone_lines(state)
     if state.is_terminal():
         w = state.winner()
         limited = " (stopped at the ply limit)" if state.core.ply_limited else ""
@@ -271,3 +272,20 @@ def render_svg(state: "State") -> str:
     from ..render.svg import render_svg as draw
 
     return draw(state)
+
+
+def zone_lines(state: "State") -> list[str]:
+    """One line per zone and owner: every item as written in moves (a pile top first, a
+    set kind by kind), with who may see it — the whole truth, as ``show`` prints it."""
+    zs = state.game.ir.zones
+    if zs is None or not zs.zones:
+        return []
+    text = dict(zip(zs.names, zs.texts))
+    lines = []
+    for z in zs.zones:
+        how = f"{z.of} zone, {'ordered, ' if z.ordered else ''}visible: {z.visible}"
+        for owner, content in state.zones()[z.name].items():
+            items = [text[k] for k in content] if isinstance(content, list) else [text[k] for k, n in content.items() for _ in range(n)]
+            whose = "" if owner == "game" else f" of {owner}"
+            lines.append(f"  {z.name}{whose} ({how}): {' '.join(items) or '-'} [{len(items)}]")
+    return lines

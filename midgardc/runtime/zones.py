@@ -112,7 +112,7 @@ def _add(s: "Core", zones: ZonesIR, z: int, slot: int, item: int) -> None:
 def deal(s: "Core", zones: ZonesIR, eff: Deal, env: dict) -> None:
     src = zones.slot(eff.frm, s._fn(eff.frm_owner)(s, env))
     dst = zones.slot(eff.to, s._fn(eff.to_owner)(s, env))
-    count = s._fn(eff.count)(s, env)
+    count = min(s._fn(eff.count)(s, env), zones.capacity)  # (a zone dealt to itself turns round)
     if src < 0 or dst < 0:
         return
     for _ in range(count):
@@ -126,7 +126,7 @@ def take(s: "Core", zones: ZonesIR, eff: Take, env: dict) -> None:
     item = s._fn(eff.item)(s, env)
     src = zones.slot(eff.frm, s._fn(eff.frm_owner)(s, env))
     dst = zones.slot(eff.to, s._fn(eff.to_owner)(s, env))
-    count = s._fn(eff.count)(s, env)
+    count = min(s._fn(eff.count)(s, env), zones.capacity)
     if src < 0 or dst < 0 or item < 0:
         return
     for _ in range(count):
@@ -185,3 +185,32 @@ def contents(zones: ZonesIR, slots: list[Slot]) -> list[list[int]]:
     """Every slot's content as the engines expose it (ordered: kinds top first;
     unordered: counts per kind), copied."""
     return [list(c) for c in slots]
+
+
+def checked_slots(zones: "ZonesIR | None", slots: list[list[int]]) -> list[Slot]:
+    """``slots`` as a state's zones, or ValueError: one per slot, item kinds in range, no
+    negative count, at most the capacity in all (so the compiled engine's fixed piles can
+    never overflow, whatever moves follow)."""
+    if zones is None or not zones.zones:
+        if slots:
+            raise ValueError("this game has no zones")
+        return []
+    if len(slots) != zones.n_slots:
+        raise ValueError(f"set_zones() needs {zones.n_slots} slots, got {len(slots)}")
+    out: list[Slot] = []
+    for z in zones.zones:
+        for o in range(zones.n_players if z.per_player else 1):
+            content = [int(v) for v in slots[z.base + o]]
+            if z.ordered:
+                if len(content) > zones.capacity or any(not 0 <= k < zones.n_kinds for k in content):
+                    raise ValueError(f"zone {z.name}: a pile of at most {zones.capacity} item kinds 0..{zones.n_kinds - 1}")
+            elif len(content) != zones.n_kinds or any(v < 0 for v in content) or sum(content) > zones.capacity:
+                raise ValueError(f"zone {z.name}: {zones.n_kinds} counts, none negative, at most {zones.capacity} in all")
+            out.append(content)
+    if sum(len(c) if z else sum(c) for c, z in zip(out, _slot_ordered(zones))) > zones.capacity:
+        raise ValueError(f"set_zones(): at most {zones.capacity} items in all (the game's items)")
+    return out
+
+
+def _slot_ordered(zones: ZonesIR) -> list[bool]:
+    return [z.ordered for z in zones.zones for _ in range(zones.n_players if z.per_player else 1)]

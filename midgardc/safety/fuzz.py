@@ -6,7 +6,9 @@ extra_turn and placed graph nodes, which few real games use yet), and apply a fe
 mutations: on the YAML tree (delete, duplicate, retype or rename a key; perturb a number;
 splice, truncate or garble a condition string), aimed at the newer sections (a million
 dice, face texts with separators, count patches that delete the board, extra turns
-forever, removal off the board, node places that are not two numbers), and on the text
+forever, removal off the board, node places that are not two numbers, zones and items with
+odd owners, counts and names, zone effects dealing a pile to itself a trillion times),
+and on the text
 (truncate, duplicate or drop a line, flip a character). Each case is validated in-process
 with ``load_game_ir`` for every variant and player count, and a valid one plays one short
 random game; it must end in success or a ``MidgardcError`` with a message; any other
@@ -386,7 +388,60 @@ def _mut_graph(ch: Chooser, tree: dict) -> None:
         board["edges"] = copy.deepcopy(ch.choice([None, 5, "x", {"a": "b"}, [[name, name]], [[name]], [[name, "nowhere"]], [name]]))
 
 
-FEATURE_MUTATIONS: list[Callable[[Chooser, dict], None]] = [_mut_dice, _mut_counts, _mut_effects, _mut_graph]
+# zones of items (items:, zones:) and the effects that move items
+ZONE_NAMES = ["pile", "hand", "draft", "stock", "top", "holding", "red", "game", "", "a b", "x" * 70, "mover", "pile"]
+ZONE_BODIES: list[Any] = [
+    {}, None, {"of": "game"}, {"of": "game", "visible": "owner"}, {"of": "table"}, {"visible": "mine"}, {"ordered": "yes"},
+    {"ordered": True, "items": {"it0": 3}}, {"of": "game", "ordered": True, "items": {"it0": 4096}}, {"items": {"nope": 1}},
+    {"items": {"it0": -1}}, {"items": [1, 2]}, {"items": {"it0": 10**30}}, {"of": "player", "visible": "none", "ordered": True, "items": {"it0": 2, "it1": 2}},
+]
+ZONE_COUNTS: list[Any] = [None, 0, 1, 3, -1, 4096, 4097, 10**30, "ply * 1000000000000", "-ply", "x", "", "mover", True, [1]]
+ZONE_OWNERS: list[Any] = [None, "mover", "nobody", "next_player(mover)", "1", "x", "", "owner(c)", "last_player"]
+
+
+def _zone_effect(ch: Chooser, zones: list[str]) -> dict:
+    names = zones + ["nowhere", "", 3]
+    kind = ch.choice(["deal", "take", "pass_zone", "gather", "shuffle"])
+    if kind in ("deal", "take"):
+        body: dict = {"from": ch.choice(names), "to": ch.choice(names)}
+        if kind == "take":
+            body["item"] = ch.choice(["it0", "it1", "no_item", "k", "1", "mover", "top(pile)"])
+        for key in ("from_of", "of"):
+            owner = ch.choice(ZONE_OWNERS)
+            if owner is not None:
+                body[key] = owner
+    elif kind == "pass_zone":
+        body = {"zone": ch.choice(names), "step": ch.choice(ZONE_COUNTS)}
+    elif kind == "gather":
+        body = {"from": ch.choice(names), "to": ch.choice(names), "of": ch.choice(ZONE_OWNERS)}
+    else:
+        body = {"zone": ch.choice(names), "of": ch.choice(ZONE_OWNERS)}
+    count = ch.choice(ZONE_COUNTS)
+    if kind in ("deal", "take") and count is not None:
+        body["count"] = count
+    return {kind: {k: v for k, v in body.items() if v is not None}}
+
+
+def _mut_zones(ch: Chooser, tree: dict) -> None:
+    if "deck" in tree and ch.integer(0, 3):
+        del tree["deck"]
+    items = _section(tree, "items", {"it0": {"values": [1], "text": "I0"}, "it1": [2]})
+    zones = _section(tree, "zones", {"pile": {"of": "game", "ordered": True, "items": {"it0": 3, "it1": 2}}, "held": {"visible": "owner"}})
+    op = ch.integer(0, 4)
+    if op == 0:
+        zones[ch.choice(ZONE_NAMES)] = copy.deepcopy(ch.choice(ZONE_BODIES))
+    elif op == 1:
+        n = ch.choice([0, 1, 2, 255, 256])
+        tree["items"] = {f"it{i}": [i] for i in range(n)} if ch.integer(0, 3) else ch.choice([[], "x", None, {"it0": {"text": "a b"}}, {"it0": {"text": "I"}, "it1": {"text": "I"}}])
+    elif op == 2:
+        items[ch.choice(["it0", "it1", "red", "no_item", "top"])] = copy.deepcopy(ch.choice([None, [], [1], {"values": "x"}, {"text": ""}, {"count": 2}]))
+    else:  # a zone effect in an action (a new always-legal one) or a trigger
+        actions = _section(tree, "actions", {})
+        effect = _zone_effect(ch, [z for z in zones if isinstance(z, str)])
+        actions[f"z{ch.integer(0, 9)}"] = {"effects": [effect], "where": ch.choice(["true", "zone_size(pile) > 0", "top(pile) == it0", "holding(mover, held, it1) >= 0"])}
+
+
+FEATURE_MUTATIONS: list[Callable[[Chooser, dict], None]] = [_mut_dice, _mut_counts, _mut_effects, _mut_graph, _mut_zones]
 
 
 def mutate_feature(ch: Chooser, tree: Any) -> Any:

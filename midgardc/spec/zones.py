@@ -99,7 +99,7 @@ def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple]) ->
         raise SpecError("'zones' maps zone names to {of, visible, ordered, items}, e.g. {stash: {of: player, visible: owner}}", node.pos)
     from ..ir.builtins import ZONE_FUNCTIONS
 
-    for taken in (lw.names.counters, lw.names.props, lw.names.player_props):
+    for taken in (lw.names.counters, lw.names.game_counters, lw.names.props, lw.names.player_props):
         clash = sorted(set(taken) & set(ZONE_FUNCTIONS))
         if clash:
             counters = lw.tree.get("counters")
@@ -117,6 +117,8 @@ def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple]) ->
         lw.ident(zname, zpos, "zone name")
         if zname in lw.names.constants:
             raise SpecError(f"zone '{zname}' has the same name as a player, piece kind, direction, die face or item", zpos)
+        if zname in lw.names.counters or zname in lw.names.game_counters:
+            raise SpecError(f"zone '{zname}' has the same name as a counter", zpos)
         if body is None or isinstance(body, YScalar) and body.value is None:
             body = YMap({}, zpos, {})
         body = lw.keys(body, "zone", f"zone '{zname}'")
