@@ -1999,12 +1999,6 @@ cdef class Core:
         """Discard piles per player and kind."""
         return [[] for p in range(N_PLAYERS)]
 
-    def set_zone(self, int slot, content):
-        """Set one zone slot of a position being set up (rule tests): an ordered slot's
-        item kinds top first, an unordered slot's counts per kind (as ``zones`` reads
-        them); takes effect with the next load(), which settles the position."""
-        raise ValueError("set_zone: this game has no zones")
-
     @property
     def zones(self):
         """Every zone slot's content: an ordered slot's item kinds top first, an unordered

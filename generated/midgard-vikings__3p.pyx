@@ -1031,6 +1031,8 @@ cdef void deal_items(State* st, int frm, int frm_owner, int to, int to_owner, lo
     cdef int item
     if src < 0 or dst < 0:
         return
+    if count > ZONE_CAP:  # (a zone dealt to itself turns round)
+        count = ZONE_CAP
     for i in range(count):
         item = zone_remove_top(st, src)
         if item < 0:
@@ -1045,6 +1047,8 @@ cdef void take_items(State* st, int item, int frm, int frm_owner, int to, int to
     cdef long long i
     if src < 0 or dst < 0 or item < 0:
         return
+    if count > ZONE_CAP:
+        count = ZONE_CAP
     for i in range(count):
         if not zone_remove_kind(st, src, item):
             return
@@ -1650,7 +1654,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                             out[n] = 9287 + a0 * 6912 + a1 * 144 + a2 * 3 + a3
                             n += 1
     # action 6: recruit(dst: cell) -> ids 23111..23158
-    # where busy and doing(mover) == 6 and supply(mover) > 0 and recruit_ok(dst)
+    # where busy and doing(mover) == 6 and offboard(mover) > 0 and recruit_ok(dst)
     if define_20(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
         for a0 in range(N_CELLS):  # dst: cell
             if not define_22(st, a0):  # recruit_ok(dst)
@@ -1666,7 +1670,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 23159 + (a0 - (1))
             n += 1
     # action 8: stop() -> ids 23169..23169
-    # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and supply(mover) == 0)
+    # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and offboard(mover) == 0)
     if define_20(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
         out[n] = 23169
         n += 1
@@ -1760,7 +1764,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                                 continue
                             return True
     # action 6: recruit(dst: cell) -> ids 23111..23158
-    # where busy and doing(mover) == 6 and supply(mover) > 0 and recruit_ok(dst)
+    # where busy and doing(mover) == 6 and offboard(mover) > 0 and recruit_ok(dst)
     if define_20(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
         for a0 in range(N_CELLS):  # dst: cell
             if not define_22(st, a0):  # recruit_ok(dst)
@@ -1774,7 +1778,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 8: stop() -> ids 23169..23169
-    # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and supply(mover) == 0)
+    # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and offboard(mover) == 0)
     if define_20(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
         return True
     # action 9: vanaheim_tokens(a: int, b: int) -> ids 23170..23178
@@ -3030,10 +3034,10 @@ cdef void apply_action_2(State* st, int a0) noexcept nogil:
         counter_set(st, st.current, 11, define_15(st, a0))  # set counter realm of mover = card_realm(k)
         counter_set(st, st.current, 12, define_16(st, define_14(st, a0)))  # set counter left of mover = card_moves(card_type(k))
         counter_set(st, st.current, 14, (<long long>(1) if (((define_14(st, a0) == 1) or (define_14(st, a0) == 4)) or (define_14(st, a0) == 6)) else <long long>(0)))  # set counter may_stop of mover = either(card_type(k) == 1 or card_type(k) == 4 or card_type(k) == 6, 1, 0)
-        st.again = 1  # extra_turn: the mover moves again  # if card_type(k) <= 6 and not (card_type(k) == 6 and supply(mover) == 0)
+        st.again = 1  # extra_turn: the mover moves again  # if card_type(k) <= 6 and not (card_type(k) == 6 and offboard(mover) == 0)
     if ((define_14(st, a0) == 2) and (counter_of(st, st.current, 5) > 0)):
-        counter_add(st, st.current, 5, (-<long long>1))  # add counter supply of mover += -1
-        counter_add(st, st.current, 1, 1)  # add counter boat of mover += 1  # if card_type(k) == 2 and supply(mover) > 0
+        counter_add(st, st.current, 5, (-<long long>1))  # add counter offboard of mover += -1
+        counter_add(st, st.current, 1, 1)  # add counter boat of mover += 1  # if card_type(k) == 2 and offboard(mover) > 0
     if (define_14(st, a0) == 7):
         counter_set(st, 3, 19, define_15(st, a0))  # set counter score_lo of the game = card_realm(k)
         counter_set(st, 3, 20, define_15(st, a0))  # set counter score_hi of the game = card_realm(k)  # if card_type(k) == 7
@@ -3098,7 +3102,7 @@ cdef void apply_action_3(State* st, int a0, int a1, int a2) noexcept nogil:
         counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
         counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
-        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and supply(mover) == 0)
+        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
         counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
@@ -3151,7 +3155,7 @@ cdef void apply_action_4(State* st, int a0, int a1, int a2) noexcept nogil:
         counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
         counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
-        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and supply(mover) == 0)
+        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
         counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
@@ -3205,7 +3209,7 @@ cdef void apply_action_5(State* st, int a0, int a1, int a2, int a3) noexcept nog
         counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
         counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
-        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and supply(mover) == 0)
+        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
         counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
@@ -3234,7 +3238,7 @@ cdef void apply_action_5(State* st, int a0, int a1, int a2, int a3) noexcept nog
 
 cdef void apply_action_6(State* st, int a0) noexcept nogil:
     # action 6: recruit(dst: cell)
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter supply of mover += -1
+    counter_add(st, st.current, 5, (-<long long>1))  # add counter offboard of mover += -1
     if define_2(st, a0):
         put_piece(st, st.current, 0, a0)  # place warrior of mover at dst
     else:
@@ -3249,7 +3253,7 @@ cdef void apply_action_6(State* st, int a0) noexcept nogil:
         counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
         counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
-        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and supply(mover) == 0)
+        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
         counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
@@ -3289,7 +3293,7 @@ cdef void apply_action_7(State* st, long long a0) noexcept nogil:
         counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
         counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
-        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and supply(mover) == 0)
+        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
         counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
@@ -3328,7 +3332,7 @@ cdef void apply_action_8(State* st) noexcept nogil:
         counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
         counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
-        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and supply(mover) == 0)
+        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
         counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
@@ -3891,29 +3895,6 @@ cdef class Core:
         """Discard piles per player and kind."""
         return [[] for p in range(N_PLAYERS)]
 
-    def set_zone(self, int slot, content):
-        """Set one zone slot of a position being set up (rule tests): an ordered slot's
-        item kinds top first, an unordered slot's counts per kind (as ``zones`` reads
-        them); takes effect with the next load(), which settles the position."""
-        cdef int k, i
-        if not 0 <= slot < N_ZSLOTS:
-            raise ValueError("set_zone: no such slot")
-        if SLOT_PILE[slot] >= 0:
-            if len(content) > ZONE_CAP or any(not 0 <= k < N_ITEM_KINDS for k in content):
-                raise ValueError("set_zone: a pile of item kinds, at most the game's items")
-            for k in range(N_ITEM_KINDS):
-                self.st.zcount[slot][k] = 0
-            for i, k in enumerate(content):
-                self.st.zpile[SLOT_PILE[slot]][i] = k
-                self.st.zcount[slot][k] += 1
-            self.st.zsize[slot] = len(content)
-        else:
-            if len(content) != N_ITEM_KINDS or any(not 0 <= k <= ZONE_CAP for k in content):
-                raise ValueError("set_zone: a count per kind of item")
-            for k in range(N_ITEM_KINDS):
-                self.st.zcount[slot][k] = content[k]
-            self.st.zsize[slot] = sum(content)
-
     @property
     def zones(self):
         """Every zone slot's content: an ordered slot's item kinds top first, an unordered
@@ -3926,6 +3907,35 @@ cdef class Core:
             else:
                 out.append([self.st.zcount[slot][k] for k in range(N_ITEM_KINDS)])
         return out
+
+    def set_zones(self, slots):
+        """Replace every zone slot's content (the format of `zones`), as the interpreter's
+        Core.set_zones (which checks the slots the same way)."""
+        cdef int slot, k, i
+        if len(slots) != N_ZSLOTS:
+            raise ValueError(f"set_zones() needs {N_ZSLOTS} slots, got {len(slots)}")
+        for slot in range(N_ZSLOTS):
+            content = [int(v) for v in slots[slot]]
+            if SLOT_PILE[slot] >= 0:
+                if len(content) > ZONE_CAP or any(not 0 <= v < N_ITEM_KINDS for v in content):
+                    raise ValueError(f"slot {slot}: a pile of at most {ZONE_CAP} item kinds 0..{N_ITEM_KINDS - 1}")
+            elif len(content) != N_ITEM_KINDS or any(v < 0 for v in content) or sum(content) > ZONE_CAP:
+                raise ValueError(f"slot {slot}: {N_ITEM_KINDS} counts, none negative, at most {ZONE_CAP} in all")
+        if sum(len(slots[s]) if SLOT_PILE[s] >= 0 else sum(slots[s]) for s in range(N_ZSLOTS)) > ZONE_CAP:
+            raise ValueError(f"set_zones(): at most {ZONE_CAP} items in all (the game's items)")
+        for slot in range(N_ZSLOTS):
+            content = [int(v) for v in slots[slot]]
+            for k in range(N_ITEM_KINDS):
+                self.st.zcount[slot][k] = 0
+            if SLOT_PILE[slot] >= 0:
+                self.st.zsize[slot] = len(content)
+                for i in range(len(content)):
+                    self.st.zpile[SLOT_PILE[slot]][i] = <unsigned char>content[i]
+                    self.st.zcount[slot][content[i]] += 1
+            else:
+                self.st.zsize[slot] = sum(content)
+                for k in range(N_ITEM_KINDS):
+                    self.st.zcount[slot][k] = content[k]
 
     @property
     def heights(self):

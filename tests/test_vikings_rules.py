@@ -5,7 +5,7 @@ copied into the spec and, where a test needs them, into this file).
 Each test names the paragraph it checks. Positions are set up with ``core.load`` (the
 Vikings in huts, as pieces), ``core.set_counter`` (the Vikings on boats, in the heavens,
 in Valhalla and in the off-board supply, the tokens, the round and phase) and
-``core.set_zone`` (cards in hand, doom tokens on the board).
+``core.set_zones`` (cards in hand, doom tokens on the board).
 """
 
 from __future__ import annotations
@@ -47,29 +47,21 @@ def move_item(state, name: str, to_zone: str, owner: int = 0) -> None:
     """Move one item (by name) from wherever it is into a zone (one copy; the game's items
     are conserved)."""
     zs = state.game.ir.zones
-    core = state.core
+    slots = [list(x) for x in state.core.zones]
     k = zs.names.index(name)
-    for z in zs.zones:
-        for o in range(zs.n_players if z.per_player else 1):
-            slot = z.base + o
-            content = list(core.zones[slot])
-            if z.ordered and k in content:
-                content.remove(k)
-            elif not z.ordered and content[k] > 0:
-                content[k] -= 1
-            else:
-                continue
-            core.set_zone(slot, content)
-            zi = [x.name for x in zs.zones].index(to_zone)
-            target = zs.slot(zi, owner)
-            content = list(core.zones[target])
-            if zs.zones[zi].ordered:
-                content.append(k)
-            else:
-                content[k] += 1
-            core.set_zone(target, content)
-            return
-    raise AssertionError(f"no {name} left anywhere")
+    places = [(z, z.base + o) for z in zs.zones for o in range(zs.n_players if z.per_player else 1)]
+    zone, source = next((z, s) for z, s in places if (k in slots[s] if z.ordered else slots[s][k] > 0))
+    if zone.ordered:
+        slots[source].remove(k)
+    else:
+        slots[source][k] -= 1
+    zi = [z.name for z in zs.zones].index(to_zone)
+    target = zs.slot(zi, owner)
+    if zs.zones[zi].ordered:
+        slots[target].append(k)
+    else:
+        slots[target][k] += 1
+    state.core.set_zones(slots)
 
 
 def position(game, huts: dict, counters: dict, current: int, phase: int = 2, round_: int = 1, doomed=(), cards=None):
@@ -102,7 +94,7 @@ def position(game, huts: dict, counters: dict, current: int, phase: int = 2, rou
             move_item(state, name, "revealed" if name[0] == "g" else "supply", p)
     # the invariant the spec keeps: the hand is boat + heavens + Valhalla + supply
     for p in range(n):
-        pools = sum(values.get(c, [0] * n)[p] for c in ("boat", "asgard", "vanaheim", "valhalla", "supply"))
+        pools = sum(values.get(c, [0] * n)[p] for c in ("boat", "asgard", "vanaheim", "valhalla", "offboard"))
         assert pools == hands[p][0], f"{NAMES[p]}: {pools} warriors off the huts, hand {hands[p][0]}"
         assert (values["lead"][p] != IN_HUT) == (hands[p][1] == 1), NAMES[p]
     state.core.load(board, hands, current)
@@ -157,7 +149,7 @@ EXAMPLE_POOLS = {
     "vanaheim": [1, 0, 0, 0, 2],
     "valhalla": [2, 0, 0, 0, 2],
     "boat": [0, 0, 0, 1, 0],
-    "supply": [2, 3, 2, 4, 4],
+    "offboard": [2, 3, 2, 4, 4],
     "lead": [IN_HUT] * 5,
 }
 
@@ -257,7 +249,7 @@ N4 = 4  # the card tests seat red, black, green, violet
 def quiet(n: int = N4, **over) -> dict:
     """Counters of a round-1 actions phase where nobody is resolving a card: every player
     with 5 warriors and the leader on the boat and 6 in supply, 2 cards still to play."""
-    out = {"boat": [5] * n, "supply": [6] * n, "lead": [ON_BOAT] * n, "plays": [2] * n}
+    out = {"boat": [5] * n, "offboard": [6] * n, "lead": [ON_BOAT] * n, "plays": [2] * n}
     out.update(over)
     return out
 
@@ -286,7 +278,7 @@ def test_attack_a_leader_cannot_be_attacked(engine) -> None:
     # than warriors)." Jotunheim attack (realm 1): black's leader in utgard.1, black's
     # warrior in utgard.2
     huts = {"utgard": [(BLACK, L), (BLACK, W)]}
-    c = resolving(quiet(lead=[ON_BOAT, IN_HUT, ON_BOAT, ON_BOAT], boat=[5, 5, 5, 5], supply=[6, 5, 6, 6]), 3, 1, 1, 0)
+    c = resolving(quiet(lead=[ON_BOAT, IN_HUT, ON_BOAT, ON_BOAT], boat=[5, 5, 5, 5], offboard=[6, 5, 6, 6]), 3, 1, 1, 0)
     state = position(game_of(engine, N4), huts, c, RED, cards=dealt())
     legal = moves(state)
     assert not any(m.endswith("-utgard.1!") or m.endswith("-utgard.1") for m in legal)
@@ -321,7 +313,7 @@ def test_invasion_moves_up_to_two_vikings_to_free_villages_or_heavens(engine) ->
     # Vikings may come from anywhere on the board except Valhalla"; "each village can hold
     # only one Viking"
     huts = {"gimle": [(BLACK, W), (RED, W)]}
-    c = resolving(quiet(boat=[4, 4, 5, 5], valhalla=[1, 0, 0, 0], supply=[5, 6, 6, 6]), 1, 3, 2, 1)
+    c = resolving(quiet(boat=[4, 4, 5, 5], valhalla=[1, 0, 0, 0], offboard=[5, 6, 6, 6]), 1, 3, 2, 1)
     state = position(game_of(engine, N4), huts, c, RED, cards=dealt())
     legal = moves(state)
     assert "stop" in legal  # "up to"
@@ -351,13 +343,13 @@ def test_new_warrior_adds_a_warrior_from_supply_then_moves_one(engine) -> None:
     # warriors left in your off-board supply, ignore the first instruction"
     state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt(["war_m"]))
     state.apply("WarM")
-    assert counter(state, "supply")[RED] == 5 and counter(state, "boat")[RED] == 6
+    assert counter(state, "offboard")[RED] == 5 and counter(state, "boat")[RED] == 6
     assert "stop" not in moves(state)
     state.apply("warrior:boat-vigrid.3")
     assert counter(state, "boat")[RED] == 5 and state.current_player_name() == "black"
-    state = position(game_of(engine, N4), {}, quiet(supply=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED, cards=dealt(["war_m"]))
+    state = position(game_of(engine, N4), {}, quiet(offboard=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED, cards=dealt(["war_m"]))
     state.apply("WarM")
-    assert counter(state, "supply")[RED] == 0 and counter(state, "boat")[RED] == 11
+    assert counter(state, "offboard")[RED] == 0 and counter(state, "boat")[RED] == 11
 
 
 def test_viking_horde_sends_up_to_three_vikings_to_one_place(engine) -> None:
@@ -401,12 +393,12 @@ def test_new_warriors_in_kingdom_and_in_the_heavens(engine) -> None:
     state.apply("recruit:asgard")
     state.apply("recruit:vanaheim")
     assert counter(state, "asgard")[RED] == 1 and counter(state, "vanaheim")[RED] == 1
-    assert counter(state, "supply")[RED] == 4 and state.current_player_name() == "black"
+    assert counter(state, "offboard")[RED] == 4 and state.current_player_name() == "black"
     state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt(["g13"]))
     state.apply("G13")
     state.apply("recruit:utgard.1")
     assert "recruit:utgard.1" not in moves(state) and "recruit:asgard" not in moves(state)
-    state = position(game_of(engine, N4), {}, quiet(supply=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED, cards=dealt(["g15"]))
+    state = position(game_of(engine, N4), {}, quiet(offboard=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED, cards=dealt(["g15"]))
     state.apply("G15")
     assert state.current_player_name() == "black"  # no effect
 
@@ -476,7 +468,7 @@ def test_game_end_shared_victory(engine) -> None:
 
 # --------------------------------------------------------------------------- properties, both engines
 
-POOLS = ("boat", "asgard", "vanaheim", "valhalla", "supply")
+POOLS = ("boat", "asgard", "vanaheim", "valhalla", "offboard")
 
 
 def check_invariants(state) -> None:

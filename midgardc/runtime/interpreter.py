@@ -523,18 +523,6 @@ class Core:
             raise ValueError("set_counter: no such player or counter")
         self.counters[player][counter] = value
 
-    def set_zone(self, slot: int, content: list[int]) -> None:
-        """Set one zone slot of a position being set up (rule tests): an ordered slot's
-        item kinds top first, an unordered slot's counts per kind (as ``zones`` reads
-        them); takes effect with the next load(), which settles the position."""
-        zs = self.prog.ir.zones
-        if zs is None or not 0 <= slot < len(self.zones):
-            raise ValueError("set_zone: no such slot")
-        ordered = next(z.ordered for z in zs.zones if z.base <= slot < z.base + (zs.n_players if z.per_player else 1))
-        if not ordered and len(content) != zs.n_kinds:
-            raise ValueError("set_zone: a count per kind of item")
-        self.zones[slot] = list(content)
-
     # -- moves -----------------------------------------------------------------------
 
     def legal(self) -> list[int]:
