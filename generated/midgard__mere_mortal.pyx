@@ -2103,6 +2103,14 @@ cdef class Core:
         sync_cellsets(&self.st)
         settle(&self.st, NULL)
 
+    def set_counter(self, int player, int counter, long long value):
+        """Set one counter of a position being set up (rule tests); player N_PLAYERS is
+        the game's row (game counters). Takes effect with the next load(), which settles
+        the position."""
+        if not 0 <= player <= N_PLAYERS or not 0 <= counter < N_COUNTERS:
+            raise ValueError("set_counter: no such player or counter")
+        self.st.counters[player][counter] = value
+
     def keys(self):
         """Ranking keys per player, as written in the spec (before lower_is_better)."""
         cdef long long keys[N_PLAYERS * N_RANK]

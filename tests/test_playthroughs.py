@@ -135,6 +135,18 @@ def test_a_byte_budget_writes_fewer_steps_in_full() -> None:
     assert squeezed.rstrip("\n").split("\n")[-1] == plain.rstrip("\n").split("\n")[-1]  # the same game
 
 
+def test_a_budget_below_the_opening_shortens_the_opening_and_ends() -> None:
+    # a game whose first steps alone are over the budget (large observations) used to grow
+    # ``every`` forever; now the opening written in full gets shorter, down to step 0
+    target = next(t for t in TARGETS if "hex" in t.spec and t.variant is None)
+    game = game_of(target, "interpreted")
+    plain = playthrough(game, 3, detail=Detail(20, 10))
+    tiny = playthrough(game, 3, detail=Detail(20, 10, budget=100))
+    assert "detail: steps 0-0 and every" in tiny
+    assert tiny.count("\n## step ") < plain.count("\n## step ") and len(tiny) < len(plain)
+    assert tiny.rstrip("\n").split("\n")[-1] == plain.rstrip("\n").split("\n")[-1]  # the same game
+
+
 def test_a_roll_lists_every_outcome_with_its_exact_probability() -> None:
     target = next(t for t in TARGETS if load(t.spec, t.variant, n_players=t.count).ir.chance is not None)
     game = game_of(target, "interpreted")

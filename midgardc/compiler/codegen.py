@@ -49,6 +49,8 @@ from ..ir.nodes import (
     ITEM,
     Discard,
     Draw,
+    ForEach,
+    IfEffect,
     DIR,
     FACE,
     INT,
@@ -431,6 +433,19 @@ class RemoveFn:
     comment: str
 
 
+@dataclass
+class EachFn:
+    """One ``for_each`` effect as ``each_<index>(st, params...)``: the collection is
+    listed first (``loop``), then ``body`` runs per element where ``where`` holds."""
+
+    index: int
+    params: list[tuple[str, Var]]
+    loop: DomainLoop
+    where: Optional[str]
+    body: list[dict]
+    comment: str
+
+
 class ExprCompiler:
     """Translates IR expressions to Cython expressions, lifting quantifiers as it goes."""
 
@@ -452,6 +467,7 @@ class ExprCompiler:
         self.sets_enabled = n <= MAX_SET_CELLS
         self.uses_group = False  # some quantifier ranges over group(c): emit group_fill()
         self.removals: list[RemoveFn] = []
+        self.eaches: list = []  # EachFn per for_each effect
         self.uses_again = False  # some effect is extra_turn: the state carries the flag
         self._unrolling = 0  # any/all over directions being unrolled into cell sets
 
@@ -535,6 +551,7 @@ class ExprCompiler:
             "hand": lambda: Code(f"hand_of(st, {a[0]}, {a[1]})", "long long"),
             "next_player": lambda: Code(f"next_player({a[0]})", "int"),
             "abs": lambda: Code(f"abs_ll({a[0]})", "long long"),
+            "either": lambda: Code(f"(<long long>({a[1]}) if {a[0]} else <long long>({a[2]}))", "long long"),
             "mover": lambda: Code("st.current", "int"),
             "last_player": lambda: Code("st.last", "int"),
             "ply": lambda: Code("st.ply", "int"),
@@ -1105,9 +1122,45 @@ class ExprCompiler:
                 self.uses_again = True
                 to = self.expr(eff.to, scope).text
                 out.append({"comment": comment_text(f"next_turn: {unparse(eff.to, self.ir)} moves next"), "code": f"next_turn(st, {to})"})
+            elif isinstance(eff, (IfEffect, ForEach)):
+                out.append(self.block(eff, scope))
             else:
                 raise BuildError(f"internal error: the compiled back end lacks effect {type(eff).__name__}")
         return out
+
+    # -- blocks: if / for_each -----------------------------------------------------------
+
+    def block(self, eff, scope: Scope) -> dict:
+        """``if``: an inline Cython if/else (several lines, indented relative to the first);
+        ``for_each``: a call of ``each_<n>(st, locals...)`` (see EachFn), since a loop needs
+        C declarations of its own."""
+        ir = self.ir
+        if isinstance(eff, IfEffect):
+            lines = [f"if {self.expr(eff.when, scope).text}:"]
+            for branch, head in ((eff.then, None), (eff.other, "else:")):
+                if head is not None:
+                    if not branch:
+                        break
+                    lines.append(head)
+                body = self.effects(branch, scope)
+                for e in body or [{"code": "pass", "comment": "nothing"}]:
+                    code = e["code"].replace("\n", "\n    ")
+                    lines.append(f"    {code}  # {e['comment']}")
+            return {"comment": comment_text(f"if {unparse(eff.when, ir)}"), "code": "\n".join(lines)}
+        names = list(scope)  # every local in scope is passed (in scope order: never by name)
+        params = [(n, Var(f"f{i}", scope[n].type)) for i, n in enumerate(names)]
+        inner: Scope = {n: v for n, v in params}
+        loop = self.domain_loop(eff.each, inner, "x", "each_")
+        inner[eff.var] = Var("x", eff.each.elem_type)
+        where = self.expr(eff.where, inner).text if eff.where is not None else None
+        index = len(self.eaches)
+        self.eaches.append(None)  # (the slot is taken before the body may add more)
+        body = self.effects(eff.effects, inner)
+        text = f"for each {eff.var} in {unparse_domain(eff.each, ir)}"
+        if eff.where is not None:
+            text += f" where {unparse(eff.where, ir)}"
+        self.eaches[index] = EachFn(index, params, loop, where, body, comment_text(text))
+        return {"comment": comment_text(text), "code": f"each_{index}(st" + "".join(", " + scope[n].cname for n in names) + ")"}
 
 
 # --------------------------------------------------------------------------- the generator
@@ -1509,7 +1562,7 @@ def generate_regions(g: Generator) -> str:
 
 
 def generate_effects(g: Generator) -> str:
-    return render("effects.pyx.j2", **g.context(), actions=g.actions, removals=g.x.removals)
+    return render("effects.pyx.j2", **g.context(), actions=g.actions, removals=g.x.removals, eaches=g.x.eaches)
 
 
 def generate_end(g: Generator) -> str:

@@ -51,6 +51,8 @@ BUILTINS: dict[str, Builtin] = {
     "discarded": Builtin((PLAYER, ITEM), INT, "how many items of a kind are in the player's discard pile", "discarded(p, k) >= 1"),
     "deck_left": Builtin((PLAYER,), INT, "how many items are left in the player's deck", "deck_left(mover) == 0"),
     "item_has": Builtin((ITEM, INT), BOOL, "the kind of item shows the number", "item_has(k, 3)"),
+    # -- choice: a number that depends on a condition
+    "either": Builtin((BOOL, INT, INT), INT, "the second argument when the condition holds, else the third", "either(kind_at(c) == stone, 3, 2)"),
     # -- areas (specs with an areas section): majority scoring
     "area_points": Builtin((PLAYER,), INT, "the points of the areas where the player has the strictly greatest weight", "area_points(p)"),
     "areas_won": Builtin((PLAYER,), INT, "how many areas the player has the strictly greatest weight in", "areas_won(p) >= 2"),

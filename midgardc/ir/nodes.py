@@ -267,6 +267,31 @@ class Draw:
     count: Expr
 
 
+# --- blocks: effects that run other effects (a choice, a loop) -------------------------
+
+
+@dataclass(frozen=True)
+class IfEffect:
+    """``then`` when ``when`` holds, else ``other``: one move whose consequences depend on
+    the state (where a piece comes from, whether a bonus is due) without one action per case."""
+
+    when: Expr
+    then: tuple["Effect", ...]
+    other: tuple["Effect", ...]
+
+
+@dataclass(frozen=True)
+class ForEach:
+    """``effects`` once per element of ``each`` (bound to ``var``) where ``where`` holds:
+    the same consequence for every player (or cell) without naming them. The collection
+    is listed before the first element runs; ``where`` is checked just before each one."""
+
+    each: Domain
+    var: str
+    where: Optional[Expr]
+    effects: tuple["Effect", ...]
+
+
 # --- zones of items (see ZonesIR): moving items between zones ---------------------------
 # A zone is named by its index (a constant); ``owner`` expressions pick whose zone for a
 # per-player zone (nobody: the effect does nothing) and are Const(0) for a game zone.
@@ -332,7 +357,7 @@ class Shuffle:
     owner: Expr
 
 
-Effect = Union[Place, AssessRegions, SetCounter, MovePiece, FlipFlanked, Remove, ExtraTurn, Discard, Draw, Deal, Take, PassZone, Gather, Shuffle]
+Effect = Union[Place, AssessRegions, SetCounter, MovePiece, FlipFlanked, Remove, ExtraTurn, NextTurn, Discard, Draw, Deal, Take, PassZone, Gather, Shuffle, IfEffect, ForEach]
 
 
 # --------------------------------------------------------------------------- structure

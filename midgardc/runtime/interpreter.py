@@ -32,6 +32,8 @@ from ..ir.nodes import (
     Remove,
     Discard,
     Draw,
+    ForEach,
+    IfEffect,
     opposite_directions,
     Quant,
     SetCounter,
@@ -364,6 +366,7 @@ class Program:
             "hand": lambda s, p, k: s.hands[p][k] if p >= 0 and k >= 0 else 0,
             "next_player": lambda s, p: (p + 1) % ir.n_players if p >= 0 else NOBODY,
             "abs": lambda s, x: abs(x),
+            "either": lambda s, cond, yes, no: yes if cond else no,
             "mover": lambda s: s.current,
             "last_player": lambda s: s.last,
             "ply": lambda s: s.ply,
@@ -517,6 +520,14 @@ class Core:
         self.again = 0
         self._legal = None
         self._settle()
+
+    def set_counter(self, player: int, counter: int, value: int) -> None:
+        """Set one counter of a position being set up (rule tests); player n_players is
+        the game's row (game counters). Takes effect with the next load(), which settles
+        the position."""
+        if not 0 <= player <= self.prog.ir.n_players or not 0 <= counter < len(self.prog.ir.counters):
+            raise ValueError("set_counter: no such player or counter")
+        self.counters[player][counter] = value
 
     # -- moves -----------------------------------------------------------------------
 
@@ -697,10 +708,24 @@ class Core:
                 p = self._fn(eff.owner)(self, env)
                 if p >= 0:
                     self._draw(p, self._fn(eff.count)(self, env))
+            elif isinstance(eff, (IfEffect, ForEach)):
+                self._block(eff, env)
             elif type(eff) in zone_rules.EFFECTS:
                 zone_rules.EFFECTS[type(eff)](self, self.prog.ir.zones, eff, env)
             else:  # pragma: no cover
                 raise AssertionError(eff)
+
+    def _block(self, eff, env: dict) -> None:
+        """The block effects: ``if`` picks a branch, ``for_each`` runs its effects per element."""
+        if isinstance(eff, IfEffect):
+            self.run_effects(eff.then if self._fn(eff.when)(self, env) else eff.other, env)
+            return
+        where = self._fn(eff.where) if eff.where is not None else None
+        local = dict(env)
+        for x in list(self.prog.domain(eff.each)(self, env)):  # listed before any runs
+            local[eff.var] = x
+            if where is None or where(self, local):
+                self.run_effects(eff.effects, local)
 
     def _fn(self, expr: Expr) -> Fn:
         return self.prog.fn(expr)

@@ -17,9 +17,11 @@ Long games would make long files, so the detail is capped by a ``Detail`` policy
 ``full`` steps and every ``every``-th step after are written in full; the others in one or two
 lines (who moved, the number of legal moves, the move). The move taken is always written, so
 the whole game can be replayed from any file. With a ``budget`` (the golden files have one)
-the text stays under that many bytes: ``every`` grows by 5 until it fits (a game of a few
-hundred sub-moves would otherwise repeat its long observation, move history included,
-every 10 steps); a game that fits the first time is written exactly as without a budget.
+the text stays under that many bytes: ``every`` grows by 5 (beyond 50: doubles) until it
+fits (a game of a few hundred sub-moves would otherwise repeat its long observation, move
+history included, every 10 steps), and when even that is too long the opening written in
+full gets shorter (halved, down to step 0 alone); a game that fits the first time is
+written exactly as without a budget.
 """
 
 from __future__ import annotations
@@ -77,8 +79,14 @@ def playthrough(game: "Game", seed: int = 0, spec: Optional[str] = None, detail:
     ``spec`` is the spec path printed in the header (default: ``game.ir.source`` relative to
     the current directory)."""
     text = _playthrough(game, seed, spec, Detail(detail.full, detail.every))
+    steps = text.count("\nstep ") + text.count("\n## step ")
     while detail.budget is not None and detail.full is not None and len(text.encode()) > detail.budget:
-        detail = Detail(detail.full, detail.every + 5, detail.budget)
+        if detail.every <= steps:  # fewer steps in full after the opening ones
+            detail = Detail(detail.full, detail.every + 5 if detail.every < 50 else detail.every * 2, detail.budget)
+        elif detail.full > 1:  # then a shorter opening (large observations)
+            detail = Detail(max(1, detail.full // 2), detail.every, detail.budget)
+        else:  # step 0 and the end alone: as small as it gets
+            break
         text = _playthrough(game, seed, spec, Detail(detail.full, detail.every))
     return text
 

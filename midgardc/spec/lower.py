@@ -48,6 +48,8 @@ from ..ir.nodes import (
     MovePiece,
     FlipFlanked,
     ExtraTurn,
+    ForEach,
+    IfEffect,
     NextTurn,
     Remove,
     RankKey,
@@ -103,6 +105,9 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "draw": ({"of", "count"}, set()),
     # areas scored by majority
     "area": ({"name", "cells", "weights", "points"}, {"name", "cells"}),
+    # blocks: effects that run other effects
+    "if": ({"when", "then", "else"}, {"when"}),
+    "for_each": ({"each", "where", "effects"}, {"each", "effects"}),
     # kinds of item and zones (items:, zones:) and the effects moving items: see zones.py
     **ZONE_SECTIONS,
 }
@@ -1041,8 +1046,37 @@ EFFECTS: dict[str, Callable] = {
     "next_turn": Lowerer.eff_next_turn,
     "discard": Lowerer.eff_discard,
     "draw": Lowerer.eff_draw,
+    "if": lambda self, body, scope: _eff_if(self, body, scope),
+    "for_each": lambda self, body, scope: _eff_for_each(self, body, scope),
     **ZONE_EFFECTS,
 }
+
+
+# --- blocks: effects that run other effects ------------------------------------------
+
+
+def _eff_if(self: Lowerer, body: YMap, scope: dict[str, str]) -> Effect:
+    when = self.condition(body["when"], scope, BOOL)
+    then = self.lower_effects(body["then"], scope, "if.then") if "then" in body else ()
+    other = self.lower_effects(body["else"], scope, "if.else") if "else" in body else ()
+    return IfEffect(when, then, other)
+
+
+def _eff_for_each(self: Lowerer, body: YMap, scope: dict[str, str]) -> Effect:
+    enode = body["each"]
+    text = self.scalar(enode, str, "for_each.each")
+    m = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)\Z", text, re.S)
+    if not m:
+        raise SpecError("for_each.each is 'VARIABLE in COLLECTION', e.g. \"q in players\"", enode.pos)
+    var = self.ident(m.group(1), enode.pos, "for_each.each's variable")
+    if var in scope or var in self.names.constants:
+        raise SpecError(f"'{var}' is already a name here; pick another variable for for_each.each", enode.pos)
+    offset = m.start(2)
+    each = check_domain(m.group(2), lambda off: enode.text_pos(offset + off), self.names, scope)
+    inner = dict(scope)
+    inner[var] = each.elem_type
+    where = self.condition(body["where"], inner, BOOL) if "where" in body else None
+    return ForEach(each, var, where, self.lower_effects(body["effects"], inner, "for_each"))
 
 
 def _rename_local(expr: Expr, old: str, new: str) -> Expr:
