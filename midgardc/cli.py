@@ -614,7 +614,8 @@ def moves(ctx: click.Context, spec: str, moves: str, variant: Optional[str], pla
 @click.pass_context
 def show(ctx: click.Context, spec: str, moves: str, variant: Optional[str], player_count: Optional[int], engine: str, svg: Optional[str], color: Optional[bool], seed: int) -> None:
     """Draw the board after a sequence of moves (text on the terminal, or SVG)."""
-    from .runtime.view import render_svg, render_text
+    from .render.svg import render_svg
+    from .runtime.view import render_text
 
     state = _play(ctx, spec, variant, engine, moves, seed=seed, count=player_count)
     picture = None

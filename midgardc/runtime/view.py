@@ -1,4 +1,4 @@
-"""What people see of a state: JSON, a terminal drawing, an SVG picture.
+"""What people see of a state: JSON and a terminal drawing (pictures: ``midgardc.render.svg``).
 
 Display states of empty cells (the spec's ``render.empty`` conditions) are evaluated by
 the reference interpreter on a mirror of the state, so both back ends show the same thing
@@ -265,13 +265,6 @@ def _kind_grid(state: "State", first_in_row: dict, label_width: int) -> list[str
             chars[col] = g
         out.append(f"  {b.cell_names[first_in_row[row]].rjust(label_width)}  " + "".join(chars).rstrip())
     return out
-
-
-def render_svg(state: "State") -> str:
-    """An SVG picture of the board (kept here for callers; the drawing is in midgardc.render)."""
-    from ..render.svg import render_svg as draw
-
-    return draw(state)
 
 
 def zone_lines(state: "State") -> list[str]:
