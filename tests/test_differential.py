@@ -274,10 +274,10 @@ def test_perft_counts_a_finished_game_once():
 def test_cell_by_cell_code_plays_the_same_games(monkeypatch):
     # Boards too large for cell sets get cell-by-cell code; force it on the sampler (all
     # kinds of rules) and on Midgard to check that path move for move too.
-    from midgardc.compiler import codegen
+    from midgardc.compiler.emit import expressions
     from midgardc.runtime.compiled import CompiledEngine
 
-    monkeypatch.setattr(codegen, "MAX_SET_CELLS", 0)
+    monkeypatch.setattr(expressions, "MAX_SET_CELLS", 0)
     for spec, variant in [(SAMPLER, None), (MIDGARD, None), (REGIONS, None)]:
         interp = get_game(spec, variant, "interpreted").engine
         comp = CompiledEngine(interp.ir)

@@ -1,15 +1,18 @@
 """Code generation for zones of items: the facts ``templates/zones.pyx.j2`` needs and one
 C statement per zone effect (deal, take, pass_zone, gather, shuffle), kept apart from
-``codegen.py`` so the zone language stays in one place per back end."""
+``codegen.py`` so the zone language stays in one place per back end (its Python meaning:
+``midgardc.runtime.rules.zones``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from ..ir.nodes import CHANCE_STREAM, Deal, Effect, Gather, GameIR, PassZone, Shuffle, Take
+from ...ir.nodes import CHANCE_STREAM, Deal, Effect, Gather, GameIR, PassZone, Shuffle, Take
+from .common import comment_text, unparse
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .codegen import ExprCompiler, Scope
+    from .common import Scope
+    from .expressions import Expressions as ExprCompiler
 
 ZONE_EFFECT_TYPES = (Deal, Take, PassZone, Gather, Shuffle)
 
@@ -48,8 +51,6 @@ def zone_facts(ir: GameIR) -> Optional[dict[str, Any]]:
 
 def zone_effect(x: "ExprCompiler", eff: Effect, scope: "Scope") -> dict[str, str]:
     """One zone effect as a C statement and a comment."""
-    from .codegen import comment_text, unparse
-
     ir = x.ir
     names = [z.name for z in ir.zones.zones]
 

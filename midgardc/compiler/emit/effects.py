@@ -1,0 +1,133 @@
+"""Effects in C: one statement (and a comment) per effect, and the ``if``/``for_each``
+blocks. The Python meaning is ``midgardc.runtime.rules.effects``; the helpers the
+statements call are in ``templates/effects.pyx.j2``."""
+
+from __future__ import annotations
+
+from ...errors import BuildError
+from ...ir.nodes import (
+    Discard,
+    Draw,
+    ForEach,
+    IfEffect,
+    AssessRegions,
+    ExtraTurn,
+    NextTurn,
+    Remove,
+    Effect,
+    Place,
+    MovePiece,
+    FlipFlanked,
+    SetCounter,
+)
+from .common import comment_text, unparse, unparse_domain, Var, Scope, EachFn
+from .zones import ZONE_EFFECT_TYPES, zone_effect
+
+
+class Effects:
+    """Part of ``ExprCompiler`` (``compiler/codegen.py``): effects and blocks."""
+
+    def effects(self, effects: tuple[Effect, ...], scope: Scope) -> list[dict]:
+        """Each effect as one statement plus a comment."""
+        out = []
+        ir = self.ir
+        for eff in effects:
+            if isinstance(eff, Place) and (eff.height is not None or eff.push is not None):
+                owner, at = self.expr(eff.owner, scope).text, self.expr(eff.at, scope).text
+                height = self.expr(eff.height, scope).text if eff.height is not None else "1"
+                push = self.expr(eff.push, scope).text if eff.push is not None else "-1"
+                how = f" of height {unparse(eff.height, ir)}" if eff.height is not None else ""
+                how += f", pushing {unparse(eff.push, ir)}" if eff.push is not None else ""
+                out.append({
+                    "comment": comment_text(f"place a stack of {ir.kinds[eff.kind]} of {unparse(eff.owner, ir)} at {unparse(eff.at, ir)}{how}"),
+                    "code": f"put_stack(st, {owner}, {eff.kind}, {at}, {height}, {push})",
+                })
+            elif isinstance(eff, Place):
+                owner, at = self.expr(eff.owner, scope).text, self.expr(eff.at, scope).text
+                out.append({
+                    "comment": comment_text(f"place {ir.kinds[eff.kind]} of {unparse(eff.owner, ir)} at {unparse(eff.at, ir)}"),
+                    "code": f"put_piece(st, {owner}, {eff.kind}, {at})",
+                })
+            elif isinstance(eff, SetCounter):
+                owner, value = self.expr(eff.owner, scope).text, self.expr(eff.value, scope).text
+                verb = "add" if eff.add else "set"
+                out.append({
+                    "comment": comment_text(f"{verb} counter {ir.counters[eff.counter]} of {unparse(eff.owner, ir)} {'+' if eff.add else ''}= {unparse(eff.value, ir)}"),
+                    "code": f"counter_{verb}(st, {owner}, {eff.counter}, {value})",
+                })
+            elif isinstance(eff, AssessRegions):
+                out.append({
+                    "comment": comment_text(f"assess regions of {unparse(eff.member, ir)} and award {ir.kinds[eff.kind]}"),
+                    "code": self.region(eff, scope),
+                })
+            elif isinstance(eff, MovePiece):
+                frm, to = self.expr(eff.frm, scope).text, self.expr(eff.to, scope).text
+                out.append({
+                    "comment": comment_text(f"move the piece on {unparse(eff.frm, ir)} to {unparse(eff.to, ir)} (capture: {eff.capture})"),
+                    "code": f"move_piece(st, {frm}, {to}, {'True' if eff.capture == 'hand' else 'False'})",
+                })
+            elif isinstance(eff, FlipFlanked):
+                out.append({
+                    "comment": comment_text(f"flip the runs flanked from {unparse(eff.at, ir)}"),
+                    "code": f"flip_flanked(st, {self.expr(eff.at, scope).text})",
+                })
+            elif isinstance(eff, Remove):
+                out.append({"comment": self.removals_comment(eff), "code": self.removal(eff, scope)})
+            elif isinstance(eff, Discard):
+                out.append({
+                    "comment": comment_text(f"discard a face-up {unparse(eff.item, ir)} of {unparse(eff.owner, ir)}"),
+                    "code": f"discard_item(st, {self.expr(eff.owner, scope).text}, {self.expr(eff.item, scope).text})",
+                })
+            elif isinstance(eff, Draw):
+                out.append({
+                    "comment": comment_text(f"{unparse(eff.owner, ir)} turns up {unparse(eff.count, ir)} item(s) from the deck"),
+                    "code": f"draw_items(st, {self.expr(eff.owner, scope).text}, {self.expr(eff.count, scope).text})",
+                })
+            elif isinstance(eff, ZONE_EFFECT_TYPES):
+                out.append(zone_effect(self, eff, scope))
+            elif isinstance(eff, ExtraTurn):
+                self.uses_again = True
+                out.append({"comment": "extra_turn: the mover moves again", "code": "st.again = 1"})
+            elif isinstance(eff, NextTurn):
+                self.uses_again = True
+                to = self.expr(eff.to, scope).text
+                out.append({"comment": comment_text(f"next_turn: {unparse(eff.to, self.ir)} moves next"), "code": f"next_turn(st, {to})"})
+            elif isinstance(eff, (IfEffect, ForEach)):
+                out.append(self.block(eff, scope))
+            else:
+                raise BuildError(f"internal error: the compiled back end lacks effect {type(eff).__name__}")
+        return out
+
+    # -- blocks: if / for_each -----------------------------------------------------------
+
+    def block(self, eff, scope: Scope) -> dict:
+        """``if``: an inline Cython if/else (several lines, indented relative to the first);
+        ``for_each``: a call of ``each_<n>(st, locals...)`` (see EachFn), since a loop needs
+        C declarations of its own."""
+        ir = self.ir
+        if isinstance(eff, IfEffect):
+            lines = [f"if {self.expr(eff.when, scope).text}:"]
+            for branch, head in ((eff.then, None), (eff.other, "else:")):
+                if head is not None:
+                    if not branch:
+                        break
+                    lines.append(head)
+                body = self.effects(branch, scope)
+                for e in body or [{"code": "pass", "comment": "nothing"}]:
+                    code = e["code"].replace("\n", "\n    ")
+                    lines.append(f"    {code}  # {e['comment']}")
+            return {"comment": comment_text(f"if {unparse(eff.when, ir)}"), "code": "\n".join(lines)}
+        names = list(scope)  # every local in scope is passed (in scope order: never by name)
+        params = [(n, Var(f"f{i}", scope[n].type)) for i, n in enumerate(names)]
+        inner: Scope = {n: v for n, v in params}
+        loop = self.domain_loop(eff.each, inner, "x", "each_")
+        inner[eff.var] = Var("x", eff.each.elem_type)
+        where = self.expr(eff.where, inner).text if eff.where is not None else None
+        index = len(self.eaches)
+        self.eaches.append(None)  # (the slot is taken before the body may add more)
+        body = self.effects(eff.effects, inner)
+        text = f"for each {eff.var} in {unparse_domain(eff.each, ir)}"
+        if eff.where is not None:
+            text += f" where {unparse(eff.where, ir)}"
+        self.eaches[index] = EachFn(index, params, loop, where, body, comment_text(text))
+        return {"comment": comment_text(text), "code": f"each_{index}(st" + "".join(", " + scope[n].cname for n in names) + ")"}

@@ -1,0 +1,254 @@
+"""Expressions in C: constants, locals, operators, built-in calls, definitions and
+quantifiers (lifted into functions of their free locals). The Python meaning of the same
+constructs is ``midgardc.runtime.rules.expressions``."""
+
+from __future__ import annotations
+
+from ...errors import BuildError
+from ...ir.builtins import BUILTINS, INDEXED, ZONE_FUNCTIONS
+from ...ir.nodes import (
+    BOOL,
+    INT,
+    Binary,
+    Call,
+    Const,
+    DefineCall,
+    Domain,
+    Expr,
+    GameIR,
+    Local,
+    Quant,
+    Unary,
+)
+from .common import (
+    CTYPE,
+    MAX_SET_CELLS,
+    _ARITH,
+    _COMPARE,
+    _INT32,
+    comment_text,
+    unparse,
+    free_locals,
+    Var,
+    Scope,
+    Code,
+    DomainLoop,
+    Lifted,
+    CellSetFn,
+    RegionFn,
+    RemoveFn,
+)
+
+
+class Expressions:
+    """The base of ``ExprCompiler`` (``compiler/codegen.py``): its state, and IR expressions
+    as Cython expressions, lifting quantifiers as it goes."""
+
+    def __init__(self, ir: GameIR):
+        self.ir = ir
+        self.lifted: list[Lifted] = []
+        self._lifted_keys: dict[tuple, int] = {}
+        self.regions: list[RegionFn] = []
+        self._region_keys: dict[tuple, int] = {}
+        self.cellsets: list[CellSetFn] = []
+        self._cellset_keys: dict[tuple, int] = {}
+        self.dilations: dict[str, int] = {}  # dilated set (C text of a word) -> cache slot in the state
+        self.masks: list[tuple[tuple[int, ...], str]] = []  # (words, comment)
+        self._mask_keys: dict[tuple, int] = {}
+        self._pure: dict[int, bool] = {}
+        self._oracle = None
+        n = ir.board.n_cells
+        self.words = (n + 63) // 64 or 1
+        self.sets_enabled = n <= MAX_SET_CELLS
+        self.uses_group = False  # some quantifier ranges over group(c): emit group_fill()
+        self.removals: list[RemoveFn] = []
+        self.eaches: list = []  # EachFn per for_each effect
+        self.uses_again = False  # some effect is extra_turn: the state carries the flag
+        self._unrolling = 0  # any/all over directions being unrolled into cell sets
+
+    # -- expressions -------------------------------------------------------------------
+
+    def expr(self, e: Expr, scope: Scope) -> Code:
+        if isinstance(e, Const):
+            if e.type == BOOL:
+                return Code("True" if e.value else "False", "bint")
+            v = e.value
+            if e.type == INT and abs(v) > _INT32:
+                return Code(f"({v}LL)" if v < 0 else f"{v}LL", "long long")
+            return Code(f"({v})" if v < 0 else str(v), "int")
+        if isinstance(e, Local):
+            if e.name not in scope:  # the front end guarantees this never happens
+                raise BuildError(f"internal error: local '{e.name}' is not in scope")
+            var = scope[e.name]
+            return Code(var.cname, var.ctype)
+        if isinstance(e, Call):
+            return self.call(e, scope)
+        if isinstance(e, DefineCall):
+            args = "".join(", " + self.expr(a, scope).text for a in e.args)
+            return Code(f"define_{e.index}(st{args})", CTYPE[e.type])
+        if isinstance(e, Unary):
+            a = self.expr(e.arg, scope)
+            if e.op == "not":
+                return Code(f"(not {a.text})", "bint")
+            return Code(f"(-{self.wide(a)})", "long long")
+        if isinstance(e, Binary):
+            left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+            if e.op in ("and", "or"):
+                return Code(f"({left.text} {e.op} {right.text})", "bint")
+            if e.op in _ARITH:
+                return Code(f"({self.wide(left)} {e.op} {right.text})", "long long")
+            if e.op == "//":
+                return Code(f"floordiv({left.text}, {right.text})", "long long")
+            if e.op == "%":
+                return Code(f"floormod({left.text}, {right.text})", "long long")
+            if e.op in _COMPARE:
+                return Code(f"({left.text} {e.op} {right.text})", "bint")
+            raise BuildError(f"internal error: unknown operator {e.op!r}")
+        if isinstance(e, Quant):
+            return self.quant(e, scope)
+        raise BuildError(f"internal error: unknown expression {type(e).__name__}")
+
+    @staticmethod
+    def wide(c: Code) -> str:
+        """Operand text promoted to 64 bits (so int arithmetic cannot overflow 32 bits)."""
+        return c.text if c.ctype == "long long" else f"<long long>{c.text}"
+
+    def call(self, e: Call, scope: Scope) -> Code:
+        if e.fn not in BUILTINS and e.fn not in INDEXED and e.fn not in ZONE_FUNCTIONS:
+            raise BuildError(f"internal error: unknown built-in {e.fn!r}")
+        fn = e.fn
+        if fn == "player_prop":
+            index = e.args[0]
+            if not isinstance(index, Const):
+                raise BuildError("internal error: player_prop() index must be a constant")
+            return Code(f"PPROP_{index.value}[{self.expr(e.args[1], scope).text} + 1]", "int")
+        if fn == "game_counter":
+            return Code(f"st.counters[N_PLAYERS][{e.args[0].value}]", "long long")
+        if fn in ("prop", "counter"):
+            index = e.args[0]
+            if not isinstance(index, Const):
+                raise BuildError(f"internal error: {fn}() index must be a constant")
+            arg = self.expr(e.args[1], scope).text
+            if fn == "prop":
+                if e.type == BOOL:
+                    return Code(f"(PROP_{index.value}[{arg}] != 0)", "bint")
+                return Code(f"PROP_{index.value}[{arg}]", "int")
+            return Code(f"counter_of(st, {arg}, {index.value})", "long long")
+        a = [self.expr(x, scope).text for x in e.args]
+        table = {
+            "empty": lambda: Code(f"(st.board[{a[0]}] == 0)", "bint"),
+            "occupied": lambda: Code(f"(st.board[{a[0]}] > 0)", "bint"),
+            "owner": lambda: Code(f"piece_owner(st.board[{a[0]}])", "int"),
+            "kind_at": lambda: Code(f"piece_kind(st.board[{a[0]}])", "int"),
+            "degree": lambda: Code(f"DEGREE[{a[0]}]", "int"),
+            "onboard": lambda: Code(f"({a[0]} < N_CELLS)", "bint"),
+            "step": lambda: Code(f"STEP[{a[1]}][{a[0]}]", "int"),
+            "hand": lambda: Code(f"hand_of(st, {a[0]}, {a[1]})", "long long"),
+            "next_player": lambda: Code(f"next_player({a[0]})", "int"),
+            "abs": lambda: Code(f"abs_ll({a[0]})", "long long"),
+            "either": lambda: Code(f"(<long long>({a[1]}) if {a[0]} else <long long>({a[2]}))", "long long"),
+            "mover": lambda: Code("st.current", "int"),
+            "last_player": lambda: Code("st.last", "int"),
+            "ply": lambda: Code("st.ply", "int"),
+            "line": lambda: Code(f"line_at(st, {a[0]}, {a[1]})", "bint"),
+            "flanked": lambda: Code(f"flanked_run(st, {a[0]}, {a[1]})", "int"),
+            "rolled": lambda: Code(f"rolled_count(st, {a[0]})", "long long"),
+            "die": lambda: Code(f"die_face(st, {a[0]})", "int"),
+            "face_value": lambda: Code(f"face_value({a[0]})", "long long"),
+            # stacks and pushes
+            "height": lambda: Code(f"st.heights[{a[0]}]", "int"),
+            "room": lambda: Code(f"room_at(st, {a[0]}, {a[1]})", "bint"),
+            # items
+            "face_up": lambda: Code(f"face_up_of(st, {a[0]}, {a[1]})", "long long"),
+            "in_deck": lambda: Code(f"in_deck_of(st, {a[0]}, {a[1]})", "long long"),
+            "discarded": lambda: Code(f"discarded_of(st, {a[0]}, {a[1]})", "long long"),
+            "deck_left": lambda: Code(f"deck_left_of(st, {a[0]})", "long long"),
+            "item_has": lambda: Code(f"item_shows({a[0]}, {a[1]})", "bint"),
+            # areas
+            "area_points": lambda: Code(f"area_points_of(st, {a[0]})", "long long"),
+            "areas_won": lambda: Code(f"areas_won_of(st, {a[0]})", "long long"),
+            # zones of items: (zone, owner, ...)
+            "holding": lambda: Code(f"holding_of(st, {a[0]}, {a[1]}, {a[2]})", "long long"),
+            "zone_size": lambda: Code(f"zone_size_of(st, {a[0]}, {a[1]})", "long long"),
+            "top": lambda: Code(f"zone_top_of(st, {a[0]}, {a[1]})", "int"),
+        }
+        if fn not in table:
+            raise BuildError(f"internal error: the compiled back end lacks built-in {fn!r}")
+        return table[fn]()
+
+    # -- quantifiers -------------------------------------------------------------------
+
+    def domain_loop(self, d: Domain, scope: Scope, var: str, prefix: str = "") -> DomainLoop:
+        """C for iterating ``d`` with loop variable ``var`` (a C name); helper variables
+        get ``prefix`` so two loops can share a function."""
+        if d.kind == "cells":
+            return DomainLoop([], [], f"for {var} in range(N_CELLS):", [], "int")
+        if d.kind == "players":
+            return DomainLoop([], [], f"for {var} in range(N_PLAYERS):", [], "int")
+        if d.kind == "directions":
+            return DomainLoop([], [], f"for {var} in range(N_DIRS):", [], "int")
+        if d.kind == "neighbours":
+            src = self.expr(d.args[0], scope).text
+            around, slot = prefix + "around", prefix + "slot"
+            # DEGREE[N_CELLS] == 0: the off-board cell has no neighbours
+            return DomainLoop(
+                [f"int {around}", f"int {slot}"],
+                [f"{around} = {src}"],
+                f"for {slot} in range(DEGREE[{around}]):",
+                [f"{var} = NBRS[{around}][{slot}]"],
+                "int",
+            )
+        if d.kind == "range":
+            lo, hi = (self.expr(a, scope) for a in d.args)
+            return DomainLoop(
+                [f"long long {prefix}lo", f"long long {prefix}hi"],
+                [f"{prefix}lo = {lo.text}", f"{prefix}hi = {hi.text}"],
+                f"for {var} in range({prefix}lo, {prefix}hi + 1):",
+                [],
+                "long long",
+            )
+        if d.kind == "group":
+            src = self.expr(d.args[0], scope).text
+            self.uses_group = True
+            order, size, slot = prefix + "chain", prefix + "chain_size", prefix + "link"
+            return DomainLoop(
+                [f"int {order}[N_CELLS]", f"int {size}", f"int {slot}"],
+                [f"{size} = group_fill(st, {src}, {order})"],
+                f"for {slot} in range({size}):",
+                [f"{var} = {order}[{slot}]"],
+                "int",
+            )
+        if d.kind == "item_kinds":
+            return DomainLoop([], [], f"for {var} in range(N_ITEM_KINDS):", [], "int")
+        if d.kind == "ray":  # stacks and pushes: the cells past a cell along a direction
+            src, way = (self.expr(a, scope).text for a in d.args)
+            order, size, slot = prefix + "ray", prefix + "ray_size", prefix + "ray_at"
+            return DomainLoop(
+                [f"int {order}[N_CELLS]", f"int {size}", f"int {slot}"],
+                [f"{size} = ray_fill({src}, {way}, {order})"],
+                f"for {slot} in range({size}):",
+                [f"{var} = {order}[{slot}]"],
+                "int",
+            )
+        raise BuildError(f"internal error: unknown domain {d.kind!r}")
+
+    def quant(self, q: Quant, scope: Scope) -> Code:
+        names = free_locals(q)
+        key = (q, tuple(names))
+        index = self._lifted_keys.get(key)
+        if index is None:
+            index = len(self.lifted)
+            self._lifted_keys[key] = index
+            self.lifted.append(None)  # reserve the number before lifting nested quantifiers
+            params = [(n, Var(f"f{i}", scope[n].type)) for i, n in enumerate(names)]
+            inner: Scope = {n: v for n, v in params}
+            cellset = None
+            if q.domain.kind == "cells" and q.kind in ("any", "all", "count") and q.var in free_locals(q.body):
+                # a condition over every cell: compute the set of cells at once
+                cellset = self.cellset_call(q.body, q.var, inner, "cells", "found")
+            loop = self.domain_loop(q.domain, inner, "x")
+            inner[q.var] = Var("x", q.domain.elem_type)
+            body = self.expr(q.body, inner).text if cellset is None else ""
+            self.lifted[index] = Lifted(index, q.kind, CTYPE[q.type], params, loop, body, comment_text(unparse(q, self.ir)), cellset)
+        args = "".join(", " + scope[n].cname for n in names)
+        return Code(f"quant_{index}(st{args})", CTYPE[q.type])
