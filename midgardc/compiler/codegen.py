@@ -28,7 +28,9 @@ game's constants, tables and rules specialised into C:
 Every identifier in the output is built from IR indices (``define_3``, ``quant_0``,
 ``a0``); names from the spec appear only in comments and escaped string literals.
 
-One ``generate_*`` function per section of the module; ``generate_module`` joins them.
+One ``generate_*`` function per section of the module; ``generate_module`` joins them. The
+translation of each kind of construct is in ``emit/`` (one module per concern, named like
+its Python meaning in ``midgardc/runtime/rules/``); this module composes them.
 """
 
 from __future__ import annotations
@@ -36,20 +38,7 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from ..ir.nodes import (
-    BOOL,
-    CELL,
-    CHANCE_STREAM,
-    ITEM,
-    DIR,
-    INT,
-    KIND,
-    PLAYER,
-    Binary,
-    Expr,
-    GameIR,
-    opposite_directions,
-)
+from ..ir.nodes import CELL, CHANCE_STREAM, ITEM, DIR, KIND, PLAYER, GameIR, opposite_directions
 from .emit.captures import Captures
 from .emit.cellsets import CellSets
 from .emit.common import (
@@ -60,11 +49,11 @@ from .emit.common import (
     c_array,
     smallest_signed,
     unparse,
-    free_locals,
     Var,
 )
 from .emit.effects import Effects
 from .emit.expressions import Expressions
+from .emit.moves import Moves
 from .emit.regions import Regions
 from .emit.zones import zone_facts
 
@@ -93,7 +82,6 @@ SECTIONS = (
 )
 
 
-
 class ExprCompiler(Effects, Captures, Regions, CellSets, Expressions):
     """Translates IR expressions and effects to Cython, lifting quantifiers as it goes (one
     concern per base class, in ``emit/``)."""
@@ -102,13 +90,7 @@ class ExprCompiler(Effects, Captures, Regions, CellSets, Expressions):
 # --------------------------------------------------------------------------- the generator
 
 
-def _conjuncts(e: Expr) -> list[Expr]:
-    if isinstance(e, Binary) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
-
-
-class Generator:
+class Generator(Moves):
     """Walks a GameIR once, translating every expression, then renders the sections."""
 
     def __init__(self, ir: GameIR):
@@ -139,107 +121,6 @@ class Generator:
             "comment": comment_text(f"{head} = {unparse(d.body, self.ir)}"),
         }
 
-    def _param_range(self, p) -> tuple[int, int]:
-        if p.type == INT:
-            return p.lo, p.hi - p.lo + 1
-        return 0, self.param_sizes[p.type]
-
-    @staticmethod
-    def _param_limit(p) -> str:
-        """The C name of a parameter's domain size (its loop's end)."""
-        return {CELL: "N_CELLS", PLAYER: "N_PLAYERS", KIND: "N_KINDS", DIR: "N_DIRS", ITEM: "N_ITEM_KINDS"}.get(p.type, str(p.hi + 1))
-
-    def _action(self, i: int) -> dict:
-        ir = self.ir
-        a = ir.actions[i]
-        scope = {p.name: Var(f"a{j}", p.type) for j, p in enumerate(a.params)}
-        order = [p.name for p in a.params]
-        # Hoist each conjunct of 'where' to the loop level that binds all it reads.
-        levels: list[list[Expr]] = [[] for _ in range(len(a.params) + 1)]
-        for conj in _conjuncts(a.where):
-            used = [order.index(n) for n in free_locals(conj) if n in order]
-            levels[max(used) + 1 if used else 0].append(conj)
-
-        def scalar(conds: list[Expr]) -> list[tuple[str, str]]:
-            return [(self.x.expr(c, scope).text, comment_text(unparse(c, ir))) for c in conds]
-
-        stride = 1
-        strides = []
-        for p in reversed(a.params):
-            strides.append(stride)
-            stride *= self._param_range(p)[1]
-        strides.reverse()
-        id_terms = [str(a.base)] if a.base else []
-        loops = []
-        for j, p in enumerate(a.params):
-            lo, size = self._param_range(p)
-            var = scope[p.name].cname
-            index = var if lo == 0 else f"({var} - ({lo}))"
-            id_terms.append(index if strides[j] == 1 else f"{index} * {strides[j]}")
-            conds = levels[j + 1]
-            set_call, set_comment = None, ""
-            cands = None
-            if p.type == CELL and len(a.params) > 1:
-                # a conjunct pinning the cell to a few values: loop over those only
-                from ..ir.analysis import candidates
-
-                for c in conds:
-                    found = candidates(c, p.name, ir.defines)
-                    if found is not None:
-                        cands = [self.x.expr(x, scope).text for x in found]
-                        break
-            if p.type == CELL and conds and cands is None:
-                # the conjuncts that translate to cell sets pick the candidate cells at once
-                as_sets = [c for c in conds if self.x.to_set(c, p.name, scope) is not None]
-                if as_sets:
-                    joined = as_sets[0]
-                    for c in as_sets[1:]:
-                        joined = Binary("and", joined, c, BOOL)
-                    set_call = self.x.cellset_call(joined, p.name, scope, "cells", f"cand{j}")
-                    set_comment = comment_text(unparse(joined, ir))
-                    conds = [c for c in conds if c not in as_sets]
-            loops.append({
-                "level": j,
-                "var": var,
-                "lo": lo,
-                "hi": self._param_limit(p),
-                "conds": scalar(conds),
-                "set_call": set_call,
-                "set_comment": set_comment,
-                "cands": cands,
-                "comment": comment_text(f"{p.name}: {p.type}" + (f" {p.lo}..{p.hi}" if p.type == INT else "")),
-            })
-        decode = []
-        for j in range(len(a.params) - 1, -1, -1):
-            lo, size = self._param_range(a.params[j])
-            decode.append({"var": f"v{j}", "size": size, "lo": lo})
-        effects = self.x.effects(a.effects, scope)
-        triggers = []
-        for t_index, trig in enumerate(ir.triggers):
-            if trig.after and i not in trig.after:
-                continue
-            triggers.append({
-                "index": t_index,
-                "comment": comment_text(f"{trig.name}" + (f" when {unparse(trig.when, ir)}" if trig.when is not None else "")),
-                "when": self.x.expr(trig.when, scope).text if trig.when is not None else None,
-                "effects": self.x.effects(trig.effects, scope),
-            })
-        return {
-            "index": i,
-            "base": a.base,
-            "size": a.size,
-            "end": a.base + a.size,
-            "params": [scope[p.name] for p in a.params],
-            "top_conds": scalar(levels[0]),
-            "loops": loops,
-            "move_id": " + ".join(id_terms) or "0",
-            "decode": decode,
-            "effects": effects,
-            "triggers": triggers,
-            "comment": comment_text(f"{a.name}({', '.join(f'{p.name}: {p.type}' for p in a.params)})"),
-            "where_comment": comment_text(unparse(a.where, ir)),
-        }
-
     def _rank(self, j: int) -> dict:
         k = self.ir.ranking[j]
         scope = {"p": Var("a0", PLAYER)}
@@ -251,18 +132,6 @@ class Generator:
         }
 
     # -- facts for the templates ---------------------------------------------------------
-
-    @property
-    def max_params(self) -> int:
-        return max((len(a.params) for a in self.ir.actions), default=0)
-
-    def param_var_types(self) -> list[str]:
-        """C type of the j-th parameter variable, shared by all actions."""
-        out = []
-        for j in range(self.max_params):
-            wide = any(len(a.params) > j and a.params[j].type == INT for a in self.ir.actions)
-            out.append("long long" if wide else "int")
-        return out
 
     def context(self) -> dict:
         ir = self.ir
@@ -359,26 +228,6 @@ class Generator:
             "draw_outcome": list(ch.draw_outcome),
             "face_values": list(ch.values),
         }
-
-    def pick_cells(self) -> Optional[dict]:
-        """When the legal moves are one set of cells — a single action whose only
-        parameter is a cell picked by cell sets, with no other per-cell test — the facts
-        random playouts need to draw the k-th legal move from that set (move id = base +
-        cell, so ascending cells are ascending ids); else None."""
-        if len(self.actions) != 1 or len(self.ir.actions[0].params) != 1 or self.ir.chance is not None:
-            return None
-        a = self.actions[0]
-        loop = a["loops"][0]
-        if self.ir.actions[0].params[0].type != CELL or not loop["set_call"] or loop["conds"]:
-            return None
-        return {
-            "base": a["base"],
-            "top_conds": a["top_conds"],
-            "set_call": loop["set_call"],
-            "set_comment": loop["set_comment"],
-            "comment": a["comment"],
-        }
-
 
 # --------------------------------------------------------------------------- sections
 
