@@ -1,6 +1,6 @@
 """Zones of items in the reference interpreter: the meaning of ``ZonesIR`` and of the
 effects deal, take, pass_zone, gather and shuffle, mirrored line for line by
-``compiler/templates/zones.pyx.j2``.
+``compiler/templates/zones.pyx.j2`` (emitted by ``midgardc.compiler.emit.zones``).
 
 A state holds one slot per zone and owner (``ZonesIR.slot``): an ordered zone is a list
 of item kinds, top first; an unordered zone is a list of counts per kind. Every random
@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from ..ir.nodes import NO_ITEM, Deal, Gather, PassZone, Shuffle, Take, ZonesIR
-from .rng import Rng
+from ...ir.nodes import NO_ITEM, Deal, Gather, PassZone, Shuffle, Take, ZonesIR
+from ..rng import Rng
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .interpreter import Core
+    from ..interpreter import Core
 
 Slot = list[int]
 

@@ -1,0 +1,361 @@
+"""Expressions in Python: ``Program`` turns a game's IR into closures once (operators,
+built-in calls, definitions, quantifiers and their domains), shared by every state of the
+game. Generated code: ``midgardc.compiler.emit.expressions`` (and ``cellsets``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Optional
+
+from ...ir.nodes import (
+    NOBODY,
+    Binary,
+    Call,
+    Const,
+    DefineCall,
+    Domain,
+    Expr,
+    GameIR,
+    Local,
+    opposite_directions,
+    Quant,
+    Unary,
+)
+from . import zones as zone_rules
+from .moves import plan
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..interpreter import Core
+
+Fn = Callable[["Core", dict], int]
+
+
+def _floordiv(a: int, b: int) -> int:
+    return a // b if b else 0
+
+
+def _mod(a: int, b: int) -> int:
+    return a % b if b else 0
+
+
+_BINARY = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": _floordiv,
+    "%": _mod,
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+    "<": lambda a, b: int(a < b),
+    "<=": lambda a, b: int(a <= b),
+    ">": lambda a, b: int(a > b),
+    ">=": lambda a, b: int(a >= b),
+}
+
+
+class Program:
+    """A game's IR turned into callables, shared by every state of that game."""
+
+    def __init__(self, ir: GameIR):
+        self.ir = ir
+        b = ir.board
+        self.n = b.n_cells
+        self.neighbours = b.neighbours
+        self.steps = b.steps
+        self.props = [values + (0,) for _, values in b.props]  # + the off-board cell
+        self.builtins = self._builtins()
+        self.defines: list[Optional[Fn]] = [None] * len(ir.defines)
+        for i, d in enumerate(ir.defines):
+            self.defines[i] = self.compile(d.body)
+        self.wheres = [self.compile(a.where) for a in ir.actions]
+        self.plans = [plan(self, a) for a in ir.actions]
+        self.rank = [self.compile(k.expr) for k in ir.ranking]
+        self.end_conds = [self.compile(e) for e in ir.end.conditions]
+        self.triggers = [(t, self.compile(t.when) if t.when is not None else None) for t in ir.triggers]
+        self._effect_fns: dict[int, tuple[Expr, Fn]] = {}
+
+    def fn(self, expr: Expr) -> Fn:
+        """The closure of an effect's sub-expression, compiled on first use."""
+        hit = self._effect_fns.get(id(expr))
+        if hit is None or hit[0] is not expr:
+            hit = self._effect_fns[id(expr)] = (expr, self.compile(expr))
+        return hit[1]
+
+    # -- expressions -----------------------------------------------------------------
+
+    def compile(self, e: Expr) -> Fn:
+        if isinstance(e, Const):
+            v = e.value
+            return lambda s, env: v
+        if isinstance(e, Local):
+            name = e.name
+            return lambda s, env: env[name]
+        if isinstance(e, Call):
+            impl = self.builtins[e.fn]
+            args = [self.compile(a) for a in e.args]
+            if not args:
+                return lambda s, env: impl(s)
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda s, env: impl(s, a0(s, env))
+            if len(args) == 2:
+                a0, a1 = args
+                return lambda s, env: impl(s, a0(s, env), a1(s, env))
+            return lambda s, env: impl(s, *[a(s, env) for a in args])
+        if isinstance(e, DefineCall):
+            args = [self.compile(a) for a in e.args]
+            names = [p.name for p in self.ir.defines[e.index].params]
+            bodies = self.defines
+            idx = e.index
+            if len(args) == 1:
+                (n0,), (a0,) = names, args
+                return lambda s, env: bodies[idx](s, {n0: a0(s, env)})
+            return lambda s, env: bodies[idx](s, {n: a(s, env) for n, a in zip(names, args)})
+        if isinstance(e, Unary):
+            a = self.compile(e.arg)
+            if e.op == "not":
+                return lambda s, env: 0 if a(s, env) else 1
+            return lambda s, env: -a(s, env)
+        if isinstance(e, Binary):
+            left, right = self.compile(e.left), self.compile(e.right)
+            if e.op == "and":
+                return lambda s, env: 1 if left(s, env) and right(s, env) else 0
+            if e.op == "or":
+                return lambda s, env: 1 if left(s, env) or right(s, env) else 0
+            op = _BINARY[e.op]
+            return lambda s, env: op(left(s, env), right(s, env))
+        if isinstance(e, Quant):
+            return self._quant(e)
+        raise AssertionError(e)  # pragma: no cover
+
+    def domain(self, d: Domain) -> Callable[["Core", dict], list[int]]:
+        if d.kind == "cells":
+            cells = list(range(self.n))
+            return lambda s, env: cells
+        if d.kind == "players":
+            players = list(range(self.ir.n_players))
+            return lambda s, env: players
+        if d.kind == "directions":
+            dirs = list(range(len(self.ir.board.directions)))
+            return lambda s, env: dirs
+        if d.kind == "neighbours":
+            cell = self.compile(d.args[0])
+            empty: tuple = ()
+            return lambda s, env: (self.neighbours[c] if (c := cell(s, env)) < self.n else empty)
+        if d.kind == "range":
+            lo, hi = self.compile(d.args[0]), self.compile(d.args[1])
+            return lambda s, env: range(lo(s, env), hi(s, env) + 1)
+        if d.kind == "group":
+            return self._group_domain(self.compile(d.args[0]))
+        if d.kind == "item_kinds":
+            kinds = list(range(self.ir.n_item_kinds))
+            return lambda s, env: kinds
+        if d.kind == "ray":
+            return self._ray_domain(self.compile(d.args[0]), self.compile(d.args[1]))
+        raise AssertionError(d.kind)  # pragma: no cover
+
+    def _group_domain(self, cell: Fn) -> Callable[["Core", dict], list[int]]:
+        """group(c): c's chain of same-owner pieces, breadth-first from c."""
+        n, nbrs = self.n, self.neighbours
+
+        def group(s, env):
+            c = cell(s, env)
+            if c >= n or s.board[c] <= 0:
+                return ()
+            owner = s._owner(c)
+            order, seen = [c], {c}
+            for x in order:  # the list grows as the search goes
+                for y in nbrs[x]:
+                    if y not in seen and s.board[y] > 0 and s._owner(y) == owner:
+                        seen.add(y)
+                        order.append(y)
+            return order
+
+        return group
+
+    def _ray_domain(self, cell: Fn, direction: Fn) -> Callable[["Core", dict], list[int]]:
+        """ray(c, d): the cells past c in direction d, to the edge (or back to c)."""
+        n, steps = self.n, self.steps
+
+        def ray(s, env):
+            c, d = cell(s, env), direction(s, env)
+            out: list[int] = []
+            if c >= n:
+                return out
+            x = steps[d][c]
+            while x < n and x != c:
+                out.append(x)
+                x = steps[d][x]
+            return out
+
+        return ray
+
+    def _quant(self, q: Quant) -> Fn:
+        dom = self.domain(q.domain)
+        body = self.compile(q.body)
+        var = q.var
+
+        def run(s, env):
+            inner = dict(env)
+            if q.kind == "any":
+                for x in dom(s, env):
+                    inner[var] = x
+                    if body(s, inner):
+                        return 1
+                return 0
+            if q.kind == "all":
+                for x in dom(s, env):
+                    inner[var] = x
+                    if not body(s, inner):
+                        return 0
+                return 1
+            if q.kind == "count":
+                total = 0
+                for x in dom(s, env):
+                    inner[var] = x
+                    if body(s, inner):
+                        total += 1
+                return total
+            values = []
+            for x in dom(s, env):
+                inner[var] = x
+                values.append(body(s, inner))
+            if q.kind == "sum":
+                return sum(values)
+            if not values:
+                return 0
+            return min(values) if q.kind == "min" else max(values)
+
+        return run
+
+    def _builtins(self) -> dict[str, Callable]:
+        ir = self.ir
+        n = self.n
+        nk = max(ir.n_kinds, 1)
+        steps = self.steps
+        neighbours = self.neighbours
+        props = self.props
+
+        def owner(s, c):
+            p = s.board[c]
+            return NOBODY if p <= 0 else (p - 1) // nk
+
+        def kind_at(s, c):
+            p = s.board[c]
+            return -1 if p <= 0 else (p - 1) % nk
+
+        # -- lines and custodial runs
+        opposite = opposite_directions(ir.board)
+        pprops = [values for _, values in ir.player_props]
+        face_values = ir.chance.values if ir.chance else ()
+        card_values = ir.item_values
+
+        def run(s, c, d, o):
+            """How many cells in a row from step(c, d) on belong to player o."""
+            k = 0
+            x = steps[d][c]
+            while x < n and owner(s, x) == o:
+                k += 1
+                x = steps[d][x]
+            return k
+
+        def line(s, c, length):
+            o = owner(s, c)
+            if o < 0:
+                return 0
+            if length <= 1:
+                return 1
+            for d in range(len(steps)):
+                e = opposite[d]
+                total = 1 + run(s, c, d, o) + (run(s, c, e, o) if e >= 0 else 0)
+                if total >= length:
+                    return 1
+            return 0
+
+        def flanked(s, c, d):
+            if c >= n:
+                return 0
+            me = s.current
+            k = 0
+            x = steps[d][c]
+            while x < n:
+                o = owner(s, x)
+                if o < 0 or o == me:
+                    break
+                k += 1
+                x = steps[d][x]
+            return k if x < n and owner(s, x) == me else 0
+
+        def room(s, c, d):
+            """The run of occupied cells from c in direction d ends before the edge."""
+            if c >= n:
+                return 0
+            x = c
+            while s.board[x] > 0:
+                x = steps[d][x]
+                if x >= n or x == c:
+                    return 0
+            return 1
+
+        areas = ir.areas
+
+        def area_winners(s) -> list[int]:
+            """Per area: the player with the strictly greatest weight (above 0), or -1."""
+            out = []
+            for area in areas:
+                weight = [0] * ir.n_players
+                for c, w in zip(area.cells, area.weights):
+                    o = owner(s, c)
+                    if o >= 0:
+                        weight[o] += w
+                best = max(weight)
+                out.append(weight.index(best) if best > 0 and weight.count(best) == 1 else -1)
+            return out
+
+        def area_points(s, p):
+            return sum(a.points for a, w in zip(areas, area_winners(s)) if w == p and p >= 0)
+
+        def areas_won(s, p):
+            return sum(1 for w in area_winners(s) if w == p and p >= 0)
+
+        return {
+            "empty": lambda s, c: int(s.board[c] == 0),
+            "occupied": lambda s, c: int(s.board[c] > 0),
+            "owner": owner,
+            "kind_at": kind_at,
+            "degree": lambda s, c: len(neighbours[c]) if c < n else 0,
+            "onboard": lambda s, c: int(c < n),
+            "step": lambda s, c, d: steps[d][c] if c < n else n,
+            "hand": lambda s, p, k: s.hands[p][k] if p >= 0 and k >= 0 else 0,
+            "next_player": lambda s, p: (p + 1) % ir.n_players if p >= 0 else NOBODY,
+            "abs": lambda s, x: abs(x),
+            "either": lambda s, cond, yes, no: yes if cond else no,
+            "mover": lambda s: s.current,
+            "last_player": lambda s: s.last,
+            "ply": lambda s: s.ply,
+            "prop": lambda s, i, c: props[i][c],
+            "counter": lambda s, i, p: s.counters[p][i] if p >= 0 else 0,
+            "game_counter": lambda s, i: s.counters[-1][i],  # the game's row comes last
+            # lines, custodial runs, per-player properties
+            "line": line,
+            "flanked": flanked,
+            "player_prop": lambda s, i, p: pprops[i][p] if p >= 0 else 0,
+            # dice
+            "rolled": lambda s, f: s.roll.count(f) if f >= 0 else 0,
+            "die": lambda s, i: s.roll[i] if 0 <= i < len(s.roll) else -1,
+            "face_value": lambda s, f: face_values[f] if f >= 0 else 0,
+            # stacks and pushes
+            "height": lambda s, c: s.heights[c],
+            "room": room,
+            # items
+            "face_up": lambda s, p, k: s.up[p][k] if p >= 0 else 0,
+            "in_deck": lambda s, p, k: s.deck[p][s.drawn[p]:].count(k) if p >= 0 else 0,
+            "discarded": lambda s, p, k: s.discards[p][k] if p >= 0 else 0,
+            "deck_left": lambda s, p: len(s.deck[p]) - s.drawn[p] if p >= 0 else 0,
+            "item_has": lambda s, k, v: int(k >= 0 and v in card_values[k]),
+            # areas
+            "area_points": area_points,
+            "areas_won": areas_won,
+            # zones of items (holding, zone_size, top)
+            **(zone_rules.builtins(ir.zones) if ir.zones is not None else {}),
+        }
