@@ -22,8 +22,9 @@ from midgardc.conditions import parse as parse_module
 from midgardc.conditions.check import check_condition
 from midgardc.errors import Pos
 from midgardc.ir.builtins import BUILTINS, DOMAINS, QUANTIFIERS, ZONE_FUNCTIONS
-from midgardc.spec import lower, yamlpos, zones
-from midgardc.spec.lower import EFFECTS, SECTIONS, Lowerer, list_variants, load_game_ir
+from midgardc.spec import lower, schema, yamlpos, zones
+from midgardc.spec.effects import EFFECTS
+from midgardc.spec.lower import SECTIONS, Lowerer, list_variants, load_game_ir
 from midgardc.spec.yamlpos import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,7 +90,7 @@ def test_every_nested_key_is_mentioned() -> None:
 
 def _limits() -> dict[str, int]:
     out = {}
-    for module in (lower, zones, topology, yamlpos, parse_module, check_module):
+    for module in (lower, schema, zones, topology, yamlpos, parse_module, check_module):
         for name, value in vars(module).items():
             if name.startswith("MAX_") and isinstance(value, int):
                 out[name] = value

@@ -2,23 +2,23 @@
 type-check conditions, and precompute the board.
 
 Sections are lowered in dependency order (game, pieces, counters, board, define, actions,
-triggers, end, ranking, render); each has one function here. Every error names the
+triggers, end, ranking, render); each has one function here or, for the larger ones, in a
+base class of ``Lowerer`` beside this module (``board.py``, ``actions.py``, ``effects.py``;
+items and zones: ``zones.py``); the schema tables are ``schema.py``. Every error names the
 offending node's file:line:col.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
-from ..board.topology import MAX_CELLS, TOPOLOGIES, TOPOLOGY_KEYS
-from ..conditions.check import Names, a_type, check_condition, check_domain
+from ..conditions.check import Names, a_type, check_condition
 from ..conditions.parse import parse_signature
 from ..errors import Pos, SpecError, did_you_mean
 from ..ir.nodes import (
     BOOL,
     CELL,
-    DIR,
     FACE,
     INT,
     KIND,
@@ -26,107 +26,50 @@ from ..ir.nodes import (
     ITEM,
     DeckIR,
     AreaIR,
-    Discard,
-    Draw,
     Action,
-    AssessRegions,
     BoardIR,
     Call,
     ChanceIR,
     chance_tables,
     Const,
     Define,
-    DefineCall,
     Domain,
-    Effect,
     End,
     Expr,
     GameIR,
     Local,
     Param,
     Place,
-    MovePiece,
-    FlipFlanked,
-    ExtraTurn,
-    ForEach,
-    IfEffect,
-    NextTurn,
-    Remove,
     RankKey,
     RenderIR,
-    SetCounter,
-    Trigger,
+)
+from .actions import LowerActions, _can_write_prefix
+from .board import LowerBoard
+from .effects import LowerEffects
+from .schema import (
+    SPEC_VERSION,
+    MAX_PLAYERS,
+    MAX_HAND,
+    MAX_MOVES,
+    MAX_PLIES,
+    MAX_FACES,
+    MAX_DRAWS,
+    COUNTER_SCOPES,
+    VISIBILITIES,
+    REGION_VAR,
+    SECTIONS,
+    _REQUIRED_HINTS,
+    MAX_ITEMS,
+    DEFINE_TYPES,
+    NAME_RE,
+    SLUG_RE,
 )
 from .variants import apply_player_count, apply_variant, load_tree, player_counts, variant_names
 from .yamlpos import YList, YMap, YNode, YScalar
-from .zones import ZONE_EFFECTS, ZONE_SECTIONS, lower_items, lower_zones
-
-SPEC_VERSION = 1
-MAX_PLAYERS = 8
-MAX_HAND = 10_000
-MAX_MOVES = 1 << 20
-MAX_PLIES = 1_000_000
-MAX_FACES = 64
-MAX_DRAWS = 1 << 16  # faces ** dice: the sampling table's size
-COUNTER_SCOPES = ("player", "game")  # a counter per player, or one for the game
-VISIBILITIES = ("all", "owner", "none")  # who sees a value: everyone, its owner, nobody
-REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-writable name)
-
-# section -> (allowed keys, required keys)
-SECTIONS: dict[str, tuple[set[str], set[str]]] = {
-    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones"}, {"game", "board", "actions", "ranking"}),
-    "game": ({"name", "title", "players", "max_plies", "author", "source", "description"}, {"name", "players"}),
-    "piece": ({"hand", "description"}, set()),
-    "action": ({"params", "where", "effects", "notation", "description"}, set()),
-    "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
-    "end": ({"when", "no_moves", "effects"}, set()),
-    "render": ({"glyphs", "empty", "marks", "colours"}, set()),
-    "empty_state": ({"when", "glyph"}, {"when", "glyph"}),
-    "place": ({"piece", "at", "owner", "height", "push"}, {"piece", "at"}),
-    "assess_regions": ({"cells", "open_if_touching", "near", "award", "tie", "first", "priority"}, {"cells", "award"}),
-    "set": ({"counter", "of", "to"}, {"counter", "to"}),
-    "add": ({"counter", "of", "to"}, {"counter", "to"}),
-    # pieces on the board at the start; moving and turning pieces
-    "setup_entry": ({"piece", "owner", "cells"}, {"piece", "owner", "cells"}),
-    "move": ({"from", "to", "capture"}, {"from", "to"}),
-    "flip_flanked": ({"at"}, {"at"}),
-    # dice rolled at the start of every turn
-    "chance": ({"name", "dice", "faces", "ordered"}, {"dice", "faces"}),
-    # taking pieces off the board; moving again
-    "remove": ({"at", "each", "where", "to"}, {"at"}),
-    "extra_turn": (set(), set()),
-    "next_turn": ({"to"}, {"to"}),
-    "counter": ({"start", "of", "visible"}, set()),
-    "face": ({"text", "value"}, set()),
-    # items: every player's deck, face-up items and discard pile
-    "deck": ({"items", "up"}, {"items"}),
-    "item": ({"values", "text", "count"}, {"values"}),
-    "discard": ({"item", "of"}, {"item"}),
-    "draw": ({"of", "count"}, set()),
-    # areas scored by majority
-    "area": ({"name", "cells", "weights", "points"}, {"name", "cells"}),
-    # blocks: effects that run other effects
-    "if": ({"when", "then", "else"}, {"when"}),
-    "for_each": ({"each", "where", "effects"}, {"each", "effects"}),
-    # kinds of item and zones (items:, zones:) and the effects moving items: see zones.py
-    **ZONE_SECTIONS,
-}
-
-_REQUIRED_HINTS = {
-    ("", "game"): "start with 'game: {name: my-game, players: [a, b]}'",
-    ("", "board"): "add e.g. 'board: {topology: square, rows: 3, cols: 3}'",
-    ("", "actions"): "add the moves players can make, e.g. 'actions: {play: {params: {c: cell}, where: empty(c), effects: [...]}}'",
-    ("", "ranking"): "add how players are ranked at the end, e.g. 'ranking: {cells: \"count(c in cells: owner(c) == p)\"}'",
-}
-
-PARAM_TYPES = {"cell": CELL, "player": PLAYER, "kind": KIND, "dir": DIR, "item": ITEM}
-MAX_ITEMS = 256  # items in one player's deck
-DEFINE_TYPES = {**PARAM_TYPES, "number": INT}  # a definition may also take a number
-NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # \Z: "$" would accept a final newline
-SLUG_RE = re.compile(r"[a-z][a-z0-9_-]*\Z")
+from .zones import lower_items, lower_zones
 
 
-class Lowerer:
+class Lowerer(LowerEffects, LowerActions, LowerBoard):
     def __init__(self, tree: YMap, path: str, variant: Optional[str], seated: Optional[int] = None, counts: tuple[tuple[int, ...], int] = ((), 0)):
         self.tree = tree
         self.path = path
@@ -500,163 +443,7 @@ class Lowerer:
         self.names.game_row = len(self.players)
         return names, (*(per_player for _ in self.players), game_row), tuple(scopes), tuple(visible)
 
-    def lower_board(self, node: YNode) -> BoardIR:
-        if not isinstance(node, YMap):
-            raise SpecError("'board' must be a mapping with a 'topology'", node.pos)
-        topo_node = node.get("topology")
-        if topo_node is None:
-            raise SpecError(f"the board needs a 'topology' ({', '.join(TOPOLOGIES)})", node.pos)
-        topo = self.scalar(topo_node, str, "board.topology")
-        if topo not in TOPOLOGIES:
-            raise SpecError(f"unknown board topology '{topo}' (known: {', '.join(TOPOLOGIES)})", topo_node.pos, did_you_mean(topo, TOPOLOGIES))
-        allowed = TOPOLOGY_KEYS[topo] | {"topology", "props"}
-        for key in node.items:
-            if key not in allowed:
-                raise SpecError(f"unknown key '{key}' for a {topo} board", node.key_pos[key], did_you_mean(key, allowed) or f"allowed keys: {', '.join(sorted(allowed))}")
-
-        def get(key: str, typ: type, default: Any = None, lo: Optional[int] = None, hi: Optional[int] = None, choices: tuple = ()) -> Any:
-            if key not in node.items:
-                if default is None:
-                    raise SpecError(f"a {topo} board needs '{key}'", node.pos)
-                return default
-            value = self.scalar(node.items[key], typ, f"board.{key}", lo, hi)
-            if choices and value not in choices:
-                raise SpecError(f"board.{key} must be one of {', '.join(map(str, choices))}", node.items[key].pos)
-            return value
-
-        raw = TOPOLOGIES[topo](node, get)
-        if len(raw.names) > MAX_CELLS:
-            raise SpecError(f"the board has {len(raw.names)} cells; the limit is {MAX_CELLS}", node.pos)
-        for i, name in enumerate(raw.names):
-            if name in self.cell_index:
-                raise SpecError(f"two cells are both named '{name}'; make the cell_name template unique", node.pos)
-            if not name or any(ch.isspace() or ch == "," for ch in name):
-                raise SpecError(f"cell name {name!r} must be non-empty, without spaces or commas (it is how moves are written)", node.pos)
-            self.cell_index[name] = i
-        for d, dname in enumerate(raw.directions):
-            if dname in self.names.constants:
-                raise SpecError(f"direction '{dname}' clashes with a player or piece name", node.pos)
-            self.names.constants[dname] = (d, DIR)
-        self.names.has_directions = bool(raw.directions)
-        props = self.lower_props(node.get("props"), len(raw.names))
-        board = BoardIR(
-            topology=topo,
-            cell_names=tuple(raw.names),
-            neighbours=tuple(tuple(n) for n in raw.neighbours),
-            directions=tuple(raw.directions),
-            steps=tuple(tuple(s) for s in raw.steps),
-            coords=tuple(raw.coords),
-            polygons=tuple(tuple(p) for p in raw.polygons),
-            props=props,
-        )
-        return board
-
-    def cell(self, node: YNode) -> int:
-        name = self.scalar(node, str, "a cell name") if not isinstance(getattr(node, "value", None), int) else str(node.value)
-        if name not in self.cell_index:
-            cells = list(self.cell_index)
-            sample = ", ".join(cells[:3]) + (f", ..., {cells[-1]}" if len(cells) > 3 else "")
-            raise SpecError(f"unknown cell '{name}'", node.pos, did_you_mean(name, cells) or f"this board's cells are {sample}")
-        return self.cell_index[name]
-
-    def lower_props(self, node: Optional[YNode], n: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
-        out = []
-        if node is None:
-            return ()
-        if not isinstance(node, YMap):
-            raise SpecError("board.props maps a property name to a list of cells (or cell: number)", node.pos)
-        for pname, body in node.items.items():
-            self.ident(pname, node.key_pos[pname], "property name")
-            values = [0] * n
-            if isinstance(body, YList):
-                typ = BOOL
-                for item in body:
-                    values[self.cell(item)] = 1
-            elif isinstance(body, YMap):
-                typ = INT
-                for cname, v in body.items.items():
-                    values[self.cell(YScalar(cname, body.key_pos[cname]))] = self.scalar(v, int, "a property value", -(2**31), 2**31 - 1)
-            elif isinstance(body, YScalar) and body.value is None:
-                typ = BOOL
-            else:
-                raise SpecError(f"property '{pname}' must be a list of cells or a mapping cell: number", body.pos)
-            self.names.props[pname] = (len(out), typ)
-            out.append((pname, tuple(values)))
-        return tuple(out)
-
     # -- setup and per-player properties ---------------------------------------------
-
-    def lower_setup(self, node: Optional[YNode]) -> tuple[int, ...]:
-        """setup: a list of {piece, owner, cells}: those pieces stand there at the start
-        (they do not come from any hand)."""
-        if node is None:
-            return ()
-        if not isinstance(node, YList):
-            raise SpecError("'setup' is a list of entries like {piece: stone, owner: white, cells: [d4, e5]}", node.pos)
-        n = len(self.cell_index)
-        board = [0] * n
-        for entry in node:
-            body = self.keys(entry, "setup_entry", "a setup entry")
-            kind = self.kind(body["piece"])
-            onode = body["owner"]
-            oname = self.scalar(onode, str, "a player name")
-            if oname in self.unseated:
-                continue
-            if oname not in self.players:
-                raise SpecError(f"unknown player '{oname}'", onode.pos, did_you_mean(oname, self.players))
-            piece = 1 + self.players.index(oname) * len(self.kinds) + kind
-            cells = body["cells"]
-            if not isinstance(cells, YList):
-                raise SpecError("setup cells are a list of cell names, e.g. [d4, e5]", cells.pos)
-            for item in cells:
-                c = self.cell(item)
-                if board[c]:
-                    raise SpecError(f"cell '{self.board.cell_names[c]}' is set up twice", item.pos)
-                board[c] = piece
-        return tuple(board)
-
-    def lower_player_props(self, node: Optional[YNode]) -> tuple[tuple[str, tuple[int, ...]], ...]:
-        """player_props: name -> {player: value}; a value is a number, a direction, a cell,
-        a player or a piece kind (one type per property); every player needs a value."""
-        if node is None:
-            return ()
-        if not isinstance(node, YMap):
-            raise SpecError("'player_props' maps a property name to {player: value}, e.g. ahead: {white: n, black: s}", node.pos)
-        out = []
-        for pname, body in node.items.items():
-            ppos = node.key_pos[pname]
-            self.ident(pname, ppos, "player property name")
-            if pname in self.names.props or pname in self.names.counters or pname in self.names.game_counters or pname in self.names.constants or pname in self.names.player_props:
-                raise SpecError(f"'{pname}' is already a name in this spec", ppos)
-            if not isinstance(body, YMap):
-                raise SpecError(f"player property '{pname}' maps each player to a value", body.pos)
-            values = [0] * len(self.players)
-            typ = None
-            for player, vnode in body.items.items():
-                if player in self.unseated:
-                    continue
-                if player not in self.players:
-                    raise SpecError(f"unknown player '{player}'", body.key_pos[player], did_you_mean(player, self.players))
-                if isinstance(vnode, YScalar) and isinstance(vnode.value, int) and not isinstance(vnode.value, bool):
-                    value, vtyp = self.scalar(vnode, int, "a player property value", -(2**31), 2**31 - 1), INT
-                else:
-                    text = self.scalar(vnode, str, "a player property value")
-                    if text in self.names.constants:
-                        value, vtyp = self.names.constants[text]
-                    elif text in self.cell_index:
-                        value, vtyp = self.cell_index[text], CELL
-                    else:
-                        raise SpecError(f"'{text}' is not a number, direction, cell, player or piece kind", vnode.pos, did_you_mean(text, [*self.names.constants, *self.cell_index]))
-                if typ is not None and vtyp != typ:
-                    raise SpecError(f"player property '{pname}' mixes {a_type(typ)} and {a_type(vtyp)}", vnode.pos)
-                typ = vtyp
-                values[self.players.index(player)] = value
-            missing = [p for p in self.players if p not in body.items]
-            if missing:
-                raise SpecError(f"player property '{pname}' has no value for {', '.join(missing)}", body.pos)
-            self.names.player_props[pname] = (len(out), typ or INT)
-            out.append((pname, tuple(values)))
-        return tuple(out)
 
     def lower_defines(self, node: Optional[YNode]) -> None:
         if node is None:
@@ -691,263 +478,6 @@ class Lowerer:
             self.names.defines[name] = (len(self.defines), tuple(p.type for p in ptuple), expr.type)
             self.defines.append(Define(name, tuple(ptuple), expr, expr.type))
         self.names.later = set()
-
-    def lower_params(self, node: Optional[YNode]) -> tuple[Param, ...]:
-        if node is None:
-            return ()
-        if not isinstance(node, YMap):
-            raise SpecError("'params' maps parameter names to types, e.g. {c: cell}", node.pos)
-        params = []
-        for pname, tnode in node.items.items():
-            self.ident(pname, node.key_pos[pname], "parameter name")
-            tname = self.scalar(tnode, str, "a parameter type")
-            m = re.fullmatch(r"(-?\d+)\s*\.\.\s*(-?\d+)", tname)
-            if m:
-                lo, hi = int(m.group(1)), int(m.group(2))
-                if hi < lo or hi - lo > 4096:
-                    raise SpecError("an integer parameter range is 'lo..hi' with at most 4096 values", tnode.pos)
-                params.append(Param(pname, INT, lo, hi))
-            elif tname in PARAM_TYPES:
-                params.append(Param(pname, PARAM_TYPES[tname]))
-            else:
-                raise SpecError(f"unknown parameter type '{tname}' (cell, player, kind, dir, item, or a range like 1..6)", tnode.pos, did_you_mean(tname, PARAM_TYPES))
-        return tuple(params)
-
-    def value_texts(self, p: Param) -> set[str]:
-        """How the values of parameter ``p`` are written in moves."""
-        assert self.board is not None
-        if p.type == INT:
-            return {str(v) for v in range(p.lo, p.hi + 1)}
-        items = self.deck_ir.texts if self.deck_ir else (self.zones_ir.texts if self.zones_ir else ())
-        return set({CELL: self.board.cell_names, PLAYER: self.players, KIND: self.kinds, DIR: self.board.directions, ITEM: items}[p.type])
-
-    def param_size(self, p: Param) -> int:
-        assert self.board is not None
-        return {CELL: self.board.n_cells, PLAYER: len(self.players), KIND: len(self.kinds), DIR: len(self.board.directions), INT: p.hi - p.lo + 1, ITEM: self.deck_ir.n_kinds if self.deck_ir else (self.zones_ir.n_kinds if self.zones_ir else 0)}[p.type]
-
-    def lower_actions(self, node: YNode) -> tuple[Action, ...]:
-        if not isinstance(node, YMap) or not node.items:
-            raise SpecError("'actions' maps action names to their parameters, condition and effects", node.pos)
-        actions = []
-        base = 0
-        for aname, body in node.items.items():
-            self.ident(aname, node.key_pos[aname], "action name")
-            body = self.keys(body, "action", f"action '{aname}'")
-            params = self.lower_params(body.get("params"))
-            scope = {p.name: p.type for p in params}
-            where = self.condition(body["where"], scope) if "where" in body else Const(1, BOOL)
-            effects = self.lower_effects(body.get("effects"), scope, f"action '{aname}'")
-            where = _with_hand_checks(where, effects)
-            notation = self.lower_notation(body.get("notation"), params, aname, node.key_pos[aname])
-            size = 1
-            for p in params:
-                size *= self.param_size(p)
-            if base + size > MAX_MOVES:
-                raise SpecError(f"too many possible moves (limit {MAX_MOVES})", node.key_pos[aname])
-            shape = tuple(part if isinstance(part, str) else params[part].type for part in notation)
-            for other in actions:
-                if tuple(part if isinstance(part, str) else other.params[part].type for part in other.notation) == shape:
-                    npos = body["notation"].pos if "notation" in body else node.key_pos[aname]
-                    raise SpecError(
-                        f"actions '{other.name}' and '{aname}' write their moves the same way, so a move's text would not say which is meant",
-                        npos,
-                        f"give '{aname}' a notation of its own, e.g. notation: \"" + ":".join([aname] + ["{%s}" % p.name for p in params]) + '"',
-                    )
-            actions.append(Action(aname, params, where, effects, notation, base, size))
-            base += size
-        return tuple(actions)
-
-    def lower_notation(self, node: Optional[YNode], params: tuple[Param, ...], aname: str, pos: Pos) -> tuple:
-        if node is None:
-            # one parameter: its value ('b2'); none: the action's name ('pass');
-            # several: the name and the values joined by ':' ('move:a1:b2')
-            template = "{%s}" % params[0].name if len(params) == 1 else ":".join([aname] + ["{%s}" % p.name for p in params])
-            npos = pos
-        else:
-            template = self.scalar(node, str, "notation")
-            npos = node.pos
-        parts: list = []
-        names = [p.name for p in params]
-        try:
-            fields = list(__import__("string").Formatter().parse(template))
-        except ValueError as exc:  # a lone '{' or '}'
-            raise SpecError(f"notation {template[:60]!r} is not a valid template: {exc}", npos, "write '{{' and '}}' for literal braces") from None
-        for lit, field_name, spec, conv in fields:
-            if lit:
-                parts.append(lit)
-            if field_name is not None:
-                if field_name not in names:
-                    at = template.find("{" + field_name)
-                    fpos = node.text_pos(at + 1) if isinstance(node, YScalar) and at >= 0 else npos
-                    params_list = ", ".join(names) or "none"
-                    raise SpecError(
-                        f"notation uses '{{{field_name}}}', which is not a parameter of '{aname}' (parameters: {params_list})",
-                        fpos,
-                        did_you_mean(field_name, names),
-                    )
-                parts.append(names.index(field_name))
-        for i, ch in enumerate(template):
-            if ch.isspace() or ch == ",":
-                where = node.text_pos(i) if isinstance(node, YScalar) else npos
-                raise SpecError(f"notation may not contain {'spaces' if ch.isspace() else 'commas'} (moves are separated by spaces or commas)", where)
-        missing = [p.name for i, p in enumerate(params) if i not in parts]
-        if missing:
-            raise SpecError(
-                f"notation {template!r} does not show parameter{'s' if len(missing) > 1 else ''} {', '.join(missing)}; two different moves would be written the same way",
-                npos,
-                "put every parameter in the notation, e.g. '" + ":".join([aname] + ["{%s}" % p.name for p in params]) + "'",
-            )
-        if not parts:
-            raise SpecError("notation is empty", npos)
-        return tuple(parts)
-
-    def lower_effects(self, node: Optional[YNode], scope: dict[str, str], what: str) -> tuple[Effect, ...]:
-        if node is None:
-            return ()
-        if not isinstance(node, YList):
-            raise SpecError(f"the effects of {what} are a list, e.g. '- place: {{piece: stone, at: c}}'", node.pos)
-        out = []
-        for item in node:
-            if not isinstance(item, YMap) or len(item.items) != 1:
-                raise SpecError(f"each effect is a one-key mapping ({', '.join(EFFECTS)})", item.pos)
-            (ename, body), = item.items.items()
-            if ename not in EFFECTS:
-                raise SpecError(f"unknown effect '{ename}'", item.key_pos[ename], did_you_mean(ename, EFFECTS) or f"effects: {', '.join(EFFECTS)}")
-            out.append(EFFECTS[ename](self, self.keys(body, ename, f"effect '{ename}'"), scope))
-        return tuple(out)
-
-    def kind(self, node: YNode) -> int:
-        k = self.scalar(node, str, "a piece kind")
-        if k not in self.kinds:
-            raise SpecError(f"unknown piece kind '{k}'", node.pos, did_you_mean(k, self.kinds))
-        return self.kinds.index(k)
-
-    def eff_place(self, body: YMap, scope: dict[str, str]) -> Effect:
-        owner = self.condition(body["owner"], scope, PLAYER) if "owner" in body else Call("mover", (), PLAYER)
-        # stacks and pushes: a stack of 'height' pieces; 'push' shifts an occupied cell's run
-        height = self.condition(body["height"], scope, INT) if "height" in body else None
-        push = None
-        if "push" in body:
-            if not self.names.has_directions:
-                raise SpecError("place.push needs a board with directions (a square or hex grid)", body["push"].pos)
-            push = self.condition(body["push"], scope, DIR)
-        return Place(self.kind(body["piece"]), self.condition(body["at"], scope, CELL), owner, height, push)
-
-    def eff_assess(self, body: YMap, scope: dict[str, str]) -> Effect:
-        member = self.predicate(body["cells"], "assess_regions.cells")
-        open_if = self.predicate(body["open_if_touching"], "assess_regions.open_if_touching") if "open_if_touching" in body else None
-        priority = self.predicate(body["priority"], "assess_regions.priority") if "priority" in body else None
-        seeds = None
-        if "near" in body:
-            n = body["near"]
-            seeds = check_domain(self.scalar(n, str, "assess_regions.near"), n.text_pos, self.names, scope)
-            if seeds.elem_type != CELL:
-                raise SpecError("assess_regions.near must be a collection of cells", n.pos)
-        tie = "split"
-        if "tie" in body:
-            tie = self.scalar(body["tie"], str, "assess_regions.tie")
-            if tie not in ("split", "none"):
-                raise SpecError("assess_regions.tie is 'split' (tied players share the cells) or 'none'", body["tie"].pos)
-        first = self.condition(body["first"], scope, PLAYER) if "first" in body else Call("mover", (), PLAYER)
-        return AssessRegions(member, open_if, seeds, self.kind(body["award"]), tie, priority, first, REGION_VAR)
-
-    def eff_counter(self, body: YMap, scope: dict[str, str], add: bool) -> Effect:
-        cnode = body["counter"]
-        cname = self.scalar(cnode, str, "a counter name")
-        value = self.condition(body["to"], scope, INT)
-        if cname in self.names.game_counters:
-            if "of" in body:
-                raise SpecError(f"'{cname}' is a game counter: it belongs to no player, so it takes no 'of'", body.key_pos["of"])
-            return SetCounter(self.names.game_counters[cname], Const(self.names.game_row, PLAYER), value, add)
-        if cname not in self.names.counters:
-            raise SpecError(f"unknown counter '{cname}'", cnode.pos, did_you_mean(cname, [*self.names.counters, *self.names.game_counters]))
-        owner = self.condition(body["of"], scope, PLAYER) if "of" in body else Call("mover", (), PLAYER)
-        return SetCounter(self.names.counters[cname], owner, value, add)
-
-    def eff_next_turn(self, body: YMap, scope: dict[str, str]) -> Effect:
-        return NextTurn(self.condition(body["to"], scope, PLAYER))
-
-    def eff_move(self, body: YMap, scope: dict[str, str]) -> Effect:
-        capture = "remove"
-        if "capture" in body:
-            capture = self.scalar(body["capture"], str, "move.capture")
-            if capture not in ("remove", "hand"):
-                raise SpecError("move.capture is 'remove' (a captured piece leaves the game) or 'hand' (it goes back to its owner's hand)", body["capture"].pos)
-        return MovePiece(self.condition(body["from"], scope, CELL), self.condition(body["to"], scope, CELL), capture)
-
-    def eff_flip(self, body: YMap, scope: dict[str, str]) -> Effect:
-        if not self.names.has_directions:
-            raise SpecError("flip_flanked needs a board with directions (a square grid)", body.pos)
-        return FlipFlanked(self.condition(body["at"], scope, CELL))
-
-    def eff_remove(self, body: YMap, scope: dict[str, str]) -> Effect:
-        inner = dict(scope)
-        each, var = None, ""
-        if "each" in body:
-            enode = body["each"]
-            text = self.scalar(enode, str, "remove.each")
-            m = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)\Z", text, re.S)
-            if not m:
-                raise SpecError("remove.each is 'VARIABLE in COLLECTION', e.g. \"d in directions\"", enode.pos)
-            var = self.ident(m.group(1), enode.pos, "remove.each's variable")
-            if var in scope or var in self.names.constants:
-                raise SpecError(f"'{var}' is already a name here; pick another variable for remove.each", enode.pos)
-            offset = m.start(2)
-            each = check_domain(m.group(2), lambda off: enode.text_pos(offset + off), self.names, scope)
-            inner[var] = each.elem_type
-        where = self.condition(body["where"], inner) if "where" in body else None
-        to = "hand"
-        if "to" in body:
-            to = self.scalar(body["to"], str, "remove.to")
-            if to not in ("hand", "out"):
-                raise SpecError("remove.to is 'hand' (back to the owner's hand, the default) or 'out' (out of the game)", body["to"].pos)
-        return Remove(self.condition(body["at"], inner, CELL), where, each, var, to)
-
-    def eff_discard(self, body: YMap, scope: dict[str, str]) -> Effect:
-        if self.deck_ir is None:
-            raise SpecError("discard needs the players' decks: add a 'deck' section", body.pos)
-        owner = self.condition(body["of"], scope, PLAYER) if "of" in body else Call("mover", (), PLAYER)
-        return Discard(self.condition(body["item"], scope, ITEM), owner)
-
-    def eff_draw(self, body: YMap, scope: dict[str, str]) -> Effect:
-        if self.deck_ir is None:
-            raise SpecError("draw needs the players' decks: add a 'deck' section", body.pos)
-        owner = self.condition(body["of"], scope, PLAYER) if "of" in body else Call("mover", (), PLAYER)
-        count = self.condition(body["count"], scope, INT) if "count" in body else Const(1, INT)
-        return Draw(owner, count)
-
-    def eff_extra_turn(self, body: YMap, scope: dict[str, str]) -> Effect:
-        return ExtraTurn()  # (conditional: in a trigger with 'when')
-
-    def lower_triggers(self, node: Optional[YNode], actions: tuple[Action, ...]) -> tuple[Trigger, ...]:
-        if node is None:
-            return ()
-        if not isinstance(node, YMap):
-            raise SpecError("'triggers' maps trigger names to {after, when, effects}", node.pos)
-        names = [a.name for a in actions]
-        out = []
-        for tname, body in node.items.items():
-            body = self.keys(body, "trigger", f"trigger '{tname}'")
-            after: list[int] = []
-            scope: dict[str, str] = {}
-            if "after" in body:
-                anode = body["after"]
-                items = anode.items if isinstance(anode, YList) else [anode]
-                for item in items:
-                    a = self.scalar(item, str, "an action name")
-                    if a not in names:
-                        raise SpecError(f"unknown action '{a}'", item.pos, did_you_mean(a, names))
-                    after.append(names.index(a))
-                # parameters common to all triggering actions are visible
-                common = None
-                for i in after:
-                    ps = {p.name: p.type for p in actions[i].params}
-                    common = ps if common is None else {k: v for k, v in common.items() if ps.get(k) == v}
-                scope = common or {}
-            when = self.condition(body["when"], scope) if "when" in body else None
-            effects = self.lower_effects(body["effects"], scope, f"trigger '{tname}'")
-            out.append(Trigger(tname, tuple(after), when, effects))
-        return tuple(out)
 
     def lower_end(self, node: Optional[YNode]) -> End:
         if node is None:
@@ -1034,51 +564,6 @@ class Lowerer:
                 raise SpecError(f"variant name '{vname[:40]}' must be a lowercase id (letters, digits, '-', '_')", node.key_pos[vname])
 
 
-EFFECTS: dict[str, Callable] = {
-    "place": Lowerer.eff_place,
-    "assess_regions": Lowerer.eff_assess,
-    "set": lambda self, body, scope: Lowerer.eff_counter(self, body, scope, False),
-    "add": lambda self, body, scope: Lowerer.eff_counter(self, body, scope, True),
-    "move": Lowerer.eff_move,
-    "flip_flanked": Lowerer.eff_flip,
-    "remove": Lowerer.eff_remove,
-    "extra_turn": Lowerer.eff_extra_turn,
-    "next_turn": Lowerer.eff_next_turn,
-    "discard": Lowerer.eff_discard,
-    "draw": Lowerer.eff_draw,
-    "if": lambda self, body, scope: _eff_if(self, body, scope),
-    "for_each": lambda self, body, scope: _eff_for_each(self, body, scope),
-    **ZONE_EFFECTS,
-}
-
-
-# --- blocks: effects that run other effects ------------------------------------------
-
-
-def _eff_if(self: Lowerer, body: YMap, scope: dict[str, str]) -> Effect:
-    when = self.condition(body["when"], scope, BOOL)
-    then = self.lower_effects(body["then"], scope, "if.then") if "then" in body else ()
-    other = self.lower_effects(body["else"], scope, "if.else") if "else" in body else ()
-    return IfEffect(when, then, other)
-
-
-def _eff_for_each(self: Lowerer, body: YMap, scope: dict[str, str]) -> Effect:
-    enode = body["each"]
-    text = self.scalar(enode, str, "for_each.each")
-    m = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+)\Z", text, re.S)
-    if not m:
-        raise SpecError("for_each.each is 'VARIABLE in COLLECTION', e.g. \"q in players\"", enode.pos)
-    var = self.ident(m.group(1), enode.pos, "for_each.each's variable")
-    if var in scope or var in self.names.constants:
-        raise SpecError(f"'{var}' is already a name here; pick another variable for for_each.each", enode.pos)
-    offset = m.start(2)
-    each = check_domain(m.group(2), lambda off: enode.text_pos(offset + off), self.names, scope)
-    inner = dict(scope)
-    inner[var] = each.elem_type
-    where = self.condition(body["where"], inner, BOOL) if "where" in body else None
-    return ForEach(each, var, where, self.lower_effects(body["effects"], inner, "for_each"))
-
-
 def _rename_local(expr: Expr, old: str, new: str) -> Expr:
     from dataclasses import fields, is_dataclass, replace
 
@@ -1094,28 +579,6 @@ def _rename_local(expr: Expr, old: str, new: str) -> Expr:
         elif isinstance(v, tuple):
             changes[f.name] = tuple(_rename_local(x, old, new) if is_dataclass(x) else x for x in v)
     return replace(expr, **changes)
-
-
-def _can_write_prefix(parts: tuple, values: list, prefix: str) -> bool:
-    """Can a notation (literal strings and parameter places, each place with the set of
-    its value texts) write some move whose text starts with ``prefix``? (Memoised on the
-    place and how much of the prefix is written, so hostile names cannot make it slow.)"""
-    from functools import lru_cache
-
-    @lru_cache(maxsize=None)
-    def can(i: int, at: int) -> bool:
-        if at == len(prefix):
-            return True
-        if i == len(parts):
-            return False
-        rest = prefix[at:]
-        for text in ((parts[i],) if isinstance(parts[i], str) else values[i]):
-            n = min(len(text), len(rest))
-            if text[:n] == rest[:n] and can(i + 1, at + n):
-                return True
-        return False
-
-    return can(0, 0)
 
 
 STACK_CALLS = frozenset({"height", "room"})
@@ -1137,20 +600,6 @@ def _uses_stacks(node: object) -> bool:
     if is_dataclass(node) and not isinstance(node, type):
         return any(_uses_stacks(getattr(node, f.name)) for f in fields(node))
     return False
-
-
-def _with_hand_checks(where: Expr, effects: tuple[Effect, ...]) -> Expr:
-    """An action that places a piece from a hand is only legal while the hand has one."""
-    from ..ir.nodes import Binary
-
-    for eff in effects:
-        if isinstance(eff, Place):
-            hand = Call("hand", (eff.owner, Const(eff.kind, KIND)), INT)
-            need = Binary(">", hand, Const(0, INT), BOOL)
-            if eff.height is not None:  # a stack: the hand holds all its pieces
-                need = Binary(">=", hand, eff.height, BOOL)
-            where = need if isinstance(where, Const) and where.value == 1 else Binary("and", need, where, BOOL)
-    return where
 
 
 def load_game_ir(path: str, variant: Optional[str] = None, n_players: Optional[int] = None) -> GameIR:

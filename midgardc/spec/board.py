@@ -1,0 +1,173 @@
+"""Lowering of ``board:`` (through ``midgardc.board.topology``), cell properties, ``setup:``
+and ``player_props:``."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..board.topology import MAX_CELLS, TOPOLOGIES, TOPOLOGY_KEYS
+from ..conditions.check import a_type
+from ..errors import SpecError, did_you_mean
+from ..ir.nodes import BOOL, CELL, DIR, INT, BoardIR
+from .yamlpos import YList, YMap, YNode, YScalar
+
+
+class LowerBoard:
+    """Part of ``Lowerer`` (``midgardc/spec/lower.py``): the board, its cell properties, the
+    setup and per-player properties."""
+
+    def lower_board(self, node: YNode) -> BoardIR:
+        if not isinstance(node, YMap):
+            raise SpecError("'board' must be a mapping with a 'topology'", node.pos)
+        topo_node = node.get("topology")
+        if topo_node is None:
+            raise SpecError(f"the board needs a 'topology' ({', '.join(TOPOLOGIES)})", node.pos)
+        topo = self.scalar(topo_node, str, "board.topology")
+        if topo not in TOPOLOGIES:
+            raise SpecError(f"unknown board topology '{topo}' (known: {', '.join(TOPOLOGIES)})", topo_node.pos, did_you_mean(topo, TOPOLOGIES))
+        allowed = TOPOLOGY_KEYS[topo] | {"topology", "props"}
+        for key in node.items:
+            if key not in allowed:
+                raise SpecError(f"unknown key '{key}' for a {topo} board", node.key_pos[key], did_you_mean(key, allowed) or f"allowed keys: {', '.join(sorted(allowed))}")
+
+        def get(key: str, typ: type, default: Any = None, lo: Optional[int] = None, hi: Optional[int] = None, choices: tuple = ()) -> Any:
+            if key not in node.items:
+                if default is None:
+                    raise SpecError(f"a {topo} board needs '{key}'", node.pos)
+                return default
+            value = self.scalar(node.items[key], typ, f"board.{key}", lo, hi)
+            if choices and value not in choices:
+                raise SpecError(f"board.{key} must be one of {', '.join(map(str, choices))}", node.items[key].pos)
+            return value
+
+        raw = TOPOLOGIES[topo](node, get)
+        if len(raw.names) > MAX_CELLS:
+            raise SpecError(f"the board has {len(raw.names)} cells; the limit is {MAX_CELLS}", node.pos)
+        for i, name in enumerate(raw.names):
+            if name in self.cell_index:
+                raise SpecError(f"two cells are both named '{name}'; make the cell_name template unique", node.pos)
+            if not name or any(ch.isspace() or ch == "," for ch in name):
+                raise SpecError(f"cell name {name!r} must be non-empty, without spaces or commas (it is how moves are written)", node.pos)
+            self.cell_index[name] = i
+        for d, dname in enumerate(raw.directions):
+            if dname in self.names.constants:
+                raise SpecError(f"direction '{dname}' clashes with a player or piece name", node.pos)
+            self.names.constants[dname] = (d, DIR)
+        self.names.has_directions = bool(raw.directions)
+        props = self.lower_props(node.get("props"), len(raw.names))
+        board = BoardIR(
+            topology=topo,
+            cell_names=tuple(raw.names),
+            neighbours=tuple(tuple(n) for n in raw.neighbours),
+            directions=tuple(raw.directions),
+            steps=tuple(tuple(s) for s in raw.steps),
+            coords=tuple(raw.coords),
+            polygons=tuple(tuple(p) for p in raw.polygons),
+            props=props,
+        )
+        return board
+
+    def cell(self, node: YNode) -> int:
+        name = self.scalar(node, str, "a cell name") if not isinstance(getattr(node, "value", None), int) else str(node.value)
+        if name not in self.cell_index:
+            cells = list(self.cell_index)
+            sample = ", ".join(cells[:3]) + (f", ..., {cells[-1]}" if len(cells) > 3 else "")
+            raise SpecError(f"unknown cell '{name}'", node.pos, did_you_mean(name, cells) or f"this board's cells are {sample}")
+        return self.cell_index[name]
+
+    def lower_props(self, node: Optional[YNode], n: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        out = []
+        if node is None:
+            return ()
+        if not isinstance(node, YMap):
+            raise SpecError("board.props maps a property name to a list of cells (or cell: number)", node.pos)
+        for pname, body in node.items.items():
+            self.ident(pname, node.key_pos[pname], "property name")
+            values = [0] * n
+            if isinstance(body, YList):
+                typ = BOOL
+                for item in body:
+                    values[self.cell(item)] = 1
+            elif isinstance(body, YMap):
+                typ = INT
+                for cname, v in body.items.items():
+                    values[self.cell(YScalar(cname, body.key_pos[cname]))] = self.scalar(v, int, "a property value", -(2**31), 2**31 - 1)
+            elif isinstance(body, YScalar) and body.value is None:
+                typ = BOOL
+            else:
+                raise SpecError(f"property '{pname}' must be a list of cells or a mapping cell: number", body.pos)
+            self.names.props[pname] = (len(out), typ)
+            out.append((pname, tuple(values)))
+        return tuple(out)
+
+    def lower_setup(self, node: Optional[YNode]) -> tuple[int, ...]:
+        """setup: a list of {piece, owner, cells}: those pieces stand there at the start
+        (they do not come from any hand)."""
+        if node is None:
+            return ()
+        if not isinstance(node, YList):
+            raise SpecError("'setup' is a list of entries like {piece: stone, owner: white, cells: [d4, e5]}", node.pos)
+        n = len(self.cell_index)
+        board = [0] * n
+        for entry in node:
+            body = self.keys(entry, "setup_entry", "a setup entry")
+            kind = self.kind(body["piece"])
+            onode = body["owner"]
+            oname = self.scalar(onode, str, "a player name")
+            if oname in self.unseated:
+                continue
+            if oname not in self.players:
+                raise SpecError(f"unknown player '{oname}'", onode.pos, did_you_mean(oname, self.players))
+            piece = 1 + self.players.index(oname) * len(self.kinds) + kind
+            cells = body["cells"]
+            if not isinstance(cells, YList):
+                raise SpecError("setup cells are a list of cell names, e.g. [d4, e5]", cells.pos)
+            for item in cells:
+                c = self.cell(item)
+                if board[c]:
+                    raise SpecError(f"cell '{self.board.cell_names[c]}' is set up twice", item.pos)
+                board[c] = piece
+        return tuple(board)
+
+    def lower_player_props(self, node: Optional[YNode]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """player_props: name -> {player: value}; a value is a number, a direction, a cell,
+        a player or a piece kind (one type per property); every player needs a value."""
+        if node is None:
+            return ()
+        if not isinstance(node, YMap):
+            raise SpecError("'player_props' maps a property name to {player: value}, e.g. ahead: {white: n, black: s}", node.pos)
+        out = []
+        for pname, body in node.items.items():
+            ppos = node.key_pos[pname]
+            self.ident(pname, ppos, "player property name")
+            if pname in self.names.props or pname in self.names.counters or pname in self.names.game_counters or pname in self.names.constants or pname in self.names.player_props:
+                raise SpecError(f"'{pname}' is already a name in this spec", ppos)
+            if not isinstance(body, YMap):
+                raise SpecError(f"player property '{pname}' maps each player to a value", body.pos)
+            values = [0] * len(self.players)
+            typ = None
+            for player, vnode in body.items.items():
+                if player in self.unseated:
+                    continue
+                if player not in self.players:
+                    raise SpecError(f"unknown player '{player}'", body.key_pos[player], did_you_mean(player, self.players))
+                if isinstance(vnode, YScalar) and isinstance(vnode.value, int) and not isinstance(vnode.value, bool):
+                    value, vtyp = self.scalar(vnode, int, "a player property value", -(2**31), 2**31 - 1), INT
+                else:
+                    text = self.scalar(vnode, str, "a player property value")
+                    if text in self.names.constants:
+                        value, vtyp = self.names.constants[text]
+                    elif text in self.cell_index:
+                        value, vtyp = self.cell_index[text], CELL
+                    else:
+                        raise SpecError(f"'{text}' is not a number, direction, cell, player or piece kind", vnode.pos, did_you_mean(text, [*self.names.constants, *self.cell_index]))
+                if typ is not None and vtyp != typ:
+                    raise SpecError(f"player property '{pname}' mixes {a_type(typ)} and {a_type(vtyp)}", vnode.pos)
+                typ = vtyp
+                values[self.players.index(player)] = value
+            missing = [p for p in self.players if p not in body.items]
+            if missing:
+                raise SpecError(f"player property '{pname}' has no value for {', '.join(missing)}", body.pos)
+            self.names.player_props[pname] = (len(out), typ or INT)
+            out.append((pname, tuple(values)))
+        return tuple(out)

@@ -1,0 +1,73 @@
+"""The spec language's schema and limits: the keys each section allows and requires, the
+parameter types, name patterns and the bounds every spec is checked against."""
+
+from __future__ import annotations
+
+import re
+
+from ..ir.nodes import CELL, DIR, INT, KIND, PLAYER, ITEM
+from .zones import ZONE_SECTIONS
+
+SPEC_VERSION = 1
+MAX_PLAYERS = 8
+MAX_HAND = 10_000
+MAX_MOVES = 1 << 20
+MAX_PLIES = 1_000_000
+MAX_FACES = 64
+MAX_DRAWS = 1 << 16  # faces ** dice: the sampling table's size
+COUNTER_SCOPES = ("player", "game")  # a counter per player, or one for the game
+VISIBILITIES = ("all", "owner", "none")  # who sees a value: everyone, its owner, nobody
+REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-writable name)
+
+# section -> (allowed keys, required keys)
+SECTIONS: dict[str, tuple[set[str], set[str]]] = {
+    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones"}, {"game", "board", "actions", "ranking"}),
+    "game": ({"name", "title", "players", "max_plies", "author", "source", "description"}, {"name", "players"}),
+    "piece": ({"hand", "description"}, set()),
+    "action": ({"params", "where", "effects", "notation", "description"}, set()),
+    "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
+    "end": ({"when", "no_moves", "effects"}, set()),
+    "render": ({"glyphs", "empty", "marks", "colours"}, set()),
+    "empty_state": ({"when", "glyph"}, {"when", "glyph"}),
+    "place": ({"piece", "at", "owner", "height", "push"}, {"piece", "at"}),
+    "assess_regions": ({"cells", "open_if_touching", "near", "award", "tie", "first", "priority"}, {"cells", "award"}),
+    "set": ({"counter", "of", "to"}, {"counter", "to"}),
+    "add": ({"counter", "of", "to"}, {"counter", "to"}),
+    # pieces on the board at the start; moving and turning pieces
+    "setup_entry": ({"piece", "owner", "cells"}, {"piece", "owner", "cells"}),
+    "move": ({"from", "to", "capture"}, {"from", "to"}),
+    "flip_flanked": ({"at"}, {"at"}),
+    # dice rolled at the start of every turn
+    "chance": ({"name", "dice", "faces", "ordered"}, {"dice", "faces"}),
+    # taking pieces off the board; moving again
+    "remove": ({"at", "each", "where", "to"}, {"at"}),
+    "extra_turn": (set(), set()),
+    "next_turn": ({"to"}, {"to"}),
+    "counter": ({"start", "of", "visible"}, set()),
+    "face": ({"text", "value"}, set()),
+    # items: every player's deck, face-up items and discard pile
+    "deck": ({"items", "up"}, {"items"}),
+    "item": ({"values", "text", "count"}, {"values"}),
+    "discard": ({"item", "of"}, {"item"}),
+    "draw": ({"of", "count"}, set()),
+    # areas scored by majority
+    "area": ({"name", "cells", "weights", "points"}, {"name", "cells"}),
+    # blocks: effects that run other effects
+    "if": ({"when", "then", "else"}, {"when"}),
+    "for_each": ({"each", "where", "effects"}, {"each", "effects"}),
+    # kinds of item and zones (items:, zones:) and the effects moving items: see zones.py
+    **ZONE_SECTIONS,
+}
+
+_REQUIRED_HINTS = {
+    ("", "game"): "start with 'game: {name: my-game, players: [a, b]}'",
+    ("", "board"): "add e.g. 'board: {topology: square, rows: 3, cols: 3}'",
+    ("", "actions"): "add the moves players can make, e.g. 'actions: {play: {params: {c: cell}, where: empty(c), effects: [...]}}'",
+    ("", "ranking"): "add how players are ranked at the end, e.g. 'ranking: {cells: \"count(c in cells: owner(c) == p)\"}'",
+}
+
+PARAM_TYPES = {"cell": CELL, "player": PLAYER, "kind": KIND, "dir": DIR, "item": ITEM}
+MAX_ITEMS = 256  # items in one player's deck
+DEFINE_TYPES = {**PARAM_TYPES, "number": INT}  # a definition may also take a number
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # \Z: "$" would accept a final newline
+SLUG_RE = re.compile(r"[a-z][a-z0-9_-]*\Z")
