@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from midgardc.safety import fuzz
+from midgardc.safety import cli_cases, fuzz, spec_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 SHORT_CASES = 800
@@ -83,16 +83,16 @@ def test_mutations_reach_the_newer_sections():
     ch = fuzz.Chooser(random.Random(3))
     seen = {k: 0 for k in ("dice", "faces", "ordered", "count key", "count default", "count patch", "remove", "extra_turn", "at")}
     for _ in range(600):
-        tree = fuzz.mutate_feature(ch, ch.choice([s.tree for s in seeds if isinstance(s.tree, dict)]))
+        tree = spec_cases.mutate_feature(ch, ch.choice([s.tree for s in seeds if isinstance(s.tree, dict)]))
         chance = tree.get("chance") if isinstance(tree.get("chance"), dict) else {}
         counts = tree.get("player_counts") if isinstance(tree.get("player_counts"), dict) else {}
         text = yaml.safe_dump(tree, allow_unicode=True)
-        seen["dice"] += chance.get("dice") in fuzz.DICE and chance.get("dice") not in (2, 3)
-        seen["faces"] += any(isinstance(f, dict) and f.get("text") in fuzz.FACE_TEXTS for f in (chance.get("faces") or {}).values()) if isinstance(chance.get("faces"), dict) else 0
+        seen["dice"] += chance.get("dice") in spec_cases.DICE and chance.get("dice") not in (2, 3)
+        seen["faces"] += any(isinstance(f, dict) and f.get("text") in spec_cases.FACE_TEXTS for f in (chance.get("faces") or {}).values()) if isinstance(chance.get("faces"), dict) else 0
         seen["ordered"] += "ordered" in chance
         seen["count key"] += any(str(k) not in ("2", "3", "4", "default") for k in counts)
-        seen["count default"] += counts.get("default") in fuzz.COUNT_DEFAULTS
-        seen["count patch"] += any(v in fuzz.COUNT_PATCHES and v != {} for v in counts.values())
+        seen["count default"] += counts.get("default") in spec_cases.COUNT_DEFAULTS
+        seen["count patch"] += any(v in spec_cases.COUNT_PATCHES and v != {} for v in counts.values())
         seen["remove"] += "remove:" in text
         seen["extra_turn"] += "extra_turn" in text
         seen["at"] += "at:" in text and "graph" in text
@@ -108,7 +108,7 @@ def test_command_lines_cover_the_new_commands_and_options(tmp_path):
     assert any(str(m).startswith(("roll:", "throw:")) for lines in records.lines.values() for line in lines for m in line["moves"])  # rolls
     ch = fuzz.Chooser(random.Random(5))
     cases = [fuzz.make_cli_case(ch, paths, str(tmp_path), records) for _ in range(1500)]
-    assert {c[0] for c in cases} == set(fuzz.COMMANDS)
+    assert {c[0] for c in cases} == set(cli_cases.COMMANDS)
     flat = [a for c in cases for a in c]
     for option in ("--player-count", "--cluster", "--record", "--game", "--html", "--max-replays", "--csv", "--variant"):
         assert option in flat, option
@@ -118,7 +118,7 @@ def test_command_lines_cover_the_new_commands_and_options(tmp_path):
     from midgardc.errors import MidgardcError
     from midgardc.matches.cluster import parse_cluster
 
-    for value in fuzz.OPTION_VALUES["--cluster"]:
+    for value in cli_cases.OPTION_VALUES["--cluster"]:
         try:
             target = parse_cluster(value)
         except MidgardcError:
@@ -134,7 +134,7 @@ def test_a_mutated_record_is_written_and_names_its_spec(tmp_path):
     seeds = fuzz.load_seeds(str(ROOT / "specs"))
     records = fuzz.make_records(seeds, str(tmp_path))
     ch = fuzz.Chooser(random.Random(9))
-    made = {fuzz.make_record_case(ch, records, str(tmp_path)) for _ in range(20)}
+    made = {cli_cases.make_record_case(ch, records, str(tmp_path)) for _ in range(20)}
     assert made <= set(records.good.values()) and len(made) >= 2
     assert (tmp_path / "case.jsonl").exists()
 
