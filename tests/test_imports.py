@@ -235,3 +235,15 @@ def test_modules_are_small_enough_to_hold_in_your_head():
         if lines > MAX_LINES and module not in LONG_FOR_NOW and "over 800 lines" not in doc:
             long.append(f"{path.relative_to(PACKAGE.parent)}: {lines} lines")
     assert not long, "split these by concern (or say in the docstring why one must be over 800 lines):\n" + "\n".join(long)
+
+
+if __name__ == "__main__":  # python tests/test_imports.py: every circle, type-only ones too
+    all_edges = imports()
+    for label, edges in (("run-time", all_edges), ("counting type-only imports", [(a, b, n, False) for a, b, n, _ in all_edges])):
+        found = circles(edges)
+        print(f"circles ({label}): {len(found)}")
+        for comp in found:
+            print("  " + " <-> ".join(comp))
+    for a, b, line, _ in sorted(set(all_edges)):
+        if floor_of(b) > floor_of(a):
+            print(f"upward: {a}:{line} -> {b}")

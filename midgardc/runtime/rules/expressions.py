@@ -68,7 +68,7 @@ class Program:
         for i, d in enumerate(ir.defines):
             self.defines[i] = self.compile(d.body)
         self.wheres = [self.compile(a.where) for a in ir.actions]
-        self.plans = [plan(self, a) for a in ir.actions]
+        self.plans = [plan(a, ir.defines, self.compile) for a in ir.actions]
         self.rank = [self.compile(k.expr) for k in ir.ranking]
         self.end_conds = [self.compile(e) for e in ir.end.conditions]
         self.triggers = [(t, self.compile(t.when) if t.when is not None else None) for t in ir.triggers]

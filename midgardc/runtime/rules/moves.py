@@ -1,22 +1,19 @@
 """Legal moves in Python: the parameter loops of each action, with hoisted ``where``
-conjuncts and candidate cells (``plan``, compiled once per game into ``Program.plans``), and move ids decoded back into
-bindings. Generated code: ``midgardc.compiler.emit.moves``."""
+conjuncts and candidate cells (``plan``, compiled once per game into ``Program.plans``),
+and move ids decoded back into bindings. Generated code: ``midgardc.compiler.emit.moves``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Callable
 
 from ...ir.analysis import candidates, conjuncts, reads
-from ...ir.nodes import Action, Expr
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .expressions import Program
+from ...ir.nodes import Action, Define, Expr
 
 
-def plan(prog: "Program", a: Action) -> list:
+def plan(a: Action, defines: tuple[Define, ...], compile_expr: Callable[[Expr], Callable]) -> list:
     """``Program.plans`` for action ``a``: per loop level 0..len(params): (candidate value
     closures for the parameter bound at this level, or None; the conjuncts of 'where'
-    tested once it is bound)."""
+    tested once it is bound). ``compile_expr`` is ``Program.compile``."""
     names = [p.name for p in a.params]
     levels: list[list[Expr]] = [[] for _ in range(len(names) + 1)]
     for conj in conjuncts(a.where):
@@ -27,11 +24,11 @@ def plan(prog: "Program", a: Action) -> list:
         cands = None
         if j > 0 and a.params[j - 1].type == "cell":
             for conj in conds:
-                found = candidates(conj, names[j - 1], prog.ir.defines)
+                found = candidates(conj, names[j - 1], defines)
                 if found is not None:
-                    cands = [prog.compile(x) for x in found]
+                    cands = [compile_expr(x) for x in found]
                     break
-        out.append((cands, [prog.compile(c) for c in conds]))
+        out.append((cands, [compile_expr(c) for c in conds]))
     return out
 
 
