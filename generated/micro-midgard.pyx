@@ -1041,9 +1041,9 @@ cdef inline long long define_28(State* st) noexcept nogil:
     return 2
 
 
-# define 29: tie_vp = 1
+# define 29: tie_vp = 0
 cdef inline long long define_29(State* st) noexcept nogil:
-    return 1
+    return 0
 
 
 # define 30: points(int mine, int theirs) = lead_vp * count(x in range(1, 1): mine > theirs) + tie_vp * is(mine, theirs)

@@ -1185,58 +1185,73 @@ cdef inline long long define_11(State* st, int a0, long long a1) noexcept nogil:
     return quant_4(st, a1, a0)
 
 
-# define 12: doomed_province(int v) = v >= 1 and (any t in item_kinds: holding(doomed, t) > 0 and item_has(t, v))
-cdef inline bint define_12(State* st, long long a0) noexcept nogil:
+# define 12: first_scoring = either(card_kingdom > 0, 0, 1)
+cdef inline long long define_12(State* st) noexcept nogil:
+    return (<long long>(0) if (st.counters[N_PLAYERS][19] > 0) else <long long>(1))
+
+
+# define 13: last_scoring = either(round_scoring == 1, 3, 0)
+cdef inline long long define_13(State* st) noexcept nogil:
+    return (<long long>(3) if (st.counters[N_PLAYERS][20] == 1) else <long long>(0))
+
+
+# define 14: scored_kingdom(int s) = either(s == 0, card_kingdom, s)
+cdef inline long long define_14(State* st, long long a0) noexcept nogil:
+    return (<long long>(st.counters[N_PLAYERS][19]) if (a0 == 0) else <long long>(a0))
+
+
+# define 15: doomed_province(int v) = v >= 1 and (any t in item_kinds: holding(doomed, t) > 0 and item_has(t, v))
+cdef inline bint define_15(State* st, long long a0) noexcept nogil:
     return ((a0 >= 1) and quant_6(st, a0))
 
 
-# define 13: card_is(item k, int t) = any r in range(0, 3): item_has(k, 10 * t + r)
-cdef inline bint define_13(State* st, int a0, long long a1) noexcept nogil:
+# define 16: card_is(item k, int t) = any r in range(0, 3): item_has(k, 10 * t + r)
+cdef inline bint define_16(State* st, int a0, long long a1) noexcept nogil:
     return quant_7(st, a0, a1)
 
 
-# define 14: card_type(item k) = sum(t in range(1, 9): either(card_is(k, t), t, 0))
-cdef inline long long define_14(State* st, int a0) noexcept nogil:
+# define 17: card_type(item k) = sum(t in range(1, 9): either(card_is(k, t), t, 0))
+cdef inline long long define_17(State* st, int a0) noexcept nogil:
     return quant_8(st, a0)
 
 
-# define 15: card_realm(item k) = sum(r in range(0, 3): either(item_has(k, 10 * card_type(k) + r), r, 0))
-cdef inline long long define_15(State* st, int a0) noexcept nogil:
+# define 18: card_realm(item k) = sum(r in range(0, 3): either(item_has(k, 10 * card_type(k) + r), r, 0))
+cdef inline long long define_18(State* st, int a0) noexcept nogil:
     return quant_9(st, a0)
 
 
-# define 16: card_moves(int t) = either(t == 1, 2, either(t == 4, 3, either(t == 6, 2, 1)))
-cdef inline long long define_16(State* st, long long a0) noexcept nogil:
+# define 19: card_moves(int t) = either(t == 1, 2, either(t == 4, 3, either(t == 6, 2, 1)))
+cdef inline long long define_19(State* st, long long a0) noexcept nogil:
     return (<long long>(2) if (a0 == 1) else <long long>((<long long>(3) if (a0 == 4) else <long long>((<long long>(2) if (a0 == 6) else <long long>(1))))))
 
 
-# define 17: gold_number(item k) = sum(n in range(1, 15): either(item_has(k, 100 + n), n, 0))
-cdef inline long long define_17(State* st, int a0) noexcept nogil:
+# define 20: gold_number(item k) = sum(n in range(1, 15): either(item_has(k, 100 + n), n, 0))
+cdef inline long long define_20(State* st, int a0) noexcept nogil:
     return quant_10(st, a0)
 
 
-# define 18: best_gold(player p) = max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
-cdef inline long long define_18(State* st, int a0) noexcept nogil:
+# define 21: best_gold(player p) = max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
+cdef inline long long define_21(State* st, int a0) noexcept nogil:
     return quant_11(st, a0)
 
 
-# define 19: first_player(player p) = best_gold(p) > 0 and (all o in players: o == p or best_gold(o) < best_gold(p))
-cdef inline bint define_19(State* st, int a0) noexcept nogil:
-    return ((define_18(st, a0) > 0) and quant_12(st, a0))
+# define 22: first_player(player p) = best_gold(p) > 0 and (all o in players: o == p or best_gold(o) < best_gold(p))
+cdef inline bint define_22(State* st, int a0) noexcept nogil:
+    return ((define_21(st, a0) > 0) and quant_12(st, a0))
 
 
-# define 20: busy = doing(mover) > 0 and left(mover) > 0
-cdef inline bint define_20(State* st) noexcept nogil:
+# define 23: busy = doing(mover) > 0 and left(mover) > 0
+cdef inline bint define_23(State* st) noexcept nogil:
     return ((counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0))
 
 
-# define 21: dest_ok(cell d) = doing(mover) <= 3 and (kingdom(d) == realm(mover) and empty(d) or heaven(d)) or doing(mover) == 4 and (hut(d) and empty(d) or heaven(d)) and (target(mover) == 0 or province(d) == target(mover))
-cdef inline bint define_21(State* st, int a0) noexcept nogil:
+# define 24: dest_ok(cell d) = doing(mover) <= 3 and (kingdom(d) == realm(mover) and empty(d) or heaven(d)) or doing(mover) == 4 and (hut(d) and empty(d) or heaven(d)) and (target(mover) == 0 or province(d) == target(mover))
+cdef inline bint define_24(State* st, int a0) noexcept nogil:
     return (((counter_of(st, st.current, 10) <= 3) and (((define_1(st, a0) == counter_of(st, st.current, 11)) and (st.board[a0] == 0)) or define_3(st, a0))) or (((counter_of(st, st.current, 10) == 4) and ((define_2(st, a0) and (st.board[a0] == 0)) or define_3(st, a0))) and ((counter_of(st, st.current, 13) == 0) or (PROP_0[a0] == counter_of(st, st.current, 13)))))
 
 
-# define 22: recruit_ok(cell d) = realm(mover) == 0 and heaven(d) or realm(mover) > 0 and kingdom(d) == realm(mover) and empty(d)
-cdef inline bint define_22(State* st, int a0) noexcept nogil:
+# define 25: recruit_ok(cell d) = realm(mover) == 0 and heaven(d) or realm(mover) > 0 and kingdom(d) == realm(mover) and empty(d)
+cdef inline bint define_25(State* st, int a0) noexcept nogil:
     return (((counter_of(st, st.current, 11) == 0) and define_3(st, a0)) or (((counter_of(st, st.current, 11) > 0) and (define_1(st, a0) == counter_of(st, st.current, 11))) and (st.board[a0] == 0)))
 
 
@@ -1358,7 +1373,7 @@ cdef inline long long quant_8(State* st, int f0) noexcept nogil:
     lo = 1
     hi = 9
     for x in range(lo, hi + 1):
-        total += (<long long>(x) if define_13(st, f0, x) else <long long>(0))
+        total += (<long long>(x) if define_16(st, f0, x) else <long long>(0))
     return total
 
 
@@ -1372,7 +1387,7 @@ cdef inline long long quant_9(State* st, int f0) noexcept nogil:
     lo = 0
     hi = 3
     for x in range(lo, hi + 1):
-        total += (<long long>(x) if item_shows(f0, ((<long long>10 * define_14(st, f0)) + x)) else <long long>(0))
+        total += (<long long>(x) if item_shows(f0, ((<long long>10 * define_17(st, f0)) + x)) else <long long>(0))
     return total
 
 
@@ -1398,7 +1413,7 @@ cdef inline long long quant_11(State* st, int f0) noexcept nogil:
     cdef long long value
     cdef bint seen = False
     for x in range(N_ITEM_KINDS):
-        value = (<long long>(define_17(st, x)) if (holding_of(st, 6, f0, x) > 0) else <long long>(0))
+        value = (<long long>(define_20(st, x)) if (holding_of(st, 6, f0, x) > 0) else <long long>(0))
         if not seen or value > best:
             best = value
             seen = True
@@ -1410,7 +1425,7 @@ cdef inline bint quant_12(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     for x in range(N_PLAYERS):
-        if not ((x == f0) or (define_18(st, x) < define_18(st, f0))):
+        if not ((x == f0) or (define_21(st, x) < define_21(st, f0))):
             return False
     return True
 
@@ -1439,7 +1454,7 @@ cdef inline long long quant_15(State* st, int f0) noexcept nogil:
     cdef int x
     cdef long long total = 0
     for x in range(N_CELLS):
-        if (define_12(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)):
+        if (define_15(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)):
             total += 1
     return total
 
@@ -1450,7 +1465,7 @@ cdef inline long long quant_16(State* st, int f0) noexcept nogil:
     cdef int x
     cdef long long total = 0
     for x in range(N_CELLS):
-        if ((define_12(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 0)):
+        if ((define_15(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 0)):
             total += 1
     return total
 
@@ -1460,7 +1475,7 @@ cdef inline bint quant_17(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef int x
     for x in range(N_CELLS):
-        if ((define_12(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 1)):
+        if ((define_15(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 1)):
             return True
     return False
 
@@ -1604,7 +1619,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             n += 1
     # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
     # where busy and doing(mover) <= 4 and src != dst and mine_at(src, k) and dest_ok(dst)
-    if define_20(st) and (counter_of(st, st.current, 10) <= 4):
+    if define_23(st) and (counter_of(st, st.current, 10) <= 4):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1612,13 +1627,13 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 for a2 in range(N_CELLS):  # dst: cell
                     if not (a1 != a2):  # src != dst
                         continue
-                    if not define_21(st, a2):  # dest_ok(dst)
+                    if not define_24(st, a2):  # dest_ok(dst)
                         continue
                     out[n] = 71 + a0 * 2304 + a1 * 48 + a2
                     n += 1
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
     # where busy and doing(mover) == 3 and mine_at(src, k) and kingdom(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if define_20(st) and (counter_of(st, st.current, 10) == 3):
+    if define_23(st) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1635,7 +1650,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         n += 1
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..23110
     # where busy and doing(mover) == 3 and mine_at(src, k) and heaven(dst) and q != mover and pool(q, place(dst)) > 0
-    if define_20(st) and (counter_of(st, st.current, 10) == 3):
+    if define_23(st) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1655,15 +1670,15 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                             n += 1
     # action 6: recruit(dst: cell) -> ids 23111..23158
     # where busy and doing(mover) == 6 and offboard(mover) > 0 and recruit_ok(dst)
-    if define_20(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
+    if define_23(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
         for a0 in range(N_CELLS):  # dst: cell
-            if not define_22(st, a0):  # recruit_ok(dst)
+            if not define_25(st, a0):  # recruit_ok(dst)
                 continue
             out[n] = 23111 + a0
             n += 1
     # action 7: destroy(v: int) -> ids 23159..23168
     # where busy and doing(mover) == 5 and province_kingdom(v) == realm(mover)
-    if define_20(st) and (counter_of(st, st.current, 10) == 5):
+    if define_23(st) and (counter_of(st, st.current, 10) == 5):
         for a0 in range(1, 11):  # v: int 1..10
             if not (define_0(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
                 continue
@@ -1671,7 +1686,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             n += 1
     # action 8: stop() -> ids 23169..23169
     # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and offboard(mover) == 0)
-    if define_20(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
+    if define_23(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
         out[n] = 23169
         n += 1
     # action 9: vanaheim_tokens(a: int, b: int) -> ids 23170..23178
@@ -1717,7 +1732,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             return True
     # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
     # where busy and doing(mover) <= 4 and src != dst and mine_at(src, k) and dest_ok(dst)
-    if define_20(st) and (counter_of(st, st.current, 10) <= 4):
+    if define_23(st) and (counter_of(st, st.current, 10) <= 4):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1725,12 +1740,12 @@ cdef bint any_legal(State* st) noexcept nogil:
                 for a2 in range(N_CELLS):  # dst: cell
                     if not (a1 != a2):  # src != dst
                         continue
-                    if not define_21(st, a2):  # dest_ok(dst)
+                    if not define_24(st, a2):  # dest_ok(dst)
                         continue
                     return True
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
     # where busy and doing(mover) == 3 and mine_at(src, k) and kingdom(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if define_20(st) and (counter_of(st, st.current, 10) == 3):
+    if define_23(st) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1746,7 +1761,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                         return True
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..23110
     # where busy and doing(mover) == 3 and mine_at(src, k) and heaven(dst) and q != mover and pool(q, place(dst)) > 0
-    if define_20(st) and (counter_of(st, st.current, 10) == 3):
+    if define_23(st) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1765,21 +1780,21 @@ cdef bint any_legal(State* st) noexcept nogil:
                             return True
     # action 6: recruit(dst: cell) -> ids 23111..23158
     # where busy and doing(mover) == 6 and offboard(mover) > 0 and recruit_ok(dst)
-    if define_20(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
+    if define_23(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
         for a0 in range(N_CELLS):  # dst: cell
-            if not define_22(st, a0):  # recruit_ok(dst)
+            if not define_25(st, a0):  # recruit_ok(dst)
                 continue
             return True
     # action 7: destroy(v: int) -> ids 23159..23168
     # where busy and doing(mover) == 5 and province_kingdom(v) == realm(mover)
-    if define_20(st) and (counter_of(st, st.current, 10) == 5):
+    if define_23(st) and (counter_of(st, st.current, 10) == 5):
         for a0 in range(1, 11):  # v: int 1..10
             if not (define_0(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
                 continue
             return True
     # action 8: stop() -> ids 23169..23169
     # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and offboard(mover) == 0)
-    if define_20(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
+    if define_23(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
         return True
     # action 9: vanaheim_tokens(a: int, b: int) -> ids 23170..23178
     # where phase == 3 and a <= b and controls(mover, 12)
@@ -1822,7 +1837,7 @@ cdef void remove_0(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, PROP_0[x]):
+        if not define_15(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1842,7 +1857,7 @@ cdef void remove_1(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, PROP_0[x]):
+        if not define_15(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1862,7 +1877,7 @@ cdef void remove_2(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, PROP_0[x]):
+        if not define_15(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1899,7 +1914,7 @@ cdef void remove_4(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, PROP_0[x]):
+        if not define_15(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1953,7 +1968,7 @@ cdef void remove_7(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, PROP_0[x]):
+        if not define_15(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -1990,7 +2005,7 @@ cdef void remove_9(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, PROP_0[x]):
+        if not define_15(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -2010,7 +2025,7 @@ cdef void remove_10(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, PROP_0[x]):
+        if not define_15(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -2051,7 +2066,7 @@ cdef void remove_12(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, PROP_0[x]):
+        if not define_15(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -2071,7 +2086,7 @@ cdef void remove_13(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, PROP_0[x]):
+        if not define_15(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -2091,7 +2106,7 @@ cdef void remove_14(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, PROP_0[x]):
+        if not define_15(st, PROP_0[x]):
             continue
         c = x
         if c < N_CELLS:
@@ -2131,25 +2146,25 @@ cdef void each_2(State* st) noexcept nogil:
 
 
 cdef void each_3(State* st) noexcept nogil:
-    # for each x in range(score_lo, score_hi)
+    # for each s in range(first_scoring, last_scoring)
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = st.counters[N_PLAYERS][19]
-    each_hi = st.counters[N_PLAYERS][20]
+    each_lo = define_12(st)
+    each_hi = define_13(st)
     for x in range(each_lo, each_hi + 1):
         each_4(st, x)  # for each q in players
 
 
 cdef void each_4(State* st, long long f0) noexcept nogil:
     # for each q in players
-    # f0 = x
+    # f0 = s
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f0)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, f0)) if (f0 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, f0)) if (f0 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, f0)) if (f0 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f0))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f0) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f0) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f0) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
 
 
 cdef void each_5(State* st) noexcept nogil:
@@ -2184,7 +2199,7 @@ cdef void each_8(State* st, int f0) noexcept nogil:
     # f0 = k
     cdef int x
     for x in range(N_ITEM_KINDS):
-        if not (define_17(st, x) > 0):
+        if not (define_20(st, x) > 0):
             continue
         each_9(st, f0, x)  # for each q in players
 
@@ -2211,7 +2226,7 @@ cdef void each_11(State* st, int f0) noexcept nogil:
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_19(st, x):
+        if not define_22(st, x):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
@@ -2237,13 +2252,13 @@ cdef void each_13(State* st, int f0) noexcept nogil:
 
 
 cdef void each_14(State* st, int f0) noexcept nogil:
-    # for each x in range(score_lo, score_hi)
+    # for each s in range(first_scoring, last_scoring)
     # f0 = k
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = st.counters[N_PLAYERS][19]
-    each_hi = st.counters[N_PLAYERS][20]
+    each_lo = define_12(st)
+    each_hi = define_13(st)
     for x in range(each_lo, each_hi + 1):
         each_15(st, f0, x)  # for each q in players
 
@@ -2251,13 +2266,13 @@ cdef void each_14(State* st, int f0) noexcept nogil:
 cdef void each_15(State* st, int f0, long long f1) noexcept nogil:
     # for each q in players
     # f0 = k
-    # f1 = x
+    # f1 = s
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f1))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f1) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f1) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f1) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
 
 
 cdef void each_16(State* st, int f0) noexcept nogil:
@@ -2311,13 +2326,13 @@ cdef void each_20(State* st, int f0) noexcept nogil:
 
 
 cdef void each_21(State* st, int f0) noexcept nogil:
-    # for each x in range(score_lo, score_hi)
+    # for each s in range(first_scoring, last_scoring)
     # f0 = k
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = st.counters[N_PLAYERS][19]
-    each_hi = st.counters[N_PLAYERS][20]
+    each_lo = define_12(st)
+    each_hi = define_13(st)
     for x in range(each_lo, each_hi + 1):
         each_22(st, f0, x)  # for each q in players
 
@@ -2325,13 +2340,13 @@ cdef void each_21(State* st, int f0) noexcept nogil:
 cdef void each_22(State* st, int f0, long long f1) noexcept nogil:
     # for each q in players
     # f0 = k
-    # f1 = x
+    # f1 = s
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f1))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f1) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f1) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f1) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
 
 
 cdef void each_23(State* st, int f0) noexcept nogil:
@@ -2389,15 +2404,15 @@ cdef void each_27(State* st, int f0, int f1, int f2) noexcept nogil:
 
 
 cdef void each_28(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each x in range(score_lo, score_hi)
+    # for each s in range(first_scoring, last_scoring)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = st.counters[N_PLAYERS][19]
-    each_hi = st.counters[N_PLAYERS][20]
+    each_lo = define_12(st)
+    each_hi = define_13(st)
     for x in range(each_lo, each_hi + 1):
         each_29(st, f0, f1, f2, x)  # for each q in players
 
@@ -2407,13 +2422,13 @@ cdef void each_29(State* st, int f0, int f1, int f2, long long f3) noexcept nogi
     # f0 = k
     # f1 = src
     # f2 = dst
-    # f3 = x
+    # f3 = s
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f3)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, f3)) if (f3 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, f3)) if (f3 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, f3)) if (f3 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f3))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f3) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f3) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f3) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
 
 
 cdef void each_30(State* st, int f0, int f1, int f2) noexcept nogil:
@@ -2477,15 +2492,15 @@ cdef void each_34(State* st, int f0, int f1, int f2) noexcept nogil:
 
 
 cdef void each_35(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each x in range(score_lo, score_hi)
+    # for each s in range(first_scoring, last_scoring)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = st.counters[N_PLAYERS][19]
-    each_hi = st.counters[N_PLAYERS][20]
+    each_lo = define_12(st)
+    each_hi = define_13(st)
     for x in range(each_lo, each_hi + 1):
         each_36(st, f0, f1, f2, x)  # for each q in players
 
@@ -2495,13 +2510,13 @@ cdef void each_36(State* st, int f0, int f1, int f2, long long f3) noexcept nogi
     # f0 = k
     # f1 = src
     # f2 = dst
-    # f3 = x
+    # f3 = s
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f3)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, f3)) if (f3 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, f3)) if (f3 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, f3)) if (f3 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f3))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f3) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f3) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f3) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
 
 
 cdef void each_37(State* st, int f0, int f1, int f2) noexcept nogil:
@@ -2567,7 +2582,7 @@ cdef void each_41(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
 
 
 cdef void each_42(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each x in range(score_lo, score_hi)
+    # for each s in range(first_scoring, last_scoring)
     # f0 = k
     # f1 = src
     # f2 = dst
@@ -2575,8 +2590,8 @@ cdef void each_42(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = st.counters[N_PLAYERS][19]
-    each_hi = st.counters[N_PLAYERS][20]
+    each_lo = define_12(st)
+    each_hi = define_13(st)
     for x in range(each_lo, each_hi + 1):
         each_43(st, f0, f1, f2, f3, x)  # for each q in players
 
@@ -2587,13 +2602,13 @@ cdef void each_43(State* st, int f0, int f1, int f2, int f3, long long f4) noexc
     # f1 = src
     # f2 = dst
     # f3 = q
-    # f4 = x
+    # f4 = s
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f4)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, f4)) if (f4 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, f4)) if (f4 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, f4)) if (f4 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f4))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f4) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f4) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f4) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
 
 
 cdef void each_44(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
@@ -2656,13 +2671,13 @@ cdef void each_48(State* st, int f0) noexcept nogil:
 
 
 cdef void each_49(State* st, int f0) noexcept nogil:
-    # for each x in range(score_lo, score_hi)
+    # for each s in range(first_scoring, last_scoring)
     # f0 = dst
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = st.counters[N_PLAYERS][19]
-    each_hi = st.counters[N_PLAYERS][20]
+    each_lo = define_12(st)
+    each_hi = define_13(st)
     for x in range(each_lo, each_hi + 1):
         each_50(st, f0, x)  # for each q in players
 
@@ -2670,13 +2685,13 @@ cdef void each_49(State* st, int f0) noexcept nogil:
 cdef void each_50(State* st, int f0, long long f1) noexcept nogil:
     # for each q in players
     # f0 = dst
-    # f1 = x
+    # f1 = s
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f1))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f1) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f1) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f1) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
 
 
 cdef void each_51(State* st, int f0) noexcept nogil:
@@ -2740,13 +2755,13 @@ cdef void each_56(State* st, long long f0) noexcept nogil:
 
 
 cdef void each_57(State* st, long long f0) noexcept nogil:
-    # for each x in range(score_lo, score_hi)
+    # for each s in range(first_scoring, last_scoring)
     # f0 = v
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = st.counters[N_PLAYERS][19]
-    each_hi = st.counters[N_PLAYERS][20]
+    each_lo = define_12(st)
+    each_hi = define_13(st)
     for x in range(each_lo, each_hi + 1):
         each_58(st, f0, x)  # for each q in players
 
@@ -2754,13 +2769,13 @@ cdef void each_57(State* st, long long f0) noexcept nogil:
 cdef void each_58(State* st, long long f0, long long f1) noexcept nogil:
     # for each q in players
     # f0 = v
-    # f1 = x
+    # f1 = s
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, f1)) if (f1 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, f1)) if (f1 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, f1)) if (f1 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f1))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f1) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f1) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f1) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
 
 
 cdef void each_59(State* st, long long f0) noexcept nogil:
@@ -2812,25 +2827,25 @@ cdef void each_63(State* st) noexcept nogil:
 
 
 cdef void each_64(State* st) noexcept nogil:
-    # for each x in range(score_lo, score_hi)
+    # for each s in range(first_scoring, last_scoring)
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = st.counters[N_PLAYERS][19]
-    each_hi = st.counters[N_PLAYERS][20]
+    each_lo = define_12(st)
+    each_hi = define_13(st)
     for x in range(each_lo, each_hi + 1):
         each_65(st, x)  # for each q in players
 
 
 cdef void each_65(State* st, long long f0) noexcept nogil:
     # for each q in players
-    # f0 = x
+    # f0 = s
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f0)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, f0)) if (f0 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, f0)) if (f0 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, f0)) if (f0 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f0))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f0) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f0) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f0) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
 
 
 cdef void each_66(State* st) noexcept nogil:
@@ -2883,14 +2898,14 @@ cdef void each_70(State* st, long long f0, long long f1) noexcept nogil:
 
 
 cdef void each_71(State* st, long long f0, long long f1) noexcept nogil:
-    # for each x in range(score_lo, score_hi)
+    # for each s in range(first_scoring, last_scoring)
     # f0 = a
     # f1 = b
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
-    each_lo = st.counters[N_PLAYERS][19]
-    each_hi = st.counters[N_PLAYERS][20]
+    each_lo = define_12(st)
+    each_hi = define_13(st)
     for x in range(each_lo, each_hi + 1):
         each_72(st, f0, f1, x)  # for each q in players
 
@@ -2899,13 +2914,13 @@ cdef void each_72(State* st, long long f0, long long f1, long long f2) noexcept 
     # for each q in players
     # f0 = a
     # f1 = b
-    # f2 = x
+    # f2 = s
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f2)))  # add counter score of q += kingdom_points(provinces_won(q, x))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, f2)) if (f2 == 1) else <long long>(0)))  # add counter tok_j of q += either(x == 1, occupied_in(q, x), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, f2)) if (f2 == 2) else <long long>(0)))  # add counter tok_m of q += either(x == 2, occupied_in(q, x), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, f2)) if (f2 == 3) else <long long>(0)))  # add counter tok_a of q += either(x == 3, occupied_in(q, x), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f2))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
+        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f2) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
+        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f2) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
+        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f2) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
 
 
 cdef void each_73(State* st, long long f0, long long f1) noexcept nogil:
@@ -2959,16 +2974,15 @@ cdef void apply_action_0(State* st) noexcept nogil:
     st.again = 1  # extra_turn: the mover moves again
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
-        counter_set(st, 3, 20, 3)  # set counter score_hi of the game = 3
+        counter_set(st, 3, 20, 1)  # set counter round_scoring of the game = 1
         each_1(st)  # for each q in players where controls(q, 11)
         counter_set(st, 3, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
         each_2(st)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when score_hi > 0
-    if (st.counters[N_PLAYERS][20] > 0):
-        each_3(st)  # for each x in range(score_lo, score_hi)
-        counter_set(st, 3, 19, 0)  # set counter score_lo of the game = 0
-        counter_set(st, 3, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
+    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
+        each_3(st)  # for each s in range(first_scoring, last_scoring)
+        counter_set(st, 3, 19, 0)  # set counter card_kingdom of the game = 0
+        counter_set(st, 3, 20, 0)  # set counter round_scoring of the game = 0
     # trigger 7: ragnarok when phase == 4
     if (st.counters[N_PLAYERS][17] == 4):
         each_5(st)  # for each q in players
@@ -2998,16 +3012,15 @@ cdef void apply_action_1(State* st, int a0) noexcept nogil:
         each_11(st, a0)  # for each q in players where first_player(q)
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
-        counter_set(st, 3, 20, 3)  # set counter score_hi of the game = 3
+        counter_set(st, 3, 20, 1)  # set counter round_scoring of the game = 1
         each_12(st, a0)  # for each q in players where controls(q, 11)
         counter_set(st, 3, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
         each_13(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when score_hi > 0
-    if (st.counters[N_PLAYERS][20] > 0):
-        each_14(st, a0)  # for each x in range(score_lo, score_hi)
-        counter_set(st, 3, 19, 0)  # set counter score_lo of the game = 0
-        counter_set(st, 3, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
+    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
+        each_14(st, a0)  # for each s in range(first_scoring, last_scoring)
+        counter_set(st, 3, 19, 0)  # set counter card_kingdom of the game = 0
+        counter_set(st, 3, 20, 0)  # set counter round_scoring of the game = 0
     # trigger 7: ragnarok when phase == 4
     if (st.counters[N_PLAYERS][17] == 4):
         each_16(st, a0)  # for each q in players
@@ -3028,39 +3041,37 @@ cdef void apply_action_2(State* st, int a0) noexcept nogil:
         take_items(st, a0, 5, st.current, 7, st.current, 1)  # take 1 k from supply of mover to played of mover
     else:
         take_items(st, a0, 6, st.current, 7, st.current, 1)  # take 1 k from revealed of mover to played of mover  # if holding(mover, supply, k) > 0
-    counter_add(st, st.current, 15, (<long long>(0) if (define_14(st, a0) == 9) else <long long>((-<long long>1))))  # add counter plays of mover += either(card_type(k) == 9, 0, -1)
-    if ((define_14(st, a0) <= 6) and (not ((define_14(st, a0) == 6) and (counter_of(st, st.current, 5) == 0)))):
-        counter_set(st, st.current, 10, define_14(st, a0))  # set counter doing of mover = card_type(k)
-        counter_set(st, st.current, 11, define_15(st, a0))  # set counter realm of mover = card_realm(k)
-        counter_set(st, st.current, 12, define_16(st, define_14(st, a0)))  # set counter left of mover = card_moves(card_type(k))
-        counter_set(st, st.current, 14, (<long long>(1) if (((define_14(st, a0) == 1) or (define_14(st, a0) == 4)) or (define_14(st, a0) == 6)) else <long long>(0)))  # set counter may_stop of mover = either(card_type(k) == 1 or card_type(k) == 4 or card_type(k) == 6, 1, 0)
+    counter_add(st, st.current, 15, (<long long>(0) if (define_17(st, a0) == 9) else <long long>((-<long long>1))))  # add counter plays of mover += either(card_type(k) == 9, 0, -1)
+    if ((define_17(st, a0) <= 6) and (not ((define_17(st, a0) == 6) and (counter_of(st, st.current, 5) == 0)))):
+        counter_set(st, st.current, 10, define_17(st, a0))  # set counter doing of mover = card_type(k)
+        counter_set(st, st.current, 11, define_18(st, a0))  # set counter realm of mover = card_realm(k)
+        counter_set(st, st.current, 12, define_19(st, define_17(st, a0)))  # set counter left of mover = card_moves(card_type(k))
+        counter_set(st, st.current, 14, (<long long>(1) if (((define_17(st, a0) == 1) or (define_17(st, a0) == 4)) or (define_17(st, a0) == 6)) else <long long>(0)))  # set counter may_stop of mover = either(card_type(k) == 1 or card_type(k) == 4 or card_type(k) == 6, 1, 0)
         st.again = 1  # extra_turn: the mover moves again  # if card_type(k) <= 6 and not (card_type(k) == 6 and offboard(mover) == 0)
-    if ((define_14(st, a0) == 2) and (counter_of(st, st.current, 5) > 0)):
+    if ((define_17(st, a0) == 2) and (counter_of(st, st.current, 5) > 0)):
         counter_add(st, st.current, 5, (-<long long>1))  # add counter offboard of mover += -1
         counter_add(st, st.current, 1, 1)  # add counter boat of mover += 1  # if card_type(k) == 2 and offboard(mover) > 0
-    if (define_14(st, a0) == 7):
-        counter_set(st, 3, 19, define_15(st, a0))  # set counter score_lo of the game = card_realm(k)
-        counter_set(st, 3, 20, define_15(st, a0))  # set counter score_hi of the game = card_realm(k)  # if card_type(k) == 7
-    if (define_14(st, a0) == 8):
-        counter_add(st, st.current, 7, (<long long>(1) if ((define_15(st, a0) == 1) or (define_15(st, a0) == 3)) else <long long>(0)))  # add counter tok_j of mover += either(card_realm(k) == 1 or card_realm(k) == 3, 1, 0)
-        counter_add(st, st.current, 8, (<long long>(1) if ((define_15(st, a0) == 1) or (define_15(st, a0) == 2)) else <long long>(0)))  # add counter tok_m of mover += either(card_realm(k) == 1 or card_realm(k) == 2, 1, 0)
-        counter_add(st, st.current, 9, (<long long>(1) if ((define_15(st, a0) == 2) or (define_15(st, a0) == 3)) else <long long>(0)))  # add counter tok_a of mover += either(card_realm(k) == 2 or card_realm(k) == 3, 1, 0)  # if card_type(k) == 8
-    if (define_14(st, a0) == 9):
-        deal_items(st, 0, 0, 5, st.current, (<long long>(1) if (define_15(st, a0) == 1) else <long long>(0)))  # deal either(card_realm(k) == 1, 1, 0) from bronze to supply of mover
-        deal_items(st, 1, 0, 5, st.current, (<long long>(1) if (define_15(st, a0) == 1) else <long long>(2)))  # deal either(card_realm(k) == 1, 1, 2) from silver to supply of mover
+    if (define_17(st, a0) == 7):
+        counter_set(st, 3, 19, define_18(st, a0))  # set counter card_kingdom of the game = card_realm(k)  # if card_type(k) == 7
+    if (define_17(st, a0) == 8):
+        counter_add(st, st.current, 7, (<long long>(1) if ((define_18(st, a0) == 1) or (define_18(st, a0) == 3)) else <long long>(0)))  # add counter tok_j of mover += either(card_realm(k) == 1 or card_realm(k) == 3, 1, 0)
+        counter_add(st, st.current, 8, (<long long>(1) if ((define_18(st, a0) == 1) or (define_18(st, a0) == 2)) else <long long>(0)))  # add counter tok_m of mover += either(card_realm(k) == 1 or card_realm(k) == 2, 1, 0)
+        counter_add(st, st.current, 9, (<long long>(1) if ((define_18(st, a0) == 2) or (define_18(st, a0) == 3)) else <long long>(0)))  # add counter tok_a of mover += either(card_realm(k) == 2 or card_realm(k) == 3, 1, 0)  # if card_type(k) == 8
+    if (define_17(st, a0) == 9):
+        deal_items(st, 0, 0, 5, st.current, (<long long>(1) if (define_18(st, a0) == 1) else <long long>(0)))  # deal either(card_realm(k) == 1, 1, 0) from bronze to supply of mover
+        deal_items(st, 1, 0, 5, st.current, (<long long>(1) if (define_18(st, a0) == 1) else <long long>(2)))  # deal either(card_realm(k) == 1, 1, 2) from silver to supply of mover
         st.again = 1  # extra_turn: the mover moves again  # if card_type(k) == 9
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
-        counter_set(st, 3, 20, 3)  # set counter score_hi of the game = 3
+        counter_set(st, 3, 20, 1)  # set counter round_scoring of the game = 1
         each_19(st, a0)  # for each q in players where controls(q, 11)
         counter_set(st, 3, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
         each_20(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when score_hi > 0
-    if (st.counters[N_PLAYERS][20] > 0):
-        each_21(st, a0)  # for each x in range(score_lo, score_hi)
-        counter_set(st, 3, 19, 0)  # set counter score_lo of the game = 0
-        counter_set(st, 3, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
+    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
+        each_21(st, a0)  # for each s in range(first_scoring, last_scoring)
+        counter_set(st, 3, 19, 0)  # set counter card_kingdom of the game = 0
+        counter_set(st, 3, 20, 0)  # set counter round_scoring of the game = 0
     # trigger 7: ragnarok when phase == 4
     if (st.counters[N_PLAYERS][17] == 4):
         each_23(st, a0)  # for each q in players
@@ -3105,16 +3116,15 @@ cdef void apply_action_3(State* st, int a0, int a1, int a2) noexcept nogil:
         counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
-        counter_set(st, 3, 20, 3)  # set counter score_hi of the game = 3
+        counter_set(st, 3, 20, 1)  # set counter round_scoring of the game = 1
         each_26(st, a0, a1, a2)  # for each q in players where controls(q, 11)
         counter_set(st, 3, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
         each_27(st, a0, a1, a2)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when score_hi > 0
-    if (st.counters[N_PLAYERS][20] > 0):
-        each_28(st, a0, a1, a2)  # for each x in range(score_lo, score_hi)
-        counter_set(st, 3, 19, 0)  # set counter score_lo of the game = 0
-        counter_set(st, 3, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
+    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
+        each_28(st, a0, a1, a2)  # for each s in range(first_scoring, last_scoring)
+        counter_set(st, 3, 19, 0)  # set counter card_kingdom of the game = 0
+        counter_set(st, 3, 20, 0)  # set counter round_scoring of the game = 0
     # trigger 7: ragnarok when phase == 4
     if (st.counters[N_PLAYERS][17] == 4):
         each_30(st, a0, a1, a2)  # for each q in players
@@ -3158,16 +3168,15 @@ cdef void apply_action_4(State* st, int a0, int a1, int a2) noexcept nogil:
         counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
-        counter_set(st, 3, 20, 3)  # set counter score_hi of the game = 3
+        counter_set(st, 3, 20, 1)  # set counter round_scoring of the game = 1
         each_33(st, a0, a1, a2)  # for each q in players where controls(q, 11)
         counter_set(st, 3, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
         each_34(st, a0, a1, a2)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when score_hi > 0
-    if (st.counters[N_PLAYERS][20] > 0):
-        each_35(st, a0, a1, a2)  # for each x in range(score_lo, score_hi)
-        counter_set(st, 3, 19, 0)  # set counter score_lo of the game = 0
-        counter_set(st, 3, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
+    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
+        each_35(st, a0, a1, a2)  # for each s in range(first_scoring, last_scoring)
+        counter_set(st, 3, 19, 0)  # set counter card_kingdom of the game = 0
+        counter_set(st, 3, 20, 0)  # set counter round_scoring of the game = 0
     # trigger 7: ragnarok when phase == 4
     if (st.counters[N_PLAYERS][17] == 4):
         each_37(st, a0, a1, a2)  # for each q in players
@@ -3212,16 +3221,15 @@ cdef void apply_action_5(State* st, int a0, int a1, int a2, int a3) noexcept nog
         counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
-        counter_set(st, 3, 20, 3)  # set counter score_hi of the game = 3
+        counter_set(st, 3, 20, 1)  # set counter round_scoring of the game = 1
         each_40(st, a0, a1, a2, a3)  # for each q in players where controls(q, 11)
         counter_set(st, 3, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
         each_41(st, a0, a1, a2, a3)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when score_hi > 0
-    if (st.counters[N_PLAYERS][20] > 0):
-        each_42(st, a0, a1, a2, a3)  # for each x in range(score_lo, score_hi)
-        counter_set(st, 3, 19, 0)  # set counter score_lo of the game = 0
-        counter_set(st, 3, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
+    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
+        each_42(st, a0, a1, a2, a3)  # for each s in range(first_scoring, last_scoring)
+        counter_set(st, 3, 19, 0)  # set counter card_kingdom of the game = 0
+        counter_set(st, 3, 20, 0)  # set counter round_scoring of the game = 0
     # trigger 7: ragnarok when phase == 4
     if (st.counters[N_PLAYERS][17] == 4):
         each_44(st, a0, a1, a2, a3)  # for each q in players
@@ -3256,16 +3264,15 @@ cdef void apply_action_6(State* st, int a0) noexcept nogil:
         counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
-        counter_set(st, 3, 20, 3)  # set counter score_hi of the game = 3
+        counter_set(st, 3, 20, 1)  # set counter round_scoring of the game = 1
         each_47(st, a0)  # for each q in players where controls(q, 11)
         counter_set(st, 3, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
         each_48(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when score_hi > 0
-    if (st.counters[N_PLAYERS][20] > 0):
-        each_49(st, a0)  # for each x in range(score_lo, score_hi)
-        counter_set(st, 3, 19, 0)  # set counter score_lo of the game = 0
-        counter_set(st, 3, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
+    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
+        each_49(st, a0)  # for each s in range(first_scoring, last_scoring)
+        counter_set(st, 3, 19, 0)  # set counter card_kingdom of the game = 0
+        counter_set(st, 3, 20, 0)  # set counter round_scoring of the game = 0
     # trigger 7: ragnarok when phase == 4
     if (st.counters[N_PLAYERS][17] == 4):
         each_51(st, a0)  # for each q in players
@@ -3296,16 +3303,15 @@ cdef void apply_action_7(State* st, long long a0) noexcept nogil:
         counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
-        counter_set(st, 3, 20, 3)  # set counter score_hi of the game = 3
+        counter_set(st, 3, 20, 1)  # set counter round_scoring of the game = 1
         each_55(st, a0)  # for each q in players where controls(q, 11)
         counter_set(st, 3, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
         each_56(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when score_hi > 0
-    if (st.counters[N_PLAYERS][20] > 0):
-        each_57(st, a0)  # for each x in range(score_lo, score_hi)
-        counter_set(st, 3, 19, 0)  # set counter score_lo of the game = 0
-        counter_set(st, 3, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
+    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
+        each_57(st, a0)  # for each s in range(first_scoring, last_scoring)
+        counter_set(st, 3, 19, 0)  # set counter card_kingdom of the game = 0
+        counter_set(st, 3, 20, 0)  # set counter round_scoring of the game = 0
     # trigger 7: ragnarok when phase == 4
     if (st.counters[N_PLAYERS][17] == 4):
         each_59(st, a0)  # for each q in players
@@ -3335,16 +3341,15 @@ cdef void apply_action_8(State* st) noexcept nogil:
         counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
-        counter_set(st, 3, 20, 3)  # set counter score_hi of the game = 3
+        counter_set(st, 3, 20, 1)  # set counter round_scoring of the game = 1
         each_62(st)  # for each q in players where controls(q, 11)
         counter_set(st, 3, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
         each_63(st)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when score_hi > 0
-    if (st.counters[N_PLAYERS][20] > 0):
-        each_64(st)  # for each x in range(score_lo, score_hi)
-        counter_set(st, 3, 19, 0)  # set counter score_lo of the game = 0
-        counter_set(st, 3, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
+    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
+        each_64(st)  # for each s in range(first_scoring, last_scoring)
+        counter_set(st, 3, 19, 0)  # set counter card_kingdom of the game = 0
+        counter_set(st, 3, 20, 0)  # set counter round_scoring of the game = 0
     # trigger 7: ragnarok when phase == 4
     if (st.counters[N_PLAYERS][17] == 4):
         each_66(st)  # for each q in players
@@ -3367,16 +3372,15 @@ cdef void apply_action_9(State* st, long long a0, long long a1) noexcept nogil:
     counter_set(st, 3, 17, 4)  # set counter phase of the game = 4
     # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
     if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 3, 19, 1)  # set counter score_lo of the game = 1
-        counter_set(st, 3, 20, 3)  # set counter score_hi of the game = 3
+        counter_set(st, 3, 20, 1)  # set counter round_scoring of the game = 1
         each_69(st, a0, a1)  # for each q in players where controls(q, 11)
         counter_set(st, 3, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
         each_70(st, a0, a1)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when score_hi > 0
-    if (st.counters[N_PLAYERS][20] > 0):
-        each_71(st, a0, a1)  # for each x in range(score_lo, score_hi)
-        counter_set(st, 3, 19, 0)  # set counter score_lo of the game = 0
-        counter_set(st, 3, 20, 0)  # set counter score_hi of the game = 0
+    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
+    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
+        each_71(st, a0, a1)  # for each s in range(first_scoring, last_scoring)
+        counter_set(st, 3, 19, 0)  # set counter card_kingdom of the game = 0
+        counter_set(st, 3, 20, 0)  # set counter round_scoring of the game = 0
     # trigger 7: ragnarok when phase == 4
     if (st.counters[N_PLAYERS][17] == 4):
         each_73(st, a0, a1)  # for each q in players

@@ -34,14 +34,14 @@ NUM = {name: i + 1 for i, name in enumerate(RING)} | {"midgard": 9}
 BIT = {name: 1 << i for i, name in enumerate(RING)}
 
 
-def micro(engine: str):
-    return get_game(MICRO, None, engine)
+def micro(engine: str, variant: str | None = None):
+    return get_game(MICRO, variant, engine)
 
 
-def dealt(engine: str, wanted=lambda zones: True):
+def dealt(engine: str, wanted=lambda zones: True, variant: str | None = None):
     """A new game after the setup's four forced `deploy` moves (the Ragnarok tokens drawn,
     the relics dealt), from the first seed whose zones satisfy ``wanted``."""
-    game = micro(engine)
+    game = micro(engine, variant)
     for seed in range(2000):
         state = game.new_state(seed)
         for _ in range(4):
@@ -573,8 +573,9 @@ def test_ragnarok_destroys_the_realm_on_its_token(engine, realm) -> None:
 
 # FACTS ASSUMPTION (prophecies): Sun - most Gold, most Sun relics, most relics, highest
 # blessing level, fewest VP; Moon - most Mead, most Moon relics, most resources, highest
-# blessing level, fewest relics; "2 VP to the leader, 1 each on a tie"; "Dealt in
-# random order at setup". Each row: the prophecy (an item of the spec), red's and blue's
+# blessing level, fewest relics; "2 VP to the leader"; "Dealt in random order at
+# setup". (FACTS's "1 each on a tie" was wrong: the rulebook says "or neither in the
+# event of a tie"; the variant prophecy-tie-shares keeps 1 each.) Each row: the prophecy (an item of the spec), red's and blue's
 # counters making red the leader.
 PROPHECIES = [
     ("sun", "sun_most_gold", {"gold": 3}, {"gold": 2}),
@@ -592,7 +593,7 @@ PROPHECIES = [
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("wolf, kind, red, blue", PROPHECIES, ids=[p[1] for p in PROPHECIES])
-def test_each_prophecy_scores_2_for_the_leader_and_1_each_on_a_tie(engine, wolf, kind, red, blue) -> None:
+def test_each_prophecy_scores_2_for_the_leader_and_nothing_on_a_tie(engine, wolf, kind, red, blue) -> None:
     # "SCORE the leftmost Prophecy corresponding to the Wolf ... Award the points shown to
     # the winning player ... then discard both Prophecies."
     game = {"stage": 1, "ws" if wolf == "sun" else "wm": 9}
@@ -607,11 +608,30 @@ def test_each_prophecy_scores_2_for_the_leader_and_1_each_on_a_tie(engine, wolf,
         assert get(state, "vp", other) - sides_[other].get("vp", 0) == 0
         # "then discard both Prophecies"
         assert len(row(state, "sun_row")) == len(row(state, "moon_row")) == 4
-    # a tie: the same counters for both players
+    # "Award the points shown to the winning player (or neither in the event of a tie)":
+    # the same counters for both players
+    state = position(engine, ["midgard", "niflheim", "muspelheim"], game, base=base.clone(), red=red, blue=red)
+    state.apply("end_turn")
+    state.apply(f"ragnarok_{wolf}")
+    assert get(state, "vp", RED) - red.get("vp", 0) == 0 and get(state, "vp", BLUE) - red.get("vp", 0) == 0
+    assert len(row(state, "sun_row")) == len(row(state, "moon_row")) == 4  # discarded all the same
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("wolf, kind, red, blue", PROPHECIES[:1] + PROPHECIES[5:6], ids=[PROPHECIES[0][1], PROPHECIES[5][1]])
+def test_the_prophecy_tie_shares_variant_gives_1_each_on_a_tie(engine, wolf, kind, red, blue) -> None:
+    # not the rulebook's rule ("or neither in the event of a tie"): the variant keeps the
+    # old FACTS line "1 each on a tie"; the leader still scores 2
+    game = {"stage": 1, "ws" if wolf == "sun" else "wm": 9}
+    base = dealt(engine, lambda z: z[f"{wolf}_row"]["game"][0] == kind, variant="prophecy-tie-shares")
     state = position(engine, ["midgard", "niflheim", "muspelheim"], game, base=base.clone(), red=red, blue=red)
     state.apply("end_turn")
     state.apply(f"ragnarok_{wolf}")
     assert get(state, "vp", RED) - red.get("vp", 0) == 1 and get(state, "vp", BLUE) - red.get("vp", 0) == 1
+    state = position(engine, ["midgard", "niflheim", "muspelheim"], game, base=base.clone(), red=red, blue=blue)
+    state.apply("end_turn")
+    state.apply(f"ragnarok_{wolf}")
+    assert get(state, "vp", RED) - red.get("vp", 0) == 2 and get(state, "vp", BLUE) - blue.get("vp", 0) == 0
 
 
 # --------------------------------------------------------------------------- End of the Game
@@ -659,6 +679,6 @@ def test_a_tie_on_points_goes_to_the_most_resources(engine) -> None:
     for red_res, winner in (((3, 2), RED), ((1, 1), BLUE)):
         state = position(engine, ["midgard", "niflheim", "muspelheim"], {"stage": 1, "ws": 9}, base=last_prophecy(engine, "sun_highest_level"), red={"vp": 5, "gold": red_res[0], "mead": red_res[1]}, blue={"vp": 5, "gold": 2, "mead": 2})
         state.apply("end_turn")
-        state.apply("ragnarok_sun")  # highest blessing level: a tie, 1 VP each
-        assert state.is_terminal() and get(state, "vp", RED) == get(state, "vp", BLUE) == 6
+        state.apply("ragnarok_sun")  # highest blessing level: a tie, "or neither"
+        assert state.is_terminal() and get(state, "vp", RED) == get(state, "vp", BLUE) == 5
         assert state.winner() == winner

@@ -154,17 +154,18 @@ EXAMPLE_POOLS = {
 }
 
 
-def example(game, last_card: bool = True):
+def example(game, last_card: bool = True, violet_plays: int = 2):
     """The example's position in round 1's actions phase. Violet, to move, is resolving an
     Invasion ("up to 2") with one Viking left: ``stop`` ends the last card of the round.
-    Without ``last_card`` violet still has one card to play and may play a gold card."""
+    Without ``last_card`` violet still has ``violet_plays`` cards to play and may play a
+    gold card."""
     n = 5
     counters = dict(EXAMPLE_POOLS)
     counters.update({"score": [0] * n, "tok_j": [0] * n, "tok_m": [0] * n, "tok_a": [0] * n, "plays": [0] * n})
     if last_card:
         counters.update({"doing": [0, 0, 0, 1, 0], "realm": [0, 0, 0, 1, 0], "left": [0, 0, 0, 1, 0], "may_stop": [0, 0, 0, 1, 0]})
     else:
-        counters["plays"] = [0, 0, 0, 2, 0]
+        counters["plays"] = [0, 0, 0, violet_plays, 0]
     cards = {} if last_card else {VIOLET: ["g1", "g2", "g3"]}
     return position(game, EXAMPLE_HUTS, counters, VIOLET, doomed=EXAMPLE_DOOMED, cards=cards)
 
@@ -435,6 +436,47 @@ def test_take_province_tokens(engine) -> None:
         state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt([card]))
         state.apply(card.upper())
         assert (counter(state, "tok_j")[RED], counter(state, "tok_m")[RED], counter(state, "tok_a")[RED]) == want
+
+
+# Score Kingdom (Cards 1 - 3): "Score the indicated kingdom as you would at the end of the
+# round. Points are awarded for most Vikings, and kingdom tokens are distributed." Nothing
+# exempts a round's last card: the card's kingdom is scored, then the Score phase scores
+# every kingdom again (issue 12: the phase's trigger used to overwrite the card's kingdom
+# before it was scored, so the kingdom was scored once).
+ISSUE_12_MOVES = (
+    "deal pick:AtkJ pick:WarM pick:WarJ pick:InvA pick:Horde pick:WarM pick:InvA pick:G10 pick:WarA pick:G2 "
+    "pick:AtkJ pick:InvM pick:Horde pick:WarM pick:AtkJ pick:G4 pick:AtkA pick:InvJ AtkJ leader:boat-utgard.2 "
+    "InvJ leader:boat-ironwood.1 warrior:boat-jarnvid.3 InvA leader:boat-andlang.1 leader:andlang.1-vidblain.1 "
+    "AtkA warrior:boat-andlang.3 WarJ warrior:jarnvid.3-vanaheim Horde leader:vidblain.1-gimle.1 "
+    "leader:gimle.1-gimle.4 warrior:boat-gimle.6 WarM warrior:boat-vigrid.1 WarM warrior:boat-vigrid.2 AtkJ "
+    "leader:gimle.4-utgard.4 G10 ruin:7 AtkJ warrior:vigrid.2-utgard.1 G2"
+).split()
+
+
+def test_score_kingdom_card_played_last_scores_before_the_score_phase(engine) -> None:
+    # the issue's game (3 players, seed 1022): G2 (Mannheim) is the round's last card; black
+    # alone holds a Mannheim province (3 points and a brown token, twice: the card, then the
+    # Score phase), 3 more points elsewhere
+    state = game_of(engine, 3).new_state(1022)
+    for m in ISSUE_12_MOVES:
+        state.apply(m)
+    assert game_counter(state, "phase") == 3  # the score phase is over: Vanaheim's choice
+    assert counter(state, "score")[BLACK] == 9
+    assert counter(state, "tok_m")[BLACK] == 2
+
+
+def test_score_kingdom_card_played_last_in_the_scoring_example(engine) -> None:
+    # the Scoring Example with violet's G2 (Mannheim) as its last card: Mannheim ("The green
+    # player has the most Vikings in all three provinces, scoring 12 points ... The green
+    # player takes 3 brown tokens, the black and red players each take two, and the violet
+    # and yellow players each take one.") twice, then the rest of the Score phase
+    state = example(game_of(engine), last_card=False, violet_plays=1)
+    state.apply("G2")
+    assert counter(state, "score") == [3 + 3, 3, 3 + 12 + 12, 3 + 5, 0]
+    assert counter(state, "tok_m") == [4, 4, 6, 2, 2]
+    assert counter(state, "tok_a") == [1, 2, 1, 0, 1]
+    assert counter(state, "tok_j") == [2, 2, 0, 3, 2]
+    assert state.current_player_name() == "yellow"  # Vanaheim's choice comes next
 
 
 # --------------------------------------------------------------------------- the end

@@ -176,6 +176,8 @@ class Core(Effects, Captures, Regions, Moves):
         index = self.prog.ir.actions.index(action)
         self._legal = None
         self.run_effects(action.effects, env)
+        # trigger order is a rule (docs/spec-language.md): in the order written, each `when`
+        # checked on the state the action and the triggers before it left; once per move
         for trig, when in self.prog.triggers:
             if trig.after and index not in trig.after:
                 continue

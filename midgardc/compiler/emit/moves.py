@@ -95,6 +95,8 @@ class Moves:
             lo, size = self._param_range(a.params[j])
             decode.append({"var": f"v{j}", "size": size, "lo": lo})
         effects = self.x.effects(a.effects, scope)
+        # trigger order is a rule (docs/spec-language.md): the template unrolls this list in
+        # the order written, each `if when:` right after the previous trigger's effects
         triggers = []
         for t_index, trig in enumerate(ir.triggers):
             if trig.after and i not in trig.after:
