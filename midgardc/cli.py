@@ -404,11 +404,13 @@ def tournament(
     are compared on equal luck.
 
     \b
-    The table per variant: per player games, wins, draws, losses, win rate with its 95%
-    Wilson interval, Elo ± 95% (Bradley-Terry maximum likelihood, draws as half wins, 2
-    virtual draws against a 0-rated player so 100% stays finite, mean 0; games of more
-    than two seats count as pairwise results by rank), win rate per seat; wins by seat,
-    draws, plies mean ± sd, margin; head to head. Several variants add a comparison.
+    The table per variant: per player games, wins (first alone), shared first places
+    (3+ seats), draws, losses, games stopped at the ply limit (when any: no result), win
+    rate with its 95% Wilson interval, Elo ± 95% (Bradley-Terry maximum likelihood, draws
+    as half wins, 2 virtual draws against a 0-rated player so 100% stays finite, mean 0;
+    every game counts as pairwise results by rank, stopped games not at all), win rate
+    per seat; wins by seat, draws, plies mean ± sd, margin; head to head. Several
+    variants add a comparison.
     --json prints one object (stable keys, no timings), --csv one row per variant and
     player. Ctrl-C prints the table so far, keeps finished games in --record, exits 130.
     """
@@ -914,6 +916,8 @@ def _measure(game: Game, n: int, seed: int) -> dict:
         "mean_plies": round(stats["plies"] / max(stats["games"], 1), 3),
         "wins": stats["wins"],
         "draws": stats["draws"],
+        "shared": stats["shared"],
+        "ply_limited": stats["ply_limited"],
     }
 
 

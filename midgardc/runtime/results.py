@@ -14,6 +14,7 @@ result is derived from the ranks, here and nowhere else:
 * **returns** are ``n * share - 1``: a sole winner ``n - 1``, the others ``-1``; k tied
   leaders ``n/k - 1`` each; a draw 0 for everyone. They add up to 0 in every game of any
   number of seats (OpenSpiel's zero-sum convention); two players get the usual +1 / -1 / 0.
+  (A one-seat game, where zero-sum says nothing, returns 1 for the win.)
 * a game **stopped** by ``game.max_plies`` has no result of the rules: no ranks (None),
   no winner, returns 0 and a share of 1/n each (the neutral value a search backs up), and
   it is counted apart from wins, draws and losses ("stopped") and left out of Elo.
@@ -85,8 +86,9 @@ def shares_of(ranks: Optional[Sequence[int]], n: int) -> list[float]:
 
 
 def leader_return(n: int, k: int) -> float:
-    """What each of k leaders of an n-seat game gets (the others get -1)."""
-    return (n - k) / k
+    """What each of k leaders of an n-seat game gets (the others get -1): ``(n - k) / k``,
+    and 1 in a one-seat game (a puzzle solved), where zero-sum would say nothing."""
+    return 1.0 if n == 1 else (n - k) / k
 
 
 def returns_from_ranks(ranks: Optional[Sequence[int]], n: int) -> list[float]:
@@ -166,7 +168,7 @@ def summed_shares(stats: dict) -> list[float]:
 
 def summed_returns(stats: dict) -> list[float]:
     """Per seat, the summed returns of the games of ``stats``: each time ranked first with
-    k-1 others ``n/k - 1``, each loss -1, a stopped game 0."""
+    k-1 others ``(n-k)/k``, each loss -1, a stopped game 0."""
     firsts = stats["firsts"]
     n = len(firsts)
     decided = stats["games"] - stats["ply_limited"]
