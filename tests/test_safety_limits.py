@@ -119,6 +119,62 @@ def test_a_tournament_counts_stopped_games_apart_and_leaves_them_out_of_elo(tmp_
     assert "stopped" in text.stdout.splitlines()[4].split()  # a column of the players' table
 
 
+# --------------------------------------------------------------------------- every spec's stop
+
+# The longest game seen per spec, over every variant and player count, with the limit raised
+# to 1,000,000 so games end only by their rules: 2,000 random, 2,000 greedy and 100 mcts:100
+# games each on the compiled engine (``benchmarks/game_lengths.py SPEC --player P``; issue 12
+# says which mcts/greedy runs were cut short by time). "A safety stop must never decide a
+# game that the rules would finish": each limit is at least 10x its figure, written beside it.
+LONGEST_SEEN = {
+    "magic-mids.yaml": 5713,
+    "meridian.yaml": 72,
+    "micro-midgard.yaml": 815,
+    "midgard-vikings.yaml": 293,
+    "midgard.yaml": 69,
+    "classics/breakthrough.yaml": 110,
+    "classics/connect-four.yaml": 42,  # a full board (default limit 1000)
+    "classics/hex.yaml": 169,
+    "classics/reversi.yaml": 60,  # (default limit 1000)
+    "classics/tic-tac-toe.yaml": 9,  # a full board (default limit 1000)
+}
+
+
+def _configs(path: str):
+    from midgardc.spec.lower import list_player_counts, list_variants
+
+    for variant in [None, *list_variants(path)]:
+        for n in list_player_counts(path, variant) or [None]:
+            yield variant, n
+
+
+def test_every_spec_has_a_measured_longest_game() -> None:
+    specs = sorted(str(p.relative_to(ROOT / "specs")) for p in (ROOT / "specs").rglob("*.yaml"))
+    assert specs == sorted(LONGEST_SEEN), "measure the new spec's longest games (benchmarks/game_lengths.py) and add it"
+
+
+@pytest.mark.parametrize("name", sorted(LONGEST_SEEN))
+def test_every_safety_stop_is_ten_times_the_longest_game_seen(name: str) -> None:
+    path = str(ROOT / "specs" / name)
+    longest = LONGEST_SEEN[name]
+    for variant, n in _configs(path):
+        assert load_game_ir(path, variant, n).max_plies >= 10 * longest, (variant, n)
+    text = (ROOT / "specs" / name).read_text(encoding="utf-8")
+    if "max_plies:" in text:  # the figure and the command are written beside the limit
+        head = text.split("max_plies:", 1)[0].rsplit("game:", 1)[1]
+        assert f"{longest:,} plies" in head and "benchmarks/game_lengths.py" in head
+
+
+@pytest.mark.parametrize("name", sorted(LONGEST_SEEN))
+def test_random_games_of_every_spec_end_by_their_rules(name: str) -> None:
+    from midgardc.runtime.game import game_from_ir
+
+    path = str(ROOT / "specs" / name)
+    for variant, n in _configs(path):
+        stats = game_from_ir(load_game_ir(path, variant, n), "compiled").engine.playouts(200, 12)
+        assert stats["ply_limited"] == 0 and stats["games"] == 200, (variant, n)
+
+
 # --------------------------------------------------------------------------- size limits
 
 
