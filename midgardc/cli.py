@@ -404,11 +404,13 @@ def tournament(
     are compared on equal luck.
 
     \b
-    The table per variant: per player games, wins, draws, losses, win rate with its 95%
-    Wilson interval, Elo ± 95% (Bradley-Terry maximum likelihood, draws as half wins, 2
-    virtual draws against a 0-rated player so 100% stays finite, mean 0; games of more
-    than two seats count as pairwise results by rank), win rate per seat; wins by seat,
-    draws, plies mean ± sd, margin; head to head. Several variants add a comparison.
+    The table per variant: per player games, wins (first alone), shared first places
+    (3+ seats), draws, losses, games stopped at the ply limit (when any: no result), win
+    rate with its 95% Wilson interval, Elo ± 95% (Bradley-Terry maximum likelihood, draws
+    as half wins, 2 virtual draws against a 0-rated player so 100% stays finite, mean 0;
+    every game counts as pairwise results by rank, stopped games not at all), win rate
+    per seat; wins by seat, draws, plies mean ± sd, margin; head to head. Several
+    variants add a comparison.
     --json prints one object (stable keys, no timings), --csv one row per variant and
     player. Ctrl-C prints the table so far, keeps finished games in --record, exits 130.
     """
@@ -466,16 +468,6 @@ def tournament(
 # -- replay / moves / show / perft -----------------------------------------------------------
 
 
-def _result_from_state(state: State) -> dict:
-    ir = state.game.ir
-    w = state.winner()
-    return {
-        "winner_seat": None if w is None else ir.players[w],
-        "plies": state.ply(),
-        "keys": state.scores(),
-    }
-
-
 def _print_observations(state: State, who: str, seed: int) -> None:
     """``who``'s observation at every step of ``state``'s game, one JSON line each."""
     from .runtime.observe import viewer_index
@@ -492,15 +484,18 @@ def _print_observations(state: State, who: str, seed: int) -> None:
 
 
 def _check_against_record(state: State, line: dict, record: str) -> str:
+    from .matches.results import checked_fields, result_words
+
     recorded = line.get("result") or {}
-    got = _result_from_state(state)
     if not state.is_terminal():
         raise MidgardcError(f"game {line['game']} of {record} does not reach the end of the game when replayed (after {state.ply()} moves)")
-    for key in ("winner_seat", "plies", "keys"):
+    got = checked_fields(state)
+    for key in ("winner_seat", "ranks", "plies", "keys"):
         if key in recorded and recorded[key] != got[key]:
             raise MidgardcError(f"game {line['game']} of {record} replays to a different result: recorded {key} {recorded[key]!r}, replayed {got[key]!r}")
-    who = recorded.get("winner", "draw")
-    return f"game {line['game']} of {record}: replayed {state.ply()} moves; result matches the record ({'draw' if who == 'draw' else who + ' wins'})"
+    seats = line.get("seats") if isinstance(line.get("seats"), list) else list(state.game.players)
+    winners = [str(seats[s]) if s < len(seats) else state.game.players[s] for s, r in enumerate(state.ranks() or ()) if r == 1]
+    return f"game {line['game']} of {record}: replayed {state.ply()} moves; result matches the record ({result_words(state.outcome() or 'draw', winners)})"
 
 
 @cli.command("replay")
@@ -922,6 +917,8 @@ def _measure(game: Game, n: int, seed: int) -> dict:
         "mean_plies": round(stats["plies"] / max(stats["games"], 1), 3),
         "wins": stats["wins"],
         "draws": stats["draws"],
+        "shared": stats["shared"],
+        "ply_limited": stats["ply_limited"],
     }
 
 

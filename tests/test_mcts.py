@@ -15,6 +15,7 @@ from midgardc.players import PlayerSpec, kinds_help, parse_player, parse_players
 from midgardc.players.mcts import MctsPlayer, determinize
 from midgardc.players.view import PlayerView
 from midgardc.runtime.game import replay, summed_returns
+from midgardc.runtime.results import summed_shares
 from midgardc.runtime.rng import Rng, derive_seed
 from midgardc.spec.lower import list_variants
 
@@ -157,10 +158,16 @@ def test_rollouts_from_a_finished_game_repeat_its_result() -> None:
         assert state.rollout_returns(0, 1) == [0.0, 0.0]
 
 
-def test_summed_returns_count_wins_losses_and_draws() -> None:
-    assert summed_returns({"games": 10, "wins": [6, 1], "draws": 3}) == [5.0, -5.0]
-    assert summed_returns({"games": 4, "wins": [0, 0, 0], "draws": 4}) == [0.0, 0.0, 0.0]
-    assert summed_returns({"games": 3, "wins": [3], "draws": 0}) == [3.0]
+def test_summed_returns_count_wins_losses_draws_and_shared_first_places() -> None:
+    # firsts[p][k-1]: games p was first with k-1 others (see midgardc.runtime.results)
+    assert summed_returns({"games": 10, "firsts": [[6, 3], [1, 3]], "ply_limited": 0}) == [5.0, -5.0]
+    assert summed_returns({"games": 12, "firsts": [[6, 3], [1, 3]], "ply_limited": 2}) == [5.0, -5.0]  # stopped: 0
+    assert summed_returns({"games": 4, "firsts": [[0, 0, 4]] * 3, "ply_limited": 0}) == [0.0, 0.0, 0.0]
+    assert summed_returns({"games": 3, "firsts": [[3]], "ply_limited": 0}) == [3.0]  # one seat: 1 a win
+    # three seats: a sole win +2, two tied leaders +1/2 each, a loss -1
+    assert summed_returns({"games": 2, "firsts": [[1, 1, 0], [0, 1, 0], [0, 0, 0]], "ply_limited": 0}) == [2.5, -0.5, -2.0]
+    assert summed_shares({"games": 2, "firsts": [[1, 1, 0], [0, 1, 0], [0, 0, 0]], "ply_limited": 0}) == [1.5, 0.5, 0.0]
+    assert summed_shares({"games": 2, "firsts": [[1, 0], [0, 0]], "ply_limited": 1}) == [1.5, 0.5]  # stopped: 1/n
 
 
 # -- the player --------------------------------------------------------------------------------

@@ -106,7 +106,7 @@ def test_both_engines_play_the_same_games_at_every_count(n) -> None:
     for i, trace in enumerate(traces):
         assert comp.playout_trace(derive_seed(SEED, i)) == trace, f"game {i}"
     assert comp.playouts(1000, SEED) == stats
-    assert sum(stats["wins"]) + stats["draws"] == 1000 and len(stats["wins"]) == n
+    assert sum(stats["wins"]) + stats["shared"] + stats["draws"] + stats["ply_limited"] == 1000 and len(stats["wins"]) == n
 
 
 @pytest.mark.parametrize("n", [3, 4])

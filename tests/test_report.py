@@ -55,17 +55,18 @@ def test_tables_equal_the_records_tallies(ttt) -> None:
     assert result.exit_code == 0, result.output
     seats = lines[0]["seat_names"]
     players = _table(page, "players")
-    assert players[0][:6] == ["player", "games", "wins", "draws", "losses", "win %"]
+    assert players[0][:7] == ["player", "games", "wins", "draws", "losses", "stopped", "win %"]  # (two seats: no "shared 1st")
     for row in players[1:]:
         name = row[0]
         mine = [ln for ln in lines if name in ln["seats"]]
         wins = sum(1 for ln in mine if ln["result"]["winner"] == name)
         draws = sum(1 for ln in mine if ln["result"]["winner"] == "draw")
-        assert row[1:6] == [str(len(mine)), str(wins), str(draws), str(len(mine) - wins - draws), f"{100 * wins / len(mine):.1f}%"]
+        stopped = sum(1 for ln in mine if ln["result"]["winner"] == "stopped")
+        assert row[1:7] == [str(len(mine)), str(wins), str(draws), str(len(mine) - wins - draws - stopped), str(stopped), f"{100 * wins / len(mine):.1f}%"]
         for i, seat in enumerate(seats):
             in_seat = [ln for ln in mine if ln["seats"][i] == name]
             won = sum(1 for ln in in_seat if ln["result"]["winner_seat"] == seat)
-            assert row[6 + i] == f"{won}/{len(in_seat)}"
+            assert row[7 + i] == f"{won}/{len(in_seat)}"
     seat_rows = _table(page, "seats")[1:]
     for row, seat in zip(seat_rows, seats):
         won = sum(1 for ln in lines if ln["result"]["winner_seat"] == seat)

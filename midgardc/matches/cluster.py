@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Optional, Sequence, Union
 
 from ..errors import MidgardcError
-from .runner import Failure, GameResult, GameTask, RunConfig, Workshop, open_workshop, play_safely
+from .results import GameResult
+from .runner import Failure, GameTask, RunConfig, Workshop, open_workshop, play_safely
 
 MAX_LOCAL_WORKERS = 256  # local:K; more is a typo, not a machine
 CONNECT_TIMEOUT = 10  # seconds to reach a scheduler before giving up with a message

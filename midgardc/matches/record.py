@@ -16,7 +16,7 @@ from ..fileio import AtomicFile
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir.nodes import GameIR
-    from .runner import GameResult
+    from .results import GameResult
 
 
 def spec_sha256(path: str) -> str:
@@ -29,11 +29,20 @@ def spec_sha256(path: str) -> str:
 
 
 def result_json(ir: "GameIR", labels: Sequence[str], result: "GameResult") -> dict:
-    """The ``result`` part of a record line (also what a replay is checked against)."""
+    """The ``result`` part of a record line (also what a replay is checked against).
+
+    ``outcome`` is ``win``, ``shared`` (some seats share first place), ``draw`` (every seat
+    does) or ``stopped`` (the ply limit ended the game: no result); ``winner`` is the sole
+    winner's label, or that word; ``winners`` the labels of the seats ranked first;
+    ``ranks`` each seat's rank (1 = first, tied seats share one), null when stopped."""
     rank_names = [k.name for k in ir.ranking]
+    outcome = result.outcome
     return {
-        "winner": "draw" if result.winner is None else labels[result.seats[result.winner]],
+        "winner": labels[result.seats[result.winner]] if result.winner is not None else outcome,
         "winner_seat": None if result.winner is None else ir.players[result.winner],
+        "outcome": outcome,
+        "winners": [labels[result.seats[s]] for s in result.leaders],
+        "ranks": None if result.ranks is None else dict(zip(ir.players, result.ranks)),
         "plies": result.plies,
         "keys": {ir.players[s]: dict(zip(rank_names, ks)) for s, ks in enumerate(result.keys)},
         "margin": result.margin,

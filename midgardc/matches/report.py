@@ -21,10 +21,11 @@ def match_table(summary: dict, meta: dict) -> str:
     head = f"{title}: {games} game{'s' if games != 1 else ''}, seed {meta['seed']}, {meta['engine']} engine"
     if meta.get("interrupted"):
         head += f" (interrupted after {games} of {meta['requested']})"
-    header = ["player", "wins", "win %"] + [f"as {s}" for s in seats] + ["mean diff"]
+    many = len(seats) > 2  # a first place can be shared without being a draw
+    header = ["player", "wins"] + (["shared 1st"] if many else []) + ["win %"] + [f"as {s}" for s in seats] + ["mean diff"]
     rows = [header]
     for p in summary["players"]:
-        row = [p["name"], str(p["wins"]), f"{p['win_pct']:.1f}%"]
+        row = [p["name"], str(p["wins"])] + ([str(p["shared"])] if many else []) + [f"{p['win_pct']:.1f}%"]
         row += [f"{p['wins_by_seat'][s]}/{p['games_by_seat'][s]}" for s in seats]
         row.append(f"{p['mean_diff']:+.2f}")
         rows.append(row)
@@ -34,13 +35,19 @@ def match_table(summary: dict, meta: dict) -> str:
         cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]
         lines.append("  ".join(cells).rstrip())
     lines.append("")
-    tail = f"draws {summary['draws']}, mean plies {summary['mean_plies']:.1f}, mean margin {summary['mean_margin']:.2f}"
+    tail = f"draws {summary['draws']}"
+    if many:
+        tail += f", shared first places {summary['shared']}"
+    tail += f", mean plies {summary['mean_plies']:.1f}, mean margin {summary['mean_margin']:.2f}"
     if meta.get("first_key"):
         tail += f" ({meta['first_key']}, winner minus runner-up)"
-    if summary["ply_limited"]:
-        tail += f", {summary['ply_limited']} stopped at the ply limit (drawn)"
     lines.append(tail)
-    lines.append("as SEAT = wins/games in that seat; mean diff = own first key minus the best opponent's")
+    if summary["ply_limited"]:
+        lines.append(f"stopped at the ply limit: {summary['ply_limited']} game{'s' if summary['ply_limited'] != 1 else ''} (no result: not wins, draws or losses)")
+    legend = "wins = first alone; as SEAT = wins/games in that seat; mean diff = own first key minus the best opponent's"
+    if many:
+        legend = "shared 1st = first together with some (not all) others; " + legend
+    lines.append(legend)
     return "\n".join(lines)
 
 
@@ -81,7 +88,7 @@ def tournament_table(data: dict) -> str:
             rows.append([c["variant"], str(v["games"]), c["first_seat"], _pct(c["first_seat_win_rate"]), _ci(c["first_seat_win_ci"]), _pct(c["draw_rate"]), f"{c['plies']['mean']:.1f} ± {c['plies']['sd']:.1f}"])
         lines += _aligned(rows, left=1)
         lines.append("same pairing and game number in two variants = same seeds (common random numbers)")
-    lines += ["", "win rate [95% Wilson interval]; Elo: Bradley-Terry fit, draws as half wins, mean 0, ± 95%"]
+    lines += ["", "win rate [95% Wilson interval] of wins (first alone); Elo: Bradley-Terry fit on pairwise results by rank, ties as half wins, mean 0, ± 95%"]
     return "\n".join(lines)
 
 
@@ -91,21 +98,25 @@ def _variant_lines(v: dict) -> list[str]:
     if games != v["requested"]:
         title += f" (of {v['requested']})"
     seats = v["seats"]
-    rows = [["player", "games", "wins", "draws", "losses", "win rate", "[95%]", "Elo", "±"] + [f"as {s}" for s in seats]]
+    many = len(seats) > 2  # a first place can be shared without being a draw
+    stops = v["ply_limited"] > 0
+    rows = [["player", "games", "wins"] + (["shared 1st"] if many else []) + ["draws", "losses"] + (["stopped"] if stops else []) + ["win rate", "[95%]", "Elo", "±"] + [f"as {s}" for s in seats]]
     for p in sorted(v["players"], key=lambda p: -p["elo"]):
-        row = [p["name"], str(p["games"]), str(p["wins"]), str(p["draws"]), str(p["losses"]), _pct(p["win_rate"]), _ci(p["win_ci"]), f"{p['elo']:+.0f}", f"{p['elo_ci']:.0f}"]
+        row = [p["name"], str(p["games"]), str(p["wins"])] + ([str(p["shared"])] if many else []) + [str(p["draws"]), str(p["losses"])]
+        row += ([str(p["stopped"])] if stops else []) + [_pct(p["win_rate"]), _ci(p["win_ci"]), f"{p['elo']:+.0f}", f"{p['elo_ci']:.0f}"]
         row += [f"{_pct(p['seats'][s]['win_rate'])} {_ci(p['seats'][s]['win_ci'])}" for s in seats]
         rows.append(row)
     out = [title, ""] + _aligned(rows)
     seat_text = ", ".join(f"{s} {_pct(v['seat_wins'][s]['win_rate'])} {_ci(v['seat_wins'][s]['win_ci'])}" for s in seats)
     out.append("")
-    out.append(f"wins by seat: {seat_text}; draws {v['draws']} ({_pct(v['draw_rate'])})")
+    shared = f"; shared first places {v['shared']}" if many else ""
+    out.append(f"wins by seat: {seat_text}; draws {v['draws']} ({_pct(v['draw_rate'])}){shared}")
     tail = f"plies {v['plies']['mean']:.1f} ± {v['plies']['sd']:.1f} (mean ± sd), margin {v['margin']['mean']:.2f} ± {v['margin']['sd']:.2f}"
     if v["first_key"]:
         tail += f" ({v['first_key']}, winner minus runner-up)"
-    if v["ply_limited"]:
-        tail += f", {v['ply_limited']} stopped at the ply limit (drawn)"
     out.append(tail)
+    if stops:
+        out.append(f"stopped at the ply limit: {v['ply_limited']} game{'s' if v['ply_limited'] != 1 else ''} (no result: not wins, draws or losses, and not in Elo)")
     names = [p["name"] for p in v["players"]]
     out += ["", "head to head (row against column: wins-draws-losses):"]
     rows = [[""] + names]
@@ -122,7 +133,7 @@ def tournament_csv(data: dict) -> str:
     import io
 
     n_seats = max(len(v["seats"]) for v in data["variants"])
-    header = ["variant", "player", "games", "wins", "draws", "losses", "win_rate", "win_lo", "win_hi", "score", "elo", "elo_ci"]
+    header = ["variant", "player", "games", "wins", "shared", "draws", "losses", "stopped", "win_rate", "win_lo", "win_hi", "score", "elo", "elo_ci"]
     for k in range(1, n_seats + 1):
         header += [f"seat{k}", f"seat{k}_games", f"seat{k}_wins", f"seat{k}_win_rate", f"seat{k}_win_lo", f"seat{k}_win_hi"]
     buf = io.StringIO()
@@ -130,7 +141,7 @@ def tournament_csv(data: dict) -> str:
     out.writerow(header)
     for v in data["variants"]:
         for p in v["players"]:
-            row = [v["variant"], p["name"], p["games"], p["wins"], p["draws"], p["losses"], p["win_rate"], p["win_ci"][0], p["win_ci"][1], p["score"], p["elo"], p["elo_ci"]]
+            row = [v["variant"], p["name"], p["games"], p["wins"], p["shared"], p["draws"], p["losses"], p["stopped"], p["win_rate"], p["win_ci"][0], p["win_ci"][1], p["score"], p["elo"], p["elo_ci"]]
             for k in range(n_seats):
                 if k < len(v["seats"]):
                     s = v["seats"][k]

@@ -27,26 +27,13 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Sequen
 from ..errors import MidgardcError
 from ..players import Player, PlayerSpec, player_labels
 from ..players.view import PlayerView
-from ..runtime.results import margin_of, winner_of
 from ..runtime.rng import Rng, derive_seed
 from .record import RecordWriter, record_line, spec_sha256
+from .results import GameResult, result_of
 from .tally import Tally
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..runtime.game import Game
-
-
-@dataclass(frozen=True)
-class GameResult:
-    index: int
-    seed: int  # the game's own seed, derive_seed(match seed, index)
-    seats: tuple[int, ...]  # player index per seat
-    moves: tuple[str, ...]  # in notation
-    winner: Optional[int]  # winning seat; None for a draw
-    plies: int
-    keys: tuple[tuple[int, ...], ...]  # ranking keys per seat
-    margin: int
-    ply_limited: bool
 
 
 @dataclass
@@ -79,18 +66,7 @@ def play_seated(game: "Game", players: Sequence[Player], seats: Sequence[int], i
         seat = state.current_player()
         # a player sees its seat's view, never the state
         state.apply_unchecked(players[seats[seat]].choose(PlayerView(state, seat), rngs[seat]))
-    keys = state.keys()
-    return GameResult(
-        index=index,
-        seed=game_seed,
-        seats=tuple(seats),
-        moves=tuple(game.move_text(m) for m in state.history),
-        winner=winner_of(game.ir, keys, bool(state.core.ply_limited)),
-        plies=state.ply(),
-        keys=tuple(tuple(k) for k in keys),
-        margin=margin_of(game.ir, keys),
-        ply_limited=bool(state.core.ply_limited),
-    )
+    return result_of(state, index, game_seed, tuple(seats), tuple(game.move_text(m) for m in state.history))
 
 
 def run_match(

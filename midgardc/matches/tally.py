@@ -2,18 +2,23 @@
 
 Only sums are kept (never per-game lists), so memory does not grow with the number of
 games and the totals are the same whatever order parallel workers finish in.
+
+Each game counts by its ranks (midgardc/runtime/results.py): for a player, a win (first
+alone), a shared first place (first with some but not all seats), a draw (every seat
+first), a loss, or a stop (the ply limit ended the game: no result). Stopped games are
+counted apart, never as draws, and are left out of the head-to-head counts (and so of Elo).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ..runtime.results import rank_tuple
+from ..runtime.results import DRAW, LOSS, SHARED, STOPPED, WIN, rank_tuple
 from .stats import pairwise_scores
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir.nodes import GameIR
-    from .runner import GameResult
+    from .results import GameResult
 
 
 class Tally:
@@ -29,9 +34,13 @@ class Tally:
         self.ply_limited = 0
         self.plies_sq = 0  # sums of squares, for standard deviations
         self.margin_sq = 0
+        self.shared = 0  # games whose first place was shared by some, not all, seats
         self.played = [0] * n  # games each player took part in (a tournament's players sit out some)
         self.drawn = [0] * n
-        self.wins = [0] * n
+        self.wins = [0] * n  # first alone
+        self.shared_firsts = [0] * n  # first together with some, not all, of the others
+        self.lost = [0] * n
+        self.stopped = [0] * n
         self.wins_by_seat = [[0] * seats for _ in range(n)]
         self.games_by_seat = [[0] * seats for _ in range(n)]
         self.diff = [0] * n  # own first key minus the best other seat's, summed
@@ -48,31 +57,33 @@ class Tally:
         self.ply_limited += int(result.ply_limited)
         self.plies_sq += result.plies * result.plies
         self.margin_sq += result.margin * result.margin
-        ranks = [() if result.ply_limited else rank_tuple(self.ir, k) for k in result.keys]
         firsts = [rank_tuple(self.ir, k)[0] if self.ir.ranking else 0 for k in result.keys]
+        counters = {WIN: self.wins, SHARED: self.shared_firsts, DRAW: self.drawn, LOSS: self.lost, STOPPED: self.stopped}
         for seat, player in enumerate(result.seats):
             self.games_by_seat[player][seat] += 1
             self.played[player] += 1
-            if result.winner is None:
-                self.drawn[player] += 1
+            counters[result.seat_outcome(seat)][player] += 1
             others = [f for s, f in enumerate(firsts) if s != seat]
             self.diff[player] += firsts[seat] - (max(others) if others else 0)
-        for a, b, score in pairwise_scores(ranks):
-            pa, pb = result.seats[a], result.seats[b]
-            self.pair_games[pa][pb] += 1
-            self.pair_games[pb][pa] += 1
-            if score == 0.5:
-                self.pair_draws[pa][pb] += 1
-                self.pair_draws[pb][pa] += 1
-            else:
-                winner, loser = (pa, pb) if score == 1.0 else (pb, pa)
-                self.pair_wins[winner][loser] += 1
-        if result.winner is None:
+        if result.ranks is not None:  # a stopped game has no ranks: no pairwise results
+            for a, b, score in pairwise_scores([(-r,) for r in result.ranks]):
+                pa, pb = result.seats[a], result.seats[b]
+                self.pair_games[pa][pb] += 1
+                self.pair_games[pb][pa] += 1
+                if score == 0.5:
+                    self.pair_draws[pa][pb] += 1
+                    self.pair_draws[pb][pa] += 1
+                else:
+                    winner, loser = (pa, pb) if score == 1.0 else (pb, pa)
+                    self.pair_wins[winner][loser] += 1
+        outcome = result.outcome
+        if outcome == DRAW:
             self.draws += 1
-        else:
-            player = result.seats[result.winner]
-            self.wins[player] += 1
-            self.wins_by_seat[player][result.winner] += 1
+        elif outcome == SHARED:
+            self.shared += 1
+        elif outcome == WIN:
+            seat = result.leaders[0]
+            self.wins_by_seat[result.seats[seat]][seat] += 1
 
     def pair_points(self) -> list[list[float]]:
         """What each player scored against each other (a win 1, a draw 1/2), for ratings."""
@@ -91,7 +102,12 @@ class Tally:
             players.append(
                 {
                     "name": label,
+                    "games": self.played[p],
                     "wins": self.wins[p],
+                    "shared": self.shared_firsts[p],
+                    "draws": self.drawn[p],
+                    "losses": self.lost[p],
+                    "stopped": self.stopped[p],
                     "win_pct": round(100.0 * self.wins[p] / g, 2) if g else 0.0,
                     "wins_by_seat": dict(zip(self.seat_names, self.wins_by_seat[p])),
                     "games_by_seat": dict(zip(self.seat_names, self.games_by_seat[p])),
@@ -102,6 +118,7 @@ class Tally:
             "games": g,
             "players": players,
             "draws": self.draws,
+            "shared": self.shared,
             "mean_plies": mean(self.plies),
             "mean_margin": mean(self.margin),
             "ply_limited": self.ply_limited,

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 from ..errors import MidgardcError, did_you_mean
 from ..runtime.rng import derive_seed
 from .record import RecordWriter, record_line, spec_sha256
-from .runner import GameResult, GameTask, RunConfig, Workshop, run_pool, seating
+from .results import GameResult
+from .runner import GameTask, RunConfig, Workshop, run_pool, seating
 from .stats import elo_ratings, mean_sd, wilson
 from .tally import Tally
 
@@ -207,6 +208,7 @@ def variant_summary(entry: Entry, tally: Tally, games: int) -> dict:
     players = []
     for i, label in enumerate(labels):
         n, w, d = tally.played[i], tally.wins[i], tally.drawn[i]
+        # (n = w + shared + d + losses + stopped; see Tally)
         pair_games = sum(tally.pair_games[i])
         win = _rate(w, n)
         players.append(
@@ -214,8 +216,10 @@ def variant_summary(entry: Entry, tally: Tally, games: int) -> dict:
                 "name": label,
                 "games": n,
                 "wins": w,
+                "shared": tally.shared_firsts[i],
                 "draws": d,
-                "losses": n - w - d,
+                "losses": tally.lost[i],
+                "stopped": tally.stopped[i],
                 "win_rate": win["rate"],
                 "win_ci": win["ci"],
                 "score": _r(sum(points[i]) / pair_games, 4) if pair_games else 0.0,
@@ -254,6 +258,7 @@ def variant_summary(entry: Entry, tally: Tally, games: int) -> dict:
         "games": tally.games,
         "draws": tally.draws,
         "draw_rate": _r(tally.draws / tally.games, 4) if tally.games else 0.0,
+        "shared": tally.shared,
         "ply_limited": tally.ply_limited,
         "plies": {"mean": _r(plies[0], 3), "sd": _r(plies[1], 3)},
         "first_key": entry.ir.ranking[0].name if entry.ir.ranking else None,

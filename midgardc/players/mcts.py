@@ -7,9 +7,11 @@ interpreter runs the same rollouts with the same draws, so both back ends grow t
 tree and choose the same move.
 
 Statistics are kept per node from the point of view of the player who moved into it
-(its parent's player to move), as a reward in [0, 1] per rollout: 1 for a win, 1/2 for a
-draw (a game stopped by the ply limit included), 0 for a loss, i.e. ``(returns + 1) / 2``
-of ``midgardc.runtime.results``. Any number of players and extra turns work the same way.
+(its parent's player to move), as a reward in [0, 1] per rollout: the player's share of
+the win by the game's ranks (``midgardc.runtime.results``): 1 for a win, 1/k for each of k
+players tied for first, 0 for a loss (so 1/2 for a two-player draw, and a game stopped by
+the ply limit counts 1/n for each of n players), i.e. ``(returns + 1) / n``. Any number of
+players and extra turns work the same way.
 
 Every random choice (which untried move to expand, each rollout's seed, ties for the final
 move) comes from the ``Rng`` the match runner hands in, so a match replays exactly and
@@ -39,6 +41,7 @@ from __future__ import annotations
 from math import log, sqrt
 from typing import TYPE_CHECKING, Any, Optional
 
+from ..runtime.results import summed_shares
 from .params import FLOAT, INT, Param
 from .view import as_view
 
@@ -168,12 +171,11 @@ class MctsPlayer:
                 path.append(node)
             # simulation in the engine, then back-propagation of each mover's reward
             stats = rollouts(node.core, n, rng.next64())
-            wins = stats["wins"]
-            half = stats["draws"] * 0.5
+            shares = summed_shares(stats)
             for visited in path:
                 visited.visits += n
                 if visited.mover >= 0:
-                    visited.reward += wins[visited.mover] + half
+                    visited.reward += shares[visited.mover]
         return root
 
     def search_information_set(self, view: "PlayerView", rng: "Rng") -> "SetNode":
@@ -229,12 +231,11 @@ class MctsPlayer:
                 node = best  # type: ignore[assignment]
                 path.append(node)
             stats = rollouts(core, n, rng.next64())
-            wins = stats["wins"]
-            half = stats["draws"] * 0.5
+            shares = summed_shares(stats)
             for visited in path:
                 visited.visits += n
                 if visited.mover >= 0:
-                    visited.reward += wins[visited.mover] + half
+                    visited.reward += shares[visited.mover]
         return root
 
 

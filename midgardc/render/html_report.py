@@ -45,15 +45,15 @@ def _tables(g: Group) -> str:
     s = g.tally.summary()
     seats = list(g.ir.players)
     games = s["games"]
-    head = ["player", "games", "wins", "draws", "losses", "win %"] + [f"wins as {x}" for x in seats] + ["mean diff"]
+    many = len(seats) > 2  # a first place can be shared without being a draw
+    head = ["player", "games", "wins"] + (["shared 1st"] if many else []) + ["draws", "losses", "stopped", "win %"] + [f"wins as {x}" for x in seats] + ["mean diff"]
     rows = []
     for p in s["players"]:
-        played = sum(p["games_by_seat"].values())
+        played = p["games"]
         if not played:
             continue
-        draws = sum(1 for r in g.results if r.winner is None and g.labels.index(p["name"]) in r.seats)
         rows.append(
-            [p["name"], played, p["wins"], draws, played - p["wins"] - draws, _pct(p["wins"], played)]
+            [p["name"], played, p["wins"]] + ([p["shared"]] if many else []) + [p["draws"], p["losses"], p["stopped"], _pct(p["wins"], played)]
             + [f"{p['wins_by_seat'][x]}/{p['games_by_seat'][x]}" for x in seats]
             + [f"{p['mean_diff']:+.2f}"]
         )
@@ -65,11 +65,12 @@ def _tables(g: Group) -> str:
     per_seat = _table(["seat", "games", "wins", "win %"], seat_rows, "seats")
     mean, sd = g.length_stats()
     summary = _table(
-        ["games", "draws", "draw %", "mean length (plies)", "sd", "shortest", "longest", "ply-limited"],
-        [[games, s["draws"], _pct(s["draws"], games), f"{mean:.1f}", f"{sd:.1f}", min(g.plies), max(g.plies), s["ply_limited"]]],
+        ["games", "draws", "draw %"] + (["shared first"] if many else []) + ["mean length (plies)", "sd", "shortest", "longest", "stopped at the ply limit"],
+        [[games, s["draws"], _pct(s["draws"], games)] + ([s["shared"]] if many else []) + [f"{mean:.1f}", f"{sd:.1f}", min(g.plies), max(g.plies), s["ply_limited"]]],
         "summary",
     )
-    return f"<h3>Players</h3>{per_player}<h3>Seats</h3>{per_seat}<h3>Games</h3>{summary}"
+    note = "<p class=note>wins = first alone" + ("; shared 1st = first together with some (not all) others" if many else "") + "; a game stopped at the ply limit has no result (not a win, draw or loss)</p>"
+    return f"<h3>Players</h3>{per_player}{note}<h3>Seats</h3>{per_seat}<h3>Games</h3>{summary}"
 
 
 def _svg(width: int, height: int, cls: str, title: str) -> ET.Element:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import MidgardcError, MoveError, Pos
 from ..matches.record import check_fields, record_lines, spec_sha256
-from ..matches.runner import GameResult
+from ..matches.results import GameResult, checked_fields, result_of, result_words
 from ..matches.tally import Tally
 from .svg import cell_looks, track_values
 
@@ -177,20 +177,7 @@ def load_groups(
         for label in d["seats"]:
             if str(label) not in group.labels:
                 group.labels.append(str(label))
-        keys = state.keys()
-        group.results.append(
-            GameResult(
-                index=d["game"],
-                seed=d["game_seed"],
-                seats=tuple(group.labels.index(str(label)) for label in d["seats"]),
-                moves=(),
-                winner=state.winner(),
-                plies=state.ply(),
-                keys=tuple(tuple(k) for k in keys),
-                margin=state.margin(),
-                ply_limited=bool(state.core.ply_limited),
-            )
-        )
+        group.results.append(result_of(state, d["game"], d["game_seed"], tuple(group.labels.index(str(label)) for label in d["seats"])))
         group.plies.append(state.ply())
         if "seed" in d:
             group.seeds.add(d["seed"])
@@ -229,10 +216,9 @@ def _replay_line(record: str, line: Line, game: "Game", keep: bool) -> tuple[Any
             replay.values.append(track_values(state))
             replay.turns.append(state.current_player())
     _check(where, state, d["result"])
-    winner = state.winner()
     labels = [str(s) for s in d["seats"]]
     if replay is not None:
-        replay.result = "draw" if winner is None else f"{labels[winner]} ({ir.players[winner]}) wins"
+        replay.result = result_words(state.outcome(), [f"{labels[s]} ({ir.players[s]})" for s, r in enumerate(state.ranks() or ()) if r == 1])
     return state, replay
 
 
@@ -240,8 +226,7 @@ def _check(where: str, state: Any, recorded: dict) -> None:
     ir = state.game.ir
     if not state.is_terminal():
         raise MidgardcError(f"{where} does not reach the end of the game when replayed (after {state.ply()} moves)")
-    w = state.winner()
-    got = {"winner_seat": None if w is None else ir.players[w], "plies": state.ply(), "keys": state.scores()}
+    got = checked_fields(state)
     for key, value in got.items():
         if key in recorded and recorded[key] != value:
             raise MidgardcError(f"{where} replays to a different result: recorded {key} {recorded[key]!r}, replayed {value!r}")

@@ -13,6 +13,7 @@ from typing import Any, Iterable, Optional, Union
 from ..errors import MoveError
 from ..ir.nodes import CHANCE, GameIR
 from . import results
+from .results import summed_returns  # (re-exported: its home is results.py)
 
 ENGINES = ("interpreted", "compiled")
 
@@ -219,12 +220,27 @@ class State:
         return {self.game.players[p]: dict(zip(names, ks)) for p, ks in enumerate(self.core.keys())}
 
     def winner(self) -> Optional[int]:
-        """The winning seat once the game is over (None while playing or on a draw)."""
+        """The seat ranked first alone once the game is over (None while playing, on a
+        shared first place or a draw, or when the ply limit stopped the game)."""
         if not self.core.terminal:
             return None
         return results.winner_of(self.game.ir, self.core.keys(), bool(self.core.ply_limited))
 
+    def ranks(self) -> Optional[tuple[int, ...]]:
+        """Each seat's rank once the game is over (1 = first; tied seats share a rank);
+        None while playing or when the ply limit stopped the game. See ``results``."""
+        if not self.core.terminal:
+            return None
+        return results.ranks_of(self.game.ir, self.core.keys(), bool(self.core.ply_limited))
+
+    def outcome(self) -> Optional[str]:
+        """``win``, ``shared`` (first place shared by some seats), ``draw``, ``stopped``;
+        None while playing."""
+        return results.game_outcome(self.ranks()) if self.core.terminal else None
+
     def returns(self) -> list[float]:
+        """Per seat, from the ranks: a sole winner n-1, k tied leaders n/k-1, the others
+        -1; 0 for everyone in a draw or a stopped game (zero-sum; see ``results``)."""
         if not self.core.terminal:
             return [0.0] * self.game.ir.n_players
         return results.returns_of(self.game.ir, self.core.keys(), bool(self.core.ply_limited))
@@ -321,13 +337,6 @@ class State:
         from .view import render_text
 
         return render_text(self, color=False)
-
-
-def summed_returns(stats: dict) -> list[float]:
-    """Summed ``returns_of`` from a playout/rollout stats dict: +1 per win, -1 per game
-    someone else won, 0 per draw (exact while the counts fit a double's 53 bits)."""
-    decided = stats["games"] - stats["draws"]
-    return [float(2 * w - decided) for w in stats["wins"]]
 
 
 def load(spec_path: str, variant: Optional[str] = None, engine: str = "interpreted", force_build: bool = False, n_players: Optional[int] = None) -> Game:

@@ -204,13 +204,15 @@ def _observations(state: "State") -> list[str]:
 
 
 def _result(state: "State") -> list[str]:
+    from .view import result_text
+
     ir = state.game.ir
     winner = state.winner()
     keys = state.keys()
     names = [k.name for k in ir.ranking]
     returns = state.returns()
     lines = [
-        f"winner: {'draw' if winner is None else ir.players[winner]}" + (" (stopped at the ply limit)" if state.core.ply_limited else ""),
+        f"winner: {ir.players[winner]}" if winner is not None else f"winner: {state.outcome()} ({result_text(state)})" if state.outcome() != "draw" else "winner: draw",
         "keys: " + "; ".join(f"{p} " + ", ".join(f"{n} {v}" for n, v in zip(names, ks)) for p, ks in zip(ir.players, keys)),
         "returns: " + ", ".join(f"{p} {r:+g}" for p, r in zip(ir.players, returns)),
         f"moves ({len(state.history)}): {' '.join(state.game.move_text(m) for m in state.history)}",

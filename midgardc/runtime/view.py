@@ -100,9 +100,11 @@ def state_json(state: "State") -> dict:
         if ir.deck is not None:  # every zone is public in this version
             players[-1]["zones"] = deck_zones(ir, core, p)
     winner: Optional[str] = None
-    if core.terminal:
-        w = results.winner_of(ir, keys, bool(core.ply_limited))
-        winner = "draw" if w is None else ir.players[w]
+    ranks = None
+    if core.terminal:  # a player's name (first alone), "shared", "draw" or "stopped"
+        ranks = results.ranks_of(ir, keys, bool(core.ply_limited))
+        w = results.sole_winner(ranks)
+        winner = results.game_outcome(ranks) if w is None else ir.players[w]
     out = {
         "game": ir.name,
         "variant": ir.variant,
@@ -125,6 +127,9 @@ def state_json(state: "State") -> dict:
     if ir.chance is not None:
         out["roll"] = state.roll()  # the current roll's faces, as written in moves
         out["chance"] = bool(core.chance)  # a roll is due: the next move is its outcome
+    if core.terminal:  # rank per seat (1 = first; tied seats share one), null when stopped
+        out["ranks"] = None if ranks is None else dict(zip(ir.players, ranks))
+        out["winners"] = [ir.players[p] for p in results.leaders(ranks)]
     if core.ply_limited:
         out["ply_limited"] = True
     return out
@@ -226,9 +231,7 @@ def render_text(state: "State", color: bool = True) -> str:
         lines.append("  game: " + ", ".join(f"{ir.counters[i]} {state.core.counters[ir.n_players][i]}" for i in ir.game_counters))
     lines += zone_lines(state)
     if state.is_terminal():
-        w = state.winner()
-        limited = " (stopped at the ply limit)" if state.core.ply_limited else ""
-        lines.append(f"  game over after {state.ply()} moves: " + ("draw" if w is None else f"{ir.players[w]} wins") + limited)
+        lines.append(f"  game over after {state.ply()} moves: " + result_text(state))
     else:
         if ir.chance is not None and state.roll():
             last = "last " if state.is_chance_node() else ""  # (a new roll is due)
@@ -282,3 +285,19 @@ def zone_lines(state: "State") -> list[str]:
             whose = "" if owner == "game" else f" of {owner}"
             lines.append(f"  {z.name}{whose} ({how}): {' '.join(items) or '-'} [{len(items)}]")
     return lines
+
+
+def result_text(state) -> str:
+    """A finished game's result for people: "red wins", "red and blue share first place",
+    "draw", "stopped at the ply limit (no result)"."""
+    ir = state.game.ir
+    ranks = state.ranks()
+    outcome = results.game_outcome(ranks)
+    names = [ir.players[p] for p in results.leaders(ranks)]
+    if outcome == results.WIN:
+        return f"{names[0]} wins"
+    if outcome == results.SHARED:
+        return ", ".join(names[:-1]) + " and " + names[-1] + " share first place"
+    if outcome == results.STOPPED:
+        return "stopped at the ply limit (no result)"
+    return "draw"

@@ -1,0 +1,90 @@
+"""One finished game of a run, as every part of ``matches`` (and the report) sees it.
+
+This module sits below its users: the runner makes GameResults, the tally folds them, the
+record writes them and the report rebuilds them from a record, and none of those imports
+another for the type. The meaning of a result (ranks, winners, returns) is
+``midgardc.runtime.results``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+from ..runtime import results
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..runtime.game import State
+
+
+@dataclass(frozen=True)
+class GameResult:
+    index: int
+    seed: int  # the game's own seed, derive_seed(match seed, index)
+    seats: tuple[int, ...]  # player index per seat
+    moves: tuple[str, ...]  # in notation
+    winner: Optional[int]  # the seat ranked first alone; None for a shared first, a draw or a stop
+    plies: int
+    keys: tuple[tuple[int, ...], ...]  # ranking keys per seat
+    margin: int
+    ply_limited: bool
+    ranks: Optional[tuple[int, ...]] = None  # rank per seat (1 = first, shared ranks); None: stopped
+
+    @property
+    def outcome(self) -> str:
+        """``win``, ``shared``, ``draw`` or ``stopped`` (see runtime/results.py)."""
+        return results.game_outcome(self.ranks)
+
+    @property
+    def leaders(self) -> list[int]:
+        """The seats ranked first."""
+        return results.leaders(self.ranks)
+
+    def seat_outcome(self, seat: int) -> str:
+        return results.seat_outcome(self.ranks, seat)
+
+
+def result_of(state: "State", index: int, seed: int, seats: tuple[int, ...], moves: tuple[str, ...] = ()) -> GameResult:
+    """The GameResult of a finished ``state`` (either back end)."""
+    ir = state.game.ir
+    keys = state.keys()
+    limited = bool(state.core.ply_limited)
+    ranks = results.ranks_of(ir, keys, limited)
+    return GameResult(
+        index=index,
+        seed=seed,
+        seats=tuple(seats),
+        moves=moves,
+        winner=results.sole_winner(ranks),
+        plies=state.ply(),
+        keys=tuple(tuple(k) for k in keys),
+        margin=results.margin_of(ir, keys),
+        ply_limited=limited,
+        ranks=ranks,
+    )
+
+
+def checked_fields(state: "State") -> dict:
+    """What a replayed game must match in its record's ``result`` (fields a record lacks,
+    like ``ranks`` in records made before ranks existed, are not compared)."""
+    ir = state.game.ir
+    w = state.winner()
+    ranks = state.ranks()
+    return {
+        "winner_seat": None if w is None else ir.players[w],
+        "ranks": None if ranks is None else dict(zip(ir.players, ranks)),
+        "plies": state.ply(),
+        "keys": state.scores(),
+    }
+
+
+def result_words(outcome: str, winners: list[str]) -> str:
+    """A result for people: "X wins", "X and Y share first place", "draw", "stopped at the
+    ply limit (no result)"."""
+    if outcome == results.WIN and winners:
+        return f"{winners[0]} wins"
+    if outcome == results.SHARED:
+        return (", ".join(winners[:-1]) + " and " + winners[-1] if len(winners) > 1 else "".join(winners)) + " share first place"
+    if outcome == results.STOPPED:
+        return "stopped at the ply limit (no result)"
+    return "draw"
