@@ -35,7 +35,7 @@ cdef enum:
     N_DIRS = 0            # board directions
     MAX_DEGREE = 8        # neighbour table width
     N_MOVES = 258         # move ids are 0 .. N_MOVES-1
-    MAX_PLIES = 3000      # the game stops (ply_limited) after this many moves
+    MAX_PLIES = 10000     # the game stops (ply_limited) after this many moves
     N_RANK = 2            # ranking keys per player
     N_PIECES = 3          # piece ids 0 (empty) .. N_PLAYERS * N_KINDS
     WORDS = 1             # 64-bit words in a set of cells (bit c of word c // 64)
@@ -3195,17 +3195,16 @@ cdef void rank_keys(State* st, long long* keys) noexcept nogil:
         keys[p * N_RANK + 1] = rank_key_1(st, p)
 
 
-cdef int outcome(State* st, long long* margin) noexcept nogil:
-    """The winner (the unique best player by the keys, lower-is-better keys negated) or
-    -1 for a draw; *margin = the best first key minus the runner-up's (0 for one player).
-    A game stopped by the ply limit is a draw whatever the keys. The same rules as
-    midgardc/runtime/results.py."""
+cdef int outcome(State* st, long long* margin, bint* lead) noexcept nogil:
+    """The leaders: lead[p] = player p is ranked first (no player's keys are better, the
+    lower-is-better keys negated); returns how many there are, 0 for a game stopped by the
+    ply limit (no result: lead all false). *margin = the best first key minus the
+    runner-up's (0 for one player). The same rules as midgardc/runtime/results.py."""
     cdef long long keys[N_PLAYERS * N_RANK]
     cdef long long top, second
     cdef int p, j, best, n_best, cmp, top_at
     rank_keys(st, keys)
     best = 0
-    n_best = 1
     for p in range(1, N_PLAYERS):
         cmp = 0
         for j in range(N_RANK):
@@ -3214,9 +3213,6 @@ cdef int outcome(State* st, long long* margin) noexcept nogil:
                 break
         if cmp > 0:
             best = p
-            n_best = 1
-        elif cmp == 0:
-            n_best += 1
     # margin: the largest first key minus the second largest (counting repeats)
     margin[0] = 0
     if N_PLAYERS > 1:
@@ -3232,9 +3228,18 @@ cdef int outcome(State* st, long long* margin) noexcept nogil:
                 second = keys[p * N_RANK]
                 j = 1
         margin[0] = top - second
-    if st.ply_limited:
-        return -1  # stopped by MAX_PLIES: a draw
-    return best if n_best == 1 else -1
+    n_best = 0
+    for p in range(N_PLAYERS):
+        lead[p] = False
+        if st.ply_limited:
+            continue  # stopped by MAX_PLIES: no result
+        lead[p] = True
+        for j in range(N_RANK):
+            if keys[p * N_RANK + j] != keys[best * N_RANK + j]:
+                lead[p] = False
+                break
+        n_best += lead[p]
+    return n_best
 
 
 # ---------------------------------------------------------------------------- playing a move
@@ -3547,8 +3552,10 @@ cdef int SCRATCH[N_MOVES]  # move buffer for the Python-facing methods (used wit
 
 ctypedef struct Stats:
     long long games
-    long long wins[N_PLAYERS]
-    long long draws
+    long long wins[N_PLAYERS]                    # ranked first alone
+    long long draws                              # every seat ranked first (several seats)
+    long long shared                             # first place shared by some, not all, seats
+    long long firsts[N_PLAYERS * N_PLAYERS]      # [p * N_PLAYERS + k - 1]: p first with k - 1 others
     long long plies
     long long margin
     long long ply_limited
@@ -3568,7 +3575,8 @@ cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long f
     cdef Rng rng
     cdef long long i
     cdef long long margin
-    cdef int winner
+    cdef bint lead[N_PLAYERS]
+    cdef int k, p
     for i in range(first, first + count):
         rng.state = derive_seed(seed, <uint64_t>i)
         if deal:  # a new game: START with the decks shuffled and dealt for this game
@@ -3577,12 +3585,17 @@ cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long f
             st = start[0]
             st.rng = derive_seed(rng.state, CHANCE_STREAM)
         random_game(&st, &rng, moves)
-        winner = outcome(&st, &margin)
+        k = outcome(&st, &margin, lead)
         stats.games += 1
-        if winner < 0:
+        for p in range(N_PLAYERS):
+            if lead[p]:
+                stats.firsts[p * N_PLAYERS + k - 1] += 1
+                if k == 1:
+                    stats.wins[p] += 1
+        if k > 1 and k == N_PLAYERS:
             stats.draws += 1
-        else:
-            stats.wins[winner] += 1
+        elif k > 1:
+            stats.shared += 1
         stats.plies += st.ply
         stats.margin += margin
         stats.ply_limited += st.ply_limited
@@ -3590,13 +3603,14 @@ cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long f
 
 def playouts(long long n, uint64_t seed):
     """`n` random games from the start; game i uses derive_seed(seed, i). Returns the
-    dict of midgardc.runtime.results: games, wins, draws, plies, margin, ply_limited."""
+    dict of midgardc.runtime.results: games, wins, draws, shared, firsts, plies, margin,
+    ply_limited."""
     return stats_from(&START, True, n, seed)
 
 
 def rollouts(Core core, long long n, uint64_t seed):
     """`n` random games from `core`'s position (game i: derive_seed(seed, i)), the same
-    dict as playouts(): exact win and draw counts, from which returns are summed."""
+    dict as playouts(): exact counts of first places, from which returns are summed."""
     if core is None:
         raise TypeError("rollouts() needs a Core")
     return stats_from(&core.st, False, n, seed)
@@ -3625,6 +3639,8 @@ cdef dict stats_from(const State* start, bint deal, long long n, uint64_t seed):
         "games": stats.games,
         "wins": [stats.wins[p] for p in range(N_PLAYERS)],
         "draws": stats.draws,
+        "shared": stats.shared,
+        "firsts": [[stats.firsts[p * N_PLAYERS + j] for j in range(N_PLAYERS)] for p in range(N_PLAYERS)],
         "plies": stats.plies,
         "margin": stats.margin,
         "ply_limited": stats.ply_limited,
