@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from conftest import MIDGARD, ROOT, get_game
-from midgardc import cli as cli_module
+from midgardc.cli import common as cli_module  # where _open_game finds game_from_ir
 from midgardc.cli import cli
 
 BROKEN = ROOT / "tests" / "broken"
@@ -164,7 +164,7 @@ def test_unexpected_exception_is_an_internal_error_123(monkeypatch: pytest.Monke
     def broken(*_args, **_kw):
         raise RuntimeError("wires crossed")
 
-    monkeypatch.setattr(cli_module, "_load_ir", broken)
+    monkeypatch.setattr(cli_module, "_load_ir", broken)  # moves -> common._play -> _load_ir
     result = run("moves", MIDGARD)
     assert result.exit_code == 123
     assert "internal error: RuntimeError: wires crossed" in result.stderr

@@ -1,0 +1,165 @@
+"""bench: random playouts per second of each engine, and their ratio."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Optional
+
+import click
+
+from ..cli_options import (
+    engine_option,
+    json_option,
+    player_count_option,
+    seed_option,
+    variant_option,
+)
+from ..errors import MidgardcError
+from ..runtime.game import Game, game_from_ir
+from .common import _compiler, _load_ir, _open_game, _variants
+from .group import cli
+
+
+# -- bench ----------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("specs", nargs=-1, type=click.Path(dir_okay=False), metavar="[SPEC]...")
+@click.option(
+    "--playouts",
+    "-n",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Random games for the compiled engine (default 10000). The interpreter plays N/100 of them "
+    "(at least 20) when both engines run, or N (default 100) when it runs alone.",
+)
+@engine_option("compiled", "'both' also measures the interpreter and prints the speed ratio.", choices=("compiled", "interpreted", "both"))
+@seed_option
+@variant_option
+@click.option("--all", "every_spec", is_flag=True, help="Every spec under specs/ (recursively) with all its variants; the same as naming no SPEC.")
+@click.option("--all-variants", is_flag=True, help="Measure every variant of each named SPEC too.")
+@player_count_option
+@click.option(
+    "--runs",
+    "-r",
+    type=click.IntRange(min=1, max=99),
+    default=1,
+    show_default=True,
+    help="Measure each engine this many times (seeds S, S+1, ...) and report the median run by playouts/s.",
+)
+@json_option
+@click.pass_context
+def bench(
+    ctx: click.Context,
+    specs: tuple[str, ...],
+    playouts: Optional[int],
+    engine: str,
+    seed: int,
+    variant: Optional[str],
+    every_spec: bool,
+    all_variants: bool,
+    player_count: Optional[int],
+    runs: int,
+    as_json: bool,
+) -> None:
+    """Measure random playouts per second (and plies per second) of each engine.
+
+    With one SPEC: a table for that game. With no SPEC (or --all): one table over every
+    spec under specs/ and each of its variants, in the same run.
+    """
+    if every_spec or not specs:
+        if not os.path.isdir("specs"):
+            raise MidgardcError("no SPEC given and no specs/ directory here", hint="run this in the project root, or name the specs")
+        specs = tuple(_compiler().spec_files("specs")) if not specs or every_spec else specs
+        all_variants = True
+    targets: list[tuple[str, Optional[str], Optional[int]]] = []
+    for spec in specs:
+        if all_variants:
+            targets += [(spec, v, player_count) for v in [None, *_variants(spec)]]
+        else:
+            targets.append((spec, variant, player_count))
+    results = [_bench_one(ctx, spec, v, playouts, engine, seed, runs, n) for spec, v, n in targets]
+    if len(results) == 1:
+        _print_bench_one(results[0], as_json)
+        return
+    if as_json:
+        click.echo(json.dumps({"seed": seed, "runs": runs, "results": results}, indent=2))
+        return
+    _print_bench_table(results, seed, runs)
+
+
+def _bench_one(ctx: click.Context, spec: str, variant: Optional[str], playouts: Optional[int], engine: str, seed: int, runs: int, count: Optional[int] = None) -> dict:
+    ir = _load_ir(spec, variant, count)
+    rows: dict[str, dict] = {}
+    if engine in ("compiled", "both"):
+        game = _open_game(ctx, ir, "compiled")  # may fall back when only the default
+        if game.engine_name == "compiled":
+            rows["compiled"] = _median_run(game, playouts or 10_000, seed, runs)
+    if engine != "compiled" or not rows:
+        if engine == "interpreted":
+            n = playouts or 100
+        else:
+            n = min(playouts or 10_000, max(20, (playouts or 10_000) // 100))
+        rows["interpreted"] = _median_run(game_from_ir(ir, "interpreted"), n, seed, runs)
+    ratio = None
+    if "compiled" in rows and "interpreted" in rows and rows["interpreted"]["playouts_per_s"]:
+        ratio = round(rows["compiled"]["playouts_per_s"] / rows["interpreted"]["playouts_per_s"], 1)
+    title = ir.title + (f" [{ir.variant}]" if ir.variant else "") + (f" ({ir.n_players} players)" if ir.player_counts else "")
+    return {"spec": spec, "variant": variant, "title": title, "seed": seed, "engines": rows, "ratio": ratio}
+
+
+def _median_run(game: Game, n: int, seed: int, runs: int) -> dict:
+    measured = sorted((_measure(game, n, seed + k) for k in range(runs)), key=lambda r: r["playouts_per_s"])
+    return measured[len(measured) // 2]
+
+
+def _print_bench_one(result: dict, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps({k: result[k] for k in ("spec", "variant", "seed", "engines", "ratio")}, indent=2))
+        return
+    rows = result["engines"]
+    click.echo(f"{result['title']}: random playouts, seed {result['seed']}")
+    header = ["engine", "playouts", "seconds", "playouts/s", "plies/s", "mean plies"]
+    table = [header] + [
+        [name, str(r["playouts"]), f"{r['seconds']:.3f}", f"{r['playouts_per_s']:.1f}", f"{r['plies_per_s']:.0f}", f"{r['mean_plies']:.1f}"] for name, r in rows.items()
+    ]
+    _echo_table(table)
+    if result["ratio"] is not None:
+        click.echo(f"compiled/interpreted: {result['ratio']}x playouts per second")
+
+
+def _print_bench_table(results: list[dict], seed: int, runs: int) -> None:
+    click.echo(f"random playouts, seed {seed}" + (f", median of {runs} runs" if runs > 1 else ""))
+    header = ["spec", "variant", "engine", "playouts", "playouts/s", "plies/s", "mean plies", "compiled/interpreted"]
+    table = [header]
+    for r in results:
+        for name, row in r["engines"].items():
+            ratio = f"{r['ratio']:,.1f}x" if r["ratio"] is not None and name == "compiled" else ""
+            table.append([os.path.relpath(r["spec"]), r["variant"] or "-", name, str(row["playouts"]), f"{row['playouts_per_s']:,.1f}", f"{row['plies_per_s']:,.0f}", f"{row['mean_plies']:.1f}", ratio])
+    _echo_table(table, left=3)
+
+
+def _echo_table(table: list[list[str]], left: int = 1) -> None:
+    """Columns padded to their widest cell; the first ``left`` columns flush left."""
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for row in table:
+        click.echo("  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+
+
+def _measure(game: Game, n: int, seed: int) -> dict:
+    started = time.perf_counter()
+    stats = game.engine.playouts(n, seed)
+    seconds = max(time.perf_counter() - started, 1e-9)
+    return {
+        "playouts": stats["games"],
+        "seconds": round(seconds, 4),
+        "playouts_per_s": round(stats["games"] / seconds, 2),
+        "plies_per_s": round(stats["plies"] / seconds, 1),
+        "mean_plies": round(stats["plies"] / max(stats["games"], 1), 3),
+        "wins": stats["wins"],
+        "draws": stats["draws"],
+        "shared": stats["shared"],
+        "ply_limited": stats["ply_limited"],
+    }

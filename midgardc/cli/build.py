@@ -1,0 +1,170 @@
+"""validate, build and generate: from a spec to checked, generated and compiled engines."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any, Optional
+
+import click
+
+from ..cli_errors import EXIT_USER
+from ..cli_options import (
+    player_count_option,
+    specs_argument,
+    variant_option,
+)
+from ..errors import MidgardcError
+from .common import _compiler, _counts, _label, _load_ir, _read_text, _variants
+from .group import cli
+
+
+# -- validate / build / generate ---------------------------------------------------------
+
+
+@cli.command()
+@specs_argument
+@variant_option
+@player_count_option
+def validate(specs: tuple[str, ...], variant: Optional[str], player_count: Optional[int]) -> None:
+    """Check specs: schema, names, conditions and types.
+
+    Without --variant the base game and every variant are checked, and without
+    --player-count every player count the spec declares. Each good one prints "SPEC: ok"
+    (or "SPEC [variant] (N players): ok"); errors go to stderr and the exit status is 1.
+    """
+    failed = False
+    told: set[str] = set()  # a mistake shared by several variants or counts is told once
+
+    def tell(exc: MidgardcError) -> None:
+        nonlocal failed
+        failed = True
+        if str(exc) not in told:
+            told.add(str(exc))
+            click.echo(str(exc), err=True)
+
+    for spec in specs:
+        try:
+            targets = [variant] if variant else [None, *_variants(spec)]
+        except MidgardcError as exc:
+            tell(exc)
+            continue
+        for target in targets:
+            try:
+                counts = [player_count] if player_count else _counts(spec, target)
+            except MidgardcError as exc:
+                tell(exc)
+                continue
+            for count in counts:
+                try:
+                    _load_ir(spec, target, count)
+                except MidgardcError as exc:
+                    tell(exc)
+                    continue
+                click.echo(f"{_label(spec, target, count if len(counts) > 1 or player_count else None)}: ok")
+    if failed:
+        sys.exit(EXIT_USER)
+
+
+def _targets(spec: str, variant: Optional[str], all_variants: bool) -> list[Optional[str]]:
+    if all_variants:
+        return [None, *_variants(spec)]
+    return [variant]
+
+
+@cli.command()
+@specs_argument
+@variant_option
+@click.option("--all-variants", "-a", is_flag=True, help="Build the base game and every variant, each for every player count.")
+@player_count_option
+@click.option("--force", "-f", is_flag=True, help="Rebuild even when the cache holds this exact engine.")
+def build(specs: tuple[str, ...], variant: Optional[str], all_variants: bool, player_count: Optional[int], force: bool) -> None:
+    """Generate the Cython source under generated/ and compile the engine (cached by content).
+
+    An engine is built per spec, variant and player count."""
+    if variant and all_variants:
+        raise click.UsageError("--variant and --all-variants cannot be used together")
+    compiler = _compiler()
+    failed = False
+    for spec in specs:
+        try:
+            targets = _targets(spec, variant, all_variants)
+        except MidgardcError as exc:
+            click.echo(str(exc), err=True)
+            failed = True
+            continue
+        for target in targets:
+            try:
+                counts = _counts(spec, target) if all_variants and not player_count else [player_count]
+            except MidgardcError as exc:
+                click.echo(str(exc), err=True)
+                failed = True
+                continue
+            for count in counts:
+                try:
+                    ir = _load_ir(spec, target, count)
+                    started = time.perf_counter()
+                    path = compiler.write_generated(ir)
+                    compiler.build_engine(ir, force=force)
+                    took = time.perf_counter() - started
+                except MidgardcError as exc:
+                    click.echo(str(exc), err=True)
+                    failed = True
+                    continue
+                click.echo(f"{_label(spec, target, count)}: ok ({path}, {took:.1f}s)")
+    if failed:
+        sys.exit(EXIT_USER)
+
+
+@cli.command()
+@click.argument("specs", nargs=-1, type=click.Path(dir_okay=False), metavar="[SPEC]...")
+@click.option("--check", is_flag=True, help="Write nothing; list stale, missing (and, for all specs, extra) files; exit 1 if there are any.")
+def generate(specs: tuple[str, ...], check: bool) -> None:
+    """Write generated/ sources for every spec and variant (default: every spec under specs/).
+
+    The generated files are checked in, so a review shows what a spec change does to the
+    engine; --check (for CI) fails when they are out of date.
+    """
+    compiler = _compiler()
+    if not specs and not os.path.isdir("specs"):
+        raise MidgardcError("no SPEC given and no specs/ directory here", hint="run this in the project root, or name the specs")
+    if check:
+        problems = _check_generated(compiler, list(specs))
+        for label, path in problems:
+            click.echo(f"{label}: {path}")
+        if problems:
+            n = len(problems)
+            click.echo(f"generated/ is out of date ({n} file{'s' if n > 1 else ''}); run 'midgardc generate'", err=True)
+            sys.exit(EXIT_USER)
+        click.echo("generated/ is up to date", err=True)
+        return
+    for spec in list(specs) or compiler.spec_files("specs"):
+        for target in [None, *_variants(spec)]:
+            for count in _counts(spec, target):
+                ir = _load_ir(spec, target, count)
+                text = compiler.generate_source(ir)
+                fresh = _read_text(compiler.generated_path(ir)) == text
+                path = compiler.write_generated(ir, text=text)
+                click.echo(f"{path}: {'unchanged' if fresh else 'written'}")
+
+
+def _check_generated(compiler: Any, specs: list[str]) -> list[tuple[str, str]]:
+    """(stale|missing|extra, path) for the named specs, or for all of specs/ (extras too)."""
+    if not specs:
+        report = compiler.check_generated("specs")
+        return [(label, p) for label in ("stale", "missing", "extra") for p in getattr(report, label)]
+    out = []
+    for spec in specs:
+        for target in [None, *_variants(spec)]:
+            for count in _counts(spec, target):
+                ir = _load_ir(spec, target, count)
+                path = compiler.generated_path(ir)
+                have = _read_text(path)
+                if have is None:
+                    out.append(("missing", path))
+                elif have != compiler.generate_source(ir):
+                    out.append(("stale", path))
+    return out
+
+

@@ -1,0 +1,88 @@
+"""Helpers every command shares: loading a spec, opening a game on the asked-for back end."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import click
+
+from ..errors import BuildError, MidgardcError
+from ..ir.nodes import GameIR
+from ..runtime.game import Game, State, game_from_ir, replay
+
+COMPILED_MODULE = "midgardc.runtime.compiled"
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def _label(spec: str, variant: Optional[str], count: Optional[int] = None) -> str:
+    return (f"{spec} [{variant}]" if variant else spec) + (f" ({count} players)" if count else "")
+
+
+def _load_ir(spec: str, variant: Optional[str], count: Optional[int] = None) -> GameIR:
+    from ..spec.lower import load_game_ir
+
+    return load_game_ir(spec, variant, count)
+
+
+def _counts(spec: str, variant: Optional[str]) -> list[Optional[int]]:
+    """Every player count a spec (variant) declares, or [None] when it declares none."""
+    from ..spec.lower import list_player_counts
+
+    return list(list_player_counts(spec, variant)) or [None]
+
+
+def _variants(spec: str) -> list[str]:
+    from ..spec.lower import list_variants
+
+    return list_variants(spec)
+
+
+def _engine_explicit(ctx: click.Context) -> bool:
+    source = ctx.get_parameter_source("engine")
+    return source is not None and source != click.core.ParameterSource.DEFAULT
+
+
+def _open_game(ctx: click.Context, ir: GameIR, engine: str) -> Game:
+    """The game on the chosen back end; an unavailable compiled engine that was only the
+    default gives way to the interpreter (with a note on stderr)."""
+    if engine != "compiled":
+        return game_from_ir(ir, engine)
+    try:
+        return game_from_ir(ir, "compiled")
+    except ModuleNotFoundError as exc:
+        if exc.name != COMPILED_MODULE:
+            raise
+        reason = "the compiled engine is not part of this installation"
+        if _engine_explicit(ctx):
+            raise MidgardcError(reason, hint="use --engine interpreted") from None
+    except BuildError as exc:
+        if _engine_explicit(ctx):
+            raise
+        reason = f"the compiled engine could not be built ({exc.message})"
+    click.echo(f"note: {reason}; using the interpreter (--engine interpreted skips this note)", err=True)
+    return game_from_ir(ir, "interpreted")
+
+
+def _play(ctx: click.Context, spec: str, variant: Optional[str], engine: str, moves: str, seed: int = 0, count: Optional[int] = None) -> State:
+    game = _open_game(ctx, _load_ir(spec, variant, count), engine)
+    return replay(game, game.parse_moves(moves), seed)
+
+
+def _compiler() -> Any:
+    try:
+        from ..compiler import build
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("midgardc.compiler.build", "midgardc.compiler"):
+            raise
+        raise MidgardcError("the compiler is not part of this installation") from None
+    return build
+
+
+def _read_text(path: str) -> Optional[str]:
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return None
