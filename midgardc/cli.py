@@ -463,6 +463,50 @@ def tournament(
         ctx.exit(EXIT_INTERRUPTED)
 
 
+# -- play ------------------------------------------------------------------------------------
+
+
+class _SeatsType(click.ParamType):
+    name = "seats"
+
+    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> list:
+        from .humanplay import parse_seats
+
+        if isinstance(value, list):
+            return value
+        try:
+            return parse_seats(value)
+        except MidgardcError as exc:
+            self.fail(exc.message + (f" ({exc.hint})" if exc.hint else ""), param, ctx)
+
+
+@cli.command()
+@spec_argument
+@click.option("--players", "-p", "seats", required=True, type=_SeatsType(), metavar="P1,P2,...", help="One player per seat, comma-separated: human (you, at this terminal; several humans take turns), random, greedy, mcts[:ITERATIONS], script:PATH. Their number picks the player count.")
+@variant_option
+@player_count_option
+@seed_option
+@engine_option("compiled", "Falls back to the interpreter, with a note, if the compiled engine is unavailable.")
+@click.option("--record", "-r", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE.jsonl", help="Write the game as the JSON line 'match --record' writes ('replay --record' checks it).")
+@click.option("--delay", type=click.FloatRange(min=0), default=0.5, show_default=True, metavar="SECONDS", help="Pause after each bot move.")
+@click.option("--color/--no-color", default=None, help="Colour the board (default: when stdout is a terminal).")
+@click.pass_context
+def play(ctx: click.Context, spec: str, seats: list, variant: Optional[str], player_count: Optional[int], seed: int, engine: str, record: Optional[str], delay: float, color: Optional[bool]) -> None:
+    """Play a game yourself: each human seat sees its board and legal moves and types a move
+    (its text, a unique prefix or its number), or undo, hint, help, quit. Bots and rolls
+    play themselves."""
+    from .humanplay import play_session
+    from .spec.lower import list_player_counts
+
+    counts = list_player_counts(spec, variant)
+    if player_count is not None and player_count != len(seats):
+        raise click.BadParameter(f"--player-count {player_count} but {len(seats)} players were given", param_hint="'--players'")
+    if counts and len(seats) not in counts:
+        raise click.BadParameter(f"{len(seats)} players were given; {spec} is played by {', '.join(str(c) for c in counts)} players", param_hint="'--players'")
+    game = _open_game(ctx, _load_ir(spec, variant, len(seats) if counts else None), engine)
+    play_session(game, spec, seats, seed=seed, record=record, delay=delay, color=sys.stdout.isatty() if color is None else color)
+
+
 # -- replay / moves / show / perft -----------------------------------------------------------
 
 

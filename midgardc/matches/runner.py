@@ -33,7 +33,7 @@ from .record import RecordWriter, record_line, spec_sha256
 from .tally import Tally
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..runtime.game import Game
+    from ..runtime.game import Game, State
 
 
 @dataclass(frozen=True)
@@ -79,16 +79,22 @@ def play_seated(game: "Game", players: Sequence[Player], seats: Sequence[int], i
         seat = state.current_player()
         # a player sees its seat's view, never the state
         state.apply_unchecked(players[seats[seat]].choose(PlayerView(state, seat), rngs[seat]))
+    return result_of(state, index, game_seed, tuple(seats), tuple(game.move_text(m) for m in state.history))
+
+
+def result_of(state: "State", index: int, seed: int, seats: tuple[int, ...], moves: tuple[str, ...] = ()) -> GameResult:
+    """The GameResult of a finished ``state`` (either back end)."""
     keys = state.keys()
+    ir = state.game.ir
     return GameResult(
         index=index,
-        seed=game_seed,
+        seed=seed,
         seats=tuple(seats),
-        moves=tuple(game.move_text(m) for m in state.history),
-        winner=winner_of(game.ir, keys, bool(state.core.ply_limited)),
+        moves=moves,
+        winner=winner_of(ir, keys, bool(state.core.ply_limited)),
         plies=state.ply(),
         keys=tuple(tuple(k) for k in keys),
-        margin=margin_of(game.ir, keys),
+        margin=margin_of(ir, keys),
         ply_limited=bool(state.core.ply_limited),
     )
 

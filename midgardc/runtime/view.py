@@ -145,9 +145,14 @@ def deck_zones(ir: GameIR, core, p: int) -> dict:
     }
 
 
-def render_text(state: "State", color: bool = True) -> str:
-    """The board as text: one glyph per cell at its place, then a legend and the hands."""
+def render_text(state: "State", color: bool = True, viewer: Optional[int] = None) -> str:
+    """The board as text: one glyph per cell at its place, then a legend and the hands.
+    With ``viewer`` (a seat, or -1 for a spectator who sees only what is public), only
+    what that seat's observation shows: hidden items, counters and scores are written
+    ``?`` or as a count."""
     import click
+
+    from .observe import GAME, SEES, counter_seen, key_visibility
 
     ir = state.game.ir
     b = ir.board
@@ -217,14 +222,16 @@ def render_text(state: "State", color: bool = True) -> str:
     scores = state.scores()
     for p, name in enumerate(ir.players):
         hand = ", ".join(f"{k} {state.core.hands[p][i]}" for i, k in enumerate(ir.kinds))
-        score = ", ".join(f"{k} {v}" for k, v in scores[name].items())
+        seen = [viewer is None or state.is_terminal() or SEES[key_visibility(ir, j)](viewer, p) for j in range(len(ir.ranking))]
+        score = ", ".join(f"{k} {v if ok else '?'}" for (k, v), ok in zip(scores[name].items(), seen))
         lines.append(f"  {name}: in hand {hand or '-'}; {score}")
         if ir.deck is not None:
             zones = deck_zones(ir, state.core, p)
             lines.append(f"    face up: {' '.join(zones['up']) or '-'}; discarded: {' '.join(zones['discard']) or '-'}; deck: {len(zones['deck'])} left")
     if ir.game_counters:
-        lines.append("  game: " + ", ".join(f"{ir.counters[i]} {state.core.counters[ir.n_players][i]}" for i in ir.game_counters))
-    lines += zone_lines(state)
+        shown = [(i, viewer is None or counter_seen(ir, i, viewer, GAME)) for i in ir.game_counters]
+        lines.append("  game: " + ", ".join(f"{ir.counters[i]} {state.core.counters[ir.n_players][i] if ok else '?'}" for i, ok in shown))
+    lines += zone_lines(state, viewer)
     if state.is_terminal():
         w = state.winner()
         limited = " (stopped at the ply limit)" if state.core.ply_limited else ""
@@ -274,18 +281,25 @@ def render_svg(state: "State") -> str:
     return draw(state)
 
 
-def zone_lines(state: "State") -> list[str]:
+def zone_lines(state: "State", viewer: Optional[int] = None) -> list[str]:
     """One line per zone and owner: every item as written in moves (a pile top first, a
-    set kind by kind), with who may see it — the whole truth, as ``show`` prints it."""
+    set kind by kind), with who may see it — the whole truth, as ``show`` prints it; with
+    ``viewer``, a place that seat may not see shows only how many items it holds."""
+    from .observe import GAME, SEES
+
     zs = state.game.ir.zones
     if zs is None or not zs.zones:
         return []
     text = dict(zip(zs.names, zs.texts))
+    players = state.game.ir.players
     lines = []
     for z in zs.zones:
         how = f"{z.of} zone, {'ordered, ' if z.ordered else ''}visible: {z.visible}"
         for owner, content in state.zones()[z.name].items():
             items = [text[k] for k in content] if isinstance(content, list) else [text[k] for k, n in content.items() for _ in range(n)]
             whose = "" if owner == "game" else f" of {owner}"
+            if viewer is not None and not SEES[z.visible](viewer, GAME if owner == "game" else players.index(owner)):
+                lines.append(f"  {z.name}{whose} ({how}): {'hidden' if items else '-'} [{len(items)}]")
+                continue
             lines.append(f"  {z.name}{whose} ({how}): {' '.join(items) or '-'} [{len(items)}]")
     return lines
