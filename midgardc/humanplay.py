@@ -41,6 +41,8 @@ def parse_seats(text: str) -> list[PlayerSpec]:
     for part in text.split(","):
         if part.strip() == HUMAN:
             out.append(PlayerSpec(HUMAN))
+        elif part.partition(":")[0].strip() == HUMAN:
+            raise MidgardcError(f"player '{HUMAN}' takes no parameter (got '{part.strip()}')")
         elif "=" in part and ":" not in part and out and out[-1].kind != HUMAN:  # mcts:iterations=5,c=1
             out[-1] = parse_player(f"{out[-1].text}{',' if out[-1].param else ':'}{part.strip()}")
         else:
@@ -82,7 +84,7 @@ def play_session(
     ir = game.ir
     n = ir.n_players
     if len(seats) != n:
-        raise MidgardcError(f"{ir.title} has {n} seats ({', '.join(ir.players)}) but {len(seats)} players were given")
+        raise MidgardcError(f"{ir.title} has {n} seats ({', '.join(ir.players)}) but {len(seats)} player{' was' if len(seats) == 1 else 's were'} given")
     labels = player_labels(list(seats))
     players: list = []
     for spec, label in zip(seats, labels):

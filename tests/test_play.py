@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from midgardc.errors import MidgardcError
+from midgardc.humanplay import parse_seats
 from midgardc.players.human import MoveInputError, numbered, parse_move
 from midgardc.runtime.game import Move
 
@@ -73,6 +75,15 @@ def test_moves_are_numbered_in_columns() -> None:
     lines = numbered(MOVES, width=40)
     assert lines[0].split() == ["1.", "a3", "4.", "a2", "7.", "pick:B"]
     assert sum(len(line.split()) for line in lines) == 2 * len(MOVES)
+
+
+def test_seats_are_humans_and_bots() -> None:
+    assert [p.text for p in parse_seats("human,mcts:500")] == ["human", "mcts:iterations=500"]
+    assert [p.text for p in parse_seats("human, mcts:iterations=50,c=1,human")] == ["human", "mcts:iterations=50,c=1", "human"]
+    with pytest.raises(MidgardcError, match="'human' takes no parameter"):
+        parse_seats("human:3,random")
+    with pytest.raises(MidgardcError, match="unknown player 'humna'"):
+        parse_seats("humna,random")
 
 
 # -- through a pseudo-terminal -----------------------------------------------------------------

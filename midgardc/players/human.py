@@ -13,6 +13,7 @@ moves) and the prompt again.
 from __future__ import annotations
 
 import difflib
+import shutil
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .mcts import MctsPlayer
@@ -105,8 +106,8 @@ class HumanPlayer:
         seat = view.game.players[view.player]
         self.say(view.text(color=self.color))
         self.say("")
-        self.say(f"{seat}, your legal moves:")
-        self.say("\n".join(numbered(moves)))
+        self.say(f"{seat}, your legal moves (type one, its number, or help):")
+        self.say("\n".join(numbered(moves, shutil.get_terminal_size((100, 24)).columns)))
         while True:
             try:
                 line = self.ask(f"{seat}> ")
