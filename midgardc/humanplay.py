@@ -99,8 +99,9 @@ def play_session(
     finished = True
     while not state.is_terminal():
         if state.is_chance_node():
-            move = state.sample_chance()
-            term.say(f"{ir.chance.name}: {move.text}")
+            turn = state.core.current  # whose turn the roll is for
+            state.sample_chance()
+            term.say(f"{ir.players[turn]}'s {ir.chance.name}: {'-'.join(state.roll())}")
             continue
         seat = state.current_player()
         player = players[seat]
@@ -121,22 +122,23 @@ def play_session(
         try:
             move_id = player.choose(PlayerView(state, seat), rngs[seat])
         except Undo:
-            before = [d for d in decided[seat] if d < state.ply()]
+            done = len(state.history)  # moves so far, rolls included (a ply does not count rolls)
+            before = [d for d in decided[seat] if d < done]
             if not before:
                 term.say("nothing to undo: this is your first decision")
                 continue
             back = before[-1]
             for s in humans:
                 decided[s] = [d for d in decided[s] if d < back]
-            texts = [game.move_text(m) for m in state.history[:back]]
-            term.say(f"undo: back to move {back + 1} (taking back {state.ply() - back} move{'s' if state.ply() - back != 1 else ''})")
-            state = replay(game, texts, game_seed)
+            state = replay(game, [game.move_text(m) for m in state.history[:back]], game_seed)
+            taken = done - back
+            term.say(f"undo: back to move {state.ply() + 1} (taking back {taken} move{'s' if taken != 1 else ''}{', rolls included' if ir.chance is not None else ''})")
             continue
         except Quit:
             term.say(f"quit after {state.ply()} moves")
             finished = False
             break
-        decided[seat].append(state.ply())
+        decided[seat].append(len(state.history))
         term.say(f"{ir.players[seat]} ({labels[seat]}) plays {game.move_text(move_id)}")
         state.apply_unchecked(move_id)
     if len(humans) > 1:

@@ -202,3 +202,35 @@ def test_a_bots_hidden_pick_is_printed_as_the_human_sees_it() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert "pick:?" in picks and not any(re.fullmatch(r"pick:[ABCD]", p) for p in picks), picks
+
+
+def _turn(screen: str) -> tuple[str, str, str]:
+    """(the roll line, the move number, the legal moves) of a screen of magic-mids."""
+    roll = re.search(r"^  roll: (\S+)$", screen, re.M)
+    number = re.search(r"red to move \(move (\d+)\)", screen)
+    assert roll and number, screen
+    return roll.group(1), number.group(1), screen.split("your legal moves")[1]
+
+
+def test_undo_in_a_game_with_dice_goes_back_to_the_same_roll() -> None:
+    # moves are plies and rolls: undo must take back both to reach the human's last decision
+    child = _spawn("specs/magic-mids.yaml", "--players", "human,random,random", "--delay", "0", "--seed", "2", "--engine", "interpreted")
+    child.expect("red> ")
+    first = _turn(_text(child.before))
+    child.sendline("1")
+    child.expect("red> ")
+    second = _turn(_text(child.before))
+    assert second[1] != first[1]
+    child.sendline("1")
+    child.expect("red> ")
+    child.sendline("undo")
+    child.expect("red> ")
+    screen = _text(child.before)
+    assert re.search(rf"undo: back to move {second[1]} \(taking back \d+ moves, rolls included\)", screen)
+    assert _turn(screen) == second
+    child.sendline("undo")
+    child.expect("red> ")
+    assert _turn(_text(child.before)) == first
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
