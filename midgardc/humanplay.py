@@ -106,12 +106,17 @@ def play_session(
         seat = state.current_player()
         player = players[seat]
         if seat not in decided:
-            move_id = player.choose(PlayerView(state, seat), rngs[seat])
-            seen = move_seen(game, move_id, seat, humans[0] if len(humans) == 1 else -1)  # as the humans may see it
-            term.say(f"{ir.players[seat]} ({labels[seat]}) plays {seen}")
-            state.apply_unchecked(move_id)
-            if delay > 0:
-                time.sleep(delay)
+            try:  # Ctrl-C while a bot thinks stops the game like quit: the record keeps the moves
+                move_id = player.choose(PlayerView(state, seat), rngs[seat])
+                seen = move_seen(game, move_id, seat, humans[0] if len(humans) == 1 else -1)  # as the humans may see it
+                term.say(f"{ir.players[seat]} ({labels[seat]}) plays {seen}")
+                state.apply_unchecked(move_id)
+                if delay > 0:
+                    time.sleep(delay)
+            except KeyboardInterrupt:
+                term.say(f"\ninterrupted after {state.ply()} moves")
+                finished = False
+                break
             continue
         if len(humans) > 1 and on_screen != seat:
             term.clear()
@@ -156,7 +161,8 @@ def play_session(
         line = dict(header, game=0, game_seed=game_seed, seat_names=list(ir.players), seats=list(labels), moves=list(moves), result={"unfinished": True, "plies": state.ply()})
     if record is not None:
         write_atomic(record, json.dumps(line, separators=(",", ":")) + "\n", "the record")
-        what = "the game" if finished else f"the unfinished game ({state.ply()} moves; 'replay --moves' shows them)"
+        rolls = ", rolls included" if ir.chance is not None else ""
+        what = "the game" if finished else f"the unfinished game ({len(moves)} moves{rolls}; 'replay --moves' shows them)"
         term.say(f"recorded {what} in {record}")
     return finished
 
