@@ -86,6 +86,13 @@ def test_seats_are_humans_and_bots() -> None:
         parse_seats("humna,random")
 
 
+def test_match_says_where_a_human_plays() -> None:
+    from midgardc.players import parse_players
+
+    with pytest.raises(MidgardcError, match="plays only in 'midgardc play'"):
+        parse_players("human,random")
+
+
 # -- through a pseudo-terminal -----------------------------------------------------------------
 
 
