@@ -93,6 +93,42 @@ def test_match_says_where_a_human_plays() -> None:
         parse_players("human,random")
 
 
+# -- what a seat is shown ---------------------------------------------------------------------
+
+
+def test_a_seat_is_shown_its_own_hidden_score_and_not_the_others() -> None:
+    from midgardc.players.view import PlayerView
+    from midgardc.runtime.game import load, replay
+    from midgardc.runtime.view import render_text
+
+    state = replay(load("tests/data/phases.yaml", None, engine="interpreted"), ["a4", "a1", "d4"], 0)
+    whole = render_text(state, color=False)
+    assert "red: in hand stone 6; points 21" in whole and "green: in hand stone 7; points 10" in whole
+    red = PlayerView(state, 0).text()
+    assert "red: in hand stone 6; points 21" in red and "green: in hand stone 7; points ?" in red
+    green = PlayerView(state, 1).text()
+    assert "red: in hand stone 6; points ?" in green and "green: in hand stone 7; points 10" in green
+    public = render_text(state, color=False, viewer=-1)  # a spectator: nobody's hidden tally
+    assert "points 21" not in public and "points 10" not in public
+
+
+def test_a_seat_is_shown_its_own_hand_and_only_the_size_of_the_others() -> None:
+    from midgardc.players.view import PlayerView
+    from midgardc.runtime.game import load, replay
+    from midgardc.runtime.view import render_text
+
+    state = replay(load("tests/data/draft.yaml", None, engine="interpreted", n_players=2), ["open", "open"], 1)
+    whole = render_text(state, color=False)  # the whole truth, as show prints it
+    hands = {p: re.search(rf"^  draft of {p} \(player zone, visible: owner\): ([ABCD ]+) \[3\]$", whole, re.M).group(1) for p in ("north", "east")}
+    north = PlayerView(state, 0).text()
+    assert f"draft of north (player zone, visible: owner): {hands['north']} [3]" in north
+    assert "draft of east (player zone, visible: owner): hidden [3]" in north
+    assert "stock (game zone, ordered, visible: none): hidden [14]" in north
+    east = PlayerView(state, 1).text()
+    assert f"draft of east (player zone, visible: owner): {hands['east']} [3]" in east
+    assert "draft of north (player zone, visible: owner): hidden [3]" in east
+
+
 # -- through a pseudo-terminal -----------------------------------------------------------------
 
 
