@@ -93,24 +93,23 @@ def play_session(
     game_seed = derive_seed(seed, 0)  # game 0 of a match with this seed
     rngs = [Rng(derive_seed(game_seed, s)) for s in range(n)]
     state = game.new_state(game_seed)
-    decided: dict[int, list[int]] = {s: [] for s in humans}  # plies at which each human chose
+    decided: dict[int, list[int]] = {s: [] for s in humans}  # moves made (rolls included) when each human chose
     on_screen: Optional[int] = None  # the human seat whose view was drawn last
     term.say(f"{ir.title}{f' [{game.variant}]' if game.variant else ''}: " + ", ".join(f"{ir.players[s]} {labels[s]}" for s in range(n)) + f"; seed {seed}")
     finished = True
     while not state.is_terminal():
-        if state.is_chance_node():
-            turn = state.core.current  # whose turn the roll is for
-            state.sample_chance()
-            term.say(f"{ir.players[turn]}'s {ir.chance.name}: {'-'.join(state.roll())}")
-            continue
         seat = state.current_player()
-        player = players[seat]
-        if seat not in decided:
+        if state.is_chance_node() or seat not in decided:
             try:  # Ctrl-C while a bot thinks stops the game like quit: the record keeps the moves
-                move_id = player.choose(PlayerView(state, seat), rngs[seat])
-                seen = move_seen(game, move_id, seat, humans[0] if len(humans) == 1 else -1)  # as the humans may see it
-                term.say(f"{ir.players[seat]} ({labels[seat]}) plays {seen}")
-                state.apply_unchecked(move_id)
+                if state.is_chance_node():
+                    turn = state.turn_player()  # whose turn the roll is for
+                    state.sample_chance()
+                    term.say(f"{ir.players[turn]}'s {ir.chance.name}: {'-'.join(state.roll())}")
+                else:
+                    move_id = players[seat].choose(PlayerView(state, seat), rngs[seat])
+                    seen = move_seen(game, move_id, seat, humans[0] if len(humans) == 1 else -1)  # as the humans may see it
+                    term.say(f"{ir.players[seat]} ({labels[seat]}) plays {seen}")
+                    state.apply_unchecked(move_id)
                 if delay > 0:
                     time.sleep(delay)
             except KeyboardInterrupt:
@@ -118,6 +117,7 @@ def play_session(
                 finished = False
                 break
             continue
+        player = players[seat]
         if len(humans) > 1 and on_screen != seat:
             term.clear()
             term.ask(f"pass the terminal to {ir.players[seat]} ({labels[seat]}), then press Enter ")
