@@ -231,7 +231,7 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
     if ir.game_counters:
         shown = [(i, viewer is None or counter_seen(ir, i, viewer, GAME)) for i in ir.game_counters]
         lines.append("  game: " + ", ".join(f"{ir.counters[i]} {state.core.counters[ir.n_players][i] if ok else '?'}" for i, ok in shown))
-    lines += zone_lines(state, viewer)
+    lines += seen_zone_lines(state, viewer)
     if state.is_terminal():
         w = state.winner()
         limited = " (stopped at the ply limit)" if state.core.ply_limited else ""
@@ -281,10 +281,15 @@ def render_svg(state: "State") -> str:
     return draw(state)
 
 
-def zone_lines(state: "State", viewer: Optional[int] = None) -> list[str]:
+def zone_lines(state: "State") -> list[str]:
     """One line per zone and owner: every item as written in moves (a pile top first, a
-    set kind by kind), with who may see it — the whole truth, as ``show`` prints it; with
-    ``viewer``, a place that seat may not see shows only how many items it holds."""
+    set kind by kind), with who may see it — the whole truth, as ``show`` prints it."""
+    return seen_zone_lines(state, None)
+
+
+def seen_zone_lines(state: "State", viewer: Optional[int]) -> list[str]:
+    """``zone_lines`` as seat ``viewer`` sees them (-1: a spectator; None: the whole truth):
+    a place the viewer may not see shows only how many items it holds."""
     from .observe import GAME, SEES
 
     zs = state.game.ir.zones
