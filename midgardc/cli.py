@@ -33,6 +33,7 @@ from .cli_options import (
 )
 from .errors import BuildError, MidgardcError, MoveError
 from .fileio import write_atomic
+from .humanplay import SeatsType, seats_help
 from .ir.nodes import GameIR
 from .players import PlayerSpec, kinds_help
 from .progress import progress, progress_option
@@ -466,23 +467,9 @@ def tournament(
 # -- play ------------------------------------------------------------------------------------
 
 
-class _SeatsType(click.ParamType):
-    name = "seats"
-
-    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> list:
-        from .humanplay import parse_seats
-
-        if isinstance(value, list):
-            return value
-        try:
-            return parse_seats(value)
-        except MidgardcError as exc:
-            self.fail(exc.message + (f" ({exc.hint})" if exc.hint else ""), param, ctx)
-
-
 @cli.command()
 @spec_argument
-@click.option("--players", "-p", "seats", required=True, type=_SeatsType(), metavar="P1,P2,...", help="One player per seat, comma-separated: human (you, at this terminal; several humans take turns), random, greedy, mcts[:ITERATIONS], script:PATH. Their number picks the player count.")
+@click.option("--players", "-p", "seats", required=True, type=SeatsType(), metavar="P1,P2,...", help=f"One player per seat, comma-separated: {seats_help()}. Their number picks the player count.")
 @variant_option
 @player_count_option
 @seed_option

@@ -17,7 +17,9 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import TYPE_CHECKING, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+
+import click
 
 from .errors import MidgardcError
 from .fileio import write_atomic
@@ -51,7 +53,21 @@ def parse_seats(text: str) -> list[PlayerSpec]:
 
 
 def seats_help() -> str:
-    return f"{HUMAN} (you, at this terminal), {kinds_help()}"
+    return f"{HUMAN} (you, at this terminal; several take turns), {kinds_help()}"
+
+
+class SeatsType(click.ParamType):
+    """``--players`` of ``play``: humans and bots (``parse_seats``), with its messages."""
+
+    name = "seats"
+
+    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> list[PlayerSpec]:
+        if isinstance(value, list):
+            return value
+        try:
+            return parse_seats(value)
+        except MidgardcError as exc:
+            self.fail(exc.message + (f" ({exc.hint})" if exc.hint else ""), param, ctx)
 
 
 class Terminal:
