@@ -121,7 +121,10 @@ class HumanPlayer:
                 self.say(help_text(len(moves)))
                 continue
             if word == "hint":
-                self.say(self.hint(view, rng))
+                try:
+                    self.say(self.hint(view, rng))
+                except KeyboardInterrupt:  # Ctrl-C stops the search, not the game
+                    self.say("\nhint stopped")
                 continue
             try:
                 return parse_move(line, moves).id
