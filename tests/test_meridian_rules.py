@@ -22,7 +22,7 @@ from midgardc.errors import MoveError
 from midgardc.runtime.game import load
 from midgardc.runtime.interpreter import random_move
 from midgardc.runtime.rng import Rng, derive_seed
-from midgardc.runtime.view import mirror
+from midgardc.runtime.state_json import mirror
 
 SPEC = str(Path(__file__).resolve().parent.parent / "specs" / "meridian.yaml")
 ORANGE, GREY, BLACK, BROWN = range(4)

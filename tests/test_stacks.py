@@ -101,7 +101,7 @@ def test_room_and_ray_read_the_board(game):
     s = ir.board.directions.index("s")
     cells = {name: i for i, name in enumerate(ir.board.cell_names)}
     mirror = get_game(STACKS, None, "interpreted").engine.prog
-    from midgardc.runtime.view import mirror as mirror_of
+    from midgardc.runtime.state_json import mirror as mirror_of
 
     m = mirror_of(prog_state)
     room = mirror.builtins["room"]

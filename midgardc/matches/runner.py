@@ -33,7 +33,7 @@ from .results import GameResult, result_of
 from .tally import Tally
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..runtime.game import Game
+    from ..runtime.game import Game, State
 
 
 @dataclass

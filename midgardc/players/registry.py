@@ -61,6 +61,8 @@ def parse_player(text: str) -> PlayerSpec:
     kind = kind.strip()
     if not kind:
         raise MidgardcError(f"empty player name in '{text}'" if text else "empty player name", hint=f"players: {kinds_help()}")
+    if kind == "human":  # a person at the terminal: midgardc.cli.humanplay seats it, not the match runner
+        raise MidgardcError("player 'human' (a person at the terminal) plays only in 'midgardc play'", hint=f"here the players are: {kinds_help()}")
     if kind not in KINDS:
         guess = did_you_mean(kind, KINDS)
         raise MidgardcError(f"unknown player '{kind}'; " + (guess or f"players are: {kinds_help()}"))

@@ -71,6 +71,14 @@ class PlayerView:
         when nothing is hidden, a copy of the state, and ``rng`` is not drawn from."""
         return determinize(_STATES[self], self.player, rng)
 
+    def text(self, color: bool = False) -> str:
+        """The board and panels as ``midgardc show`` draws them, but only what the player may
+        see: places it may not see show how many items they hold, hidden counters and
+        scores are written ``?``."""
+        from ..runtime.view import render_text
+
+        return render_text(_STATES[self], color=color, viewer=self.player)
+
     def __repr__(self) -> str:
         return f"PlayerView({self.game.players[self.player]!r} of {self.game.name}, ply {self.ply()})"
 

@@ -47,7 +47,7 @@ BAR_MAX = 40  # bars stop growing here (the number still shows the value)
 
 def cell_looks(state: "State") -> list[int]:
     """Per cell, its look code (see the module docstring)."""
-    from ..runtime.view import empty_states
+    from ..runtime.state_json import empty_states
 
     ir = state.game.ir
     board = state.core.board

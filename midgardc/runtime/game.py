@@ -316,7 +316,7 @@ class State:
     # -- views -----------------------------------------------------------------------
 
     def to_json(self) -> dict:
-        from .view import state_json
+        from .state_json import state_json
 
         return state_json(self)
 

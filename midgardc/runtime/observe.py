@@ -187,7 +187,7 @@ def observation(state: "State", viewer: int) -> dict:
     scores, roll, whose turn, ply, the moves played, the result), each item place as its
     size and, when the viewer may see it, its items; the legal moves when ``viewer`` is to
     move. The same keys as ``state.to_json()`` where they mean the same thing."""
-    from .view import state_json
+    from .state_json import state_json
 
     ir = state.game.ir
     if not 0 <= viewer < ir.n_players:
@@ -263,25 +263,25 @@ def hidden_params(ir: GameIR, action: Any, viewer: int, mover: int) -> frozenset
 
 
 def _moves_seen(state: "State", viewer: int) -> list[str]:
-    game = state.game
+    return [move_seen(state.game, move, mover, viewer) for move, mover in zip(state.history, state.movers)]
+
+
+def move_seen(game: Any, move: int, mover: int, viewer: int) -> str:
+    """``mover``'s ``move`` as ``viewer`` sees it written (hidden parameters as ``?``)."""
     ir = game.ir
-    out = []
-    for move, mover in zip(state.history, state.movers):
-        action, values = game.decode_move(move)
-        hidden = hidden_params(ir, action, viewer, mover) if action is not None else frozenset()
-        if not hidden:
-            out.append(game.move_text(move))
-            continue
-        parts = []
-        for part in action.notation:
-            if isinstance(part, str):
-                parts.append(part)
-            elif part in hidden:
-                parts.append(HIDDEN_VALUE)
-            else:
-                parts.append(game.param_text(action.params[part], values[part]))
-        out.append("".join(parts))
-    return out
+    action, values = game.decode_move(move)
+    hidden = hidden_params(ir, action, viewer, mover) if action is not None else frozenset()
+    if not hidden:
+        return game.move_text(move)
+    parts = []
+    for part in action.notation:
+        if isinstance(part, str):
+            parts.append(part)
+        elif part in hidden:
+            parts.append(HIDDEN_VALUE)
+        else:
+            parts.append(game.param_text(action.params[part], values[part]))
+    return "".join(parts)
 
 
 def viewer_index(ir: GameIR, who: str) -> Optional[int]:

@@ -1,0 +1,218 @@
+"""``midgardc play``: people and bots play one game at the terminal.
+
+The session is the referee: it alone holds the state. Each seat's player is handed that
+seat's view (a ``human`` prints it and reads a move; a bot chooses and its move is
+printed, with a pause so people can follow), rolls are made by the state's own chance
+stream. ``undo`` takes a human back to their previous decision by replaying the game's
+moves up to it from the seed (the game is deterministic given the seed and the moves,
+rolls included, which are moves too). With several humans at one terminal (hot seat) the
+screen is cleared and the next human presses Enter before their view is drawn, so one
+seat's hidden items are never left on screen for another. At the end the result is
+printed as ``match`` prints it and the game is written as the record line ``match
+--record`` writes, which ``replay --record`` checks; ``quit`` writes the moves so far.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+
+import click
+
+from ..errors import MidgardcError
+from ..fileio import write_atomic
+from ..players import PlayerSpec, kinds_help, parse_player, player_labels
+from ..players.human import HumanPlayer, Quit, Undo
+from ..players.view import PlayerView
+from ..runtime.game import replay
+from ..runtime.observe import move_seen
+from ..runtime.rng import Rng, derive_seed
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..runtime.game import Game, State
+
+HUMAN = "human"
+CLEAR = "\033[H\033[2J\033[3J"  # home, clear the screen and the scrollback
+
+
+def parse_seats(text: str) -> list[PlayerSpec]:
+    """``human,mcts:500``: ``human`` for a person, any other player spec for a bot."""
+    out = []
+    for part in text.split(","):
+        if part.strip() == HUMAN:
+            out.append(PlayerSpec(HUMAN))
+        elif part.partition(":")[0].strip() == HUMAN:
+            raise MidgardcError(f"player '{HUMAN}' takes no parameter (got '{part.strip()}')")
+        elif "=" in part and ":" not in part and out and out[-1].kind != HUMAN:  # mcts:iterations=5,c=1
+            out[-1] = parse_player(f"{out[-1].text}{',' if out[-1].param else ':'}{part.strip()}")
+        else:
+            out.append(parse_player(part))
+    return out
+
+
+def seats_help() -> str:
+    return f"{HUMAN} (you, at this terminal; several take turns), {kinds_help()}"
+
+
+class SeatsType(click.ParamType):
+    """``--players`` of ``play``: humans and bots (``parse_seats``), with its messages."""
+
+    name = "seats"
+
+    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> list[PlayerSpec]:
+        if isinstance(value, list):
+            return value
+        try:
+            return parse_seats(value)
+        except MidgardcError as exc:
+            self.fail(exc.message + (f" ({exc.hint})" if exc.hint else ""), param, ctx)
+
+
+class Terminal:
+    """Where the session talks: ``say`` prints a line, ``ask`` reads one after a prompt."""
+
+    def __init__(self, say: Callable[[str], None] = print, ask: Callable[[str], str] = input, tty: Optional[bool] = None):
+        self.say = say
+        self.ask = ask
+        self.tty = sys.stdout.isatty() if tty is None else tty
+
+    def clear(self) -> None:
+        if self.tty:
+            self.say(CLEAR)
+        else:
+            self.say("\n" * 40)
+
+
+def play_session(
+    game: "Game",
+    spec_path: str,
+    seats: Sequence[PlayerSpec],
+    seed: int = 0,
+    record: Optional[str] = None,
+    delay: float = 0.5,
+    color: bool = False,
+    term: Optional[Terminal] = None,
+) -> bool:
+    """Play one game; True when it was played to the end, False when a human quit."""
+    term = term or Terminal()
+    ir = game.ir
+    n = ir.n_players
+    if len(seats) != n:
+        raise MidgardcError(f"{ir.title} has {n} seats ({', '.join(ir.players)}) but {len(seats)} player{' was' if len(seats) == 1 else 's were'} given")
+    labels = player_labels(list(seats))
+    players: list = []
+    for spec, label in zip(seats, labels):
+        players.append(HumanPlayer(label, ask=term.ask, say=term.say, color=color) if spec.kind == HUMAN else spec.make(label))
+    humans = [s for s, spec in enumerate(seats) if spec.kind == HUMAN]
+    game_seed = derive_seed(seed, 0)  # game 0 of a match with this seed
+    rngs = [Rng(derive_seed(game_seed, s)) for s in range(n)]
+    state = game.new_state(game_seed)
+    decided: dict[int, list[int]] = {s: [] for s in humans}  # moves made (rolls included) when each human chose
+    on_screen: Optional[int] = None  # the human seat whose view was drawn last
+    term.say(f"{ir.title}{f' [{game.variant}]' if game.variant else ''}: " + ", ".join(f"{ir.players[s]} {labels[s]}" for s in range(n)) + f"; seed {seed}")
+    finished = True
+    while not state.is_terminal():
+        seat = state.current_player()
+        if state.is_chance_node() or seat not in decided:
+            try:  # Ctrl-C while a bot thinks stops the game like quit: the record keeps the moves
+                if state.is_chance_node():
+                    turn = state.turn_player()  # whose turn the roll is for
+                    state.sample_chance()
+                    term.say(f"{ir.players[turn]}'s {ir.chance.name}: {'-'.join(state.roll())}")
+                else:
+                    move_id = players[seat].choose(PlayerView(state, seat), rngs[seat])
+                    seen = move_seen(game, move_id, seat, humans[0] if len(humans) == 1 else -1)  # as the humans may see it
+                    term.say(f"{ir.players[seat]} ({labels[seat]}) plays {seen}")
+                    state.apply_unchecked(move_id)
+                if delay > 0:
+                    time.sleep(delay)
+            except KeyboardInterrupt:
+                term.say(f"\ninterrupted after {state.ply()} moves")
+                finished = False
+                break
+            continue
+        player = players[seat]
+        if len(humans) > 1 and on_screen != seat:
+            term.clear()
+            term.ask(f"pass the terminal to {ir.players[seat]} ({labels[seat]}), then press Enter ")
+            term.clear()
+        on_screen = seat
+        term.say("")
+        try:
+            move_id = player.choose(PlayerView(state, seat), rngs[seat])
+        except Undo:
+            done = len(state.history)  # moves so far, rolls included (a ply does not count rolls)
+            before = [d for d in decided[seat] if d < done]
+            if not before:
+                term.say("nothing to undo: this is your first decision")
+                continue
+            back = before[-1]
+            for s in humans:
+                decided[s] = [d for d in decided[s] if d < back]
+            state = replay(game, [game.move_text(m) for m in state.history[:back]], game_seed)
+            taken = done - back
+            term.say(f"undo: back to move {state.ply() + 1} (taking back {taken} move{'s' if taken != 1 else ''}{', rolls included' if ir.chance is not None else ''})")
+            continue
+        except Quit:
+            term.say(f"quit after {state.ply()} moves")
+            finished = False
+            break
+        decided[seat].append(len(state.history))
+        term.say(f"{ir.players[seat]} ({labels[seat]}) plays {game.move_text(move_id)}")
+        state.apply_unchecked(move_id)
+    if len(humans) > 1:
+        term.clear()
+    if finished:
+        viewer = humans[0] if len(humans) == 1 else -1  # hot seat: only what is public
+        term.say(state_text(state, viewer, color))
+    header = {"spec": spec_path, "spec_sha256": _sha(spec_path), "variant": game.variant, "players_count": n, "engine": game.engine_name, "seed": seed}
+    moves = tuple(game.move_text(m) for m in state.history)
+    if finished:
+        result = _result(state, game_seed, moves)
+        term.say(result_text(game, labels, result, seed))
+        line = _record_line(ir, labels, header, result)
+    else:
+        line = dict(header, game=0, game_seed=game_seed, seat_names=list(ir.players), seats=list(labels), moves=list(moves), result={"unfinished": True, "plies": state.ply()})
+    if record is not None:
+        write_atomic(record, json.dumps(line, separators=(",", ":")) + "\n", "the record")
+        rolls = ", rolls included" if ir.chance is not None else ""
+        what = "the game" if finished else f"the unfinished game ({len(moves)} moves{rolls}; 'replay --moves' shows them)"
+        term.say(f"recorded {what} in {record}")
+    return finished
+
+
+def state_text(state: "State", viewer: int, color: bool) -> str:
+    from ..runtime.view import render_text
+
+    return render_text(state, color=color, viewer=viewer)
+
+
+def _sha(path: str) -> str:
+    from ..matches.record import spec_sha256
+
+    return spec_sha256(path)
+
+
+def _result(state: "State", game_seed: int, moves: tuple[str, ...]):
+    from ..matches.runner import result_of
+
+    return result_of(state, 0, game_seed, tuple(range(state.game.ir.n_players)), moves)
+
+
+def _record_line(ir, labels: Sequence[str], header: dict, result) -> dict:
+    from ..matches.record import record_line
+
+    return record_line(ir, labels, header, result)
+
+
+def result_text(game: "Game", labels: Sequence[str], result, seed: int) -> str:
+    """The game's result as ``match`` prints a one-game match."""
+    from ..matches.report import match_table
+    from ..matches.tally import Tally
+
+    tally = Tally(game.ir, list(labels))
+    tally.add(result)
+    meta = {"title": game.ir.title, "variant": game.variant, "engine": game.engine_name, "seed": seed, "seats": list(game.ir.players), "first_key": game.ir.ranking[0].name if game.ir.ranking else None}
+    return match_table(tally.summary(), meta)

@@ -1,0 +1,279 @@
+"""``midgardc play``: the move parser, a whole game through a pseudo-terminal (mistyped,
+ambiguous input, undo, hint, the record replays), and hot seat on a spec with hidden hands
+(tests/data/draft.yaml: each player's draft and picked zones are owner-only)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from midgardc.errors import MidgardcError
+from midgardc.cli.humanplay import parse_seats
+from midgardc.players.human import MoveInputError, numbered, parse_move
+from midgardc.runtime.game import Move
+
+pexpect = pytest.importorskip("pexpect")
+
+ROOT = Path(__file__).resolve().parents[1]
+TTT = "specs/classics/tic-tac-toe.yaml"
+DRAFT = "tests/data/draft.yaml"
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+MOVES = [Move(i, t) for i, t in enumerate(["a3", "b3", "c3", "a2", "pass", "pick:A", "pick:B"])]
+
+
+# -- the parser ------------------------------------------------------------------------------
+
+
+def test_a_move_by_its_text() -> None:
+    assert parse_move("b3", MOVES).id == 1
+    assert parse_move("  PICK:b ", MOVES).id == 6  # case and spaces aside
+
+
+def test_a_move_by_its_number() -> None:
+    assert parse_move("1", MOVES).text == "a3"
+    assert parse_move("7", MOVES).text == "pick:B"
+    with pytest.raises(MoveInputError, match="no move 8: the moves are numbered 1 to 7"):
+        parse_move("8", MOVES)
+    with pytest.raises(MoveInputError, match="no move 0"):
+        parse_move("0", MOVES)
+
+
+def test_a_move_by_a_unique_prefix() -> None:
+    assert parse_move("pa", MOVES).text == "pass"
+    assert parse_move("pick:a", MOVES).text == "pick:A"
+
+
+def test_an_ambiguous_prefix_lists_its_candidates() -> None:
+    with pytest.raises(MoveInputError) as err:
+        parse_move("pi", MOVES)
+    assert str(err.value) == "'pi' is ambiguous: it starts 2 moves (pick:A, pick:B); type more of it, or its number"
+    with pytest.raises(MoveInputError, match=r"starts 3 moves \(pass, pick:A, pick:B\)"):
+        parse_move("p", MOVES)
+
+
+def test_an_unknown_input_suggests_the_closest_moves() -> None:
+    with pytest.raises(MoveInputError) as err:
+        parse_move("b33", MOVES)
+    assert str(err.value) == "'b33' is not a legal move here; did you mean b3?"
+    with pytest.raises(MoveInputError, match="'zz' is not a legal move here; type a number from the list, or help"):
+        parse_move("zz", MOVES)
+    with pytest.raises(MoveInputError, match="type a move"):
+        parse_move("   ", MOVES)
+
+
+def test_a_move_whose_text_is_a_number_is_taken_as_its_text() -> None:
+    moves = [Move(0, "2"), Move(1, "1")]
+    assert parse_move("1", moves).id == 1  # the move written "1", not the first one
+
+
+def test_moves_are_numbered_in_columns() -> None:
+    lines = numbered(MOVES, width=40)
+    assert lines[0].split() == ["1.", "a3", "4.", "a2", "7.", "pick:B"]
+    assert sum(len(line.split()) for line in lines) == 2 * len(MOVES)
+
+
+def test_seats_are_humans_and_bots() -> None:
+    assert [p.text for p in parse_seats("human,mcts:500")] == ["human", "mcts:iterations=500"]
+    assert [p.text for p in parse_seats("human, mcts:iterations=50,c=1,human")] == ["human", "mcts:iterations=50,c=1", "human"]
+    with pytest.raises(MidgardcError, match="'human' takes no parameter"):
+        parse_seats("human:3,random")
+    with pytest.raises(MidgardcError, match="unknown player 'humna'"):
+        parse_seats("humna,random")
+
+
+def test_match_says_where_a_human_plays() -> None:
+    from midgardc.players import parse_players
+
+    with pytest.raises(MidgardcError, match="plays only in 'midgardc play'"):
+        parse_players("human,random")
+
+
+# -- what a seat is shown ---------------------------------------------------------------------
+
+
+def test_a_seat_is_shown_its_own_hidden_score_and_not_the_others() -> None:
+    from midgardc.players.view import PlayerView
+    from midgardc.runtime.game import load, replay
+    from midgardc.runtime.view import render_text
+
+    state = replay(load("tests/data/phases.yaml", None, engine="interpreted"), ["a4", "a1", "d4"], 0)
+    whole = render_text(state, color=False)
+    assert "red: in hand stone 6; points 21" in whole and "green: in hand stone 7; points 10" in whole
+    red = PlayerView(state, 0).text()
+    assert "red: in hand stone 6; points 21" in red and "green: in hand stone 7; points ?" in red
+    green = PlayerView(state, 1).text()
+    assert "red: in hand stone 6; points ?" in green and "green: in hand stone 7; points 10" in green
+    public = render_text(state, color=False, viewer=-1)  # a spectator: nobody's hidden tally
+    assert "points 21" not in public and "points 10" not in public
+
+
+def test_a_seat_is_shown_its_own_hand_and_only_the_size_of_the_others() -> None:
+    from midgardc.players.view import PlayerView
+    from midgardc.runtime.game import load, replay
+    from midgardc.runtime.view import render_text
+
+    state = replay(load("tests/data/draft.yaml", None, engine="interpreted", n_players=2), ["open", "open"], 1)
+    whole = render_text(state, color=False)  # the whole truth, as show prints it
+    hands = {p: re.search(rf"^  draft of {p} \(player zone, visible: owner\): ([ABCD ]+) \[3\]$", whole, re.M).group(1) for p in ("north", "east")}
+    north = PlayerView(state, 0).text()
+    assert f"draft of north (player zone, visible: owner): {hands['north']} [3]" in north
+    assert "draft of east (player zone, visible: owner): hidden [3]" in north
+    assert "stock (game zone, ordered, visible: none): hidden [14]" in north
+    east = PlayerView(state, 1).text()
+    assert f"draft of east (player zone, visible: owner): {hands['east']} [3]" in east
+    assert "draft of north (player zone, visible: owner): hidden [3]" in east
+
+
+# -- through a pseudo-terminal -----------------------------------------------------------------
+
+
+def _spawn(*args: str):
+    child = pexpect.spawn(sys.executable, ["-m", "midgardc.cli", "play", *args], cwd=str(ROOT), encoding="utf-8", timeout=120, dimensions=(50, 120))
+    return child
+
+
+def _text(raw: str) -> str:
+    return ANSI.sub("", raw).replace("\r", "")
+
+
+def test_a_whole_game_of_tic_tac_toe(tmp_path: Path) -> None:
+    record = tmp_path / "game.jsonl"
+    child = _spawn(TTT, "--players", "human,random", "--delay", "0", "--seed", "3", "--record", str(record))
+    child.expect("x> ")
+    first = _text(child.before)
+    assert "x to move (move 1)" in first and "1. a3" in first and "9. c1" in first
+    child.sendline("zz")
+    child.expect("x> ")
+    assert "'zz' is not a legal move here" in _text(child.before)
+    child.sendline("b22")
+    child.expect("x> ")
+    assert "did you mean b2?" in _text(child.before)
+    child.sendline("a")
+    child.expect("x> ")
+    assert "'a' is ambiguous: it starts 3 moves (a3, a2, a1)" in _text(child.before)
+    child.sendline("help")
+    child.expect("x> ")
+    assert "undo" in _text(child.before) and "hint" in _text(child.before)
+    child.sendline("hint")
+    child.expect("x> ")
+    assert re.search(r"hint: mcts with 500 iterations would play [abc][123]", _text(child.before))
+    child.sendline("undo")
+    child.expect("x> ")
+    assert "nothing to undo: this is your first decision" in _text(child.before)
+    child.sendline("b2")
+    child.expect("x> ")
+    after = _text(child.before)
+    assert "x (human) plays b2" in after and re.search(r"o \(random\) plays [abc][123]", after)
+    assert "x to move (move 3)" in after
+    child.sendline("undo")
+    child.expect("x> ")
+    back = _text(child.before)
+    assert "undo: back to move 1 (taking back 2 moves)" in back and "x to move (move 1)" in back
+    # then the first legal move, by number, until the game is over
+    ended = None
+    for _ in range(6):
+        child.sendline("1")
+        i = child.expect(["x> ", pexpect.EOF])
+        if i == 1:
+            ended = _text(child.before)
+            break
+    assert ended is not None, "the game did not end"
+    assert "game over after" in ended
+    assert "Tic-tac-toe: 1 game, seed 3" in ended and re.search(r"^human\s+[01]\s", ended, re.M)
+    assert f"recorded the game in {record}" in ended
+    child.close()
+    assert child.exitstatus == 0
+    line = json.loads(record.read_text())
+    assert line["seats"] == ["human", "random"] and line["seed"] == 3 and line["moves"][0] == "a3"
+    replayed = subprocess.run([sys.executable, "-m", "midgardc.cli", "replay", TTT, "--record", str(record)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert replayed.returncode == 0, replayed.stderr
+    assert "result matches the record" in replayed.stderr
+
+
+def test_hot_seat_never_shows_the_other_seats_hidden_hand(tmp_path: Path) -> None:
+    record = tmp_path / "draft.jsonl"
+    child = _spawn(DRAFT, "--players", "human,human", "--delay", "0", "--seed", "1", "--engine", "interpreted", "--record", str(record))
+    seats = ("north", "east")
+    turns = 0
+    seen_own_items = hidden_from_me = 0
+    while turns < 10:
+        child.expect(r"pass the terminal to (\w+) \(human#\d\), then press Enter")
+        seat = child.match.group(1)
+        other = seats[1 - seats.index(seat)]
+        child.sendline("")
+        child.expect(f"{seat}> ")
+        assert "\x1b[2J" in child.before  # the screen is cleared before this seat's view
+        screen = _text(child.before)
+        assert f"{other} (human#" not in screen  # not even the other seat's last move
+        for zone in ("draft", "picked"):
+            theirs = re.search(rf"^  {zone} of {other} \(player zone, visible: owner\): (.*)$", screen, re.M)
+            assert theirs is not None, screen
+            assert re.fullmatch(r"(hidden|-) \[\d+\]", theirs.group(1)), theirs.group(0)
+            mine = re.search(rf"^  {zone} of {seat} \(player zone, visible: owner\): (.*)$", screen, re.M)
+            assert mine is not None and "hidden" not in mine.group(1)
+            seen_own_items += bool(re.match(r"[ABCD]( [ABCD])* \[", mine.group(1)))
+            hidden_from_me += theirs.group(1) != "- [0]"
+        child.sendline("1")
+        turns += 1
+    assert seen_own_items > 0 and hidden_from_me > 0  # a seat sees its own hand, not the other's
+    child.expect(r"pass the terminal to \w+")
+    child.sendline("")
+    child.expect(r"\w+> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert "recorded the unfinished game" in _text(child.before)
+    child.close()
+    line = json.loads(record.read_text())
+    assert len(line["moves"]) == 10 and line["result"] == {"unfinished": True, "plies": 10}
+
+
+def test_a_bots_hidden_pick_is_printed_as_the_human_sees_it() -> None:
+    child = _spawn(DRAFT, "--players", "human,random", "--delay", "0", "--seed", "1", "--engine", "interpreted")
+    picks = []
+    for _ in range(4):
+        child.expect("north> ")
+        picks += re.findall(r"east \(random\) plays (\S+)", _text(child.before))
+        child.sendline("1")
+    child.expect("north> ")
+    picks += re.findall(r"east \(random\) plays (\S+)", _text(child.before))
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "pick:?" in picks and not any(re.fullmatch(r"pick:[ABCD]", p) for p in picks), picks
+
+
+def _turn(screen: str) -> tuple[str, str, str]:
+    """(the roll line, the move number, the legal moves) of a screen of magic-mids."""
+    roll = re.search(r"^  roll: (\S+)$", screen, re.M)
+    number = re.search(r"red to move \(move (\d+)\)", screen)
+    assert roll and number, screen
+    return roll.group(1), number.group(1), screen.split("your legal moves")[1]
+
+
+def test_undo_in_a_game_with_dice_goes_back_to_the_same_roll() -> None:
+    # moves are plies and rolls: undo must take back both to reach the human's last decision
+    child = _spawn("specs/magic-mids.yaml", "--players", "human,random,random", "--delay", "0", "--seed", "2", "--engine", "interpreted")
+    child.expect("red> ")
+    first = _turn(_text(child.before))
+    child.sendline("1")
+    child.expect("red> ")
+    second = _turn(_text(child.before))
+    assert second[1] != first[1]
+    child.sendline("1")
+    child.expect("red> ")
+    child.sendline("undo")
+    child.expect("red> ")
+    screen = _text(child.before)
+    assert re.search(rf"undo: back to move {second[1]} \(taking back \d+ moves, rolls included\)", screen)
+    assert _turn(screen) == second
+    child.sendline("undo")
+    child.expect("red> ")
+    assert _turn(_text(child.before)) == first
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
