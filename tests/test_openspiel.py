@@ -141,3 +141,24 @@ def test_native_game_agrees(spec, native, translate):
         assert a.returns() == b.returns()
         ends.add(tuple(b.returns()))
     assert len(ends) >= 2  # both wins and another result were reached
+
+
+@pytest.mark.parametrize("spec", [TICTACTOE, str(SPECS / "magic-mids.yaml")], ids=["tic-tac-toe", "magic-mids"])
+def test_interpreted_engine_behind_the_adapter_gives_the_same_games(spec):
+    comp, interp = load_game(spec), load_game(spec, engine="interpreted")
+    pyspiel.random_sim_test(interp, num_sims=1, serialize=True, verbose=False)
+    rng = random.Random(2)
+    a, b = comp.new_initial_state(), interp.new_initial_state()
+    while not a.is_terminal():
+        if a.is_chance_node():
+            assert a.chance_outcomes() == b.chance_outcomes()
+            action = rng.choice([o for o, _ in a.chance_outcomes()])
+        else:
+            assert a.legal_actions() == b.legal_actions()
+            p = a.current_player()
+            assert a.observation_tensor(p) == b.observation_tensor(p)
+            assert a.information_state_string(p) == b.information_state_string(p)
+            action = rng.choice(a.legal_actions())
+        a.apply_action(action)
+        b.apply_action(action)
+    assert b.is_terminal() and a.returns() == b.returns()
