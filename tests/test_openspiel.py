@@ -7,6 +7,7 @@ every variant and player count with more simulations, and 1,000 native-compariso
 
 from __future__ import annotations
 
+import json
 import os
 import random
 
@@ -71,7 +72,14 @@ def test_hidden_zones_give_imperfect_information_strings():
     game = load_game(str(SPECS / "midgard-vikings.yaml"))
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     state = game.new_initial_state()
-    assert state.information_state_string(0) != state.information_state_string(1)
+    for p in range(game.num_players()):
+        seen = json.loads(state.information_state_string(p))
+        truth = state.mstate.zones()
+        hidden = [(z, o) for z, owners in seen["zones"].items() for o, e in owners.items() if e["items"] is None and e["size"] > 0]
+        assert hidden  # something of the start is out of this player's sight...
+        assert all(truth[z][o] for z, o in hidden)  # ...though the truth holds items there
+        own = {z.name for z in game.mgame.ir.zones.zones if z.per_player and z.visible == "owner"}
+        assert own and not [(z, o) for z, o in hidden if z in own and o == game.mgame.ir.players[p]]  # its own are seen
     assert state.observation_string(0) == state.mstate.observation_string(0).replace(',"moves":[]', "")
 
 
