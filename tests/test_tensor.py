@@ -85,3 +85,13 @@ def test_board_planes_and_turn():
     assert board[0, :, cell].sum() == 1 and board.sum() == 1
     assert list(sch.view(t, "current")) == [0, 1]
     assert "board" in str(sch) and str(sch.size) in str(sch)
+
+
+def test_schema_printer(capsys):
+    from midgardc.research.tensor import main
+
+    assert main([str(SPECS / "magic-mids.yaml"), "-", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "roll" in out and "(3, 6)" in out and "(total)" in out
+    assert main([str(SPECS / "nope.yaml")]) == 1
+    assert "error:" in capsys.readouterr().err

@@ -182,3 +182,32 @@ def write_board(ir: GameIR, sch: Schema, core: Any, out: np.ndarray) -> None:
     if ir.stacks:
         h = sch.view(out, "height")
         h[:] = np.asarray(core.heights, dtype=np.float32)[: ir.board.n_cells] * (board > 0)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """``python -m midgardc.research.tensor SPEC [VARIANT] [PLAYERS]``: print the schema."""
+    import sys
+
+    from ..errors import MidgardcError
+    from ..spec.lower import load_game_ir
+
+    args = sys.argv[1:] if argv is None else argv
+    if not 1 <= len(args) <= 3:
+        print("usage: python -m midgardc.research.tensor SPEC [VARIANT|-] [PLAYERS]", file=sys.stderr)
+        return 1
+    variant = args[1] if len(args) > 1 and args[1] != "-" else None
+    if len(args) > 2 and not args[2].isdigit():
+        print(f"error: PLAYERS must be a number, not {args[2]!r}", file=sys.stderr)
+        return 1
+    players = int(args[2]) if len(args) > 2 else None
+    try:
+        ir = load_game_ir(args[0], variant, players)
+    except (MidgardcError, OSError) as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    print(schema(ir))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
