@@ -3,6 +3,8 @@ API test on specs of different kinds (a board game, dice, hidden zones, decks)."
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,8 @@ from conftest import SPECS  # noqa: E402
 from midgardc.research import pettingzoo_env  # noqa: E402
 
 KINDS = ["classics/connect-four.yaml", "magic-mids.yaml", "midgard-vikings.yaml", "meridian.yaml"]  # board, dice, hidden zones, decks
+if os.environ.get("MIDGARDC_LONG"):  # every spec
+    KINDS = sorted(str(p.relative_to(SPECS)) for p in list(SPECS.glob("*.yaml")) + list(SPECS.glob("classics/*.yaml")))
 
 
 @pytest.mark.parametrize("spec", KINDS)
