@@ -14,7 +14,7 @@ FUZZ_CASES ?= 10000
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[test,cluster,research]'
 	@touch $(STAMP)
 
 setup: $(STAMP)  ## create .venv and install midgardc with its test tools

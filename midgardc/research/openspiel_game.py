@@ -1,0 +1,253 @@
+"""Any spec as an OpenSpiel game, built on OpenSpiel's Python game API.
+
+One game type is registered, ``python_midgardc``, whose parameters name the spec, variant,
+player count, back end and seed, so ``pyspiel.load_game`` and OpenSpiel's serialization
+rebuild the same game from its string. Action ids are the engine's move ids (players' moves
+first, then the roll outcomes: ``GameIR.n_moves`` distinct actions). A roll is an OpenSpiel
+chance node with the roll's exact outcome probabilities.
+
+Hidden information: what a player sees is ``State.observation(player)`` (the
+information-state string: the observation with the moves as that player saw them; the
+observation string: the same without the moves; the observation tensor:
+``midgardc.research.tensor``). A hidden shuffle at the start (decks, face-down zones) is
+not a chance node: it is decided by the ``seed`` parameter, the same for every initial
+state of the game object. OpenSpiel algorithms that enumerate chance (CFR, exact
+exploitability) therefore see one fixed deal, and the game type says
+``SAMPLED_STOCHASTIC`` for such specs (``EXPLICIT_STOCHASTIC`` when dice are the only chance).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Optional
+
+import numpy as np
+import pyspiel
+
+from midgardc.runtime.game import Game, State, load
+from midgardc.runtime.observe import may_hide
+from midgardc.research.tensor import observation_tensor, schema
+
+SHORT_NAME = "python_midgardc"
+
+_PARAMS = {"spec": "", "variant": "", "players": 0, "engine": "compiled", "seed": 0}
+
+_GAMES: dict[tuple, Game] = {}
+
+
+def _game_type(ir: Any, hidden: bool, shuffled: bool) -> "pyspiel.GameType":
+    n = ir.n_players
+    # a hidden start shuffle (``shuffled``) is a function of the seed parameter, not chance
+    # OpenSpiel sees: only dice make chance nodes (see the module's doc)
+    if ir.chance is not None:
+        chance = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    else:
+        chance = pyspiel.GameType.ChanceMode.DETERMINISTIC
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="midgardc spec",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=chance,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden else pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if n == 2 else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=n,
+        min_num_players=n,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(_PARAMS),
+    )
+
+
+def _shuffled(ir: Any) -> bool:
+    """Whether the start holds a hidden order or deal decided by the seed (not by OpenSpiel)."""
+    return ir.deck is not None or (ir.zones is not None and may_hide(ir))
+
+
+class MidgardcGame(pyspiel.Game):
+    """A spec (variant, player count, back end) as a ``pyspiel.Game``."""
+
+    def __init__(self, params: Optional[dict] = None):
+        p = dict(_PARAMS)
+        p.update(params or {})
+        if not p["spec"]:
+            raise ValueError("python_midgardc needs a 'spec' parameter (a spec file's path)")
+        key = (os.path.abspath(p["spec"]), p["variant"], int(p["players"]), p["engine"])
+        self._shared = _Shared(key)
+        self.seed = int(p["seed"])
+        game = self.mgame
+        ir = game.ir
+        self.schema = schema(ir)
+        hidden = may_hide(ir)
+        chance_plies = ir.max_plies if ir.chance is not None else 0
+        info = pyspiel.GameInfo(
+            num_distinct_actions=ir.n_action_moves,
+            max_chance_outcomes=len(ir.chance.outcomes) if ir.chance is not None else 0,
+            num_players=ir.n_players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0 if ir.n_players == 2 else None,
+            max_game_length=ir.max_plies + chance_plies + 1,
+        )
+        super().__init__(_game_type(ir, hidden, _shuffled(ir)), info, p)
+
+    @property
+    def mgame(self) -> Game:
+        """The midgardc game underneath."""
+        return self._shared.game
+
+    def new_initial_state(self) -> "MidgardcState":
+        return MidgardcState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "MidgardcObserver":
+        return MidgardcObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class MidgardcState(pyspiel.State):
+    def __init__(self, game: MidgardcGame, mstate: Optional[State] = None):
+        super().__init__(game)
+        self._held = _Holder(game._shared.key, game.seed, mstate if mstate is not None else game.mgame.new_state(game.seed))
+
+    def current_player(self) -> int:
+        s = self.mstate
+        if s.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        if s.is_chance_node():
+            return pyspiel.PlayerId.CHANCE
+        return s.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert player >= 0
+        return sorted(self.mstate.legal_move_ids())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        assert self.mstate.is_chance_node()
+        base = self._chance_base
+        return sorted((m.id - base, p) for m, p in self.mstate.chance_outcomes())
+
+    @property
+    def _chance_base(self) -> int:
+        ir = self.mstate.game.ir
+        return ir.chance.base if ir.chance is not None else ir.n_action_moves
+
+    def _apply_action(self, action: int) -> None:
+        if self.mstate.is_chance_node():
+            action = int(action) + self._chance_base
+        self.mstate.apply_unchecked(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            action = int(action) + self._chance_base
+        return self.mstate.game.move_text(int(action))
+
+    def is_terminal(self) -> bool:
+        return self.mstate.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self.mstate.returns()
+
+    def __str__(self) -> str:
+        return str(self.mstate)
+
+    # OpenSpiel clones a Python state by deep-copying its attributes: the midgardc state
+    # (which holds the engine) is cloned through its own API instead (see _Holder)
+    @property
+    def mstate(self) -> State:
+        return self._held.state
+
+
+
+def _load(key: tuple) -> Game:
+    game = _GAMES.get(key)
+    if game is None:
+        spec, variant, players, engine = key
+        game = _GAMES[key] = load(spec, variant or None, engine=engine, n_players=players or None)
+    return game
+
+
+class _Shared:
+    """The midgardc game (it holds the loaded engine module): shared, never copied; pickled
+    as its key (spec path, variant, player count, engine)."""
+
+    __slots__ = ("key", "game")
+
+    def __init__(self, key: tuple):
+        self.key = key
+        self.game = _load(key)
+
+    def __deepcopy__(self, memo: dict) -> "_Shared":
+        return self
+
+    def __reduce__(self) -> tuple:
+        return (_Shared, (self.key,))
+
+
+class _Holder:
+    """A midgardc state that deep-copies as ``State.clone()`` and pickles as its game's key,
+    seed and move history (replayed on load)."""
+
+    __slots__ = ("key", "seed", "state")
+
+    def __init__(self, key: tuple, seed: int, state: State):
+        self.key, self.seed, self.state = key, seed, state
+
+    def __deepcopy__(self, memo: dict) -> "_Holder":
+        return _Holder(self.key, self.seed, self.state.clone())
+
+    def __reduce__(self) -> tuple:
+        return (_replayed, (self.key, self.seed, list(self.state.history)))
+
+
+def _replayed(key: tuple, seed: int, history: list[int]) -> _Holder:
+    state = _load(key).new_state(seed)
+    for move in history:
+        state.apply_unchecked(move)
+    return _Holder(key, seed, state)
+
+
+class MidgardcObserver:
+    """OpenSpiel's PyObserver for a spec: the tensor of ``midgardc.research.tensor``; the
+    string is the player's observation as JSON (with the moves it saw when perfect recall
+    is asked for)."""
+
+    def __init__(self, game: MidgardcGame, iig_obs_type: Any, params: Any):
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.schema = game.schema
+        self.tensor = np.zeros(self.schema.size, np.float32)
+        self.dict = {p.name: self.schema.view(self.tensor, p.name) for p in self.schema.parts}
+
+    def set_from(self, state: MidgardcState, player: int) -> None:
+        observation_tensor(state.mstate, player, self.tensor)
+
+    def string_from(self, state: MidgardcState, player: int) -> str:
+        obs = state.mstate.observation(player)
+        if not self.perfect_recall:
+            obs.pop("moves", None)
+        return json.dumps(obs, separators=(",", ":"), sort_keys=True)
+
+
+def _registered_type() -> "pyspiel.GameType":
+    """The type the registry lists (any player count); each game carries its own exact type."""
+    t = _game_type(type("AnyIR", (), {"n_players": 2, "chance": None})(), True, True)
+    return pyspiel.GameType(
+        short_name=t.short_name, long_name=t.long_name, dynamics=t.dynamics, chance_mode=t.chance_mode,
+        information=t.information, utility=pyspiel.GameType.Utility.GENERAL_SUM, reward_model=t.reward_model,
+        max_num_players=16, min_num_players=1, provides_information_state_string=True,
+        provides_information_state_tensor=False, provides_observation_string=True,
+        provides_observation_tensor=True, parameter_specification=dict(_PARAMS),
+    )
+
+
+if SHORT_NAME not in pyspiel.registered_names():
+    pyspiel.register_game(_registered_type(), MidgardcGame)
+
+
+def load_game(spec_path: str, variant: Optional[str] = None, players: Optional[int] = None, engine: str = "compiled", seed: int = 0) -> "pyspiel.Game":
+    """A spec as a ``pyspiel.Game`` (through ``pyspiel.load_game``, so it serializes)."""
+    params = {"spec": os.path.abspath(spec_path), "variant": variant or "", "players": int(players or 0), "engine": engine, "seed": int(seed)}
+    return pyspiel.load_game(SHORT_NAME, params)

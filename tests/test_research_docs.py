@@ -1,0 +1,28 @@
+"""The Python snippets of docs/research.md and README's researcher section run as written
+(from the repository's root, where their spec paths point)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("pyspiel")
+pytest.importorskip("pettingzoo")
+
+from conftest import ROOT  # noqa: E402
+
+
+def _snippets():
+    for doc in ("docs/research.md", "README.md"):
+        text = (ROOT / doc).read_text(encoding="utf-8")
+        for m in re.finditer(r"```python\n(.*?)```", text, re.S):
+            line = text.count("\n", 0, m.start()) + 1
+            yield pytest.param(m.group(1), id=f"{doc}:{line}")
+
+
+@pytest.mark.parametrize("code", list(_snippets()))
+def test_snippet_runs(code, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "<snippet>", "exec"), {"__name__": "__snippet__"})
+    assert capsys.readouterr().out.strip()  # every snippet prints what it shows
