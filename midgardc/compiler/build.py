@@ -91,13 +91,16 @@ def _under(path: str, directory: str) -> bool:
     return os.path.realpath(path).startswith(inside + os.sep)
 
 
-def generated_path(ir: GameIR, root: str = "generated") -> str:
-    """``generated/<stem>.pyx`` for a spec under the project's specs/ (the committed
-    name); for any other spec file ``generated/elsewhere/<stem>--<key>.pyx``, keyed by the
-    spec file's absolute path, so building a copy of a spec (same game name, another file)
-    never replaces the committed source of the original."""
+def generated_path(ir: GameIR, root: str = "generated", specs_dir: Optional[str] = None) -> str:
+    """``<root>/<stem>.pyx`` for a spec under the project's specs/ (``specs_dir``, by
+    default the sibling of ``root``), the committed name; also when there is no such
+    directory (a designer's own folder). A spec file from anywhere else in a project (a
+    copy being edited, a mutated spec) gets ``<root>/elsewhere/<stem>--<key>.pyx``, keyed
+    by the spec file's absolute path, so it never replaces the source of the spec under
+    specs/ that has the same game name."""
     stem = module_stem(ir)
-    if not ir.source or _under(ir.source, _specs_dir(root)):
+    specs = _specs_dir(root) if specs_dir is None else specs_dir
+    if not ir.source or not os.path.isdir(specs) or _under(ir.source, specs):
         return os.path.join(root, stem + ".pyx")
     key = hashlib.sha256(os.path.realpath(ir.source).encode("utf-8")).hexdigest()[:12]
     return os.path.join(root, ELSEWHERE, f"{stem}--{key}.pyx")
@@ -196,7 +199,7 @@ def expected_generated(specs_dir: str = "specs", root: str = "generated") -> dic
     out: dict[str, str] = {}
     owners: dict[str, str] = {}
     for ir in spec_irs(specs_dir):
-        path = generated_path(ir, root)
+        path = generated_path(ir, root, specs_dir)
         who = f"{ir.source}" + (f" (variant {ir.variant})" if ir.variant else "") + (f" ({ir.n_players} players)" if ir.player_counts else "")
         if path in out:
             raise BuildError(f"{who} and {owners[path]} would both generate {path}; give one of the games another name")
