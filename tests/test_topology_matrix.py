@@ -205,3 +205,38 @@ def test_a_graph_board_with_stacks_builds(tmp_path: Path) -> None:
     game = load(GRAPH_STACKS, engine="compiled")
     state = replay(game, ["northx3", "southx1"])
     assert state.to_json()["board"]["north"] == {"owner": "red", "height": 3}
+
+
+RING = """\
+midgardc: 1
+game: {name: ring-lines, players: [red, blue], max_plies: 6}
+pieces:
+  stone: {hand: 3}
+board: {topology: square, rows: 2, cols: 3, wrap: true}
+actions:
+  play:
+    params: {c: cell}
+    where: empty(c)
+    effects:
+      - place: {piece: stone, at: c}
+ranking:
+  three: "count(c in cells: owner(c) == p and line(c, 3))"
+  four: "count(c in cells: owner(c) == p and line(c, 4))"
+  flanks: "count(c in cells: owner(c) == p and (any d in directions: flanked(c, d) > 0))"
+"""
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_line_round_a_wrapping_board_is_counted_once_and_ends(tmp_path: Path, engine: str) -> None:
+    # A whole row of a torus is one player's: line() and flanked() walk round to where
+    # they started and stop there (the interpreter used to loop forever). The ring of 3
+    # is a line of 3, not of 5 (each cell counted once).
+    spec = tmp_path / "ring.yaml"
+    spec.write_text(RING)
+    state = replay(load(str(spec), engine=engine), ["a2", "a1", "b2", "b1", "c2"])
+    scores = state.to_json()["players"]
+    # flanked() is read for blue (to move): round red's row no blue piece closes a run
+    # (the walk comes back to the start); each blue stone closes the red one above it,
+    # whose column wraps back to the blue stone
+    assert scores[0]["score"] == {"three": 3, "four": 0, "flanks": 0}
+    assert scores[1]["score"] == {"three": 0, "four": 0, "flanks": 2}
