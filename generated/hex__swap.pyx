@@ -1282,11 +1282,44 @@ cdef inline void move_piece(State* st, int frm, int to, bint to_hand) noexcept n
     set_piece(st, frm, 0)
 
 
+# -- rays and pushes along directions (room() and ray() in the interpreter)
+
+cdef inline bint room_at(State* st, int c, int d) noexcept nogil:
+    """room(c, d): the run of occupied cells from c in direction d ends before the edge."""
+    cdef int x = c
+    if c >= N_CELLS:
+        return False
+    while st.board[x] > 0:
+        x = STEP[d][x]
+        if x >= N_CELLS or x == c:
+            return False
+    return True
+
+
+cdef inline int ray_fill(int c, int d, int* order) noexcept nogil:
+    """Write ray(c, d) into order (the cells past c in direction d, to the edge or back
+    to c) and return its length."""
+    cdef int size = 0
+    cdef int x
+    if c >= N_CELLS:
+        return 0
+    x = STEP[d][c]
+    while x < N_CELLS and x != c:
+        order[size] = x
+        size += 1
+        x = STEP[d][x]
+    return size
+
+
 cdef inline int run_of(State* st, int c, int d, int o) noexcept nogil:
-    """How many cells in a row from step(c, d) on belong to player o."""
+    """How many cells in a row from step(c, d) on belong to player o, stopping when the
+    walk comes back to c (a wrapping board); -1 - k when it does, the whole ring round c
+    being o's."""
     cdef int k = 0
     cdef int x = STEP[d][c]
     while x < N_CELLS and piece_owner(st.board[x]) == o:
+        if x == c:
+            return -1 - k
         k += 1
         x = STEP[d][x]
     return k
@@ -1295,7 +1328,7 @@ cdef inline int run_of(State* st, int c, int d, int o) noexcept nogil:
 cdef inline bint line_at(State* st, int c, long long length) noexcept nogil:
     """line(c, n): the piece on c is one of at least n of its owner's in a row."""
     cdef int o = piece_owner(st.board[c])
-    cdef int d, e
+    cdef int d, e, ahead
     cdef long long total
     if o < 0:
         return False
@@ -1305,9 +1338,13 @@ cdef inline bint line_at(State* st, int c, long long length) noexcept nogil:
         e = OPPOSITE[d]
         if 0 <= e < d and OPPOSITE[e] == d:
             continue  # the same line as direction e, already counted
-        total = 1 + run_of(st, c, d, o)
-        if e >= 0:
-            total += run_of(st, c, e, o)
+        ahead = run_of(st, c, d, o)
+        if ahead < 0:  # a whole ring of o's: the line is the ring, counted once
+            total = -ahead
+        else:
+            total = 1 + ahead
+            if e >= 0:
+                total += run_of(st, c, e, o)
         if total >= length:
             return True
     return False
@@ -1326,6 +1363,8 @@ cdef inline int flanked_run(State* st, int c, int d) noexcept nogil:
         o = piece_owner(st.board[x])
         if o < 0 or o == me:
             break
+        if x == c:  # round a wrapping board back to c: nothing closes the run
+            return 0
         k += 1
         x = STEP[d][x]
     if x < N_CELLS and piece_owner(st.board[x]) == me:
@@ -1418,6 +1457,21 @@ cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
     return (quant_0(st, a0, a1) and quant_1(st, a0, a1))
 
 
+# define 7: column(cell c) = count(x in ray(c, w): true)
+cdef inline long long define_7(State* st, int a0) noexcept nogil:
+    return quant_2(st, a0)
+
+
+# define 8: row(cell c) = count(x in ray(c, nw): true)
+cdef inline long long define_8(State* st, int a0) noexcept nogil:
+    return quant_3(st, a0)
+
+
+# define 9: mirrored(cell f, cell c) = column(f) == row(c) and row(f) == column(c)
+cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
+    return ((define_7(st, a0) == define_8(st, a1)) and (define_8(st, a0) == define_7(st, a1)))
+
+
 # ---------------------------------------------------------------------------- quantifiers
 # Each quantifier, lifted into a function of the locals it reads (f0, f1, ...); its bound
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
@@ -1455,6 +1509,48 @@ cdef inline bint quant_1(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
+# quant 2: count(x in ray(c, w): true)
+cdef inline long long quant_2(State* st, int f0) noexcept nogil:
+    # f0 = c
+    cdef int x
+    cdef int ray[N_CELLS]
+    cdef int ray_size
+    cdef int ray_at
+    cdef long long total = 0
+    ray_size = ray_fill(f0, 4, ray)
+    for ray_at in range(ray_size):
+        x = ray[ray_at]
+        if True:
+            total += 1
+    return total
+
+
+# quant 3: count(x in ray(c, nw): true)
+cdef inline long long quant_3(State* st, int f0) noexcept nogil:
+    # f0 = c
+    cdef int x
+    cdef int ray[N_CELLS]
+    cdef int ray_size
+    cdef int ray_at
+    cdef long long total = 0
+    ray_size = ray_fill(f0, 5, ray)
+    for ray_at in range(ray_size):
+        x = ray[ray_at]
+        if True:
+            total += 1
+    return total
+
+
+# quant 4: any f in cells: occupied(f) and mirrored(f, c)
+cdef inline bint quant_4(State* st, int f0) noexcept nogil:
+    # f0 = c
+    cdef int x
+    for x in range(N_CELLS):
+        if ((st.board[x] > 0) and define_9(st, x, f0)):
+            return True
+    return False
+
+
 # ---------------------------------------------------------------------------- cell sets
 # Conditions on one cell computed for every cell at once: out[w] holds cells 64w..64w+63.
 # Scalars (s0, ...) are evaluated once; "near" sets come from dilate(): the cells with a
@@ -1467,14 +1563,6 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         cand0[w] = st.cellsets[0][w]
-
-
-# cellset 1:
-#   cand0 = {c in cells: occupied(c)}
-cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
-    cdef int w
-    for w in range(WORDS):
-        cand0[w] = (VALID[w] & ~st.cellsets[0][w])
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -1505,16 +1593,13 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 out[n] = a0
                 n += 1
     # action 1: swap(c: cell) -> ids 121..241
-    # where hand(mover, stone) > 0 and (ply == 1 and occupied(c))
+    # where hand(mover, stone) > 0 and (ply == 1 and (any f in cells: occupied(f) and mirrored(f, c)))
     if (hand_of(st, st.current, 0) > 0) and (st.ply == 1):
-        cellset_1(st, cand0)  # occupied(c)
-        for w0 in range(WORDS):  # c: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                out[n] = 121 + a0
-                n += 1
+        for a0 in range(N_CELLS):  # c: cell
+            if not quant_4(st, a0):  # any f in cells: occupied(f) and mirrored(f, c)
+                continue
+            out[n] = 121 + a0
+            n += 1
     return n
 
 
@@ -1537,15 +1622,12 @@ cdef bint any_legal(State* st) noexcept nogil:
                 bits0 &= bits0 - 1
                 return True
     # action 1: swap(c: cell) -> ids 121..241
-    # where hand(mover, stone) > 0 and (ply == 1 and occupied(c))
+    # where hand(mover, stone) > 0 and (ply == 1 and (any f in cells: occupied(f) and mirrored(f, c)))
     if (hand_of(st, st.current, 0) > 0) and (st.ply == 1):
-        cellset_1(st, cand0)  # occupied(c)
-        for w0 in range(WORDS):  # c: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                return True
+        for a0 in range(N_CELLS):  # c: cell
+            if not quant_4(st, a0):  # any f in cells: occupied(f) and mirrored(f, c)
+                continue
+            return True
     return False
 
 
@@ -1561,6 +1643,36 @@ cdef bint any_legal(State* st) noexcept nogil:
 # (when its condition holds), with the action's parameters in scope.
 
 
+cdef inline void remove_piece(State* st, int cell, bint to_hand) noexcept nogil:
+    """Take the piece on a board cell off (back to its owner's hand when to_hand)."""
+    cdef int piece = st.board[cell]
+    if piece <= 0:
+        return
+    if to_hand:
+        st.hands[piece_owner(piece)][piece_kind(piece)] += 1
+    set_piece(st, cell, 0)
+
+
+cdef void remove_0(State* st) noexcept nogil:
+    # remove the piece on f for each f in cells where occupied(f) (to out)
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    cdef int x
+    memset(found, 0, sizeof(found))
+    for x in range(N_CELLS):
+        if not (st.board[x] > 0):
+            continue
+        c = x
+        if c < N_CELLS:
+            add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            bits &= bits - 1
+
+
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
     # action 0: play(c: cell)
     put_piece(st, st.current, 0, a0)  # place stone of mover at c
@@ -1571,6 +1683,7 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
 
 cdef void apply_action_1(State* st, int a0) noexcept nogil:
     # action 1: swap(c: cell)
+    remove_0(st)  # remove the piece on f for each f in cells where occupied(f) (to out)
     put_piece(st, st.current, 0, a0)  # place stone of mover at c
     # trigger 0: connection when joins(c, mover)
     if define_6(st, a0, st.current):

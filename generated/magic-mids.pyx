@@ -667,11 +667,44 @@ cdef inline void move_piece(State* st, int frm, int to, bint to_hand) noexcept n
     set_piece(st, frm, 0)
 
 
+# -- rays and pushes along directions (room() and ray() in the interpreter)
+
+cdef inline bint room_at(State* st, int c, int d) noexcept nogil:
+    """room(c, d): the run of occupied cells from c in direction d ends before the edge."""
+    cdef int x = c
+    if c >= N_CELLS:
+        return False
+    while st.board[x] > 0:
+        x = STEP[d][x]
+        if x >= N_CELLS or x == c:
+            return False
+    return True
+
+
+cdef inline int ray_fill(int c, int d, int* order) noexcept nogil:
+    """Write ray(c, d) into order (the cells past c in direction d, to the edge or back
+    to c) and return its length."""
+    cdef int size = 0
+    cdef int x
+    if c >= N_CELLS:
+        return 0
+    x = STEP[d][c]
+    while x < N_CELLS and x != c:
+        order[size] = x
+        size += 1
+        x = STEP[d][x]
+    return size
+
+
 cdef inline int run_of(State* st, int c, int d, int o) noexcept nogil:
-    """How many cells in a row from step(c, d) on belong to player o."""
+    """How many cells in a row from step(c, d) on belong to player o, stopping when the
+    walk comes back to c (a wrapping board); -1 - k when it does, the whole ring round c
+    being o's."""
     cdef int k = 0
     cdef int x = STEP[d][c]
     while x < N_CELLS and piece_owner(st.board[x]) == o:
+        if x == c:
+            return -1 - k
         k += 1
         x = STEP[d][x]
     return k
@@ -680,7 +713,7 @@ cdef inline int run_of(State* st, int c, int d, int o) noexcept nogil:
 cdef inline bint line_at(State* st, int c, long long length) noexcept nogil:
     """line(c, n): the piece on c is one of at least n of its owner's in a row."""
     cdef int o = piece_owner(st.board[c])
-    cdef int d, e
+    cdef int d, e, ahead
     cdef long long total
     if o < 0:
         return False
@@ -690,9 +723,13 @@ cdef inline bint line_at(State* st, int c, long long length) noexcept nogil:
         e = OPPOSITE[d]
         if 0 <= e < d and OPPOSITE[e] == d:
             continue  # the same line as direction e, already counted
-        total = 1 + run_of(st, c, d, o)
-        if e >= 0:
-            total += run_of(st, c, e, o)
+        ahead = run_of(st, c, d, o)
+        if ahead < 0:  # a whole ring of o's: the line is the ring, counted once
+            total = -ahead
+        else:
+            total = 1 + ahead
+            if e >= 0:
+                total += run_of(st, c, e, o)
         if total >= length:
             return True
     return False
@@ -711,6 +748,8 @@ cdef inline int flanked_run(State* st, int c, int d) noexcept nogil:
         o = piece_owner(st.board[x])
         if o < 0 or o == me:
             break
+        if x == c:  # round a wrapping board back to c: nothing closes the run
+            return 0
         k += 1
         x = STEP[d][x]
     if x < N_CELLS and piece_owner(st.board[x]) == me:

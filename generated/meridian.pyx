@@ -30,8 +30,8 @@ cdef enum:
     N_KINDS = 1           # kinds of piece
     KIND_DIV = 1          # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 1        # hand array width (at least 1)
-    N_COUNTERS = 2        # per-player counters
-    COUNTER_SLOTS = 2     # counter array width (at least 1)
+    N_COUNTERS = 4        # per-player counters
+    COUNTER_SLOTS = 4     # counter array width (at least 1)
     N_DIRS = 8            # board directions
     MAX_DEGREE = 4        # neighbour table width
     N_MOVES = 84664       # move ids are 0 .. N_MOVES-1
@@ -476,12 +476,12 @@ cdef extern from *:
       {20}
     };
     /* counters at setup [player][counter], then the game's row */
-    static const long long MGC_COUNTER_INIT[5][2] = {
-      {1, 0},
-      {1, 0},
-      {1, 0},
-      {1, 0},
-      {0, 0}
+    static const long long MGC_COUNTER_INIT[5][4] = {
+      {1, 0, 0, 0},
+      {1, 0, 0, 0},
+      {1, 0, 0, 0},
+      {1, 0, 0, 0},
+      {0, 0, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[50][4]
@@ -492,7 +492,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[13][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[51]
     const int HAND_INIT "MGC_HAND_INIT"[4][1]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[5][2]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[5][4]
 
 
 # ---------------------------------------------------------------------------- state
@@ -802,7 +802,7 @@ cdef inline void move_piece(State* st, int frm, int to, bint to_hand) noexcept n
     set_piece(st, frm, 0)
 
 
-# -- stacks and pushes (Core._place, room() and ray() in the interpreter)
+# -- rays and pushes along directions (room() and ray() in the interpreter)
 
 cdef inline bint room_at(State* st, int c, int d) noexcept nogil:
     """room(c, d): the run of occupied cells from c in direction d ends before the edge."""
@@ -831,10 +831,13 @@ cdef inline int ray_fill(int c, int d, int* order) noexcept nogil:
     return size
 
 
+# -- stacks and pushes (Core._place in the interpreter)
+
 cdef inline void put_stack(State* st, int owner, int kind, int cell, long long height, int push) noexcept nogil:
     """The place effect with a height (and a push direction, or -1): when the cell is
     occupied the run from it moves one step that way first (no room: nothing happens),
-    then a stack of `height` pieces from the owner's hand goes on the cell."""
+    then a stack of `height` pieces from the owner's hand goes on the cell. A board
+    without directions has no pushes (the validator refuses them there)."""
     cdef int x, prev, end
     cdef int piece = 1 + owner * N_KINDS + kind
     if owner < 0 or cell >= N_CELLS or height < 1 or height > MAX_HEIGHT or st.hands[owner][kind] < height:
@@ -859,10 +862,14 @@ cdef inline void put_stack(State* st, int owner, int kind, int cell, long long h
 
 
 cdef inline int run_of(State* st, int c, int d, int o) noexcept nogil:
-    """How many cells in a row from step(c, d) on belong to player o."""
+    """How many cells in a row from step(c, d) on belong to player o, stopping when the
+    walk comes back to c (a wrapping board); -1 - k when it does, the whole ring round c
+    being o's."""
     cdef int k = 0
     cdef int x = STEP[d][c]
     while x < N_CELLS and piece_owner(st.board[x]) == o:
+        if x == c:
+            return -1 - k
         k += 1
         x = STEP[d][x]
     return k
@@ -871,7 +878,7 @@ cdef inline int run_of(State* st, int c, int d, int o) noexcept nogil:
 cdef inline bint line_at(State* st, int c, long long length) noexcept nogil:
     """line(c, n): the piece on c is one of at least n of its owner's in a row."""
     cdef int o = piece_owner(st.board[c])
-    cdef int d, e
+    cdef int d, e, ahead
     cdef long long total
     if o < 0:
         return False
@@ -881,9 +888,13 @@ cdef inline bint line_at(State* st, int c, long long length) noexcept nogil:
         e = OPPOSITE[d]
         if 0 <= e < d and OPPOSITE[e] == d:
             continue  # the same line as direction e, already counted
-        total = 1 + run_of(st, c, d, o)
-        if e >= 0:
-            total += run_of(st, c, e, o)
+        ahead = run_of(st, c, d, o)
+        if ahead < 0:  # a whole ring of o's: the line is the ring, counted once
+            total = -ahead
+        else:
+            total = 1 + ahead
+            if e >= 0:
+                total += run_of(st, c, e, o)
         if total >= length:
             return True
     return False
@@ -902,6 +913,8 @@ cdef inline int flanked_run(State* st, int c, int d) noexcept nogil:
         o = piece_owner(st.board[x])
         if o < 0 or o == me:
             break
+        if x == c:  # round a wrapping board back to c: nothing closes the run
+            return 0
         k += 1
         x = STEP[d][x]
     if x < N_CELLS and piece_owner(st.board[x]) == me:
@@ -1141,54 +1154,64 @@ cdef inline long long define_0(State* st, int a0) noexcept nogil:
     return (quant_0(st, a0) + 1)
 
 
-# define 1: taller_above(cell c, int h) = all x in ray(c, n): empty(x) or height(x) > h
-cdef inline bint define_1(State* st, int a0, long long a1) noexcept nogil:
-    return quant_1(st, a0, a1)
+# define 1: row(cell c) = count(x in ray(c, n): true) + 1
+cdef inline long long define_1(State* st, int a0) noexcept nogil:
+    return (quant_1(st, a0) + 1)
 
 
-# define 2: shorter_below(cell c, int h) = all x in ray(c, s): empty(x) or height(x) < h
+# define 2: taller_above(cell c, int h) = all x in ray(c, n): empty(x) or height(x) > h
 cdef inline bint define_2(State* st, int a0, long long a1) noexcept nogil:
     return quant_2(st, a0, a1)
 
 
-# define 3: towers_on(cell c) = count(x in ray(c, n): occupied(x)) + count(x in ray(c, s): occupied(x)) + count(x in range(1, 1): occupied(c))
-cdef inline long long define_3(State* st, int a0) noexcept nogil:
-    return ((quant_3(st, a0) + quant_4(st, a0)) + quant_5(st, a0))
+# define 3: shorter_below(cell c, int h) = all x in ray(c, s): empty(x) or height(x) < h
+cdef inline bint define_3(State* st, int a0, long long a1) noexcept nogil:
+    return quant_3(st, a0, a1)
 
 
-# define 4: mine_on(cell c, player p) = count(x in ray(c, n): owner(x) == p) + count(x in ray(c, s): owner(x) == p) + count(x in range(1, 1): owner(c) == p)
-cdef inline long long define_4(State* st, int a0, int a1) noexcept nogil:
-    return ((quant_6(st, a0, a1) + quant_7(st, a0, a1)) + quant_8(st, a0, a1))
+# define 4: towers_on(cell c) = count(x in ray(c, n): occupied(x)) + count(x in ray(c, s): occupied(x)) + count(x in range(1, 1): occupied(c))
+cdef inline long long define_4(State* st, int a0) noexcept nogil:
+    return ((quant_4(st, a0) + quant_5(st, a0)) + quant_6(st, a0))
 
 
-# define 5: may_add(cell c) = mine_on(c, mover) < per_meridian(mover)
-cdef inline bint define_5(State* st, int a0) noexcept nogil:
-    return (define_4(st, a0, st.current) < counter_of(st, st.current, 0))
+# define 5: mine_on(cell c, player p) = count(x in ray(c, n): owner(x) == p) + count(x in ray(c, s): owner(x) == p) + count(x in range(1, 1): owner(c) == p)
+cdef inline long long define_5(State* st, int a0, int a1) noexcept nogil:
+    return ((quant_7(st, a0, a1) + quant_8(st, a0, a1)) + quant_9(st, a0, a1))
 
 
-# define 6: may_build(cell c, int h) = empty(c) and taller_above(c, h) and shorter_below(c, h) and (h >= 2 or towers_on(c) > 0) and may_add(c)
-cdef inline bint define_6(State* st, int a0, long long a1) noexcept nogil:
-    return (((((st.board[a0] == 0) and define_1(st, a0, a1)) and define_2(st, a0, a1)) and ((a1 >= 2) or (define_3(st, a0) > 0))) and define_5(st, a0))
+# define 6: may_add(cell c) = mine_on(c, mover) < per_meridian(mover)
+cdef inline bint define_6(State* st, int a0) noexcept nogil:
+    return (define_5(st, a0, st.current) < counter_of(st, st.current, 0))
 
 
-# define 7: may_push_up(cell c, int h) = owner(c) != nobody and owner(c) != mover and h < height(c) and room(c, n) and shorter_below(c, h) and may_add(c)
+# define 7: may_build(cell c, int h) = empty(c) and taller_above(c, h) and shorter_below(c, h) and (h >= 2 or towers_on(c) > 0) and may_add(c)
 cdef inline bint define_7(State* st, int a0, long long a1) noexcept nogil:
-    return ((((((piece_owner(st.board[a0]) != (-1)) and (piece_owner(st.board[a0]) != st.current)) and (a1 < st.heights[a0])) and room_at(st, a0, 0)) and define_2(st, a0, a1)) and define_5(st, a0))
+    return (((((st.board[a0] == 0) and define_2(st, a0, a1)) and define_3(st, a0, a1)) and ((a1 >= 2) or (define_4(st, a0) > 0))) and define_6(st, a0))
 
 
-# define 8: may_push_down(cell c, int h) = owner(c) != nobody and owner(c) != mover and h > height(c) and room(c, s) and taller_above(c, h) and may_add(c)
+# define 8: may_push_up(cell c, int h) = owner(c) != nobody and owner(c) != mover and h < height(c) and room(c, n) and shorter_below(c, h) and may_add(c)
 cdef inline bint define_8(State* st, int a0, long long a1) noexcept nogil:
-    return ((((((piece_owner(st.board[a0]) != (-1)) and (piece_owner(st.board[a0]) != st.current)) and (a1 > st.heights[a0])) and room_at(st, a0, 4)) and define_1(st, a0, a1)) and define_5(st, a0))
+    return ((((((piece_owner(st.board[a0]) != (-1)) and (piece_owner(st.board[a0]) != st.current)) and (a1 < st.heights[a0])) and room_at(st, a0, 0)) and define_3(st, a0, a1)) and define_6(st, a0))
 
 
-# define 9: card_for(item k, cell c) = lifted(mover) == 0 and face_up(mover, k) > 0 and item_has(k, meridian(c))
-cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
+# define 9: may_push_down(cell c, int h) = owner(c) != nobody and owner(c) != mover and h > height(c) and room(c, s) and taller_above(c, h) and may_add(c)
+cdef inline bint define_9(State* st, int a0, long long a1) noexcept nogil:
+    return ((((((piece_owner(st.board[a0]) != (-1)) and (piece_owner(st.board[a0]) != st.current)) and (a1 > st.heights[a0])) and room_at(st, a0, 4)) and define_2(st, a0, a1)) and define_6(st, a0))
+
+
+# define 10: card_for(item k, cell c) = lifted(mover) == 0 and face_up(mover, k) > 0 and item_has(k, meridian(c))
+cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
     return (((counter_of(st, st.current, 1) == 0) and (face_up_of(st, st.current, a0) > 0)) and item_shows(a0, define_0(st, a1)))
 
 
-# define 10: re_place(cell c) = lifted(mover) == meridian(c)
-cdef inline bint define_10(State* st, int a0) noexcept nogil:
+# define 11: re_place(cell c) = lifted(mover) == meridian(c)
+cdef inline bint define_11(State* st, int a0) noexcept nogil:
     return (counter_of(st, st.current, 1) == define_0(st, a0))
+
+
+# define 12: same_tower(cell c, int h) = row(c) == lifted_row(mover) and h == lifted_height(mover)
+cdef inline bint define_12(State* st, int a0, long long a1) noexcept nogil:
+    return ((define_1(st, a0) == counter_of(st, st.current, 2)) and (a1 == counter_of(st, st.current, 3)))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -1212,8 +1235,24 @@ cdef inline long long quant_0(State* st, int f0) noexcept nogil:
     return total
 
 
-# quant 1: all x in ray(c, n): empty(x) or height(x) > h
-cdef inline bint quant_1(State* st, int f0, long long f1) noexcept nogil:
+# quant 1: count(x in ray(c, n): true)
+cdef inline long long quant_1(State* st, int f0) noexcept nogil:
+    # f0 = c
+    cdef int x
+    cdef int ray[N_CELLS]
+    cdef int ray_size
+    cdef int ray_at
+    cdef long long total = 0
+    ray_size = ray_fill(f0, 0, ray)
+    for ray_at in range(ray_size):
+        x = ray[ray_at]
+        if True:
+            total += 1
+    return total
+
+
+# quant 2: all x in ray(c, n): empty(x) or height(x) > h
+cdef inline bint quant_2(State* st, int f0, long long f1) noexcept nogil:
     # f0 = c
     # f1 = h
     cdef int x
@@ -1228,8 +1267,8 @@ cdef inline bint quant_1(State* st, int f0, long long f1) noexcept nogil:
     return True
 
 
-# quant 2: all x in ray(c, s): empty(x) or height(x) < h
-cdef inline bint quant_2(State* st, int f0, long long f1) noexcept nogil:
+# quant 3: all x in ray(c, s): empty(x) or height(x) < h
+cdef inline bint quant_3(State* st, int f0, long long f1) noexcept nogil:
     # f0 = c
     # f1 = h
     cdef int x
@@ -1244,8 +1283,8 @@ cdef inline bint quant_2(State* st, int f0, long long f1) noexcept nogil:
     return True
 
 
-# quant 3: count(x in ray(c, n): occupied(x))
-cdef inline long long quant_3(State* st, int f0) noexcept nogil:
+# quant 4: count(x in ray(c, n): occupied(x))
+cdef inline long long quant_4(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
     cdef int ray[N_CELLS]
@@ -1260,8 +1299,8 @@ cdef inline long long quant_3(State* st, int f0) noexcept nogil:
     return total
 
 
-# quant 4: count(x in ray(c, s): occupied(x))
-cdef inline long long quant_4(State* st, int f0) noexcept nogil:
+# quant 5: count(x in ray(c, s): occupied(x))
+cdef inline long long quant_5(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
     cdef int ray[N_CELLS]
@@ -1276,8 +1315,8 @@ cdef inline long long quant_4(State* st, int f0) noexcept nogil:
     return total
 
 
-# quant 5: count(x in range(1, 1): occupied(c))
-cdef inline long long quant_5(State* st, int f0) noexcept nogil:
+# quant 6: count(x in range(1, 1): occupied(c))
+cdef inline long long quant_6(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef long long x
     cdef long long lo
@@ -1291,8 +1330,8 @@ cdef inline long long quant_5(State* st, int f0) noexcept nogil:
     return total
 
 
-# quant 6: count(x in ray(c, n): owner(x) == p)
-cdef inline long long quant_6(State* st, int f0, int f1) noexcept nogil:
+# quant 7: count(x in ray(c, n): owner(x) == p)
+cdef inline long long quant_7(State* st, int f0, int f1) noexcept nogil:
     # f0 = c
     # f1 = p
     cdef int x
@@ -1308,8 +1347,8 @@ cdef inline long long quant_6(State* st, int f0, int f1) noexcept nogil:
     return total
 
 
-# quant 7: count(x in ray(c, s): owner(x) == p)
-cdef inline long long quant_7(State* st, int f0, int f1) noexcept nogil:
+# quant 8: count(x in ray(c, s): owner(x) == p)
+cdef inline long long quant_8(State* st, int f0, int f1) noexcept nogil:
     # f0 = c
     # f1 = p
     cdef int x
@@ -1325,8 +1364,8 @@ cdef inline long long quant_7(State* st, int f0, int f1) noexcept nogil:
     return total
 
 
-# quant 8: count(x in range(1, 1): owner(c) == p)
-cdef inline long long quant_8(State* st, int f0, int f1) noexcept nogil:
+# quant 9: count(x in range(1, 1): owner(c) == p)
+cdef inline long long quant_9(State* st, int f0, int f1) noexcept nogil:
     # f0 = c
     # f1 = p
     cdef long long x
@@ -1341,17 +1380,17 @@ cdef inline long long quant_8(State* st, int f0, int f1) noexcept nogil:
     return total
 
 
-# quant 9: all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
-cdef inline bint quant_9(State* st) noexcept nogil:
+# quant 10: all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
+cdef inline bint quant_10(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
-        if not (((deck_left_of(st, x) == 0) and (counter_of(st, x, 1) == 0)) and quant_10(st, x)):
+        if not (((deck_left_of(st, x) == 0) and (counter_of(st, x, 1) == 0)) and quant_11(st, x)):
             return False
     return True
 
 
-# quant 10: all k in item_kinds: face_up(p, k) == 0
-cdef inline bint quant_10(State* st, int f0) noexcept nogil:
+# quant 11: all k in item_kinds: face_up(p, k) == 0
+cdef inline bint quant_11(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     for x in range(N_ITEM_KINDS):
@@ -1398,12 +1437,12 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # where hand(mover, tower) >= h and (card_for(k, c) and may_build(c, h))
     for a0 in range(N_ITEM_KINDS):  # k: item
         for a1 in range(N_CELLS):  # c: cell
-            if not define_9(st, a0, a1):  # card_for(k, c)
+            if not define_10(st, a0, a1):  # card_for(k, c)
                 continue
             for a2 in range(1, 41):  # h: int 1..40
                 if not (hand_of(st, st.current, 0) >= a2):  # hand(mover, tower) >= h
                     continue
-                if not define_6(st, a1, a2):  # may_build(c, h)
+                if not define_7(st, a1, a2):  # may_build(c, h)
                     continue
                 out[n] = a0 * 2000 + a1 * 40 + (a2 - (1))
                 n += 1
@@ -1411,12 +1450,12 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # where hand(mover, tower) >= h and (card_for(k, c) and may_push_up(c, h))
     for a0 in range(N_ITEM_KINDS):  # k: item
         for a1 in range(N_CELLS):  # c: cell
-            if not define_9(st, a0, a1):  # card_for(k, c)
+            if not define_10(st, a0, a1):  # card_for(k, c)
                 continue
             for a2 in range(1, 41):  # h: int 1..40
                 if not (hand_of(st, st.current, 0) >= a2):  # hand(mover, tower) >= h
                     continue
-                if not define_7(st, a1, a2):  # may_push_up(c, h)
+                if not define_8(st, a1, a2):  # may_push_up(c, h)
                     continue
                 out[n] = 26000 + a0 * 2000 + a1 * 40 + (a2 - (1))
                 n += 1
@@ -1424,12 +1463,12 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # where hand(mover, tower) >= h and (card_for(k, c) and may_push_down(c, h))
     for a0 in range(N_ITEM_KINDS):  # k: item
         for a1 in range(N_CELLS):  # c: cell
-            if not define_9(st, a0, a1):  # card_for(k, c)
+            if not define_10(st, a0, a1):  # card_for(k, c)
                 continue
             for a2 in range(1, 41):  # h: int 1..40
                 if not (hand_of(st, st.current, 0) >= a2):  # hand(mover, tower) >= h
                     continue
-                if not define_8(st, a1, a2):  # may_push_down(c, h)
+                if not define_9(st, a1, a2):  # may_push_down(c, h)
                     continue
                 out[n] = 52000 + a0 * 2000 + a1 * 40 + (a2 - (1))
                 n += 1
@@ -1442,7 +1481,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                if not define_9(st, a0, a1):  # card_for(k, c)
+                if not define_10(st, a0, a1):  # card_for(k, c)
                     continue
                 out[n] = 78000 + a0 * 50 + a1
                 n += 1
@@ -1455,38 +1494,40 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 78650 + a0
             n += 1
     # action 5: rebuild(c: cell, h: int) -> ids 78663..80662
-    # where hand(mover, tower) >= h and (re_place(c) and may_build(c, h))
+    # where hand(mover, tower) >= h and (re_place(c) and may_build(c, h) and not same_tower(c, h))
     for a0 in range(N_CELLS):  # c: cell
-        if not define_10(st, a0):  # re_place(c)
+        if not define_11(st, a0):  # re_place(c)
             continue
         for a1 in range(1, 41):  # h: int 1..40
             if not (hand_of(st, st.current, 0) >= a1):  # hand(mover, tower) >= h
                 continue
-            if not define_6(st, a0, a1):  # may_build(c, h)
+            if not define_7(st, a0, a1):  # may_build(c, h)
+                continue
+            if not (not define_12(st, a0, a1)):  # not same_tower(c, h)
                 continue
             out[n] = 78663 + a0 * 40 + (a1 - (1))
             n += 1
     # action 6: repush_up(c: cell, h: int) -> ids 80663..82662
     # where hand(mover, tower) >= h and (re_place(c) and may_push_up(c, h))
     for a0 in range(N_CELLS):  # c: cell
-        if not define_10(st, a0):  # re_place(c)
+        if not define_11(st, a0):  # re_place(c)
             continue
         for a1 in range(1, 41):  # h: int 1..40
             if not (hand_of(st, st.current, 0) >= a1):  # hand(mover, tower) >= h
                 continue
-            if not define_7(st, a0, a1):  # may_push_up(c, h)
+            if not define_8(st, a0, a1):  # may_push_up(c, h)
                 continue
             out[n] = 80663 + a0 * 40 + (a1 - (1))
             n += 1
     # action 7: repush_down(c: cell, h: int) -> ids 82663..84662
     # where hand(mover, tower) >= h and (re_place(c) and may_push_down(c, h))
     for a0 in range(N_CELLS):  # c: cell
-        if not define_10(st, a0):  # re_place(c)
+        if not define_11(st, a0):  # re_place(c)
             continue
         for a1 in range(1, 41):  # h: int 1..40
             if not (hand_of(st, st.current, 0) >= a1):  # hand(mover, tower) >= h
                 continue
-            if not define_8(st, a0, a1):  # may_push_down(c, h)
+            if not define_9(st, a0, a1):  # may_push_down(c, h)
                 continue
             out[n] = 82663 + a0 * 40 + (a1 - (1))
             n += 1
@@ -1512,36 +1553,36 @@ cdef bint any_legal(State* st) noexcept nogil:
     # where hand(mover, tower) >= h and (card_for(k, c) and may_build(c, h))
     for a0 in range(N_ITEM_KINDS):  # k: item
         for a1 in range(N_CELLS):  # c: cell
-            if not define_9(st, a0, a1):  # card_for(k, c)
+            if not define_10(st, a0, a1):  # card_for(k, c)
                 continue
             for a2 in range(1, 41):  # h: int 1..40
                 if not (hand_of(st, st.current, 0) >= a2):  # hand(mover, tower) >= h
                     continue
-                if not define_6(st, a1, a2):  # may_build(c, h)
+                if not define_7(st, a1, a2):  # may_build(c, h)
                     continue
                 return True
     # action 1: push_up(k: item, c: cell, h: int) -> ids 26000..51999
     # where hand(mover, tower) >= h and (card_for(k, c) and may_push_up(c, h))
     for a0 in range(N_ITEM_KINDS):  # k: item
         for a1 in range(N_CELLS):  # c: cell
-            if not define_9(st, a0, a1):  # card_for(k, c)
+            if not define_10(st, a0, a1):  # card_for(k, c)
                 continue
             for a2 in range(1, 41):  # h: int 1..40
                 if not (hand_of(st, st.current, 0) >= a2):  # hand(mover, tower) >= h
                     continue
-                if not define_7(st, a1, a2):  # may_push_up(c, h)
+                if not define_8(st, a1, a2):  # may_push_up(c, h)
                     continue
                 return True
     # action 2: push_down(k: item, c: cell, h: int) -> ids 52000..77999
     # where hand(mover, tower) >= h and (card_for(k, c) and may_push_down(c, h))
     for a0 in range(N_ITEM_KINDS):  # k: item
         for a1 in range(N_CELLS):  # c: cell
-            if not define_9(st, a0, a1):  # card_for(k, c)
+            if not define_10(st, a0, a1):  # card_for(k, c)
                 continue
             for a2 in range(1, 41):  # h: int 1..40
                 if not (hand_of(st, st.current, 0) >= a2):  # hand(mover, tower) >= h
                     continue
-                if not define_8(st, a1, a2):  # may_push_down(c, h)
+                if not define_9(st, a1, a2):  # may_push_down(c, h)
                     continue
                 return True
     # action 3: lift(k: item, c: cell) -> ids 78000..78649
@@ -1553,7 +1594,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                if not define_9(st, a0, a1):  # card_for(k, c)
+                if not define_10(st, a0, a1):  # card_for(k, c)
                     continue
                 return True
     # action 4: pass(k: item) -> ids 78650..78662
@@ -1564,36 +1605,38 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 5: rebuild(c: cell, h: int) -> ids 78663..80662
-    # where hand(mover, tower) >= h and (re_place(c) and may_build(c, h))
+    # where hand(mover, tower) >= h and (re_place(c) and may_build(c, h) and not same_tower(c, h))
     for a0 in range(N_CELLS):  # c: cell
-        if not define_10(st, a0):  # re_place(c)
+        if not define_11(st, a0):  # re_place(c)
             continue
         for a1 in range(1, 41):  # h: int 1..40
             if not (hand_of(st, st.current, 0) >= a1):  # hand(mover, tower) >= h
                 continue
-            if not define_6(st, a0, a1):  # may_build(c, h)
+            if not define_7(st, a0, a1):  # may_build(c, h)
+                continue
+            if not (not define_12(st, a0, a1)):  # not same_tower(c, h)
                 continue
             return True
     # action 6: repush_up(c: cell, h: int) -> ids 80663..82662
     # where hand(mover, tower) >= h and (re_place(c) and may_push_up(c, h))
     for a0 in range(N_CELLS):  # c: cell
-        if not define_10(st, a0):  # re_place(c)
+        if not define_11(st, a0):  # re_place(c)
             continue
         for a1 in range(1, 41):  # h: int 1..40
             if not (hand_of(st, st.current, 0) >= a1):  # hand(mover, tower) >= h
                 continue
-            if not define_7(st, a0, a1):  # may_push_up(c, h)
+            if not define_8(st, a0, a1):  # may_push_up(c, h)
                 continue
             return True
     # action 7: repush_down(c: cell, h: int) -> ids 82663..84662
     # where hand(mover, tower) >= h and (re_place(c) and may_push_down(c, h))
     for a0 in range(N_CELLS):  # c: cell
-        if not define_10(st, a0):  # re_place(c)
+        if not define_11(st, a0):  # re_place(c)
             continue
         for a1 in range(1, 41):  # h: int 1..40
             if not (hand_of(st, st.current, 0) >= a1):  # hand(mover, tower) >= h
                 continue
-            if not define_8(st, a0, a1):  # may_push_down(c, h)
+            if not define_9(st, a0, a1):  # may_push_down(c, h)
                 continue
             return True
     # action 8: keep() -> ids 84663..84663
@@ -1666,9 +1709,10 @@ cdef void apply_action_2(State* st, int a0, int a1, long long a2) noexcept nogil
 
 cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
     # action 3: lift(k: item, c: cell)
+    counter_set(st, st.current, 2, define_1(st, a1))  # set counter lifted_row of mover = row(c)
+    counter_set(st, st.current, 3, st.heights[a1])  # set counter lifted_height of mover = height(c)
     remove_0(st, a1)  # remove the piece on c (to hand)
     discard_item(st, st.current, a0)  # discard a face-up k of mover
-    draw_items(st, st.current, 1)  # mover turns up 1 item(s) from the deck
     counter_set(st, st.current, 1, define_0(st, a1))  # set counter lifted of mover = meridian(c)
     st.again = 1  # extra_turn: the mover moves again
 
@@ -1683,23 +1727,27 @@ cdef void apply_action_5(State* st, int a0, long long a1) noexcept nogil:
     # action 5: rebuild(c: cell, h: int)
     put_stack(st, st.current, 0, a0, a1, -1)  # place a stack of tower of mover at c of height h
     counter_set(st, st.current, 1, 0)  # set counter lifted of mover = 0
+    draw_items(st, st.current, 1)  # mover turns up 1 item(s) from the deck
 
 
 cdef void apply_action_6(State* st, int a0, long long a1) noexcept nogil:
     # action 6: repush_up(c: cell, h: int)
     put_stack(st, st.current, 0, a0, a1, 0)  # place a stack of tower of mover at c of height h, pushing n
     counter_set(st, st.current, 1, 0)  # set counter lifted of mover = 0
+    draw_items(st, st.current, 1)  # mover turns up 1 item(s) from the deck
 
 
 cdef void apply_action_7(State* st, int a0, long long a1) noexcept nogil:
     # action 7: repush_down(c: cell, h: int)
     put_stack(st, st.current, 0, a0, a1, 4)  # place a stack of tower of mover at c of height h, pushing s
     counter_set(st, st.current, 1, 0)  # set counter lifted of mover = 0
+    draw_items(st, st.current, 1)  # mover turns up 1 item(s) from the deck
 
 
 cdef void apply_action_8(State* st) noexcept nogil:
     # action 8: keep()
     counter_set(st, st.current, 1, 0)  # set counter lifted of mover = 0
+    draw_items(st, st.current, 1)  # mover turns up 1 item(s) from the deck
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -1707,7 +1755,7 @@ cdef void apply_action_8(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if quant_9(st):  # all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
+    if quant_10(st):  # all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
         return True
     return False
 

@@ -129,3 +129,40 @@ def test_missing_cython_is_one_clear_message(tmp_path):
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
     assert "Cython is not installed" in proc.stderr and "pip install" in proc.stderr
+
+
+def _cli(cache: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(_cmd(*args), cwd=cwd, env=_env(cache), capture_output=True, text=True, timeout=300)
+
+
+def test_building_a_copy_of_a_spec_never_overwrites_the_originals_source(tmp_path):
+    # A project (specs/ and its committed generated/), and a copy of its spec elsewhere
+    # with the same game.name that a designer is editing.
+    project, cache = tmp_path / "project", tmp_path / "cache"
+    (project / "specs").mkdir(parents=True)
+    original = project / "specs" / "ply_limited.yaml"
+    shutil.copy(SPEC, original)
+    assert _cli(cache, project, "generate").returncode == 0
+    committed = project / "generated" / "ply-limited.pyx"
+    before = committed.read_bytes()
+    edited = tmp_path / "edits" / "ply_limited.yaml"
+    edited.parent.mkdir()
+    edited.write_text(Path(SPEC).read_text().replace("max_plies: 3", "max_plies: 4"))
+
+    proc = _cli(cache, project, "build", str(edited))
+    assert proc.returncode == 0, proc.stderr
+    assert committed.read_bytes() == before  # the committed source is untouched
+    own = list((project / "generated" / "elsewhere").glob("ply-limited--*.pyx"))
+    assert len(own) == 1 and str(own[0].relative_to(project)) in proc.stdout
+    assert own[0].read_text() != before.decode()  # the copy's own engine source
+    # the committed sources still check out, and building the original keeps its name
+    assert _cli(cache, project, "generate", "--check").returncode == 0
+    assert _cli(cache, project, "build", "specs/ply_limited.yaml").returncode == 0
+    assert committed.read_bytes() == before
+
+    # Another spec file under specs/ with the same game name is refused: one message, exit 1.
+    (project / "specs" / "other.yaml").write_text(edited.read_text())
+    proc = _cli(cache, project, "build", "specs/other.yaml")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "generated/ply-limited.pyx was generated from another spec file (ply_limited.yaml)" in proc.stderr
+    assert committed.read_bytes() == before

@@ -73,16 +73,25 @@ def test_blue_joins_left_and_right(engine):
 
 
 def test_swap_variant(engine):
+    # The standard swap (pie) rule, as OpenSpiel's hex plays it: blue's second move may
+    # replace red's first stone by a blue stone on the mirrored cell (column and row
+    # exchanged), so each colour keeps its own sides. Red then moves again.
     game = get_game(HEX, "swap", engine)
-    first = replay(game, ["f6"])
-    assert [m.text for m in first.legal_moves()][-1] == "swap-f6" and len(first.legal_moves()) == 121
-    swapped = replay(game, ["f6", "swap-f6"])
-    assert swapped.to_json()["board"]["f6"] == "blue" and swapped.current_player_name() == "red"
-    assert "swap-f6" not in [m.text for m in replay(game, ["f6", "a1"]).legal_moves()]
-    assert len(replay(game, []).legal_moves()) == 121  # no swap before a stone is down
-    assert "swap-f6" not in [m.text for m in get_game(HEX, None, engine).new_state().legal_moves()]
-
-
+    first = replay(game, ["b1"])  # column b, row 1: off the long diagonal
+    moves = [m.text for m in first.legal_moves()]
+    assert len(moves) == 121 and moves[-1] == "swap-to-a2" and [m for m in moves if m.startswith("swap")] == ["swap-to-a2"]
+    swapped = replay(game, ["b1", "swap-to-a2"])
+    board = {cell: who for cell, who in swapped.to_json()["board"].items() if who}
+    assert board == {"a2": "blue"}  # b1 is empty again: the stone changed cell, not only colour
+    assert swapped.current_player_name() == "red"
+    assert swapped.to_json()["players"][1]["hand"]["stone"] == 4095
+    # a stone on the long diagonal is its own mirror: it stays and becomes blue's
+    on_diagonal = replay(game, ["f6", "swap-to-f6"])
+    assert {c: w for c, w in on_diagonal.to_json()["board"].items() if w} == {"f6": "blue"}
+    # an edge stone: c11 (column c, row 11) becomes k3 (column k, row 3)
+    assert [m.text for m in replay(game, ["c11"]).legal_moves()][-1] == "swap-to-k3"
+    # only on the second move
+    assert not any(m.text.startswith("swap") for m in replay(game, ["b1", "c3"]).legal_moves())
 def test_size_variant():
     game = get_game(HEX, "size-9", "interpreted")
     assert game.ir.board.n_cells == 81 and game.ir.board.cell_names[-1] == "i9"

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from midgardc.cli import cli
 from midgardc.errors import MoveError
+from midgardc.players.view import PlayerView
 from midgardc.runtime.game import load
 from midgardc.runtime.interpreter import random_move
 from midgardc.runtime.rng import Rng, derive_seed
@@ -250,6 +251,52 @@ def test_figure_c_save_the_tiers(engine):
     state.apply("keep")  # "a) save the recovered tiers for a future move"
     assert state.to_json()["players"][ORANGE]["hand"] == {"tower": 20}
     assert state.current_player() == GREY
+
+
+# The issue's line (4 players, seed 1): Orange builds a 3-tower on 6.2 with its "6", the
+# others pass, and Orange lifts it again with "4-5-6-7" (its other face-up card is "1-2-3",
+# the next in its deck "8-9-10").
+LIFT_LINE = ["6:6.2:3", "4:pass", "4:pass", "7:pass", "4-5-6-7:lift:6.2"]
+
+
+def lifted_state(engine: str):
+    state = game_of(engine).new_state(1)
+    for move in LIFT_LINE:
+        state.apply(move)
+    return state
+
+
+def test_re_place_a_new_tower_not_the_same_one(engine):
+    # "b) place on that meridian a new tower of a different height and/or in a different
+    # location": the same tower on the same city is not a new tower.
+    state = lifted_state(engine)
+    assert state.current_player() == ORANGE and column(state, 6) == [None] * 5
+    after = legal(state)
+    assert "6.2:3" not in after  # same height, same place
+    assert {"6.2:2", "6.2:4", "6.1:3", "6.3:3", "keep"} <= after  # other height or place
+    with pytest.raises(MoveError):
+        state.apply("6.2:3")
+
+
+def test_the_next_card_turns_up_when_the_move_is_complete(engine):
+    # "When you have completed your move, discard the card you used face up (all discarded
+    # cards must remain visible) and turn up the next card of your deck."
+    state = lifted_state(engine)
+    me = state.to_json()["players"][ORANGE]["zones"]
+    assert me["up"] == ["1-2-3"] and me["discard"] == ["6", "4-5-6-7"]  # the used card is down
+    assert me["deck"][0] == "8-9-10"  # still in the deck while Orange re-places
+    # Orange's own observation does not show it, and no other order of the deck is told apart
+    obs = state.observation(ORANGE)
+    assert obs["players"][ORANGE]["zones"]["up"]["items"] == ["1-2-3"]
+    assert obs["players"][ORANGE]["zones"]["deck"] == {"size": 10, "items": None}
+    for seed in range(3):
+        assert PlayerView(state, ORANGE).determinize(Rng(seed)).observation(ORANGE) == obs
+    for finish in ("6.2:4", "keep"):
+        done = lifted_state(engine)
+        done.apply(finish)
+        zones = done.to_json()["players"][ORANGE]["zones"]
+        assert zones["up"] == ["1-2-3", "8-9-10"] and len(zones["deck"]) == 9
+        assert done.current_player() == GREY
 
 
 # --------------------------------------------------------------------------- the four rules

@@ -1,8 +1,10 @@
 """Generated sources and compiled engines: ``generated/*.pyx`` and the module cache.
 
 * ``generate_source(ir)``: the Cython text for a game (deterministic).
-* ``generated_path`` / ``write_generated``: the committed copy under ``generated/``,
-  written atomically and only when it changed.
+* ``generated_path`` / ``write_generated``: the committed copy under ``generated/`` for a
+  spec under ``specs/``, written atomically and only when it changed; a spec file from
+  anywhere else (a copy being edited, a mutated spec) gets its own file under
+  ``generated/elsewhere/``, keyed by its path, so it never replaces a committed source.
 * ``check_generated``: regenerate every spec and variant under ``specs/`` in memory and
   report stale, missing and extra files in ``generated/``.
 * ``build_engine(ir)``: the compiled extension module, cached by content hash in
@@ -17,6 +19,7 @@ that say what to do, with the compiler's output when it has something to say.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import importlib.machinery
@@ -24,6 +27,7 @@ import importlib.util
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -72,8 +76,49 @@ def module_stem(ir: GameIR) -> str:
     return stem if ir.n_players == ir.default_players else f"{stem}__{ir.n_players}p"
 
 
-def generated_path(ir: GameIR, root: str = "generated") -> str:
-    return os.path.join(root, module_stem(ir) + ".pyx")
+#: Where the sources of specs from outside the project's specs/ go, under ``generated/``
+#: (not committed; ``generate --check`` looks only at the files directly in generated/).
+ELSEWHERE = "elsewhere"
+
+
+def _specs_dir(root: str) -> str:
+    """The project's specs/ directory: the sibling of ``root`` (``generated``)."""
+    return os.path.join(os.path.dirname(os.path.normpath(root)), "specs")
+
+
+def _under(path: str, directory: str) -> bool:
+    inside = os.path.realpath(directory)
+    return os.path.realpath(path).startswith(inside + os.sep)
+
+
+def generated_path(ir: GameIR, root: str = "generated", specs_dir: Optional[str] = None) -> str:
+    """``<root>/<stem>.pyx`` for a spec under the project's specs/ (``specs_dir``, by
+    default the sibling of ``root``), the committed name; also when there is no such
+    directory (a designer's own folder). A spec file from anywhere else in a project (a
+    copy being edited, a mutated spec) gets ``<root>/elsewhere/<stem>--<key>.pyx``, keyed
+    by the spec file's absolute path, so it never replaces the source of the spec under
+    specs/ that has the same game name."""
+    stem = module_stem(ir)
+    specs = _specs_dir(root) if specs_dir is None else specs_dir
+    if not ir.source or not os.path.isdir(specs) or _under(ir.source, specs):
+        return os.path.join(root, stem + ".pyx")
+    key = hashlib.sha256(os.path.realpath(ir.source).encode("utf-8")).hexdigest()[:12]
+    return os.path.join(root, ELSEWHERE, f"{stem}--{key}.pyx")
+
+
+_SPEC_LINE = re.compile(r"^SPEC = (.*)$", re.M)
+
+
+def _generated_from(text: str) -> Optional[str]:
+    """The spec file name a generated source records (its ``SPEC = ...`` line)."""
+    match = _SPEC_LINE.search(text)
+    if not match:
+        return None
+    try:
+        value = ast.literal_eval(match.group(1))
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 def _write_atomic(path: str, text: str) -> None:
@@ -98,16 +143,26 @@ def _write_atomic(path: str, text: str) -> None:
 
 
 def write_generated(ir: GameIR, root: str = "generated", text: Optional[str] = None) -> str:
-    """Write ``generated/<game>[__<variant>].pyx`` (atomically; untouched when unchanged).
-    Returns its path."""
+    """Write ``generated_path(ir)`` (atomically; untouched when unchanged), refusing to
+    replace a file another spec file generated. Returns its path."""
     path = generated_path(ir, root)
     text = generate_source(ir) if text is None else text
     try:
         with open(path, encoding="utf-8", newline="") as fh:
-            if fh.read() == text:
-                return path
+            have = fh.read()
     except OSError:
-        pass
+        have = None
+    if have == text:
+        return path
+    if have is not None:
+        # never replace the source another spec file generated (two specs under specs/
+        # with one game name: the file would flip between them)
+        theirs, ours = _generated_from(have), _generated_from(text)
+        if theirs is not None and ours is not None and theirs != ours:
+            raise BuildError(
+                f"{path} was generated from another spec file ({theirs}); {ir.source} would overwrite it",
+                hint="give one of the games another game.name",
+            )
     try:
         _write_atomic(path, text)
     except OSError as exc:
@@ -144,7 +199,7 @@ def expected_generated(specs_dir: str = "specs", root: str = "generated") -> dic
     out: dict[str, str] = {}
     owners: dict[str, str] = {}
     for ir in spec_irs(specs_dir):
-        path = generated_path(ir, root)
+        path = generated_path(ir, root, specs_dir)
         who = f"{ir.source}" + (f" (variant {ir.variant})" if ir.variant else "") + (f" ({ir.n_players} players)" if ir.player_counts else "")
         if path in out:
             raise BuildError(f"{who} and {owners[path]} would both generate {path}; give one of the games another name")

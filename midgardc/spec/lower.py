@@ -33,7 +33,6 @@ from ..ir.nodes import (
     chance_tables,
     Const,
     Define,
-    Domain,
     End,
     Expr,
     GameIR,
@@ -585,13 +584,12 @@ STACK_CALLS = frozenset({"height", "room"})
 
 
 def _uses_stacks(node: object) -> bool:
-    """Whether any part of the IR reads or sets heights (height(), room(), ray(), a
-    place with height or push): then the compiled state carries the height layer."""
+    """Whether any part of the IR reads or sets heights (height(), room(), a place with
+    height or push): then the compiled state carries the height layer. ray() walks the
+    board's directions only and reads no height, so on its own it keeps cells plain."""
     from dataclasses import fields, is_dataclass
 
     if isinstance(node, Call) and node.fn in STACK_CALLS:
-        return True
-    if isinstance(node, Domain) and node.kind == "ray":
         return True
     if isinstance(node, Place) and (node.height is not None or node.push is not None):
         return True

@@ -251,10 +251,14 @@ class Program:
         card_values = ir.item_values
 
         def run(s, c, d, o):
-            """How many cells in a row from step(c, d) on belong to player o."""
+            """How many cells in a row from step(c, d) on belong to player o, stopping
+            when the walk comes back to c (a wrapping board); -1 - k when it does, the
+            whole ring round c being o's."""
             k = 0
             x = steps[d][c]
             while x < n and owner(s, x) == o:
+                if x == c:
+                    return -1 - k
                 k += 1
                 x = steps[d][x]
             return k
@@ -267,7 +271,11 @@ class Program:
                 return 1
             for d in range(len(steps)):
                 e = opposite[d]
-                total = 1 + run(s, c, d, o) + (run(s, c, e, o) if e >= 0 else 0)
+                ahead = run(s, c, d, o)
+                if ahead < 0:  # a whole ring of o's: the line is the ring, counted once
+                    total = -ahead
+                else:
+                    total = 1 + ahead + (run(s, c, e, o) if e >= 0 else 0)
                 if total >= length:
                     return 1
             return 0
@@ -282,6 +290,8 @@ class Program:
                 o = owner(s, x)
                 if o < 0 or o == me:
                     break
+                if x == c:  # round a wrapping board back to c: nothing closes the run
+                    return 0
                 k += 1
                 x = steps[d][x]
             return k if x < n and owner(s, x) == me else 0
