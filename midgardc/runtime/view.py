@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from ..ir.colours import seat_colours, terminal_style
 from . import results
 from .state_json import deck_zones, empty_states
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import State
-
-PLAYER_COLOURS = ["blue", "green", "red", "yellow", "magenta", "cyan", "white", "bright_black"]
-
 
 def render_text(state: "State", color: bool = True, viewer: Optional[int] = None) -> str:
     """The board as text: one glyph per cell at its place, then a legend and the hands.
@@ -29,6 +27,7 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
     glyph_rows: dict[int, dict[int, str]] = {}
     # stacks: each cell is its glyph and its height (two digits), so cells are 3 wide
     heights = state.core.heights if ir.stacks else None
+    styles = [terminal_style(c) for c in seat_colours(ir)]  # a player named "red" is drawn red
     for c in range(b.n_cells):
         piece = state.core.board[c]
         owner = ir.piece_owner(piece)
@@ -37,7 +36,7 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
             if heights is not None:
                 g += f"{heights[c]:<2}"
             if color:
-                g = click.style(g, fg=PLAYER_COLOURS[owner % len(PLAYER_COLOURS)], bold=True)
+                g = click.style(g, **styles[owner])
         elif states[c] is not None:
             name, g, _ = ir.render.empty_states[states[c]]
             marked = name in ir.render.marks

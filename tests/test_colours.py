@@ -1,0 +1,120 @@
+"""Player colours: a player named after a colour is drawn in it (SVG fills and terminal
+ANSI), ``render.colors`` wins, other players take the colours nobody named has taken,
+and a bad colour is an error at its place."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import click
+import pytest
+
+from midgardc.errors import SpecError
+from midgardc.ir import colours
+from midgardc.render.svg import render_svg
+from midgardc.runtime.game import game_from_ir
+from midgardc.runtime.view import render_text
+from midgardc.spec.lower import load_game_ir
+
+NS = "{http://www.w3.org/2000/svg}"
+
+SPEC = """\
+midgardc: 1
+game: {{name: dots, title: Dots, players: [{players}]}}
+pieces: {{stone: {{hand: 9}}}}
+board: {{topology: square, rows: 3, cols: 3}}
+actions:
+  play:
+    params: {{c: cell}}
+    where: empty(c)
+    effects:
+      - place: {{piece: stone, at: c}}
+    notation: "{{c}}"
+ranking:
+  stones: "count(c in cells: owner(c) == p)"
+{render}"""
+
+
+def _state(tmp_path: Path, players: str, render: str = "", plies: int = 3):
+    spec = tmp_path / "dots.yaml"
+    spec.write_text(SPEC.format(players=players, render=render), encoding="utf-8")
+    state = game_from_ir(load_game_ir(str(spec)), "interpreted").new_state(1)
+    for _ in range(plies):
+        state.apply(state.legal_moves()[0])
+    return state
+
+
+def _fills_by_owner(state) -> dict[str, set[str]]:
+    """Player name -> the fills of the cells its pieces stand on, read from the SVG."""
+    svg = ET.fromstring(render_svg(state))
+    out: dict[str, set[str]] = {}
+    for el in svg.iter(f"{NS}polygon"):
+        cls = el.get("class", "").split()
+        who = [c.removeprefix("player-") for c in cls if c.startswith("player-")]
+        if who:
+            out.setdefault(who[0], set()).add(el.get("fill"))
+    return out
+
+
+def test_players_named_after_colours_are_drawn_in_them_in_the_svg(tmp_path: Path) -> None:
+    state = _state(tmp_path, "red, blue, orange")
+    fills = _fills_by_owner(state)
+    assert fills == {"red": {colours.NAMED["red"][0]}, "blue": {colours.NAMED["blue"][0]}, "orange": {colours.NAMED["orange"][0]}}
+    # the colour names mean what they say: red is reddest, blue bluest
+    r, g, b = (int(colours.NAMED["red"][0][i : i + 2], 16) for i in (1, 3, 5))
+    assert r > g and r > b
+    r, g, b = (int(colours.NAMED["blue"][0][i : i + 2], 16) for i in (1, 3, 5))
+    assert b > r and b > g
+    # the panel's swatches agree with the board
+    svg = ET.fromstring(render_svg(state))
+    swatch = {el.get("class"): el.get("fill") for el in svg.iter(f"{NS}rect") if el.get("class", "").startswith("player-")}
+    assert swatch == {"player-red": "#c0392b", "player-blue": "#2f6db5", "player-orange": "#e67e22"}
+    assert ".cell.p0{fill:#c0392b}" in render_svg(state)
+
+
+def test_players_named_after_colours_are_drawn_in_them_in_the_terminal(tmp_path: Path) -> None:
+    state = _state(tmp_path, "red, blue, orange")
+    text = render_text(state, color=True)
+    assert click.style("R", fg="red", bold=True) in text
+    assert click.style("B", fg="blue", bold=True) in text
+    assert click.style("O", fg=208, bold=True) in text  # xterm-256 orange
+    assert "\x1b[38;5;208m" in text
+    assert click.unstyle(text) == render_text(state, color=False)
+
+
+def test_other_players_avoid_the_colours_taken_by_name(tmp_path: Path) -> None:
+    # "sea" would take the palette's first colour, blue, but a player is called blue
+    assert colours.choose(["sea", "blue", "land"]) == ("green", "blue", "red")
+    assert colours.choose(["a", "b"]) == ("blue", "green")  # the old seat colours
+    assert colours.choose(["violet", "x"]) == ("violet", "blue")
+    assert colours.choose(["purple", "a", "b", "c", "d"])[1:] == ("blue", "green", "red", "yellow")
+    state = _state(tmp_path, "sea, blue, land")
+    assert _fills_by_owner(state) == {"sea": {"#4f9a3a"}, "blue": {"#2f6db5"}, "land": {"#c0392b"}}
+
+
+def test_an_explicit_colour_wins(tmp_path: Path) -> None:
+    state = _state(tmp_path, "red, land, sea", 'render:\n  colors: {red: "#2a6fdb", land: brown}\n')
+    fills = _fills_by_owner(state)
+    assert fills["red"] == {"#2a6fdb"} and fills["land"] == {colours.NAMED["brown"][0]}
+    # sea takes the first free colour: blue (the hex #2a6fdb is no named family)
+    assert fills["sea"] == {"#2f6db5"}
+    text = render_text(state, color=True)
+    assert click.style("R", fg=colours.terminal_style("#2a6fdb")["fg"], bold=True) in text
+    assert click.style("L", fg=130, bold=True) in text
+
+
+@pytest.mark.parametrize(
+    "render, line, col, message",
+    [
+        ('render:\n  colors: {red: bleu}\n', 15, 17, "'bleu' is not a colour"),
+        ('render:\n  colors: {red: "#12345"}\n', 15, 17, "'#12345' is not a colour"),
+        ('render:\n  colors: {green: red}\n', 15, 12, "unknown player 'green'"),
+        ("render:\n  colors: [red]\n", 15, 11, "render.colors maps player names to colours"),
+    ],
+)
+def test_bad_colours_are_errors_at_their_place(tmp_path: Path, render: str, line: int, col: int, message: str) -> None:
+    with pytest.raises(SpecError) as info:
+        _state(tmp_path, "red, blue", render)
+    first = str(info.value).split("\n")[0]
+    assert f"dots.yaml:{line}:{col}: error: " in first and message in first, first
