@@ -118,3 +118,62 @@ def test_bad_colours_are_errors_at_their_place(tmp_path: Path, render: str, line
         _state(tmp_path, "red, blue", render)
     first = str(info.value).split("\n")[0]
     assert f"dots.yaml:{line}:{col}: error: " in first and message in first, first
+
+
+# -- the text board's row and column labels, as the cell names write them ----------------
+
+from conftest import ROOT  # noqa: E402
+
+
+def _board_lines(spec: str, moves: int = 0) -> list[str]:
+    state = game_from_ir(load_game_ir(str(ROOT / spec)), "interpreted").new_state(3)
+    for _ in range(moves):
+        state.apply(state.legal_moves()[0])
+    text = render_text(state, color=False)
+    return text.split("\n\n")[0].split("\n")
+
+
+def test_a_square_board_has_rank_numbers_and_file_letters() -> None:
+    lines = _board_lines("specs/classics/connect-four.yaml")
+    assert [ln.split()[0] for ln in lines[:6]] == ["6", "5", "4", "3", "2", "1"]
+    assert lines[6].split() == list("abcdefg")
+    # each file letter stands under its column: a disc dropped in file a lands under 'a'
+    lines = _board_lines("specs/classics/tic-tac-toe.yaml", moves=1)  # x plays the first move
+    assert lines[3].split() == ["a", "b", "c"]
+    (x_row,) = [ln for ln in lines[:3] if "X" in ln]
+    assert x_row.index("X") == lines[3].index("a")
+
+
+def test_a_triangle_board_labels_each_row_by_its_row() -> None:
+    lines = _board_lines("specs/midgard.yaml")
+    labels = [ln.split()[0] for ln in lines]
+    # rows 0..9 ("{row}.{index}"), then the row of cells affixed below the bottom edge (B1..B8)
+    assert labels == [str(r) for r in range(10)] + ["B"]
+
+
+def test_a_hex_board_labels_rows_and_files_like_its_notation() -> None:
+    lines = _board_lines("specs/classics/hex.yaml")
+    assert [ln.split()[0] for ln in lines[:11]] == [str(r) for r in range(1, 12)]
+    assert lines[11].split() == list("abcdefghijk")
+    # the files stand under the bottom row's cells (rank 11 is drawn furthest right)
+    assert lines[11].index("a") == lines[10].index(".")
+
+
+def test_labels_fall_back_to_numbers_when_names_do_not_split() -> None:
+    from midgardc.runtime.view import axis_labels
+
+    class B:
+        topology = "square"
+        coords = [(0, 0), (0, 2), (1, 0), (1, 2)]
+        cell_names = ["north", "east", "south", "west"]
+
+    rows, cols = axis_labels(B)
+    assert rows == {0: "1", 1: "2"} and cols == [(0, "1"), (2, "2")]
+    B.cell_names = ["1.1", "2.1", "1.2", "2.2"]  # "{col}.{row}": the row part is last
+    rows, cols = axis_labels(B)
+    assert rows == {0: "1", 1: "2"} and cols == [(0, "1"), (2, "2")]
+    B.cell_names = ["3-x", "3-y", "4-x", "4-y"]  # the row part first
+    rows, cols = axis_labels(B)
+    assert rows == {0: "3", 1: "4"} and cols == [(0, "x"), (2, "y")]
+    B.cell_names = ["r1c1", "r1c2", "r2c1", "r2c2"]  # no single part names the row: numbers
+    assert axis_labels(B) == ({0: "1", 1: "2"}, [(0, "1"), (2, "2")])

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Optional
 
 from ..ir.colours import seat_colours, terminal_style
@@ -60,12 +61,9 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
             nbrs = ", ".join(b.cell_names[n] for n in b.neighbours[c])
             lines.append(f"  {name:<14} {who:<10} -> {nbrs}")
     else:
-        # each row is labelled with the name of its leftmost cell, so cells can be found
-        first_in_row: dict[int, int] = {}
-        for c, (row, col) in enumerate(b.coords):
-            if row not in first_in_row or col < b.coords[first_in_row[row]][1]:
-                first_in_row[row] = c
-        label_width = max(len(b.cell_names[c]) for c in first_in_row.values())
+        row_labels, col_labels = axis_labels(b)
+        label_width = max(len(v) for v in row_labels.values())
+        spots: dict[int, int] = {}  # a column's place in the printed line
         for row in sorted(glyph_rows):
             cells = glyph_rows[row]
             width = max(cells) + 1
@@ -74,10 +72,12 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
                 chars[col] = g
             if heights is not None:  # stacks: cells side by side, 3 characters each
                 chars = [cells[col] for col in sorted(cells)]
-            label = b.cell_names[first_in_row[row]].rjust(label_width)
-            lines.append(f"  {label}  " + "".join(chars).rstrip())
+                spots.update({col: 3 * i for i, col in enumerate(sorted(cells))})
+            lines.append(f"  {row_labels[row].rjust(label_width)}  " + "".join(chars).rstrip())
+        if col_labels:
+            lines.append(f"  {' ' * label_width}  " + _place(col_labels, spots))
     if ir.n_kinds > 1 and b.topology != "graph":
-        lines += _kind_grid(state, first_in_row, label_width)
+        lines += _kind_grid(state, row_labels, label_width)
     legend = [f"{ir.render.piece_glyphs[p]} {name}" for p, name in enumerate(ir.players)]
     legend += [f"{g} {name}{' (token)' if name in ir.render.marks else ''}" for name, g, _ in ir.render.empty_states]
     if any(state.core.board[c] == 0 and states[c] is None for c in range(b.n_cells)):
@@ -111,6 +111,65 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
     return "\n".join(lines)
 
 
+def _parts(name: str) -> list[str]:
+    """A cell name's runs of letters and of digits ("a10" -> a, 10; "3.2" -> 3, 2)."""
+    return re.findall(r"[A-Za-z]+|[0-9]+", name)
+
+
+def axis_labels(b) -> tuple[dict[int, str], list[tuple[int, str]]]:
+    """Row labels (terminal row -> text) and column labels ((terminal column, text) under the
+    bottom row) of a drawn board, as its cell names write them: a name splits into a row part
+    (its first or its last run of letters or digits, whichever stays the same along a row)
+    and a column part (the rest), so ``a3 b3 c3`` is rank 3 with files a b c and ``1.4 2.4``
+    is row 4 with columns 1 2. A triangle labels each row by the part most of its cells
+    share (affixed cells aside) and prints no columns. Names that do not split that way
+    are labelled by numbers from 1."""
+    rows: dict[int, list[int]] = {}
+    for c, (row, col) in enumerate(b.coords):
+        rows.setdefault(row, []).append(c)
+    order = sorted(rows)
+    numbers = {row: str(i + 1) for i, row in enumerate(order)}
+    parts = [_parts(n) for n in b.cell_names]
+    best = None
+    for pos in (-1, 0):  # the row part last ("{file}{rank}") or first ("{row}.{index}")
+        labels, hits = {}, 0
+        for row, cs in rows.items():
+            values = [parts[c][pos] if len(parts[c]) >= 2 else None for c in cs]
+            top = max(set(values), key=lambda v: (values.count(v), v is not None, str(v)))
+            count = values.count(top)
+            if top is None or (count * 2 <= len(cs) and len(cs) > 1):
+                labels = None
+                break
+            labels[row] = top
+            hits += count
+        if labels is not None and len(set(labels.values())) == len(labels) and (best is None or hits > best[2]):
+            best = (pos, labels, hits)
+    triangle = b.topology == "triangle"
+    if best is None or (not triangle and best[2] < len(b.cell_names)):
+        row_labels = numbers
+        pos = None
+    else:
+        pos, row_labels, _ = best
+    if triangle:
+        return row_labels, []
+    bottom = sorted(rows[order[-1]], key=lambda c: b.coords[c][1])
+    if pos is None:
+        return row_labels, [(b.coords[c][1], str(i + 1)) for i, c in enumerate(bottom)]
+    return row_labels, [(b.coords[c][1], "".join(parts[c][:-1] if pos == -1 else parts[c][1:])) for c in bottom]
+
+
+def _place(labels: list[tuple[int, str]], spots: dict[int, int]) -> str:
+    """Column labels at their columns' places (a label that would run into the one before it
+    is left out)."""
+    line = ""
+    for col, text in labels:
+        at = spots.get(col, col)
+        if line and at <= len(line):
+            continue
+        line = line.ljust(at) + text
+    return line
+
+
 def kind_letters(ir) -> list[str]:
     """One character per kind of piece: its initial in upper case, or its index when two
     kinds share an initial."""
@@ -120,7 +179,7 @@ def kind_letters(ir) -> list[str]:
     return [str(i % 10) for i in range(len(ir.kinds))]
 
 
-def _kind_grid(state: "State", first_in_row: dict, label_width: int) -> list[str]:
+def _kind_grid(state: "State", row_labels: dict, label_width: int) -> list[str]:
     """With several kinds of piece, the board a second time showing each piece's kind
     (the first grid shows whose it is)."""
     ir = state.game.ir
@@ -136,7 +195,7 @@ def _kind_grid(state: "State", first_in_row: dict, label_width: int) -> list[str
         chars = [" "] * (max(rows[row]) + 1)
         for col, g in rows[row].items():
             chars[col] = g
-        out.append(f"  {b.cell_names[first_in_row[row]].rjust(label_width)}  " + "".join(chars).rstrip())
+        out.append(f"  {row_labels[row].rjust(label_width)}  " + "".join(chars).rstrip())
     return out
 
 
