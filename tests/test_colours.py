@@ -177,3 +177,25 @@ def test_labels_fall_back_to_numbers_when_names_do_not_split() -> None:
     assert rows == {0: "3", 1: "4"} and cols == [(0, "x"), (2, "y")]
     B.cell_names = ["r1c1", "r1c2", "r2c1", "r2c2"]  # no single part names the row: numbers
     assert axis_labels(B) == ({0: "1", 1: "2"}, [(0, "1"), (2, "2")])
+
+
+def test_a_graph_board_is_drawn_at_its_places_with_its_neighbours() -> None:
+    state = game_from_ir(load_game_ir(str(ROOT / "tests/data/graph_dice.yaml")), "interpreted").new_state(3)
+    text = render_text(state, color=False)
+    lines = text.split("\n")
+    # top (2, 0) above hub (2, 2) in the same column; left (0, 2) and right (4, 2) beside hub
+    (top,) = [ln for ln in lines if "top ." in ln]
+    (mid,) = [ln for ln in lines if "left ." in ln]
+    (foot,) = [ln for ln in lines if "foot ." in ln]
+    (tail,) = [ln for ln in lines if "tail ." in ln and " - " not in ln]
+    assert lines.index(top) < lines.index(mid) < lines.index(foot) < lines.index(tail)
+    assert top.index("top") == mid.index("hub") == foot.index("foot") == tail.index("tail")
+    assert mid.index("left") < mid.index("hub") < mid.index("right")
+    assert "  hub   - top, left, right, foot" in lines
+    # the eight realms of a ring round midgard: midgard in the middle of its row
+    state = game_from_ir(load_game_ir(str(ROOT / "specs/micro-midgard.yaml")), "interpreted").new_state(3)
+    lines = render_text(state, color=False).split("\n\n")[0].split("\n")  # the drawing
+    (row,) = [ln for ln in lines if "helheim" in ln]
+    assert row.index("helheim") < row.index("midgard") < row.index("vanaheim")
+    (asgard,) = [ln for ln in lines if ln.strip().startswith("asgard")]
+    assert asgard.index("asgard") == row.index("midgard")

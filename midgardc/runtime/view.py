@@ -26,6 +26,7 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
     b = ir.board
     states = empty_states(state)
     glyph_rows: dict[int, dict[int, str]] = {}
+    graph_glyphs: list[str] = []
     # stacks: each cell is its glyph and its height (two digits), so cells are 3 wide
     heights = state.core.heights if ir.stacks else None
     styles = [terminal_style(c) for c in seat_colours(ir)]  # a player named "red" is drawn red
@@ -48,18 +49,13 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
         if heights is not None and owner < 0:
             g += "  "
         if b.topology == "graph":
+            graph_glyphs.append(g.rstrip())
             continue
         row, col = b.coords[c]
         glyph_rows.setdefault(row, {})[2 * col if b.topology == "triangle" else col] = g
     lines = []
     if b.topology == "graph":
-        for c, name in enumerate(b.cell_names):
-            owner = ir.piece_owner(state.core.board[c])
-            who = ir.players[owner] if owner >= 0 else "-"
-            if heights is not None and owner >= 0:
-                who += f" x{heights[c]}"
-            nbrs = ", ".join(b.cell_names[n] for n in b.neighbours[c])
-            lines.append(f"  {name:<14} {who:<10} -> {nbrs}")
+        lines += graph_drawing(b, graph_glyphs)
     else:
         row_labels, col_labels = axis_labels(b)
         label_width = max(len(v) for v in row_labels.values())
@@ -109,6 +105,45 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
         due = f" ({ir.chance.name} due)" if state.is_chance_node() else ""
         lines.append(f"  {state.current_player_name()} to move{due} (move {state.ply() + 1})")
     return "\n".join(lines)
+
+
+def graph_drawing(b, glyphs: list[str]) -> list[str]:
+    """A graph board drawn on a grid of characters: each node as ``name glyph`` at its
+    ``at:`` place (one text row per height and one text column per distance across, in
+    the places' order, each column as wide as its widest label), then each node's
+    neighbours."""
+    import click
+
+    places = [poly[0] if poly else None for poly in b.polygons]
+    texts = [f"{name} {g}" for name, g in zip(b.cell_names, glyphs)]
+    widths = [len(click.unstyle(t)) for t in texts]
+    lines = []
+    if all(p is not None for p in places):
+        ys = sorted({round(y, 6) for _, y in places})
+        row_of = {y: i for i, y in enumerate(ys)}
+        rows: dict[int, list[int]] = {}
+        for c, (_, y) in enumerate(places):
+            rows.setdefault(row_of[round(y, 6)], []).append(c)
+        xs = sorted({round(x, 6) for x, _ in places})
+        col_of = {x: i for i, x in enumerate(xs)}
+        col_width = [0] * len(xs)
+        for c, (x, _) in enumerate(places):
+            col_width[col_of[round(x, 6)]] = max(col_width[col_of[round(x, 6)]], widths[c])
+        starts = [sum(w + 2 for w in col_width[:k]) for k in range(len(xs))]
+        for r in range(len(ys)):
+            line, used = "", 0
+            for c in sorted(rows[r], key=lambda c: places[c][0]):
+                at = starts[col_of[round(places[c][0], 6)]]
+                line += " " * (at - used) + texts[c]
+                used = at + widths[c]
+            lines.append("  " + line)
+    else:
+        lines += [f"  {t}" for t in texts]
+    lines.append("")
+    width = max(len(n) for n in b.cell_names)
+    for c, name in enumerate(b.cell_names):
+        lines.append(f"  {name.ljust(width)} - " + ", ".join(b.cell_names[n] for n in b.neighbours[c]))
+    return lines
 
 
 def _parts(name: str) -> list[str]:
