@@ -615,12 +615,14 @@ class BoardIR:
 class RenderIR:
     """How a human sees the state. ``piece_glyphs[owner]`` is a one-character glyph;
     ``empty_states`` are (name, glyph, condition on local c) checked in order for empty
-    cells; ``marks`` names the empty states that physically carry a marker token."""
+    cells; ``marks`` names the empty states that physically carry a marker token;
+    ``colours[seat]`` is a colour of ``midgardc.ir.colours`` (a name or ``#rrggbb``)."""
 
     piece_glyphs: tuple[str, ...]
     empty_states: tuple[tuple[str, str, Expr], ...] = ()
     marks: tuple[str, ...] = ()
     empty_glyph: str = "."
+    colours: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from typing import Sequence
 
 from .replays import Group
-from .svg import EMPTY_FILL, PLAYER_FILLS, STATE_FILLS, board_svg, kind_letters, to_text, track_labels
+from .svg import EMPTY_FILL, PLAYER_FILLS, STATE_FILLS, board_svg, kind_letters, player_fills, to_text, track_labels
 
 CHART_W, CHART_H = 520, 220
 HIST_BINS = 20
@@ -165,7 +165,7 @@ def _replay_data(groups: list[Group]) -> tuple[dict, list[str]]:
                 "nPieces": ir.n_players * ir.n_kinds,
                 "stacks": bool(ir.stacks),
                 "letters": kind_letters(ir),
-                "fills": {"players": PLAYER_FILLS, "states": STATE_FILLS, "empty": EMPTY_FILL},
+                "fills": {"players": player_fills(ir), "states": STATE_FILLS, "empty": EMPTY_FILL},
                 "labels": [label for _, label in labels],
             }
         )

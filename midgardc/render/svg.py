@@ -24,13 +24,16 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional, Sequence
 
+from ..ir.colours import PALETTE, seat_colours
+from ..ir.colours import fill as colour_fill
 from ..ir.nodes import GameIR
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..runtime.game import State
 
 SVG_NS = "http://www.w3.org/2000/svg"
-PLAYER_FILLS = ["#2f6db5", "#4f9a3a", "#c0392b", "#d4ac0d", "#8e44ad", "#16a085", "#7f8c8d", "#34495e"]
+# a series of fills for anything drawn per seat or per bot that is not a player of a game
+PLAYER_FILLS = [colour_fill(c) for c in PALETTE[:8]]
 STATE_FILLS = ["#d0d3d4", "#e8f6fa", "#fdebd0", "#f5eef8"]
 EMPTY_FILL = "#ffffff"
 SCALE = 40.0  # pixels per board unit (a square's side, a triangle's side, a hexagon's width)
@@ -137,9 +140,15 @@ def look_class(ir: GameIR, code: int) -> str:
     return "cell empty"
 
 
+def player_fills(ir: GameIR) -> list[str]:
+    """Each seat's fill (``#rrggbb``): a player named after a colour is drawn in it, the
+    spec's ``render.colors`` wins, others take the free colours (``midgardc.ir.colours``)."""
+    return [colour_fill(c) for c in seat_colours(ir)]
+
+
 def look_fill(ir: GameIR, code: int) -> str:
     if code > 0:
-        return PLAYER_FILLS[ir.piece_owner(look_piece(ir, code)[0]) % len(PLAYER_FILLS)]
+        return player_fills(ir)[ir.piece_owner(look_piece(ir, code)[0])]
     if code < 0:
         return STATE_FILLS[(-code - 1) % len(STATE_FILLS)]
     return EMPTY_FILL
@@ -156,7 +165,7 @@ def look_glyph(ir: GameIR, code: int, letters: Sequence[str]) -> str:
 def style_sheet(ir: GameIR) -> str:
     """Fills per look class, so a picture's cells change colour by changing class alone."""
     rules = [f".cell.empty{{fill:{EMPTY_FILL}}}"]
-    rules += [f".cell.p{p}{{fill:{PLAYER_FILLS[p % len(PLAYER_FILLS)]}}}" for p in range(ir.n_players)]
+    rules += [f".cell.p{p}{{fill:{f}}}" for p, f in enumerate(player_fills(ir))]
     rules += [f".cell.s{i}{{fill:{STATE_FILLS[i % len(STATE_FILLS)]}}}" for i in range(len(ir.render.empty_states))]
     rules += [
         ".cell{stroke:#555;stroke-width:1}",
@@ -332,8 +341,9 @@ def _draw_wrap(svg: ET.Element, bw: float, bh: float) -> None:
 def _draw_panel(svg: ET.Element, ir: GameIR, labels: list[tuple[int, str]], values: Sequence[int], letters: Sequence[str], bw: float) -> None:
     g = _sub(svg, "g", {"class": "panel"})
     x0, y = bw + 6, MARGIN
+    fills = player_fills(ir)
     for p, name in enumerate(ir.players):
-        _sub(g, "rect", {"class": f"player-{name}", "fill": PLAYER_FILLS[p % len(PLAYER_FILLS)], "x": _fmt(x0), "y": _fmt(y - 11), "width": "14", "height": "14"})
+        _sub(g, "rect", {"class": f"player-{name}", "fill": fills[p], "x": _fmt(x0), "y": _fmt(y - 11), "width": "14", "height": "14"})
         glyph = ir.render.piece_glyphs[p] if p < len(ir.render.piece_glyphs) else ""
         _sub(g, "text", {"class": "player", "x": _fmt(x0 + 20), "y": _fmt(y)}, f"{name} ({glyph})" if glyph else name)
         y += 20

@@ -3,16 +3,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Optional
 
+from ..ir.colours import seat_colours, terminal_style
 from . import results
 from .state_json import deck_zones, empty_states
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import State
-
-PLAYER_COLOURS = ["blue", "green", "red", "yellow", "magenta", "cyan", "white", "bright_black"]
-
 
 def render_text(state: "State", color: bool = True, viewer: Optional[int] = None) -> str:
     """The board as text: one glyph per cell at its place, then a legend and the hands.
@@ -27,8 +26,10 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
     b = ir.board
     states = empty_states(state)
     glyph_rows: dict[int, dict[int, str]] = {}
+    graph_glyphs: list[str] = []
     # stacks: each cell is its glyph and its height (two digits), so cells are 3 wide
     heights = state.core.heights if ir.stacks else None
+    styles = [terminal_style(c) for c in seat_colours(ir)]  # a player named "red" is drawn red
     for c in range(b.n_cells):
         piece = state.core.board[c]
         owner = ir.piece_owner(piece)
@@ -37,7 +38,7 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
             if heights is not None:
                 g += f"{heights[c]:<2}"
             if color:
-                g = click.style(g, fg=PLAYER_COLOURS[owner % len(PLAYER_COLOURS)], bold=True)
+                g = click.style(g, **styles[owner])
         elif states[c] is not None:
             name, g, _ = ir.render.empty_states[states[c]]
             marked = name in ir.render.marks
@@ -48,25 +49,17 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
         if heights is not None and owner < 0:
             g += "  "
         if b.topology == "graph":
+            graph_glyphs.append(g.rstrip())
             continue
         row, col = b.coords[c]
         glyph_rows.setdefault(row, {})[2 * col if b.topology == "triangle" else col] = g
     lines = []
     if b.topology == "graph":
-        for c, name in enumerate(b.cell_names):
-            owner = ir.piece_owner(state.core.board[c])
-            who = ir.players[owner] if owner >= 0 else "-"
-            if heights is not None and owner >= 0:
-                who += f" x{heights[c]}"
-            nbrs = ", ".join(b.cell_names[n] for n in b.neighbours[c])
-            lines.append(f"  {name:<14} {who:<10} -> {nbrs}")
+        lines += graph_drawing(b, graph_glyphs)
     else:
-        # each row is labelled with the name of its leftmost cell, so cells can be found
-        first_in_row: dict[int, int] = {}
-        for c, (row, col) in enumerate(b.coords):
-            if row not in first_in_row or col < b.coords[first_in_row[row]][1]:
-                first_in_row[row] = c
-        label_width = max(len(b.cell_names[c]) for c in first_in_row.values())
+        row_labels, col_labels = axis_labels(b)
+        label_width = max(len(v) for v in row_labels.values())
+        spots: dict[int, int] = {}  # a column's place in the printed line
         for row in sorted(glyph_rows):
             cells = glyph_rows[row]
             width = max(cells) + 1
@@ -75,10 +68,12 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
                 chars[col] = g
             if heights is not None:  # stacks: cells side by side, 3 characters each
                 chars = [cells[col] for col in sorted(cells)]
-            label = b.cell_names[first_in_row[row]].rjust(label_width)
-            lines.append(f"  {label}  " + "".join(chars).rstrip())
+                spots.update({col: 3 * i for i, col in enumerate(sorted(cells))})
+            lines.append(f"  {row_labels[row].rjust(label_width)}  " + "".join(chars).rstrip())
+        if col_labels:
+            lines.append(f"  {' ' * label_width}  " + _place(col_labels, spots))
     if ir.n_kinds > 1 and b.topology != "graph":
-        lines += _kind_grid(state, first_in_row, label_width)
+        lines += _kind_grid(state, row_labels, label_width)
     legend = [f"{ir.render.piece_glyphs[p]} {name}" for p, name in enumerate(ir.players)]
     legend += [f"{g} {name}{' (token)' if name in ir.render.marks else ''}" for name, g, _ in ir.render.empty_states]
     if any(state.core.board[c] == 0 and states[c] is None for c in range(b.n_cells)):
@@ -112,6 +107,104 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
     return "\n".join(lines)
 
 
+def graph_drawing(b, glyphs: list[str]) -> list[str]:
+    """A graph board drawn on a grid of characters: each node as ``name glyph`` at its
+    ``at:`` place (one text row per height and one text column per distance across, in
+    the places' order, each column as wide as its widest label), then each node's
+    neighbours."""
+    import click
+
+    places = [poly[0] if poly else None for poly in b.polygons]
+    texts = [f"{name} {g}" for name, g in zip(b.cell_names, glyphs)]
+    widths = [len(click.unstyle(t)) for t in texts]
+    lines = []
+    if all(p is not None for p in places):
+        ys = sorted({round(y, 6) for _, y in places})
+        row_of = {y: i for i, y in enumerate(ys)}
+        rows: dict[int, list[int]] = {}
+        for c, (_, y) in enumerate(places):
+            rows.setdefault(row_of[round(y, 6)], []).append(c)
+        xs = sorted({round(x, 6) for x, _ in places})
+        col_of = {x: i for i, x in enumerate(xs)}
+        col_width = [0] * len(xs)
+        for c, (x, _) in enumerate(places):
+            col_width[col_of[round(x, 6)]] = max(col_width[col_of[round(x, 6)]], widths[c])
+        starts = [sum(w + 2 for w in col_width[:k]) for k in range(len(xs))]
+        for r in range(len(ys)):
+            line, used = "", 0
+            for c in sorted(rows[r], key=lambda c: places[c][0]):
+                at = starts[col_of[round(places[c][0], 6)]]
+                line += " " * (at - used) + texts[c]
+                used = at + widths[c]
+            lines.append("  " + line)
+    else:
+        lines += [f"  {t}" for t in texts]
+    lines.append("")
+    width = max(len(n) for n in b.cell_names)
+    for c, name in enumerate(b.cell_names):
+        lines.append(f"  {name.ljust(width)} - " + ", ".join(b.cell_names[n] for n in b.neighbours[c]))
+    return lines
+
+
+def _parts(name: str) -> list[str]:
+    """A cell name's runs of letters and of digits ("a10" -> a, 10; "3.2" -> 3, 2)."""
+    return re.findall(r"[A-Za-z]+|[0-9]+", name)
+
+
+def axis_labels(b) -> tuple[dict[int, str], list[tuple[int, str]]]:
+    """Row labels (terminal row -> text) and column labels ((terminal column, text) under the
+    bottom row) of a drawn board, as its cell names write them: a name splits into a row part
+    (its first or its last run of letters or digits, whichever stays the same along a row)
+    and a column part (the rest), so ``a3 b3 c3`` is rank 3 with files a b c and ``1.4 2.4``
+    is row 4 with columns 1 2. A triangle labels each row by the part most of its cells
+    share (affixed cells aside) and prints no columns. Names that do not split that way
+    are labelled by numbers from 1."""
+    rows: dict[int, list[int]] = {}
+    for c, (row, col) in enumerate(b.coords):
+        rows.setdefault(row, []).append(c)
+    order = sorted(rows)
+    numbers = {row: str(i + 1) for i, row in enumerate(order)}
+    parts = [_parts(n) for n in b.cell_names]
+    best = None
+    for pos in (-1, 0):  # the row part last ("{file}{rank}") or first ("{row}.{index}")
+        labels, hits = {}, 0
+        for row, cs in rows.items():
+            values = [parts[c][pos] if len(parts[c]) >= 2 else None for c in cs]
+            top = max(set(values), key=lambda v: (values.count(v), v is not None, str(v)))
+            count = values.count(top)
+            if top is None or (count * 2 <= len(cs) and len(cs) > 1):
+                labels = None
+                break
+            labels[row] = top
+            hits += count
+        if labels is not None and len(set(labels.values())) == len(labels) and (best is None or hits > best[2]):
+            best = (pos, labels, hits)
+    triangle = b.topology == "triangle"
+    if best is None or (not triangle and best[2] < len(b.cell_names)):
+        row_labels = numbers
+        pos = None
+    else:
+        pos, row_labels, _ = best
+    if triangle:
+        return row_labels, []
+    bottom = sorted(rows[order[-1]], key=lambda c: b.coords[c][1])
+    if pos is None:
+        return row_labels, [(b.coords[c][1], str(i + 1)) for i, c in enumerate(bottom)]
+    return row_labels, [(b.coords[c][1], "".join(parts[c][:-1] if pos == -1 else parts[c][1:])) for c in bottom]
+
+
+def _place(labels: list[tuple[int, str]], spots: dict[int, int]) -> str:
+    """Column labels at their columns' places (a label that would run into the one before it
+    is left out)."""
+    line = ""
+    for col, text in labels:
+        at = spots.get(col, col)
+        if line and at <= len(line):
+            continue
+        line = line.ljust(at) + text
+    return line
+
+
 def kind_letters(ir) -> list[str]:
     """One character per kind of piece: its initial in upper case, or its index when two
     kinds share an initial."""
@@ -121,7 +214,7 @@ def kind_letters(ir) -> list[str]:
     return [str(i % 10) for i in range(len(ir.kinds))]
 
 
-def _kind_grid(state: "State", first_in_row: dict, label_width: int) -> list[str]:
+def _kind_grid(state: "State", row_labels: dict, label_width: int) -> list[str]:
     """With several kinds of piece, the board a second time showing each piece's kind
     (the first grid shows whose it is)."""
     ir = state.game.ir
@@ -137,7 +230,7 @@ def _kind_grid(state: "State", first_in_row: dict, label_width: int) -> list[str
         chars = [" "] * (max(rows[row]) + 1)
         for col, g in rows[row].items():
             chars[col] = g
-        out.append(f"  {b.cell_names[first_in_row[row]].rjust(label_width)}  " + "".join(chars).rstrip())
+        out.append(f"  {row_labels[row].rjust(label_width)}  " + "".join(chars).rstrip())
     return out
 
 

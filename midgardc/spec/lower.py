@@ -16,6 +16,7 @@ from typing import Any, Optional
 from ..conditions.check import Names, a_type, check_condition
 from ..conditions.parse import parse_signature
 from ..errors import Pos, SpecError, did_you_mean
+from ..ir import colours
 from ..ir.nodes import (
     BOOL,
     CELL,
@@ -517,8 +518,9 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         states: list = []
         marks: list[str] = []
         if node is None:
-            return RenderIR(tuple(glyphs))
+            return RenderIR(tuple(glyphs), colours=colours.choose(self.players))
         body = self.keys(node, "render", "'render'")
+        explicit = self.render_colours(body)
         if "glyphs" in body:
             g = body["glyphs"]
             if not isinstance(g, YMap):
@@ -553,7 +555,33 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
                 if s not in known:
                     raise SpecError(f"unknown render state '{s}'", item.pos, did_you_mean(s, known))
                 marks.append(s)
-        return RenderIR(tuple(glyphs), tuple(states), tuple(marks))
+        return RenderIR(tuple(glyphs), tuple(states), tuple(marks), colours=colours.choose(self.players, explicit))
+
+    def render_colours(self, body: dict) -> dict[str, str]:
+        """``render.colors`` (or ``colours``): player name to a colour name or ``#rrggbb``."""
+        given = [k for k in ("colors", "colours") if k in body]
+        if not given:
+            return {}
+        if len(given) == 2:
+            raise SpecError("give 'render.colors' once (not both 'colors' and 'colours')", body.key_pos["colours"])
+        node = body[given[0]]
+        if not isinstance(node, YMap):
+            raise SpecError(f"render.{given[0]} maps player names to colours", node.pos)
+        out = {}
+        for p, v in node.items.items():
+            if p in self.unseated:
+                continue
+            if p not in self.players:
+                raise SpecError(f"unknown player '{p}'", node.key_pos[p], did_you_mean(p, self.players))
+            value = self.scalar(v, str, "a colour")
+            if not colours.is_colour(value):
+                raise SpecError(
+                    f"'{value}' is not a colour (a colour name or #rrggbb)",
+                    v.pos,
+                    did_you_mean(value.lower(), list(colours.NAMED)) or f"colour names: {', '.join(colours.NAMED)}",
+                )
+            out[p] = value
+        return out
 
     def check_variants(self, node: YNode) -> None:
         if not isinstance(node, YMap):
