@@ -129,10 +129,15 @@ def check_end(state: State, seed: int) -> None:
     ir = state.game.ir
     winner = state.winner()
     returns = state.returns()
-    if winner is None:
-        assert returns == [0.0] * ir.n_players
-    else:
-        assert returns[winner] == 1.0 and sorted(returns) == [-1.0] * (ir.n_players - 1) + [1.0]
+    # returns from ranks (runtime/results.py): the k leaders get n/k - 1 each, the others -1
+    # (a sole winner n - 1; a draw or a stopped game 0 for all); zero-sum
+    n = ir.n_players
+    assert math.isclose(math.fsum(returns), 0.0, abs_tol=1e-9)
+    leaders = [p for p, r in enumerate(returns) if r > -1.0]
+    assert all(math.isclose(returns[p], n / len(leaders) - 1) for p in leaders)
+    assert all(r == -1.0 for p, r in enumerate(returns) if p not in leaders)
+    if winner is not None:
+        assert leaders == [winner] and returns[winner] == n - 1
     with pytest.raises(MoveError, match="over"):
         state.apply(state.game.move_text(0))
     # the serialization round trip: the moves in notation rebuild the same final state

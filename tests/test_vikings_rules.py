@@ -505,7 +505,8 @@ def test_game_end_shared_victory(engine) -> None:
     state = final_round(engine, [20, 25, 30, 25], [2, 3, 1, 0], [2, 1, 1, 0], [2, 2, 0, 0])
     state.apply("stop")
     assert counter(state, "score") == [30, 30, 30, 25]
-    assert state.to_json()["winner"] == "draw"  # red and black: 30 points and 6 tokens each
+    # red and black: 30 points and 6 tokens each; they share first place, the others lose
+    assert state.to_json()["winner"] == "shared" and state.to_json()["winners"] == ["red", "black"]
 
 
 # --------------------------------------------------------------------------- properties, both engines

@@ -50,7 +50,7 @@ def _game_type(ir: Any, hidden: bool, shuffled: bool) -> "pyspiel.GameType":
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=chance,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden else pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM if n == 2 else pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if n > 1 else pyspiel.GameType.Utility.GENERAL_SUM,  # returns from ranks sum to 0
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=n,
         min_num_players=n,
@@ -88,8 +88,8 @@ class MidgardcGame(pyspiel.Game):
             max_chance_outcomes=len(ir.chance.outcomes) if ir.chance is not None else 0,
             num_players=ir.n_players,
             min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0 if ir.n_players == 2 else None,
+            max_utility=float(max(ir.n_players - 1, 1)),  # a sole winner of n seats gets n - 1
+            utility_sum=0.0 if ir.n_players > 1 else None,
             max_game_length=ir.max_plies + chance_plies + 1,
         )
         super().__init__(_game_type(ir, hidden, _shuffled(ir)), info, p)
