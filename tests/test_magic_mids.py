@@ -121,8 +121,9 @@ def test_show_draws_owners_kinds_and_the_roll() -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     # owners first (yellow's three blanks earned a second move), then the kinds
-    assert lines[:5] == ["  a5  . . . .", "  a4  . . . .", "  a3  . . R .", "  a2  . Y . .", "  a1  Y . . ."]
-    assert lines[6:11] == ["  a5  . . . .", "  a4  . . . .", "  a3  . . M .", "  a2  . L . .", "  a1  S . . ."]
+    # ranks at the left and files under the board, as the cell names write them (a1 .. d5)
+    assert lines[:6] == ["  5  . . . .", "  4  . . . .", "  3  . . R .", "  2  . Y . .", "  1  Y . . .", "     a b c d"]
+    assert lines[7:12] == ["  5  . . . .", "  4  . . . .", "  3  . . M .", "  2  . L . .", "  1  S . . ."]
     assert "kinds (second grid): S small   M medium   L large" in result.stdout
     assert "last roll: A-A-A" in result.stdout and "red to move (roll due)" in result.stdout
     state = load(MIDS).new_state()
