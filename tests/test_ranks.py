@@ -169,3 +169,15 @@ def test_match_tournament_record_and_report_show_shared_first_places(tmp_path) -
     [v] = t["variants"]
     assert v["shared"] == 3 and v["draws"] == 0
     assert {p["name"]: p["shared"] for p in v["players"]} == {p["name"]: p["shared"] for p in s["players"]}
+
+
+# -- pictures -----------------------------------------------------------------------------------
+
+
+def test_the_svg_picture_says_a_shared_first_place_as_the_table_does() -> None:
+    from midgardc.render.svg import render_svg
+
+    state = _played("compiled", 3, SHARED_3P[0])
+    svg = render_svg(state)
+    assert "red and yellow share first place" in svg
+    assert " wins" not in svg and "draw" not in svg

@@ -279,3 +279,15 @@ def test_a_record_of_another_spec_is_refused(tmp_path):
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
     proc = _cli("replay", TTT, "--record", str(record), "--variant", "misere")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
+
+
+def test_the_svg_picture_of_a_stopped_game_says_it_has_no_result():
+    from midgardc.render.svg import render_svg
+    from midgardc.runtime.game import load
+
+    state = load(PLY, engine="interpreted").new_state(0)
+    while not state.is_terminal():
+        state.apply_unchecked(state.legal_move_ids()[0])
+    svg = render_svg(state)
+    assert "game over after 3 moves: stopped at the ply limit (no result)" in svg
+    assert "draw" not in svg and " wins" not in svg

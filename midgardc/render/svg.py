@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Optional, Sequence
 from ..ir.colours import PALETTE, seat_colours
 from ..ir.colours import fill as colour_fill
 from ..ir.nodes import GameIR
+from ..runtime.view import result_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..runtime.game import State
@@ -97,9 +98,7 @@ def status_text(state: "State") -> str:
     """Whose turn it is, or how the game ended."""
     ir = state.game.ir
     if state.is_terminal():
-        w = state.winner()
-        limited = " (ply limit)" if state.core.ply_limited else ""
-        return f"game over after {state.ply()} moves: " + ("draw" if w is None else f"{ir.players[w]} wins") + limited
+        return f"game over after {state.ply()} moves: {result_text(state)}"
     if state.is_chance_node():
         return f"a roll is due for {state.current_player_name()} (move {state.ply() + 1})"
     roll = state.roll()
