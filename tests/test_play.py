@@ -174,6 +174,14 @@ def test_a_whole_game_of_tic_tac_toe(tmp_path: Path) -> None:
     child.expect("x> ")
     back = _text(child.before)
     assert "undo: back to move 1 (taking back 2 moves)" in back and "x to move (move 1)" in back
+    # undo puts the bot's random stream back too: the same move gets the same answer
+    answer = re.search(r"o \(random\) plays ([abc][123])", after).group(1)
+    child.sendline("b2")
+    child.expect("x> ")
+    assert f"o (random) plays {answer}" in _text(child.before)
+    child.sendline("undo")
+    child.expect("x> ")
+    assert "undo: back to move 1 (taking back 2 moves)" in _text(child.before)
     # then the first legal move, by number, until the game is over
     ended = None
     for _ in range(6):

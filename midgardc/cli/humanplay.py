@@ -109,7 +109,9 @@ def play_session(
     game_seed = derive_seed(seed, 0)  # game 0 of a match with this seed
     rngs = [Rng(derive_seed(game_seed, s)) for s in range(n)]
     state = game.new_state(game_seed)
-    decided: dict[int, list[int]] = {s: [] for s in humans}  # moves made (rolls included) when each human chose
+    # For each human: (moves made, rolls included, every seat's random stream) when they chose,
+    # so that undo puts the bots' streams back too and they answer the retaken move as before.
+    decided: dict[int, list[tuple[int, list[int]]]] = {s: [] for s in humans}
     on_screen: Optional[int] = None  # the human seat whose view was drawn last
     term.say(f"{ir.title}{f' [{game.variant}]' if game.variant else ''}: " + ", ".join(f"{ir.players[s]} {labels[s]}" for s in range(n)) + f"; seed {seed}")
     finished = True
@@ -144,13 +146,15 @@ def play_session(
             move_id = player.choose(PlayerView(state, seat), rngs[seat])
         except Undo:
             done = len(state.history)  # moves so far, rolls included (a ply does not count rolls)
-            before = [d for d in decided[seat] if d < done]
+            before = [d for d in decided[seat] if d[0] < done]
             if not before:
                 term.say("nothing to undo: this is your first decision")
                 continue
-            back = before[-1]
+            back, streams = before[-1]
             for s in humans:
-                decided[s] = [d for d in decided[s] if d < back]
+                decided[s] = [d for d in decided[s] if d[0] < back]
+            for rng, value in zip(rngs, streams):
+                rng.state = value
             state = replay(game, [game.move_text(m) for m in state.history[:back]], game_seed)
             taken = done - back
             term.say(f"undo: back to move {state.ply() + 1} (taking back {taken} move{'s' if taken != 1 else ''}{', rolls included' if ir.chance is not None else ''})")
@@ -159,7 +163,7 @@ def play_session(
             term.say(f"quit after {state.ply()} moves")
             finished = False
             break
-        decided[seat].append(len(state.history))
+        decided[seat].append((len(state.history), [r.state for r in rngs]))
         term.say(f"{ir.players[seat]} ({labels[seat]}) plays {game.move_text(move_id)}")
         state.apply_unchecked(move_id)
     if len(humans) > 1:
