@@ -238,6 +238,11 @@ def test_hot_seat_never_shows_the_other_seats_hidden_hand(tmp_path: Path) -> Non
     child.close()
     line = json.loads(record.read_text())
     assert len(line["moves"]) == 10 and line["result"] == {"unfinished": True, "plies": 10}
+    # replay and report check finished games: they refuse this one and say why
+    for args in (["replay", DRAFT, "--record", str(record)], ["report", str(record)]):
+        refused = subprocess.run([sys.executable, "-m", "midgardc.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert refused.returncode == 1 and "Traceback" not in refused.stderr
+        assert "is an unfinished game (stopped by its players after 10 plies)" in refused.stderr
 
 
 def test_a_bots_hidden_pick_is_printed_as_the_human_sees_it() -> None:

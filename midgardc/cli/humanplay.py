@@ -182,7 +182,7 @@ def play_session(
     if record is not None:
         write_atomic(record, json.dumps(line, separators=(",", ":")) + "\n", "the record")
         rolls = ", rolls included" if ir.chance is not None else ""
-        what = "the game" if finished else f"the unfinished game ({len(moves)} moves{rolls}; 'replay --moves' shows them)"
+        what = "the game" if finished else f"the unfinished game ({len(moves)} moves{rolls}; 'midgardc replay SPEC --moves' with its seed shows where it stopped)"
         term.say(f"recorded {what} in {record}")
     return finished
 

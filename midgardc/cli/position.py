@@ -42,9 +42,10 @@ def _print_observations(state: State, who: str, seed: int) -> None:
 
 
 def _check_against_record(state: State, line: dict, record: str) -> str:
-    from ..matches.results import checked_fields, result_words
+    from ..matches.results import checked_fields, refuse_unfinished, result_words
 
     recorded = line.get("result") or {}
+    refuse_unfinished(f"game {line['game']} of {record}", recorded)
     if not state.is_terminal():
         raise MidgardcError(f"game {line['game']} of {record} does not reach the end of the game when replayed (after {state.ply()} moves)")
     got = checked_fields(state)

@@ -88,3 +88,16 @@ def result_words(outcome: str, winners: list[str]) -> str:
     if outcome == results.STOPPED:
         return "stopped at the ply limit (no result)"
     return "draw"
+
+
+def refuse_unfinished(where: str, recorded: dict) -> None:
+    """A record line left by a game that was quit (``midgardc play`` keeps its moves) has no
+    result to check: say so instead of "does not reach the end"."""
+    from ..errors import MidgardcError
+
+    if isinstance(recorded, dict) and recorded.get("unfinished"):
+        plies = recorded.get("plies", "?")
+        raise MidgardcError(
+            f"{where} is an unfinished game (stopped by its players after {plies} plies): replay and report check "
+            "finished games only; to see where it stopped, pass its moves to `midgardc replay SPEC --moves ...` (with its seed)"
+        )

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import MidgardcError, MoveError, Pos
 from ..matches.record import check_fields, record_lines, spec_sha256
-from ..matches.results import GameResult, checked_fields, result_of, result_words
+from ..matches.results import GameResult, checked_fields, refuse_unfinished, result_of, result_words
 from ..matches.tally import Tally
 from .svg import cell_looks, track_values
 
@@ -224,6 +224,7 @@ def _replay_line(record: str, line: Line, game: "Game", keep: bool) -> tuple[Any
 
 def _check(where: str, state: Any, recorded: dict) -> None:
     ir = state.game.ir
+    refuse_unfinished(where, recorded)
     if not state.is_terminal():
         raise MidgardcError(f"{where} does not reach the end of the game when replayed (after {state.ply()} moves)")
     got = checked_fields(state)
