@@ -14,7 +14,7 @@ import pytest
 
 from midgardc.errors import MidgardcError
 from midgardc.cli.humanplay import parse_seats
-from midgardc.players.human import MoveInputError, numbered, parse_move
+from midgardc.players.human import MAX_SHOWN, MoveInputError, group_moves, move_list, numbered, parse_move
 from midgardc.runtime.game import Move
 
 pexpect = pytest.importorskip("pexpect")
@@ -290,3 +290,55 @@ def test_undo_in_a_game_with_dice_goes_back_to_the_same_roll() -> None:
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
+
+
+# -- many moves ------------------------------------------------------------------------------
+
+# A Meridian-like opening: a card, a city, a height (``6:6.2:3``): 4 cards x 10 cities x 3 heights
+MANY = [Move(i, f"{card}:{card}.{city}:{h}") for i, (card, city, h) in enumerate((c, t, h) for c in (4, 5, 6, 7) for t in range(1, 11) for h in (1, 2, 3))]
+
+
+def test_many_moves_are_grouped_by_how_they_start_a_word_at_a_time() -> None:
+    groups = group_moves([m.text for m in MANY])
+    assert groups == [("4:4.", 30), ("5:5.", 30), ("6:6.", 30), ("7:7.", 30)]  # one word more would make 40 groups
+    assert group_moves([m.text for m in MANY[:30]]) == [(f"4:4.{t}:", 3) for t in range(1, 11)]
+    assert group_moves(["a1", "b2", "c3"]) == [("a1", 1), ("b2", 1), ("c3", 1)]  # lone moves are themselves
+
+
+def test_a_long_move_list_shows_groups_and_moves_lists_them_all() -> None:
+    assert len(MANY) > MAX_SHOWN
+    short = "\n".join(move_list(MANY, 100))
+    assert "120 moves, grouped by how they start" in short and "4:4.… (30)" in short and "4:4.1:1" not in short
+    every = "\n".join(move_list(MANY, 100, every=True))
+    assert "1. 4:4.1:1" in every and "120. 7:7.10:3" in every
+    few = "\n".join(move_list(MOVES, 100))
+    assert "1. a3" in few and "grouped" not in few
+
+
+def test_an_ambiguous_prefix_lists_its_moves_with_their_numbers() -> None:
+    from midgardc.players.human import HumanPlayer
+
+    class View:  # the least a HumanPlayer reads of its seat's view
+        game = type("G", (), {"players": ["north", "south"]})()
+        player = 0
+
+        def legal_moves(self):
+            return MANY
+
+        def text(self, color=False):
+            return "(board)"
+
+    said: list[str] = []
+    typed = iter(["5:5.3", "5:5.3:2"])
+    human = HumanPlayer(ask=lambda prompt: next(typed), say=said.append)
+    import midgardc.players.human as human_module
+
+    real = human_module.as_view
+    human_module.as_view = lambda v: v
+    try:
+        assert human.choose(View(), None) == 37  # 5:5.3:2 is the 38th move
+    finally:
+        human_module.as_view = real
+    screen = "\n".join(said)
+    assert "'5:5.3' is ambiguous: it starts 3 moves (5:5.3:1, 5:5.3:2, 5:5.3:3)" in screen
+    assert "37. 5:5.3:1" in screen and "38. 5:5.3:2" in screen and "39. 5:5.3:3" in screen

@@ -27,10 +27,13 @@ if TYPE_CHECKING:  # pragma: no cover
 COMMANDS = {
     "undo": "take back your last move (and every move made since)",
     "hint": "what MCTS would play from what you see",
+    "moves": "every legal move with its number (when there are too many, they are grouped)",
     "help": "this list",
     "quit": "stop here (the record keeps the moves so far)",
 }
 HINT_ITERATIONS = 500
+MAX_SHOWN = 60  # legal moves listed one by one on each turn; more are grouped by how they start
+GROUPS = 24  # at most this many groups
 
 
 class Undo(Exception):
@@ -42,7 +45,12 @@ class Quit(Exception):
 
 
 class MoveInputError(ValueError):
-    """A line that names no single legal move; the message says why, for the person."""
+    """A line that names no single legal move; the message says why, for the person.
+    ``candidates`` are the moves an ambiguous prefix starts (to be listed with numbers)."""
+
+    def __init__(self, message: str, candidates: Sequence["Move"] = ()):
+        super().__init__(message)
+        self.candidates = list(candidates)
 
 
 def parse_move(line: str, moves: Sequence["Move"]) -> "Move":
@@ -68,15 +76,21 @@ def parse_move(line: str, moves: Sequence["Move"]) -> "Move":
         return starts[0]
     if starts:
         shown = ", ".join(m.text for m in starts[:12]) + (f" and {len(starts) - 12} more" if len(starts) > 12 else "")
-        raise MoveInputError(f"'{typed}' is ambiguous: it starts {len(starts)} moves ({shown}); type more of it, or its number")
+        raise MoveInputError(f"'{typed}' is ambiguous: it starts {len(starts)} moves ({shown}); type more of it, or its number", starts)
     close = difflib.get_close_matches(typed, [m.text for m in moves], n=3, cutoff=0.5)
     suggestion = f"; did you mean {' or '.join(close)}?" if close else "; type a number from the list, or help"
     raise MoveInputError(f"'{typed}' is not a legal move here{suggestion}")
 
 
-def numbered(moves: Sequence["Move"], width: int = 100) -> list[str]:
-    """The moves as ``n. text`` in columns that fit ``width`` characters."""
-    cells = [f"{i}. {m.text}" for i, m in enumerate(moves, start=1)]
+def numbered(moves: Sequence["Move"], width: int = 100, numbers: Sequence[int] = ()) -> list[str]:
+    """The moves as ``n. text`` in columns that fit ``width`` characters (``numbers``: the
+    moves' own numbers when they are a part of the list)."""
+    cells = [f"{n}. {m.text}" for n, m in zip(numbers or range(1, len(moves) + 1), moves)]
+    return columns(cells, width)
+
+
+def columns(cells: Sequence[str], width: int = 100) -> list[str]:
+    """``cells`` in columns that fit ``width`` characters, running down each column."""
     if not cells:
         return []
     cell = max(len(c) for c in cells) + 3
@@ -106,8 +120,9 @@ class HumanPlayer:
         seat = view.game.players[view.player]
         self.say(view.text(color=self.color))
         self.say("")
+        width = shutil.get_terminal_size((100, 24)).columns
         self.say(f"{seat}, your legal moves (type one, its number, or help):")
-        self.say("\n".join(numbered(moves, shutil.get_terminal_size((100, 24)).columns)))
+        self.say("\n".join(move_list(moves, width)))
         while True:
             try:
                 line = self.ask(f"{seat}> ")
@@ -120,6 +135,9 @@ class HumanPlayer:
             if word == "help":
                 self.say(help_text(len(moves)))
                 continue
+            if word == "moves":
+                self.say("\n".join(move_list(moves, width, every=True)))
+                continue
             if word == "hint":
                 try:
                     self.say(self.hint(view, rng))
@@ -130,6 +148,9 @@ class HumanPlayer:
                 return parse_move(line, moves).id
             except MoveInputError as exc:
                 self.say(str(exc))
+                if exc.candidates and len(exc.candidates) <= MAX_SHOWN:
+                    number = {m.id: i for i, m in enumerate(moves, start=1)}
+                    self.say("\n".join(numbered(exc.candidates, width, [number[m.id] for m in exc.candidates])))
 
     def hint(self, view: "PlayerView", rng: "Rng") -> str:
         """What MCTS would play from this view (its own Rng: the game is not changed)."""
@@ -138,6 +159,48 @@ class HumanPlayer:
         bot = MctsPlayer(f"mcts:{self.hint_iterations}", iterations=self.hint_iterations)
         move = bot.choose(view, Rng(derive_seed(rng.next64(), view.ply())))
         return f"hint: mcts with {self.hint_iterations} iterations would play {view.move_text(move)}"
+
+
+def _next_word(move: str, at: int) -> str:
+    """``move`` up to the end of the word that starts at ``at`` and the separators after it
+    (``3:`` of ``3:3.2:25``; then ``3:3.``)."""
+    j = at
+    while j < len(move) and move[j].isalnum():
+        j += 1
+    while j < len(move) and not move[j].isalnum():
+        j += 1
+    return move[: max(j, at + 1)]
+
+
+def group_moves(moves: Sequence[str], limit: int = GROUPS) -> list[tuple[str, int]]:
+    """Many moves summed up in at most ``limit`` groups that start alike: (the shared start,
+    how many), a lone move as (itself, 1), in the list's order. Groups are split a word at a
+    time, all at once while they still number at most ``limit``, so a person reads the
+    choices the way the notation builds them (a card, then a city, then a height)."""
+    groups: dict[str, list[str]] = {"": list(moves)}
+    while any(len(v) > 1 for v in groups.values()):
+        finer: dict[str, list[str]] = {}
+        for prefix, members in groups.items():
+            if len(members) == 1:
+                finer[prefix] = members
+                continue
+            for m in members:
+                finer.setdefault(_next_word(m, len(prefix)), []).append(m)
+        if len(finer) > limit:
+            break
+        groups = finer
+    order = {m: i for i, m in enumerate(moves)}
+    out = sorted(((v[0] if len(v) == 1 else p, len(v), min(order[m] for m in v)) for p, v in groups.items()), key=lambda g: g[2])
+    return [(p, n) for p, n, _ in out]
+
+
+def move_list(moves: Sequence["Move"], width: int, every: bool = False) -> list[str]:
+    """The legal moves numbered; more than ``MAX_SHOWN`` (unless ``every``) grouped by how
+    they start, with the way to see them."""
+    if len(moves) > MAX_SHOWN and not every:
+        groups = [p if n == 1 else f"{p}… ({n})" for p, n in group_moves([m.text for m in moves])]
+        return [f"{len(moves)} moves, grouped by how they start (type the start of one to see them with numbers; 'moves' lists them all):"] + columns(groups, width)
+    return numbered(moves, width)
 
 
 def help_text(count: int) -> str:

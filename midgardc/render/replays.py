@@ -223,7 +223,6 @@ def _replay_line(record: str, line: Line, game: "Game", keep: bool) -> tuple[Any
 
 
 def _check(where: str, state: Any, recorded: dict) -> None:
-    ir = state.game.ir
     refuse_unfinished(where, recorded)
     if not state.is_terminal():
         raise MidgardcError(f"{where} does not reach the end of the game when replayed (after {state.ply()} moves)")
