@@ -79,7 +79,8 @@ def main() -> None:
     a = ap.parse_args()
     variants = [a.variant] if a.variant else [None, *list_variants(a.spec)]
     for v in variants:
-        counts = [a.player_count] if a.player_count else (list(list_player_counts(a.spec, v)) or [None])
+        played = list(list_player_counts(a.spec, v)) or [None]
+        counts = [n for n in played if n == a.player_count] if a.player_count else played
         for n in counts:
             print(json.dumps(lengths(a.spec, v, n, a.player, a.games, a.seed, a.budget)), flush=True)
 
