@@ -27,7 +27,12 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "action": ({"params", "where", "effects", "notation", "description"}, set()),
     "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
     "end": ({"when", "no_moves", "effects"}, set()),
-    "render": ({"glyphs", "empty", "marks", "colors", "colours"}, set()),
+    "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand"}, set()),
+    # presentation (midgardc/spec/present.py): regions, places off the board, tracks, marked cells
+    "region": ({"label", "cells", "areas", "capitals"}, set()),
+    "render_place": ({"label", "at", "holds"}, {"holds"}),
+    "track": ({"label", "spaces", "each", "markers"}, {"spaces"}),
+    "highlight": ({"label", "when", "of"}, {"when"}),
     "empty_state": ({"when", "glyph"}, {"when", "glyph"}),
     "place": ({"piece", "at", "owner", "height", "push"}, {"piece", "at"}),
     "assess_regions": ({"cells", "open_if_touching", "near", "award", "tie", "first", "priority"}, {"cells", "award"}),
