@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Any
 from ..errors import SpecError, did_you_mean
 from ..ir.nodes import CELL, INT, PLAYER
 from ..ir.present import HighlightIR, PlaceIR, PresentIR, RegionIR, TrackIR
+from .schema import MAX_TRACK
 from .yamlpos import YList, YMap, YScalar
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lower import Lowerer
 
 PRESENT_KEYS = ("internal", "labels", "regions", "places", "tracks", "highlight", "hand")
-MAX_TRACK = 1000  # spaces on one drawn track
 SPACES_RE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*\Z")
 
 

@@ -13,6 +13,7 @@ MAX_PLAYERS = 8
 MAX_HAND = 10_000
 MAX_MOVES = 1 << 20
 MAX_PLIES = 1_000_000
+MAX_TRACK = 1000  # spaces on one drawn track (render.tracks)
 MAX_FACES = 64
 MAX_DRAWS = 1 << 16  # faces ** dice: the sampling table's size
 COUNTER_SCOPES = ("player", "game")  # a counter per player, or one for the game
