@@ -196,6 +196,7 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         end = self.lower_end(top.get("end"))
         ranking = self.lower_ranking(top.items["ranking"])
         self.ranking_names = [k.name for k in ranking]
+        self.chance_names = [chance.name] if chance is not None else []
         render = self.lower_render(top.get("render"), areas)
         if "variants" in top:
             self.check_variants(top.items["variants"])

@@ -73,7 +73,7 @@ def _labels(lw: "Lowerer", node: Any, counters: dict) -> tuple[tuple[str, str], 
         known += list(lw.zones_ir.names)
     if lw.deck_ir is not None:
         known += list(getattr(lw.deck_ir, "names", ()))
-    known += list(getattr(lw, "ranking_names", []))
+    known += list(getattr(lw, "ranking_names", [])) + list(getattr(lw, "chance_names", []))
     out = []
     for key, value in node.items.items():
         if key not in known and key not in lw.unseated:

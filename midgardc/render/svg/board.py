@@ -320,10 +320,10 @@ def _draw_wrap(svg: ET.Element, bw: float, bh: float) -> None:
     m, h = MARGIN, MARGIN / 2
     sub(g, "rect", {"class": "wrap", "x": fmt(m - 3), "y": fmt(m - 3), "width": fmt(bw - 2 * m + 6), "height": fmt(bh - 2 * m + 6)})
     midx, midy = bw / 2, bh / 2
-    for y in (h, bh - h):
+    for y in (h, bh - 6):  # (the bottom and left arrows clear the column and row labels)
         sub(g, "path", {"class": "wrap-arrow", "d": f"M{fmt(midx - 14)},{fmt(y)} L{fmt(midx + 14)},{fmt(y)} M{fmt(midx + 8)},{fmt(y - 4)} L{fmt(midx + 14)},{fmt(y)} L{fmt(midx + 8)},{fmt(y + 4)}"})
         sub(g, "text", {"class": "wrap-label", "x": fmt(midx + 20), "y": fmt(y + 4)}, "a")
-    for x in (h, bw - h):
+    for x in (6, bw - h):
         sub(g, "path", {"class": "wrap-arrow", "d": f"M{fmt(x)},{fmt(midy - 14)} L{fmt(x)},{fmt(midy + 14)} M{fmt(x - 4)},{fmt(midy + 8)} L{fmt(x)},{fmt(midy + 14)} L{fmt(x + 4)},{fmt(midy + 8)}"})
         sub(g, "text", {"class": "wrap-label", "x": fmt(x - 3), "y": fmt(midy - 18)}, "b")
     sub(g, "title", text="the board wraps round: the top edge meets the bottom (a), the left edge meets the right (b)")
