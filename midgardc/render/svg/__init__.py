@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Optional
-from xml.sax.saxutils import quoteattr
 
 from .areas import draw_dice, draw_place, draw_place_at, draw_track
 from .board import board_shapes, cell_looks, draw_board, kind_letters, look_class, look_fill, look_glyph, wraps
@@ -64,8 +63,36 @@ def board_svg(view: Seen, element_id: str = "board") -> ET.Element:
     return svg
 
 
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;"})
+
+
+def _xml(el: ET.Element, out: list[str]) -> None:
+    """``el`` as XML text (the pictures use no namespaces but the root's plain ``xmlns``
+    attribute, so this is ElementTree's output without its namespace bookkeeping)."""
+    attrs = "".join(f' {k}="{str(v).translate(_ESCAPES)}"' for k, v in el.attrib.items())
+    if not len(el) and not el.text:
+        out.append(f"<{el.tag}{attrs} />")
+        return
+    out.append(f"<{el.tag}{attrs}>")
+    if el.text:
+        out.append(el.text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    for child in el:
+        _xml(child, out)
+        if child.tail:
+            out.append(child.tail.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    out.append(f"</{el.tag}>")
+
+
 def to_text(svg: ET.Element) -> str:
-    return ET.tostring(svg, encoding="unicode")
+    out: list[str] = []
+    _xml(svg, out)
+    return "".join(out)
+
+
+def _piece(el: ET.Element) -> str:
+    out: list[str] = []
+    _xml(el, out)
+    return "".join(out)
 
 
 def render_svg(state: "State", viewer: Optional[int] = None, element_id: str = "board") -> str:
@@ -75,7 +102,7 @@ def render_svg(state: "State", viewer: Optional[int] = None, element_id: str = "
 
 
 def _open_tag(el: ET.Element) -> str:
-    attrs = "".join(f" {k}={quoteattr(str(v))}" for k, v in el.attrib.items())
+    attrs = "".join(f' {k}="{str(v).translate(_ESCAPES)}"' for k, v in el.attrib.items())
     return f"<{el.tag}{attrs}>"
 
 
@@ -89,10 +116,10 @@ def frame_parts(state: "State", viewer: Optional[int] = None, element_id: str = 
     for child in svg:
         if child.tag == "g" and len(child) and not child.text:
             out.append(_open_tag(child))
-            out += [ET.tostring(x, encoding="unicode") for x in child]
+            out += [_piece(x) for x in child]
             out.append("</g>")
         else:
-            out.append(ET.tostring(child, encoding="unicode"))
+            out.append(_piece(child))
     out.append("</svg>")
     return out
 

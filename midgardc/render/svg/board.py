@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ...ir.nodes import GameIR
 from .common import EMPTY_FILL, GRAPH_SPACING, MARGIN, NODE_RADIUS, SCALE, STATE_FILLS, fmt, player_fills, sub, text
-from .seen import Seen, present_of
+from .seen import Seen, by_identity, present_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...runtime.game import State
@@ -107,9 +107,10 @@ class Shape:
     circle: bool = False
 
 
+@by_identity
 def board_shapes(ir: GameIR) -> tuple[list[Shape], float, float]:
     """Every cell's shape (the board's top-left corner at MARGIN, MARGIN) and the size of the
-    board area, for every topology."""
+    board area, for every topology (computed once per game)."""
     b = ir.board
     if b.topology == "graph":
         return _graph_shapes(ir)

@@ -158,4 +158,4 @@ def drawn_counters(ir: GameIR) -> frozenset[int]:
     return frozenset(out)
 
 
-__all__ = ["GAME", "SPECTATOR", "Seen", "seen", "present_of", "drawn_counters"]
+__all__ = ["by_identity", "GAME", "SPECTATOR", "Seen", "seen", "present_of", "drawn_counters"]
