@@ -83,13 +83,12 @@ def test_tables_equal_the_records_tallies(ttt) -> None:
 
 
 def _frames(game: dict) -> list[list[int]]:
-    """A replay's pictures as lists of ids of their pieces of text (steps: [length, position, id, ...])."""
+    """A replay's pictures as lists of ids of their pieces of text."""
+    from midgardc.render.replays import apply_step
+
     frames = [list(game["first"])]
     for step in game["steps"]:
-        frame = frames[-1][: step[0]] + [None] * max(0, step[0] - len(frames[-1]))
-        for k, v in zip(step[1::2], step[2::2]):
-            frame[k] = v
-        frames.append(frame)
+        frames.append(apply_step(frames[-1], step))
     return frames
 
 

@@ -272,9 +272,12 @@ JS = r"""
     }
     svg = document.getElementById(board.id);
     frames = [game.first.slice()];
-    for (var p = 0; p < game.steps.length; p++) {
-      var d = game.steps[p], next = frames[p].slice(0, d[0]);
-      for (var k = 1; k < d.length; k += 2) { next[d[k]] = d[k + 1]; }
+    for (var p = 0; p < game.steps.length; p++) {  // (render.replays.apply_step)
+      var d = game.steps[p], old = frames[p], next = [];
+      for (var k = 0; k < d.length; k++) {
+        if (d[k] >= 0) { next.push(d[k]); }
+        else { var at = -d[k] - 1; next = next.concat(old.slice(at, at + d[k + 1])); k++; }
+      }
       frames.push(next);
     }
     list.innerHTML = "";

@@ -43,8 +43,8 @@ class Line:
 class Replay:
     """One game, ply by ply, as the pictures of ``render.svg`` (a spectator's view): the
     first position's picture as ids of its pieces of text (``Group.parts``), then per ply
-    the changes ``[length, position, id, position, id, ...]``, and the seat to move
-    (-1 at the end)."""
+    the new picture in terms of the one before (``frame_step``), and the seat to move (-1
+    at the end)."""
 
     game: int
     seats: list[str]
@@ -229,11 +229,7 @@ def _replay_line(record: str, line: Line, game: "Game", group: Optional[Group]) 
             raise MidgardcError(f"{where} does not replay: move {i} ({text}): {exc.message}") from None
         if replay is not None and group is not None:
             now = group.frame(state)
-            step = [len(now)]
-            for k, v in enumerate(now):
-                if k >= len(frame) or frame[k] != v:
-                    step += [k, v]
-            replay.steps.append(step)
+            replay.steps.append(frame_step(frame, now))
             frame = now
             replay.turns.append(state.current_player())
     _check(where, state, d["result"])
@@ -241,6 +237,36 @@ def _replay_line(record: str, line: Line, game: "Game", group: Optional[Group]) 
     if replay is not None:
         replay.result = result_words(state.outcome(), [f"{labels[s]} ({ir.players[s]})" for s, r in enumerate(state.ranks() or ()) if r == 1])
     return state, replay
+
+
+def frame_step(old: list[int], new: list[int]) -> list[int]:
+    """``new`` written against ``old``: a number >= 0 is a piece's id, a pair ``-(i + 1), n``
+    copies ``old[i:i + n]`` (pictures of consecutive positions share most pieces, in order;
+    ``apply_step`` reads it back)."""
+    from difflib import SequenceMatcher
+
+    out: list[int] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            out += [-(i1 + 1), i2 - i1]
+        else:
+            out += new[j1:j2]
+    return out
+
+
+def apply_step(old: list[int], step: list[int]) -> list[int]:
+    """The picture ``frame_step`` wrote (the report's page does the same in JavaScript)."""
+    out: list[int] = []
+    k = 0
+    while k < len(step):
+        v = step[k]
+        if v >= 0:
+            out.append(v)
+            k += 1
+        else:
+            out += old[-v - 1 : -v - 1 + step[k + 1]]
+            k += 2
+    return out
 
 
 def _check(where: str, state: Any, recorded: dict) -> None:

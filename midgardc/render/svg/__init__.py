@@ -107,20 +107,23 @@ def _open_tag(el: ET.Element) -> str:
 
 
 def frame_parts(state: "State", viewer: Optional[int] = None, element_id: str = "board") -> list[str]:
-    """The picture as pieces of text whose concatenation is the whole SVG: the opening
-    tags, and every element down to the children of the picture's groups, so that
-    pictures of consecutive positions share most pieces (the report's replays store each
-    distinct piece once and each frame as the list of its pieces)."""
+    """The picture as pieces of text whose concatenation is the whole SVG: the opening and
+    closing tags of the picture and of every group in it, and every other element whole,
+    so that pictures of consecutive positions share most pieces (the report's replays store
+    each distinct piece once and each frame as the list of its pieces)."""
     svg = board_svg(seen(state, viewer), element_id)
-    out = [_open_tag(svg)]
-    for child in svg:
-        if child.tag == "g" and len(child) and not child.text:
-            out.append(_open_tag(child))
-            out += [_piece(x) for x in child]
-            out.append("</g>")
+    out: list[str] = []
+
+    def walk(el: ET.Element) -> None:
+        if el.tag in ("svg", "g") and len(el) and not el.text:
+            out.append(_open_tag(el))
+            for child in el:
+                walk(child)
+            out.append(f"</{el.tag}>")
         else:
-            out.append(_piece(child))
-    out.append("</svg>")
+            out.append(_piece(el))
+
+    walk(svg)
     return out
 
 

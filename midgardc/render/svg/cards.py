@@ -16,6 +16,8 @@ MAX_SHOWN = 24  # cards drawn face up per place (the rest are counted)
 
 
 def draw_cards(svg: ET.Element, view: Seen, x0: float, y: float) -> float:
+    """Every item place, one block each (drawn in its own coordinates, moved into place, so
+    a block's pieces stay the same text when blocks above it grow)."""
     ir = view.ir
     pr = present_of(ir)
     texts = ir.item_texts
@@ -23,32 +25,30 @@ def draw_cards(svg: ET.Element, view: Seen, x0: float, y: float) -> float:
     for place in places(view.state):
         owner = "" if place.owner == GAME else ir.players[place.owner]
         name = f"{place.zone}" + (f":{owner}" if owner else "")
-        g = sub(svg, "g", {"class": "zone", "data-place": name, "data-size": len(place.items)})
+        g = sub(svg, "g", {"class": "zone", "data-place": name, "data-size": len(place.items), "transform": f"translate({fmt(x0)},{fmt(y)})"})
         title = pr.label(place.zone) + (f" of {pr.label(owner)}" if owner else "")
-        shown = view.place(place)
         if not place.items:
-            text(g, x0, y + 11, f"{title}: none", "track")
+            text(g, 0, 11, f"{title}: none", "track")
             y += 16
             continue
-        text(g, x0, y + 11, f"{title} ({len(place.items)})", "track")
-        y += 15
-        if not shown:
-            sub(g, "rect", {"class": "card back", "x": fmt(x0), "y": fmt(y), "width": fmt(CARD_W), "height": fmt(CARD_H), "rx": "3", "data-count": len(place.items)})
-            text(g, x0 + CARD_W / 2, y + 14, f"{len(place.items)}", "card-count", "middle")
-            y += CARD_H + 6
+        text(g, 0, 11, f"{title} ({len(place.items)})", "track")
+        h = 15.0
+        if not view.place(place):
+            sub(g, "rect", {"class": "card back", "x": "0", "y": fmt(h), "width": fmt(CARD_W), "height": fmt(CARD_H), "rx": "3", "data-count": len(place.items)})
+            text(g, CARD_W / 2, h + 14, f"{len(place.items)}", "card-count", "middle")
+            y += h + CARD_H + 6
             continue
         items = list(place.items)[:MAX_SHOWN]
         for i, k in enumerate(items):
             row, col = divmod(i, per_row)
-            cx, cy = x0 + col * (CARD_W + 3), y + row * (CARD_H + 3)
             word = pr.label(texts[k])
-            card = sub(g, "g", {"class": "item", "data-item": texts[k]})
-            sub(card, "rect", {"class": "card", "x": fmt(cx), "y": fmt(cy), "width": fmt(CARD_W), "height": fmt(CARD_H), "rx": "3"})
+            card = sub(g, "g", {"class": "item", "data-item": texts[k], "transform": f"translate({fmt(col * (CARD_W + 3))},{fmt(h + row * (CARD_H + 3))})"})
+            sub(card, "rect", {"class": "card", "x": "0", "y": "0", "width": fmt(CARD_W), "height": fmt(CARD_H), "rx": "3"})
             sub(card, "title", text=word)
-            text(card, cx + CARD_W / 2, cy + 13.5, word if len(word) <= 10 else word[:9] + "…", "card-text", "middle")
-        rows = -(-len(items) // per_row)
-        y += rows * (CARD_H + 3) + 3
+            text(card, CARD_W / 2, 13.5, word if len(word) <= 10 else word[:9] + "…", "card-text", "middle")
+        h += -(-len(items) // per_row) * (CARD_H + 3) + 3
         if len(place.items) > MAX_SHOWN:
-            text(g, x0, y + 9, f"+ {len(place.items) - MAX_SHOWN} more", "count")
-            y += 13
+            text(g, 0, h + 9, f"+ {len(place.items) - MAX_SHOWN} more", "count")
+            h += 13
+        y += h
     return y

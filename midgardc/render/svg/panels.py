@@ -81,21 +81,21 @@ def draw_players(svg: ET.Element, view: Seen, x0: float, y: float) -> float:
     to_move = -1 if view.state.is_terminal() else view.state.current_player()
     for p, name in enumerate(ir.players):
         y += 4
-        row = sub(g, "g", {"class": "player-row", "data-player": name})
-        sub(row, "rect", {"class": f"player-{name}", "fill": fills[p], "stroke": "#222", "x": fmt(x0), "y": fmt(y - 11), "width": "14", "height": "14", "rx": "7"})
-        text(row, x0 + 7, y - 0.5, ir.render.piece_glyphs[p], "count", "middle", fill=text_fill(fills[p]))
+        row = sub(g, "g", {"class": "player-row", "data-player": name, "transform": f"translate({fmt(x0)},{fmt(y)})"})
+        sub(row, "rect", {"class": f"player-{name}", "fill": fills[p], "stroke": "#222", "x": "0", "y": "-11", "width": "14", "height": "14", "rx": "7"})
+        text(row, 7, -0.5, ir.render.piece_glyphs[p], "count", "middle", fill=text_fill(fills[p]))
         who = pr.label(name) + (" (you)" if view.viewer == p else "") + ("  ◀ to move" if p == to_move else "")
-        text(row, x0 + 20, y, who, "player")
-        y += LINE + 2
+        text(row, 20, 0, who, "player")
+        dy = LINE + 2
         for i, (seat, label) in enumerate(labels):
             if seat != p:
                 continue
             v = values[i]
             width = min(abs(v), BAR_MAX) * BAR_UNIT if isinstance(v, int) else 0
-            sub(row, "rect", {"class": "bar", "data-bar": i, "x": fmt(x0 + 210), "y": fmt(y - 9), "width": fmt(width), "height": "10"})
-            text(row, x0 + 20, y, f"{label}: {v}", "track", data_track=i, data_label=label)
-            y += LINE
-        y += 2
+            sub(row, "rect", {"class": "bar", "data-bar": i, "x": "210", "y": fmt(dy - 9), "width": fmt(width), "height": "10"})
+            text(row, 20, dy, f"{label}: {v}", "track", data_track=i, data_label=label)
+            dy += LINE
+        y += dy + 2
     return y
 
 
