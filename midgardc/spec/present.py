@@ -24,7 +24,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..errors import SpecError, did_you_mean
-from ..ir.nodes import CELL, INT, PLAYER
+from ..ir.nodes import CELL, PLAYER
 from ..ir.present import HighlightIR, PlaceIR, PresentIR, RegionIR, TrackIR
 from .schema import MAX_TRACK
 from .yamlpos import YList, YMap, YScalar
@@ -32,7 +32,6 @@ from .yamlpos import YList, YMap, YScalar
 if TYPE_CHECKING:  # pragma: no cover
     from .lower import Lowerer
 
-PRESENT_KEYS = ("internal", "labels", "regions", "places", "tracks", "highlight", "hand")
 SPACES_RE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*\Z")
 
 
@@ -90,7 +89,7 @@ def _cells(lw: "Lowerer", node: Any, what: str) -> tuple[int, ...]:
     out: list[int] = []
     for x in node:
         if not isinstance(x, YScalar) or x.value is None or isinstance(x.value, bool):
-            raise SpecError(f"{what}: a cell name", x.pos)
+            raise SpecError(f"{what}: each is a cell name (or a pattern with '*')", x.pos)
         pat = str(x.value)
         hits = [i for i, n in enumerate(names) if fnmatch.fnmatchcase(n, pat)] if "*" in pat else ([names.index(pat)] if pat in names else [])
         if not hits:
@@ -203,4 +202,4 @@ def _highlights(lw: "Lowerer", node: Any) -> tuple[HighlightIR, ...]:
     return tuple(out)
 
 
-__all__ = ["PRESENT_KEYS", "lower_present", "INT"]
+__all__ = ["lower_present"]

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...ir.present import PlaceIR, TrackIR
 from .board import kind_letters
-from .common import LINE, PANEL_WIDTH, fmt, player_fills, sub, text, text_fill
+from .common import PANEL_WIDTH, fmt, player_fills, sub, text, text_fill
 from .seen import Seen, present_of
 
 SPACE = 20.0  # a track's space
@@ -142,4 +142,4 @@ def draw_dice(svg: ET.Element, view: Seen, x0: float, y: float) -> float:
     return y + 34
 
 
-__all__ = ["draw_place", "draw_place_at", "draw_track", "draw_dice", "LINE"]
+__all__ = ["draw_place", "draw_place_at", "draw_track", "draw_dice"]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ...ir.nodes import Call, Const, DefineCall, Expr, GameIR
 from ...ir.present import PresentIR
-from ...runtime.observe import GAME, SEES, by_identity, counter_visibility
+from ...runtime.observe import SEES, by_identity, counter_visibility
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...runtime.game import State
@@ -158,4 +158,4 @@ def drawn_counters(ir: GameIR) -> frozenset[int]:
     return frozenset(out)
 
 
-__all__ = ["by_identity", "GAME", "SPECTATOR", "Seen", "seen", "present_of", "drawn_counters"]
+__all__ = ["by_identity", "SPECTATOR", "Seen", "seen", "present_of", "drawn_counters"]
