@@ -238,3 +238,12 @@ def test_midgard_display_states_are_replayed(tmp_path: Path) -> None:
     assert all(c.startswith("cell s") for c in cells(frames[0]))  # at the start every cell shows a display state (ice)
     legend = [el.text for el in _picture(parts, frames[0]).iter() if el.get("class") == "track"]
     assert "blizzard" in legend and "ice" in legend
+    # the replay's pictures are the pictures of render.svg, ply by ply (a spectator's view)
+    from midgardc.render.svg import render_svg
+    from midgardc.runtime.game import game_from_ir
+    from midgardc.spec.lower import load_game_ir
+
+    state = game_from_ir(load_game_ir(MIDGARD, "mere-mortal")).new_state(lines[0]["game_seed"])
+    for ply, move in enumerate(lines[0]["moves"][:12]):
+        assert "".join(parts[i] for i in frames[ply]) == render_svg(state, None, "board-0")
+        state.apply(move)
