@@ -162,6 +162,11 @@ def test_tracks_carry_a_marker_per_player_at_its_value() -> None:
         assert markers == {p["name"]: p["counters"][counter] for p in data["players"]}
     wolf = {el.get("data-marker"): int(el.get("data-value")) for el in tracks["sun_wolf"].iter(NS + "circle")}
     assert wolf == {"Skoll": data["counters"]["ws"], "end": data["counters"]["sl"] + 1}
+    # the meeples are nobody's ("MOVE an unmarked meeple"): drawn in wood, not in red
+    from midgardc.render.svg.common import NEUTRAL_FILL
+
+    meeples = [el for el in root.iter() if el.get("data-cell") and data["board"][el.get("data-cell")] is not None]
+    assert len(meeples) == 4 and all(el.get("style") == f"fill:{NEUTRAL_FILL}" for el in meeples)
     # the player markers: a ring in the player's colour on the meeple it marks
     rings = [el for el in root.iter(NS + "circle") if el.get("data-highlight") == "player marker"]
     nums = dict(zip(ir.board.cell_names, dict(ir.board.props)["num"]))
@@ -259,6 +264,7 @@ def test_every_construct_lowers(tmp_path: Path) -> None:
     - {label: taken, when: "occupied(c)"}
     - {label: mine, when: "owner(c) == p", of: player}
   hand: false
+  neutral: [stone]
 """,
     )
     pr = ir.render.present
@@ -293,6 +299,7 @@ def test_every_construct_lowers(tmp_path: Path) -> None:
         ("  tracks:\n    t: {spaces: \"0..5\", each: \"points(p)\", colour: red}\n", "unknown key 'colour' in track 't'", 14, 44),
         ("  highlight:\n    - {when: \"occupied(c)\", of: team}\n", "a highlight is 'of: player'", 14, 33),
         ("  hand: maybe\n", "render.hand must be true or false", 13, 9),
+        ("  neutral: [stoen]\n", "render.neutral: unknown piece 'stoen'", 13, 13),
     ],
 )
 def test_broken_presentations_are_errors_at_their_place(tmp_path: Path, render: str, message: str, line: int, col: int) -> None:

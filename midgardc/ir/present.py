@@ -68,6 +68,7 @@ class PresentIR:
     tracks: tuple[TrackIR, ...] = ()
     highlights: tuple[HighlightIR, ...] = ()
     hide_hand: bool = False  # the pieces in hand are shown by places instead
+    neutral: tuple[int, ...] = ()  # kinds of piece that belong to nobody on the table
 
     def label(self, name: str) -> str:
         for k, v in self.labels:

@@ -15,6 +15,7 @@
         - {label: destroyed, when: "ruined(c)"}
         - {label: marker, when: "marker(p) == num(c)", of: player}
       hand: false                          # the pieces in hand are not listed (places show them)
+      neutral: [pawn]                      # pieces that belong to nobody: drawn in no player's colour
 """
 
 from __future__ import annotations
@@ -45,7 +46,12 @@ def lower_present(lw: "Lowerer", body: YMap, areas: tuple) -> PresentIR:
     tracks = _tracks(lw, body["tracks"]) if "tracks" in body else ()
     highlights = _highlights(lw, body["highlight"]) if "highlight" in body else ()
     hide_hand = not lw.scalar(body["hand"], bool, "render.hand") if "hand" in body else False
-    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand)
+    neutral = []
+    for name, pos in _names(lw, body["neutral"], "render.neutral") if "neutral" in body else []:
+        if name not in lw.kinds:
+            raise SpecError(f"render.neutral: unknown piece '{name}'", pos, did_you_mean(name, list(lw.kinds)))
+        neutral.append(lw.kinds.index(name))
+    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral))
 
 
 def _names(lw: "Lowerer", node: Any, what: str) -> list[tuple[str, Any]]:

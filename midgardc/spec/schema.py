@@ -28,7 +28,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "action": ({"params", "where", "effects", "notation", "description"}, set()),
     "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
     "end": ({"when", "no_moves", "effects"}, set()),
-    "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand"}, set()),
+    "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral"}, set()),
     # presentation (midgardc/spec/present.py): regions, places off the board, tracks, marked cells
     "region": ({"label", "cells", "areas", "capitals"}, set()),
     "render_place": ({"label", "at", "holds"}, {"holds"}),

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from ...ir.nodes import GameIR
-from .common import EMPTY_FILL, GRAPH_SPACING, MARGIN, NODE_RADIUS, SCALE, STATE_FILLS, fmt, player_fills, sub, text
+from .common import EMPTY_FILL, GRAPH_SPACING, NEUTRAL_FILL, MARGIN, NODE_RADIUS, SCALE, STATE_FILLS, fmt, player_fills, sub, text
 from .seen import Seen, by_identity, present_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -183,6 +183,9 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
         code = looks[c]
         name = b.cell_names[c]
         attrs = {"class": look_class(ir, code), "fill": look_fill(ir, code), "data-cell": name, "data-index": c}
+        if code > 0 and ir.piece_kind(look_piece(ir, code)[0]) in pr.neutral:  # nobody's piece
+            attrs["fill"] = NEUTRAL_FILL
+            attrs["style"] = f"fill:{NEUTRAL_FILL}"
         if shape.circle:
             r = NODE_RADIUS * (1.6 if c in at_place else 1.0)
             attrs.update({"cx": fmt(shape.centre[0]), "cy": fmt(shape.centre[1]), "r": fmt(r)})

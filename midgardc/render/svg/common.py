@@ -14,6 +14,7 @@ SVG_NS = "http://www.w3.org/2000/svg"
 PLAYER_FILLS = [colour_fill(c) for c in PALETTE[:8]]
 STATE_FILLS = ["#d0d3d4", "#e8f6fa", "#fdebd0", "#f5eef8"]
 EMPTY_FILL = "#ffffff"
+NEUTRAL_FILL = "#c8a165"  # a piece that belongs to nobody (render.neutral): wood
 SCALE = 40.0  # pixels per board unit (a square's side, a triangle's side, a hexagon's width)
 MARGIN = 28.0  # room round the board (axis labels, wrap-around arrows, region labels)
 PANEL_WIDTH = 340.0

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ...ir.nodes import GameIR
 from ...runtime.observe import GAME, SEES, key_visibility
 from .board import kind_letters
-from .common import EMPTY_FILL, LINE, STATE_FILLS, fmt, player_fills, sub, text, text_fill
+from .common import EMPTY_FILL, LINE, NEUTRAL_FILL, STATE_FILLS, fmt, player_fills, sub, text, text_fill
 from .seen import Seen, drawn_counters, present_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -123,9 +123,13 @@ def draw_legend(svg: ET.Element, ir: GameIR, x0: float, y: float) -> float:
         sub(g, "rect", {"class": f"swatch {cls}", "fill": fill, "stroke": "#555", "x": fmt(x0), "y": fmt(y), "width": "12", "height": "12"})
         text(g, x0 + 18, y + 10, name, "track")
         y += LINE
+    pr = present_of(ir)
+    for k in pr.neutral:
+        sub(g, "rect", {"class": "swatch neutral", "fill": NEUTRAL_FILL, "stroke": "#555", "x": fmt(x0), "y": fmt(y), "width": "12", "height": "12"})
+        text(g, x0 + 18, y + 10, f"{pr.label(ir.kinds[k])}: nobody's", "track")
+        y += LINE
     letters = kind_letters(ir)
     if len(letters) > 1 and letters[0]:
-        pr = present_of(ir)
         text(g, x0, y + 10, "pieces: " + ", ".join(f"{m} {pr.label(k)}" for m, k in zip(letters, ir.kinds)), "track")
         y += LINE
     return y
