@@ -82,12 +82,28 @@ def test_tables_equal_the_records_tallies(ttt) -> None:
         assert re.search(rf"^{row[0]}\s+{row[2]}\s", text.stdout, re.M)
 
 
+def _frames(game: dict) -> list[list[int]]:
+    """A replay's pictures as lists of ids of their pieces of text."""
+    from midgardc.render.replays import apply_step
+
+    frames = [list(game["first"])]
+    for step in game["steps"]:
+        frames.append(apply_step(frames[-1], step))
+    return frames
+
+
+def _picture(parts: list[str], frame: list[int]):
+    import xml.etree.ElementTree as ET
+
+    return ET.fromstring("".join(parts[i] for i in frame))
+
+
 def test_page_is_self_contained_with_charts_and_replays(ttt) -> None:
     record, lines = ttt
     _, page = _report(record)
     assert page.startswith("<!DOCTYPE html>")
     assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", page, re.I)
-    assert set(re.findall(r"https?://[^\s\"'<>]+", page)) == {"http://www.w3.org/2000/svg"}
+    assert set(re.findall(r"https?://[^\s\"'<>\\]+", page)) == {"http://www.w3.org/2000/svg"}  # (\\: quoted in JSON)
     assert "<link" not in page and "@import" not in page and "url(" not in page
     assert page.count('class="chart seat-chart"') == 1 and page.count('class="chart length-histogram"') == 1
     bars = re.findall(r'<rect class="chart-bar"[^>]*height="([0-9.]+)"[^>]*><title>([^<]*) plies: (\d+) game', page)
@@ -95,9 +111,13 @@ def test_page_is_self_contained_with_charts_and_replays(ttt) -> None:
     data = json.loads(re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', page, re.S).group(1))
     assert [g["game"] for g in data["games"]] == [ln["game"] for ln in lines]
     assert [g["moves"] for g in data["games"]] == [ln["moves"] for ln in lines]
+    parts = data["boards"][0]["parts"]
     for g in data["games"]:
-        assert len(g["diffs"]) == len(g["moves"]) and len(g["values"]) == len(g["moves"]) + 1
-        assert all(len(d) == 2 for d in g["diffs"])  # tic-tac-toe: one mark per move
+        assert len(g["steps"]) == len(g["moves"]) and len(g["turns"]) == len(g["moves"]) + 1
+        frames = _frames(g)
+        for before, after, move in zip(frames, frames[1:], g["moves"]):  # tic-tac-toe: one mark per move
+            marked = lambda f: {el.get("data-cell") for el in _picture(parts, f).iter() if el.get("data-cell") and " p" in el.get("class")}
+            assert marked(after) - marked(before) == {move}
     assert page.count("<option ") == len(lines)
     assert 'id="game-select"' in page and 'id="next"' in page and 'id="ply"' in page
 
@@ -208,13 +228,22 @@ def test_midgard_display_states_are_replayed(tmp_path: Path) -> None:
     result, page = _report(record)
     assert result.exit_code == 0, result.output
     data = json.loads(re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', page, re.S).group(1))
-    assert data["boards"][0]["states"] == ["blizzard", "ice"]
     game = data["games"][0]
-    looks = list(game["looks"])
-    for d in game["diffs"]:
-        for c, v in zip(d[::2], d[1::2]):
-            looks[c] = v
+    parts = data["boards"][0]["parts"]
+    frames = _frames(game)
+    cells = lambda f: [el.get("class") for el in _picture(parts, f).iter() if el.get("data-cell")]
     # the last frame: as many owned cells as the recorded tiles scores
-    owned = sum(1 for v in looks if v > 0)
+    owned = sum(1 for c in cells(frames[-1]) if c.startswith("cell p"))
     assert owned == sum(k["tiles"] for k in lines[0]["result"]["keys"].values())
-    assert all(v < 0 for v in game["looks"])  # at the start every cell shows a display state (ice)
+    assert all(c.startswith("cell s") for c in cells(frames[0]))  # at the start every cell shows a display state (ice)
+    legend = [el.text for el in _picture(parts, frames[0]).iter() if el.get("class") == "track"]
+    assert "blizzard" in legend and "ice" in legend
+    # the replay's pictures are the pictures of render.svg, ply by ply (a spectator's view)
+    from midgardc.render.svg import render_svg
+    from midgardc.runtime.game import game_from_ir
+    from midgardc.spec.lower import load_game_ir
+
+    state = game_from_ir(load_game_ir(MIDGARD, "mere-mortal")).new_state(lines[0]["game_seed"])
+    for ply, move in enumerate(lines[0]["moves"][:12]):
+        assert "".join(parts[i] for i in frames[ply]) == render_svg(state, None, "board-0")
+        state.apply(move)

@@ -26,7 +26,7 @@ that kind owned by that player. The sentinel cell is never empty and has no owne
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 BOOL, INT, CELL, PLAYER, KIND, DIR, FACE = "bool", "int", "cell", "player", "kind", "dir", "face"
 ITEM = "item"  # a kind of item (deck: or items:)
@@ -623,6 +623,7 @@ class RenderIR:
     marks: tuple[str, ...] = ()
     empty_glyph: str = "."
     colours: tuple[str, ...] = ()
+    present: Any = None  # a midgardc.ir.present.PresentIR: regions, places, tracks, labels
 
 
 @dataclass(frozen=True)

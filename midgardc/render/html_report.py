@@ -1,9 +1,10 @@
 """One self-contained HTML page about a match record: tables, charts, and a replay viewer.
 
 Everything is inline (CSS, JavaScript, SVG): the page opens from disk with no network. The
-replay viewer gets, per game, the first position's cell looks and then per ply only the
-cells that changed, the track numbers and the seat to move (see render.replays); the board
-is the topology's SVG from render.svg, whose cells change by class name alone.
+replay viewer shows the very pictures of ``render.svg`` (what a spectator sees): per group,
+every distinct piece of text of its pictures once, and per game the first picture as a
+list of pieces, then per ply only the pieces that changed and the seat to move (see
+render.replays); the page rebuilds each picture inside the same ``<svg>`` element.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import xml.etree.ElementTree as ET
 from typing import Sequence
 
 from .replays import Group
-from .svg import EMPTY_FILL, PLAYER_FILLS, STATE_FILLS, board_svg, kind_letters, player_fills, to_text, track_labels
+from .svg import PLAYER_FILLS, to_text
 
 CHART_W, CHART_H = 520, 220
 HIST_BINS = 20
@@ -154,39 +155,13 @@ def _replay_data(groups: list[Group]) -> tuple[dict, list[str]]:
     games = []
     for gi, g in enumerate(groups):
         ir = g.ir
-        labels = track_labels(ir)
-        boards.append(
-            {
-                "id": f"board-{gi}",
-                "title": group_title(g),
-                "players": list(ir.players),
-                "states": [name for name, _, _ in ir.render.empty_states],
-                "nKinds": ir.n_kinds,
-                "nPieces": ir.n_players * ir.n_kinds,
-                "stacks": bool(ir.stacks),
-                "letters": kind_letters(ir),
-                "fills": {"players": player_fills(ir), "states": STATE_FILLS, "empty": EMPTY_FILL},
-                "labels": [label for _, label in labels],
-            }
-        )
+        boards.append({"id": g.board_id, "title": group_title(g), "players": list(ir.players), "parts": g.parts})
         first = g.replays[0] if g.replays else None
         if first is not None:
-            svg = board_svg(ir, first.looks, first.values[0], "", element_id=f"board-{gi}")
-            pictures.append(f'<div class="board-holder" data-board="{gi}" hidden>{to_text(svg)}</div>')
+            svg = "".join(g.parts[i] for i in first.first)
+            pictures.append(f'<div class="board-holder" data-board="{gi}" hidden>{svg}</div>')
         for r in g.replays:
-            games.append(
-                {
-                    "board": gi,
-                    "game": r.game,
-                    "seats": r.seats,
-                    "moves": r.moves,
-                    "looks": r.looks,
-                    "diffs": r.diffs,
-                    "values": r.values,
-                    "turns": r.turns,
-                    "result": r.result,
-                }
-            )
+            games.append({"board": gi, "game": r.game, "seats": r.seats, "moves": r.moves, "first": r.first, "steps": r.steps, "turns": r.turns, "result": r.result})
     return {"boards": boards, "games": games}, pictures
 
 
@@ -286,25 +261,7 @@ JS = r"""
   var pliesOut = document.getElementById("plies");
   var list = document.getElementById("move-list");
   var statusOut = document.getElementById("status");
-  var game = null, board = null, frames = [], ply = 0, cells = [], glyphs = [], tracks = [], bars = [], boardStatus = null;
-
-  function pieceOf(b, code) { return (code - 1) % b.nPieces + 1; }
-  function heightOf(b, code) { return Math.floor((code - 1) / b.nPieces) + 1; }
-  function lookClass(b, code) {
-    if (code > 0) { var p = Math.floor((pieceOf(b, code) - 1) / b.nKinds); return "cell p" + p + " player-" + b.players[p]; }
-    if (code < 0) { return "cell s" + (-code - 1) + " state-" + b.states[-code - 1]; }
-    return "cell empty";
-  }
-  function lookFill(b, code) {
-    if (code > 0) { var p = Math.floor((pieceOf(b, code) - 1) / b.nKinds); return b.fills.players[p % b.fills.players.length]; }
-    if (code < 0) { return b.fills.states[(-code - 1) % b.fills.states.length]; }
-    return b.fills.empty;
-  }
-  function lookGlyph(b, code) {
-    if (code <= 0) { return ""; }
-    var letter = b.nKinds > 1 ? b.letters[(pieceOf(b, code) - 1) % b.nKinds] : "";
-    return b.stacks ? letter + heightOf(b, code) : letter;
-  }
+  var game = null, board = null, frames = [], ply = 0, svg = null;
 
   function choose(index) {
     game = data.games[index];
@@ -313,17 +270,14 @@ JS = r"""
     for (var i = 0; i < holders.length; i++) {
       holders[i].hidden = holders[i].getAttribute("data-board") !== String(game.board);
     }
-    var svg = document.getElementById(board.id);
-    cells = []; glyphs = []; tracks = []; bars = [];
-    svg.querySelectorAll("[data-index]").forEach(function (el) { cells[+el.getAttribute("data-index")] = el; });
-    svg.querySelectorAll("[data-glyph]").forEach(function (el) { glyphs[+el.getAttribute("data-glyph")] = el; });
-    svg.querySelectorAll("[data-track]").forEach(function (el) { tracks[+el.getAttribute("data-track")] = el; });
-    svg.querySelectorAll("[data-bar]").forEach(function (el) { bars[+el.getAttribute("data-bar")] = el; });
-    boardStatus = document.getElementById(board.id + "-status");
-    frames = [game.looks.slice()];
-    for (var p = 0; p < game.diffs.length; p++) {
-      var next = frames[p].slice(), d = game.diffs[p];
-      for (var k = 0; k < d.length; k += 2) { next[d[k]] = d[k + 1]; }
+    svg = document.getElementById(board.id);
+    frames = [game.first.slice()];
+    for (var p = 0; p < game.steps.length; p++) {  // (render.replays.apply_step)
+      var d = game.steps[p], old = frames[p], next = [];
+      for (var k = 0; k < d.length; k++) {
+        if (d[k] >= 0) { next.push(d[k]); }
+        else { var at = -d[k] - 1; next = next.concat(old.slice(at, at + d[k + 1])); k++; }
+      }
       frames.push(next);
     }
     list.innerHTML = "";
@@ -340,6 +294,19 @@ JS = r"""
     show(0);
   }
 
+  // a picture: its first piece is the <svg> opening tag (its size), the last the closing
+  // tag; the pieces between become the children of the one <svg> element on the page
+  function draw(frame) {
+    var open = board.parts[frame[0]];
+    ["width", "height", "viewBox"].forEach(function (name) {
+      var m = open.match(new RegExp(" " + name + '="([^"]*)"'));
+      if (m) { svg.setAttribute(name, m[1]); }
+    });
+    var inner = [];
+    for (var i = 1; i < frame.length - 1; i++) { inner.push(board.parts[frame[i]]); }
+    svg.innerHTML = inner.join("");
+  }
+
   function statusAt(p) {
     var seat = game.turns[p];
     if (seat < 0) { return "game over after " + game.moves.length + " moves: " + game.result; }
@@ -349,24 +316,10 @@ JS = r"""
   function show(p) {
     p = Math.max(0, Math.min(game.moves.length, p));
     ply = p;
-    var looks = frames[p];
-    for (var c = 0; c < cells.length; c++) {
-      var el = cells[c];
-      if (!el) { continue; }
-      var cls = lookClass(board, looks[c]);
-      if (el.getAttribute("class") !== cls) {
-        el.setAttribute("class", cls);
-        el.setAttribute("fill", lookFill(board, looks[c]));
-      }
-      if (glyphs[c]) { glyphs[c].textContent = lookGlyph(board, looks[c]); }
-    }
-    var values = game.values[p];
-    for (var t = 0; t < tracks.length; t++) {
-      if (tracks[t]) { tracks[t].textContent = board.labels[t] + ": " + values[t]; }
-      if (bars[t]) { bars[t].setAttribute("width", String(Math.min(Math.abs(values[t]), 40) * 1.5)); }
-    }
+    draw(frames[p]);
     var text = statusAt(p);
     statusOut.textContent = text;
+    var boardStatus = document.getElementById(board.id + "-status");
     if (boardStatus) { boardStatus.textContent = text; }
     slider.value = String(p);
     plyOut.textContent = String(p);

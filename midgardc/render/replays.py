@@ -19,7 +19,7 @@ from ..errors import MidgardcError, MoveError, Pos
 from ..matches.record import check_fields, record_lines, spec_sha256
 from ..matches.results import GameResult, checked_fields, refuse_unfinished, result_of, result_words
 from ..matches.tally import Tally
-from .svg import cell_looks, track_values
+from .svg import frame_parts
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir.nodes import GameIR
@@ -41,15 +41,16 @@ class Line:
 
 @dataclass
 class Replay:
-    """One game, ply by ply: the first position's looks, then per ply the changed cells
-    (flat pairs cell, look), the track values and the seat to move (-1 at the end)."""
+    """One game, ply by ply, as the pictures of ``render.svg`` (a spectator's view): the
+    first position's picture as ids of its pieces of text (``Group.parts``), then per ply
+    the new picture in terms of the one before (``frame_step``), and the seat to move (-1
+    at the end)."""
 
     game: int
     seats: list[str]
     moves: list[str]
-    looks: list[int]
-    diffs: list[list[int]] = field(default_factory=list)
-    values: list[list[int]] = field(default_factory=list)
+    first: list[int]
+    steps: list[list[int]] = field(default_factory=list)
     turns: list[int] = field(default_factory=list)
     result: str = ""
 
@@ -69,6 +70,24 @@ class Group:
     plies: list[int] = field(default_factory=list)
     seeds: set = field(default_factory=set)
     replays: list[Replay] = field(default_factory=list)
+    parts: list[str] = field(default_factory=list)  # every distinct piece of the pictures
+    part_ids: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def board_id(self) -> str:
+        """The id of this group's picture in the report."""
+        return "board-" + self.key.split("-", 1)[1]
+
+    def frame(self, state: Any) -> list[int]:
+        """The picture of ``state`` as ids of its pieces of text (new pieces are added)."""
+        out = []
+        for text in frame_parts(state, None, self.board_id):
+            i = self.part_ids.get(text)
+            if i is None:
+                i = self.part_ids[text] = len(self.parts)
+                self.parts.append(text)
+            out.append(i)
+        return out
 
     @property
     def tally(self) -> Tally:
@@ -173,7 +192,7 @@ def load_groups(
             )
         group = groups[gkey]
         keep = kept < max_replays
-        state, replay = _replay_line(record, line, game, keep)
+        state, replay = _replay_line(record, line, game, group if keep else None)
         for label in d["seats"]:
             if str(label) not in group.labels:
                 group.labels.append(str(label))
@@ -187,9 +206,9 @@ def load_groups(
     return list(groups.values())
 
 
-def _replay_line(record: str, line: Line, game: "Game", keep: bool) -> tuple[Any, Optional[Replay]]:
-    """Replay one recorded game, check it reaches the recorded result, and (when ``keep``)
-    collect its frames."""
+def _replay_line(record: str, line: Line, game: "Game", group: Optional[Group]) -> tuple[Any, Optional[Replay]]:
+    """Replay one recorded game, check it reaches the recorded result, and (given the
+    ``group`` that keeps its pictures) collect its frames."""
     d = line.data
     where = f"game {d['game']} (line {line.lineno}) of {record}"
     ir = game.ir
@@ -199,27 +218,55 @@ def _replay_line(record: str, line: Line, game: "Game", keep: bool) -> tuple[Any
         raise MidgardcError(f"{where} has seats {d['seat_names']} but {ir.title} has {list(ir.players)}")
     state = game.new_state(int(d["game_seed"]))
     replay = None
-    if keep:
-        looks = cell_looks(state)
-        replay = Replay(d["game"], [str(s) for s in d["seats"]], [str(m) for m in d["moves"]], looks)
-        replay.values.append(track_values(state))
+    if group is not None:
+        frame = group.frame(state)
+        replay = Replay(d["game"], [str(s) for s in d["seats"]], [str(m) for m in d["moves"]], frame)
         replay.turns.append(state.current_player())
     for i, text in enumerate(d["moves"], start=1):
         try:
             state.apply(str(text))
         except MoveError as exc:
             raise MidgardcError(f"{where} does not replay: move {i} ({text}): {exc.message}") from None
-        if replay is not None:
-            now = cell_looks(state)
-            replay.diffs.append([v for c, (a, b) in enumerate(zip(looks, now)) if a != b for v in (c, b)])
-            looks = now
-            replay.values.append(track_values(state))
+        if replay is not None and group is not None:
+            now = group.frame(state)
+            replay.steps.append(frame_step(frame, now))
+            frame = now
             replay.turns.append(state.current_player())
     _check(where, state, d["result"])
     labels = [str(s) for s in d["seats"]]
     if replay is not None:
         replay.result = result_words(state.outcome(), [f"{labels[s]} ({ir.players[s]})" for s, r in enumerate(state.ranks() or ()) if r == 1])
     return state, replay
+
+
+def frame_step(old: list[int], new: list[int]) -> list[int]:
+    """``new`` written against ``old``: a number >= 0 is a piece's id, a pair ``-(i + 1), n``
+    copies ``old[i:i + n]`` (pictures of consecutive positions share most pieces, in order;
+    ``apply_step`` reads it back)."""
+    from difflib import SequenceMatcher
+
+    out: list[int] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            out += [-(i1 + 1), i2 - i1]
+        else:
+            out += new[j1:j2]
+    return out
+
+
+def apply_step(old: list[int], step: list[int]) -> list[int]:
+    """The picture ``frame_step`` wrote (the report's page does the same in JavaScript)."""
+    out: list[int] = []
+    k = 0
+    while k < len(step):
+        v = step[k]
+        if v >= 0:
+            out.append(v)
+            k += 1
+        else:
+            out += old[-v - 1 : -v - 1 + step[k + 1]]
+            k += 2
+    return out
 
 
 def _check(where: str, state: Any, recorded: dict) -> None:

@@ -92,8 +92,10 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
         if ir.deck is not None:
             zones = deck_zones(ir, state.core, p)
             lines.append(f"    face up: {' '.join(zones['up']) or '-'}; discarded: {' '.join(zones['discard']) or '-'}; deck: {len(zones['deck'])} left")
-    if ir.game_counters:
-        shown = [(i, viewer is None or counter_seen(ir, i, viewer, GAME)) for i in ir.game_counters]
+    internal = ir.render.present.internal if ir.render.present is not None else ()
+    public = [i for i in ir.game_counters if i not in internal]  # (render.internal: never shown)
+    if public:
+        shown = [(i, viewer is None or counter_seen(ir, i, viewer, GAME)) for i in public]
         lines.append("  game: " + ", ".join(f"{ir.counters[i]} {state.core.counters[ir.n_players][i] if ok else '?'}" for i, ok in shown))
     lines += seen_zone_lines(state, viewer)
     if state.is_terminal():

@@ -66,6 +66,7 @@ from .schema import (
 )
 from .variants import apply_player_count, apply_variant, load_tree, player_counts, variant_names
 from .yamlpos import YList, YMap, YNode, YScalar
+from .present import lower_present
 from .zones import lower_items, lower_zones
 
 
@@ -194,7 +195,9 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         triggers = self.lower_triggers(top.get("triggers"), actions)
         end = self.lower_end(top.get("end"))
         ranking = self.lower_ranking(top.items["ranking"])
-        render = self.lower_render(top.get("render"))
+        self.ranking_names = [k.name for k in ranking]
+        self.chance_names = [chance.name] if chance is not None else []
+        render = self.lower_render(top.get("render"), areas)
         if "variants" in top:
             self.check_variants(top.items["variants"])
         return GameIR(
@@ -513,7 +516,7 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
             keys.append(RankKey(kname, self.condition(body, {"p": PLAYER}, INT), lower))
         return tuple(keys)
 
-    def lower_render(self, node: Optional[YNode]) -> RenderIR:
+    def lower_render(self, node: Optional[YNode], areas: tuple = ()) -> RenderIR:
         glyphs = [p[0].upper() for p in self.players]
         states: list = []
         marks: list[str] = []
@@ -555,7 +558,8 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
                 if s not in known:
                     raise SpecError(f"unknown render state '{s}'", item.pos, did_you_mean(s, known))
                 marks.append(s)
-        return RenderIR(tuple(glyphs), tuple(states), tuple(marks), colours=colours.choose(self.players, explicit))
+        present = lower_present(self, body, areas)
+        return RenderIR(tuple(glyphs), tuple(states), tuple(marks), colours=colours.choose(self.players, explicit), present=present)
 
     def render_colours(self, body: dict) -> dict[str, str]:
         """``render.colors`` (or ``colours``): player name to a colour name or ``#rrggbb``."""

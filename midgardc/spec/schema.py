@@ -13,6 +13,7 @@ MAX_PLAYERS = 8
 MAX_HAND = 10_000
 MAX_MOVES = 1 << 20
 MAX_PLIES = 1_000_000
+MAX_TRACK = 1000  # spaces on one drawn track (render.tracks)
 MAX_FACES = 64
 MAX_DRAWS = 1 << 16  # faces ** dice: the sampling table's size
 COUNTER_SCOPES = ("player", "game")  # a counter per player, or one for the game
@@ -27,7 +28,12 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "action": ({"params", "where", "effects", "notation", "description"}, set()),
     "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
     "end": ({"when", "no_moves", "effects"}, set()),
-    "render": ({"glyphs", "empty", "marks", "colors", "colours"}, set()),
+    "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral"}, set()),
+    # presentation (midgardc/spec/present.py): regions, places off the board, tracks, marked cells
+    "region": ({"label", "cells", "areas", "capitals"}, set()),
+    "render_place": ({"label", "at", "holds"}, {"holds"}),
+    "track": ({"label", "spaces", "each", "markers"}, {"spaces"}),
+    "highlight": ({"label", "when", "of"}, {"when"}),
     "empty_state": ({"when", "glyph"}, {"when", "glyph"}),
     "place": ({"piece", "at", "owner", "height", "push"}, {"piece", "at"}),
     "assess_regions": ({"cells", "open_if_touching", "near", "award", "tie", "first", "priority"}, {"cells", "award"}),

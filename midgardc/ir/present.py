@@ -1,0 +1,77 @@
+"""How a game is presented to people (``render:`` beyond glyphs and colours): regions of
+cells outlined and labelled, places off the board holding pieces, tracks with markers,
+cells marked by a condition, the names shown for counters, zones, pieces and items, and
+the counters nobody is shown. Pictures read this (``midgardc.render.svg``); rules never do.
+
+Quantities are expressions of the spec's condition language: ``p`` is a player (a place's
+or a track's per-player count), ``c`` a cell (a marked cell). They are evaluated on a
+state by the reference interpreter's expressions, whichever back end made the state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .nodes import Expr
+
+
+@dataclass(frozen=True)
+class RegionIR:
+    """A named set of cells drawn outlined and labelled; ``marks``: (cell, word) drawn as a
+    marked cell inside it (e.g. a capital)."""
+
+    label: str
+    cells: tuple[int, ...]
+    marks: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class PlaceIR:
+    """An area off the board holding pieces: per player, ``holds`` (kind, count in p). A
+    place may stand for a board node (``cell``, else -1): it is drawn there."""
+
+    name: str
+    label: str
+    holds: tuple[tuple[int, Expr], ...]
+    cell: int = -1
+
+
+@dataclass(frozen=True)
+class TrackIR:
+    """A numbered track ``lo..hi`` with markers: one per player (``per_player``, in p), and
+    named ones (``markers``: label, expression without p)."""
+
+    name: str
+    label: str
+    lo: int
+    hi: int
+    per_player: Optional[Expr] = None
+    markers: tuple[tuple[str, Expr], ...] = ()
+
+
+@dataclass(frozen=True)
+class HighlightIR:
+    """Cells marked by a condition in c (and, ``per_player``, in p: marked in p's colour)."""
+
+    label: str
+    when: Expr
+    per_player: bool = False
+
+
+@dataclass(frozen=True)
+class PresentIR:
+    internal: tuple[int, ...] = ()  # counters never shown to people
+    labels: tuple[tuple[str, str], ...] = ()  # a name of the spec -> the rulebook's name
+    regions: tuple[RegionIR, ...] = ()
+    places: tuple[PlaceIR, ...] = ()
+    tracks: tuple[TrackIR, ...] = ()
+    highlights: tuple[HighlightIR, ...] = ()
+    hide_hand: bool = False  # the pieces in hand are shown by places instead
+    neutral: tuple[int, ...] = ()  # kinds of piece that belong to nobody on the table
+
+    def label(self, name: str) -> str:
+        for k, v in self.labels:
+            if k == name:
+                return v
+        return name

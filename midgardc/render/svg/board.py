@@ -1,0 +1,333 @@
+"""The board: every cell (a polygon, or a circle on a graph board) filled by what is on it,
+pieces marked by kind or stack height, regions outlined and labelled, marked cells, axis
+labels, places that stand on board nodes, and a torus's wrap-around marks.
+
+A cell's *look code* says what is on it (the same codes drive every picture):
+
+* ``0``: an empty cell;
+* ``piece id > 0`` (``1 + owner * n_kinds + kind``): a piece, filled by its owner's colour
+  and, when the game has several kinds of piece, marked with the kind's letter;
+* ``-(i + 1)``: an empty cell in display state ``i`` of the spec's ``render.empty``;
+* in a game with stacks, ``piece + n_pieces * (height - 1)``: a stack of that height.
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+from ...ir.nodes import GameIR
+from .common import EMPTY_FILL, GRAPH_SPACING, NEUTRAL_FILL, MARGIN, NODE_RADIUS, SCALE, STATE_FILLS, fmt, player_fills, sub, text
+from .seen import Seen, by_identity, present_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...runtime.game import State
+
+
+def cell_looks(state: "State") -> list[int]:
+    """Per cell, its look code (see the module docstring)."""
+    from ...runtime.state_json import empty_states
+
+    ir = state.game.ir
+    board = state.core.board
+    states = empty_states(state) if ir.render.empty_states else [None] * ir.board.n_cells
+    out = []
+    heights = state.core.heights if ir.stacks else None
+    n_pieces = ir.n_players * ir.n_kinds
+    for c in range(ir.board.n_cells):
+        piece = board[c]
+        if piece > 0:
+            out.append(int(piece) + (n_pieces * (int(heights[c]) - 1) if heights is not None else 0))
+        elif states[c] is not None:
+            out.append(-(states[c] + 1))
+        else:
+            out.append(0)
+    return out
+
+
+def kind_letters(ir: GameIR) -> list[str]:
+    """A short mark per kind of piece, shown only when a game has more than one kind: the
+    shortest prefixes of the kind names that tell them apart."""
+    if ir.n_kinds < 2:
+        return [""] * ir.n_kinds
+    for n in range(1, max(len(k) for k in ir.kinds) + 1):
+        marks = [k[:n].upper() if n == 1 else k[:n] for k in ir.kinds]
+        if len(set(marks)) == len(marks):
+            return marks
+    return [str(i) for i in range(ir.n_kinds)]
+
+
+def look_piece(ir: GameIR, code: int) -> tuple[int, int]:
+    """(piece id, stack height) of a look code > 0."""
+    n_pieces = ir.n_players * ir.n_kinds
+    return (code - 1) % n_pieces + 1, (code - 1) // n_pieces + 1
+
+
+def marks_cells(ir: GameIR, letters: Sequence[str]) -> bool:
+    """Whether pieces carry a mark: the kind's letter (several kinds) or the stack height."""
+    return (len(letters) > 1 and bool(letters[0])) or bool(ir.stacks)
+
+
+def look_class(ir: GameIR, code: int) -> str:
+    if code > 0:
+        owner = ir.piece_owner(look_piece(ir, code)[0])
+        return f"cell p{owner} player-{ir.players[owner]}"
+    if code < 0:
+        return f"cell s{-code - 1} state-{ir.render.empty_states[-code - 1][0]}"
+    return "cell empty"
+
+
+def look_fill(ir: GameIR, code: int) -> str:
+    if code > 0:
+        return player_fills(ir)[ir.piece_owner(look_piece(ir, code)[0])]
+    if code < 0:
+        return STATE_FILLS[(-code - 1) % len(STATE_FILLS)]
+    return EMPTY_FILL
+
+
+def look_glyph(ir: GameIR, code: int, letters: Sequence[str]) -> str:
+    if code <= 0:
+        return ""
+    piece, height = look_piece(ir, code)
+    letter = letters[ir.piece_kind(piece)] if len(letters) > 1 else ""
+    return f"{letter}{height}" if ir.stacks else letter
+
+
+# -- geometry -------------------------------------------------------------------------------
+
+
+@dataclass
+class Shape:
+    """Where a cell is drawn, in pixels: a polygon's points, or a circle's centre."""
+
+    points: tuple[tuple[float, float], ...]
+    centre: tuple[float, float]
+    circle: bool = False
+
+
+@by_identity
+def board_shapes(ir: GameIR) -> tuple[list[Shape], float, float]:
+    """Every cell's shape (the board's top-left corner at MARGIN, MARGIN) and the size of the
+    board area, for every topology (computed once per game)."""
+    b = ir.board
+    if b.topology == "graph":
+        return _graph_shapes(ir)
+    if not b.polygons or not all(b.polygons):
+        raise ValueError(f"a {b.topology} board has no geometry to draw")
+    xs = [x for poly in b.polygons for x, _ in poly]
+    ys = [y for poly in b.polygons for _, y in poly]
+    minx, miny = min(xs), min(ys)
+    shapes = []
+    for poly in b.polygons:
+        pts = tuple(((x - minx) * SCALE + MARGIN, (y - miny) * SCALE + MARGIN) for x, y in poly)
+        cx = sum(x for x, _ in pts) / len(pts)
+        cy = sum(y for _, y in pts) / len(pts)
+        shapes.append(Shape(pts, (cx, cy)))
+    return shapes, (max(xs) - minx) * SCALE + 2 * MARGIN, (max(ys) - miny) * SCALE + 2 * MARGIN
+
+
+def _graph_shapes(ir: GameIR) -> tuple[list[Shape], float, float]:
+    b = ir.board
+    places = [poly[0] if poly else (0.0, 0.0) for poly in b.polygons]
+    lengths = [math.dist(places[a], places[c]) for a, ns in enumerate(b.neighbours) for c in ns if c > a]
+    if not lengths:  # no edges: the closest pair among the first nodes sets the scale
+        head = places[:200]
+        lengths = [math.dist(p, q) for i, p in enumerate(head) for q in head[i + 1 :]]
+    shortest = min((d for d in lengths if d > 1e-9), default=1.0)
+    scale = GRAPH_SPACING / shortest
+    minx = min(x for x, _ in places)
+    miny = min(y for _, y in places)
+    pad = MARGIN + NODE_RADIUS + 6
+    shapes = []
+    for x, y in places:
+        centre = ((x - minx) * scale + pad, (y - miny) * scale + pad)
+        shapes.append(Shape((centre,), centre, circle=True))
+    w = (max(x for x, _ in places) - minx) * scale + 2 * pad
+    h = (max(y for _, y in places) - miny) * scale + 2 * pad
+    return shapes, w, h
+
+
+def wraps(ir: GameIR) -> bool:
+    """A torus: a square board whose every step east and south stays on the board."""
+    b = ir.board
+    if b.topology != "square" or not b.directions:
+        return False
+    d = {name: i for i, name in enumerate(b.directions)}
+    return all(all(t < b.n_cells for t in b.steps[d[k]]) for k in ("e", "s") if k in d)
+
+
+# -- drawing --------------------------------------------------------------------------------
+
+
+def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: float) -> None:
+    ir = view.ir
+    b = ir.board
+    pr = present_of(ir)
+    letters = kind_letters(ir)
+    looks = cell_looks(view.state)
+    at_place = {pl.cell: pl for pl in pr.places if pl.cell >= 0}
+    if b.topology == "graph":
+        edges = sub(svg, "g", {"class": "edges"})
+        for a, ns in enumerate(b.neighbours):
+            for c in ns:
+                if c > a:
+                    (x1, y1), (x2, y2) = shapes[a].centre, shapes[c].centre
+                    sub(edges, "line", {"class": "edge", "x1": fmt(x1), "y1": fmt(y1), "x2": fmt(x2), "y2": fmt(y2), "data-edge": f"{b.cell_names[a]}-{b.cell_names[c]}"})
+    if wraps(ir):
+        _draw_wrap(svg, bw, bh)
+    cells = sub(svg, "g", {"class": "cells"})
+    marks = sub(svg, "g", {"class": "marks"})
+    for c, shape in enumerate(shapes):
+        code = looks[c]
+        name = b.cell_names[c]
+        attrs = {"class": look_class(ir, code), "fill": look_fill(ir, code), "data-cell": name, "data-index": c}
+        if code > 0 and ir.piece_kind(look_piece(ir, code)[0]) in pr.neutral:  # nobody's piece
+            attrs["fill"] = NEUTRAL_FILL
+            attrs["style"] = f"fill:{NEUTRAL_FILL}"
+        if shape.circle:
+            r = NODE_RADIUS * (1.6 if c in at_place else 1.0)
+            attrs.update({"cx": fmt(shape.centre[0]), "cy": fmt(shape.centre[1]), "r": fmt(r)})
+            el = sub(cells, "circle", attrs)
+        else:
+            attrs["points"] = " ".join(f"{fmt(x)},{fmt(y)}" for x, y in shape.points)
+            el = sub(cells, "polygon", attrs)
+        sub(el, "title", text=name)
+        cx, cy = shape.centre
+        label_y = cy + (NODE_RADIUS + 10 if shape.circle else (9 if marks_cells(ir, letters) else 3))
+        if c not in at_place:
+            text(marks, cx, label_y, name, "label", "middle")
+        if marks_cells(ir, letters):
+            sub(marks, "text", {"class": "glyph", "data-glyph": c, "x": fmt(cx), "y": fmt(cy + 4), "text-anchor": "middle"}, look_glyph(ir, code, letters))
+    _draw_axes(svg, ir, shapes)
+    _draw_regions(svg, ir, shapes)
+    _draw_highlights(svg, view, shapes)
+
+
+def _draw_axes(svg: ET.Element, ir: GameIR, shapes: list[Shape]) -> None:
+    """Row labels at the left and column labels under a square or hex board, as the cell
+    names write them (the same labels as the text board of ``show``)."""
+    from ...runtime.view import axis_labels
+
+    b = ir.board
+    if b.topology not in ("square", "hex") or not b.coords:
+        return
+    rows, cols = axis_labels(b)
+    g = sub(svg, "g", {"class": "axes"})
+    left: dict[int, float] = {}
+    ys: dict[int, float] = {}
+    bottom: dict[int, tuple[float, float]] = {}
+    low = max(max(y for _, y in s.points) for s in shapes)
+    for c, (row, col) in enumerate(b.coords):
+        x = min(px for px, _ in shapes[c].points)
+        if row not in left or x < left[row]:
+            left[row], ys[row] = x, shapes[c].centre[1]
+        bottom.setdefault(col, shapes[c].centre)
+        if shapes[c].centre[1] > bottom[col][1]:
+            bottom[col] = shapes[c].centre
+    for row, label in rows.items():
+        if row in left:
+            text(g, left[row] - 5, ys[row] + 4, label, "axis", "end", data_row=label)
+    for col, label in cols:
+        if col in bottom:
+            text(g, bottom[col][0], low + 15, label, "axis", "middle", data_column=label)
+
+
+def _boundary(shapes: list[Shape], cells: Sequence[int]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The edges of a set of polygon cells that no two of its cells share: its outline."""
+    seen: dict[tuple, tuple] = {}
+    for c in cells:
+        pts = shapes[c].points
+        for i in range(len(pts)):
+            a, b = pts[i], pts[(i + 1) % len(pts)]
+            key = tuple(sorted(((round(a[0], 1), round(a[1], 1)), (round(b[0], 1), round(b[1], 1)))))
+            if key in seen:
+                del seen[key]
+            else:
+                seen[key] = (a, b)
+    return list(seen.values())
+
+
+def _draw_regions(svg: ET.Element, ir: GameIR, shapes: list[Shape]) -> None:
+    regions = present_of(ir).regions
+    if not regions:
+        return
+    g = sub(svg, "g", {"class": "regions"})
+    sets = [set(r.cells) for r in regions]
+    for i, r in enumerate(regions):
+        outer = any(j != i and sets[j] < sets[i] for j in range(len(regions)))
+        cls = "region outer" if outer else "region"
+        grp = sub(g, "g", {"data-region": r.label})
+        sub(grp, "title", text=r.label)
+        if shapes[r.cells[0]].circle:
+            pad = NODE_RADIUS + (22 if outer else 6)
+            xs = [shapes[c].centre[0] for c in r.cells]
+            ys = [shapes[c].centre[1] for c in r.cells]
+            x0, y0, x1, y1 = min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+            sub(grp, "rect", {"class": cls, "x": fmt(x0), "y": fmt(y0), "width": fmt(x1 - x0), "height": fmt(y1 - y0), "rx": "10"})
+            lx, ly = (x0 + 4, y0 - 4)
+        else:
+            d = " ".join(f"M{fmt(a[0])},{fmt(a[1])} L{fmt(b[0])},{fmt(b[1])}" for a, b in _boundary(shapes, r.cells))
+            sub(grp, "path", {"class": cls, "d": d})
+            first = min(r.cells, key=lambda c: (min(y for _, y in shapes[c].points), min(x for x, _ in shapes[c].points)))
+            lx = min(x for x, _ in shapes[first].points) + 3
+            ly = min(y for _, y in shapes[first].points) + 11
+        if r.label:
+            text(grp, lx, ly, r.label, "region-label")
+        for c, word in r.marks:
+            cx, cy = shapes[c].centre
+            star = _star(cx + SCALE * 0.3, cy - SCALE * 0.28 if not shapes[c].circle else cy - NODE_RADIUS, 6.5)
+            m = sub(grp, "polygon", {"class": "capital", "points": star, "data-mark": word, "data-at": ir.board.cell_names[c]})
+            sub(m, "title", text=f"{word}: {ir.board.cell_names[c]}")
+
+
+def _star(cx: float, cy: float, r: float) -> str:
+    pts = []
+    for k in range(10):
+        a = math.pi / 2 + k * math.pi / 5
+        rr = r if k % 2 == 0 else r * 0.45
+        pts.append(f"{fmt(cx + rr * math.cos(a))},{fmt(cy - rr * math.sin(a))}")
+    return " ".join(pts)
+
+
+def _draw_highlights(svg: ET.Element, view: Seen, shapes: list[Shape]) -> None:
+    ir = view.ir
+    hs = present_of(ir).highlights
+    if not hs:
+        return
+    fills = player_fills(ir)
+    g = sub(svg, "g", {"class": "highlights"})
+    for h in hs:
+        owners = range(ir.n_players) if h.per_player else [-1]
+        for p in owners:
+            if h.per_player and not view.expr_seen(h.when, p):
+                continue
+            for c, shape in enumerate(shapes):
+                env = {"c": c, "p": p} if h.per_player else {"c": c}
+                if not view.value(h.when, **env):
+                    continue
+                colour = fills[p] if h.per_player else "#7b241c"
+                who = f" ({ir.players[p]})" if h.per_player else ""
+                cx, cy = shape.centre
+                r = (NODE_RADIUS + 5 if shape.circle else SCALE * 0.42) + (3 * p if p > 0 else 0)
+                el = sub(g, "circle", {"class": "highlight", "stroke": colour, "cx": fmt(cx), "cy": fmt(cy), "r": fmt(r), "data-highlight": h.label, "data-at": ir.board.cell_names[c]})
+                sub(el, "title", text=f"{h.label}{who}: {ir.board.cell_names[c]}")
+                if not h.per_player and h.label:
+                    text(g, cx, cy - r - 2, h.label, "mark-label", "middle")
+
+
+def _draw_wrap(svg: ET.Element, bw: float, bh: float) -> None:
+    """A torus: a dashed border and matching arrows on opposite sides (the usual drawing of a
+    glued square: edges with the same letter are the same edge)."""
+    g = sub(svg, "g", {"class": "wrap-marks"})
+    m, h = MARGIN, MARGIN / 2
+    sub(g, "rect", {"class": "wrap", "x": fmt(m - 3), "y": fmt(m - 3), "width": fmt(bw - 2 * m + 6), "height": fmt(bh - 2 * m + 6)})
+    midx, midy = bw / 2, bh / 2
+    for y in (h, bh - 6):  # (the bottom and left arrows clear the column and row labels)
+        sub(g, "path", {"class": "wrap-arrow", "d": f"M{fmt(midx - 14)},{fmt(y)} L{fmt(midx + 14)},{fmt(y)} M{fmt(midx + 8)},{fmt(y - 4)} L{fmt(midx + 14)},{fmt(y)} L{fmt(midx + 8)},{fmt(y + 4)}"})
+        sub(g, "text", {"class": "wrap-label", "x": fmt(midx + 20), "y": fmt(y + 4)}, "a")
+    for x in (6, bw - h):
+        sub(g, "path", {"class": "wrap-arrow", "d": f"M{fmt(x)},{fmt(midy - 14)} L{fmt(x)},{fmt(midy + 14)} M{fmt(x - 4)},{fmt(midy + 8)} L{fmt(x)},{fmt(midy + 14)} L{fmt(x + 4)},{fmt(midy + 8)}"})
+        sub(g, "text", {"class": "wrap-label", "x": fmt(x - 3), "y": fmt(midy - 18)}, "b")
+    sub(g, "title", text="the board wraps round: the top edge meets the bottom (a), the left edge meets the right (b)")

@@ -1,0 +1,211 @@
+"""``render:`` beyond glyphs and colours: how a game looks to people (``midgardc.ir.present``).
+
+    render:
+      internal: [doing, left]              # counters never shown to people
+      labels: {gems: gems in the vault}    # the rulebook's names for counters, zones, pieces...
+      regions:                             # cells outlined and labelled
+        - {label: North, cells: ["north.*", a1, a2]}
+        - {areas: "district {n}", capitals: capital}   # one per scoring area
+      places:                              # off the board, holding pieces (per player)
+        camp: {label: Camp, at: camp, holds: {soldier: "camp(p)", chief: "chief_at(p) == 1"}}
+      tracks:                              # numbered tracks with markers
+        score: {label: Score, spaces: "0..50", each: "score(p)"}
+        clock: {label: Clock, spaces: "1..9", markers: {hand: hour}}
+      highlight:                           # cells marked while a condition holds
+        - {label: destroyed, when: "ruined(c)"}
+        - {label: marker, when: "marker(p) == num(c)", of: player}
+      hand: false                          # the pieces in hand are not listed (places show them)
+      neutral: [pawn]                      # pieces that belong to nobody: drawn in no player's colour
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..errors import SpecError, did_you_mean
+from ..ir.nodes import CELL, PLAYER
+from ..ir.present import HighlightIR, PlaceIR, PresentIR, RegionIR, TrackIR
+from .schema import MAX_TRACK
+from .yamlpos import YList, YMap, YScalar
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .lower import Lowerer
+
+SPACES_RE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*\Z")
+
+
+def lower_present(lw: "Lowerer", body: YMap, areas: tuple) -> PresentIR:
+    """The presentation keys of ``render:`` (the others are lowered in lower.py)."""
+    counters = {**lw.names.counters, **lw.names.game_counters}
+    internal = _internal(lw, body, counters) if "internal" in body else ()
+    labels = _labels(lw, body["labels"], counters) if "labels" in body else ()
+    regions = _regions(lw, body["regions"], areas) if "regions" in body else ()
+    places = _places(lw, body["places"]) if "places" in body else ()
+    tracks = _tracks(lw, body["tracks"]) if "tracks" in body else ()
+    highlights = _highlights(lw, body["highlight"]) if "highlight" in body else ()
+    hide_hand = not lw.scalar(body["hand"], bool, "render.hand") if "hand" in body else False
+    neutral = []
+    for name, pos in _names(lw, body["neutral"], "render.neutral") if "neutral" in body else []:
+        if name not in lw.kinds:
+            raise SpecError(f"render.neutral: unknown piece '{name}'", pos, did_you_mean(name, list(lw.kinds)))
+        neutral.append(lw.kinds.index(name))
+    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral))
+
+
+def _names(lw: "Lowerer", node: Any, what: str) -> list[tuple[str, Any]]:
+    if not isinstance(node, YList):
+        raise SpecError(f"{what} is a list of names", node.pos)
+    return [(lw.scalar(x, str, "a name"), x.pos) for x in node]
+
+
+def _internal(lw: "Lowerer", body: YMap, counters: dict) -> tuple[int, ...]:
+    out = []
+    for name, pos in _names(lw, body["internal"], "render.internal"):
+        if name not in counters:
+            raise SpecError(f"render.internal: unknown counter '{name}'", pos, did_you_mean(name, list(counters)))
+        out.append(counters[name])
+    return tuple(out)
+
+
+def _labels(lw: "Lowerer", node: Any, counters: dict) -> tuple[tuple[str, str], ...]:
+    if not isinstance(node, YMap):
+        raise SpecError("render.labels maps names of the spec (counters, zones, pieces, items, scores, players) to the names shown", node.pos)
+    known = list(counters) + list(lw.kinds) + list(lw.players) + list(getattr(lw, "zones_names", []))
+    known += ["deck", "up", "discard", "hand"]
+    if lw.zones_ir is not None:
+        known += list(lw.zones_ir.names)
+    if lw.deck_ir is not None:
+        known += list(getattr(lw.deck_ir, "names", ()))
+    known += list(getattr(lw, "ranking_names", [])) + list(getattr(lw, "chance_names", []))
+    out = []
+    for key, value in node.items.items():
+        if key not in known and key not in lw.unseated:
+            raise SpecError(f"render.labels: '{key}' names nothing of this spec", node.key_pos[key], did_you_mean(key, known))
+        out.append((key, lw.scalar(value, str, "a label")))
+    return tuple(out)
+
+
+def _cells(lw: "Lowerer", node: Any, what: str) -> tuple[int, ...]:
+    """Cell names, or patterns with ``*`` (``north.*``), in board order, each cell once."""
+    names = lw.board.cell_names
+    if not isinstance(node, YList) or len(node) == 0:
+        raise SpecError(f"{what} is a list of cell names (a '*' matches any text: \"north.*\")", node.pos)
+    out: list[int] = []
+    for x in node:
+        if not isinstance(x, YScalar) or x.value is None or isinstance(x.value, bool):
+            raise SpecError(f"{what}: each is a cell name (or a pattern with '*')", x.pos)
+        pat = str(x.value)
+        hits = [i for i, n in enumerate(names) if fnmatch.fnmatchcase(n, pat)] if "*" in pat else ([names.index(pat)] if pat in names else [])
+        if not hits:
+            raise SpecError(f"{what}: no cell is called '{pat}'", x.pos, did_you_mean(pat, list(names)))
+        out += [c for c in hits if c not in out]
+    return tuple(out)
+
+
+def _regions(lw: "Lowerer", node: Any, areas: tuple) -> tuple[RegionIR, ...]:
+    if not isinstance(node, YList):
+        raise SpecError("render.regions is a list of regions, e.g. - {label: north, cells: [a1, a2]}", node.pos)
+    out = []
+    for item in node:
+        body = lw.keys(item, "region", "a region")
+        if "areas" in body:
+            if "cells" in body:
+                raise SpecError("a region gives 'cells' or 'areas' (one region per scoring area), not both", body.key_pos["cells"])
+            if not areas:
+                raise SpecError("render.regions: 'areas' draws the spec's scoring areas, and this spec has no 'areas:'", body.key_pos["areas"])
+            template = lw.scalar(body["areas"], str, "an areas label (e.g. \"district {n}\")")
+            word = lw.scalar(body["capitals"], str, "a word for the cells that weigh more") if "capitals" in body else ""
+            for i, a in enumerate(areas):
+                try:
+                    label = template.format(n=i + 1, name=a.name)
+                except (KeyError, IndexError, ValueError):
+                    raise SpecError("an areas label may use {n} (the area's number) and {name}", body["areas"].pos) from None
+                marks = tuple((c, word) for c, w in zip(a.cells, a.weights) if word and w > 1)
+                out.append(RegionIR(label, a.cells, marks))
+            continue
+        if "capitals" in body:
+            raise SpecError("'capitals' marks the heavier cells of scoring areas: it goes with 'areas'", body.key_pos["capitals"])
+        if "cells" not in body:
+            raise SpecError("a region needs 'cells' (or 'areas')", body.pos)
+        label = lw.scalar(body["label"], str, "a region's label") if "label" in body else ""
+        out.append(RegionIR(label, _cells(lw, body["cells"], "a region's cells")))
+    return tuple(out)
+
+
+def _expr(lw: "Lowerer", node: Any, scope: dict) -> Any:
+    if isinstance(node, YScalar) and isinstance(node.value, bool):
+        raise SpecError("expected a number or a condition here, not true/false", node.pos)
+    return lw.condition(node, scope, None)
+
+
+def _places(lw: "Lowerer", node: Any) -> tuple[PlaceIR, ...]:
+    if not isinstance(node, YMap):
+        raise SpecError("render.places maps a place's name to {label, at, holds}", node.pos)
+    out = []
+    for name, item in node.items.items():
+        body = lw.keys(item, "render_place", f"place '{name}'")
+        hnode = body["holds"]
+        if not isinstance(hnode, YMap) or not hnode.items:
+            raise SpecError(f"place '{name}': holds maps a kind of piece to how many of a player's are there (p is the player)", hnode.pos)
+        holds = []
+        for kind, count in hnode.items.items():
+            if kind not in lw.kinds:
+                raise SpecError(f"place '{name}': unknown piece '{kind}'", hnode.key_pos[kind], did_you_mean(kind, list(lw.kinds)))
+            holds.append((lw.kinds.index(kind), _expr(lw, count, {"p": PLAYER})))
+        cell = -1
+        if "at" in body:
+            at = lw.scalar(body["at"], str, "a cell name")
+            if at not in lw.board.cell_names:
+                raise SpecError(f"place '{name}': no cell is called '{at}'", body["at"].pos, did_you_mean(at, list(lw.board.cell_names)))
+            cell = lw.board.cell_names.index(at)
+        label = lw.scalar(body["label"], str, "a place's label") if "label" in body else name
+        out.append(PlaceIR(name, label, tuple(holds), cell))
+    return tuple(out)
+
+
+def _tracks(lw: "Lowerer", node: Any) -> tuple[TrackIR, ...]:
+    if not isinstance(node, YMap):
+        raise SpecError("render.tracks maps a track's name to {label, spaces, each, markers}", node.pos)
+    out = []
+    for name, item in node.items.items():
+        body = lw.keys(item, "track", f"track '{name}'")
+        spaces = lw.scalar(body["spaces"], str, "a track's spaces (\"0..20\")")
+        m = SPACES_RE.match(spaces)
+        if m is None or not int(m.group(1)) < int(m.group(2)) or int(m.group(2)) - int(m.group(1)) > MAX_TRACK:
+            raise SpecError(f"track '{name}': spaces is a range \"lo..hi\" with lo < hi, at most {MAX_TRACK} spaces", body["spaces"].pos)
+        each = _expr(lw, body["each"], {"p": PLAYER}) if "each" in body else None
+        markers = []
+        if "markers" in body:
+            mnode = body["markers"]
+            if not isinstance(mnode, YMap) or not mnode.items:
+                raise SpecError(f"track '{name}': markers maps a marker's name to its space (an expression)", mnode.pos)
+            markers = [(k, _expr(lw, v, {})) for k, v in mnode.items.items()]
+        if each is None and not markers:
+            raise SpecError(f"track '{name}' has no markers: give 'each' (a marker per player, p is the player) or 'markers'", body.pos)
+        label = lw.scalar(body["label"], str, "a track's label") if "label" in body else name
+        out.append(TrackIR(name, label, int(m.group(1)), int(m.group(2)), each, tuple(markers)))
+    return tuple(out)
+
+
+def _highlights(lw: "Lowerer", node: Any) -> tuple[HighlightIR, ...]:
+    if not isinstance(node, YList):
+        raise SpecError("render.highlight is a list of {label, when} (c is the cell)", node.pos)
+    out = []
+    for item in node:
+        body = lw.keys(item, "highlight", "a highlight")
+        per_player = False
+        if "of" in body:
+            of = lw.scalar(body["of"], str, "a highlight's 'of'")
+            if of != "player":
+                raise SpecError(f"a highlight is 'of: player' (one per player, p is the player), not '{of}'", body["of"].pos)
+            per_player = True
+        scope = {"c": CELL, **({"p": PLAYER} if per_player else {})}
+        when = lw.condition(body["when"], scope)
+        label = lw.scalar(body["label"], str, "a highlight's label") if "label" in body else ""
+        out.append(HighlightIR(label, when, per_player))
+    return tuple(out)
+
+
+__all__ = ["lower_present"]

@@ -1,0 +1,311 @@
+"""Presentation (``render:`` regions, places, tracks, highlights, labels, internal counters)
+and pictures drawn from one seat's observation: structural checks on the SVG, read with
+ElementTree (issue 13)."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from midgardc.errors import SpecError
+from midgardc.render.svg import frame_parts, render_svg
+from midgardc.runtime.game import game_from_ir, load, replay
+from midgardc.runtime.observe import places
+from midgardc.spec.lower import load_game_ir
+import yaml
+
+NS = "{http://www.w3.org/2000/svg}"
+SPECS = ROOT / "specs"
+DATA = ROOT / "tests" / "data"
+
+
+def _svg(state, viewer=None) -> ET.Element:
+    return ET.fromstring(render_svg(state, viewer))
+
+
+def _texts(root: ET.Element) -> list[str]:
+    return ["".join(el.itertext()) for el in root.iter(NS + "text")]
+
+
+def _play(spec: str, plies: int, seed: int = 3, count=None, pick=lambda i, n: (i * 5) % n):
+    game = game_from_ir(load_game_ir(spec, None, count), "interpreted")
+    state = game.new_state(seed)
+    for i in range(plies):
+        if state.is_terminal():
+            break
+        moves = state.legal_moves()
+        state.apply(moves[pick(i, len(moves))])
+    return state
+
+
+# -- regions ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count,islands,capitals", [(4, 13, 7), (3, 11, 5)])
+def test_islands_are_outlined_and_labelled_with_their_capitals(count: int, islands: int, capitals: int) -> None:
+    """Meridian: "a number of islands with cities"; "Capital cities are indicated by a yellow
+    dot" (the spec's scoring areas, weight 2 at a capital, on the side for the count)."""
+    state = _play(str(SPECS / "meridian.yaml"), 0, count=count)
+    root = _svg(state)
+    regions = [g for g in root.iter(NS + "g") if g.get("data-region")]
+    assert [g.get("data-region") for g in regions] == [f"island {n}" for n in range(1, islands + 1)]
+    for g in regions:
+        assert g.find(NS + "path").get("d").startswith("M")  # the outline
+        assert [t.text for t in g.iter(NS + "text")] == [g.get("data-region")]  # the label
+    stars = [el for el in root.iter(NS + "polygon") if el.get("data-mark") == "capital city"]
+    ir = state.game.ir
+    assert sorted(el.get("data-at") for el in stars) == sorted(ir.board.cell_names[c] for a in ir.areas for c, w in zip(a.cells, a.weights) if w > 1)
+    assert len(stars) == capitals
+    # the meridian numbers 1..10 along the bottom edge
+    assert [el.text for el in root.iter(NS + "text") if el.get("data-column")] == [str(m) for m in range(1, 11)]
+
+
+def test_kingdoms_hold_their_provinces_and_the_boat_and_heavens_hold_vikings() -> None:
+    state = _play(str(SPECS / "midgard-vikings.yaml"), 0)
+    root = _svg(state)
+    regions = {g.get("data-region"): g for g in root.iter(NS + "g") if g.get("data-region")}
+    assert {"Jotunheim", "Mannheim", "Alfheim", "Utgard", "Vigrid", "Vidblain"} <= set(regions)
+    assert regions["Jotunheim"].find(NS + "rect").get("class") == "region outer"
+    assert regions["Utgard"].find(NS + "rect").get("class") == "region"
+    places_drawn = {g.get("data-place"): g for g in root.iter(NS + "g") if g.get("class") == "place"}
+    assert set(places_drawn) == {"boat", "asgard", "vanaheim", "valhalla", "offboard"}
+    # "Each player places their Viking leader and five of their Viking warriors on the boat"
+    boat = places_drawn["boat"]
+    tokens = [(el.get("data-player"), el.get("data-kind"), el.find(NS + "title").text) for el in boat if el.get("data-kind")]
+    players = state.game.ir.players
+    assert sorted(tokens) == sorted([(p, "warrior", f"{p}: 5 Viking warrior") for p in players] + [(p, "leader", f"{p}: 1 Viking leader") for p in players])
+    assert [t for t in _texts(places_drawn["offboard"]) if t.startswith("×")] == ["×6"] * len(players)
+    assert "empty" in _texts(places_drawn["valhalla"])
+
+
+# -- what a seat sees --------------------------------------------------------------------------
+
+
+def _zone(root: ET.Element, name: str) -> ET.Element:
+    return [g for g in root.iter(NS + "g") if g.get("class") == "zone" and g.get("data-place") == name][0]
+
+
+def test_a_seat_sees_its_hidden_items_and_not_the_others() -> None:
+    state = replay(load(str(DATA / "draft.yaml")), ["open", "open"], seed=1)
+    for viewer in (0, 1, None):
+        root = _svg(state, viewer)
+        for zone in ("draft:north", "draft:east"):
+            g = _zone(root, zone)
+            items = [el.get("data-item") for el in g.iter() if el.get("data-item")]
+            owner = ["north", "east"].index(zone.split(":")[1])
+            if viewer == owner:
+                assert len(items) == 3 and not [el for el in g.iter(NS + "rect") if "back" in el.get("class", "")]
+            else:
+                assert items == [], (viewer, zone)
+                backs = [el for el in g.iter(NS + "rect") if el.get("class") == "card back"]
+                assert [b.get("data-count") for b in backs] == ["3"]
+        # the stock (visible to nobody) is a back with its count, for everyone
+        assert [el.get("data-item") for el in _zone(root, "stock").iter() if el.get("data-item")] == []
+    # the seat's own hand shows exactly the items its observation lists
+    seen = state.observation(1)["zones"]["draft"]["east"]["items"]
+    root = _svg(state, 1)
+    assert sorted(el.get("data-item") for el in _zone(root, "draft:east").iter() if el.get("data-item")) == sorted(seen)
+
+
+def test_hidden_counters_are_question_marks_for_the_others() -> None:
+    """Vikings: "Tokens are kept face-down ... your opponents may not" (visible: owner)."""
+    state = _play(str(SPECS / "midgard-vikings.yaml"), 0)
+    ir = state.game.ir
+    for viewer in (0, 1):
+        root = _svg(state, viewer)
+        rows = {g.get("data-player"): g for g in root.iter(NS + "g") if g.get("class") == "player-row"}
+        for p, name in enumerate(ir.players):
+            line = [t for t in _texts(rows[name]) if t.startswith("Jotunheim tokens (blue)")]
+            assert line == ["Jotunheim tokens (blue): " + ("0" if p == viewer else "?")]
+
+
+def test_the_spectator_sees_everything_once_the_game_is_over() -> None:
+    state = _play(str(DATA / "draft.yaml"), 400)
+    assert state.is_terminal()
+    over = _svg(state)
+    assert not [el for el in over.iter(NS + "rect") if el.get("class") == "card back"]
+    shown = sorted(el.get("data-item") for el in over.iter() if el.get("data-item"))
+    assert len(shown) == sum(len(p.items) for p in places(state))
+
+
+def test_internal_counters_are_never_shown() -> None:
+    from midgardc.runtime.view import render_text
+
+    for spec in ("midgard-vikings.yaml", "micro-midgard.yaml", "meridian.yaml"):
+        state = _play(str(SPECS / spec), 30)
+        ir = state.game.ir
+        internal = [ir.counters[i] for i in ir.render.present.internal]
+        assert internal
+        for viewer in (None, 0):
+            texts = _texts(_svg(state, viewer))
+            labels = [el.get("data-label") or el.get("data-counter") for el in _svg(state, viewer).iter() if el.get("data-label") or el.get("data-counter")]
+            for name in internal:
+                assert not any(t.startswith(f"{name}:") for t in texts), (spec, name)
+                assert name not in labels
+        game_line = [ln for ln in render_text(state, color=False).splitlines() if ln.strip().startswith("game:")]
+        shown = {part.split()[0] for ln in game_line for part in ln.split(":", 1)[1].split(",")}
+        assert not shown & set(internal), spec
+
+
+def test_tracks_carry_a_marker_per_player_at_its_value() -> None:
+    state = _play(str(SPECS / "micro-midgard.yaml"), 40)
+    ir = state.game.ir
+    root = _svg(state)
+    tracks = {g.get("data-track-name"): g for g in root.iter(NS + "g") if g.get("class") == "track-area"}
+    assert {"vp", "gold", "mead", "surtr", "buri", "sun_wolf", "moon_wolf"} <= set(tracks)
+    data = state.to_json()
+    for name, counter in (("gold", "gold"), ("surtr", "surtr"), ("vp", "vp")):
+        markers = {el.get("data-marker"): int(el.get("data-value")) for el in tracks[name].iter(NS + "circle")}
+        assert markers == {p["name"]: p["counters"][counter] for p in data["players"]}
+    wolf = {el.get("data-marker"): int(el.get("data-value")) for el in tracks["sun_wolf"].iter(NS + "circle")}
+    assert wolf == {"Skoll": data["counters"]["ws"], "end": data["counters"]["sl"] + 1}
+    # the meeples are nobody's ("MOVE an unmarked meeple"): drawn in wood, not in red
+    from midgardc.render.svg.common import NEUTRAL_FILL
+
+    meeples = [el for el in root.iter() if el.get("data-cell") and data["board"][el.get("data-cell")] is not None]
+    assert len(meeples) == 4 and all(el.get("style") == f"fill:{NEUTRAL_FILL}" for el in meeples)
+    # the player markers: a ring in the player's colour on the meeple it marks
+    rings = [el for el in root.iter(NS + "circle") if el.get("data-highlight") == "player marker"]
+    nums = dict(zip(ir.board.cell_names, dict(ir.board.props)["num"]))
+    for el in rings:
+        owner = [p for p in data["players"] if p["counters"]["marker"] == nums[el.get("data-at")]]
+        assert owner and data["board"][el.get("data-at")] is not None
+
+
+def test_both_back_ends_draw_the_same_picture() -> None:
+    spec = str(SPECS / "micro-midgard.yaml")
+    a, b = load(spec, engine="interpreted").new_state(5), load(spec, engine="compiled").new_state(5)
+    for i in range(30):
+        moves = a.legal_moves()
+        move = moves[(i * 3) % len(moves)].text
+        a.apply(move)
+        b.apply(move)
+    for viewer in (None, 0, 1):
+        assert render_svg(a, viewer) == render_svg(b, viewer)
+
+
+def test_frame_parts_join_into_the_picture() -> None:
+    state = _play(str(SPECS / "meridian.yaml"), 5)
+    assert "".join(frame_parts(state, None, "b")) == render_svg(state, None, "b")
+
+
+# -- a spec without a presentation -------------------------------------------------------------
+
+PLAIN = sorted(p for p in DATA.glob("*.yaml") if "render" not in yaml.safe_load(p.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("spec", PLAIN, ids=[p.stem for p in PLAIN])
+def test_a_spec_without_presentation_draws_everything(spec: Path) -> None:
+    state = _play(str(spec), 6)
+    ir = state.game.ir
+    root = _svg(state)
+    cells = [el.get("data-cell") for el in root.iter() if el.get("data-cell")]
+    assert cells == list(ir.board.cell_names)
+    labels = [el.get("data-label") for el in root.iter() if el.get("data-label")]
+    for p in range(ir.n_players):
+        for k, kind in enumerate(ir.kinds):
+            if any(h[k] for h in ir.hand_init):
+                assert f"{kind} in hand" in labels
+    for i in ir.player_counters:
+        assert labels.count(ir.counters[i]) == ir.n_players
+    assert sorted(el.get("data-counter") for el in root.iter() if el.get("data-counter")) == sorted(ir.counters[i] for i in ir.game_counters)
+    drawn = [el.get("data-place") for el in root.iter(NS + "g") if el.get("class") == "zone"]
+    expected = [p.zone + ("" if p.owner < 0 else f":{ir.players[p.owner]}") for p in places(state)]
+    assert drawn == expected
+    sizes = [int(el.get("data-size")) for el in root.iter(NS + "g") if el.get("class") == "zone"]
+    assert sizes == [len(p.items) for p in places(state)]
+    if ir.chance is not None and state.roll():
+        dice = [el.get("data-face") for el in root.iter(NS + "rect") if el.get("data-die") is not None]
+        assert dice == state.roll()
+
+
+# -- errors -------------------------------------------------------------------------------------
+
+BASE = """\
+midgardc: 1
+game: {name: plain, players: [a, b]}
+pieces: {stone: {hand: 3}}
+counters: {points: 0, hour: {start: 1, of: game}}
+board: {topology: square, rows: 2, cols: 3}
+areas:
+  - {name: left, cells: [a1, a2], weights: {a1: 2}}
+actions:
+  play: {params: {c: cell}, where: empty(c), effects: [{place: {piece: stone, at: c}}], notation: "{c}"}
+ranking:
+  stones: "count(c in cells: owner(c) == p)"
+render:
+"""
+
+
+def _lower(tmp_path: Path, render: str):
+    spec = tmp_path / "plain.yaml"
+    spec.write_text(BASE + render, encoding="utf-8")
+    return load_game_ir(str(spec))
+
+
+def test_every_construct_lowers(tmp_path: Path) -> None:
+    ir = _lower(
+        tmp_path,
+        """\
+  internal: [hour]
+  labels: {points: victory points, stone: stone, stones: stones on the board}
+  regions:
+    - {label: Row one, cells: ["*1"]}
+    - {areas: "area {n} ({name})", capitals: capital}
+  places:
+    pile: {label: Pile, holds: {stone: "hand(p, stone)"}}
+  tracks:
+    score: {label: Score, spaces: "0..10", each: "points(p)"}
+    clock: {spaces: "1..12", markers: {hand: hour}}
+  highlight:
+    - {label: taken, when: "occupied(c)"}
+    - {label: mine, when: "owner(c) == p", of: player}
+  hand: false
+  neutral: [stone]
+""",
+    )
+    pr = ir.render.present
+    assert [ir.counters[i] for i in pr.internal] == ["hour"]
+    assert [(r.label, [ir.board.cell_names[c] for c in r.cells]) for r in pr.regions] == [("Row one", ["a1", "b1", "c1"]), ("area 1 (left)", ["a1", "a2"])]
+    assert pr.regions[1].marks == ((ir.board.cell_names.index("a1"), "capital"),)
+    assert [t.name for t in pr.tracks] == ["score", "clock"] and pr.hide_hand
+    state = game_from_ir(ir).new_state(0)
+    state.apply("b1")
+    root = _svg(state)
+    texts = _texts(root)
+    assert "score: stones on the board: 1" in texts and not any(t.startswith("hour:") for t in texts)
+    assert not any(t.startswith("victory points") for t in texts)  # (drawn on the track instead)
+    assert not any("in hand" in t for t in texts)
+    assert [el.get("data-at") for el in root.iter(NS + "circle") if el.get("data-highlight") == "taken"] == ["b1"]
+
+
+@pytest.mark.parametrize(
+    "render,message,line,col",
+    [
+        ("  internal: [pionts]\n", "render.internal: unknown counter 'pionts'", 13, 14),
+        ("  labels: {stoen: x}\n", "render.labels: 'stoen' names nothing of this spec", 13, 12),
+        ("  regions:\n    - {label: x, cells: [z9]}\n", "a region's cells: no cell is called 'z9'", 14, 26),
+        ("  regions:\n    - {label: x}\n", "a region needs 'cells' (or 'areas')", 14, 7),
+        ("  regions:\n    - {label: x, cells: [a1], capitals: c}\n", "'capitals' marks the heavier cells", 14, 31),
+        ("  regions:\n    - {areas: \"a {m}\"}\n", "an areas label may use {n}", 14, 15),
+        ("  places:\n    pile: {holds: {rock: \"1\"}}\n", "place 'pile': unknown piece 'rock'", 14, 20),
+        ("  places:\n    pile: {holds: {stone: \"points(q)\"}}\n", "", 14, 0),
+        ("  places:\n    pile: {at: z1, holds: {stone: \"1\"}}\n", "place 'pile': no cell is called 'z1'", 14, 16),
+        ("  tracks:\n    t: {spaces: \"5..1\", each: \"points(p)\"}\n", "track 't': spaces is a range", 14, 17),
+        ("  tracks:\n    t: {spaces: \"0..5\"}\n", "track 't' has no markers", 14, 8),
+        ("  tracks:\n    t: {spaces: \"0..5\", each: \"points(p)\", colour: red}\n", "unknown key 'colour' in track 't'", 14, 44),
+        ("  highlight:\n    - {when: \"occupied(c)\", of: team}\n", "a highlight is 'of: player'", 14, 33),
+        ("  hand: maybe\n", "render.hand must be true or false", 13, 9),
+        ("  neutral: [stoen]\n", "render.neutral: unknown piece 'stoen'", 13, 13),
+    ],
+)
+def test_broken_presentations_are_errors_at_their_place(tmp_path: Path, render: str, message: str, line: int, col: int) -> None:
+    with pytest.raises(SpecError) as info:
+        _lower(tmp_path, render)
+    assert message in info.value.message
+    assert info.value.pos.line == line
+    if col:
+        assert info.value.pos.col == col
