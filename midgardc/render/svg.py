@@ -261,7 +261,7 @@ def _sub(parent: ET.Element, tag: str, attrs: Optional[dict] = None, text: Optio
     return el
 
 
-def board_svg(ir: GameIR, looks: Sequence[int], values: Sequence[int], status: str, element_id: str = "board") -> ET.Element:
+def board_svg(ir: GameIR, looks: Sequence[int], values: Sequence[Optional[int]], status: str, element_id: str = "board") -> ET.Element:
     """The picture of one position (the board, its legend and the track panel)."""
     shapes, bw, bh = board_shapes(ir)
     labels = track_labels(ir)
@@ -338,7 +338,7 @@ def _draw_wrap(svg: ET.Element, bw: float, bh: float) -> None:
     _sub(g, "title", text="the board wraps round: the top edge meets the bottom (a), the left edge meets the right (b)")
 
 
-def _draw_panel(svg: ET.Element, ir: GameIR, labels: list[tuple[int, str]], values: Sequence[int], letters: Sequence[str], bw: float) -> None:
+def _draw_panel(svg: ET.Element, ir: GameIR, labels: list[tuple[int, str]], values: Sequence[Optional[int]], letters: Sequence[str], bw: float) -> None:
     g = _sub(svg, "g", {"class": "panel"})
     x0, y = bw + 6, MARGIN
     fills = player_fills(ir)
@@ -350,9 +350,9 @@ def _draw_panel(svg: ET.Element, ir: GameIR, labels: list[tuple[int, str]], valu
         for i, (seat, label) in enumerate(labels):
             if seat != p:
                 continue
-            v = values[i]
-            _sub(g, "rect", {"class": "bar", "data-bar": i, "x": _fmt(x0 + 175), "y": _fmt(y - 9), "width": _fmt(min(abs(v), BAR_MAX) * BAR_UNIT), "height": "10"})
-            _sub(g, "text", {"class": "track", "data-track": i, "data-label": label, "x": _fmt(x0 + 20), "y": _fmt(y)}, f"{label}: {v}")
+            v = values[i]  # None: hidden from the viewer
+            _sub(g, "rect", {"class": "bar", "data-bar": i, "x": _fmt(x0 + 175), "y": _fmt(y - 9), "width": _fmt(min(abs(v or 0), BAR_MAX) * BAR_UNIT), "height": "10"})
+            _sub(g, "text", {"class": "track", "data-track": i, "data-label": label, "x": _fmt(x0 + 20), "y": _fmt(y)}, f"{label}: {'?' if v is None else v}")
             y += 17
         y += 6
     legend = [(f"cell s{i}", STATE_FILLS[i % len(STATE_FILLS)], name) for i, (name, _, _) in enumerate(ir.render.empty_states)]
@@ -373,8 +373,27 @@ def to_text(svg: ET.Element) -> str:
     return ET.tostring(svg, encoding="unicode")
 
 
-def render_svg(state: "State") -> str:
-    """An SVG picture of ``state``: the board filled by owner or display state, a legend, the
-    players' hands, counters and scores, and whose turn it is (or the result)."""
+def seen_values(state: "State", viewer: int, values: Sequence[Optional[int]]) -> list[Optional[int]]:
+    """``values`` (``track_values``) with what seat ``viewer`` may not see as None: another
+    seat's hidden counters, and scores that read them until the game ends (as ``observation``)."""
+    from ..runtime.observe import SEES, counter_seen, key_visibility
+
     ir = state.game.ir
-    return to_text(board_svg(ir, cell_looks(state), track_values(state), status_text(state)))
+    n_hands = sum(1 for i in range(ir.n_kinds) if any(h[i] for h in ir.hand_init))
+    seen: list[bool] = []
+    for p in range(ir.n_players):
+        seen += [True] * n_hands
+        seen += [counter_seen(ir, i, viewer, p) for i in ir.player_counters]
+        seen += [state.is_terminal() or SEES[key_visibility(ir, j)](viewer, p) for j in range(len(ir.ranking))]
+    return [v if ok else None for v, ok in zip(values, seen)]
+
+
+def render_svg(state: "State", viewer: Optional[int] = None) -> str:
+    """An SVG picture of ``state``: the board filled by owner or display state, a legend, the
+    players' hands, counters and scores, and whose turn it is (or the result). With a
+    ``viewer`` (a seat), only what that seat observes: hidden numbers are drawn ``?``."""
+    ir = state.game.ir
+    values: Sequence[Optional[int]] = track_values(state)
+    if viewer is not None:
+        values = seen_values(state, viewer, values)
+    return to_text(board_svg(ir, cell_looks(state), values, status_text(state)))
