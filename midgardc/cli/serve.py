@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import signal
 from typing import Optional
 
 import click
@@ -62,11 +63,17 @@ def serve(ctx: click.Context, spec: str, seats: Optional[list], variant: Optiona
     for s in session.humans:
         click.echo(f"{ir.players[s]}: http://{shown}:{server.server_port}{session.seat_path(s)}")
     click.echo("Ctrl-C stops the server.")
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # 'kill PID' stops it as Ctrl-C does
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         server.server_close()
         session.stop()
     click.echo("stopped")
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt

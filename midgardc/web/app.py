@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def create_app(session: "Session") -> Flask:
     app = Flask(__name__, static_folder="static", template_folder="templates")
-    app.config["JSON_SORT_KEYS"] = False
+    app.json.sort_keys = False  # keep the spec's order of players, counters and zones
     ir = session.game.ir
 
     def seat_or_404(seat: int, token: str) -> int:

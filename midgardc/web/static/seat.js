@@ -11,6 +11,7 @@
   var path = []; // cells clicked so far towards a move
   var busy = false;
   var lastSvg = null;
+  var openCounters = {}; // player -> its counters are unfolded
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -89,10 +90,10 @@
 
   function itemsText(zone) {
     var span = el("span");
-    if (zone.items === null) {
-      span.appendChild(el("span", { "class": "item back", title: "hidden" }, zone.size + " hidden"));
-    } else if (zone.items.length === 0) {
+    if (zone.size === 0) {
       span.appendChild(el("span", {}, "empty"));
+    } else if (zone.items === null) {
+      span.appendChild(el("span", { "class": "item back", title: "hidden" }, zone.size + " hidden"));
     } else {
       zone.items.forEach(function (it) { span.appendChild(el("span", { "class": "item" }, it)); });
     }
@@ -114,19 +115,29 @@
       th.appendChild(document.createTextNode(pl.name + " (" + seat.label + ")" + (i === p.seat ? ": you" : "")));
       head.appendChild(th);
       t.appendChild(head);
-      function row(label, value) {
+      function row(label, value, into) {
         var tr = el("tr");
         tr.appendChild(el("td", {}, label));
         var td = el("td");
         if (value instanceof Node) td.appendChild(value); else td.textContent = value;
         tr.appendChild(td);
-        t.appendChild(tr);
+        (into || t).appendChild(tr);
       }
-      Object.keys(pl.hand || {}).forEach(function (k) { row(k + " in hand", valueText(pl.hand[k])); });
-      Object.keys(pl.counters || {}).forEach(function (k) { row(k, valueText(pl.counters[k])); });
+      Object.keys(pl.hand || {}).forEach(function (k) { if (pl.hand[k]) row(k + " in hand", valueText(pl.hand[k])); });
       Object.keys(pl.score || {}).forEach(function (k) { row("score: " + k, valueText(pl.score[k])); });
       Object.keys(pl.zones || {}).forEach(function (k) { row(k, itemsText(pl.zones[k])); });
       box.appendChild(t);
+      var names = Object.keys(pl.counters || {});
+      if (names.length) { // drawn on the board's panel too: folded here
+        var more = el("details", { "class": "counters", "data-player": pl.name });
+        more.open = openCounters[pl.name] || false;
+        more.addEventListener("toggle", function () { openCounters[pl.name] = more.open; });
+        more.appendChild(el("summary", {}, pl.name + "'s counters"));
+        var ct = el("table", { "class": "player" });
+        names.forEach(function (k) { row(k, valueText(pl.counters[k]), ct); });
+        more.appendChild(ct);
+        box.appendChild(more);
+      }
     });
   }
 
@@ -154,7 +165,14 @@
       roll.forEach(function (f) { d.appendChild(el("span", { "class": "die" }, f)); });
       gc.appendChild(d);
     }
-    Object.keys(counters).forEach(function (k) { gc.appendChild(el("div", { "class": "zone" }, k + ": " + valueText(counters[k]))); });
+    if (Object.keys(counters).length) {
+      var more = el("details", { "class": "counters", "data-player": "game" });
+      more.open = openCounters.game || false;
+      more.addEventListener("toggle", function () { openCounters.game = more.open; });
+      more.appendChild(el("summary", {}, "the game's counters"));
+      Object.keys(counters).forEach(function (k) { more.appendChild(el("div", { "class": "zone" }, k + ": " + valueText(counters[k]))); });
+      gc.appendChild(more);
+    }
   }
 
   function render(p) {
