@@ -339,3 +339,15 @@ def test_serve_prints_seat_addresses_and_stops_on_ctrl_c(tmp_path) -> None:
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "stopped" in out
     assert json.loads(record.read_text())["result"]["unfinished"] is True
+
+
+def test_a_port_in_use_is_one_message() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", TTT, "--port", str(port), "--engine", "interpreted"])
+    assert result.exit_code == 1, result.output
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output and "--port" in result.output and "Traceback" not in result.output

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
 from typing import Optional
 
 import click
@@ -53,15 +54,21 @@ def serve(ctx: click.Context, spec: str, seats: Optional[list], variant: Optiona
     session = Session(game, spec, seats, seed=seed, record=record, say=click.echo)
     app = create_app(session)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
-    try:
-        server = make_server(host, port, app, threaded=True)
+    try:  # bound here, so a port in use is our one message (werkzeug would print its own and exit)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
     except OSError as exc:
         raise MidgardcError(f"cannot listen on {host}:{port}: {exc.strerror or exc}", hint="choose another --port (0: any free port)") from None
+    server = make_server(host, port, app, threaded=True, fd=sock.fileno())
+    bound = sock.getsockname()[1]  # the port asked for, or the free one --port 0 got
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else f"[{host}]" if ":" in host else host
     ir = game.ir
     click.echo(f"{ir.title}{f' [{game.variant}]' if game.variant else ''}: " + ", ".join(f"{ir.players[s]} {session.labels[s]}" for s in range(ir.n_players)) + f"; seed {seed}")
     for s in session.humans:
-        click.echo(f"{ir.players[s]}: http://{shown}:{server.server_port}{session.seat_path(s)}")
+        click.echo(f"{ir.players[s]}: http://{shown}:{bound}{session.seat_path(s)}")
     click.echo("Ctrl-C stops the server.")
     previous = signal.signal(signal.SIGTERM, _interrupt)  # 'kill PID' stops it as Ctrl-C does
     try:
@@ -71,6 +78,7 @@ def serve(ctx: click.Context, spec: str, seats: Optional[list], variant: Optiona
     finally:
         signal.signal(signal.SIGTERM, previous)
         server.server_close()
+        sock.close()
         session.stop()
     click.echo("stopped")
 
