@@ -351,3 +351,24 @@ def test_a_port_in_use_is_one_message() -> None:
         result = CliRunner().invoke(cli, ["serve", TTT, "--port", str(port), "--engine", "interpreted"])
     assert result.exit_code == 1, result.output
     assert f"cannot listen on 127.0.0.1:{port}" in result.output and "--port" in result.output and "Traceback" not in result.output
+
+
+def test_render_svg_for_a_viewer_hides_what_it_cannot_see() -> None:
+    """Vikings' kingdom tokens are counters only their owner sees: seat 0's drawing writes the
+    other seat's as ?, the whole drawing (no viewer) and the owner's show the numbers."""
+    import re
+
+    from midgardc.render.svg import render_svg
+
+    game = load(VIKINGS, "two-players", engine="compiled")
+    state = game.new_state(4)
+    rng = random.Random(0)
+    while state.ply() < 12:
+        ids = state.legal_move_ids()
+        state.apply_unchecked(ids[rng.randrange(len(ids))])
+    hidden = [name for name in game.ir.counters if observation(state, 0)["players"][1]["counters"].get(name, 0) is None]
+    assert hidden
+    for viewer, want in ((None, [True, True]), (0, [True, False]), (1, [False, True])):  # seen: [red's, black's]
+        svg = render_svg(state, viewer=viewer)
+        values = [v for _, v in re.findall(r'data-label="(%s)"[^>]*>\1: ([^<]+)<' % hidden[0], svg)]
+        assert len(values) == 2 and [v != "?" for v in values] == want, (viewer, values)

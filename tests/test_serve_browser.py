@@ -3,7 +3,8 @@ report's browser test drives it): whole games played by clicks against a random 
 Midgard (every move one click on the board) and Meridian (a card game: a click on a cell,
 then a button for the card and height; passes are buttons), while a recorder in the app
 keeps every response the seat's page received, which must never hold what the seat may not
-see. About 15 s for the two games on this machine (idle, 2 cores).
+see. The two games took 6 s (Midgard) and 10 s (Meridian) on the 2-core machine
+while it was busy (load average 15), 2026-11-23.
 
 ``make screenshots`` runs this module with MIDGARDC_SCREENSHOTS=DIR: then
 ``test_screenshots`` plays each seed spec and variant to mid-game by clicks and writes
