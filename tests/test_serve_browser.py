@@ -256,3 +256,28 @@ def test_screenshots(browser, spec: str, variant: Optional[str], count: Optional
         browser.set_window_size(1500, 1100)
     finally:
         served.close()
+
+
+def test_a_two_cell_move_is_built_click_by_click(browser) -> None:
+    """Breakthrough's moves are paths (`a2-a3`): a first click highlights only where that
+    piece may go, a second click plays it."""
+    session = _session("classics/breakthrough.yaml", "human,random", seed=1)
+    served = Served(session)
+    try:
+        browser.get(served.url(0))
+        page = _wait(browser, lambda p: p["turn"])
+        legal = [m.text for m in session.state.legal_moves()]
+        starts = sorted({m.split("-")[0] for m in legal})
+        assert sorted(page["cells"]) == starts
+        source = starts[0]
+        browser.find_element(By.CSS_SELECTOR, f'#board [data-cell="{source}"]').click()
+        page = _page(browser)
+        assert page["chosen"] == 1 and sorted(page["cells"]) == sorted(m.split("-")[1] for m in legal if m.startswith(source + "-"))
+        step = page["step"]
+        target = page["cells"][0]
+        browser.find_element(By.CSS_SELECTOR, f'#board [data-cell="{target}"]').click()
+        _wait(browser, lambda p: p["step"] != step and not p["busy"])
+        assert session.game.move_text(session.state.history[0]) == f"{source}-{target}"
+        assert _severe(browser) == []
+    finally:
+        served.close()
