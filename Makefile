@@ -9,7 +9,7 @@ SPEC   ?= specs/midgard.yaml
 GAMES  ?= 200
 FUZZ_CASES ?= 10000
 
-.PHONY: setup run build test bench check-generated generate clean fuzz browser playthroughs
+.PHONY: setup run build test bench check-generated generate clean fuzz browser playthroughs screenshots
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -47,6 +47,9 @@ browser:  ## make sure chromium and chromedriver are there for the browser test 
 		echo "note: chromium/chromedriver missing and installing needs root: the browser test will be skipped"; \
 		echo "      (sudo apt-get install chromium chromium-driver)"; \
 	fi
+
+screenshots: setup browser  ## play every seed spec and variant to mid-game by clicks in chromium (midgardc serve); write docs/screenshots/*.png
+	MIDGARDC_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -q tests/test_serve_browser.py -k screenshots
 
 bench: setup  ## every spec and variant: random playouts/s of both engines and their ratio (median of 3)
 	$(BIN)/midgardc bench --all --engine both --runs 3 --playouts 50000

@@ -13,7 +13,7 @@ had and was not asked for by name.
 
 from __future__ import annotations
 
-from . import bench, build, matches, play, playthrough, position  # noqa: F401  (each registers its commands)
+from . import bench, build, matches, play, playthrough, position, serve  # noqa: F401  (each registers its commands)
 from .group import cli, main
 
 __all__ = ["cli", "main"]

@@ -1,0 +1,175 @@
+"""One served game: the referee that alone holds the state.
+
+A ``Session`` seats people (each ``human`` seat gets a secret token: its URL) and bots. Bots
+choose from their own seat's view and rolls are made with the state's own chance stream,
+both on the server, right after the move that hands them the turn (``advance``), so a page
+only ever waits for people. A person's move names the step it was chosen at (moves made so
+far, rolls included): a move for another step, out of turn, or not legal is refused with a
+message (``MoveRefused``, an HTTP status and a sentence) and the state is left as it was.
+
+The game is written as the record line ``match --record`` and ``play --record`` write (so
+``replay --record`` checks it and ``report`` reads it) when it ends, and as an unfinished
+line (``result: {"unfinished": true}``) when the server stops before the end.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
+
+from ..errors import MidgardcError, MoveError
+from ..fileio import write_atomic
+from ..matches.record import record_line, spec_sha256
+from ..matches.results import result_of
+from ..players import PlayerSpec, player_labels
+from ..players.view import PlayerView
+from ..runtime.rng import Rng, derive_seed
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..runtime.game import Game
+
+HUMAN = "human"
+
+
+class MoveRefused(MidgardcError):
+    """A move the server will not play; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+class Session:
+    """One game between ``seats`` (``human`` seats are people at their own URLs)."""
+
+    def __init__(
+        self,
+        game: "Game",
+        spec_path: str,
+        seats: Sequence[PlayerSpec],
+        seed: int = 0,
+        record: Optional[str] = None,
+        tokens: Optional[Sequence[str]] = None,
+        say: Callable[[str], None] = lambda text: None,
+    ):
+        ir = game.ir
+        n = ir.n_players
+        if len(seats) != n:
+            raise MidgardcError(f"{ir.title} has {n} seats ({', '.join(ir.players)}) but {len(seats)} player{' was' if len(seats) == 1 else 's were'} given")
+        self.game = game
+        self.spec_path = spec_path
+        self.seats = list(seats)
+        self.labels = player_labels(self.seats)
+        self.humans = [s for s, spec in enumerate(self.seats) if spec.kind == HUMAN]
+        if not self.humans:
+            raise MidgardcError("no human seat: give 'human' for at least one of --players (bots alone: 'midgardc match')")
+        given = list(tokens) if tokens is not None else [secrets.token_urlsafe(12) for _ in self.humans]
+        self.tokens = dict(zip(self.humans, given))  # seat -> its secret
+        self.bots = {s: spec.make(label) for s, (spec, label) in enumerate(zip(self.seats, self.labels)) if spec.kind != HUMAN}
+        self.seed = seed
+        self.game_seed = derive_seed(seed, 0)  # game 0 of a match with this seed, as 'play' does
+        self.rngs = [Rng(derive_seed(self.game_seed, s)) for s in range(n)]
+        self.state = game.new_state(self.game_seed)
+        self.record = record
+        self.recorded = False  # the finished game's record is written
+        self.finished = False  # the end was announced
+        self.say = say
+        self.lock = threading.RLock()
+        self.header = {"spec": spec_path, "spec_sha256": spec_sha256(spec_path), "variant": game.variant, "players_count": n, "engine": game.engine_name, "seed": seed}
+        self.advance()
+
+    # -- seats -----------------------------------------------------------------------
+
+    def seat_of(self, seat: int, token: str) -> Optional[int]:
+        """``seat`` when ``token`` is its secret, else None (a wrong token and a bot's seat
+        look the same from outside)."""
+        known = self.tokens.get(seat)
+        return seat if known is not None and secrets.compare_digest(known, token) else None
+
+    def seat_path(self, seat: int) -> str:
+        return f"/seat/{seat}/{self.tokens[seat]}"
+
+    def step(self) -> int:
+        """Moves made so far, rolls included: what a move is checked against for staleness."""
+        return len(self.state.history)
+
+    # -- moves -----------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Bots move and rolls are made until a person is to move or the game is over."""
+        with self.lock:
+            state = self.state
+            while not state.is_terminal():
+                seat = state.current_player()
+                if state.is_chance_node():
+                    state.sample_chance()
+                elif seat in self.bots:
+                    state.apply_unchecked(self.bots[seat].choose(PlayerView(state, seat), self.rngs[seat]))
+                else:
+                    break
+            if state.is_terminal() and not self.finished:
+                self.finish()
+
+    def play(self, seat: int, step: object, text: object) -> None:
+        """Seat ``seat`` plays ``text``, chosen at ``step``; MoveRefused when it may not."""
+        with self.lock:
+            state = self.state
+            ir = self.game.ir
+            if not isinstance(text, str) or not text.strip():
+                raise MoveRefused(400, "no move given: send {\"step\": N, \"move\": \"TEXT\"}")
+            if not isinstance(step, int) or isinstance(step, bool):
+                raise MoveRefused(400, "no step given: send the step the move was chosen at with it")
+            if state.is_terminal():
+                raise MoveRefused(409, f"'{text}' cannot be played: the game is over")
+            if step != self.step():
+                raise MoveRefused(409, f"'{text}' was chosen at step {step}, but the game is at step {self.step()} now: the page shows the position again")
+            if state.current_player() != seat:
+                raise MoveRefused(409, f"it is not {ir.players[seat]}'s turn: {state.current_player_name()} is to move")
+            try:
+                move = state.resolve(text.strip())
+            except MoveError as exc:
+                raise MoveRefused(422, exc.message) from None
+            state.apply_unchecked(move)
+        self.advance()
+
+    # -- the record ------------------------------------------------------------------
+
+    def result(self):
+        """The GameResult of the finished game (seats in order: labels are per seat)."""
+        state = self.state
+        moves = tuple(self.game.move_text(m) for m in state.history)
+        return result_of(state, 0, self.game_seed, tuple(range(self.game.ir.n_players)), moves)
+
+    def record_line(self) -> dict:
+        ir = self.game.ir
+        if self.state.is_terminal():
+            return record_line(ir, self.labels, self.header, self.result())
+        moves = [self.game.move_text(m) for m in self.state.history]
+        return dict(self.header, game=0, game_seed=self.game_seed, seat_names=list(ir.players), seats=list(self.labels), moves=moves, result={"unfinished": True, "plies": self.state.ply()})
+
+    def finish(self) -> None:
+        """The game is over: say so and write the record."""
+        from ..matches.results import result_words
+
+        self.finished = True
+        result = self.result()
+        names = [f"{self.game.ir.players[s]} ({self.labels[s]})" for s in result.leaders]
+        self.say(f"game over after {self.state.ply()} moves: {result_words(result.outcome, names)}")
+        self.write_record()
+
+    def write_record(self) -> None:
+        if self.record is None:
+            return
+        with self.lock:
+            write_atomic(self.record, json.dumps(self.record_line(), separators=(",", ":")) + "\n", "the record")
+            self.recorded = self.state.is_terminal()
+            what = "the game" if self.recorded else f"the unfinished game ({self.step()} moves; 'replay --moves' shows them)"
+            self.say(f"recorded {what} in {self.record}")
+
+    def stop(self) -> None:
+        """The server stops: an unfinished game is recorded as far as it went."""
+        with self.lock:
+            if not self.state.is_terminal():
+                self.write_record()

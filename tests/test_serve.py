@@ -1,0 +1,399 @@
+"""``midgardc serve`` without a browser: the Flask app through its test client, the session
+(bots and rolls on the server, stale and illegal moves refused), the privacy of what a seat
+is sent, the record (replayed by ``replay`` and read by ``report``) and the command line
+(bad options, Ctrl-C). The browser plays whole games in test_serve_browser.py."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import urllib.request
+from typing import Any, Optional
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import MIDGARD, ROOT
+from midgardc.cli import cli
+from midgardc.players import PlayerSpec, parse_player
+from midgardc.runtime.determinize import determinize
+from midgardc.runtime.game import load, replay
+from midgardc.runtime.observe import observation, places
+from midgardc.runtime.rng import Rng
+from midgardc.web.app import create_app
+from midgardc.web.session import Session
+from midgardc.web.views import move_cells, seat_payload
+
+TTT = str(ROOT / "specs" / "classics" / "tic-tac-toe.yaml")
+VIKINGS = str(ROOT / "specs" / "midgard-vikings.yaml")
+MERIDIAN = str(ROOT / "specs" / "meridian.yaml")
+
+
+def _seats(text: str) -> list[PlayerSpec]:
+    return [PlayerSpec("human") if p == "human" else parse_player(p) for p in text.split(",")]
+
+
+def _session(spec: str, players: str, seed: int = 0, variant: Optional[str] = None, count: Optional[int] = None, record: Optional[str] = None) -> Session:
+    game = load(spec, variant, engine="compiled", n_players=count)  # built once, cached by content hash
+    humans = players.split(",").count("human")
+    return Session(game, spec, _seats(players), seed=seed, record=record, tokens=[f"t{i}" for i in range(humans)])
+
+
+def _json_lists(value: Any):
+    if isinstance(value, list):
+        yield value
+        for v in value:
+            yield from _json_lists(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _json_lists(v)
+
+
+def assert_only_observation(session: Session, seat: int, payload: dict, samples: int = 2) -> int:
+    """What seat ``seat`` was sent at ``payload["step"]`` is its observation and nothing else:
+    (1) the observation is ``observation(state, seat)``; (2) no list in the payload is the
+    content of a place the seat may not see (another seat's hidden hand, a deck's order);
+    (3) before the end, the payload (all but the seat's own legal moves) is the same for
+    samples of states the seat cannot tell from the real one (hidden items dealt again):
+    nothing sent depends on what it may not see. Returns how many samples differed from the
+    real state in something hidden (so a caller can check the test could have failed)."""
+    game = session.game
+    state = session.state
+    if payload["step"] != session.step():  # checked after the game went on: the position then
+        state = replay(game, [game.move_text(m) for m in state.history[: payload["step"]]], session.game_seed)
+    want = observation(state, seat)
+    want.pop("legal", None)
+    assert payload["observation"] == want
+    hidden = [list(game.ir.item_texts[k] for k in p.items) for p in places(state) if not p.seen_by(seat) and len(p.items) >= 2]
+    for lst in _json_lists(payload):
+        assert lst not in hidden, f"a hidden place's items were sent at step {payload['step']}: {lst}"
+    assert session.seed not in [v for v in _scalars(payload) if isinstance(v, int) and v > 10**6]
+    if state.is_terminal():
+        return 0
+    mine = _without_legal(payload)
+    differed = 0
+    for i in range(samples):
+        sample = determinize(state, seat, Rng(1000 + i))
+        differed += places(sample) != places(state)
+        twin = copy.copy(session)
+        twin.state = sample
+        assert _without_legal(seat_payload(twin, seat)) == mine, f"what seat {seat} is sent depends on what it cannot see (step {payload['step']})"
+    return differed
+
+
+def _scalars(value: Any):
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _scalars(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _scalars(v)
+    else:
+        yield value
+
+
+def _without_legal(payload: dict) -> dict:
+    out = dict(payload)
+    out.pop("legal", None)
+    out.pop("your_turn", None)
+    return out
+
+
+def _play_client(session: Session, seat: int = 0, token: str = "t0", rng: Optional[random.Random] = None, max_moves: int = 10_000, check=None) -> list:
+    """Seat plays random legal moves from what the server sends, through the test client;
+    returns every response it received (path, status, JSON or bytes)."""
+    client = create_app(session).test_client()
+    rng = rng or random.Random(0)
+    base = f"/seat/{seat}/{token}"
+    got = []
+    page = client.get(base)
+    got.append((base, page.status_code, page.data))
+    for static in ("/static/seat.js", "/static/seat.css"):
+        r = client.get(static)
+        got.append((static, r.status_code, r.data))
+    moves = 0
+    while True:
+        r = client.get(f"{base}/state")
+        payload = r.get_json()
+        got.append((f"{base}/state", r.status_code, payload))
+        if check:
+            check(payload)
+        if payload["result"] is not None or moves >= max_moves:
+            return got
+        assert payload["your_turn"], payload["status"]
+        move = rng.choice(payload["legal"])["text"]
+        r = client.post(f"{base}/move", json={"step": payload["step"], "move": move})
+        assert r.status_code == 200, r.get_json()
+        got.append((f"{base}/move", r.status_code, r.get_json()))
+        if check:
+            check(got[-1][2])
+        moves += 1
+
+
+# -- privacy --------------------------------------------------------------------------------
+
+
+def test_vikings_seat_is_sent_only_its_observation() -> None:
+    """A card game with hidden hands and hidden piles (Midgard Vikings, two players): every
+    response to seat 0 is checked, for the draft and the first moves on the board."""
+    session = _session(VIKINGS, "human,random", seed=4, variant="two-players")
+    differed = []
+    hidden_hand_seen = []
+
+    def check(payload: dict) -> None:
+        differed.append(assert_only_observation(session, 0, payload))
+        zones = payload["observation"].get("zones", {})
+        hidden_hand_seen.append(any(z.get("black", {}).get("items", 0) is None and z["black"]["size"] > 0 for z in zones.values()))
+
+    got = _play_client(session, max_moves=25, check=check)
+    assert len(got) > 40
+    assert any(hidden_hand_seen), "the other seat never held hidden items: the test checked nothing"
+    assert sum(differed) > 0, "no sample ever differed in a hidden thing: the invariance check could not fail"
+    for path, status, body in got[:3]:  # the page, its script and style: no state in them
+        assert status == 200
+        assert b"black" not in body or path.endswith(".js")
+
+
+def test_meridian_deck_order_is_never_sent() -> None:
+    """Meridian: each deck's order is hidden from everyone (its owner too); a whole game."""
+    session = _session(MERIDIAN, "human,random", seed=2, count=2)
+    differed = []
+    got = _play_client(session, check=lambda p: differed.append(assert_only_observation(session, 0, p, samples=1)))
+    assert session.state.is_terminal() and sum(differed) > 0
+    final = got[-1][2]
+    assert final["result"]["outcome"] in ("win", "shared", "draw") and final["result"]["text"]
+
+
+def test_a_leak_is_caught() -> None:
+    """The privacy check fails on a payload that carries another seat's hidden hand."""
+    session = _session(VIKINGS, "human,random", seed=4, variant="two-players")
+    client = create_app(session).test_client()
+    payload = client.get("/seat/0/t0/state").get_json()
+    while not any((z.get("black") or {}).get("items", 0) is None and z["black"]["size"] >= 2 for z in payload["observation"].get("zones", {}).values()):
+        payload = client.post("/seat/0/t0/move", json={"step": payload["step"], "move": payload["legal"][0]["text"]}).get_json()
+    full = session.state.zones()
+    leaked = copy.deepcopy(payload)
+    name = next(z for z, v in payload["observation"]["zones"].items() if (v.get("black") or {}).get("items", 0) is None and v["black"]["size"] >= 2)
+    content = full[name]["black"]
+    leaked["observation"]["zones"][name]["black"]["items"] = content if isinstance(content, list) else [k for k, n in content.items() for _ in range(n)]
+    with pytest.raises(AssertionError):
+        assert_only_observation(session, 0, leaked)
+
+
+# -- moves: bots, rolls, refusals --------------------------------------------------------------
+
+
+def test_bots_and_rolls_move_on_the_server() -> None:
+    """Magic Mids has dice: after the human's move, the bot's moves and every roll are made
+    before the answer; the seat is to move again (or the game is over)."""
+    session = _session(str(ROOT / "specs" / "magic-mids.yaml"), "random,human", seed=1)
+    client = create_app(session).test_client()
+    payload = client.get("/seat/1/t0/state").get_json()
+    assert payload["your_turn"] and payload["step"] >= 2  # the bot (seat 0) moved, rolls were made
+    assert any(h["move"].startswith("roll:") for h in payload["history"])
+    assert payload["observation"]["roll"]
+    step = payload["step"]
+    payload = client.post("/seat/1/t0/move", json={"step": step, "move": payload["legal"][0]["text"]}).get_json()
+    assert payload["step"] > step + 1 and (payload["your_turn"] or payload["result"])
+
+
+def test_stale_illegal_and_out_of_turn_moves_are_refused() -> None:
+    session = _session(TTT, "human,human")
+    client = create_app(session).test_client()
+    s0 = client.get("/seat/0/t0/state").get_json()
+    assert s0["your_turn"] and {m["text"] for m in s0["legal"]} == set(session.game.ir.board.cell_names)
+    assert all(m["cells"] == [m["text"]] for m in s0["legal"])
+    r = client.post("/seat/1/t1/move", json={"step": 0, "move": "a1"})  # out of turn
+    assert r.status_code == 409 and "turn" in r.get_json()["error"]
+    r = client.post("/seat/0/t0/move", json={"step": 0, "move": "z9"})  # no such move
+    assert r.status_code == 422 and "z9" in r.get_json()["error"]
+    assert client.post("/seat/0/t0/move", json={"step": 0, "move": "b2"}).status_code == 200
+    r = client.post("/seat/0/t0/move", json={"step": 1, "move": "b2"})  # not its turn any more
+    assert r.status_code == 409
+    r = client.post("/seat/1/t1/move", json={"step": 1, "move": "b2"})  # occupied: not legal
+    assert r.status_code == 422 and "not legal" in r.get_json()["error"]
+    r = client.post("/seat/1/t1/move", json={"step": 0, "move": "a1"})  # chosen before b2 was played
+    assert r.status_code == 409 and "step 0" in r.get_json()["error"]
+    for bad in ({"move": "a1"}, {"step": "1", "move": "a1"}, {"step": 1}, {"step": 1, "move": 3}):
+        r = client.post("/seat/1/t1/move", json=bad)
+        assert r.status_code == 400 and r.get_json()["error"]
+    assert client.post("/seat/1/t1/move", data="a1").status_code == 400
+    assert session.step() == 1  # nothing refused was played
+    assert client.get("/seat/0/wrong/state").status_code == 404
+    assert client.get("/seat/5/t0/state").status_code == 404
+    assert client.get("/seat/1/t0").status_code == 404  # another seat's token
+    assert client.get("/seat/0/t0/move").status_code == 405
+    index = client.get("/")
+    assert index.status_code == 200 and b"t0" not in index.data and b"t1" not in index.data
+
+
+def test_a_bot_seat_has_no_page_and_the_end_refuses_moves() -> None:
+    session = _session(TTT, "human,random", seed=3)
+    got = _play_client(session, token="t0")
+    final = got[-1][2]
+    assert final["result"] is not None and final["legal"] == [] and not final["your_turn"]
+    assert create_app(session).test_client().get("/seat/1/t0/state").status_code == 404
+    r = create_app(session).test_client().post("/seat/0/t0/move", json={"step": final["step"], "move": "a1"})
+    assert r.status_code == 409 and "over" in r.get_json()["error"]
+
+
+def test_move_cells_follow_the_notation() -> None:
+    game = load(str(ROOT / "specs" / "classics" / "breakthrough.yaml"))
+    state = game.new_state(0)
+    move = state.legal_moves()[0]
+    assert move_cells(game, move.id) == move.text.split("-") and len(move_cells(game, move.id)) == 2
+    meridian = load(MERIDIAN, n_players=2)
+    state = meridian.new_state(0)
+    for m in state.legal_moves():
+        cells = move_cells(meridian, m.id)
+        assert (cells == [] and m.text.endswith("pass")) or (len(cells) == 1 and f":{cells[0]}:" in m.text)
+
+
+def test_result_words_show_a_shared_first_place() -> None:
+    """A shared first place is said as one (Vikings' two-player game can end shared); here
+    the words come straight from a finished session's result."""
+    from midgardc.matches.results import result_words
+
+    session = _session(TTT, "human,random", seed=0)
+    _play_client(session, token="t0")
+    payload = seat_payload(session, 0)
+    result = session.result()
+    names = [f"{session.game.ir.players[s]} ({session.labels[s]})" for s in result.leaders]
+    assert payload["result"]["text"] == result_words(result.outcome, names)
+    assert payload["result"]["outcome"] == result.outcome
+    assert result_words("shared", ["a (human)", "b (random)"]) == "a (human) and b (random) share first place"
+
+
+# -- the record ---------------------------------------------------------------------------------
+
+
+def test_a_served_game_is_replayed_from_its_record(tmp_path) -> None:
+    record = tmp_path / "served.jsonl"
+    session = _session(MIDGARD, "human,random", seed=6, record=str(record))
+    _play_client(session, rng=random.Random(4))
+    line = json.loads(record.read_text())
+    assert line["seats"] == ["human", "random"] and line["moves"] == [session.game.move_text(m) for m in session.state.history]
+    result = CliRunner().invoke(cli, ["replay", MIDGARD, "--record", str(record), "--game", "0"])
+    assert result.exit_code == 0, result.output
+    assert "result matches the record" in result.output
+    result = CliRunner().invoke(cli, ["report", str(record)])
+    assert result.exit_code == 0, result.output
+
+
+def test_stopping_early_records_an_unfinished_game(tmp_path) -> None:
+    record = tmp_path / "early.jsonl"
+    session = _session(TTT, "human,random", record=str(record))
+    client = create_app(session).test_client()
+    client.post("/seat/0/t0/move", json={"step": 0, "move": "a1"})
+    session.stop()
+    line = json.loads(record.read_text())
+    assert line["result"] == {"unfinished": True, "plies": 2} and line["moves"][0] == "a1"
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["-p", "random,random"], "no human seat"),
+        (["-p", "human,wizard"], "unknown player 'wizard'"),
+        (["-p", "human"], "1 players were given"),
+        (["--port", "70000"], "70000"),
+        (["-p", "human,random", "--player-count", "3"], "--player-count 3"),
+    ],
+)
+def test_bad_options_are_one_line(args: list, words: str) -> None:
+    spec = MERIDIAN if "--player-count" in args or args == ["-p", "human"] else TTT
+    result = CliRunner().invoke(cli, ["serve", spec, *args])
+    assert result.exit_code == 1, result.output
+    assert words in result.output and "Traceback" not in result.output
+
+
+def test_serve_prints_seat_addresses_and_stops_on_ctrl_c(tmp_path) -> None:
+    record = tmp_path / "cli.jsonl"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "midgardc.cli", "serve", TTT, "-p", "human,human", "--port", "0", "--engine", "interpreted", "--record", str(record)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        lines = [proc.stdout.readline() for _ in range(4)]
+        urls = [line.split(": ", 1)[1].strip() for line in lines if "http://" in line]
+        assert len(urls) == 2 and urls[0] != urls[1] and "/seat/0/" in urls[0] and "/seat/1/" in urls[1], lines
+        with urllib.request.urlopen(urls[0] + "/state", timeout=20) as r:
+            assert json.load(r)["your_turn"] is True
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "stopped" in out
+    assert json.loads(record.read_text())["result"]["unfinished"] is True
+
+
+def test_a_port_in_use_is_one_message() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", TTT, "--port", str(port), "--engine", "interpreted"])
+    assert result.exit_code == 1, result.output
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output and "--port" in result.output and "Traceback" not in result.output
+
+
+def test_render_svg_for_a_viewer_hides_what_it_cannot_see() -> None:
+    """Vikings' kingdom tokens are counters only their owner sees: seat 0's drawing writes the
+    other seat's as ?, the owner's shows the numbers, a spectator's (no viewer) neither."""
+
+    from midgardc.render.svg import render_svg
+
+    game = load(VIKINGS, "two-players", engine="compiled")
+    state = game.new_state(4)
+    rng = random.Random(0)
+    while state.ply() < 12:
+        ids = state.legal_move_ids()
+        state.apply_unchecked(ids[rng.randrange(len(ids))])
+    hidden = [name for name in game.ir.counters if observation(state, 0)["players"][1]["counters"].get(name, 0) is None]
+    assert hidden
+    import xml.etree.ElementTree as ET
+
+    unseen = {}  # (player panel, line) that each view writes as ?
+    for viewer in (None, 0, 1):
+        root = ET.fromstring(render_svg(state, viewer=viewer))
+        unseen[viewer] = {
+            (panel.get("data-player"), t.get("data-label"))
+            for panel in root.iter()
+            if panel.get("data-player") is not None
+            for t in panel.iter()
+            if t.get("data-label") and (t.text or "").endswith(": ?")
+        }
+    # each seat sees its own tokens and not the other's; a spectator sees neither mid-game
+    assert unseen[0] and unseen[1] and unseen[0].isdisjoint(unseen[1])
+    assert unseen[0] | unseen[1] <= unseen[None]
+
+
+def test_the_page_never_lists_internal_counters_and_uses_the_rulebooks_names() -> None:
+    """Issue 13: "counters marked internal are never shown to people; labels in the rulebook's
+    names". The page lists only the counters ``counter_labels`` names (seat.js filters by it)."""
+    from midgardc.spec.lower import load_game_ir
+    from midgardc.web.views import counter_labels
+
+    ir = load_game_ir("specs/micro-midgard.yaml", None, None)
+    internal = {ir.counters[i] for i in ir.render.present.internal}
+    shown = counter_labels(ir)
+    assert internal and not internal & set(shown)
+    assert shown["sun"] == "Sun actions"  # render.labels
+    plain = load_game_ir("specs/classics/tic-tac-toe.yaml", None, None)
+    assert counter_labels(plain) == {name: name for name in plain.counters}
