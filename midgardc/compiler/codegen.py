@@ -68,6 +68,7 @@ SECTIONS = (
     "deck",
     "zones",
     "areas",
+    "attributes",
     "defines",
     "quantifiers",
     "cellsets",
@@ -177,6 +178,8 @@ class Generator(Moves):
             "decks": self.deck_facts(),
             "zones": zone_facts(ir),
             "areas": self.area_facts(),
+            # counters of every type and counter arrays (their helpers in runtime.pyx.j2)
+            "typed_values": bool(ir.counter_types) or any("[" in c for c in ir.counters),
         }
 
     def area_facts(self) -> Optional[dict]:
@@ -380,6 +383,7 @@ _GENERATORS = {
     "deck": lambda g: render("deck.pyx.j2", **g.context()),
     "zones": lambda g: render("zones.pyx.j2", **g.context()),
     "areas": lambda g: render("areas.pyx.j2", **g.context()),
+    "attributes": lambda g: render("attributes.pyx.j2", **g.context(), attributes=[{"index": i, "comment": f"{a.name} of every {a.of}", "table": list(a.table)} for i, a in enumerate(g.ir.attributes)]),
     "defines": generate_defines,
     "quantifiers": generate_quantifiers,
     "cellsets": generate_cellsets,

@@ -46,6 +46,7 @@ from ..ir.nodes import (
 from .actions import LowerActions, _can_write_prefix
 from .board import LowerBoard
 from .effects import LowerEffects
+from .values import LowerAttributes, LowerValues
 from .schema import (
     SPEC_VERSION,
     MAX_PLAYERS,
@@ -69,7 +70,7 @@ from .yamlpos import YList, YMap, YNode, YScalar
 from .zones import lower_items, lower_zones
 
 
-class Lowerer(LowerEffects, LowerActions, LowerBoard):
+class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoard):
     def __init__(self, tree: YMap, path: str, variant: Optional[str], seated: Optional[int] = None, counts: tuple[tuple[int, ...], int] = ((), 0)):
         self.tree = tree
         self.path = path
@@ -86,6 +87,8 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         self.zones_ir = None  # kinds of item and zones (items:, zones:), a ZonesIR
         self.zones_names: list[str] = []  # zone names by index
         self.cell_index: dict[str, int] = {}
+        self.pending_counters: list = []  # typed counters and arrays (spec/values.py)
+        self.array_columns = 0
 
     # -- small checked readers -----------------------------------------------------
 
@@ -176,6 +179,7 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         title = self.scalar(game.items["title"], str, "game.title") if "title" in game else name
         max_plies = self.scalar(game.items["max_plies"], int, "game.max_plies", 1, MAX_PLIES) if "max_plies" in game else 1000
         self.lower_players(game.items["players"])
+        enums = self.lower_enums(top.get("enums"))
         hand_init = self.lower_pieces(top.get("pieces"))
         counters, counter_init, counter_scope, counter_visible = self.lower_counters(top.get("counters"))
         self.board = self.lower_board(top.items["board"])
@@ -187,6 +191,8 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         self.zones_ir = lower_zones(self, top.get("zones"), items)
         self.zones_names = [z.name for z in self.zones_ir.zones] if self.zones_ir else []
         areas = self.lower_areas(top.get("areas"))
+        counters, counter_init, counter_scope, counter_visible, counter_types = self.lower_counter_values(counters, counter_init, counter_scope, counter_visible)
+        attributes = self.lower_attributes(top.get("attributes"))
         self.lower_defines(top.get("define"))
         actions = self.lower_actions(top.items["actions"])
         if chance is not None:
@@ -208,6 +214,9 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
             counter_init=counter_init,
             counter_scope=counter_scope,
             counter_visible=counter_visible,
+            counter_types=counter_types,
+            enums=enums,
+            attributes=attributes,
             board=self.board,
             defines=tuple(self.defines),
             actions=actions,
@@ -420,7 +429,7 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
                 scope, vis = "player", "all"
                 if isinstance(value, YMap):
                     body = self.keys(value, "counter", f"counter '{cname}'")
-                    start = self.scalar(body["start"], int, "a counter's starting value", -(2**31), 2**31 - 1) if "start" in body else 0
+                    start = self.scalar(body["start"], int, "a counter's starting value", -(2**31), 2**31 - 1) if "start" in body and "type" not in body and "index" not in body else 0
                     if "of" in body:
                         scope = self.scalar(body["of"], str, "a counter's 'of'")
                         if scope not in COUNTER_SCOPES:
@@ -433,6 +442,12 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
                             raise SpecError("a game counter has no owner: it is visible to 'all' or 'none'", body["visible"].pos)
                 else:
                     start = self.scalar(value, int, "a counter's starting value", -(2**31), 2**31 - 1)
+                if isinstance(value, YMap) and ("type" in value or "index" in value):
+                    if "index" in value:  # an array: its columns come after the plain counters
+                        self.typed_counter(cname, value, -1)
+                        continue
+                    self.typed_counter(cname, value, len(names))
+                    start = 0
                 (self.names.game_counters if scope == "game" else self.names.counters)[cname] = len(names)
                 names.append(cname)
                 init.append(start)
@@ -442,6 +457,13 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         game_row = tuple(v if s == "game" else 0 for v, s in zip(init, scopes))
         self.names.game_row = len(self.players)
         return names, (*(per_player for _ in self.players), game_row), tuple(scopes), tuple(visible)
+
+    def lower_counter_values(self, names, init, scopes, visible):
+        """Typed counters' starts and the arrays' columns (spec/values.py), once every name
+        a start may use is known."""
+        names, init, scopes, visible = list(names), [list(r) for r in init], list(scopes), list(visible)
+        types = self.finish_counters(names, init, scopes, visible)
+        return tuple(names), tuple(tuple(r) for r in init), tuple(scopes), tuple(visible), types
 
     # -- setup and per-player properties ---------------------------------------------
 
