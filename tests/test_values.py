@@ -137,3 +137,94 @@ def test_positioned_errors(tmp_path, kwargs, message, line, col) -> None:
     text = str(info.value)
     assert message in text
     assert f":{line}:{col}:" in text.splitlines()[0], text
+    if "range over" in message:
+        assert "did you mean 'kingdom'?" in text
+
+
+# --------------------------------------------------------------------------- enums, attributes
+
+REALMS = str(Path(__file__).parent / "data" / "realms.yaml")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_cards_and_cells_say_their_kingdom_and_kind_by_name(engine) -> None:
+    game = get_game(REALMS, None, engine)
+    state = game.new_state()
+    moves = texts(state)
+    # a card goes only to a cell of its realm: north cards to row 1, south cards to row 2
+    assert "n_gift@a1" in moves and "n_gift@a2" not in moves and "s_gift@b2" in moves and "s_gift@b1" not in moves
+    state.apply("n_gift@a1")  # a gift (worth 1) on the holy cell (one more)
+    players = state.to_json()["players"]
+    assert players[0]["counters"] == {"favour": "north", "points": 2}
+    assert state.to_json()["counters"] == {"last_kind": "gift"}
+    state.apply("s_gift@c2")
+    # red is in north's favour: north cards, or a raid of any kingdom
+    assert {m.split("@")[0] for m in texts(state)} == {"n_raid", "s_raid"}
+    state.apply("s_raid@a2")  # a south raid clears the others' stones from the rival north
+    board = state.to_json()["board"]
+    assert state.to_json()["counters"] == {"last_kind": "raid"}
+    assert state.to_json()["players"][0]["counters"] == {"favour": "south", "points": 4}
+    state.apply("n_raid@b1")  # blue's north raid clears red's stones in the south, a2
+    assert state.to_json()["players"][1]["counters"] == {"favour": "north", "points": 3}
+    assert board != state.to_json()["board"]
+
+
+def test_attributes_are_tables_by_value_with_none_reading_the_default() -> None:
+    ir = load_game_ir(REALMS)
+    assert ir.enums == (("kingdom", ("north", "south")), ("card_kind", ("raid", "gift")))
+    by_name = {a.name: a for a in ir.attributes}
+    assert by_name["kingdom"].table == (-1, 0, 1, 0, 1)  # none, then n_raid s_raid n_gift s_gift
+    assert by_name["rival"].table == (-1, 1, 0)
+    assert by_name["worth"].table == (0, 2, 1)
+    realm = by_name["realm"]
+    assert realm.offset == 0 and realm.table[-1] == -1  # the off-board cell: none
+    assert [realm.table[ir.board.cell_names.index(c)] for c in ("a1", "c1", "a2", "c2")] == [0, 0, 1, 1]
+    assert sum(by_name["holy"].table) == 1
+
+
+def test_realms_play_the_same_games_in_both_engines() -> None:
+    check_games(REALMS, None, 150, 91)
+
+
+ENUM_BASE = """midgardc: 1
+game: {name: t, players: [a, b]}
+enums:
+  kingdom: [north, south]
+  card_kind: [raid, gift]
+pieces: {stone: {hand: 3}}
+counters:
+  favour: {type: kingdom}
+board: {topology: square, rows: 2, cols: 2}
+attributes:
+  ATTRS
+actions:
+  put:
+    params: {c: cell}
+    where: WHERE
+    effects: [{place: {piece: stone, at: c}}]
+ranking: {score: "count(x in cells: owner(x) == p)"}
+"""
+
+
+@pytest.mark.parametrize(
+    "attrs, where, message, line, col",
+    [
+        ("realm: {of: cell, type: kingdom, values: {a1: north}}", '"realm(c) == raid"', "cannot compare a kingdom value with a card_kind value", 15, 22),
+        ("realm: {of: cell, type: kingdom, values: {a9: north}}", "empty(c)", "'a9' is not a cell", 11, 45),
+        ("realm: {of: cell, type: kingdom, values: {a1: gift}}", "empty(c)", "expected a kingdom value here, but this is a card_kind value", 11, 49),
+        ("rival: {of: kingdom, type: kingdom}", '"rival(c) == north"', "argument 1 of 'rival' must be a kingdom value, got a cell", 15, 19),
+        ("rival: {of: number, type: kingdom}", "empty(c)", "an attribute belongs to the values of a finite type (cell, player, kind, item, face, dir or an enumeration), not to numbers", 11, 15),
+        ("realm: {of: cell, type: kingdom}", '"any k in kingdoms: realm(c) == k"', "expected a collection to range over", 15, 22),
+        ("realm: {of: cell, type: kingdom}", '"favour(a) == nort"', "unknown name 'nort'", 15, 26),
+    ],
+)
+def test_enum_and_attribute_errors(tmp_path, attrs, where, message, line, col) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(ENUM_BASE.replace("ATTRS", attrs).replace("WHERE", where))
+    with pytest.raises(SpecError) as info:
+        load_game_ir(str(path))
+    text = str(info.value)
+    assert message in text
+    assert f":{line}:{col}:" in text.splitlines()[0], text
+    if "range over" in message:
+        assert "did you mean 'kingdom'?" in text

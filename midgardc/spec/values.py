@@ -239,7 +239,7 @@ class LowerAttributes:
             body = self.keys(body, "attribute", f"attribute '{aname}'")
             of = self.value_type(body["of"], "an attribute's 'of'")
             if of in (INT, BOOL):
-                raise SpecError(f"an attribute belongs to the values of a finite type (cell, player, kind, item, face, dir or an enumeration), not to {a_type(of)}s", body["of"].pos)
+                raise SpecError(f"an attribute belongs to the values of a finite type (cell, player, kind, item, face, dir or an enumeration), not to {a_type(of).split(' ', 1)[1]}s", body["of"].pos)
             typ = self.value_type(body["type"], "an attribute's type") if "type" in body else BOOL
             names = self.value_names(of)
             n_cells = self.board.n_cells
