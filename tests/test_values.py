@@ -12,6 +12,7 @@ import pytest
 from conftest import ENGINES, get_game
 from midgardc.errors import SpecError
 from midgardc.runtime.game import replay
+from midgardc.runtime.view import render_text
 from midgardc.spec.lower import load_game_ir
 from test_differential import check_games, engines, snapshot
 
@@ -228,3 +229,95 @@ def test_enum_and_attribute_errors(tmp_path, attrs, where, message, line, col) -
     assert f":{line}:{col}:" in text.splitlines()[0], text
     if "range over" in message:
         assert "did you mean 'kingdom'?" in text
+
+
+# --------------------------------------------------------------------------- counter arrays
+
+ARRAYS = str(Path(__file__).parent / "data" / "arrays.yaml")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_arrays_indexed_by_cell_enum_cell_and_player_and_a_range(engine) -> None:
+    game = get_game(ARRAYS, None, engine)
+    state = game.new_state()
+    counters = state.to_json()["counters"]
+    assert [counters[f"seeds[{c}]"] for c in ("a1", "b1", "c1", "a2", "b2", "c2")] == [0, 2, 2, 2, 2, 2]
+    moves = texts(state)
+    assert not any(m.startswith("sow:a1:") for m in moves)  # seeds[a1] == 0
+    # seeds[step(c, n)] + seeds[step(c, s)] < 4; off the board an element reads 0
+    assert "sow:b1:sea" in moves and "sow:b2:sea" in moves
+    state.apply("sow:b2:sea")  # red: seeds[b2] 2 -> 1, level[red, sea] += 1 + 1
+    j = state.to_json()
+    assert j["counters"]["seeds[b2]"] == 1 and j["counters"]["taken[b2,red]"] == 1 and j["counters"]["turns[1]"] == "red"
+    assert j["players"][0]["counters"] == {"sown": 1, "level[air]": 0, "level[sea]": 2}
+    state.apply("sow:b2:air")  # blue sows b2 empty: a stone there, level[blue, air] += 0 + 1
+    j = state.to_json()
+    assert j["counters"]["seeds[b2]"] == 0 and j["counters"]["turns[2]"] == "blue"
+    assert j["players"][1]["counters"] == {"sown": 1, "level[air]": 1, "level[sea]": 0}
+    assert not any(m.startswith("sow:b2:") for m in texts(state))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_hidden_array_is_hidden_element_by_element(engine) -> None:
+    game = get_game(ARRAYS, None, engine)
+    state = replay(game, ["sow:b2:sea"])
+    red = state.observation(1)["players"][0]["counters"]
+    assert red == {"sown": 1, "level[air]": None, "level[sea]": None}
+    assert state.observation(0)["players"][0]["counters"]["level[sea]"] == 2
+    text = render_text(state, color=False, viewer=1)
+    assert "level: air ?, sea ?" in text and "level: air 0, sea 0" in text  # red's hidden, blue's own
+    assert "game: seeds: a2 2, b2 1, c2 2, a1 0, b1 2, c1 2" in text
+
+
+def test_array_columns_follow_the_plain_counters() -> None:
+    ir = load_game_ir(ARRAYS)
+    assert ir.counters[0] == "sown"
+    assert ir.counters[1:7] == tuple(f"seeds[{c}]" for c in ir.board.cell_names)
+    assert ir.counters[-3:] == ("turns[1]", "turns[2]", "turns[3]")
+    assert ir.counter_init[-1][-3:] == (-1, -1, -1)  # players: none
+    assert ir.counter_visible[7:9] == ("owner", "owner")
+
+
+def test_arrays_play_the_same_games_in_both_engines() -> None:
+    check_games(ARRAYS, None, 150, 13)
+
+
+ARRAY_BASE = """midgardc: 1
+game: {name: t, players: [a, b]}
+enums: {track: [air, sea]}
+pieces: {stone: {hand: 3}}
+counters:
+  seeds: {of: game, index: cell, start: 1}
+  level: {index: track}
+  score: 0
+board: {topology: square, rows: 2, cols: 2}
+actions:
+  put:
+    params: {c: cell}
+    where: WHERE
+    effects: EFFECTS
+ranking: {score: "score(p)"}
+"""
+
+
+@pytest.mark.parametrize(
+    "where, effects, message, line, col",
+    [
+        ('"seeds[a] > 0"', "[]", "index 1 of 'seeds' must be a cell, got a player", 13, 19),
+        ('"seeds[c, c] > 0"', "[]", "'seeds' takes 1 index: seeds[CELL]", 13, 13),
+        ('"level[a] > 0"', "[]", "'level' takes 2 indexes: level[PLAYER, TRACK]", 13, 13),
+        ('"score[a] > 0"', "[]", "'score' is not an array (it has no 'index'); read it as score(p)", 13, 13),
+        ('"seeds > 0"', "[]", "'seeds' is a counter array; read one element, e.g. seeds[...]", 13, 13),
+        ("empty(c)", '[{set: {counter: seeds, to: 1}}]', "'seeds' is a counter array: write one element", 14, 31),
+        ("empty(c)", '[{set: {counter: "seeds[c]", of: a, to: 1}}]', "an array element names its player inside the brackets", 14, 43),
+        ("empty(c)", '[{add: {counter: "level[a, c]", to: 1}}]', "index 2 of 'level' must be a track value, got a cell", 14, 41),
+    ],
+)
+def test_array_errors(tmp_path, where, effects, message, line, col) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(ARRAY_BASE.replace("WHERE", where).replace("EFFECTS", effects))
+    with pytest.raises(SpecError) as info:
+        load_game_ir(str(path))
+    text = str(info.value)
+    assert message in text
+    assert f":{line}:{col}:" in text.splitlines()[0], text

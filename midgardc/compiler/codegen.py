@@ -101,6 +101,7 @@ class Generator(Moves):
         self.n = b.n_cells
         self.n_kinds_div = max(ir.n_kinds, 1)
         self.param_sizes = {CELL: self.n, PLAYER: ir.n_players, KIND: ir.n_kinds, DIR: len(b.directions), ITEM: ir.n_item_kinds}
+        self.param_sizes.update({"enum:" + name: len(values) for name, values in ir.enums})  # enumeration parameters
         # Translate in a fixed order so quantifier numbers are stable.
         self.defines = [self._define(i) for i in range(len(ir.defines))]
         self.actions = [self._action(i) for i in range(len(ir.actions))]

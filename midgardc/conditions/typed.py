@@ -101,7 +101,8 @@ class TypedValues:
         col, per_player, dims, typ = arrays[node.name]
         want = ([PLAYER] if per_player else []) + [d[0] for d in dims]
         if len(node.args) != len(want):
-            form = ", ".join((["PLAYER"] if per_player else []) + [a_type(d[0]).split(" ", 1)[1].upper().replace(" ", "_") for d in dims])
+            words = [d[0][5:] if d[0].startswith("enum:") else ("number" if d[0] == INT else a_type(d[0]).split(" ", 1)[1]) for d in dims]
+            form = ", ".join((["PLAYER"] if per_player else []) + [w.upper().replace(" ", "_") for w in words])
             raise self.fail(f"'{node.name}' takes {len(want)} index{'es' if len(want) != 1 else ''}: {node.name}[{form}]", node.at)
         got = []
         for i, (arg, t) in enumerate(zip(node.args, want)):

@@ -81,24 +81,19 @@ def counter_text(ir: GameIR, counter: int, value: int):
     return value if not ir.counter_types else value_text(ir, ir.counter_types[counter], value)
 
 
-def counters_line(ir: GameIR, columns, value, seen=lambda i: True) -> str:
-    """``name v, name v, ...`` for counter columns; an array's elements are grouped as
-    ``seeds[a1 4, a2 4, ...]``; a value the viewer may not see is '?'."""
-    parts: list[str] = []
-    group, items = None, []
+def counter_lines(ir: GameIR, columns, value, seen=lambda i: True) -> list[str]:
+    """The counters of some columns as people read them: the plain ones on one line,
+    ``name v, name v``, then each array on a line of its own, ``seeds: a1 4, a2 4, ...``
+    (a two-index element as ``a1/red``); a value the viewer may not see is '?'."""
+    plain: list[str] = []
+    arrays: dict[str, list[str]] = {}
     for i in columns:
         name = ir.counters[i]
         text = counter_text(ir, i, value(i)) if seen(i) else "?"
         text = str(text).lower() if isinstance(text, bool) else str(text)
         if "[" in name:
             head, sub = name[:-1].split("[", 1)
-            if head != group and group is not None:
-                parts.append(f"{group}[{', '.join(items)}]")
-                items = []
-            group = head
-            items.append(f"{sub} {text}")
-            continue
-        parts.append(f"{name} {text}")
-    if group is not None:
-        parts.append(f"{group}[{', '.join(items)}]")
-    return ", ".join(parts)
+            arrays.setdefault(head, []).append(f"{sub.replace(',', '/')} {text}")
+        else:
+            plain.append(f"{name} {text}")
+    return ([", ".join(plain)] if plain else []) + [f"{head}: {', '.join(items)}" for head, items in arrays.items()]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..ir.colours import seat_colours, terminal_style
 from . import results
-from ..ir.values import counters_line
+from ..ir.values import counter_lines
 from .state_json import deck_zones, empty_states
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -91,12 +91,13 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
         score = ", ".join(f"{k} {v if ok else '?'}" for (k, v), ok in zip(scores[name].items(), seen))
         lines.append(f"  {name}: in hand {hand or '-'}; {score}")
         if ir.player_counters and (ir.counter_types or any("[" in c for c in ir.counters)):  # values of every type, arrays
-            lines.append("    " + counters_line(ir, ir.player_counters, lambda i: state.core.counters[p][i], lambda i: viewer is None or counter_seen(ir, i, viewer, p)))
+            lines += ["    " + line for line in counter_lines(ir, ir.player_counters, lambda i: state.core.counters[p][i], lambda i: viewer is None or counter_seen(ir, i, viewer, p))]
         if ir.deck is not None:
             zones = deck_zones(ir, state.core, p)
             lines.append(f"    face up: {' '.join(zones['up']) or '-'}; discarded: {' '.join(zones['discard']) or '-'}; deck: {len(zones['deck'])} left")
     if ir.game_counters:
-        lines.append("  game: " + counters_line(ir, ir.game_counters, lambda i: state.core.counters[ir.n_players][i], lambda i: viewer is None or counter_seen(ir, i, viewer, GAME)))
+        game_lines = counter_lines(ir, ir.game_counters, lambda i: state.core.counters[ir.n_players][i], lambda i: viewer is None or counter_seen(ir, i, viewer, GAME))
+        lines += ["  game: " + line for line in game_lines]
     lines += seen_zone_lines(state, viewer)
     if state.is_terminal():
         lines.append(f"  game over after {state.ply()} moves: " + result_text(state))
