@@ -22,7 +22,7 @@ from midgardc.conditions import parse as parse_module
 from midgardc.conditions.check import check_condition
 from midgardc.errors import Pos
 from midgardc.ir.builtins import BUILTINS, DOMAINS, QUANTIFIERS, ZONE_FUNCTIONS
-from midgardc.spec import lower, schema, values, yamlpos, zones
+from midgardc.spec import loops, lower, schema, values, yamlpos, zones
 from midgardc.spec.effects import EFFECTS
 from midgardc.spec.lower import SECTIONS, Lowerer, list_variants, load_game_ir
 from midgardc.spec.yamlpos import load_yaml
@@ -90,7 +90,7 @@ def test_every_nested_key_is_mentioned() -> None:
 
 def _limits() -> dict[str, int]:
     out = {}
-    for module in (lower, schema, zones, values, topology, yamlpos, parse_module, check_module):
+    for module in (lower, schema, zones, values, loops, topology, yamlpos, parse_module, check_module):
         for name, value in vars(module).items():
             if name.startswith("MAX_") and isinstance(value, int):
                 out[name] = value

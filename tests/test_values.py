@@ -269,6 +269,17 @@ def test_a_hidden_array_is_hidden_element_by_element(engine) -> None:
     assert "game: seeds: a2 2, b2 1, c2 2, a1 0, b1 2, c1 2" in text
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_repeat_runs_times_rounds_up_to_its_limit(engine) -> None:
+    game = get_game(ARRAYS, None, engine)
+    state = replay(game, ["sow:b1:sea", "sow:c1:air", "sow:c2:sea"])  # red's sea: 2, then 2 more
+    assert state.observation(0)["players"][0]["counters"] == {"sown": 2, "level[air]": 0, "level[sea]": 4}
+    state.apply("sow:a2:air")  # blue
+    assert "spread:sea" in texts(state) and "spread:air" not in texts(state)
+    state.apply("spread:sea")  # level 4, limit 3: three rounds
+    assert state.observation(0)["players"][0]["counters"] == {"sown": 5, "level[air]": 0, "level[sea]": 1}
+
+
 def test_array_columns_follow_the_plain_counters() -> None:
     ir = load_game_ir(ARRAYS)
     assert ir.counters[0] == "sown"
@@ -316,6 +327,26 @@ ranking: {score: "score(p)"}
 def test_array_errors(tmp_path, where, effects, message, line, col) -> None:
     path = tmp_path / "t.yaml"
     path.write_text(ARRAY_BASE.replace("WHERE", where).replace("EFFECTS", effects))
+    with pytest.raises(SpecError) as info:
+        load_game_ir(str(path))
+    text = str(info.value)
+    assert message in text
+    assert f":{line}:{col}:" in text.splitlines()[0], text
+
+
+@pytest.mark.parametrize(
+    "effects, message, line, col",
+    [
+        ("[{repeat: {limit: 3, effects: []}}]", "repeat needs 'times' (how many rounds), 'while' (a condition checked before each round), or both", 14, 24),
+        ("[{repeat: {times: 2, limit: 0, effects: []}}]", "repeat.limit must be between 1 and 4096, got 0", 14, 42),
+        ("[{repeat: {times: c, limit: 3, effects: []}}]", "expected a number here, but this is a cell", 14, 32),
+        ('[{repeat: {while: "seeds[c]", limit: 3, effects: []}}]', "expected a condition here, but this is a number", 14, 33),
+        ("[{repeat: {times: 2, effects: []}}]", "effect 'repeat' needs a 'limit' key", 14, 24),
+    ],
+)
+def test_repeat_errors(tmp_path, effects, message, line, col) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(ARRAY_BASE.replace("WHERE", "empty(c)").replace("EFFECTS", effects))
     with pytest.raises(SpecError) as info:
         load_game_ir(str(path))
     text = str(info.value)

@@ -35,6 +35,7 @@ from ..ir.nodes import (
 )
 from .yamlpos import YList, YMap, YNode
 from .zones import ZONE_EFFECTS
+from .loops import eff_repeat
 from .schema import REGION_VAR
 
 
@@ -212,6 +213,7 @@ EFFECTS: dict[str, Callable] = {
     "if": lambda self, body, scope: _eff_if(self, body, scope),
     "for_each": lambda self, body, scope: _eff_for_each(self, body, scope),
     **ZONE_EFFECTS,
+    "repeat": lambda self, body, scope: eff_repeat(self, body, scope),
 }
 
 

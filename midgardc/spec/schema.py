@@ -45,6 +45,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "next_turn": ({"to"}, {"to"}),
     "counter": ({"start", "of", "visible", "type", "index"}, set()),
     "attribute": ({"of", "type", "values", "default", "description"}, {"of"}),
+    "repeat": ({"times", "while", "limit", "effects"}, {"limit", "effects"}),
     "face": ({"text", "value"}, set()),
     # items: every player's deck, face-up items and discard pile
     "deck": ({"items", "up"}, {"items"}),
