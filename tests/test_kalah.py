@@ -105,3 +105,26 @@ def test_kalah_plays_the_same_games_in_both_engines():
 @pytest.mark.skipif(not os.environ.get("MIDGARDC_LONG"), reason="1,000 interpreter games; set MIDGARDC_LONG=1")
 def test_kalah_thousand_games_move_for_move():
     check_games(KALAH, None, 1000, 11)
+
+
+def test_the_text_board_writes_the_seeds_in_the_places(game):
+    from midgardc.runtime.view import render_text
+
+    state = game.new_state()
+    state.apply("s6")
+    text = render_text(state, color=False)
+    assert "n6 4  n5 4  n4 4  n3 5  n2 5  n1 5" in text
+    assert "store_n 0" in text and "store_s 1" in text and "s5 4  s6 0" in text
+
+
+def test_render_numbers_must_be_a_cell_array_of_numbers(tmp_path):
+    from midgardc.errors import SpecError
+    from midgardc.spec.lower import load_game_ir
+
+    text = open(KALAH).read().replace("  numbers: seeds", "  numbers: in_hand")
+    path = tmp_path / "k.yaml"
+    path.write_text(text)
+    with pytest.raises(SpecError) as info:
+        load_game_ir(str(path))
+    assert "render.numbers names a game counter array of numbers with one cell index" in str(info.value)
+    assert ":96:12:" in str(info.value).splitlines()[0]

@@ -649,6 +649,7 @@ class RenderIR:
     marks: tuple[str, ...] = ()
     empty_glyph: str = "."
     colours: tuple[str, ...] = ()
+    numbers: str = ""  # a game counter array indexed by cell whose values the text board shows in the cells
 
 
 @dataclass(frozen=True)

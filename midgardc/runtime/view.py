@@ -28,8 +28,12 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
     states = empty_states(state)
     glyph_rows: dict[int, dict[int, str]] = {}
     graph_glyphs: list[str] = []
-    # stacks: each cell is its glyph and its height (two digits), so cells are 3 wide
+    # stacks: each cell is its glyph and its height (two digits), so cells are 3 wide; and
+    # so are cells showing the numbers of a counter array (render.numbers: the seeds)
     heights = state.core.heights if ir.stacks else None
+    if ir.render.numbers:
+        row = state.core.counters[ir.n_players]
+        heights = [row[ir.counters.index(f"{ir.render.numbers}[{name}]")] for name in b.cell_names]
     styles = [terminal_style(c) for c in seat_colours(ir)]  # a player named "red" is drawn red
     for c in range(b.n_cells):
         piece = state.core.board[c]
@@ -48,7 +52,7 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
         else:
             g = ir.render.empty_glyph
         if heights is not None and owner < 0:
-            g += "  "
+            g = (f"{heights[c]:<3}" if states[c] is None else g + f"{heights[c]:<2}") if ir.render.numbers else g + "  "
         if b.topology == "graph":
             graph_glyphs.append(g.rstrip())
             continue

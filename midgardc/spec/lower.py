@@ -577,7 +577,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
                 if s not in known:
                     raise SpecError(f"unknown render state '{s}'", item.pos, did_you_mean(s, known))
                 marks.append(s)
-        return RenderIR(tuple(glyphs), tuple(states), tuple(marks), colours=colours.choose(self.players, explicit))
+        return RenderIR(tuple(glyphs), tuple(states), tuple(marks), colours=colours.choose(self.players, explicit), numbers=self.render_numbers(body))
 
     def render_colours(self, body: dict) -> dict[str, str]:
         """``render.colors`` (or ``colours``): player name to a colour name or ``#rrggbb``."""

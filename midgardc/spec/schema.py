@@ -27,7 +27,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "action": ({"params", "where", "effects", "notation", "description"}, set()),
     "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
     "end": ({"when", "no_moves", "effects"}, set()),
-    "render": ({"glyphs", "empty", "marks", "colors", "colours"}, set()),
+    "render": ({"glyphs", "empty", "marks", "colors", "colours", "numbers"}, set()),
     "empty_state": ({"when", "glyph"}, {"when", "glyph"}),
     "place": ({"piece", "at", "owner", "height", "push"}, {"piece", "at"}),
     "assess_regions": ({"cells", "open_if_touching", "near", "award", "tie", "first", "priority"}, {"cells", "award"}),

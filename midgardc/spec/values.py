@@ -182,6 +182,18 @@ class LowerValues:
             out[labels.index(key)] = self.constant(vnode, typ, f"counter array '{cname}'")
         return out
 
+    def render_numbers(self, body: YMap) -> str:
+        """``render.numbers``: a game counter array of numbers indexed by cell, whose values
+        the text board writes in the cells (a mancala's seeds)."""
+        if "numbers" not in body:
+            return ""
+        node = body["numbers"]
+        name = self.scalar(node, str, "render.numbers")
+        found = self.names.arrays.get(name)
+        if found is None or found[1] or [d[0] for d in found[2]] != [CELL] or found[3] != INT:
+            raise SpecError(f"render.numbers names a game counter array of numbers with one cell index (e.g. seeds: {{of: game, index: cell}}); '{name}' is not one", node.pos, did_you_mean(name, list(self.names.arrays)))
+        return name
+
     # -- set/add of an array element ---------------------------------------------------------
 
     def element_effect(self, body: YMap, scope: dict[str, str], add: bool) -> Optional[Effect]:
