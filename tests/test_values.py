@@ -352,3 +352,12 @@ def test_repeat_errors(tmp_path, effects, message, line, col) -> None:
     text = str(info.value)
     assert message in text
     assert f":{line}:{col}:" in text.splitlines()[0], text
+
+
+def test_pictures_draw_number_counters_and_array_elements_as_tracks() -> None:
+    from midgardc.render.svg import render_svg
+
+    svg = render_svg(replay(get_game(ARRAYS), ["sow:b2:sea"]))
+    assert 'data-label="level[sea]"' in svg and "level[sea]: 2" in svg
+    svg = render_svg(get_game(VALUES).new_state())
+    assert 'data-label="moves"' in svg and 'data-label="last"' not in svg  # a cell is no bar

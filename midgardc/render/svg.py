@@ -69,12 +69,18 @@ def cell_looks(state: "State") -> list[int]:
     return out
 
 
+def number_counters(ir: GameIR) -> tuple[int, ...]:
+    """The per-player counters the track panel draws as bars: those holding numbers (a
+    counter holding a cell or a player is a name, shown by the text view and the JSON)."""
+    return tuple(i for i in ir.player_counters if not ir.counter_types or ir.counter_types[i] == "int")
+
+
 def track_labels(ir: GameIR) -> list[tuple[int, str]]:
     """(seat, label) of every number in the track panel, in panel order."""
     out: list[tuple[int, str]] = []
     for p in range(ir.n_players):
         out += [(p, f"{k} in hand") for k in ir.kinds if any(h[ir.kinds.index(k)] for h in ir.hand_init)]
-        out += [(p, ir.counters[i]) for i in ir.player_counters]
+        out += [(p, ir.counters[i]) for i in number_counters(ir)]
         out += [(p, f"score: {k.name}") for k in ir.ranking]
     return out
 
@@ -88,7 +94,7 @@ def track_values(state: "State") -> list[int]:
     out: list[int] = []
     for p in range(ir.n_players):
         out += [int(core.hands[p][i]) for i in shown_kinds]
-        out += [int(core.counters[p][i]) for i in ir.player_counters]
+        out += [int(core.counters[p][i]) for i in number_counters(ir)]
         out += [int(v) for v in keys[p]]
     return out
 
