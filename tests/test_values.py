@@ -361,3 +361,20 @@ def test_pictures_draw_number_counters_and_array_elements_as_tracks() -> None:
     assert 'data-label="level[sea]"' in svg and "level[sea]: 2" in svg
     svg = render_svg(get_game(VALUES).new_state())
     assert 'data-label="moves"' in svg and 'data-label="last"' not in svg  # a cell is no bar
+
+
+def test_a_piece_or_an_item_gives_its_attributes_beside_its_other_keys(tmp_path) -> None:
+    text = ENUM_BASE.replace("pieces: {stone: {hand: 3}}", "pieces: {stone: {hand: 3, weight: north}, rock: {hand: 1}}")
+    path = tmp_path / "t.yaml"
+    path.write_text(text.replace("ATTRS", "weight: {of: kind, type: kingdom}").replace("WHERE", '"weight(stone) == north and weight(rock) == none"'))
+    ir = load_game_ir(str(path))
+    assert ir.attributes[0].table == (-1, 0, -1)  # none, stone: north, rock: none
+    path.write_text(text.replace("ATTRS", "weight: {of: kind, type: kingdom, values: {rock: south}}").replace("WHERE", "empty(c)"))
+    with pytest.raises(SpecError) as info:
+        load_game_ir(str(path))
+    assert "attribute 'weight' is given both in its 'values' and beside the pieces; give it in one place" in str(info.value)
+    assert ":11:45:" in str(info.value).splitlines()[0]
+    path.write_text(text.replace("ATTRS", "other: {of: kind, type: kingdom}").replace("WHERE", "empty(c)"))
+    with pytest.raises(SpecError) as info:  # not a declared attribute of kinds: an unknown key
+        load_game_ir(str(path))
+    assert "unknown key 'weight' in piece 'stone'" in str(info.value)

@@ -46,7 +46,7 @@ from ..ir.nodes import (
 from .actions import LowerActions, _can_write_prefix
 from .board import LowerBoard
 from .effects import LowerEffects
-from .values import LowerAttributes, LowerValues
+from .values import INLINE_ATTRIBUTES, LowerAttributes, LowerValues
 from .schema import (
     SPEC_VERSION,
     MAX_PLAYERS,
@@ -96,6 +96,8 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         if not isinstance(node, YMap):
             raise SpecError(f"{what} must be a mapping", node.pos)
         allowed, required = SECTIONS[section]
+        if section in INLINE_ATTRIBUTES:  # a piece or an item may give its attributes' values
+            allowed = allowed | self.inline_attributes(section)
         for key in node.items:
             if key not in allowed:
                 where = "at the top level of the spec" if section == "" else f"in {what}"

@@ -230,9 +230,43 @@ def visible_of(lw, body: YMap) -> str:
 __all__ = ["LowerValues", "TYPE_NAMES", "SetCounter", "Expr"]
 
 
+# the sections whose entries may carry attribute values inline (an item's kingdom given
+# beside its values), and the type the attribute must belong to
+INLINE_ATTRIBUTES = {"piece": KIND, "item": ITEM, "zone_item": ITEM}
+
+
 class LowerAttributes:
     """Part of ``Lowerer``: ``attributes:``, named fixed values of cells, players, kinds,
-    items, faces, directions and enumeration values."""
+    items, faces, directions and enumeration values. A piece or an item may also give
+    an attribute's value beside its other keys (``inv_j: {values: [11], kingdom: jotunheim}``)."""
+
+    def inline_attributes(self, section: str) -> set[str]:
+        """Names of the declared attributes of pieces (kinds) or items, read from the
+        spec's ``attributes`` before it is lowered (the entries come first)."""
+        node = self.tree.get("attributes")
+        if not isinstance(node, YMap):
+            return set()
+        out = set()
+        for aname, body in node.items.items():
+            of = body.get("of") if isinstance(body, YMap) else None
+            if isinstance(of, YScalar) and of.value == {KIND: "kind", ITEM: "item"}[INLINE_ATTRIBUTES[section]]:
+                out.add(aname)
+        return out
+
+    def inline_values(self, aname: str, of: str) -> list[tuple[YNode, YNode]]:
+        """(entry name, value) for every piece or item giving attribute ``aname`` inline."""
+        sections = {KIND: ["pieces"], ITEM: ["items", "deck"]}.get(of, [])
+        out = []
+        for sec in sections:
+            node = self.tree.get(sec)
+            if sec == "deck" and isinstance(node, YMap):
+                node = node.get("items")
+            if not isinstance(node, YMap):
+                continue
+            for ename, body in node.items.items():
+                if isinstance(body, YMap) and aname in body.items:
+                    out.append((YScalar(ename, node.key_pos[ename]), body.items[aname]))
+        return out
 
     def lower_attributes(self, node: Optional[YNode]) -> tuple:
         from ..ir.nodes import AttributeIR
@@ -267,6 +301,10 @@ class LowerAttributes:
                 pairs = []
             else:
                 raise SpecError(f"attribute '{aname}': values maps each {a_type(of).split(' ', 1)[1]} to its value" + (" (or lists those that have it)" if typ == BOOL else ""), vnode.pos)
+            inline = self.inline_values(aname, of)
+            if inline and vnode is not None:
+                raise SpecError(f"attribute '{aname}' is given both in its 'values' and beside the {'pieces' if of == KIND else 'items'}; give it in one place", vnode.pos)
+            pairs += inline
             for knode, value in pairs:
                 key = self.scalar(knode, str, "a value name") if not isinstance(knode.value, int) else str(knode.value)
                 if key not in names:
