@@ -157,13 +157,13 @@ def test_cards_and_cells_say_their_kingdom_and_kind_by_name(engine) -> None:
     state.apply("n_gift@a1")  # a gift (worth 1) on the holy cell (one more)
     players = state.to_json()["players"]
     assert players[0]["counters"] == {"favour": "north", "points": 2}
-    assert state.to_json()["counters"] == {"last_kind": "gift"}
+    assert state.to_json()["counters"] == {"last_kind": "gift", "last_card": "n_gift"}
     state.apply("s_gift@c2")
     # red is in north's favour: north cards, or a raid of any kingdom
     assert {m.split("@")[0] for m in texts(state)} == {"n_raid", "s_raid"}
     state.apply("s_raid@a2")  # a south raid clears the others' stones from the rival north
     board = state.to_json()["board"]
-    assert state.to_json()["counters"] == {"last_kind": "raid"}
+    assert state.to_json()["counters"] == {"last_kind": "raid", "last_card": "s_raid"}
     assert state.to_json()["players"][0]["counters"] == {"favour": "south", "points": 4}
     state.apply("n_raid@b1")  # blue's north raid clears red's stones in the south, a2
     assert state.to_json()["players"][1]["counters"] == {"favour": "north", "points": 3}
