@@ -653,21 +653,6 @@ class RenderIR:
 
 
 @dataclass(frozen=True)
-class AttributeIR:
-    """A named attribute (``attributes:``): a fixed value of type ``type`` for every value
-    of type ``of`` (a cell, player, kind, item, face, dir or enumeration value). ``table``
-    is indexed by ``x + offset``: a cell's table has ``n_cells + 1`` entries (the last, the
-    off-board cell's, is the default); the others have ``offset`` 1, entry 0 being none's
-    (the default). Read with Call("attr", (Const(index), x)), typed ``type``."""
-
-    name: str
-    of: str
-    type: str
-    table: tuple[int, ...]
-    offset: int
-
-
-@dataclass(frozen=True)
 class GameIR:
     name: str
     title: str
@@ -704,7 +689,7 @@ class GameIR:
     # -- values of every type (midgardc/ir/values.py)
     counter_types: tuple[str, ...] = ()  # per counter: its value type (() = all numbers)
     enums: tuple[tuple[str, tuple[str, ...]], ...] = ()  # enums: name -> its values, in order
-    attributes: tuple["AttributeIR", ...] = ()  # named attributes of cells, items, kinds, ...
+    attributes: tuple = ()  # named attributes of cells, items, kinds, ... (ir/values.py AttributeIR)
     source: str = ""  # spec path, for messages
     meta: dict = field(default_factory=dict, compare=False, hash=False)
 

@@ -8,9 +8,25 @@ a seat, an ordinal), and the types that have one have a *none* value, written ``
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
 
 from .nodes import BOOL, CELL, DIR, ENUM_PREFIX, FACE, INT, ITEM, KIND, PLAYER, GameIR
+
+@dataclass(frozen=True)
+class AttributeIR:
+    """A named attribute (``attributes:``): a fixed value of type ``type`` for every value
+    of type ``of`` (a cell, player, kind, item, face, dir or enumeration value). ``table``
+    is indexed by ``x + offset``: a cell's table has ``n_cells + 1`` entries (the last, the
+    off-board cell's, is the default); the others have ``offset`` 1, entry 0 being none's
+    (the default). Read with Call("attr", (Const(index), x)), typed ``type``."""
+
+    name: str
+    of: str
+    type: str
+    table: tuple[int, ...]
+    offset: int
+
 
 NULLABLE = (CELL, PLAYER, KIND, ITEM, FACE)  # and every enumeration
 

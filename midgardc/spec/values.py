@@ -269,7 +269,7 @@ class LowerAttributes:
         return out
 
     def lower_attributes(self, node: Optional[YNode]) -> tuple:
-        from ..ir.nodes import AttributeIR
+        from ..ir.values import AttributeIR
 
         if node is None:
             return ()
