@@ -128,3 +128,15 @@ def test_render_numbers_must_be_a_cell_array_of_numbers(tmp_path):
         load_game_ir(str(path))
     assert "render.numbers names a game counter array of numbers with one cell index" in str(info.value)
     assert ":96:12:" in str(info.value).splitlines()[0]
+
+
+def test_perft_counts_an_extra_turn_as_a_move_and_both_engines_agree():
+    from midgardc.runtime.game import perft
+
+    compiled = get_game(KALAH, None, "compiled").engine
+    interpreted = get_game(KALAH, None, "interpreted")
+    # depth 2: s3 ends in the store, so south moves again from 5 houses (s3 is empty);
+    # each of the 5 other moves gives north its 6 houses: 5 + 5 * 6 = 35
+    counts = [compiled.perft(d) for d in range(1, 6)]
+    assert counts[:2] == [6, 35]
+    assert [perft(interpreted.new_state(), d) for d in range(1, 4)] == counts[:3]
