@@ -22,7 +22,7 @@ from midgardc.conditions import parse as parse_module
 from midgardc.conditions.check import check_condition
 from midgardc.errors import Pos
 from midgardc.ir.builtins import BUILTINS, DOMAINS, QUANTIFIERS, ZONE_FUNCTIONS
-from midgardc.spec import lower, schema, yamlpos, zones
+from midgardc.spec import loops, lower, schema, values, yamlpos, zones
 from midgardc.spec.effects import EFFECTS
 from midgardc.spec.lower import SECTIONS, Lowerer, list_variants, load_game_ir
 from midgardc.spec.yamlpos import load_yaml
@@ -90,7 +90,7 @@ def test_every_nested_key_is_mentioned() -> None:
 
 def _limits() -> dict[str, int]:
     out = {}
-    for module in (lower, schema, zones, topology, yamlpos, parse_module, check_module):
+    for module in (lower, schema, zones, values, loops, topology, yamlpos, parse_module, check_module):
         for name, value in vars(module).items():
             if name.startswith("MAX_") and isinstance(value, int):
                 out[name] = value
@@ -111,7 +111,6 @@ def test_every_limit_is_documented_with_its_value() -> None:
 _EXAMPLE_CONTEXT = """
 game: {name: ctx, players: [red, blue]}
 pieces: {stone: {hand: 5}}
-counters: {score: 0}
 board:
   topology: square
   rows: 3
@@ -126,6 +125,9 @@ define:
 actions:
   play: {params: {c: cell}, where: empty(c)}
 ranking: {cells: "count(c in cells: owner(c) == p)"}
+enums: {kingdom: [north, south]}
+attributes: {kingdom: {of: item, type: kingdom, values: {one: north}}}
+counters: {score: 0, seeds: {of: game, index: cell}}
 """
 
 _TABLES = ("## Built-in functions", "## Collections", "## Quantifiers and aggregates")
@@ -163,7 +165,7 @@ def test_builtin_examples_type_check(tmp_path: Path, example: str) -> None:
     path.write_text(_ZONES_CONTEXT if uses_zones else _EXAMPLE_CONTEXT, encoding="utf-8")
     lowerer = Lowerer(load_yaml(str(path)), str(path), None)
     lowerer.lower()
-    scope = {"c": "cell", "d": "dir", "p": "player", "k": "item"}
+    scope = {"c": "cell", "d": "dir", "p": "player", "k": "item", "card": "item"}
     check_condition(example, lambda off: Pos("<example>", 1, off + 1), lowerer.names, scope, None)
 
 

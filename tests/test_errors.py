@@ -73,6 +73,7 @@ CASES = [
     Case("face_text_dash.yaml", 9, 5, "face text '-1' may not be empty or contain spaces, commas, '-' or ':'"),
     Case("zone_unknown.yaml", 10, 22, "unknown zone 'piel'", "did you mean 'pile'?"),
     Case("render_bad_colour.yaml", 15, 34, "'bleu' is not a colour (a colour name or #rrggbb)", "did you mean 'blue'?"),
+    Case("none_untyped.yaml", 10, 55, "a number has no 'none' value", "none is a cell (off the board), a player (nobody)"),
     Case("zone_game_owner.yaml", 9, 13, "'zone_size' of zone 'pile' takes 1 argument, zone_size(pile) (a game zone: no player)"),
 ]
 

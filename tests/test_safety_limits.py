@@ -135,6 +135,7 @@ LONGEST_SEEN = {
     "classics/breakthrough.yaml": 110,
     "classics/connect-four.yaml": 42,  # a full board (default limit 1000)
     "classics/hex.yaml": 169,
+    "classics/kalah.yaml": 81,
     "classics/reversi.yaml": 60,  # (default limit 1000)
     "classics/tic-tac-toe.yaml": 9,  # a full board (default limit 1000)
 }

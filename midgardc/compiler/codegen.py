@@ -68,6 +68,7 @@ SECTIONS = (
     "deck",
     "zones",
     "areas",
+    "attributes",
     "defines",
     "quantifiers",
     "cellsets",
@@ -100,6 +101,7 @@ class Generator(Moves):
         self.n = b.n_cells
         self.n_kinds_div = max(ir.n_kinds, 1)
         self.param_sizes = {CELL: self.n, PLAYER: ir.n_players, KIND: ir.n_kinds, DIR: len(b.directions), ITEM: ir.n_item_kinds}
+        self.param_sizes.update({"enum:" + name: len(values) for name, values in ir.enums})  # enumeration parameters
         # Translate in a fixed order so quantifier numbers are stable.
         self.defines = [self._define(i) for i in range(len(ir.defines))]
         self.actions = [self._action(i) for i in range(len(ir.actions))]
@@ -177,6 +179,8 @@ class Generator(Moves):
             "decks": self.deck_facts(),
             "zones": zone_facts(ir),
             "areas": self.area_facts(),
+            # counters of every type and counter arrays (their helpers in runtime.pyx.j2)
+            "typed_values": bool(ir.counter_types) or any("[" in c for c in ir.counters),
         }
 
     def area_facts(self) -> Optional[dict]:
@@ -380,6 +384,7 @@ _GENERATORS = {
     "deck": lambda g: render("deck.pyx.j2", **g.context()),
     "zones": lambda g: render("zones.pyx.j2", **g.context()),
     "areas": lambda g: render("areas.pyx.j2", **g.context()),
+    "attributes": lambda g: render("attributes.pyx.j2", **g.context(), attributes=[{"index": i, "comment": f"{a.name} of every {a.of}", "table": list(a.table)} for i, a in enumerate(g.ir.attributes)]),
     "defines": generate_defines,
     "quantifiers": generate_quantifiers,
     "cellsets": generate_cellsets,

@@ -12,8 +12,10 @@ from typing import Callable, Optional
 
 from ..errors import Pos, SpecError, did_you_mean
 from ..ir.builtins import BUILTINS, CONSTANTS, DOMAINS, INDEXED, QUANTIFIERS, ZONE_FUNCTIONS
-from ..ir.nodes import BOOL, ITEM, CELL, DIR, FACE, INT, KIND, PLAYER, ZONE, Binary, Call, Const, DefineCall, Domain, Expr, Local, Quant, Unary
-from .parse import Agg, Ast, CallA, Name, Num, Op, parse_condition
+from ..ir.nodes import BOOL, ITEM, CELL, DIR, FACE, INT, KIND, NONE, PLAYER, ZONE, Binary, Call, Const, DefineCall, Domain, Expr, Local, Quant, Unary
+from .parse import Agg, Ast, CallA, Choice, Index, Name, Num, Op, parse_condition
+from .typed import TypedValues
+from .words import TYPE_WORDS, _start, a_type
 
 MAX_INT = 2**62
 DICE_BUILTINS = ("rolled", "die", "face_value")
@@ -42,29 +44,20 @@ class Names:
     has_chance: bool = False  # the spec declares dice (chance:), so rolled()/die() mean something
     later: set[str] = field(default_factory=set)  # definitions written further down (not usable yet)
     defining: str = ""  # the definition whose body is being checked
+    # -- values of every type (conditions/typed.py)
+    n_cells: int = 0  # the off-board cell, which is the cell type's none
+    cells: dict[str, int] = field(default_factory=dict)  # cell names usable as literals
+    counter_types: dict[str, str] = field(default_factory=dict)  # counters that do not hold numbers
+    # counter arrays: name -> (first column, per player, ((index type, lo, size), ...), value type)
+    arrays: dict[str, tuple[int, bool, tuple[tuple[str, int, int], ...], str]] = field(default_factory=dict)
+    types: dict[str, str] = field(default_factory=dict)  # type words of the spec (enums) -> type
+    attributes: dict[str, tuple[int, str, str]] = field(default_factory=dict)  # name -> (index, of type, value type)
 
     def all_callables(self) -> list[str]:
-        return [*BUILTINS, *(ZONE_FUNCTIONS if self.zones else ()), *self.defines, *self.props, *self.counters, *self.player_props, *DOMAINS, *QUANTIFIERS]
+        return [*BUILTINS, *(ZONE_FUNCTIONS if self.zones else ()), *self.defines, *self.props, *self.counters, *self.player_props, *self.attributes, *DOMAINS, *QUANTIFIERS]
 
     def all_values(self) -> list[str]:
-        return [*self.constants, *CONSTANTS, *self.game_counters, *(k for k, b in BUILTINS.items() if not b.args)]
-
-
-# How types are named in messages: a designer thinks in conditions and numbers.
-TYPE_WORDS = {BOOL: "condition", INT: "number", CELL: "cell", PLAYER: "player", KIND: "piece kind", DIR: "direction", FACE: "die face", ITEM: "item", ZONE: "zone"}
-
-
-def a_type(typ: str) -> str:
-    """'a condition', 'a number', 'a cell', ... for messages."""
-    word = TYPE_WORDS.get(typ, typ)
-    return ("an " if word[:1] in "aeiou" else "a ") + word
-
-
-def _start(node: Ast) -> int:
-    """Offset of the leftmost character of an expression (an operator's left operand)."""
-    if isinstance(node, Op) and len(node.args) == 2:
-        return _start(node.args[0])
-    return node.at
+        return [*self.constants, *CONSTANTS, *self.game_counters, *(k for k, b in BUILTINS.items() if not b.args), *self.cells]
 
 
 _ARITH = {"+", "-", "*", "//", "%"}
@@ -72,7 +65,7 @@ _ORDER = {"<", "<=", ">", ">="}
 _EQ = {"==", "!="}
 
 
-class Checker:
+class Checker(TypedValues):
     def __init__(self, names: Names, locate: Callable[[int], Pos]):
         self.names = names
         self.locate = locate
@@ -89,6 +82,10 @@ class Checker:
 
     def expr(self, node: Ast, scope: dict[str, str], want: Optional[str] = None) -> Expr:
         out = self._expr(node, scope)
+        if want is not None:
+            out = self.coerce(out, want, _start(node))
+        elif out.type == NONE:
+            raise self.fail("cannot tell which type 'none' is here; say it where the value is compared or stored", _start(node))
         if want is not None and out.type != want:
             hint = "a condition is not a number; to count it as 1 or 0, write count(k in range(1, 1): ...)" if (want, out.type) == (INT, BOOL) else ""
             raise self.fail(f"expected {a_type(want)} here, but this is {a_type(out.type)}", _start(node), hint)
@@ -109,6 +106,10 @@ class Checker:
             return self._agg(node, scope)
         if isinstance(node, Op):
             return self._op(node, scope)
+        if isinstance(node, Choice):
+            return self.choice(node, scope)
+        if isinstance(node, Index):
+            return self.index(node, scope)
         raise AssertionError(node)  # pragma: no cover
 
     def _name(self, node: Name, scope: dict[str, str]) -> Expr:
@@ -127,7 +128,11 @@ class Checker:
             idx, _, result = self.names.defines[n]
             return DefineCall(idx, (), result)
         if n in self.names.game_counters:
-            return Call("game_counter", (Const(self.names.game_counters[n], INT),), INT)
+            return self.counter_read(n, None)
+        if n in self.names.cells and n not in self.names.later:
+            return Const(self.names.cells[n], CELL)
+        if n in self.names.arrays:
+            raise self.fail(f"'{n}' is a counter array; read one element, e.g. {n}[...]", node.at)
         if n in BUILTINS or n in self.names.defines or n in self.names.props or n in self.names.counters or n in self.names.player_props:
             raise self.fail(f"'{n}' is a function; call it with arguments, e.g. {n}(...)", node.at)
         if n in DOMAINS:
@@ -143,7 +148,7 @@ class Checker:
             raise self.fail(f"{what} '{node.name}' takes {len(types)} argument{'s' if len(types) != 1 else ''} ({sig}), got {len(node.args)}", node.at)
         out = []
         for i, (arg, typ) in enumerate(zip(node.args, types)):
-            e = self._expr(arg, scope)
+            e = self.coerce(self._expr(arg, scope), typ, _start(arg))
             if e.type != typ:
                 raise self.fail(f"argument {i + 1} of '{node.name}' must be {a_type(typ)}, got {a_type(e.type)}", _start(arg))
             out.append(e)
@@ -155,6 +160,8 @@ class Checker:
             raise self.fail(f"'{n}' is {a_type(scope[n])}, not a function", node.at)
         if n in ZONE_FUNCTIONS and n not in self.names.defines and n not in self.names.later:
             return self._zone_call(node, scope)
+        if n == "either" and n not in self.names.defines:
+            return self.choice(node, scope)
         if n in BUILTINS:
             b = BUILTINS[n]
             if n == "item_has" and not self.names.has_items:
@@ -171,6 +178,8 @@ class Checker:
         if n in self.names.defines:
             idx, ptypes, result = self.names.defines[n]
             return DefineCall(idx, self._args(node, scope, ptypes, "definition"), result)
+        if n in self.names.attributes:
+            return self.attribute(node, scope)
         if n in self.names.props:
             idx, typ = self.names.props[n]
             (cell,) = self._args(node, scope, (CELL,), "board property")
@@ -179,7 +188,7 @@ class Checker:
             raise self.fail(f"'{n}' is a game counter, one for the whole game: read it by its bare name, {n}", node.at)
         if n in self.names.counters:
             (player,) = self._args(node, scope, (PLAYER,), "counter")
-            return Call("counter", (Const(self.names.counters[n], INT), player), INT)
+            return self.counter_read(n, player)
         if n in self.names.player_props:
             idx, typ = self.names.player_props[n]
             (player,) = self._args(node, scope, (PLAYER,), "player property")
@@ -245,8 +254,10 @@ class Checker:
             if node.name == "ray" and not self.names.has_directions:
                 raise self.fail("ray() needs a board with directions (a square or hex grid)", node.at)
             return Domain(node.name, self._args(node, scope, b.args, "collection"), b.result)
+        if isinstance(node, Name) and node.name in self.names.types and node.name not in scope:
+            return self.enum_domain(node.name)  # every value of an enumeration, in order
         name = getattr(node, "name", None)
-        hint = did_you_mean(name, DOMAINS) if name else ""
+        hint = did_you_mean(name, [*DOMAINS, *self.names.types]) if name else ""
         raise self.fail(f"expected a collection to range over ({', '.join(DOMAINS)})", node.at, hint)
 
     def _agg(self, node: Agg, scope: dict[str, str]) -> Expr:
@@ -292,8 +303,7 @@ class Checker:
                     raise self.fail(f"'{op}' needs numbers on both sides; this side is {a_type(a.type)}", _start(src))
             return Binary(op, left, right, INT if op in _ARITH else BOOL)
         if op in _EQ:
-            if left.type != right.type:
-                raise self.fail(f"cannot compare {a_type(left.type)} with {a_type(right.type)}", node.at)
+            left, right = self.unify(left, right, node.at, "cannot compare {} with {}", (_start(node.args[0]), _start(node.args[1])))
             return Binary(op, left, right, BOOL)
         raise AssertionError(op)  # pragma: no cover
 

@@ -57,7 +57,26 @@ class Op:
     at: int
 
 
-Ast = Union[Num, Name, CallA, Agg, Op]
+@dataclass(frozen=True)
+class Choice:
+    """``if WHEN then A else B``: a value of any type chosen by a condition."""
+
+    when: "Ast"
+    then: "Ast"
+    other: "Ast"
+    at: int
+
+
+@dataclass(frozen=True)
+class Index:
+    """``name[i, j]``: an element of a counter array."""
+
+    name: str
+    args: tuple["Ast", ...]
+    at: int
+
+
+Ast = Union[Num, Name, CallA, Agg, Op, Choice, Index]
 
 
 def _at(meta_or_token) -> int:
@@ -77,6 +96,16 @@ class _ToAst(Transformer):
     def call(self, meta, children):
         name, args = children[0], children[1] if len(children) > 1 else None
         return CallA(str(name), tuple(args or ()), _at(meta))
+
+    @v_args(meta=True)
+    def choice(self, meta, children):
+        when, then, other = children
+        return Choice(when, then, other, _at(meta))
+
+    @v_args(meta=True)
+    def index(self, meta, children):
+        name, args = children
+        return Index(str(name), tuple(args), _at(meta))
 
     def args(self, children):
         return list(children)
@@ -146,6 +175,11 @@ _TOKEN_WORDS = {
     "LPAR": "'('",
     "NOT": "'not'",
     "MINUS": "'-'",
+    "IF": "'if'",
+    "THEN": "'then'",
+    "ELSE": "'else'",
+    "LSQB": "'['",
+    "RSQB": "']'",
     "$END": "the end of the condition",
 }
 _VALUE_START = {"NAME", "INT", "LPAR"}
@@ -177,11 +211,11 @@ _CHAR_HINTS = {
     "|": "write 'or'",
     "!": "write 'not' (or '!=' to compare)",
     "/": "integer division is '//'",
-    "[": "cells are named through board.props or parameters; there is no indexing",
-    ".": "cell names cannot appear in a condition; mark such cells with a property under board.props",
+    "[": "only a counter declared with 'index' is read with [...], e.g. seeds[c]",
+    ".": "a cell is named by its name (e5) or through board.props; there is no '.'",
     '"': "a condition is one YAML string; do not quote inside it",
     "'": "a condition is one YAML string; do not quote inside it",
-    "?": "there is no '?:'; combine conditions with 'and' and 'or'",
+    "?": "there is no '?:'; choose a value with 'if COND then A else B'",
 }
 
 

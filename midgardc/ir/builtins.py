@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .nodes import BOOL, ITEM, CELL, DIR, FACE, INT, KIND, NO_ITEM, PLAYER, ZONE
+from .nodes import BOOL, ITEM, CELL, DIR, FACE, INT, KIND, NO_ITEM, NONE, PLAYER, ZONE
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ BUILTINS: dict[str, Builtin] = {
     "deck_left": Builtin((PLAYER,), INT, "how many items are left in the player's deck", "deck_left(mover) == 0"),
     "item_has": Builtin((ITEM, INT), BOOL, "the kind of item shows the number", "item_has(k, 3)"),
     # -- choice: a number that depends on a condition
-    "either": Builtin((BOOL, INT, INT), INT, "the second argument when the condition holds, else the third", "either(kind_at(c) == stone, 3, 2)"),
+    "either": Builtin((BOOL, INT, INT), INT, "the second argument when the condition holds, else the third; both of any one type (the result's), like if C then A else B", "either(kind_at(c) == stone, 3, 2)"),
     # -- areas (specs with an areas section): majority scoring
     "area_points": Builtin((PLAYER,), INT, "the points of the areas where the player has the strictly greatest weight", "area_points(p)"),
     "areas_won": Builtin((PLAYER,), INT, "how many areas the player has the strictly greatest weight in", "areas_won(p) >= 2"),
@@ -77,6 +77,13 @@ INDEXED = {
     "counter": Builtin((INT, PLAYER), INT, "a per-player counter declared under counters", "score(p) >= 10"),
     "game_counter": Builtin((INT,), INT, "a game counter (counters: {x: {of: game}}), read by its bare name", "round == 3"),
     "player_prop": Builtin((INT, PLAYER), INT, "a per-player value declared under player_props (0 for nobody)", "ahead(mover)"),
+    # values of every type: a per-player counter holding a cell, player, kind, item or
+    # enumeration value (args: counter, player, its none — read for nobody), and an element
+    # of a counter array (args: first column, row, none, then per index: lo, size, value);
+    # an index outside lo .. lo + size - 1 reads none (and a write there does nothing)
+    "typed_counter": Builtin((INT, PLAYER, INT), INT, "a per-player counter of another type than number (none for nobody)", "leader(p) == e5"),
+    "counter_at": Builtin((INT, PLAYER, INT), INT, "an element of a counter array declared with 'index'", "seeds[c] > 0"),
+    "attr": Builtin((INT, INT), INT, "a named attribute declared under attributes (its default for none)", "kingdom(card) == mannheim"),
 }
 
 # Collections a quantifier ranges over.
@@ -107,6 +114,7 @@ CONSTANTS = {
     "false": (0, BOOL),
     "nobody": (-1, PLAYER),
     "no_item": (NO_ITEM, ITEM),
+    "none": (0, NONE),  # takes the type it meets: the off-board cell, nobody, no kind, ...
 }
 
-KEYWORDS = ("and", "or", "not", "in", "any", "all", "true", "false")
+KEYWORDS = ("and", "or", "not", "in", "any", "all", "true", "false", "if", "then", "else")

@@ -18,6 +18,10 @@ Value encoding shared by both back ends (all plain ints):
 * ``item``   index into ``GameIR.item_names`` (a kind of item: ``DeckIR.names`` or
   ``ZonesIR.names``), or ``-1`` for ``no_item``
 * ``zone``   index into ``ZonesIR.zones`` (only ever a constant: zone names)
+* ``enum:E`` index into the values of enumeration ``E`` (``GameIR.enums``), or ``-1`` for none
+
+Every type but ``bool``, ``int``, ``dir`` and ``zone`` has a *none* value (the literal
+``none``): the off-board cell, nobody, -1 (``midgardc.ir.values.none_value``).
 
 A board square holds a *piece id*: 0 is empty, ``1 + owner * n_kinds + kind`` is a piece of
 that kind owned by that player. The sentinel cell is never empty and has no owner.
@@ -33,6 +37,11 @@ ITEM = "item"  # a kind of item (deck: or items:)
 ZONE = "zone"  # a zone of items (zones:); only constants have this type
 VALUE_TYPES = (BOOL, INT, CELL, PLAYER, KIND, DIR, FACE, ITEM, ZONE)
 NO_ITEM = -1  # the item of nothing: top() of an empty zone
+# -- values of every type (see midgardc/ir/values.py): an enumeration declared under
+# enums: is the type "enum:NAME" (its values 0 .. n-1); NONE is the type of the literal
+# ``none`` before the checker gives it the type it is compared with or stored as
+ENUM_PREFIX = "enum:"
+NONE = "none"
 
 NOBODY = -1
 CHANCE = -2  # current_player() at a chance node (OpenSpiel's kChancePlayerId is -1; -1 is "nobody" here)
@@ -357,7 +366,24 @@ class Shuffle:
     owner: Expr
 
 
-Effect = Union[Place, AssessRegions, SetCounter, MovePiece, FlipFlanked, Remove, ExtraTurn, NextTurn, Discard, Draw, Deal, Take, PassZone, Gather, Shuffle, IfEffect, ForEach]
+# --- values of every type: a write to one element of a counter array ------------------
+
+
+@dataclass(frozen=True)
+class SetElement:
+    """``counters[row][column + k] = value`` (or ``+=`` when ``add``) where ``k`` is the
+    mixed radix of the indexes ``index - lo`` over their ``size``s (first index most
+    significant); nothing happens when ``row`` is nobody or an index is out of its range.
+    ``index`` holds (lo, size, expression) per index. Read with Call("counter_at")."""
+
+    column: int
+    row: Expr
+    index: tuple[tuple[int, int, Expr], ...]
+    value: Expr
+    add: bool
+
+
+Effect = Union[SetElement, Place, AssessRegions, SetCounter, MovePiece, FlipFlanked, Remove, ExtraTurn, NextTurn, Discard, Draw, Deal, Take, PassZone, Gather, Shuffle, IfEffect, ForEach]
 
 
 # --------------------------------------------------------------------------- structure
@@ -624,6 +650,7 @@ class RenderIR:
     empty_glyph: str = "."
     colours: tuple[str, ...] = ()
     present: Any = None  # a midgardc.ir.present.PresentIR: regions, places, tracks, labels
+    numbers: str = ""  # a game counter array indexed by cell whose values the text board shows in the cells
 
 
 @dataclass(frozen=True)
@@ -660,6 +687,10 @@ class GameIR:
     default_players: int = 0  # the count played when none is chosen
     counter_scope: tuple[str, ...] = ()  # per counter: "player" | "game" (() = all per player)
     counter_visible: tuple[str, ...] = ()  # per counter: "all" | "owner" | "none" (() = all public)
+    # -- values of every type (midgardc/ir/values.py)
+    counter_types: tuple[str, ...] = ()  # per counter: its value type (() = all numbers)
+    enums: tuple[tuple[str, tuple[str, ...]], ...] = ()  # enums: name -> its values, in order
+    attributes: tuple = ()  # named attributes of cells, items, kinds, ... (ir/values.py AttributeIR)
     source: str = ""  # spec path, for messages
     meta: dict = field(default_factory=dict, compare=False, hash=False)
 

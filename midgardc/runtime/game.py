@@ -123,7 +123,7 @@ def _decode(ir: GameIR, action, offset: int) -> list[int]:
 
 
 def _param_size(ir: GameIR, p) -> int:
-    return {"cell": ir.board.n_cells, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1, "item": ir.n_item_kinds}[p.type]
+    return {"cell": ir.board.n_cells, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1, "item": ir.n_item_kinds}.get(p.type, p.hi - p.lo + 1)  # (an enumeration: 0..n-1)
 
 
 def _value_text(ir: GameIR, param, value: int) -> str:
@@ -137,6 +137,10 @@ def _value_text(ir: GameIR, param, value: int) -> str:
         return ir.board.directions[value]
     if param.type == "item":
         return ir.item_texts[value]
+    if param.type.startswith("enum:"):
+        from ..ir.values import value_text
+
+        return value_text(ir, param.type, value)
     return str(value)
 
 

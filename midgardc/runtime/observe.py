@@ -159,7 +159,7 @@ def key_visibility(ir: GameIR, key: int) -> str:
 
     def walk(e: Any, seen_defines: frozenset) -> None:
         if isinstance(e, Call):
-            if e.fn in ("counter", "game_counter") and isinstance(e.args[0], Const):
+            if e.fn in ("counter", "game_counter", "typed_counter", "counter_at") and isinstance(e.args[0], Const):  # (an array: its first column)
                 found.add(counter_visibility(ir, e.args[0].value))
             elif e.fn in ("holding", "top") and e.args and isinstance(e.args[0], Const) and e.args[0].value < len(zones):
                 found.add(zones[e.args[0].value].visible)

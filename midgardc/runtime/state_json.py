@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Optional
 
 from ..ir.nodes import GameIR
+from ..ir.values import counter_text
 from . import results
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -92,7 +93,7 @@ def state_json(state: "State") -> dict:
             {
                 "name": name,
                 "hand": {k: core.hands[p][i] for i, k in enumerate(ir.kinds)},
-                "counters": {ir.counters[i]: core.counters[p][i] for i in ir.player_counters},
+                "counters": {ir.counters[i]: counter_text(ir, i, core.counters[p][i]) for i in ir.player_counters},
                 "score": dict(zip(rank_names, keys[p])),
             }
         )
@@ -116,7 +117,7 @@ def state_json(state: "State") -> dict:
         "moves": [state.game.move_text(m) for m in state.history],
     }
     if ir.game_counters:
-        out["counters"] = {ir.counters[i]: core.counters[ir.n_players][i] for i in ir.game_counters}
+        out["counters"] = {ir.counters[i]: counter_text(ir, i, core.counters[ir.n_players][i]) for i in ir.game_counters}
     if marks:
         out["marks"] = marks
     if ir.zones is not None and ir.zones.zones:  # every zone's content (see State.zones)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..ir.colours import seat_colours, terminal_style
 from . import results
+from ..ir.values import counter_lines
 from .state_json import deck_zones, empty_states
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -27,8 +28,12 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
     states = empty_states(state)
     glyph_rows: dict[int, dict[int, str]] = {}
     graph_glyphs: list[str] = []
-    # stacks: each cell is its glyph and its height (two digits), so cells are 3 wide
+    # stacks: each cell is its glyph and its height (two digits), so cells are 3 wide; and
+    # so are cells showing the numbers of a counter array (render.numbers: the seeds)
     heights = state.core.heights if ir.stacks else None
+    if ir.render.numbers:
+        row = state.core.counters[ir.n_players]
+        heights = [row[ir.counters.index(f"{ir.render.numbers}[{name}]")] for name in b.cell_names]
     styles = [terminal_style(c) for c in seat_colours(ir)]  # a player named "red" is drawn red
     for c in range(b.n_cells):
         piece = state.core.board[c]
@@ -47,7 +52,7 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
         else:
             g = ir.render.empty_glyph
         if heights is not None and owner < 0:
-            g += "  "
+            g = (f"{heights[c]:<3}" if states[c] is None else g + f"{heights[c]:<2}") if ir.render.numbers else g + "  "
         if b.topology == "graph":
             graph_glyphs.append(g.rstrip())
             continue
@@ -89,14 +94,16 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
         seen = [viewer is None or state.is_terminal() or SEES[key_visibility(ir, j)](viewer, p) for j in range(len(ir.ranking))]
         score = ", ".join(f"{k} {v if ok else '?'}" for (k, v), ok in zip(scores[name].items(), seen))
         lines.append(f"  {name}: in hand {hand or '-'}; {score}")
+        if ir.player_counters and (ir.counter_types or any("[" in c for c in ir.counters)):  # values of every type, arrays
+            lines += ["    " + line for line in counter_lines(ir, ir.player_counters, lambda i: state.core.counters[p][i], lambda i: viewer is None or counter_seen(ir, i, viewer, p))]
         if ir.deck is not None:
             zones = deck_zones(ir, state.core, p)
             lines.append(f"    face up: {' '.join(zones['up']) or '-'}; discarded: {' '.join(zones['discard']) or '-'}; deck: {len(zones['deck'])} left")
     internal = ir.render.present.internal if ir.render.present is not None else ()
     public = [i for i in ir.game_counters if i not in internal]  # (render.internal: never shown)
     if public:
-        shown = [(i, viewer is None or counter_seen(ir, i, viewer, GAME)) for i in public]
-        lines.append("  game: " + ", ".join(f"{ir.counters[i]} {state.core.counters[ir.n_players][i] if ok else '?'}" for i, ok in shown))
+        game_lines = counter_lines(ir, public, lambda i: state.core.counters[ir.n_players][i], lambda i: viewer is None or counter_seen(ir, i, viewer, GAME))
+        lines += ["  game: " + line for line in game_lines]
     lines += seen_zone_lines(state, viewer)
     if state.is_terminal():
         lines.append(f"  game over after {state.ply()} moves: " + result_text(state))

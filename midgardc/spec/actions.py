@@ -47,8 +47,10 @@ class LowerActions:
                 params.append(Param(pname, INT, lo, hi))
             elif tname in PARAM_TYPES:
                 params.append(Param(pname, PARAM_TYPES[tname]))
+            elif tname in self.names.types:  # an enumeration: its values 0 .. n-1
+                params.append(Param(pname, self.names.types[tname], 0, len(self.value_names(self.names.types[tname])) - 1))
             else:
-                raise SpecError(f"unknown parameter type '{tname}' (cell, player, kind, dir, item, or a range like 1..6)", tnode.pos, did_you_mean(tname, PARAM_TYPES))
+                raise SpecError(f"unknown parameter type '{tname}' (cell, player, kind, dir, item, an enumeration, or a range like 1..6)", tnode.pos, did_you_mean(tname, [*PARAM_TYPES, *self.names.types]))
         return tuple(params)
 
     def value_texts(self, p: Param) -> set[str]:
@@ -56,12 +58,14 @@ class LowerActions:
         assert self.board is not None
         if p.type == INT:
             return {str(v) for v in range(p.lo, p.hi + 1)}
+        if p.type in self.names.types.values():
+            return set(self.value_names(p.type))
         items = self.deck_ir.texts if self.deck_ir else (self.zones_ir.texts if self.zones_ir else ())
         return set({CELL: self.board.cell_names, PLAYER: self.players, KIND: self.kinds, DIR: self.board.directions, ITEM: items}[p.type])
 
     def param_size(self, p: Param) -> int:
         assert self.board is not None
-        return {CELL: self.board.n_cells, PLAYER: len(self.players), KIND: len(self.kinds), DIR: len(self.board.directions), INT: p.hi - p.lo + 1, ITEM: self.deck_ir.n_kinds if self.deck_ir else (self.zones_ir.n_kinds if self.zones_ir else 0)}[p.type]
+        return {CELL: self.board.n_cells, PLAYER: len(self.players), KIND: len(self.kinds), DIR: len(self.board.directions), INT: p.hi - p.lo + 1, ITEM: self.deck_ir.n_kinds if self.deck_ir else (self.zones_ir.n_kinds if self.zones_ir else 0)}.get(p.type, p.hi - p.lo + 1)  # (an enumeration: lo..hi)
 
     def lower_actions(self, node: YNode) -> tuple[Action, ...]:
         if not isinstance(node, YMap) or not node.items:

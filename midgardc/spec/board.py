@@ -3,6 +3,7 @@ and ``player_props:``."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Optional
 
 from ..board.topology import MAX_CELLS, TOPOLOGIES, TOPOLOGY_KEYS
@@ -54,6 +55,9 @@ class LowerBoard:
                 raise SpecError(f"direction '{dname}' clashes with a player or piece name", node.pos)
             self.names.constants[dname] = (d, DIR)
         self.names.has_directions = bool(raw.directions)
+        # cell names written like names are literals in conditions (values of every type)
+        self.names.n_cells = len(raw.names)
+        self.names.cells = {c: i for i, c in enumerate(raw.names) if re.match(r"[A-Za-z_][A-Za-z0-9_]*\Z", c)}
         props = self.lower_props(node.get("props"), len(raw.names))
         board = BoardIR(
             topology=topo,

@@ -35,6 +35,7 @@ from ..ir.nodes import (
 )
 from .yamlpos import YList, YMap, YNode
 from .zones import ZONE_EFFECTS
+from .loops import eff_repeat
 from .schema import REGION_VAR
 
 
@@ -92,9 +93,16 @@ class LowerEffects:
         return AssessRegions(member, open_if, seeds, self.kind(body["award"]), tie, priority, first, REGION_VAR)
 
     def eff_counter(self, body: YMap, scope: dict[str, str], add: bool) -> Effect:
+        element = self.element_effect(body, scope, add)  # an array element: name[...]
+        if element is not None:
+            return element
         cnode = body["counter"]
         cname = self.scalar(cnode, str, "a counter name")
-        value = self.condition(body["to"], scope, INT)
+        if cname in self.names.arrays:
+            raise SpecError(f"'{cname}' is a counter array: write one element, counter: \"{cname}[...]\"", cnode.pos)
+        if cname not in self.names.counters and cname not in self.names.game_counters:
+            raise SpecError(f"unknown counter '{cname}'", cnode.pos, did_you_mean(cname, [*self.names.counters, *self.names.game_counters]))
+        value = self.condition(body["to"], scope, self.counter_effect_type(cname, body, add))
         if cname in self.names.game_counters:
             if "of" in body:
                 raise SpecError(f"'{cname}' is a game counter: it belongs to no player, so it takes no 'of'", body.key_pos["of"])
@@ -205,6 +213,7 @@ EFFECTS: dict[str, Callable] = {
     "if": lambda self, body, scope: _eff_if(self, body, scope),
     "for_each": lambda self, body, scope: _eff_for_each(self, body, scope),
     **ZONE_EFFECTS,
+    "repeat": lambda self, body, scope: eff_repeat(self, body, scope),
 }
 
 

@@ -46,6 +46,7 @@ from ..ir.nodes import (
 from .actions import LowerActions, _can_write_prefix
 from .board import LowerBoard
 from .effects import LowerEffects
+from .values import INLINE_ATTRIBUTES, LowerAttributes, LowerValues
 from .schema import (
     SPEC_VERSION,
     MAX_PLAYERS,
@@ -70,7 +71,7 @@ from .present import lower_present
 from .zones import lower_items, lower_zones
 
 
-class Lowerer(LowerEffects, LowerActions, LowerBoard):
+class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoard):
     def __init__(self, tree: YMap, path: str, variant: Optional[str], seated: Optional[int] = None, counts: tuple[tuple[int, ...], int] = ((), 0)):
         self.tree = tree
         self.path = path
@@ -87,6 +88,8 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         self.zones_ir = None  # kinds of item and zones (items:, zones:), a ZonesIR
         self.zones_names: list[str] = []  # zone names by index
         self.cell_index: dict[str, int] = {}
+        self.pending_counters: list = []  # typed counters and arrays (spec/values.py)
+        self.array_columns = 0
 
     # -- small checked readers -----------------------------------------------------
 
@@ -94,6 +97,8 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         if not isinstance(node, YMap):
             raise SpecError(f"{what} must be a mapping", node.pos)
         allowed, required = SECTIONS[section]
+        if section in INLINE_ATTRIBUTES:  # a piece or an item may give its attributes' values
+            allowed = allowed | self.inline_attributes(section)
         for key in node.items:
             if key not in allowed:
                 where = "at the top level of the spec" if section == "" else f"in {what}"
@@ -177,6 +182,7 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         title = self.scalar(game.items["title"], str, "game.title") if "title" in game else name
         max_plies = self.scalar(game.items["max_plies"], int, "game.max_plies", 1, MAX_PLIES) if "max_plies" in game else 1000
         self.lower_players(game.items["players"])
+        enums = self.lower_enums(top.get("enums"))
         hand_init = self.lower_pieces(top.get("pieces"))
         counters, counter_init, counter_scope, counter_visible = self.lower_counters(top.get("counters"))
         self.board = self.lower_board(top.items["board"])
@@ -188,6 +194,8 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         self.zones_ir = lower_zones(self, top.get("zones"), items)
         self.zones_names = [z.name for z in self.zones_ir.zones] if self.zones_ir else []
         areas = self.lower_areas(top.get("areas"))
+        counters, counter_init, counter_scope, counter_visible, counter_types = self.lower_counter_values(counters, counter_init, counter_scope, counter_visible)
+        attributes = self.lower_attributes(top.get("attributes"))
         self.lower_defines(top.get("define"))
         actions = self.lower_actions(top.items["actions"])
         if chance is not None:
@@ -211,6 +219,9 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
             counter_init=counter_init,
             counter_scope=counter_scope,
             counter_visible=counter_visible,
+            counter_types=counter_types,
+            enums=enums,
+            attributes=attributes,
             board=self.board,
             defines=tuple(self.defines),
             actions=actions,
@@ -423,7 +434,7 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
                 scope, vis = "player", "all"
                 if isinstance(value, YMap):
                     body = self.keys(value, "counter", f"counter '{cname}'")
-                    start = self.scalar(body["start"], int, "a counter's starting value", -(2**31), 2**31 - 1) if "start" in body else 0
+                    start = self.scalar(body["start"], int, "a counter's starting value", -(2**31), 2**31 - 1) if "start" in body and "type" not in body and "index" not in body else 0
                     if "of" in body:
                         scope = self.scalar(body["of"], str, "a counter's 'of'")
                         if scope not in COUNTER_SCOPES:
@@ -436,6 +447,12 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
                             raise SpecError("a game counter has no owner: it is visible to 'all' or 'none'", body["visible"].pos)
                 else:
                     start = self.scalar(value, int, "a counter's starting value", -(2**31), 2**31 - 1)
+                if isinstance(value, YMap) and ("type" in value or "index" in value):
+                    if "index" in value:  # an array: its columns come after the plain counters
+                        self.typed_counter(cname, value, -1)
+                        continue
+                    self.typed_counter(cname, value, len(names))
+                    start = 0
                 (self.names.game_counters if scope == "game" else self.names.counters)[cname] = len(names)
                 names.append(cname)
                 init.append(start)
@@ -445,6 +462,13 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         game_row = tuple(v if s == "game" else 0 for v, s in zip(init, scopes))
         self.names.game_row = len(self.players)
         return names, (*(per_player for _ in self.players), game_row), tuple(scopes), tuple(visible)
+
+    def lower_counter_values(self, names, init, scopes, visible):
+        """Typed counters' starts and the arrays' columns (spec/values.py), once every name
+        a start may use is known."""
+        names, init, scopes, visible = list(names), [list(r) for r in init], list(scopes), list(visible)
+        types = self.finish_counters(names, init, scopes, visible)
+        return tuple(names), tuple(tuple(r) for r in init), tuple(scopes), tuple(visible), types
 
     # -- setup and per-player properties ---------------------------------------------
 
@@ -559,7 +583,7 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
                     raise SpecError(f"unknown render state '{s}'", item.pos, did_you_mean(s, known))
                 marks.append(s)
         present = lower_present(self, body, areas)
-        return RenderIR(tuple(glyphs), tuple(states), tuple(marks), colours=colours.choose(self.players, explicit), present=present)
+        return RenderIR(tuple(glyphs), tuple(states), tuple(marks), colours=colours.choose(self.players, explicit), present=present, numbers=self.render_numbers(body))
 
     def render_colours(self, body: dict) -> dict[str, str]:
         """``render.colors`` (or ``colours``): player name to a colour name or ``#rrggbb``."""

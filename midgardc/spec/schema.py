@@ -22,13 +22,13 @@ REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-wri
 
 # section -> (allowed keys, required keys)
 SECTIONS: dict[str, tuple[set[str], set[str]]] = {
-    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones"}, {"game", "board", "actions", "ranking"}),
+    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes"}, {"game", "board", "actions", "ranking"}),
     "game": ({"name", "title", "players", "max_plies", "author", "source", "description"}, {"name", "players"}),
     "piece": ({"hand", "description"}, set()),
     "action": ({"params", "where", "effects", "notation", "description"}, set()),
     "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
     "end": ({"when", "no_moves", "effects"}, set()),
-    "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral"}, set()),
+    "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral", "numbers"}, set()),
     # presentation (midgardc/spec/present.py): regions, places off the board, tracks, marked cells
     "region": ({"label", "cells", "areas", "capitals"}, set()),
     "render_place": ({"label", "at", "holds"}, {"holds"}),
@@ -49,7 +49,9 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "remove": ({"at", "each", "where", "to"}, {"at"}),
     "extra_turn": (set(), set()),
     "next_turn": ({"to"}, {"to"}),
-    "counter": ({"start", "of", "visible"}, set()),
+    "counter": ({"start", "of", "visible", "type", "index"}, set()),
+    "attribute": ({"of", "type", "values", "default", "description"}, {"of"}),
+    "repeat": ({"times", "while", "limit", "effects"}, {"limit", "effects"}),
     "face": ({"text", "value"}, set()),
     # items: every player's deck, face-up items and discard pile
     "deck": ({"items", "up"}, {"items"}),

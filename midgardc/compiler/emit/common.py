@@ -35,11 +35,18 @@ from ...ir.nodes import (
 
 TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "templates")
 
-#: C type of each IR value type. Ints are 64-bit like the interpreter's in practice.
-CTYPE = {BOOL: "bint", INT: "long long", CELL: "int", PLAYER: "int", KIND: "int", DIR: "int", FACE: "int", ITEM: "int"}
+class _CTypes(dict):
+    """C type of each IR value type. Ints are 64-bit like the interpreter's in practice;
+    every other value (an enumeration's too) is a C int."""
+
+    def __missing__(self, typ: str) -> str:
+        return "int"
+
+
+CTYPE = _CTypes({BOOL: "bint", INT: "long long", CELL: "int", PLAYER: "int", KIND: "int", DIR: "int", FACE: "int", ITEM: "int"})
 
 #: Built-ins that read the state (everything else is a fixed function of its arguments).
-STATE_READS = {"empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "game_counter", "line", "flanked", "rolled", "die", "height", "room", "face_up", "in_deck", "discarded", "deck_left", "area_points", "areas_won", "holding", "zone_size", "top"}
+STATE_READS = {"typed_counter", "counter_at", "empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "game_counter", "line", "flanked", "rolled", "die", "height", "room", "face_up", "in_deck", "discarded", "deck_left", "area_points", "areas_won", "holding", "zone_size", "top"}
 #: Dilation by nibble lookup tables while they stay this small (bytes); else bit by bit.
 NIBBLE_TABLE_LIMIT = 64 * 1024
 #: Boards up to this many cells get cell-set (bitboard) code; larger ones are evaluated
@@ -153,6 +160,11 @@ def unparse(e: Expr, ir: GameIR, prec: int = 0) -> str:
             return ir.chance.faces[e.value]
         if e.type == ITEM and ir.zones is not None:  # (zone specs; deck comments stay numbers)
             return ir.item_names[e.value] if 0 <= e.value < ir.n_item_kinds else "no_item"
+        if e.type == CELL and 0 <= e.value <= ir.board.n_cells:
+            return ir.board.cell_names[e.value] if e.value < ir.board.n_cells else "none"
+        if e.type.startswith("enum:"):
+            names = dict(ir.enums).get(e.type[5:], ())
+            return names[e.value] if 0 <= e.value < len(names) else "none"
         return str(e.value)
     if isinstance(e, Local):
         return e.name
@@ -167,6 +179,16 @@ def unparse(e: Expr, ir: GameIR, prec: int = 0) -> str:
             return f"{e.fn}({', '.join(shown)})"
         if e.fn == "game_counter":
             return ir.counters[e.args[0].value]
+        if e.fn == "attr" and e.args[0].value < len(ir.attributes):
+            return f"{ir.attributes[e.args[0].value].name}({unparse(e.args[1], ir)})"
+        if e.fn == "typed_counter":
+            return f"{ir.counters[e.args[0].value]}({unparse(e.args[1], ir)})"
+        if e.fn == "counter_at":  # (column, row, none, then lo, size, index per index)
+            name = ir.counters[e.args[0].value].split("[", 1)[0]
+            shown = [] if isinstance(e.args[1], Const) and e.args[1].value == ir.n_players else [unparse(e.args[1], ir)]
+            return f"{name}[{', '.join(shown + [unparse(x, ir) for x in e.args[5::3]])}]"
+        if e.fn == "either" and e.type != INT:
+            return f"(if {unparse(e.args[0], ir)} then {unparse(e.args[1], ir)} else {unparse(e.args[2], ir)})"
         if not e.args:
             return e.fn
         return f"{e.fn}({', '.join(unparse(a, ir) for a in e.args)})"

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from ...errors import BuildError
 from ...ir.nodes import (
+    INT,
+    Const,
     Discard,
     Draw,
     ForEach,
@@ -19,6 +21,7 @@ from ...ir.nodes import (
     MovePiece,
     FlipFlanked,
     SetCounter,
+    SetElement,
 )
 from .common import comment_text, unparse, unparse_domain, Var, Scope, EachFn
 from .zones import ZONE_EFFECT_TYPES, zone_effect
@@ -54,6 +57,15 @@ class Effects:
                 out.append({
                     "comment": comment_text(f"{verb} counter {ir.counters[eff.counter]} of {unparse(eff.owner, ir)} {'+' if eff.add else ''}= {unparse(eff.value, ir)}"),
                     "code": f"counter_{verb}(st, {owner}, {eff.counter}, {value})",
+                })
+            elif isinstance(eff, SetElement):
+                row, value = self.expr(eff.row, scope).text, self.expr(eff.value, scope).text
+                flat = self.element_offset(tuple(x for lo, size, e in eff.index for x in (Const(lo, INT), Const(size, INT), e)), scope)
+                name = ir.counters[eff.column].split("[", 1)[0]
+                where = ", ".join(([] if isinstance(eff.row, Const) and eff.row.value == ir.n_players else [unparse(eff.row, ir)]) + [unparse(e, ir) for _, _, e in eff.index])
+                out.append({
+                    "comment": comment_text(f"{'add' if eff.add else 'set'} {name}[{where}] {'+' if eff.add else ''}= {unparse(eff.value, ir)}"),
+                    "code": f"element_set(st, {row}, {eff.column}, {flat}, {value}, {'True' if eff.add else 'False'})",
                 })
             elif isinstance(eff, AssessRegions):
                 out.append({

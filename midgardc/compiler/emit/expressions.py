@@ -123,7 +123,25 @@ class Expressions:
                 raise BuildError("internal error: player_prop() index must be a constant")
             return Code(f"PPROP_{index.value}[{self.expr(e.args[1], scope).text} + 1]", "int")
         if fn == "game_counter":
+            if e.type != INT:
+                return Code(f"(<{CTYPE[e.type]}>st.counters[N_PLAYERS][{e.args[0].value}])", CTYPE[e.type])
             return Code(f"st.counters[N_PLAYERS][{e.args[0].value}]", "long long")
+        if fn == "typed_counter":  # (counter, player, none)
+            a = [self.expr(x, scope).text for x in e.args]
+            return Code(f"(<{CTYPE[e.type]}>counter_or(st, {a[1]}, {a[0]}, {a[2]}))", CTYPE[e.type])
+        if fn == "counter_at":  # (column, row, none, then lo, size, index per index)
+            column, row, none = (self.expr(x, scope).text for x in e.args[:3])
+            flat = self.element_offset(e.args[3:], scope)
+            return Code(f"(<{CTYPE[e.type]}>element_of(st, {row}, {column}, {flat}, {none}))", CTYPE[e.type])
+        if fn == "attr":  # (attribute, value): a table lookup
+            index = e.args[0].value
+            offset = self.ir.attributes[index].offset if index < len(self.ir.attributes) else 0
+            arg = self.expr(e.args[1], scope).text
+            return Code(f"(<{CTYPE[e.type]}>ATTR_{index}[{arg} + {offset}])", CTYPE[e.type])
+        if fn == "either" and e.type != INT:
+            a = [self.expr(x, scope).text for x in e.args]
+            t = CTYPE[e.type]
+            return Code(f"(<{t}>({a[1]}) if {a[0]} else <{t}>({a[2]}))", t)
         if fn in ("prop", "counter"):
             index = e.args[0]
             if not isinstance(index, Const):
@@ -176,6 +194,16 @@ class Expressions:
             raise BuildError(f"internal error: the compiled back end lacks built-in {fn!r}")
         return table[fn]()
 
+    def element_offset(self, index: tuple, scope: Scope) -> str:
+        """C for an array element's offset in its row, -1 when an index is out of range:
+        ``index`` is flat (lo, size, value) triples (see ir.nodes.SetElement)."""
+        flat = "0"
+        for j in range(0, len(index), 3):
+            lo, size = index[j].value, index[j + 1].value
+            value = self.wide(self.expr(index[j + 2], scope))
+            flat = f"element_step({flat}, {value} - {lo}, {size})"
+        return flat
+
     # -- quantifiers -------------------------------------------------------------------
 
     def domain_loop(self, d: Domain, scope: Scope, var: str, prefix: str = "") -> DomainLoop:
@@ -218,6 +246,8 @@ class Expressions:
                 [f"{var} = {order}[{slot}]"],
                 "int",
             )
+        if d.kind == "enum":  # the values of an enumeration (args: how many)
+            return DomainLoop([], [], f"for {var} in range({d.args[0].value}):", [], "int")
         if d.kind == "item_kinds":
             return DomainLoop([], [], f"for {var} in range(N_ITEM_KINDS):", [], "int")
         if d.kind == "ray":  # stacks and pushes: the cells past a cell along a direction

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from ...ir.nodes import GameIR
+from ...ir.values import counter_text
 from ...runtime.observe import GAME, SEES, key_visibility
 from .board import kind_letters
 from .common import EMPTY_FILL, LINE, NEUTRAL_FILL, STATE_FILLS, fmt, player_fills, sub, text, text_fill
@@ -51,7 +52,8 @@ def track_values(view: Seen) -> list[object]:
     over = view.state.is_terminal()
     for p in range(ir.n_players):
         out += [int(core.hands[p][i]) for i in _shown_kinds(ir)]
-        out += [int(core.counters[p][i]) if view.counter(i, p) else "?" for i in _panel_counters(ir)]
+        # a counter holding a cell, player, kind or enum value is written as its name (no bar)
+        out += [counter_text(ir, i, int(core.counters[p][i])) if view.counter(i, p) else "?" for i in _panel_counters(ir)]
         out += [int(v) if over or view.all or SEES[key_visibility(ir, j)](view.viewer, p) else "?" for j, v in enumerate(keys[p])]
     return out
 
@@ -90,7 +92,8 @@ def draw_players(svg: ET.Element, view: Seen, x0: float, y: float) -> float:
             if seat != p:
                 continue
             v = values[i]
-            width = min(abs(v), BAR_MAX) * BAR_UNIT if isinstance(v, int) else 0
+            width = min(abs(v), BAR_MAX) * BAR_UNIT if isinstance(v, int) and not isinstance(v, bool) else 0
+            v = str(v).lower() if isinstance(v, bool) else v
             sub(row, "rect", {"class": "bar", "data-bar": i, "x": "210", "y": fmt(dy - 9), "width": fmt(width), "height": "10"})
             text(row, 20, dy, f"{label}: {v}", "track", data_track=i, data_label=label)
             dy += LINE
@@ -107,7 +110,8 @@ def draw_game_counters(svg: ET.Element, view: Seen, x0: float, y: float) -> floa
         return y
     g = sub(svg, "g", {"class": "game-counters"})
     for i in shown:
-        v = view.state.core.counters[ir.n_players][i] if view.counter(i, GAME) else "?"
+        v = counter_text(ir, i, int(view.state.core.counters[ir.n_players][i])) if view.counter(i, GAME) else "?"
+        v = str(v).lower() if isinstance(v, bool) else v
         text(g, x0, y + 11, f"{pr.label(ir.counters[i])}: {v}", "track", data_counter=ir.counters[i])
         y += LINE
     return y + 4

@@ -19,8 +19,9 @@ from ...ir.nodes import (
     ForEach,
     IfEffect,
     SetCounter,
+    SetElement,
 )
-from .expressions import Fn
+from .expressions import Fn, element
 from . import zones as zone_rules
 
 MAX_HEIGHT = 32767  # the tallest stack (the compiled state stores heights in 16 bits)
@@ -41,6 +42,8 @@ class Effects:
                 self._counter(eff, env)
             elif isinstance(eff, MovePiece):
                 self._move(eff, env)
+            elif isinstance(eff, SetElement):
+                self._element(eff, env)
             elif isinstance(eff, FlipFlanked):
                 self._flip(eff, env)
             elif isinstance(eff, Remove):
@@ -125,6 +128,15 @@ class Effects:
         self.heights[to] = self.heights[frm]
         self.board[frm] = 0
         self.heights[frm] = 0
+
+    def _element(self, eff: SetElement, env: dict) -> None:
+        row = self._fn(eff.row)(self, env)
+        k = element(row, [x for lo, size, e in eff.index for x in (lo, size, self._fn(e)(self, env))])
+        if k < 0:
+            return
+        value = self._fn(eff.value)(self, env)
+        col = eff.column + k
+        self.counters[row][col] = self.counters[row][col] + value if eff.add else value
 
     def _counter(self, eff: SetCounter, env: dict) -> None:
         owner = self._fn(eff.owner)(self, env)

@@ -53,6 +53,20 @@ _BINARY = {
 }
 
 
+def element(row: int, index) -> int:
+    """The offset of an array element in its row, or -1 (nobody, an index out of range):
+    ``index`` is flat (lo, size, value) triples, first index most significant."""
+    if row < 0:
+        return -1
+    k = 0
+    for j in range(0, len(index), 3):
+        i = index[j + 2] - index[j]
+        if not 0 <= i < index[j + 1]:
+            return -1
+        k = k * index[j + 1] + i
+    return k
+
+
 class Program:
     """A game's IR turned into callables, shared by every state of that game."""
 
@@ -147,6 +161,10 @@ class Program:
             return lambda s, env: range(lo(s, env), hi(s, env) + 1)
         if d.kind == "group":
             return self._group_domain(self.compile(d.args[0]))
+        if d.kind == "enum":  # the values of an enumeration (args: how many)
+            size = d.args[0].value
+            values = list(range(size))
+            return lambda s, env: values
         if d.kind == "item_kinds":
             kinds = list(range(self.ir.n_item_kinds))
             return lambda s, env: kinds
@@ -328,7 +346,21 @@ class Program:
         def areas_won(s, p):
             return sum(1 for w in area_winners(s) if w == p and p >= 0)
 
+        def counter_at(s, column, row, none, *index):
+            """An element of a counter array: (lo, size, value) per index (see SetElement)."""
+            k = element(row, index)
+            return none if k < 0 else s.counters[row][column + k]
+
+        attrs = [(a.table, a.offset) for a in ir.attributes]
+
+        def attr(s, i, x):
+            table, offset = attrs[i]
+            return table[x + offset]
+
         return {
+            "attr": attr,
+            "typed_counter": lambda s, i, p, none: s.counters[p][i] if p >= 0 else none,
+            "counter_at": counter_at,
             "empty": lambda s, c: int(s.board[c] == 0),
             "occupied": lambda s, c: int(s.board[c] > 0),
             "owner": owner,

@@ -102,7 +102,7 @@ class Moves:
 
     def _param_size(self, p) -> int:
         ir = self.prog.ir
-        return {"cell": self.prog.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1, "item": ir.n_item_kinds}[p.type]
+        return {"cell": self.prog.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1, "item": ir.n_item_kinds}.get(p.type, p.hi - p.lo + 1)  # (an enumeration: 0..n-1)
 
     def decode(self, move: int) -> tuple[Action, dict]:
         for action in self.prog.ir.actions:
