@@ -73,6 +73,9 @@ CASES = [
     Case("face_text_dash.yaml", 9, 5, "face text '-1' may not be empty or contain spaces, commas, '-' or ':'"),
     Case("zone_unknown.yaml", 10, 22, "unknown zone 'piel'", "did you mean 'pile'?"),
     Case("render_bad_colour.yaml", 15, 34, "'bleu' is not a colour (a colour name or #rrggbb)", "did you mean 'blue'?"),
+    Case("legal_after_number.yaml", 10, 19, "expected a condition here, but this is a number"),
+    Case("history_missing.yaml", 8, 10, "times_seen() reads the position history, but this spec has no 'history' section", "history: {position: [board, turn]}"),
+    Case("history_unknown_part.yaml", 6, 21, "unknown part of a position 'trun'", "did you mean 'turn'?"),
     Case("zone_game_owner.yaml", 9, 13, "'zone_size' of zone 'pile' takes 1 argument, zone_size(pile) (a game zone: no player)"),
 ]
 

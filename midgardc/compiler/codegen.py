@@ -56,6 +56,7 @@ from .emit.expressions import Expressions
 from .emit.moves import Moves
 from .emit.regions import Regions
 from .emit.zones import zone_facts
+from .emit.history import history_facts
 
 #: The order of the sections in a generated module.
 SECTIONS = (
@@ -74,6 +75,7 @@ SECTIONS = (
     "legality",
     "regions",
     "effects",
+    "history",
     "end",
     "ranking",
     "moves",
@@ -177,6 +179,8 @@ class Generator(Moves):
             "decks": self.deck_facts(),
             "zones": zone_facts(ir),
             "areas": self.area_facts(),
+            "history": history_facts(ir),
+            "lookahead": any(a.legal_after is not None for a in ir.actions),
         }
 
     def area_facts(self) -> Optional[dict]:
@@ -386,6 +390,7 @@ _GENERATORS = {
     "legality": generate_legality,
     "regions": generate_regions,
     "effects": generate_effects,
+    "history": lambda g: render("history.pyx.j2", **g.context(), actions=g.actions),
     "end": generate_end,
     "ranking": generate_ranking,
     "moves": generate_moves,

@@ -56,6 +56,9 @@ BUILTINS: dict[str, Builtin] = {
     # -- areas (specs with an areas section): majority scoring
     "area_points": Builtin((PLAYER,), INT, "the points of the areas where the player has the strictly greatest weight", "area_points(p)"),
     "areas_won": Builtin((PLAYER,), INT, "how many areas the player has the strictly greatest weight in", "areas_won(p) >= 2"),
+    # -- position history (specs with a history section): the position as history: defines it
+    "times_seen": Builtin((), INT, "how many times the current position has been reached in this game, this time included (in legal_after: the position the move would make)", "times_seen() >= 3"),
+    "repeated": Builtin((), BOOL, "the current position was reached before in this game (times_seen() >= 2; in legal_after: the move would recreate an earlier position)", "not repeated()"),
 }
 
 # Queries of zones of items (specs with a zones section), kept apart from BUILTINS: their

@@ -28,6 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
+from .history import HistoryIR
+
 BOOL, INT, CELL, PLAYER, KIND, DIR, FACE = "bool", "int", "cell", "player", "kind", "dir", "face"
 ITEM = "item"  # a kind of item (deck: or items:)
 ZONE = "zone"  # a zone of items (zones:); only constants have this type
@@ -384,6 +386,11 @@ class Action:
     notation: tuple[Union[str, int], ...]  # literal text pieces and parameter indices
     base: int = 0
     size: int = 1
+    # lookahead legality (legal_after:): a binding that passes ``where`` is legal only if
+    # this condition holds on a copy of the state after the action's effects and its
+    # triggers (before the turn passes: ``mover`` is still the player moving); the copy is
+    # then discarded. None: no lookahead.
+    legal_after: Optional["Expr"] = None
 
 
 @dataclass(frozen=True)
@@ -660,6 +667,9 @@ class GameIR:
     counter_scope: tuple[str, ...] = ()  # per counter: "player" | "game" (() = all per player)
     counter_visible: tuple[str, ...] = ()  # per counter: "all" | "owner" | "none" (() = all public)
     source: str = ""  # spec path, for messages
+    # position history (history:): what a position is; None: no history is kept (and
+    # repeated()/times_seen() are refused by the front end). See ir/history.py.
+    history: Optional[HistoryIR] = None
     meta: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property

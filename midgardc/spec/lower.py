@@ -67,6 +67,7 @@ from .schema import (
 from .variants import apply_player_count, apply_variant, load_tree, player_counts, variant_names
 from .yamlpos import YList, YMap, YNode, YScalar
 from .zones import lower_items, lower_zones
+from .history import lower_history
 
 
 class Lowerer(LowerEffects, LowerActions, LowerBoard):
@@ -187,6 +188,7 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         self.zones_ir = lower_zones(self, top.get("zones"), items)
         self.zones_names = [z.name for z in self.zones_ir.zones] if self.zones_ir else []
         areas = self.lower_areas(top.get("areas"))
+        history = lower_history(self, top.get("history"), counters, max_plies, game.items["max_plies"].pos if "max_plies" in game else game.pos)
         self.lower_defines(top.get("define"))
         actions = self.lower_actions(top.items["actions"])
         if chance is not None:
@@ -225,6 +227,7 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
             deck=self.deck_ir,
             zones=self.zones_ir,
             areas=areas,
+            history=history,
             stacks=_uses_stacks((actions, triggers, end, ranking, tuple(self.defines), render)),
         )
 

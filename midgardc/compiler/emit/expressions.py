@@ -171,6 +171,9 @@ class Expressions:
             "holding": lambda: Code(f"holding_of(st, {a[0]}, {a[1]}, {a[2]})", "long long"),
             "zone_size": lambda: Code(f"zone_size_of(st, {a[0]}, {a[1]})", "long long"),
             "top": lambda: Code(f"zone_top_of(st, {a[0]}, {a[1]})", "int"),
+            # the position history (templates/history.pyx.j2)
+            "times_seen": lambda: Code("times_seen_of(st)", "long long"),
+            "repeated": lambda: Code("(times_seen_of(st) >= 2)", "bint"),
         }
         if fn not in table:
             raise BuildError(f"internal error: the compiled back end lacks built-in {fn!r}")

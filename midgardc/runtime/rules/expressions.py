@@ -53,6 +53,14 @@ _BINARY = {
 }
 
 
+def _zobrist(ir: GameIR) -> list[list[int]]:
+    """The board keys of the position hash: [cell][piece id] (0 for the empty cell)."""
+    from ...ir.history import piece_key
+
+    pieces = ir.n_players * ir.n_kinds + 1
+    return [[piece_key(c, p, pieces) if p else 0 for p in range(pieces)] for c in range(ir.board.n_cells)]
+
+
 class Program:
     """A game's IR turned into callables, shared by every state of that game."""
 
@@ -68,6 +76,9 @@ class Program:
         for i, d in enumerate(ir.defines):
             self.defines[i] = self.compile(d.body)
         self.wheres = [self.compile(a.where) for a in ir.actions]
+        # lookahead legality and the position history (rules/history.py)
+        self.afters = [self.compile(a.legal_after) if a.legal_after is not None else None for a in ir.actions]
+        self.zkeys = _zobrist(ir) if ir.history is not None and ir.history.board else None
         self.plans = [plan(a, ir.defines, self.compile) for a in ir.actions]
         self.rank = [self.compile(k.expr) for k in ir.ranking]
         self.end_conds = [self.compile(e) for e in ir.end.conditions]
@@ -366,6 +377,9 @@ class Program:
             # areas
             "area_points": area_points,
             "areas_won": areas_won,
+            # the position history
+            "times_seen": lambda s: s.times_seen(),
+            "repeated": lambda s: int(s.times_seen() >= 2),
             # zones of items (holding, zone_size, top)
             **(zone_rules.builtins(ir.zones) if ir.zones is not None else {}),
         }
