@@ -91,6 +91,8 @@ DOMAINS: dict[str, Builtin] = {
     "range": Builtin((INT, INT), INT, "the integers lo..hi, both included", "all k in range(1, 3): empty(c)"),
     # connection: the chain of pieces a cell belongs to
     "group": Builtin((CELL,), CELL, "the cells joined to a cell through neighbours with the same owner, the cell first, breadth-first; none when it is empty", "any x in group(c): seeded(x)"),
+    # the same for any colour: an empty cell's region is the empty cells joined to it
+    "region": Builtin((CELL,), CELL, "the cells joined to a cell through neighbours of its colour (the same owner's pieces, or empty cells for an empty cell), the cell first, breadth-first; none off the board", "any x in region(c): any y in neighbours(x): empty(y)"),
     # stacks and pushes: the cells beyond a cell along a direction
     "item_kinds": Builtin((), ITEM, "every kind of item (of the decks or of items:), in declared order", "any k in item_kinds: face_up(mover, k) > 0"),
     "ray": Builtin((CELL, DIR), CELL, "the cells from step(c, d) on in direction d, up to the edge", "all x in ray(c, n): height(x) > 2"),

@@ -61,6 +61,7 @@ class Expressions:
         self.words = (n + 63) // 64 or 1
         self.sets_enabled = n <= MAX_SET_CELLS
         self.uses_group = False  # some quantifier ranges over group(c): emit group_fill()
+        self.uses_region = False  # ... over region(c): emit region_fill()
         self.removals: list[RemoveFn] = []
         self.eaches: list = []  # EachFn per for_each effect
         self.uses_again = False  # some effect is extra_turn: the state carries the flag
@@ -210,13 +211,16 @@ class Expressions:
                 [],
                 "long long",
             )
-        if d.kind == "group":
+        if d.kind in ("group", "region"):
             src = self.expr(d.args[0], scope).text
-            self.uses_group = True
+            if d.kind == "region":
+                self.uses_region = True
+            else:
+                self.uses_group = True
             order, size, slot = prefix + "chain", prefix + "chain_size", prefix + "link"
             return DomainLoop(
                 [f"int {order}[N_CELLS]", f"int {size}", f"int {slot}"],
-                [f"{size} = group_fill(st, {src}, {order})"],
+                [f"{size} = {d.kind}_fill(st, {src}, {order})"],
                 f"for {slot} in range({size}):",
                 [f"{var} = {order}[{slot}]"],
                 "int",

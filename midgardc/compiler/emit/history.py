@@ -26,7 +26,9 @@ def history_facts(ir: GameIR) -> Optional[dict]:
         "board": h.board,
         "turn": h.turn,
         "counters": counters,
-        "cap": ir.max_plies + 1,
+        # the start and a position per move; the front end keeps max_plies within the limit
+        # (an IR made by hand with more plies keeps the first MAX_HISTORY_PLIES + 1)
+        "cap": min(ir.max_plies, MAX_HISTORY_PLIES) + 1,
         "limit": MAX_HISTORY_PLIES,
         "seed": f"0x{HASH_SEED:016x}ULL",
         "piece_keys": PIECE_KEYS,

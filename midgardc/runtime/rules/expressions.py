@@ -158,6 +158,8 @@ class Program:
             return lambda s, env: range(lo(s, env), hi(s, env) + 1)
         if d.kind == "group":
             return self._group_domain(self.compile(d.args[0]))
+        if d.kind == "region":
+            return self._group_domain(self.compile(d.args[0]), empty_too=True)
         if d.kind == "item_kinds":
             kinds = list(range(self.ir.n_item_kinds))
             return lambda s, env: kinds
@@ -165,19 +167,21 @@ class Program:
             return self._ray_domain(self.compile(d.args[0]), self.compile(d.args[1]))
         raise AssertionError(d.kind)  # pragma: no cover
 
-    def _group_domain(self, cell: Fn) -> Callable[["Core", dict], list[int]]:
-        """group(c): c's chain of same-owner pieces, breadth-first from c."""
+    def _group_domain(self, cell: Fn, empty_too: bool = False) -> Callable[["Core", dict], list[int]]:
+        """group(c): c's chain of same-owner pieces, breadth-first from c; with
+        ``empty_too``, region(c): the same for any colour, an empty cell's region being the
+        empty cells joined to it."""
         n, nbrs = self.n, self.neighbours
 
         def group(s, env):
             c = cell(s, env)
-            if c >= n or s.board[c] <= 0:
+            if c >= n or (s.board[c] <= 0 and not empty_too):
                 return ()
             owner = s._owner(c)
             order, seen = [c], {c}
             for x in order:  # the list grows as the search goes
                 for y in nbrs[x]:
-                    if y not in seen and s.board[y] > 0 and s._owner(y) == owner:
+                    if y not in seen and (empty_too or s.board[y] > 0) and s._owner(y) == owner:
                         seen.add(y)
                         order.append(y)
             return order
