@@ -157,6 +157,11 @@ def test_both_engines_play_the_same_games():
     check_games(GO, None, 20, 9)
 
 
+@pytest.mark.skipif(not os.environ.get("MIDGARDC_LONG"), reason="about 8 minutes of interpreter games; set MIDGARDC_LONG=1")
+def test_thousand_random_games_move_for_move():
+    check_games(GO, None, 1000, 20_261_123)
+
+
 # --------------------------------------------------------------------------- OpenSpiel
 
 
