@@ -181,6 +181,7 @@ class Generator(Moves):
             "zones": zone_facts(ir),
             "areas": self.area_facts(),
             "history": history_facts(ir),
+            "initial_heights": list(ir.initial_heights) + [0] if ir.initial_heights else None,
             "lookahead": any(a.legal_after is not None for a in ir.actions),
         }
 

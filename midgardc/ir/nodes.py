@@ -652,6 +652,8 @@ class GameIR:
     ranking: tuple[RankKey, ...]
     render: RenderIR
     initial_board: tuple[int, ...] = ()  # piece id per cell at setup ("" = all empty)
+    # stacks at setup (setup: height): pieces per cell; () = one on every occupied cell
+    initial_heights: tuple[int, ...] = ()
     # per-player properties (player_props:): name -> value per player (ints, dirs, cells)
     player_props: tuple[tuple[str, tuple[int, ...]], ...] = ()
     max_plies: int = 10000

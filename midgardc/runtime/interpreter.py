@@ -62,6 +62,8 @@ class Core(Effects, Captures, Regions, Moves, History):
         ir = prog.ir
         self.board = list(ir.initial_board or [0] * prog.n) + [OFFBOARD]
         self.heights = [int(p > 0) for p in self.board[:-1]] + [0]  # pieces stacked per cell
+        if ir.initial_heights:  # stacks at setup
+            self.heights = list(ir.initial_heights) + [0]
         self.hands = [list(h) for h in ir.hand_init]
         self.counters = [list(c) for c in ir.counter_init]
         self.current = 0

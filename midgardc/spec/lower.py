@@ -180,7 +180,10 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         hand_init = self.lower_pieces(top.get("pieces"))
         counters, counter_init, counter_scope, counter_visible = self.lower_counters(top.get("counters"))
         self.board = self.lower_board(top.items["board"])
+        self.setup_heights: list[int] = []
         initial_board = self.lower_setup(top.get("setup"))
+        # stacks at setup: kept only when some cell holds more than one piece
+        initial_heights = tuple(self.setup_heights) if any(h > 1 for h in self.setup_heights) else ()
         player_props = self.lower_player_props(top.get("player_props"))
         chance = self.lower_chance(top.get("chance"))
         self.deck_ir = self.lower_deck(top.get("deck"))
@@ -228,7 +231,8 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
             zones=self.zones_ir,
             areas=areas,
             history=history,
-            stacks=_uses_stacks((actions, triggers, end, ranking, tuple(self.defines), render)),
+            initial_heights=initial_heights,
+            stacks=bool(initial_heights) or _uses_stacks((actions, triggers, end, ranking, tuple(self.defines), render)),
         )
 
     def lower_chance(self, node: Optional[YNode]) -> Optional[ChanceIR]:

@@ -36,7 +36,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "set": ({"counter", "of", "to"}, {"counter", "to"}),
     "add": ({"counter", "of", "to"}, {"counter", "to"}),
     # pieces on the board at the start; moving and turning pieces
-    "setup_entry": ({"piece", "owner", "cells"}, {"piece", "owner", "cells"}),
+    "setup_entry": ({"piece", "owner", "cells", "height"}, {"piece", "owner", "cells"}),
     "move": ({"from", "to", "capture"}, {"from", "to"}),
     "flip_flanked": ({"at"}, {"at"}),
     # dice rolled at the start of every turn
