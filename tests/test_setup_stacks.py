@@ -1,4 +1,5 @@
-"""Stacks at setup (a setup entry's ``height``) on both back ends, and heights as part of
+"""Stacks at setup (a setup entry's ``height``) and a counter's start per player on both
+back ends, and heights as part of
 a position in the history (tests/data/setup_stacks.yaml: towers that move, capture lower
 towers and end the game when a position comes a third time)."""
 
@@ -27,6 +28,7 @@ def test_towers_stand_at_the_start(engine):
     heights = {name: core.heights[cell(name)] for name in ("a1", "b1", "b2", "c3", "d4", "a2")}
     assert heights == {"a1": 3, "b1": 2, "b2": 1, "c3": 1, "d4": 3, "a2": 0}
     assert core.keys() == [[3 + 2 + 2 + 3 + 1], [3 + 2 + 2 + 3 + 1]]
+    assert core.counters == [[2], [1], [0]]  # lifts: {start: {red: 2, blue: 1}}
     # a tower captured goes back to its owner's hand whole: b2 (1) takes c3 (1) ...
     core.apply(game.move_id("b2-c2"))
     core.apply(game.move_id("c3-c2"))

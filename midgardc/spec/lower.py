@@ -419,6 +419,7 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         init: list[int] = []
         scopes: list[str] = []
         visible: list[str] = []
+        player_starts: dict[int, list[int]] = {}  # counter -> a start per player (start: {p: v})
         if node is not None:
             if not isinstance(node, YMap):
                 raise SpecError("'counters' maps a counter name to its starting value (or to {start, of, visible})", node.pos)
@@ -427,7 +428,8 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
                 scope, vis = "player", "all"
                 if isinstance(value, YMap):
                     body = self.keys(value, "counter", f"counter '{cname}'")
-                    start = self.scalar(body["start"], int, "a counter's starting value", -(2**31), 2**31 - 1) if "start" in body else 0
+                    snode = body["start"] if "start" in body else None
+                    start = 0 if snode is None or isinstance(snode, YMap) else self.scalar(snode, int, "a counter's starting value", -(2**31), 2**31 - 1)
                     if "of" in body:
                         scope = self.scalar(body["of"], str, "a counter's 'of'")
                         if scope not in COUNTER_SCOPES:
@@ -438,6 +440,17 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
                             raise SpecError(f"a counter is visible to {', '.join(VISIBILITIES)}, not '{vis}'", body["visible"].pos, did_you_mean(vis, VISIBILITIES))
                         if scope == "game" and vis == "owner":
                             raise SpecError("a game counter has no owner: it is visible to 'all' or 'none'", body["visible"].pos)
+                    if isinstance(snode, YMap):  # a start per player: {red: 3, blue: 0}
+                        if scope == "game":
+                            raise SpecError("a game counter has one starting value, not one per player", snode.pos)
+                        own = [0] * len(self.players)
+                        for pname, pv in snode.items.items():
+                            if pname in self.unseated:
+                                continue
+                            if pname not in self.players:
+                                raise SpecError(f"unknown player '{pname}'", snode.key_pos[pname], did_you_mean(pname, self.players))
+                            own[self.players.index(pname)] = self.scalar(pv, int, "a counter's starting value", -(2**31), 2**31 - 1)
+                        player_starts[len(names)] = own
                 else:
                     start = self.scalar(value, int, "a counter's starting value", -(2**31), 2**31 - 1)
                 (self.names.game_counters if scope == "game" else self.names.counters)[cname] = len(names)
@@ -448,7 +461,8 @@ class Lowerer(LowerEffects, LowerActions, LowerBoard):
         per_player = tuple(v if s == "player" else 0 for v, s in zip(init, scopes))
         game_row = tuple(v if s == "game" else 0 for v, s in zip(init, scopes))
         self.names.game_row = len(self.players)
-        return names, (*(per_player for _ in self.players), game_row), tuple(scopes), tuple(visible)
+        rows = tuple(tuple(player_starts[i][p] if i in player_starts else v for i, v in enumerate(per_player)) for p in range(len(self.players)))
+        return names, (*rows, game_row), tuple(scopes), tuple(visible)
 
     # -- setup and per-player properties ---------------------------------------------
 
