@@ -157,7 +157,7 @@ def test_both_engines_play_the_same_games():
     check_games(GO, None, 20, 9)
 
 
-@pytest.mark.skipif(not os.environ.get("MIDGARDC_LONG"), reason="about 8 minutes of interpreter games; set MIDGARDC_LONG=1")
+@pytest.mark.skipif(not os.environ.get("MIDGARDC_LONG"), reason="about 11 minutes of interpreter games on a loaded machine; set MIDGARDC_LONG=1")
 def test_thousand_random_games_move_for_move():
     check_games(GO, None, 1000, 20_261_123)
 
