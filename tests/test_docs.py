@@ -120,6 +120,7 @@ player_props: {ahead: {red: n, blue: s}}
 chance: {dice: 3, faces: {ace: 1, two: 2, blank: 0}}
 deck: {items: {one: [1], low: [1, 2, 3]}, up: 1}
 areas: [{name: middle, cells: [b2, b1], weights: {b2: 2}}]
+history: {position: [board, turn]}
 define:
   ice(cell c): empty(c) and not seeded(c)
 actions:

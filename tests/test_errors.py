@@ -74,6 +74,12 @@ CASES = [
     Case("zone_unknown.yaml", 10, 22, "unknown zone 'piel'", "did you mean 'pile'?"),
     Case("render_bad_colour.yaml", 15, 34, "'bleu' is not a colour (a colour name or #rrggbb)", "did you mean 'blue'?"),
     Case("none_untyped.yaml", 10, 55, "a number has no 'none' value", "none is a cell (off the board), a player (nobody)"),
+    Case("legal_after_number.yaml", 10, 19, "expected a condition here, but this is a number"),
+    Case("history_missing.yaml", 8, 10, "times_seen() reads the position history, but this spec has no 'history' section", "history: {position: [board, turn]}"),
+    Case("history_unknown_part.yaml", 6, 21, "unknown part of a position 'trun'", "did you mean 'turn'?"),
+    Case("region_not_a_cell.yaml", 6, 68, "argument 1 of 'region' must be a cell, got a player"),
+    Case("setup_height_zero.yaml", 6, 51, "a setup height must be between 1 and 32767, got 0"),
+    Case("counter_start_per_player_game.yaml", 5, 28, "a game counter has one starting value, not one per player"),
     Case("zone_game_owner.yaml", 9, 13, "'zone_size' of zone 'pile' takes 1 argument, zone_size(pile) (a game zone: no player)"),
 ]
 

@@ -56,6 +56,7 @@ from .emit.expressions import Expressions
 from .emit.moves import Moves
 from .emit.regions import Regions
 from .emit.zones import zone_facts
+from .emit.history import history_facts
 
 #: The order of the sections in a generated module.
 SECTIONS = (
@@ -75,6 +76,7 @@ SECTIONS = (
     "legality",
     "regions",
     "effects",
+    "history",
     "end",
     "ranking",
     "moves",
@@ -171,6 +173,7 @@ class Generator(Moves):
             "nibbles": (n + 3) // 4 * 16 * self.x.words * 8 <= NIBBLE_TABLE_LIMIT,
             "n_pieces": max_piece + 1,
             "uses_group": self.x.uses_group,
+            "uses_region": self.x.uses_region,
             "n_dilations": len(self.x.dilations),
             "pick": self.pick_cells(),
             "chance": self.chance_facts(),
@@ -181,6 +184,9 @@ class Generator(Moves):
             "areas": self.area_facts(),
             # counters of every type and counter arrays (their helpers in runtime.pyx.j2)
             "typed_values": bool(ir.counter_types) or any("[" in c for c in ir.counters),
+            "history": history_facts(ir),
+            "initial_heights": list(ir.initial_heights) + [0] if ir.initial_heights else None,
+            "lookahead": any(a.legal_after is not None for a in ir.actions),
         }
 
     def area_facts(self) -> Optional[dict]:
@@ -391,6 +397,7 @@ _GENERATORS = {
     "legality": generate_legality,
     "regions": generate_regions,
     "effects": generate_effects,
+    "history": lambda g: render("history.pyx.j2", **g.context(), actions=g.actions),
     "end": generate_end,
     "ranking": generate_ranking,
     "moves": generate_moves,

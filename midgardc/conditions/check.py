@@ -22,6 +22,7 @@ DICE_BUILTINS = ("rolled", "die", "face_value")
 DECK_BUILTINS = ("face_up", "in_deck", "discarded", "deck_left")
 DIRECTION_BUILTINS = ("step", "room")
 AREA_BUILTINS = ("area_points", "areas_won")  # (and the collection ray(c, d))
+HISTORY_BUILTINS = ("times_seen", "repeated")  # the position history (history:)
 
 
 @dataclass
@@ -42,6 +43,7 @@ class Names:
     zones: dict[str, tuple[int, bool, bool]] = field(default_factory=dict)
     has_areas: bool = False  # the spec declares areas scored by majority (areas:)
     has_chance: bool = False  # the spec declares dice (chance:), so rolled()/die() mean something
+    has_history: bool = False  # the spec keeps a position history (history:)
     later: set[str] = field(default_factory=set)  # definitions written further down (not usable yet)
     defining: str = ""  # the definition whose body is being checked
     # -- values of every type (conditions/typed.py)
@@ -77,6 +79,9 @@ class Checker(TypedValues):
         if n == self.names.defining:
             return self.fail(f"'{n}' uses itself; definitions cannot be recursive", at, "say it with a quantifier (any, all, count) instead")
         return self.fail(f"'{n}' is defined further down; a definition can only use the ones written above it", at, f"move '{n}' above this one")
+
+    def _no_history(self, n: str, at: int) -> SpecError:
+        return self.fail(f"{n}() reads the position history, but this spec has no 'history' section", at, "say what a position is: history: {position: [board, turn]}")
 
     # -- entry points ---------------------------------------------------------------
 
@@ -123,6 +128,8 @@ class Checker(TypedValues):
             value, typ = CONSTANTS[n]
             return Const(value, typ)
         if n in BUILTINS and not BUILTINS[n].args:
+            if n in HISTORY_BUILTINS and not self.names.has_history:
+                raise self._no_history(n, node.at)
             return Call(n, (), BUILTINS[n].result)
         if n in self.names.defines and not self.names.defines[n][1]:
             idx, _, result = self.names.defines[n]
@@ -172,6 +179,8 @@ class Checker(TypedValues):
                 raise self.fail(f"{n}() reads the players' items, but this spec has no 'deck' section", node.at, "declare the decks: deck: {items: {one: [1], two: [2]}, up: 1}")
             if n in AREA_BUILTINS and not self.names.has_areas:
                 raise self.fail(f"{n}() scores the areas, but this spec has no 'areas' section", node.at, "declare them: areas: {north: {cells: [a1, a2], points: 2}}")
+            if n in HISTORY_BUILTINS and not self.names.has_history:
+                raise self._no_history(n, node.at)
             if n in DICE_BUILTINS and not self.names.has_chance:
                 raise self.fail(f"{n}() reads the dice, but this spec has no 'chance' section", node.at, "declare the dice: chance: {dice: 2, faces: {one: 1, two: 2}}")
             return Call(n, self._args(node, scope, b.args, "function"), b.result)

@@ -56,6 +56,9 @@ BUILTINS: dict[str, Builtin] = {
     # -- areas (specs with an areas section): majority scoring
     "area_points": Builtin((PLAYER,), INT, "the points of the areas where the player has the strictly greatest weight", "area_points(p)"),
     "areas_won": Builtin((PLAYER,), INT, "how many areas the player has the strictly greatest weight in", "areas_won(p) >= 2"),
+    # -- position history (specs with a history section): the position as history: defines it
+    "times_seen": Builtin((), INT, "how many times the current position has been reached in this game, this time included (in legal_after: the position the move would make)", "times_seen() >= 3"),
+    "repeated": Builtin((), BOOL, "the current position was reached before in this game (times_seen() >= 2; in legal_after: the move would recreate an earlier position)", "not repeated()"),
 }
 
 # Queries of zones of items (specs with a zones section), kept apart from BUILTINS: their
@@ -95,6 +98,8 @@ DOMAINS: dict[str, Builtin] = {
     "range": Builtin((INT, INT), INT, "the integers lo..hi, both included", "all k in range(1, 3): empty(c)"),
     # connection: the chain of pieces a cell belongs to
     "group": Builtin((CELL,), CELL, "the cells joined to a cell through neighbours with the same owner, the cell first, breadth-first; none when it is empty", "any x in group(c): seeded(x)"),
+    # the same for any colour: an empty cell's region is the empty cells joined to it
+    "region": Builtin((CELL,), CELL, "the cells joined to a cell through neighbours of its colour (the same owner's pieces, or empty cells for an empty cell), the cell first, breadth-first; none off the board", "any x in region(c): any y in neighbours(x): empty(y)"),
     # stacks and pushes: the cells beyond a cell along a direction
     "item_kinds": Builtin((), ITEM, "every kind of item (of the decks or of items:), in declared order", "any k in item_kinds: face_up(mover, k) > 0"),
     "ray": Builtin((CELL, DIR), CELL, "the cells from step(c, d) on in direction d, up to the edge", "all x in ray(c, n): height(x) > 2"),

@@ -32,6 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
+from .history import HistoryIR
+
 BOOL, INT, CELL, PLAYER, KIND, DIR, FACE = "bool", "int", "cell", "player", "kind", "dir", "face"
 ITEM = "item"  # a kind of item (deck: or items:)
 ZONE = "zone"  # a zone of items (zones:); only constants have this type
@@ -410,6 +412,11 @@ class Action:
     notation: tuple[Union[str, int], ...]  # literal text pieces and parameter indices
     base: int = 0
     size: int = 1
+    # lookahead legality (legal_after:): a binding that passes ``where`` is legal only if
+    # this condition holds on a copy of the state after the action's effects and its
+    # triggers (before the turn passes: ``mover`` is still the player moving); the copy is
+    # then discarded. None: no lookahead.
+    legal_after: Optional["Expr"] = None
 
 
 @dataclass(frozen=True)
@@ -673,6 +680,8 @@ class GameIR:
     ranking: tuple[RankKey, ...]
     render: RenderIR
     initial_board: tuple[int, ...] = ()  # piece id per cell at setup ("" = all empty)
+    # stacks at setup (setup: height): pieces per cell; () = one on every occupied cell
+    initial_heights: tuple[int, ...] = ()
     # per-player properties (player_props:): name -> value per player (ints, dirs, cells)
     player_props: tuple[tuple[str, tuple[int, ...]], ...] = ()
     max_plies: int = 10000
@@ -692,6 +701,9 @@ class GameIR:
     enums: tuple[tuple[str, tuple[str, ...]], ...] = ()  # enums: name -> its values, in order
     attributes: tuple = ()  # named attributes of cells, items, kinds, ... (ir/values.py AttributeIR)
     source: str = ""  # spec path, for messages
+    # position history (history:): what a position is; None: no history is kept (and
+    # repeated()/times_seen() are refused by the front end). See ir/history.py.
+    history: Optional[HistoryIR] = None
     meta: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property

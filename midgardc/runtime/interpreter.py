@@ -17,22 +17,27 @@ from .rules import zones as zone_rules
 from .rules.captures import Captures
 from .rules.effects import MAX_HEIGHT, Effects
 from .rules.expressions import Program
+from .rules.history import History
 from .rules.moves import Moves
 from .rules.regions import Regions
 
 OFFBOARD = -1  # the piece id stored in the sentinel cell: not empty, no owner
 
 
-class Core(Effects, Captures, Regions, Moves):
+class Core(Effects, Captures, Regions, Moves, History):
     """One game state of the reference back end (ints in, ints out): the state, the turn
     structure (chance, a move applied, settling, the end) and, from its bases in
     ``rules/``, listing moves and running effects."""
 
-    __slots__ = ("prog", "board", "hands", "counters", "current", "last", "ply", "terminal", "passes", "ply_limited", "_legal", "roll", "chance", "rng", "again", "heights", "deck", "drawn", "up", "discards", "zones")
+    __slots__ = ("prog", "board", "hands", "counters", "current", "last", "ply", "terminal", "passes", "ply_limited", "_legal", "roll", "chance", "rng", "again", "heights", "deck", "drawn", "up", "discards", "zones", "zboard", "seen", "looking")
 
-    def __init__(self, prog: Program, copy_from: Optional["Core"] = None, seed: int = 0):
+    def __init__(self, prog: Program, copy_from: Optional["Core"] = None, seed: int = 0, look: bool = False):
         self.prog = prog
         if copy_from is not None:
+            # position history: a copy for a lookahead shares the history (it never writes it)
+            self.zboard = copy_from.zboard
+            self.seen = copy_from.seen if look else dict(copy_from.seen)
+            self.looking = look
             self.board = list(copy_from.board)
             self.hands = [list(h) for h in copy_from.hands]
             self.counters = [list(c) for c in copy_from.counters]
@@ -57,6 +62,8 @@ class Core(Effects, Captures, Regions, Moves):
         ir = prog.ir
         self.board = list(ir.initial_board or [0] * prog.n) + [OFFBOARD]
         self.heights = [int(p > 0) for p in self.board[:-1]] + [0]  # pieces stacked per cell
+        if ir.initial_heights:  # stacks at setup
+            self.heights = list(ir.initial_heights) + [0]
         self.hands = [list(h) for h in ir.hand_init]
         self.counters = [list(c) for c in ir.counter_init]
         self.current = 0
@@ -76,6 +83,7 @@ class Core(Effects, Captures, Regions, Moves):
         self._deal()
         # zones: every ordered zone shuffled with the chance stream, after the decks
         self.zones = zone_rules.start(ir.zones, self.rng) if ir.zones is not None else []
+        self._start_history()  # (the start position is the history's first)
         self._settle()
 
     def _deal(self) -> None:
@@ -142,6 +150,7 @@ class Core(Effects, Captures, Regions, Moves):
         self.chance = bool(ir.chance)  # the loaded turn opens with a roll
         self.again = 0
         self._legal = None
+        self._start_history()  # a loaded position starts the history
         self._settle()
 
     def set_counter(self, player: int, counter: int, value: int) -> None:
@@ -175,14 +184,7 @@ class Core(Effects, Captures, Regions, Moves):
         action, env = self.decode(move)
         index = self.prog.ir.actions.index(action)
         self._legal = None
-        self.run_effects(action.effects, env)
-        # trigger order is a rule (docs/spec-language.md): in the order written, each `when`
-        # checked on the state the action and the triggers before it left; once per move
-        for trig, when in self.prog.triggers:
-            if trig.after and index not in trig.after:
-                continue
-            if when is None or when(self, env):
-                self.run_effects(trig.effects, env)
+        self._act(action, index, env)
         self.last = self.current
         self.ply += 1
         self.passes = 0
@@ -191,8 +193,22 @@ class Core(Effects, Captures, Regions, Moves):
         elif not self.again:
             self.current = (self.current + 1) % self.prog.ir.n_players
         self.again = 0  # (1: extra_turn, the same player moves again)
+        if self.prog.ir.history is not None:
+            self._record()  # the position after the move, the turn passed, before settling
         self.chance = self.prog.ir.chance is not None
         self._settle()
+
+    def _act(self, action, index: int, env: dict) -> None:
+        """A move's own part: the action's effects, then its triggers (also what a
+        lookahead runs on its copy, see rules/history.py)."""
+        self.run_effects(action.effects, env)
+        # trigger order is a rule (docs/spec-language.md): in the order written, each `when`
+        # checked on the state the action and the triggers before it left; once per move
+        for trig, when in self.prog.triggers:
+            if trig.after and index not in trig.after:
+                continue
+            if when is None or when(self, env):
+                self.run_effects(trig.effects, env)
 
     def _settle(self) -> None:
         """After setup and after every move: end the game, or find a player who can move."""

@@ -80,6 +80,8 @@ class LowerActions:
             where = self.condition(body["where"], scope) if "where" in body else Const(1, BOOL)
             effects = self.lower_effects(body.get("effects"), scope, f"action '{aname}'")
             where = _with_hand_checks(where, effects)
+            # lookahead legality: a condition on the state the move would leave
+            after = self.condition(body["legal_after"], scope) if "legal_after" in body else None
             notation = self.lower_notation(body.get("notation"), params, aname, node.key_pos[aname])
             size = 1
             for p in params:
@@ -95,7 +97,7 @@ class LowerActions:
                         npos,
                         f"give '{aname}' a notation of its own, e.g. notation: \"" + ":".join([aname] + ["{%s}" % p.name for p in params]) + '"',
                     )
-            actions.append(Action(aname, params, where, effects, notation, base, size))
+            actions.append(Action(aname, params, where, effects, notation, base, size, legal_after=after))
             base += size
         return tuple(actions)
 

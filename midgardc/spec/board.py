@@ -113,9 +113,12 @@ class LowerBoard:
             raise SpecError("'setup' is a list of entries like {piece: stone, owner: white, cells: [d4, e5]}", node.pos)
         n = len(self.cell_index)
         board = [0] * n
+        self.setup_heights = [0] * n  # stacks at setup: pieces per cell
         for entry in node:
             body = self.keys(entry, "setup_entry", "a setup entry")
             kind = self.kind(body["piece"])
+            # a stack of `height` pieces on each of the cells (default 1)
+            height = self.scalar(body["height"], int, "a setup height", 1, 32767) if "height" in body else 1
             onode = body["owner"]
             oname = self.scalar(onode, str, "a player name")
             if oname in self.unseated:
@@ -131,6 +134,7 @@ class LowerBoard:
                 if board[c]:
                     raise SpecError(f"cell '{self.board.cell_names[c]}' is set up twice", item.pos)
                 board[c] = piece
+                self.setup_heights[c] = height
         return tuple(board)
 
     def lower_player_props(self, node: Optional[YNode]) -> tuple[tuple[str, tuple[int, ...]], ...]:

@@ -69,6 +69,7 @@ from .variants import apply_player_count, apply_variant, load_tree, player_count
 from .yamlpos import YList, YMap, YNode, YScalar
 from .present import lower_present
 from .zones import lower_items, lower_zones
+from .history import lower_history
 
 
 class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoard):
@@ -186,7 +187,10 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         hand_init = self.lower_pieces(top.get("pieces"))
         counters, counter_init, counter_scope, counter_visible = self.lower_counters(top.get("counters"))
         self.board = self.lower_board(top.items["board"])
+        self.setup_heights: list[int] = []
         initial_board = self.lower_setup(top.get("setup"))
+        # stacks at setup: kept only when some cell holds more than one piece
+        initial_heights = tuple(self.setup_heights) if any(h > 1 for h in self.setup_heights) else ()
         player_props = self.lower_player_props(top.get("player_props"))
         chance = self.lower_chance(top.get("chance"))
         self.deck_ir = self.lower_deck(top.get("deck"))
@@ -196,6 +200,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         areas = self.lower_areas(top.get("areas"))
         counters, counter_init, counter_scope, counter_visible, counter_types = self.lower_counter_values(counters, counter_init, counter_scope, counter_visible)
         attributes = self.lower_attributes(top.get("attributes"))
+        history = lower_history(self, top.get("history"), counters, max_plies, game.items["max_plies"].pos if "max_plies" in game else game.pos)
         self.lower_defines(top.get("define"))
         actions = self.lower_actions(top.items["actions"])
         if chance is not None:
@@ -239,7 +244,9 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             deck=self.deck_ir,
             zones=self.zones_ir,
             areas=areas,
-            stacks=_uses_stacks((actions, triggers, end, ranking, tuple(self.defines), render)),
+            history=history,
+            initial_heights=initial_heights,
+            stacks=bool(initial_heights) or _uses_stacks((actions, triggers, end, ranking, tuple(self.defines), render)),
         )
 
     def lower_chance(self, node: Optional[YNode]) -> Optional[ChanceIR]:
@@ -426,6 +433,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         init: list[int] = []
         scopes: list[str] = []
         visible: list[str] = []
+        player_starts: dict[int, list[int]] = {}  # counter -> a start per player (start: {p: v})
         if node is not None:
             if not isinstance(node, YMap):
                 raise SpecError("'counters' maps a counter name to its starting value (or to {start, of, visible})", node.pos)
@@ -434,7 +442,8 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
                 scope, vis = "player", "all"
                 if isinstance(value, YMap):
                     body = self.keys(value, "counter", f"counter '{cname}'")
-                    start = self.scalar(body["start"], int, "a counter's starting value", -(2**31), 2**31 - 1) if "start" in body and "type" not in body and "index" not in body else 0
+                    snode = body["start"] if "start" in body and "type" not in body and "index" not in body else None  # (typed and array starts: spec/values.py)
+                    start = 0 if snode is None or isinstance(snode, YMap) else self.scalar(snode, int, "a counter's starting value", -(2**31), 2**31 - 1)
                     if "of" in body:
                         scope = self.scalar(body["of"], str, "a counter's 'of'")
                         if scope not in COUNTER_SCOPES:
@@ -445,6 +454,17 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
                             raise SpecError(f"a counter is visible to {', '.join(VISIBILITIES)}, not '{vis}'", body["visible"].pos, did_you_mean(vis, VISIBILITIES))
                         if scope == "game" and vis == "owner":
                             raise SpecError("a game counter has no owner: it is visible to 'all' or 'none'", body["visible"].pos)
+                    if isinstance(snode, YMap):  # a start per player: {red: 3, blue: 0}
+                        if scope == "game":
+                            raise SpecError("a game counter has one starting value, not one per player", snode.pos)
+                        own = [0] * len(self.players)
+                        for pname, pv in snode.items.items():
+                            if pname in self.unseated:
+                                continue
+                            if pname not in self.players:
+                                raise SpecError(f"unknown player '{pname}'", snode.key_pos[pname], did_you_mean(pname, self.players))
+                            own[self.players.index(pname)] = self.scalar(pv, int, "a counter's starting value", -(2**31), 2**31 - 1)
+                        player_starts[len(names)] = own
                 else:
                     start = self.scalar(value, int, "a counter's starting value", -(2**31), 2**31 - 1)
                 if isinstance(value, YMap) and ("type" in value or "index" in value):
@@ -461,7 +481,8 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         per_player = tuple(v if s == "player" else 0 for v, s in zip(init, scopes))
         game_row = tuple(v if s == "game" else 0 for v, s in zip(init, scopes))
         self.names.game_row = len(self.players)
-        return names, (*(per_player for _ in self.players), game_row), tuple(scopes), tuple(visible)
+        rows = tuple(tuple(player_starts[i][p] if i in player_starts else v for i, v in enumerate(per_player)) for p in range(len(self.players)))
+        return names, (*rows, game_row), tuple(scopes), tuple(visible)
 
     def lower_counter_values(self, names, init, scopes, visible):
         """Typed counters' starts and the arrays' columns (spec/values.py), once every name

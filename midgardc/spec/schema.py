@@ -22,10 +22,12 @@ REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-wri
 
 # section -> (allowed keys, required keys)
 SECTIONS: dict[str, tuple[set[str], set[str]]] = {
-    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes"}, {"game", "board", "actions", "ranking"}),
+    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes", "history"}, {"game", "board", "actions", "ranking"}),
     "game": ({"name", "title", "players", "max_plies", "author", "source", "description"}, {"name", "players"}),
     "piece": ({"hand", "description"}, set()),
-    "action": ({"params", "where", "effects", "notation", "description"}, set()),
+    "action": ({"params", "where", "effects", "notation", "description", "legal_after"}, set()),
+    # the position history (history:)
+    "history": ({"position"}, {"position"}),
     "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
     "end": ({"when", "no_moves", "effects"}, set()),
     "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral", "numbers"}, set()),
@@ -40,7 +42,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "set": ({"counter", "of", "to"}, {"counter", "to"}),
     "add": ({"counter", "of", "to"}, {"counter", "to"}),
     # pieces on the board at the start; moving and turning pieces
-    "setup_entry": ({"piece", "owner", "cells"}, {"piece", "owner", "cells"}),
+    "setup_entry": ({"piece", "owner", "cells", "height"}, {"piece", "owner", "cells"}),
     "move": ({"from", "to", "capture"}, {"from", "to"}),
     "flip_flanked": ({"at"}, {"at"}),
     # dice rolled at the start of every turn

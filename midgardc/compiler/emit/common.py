@@ -46,7 +46,7 @@ class _CTypes(dict):
 CTYPE = _CTypes({BOOL: "bint", INT: "long long", CELL: "int", PLAYER: "int", KIND: "int", DIR: "int", FACE: "int", ITEM: "int"})
 
 #: Built-ins that read the state (everything else is a fixed function of its arguments).
-STATE_READS = {"typed_counter", "counter_at", "empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "game_counter", "line", "flanked", "rolled", "die", "height", "room", "face_up", "in_deck", "discarded", "deck_left", "area_points", "areas_won", "holding", "zone_size", "top"}
+STATE_READS = {"typed_counter", "counter_at", "empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "game_counter", "line", "flanked", "rolled", "die", "height", "room", "face_up", "in_deck", "discarded", "deck_left", "area_points", "areas_won", "holding", "zone_size", "top", "times_seen", "repeated"}
 #: Dilation by nibble lookup tables while they stay this small (bytes); else bit by bit.
 NIBBLE_TABLE_LIMIT = 64 * 1024
 #: Boards up to this many cells get cell-set (bitboard) code; larger ones are evaluated

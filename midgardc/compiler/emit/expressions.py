@@ -61,6 +61,7 @@ class Expressions:
         self.words = (n + 63) // 64 or 1
         self.sets_enabled = n <= MAX_SET_CELLS
         self.uses_group = False  # some quantifier ranges over group(c): emit group_fill()
+        self.uses_region = False  # ... over region(c): emit region_fill()
         self.removals: list[RemoveFn] = []
         self.eaches: list = []  # EachFn per for_each effect
         self.uses_again = False  # some effect is extra_turn: the state carries the flag
@@ -189,6 +190,9 @@ class Expressions:
             "holding": lambda: Code(f"holding_of(st, {a[0]}, {a[1]}, {a[2]})", "long long"),
             "zone_size": lambda: Code(f"zone_size_of(st, {a[0]}, {a[1]})", "long long"),
             "top": lambda: Code(f"zone_top_of(st, {a[0]}, {a[1]})", "int"),
+            # the position history (templates/history.pyx.j2)
+            "times_seen": lambda: Code("times_seen_of(st)", "long long"),
+            "repeated": lambda: Code("(times_seen_of(st) >= 2)", "bint"),
         }
         if fn not in table:
             raise BuildError(f"internal error: the compiled back end lacks built-in {fn!r}")
@@ -235,13 +239,16 @@ class Expressions:
                 [],
                 "long long",
             )
-        if d.kind == "group":
+        if d.kind in ("group", "region"):
             src = self.expr(d.args[0], scope).text
-            self.uses_group = True
+            if d.kind == "region":
+                self.uses_region = True
+            else:
+                self.uses_group = True
             order, size, slot = prefix + "chain", prefix + "chain_size", prefix + "link"
             return DomainLoop(
                 [f"int {order}[N_CELLS]", f"int {size}", f"int {slot}"],
-                [f"{size} = group_fill(st, {src}, {order})"],
+                [f"{size} = {d.kind}_fill(st, {src}, {order})"],
                 f"for {slot} in range({size}):",
                 [f"{var} = {order}[{slot}]"],
                 "int",

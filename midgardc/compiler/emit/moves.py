@@ -109,6 +109,9 @@ class Moves:
             })
         return {
             "index": i,
+            # lookahead legality (templates/history.pyx.j2): tested at the loops' leaf
+            "after": self.x.expr(a.legal_after, scope).text if a.legal_after is not None else None,
+            "after_comment": comment_text(unparse(a.legal_after, ir)) if a.legal_after is not None else "",
             "base": a.base,
             "size": a.size,
             "end": a.base + a.size,
@@ -141,6 +144,8 @@ class Moves:
         random playouts need to draw the k-th legal move from that set (move id = base +
         cell, so ascending cells are ascending ids); else None."""
         if len(self.actions) != 1 or len(self.ir.actions[0].params) != 1 or self.ir.chance is not None:
+            return None
+        if self.ir.actions[0].legal_after is not None:  # a lookahead is not a cell set
             return None
         a = self.actions[0]
         loop = a["loops"][0]

@@ -26,7 +26,7 @@ class Captures:
             x = at
             for _ in range(k):
                 x = steps[d][x]
-                self.board[x] = 1 + me * nk + (self.board[x] - 1) % nk
+                self._set(x, 1 + me * nk + (self.board[x] - 1) % nk)
 
     def _remove(self, eff: Remove, env: dict) -> None:
         at = self._fn(eff.at)
@@ -48,5 +48,5 @@ class Captures:
                 continue
             if eff.to == "hand":  # (a whole stack goes back)
                 self.hands[(piece - 1) // nk][(piece - 1) % nk] += self.heights[c]
-            self.board[c] = 0
+            self._set(c, 0)
             self.heights[c] = 0

@@ -92,7 +92,7 @@ class Effects:
         if owner < 0 or cell >= self.prog.n or height < 1 or self.hands[owner][kind] < height:
             return False
         self.hands[owner][kind] -= height
-        self.board[cell] = self.prog.ir.piece_id(owner, kind)
+        self._set(cell, self.prog.ir.piece_id(owner, kind))
         self.heights[cell] = height
         return True
 
@@ -111,7 +111,7 @@ class Effects:
             while self.board[run[-1]] > 0:
                 run.append(self.prog.steps[d][run[-1]])
             for i in range(len(run) - 1, 0, -1):  # from the empty end back to 'at'
-                self.board[run[i]] = self.board[run[i - 1]]
+                self._set(run[i], self.board[run[i - 1]])
                 self.heights[run[i]] = self.heights[run[i - 1]]
         self._put(owner, eff.kind, at, height)
 
@@ -124,9 +124,9 @@ class Effects:
         if taken > 0 and eff.capture == "hand":
             nk = max(self.prog.ir.n_kinds, 1)
             self.hands[(taken - 1) // nk][(taken - 1) % nk] += self.heights[to]
-        self.board[to] = self.board[frm]
+        self._set(to, self.board[frm])
         self.heights[to] = self.heights[frm]
-        self.board[frm] = 0
+        self._set(frm, 0)
         self.heights[frm] = 0
 
     def _element(self, eff: SetElement, env: dict) -> None:

@@ -67,6 +67,14 @@ def element(row: int, index) -> int:
     return k
 
 
+def _zobrist(ir: GameIR) -> list[list[int]]:
+    """The board keys of the position hash: [cell][piece id] (0 for the empty cell)."""
+    from ...ir.history import piece_key
+
+    pieces = ir.n_players * ir.n_kinds + 1
+    return [[piece_key(c, p, pieces) if p else 0 for p in range(pieces)] for c in range(ir.board.n_cells)]
+
+
 class Program:
     """A game's IR turned into callables, shared by every state of that game."""
 
@@ -82,6 +90,9 @@ class Program:
         for i, d in enumerate(ir.defines):
             self.defines[i] = self.compile(d.body)
         self.wheres = [self.compile(a.where) for a in ir.actions]
+        # lookahead legality and the position history (rules/history.py)
+        self.afters = [self.compile(a.legal_after) if a.legal_after is not None else None for a in ir.actions]
+        self.zkeys = _zobrist(ir) if ir.history is not None and ir.history.board else None
         self.plans = [plan(a, ir.defines, self.compile) for a in ir.actions]
         self.rank = [self.compile(k.expr) for k in ir.ranking]
         self.end_conds = [self.compile(e) for e in ir.end.conditions]
@@ -165,6 +176,8 @@ class Program:
             size = d.args[0].value
             values = list(range(size))
             return lambda s, env: values
+        if d.kind == "region":
+            return self._group_domain(self.compile(d.args[0]), empty_too=True)
         if d.kind == "item_kinds":
             kinds = list(range(self.ir.n_item_kinds))
             return lambda s, env: kinds
@@ -172,19 +185,21 @@ class Program:
             return self._ray_domain(self.compile(d.args[0]), self.compile(d.args[1]))
         raise AssertionError(d.kind)  # pragma: no cover
 
-    def _group_domain(self, cell: Fn) -> Callable[["Core", dict], list[int]]:
-        """group(c): c's chain of same-owner pieces, breadth-first from c."""
+    def _group_domain(self, cell: Fn, empty_too: bool = False) -> Callable[["Core", dict], list[int]]:
+        """group(c): c's chain of same-owner pieces, breadth-first from c; with
+        ``empty_too``, region(c): the same for any colour, an empty cell's region being the
+        empty cells joined to it."""
         n, nbrs = self.n, self.neighbours
 
         def group(s, env):
             c = cell(s, env)
-            if c >= n or s.board[c] <= 0:
+            if c >= n or (s.board[c] <= 0 and not empty_too):
                 return ()
             owner = s._owner(c)
             order, seen = [c], {c}
             for x in order:  # the list grows as the search goes
                 for y in nbrs[x]:
-                    if y not in seen and s.board[y] > 0 and s._owner(y) == owner:
+                    if y not in seen and (empty_too or s.board[y] > 0) and s._owner(y) == owner:
                         seen.add(y)
                         order.append(y)
             return order
@@ -398,6 +413,9 @@ class Program:
             # areas
             "area_points": area_points,
             "areas_won": areas_won,
+            # the position history
+            "times_seen": lambda s: s.times_seen(),
+            "repeated": lambda s: int(s.times_seen() >= 2),
             # zones of items (holding, zone_size, top)
             **(zone_rules.builtins(ir.zones) if ir.zones is not None else {}),
         }

@@ -50,19 +50,22 @@ class Moves:
         if self.chance:  # a chance node: every outcome of the roll, ascending
             return list(range(chance.base, chance.base + len(chance.outcomes)))
         out: list[int] = []
+        afters = self.prog.afters
         for ai, (action, where) in enumerate(zip(self.prog.ir.actions, self.prog.wheres)):
+            # lookahead legality (rules/history.py): tested last, on a copy after the move
+            after = afters[ai] is not None
             if len(action.params) == 1 and action.params[0].type != "int":
                 env: dict = {}
                 name = action.params[0].name
                 for value in range(self._param_size(action.params[0])):
                     env[name] = value
-                    if where(self, env):
+                    if where(self, env) and (not after or self._after_ok(ai, env)):
                         out.append(action.base + value)
                 continue
             if action.params:  # several parameters, or one integer range: hoist
                 self._hoisted(ai, action, out)
                 continue
-            if where(self, {}):  # no parameters: one move
+            if where(self, {}) and (not after or self._after_ok(ai, {})):  # no parameters: one move
                 out.append(action.base)
         return out
 
@@ -80,7 +83,8 @@ class Moves:
                 if not cond(self, env):
                     return
             if j > last:
-                out.append(action.base + offset)
+                if self.prog.afters[ai] is None or self._after_ok(ai, env):
+                    out.append(action.base + offset)
                 return
             p = params[j]
             cands = plan[j + 1][0]

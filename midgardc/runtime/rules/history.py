@@ -1,0 +1,92 @@
+"""Lookahead legality and the position history in Python: a move is legal only if its
+``legal_after`` condition holds on a copy of the state after it (``_after_ok``), and the
+positions reached are counted by their hash (``repeated()``, ``times_seen()``). The hash
+is ``midgardc/ir/history.py``'s; its board part is kept incrementally by ``_set``, which
+every change of a board cell goes through. Generated code: ``compiler/emit/history.py``
+and ``templates/history.pyx.j2``."""
+
+from __future__ import annotations
+
+from ...ir.history import board_hash, counter_key, height_key, turn_key
+
+
+class History:
+    """Part of ``Core`` (``midgardc/runtime/interpreter.py``): the lookahead and the history."""
+
+    __slots__ = ()
+
+    # -- the board, cell by cell (the hash's board part follows every change) -----------
+
+    def _set(self, cell: int, piece: int) -> None:
+        """Piece id ``piece`` (0: empty) on board cell ``cell``."""
+        keys = self.prog.zkeys
+        if keys is not None:
+            old = self.board[cell]
+            if old > 0:
+                self.zboard ^= keys[cell][old]
+            if piece > 0:
+                self.zboard ^= keys[cell][piece]
+        self.board[cell] = piece
+
+    # -- the history --------------------------------------------------------------------
+
+    def _start_history(self) -> None:
+        """The history of a game that starts here: the board part from scratch, and this
+        position recorded once."""
+        ir = self.prog.ir
+        self.zboard = board_hash(self.board, self.prog.n, ir.n_players * ir.n_kinds + 1) if self.prog.zkeys is not None else 0
+        self.seen = {}
+        self.looking = False
+        if ir.history is not None:
+            self._record()
+
+    def _record(self) -> None:
+        key = self.position_key(self.current)
+        self.seen[key] = self.seen.get(key, 0) + 1
+
+    def position_key(self, turn: int) -> int:
+        """The hash of the position as it stands with ``turn`` to move (see ir/history.py)."""
+        ir = self.prog.ir
+        hist = ir.history
+        h = 0
+        if hist.board:
+            h = self.zboard
+            if ir.stacks:
+                for c in range(self.prog.n):
+                    if self.heights[c] >= 2:
+                        h ^= height_key(c, self.heights[c])
+        rows = ir.n_players + 1
+        for i in hist.counters:
+            for r in (range(ir.n_players) if (not ir.counter_scope or ir.counter_scope[i] == "player") else (ir.n_players,)):
+                h ^= counter_key(i, r, rows, self.counters[r][i])
+        if hist.turn:
+            h ^= turn_key(turn)
+        return h
+
+    def times_seen(self) -> int:
+        """How many times the position has been reached, this time included; in a
+        lookahead, the position the move would make (with the player who would move next),
+        counted as if it were recorded."""
+        if self.looking:
+            return self.seen.get(self.position_key(self._next_mover()), 0) + 1
+        return self.seen.get(self.position_key(self.current), 0)
+
+    def _next_mover(self) -> int:
+        """Who moves after the move being made (as ``apply`` passes the turn)."""
+        if self.again >= 2:
+            return self.again - 2
+        if self.again == 0:
+            return (self.current + 1) % self.prog.ir.n_players
+        return self.current
+
+    # -- lookahead ----------------------------------------------------------------------
+
+    def _after_ok(self, index: int, env: dict) -> bool:
+        """Whether action ``index``'s ``legal_after`` holds on the state its move, bound by
+        ``env``, would leave: a copy of this state (sharing the history, which a lookahead
+        never writes) runs the action's effects and triggers, the condition is tested on
+        it, and the copy is dropped."""
+        look = type(self)(self.prog, self, look=True)
+        action = self.prog.ir.actions[index]
+        look._act(action, index, dict(env))
+        return bool(self.prog.afters[index](look, env))

@@ -1,0 +1,50 @@
+"""Lowering of ``history:``: what a position is, for ``repeated()`` and ``times_seen()``
+(the position history both engines keep; see ``midgardc/ir/history.py``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from ..errors import SpecError, did_you_mean
+from ..ir.history import MAX_HISTORY_PLIES, HistoryIR
+from .yamlpos import YList, YNode
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .lower import Lowerer
+
+PARTS = ("board", "turn")  # besides counter names
+
+
+def lower_history(low: "Lowerer", node: Optional[YNode], counters: list[str], max_plies: int, max_plies_pos) -> Optional[HistoryIR]:
+    """``history: {position: [board, turn, COUNTER...]}``: the parts of the state that make
+    a position. None without the section (no history is kept)."""
+    if node is None:
+        return None
+    body = low.keys(node, "history", "'history'")
+    pnode = body["position"]
+    if not isinstance(pnode, YList) or len(pnode) == 0:
+        raise SpecError("history.position lists what a position is: board, turn and counter names, e.g. [board, turn]", pnode.pos)
+    board = turn = False
+    covered: list[int] = []
+    seen: set[str] = set()
+    for item in pnode:
+        name = low.scalar(item, str, "a part of a position")
+        if name in seen:
+            raise SpecError(f"'{name}' is listed twice in history.position", item.pos)
+        seen.add(name)
+        if name == "board":
+            board = True
+        elif name == "turn":
+            turn = True
+        elif name in counters:
+            covered.append(counters.index(name))
+        else:
+            raise SpecError(
+                f"unknown part of a position '{name}' (board, turn, or a counter: {', '.join(counters) or 'none declared'})",
+                item.pos,
+                did_you_mean(name, [*PARTS, *counters]),
+            )
+    if max_plies > MAX_HISTORY_PLIES:
+        raise SpecError(f"a spec with a history keeps every position of a game, so game.max_plies may be at most {MAX_HISTORY_PLIES} (it is {max_plies})", max_plies_pos)
+    low.names.has_history = True
+    return HistoryIR(board, turn, tuple(sorted(covered)))
