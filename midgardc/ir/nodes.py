@@ -26,7 +26,7 @@ that kind owned by that player. The sentinel cell is never empty and has no owne
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 BOOL, INT, CELL, PLAYER, KIND, DIR, FACE = "bool", "int", "cell", "player", "kind", "dir", "face"
 ITEM = "item"  # a kind of item (deck: or items:)
@@ -626,6 +626,21 @@ class RenderIR:
 
 
 @dataclass(frozen=True)
+class ReturnsIR:
+    """``returns:``: a finished game's returns are each player's value of a per-player
+    counter (chips won or lost), not ``n * share - 1`` from the ranks. They must add up to
+    0 and lie in ``lo .. hi`` (the game's min and max utility); ``pos`` is where the spec
+    says so, for the message when a game breaks that promise. Ranks (match tables, Elo,
+    MCTS shares) still come from ``ranking``."""
+
+    counter: int  # index into GameIR.counters (a per-player counter)
+    name: str
+    lo: int
+    hi: int
+    pos: Any = field(default=None, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
 class GameIR:
     name: str
     title: str
@@ -660,6 +675,9 @@ class GameIR:
     counter_scope: tuple[str, ...] = ()  # per counter: "player" | "game" (() = all per player)
     counter_visible: tuple[str, ...] = ()  # per counter: "all" | "owner" | "none" (() = all public)
     source: str = ""  # spec path, for messages
+    # start: effects run once when a game begins (after the start shuffles, before settling)
+    start_effects: tuple[Effect, ...] = ()
+    returns: Optional["ReturnsIR"] = None  # returns: a payoff counter instead of ranks
     meta: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
