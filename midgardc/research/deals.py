@@ -21,17 +21,19 @@ position at a time, only when the rules take that position:
 
 So Kuhn poker's deal is two chance nodes (3 then 2 outcomes) and Leduc's public card one
 more after the first betting round, as in OpenSpiel's own poker games. Piles that a
-player may see, unordered zones (drawn at random item by item) and ``shuffle`` effects
-stay decided by the seed. A lazily dealt pile is assumed only to be dealt from (items
-leave its top and none come back): its items taken are counted as its size goes down.
+player may see, piles the rules fill, reshuffle or read the top of (``lazy_piles``), and
+unordered zones (drawn at random item by item) stay decided by the seed. Items leave a
+lazily dealt pile only from its top and none come back, so the items taken are counted
+as its size goes down.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import fields, is_dataclass
 from typing import Any, Optional
 
-from midgardc.ir.nodes import CHANCE_STREAM, GameIR
+from midgardc.ir.nodes import CHANCE_STREAM, Call, Const, Deal, GameIR, Gather, PassZone, Shuffle, Take
 from midgardc.runtime.game import Game, State
 from midgardc.runtime.rng import Rng, derive_seed
 from midgardc.runtime.rules import zones as zone_rules
@@ -79,15 +81,38 @@ class Deals:
 
 
 def lazy_piles(ir: GameIR) -> list[int]:
-    """The slots of the piles dealt one item at a time: ordered zones nobody may see."""
+    """The slots of the piles dealt one item at a time: ordered zones nobody may see, that
+    the rules only deal from: no effect puts items in them (deal, take, gather, pass_zone
+    into them) or shuffles them, and no condition reads their ``top`` (which would read a
+    position before it is dealt). Other piles keep the seed's shuffle."""
     zs = ir.zones
     if zs is None:
         return []
+    touched: set[int] = set()
+    _walk((ir.actions, ir.triggers, ir.end, ir.defines, ir.ranking, ir.start_effects), touched)
     out = []
-    for z in zs.zones:
-        if z.ordered and z.visible == "none" and sum(z.start) > 0:
+    for i, z in enumerate(zs.zones):
+        if z.ordered and z.visible == "none" and sum(z.start) > 0 and i not in touched:
             out.extend(range(z.base, z.base + (zs.n_players if z.per_player else 1)))
     return out
+
+
+def _walk(node: Any, touched: set[int]) -> None:
+    """Collect the zones that IR ``node`` fills, shuffles or reads the top of."""
+    if isinstance(node, (tuple, list)):
+        for x in node:
+            _walk(x, touched)
+        return
+    if not is_dataclass(node):
+        return
+    if isinstance(node, (Deal, Take, Gather)):
+        touched.add(node.to)
+    elif isinstance(node, (PassZone, Shuffle)):
+        touched.add(node.zone)
+    elif isinstance(node, Call) and node.fn == "top" and node.args and isinstance(node.args[0], Const):
+        touched.add(node.args[0].value)
+    for f in fields(node):
+        _walk(getattr(node, f.name), touched)
 
 
 class Dealing:
