@@ -19,8 +19,9 @@ position at a time, only when the rules take that position:
   ends apply it identically), or, for the start, restarts the game with that pile
   (``new_state(seed, start_zones=...)``); when no pile needs more, the move is played.
 
-So Kuhn poker's deal is two chance nodes (3 then 2 outcomes) and Leduc's public card one
-more after the first betting round, as in OpenSpiel's own poker games. Piles that a
+So a card game that deals each player one card of three from a face-down deck starts with
+two chance nodes (3 then 2 outcomes), and a card turned up later is one more, where it is
+dealt, as card games written natively for OpenSpiel do it. Piles that a
 player may see, piles the rules fill, reshuffle or read the top of (``lazy_piles``), and
 unordered zones (drawn at random item by item) stay decided by the seed. Items leave a
 lazily dealt pile only from its top and none come back, so the items taken are counted

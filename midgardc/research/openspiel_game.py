@@ -11,7 +11,7 @@ information-state string: the observation with the moves as that player saw them
 observation string: the same without the moves; the observation tensor:
 ``midgardc.research.tensor``). A shuffled pile nobody may see (``ordered: true,
 visible: none``) is dealt one item at a time through chance nodes with exact
-probabilities (``midgardc.research.deals``), so CFR sees the whole tree of a poker spec;
+probabilities (``midgardc.research.deals``), so CFR sees the whole tree of a card game;
 other hidden shuffles (decks, piles a player sees) are decided by the ``seed`` parameter.
 Returns are the State's: from ranks, or a ``returns:`` spec's payoff counter (chips),
 whose ``min``/``max`` are the game's utilities.
