@@ -115,3 +115,25 @@ def test_cfr_on_leduc_matches_the_native_game():
         results.append(exploitability.exploitability(game, solver.average_policy()))
     native, ours = results
     assert abs(ours - native) <= 0.01 * native, results
+
+
+def test_pettingzoo_rewards_are_chips():
+    # PettingZoo's rewards are the same returns: the payoff counter, in chips
+    from pettingzoo.test import api_test
+
+    from midgardc.research import pettingzoo_env
+
+    api_test(pettingzoo_env(LEDUC), num_cycles=40, verbose_progress=False)
+    env = pettingzoo_env(KUHN)
+    seen = set()
+    for seed in range(12):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                seen.add(reward)
+                env.step(None)
+            else:
+                env.step(int(obs["action_mask"].nonzero()[0][-1]))  # always bet
+        assert sorted(env.state_.returns()) == [-2.0, 2.0]  # bet, call: a showdown for 2 chips
+    assert seen == {-2.0, 2.0}
