@@ -4,7 +4,7 @@ information states as the native kuhn_poker and leduc_poker, and CFR finds Kuhn'
 
 Cheap: OpenSpiel's consistency test, the trees' sizes, 50 CFR+ iterations on Kuhn (about
 6 s). MIDGARDC_LONG=1: CFR on Leduc through the adapter against the native game (20
-iterations: about 5 minutes on this machine; see the README)."""
+iterations: 8 minutes on this machine while it was shared; see the README)."""
 
 from __future__ import annotations
 
