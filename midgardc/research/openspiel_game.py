@@ -82,6 +82,7 @@ class MidgardcGame(pyspiel.Game):
         chance_plies = ir.max_plies if ir.chance is not None else 0
         lazy = lazy_piles(ir)
         self.deals = Deals(game, self.seed, lazy) if lazy else None
+        self.root: Any = None  # the initial state (a State, or a Dealing), made on first use
         self.n_dice_outcomes = len(ir.chance.outcomes) if ir.chance is not None else 0
         if ir.returns is not None:  # chips: the spec says the bounds
             lo, hi = float(ir.returns.lo), float(ir.returns.hi)
@@ -114,10 +115,18 @@ class MidgardcState(pyspiel.State):
     def __init__(self, game: MidgardcGame, mstate: Optional[State] = None):
         super().__init__(game)
         self._n_dice = game.n_dice_outcomes
+        # OpenSpiel clones a Python state through a new initial state (then copies its
+        # attributes over): the start is made once per game and copied
         if mstate is None and game.deals is not None:
-            self._held = _Holder(game._shared.key, game.seed, None, Dealing(game.deals))
+            if game.root is None:
+                game.root = Dealing(game.deals)
+            self._held = _Holder(game._shared.key, game.seed, None, Dealing(game.deals, game.root))
+        elif mstate is None:
+            if game.root is None:
+                game.root = game.mgame.new_state(game.seed)
+            self._held = _Holder(game._shared.key, game.seed, game.root.clone())
         else:
-            self._held = _Holder(game._shared.key, game.seed, mstate if mstate is not None else game.mgame.new_state(game.seed))
+            self._held = _Holder(game._shared.key, game.seed, mstate)
 
     @property
     def _dealing(self) -> Optional[Dealing]:
