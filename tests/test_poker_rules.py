@@ -191,3 +191,37 @@ def test_returns_must_be_zero_sum_and_in_bounds(tmp_path, engine):
     with pytest.raises(SpecError) as err:
         bad.returns()
     assert "adding up to 1, not 0" in str(err.value) and err.value.pos.line == 9
+
+
+# --------------------------------------------------------------------------- the start: option
+
+
+def test_start_errors_are_positioned(tmp_path):
+    path = tmp_path / "start.yaml"
+    path.write_text(
+        "game: {name: start, players: [a, b]}\nboard: {topology: graph, nodes: [x]}\n"
+        "counters: {chips: 0}\nstart:\n  effects: [{add: {counter: chip, to: 1}}]\n"
+        "actions: {go: {}}\nranking: {chips: chips(p)}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(SpecError) as err:
+        load(str(path))
+    assert "chip" in err.value.message and (err.value.pos.line, err.value.pos.col) == (5, 29)
+    path.write_text(path.read_text().replace("chip, to: 1", "chips, to: 2").replace("start:\n  effects", "start:\n  effect"))
+    with pytest.raises(SpecError, match="unknown key 'effect'"):
+        load(str(path))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_start_effects_run_once_with_the_first_seat_as_mover(tmp_path, engine):
+    path = tmp_path / "start.yaml"
+    path.write_text(
+        "game: {name: start, players: [a, b]}\nboard: {topology: graph, nodes: [x]}\n"
+        "counters: {chips: 0}\nstart:\n  effects: [{add: {counter: chips, to: 2}}]\n"
+        "actions: {go: {}}\nend: {when: ['ply == 2']}\nranking: {chips: chips(p)}\n",
+        encoding="utf-8",
+    )
+    s = load(str(path), engine=engine).new_state(5)
+    assert s.core.counters[0][0] == 2 and s.core.counters[1][0] == 0 and s.ply() == 0
+    play(s, "go go")
+    assert s.core.counters[0][0] == 2 and s.is_terminal()
