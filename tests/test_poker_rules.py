@@ -225,3 +225,26 @@ def test_start_effects_run_once_with_the_first_seat_as_mover(tmp_path, engine):
     assert s.core.counters[0][0] == 2 and s.core.counters[1][0] == 0 and s.ply() == 0
     play(s, "go go")
     assert s.core.counters[0][0] == 2 and s.is_terminal()
+
+
+def test_match_reports_the_payoff(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from midgardc.cli import cli
+
+    record = tmp_path / "games.jsonl"
+    out = CliRunner().invoke(cli, ["match", KUHN, "--players", "random,greedy", "--games", "40", "--json", "--record", str(record)])
+    assert out.exit_code == 0, out.output
+    players = json.JSONDecoder().raw_decode(out.output)[0]["players"]  # (then the record line)
+    assert sum(p["returns"] for p in players) == 0 and any(p["returns"] for p in players)
+    assert all(p["mean_returns"] == round(p["returns"] / 40, 4) for p in players)
+    lines = [json.loads(x) for x in record.read_text().splitlines()]
+    by_label: dict = {}
+    for line in lines:
+        for seat, label in zip(line["seat_names"], line["seats"]):
+            by_label[label] = by_label.get(label, 0) + line["result"]["returns"][seat]
+    assert by_label == {p["name"]: p["returns"] for p in players}
+    table = CliRunner().invoke(cli, ["match", KUHN, "--players", "random,greedy", "--games", "40"])
+    assert "returns  per game" in table.output
