@@ -2,9 +2,9 @@
 as chance nodes with exact probabilities (midgardc.research.deals), the same numbers of
 information states as the native kuhn_poker and leduc_poker, and CFR finds Kuhn's value.
 
-Cheap: OpenSpiel's consistency test, the trees' sizes, 50 CFR+ iterations on Kuhn (about
-6 s). MIDGARDC_LONG=1: CFR on Leduc through the adapter against the native game (20
-iterations: 8 minutes on this machine while it was shared; see the README)."""
+Cheap: OpenSpiel's consistency test, the trees' sizes, 50 CFR+ iterations on Kuhn (1-6 s).
+MIDGARDC_LONG=1: CFR on Leduc through the adapter against the native game (20 iterations:
+85 s to 8 minutes on this shared machine; see the README)."""
 
 from __future__ import annotations
 
