@@ -1706,6 +1706,11 @@ cdef void finish(State* st) noexcept nogil:
     st.current = -1
 
 
+cdef void start_effects(State* st) noexcept nogil:
+    """The start effects (start:), once as a game begins, the first seat as the mover."""
+    pass
+
+
 cdef int settle(State* st, int* moves) noexcept nogil:
     """After setup and after every move: end the game, or find a player who can move.
     Returns how many legal moves the player to move has, listing them in `moves`; with
@@ -1829,6 +1834,7 @@ cdef int apply_move(State* st, int move, int* moves) noexcept nogil:
 
 cdef State START          # the start position (set up and settled once, at import)
 state_init(&START)
+start_effects(&START)
 settle(&START, NULL)
 
 cdef int SCRATCH[N_MOVES]  # move buffer for the Python-facing methods (used with the GIL held)
@@ -2003,6 +2009,12 @@ cdef class Core:
 
     def __cinit__(self, uint64_t seed=0):
         self.st = START
+
+    def restart(self, uint64_t seed, slots):
+        """A new game for `seed` whose zones start as `slots` (every slot, as set_zones
+        takes them) instead of what the shuffle dealt; then the start effects and settling,
+        as the interpreter's Core(start_zones=...)."""
+        raise ValueError("this game has no zones")
 
     def clone(self):
         cdef Core other = Core.__new__(Core)

@@ -3147,6 +3147,11 @@ cdef void finish(State* st) noexcept nogil:
     st.current = -1
 
 
+cdef void start_effects(State* st) noexcept nogil:
+    """The start effects (start:), once as a game begins, the first seat as the mover."""
+    pass
+
+
 cdef int settle(State* st, int* moves) noexcept nogil:
     """After setup and after every move: end the game, or find a player who can move.
     Returns how many legal moves the player to move has, listing them in `moves`; with
@@ -3538,7 +3543,14 @@ state_init(&START)
 
 cdef void new_game(State* st, uint64_t seed) noexcept nogil:
     """A new game's state for `seed`: START, the decks shuffled and dealt with the
-    chance stream (which the dice then continue), settled."""
+    chance stream (which the dice then continue), the start effects run, settled."""
+    prepare_game(st, seed)
+    start_effects(st)
+    settle(st, NULL)
+
+
+cdef void prepare_game(State* st, uint64_t seed) noexcept nogil:
+    """new_game() up to its start effects: START, decks and zones shuffled."""
     cdef Rng deal
     st[0] = START
     deal.state = derive_seed(seed, DEAL_STREAM)
@@ -3546,7 +3558,6 @@ cdef void new_game(State* st, uint64_t seed) noexcept nogil:
     zones_start(st)  # every ordered zone shuffled with the chance stream
     deal.state = st.rng
     st.rng = deal.state
-    settle(st, NULL)
 
 cdef int SCRATCH[N_MOVES]  # move buffer for the Python-facing methods (used with the GIL held)
 
@@ -3728,6 +3739,15 @@ cdef class Core:
 
     def __cinit__(self, uint64_t seed=0):
         new_game(&self.st, seed)  # decks and zones shuffled and dealt with the chance stream
+
+    def restart(self, uint64_t seed, slots):
+        """A new game for `seed` whose zones start as `slots` (every slot, as set_zones
+        takes them) instead of what the shuffle dealt; then the start effects and settling,
+        as the interpreter's Core(start_zones=...)."""
+        prepare_game(&self.st, seed)
+        self.set_zones(slots)
+        start_effects(&self.st)
+        settle(&self.st, NULL)
 
     def clone(self):
         cdef Core other = Core.__new__(Core)

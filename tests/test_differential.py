@@ -140,13 +140,15 @@ def snapshot(core) -> tuple:
         bool(core.ply_limited),
         core.roll,
         bool(core.chance),
+        core.zones,
     )
 
 
 @pytest.mark.parametrize(
     "item",
     [(MIDGARD, v) for v in MIDGARD_VARIANTS]
-    + [(SAMPLER, None), (SAMPLER, "short"), (str(SPECS / "classics" / "tic-tac-toe.yaml"), None), (DICE, None), (DICE, "ordered"), (CAPTURES, None), (PHASES, None)],
+    + [(SAMPLER, None), (SAMPLER, "short"), (str(SPECS / "classics" / "tic-tac-toe.yaml"), None), (DICE, None), (DICE, "ordered"), (CAPTURES, None), (PHASES, None)]
+    + [(str(SPECS / "kuhn-poker.yaml"), None), (str(SPECS / "leduc-poker.yaml"), None)],
     ids=spec_id,
 )
 def test_state_agrees_after_every_move(item):

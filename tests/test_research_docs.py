@@ -25,4 +25,9 @@ def _snippets():
 def test_snippet_runs(code, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     exec(compile(code, "<snippet>", "exec"), {"__name__": "__snippet__"})
-    assert capsys.readouterr().out.strip()  # every snippet prints what it shows
+    out = capsys.readouterr().out.strip()
+    assert out  # every snippet prints what it shows
+    if "CFRPlusSolver" in code:  # README's CFR quick start: Kuhn's value, a low exploitability
+        m = re.match(r"value (\S+) \(-1/18 = -0.0556\), exploitability (\S+)$", out)
+        assert m, out
+        assert abs(float(m.group(1)) + 1 / 18) < 0.002 and float(m.group(2)) < 0.01

@@ -132,6 +132,8 @@ LONGEST_SEEN = {
     "micro-midgard.yaml": 815,
     "midgard-vikings.yaml": 293,
     "midgard.yaml": 69,
+    "kuhn-poker.yaml": 3,  # a pass, a bet and a call
+    "leduc-poker.yaml": 8,  # two rounds of call, raise, raise, call
     "classics/breakthrough.yaml": 110,
     "classics/connect-four.yaml": 42,  # a full board (default limit 1000)
     "classics/hex.yaml": 169,

@@ -110,6 +110,7 @@ class Generator(Moves):
         self.end_conditions = [(self.x.expr(c, {}).text, comment_text(unparse(c, ir))) for c in ir.end.conditions]
         self.end_effects = self.x.effects(ir.end.effects, {})
         self.rank_keys = [self._rank(i) for i in range(len(ir.ranking))]
+        self.start_effects = self.x.effects(ir.start_effects, {})  # (last: earlier numbers stay)
 
     # -- translation ---------------------------------------------------------------------
 
@@ -361,7 +362,7 @@ def generate_effects(g: Generator) -> str:
 
 
 def generate_end(g: Generator) -> str:
-    return render("end.pyx.j2", **g.context(), conditions=g.end_conditions, effects=g.end_effects)
+    return render("end.pyx.j2", **g.context(), conditions=g.end_conditions, effects=g.end_effects, start_effects=g.start_effects)
 
 
 def generate_ranking(g: Generator) -> str:

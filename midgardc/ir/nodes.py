@@ -661,6 +661,21 @@ class RenderIR:
 
 
 @dataclass(frozen=True)
+class ReturnsIR:
+    """``returns:``: a finished game's returns are each player's value of a per-player
+    counter (chips won or lost), not ``n * share - 1`` from the ranks. They must add up to
+    0 and lie in ``lo .. hi`` (the game's min and max utility); ``pos`` is where the spec
+    says so, for the message when a game breaks that promise. Ranks (match tables, Elo,
+    MCTS shares) still come from ``ranking``."""
+
+    counter: int  # index into GameIR.counters (a per-player counter)
+    name: str
+    lo: int
+    hi: int
+    pos: Any = field(default=None, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
 class GameIR:
     name: str
     title: str
@@ -704,6 +719,9 @@ class GameIR:
     # position history (history:): what a position is; None: no history is kept (and
     # repeated()/times_seen() are refused by the front end). See ir/history.py.
     history: Optional[HistoryIR] = None
+    # start: effects run once when a game begins (after the start shuffles, before settling)
+    start_effects: tuple[Effect, ...] = ()
+    returns: Optional["ReturnsIR"] = None  # returns: a payoff counter instead of ranks
     meta: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property

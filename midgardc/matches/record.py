@@ -34,7 +34,8 @@ def result_json(ir: "GameIR", labels: Sequence[str], result: "GameResult") -> di
     ``outcome`` is ``win``, ``shared`` (some seats share first place), ``draw`` (every seat
     does) or ``stopped`` (the ply limit ended the game: no result); ``winner`` is the sole
     winner's label, or that word; ``winners`` the labels of the seats ranked first;
-    ``ranks`` each seat's rank (1 = first, tied seats share one), null when stopped."""
+    ``ranks`` each seat's rank (1 = first, tied seats share one), null when stopped;
+    ``returns`` (a spec with ``returns:`` only) each seat's payoff."""
     rank_names = [k.name for k in ir.ranking]
     outcome = result.outcome
     return {
@@ -47,6 +48,7 @@ def result_json(ir: "GameIR", labels: Sequence[str], result: "GameResult") -> di
         "keys": {ir.players[s]: dict(zip(rank_names, ks)) for s, ks in enumerate(result.keys)},
         "margin": result.margin,
         "ply_limited": result.ply_limited,
+        **({"returns": dict(zip(ir.players, result.returns))} if result.returns is not None else {}),
     }
 
 

@@ -22,12 +22,15 @@ def match_table(summary: dict, meta: dict) -> str:
     if meta.get("interrupted"):
         head += f" (interrupted after {games} of {meta['requested']})"
     many = len(seats) > 2  # a first place can be shared without being a draw
-    header = ["player", "wins"] + (["shared 1st"] if many else []) + ["win %"] + [f"as {s}" for s in seats] + ["mean diff"]
+    payoff = bool(summary["players"]) and "returns" in summary["players"][0]  # a returns: spec
+    header = ["player", "wins"] + (["shared 1st"] if many else []) + ["win %"] + [f"as {s}" for s in seats] + ["mean diff"] + (["returns", "per game"] if payoff else [])
     rows = [header]
     for p in summary["players"]:
         row = [p["name"], str(p["wins"])] + ([str(p["shared"])] if many else []) + [f"{p['win_pct']:.1f}%"]
         row += [f"{p['wins_by_seat'][s]}/{p['games_by_seat'][s]}" for s in seats]
         row.append(f"{p['mean_diff']:+.2f}")
+        if payoff:
+            row += [f"{p['returns']:+d}", f"{p['mean_returns']:+.3f}"]
         rows.append(row)
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = [head, ""]
@@ -45,6 +48,8 @@ def match_table(summary: dict, meta: dict) -> str:
     if summary["ply_limited"]:
         lines.append(f"stopped at the ply limit: {summary['ply_limited']} game{'s' if summary['ply_limited'] != 1 else ''} (no result: not wins, draws or losses)")
     legend = "wins = first alone; as SEAT = wins/games in that seat; mean diff = own first key minus the best opponent's"
+    if payoff:
+        legend += "; returns = the spec's payoff (returns:), summed and per game"
     if many:
         legend = "shared 1st = first together with some (not all) others; " + legend
     lines.append(legend)

@@ -29,6 +29,7 @@ class GameResult:
     margin: int
     ply_limited: bool
     ranks: Optional[tuple[int, ...]] = None  # rank per seat (1 = first, shared ranks); None: stopped
+    returns: Optional[tuple[float, ...]] = None  # per seat, for a spec with returns: (its payoff counter)
 
     @property
     def outcome(self) -> str:
@@ -61,6 +62,7 @@ def result_of(state: "State", index: int, seed: int, seats: tuple[int, ...], mov
         margin=results.margin_of(ir, keys),
         ply_limited=limited,
         ranks=ranks,
+        returns=tuple(state.returns()) if ir.returns is not None else None,
     )
 
 

@@ -44,6 +44,7 @@ class Tally:
         self.wins_by_seat = [[0] * seats for _ in range(n)]
         self.games_by_seat = [[0] * seats for _ in range(n)]
         self.diff = [0] * n  # own first key minus the best other seat's, summed
+        self.payoff = [0] * n  # a returns: spec's payoff counter (chips), summed (whole numbers)
         # Head to head: each game broken into two-player outcomes by rank (any number of
         # seats): pair_wins[a][b] = games in which a ranked above b, and so on.
         self.pair_wins = [[0] * n for _ in range(n)]
@@ -65,6 +66,8 @@ class Tally:
             counters[result.seat_outcome(seat)][player] += 1
             others = [f for s, f in enumerate(firsts) if s != seat]
             self.diff[player] += firsts[seat] - (max(others) if others else 0)
+            if result.returns is not None:
+                self.payoff[player] += int(result.returns[seat])
         if result.ranks is not None:  # a stopped game has no ranks: no pairwise results
             for a, b, score in pairwise_scores([(-r,) for r in result.ranks]):
                 pa, pb = result.seats[a], result.seats[b]
@@ -112,6 +115,7 @@ class Tally:
                     "wins_by_seat": dict(zip(self.seat_names, self.wins_by_seat[p])),
                     "games_by_seat": dict(zip(self.seat_names, self.games_by_seat[p])),
                     "mean_diff": mean(self.diff[p]),
+                    **({"returns": self.payoff[p], "mean_returns": round(self.payoff[p] / self.played[p], 4) if self.played[p] else 0.0} if self.ir.returns is not None else {}),
                 }
             )
         return {

@@ -230,6 +230,7 @@ def variant_summary(entry: Entry, tally: Tally, games: int) -> dict:
                     for k, s in enumerate(seats)
                 },
                 "mean_diff": _r(tally.diff[i] / n, 3) if n else 0.0,
+                **({"returns": tally.payoff[i], "mean_returns": _r(tally.payoff[i] / n, 4) if n else 0.0} if tally.ir.returns is not None else {}),
             }
         )
     seat_wins = [sum(tally.wins_by_seat[p][k] for p in range(len(labels))) for k in range(len(seats))]

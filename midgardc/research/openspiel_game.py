@@ -9,11 +9,12 @@ chance node with the roll's exact outcome probabilities.
 Hidden information: what a player sees is ``State.observation(player)`` (the
 information-state string: the observation with the moves as that player saw them; the
 observation string: the same without the moves; the observation tensor:
-``midgardc.research.tensor``). A hidden shuffle at the start (decks, face-down zones) is
-not a chance node: it is decided by the ``seed`` parameter, the same for every initial
-state of the game object. OpenSpiel algorithms that enumerate chance (CFR, exact
-exploitability) therefore see one fixed deal, and the game type says
-``SAMPLED_STOCHASTIC`` for such specs (``EXPLICIT_STOCHASTIC`` when dice are the only chance).
+``midgardc.research.tensor``). A shuffled pile nobody may see (``ordered: true,
+visible: none``) is dealt one item at a time through chance nodes with exact
+probabilities (``midgardc.research.deals``), so CFR sees the whole tree of a card game;
+other hidden shuffles (decks, piles a player sees) are decided by the ``seed`` parameter.
+Returns are the State's: from ranks, or a ``returns:`` spec's payoff counter (chips),
+whose ``min``/``max`` are the game's utilities.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import pyspiel
 
 from midgardc.runtime.game import Game, State, load
 from midgardc.runtime.observe import may_hide
+from midgardc.research.deals import Deals, Dealing, lazy_piles
 from midgardc.research.tensor import observation_tensor, schema
 
 SHORT_NAME = "python_midgardc"
@@ -36,11 +38,11 @@ _PARAMS = {"spec": "", "variant": "", "players": 0, "engine": "compiled", "seed"
 _GAMES: dict[tuple, Game] = {}
 
 
-def _game_type(ir: Any, hidden: bool, shuffled: bool) -> "pyspiel.GameType":
+def _game_type(ir: Any, hidden: bool, dealt: bool) -> "pyspiel.GameType":
     n = ir.n_players
-    # a hidden start shuffle (``shuffled``) is a function of the seed parameter, not chance
-    # OpenSpiel sees: only dice make chance nodes (see the module's doc)
-    if ir.chance is not None:
+    # dice and piles dealt one item at a time (``dealt``) are chance nodes; other hidden
+    # shuffles are a function of the seed parameter (see the module's doc)
+    if ir.chance is not None or dealt:
         chance = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     else:
         chance = pyspiel.GameType.ChanceMode.DETERMINISTIC
@@ -50,7 +52,7 @@ def _game_type(ir: Any, hidden: bool, shuffled: bool) -> "pyspiel.GameType":
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=chance,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden else pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM if n > 1 else pyspiel.GameType.Utility.GENERAL_SUM,  # returns from ranks sum to 0
+        utility=pyspiel.GameType.Utility.ZERO_SUM if n > 1 else pyspiel.GameType.Utility.GENERAL_SUM,  # ranks' and payoff returns sum to 0
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=n,
         min_num_players=n,
@@ -60,11 +62,6 @@ def _game_type(ir: Any, hidden: bool, shuffled: bool) -> "pyspiel.GameType":
         provides_observation_tensor=True,
         parameter_specification=dict(_PARAMS),
     )
-
-
-def _shuffled(ir: Any) -> bool:
-    """Whether the start holds a hidden order or deal decided by the seed (not by OpenSpiel)."""
-    return ir.deck is not None or (ir.zones is not None and may_hide(ir))
 
 
 class MidgardcGame(pyspiel.Game):
@@ -83,16 +80,24 @@ class MidgardcGame(pyspiel.Game):
         self.schema = schema(ir)
         hidden = may_hide(ir)
         chance_plies = ir.max_plies if ir.chance is not None else 0
+        lazy = lazy_piles(ir)
+        self.deals = Deals(game, self.seed, lazy) if lazy else None
+        self.root: Any = None  # the initial state (a State, or a Dealing), made on first use
+        self.n_dice_outcomes = len(ir.chance.outcomes) if ir.chance is not None else 0
+        if ir.returns is not None:  # chips: the spec says the bounds
+            lo, hi = float(ir.returns.lo), float(ir.returns.hi)
+        else:  # ranks: a sole winner of n seats gets n - 1, a loser -1
+            lo, hi = -1.0, float(max(ir.n_players - 1, 1))
         info = pyspiel.GameInfo(
             num_distinct_actions=ir.n_action_moves,
-            max_chance_outcomes=len(ir.chance.outcomes) if ir.chance is not None else 0,
+            max_chance_outcomes=self.n_dice_outcomes + (ir.n_item_kinds if lazy else 0),
             num_players=ir.n_players,
-            min_utility=-1.0,
-            max_utility=float(max(ir.n_players - 1, 1)),  # a sole winner of n seats gets n - 1
+            min_utility=lo,
+            max_utility=hi,
             utility_sum=0.0 if ir.n_players > 1 else None,
-            max_game_length=ir.max_plies + chance_plies + 1,
+            max_game_length=ir.max_plies + chance_plies + 1 + (self.deals.n_items if self.deals else 0),
         )
-        super().__init__(_game_type(ir, hidden, _shuffled(ir)), info, p)
+        super().__init__(_game_type(ir, hidden, bool(lazy)), info, p)
 
     @property
     def mgame(self) -> Game:
@@ -109,9 +114,29 @@ class MidgardcGame(pyspiel.Game):
 class MidgardcState(pyspiel.State):
     def __init__(self, game: MidgardcGame, mstate: Optional[State] = None):
         super().__init__(game)
-        self._held = _Holder(game._shared.key, game.seed, mstate if mstate is not None else game.mgame.new_state(game.seed))
+        self._n_dice = game.n_dice_outcomes
+        # OpenSpiel clones a Python state through a new initial state (then copies its
+        # attributes over): the start is made once per game and copied
+        if mstate is None and game.deals is not None:
+            if game.root is None:
+                game.root = Dealing(game.deals)
+            self._held = _Holder(game._shared.key, game.seed, None, Dealing(game.deals, game.root))
+        elif mstate is None:
+            if game.root is None:
+                game.root = game.mgame.new_state(game.seed)
+            self._held = _Holder(game._shared.key, game.seed, game.root.clone())
+        else:
+            self._held = _Holder(game._shared.key, game.seed, mstate)
+
+    @property
+    def _dealing(self) -> Optional[Dealing]:
+        """The pile waiting for its next item, when the state is a deal chance node."""
+        d = self._held.dealing
+        return d if d is not None and d.need is not None else None
 
     def current_player(self) -> int:
+        if self._dealing is not None:
+            return pyspiel.PlayerId.CHANCE
         s = self.mstate
         if s.is_terminal():
             return pyspiel.PlayerId.TERMINAL
@@ -124,6 +149,9 @@ class MidgardcState(pyspiel.State):
         return sorted(self.mstate.legal_move_ids())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        dealing = self._dealing
+        if dealing is not None:  # the next item of a pile: kind k is action n_dice + k
+            return [(self._n_dice + k, p) for k, p in dealing.outcomes()]
         assert self.mstate.is_chance_node()
         base = self._chance_base
         return sorted((m.id - base, p) for m, p in self.mstate.chance_outcomes())
@@ -134,19 +162,31 @@ class MidgardcState(pyspiel.State):
         return ir.chance.base if ir.chance is not None else ir.n_action_moves
 
     def _apply_action(self, action: int) -> None:
+        held = self._held
+        held.actions.append(int(action))
+        if self._dealing is not None:
+            held.dealing.resolve(int(action) - self._n_dice)
+            return
         if self.mstate.is_chance_node():
             action = int(action) + self._chance_base
-        self.mstate.apply_unchecked(int(action))
+        if held.dealing is not None:  # played once the piles it deals from are resolved
+            held.dealing.play(int(action))
+        else:
+            self.mstate.apply_unchecked(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self._held.dealing is not None and action >= self._n_dice:
+                return "deal:" + self.mstate.game.ir.item_texts[int(action) - self._n_dice]
             action = int(action) + self._chance_base
         return self.mstate.game.move_text(int(action))
 
     def is_terminal(self) -> bool:
-        return self.mstate.is_terminal()
+        return self._dealing is None and self.mstate.is_terminal()
 
     def returns(self) -> list[float]:
+        if self._dealing is not None:
+            return [0.0] * self.mstate.game.ir.n_players
         return self.mstate.returns()
 
     def __str__(self) -> str:
@@ -186,26 +226,36 @@ class _Shared:
 
 
 class _Holder:
-    """A midgardc state that deep-copies as ``State.clone()`` and pickles as its game's key,
-    seed and move history (replayed on load)."""
+    """A midgardc state (or, for a game with dealt piles, a ``Dealing`` holding it) that
+    deep-copies through ``clone()`` and pickles as its game's key, seed and OpenSpiel
+    actions (replayed on load)."""
 
-    __slots__ = ("key", "seed", "state")
+    __slots__ = ("key", "seed", "_state", "dealing", "actions")
 
-    def __init__(self, key: tuple, seed: int, state: State):
-        self.key, self.seed, self.state = key, seed, state
+    def __init__(self, key: tuple, seed: int, state: Optional[State], dealing: Optional[Dealing] = None, actions: Optional[list[int]] = None):
+        self.key, self.seed, self._state, self.dealing = key, seed, state, dealing
+        self.actions = actions if actions is not None else []
+
+    @property
+    def state(self) -> State:
+        return self.dealing.state if self.dealing is not None else self._state
 
     def __deepcopy__(self, memo: dict) -> "_Holder":
-        return _Holder(self.key, self.seed, self.state.clone())
+        if self.dealing is not None:
+            return _Holder(self.key, self.seed, None, Dealing(self.dealing.deals, self.dealing), list(self.actions))
+        return _Holder(self.key, self.seed, self._state.clone(), None, list(self.actions))
 
     def __reduce__(self) -> tuple:
-        return (_replayed, (self.key, self.seed, list(self.state.history)))
+        return (_replayed, (self.key, self.seed, list(self.actions)))
 
 
-def _replayed(key: tuple, seed: int, history: list[int]) -> _Holder:
-    state = _load(key).new_state(seed)
-    for move in history:
-        state.apply_unchecked(move)
-    return _Holder(key, seed, state)
+def _replayed(key: tuple, seed: int, actions: list[int]) -> _Holder:
+    spec, variant, players, engine = key
+    game = MidgardcGame({"spec": spec, "variant": variant, "players": players, "engine": engine, "seed": seed})
+    state = game.new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    return state._held
 
 
 class MidgardcObserver:

@@ -24,8 +24,12 @@ class CompiledEngine:
         self.ir = ir
         self.module = build_engine(ir, force=force_build)
 
-    def new_core(self, seed: int = 0) -> Any:
-        return self.module.Core(seed & MASK)
+    def new_core(self, seed: int = 0, start_zones: Optional[list[list[int]]] = None) -> Any:
+        """A new game for ``seed``; ``start_zones``: as the interpreter's ``new_core``."""
+        core = self.module.Core(seed & MASK)
+        if start_zones is not None:
+            core.restart(seed & MASK, start_zones)
+        return core
 
     def playout_trace(self, seed: int, core: Optional[Any] = None) -> list[int]:
         """Uniform random moves (the shared RNG, ``Rng(seed)``) from the start (or a copy of

@@ -43,8 +43,14 @@ class Game:
     def engine_name(self) -> str:
         return self.engine.name
 
-    def new_state(self, seed: int = 0) -> "State":
-        return State(self, self.engine.new_core(seed))
+    def new_state(self, seed: int = 0, start_zones: Optional[list[list[int]]] = None) -> "State":
+        """A new game for ``seed``. ``start_zones`` (every zone slot: an ordered one's item
+        kinds top first, an unordered one's counts per kind) replaces what the start
+        shuffle dealt, before ``start`` effects run: how a chosen deal is played (the
+        OpenSpiel adapter's deal chance nodes). Both back ends do it identically."""
+        if start_zones is None:
+            return State(self, self.engine.new_core(seed))
+        return State(self, self.engine.new_core(seed, start_zones=start_zones))
 
     # -- notation --------------------------------------------------------------------
 
@@ -244,9 +250,12 @@ class State:
 
     def returns(self) -> list[float]:
         """Per seat, from the ranks: a sole winner n-1, k tied leaders n/k-1, the others
-        -1; 0 for everyone in a draw or a stopped game (zero-sum; see ``results``)."""
+        -1; 0 for everyone in a draw or a stopped game (zero-sum; see ``results``). A spec
+        with ``returns:`` gives each seat its payoff counter instead (0 when stopped)."""
         if not self.core.terminal:
             return [0.0] * self.game.ir.n_players
+        if self.game.ir.returns is not None:
+            return results.payoff_returns(self.game.ir, self.core.counters, bool(self.core.ply_limited))
         return results.returns_of(self.game.ir, self.core.keys(), bool(self.core.ply_limited))
 
     def margin(self) -> int:

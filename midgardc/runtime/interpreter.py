@@ -31,7 +31,7 @@ class Core(Effects, Captures, Regions, Moves, History):
 
     __slots__ = ("prog", "board", "hands", "counters", "current", "last", "ply", "terminal", "passes", "ply_limited", "_legal", "roll", "chance", "rng", "again", "heights", "deck", "drawn", "up", "discards", "zones", "zboard", "seen", "looking")
 
-    def __init__(self, prog: Program, copy_from: Optional["Core"] = None, seed: int = 0, look: bool = False):
+    def __init__(self, prog: Program, copy_from: Optional["Core"] = None, seed: int = 0, look: bool = False, start_zones: Optional[list[list[int]]] = None):
         self.prog = prog
         if copy_from is not None:
             # position history: a copy for a lookahead shares the history (it never writes it)
@@ -83,7 +83,10 @@ class Core(Effects, Captures, Regions, Moves, History):
         self._deal()
         # zones: every ordered zone shuffled with the chance stream, after the decks
         self.zones = zone_rules.start(ir.zones, self.rng) if ir.zones is not None else []
-        self._start_history()  # (the start position is the history's first)
+        if start_zones is not None:  # a chosen deal instead of the shuffle (the OpenSpiel adapter's chance)
+            self.zones = zone_rules.checked_slots(ir.zones, start_zones)
+        self.run_effects(ir.start_effects, {})  # start: once, the first seat as the mover
+        self._start_history()  # (the position after the start effects is the history's first)
         self._settle()
 
     def _deal(self) -> None:
@@ -267,8 +270,10 @@ class InterpretedEngine:
         self.ir = ir
         self.prog = Program(ir)
 
-    def new_core(self, seed: int = 0) -> Core:
-        return Core(self.prog, seed=seed)
+    def new_core(self, seed: int = 0, start_zones: Optional[list[list[int]]] = None) -> Core:
+        """A new game for ``seed``; ``start_zones`` (every zone slot, as ``set_zones`` takes
+        them) replaces what the start shuffle dealt, before the start effects run."""
+        return Core(self.prog, seed=seed, start_zones=start_zones)
 
     def playout_trace(self, seed: int, core: Optional[Core] = None) -> list[int]:
         """Uniform random moves (the shared RNG) from the start (or ``core``) to the end."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from ..errors import SpecError
 from ..ir.nodes import GameIR
 
 WIN, SHARED, DRAW, LOSS, STOPPED = "win", "shared", "draw", "loss", "stopped"
@@ -97,6 +98,24 @@ def returns_from_ranks(ranks: Optional[Sequence[int]], n: int) -> list[float]:
         return [0.0] * n
     k = len(leaders(ranks))
     return [leader_return(n, k) if r == 1 else -1.0 for r in ranks]
+
+
+def payoff_returns(ir: GameIR, counters: Sequence[Sequence[int]], ply_limited: bool = False) -> list[float]:
+    """A ``returns:`` spec's returns: each seat's payoff counter (0 each for a stopped
+    game). The spec promises they add up to 0 and lie in its min..max: a game that breaks
+    the promise is an error of the spec, reported at its ``returns:``."""
+    spec = ir.returns
+    assert spec is not None
+    n = ir.n_players
+    if ply_limited:
+        return [0.0] * n
+    values = [int(counters[p][spec.counter]) for p in range(n)]
+    if sum(values) != 0:
+        raise SpecError(f"returns: the payoff counter '{spec.name}' ends this game at {values}, adding up to {sum(values)}, not 0 (returns must be zero-sum)", spec.pos)
+    for v in values:
+        if not spec.lo <= v <= spec.hi:
+            raise SpecError(f"returns: the payoff counter '{spec.name}' ends this game at {v}, outside min {spec.lo} .. max {spec.hi}", spec.pos)
+    return [float(v) for v in values]
 
 
 def winner_of(ir: GameIR, keys: Sequence[Sequence[int]], ply_limited: bool = False) -> Optional[int]:

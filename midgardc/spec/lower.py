@@ -24,6 +24,7 @@ from ..ir.nodes import (
     INT,
     KIND,
     PLAYER,
+    ReturnsIR,
     ITEM,
     DeckIR,
     AreaIR,
@@ -207,9 +208,11 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             chance = self.place_chance(chance, actions, top.items["chance"])
         triggers = self.lower_triggers(top.get("triggers"), actions)
         end = self.lower_end(top.get("end"))
+        start_effects = self.lower_start(top.get("start"))
         ranking = self.lower_ranking(top.items["ranking"])
         self.ranking_names = [k.name for k in ranking]
         self.chance_names = [chance.name] if chance is not None else []
+        returns = self.lower_returns(top.get("returns"), counters, counter_scope)
         render = self.lower_render(top.get("render"), areas)
         if "variants" in top:
             self.check_variants(top.items["variants"])
@@ -246,7 +249,9 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             areas=areas,
             history=history,
             initial_heights=initial_heights,
-            stacks=bool(initial_heights) or _uses_stacks((actions, triggers, end, ranking, tuple(self.defines), render)),
+            stacks=bool(initial_heights) or _uses_stacks((actions, triggers, end, ranking, tuple(self.defines), render, start_effects)),
+            start_effects=start_effects,
+            returns=returns,
         )
 
     def lower_chance(self, node: Optional[YNode]) -> Optional[ChanceIR]:
@@ -543,6 +548,31 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
                 raise SpecError("end.no_moves is 'end' (the game ends) or 'pass' (the turn passes)", body["no_moves"].pos)
         effects = self.lower_effects(body.get("effects"), {}, "'end'")
         return End(tuple(conds), no_moves, effects)
+
+    def lower_start(self, node: Optional[YNode]) -> tuple:
+        """start: effects run once as a game begins (the first seat is the mover)."""
+        if node is None:
+            return ()
+        body = self.keys(node, "start", "'start'")
+        return self.lower_effects(body.get("effects"), {}, "'start'")
+
+    def lower_returns(self, node: Optional[YNode], counters: list, scopes: tuple) -> Optional[ReturnsIR]:
+        """returns: {counter, min, max}: the returns are a per-player payoff counter."""
+        if node is None:
+            return None
+        body = self.keys(node, "returns", "'returns'")
+        cnode = body["counter"]
+        name = self.scalar(cnode, str, "returns.counter")
+        if name not in counters:
+            raise SpecError(f"returns.counter names a counter; there is no counter '{name}'", cnode.pos, did_you_mean(name, counters))
+        index = counters.index(name)
+        if scopes and scopes[index] != "player":
+            raise SpecError(f"returns.counter '{name}' is a game counter; returns need one value per player", cnode.pos)
+        lo = self.scalar(body["min"], int, "returns.min", -(2**31), 2**31 - 1)
+        hi = self.scalar(body["max"], int, "returns.max", -(2**31), 2**31 - 1)
+        if lo > 0 or hi < 0 or lo > hi:
+            raise SpecError(f"returns: min {lo} and max {hi} must enclose 0 (zero-sum returns), min <= 0 <= max", body["max"].pos)
+        return ReturnsIR(index, name, lo, hi, node.pos)
 
     def lower_ranking(self, node: YNode) -> tuple[RankKey, ...]:
         if not isinstance(node, YMap) or not node.items:
