@@ -163,6 +163,7 @@ class Generator(Moves):
             "max_cands": max([len(L["cands"]) for a in self.actions for L in a["loops"] if L.get("cands")] or [1]),
             "cand_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L.get("cands") is not None}),
             "bit_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L["set_call"]}),
+            "bound_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L["lower"] or L["upper"]}),
             "words": self.x.words,
             "sets": self.x.sets_enabled,
             "n_nibbles": (n + 3) // 4,

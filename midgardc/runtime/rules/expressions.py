@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Optional
 
 from ...ir.nodes import (
+    BOOL,
+    INT,
     NOBODY,
     Binary,
     Call,
@@ -21,8 +23,10 @@ from ...ir.nodes import (
     Quant,
     Unary,
 )
+from ...ir.analysis import conjuncts, reads
+from ...ir.plan import is_pure
 from . import zones as zone_rules
-from .moves import plan
+from .moves import plans
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..interpreter import Core
@@ -53,6 +57,34 @@ _BINARY = {
 }
 
 
+def _remembered(body: Fn, names: list[str]) -> Fn:
+    """A definition that reads only its arguments and the board's tables (never the
+    state), remembering its value per arguments: it cannot change during a game."""
+    values: dict = {}
+
+    def run(s, env):
+        key = tuple(env[n] for n in names)
+        if key not in values:
+            values[key] = body(s, env)
+        return values[key]
+
+    return run
+
+
+def disjuncts(e: Expr) -> list[Expr]:
+    """``a or b or c`` -> [a, b, c]."""
+    if isinstance(e, Binary) and e.op == "or":
+        return disjuncts(e.left) + disjuncts(e.right)
+    return [e]
+
+
+def _joined(parts: list[Expr], op: str) -> Expr:
+    out = parts[0]
+    for x in parts[1:]:
+        out = Binary(op, out, x, BOOL)
+    return out
+
+
 class Program:
     """A game's IR turned into callables, shared by every state of that game."""
 
@@ -65,10 +97,15 @@ class Program:
         self.props = [values + (0,) for _, values in b.props]  # + the off-board cell
         self.builtins = self._builtins()
         self.defines: list[Optional[Fn]] = [None] * len(ir.defines)
+        pure: dict = {}
         for i, d in enumerate(ir.defines):
             self.defines[i] = self.compile(d.body)
+            if is_pure(DefineCall(i, tuple(Local(p.name, p.type) for p in d.params), d.type), ir.defines, pure):
+                self.defines[i] = _remembered(self.defines[i], [p.name for p in d.params])
         self.wheres = [self.compile(a.where) for a in ir.actions]
-        self.plans = [plan(a, ir.defines, self.compile) for a in ir.actions]
+        sizes = {"cell": self.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(b.directions), "item": ir.n_item_kinds}
+        self.sizes = [[sizes.get(p.type, p.hi - p.lo + 1) for p in a.params] for a in ir.actions]
+        self.plans = plans(ir, self.sizes, self.compile)
         self.rank = [self.compile(k.expr) for k in ir.ranking]
         self.end_conds = [self.compile(e) for e in ir.end.conditions]
         self.triggers = [(t, self.compile(t.when) if t.when is not None else None) for t in ir.triggers]
@@ -190,9 +227,59 @@ class Program:
 
         return ray
 
+    def _narrowed(self, q: Quant) -> Optional[tuple[Callable, Expr]]:
+        """A quantifier over a fixed collection whose body decides part of its answer
+        by board facts alone — ``any``/``count`` of ``fact and rest``, ``all`` of ``not
+        fact or rest`` (``fact`` written as the negation), ``sum`` of ``either(fact and
+        rest, x, 0)`` — gives the same answer over just the elements where the fact holds,
+        with ``rest`` as the body. Returns (those elements, remembered per value of the
+        other locals the fact reads, as a domain; the remaining body), or None."""
+        if q.domain.kind in ("group", "ray", "neighbours") or not all(isinstance(a, Const) for a in q.domain.args):
+            return None
+        body = q.body
+        if q.kind in ("any", "count"):
+            parts, glue = conjuncts(body), "and"
+        elif q.kind == "all":
+            parts, glue = disjuncts(body), "or"
+        elif q.kind == "sum" and isinstance(body, Call) and body.fn == "either" and body.args[2] == Const(0, INT):
+            parts, glue = conjuncts(body.args[0]), "and"
+        else:
+            return None
+        facts = [x for x in parts if q.var in reads(x) and is_pure(x, self.ir.defines)]
+        rest = [x for x in parts if not any(x is f for f in facts)]
+        if not facts or not rest:
+            return None
+        keep = facts if glue == "and" else [Unary("not", f, BOOL) for f in facts]
+        guard = self.compile(_joined(keep, "and"))
+        left = _joined(rest, glue)
+        if q.kind == "sum":
+            left = Call("either", (left, body.args[1], body.args[2]), body.type)
+        others = sorted(set().union(*(reads(f) for f in facts)) - {q.var})
+        every = self.domain(q.domain)
+        var = q.var
+        chosen: dict = {}
+
+        def elements(s, env):
+            key = tuple(env[n] for n in others)
+            if key not in chosen:
+                inner = dict(env)
+                found = []
+                for x in every(s, env):
+                    inner[var] = x
+                    if guard(s, inner):
+                        found.append(x)
+                chosen[key] = found
+            return chosen[key]
+
+        return elements, left
+
     def _quant(self, q: Quant) -> Fn:
         dom = self.domain(q.domain)
-        body = self.compile(q.body)
+        body_expr = q.body
+        narrowed = self._narrowed(q)
+        if narrowed is not None:
+            dom, body_expr = narrowed
+        body = self.compile(body_expr)
         var = q.var
 
         def run(s, env):
