@@ -19,10 +19,11 @@ game's constants, tables and rules specialised into C:
 * ``empty(step(c, d))`` / ``occupied(step(c, d))`` for a direction that is one index
   shift on the whole board becomes a shifted set (``pull_cells``), so "rests on something
   below" is a word operation too;
-* a conjunct that pins a cell parameter to a few values (``t == step(f, d) or ...``, also
-  inside definitions; ``midgardc.ir.analysis.candidates``) makes that parameter loop over
-  those values only, sorted and without repeats, instead of over every cell (the
-  interpreter lists moves the same way, so both stay fast on from/to actions);
+* each action's loops follow its move plan (``midgardc.ir.plan``, shared with the
+  interpreter and printed by ``midgardc explain``): a conjunct that pins a cell parameter
+  to a few values (``t == step(f, d) or ...``, ``any d in directions: ...``, inside
+  definitions, either side of ``==``) makes that parameter loop over those values only,
+  sorted and without repeats, and an integer parameter loops between its bounds;
 * the playout loop, region assessment and perft run in C without the GIL.
 
 Every identifier in the output is built from IR indices (``define_3``, ``quant_0``,
