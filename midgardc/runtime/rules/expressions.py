@@ -57,20 +57,6 @@ _BINARY = {
 }
 
 
-def _remembered(body: Fn, names: list[str]) -> Fn:
-    """A definition that reads only its arguments and the board's tables (never the
-    state), remembering its value per arguments: it cannot change during a game."""
-    values: dict = {}
-
-    def run(s, env):
-        key = tuple(env[n] for n in names)
-        if key not in values:
-            values[key] = body(s, env)
-        return values[key]
-
-    return run
-
-
 def disjuncts(e: Expr) -> list[Expr]:
     """``a or b or c`` -> [a, b, c]."""
     if isinstance(e, Binary) and e.op == "or":
@@ -85,6 +71,17 @@ def _joined(parts: list[Expr], op: str) -> Expr:
     return out
 
 
+# comparisons with a constant on the right, without the operator's own call
+_COMPARE_CONST = {
+    "==": lambda f, v: lambda s, env: int(f(s, env) == v),
+    "!=": lambda f, v: lambda s, env: int(f(s, env) != v),
+    "<": lambda f, v: lambda s, env: int(f(s, env) < v),
+    "<=": lambda f, v: lambda s, env: int(f(s, env) <= v),
+    ">": lambda f, v: lambda s, env: int(f(s, env) > v),
+    ">=": lambda f, v: lambda s, env: int(f(s, env) >= v),
+}
+
+
 class Program:
     """A game's IR turned into callables, shared by every state of that game."""
 
@@ -97,11 +94,12 @@ class Program:
         self.props = [values + (0,) for _, values in b.props]  # + the off-board cell
         self.builtins = self._builtins()
         self.defines: list[Optional[Fn]] = [None] * len(ir.defines)
+        # definitions that never read the state (board facts): their values per arguments,
+        # remembered for the whole game (they cannot change)
         pure: dict = {}
+        self.known: dict[int, dict] = {i: {} for i, d in enumerate(ir.defines) if is_pure(d.body, ir.defines, pure)}
         for i, d in enumerate(ir.defines):
             self.defines[i] = self.compile(d.body)
-            if is_pure(DefineCall(i, tuple(Local(p.name, p.type) for p in d.params), d.type), ir.defines, pure):
-                self.defines[i] = _remembered(self.defines[i], [p.name for p in d.params])
         self.wheres = [self.compile(a.where) for a in ir.actions]
         sizes = {"cell": self.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(b.directions), "item": ir.n_item_kinds}
         self.sizes = [[sizes.get(p.type, p.hi - p.lo + 1) for p in a.params] for a in ir.actions]
@@ -130,6 +128,9 @@ class Program:
         if isinstance(e, Call):
             impl = self.builtins[e.fn]
             args = [self.compile(a) for a in e.args]
+            if e.fn == "either":  # (the branch not taken is pure: evaluating it changes nothing)
+                cond, yes, no = args
+                return lambda s, env: yes(s, env) if cond(s, env) else no(s, env)
             if not args:
                 return lambda s, env: impl(s)
             if len(args) == 1:
@@ -138,12 +139,25 @@ class Program:
             if len(args) == 2:
                 a0, a1 = args
                 return lambda s, env: impl(s, a0(s, env), a1(s, env))
+            if len(args) == 3:
+                a0, a1, a2 = args
+                return lambda s, env: impl(s, a0(s, env), a1(s, env), a2(s, env))
             return lambda s, env: impl(s, *[a(s, env) for a in args])
         if isinstance(e, DefineCall):
             args = [self.compile(a) for a in e.args]
             names = [p.name for p in self.ir.defines[e.index].params]
             bodies = self.defines
             idx = e.index
+            if idx in self.known:  # a board fact: its value per arguments, remembered
+                known = self.known[idx]
+
+                def fact(s, env):
+                    key = tuple(a(s, env) for a in args)
+                    if key not in known:
+                        known[key] = bodies[idx](s, dict(zip(names, key)))
+                    return known[key]
+
+                return fact
             if len(args) == 1:
                 (n0,), (a0,) = names, args
                 return lambda s, env: bodies[idx](s, {n0: a0(s, env)})
@@ -159,6 +173,8 @@ class Program:
                 return lambda s, env: 1 if left(s, env) and right(s, env) else 0
             if e.op == "or":
                 return lambda s, env: 1 if left(s, env) or right(s, env) else 0
+            if e.op in _COMPARE_CONST and isinstance(e.right, Const):  # the common `x == 0`
+                return _COMPARE_CONST[e.op](left, e.right.value)
             op = _BINARY[e.op]
             return lambda s, env: op(left(s, env), right(s, env))
         if isinstance(e, Quant):

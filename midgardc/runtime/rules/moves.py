@@ -166,7 +166,10 @@ class Moves:
             name, lo, conds = loop.name, loop.lo, loop.conds
             for v in values(j):
                 env[name] = v + lo
-                if all(holds(self, test, env, seen) for test in conds):
+                for test in conds:
+                    if not (test.fn(self, env) if test.number is None else holds(self, test, env, seen)):
+                        break
+                else:
                     if j == last:
                         out.append(action.base + offset + v * loop.stride)
                     else:
