@@ -15,7 +15,8 @@ for every loop level, which values the loop visits and which conditions it tests
   definition) narrow the domain once per game for each value of the outer parameters
   they read; the other conjuncts reading no parameter but the loop's own (``once``)
   depend on nothing the outer loops bind: the interpreter filters the domain with them
-  once per listing, the generated code computes them as cell sets.
+  once per listing, the generated code computes them as cell sets; ``F(c) == X`` with
+  ``F`` a board fact (``keyed``) lets the interpreter visit just the cells where F is X.
 
 So equal wordings of a rule (a quantifier or its unrolled disjunction, a definition or its
 body, ``a == b`` or ``b == a``) give the same plan, and the same loops. Sound because
@@ -58,6 +59,9 @@ class Level:
     facts: tuple[Expr, ...] = ()
     lower: tuple[Expr, ...] = ()  # an integer parameter is at least each of these
     upper: tuple[Expr, ...] = ()  # ... and at most each of these
+    # ``F == X`` with F a board fact of this parameter alone and X not reading it: the
+    # interpreter indexes the domain by F once per game and visits the values where F is X
+    keyed: Optional[tuple[Expr, Expr, Expr]] = None  # (the conjunct, F, X)
 
 
 @dataclass(frozen=True)
@@ -286,7 +290,20 @@ def plan_action(ir: GameIR, index: int) -> ActionPlan:
         pure: dict = {}
         facts = tuple(c for c in conds if is_pure(c, ir.defines, pure))
         once = tuple(c for c in conds if c not in facts and not (reads(c) & set(names[:j])))
-        levels.append(Level(j, p, cands, pin, exact, tuple(conds), once, facts, tuple(lower), tuple(upper)))
+        keyed = None
+        if cands is None and not lower and not upper:
+            for c in conds:
+                e = c
+                while isinstance(e, DefineCall) and e.index < len(ir.defines):
+                    e = inline(e, ir.defines)
+                if isinstance(e, Binary) and e.op == "==" and c not in facts:
+                    for key, value in ((e.left, e.right), (e.right, e.left)):
+                        if reads(key) == {p.name} and p.name not in reads(value) and is_pure(key, ir.defines, pure):
+                            keyed = (c, key, value)
+                            break
+                if keyed is not None:
+                    break
+        levels.append(Level(j, p, cands, pin, exact, tuple(conds), once, facts, tuple(lower), tuple(upper), keyed))
     return ActionPlan(index, tuple(at[0]), tuple(levels))
 
 

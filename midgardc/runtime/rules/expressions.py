@@ -82,6 +82,17 @@ _COMPARE_CONST = {
 }
 
 
+# comparisons of two expressions, likewise
+_COMPARE = {
+    "==": lambda f, g: lambda s, env: int(f(s, env) == g(s, env)),
+    "!=": lambda f, g: lambda s, env: int(f(s, env) != g(s, env)),
+    "<": lambda f, g: lambda s, env: int(f(s, env) < g(s, env)),
+    "<=": lambda f, g: lambda s, env: int(f(s, env) <= g(s, env)),
+    ">": lambda f, g: lambda s, env: int(f(s, env) > g(s, env)),
+    ">=": lambda f, g: lambda s, env: int(f(s, env) >= g(s, env)),
+}
+
+
 class Program:
     """A game's IR turned into callables, shared by every state of that game."""
 
@@ -175,6 +186,8 @@ class Program:
                 return lambda s, env: 1 if left(s, env) or right(s, env) else 0
             if e.op in _COMPARE_CONST and isinstance(e.right, Const):  # the common `x == 0`
                 return _COMPARE_CONST[e.op](left, e.right.value)
+            if e.op in _COMPARE:
+                return _COMPARE[e.op](left, right)
             op = _BINARY[e.op]
             return lambda s, env: op(left(s, env), right(s, env))
         if isinstance(e, Quant):

@@ -38,6 +38,7 @@ class Loop(NamedTuple):
     lower: list[Callable]
     upper: list[Callable]
     narrowed: dict  # values of ``facts.names`` -> the domain values where the facts hold
+    keyed: Optional[tuple[Callable, Callable, dict]]  # (F, X, F's value -> domain values): visit F == X
 
 
 def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Callable]) -> list[tuple[list[Callable], list[Loop]]]:
@@ -73,7 +74,11 @@ def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Cal
 
             lo = L.param.lo if L.param.type == "int" else 0
             tests = [test(c, True) for c in once]
-            rest = [test(c, uses[c] > 1) for c in L.conds if not any(c is o for o in once + facts)]
+            keyed = None
+            if L.keyed is not None:  # F(c) == X: the values where the board fact F is X
+                keyed = (compile_expr(L.keyed[1]), compile_expr(L.keyed[2]), {})
+            skip = once + facts + ([L.keyed[0]] if L.keyed is not None else [])
+            rest = [test(c, uses[c] > 1) for c in L.conds if not any(c is o for o in skip)]
             fact = None
             if facts:
                 joined = facts[0]
@@ -81,7 +86,7 @@ def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Cal
                     joined = Binary("and", joined, c, BOOL)
                 fact = Test(compile_expr(joined), None, tuple(sorted((reads(joined) & params) - {L.param.name})))
             bound = lambda xs: [compile_expr(x) for x in xs]  # noqa: E731
-            loops.append(Loop(L.param.name, lo, stride, cands, fact, tests, rest, bound(L.lower), bound(L.upper), {}))
+            loops.append(Loop(L.param.name, lo, stride, cands, fact, tests, rest, bound(L.lower), bound(L.upper), {}, keyed))
         out.append(([compile_expr(c) for c in p.top], loops))
     return out
 
@@ -147,9 +152,17 @@ class Moves:
                 if key not in loop.narrowed:
                     loop.narrowed[key] = [v for v in domain if loop.facts.fn(self, {**env, loop.name: v + loop.lo})]
                 domain = loop.narrowed[key]
+            if loop.keyed is not None:
+                fact, value, index = loop.keyed
+                if not index:  # once per game: the domain values by their fact's value
+                    for v in range(sizes[j]):
+                        index.setdefault(fact(self, {loop.name: v + loop.lo}), []).append(v)
+                wanted = set(index.get(value(self, env), ()))
+                domain = [v for v in domain if v in wanted]
             if not loop.once:
                 return domain
-            if loop.facts is None and j in filtered:  # (then it depends on nothing bound outside)
+            depends = loop.facts is not None or loop.keyed is not None  # on the loops outside
+            if not depends and j in filtered:
                 return filtered[j]
             keep = []
             for v in domain:
@@ -157,7 +170,7 @@ class Moves:
                 if all(holds(self, test, env, seen) for test in loop.once):
                     keep.append(v)
             env.pop(loop.name, None)
-            if loop.facts is None:
+            if not depends:
                 filtered[j] = keep
             return keep
 
