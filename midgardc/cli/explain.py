@@ -80,7 +80,9 @@ def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text) -> list[str]:
             if comment_text(t) not in tested:
                 continue
             where = "tested for each value"
-            if c in L.facts:
+            if L.keyed is not None and c is L.keyed[0]:
+                where = f"interpreter: visits only the values where {text(L.keyed[1])} is {text(L.keyed[2])} (indexed once per game)"
+            elif c in L.facts:
                 where = "a board fact (interpreter: filters the loop once per game" + (" for each value of the loops outside)" if L.index else ")")
             elif c in L.once:
                 where = "reads no outer parameter (interpreter: filters the loop once per position)"
