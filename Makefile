@@ -53,6 +53,7 @@ screenshots: setup browser  ## play every seed spec and variant to mid-game by c
 
 bench: setup  ## every spec and variant: random playouts/s of both engines and their ratio (median of 3)
 	$(BIN)/midgardc bench --all --engine both --runs 3 --playouts 50000
+	$(BIN)/python benchmarks/wordings.py  # equal wordings of a rule: their speed ratio (within 1.2x)
 
 fuzz: setup  ## long fuzz campaign over every spec and the command line ($(FUZZ_CASES) cases)
 	$(BIN)/python -m midgardc.safety.fuzz --cases $(FUZZ_CASES)

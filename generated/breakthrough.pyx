@@ -1114,7 +1114,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             ncand1 = cand_insert(cands1, ncand1, STEP[6][define_0(st, a0, st.current)])
             for k1 in range(ncand1):
                 a1 = cands1[k1]
-                if not define_1(st, a0, a1):  # may_go(f, t)
+                if not (((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and (piece_owner(st.board[a1]) != st.current))):  # t == step(f, player_prop(0, mover)) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and owner(t) != mover
                     continue
                 out[n] = a0 * 64 + a1
                 n += 1
@@ -1146,7 +1146,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             ncand1 = cand_insert(cands1, ncand1, STEP[6][define_0(st, a0, st.current)])
             for k1 in range(ncand1):
                 a1 = cands1[k1]
-                if not define_1(st, a0, a1):  # may_go(f, t)
+                if not (((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and (piece_owner(st.board[a1]) != st.current))):  # t == step(f, player_prop(0, mover)) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and owner(t) != mover
                     continue
                 return True
     return False

@@ -884,7 +884,7 @@ cdef inline bint quant_0(State* st) noexcept nogil:
 
 
 # cellset 0:
-#   cand0 = {c in cells: resting(c)}
+#   cand0 = {c in cells: empty(c) and not empty(step(c, s))}
 cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef uint64_t t0[WORDS]
@@ -915,7 +915,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 0: drop(c: cell) -> ids 0..41
     # where hand(mover, disc) > 0 and resting(c)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # resting(c)
+        cellset_0(st, cand0)  # empty(c) and not empty(step(c, s))
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -937,7 +937,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 0: drop(c: cell) -> ids 0..41
     # where hand(mover, disc) > 0 and resting(c)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # resting(c)
+        cellset_0(st, cand0)  # empty(c) and not empty(step(c, s))
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -954,7 +954,7 @@ cdef int legal_cells(State* st, uint64_t* cand0) noexcept nogil:
         return 0
     if not ((hand_of(st, st.current, 0) > 0)):
         return 0
-    cellset_0(st, cand0)  # resting(c)
+    cellset_0(st, cand0)  # empty(c) and not empty(step(c, s))
     return <int>set_count(cand0)
 
 

@@ -623,6 +623,14 @@ cdef inline bint quant_0(State* st, int f0) noexcept nogil:
 # neighbour in a set. Used for legal cells, quantifiers over cells and region search.
 
 
+# cellset 0:
+#   cand0 = {c in cells: not is_store(c)}
+cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        cand0[w] = CELLSET_0[w]
+
+
 # ---------------------------------------------------------------------------- legal moves
 # For each action in order, every parameter binding in mixed radix (first parameter most
 # significant): move id = base + offset, so ids come out ascending. Each conjunct of an
@@ -634,33 +642,49 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     """Write the legal move ids, ascending, to `out`; return how many there are."""
     cdef int n = 0
     cdef int a0
+    cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
+    cdef uint64_t bits0
+    cdef int w0
     if st.terminal:
         return 0
     # action 0: sow(c: cell) -> ids 0..13
     # where house(c, mover) and seeds[c] > 0
-    for a0 in range(N_CELLS):  # c: cell
-        if not define_0(st, a0, st.current):  # house(c, mover)
-            continue
-        if not ((<long long>element_of(st, 2, 2, element_step(0, <long long>a0 - 0, 14), 0)) > 0):  # seeds[c] > 0
-            continue
-        out[n] = a0
-        n += 1
+    cellset_0(st, cand0)  # not is_store(c)
+    for w0 in range(WORDS):  # c: cell, ascending
+        bits0 = cand0[w0]
+        while bits0 != 0:
+            a0 = (w0 << 6) + lowest_bit(bits0)
+            bits0 &= bits0 - 1
+            if not ((<int>ATTR_0[a0 + 0]) == st.current):  # side(c) == mover
+                continue
+            if not ((<long long>element_of(st, 2, 2, element_step(0, <long long>a0 - 0, 14), 0)) > 0):  # seeds[c] > 0
+                continue
+            out[n] = a0
+            n += 1
     return n
 
 
 cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef int a0
+    cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
+    cdef uint64_t bits0
+    cdef int w0
     if st.terminal:
         return False
     # action 0: sow(c: cell) -> ids 0..13
     # where house(c, mover) and seeds[c] > 0
-    for a0 in range(N_CELLS):  # c: cell
-        if not define_0(st, a0, st.current):  # house(c, mover)
-            continue
-        if not ((<long long>element_of(st, 2, 2, element_step(0, <long long>a0 - 0, 14), 0)) > 0):  # seeds[c] > 0
-            continue
-        return True
+    cellset_0(st, cand0)  # not is_store(c)
+    for w0 in range(WORDS):  # c: cell, ascending
+        bits0 = cand0[w0]
+        while bits0 != 0:
+            a0 = (w0 << 6) + lowest_bit(bits0)
+            bits0 &= bits0 - 1
+            if not ((<int>ATTR_0[a0 + 0]) == st.current):  # side(c) == mover
+                continue
+            if not ((<long long>element_of(st, 2, 2, element_step(0, <long long>a0 - 0, 14), 0)) > 0):  # seeds[c] > 0
+                continue
+            return True
     return False
 
 

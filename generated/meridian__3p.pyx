@@ -1292,17 +1292,57 @@ cdef inline long long quant_9(State* st, int f0, int f1) noexcept nogil:
     return total
 
 
-# quant 10: all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
-cdef inline bint quant_10(State* st) noexcept nogil:
+# quant 10: max(x in ray(c, s): either(empty(x), 0, height(x) + 1 - 1))
+cdef inline long long quant_10(State* st, int f0) noexcept nogil:
+    # f0 = c
+    cdef int x
+    cdef int ray[N_CELLS]
+    cdef int ray_size
+    cdef int ray_at
+    cdef long long best = 0
+    cdef long long value
+    cdef bint seen = False
+    ray_size = ray_fill(f0, 4, ray)
+    for ray_at in range(ray_size):
+        x = ray[ray_at]
+        value = (<long long>(0) if (st.board[x] == 0) else <long long>(((<long long>st.heights[x] + 1) - 1)))
+        if not seen or value > best:
+            best = value
+            seen = True
+    return best
+
+
+# quant 11: max(x in ray(c, n): either(empty(x), 0, 40 - (height(x) - 1)))
+cdef inline long long quant_11(State* st, int f0) noexcept nogil:
+    # f0 = c
+    cdef int x
+    cdef int ray[N_CELLS]
+    cdef int ray_size
+    cdef int ray_at
+    cdef long long best = 0
+    cdef long long value
+    cdef bint seen = False
+    ray_size = ray_fill(f0, 0, ray)
+    for ray_at in range(ray_size):
+        x = ray[ray_at]
+        value = (<long long>(0) if (st.board[x] == 0) else <long long>((<long long>40 - (<long long>st.heights[x] - 1))))
+        if not seen or value > best:
+            best = value
+            seen = True
+    return best
+
+
+# quant 12: all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
+cdef inline bint quant_12(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
-        if not (((deck_left_of(st, x) == 0) and (counter_of(st, x, 1) == 0)) and quant_11(st, x)):
+        if not (((deck_left_of(st, x) == 0) and (counter_of(st, x, 1) == 0)) and quant_13(st, x)):
             return False
     return True
 
 
-# quant 11: all k in item_kinds: face_up(p, k) == 0
-cdef inline bint quant_11(State* st, int f0) noexcept nogil:
+# quant 13: all k in item_kinds: face_up(p, k) == 0
+cdef inline bint quant_13(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     for x in range(N_ITEM_KINDS):
@@ -1318,13 +1358,53 @@ cdef inline bint quant_11(State* st, int f0) noexcept nogil:
 
 
 # cellset 0:
-#   cand1 = {c in cells: owner(c) == mover}
+#   cand1 = {c in cells: empty(c)}
 cdef inline void cellset_0(State* st, uint64_t* cand1) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        cand1[w] = st.cellsets[0][w]
+
+
+# cellset 1:
+#   cand1 = {c in cells: owner(c) != nobody and owner(c) != mover}
+cdef inline void cellset_1(State* st, uint64_t* cand1) noexcept nogil:
+    cdef int w
+    cdef int s0
+    cdef int s1
+    s0 = (-1)
+    s1 = st.current
+    for w in range(WORDS):
+        cand1[w] = ((VALID[w] & ~owner_word(st, s0, w)) & (VALID[w] & ~owner_word(st, s1, w)))
+
+
+# cellset 2:
+#   cand1 = {c in cells: owner(c) == mover}
+cdef inline void cellset_2(State* st, uint64_t* cand1) noexcept nogil:
     cdef int w
     cdef int s0
     s0 = st.current
     for w in range(WORDS):
         cand1[w] = owner_word(st, s0, w)
+
+
+# cellset 3:
+#   cand0 = {c in cells: empty(c)}
+cdef inline void cellset_3(State* st, uint64_t* cand0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        cand0[w] = st.cellsets[0][w]
+
+
+# cellset 4:
+#   cand0 = {c in cells: owner(c) != nobody and owner(c) != mover}
+cdef inline void cellset_4(State* st, uint64_t* cand0) noexcept nogil:
+    cdef int w
+    cdef int s0
+    cdef int s1
+    s0 = (-1)
+    s1 = st.current
+    for w in range(WORDS):
+        cand0[w] = ((VALID[w] & ~owner_word(st, s0, w)) & (VALID[w] & ~owner_word(st, s1, w)))
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -1340,6 +1420,11 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int a0
     cdef long long a1
     cdef long long a2
+    cdef long long lo1, hi1, bound1   # the bounds of integer parameter 1
+    cdef long long lo2, hi2, bound2   # the bounds of integer parameter 2
+    cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
+    cdef uint64_t bits0
+    cdef int w0
     cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
     cdef uint64_t bits1
     cdef int w1
@@ -1347,56 +1432,116 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         return 0
     # action 0: build(k: item, c: cell, h: int) -> ids 0..20799
     # where hand(mover, tower) >= h and (card_for(k, c) and may_build(c, h))
-    for a0 in range(N_ITEM_KINDS):  # k: item
-        for a1 in range(N_CELLS):  # c: cell
-            if not define_10(st, a0, a1):  # card_for(k, c)
+    if (counter_of(st, st.current, 1) == 0):
+        for a0 in range(N_ITEM_KINDS):  # k: item
+            if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            for a2 in range(1, 41):  # h: int 1..40
-                if not (hand_of(st, st.current, 0) >= a2):  # hand(mover, tower) >= h
-                    continue
-                if not define_7(st, a1, a2):  # may_build(c, h)
-                    continue
-                out[n] = a0 * 1600 + a1 * 40 + (a2 - (1))
-                n += 1
+            cellset_0(st, cand1)  # empty(c)
+            for w1 in range(WORDS):  # c: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                        continue
+                    if not define_6(st, a1):  # may_add(c)
+                        continue
+                    lo2 = 1  # h: int 1..40: between its bounds
+                    bound2 = (<long long>1 + quant_10(st, a1))
+                    if bound2 > lo2:
+                        lo2 = bound2
+                    hi2 = 41 - 1
+                    bound2 = hand_of(st, st.current, 0)
+                    if bound2 < hi2:
+                        hi2 = bound2
+                    bound2 = (<long long>40 - quant_11(st, a1))
+                    if bound2 < hi2:
+                        hi2 = bound2
+                    for a2 in range(lo2, hi2 + 1):
+                        if not ((a2 >= 2) or (define_4(st, a1) > 0)):  # h >= 2 or towers_on(c) > 0
+                            continue
+                        out[n] = a0 * 1600 + a1 * 40 + (a2 - (1))
+                        n += 1
     # action 1: push_up(k: item, c: cell, h: int) -> ids 20800..41599
     # where hand(mover, tower) >= h and (card_for(k, c) and may_push_up(c, h))
-    for a0 in range(N_ITEM_KINDS):  # k: item
-        for a1 in range(N_CELLS):  # c: cell
-            if not define_10(st, a0, a1):  # card_for(k, c)
+    if (counter_of(st, st.current, 1) == 0):
+        for a0 in range(N_ITEM_KINDS):  # k: item
+            if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            for a2 in range(1, 41):  # h: int 1..40
-                if not (hand_of(st, st.current, 0) >= a2):  # hand(mover, tower) >= h
-                    continue
-                if not define_8(st, a1, a2):  # may_push_up(c, h)
-                    continue
-                out[n] = 20800 + a0 * 1600 + a1 * 40 + (a2 - (1))
-                n += 1
+            cellset_1(st, cand1)  # owner(c) != nobody and owner(c) != mover
+            for w1 in range(WORDS):  # c: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                        continue
+                    if not room_at(st, a1, 0):  # room(c, n)
+                        continue
+                    if not define_6(st, a1):  # may_add(c)
+                        continue
+                    lo2 = 1  # h: int 1..40: between its bounds
+                    bound2 = (<long long>1 + quant_10(st, a1))
+                    if bound2 > lo2:
+                        lo2 = bound2
+                    hi2 = 41 - 1
+                    bound2 = hand_of(st, st.current, 0)
+                    if bound2 < hi2:
+                        hi2 = bound2
+                    bound2 = (<long long>st.heights[a1] - 1)
+                    if bound2 < hi2:
+                        hi2 = bound2
+                    for a2 in range(lo2, hi2 + 1):
+                        out[n] = 20800 + a0 * 1600 + a1 * 40 + (a2 - (1))
+                        n += 1
     # action 2: push_down(k: item, c: cell, h: int) -> ids 41600..62399
     # where hand(mover, tower) >= h and (card_for(k, c) and may_push_down(c, h))
-    for a0 in range(N_ITEM_KINDS):  # k: item
-        for a1 in range(N_CELLS):  # c: cell
-            if not define_10(st, a0, a1):  # card_for(k, c)
+    if (counter_of(st, st.current, 1) == 0):
+        for a0 in range(N_ITEM_KINDS):  # k: item
+            if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            for a2 in range(1, 41):  # h: int 1..40
-                if not (hand_of(st, st.current, 0) >= a2):  # hand(mover, tower) >= h
-                    continue
-                if not define_9(st, a1, a2):  # may_push_down(c, h)
-                    continue
-                out[n] = 41600 + a0 * 1600 + a1 * 40 + (a2 - (1))
-                n += 1
+            cellset_1(st, cand1)  # owner(c) != nobody and owner(c) != mover
+            for w1 in range(WORDS):  # c: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                        continue
+                    if not room_at(st, a1, 4):  # room(c, s)
+                        continue
+                    if not define_6(st, a1):  # may_add(c)
+                        continue
+                    lo2 = 1  # h: int 1..40: between its bounds
+                    bound2 = (<long long>st.heights[a1] + 1)
+                    if bound2 > lo2:
+                        lo2 = bound2
+                    hi2 = 41 - 1
+                    bound2 = hand_of(st, st.current, 0)
+                    if bound2 < hi2:
+                        hi2 = bound2
+                    bound2 = (<long long>40 - quant_11(st, a1))
+                    if bound2 < hi2:
+                        hi2 = bound2
+                    for a2 in range(lo2, hi2 + 1):
+                        out[n] = 41600 + a0 * 1600 + a1 * 40 + (a2 - (1))
+                        n += 1
     # action 3: lift(k: item, c: cell) -> ids 62400..62919
     # where card_for(k, c) and owner(c) == mover
-    for a0 in range(N_ITEM_KINDS):  # k: item
-        cellset_0(st, cand1)  # owner(c) == mover
-        for w1 in range(WORDS):  # c: cell, ascending
-            bits1 = cand1[w1]
-            while bits1 != 0:
-                a1 = (w1 << 6) + lowest_bit(bits1)
-                bits1 &= bits1 - 1
-                if not define_10(st, a0, a1):  # card_for(k, c)
-                    continue
-                out[n] = 62400 + a0 * 40 + a1
-                n += 1
+    if (counter_of(st, st.current, 1) == 0):
+        for a0 in range(N_ITEM_KINDS):  # k: item
+            if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
+                continue
+            cellset_2(st, cand1)  # owner(c) == mover
+            for w1 in range(WORDS):  # c: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                        continue
+                    out[n] = 62400 + a0 * 40 + a1
+                    n += 1
     # action 4: pass(k: item) -> ids 62920..62932
     # where lifted(mover) == 0 and face_up(mover, k) > 0
     if (counter_of(st, st.current, 1) == 0):
@@ -1407,42 +1552,90 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             n += 1
     # action 5: rebuild(c: cell, h: int) -> ids 62933..64532
     # where hand(mover, tower) >= h and (re_place(c) and may_build(c, h) and not same_tower(c, h))
-    for a0 in range(N_CELLS):  # c: cell
-        if not define_11(st, a0):  # re_place(c)
-            continue
-        for a1 in range(1, 41):  # h: int 1..40
-            if not (hand_of(st, st.current, 0) >= a1):  # hand(mover, tower) >= h
+    cellset_3(st, cand0)  # empty(c)
+    for w0 in range(WORDS):  # c: cell, ascending
+        bits0 = cand0[w0]
+        while bits0 != 0:
+            a0 = (w0 << 6) + lowest_bit(bits0)
+            bits0 &= bits0 - 1
+            if not define_11(st, a0):  # re_place(c)
                 continue
-            if not define_7(st, a0, a1):  # may_build(c, h)
+            if not define_6(st, a0):  # may_add(c)
                 continue
-            if not (not define_12(st, a0, a1)):  # not same_tower(c, h)
-                continue
-            out[n] = 62933 + a0 * 40 + (a1 - (1))
-            n += 1
+            lo1 = 1  # h: int 1..40: between its bounds
+            bound1 = (<long long>1 + quant_10(st, a0))
+            if bound1 > lo1:
+                lo1 = bound1
+            hi1 = 41 - 1
+            bound1 = hand_of(st, st.current, 0)
+            if bound1 < hi1:
+                hi1 = bound1
+            bound1 = (<long long>40 - quant_11(st, a0))
+            if bound1 < hi1:
+                hi1 = bound1
+            for a1 in range(lo1, hi1 + 1):
+                if not ((a1 >= 2) or (define_4(st, a0) > 0)):  # h >= 2 or towers_on(c) > 0
+                    continue
+                if not (not define_12(st, a0, a1)):  # not same_tower(c, h)
+                    continue
+                out[n] = 62933 + a0 * 40 + (a1 - (1))
+                n += 1
     # action 6: repush_up(c: cell, h: int) -> ids 64533..66132
     # where hand(mover, tower) >= h and (re_place(c) and may_push_up(c, h))
-    for a0 in range(N_CELLS):  # c: cell
-        if not define_11(st, a0):  # re_place(c)
-            continue
-        for a1 in range(1, 41):  # h: int 1..40
-            if not (hand_of(st, st.current, 0) >= a1):  # hand(mover, tower) >= h
+    cellset_4(st, cand0)  # owner(c) != nobody and owner(c) != mover
+    for w0 in range(WORDS):  # c: cell, ascending
+        bits0 = cand0[w0]
+        while bits0 != 0:
+            a0 = (w0 << 6) + lowest_bit(bits0)
+            bits0 &= bits0 - 1
+            if not define_11(st, a0):  # re_place(c)
                 continue
-            if not define_8(st, a0, a1):  # may_push_up(c, h)
+            if not room_at(st, a0, 0):  # room(c, n)
                 continue
-            out[n] = 64533 + a0 * 40 + (a1 - (1))
-            n += 1
+            if not define_6(st, a0):  # may_add(c)
+                continue
+            lo1 = 1  # h: int 1..40: between its bounds
+            bound1 = (<long long>1 + quant_10(st, a0))
+            if bound1 > lo1:
+                lo1 = bound1
+            hi1 = 41 - 1
+            bound1 = hand_of(st, st.current, 0)
+            if bound1 < hi1:
+                hi1 = bound1
+            bound1 = (<long long>st.heights[a0] - 1)
+            if bound1 < hi1:
+                hi1 = bound1
+            for a1 in range(lo1, hi1 + 1):
+                out[n] = 64533 + a0 * 40 + (a1 - (1))
+                n += 1
     # action 7: repush_down(c: cell, h: int) -> ids 66133..67732
     # where hand(mover, tower) >= h and (re_place(c) and may_push_down(c, h))
-    for a0 in range(N_CELLS):  # c: cell
-        if not define_11(st, a0):  # re_place(c)
-            continue
-        for a1 in range(1, 41):  # h: int 1..40
-            if not (hand_of(st, st.current, 0) >= a1):  # hand(mover, tower) >= h
+    cellset_4(st, cand0)  # owner(c) != nobody and owner(c) != mover
+    for w0 in range(WORDS):  # c: cell, ascending
+        bits0 = cand0[w0]
+        while bits0 != 0:
+            a0 = (w0 << 6) + lowest_bit(bits0)
+            bits0 &= bits0 - 1
+            if not define_11(st, a0):  # re_place(c)
                 continue
-            if not define_9(st, a0, a1):  # may_push_down(c, h)
+            if not room_at(st, a0, 4):  # room(c, s)
                 continue
-            out[n] = 66133 + a0 * 40 + (a1 - (1))
-            n += 1
+            if not define_6(st, a0):  # may_add(c)
+                continue
+            lo1 = 1  # h: int 1..40: between its bounds
+            bound1 = (<long long>st.heights[a0] + 1)
+            if bound1 > lo1:
+                lo1 = bound1
+            hi1 = 41 - 1
+            bound1 = hand_of(st, st.current, 0)
+            if bound1 < hi1:
+                hi1 = bound1
+            bound1 = (<long long>40 - quant_11(st, a0))
+            if bound1 < hi1:
+                hi1 = bound1
+            for a1 in range(lo1, hi1 + 1):
+                out[n] = 66133 + a0 * 40 + (a1 - (1))
+                n += 1
     # action 8: keep() -> ids 67733..67733
     # where lifted(mover) > 0
     if (counter_of(st, st.current, 1) > 0):
@@ -1456,6 +1649,11 @@ cdef bint any_legal(State* st) noexcept nogil:
     cdef int a0
     cdef long long a1
     cdef long long a2
+    cdef long long lo1, hi1, bound1   # the bounds of integer parameter 1
+    cdef long long lo2, hi2, bound2   # the bounds of integer parameter 2
+    cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
+    cdef uint64_t bits0
+    cdef int w0
     cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
     cdef uint64_t bits1
     cdef int w1
@@ -1463,52 +1661,112 @@ cdef bint any_legal(State* st) noexcept nogil:
         return False
     # action 0: build(k: item, c: cell, h: int) -> ids 0..20799
     # where hand(mover, tower) >= h and (card_for(k, c) and may_build(c, h))
-    for a0 in range(N_ITEM_KINDS):  # k: item
-        for a1 in range(N_CELLS):  # c: cell
-            if not define_10(st, a0, a1):  # card_for(k, c)
+    if (counter_of(st, st.current, 1) == 0):
+        for a0 in range(N_ITEM_KINDS):  # k: item
+            if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            for a2 in range(1, 41):  # h: int 1..40
-                if not (hand_of(st, st.current, 0) >= a2):  # hand(mover, tower) >= h
-                    continue
-                if not define_7(st, a1, a2):  # may_build(c, h)
-                    continue
-                return True
+            cellset_0(st, cand1)  # empty(c)
+            for w1 in range(WORDS):  # c: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                        continue
+                    if not define_6(st, a1):  # may_add(c)
+                        continue
+                    lo2 = 1  # h: int 1..40: between its bounds
+                    bound2 = (<long long>1 + quant_10(st, a1))
+                    if bound2 > lo2:
+                        lo2 = bound2
+                    hi2 = 41 - 1
+                    bound2 = hand_of(st, st.current, 0)
+                    if bound2 < hi2:
+                        hi2 = bound2
+                    bound2 = (<long long>40 - quant_11(st, a1))
+                    if bound2 < hi2:
+                        hi2 = bound2
+                    for a2 in range(lo2, hi2 + 1):
+                        if not ((a2 >= 2) or (define_4(st, a1) > 0)):  # h >= 2 or towers_on(c) > 0
+                            continue
+                        return True
     # action 1: push_up(k: item, c: cell, h: int) -> ids 20800..41599
     # where hand(mover, tower) >= h and (card_for(k, c) and may_push_up(c, h))
-    for a0 in range(N_ITEM_KINDS):  # k: item
-        for a1 in range(N_CELLS):  # c: cell
-            if not define_10(st, a0, a1):  # card_for(k, c)
+    if (counter_of(st, st.current, 1) == 0):
+        for a0 in range(N_ITEM_KINDS):  # k: item
+            if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            for a2 in range(1, 41):  # h: int 1..40
-                if not (hand_of(st, st.current, 0) >= a2):  # hand(mover, tower) >= h
-                    continue
-                if not define_8(st, a1, a2):  # may_push_up(c, h)
-                    continue
-                return True
+            cellset_1(st, cand1)  # owner(c) != nobody and owner(c) != mover
+            for w1 in range(WORDS):  # c: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                        continue
+                    if not room_at(st, a1, 0):  # room(c, n)
+                        continue
+                    if not define_6(st, a1):  # may_add(c)
+                        continue
+                    lo2 = 1  # h: int 1..40: between its bounds
+                    bound2 = (<long long>1 + quant_10(st, a1))
+                    if bound2 > lo2:
+                        lo2 = bound2
+                    hi2 = 41 - 1
+                    bound2 = hand_of(st, st.current, 0)
+                    if bound2 < hi2:
+                        hi2 = bound2
+                    bound2 = (<long long>st.heights[a1] - 1)
+                    if bound2 < hi2:
+                        hi2 = bound2
+                    for a2 in range(lo2, hi2 + 1):
+                        return True
     # action 2: push_down(k: item, c: cell, h: int) -> ids 41600..62399
     # where hand(mover, tower) >= h and (card_for(k, c) and may_push_down(c, h))
-    for a0 in range(N_ITEM_KINDS):  # k: item
-        for a1 in range(N_CELLS):  # c: cell
-            if not define_10(st, a0, a1):  # card_for(k, c)
+    if (counter_of(st, st.current, 1) == 0):
+        for a0 in range(N_ITEM_KINDS):  # k: item
+            if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            for a2 in range(1, 41):  # h: int 1..40
-                if not (hand_of(st, st.current, 0) >= a2):  # hand(mover, tower) >= h
-                    continue
-                if not define_9(st, a1, a2):  # may_push_down(c, h)
-                    continue
-                return True
+            cellset_1(st, cand1)  # owner(c) != nobody and owner(c) != mover
+            for w1 in range(WORDS):  # c: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                        continue
+                    if not room_at(st, a1, 4):  # room(c, s)
+                        continue
+                    if not define_6(st, a1):  # may_add(c)
+                        continue
+                    lo2 = 1  # h: int 1..40: between its bounds
+                    bound2 = (<long long>st.heights[a1] + 1)
+                    if bound2 > lo2:
+                        lo2 = bound2
+                    hi2 = 41 - 1
+                    bound2 = hand_of(st, st.current, 0)
+                    if bound2 < hi2:
+                        hi2 = bound2
+                    bound2 = (<long long>40 - quant_11(st, a1))
+                    if bound2 < hi2:
+                        hi2 = bound2
+                    for a2 in range(lo2, hi2 + 1):
+                        return True
     # action 3: lift(k: item, c: cell) -> ids 62400..62919
     # where card_for(k, c) and owner(c) == mover
-    for a0 in range(N_ITEM_KINDS):  # k: item
-        cellset_0(st, cand1)  # owner(c) == mover
-        for w1 in range(WORDS):  # c: cell, ascending
-            bits1 = cand1[w1]
-            while bits1 != 0:
-                a1 = (w1 << 6) + lowest_bit(bits1)
-                bits1 &= bits1 - 1
-                if not define_10(st, a0, a1):  # card_for(k, c)
-                    continue
-                return True
+    if (counter_of(st, st.current, 1) == 0):
+        for a0 in range(N_ITEM_KINDS):  # k: item
+            if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
+                continue
+            cellset_2(st, cand1)  # owner(c) == mover
+            for w1 in range(WORDS):  # c: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                        continue
+                    return True
     # action 4: pass(k: item) -> ids 62920..62932
     # where lifted(mover) == 0 and face_up(mover, k) > 0
     if (counter_of(st, st.current, 1) == 0):
@@ -1518,39 +1776,87 @@ cdef bint any_legal(State* st) noexcept nogil:
             return True
     # action 5: rebuild(c: cell, h: int) -> ids 62933..64532
     # where hand(mover, tower) >= h and (re_place(c) and may_build(c, h) and not same_tower(c, h))
-    for a0 in range(N_CELLS):  # c: cell
-        if not define_11(st, a0):  # re_place(c)
-            continue
-        for a1 in range(1, 41):  # h: int 1..40
-            if not (hand_of(st, st.current, 0) >= a1):  # hand(mover, tower) >= h
+    cellset_3(st, cand0)  # empty(c)
+    for w0 in range(WORDS):  # c: cell, ascending
+        bits0 = cand0[w0]
+        while bits0 != 0:
+            a0 = (w0 << 6) + lowest_bit(bits0)
+            bits0 &= bits0 - 1
+            if not define_11(st, a0):  # re_place(c)
                 continue
-            if not define_7(st, a0, a1):  # may_build(c, h)
+            if not define_6(st, a0):  # may_add(c)
                 continue
-            if not (not define_12(st, a0, a1)):  # not same_tower(c, h)
-                continue
-            return True
+            lo1 = 1  # h: int 1..40: between its bounds
+            bound1 = (<long long>1 + quant_10(st, a0))
+            if bound1 > lo1:
+                lo1 = bound1
+            hi1 = 41 - 1
+            bound1 = hand_of(st, st.current, 0)
+            if bound1 < hi1:
+                hi1 = bound1
+            bound1 = (<long long>40 - quant_11(st, a0))
+            if bound1 < hi1:
+                hi1 = bound1
+            for a1 in range(lo1, hi1 + 1):
+                if not ((a1 >= 2) or (define_4(st, a0) > 0)):  # h >= 2 or towers_on(c) > 0
+                    continue
+                if not (not define_12(st, a0, a1)):  # not same_tower(c, h)
+                    continue
+                return True
     # action 6: repush_up(c: cell, h: int) -> ids 64533..66132
     # where hand(mover, tower) >= h and (re_place(c) and may_push_up(c, h))
-    for a0 in range(N_CELLS):  # c: cell
-        if not define_11(st, a0):  # re_place(c)
-            continue
-        for a1 in range(1, 41):  # h: int 1..40
-            if not (hand_of(st, st.current, 0) >= a1):  # hand(mover, tower) >= h
+    cellset_4(st, cand0)  # owner(c) != nobody and owner(c) != mover
+    for w0 in range(WORDS):  # c: cell, ascending
+        bits0 = cand0[w0]
+        while bits0 != 0:
+            a0 = (w0 << 6) + lowest_bit(bits0)
+            bits0 &= bits0 - 1
+            if not define_11(st, a0):  # re_place(c)
                 continue
-            if not define_8(st, a0, a1):  # may_push_up(c, h)
+            if not room_at(st, a0, 0):  # room(c, n)
                 continue
-            return True
+            if not define_6(st, a0):  # may_add(c)
+                continue
+            lo1 = 1  # h: int 1..40: between its bounds
+            bound1 = (<long long>1 + quant_10(st, a0))
+            if bound1 > lo1:
+                lo1 = bound1
+            hi1 = 41 - 1
+            bound1 = hand_of(st, st.current, 0)
+            if bound1 < hi1:
+                hi1 = bound1
+            bound1 = (<long long>st.heights[a0] - 1)
+            if bound1 < hi1:
+                hi1 = bound1
+            for a1 in range(lo1, hi1 + 1):
+                return True
     # action 7: repush_down(c: cell, h: int) -> ids 66133..67732
     # where hand(mover, tower) >= h and (re_place(c) and may_push_down(c, h))
-    for a0 in range(N_CELLS):  # c: cell
-        if not define_11(st, a0):  # re_place(c)
-            continue
-        for a1 in range(1, 41):  # h: int 1..40
-            if not (hand_of(st, st.current, 0) >= a1):  # hand(mover, tower) >= h
+    cellset_4(st, cand0)  # owner(c) != nobody and owner(c) != mover
+    for w0 in range(WORDS):  # c: cell, ascending
+        bits0 = cand0[w0]
+        while bits0 != 0:
+            a0 = (w0 << 6) + lowest_bit(bits0)
+            bits0 &= bits0 - 1
+            if not define_11(st, a0):  # re_place(c)
                 continue
-            if not define_9(st, a0, a1):  # may_push_down(c, h)
+            if not room_at(st, a0, 4):  # room(c, s)
                 continue
-            return True
+            if not define_6(st, a0):  # may_add(c)
+                continue
+            lo1 = 1  # h: int 1..40: between its bounds
+            bound1 = (<long long>st.heights[a0] + 1)
+            if bound1 > lo1:
+                lo1 = bound1
+            hi1 = 41 - 1
+            bound1 = hand_of(st, st.current, 0)
+            if bound1 < hi1:
+                hi1 = bound1
+            bound1 = (<long long>40 - quant_11(st, a0))
+            if bound1 < hi1:
+                hi1 = bound1
+            for a1 in range(lo1, hi1 + 1):
+                return True
     # action 8: keep() -> ids 67733..67733
     # where lifted(mover) > 0
     if (counter_of(st, st.current, 1) > 0):
@@ -1667,7 +1973,7 @@ cdef void apply_action_8(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if quant_10(st):  # all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
+    if quant_12(st):  # all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
         return True
     return False
 

@@ -1471,6 +1471,14 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
         cand0[w] = st.cellsets[0][w]
 
 
+# cellset 1:
+#   cand0 = {f in cells: occupied(f)}
+cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        cand0[w] = (VALID[w] & ~st.cellsets[0][w])
+
+
 # ---------------------------------------------------------------------------- legal moves
 # For each action in order, every parameter binding in mixed radix (first parameter most
 # significant): move id = base + offset, so ids come out ascending. Each conjunct of an
@@ -1483,6 +1491,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int n = 0
     cdef long long a0
     cdef int a1
+    cdef long long lo0, hi0, bound0   # the bounds of integer parameter 0
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
@@ -1503,25 +1512,30 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 n += 1
     # action 1: start_gold() -> ids 9..9
     # where stage == 0 and owes_choice(mover)
-    if (st.counters[N_PLAYERS][23] == 0) and define_14(st, st.current):
+    if (st.counters[N_PLAYERS][23] == 0) and (PPROP_0[st.current + 1] == 1) and (counter_of(st, st.current, 13) == 0):
         out[n] = 9
         n += 1
     # action 2: start_mead() -> ids 10..10
     # where stage == 0 and owes_choice(mover)
-    if (st.counters[N_PLAYERS][23] == 0) and define_14(st, st.current):
+    if (st.counters[N_PLAYERS][23] == 0) and (PPROP_0[st.current + 1] == 1) and (counter_of(st, st.current, 13) == 0):
         out[n] = 10
         n += 1
     # action 3: go(f: cell, t: cell) -> ids 11..91
     # where stage == 0 and not owes_choice(mover) and free(f) and (empty(t) and linked(f, t) or forced(t))
     if (st.counters[N_PLAYERS][23] == 0) and (not define_14(st, st.current)):
-        for a0 in range(N_CELLS):  # f: cell
-            if not define_10(st, a0):  # free(f)
-                continue
-            for a1 in range(N_CELLS):  # t: cell
-                if not (((st.board[a1] == 0) and define_8(st, a0, a1)) or define_13(st, a1)):  # empty(t) and linked(f, t) or forced(t)
+        cellset_1(st, cand0)  # occupied(f)
+        for w0 in range(WORDS):  # f: cell, ascending
+            bits0 = cand0[w0]
+            while bits0 != 0:
+                a0 = (w0 << 6) + lowest_bit(bits0)
+                bits0 &= bits0 - 1
+                if not (not define_9(st, a0)):  # not marked(f)
                     continue
-                out[n] = 11 + a0 * 9 + a1
-                n += 1
+                for a1 in range(N_CELLS):  # t: cell
+                    if not (((st.board[a1] == 0) and define_8(st, a0, a1)) or define_13(st, a1)):  # empty(t) and linked(f, t) or forced(t)
+                        continue
+                    out[n] = 11 + a0 * 9 + a1
+                    n += 1
     # action 4: collect() -> ids 92..92
     # where stage == 1 and pg(mover) + pm(mover) > 0
     if (st.counters[N_PLAYERS][23] == 1) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
@@ -1818,9 +1832,12 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 59: r3a_sun(g: int) -> ids 213..217
     # where stage == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 1 and used(mover) // 729 % 3 == 0
     if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
-        for a0 in range(5):  # g: int 0..4
-            if not (counter_of(st, st.current, 1) >= a0):  # gold(mover) >= g
-                continue
+        lo0 = 0  # g: int 0..4: between its bounds
+        hi0 = 5 - 1
+        bound0 = counter_of(st, st.current, 1)
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
                 continue
             out[n] = 213 + a0
@@ -1863,10 +1880,13 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 67: r1c_sun(g: int) -> ids 225..232
     # where stage == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 1 and used(mover) // 9 % 3 == 0
     if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
-        for a0 in range(8):  # g: int 0..7
+        lo0 = 0  # g: int 0..7: between its bounds
+        hi0 = 8 - 1
+        bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
             if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
-                continue
-            if not (a0 <= (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))):  # g <= gold(mover) + mead(mover)
                 continue
             if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
                 continue
@@ -1890,9 +1910,12 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 71: r3a_moon(g: int) -> ids 236..240
     # where stage == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 2 and used(mover) // 729 % 3 == 0
     if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
-        for a0 in range(5):  # g: int 0..4
-            if not (counter_of(st, st.current, 1) >= a0):  # gold(mover) >= g
-                continue
+        lo0 = 0  # g: int 0..4: between its bounds
+        hi0 = 5 - 1
+        bound0 = counter_of(st, st.current, 1)
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
                 continue
             out[n] = 236 + a0
@@ -1935,10 +1958,13 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 79: r1c_moon(g: int) -> ids 248..255
     # where stage == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 2 and used(mover) // 9 % 3 == 0
     if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
-        for a0 in range(8):  # g: int 0..7
+        lo0 = 0  # g: int 0..7: between its bounds
+        hi0 = 8 - 1
+        bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
             if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
-                continue
-            if not (a0 <= (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))):  # g <= gold(mover) + mead(mover)
                 continue
             if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
                 continue
@@ -1961,6 +1987,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef long long a0
     cdef int a1
+    cdef long long lo0, hi0, bound0   # the bounds of integer parameter 0
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
@@ -1980,22 +2007,27 @@ cdef bint any_legal(State* st) noexcept nogil:
                 return True
     # action 1: start_gold() -> ids 9..9
     # where stage == 0 and owes_choice(mover)
-    if (st.counters[N_PLAYERS][23] == 0) and define_14(st, st.current):
+    if (st.counters[N_PLAYERS][23] == 0) and (PPROP_0[st.current + 1] == 1) and (counter_of(st, st.current, 13) == 0):
         return True
     # action 2: start_mead() -> ids 10..10
     # where stage == 0 and owes_choice(mover)
-    if (st.counters[N_PLAYERS][23] == 0) and define_14(st, st.current):
+    if (st.counters[N_PLAYERS][23] == 0) and (PPROP_0[st.current + 1] == 1) and (counter_of(st, st.current, 13) == 0):
         return True
     # action 3: go(f: cell, t: cell) -> ids 11..91
     # where stage == 0 and not owes_choice(mover) and free(f) and (empty(t) and linked(f, t) or forced(t))
     if (st.counters[N_PLAYERS][23] == 0) and (not define_14(st, st.current)):
-        for a0 in range(N_CELLS):  # f: cell
-            if not define_10(st, a0):  # free(f)
-                continue
-            for a1 in range(N_CELLS):  # t: cell
-                if not (((st.board[a1] == 0) and define_8(st, a0, a1)) or define_13(st, a1)):  # empty(t) and linked(f, t) or forced(t)
+        cellset_1(st, cand0)  # occupied(f)
+        for w0 in range(WORDS):  # f: cell, ascending
+            bits0 = cand0[w0]
+            while bits0 != 0:
+                a0 = (w0 << 6) + lowest_bit(bits0)
+                bits0 &= bits0 - 1
+                if not (not define_9(st, a0)):  # not marked(f)
                     continue
-                return True
+                for a1 in range(N_CELLS):  # t: cell
+                    if not (((st.board[a1] == 0) and define_8(st, a0, a1)) or define_13(st, a1)):  # empty(t) and linked(f, t) or forced(t)
+                        continue
+                    return True
     # action 4: collect() -> ids 92..92
     # where stage == 1 and pg(mover) + pm(mover) > 0
     if (st.counters[N_PLAYERS][23] == 1) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
@@ -2237,9 +2269,12 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 59: r3a_sun(g: int) -> ids 213..217
     # where stage == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 1 and used(mover) // 729 % 3 == 0
     if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
-        for a0 in range(5):  # g: int 0..4
-            if not (counter_of(st, st.current, 1) >= a0):  # gold(mover) >= g
-                continue
+        lo0 = 0  # g: int 0..4: between its bounds
+        hi0 = 5 - 1
+        bound0 = counter_of(st, st.current, 1)
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
                 continue
             return True
@@ -2274,10 +2309,13 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 67: r1c_sun(g: int) -> ids 225..232
     # where stage == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 1 and used(mover) // 9 % 3 == 0
     if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
-        for a0 in range(8):  # g: int 0..7
+        lo0 = 0  # g: int 0..7: between its bounds
+        hi0 = 8 - 1
+        bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
             if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
-                continue
-            if not (a0 <= (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))):  # g <= gold(mover) + mead(mover)
                 continue
             if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
                 continue
@@ -2297,9 +2335,12 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 71: r3a_moon(g: int) -> ids 236..240
     # where stage == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 2 and used(mover) // 729 % 3 == 0
     if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
-        for a0 in range(5):  # g: int 0..4
-            if not (counter_of(st, st.current, 1) >= a0):  # gold(mover) >= g
-                continue
+        lo0 = 0  # g: int 0..4: between its bounds
+        hi0 = 5 - 1
+        bound0 = counter_of(st, st.current, 1)
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
                 continue
             return True
@@ -2334,10 +2375,13 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 79: r1c_moon(g: int) -> ids 248..255
     # where stage == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 2 and used(mover) // 9 % 3 == 0
     if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
-        for a0 in range(8):  # g: int 0..7
+        lo0 = 0  # g: int 0..7: between its bounds
+        hi0 = 8 - 1
+        bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
             if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
-                continue
-            if not (a0 <= (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))):  # g <= gold(mover) + mead(mover)
                 continue
             if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
                 continue

@@ -1599,6 +1599,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef long long a1
     cdef int a2
     cdef int a3
+    cdef long long lo1, hi1, bound1   # the bounds of integer parameter 1
     cdef uint64_t cand2[WORDS]   # candidate cells for parameter 2
     cdef uint64_t bits2
     cdef int w2
@@ -1627,7 +1628,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             n += 1
     # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
     # where busy and doing(mover) <= 4 and src != dst and mine_at(src, k) and dest_ok(dst)
-    if define_23(st) and (counter_of(st, st.current, 10) <= 4):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) <= 4):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1641,7 +1642,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     n += 1
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
     # where busy and doing(mover) == 3 and mine_at(src, k) and kingdom(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if define_23(st) and (counter_of(st, st.current, 10) == 3):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1658,7 +1659,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         n += 1
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..27718
     # where busy and doing(mover) == 3 and mine_at(src, k) and heaven(dst) and q != mover and pool(q, place(dst)) > 0
-    if define_23(st) and (counter_of(st, st.current, 10) == 3):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1678,7 +1679,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                             n += 1
     # action 6: recruit(dst: cell) -> ids 27719..27766
     # where busy and doing(mover) == 6 and offboard(mover) > 0 and recruit_ok(dst)
-    if define_23(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
         for a0 in range(N_CELLS):  # dst: cell
             if not define_25(st, a0):  # recruit_ok(dst)
                 continue
@@ -1686,7 +1687,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             n += 1
     # action 7: destroy(v: int) -> ids 27767..27776
     # where busy and doing(mover) == 5 and province_kingdom(v) == realm(mover)
-    if define_23(st) and (counter_of(st, st.current, 10) == 5):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 5):
         for a0 in range(1, 11):  # v: int 1..10
             if not (define_0(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
                 continue
@@ -1694,16 +1695,19 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             n += 1
     # action 8: stop() -> ids 27777..27777
     # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and offboard(mover) == 0)
-    if define_23(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
         out[n] = 27777
         n += 1
     # action 9: vanaheim_tokens(a: int, b: int) -> ids 27778..27786
     # where phase == 3 and a <= b and controls(mover, 12)
     if (st.counters[N_PLAYERS][17] == 3) and define_8(st, st.current, 12):
         for a0 in range(1, 4):  # a: int 1..3
-            for a1 in range(1, 4):  # b: int 1..3
-                if not (a0 <= a1):  # a <= b
-                    continue
+            lo1 = 1  # b: int 1..3: between its bounds
+            bound1 = a0
+            if bound1 > lo1:
+                lo1 = bound1
+            hi1 = 4 - 1
+            for a1 in range(lo1, hi1 + 1):
                 out[n] = 27778 + (a0 - (1)) * 3 + (a1 - (1))
                 n += 1
     return n
@@ -1715,6 +1719,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     cdef long long a1
     cdef int a2
     cdef int a3
+    cdef long long lo1, hi1, bound1   # the bounds of integer parameter 1
     cdef uint64_t cand2[WORDS]   # candidate cells for parameter 2
     cdef uint64_t bits2
     cdef int w2
@@ -1740,7 +1745,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             return True
     # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
     # where busy and doing(mover) <= 4 and src != dst and mine_at(src, k) and dest_ok(dst)
-    if define_23(st) and (counter_of(st, st.current, 10) <= 4):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) <= 4):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1753,7 +1758,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                     return True
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
     # where busy and doing(mover) == 3 and mine_at(src, k) and kingdom(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if define_23(st) and (counter_of(st, st.current, 10) == 3):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1769,7 +1774,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                         return True
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..27718
     # where busy and doing(mover) == 3 and mine_at(src, k) and heaven(dst) and q != mover and pool(q, place(dst)) > 0
-    if define_23(st) and (counter_of(st, st.current, 10) == 3):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1788,29 +1793,32 @@ cdef bint any_legal(State* st) noexcept nogil:
                             return True
     # action 6: recruit(dst: cell) -> ids 27719..27766
     # where busy and doing(mover) == 6 and offboard(mover) > 0 and recruit_ok(dst)
-    if define_23(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
         for a0 in range(N_CELLS):  # dst: cell
             if not define_25(st, a0):  # recruit_ok(dst)
                 continue
             return True
     # action 7: destroy(v: int) -> ids 27767..27776
     # where busy and doing(mover) == 5 and province_kingdom(v) == realm(mover)
-    if define_23(st) and (counter_of(st, st.current, 10) == 5):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 5):
         for a0 in range(1, 11):  # v: int 1..10
             if not (define_0(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
                 continue
             return True
     # action 8: stop() -> ids 27777..27777
     # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and offboard(mover) == 0)
-    if define_23(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
         return True
     # action 9: vanaheim_tokens(a: int, b: int) -> ids 27778..27786
     # where phase == 3 and a <= b and controls(mover, 12)
     if (st.counters[N_PLAYERS][17] == 3) and define_8(st, st.current, 12):
         for a0 in range(1, 4):  # a: int 1..3
-            for a1 in range(1, 4):  # b: int 1..3
-                if not (a0 <= a1):  # a <= b
-                    continue
+            lo1 = 1  # b: int 1..3: between its bounds
+            bound1 = a0
+            if bound1 > lo1:
+                lo1 = bound1
+            hi1 = 4 - 1
+            for a1 in range(lo1, hi1 + 1):
                 return True
     return False
 

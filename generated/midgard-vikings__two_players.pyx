@@ -1589,6 +1589,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef long long a1
     cdef int a2
     cdef int a3
+    cdef long long lo1, hi1, bound1   # the bounds of integer parameter 1
     cdef uint64_t cand2[WORDS]   # candidate cells for parameter 2
     cdef uint64_t bits2
     cdef int w2
@@ -1617,7 +1618,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             n += 1
     # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
     # where busy and doing(mover) <= 4 and src != dst and mine_at(src, k) and dest_ok(dst)
-    if define_23(st) and (counter_of(st, st.current, 10) <= 4):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) <= 4):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1631,7 +1632,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     n += 1
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
     # where busy and doing(mover) == 3 and mine_at(src, k) and kingdom(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if define_23(st) and (counter_of(st, st.current, 10) == 3):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1648,7 +1649,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         n += 1
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..18502
     # where busy and doing(mover) == 3 and mine_at(src, k) and heaven(dst) and q != mover and pool(q, place(dst)) > 0
-    if define_23(st) and (counter_of(st, st.current, 10) == 3):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1668,7 +1669,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                             n += 1
     # action 6: recruit(dst: cell) -> ids 18503..18550
     # where busy and doing(mover) == 6 and offboard(mover) > 0 and recruit_ok(dst)
-    if define_23(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
         for a0 in range(N_CELLS):  # dst: cell
             if not define_25(st, a0):  # recruit_ok(dst)
                 continue
@@ -1676,7 +1677,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             n += 1
     # action 7: destroy(v: int) -> ids 18551..18560
     # where busy and doing(mover) == 5 and province_kingdom(v) == realm(mover)
-    if define_23(st) and (counter_of(st, st.current, 10) == 5):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 5):
         for a0 in range(1, 11):  # v: int 1..10
             if not (define_0(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
                 continue
@@ -1684,16 +1685,19 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             n += 1
     # action 8: stop() -> ids 18561..18561
     # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and offboard(mover) == 0)
-    if define_23(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
         out[n] = 18561
         n += 1
     # action 9: vanaheim_tokens(a: int, b: int) -> ids 18562..18570
     # where phase == 3 and a <= b and controls(mover, 12)
     if (st.counters[N_PLAYERS][17] == 3) and define_8(st, st.current, 12):
         for a0 in range(1, 4):  # a: int 1..3
-            for a1 in range(1, 4):  # b: int 1..3
-                if not (a0 <= a1):  # a <= b
-                    continue
+            lo1 = 1  # b: int 1..3: between its bounds
+            bound1 = a0
+            if bound1 > lo1:
+                lo1 = bound1
+            hi1 = 4 - 1
+            for a1 in range(lo1, hi1 + 1):
                 out[n] = 18562 + (a0 - (1)) * 3 + (a1 - (1))
                 n += 1
     return n
@@ -1705,6 +1709,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     cdef long long a1
     cdef int a2
     cdef int a3
+    cdef long long lo1, hi1, bound1   # the bounds of integer parameter 1
     cdef uint64_t cand2[WORDS]   # candidate cells for parameter 2
     cdef uint64_t bits2
     cdef int w2
@@ -1730,7 +1735,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             return True
     # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
     # where busy and doing(mover) <= 4 and src != dst and mine_at(src, k) and dest_ok(dst)
-    if define_23(st) and (counter_of(st, st.current, 10) <= 4):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) <= 4):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1743,7 +1748,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                     return True
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
     # where busy and doing(mover) == 3 and mine_at(src, k) and kingdom(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if define_23(st) and (counter_of(st, st.current, 10) == 3):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1759,7 +1764,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                         return True
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..18502
     # where busy and doing(mover) == 3 and mine_at(src, k) and heaven(dst) and q != mover and pool(q, place(dst)) > 0
-    if define_23(st) and (counter_of(st, st.current, 10) == 3):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 3):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
@@ -1778,29 +1783,32 @@ cdef bint any_legal(State* st) noexcept nogil:
                             return True
     # action 6: recruit(dst: cell) -> ids 18503..18550
     # where busy and doing(mover) == 6 and offboard(mover) > 0 and recruit_ok(dst)
-    if define_23(st) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
         for a0 in range(N_CELLS):  # dst: cell
             if not define_25(st, a0):  # recruit_ok(dst)
                 continue
             return True
     # action 7: destroy(v: int) -> ids 18551..18560
     # where busy and doing(mover) == 5 and province_kingdom(v) == realm(mover)
-    if define_23(st) and (counter_of(st, st.current, 10) == 5):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 5):
         for a0 in range(1, 11):  # v: int 1..10
             if not (define_0(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
                 continue
             return True
     # action 8: stop() -> ids 18561..18561
     # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and offboard(mover) == 0)
-    if define_23(st) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
+    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
         return True
     # action 9: vanaheim_tokens(a: int, b: int) -> ids 18562..18570
     # where phase == 3 and a <= b and controls(mover, 12)
     if (st.counters[N_PLAYERS][17] == 3) and define_8(st, st.current, 12):
         for a0 in range(1, 4):  # a: int 1..3
-            for a1 in range(1, 4):  # b: int 1..3
-                if not (a0 <= a1):  # a <= b
-                    continue
+            lo1 = 1  # b: int 1..3: between its bounds
+            bound1 = a0
+            if bound1 > lo1:
+                lo1 = bound1
+            hi1 = 4 - 1
+            for a1 in range(lo1, hi1 + 1):
                 return True
     return False
 

@@ -1366,7 +1366,7 @@ cdef inline long long quant_3(State* st, int f0) noexcept nogil:
 
 
 # cellset 0:
-#   cand0 = {c in cells: ice(c)}
+#   cand0 = {c in cells: empty(c) and not blizzard(c)}
 cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef uint64_t t0[WORDS]
@@ -1429,7 +1429,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 0: drop(c: cell) -> ids 0..123
     # where hand(mover, tile) > 0 and ice(c)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # ice(c)
+        cellset_0(st, cand0)  # empty(c) and not blizzard(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -1451,7 +1451,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 0: drop(c: cell) -> ids 0..123
     # where hand(mover, tile) > 0 and ice(c)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # ice(c)
+        cellset_0(st, cand0)  # empty(c) and not blizzard(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -1468,7 +1468,7 @@ cdef int legal_cells(State* st, uint64_t* cand0) noexcept nogil:
         return 0
     if not ((hand_of(st, st.current, 0) > 0)):
         return 0
-    cellset_0(st, cand0)  # ice(c)
+    cellset_0(st, cand0)  # empty(c) and not blizzard(c)
     return <int>set_count(cand0)
 
 

@@ -19,10 +19,11 @@ game's constants, tables and rules specialised into C:
 * ``empty(step(c, d))`` / ``occupied(step(c, d))`` for a direction that is one index
   shift on the whole board becomes a shifted set (``pull_cells``), so "rests on something
   below" is a word operation too;
-* a conjunct that pins a cell parameter to a few values (``t == step(f, d) or ...``, also
-  inside definitions; ``midgardc.ir.analysis.candidates``) makes that parameter loop over
-  those values only, sorted and without repeats, instead of over every cell (the
-  interpreter lists moves the same way, so both stay fast on from/to actions);
+* each action's loops follow its move plan (``midgardc.ir.plan``, shared with the
+  interpreter and printed by ``midgardc explain``): a conjunct that pins a cell parameter
+  to a few values (``t == step(f, d) or ...``, ``any d in directions: ...``, inside
+  definitions, either side of ``==``) makes that parameter loop over those values only,
+  sorted and without repeats, and an integer parameter loops between its bounds;
 * the playout loop, region assessment and perft run in C without the GIL.
 
 Every identifier in the output is built from IR indices (``define_3``, ``quant_0``,
@@ -168,6 +169,7 @@ class Generator(Moves):
             "max_cands": max([len(L["cands"]) for a in self.actions for L in a["loops"] if L.get("cands")] or [1]),
             "cand_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L.get("cands") is not None}),
             "bit_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L["set_call"]}),
+            "bound_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L["lower"] or L["upper"]}),
             "words": self.x.words,
             "sets": self.x.sets_enabled,
             "n_nibbles": (n + 3) // 4,

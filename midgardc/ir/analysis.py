@@ -1,17 +1,9 @@
-"""Small facts about IR conditions that both back ends use to list legal moves quickly.
-
-Both back ends hoist each conjunct of an action's ``where`` to the outermost parameter
-loop that binds everything it reads, and when a conjunct pins a cell parameter to a few
-values (``t == step(f, d) or t == ...``) they loop over those values only, in ascending
-order. Both are sound because expressions are pure and total, so the listed moves (and
-their order) are exactly those of the plain scan over every binding.
-"""
+"""Small facts about IR expressions: their conjuncts, the locals they read, and
+substitution. The move plans built on them are ``midgardc/ir/plan.py``."""
 
 from __future__ import annotations
 
-from typing import Optional
-
-from .nodes import Binary, Call, Const, DefineCall, Domain, Expr, Local, Quant, Unary
+from .nodes import Binary, Call, DefineCall, Domain, Expr, Local, Quant, Unary
 
 
 def conjuncts(e: Expr) -> list[Expr]:
@@ -57,34 +49,3 @@ def substitute(e: Expr, values: dict) -> Expr:
         elif isinstance(v, tuple):
             changes[f.name] = tuple(substitute(x, values) if is_dataclass(x) else x for x in v)
     return replace(e, **changes)
-
-
-def candidates(e: Expr, var: str, defines: tuple = ()) -> Optional[list[Expr]]:
-    """Expressions (not reading ``var``) such that ``e`` can only hold when ``var`` equals
-    one of them; None when ``e`` does not pin ``var`` down that way. ``defines`` (the
-    game's definitions) lets it look inside calls of definitions."""
-    if isinstance(e, DefineCall) and e.index < len(defines):
-        d = defines[e.index]
-        at = [i for i, a in enumerate(e.args) if var in reads(a)]
-        if len(at) != 1 or not (isinstance(e.args[at[0]], Local) and e.args[at[0]].name == var):
-            return None
-        inner = candidates(d.body, d.params[at[0]].name, defines)
-        if inner is None:
-            return None
-        others = {p.name: a for i, (p, a) in enumerate(zip(d.params, e.args)) if i != at[0]}
-        return [substitute(x, others) for x in inner]
-    if isinstance(e, Binary):
-        if e.op == "==":
-            for side, other in ((e.left, e.right), (e.right, e.left)):
-                if isinstance(side, Local) and side.name == var and var not in reads(other):
-                    return [other]
-            return None
-        if e.op == "or":
-            a, b = candidates(e.left, var, defines), candidates(e.right, var, defines)
-            return None if a is None or b is None else a + b
-        if e.op == "and":
-            a = candidates(e.left, var, defines)
-            return a if a is not None else candidates(e.right, var, defines)
-    if isinstance(e, Const) and e.value == 0:
-        return []
-    return None

@@ -277,11 +277,15 @@ class CellSets:
             for sx, (e, out, what) in zip(sets, items):
                 word = self._emit_set(sx, decls, prelude, memo)
                 outs.append((out, word, comment_text(f"{{{var} in {what}: {unparse(e, self.ir)}}}")))
-            index = len(self.cellsets)
+            # equal wordings of one condition give the same code: one function for both
+            body = (tuple(v.type for _, v in params), tuple(decls), tuple(prelude), tuple((o, w) for o, w, _ in outs))
+            index = self._cellset_bodies.get(body, len(self.cellsets))
             self._cellset_keys[key] = index
-            self.cellsets.append(CellSetFn(index, params, decls, prelude, outs))
+            if index == len(self.cellsets):
+                self._cellset_bodies[body] = index
+                self.cellsets.append(CellSetFn(index, params, decls, prelude, outs))
         fn = self.cellsets[index]
-        args = "".join(", " + scope[n].cname for n, _ in fn.params)
+        args = "".join(", " + scope[n].cname for n in names)  # (f0, f1, ...: this wording's order)
         return f"cellset_{index}(st{args}, {', '.join(out for out, _, _ in fn.outs)})"
 
     def _emit_set(self, sx: SX, decls: list[str], prelude: list[str], memo: dict) -> str:

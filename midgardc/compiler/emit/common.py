@@ -12,6 +12,7 @@ import jinja2
 
 from ...errors import BuildError
 from ...ir.builtins import ZONE_FUNCTIONS
+from ...ir.plan import STATE_READS as _STATE_READS
 from ...ir.nodes import (
     BOOL,
     CELL,
@@ -46,7 +47,7 @@ class _CTypes(dict):
 CTYPE = _CTypes({BOOL: "bint", INT: "long long", CELL: "int", PLAYER: "int", KIND: "int", DIR: "int", FACE: "int", ITEM: "int"})
 
 #: Built-ins that read the state (everything else is a fixed function of its arguments).
-STATE_READS = {"typed_counter", "counter_at", "empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "game_counter", "line", "flanked", "rolled", "die", "height", "room", "face_up", "in_deck", "discarded", "deck_left", "area_points", "areas_won", "holding", "zone_size", "top", "times_seen", "repeated"}
+STATE_READS = _STATE_READS  # (one list, in midgardc/ir/plan.py: built-ins that read the state)
 #: Dilation by nibble lookup tables while they stay this small (bytes); else bit by bit.
 NIBBLE_TABLE_LIMIT = 64 * 1024
 #: Boards up to this many cells get cell-set (bitboard) code; larger ones are evaluated

@@ -52,6 +52,7 @@ class Expressions:
         self._region_keys: dict[tuple, int] = {}
         self.cellsets: list[CellSetFn] = []
         self._cellset_keys: dict[tuple, int] = {}
+        self._cellset_bodies: dict[tuple, int] = {}  # the code of a cell-set function -> its index
         self.dilations: dict[str, int] = {}  # dilated set (C text of a word) -> cache slot in the state
         self.masks: list[tuple[tuple[int, ...], str]] = []  # (words, comment)
         self._mask_keys: dict[tuple, int] = {}

@@ -7,14 +7,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ...ir.nodes import BOOL, CELL, ITEM, DIR, INT, KIND, PLAYER, Binary, Expr
-from .common import comment_text, unparse, free_locals, Var
-
-
-def _conjuncts(e: Expr) -> list[Expr]:
-    if isinstance(e, Binary) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
+from ...ir.nodes import BOOL, CELL, ITEM, DIR, INT, KIND, PLAYER, Binary
+from ...ir.plan import plan_action
+from .common import comment_text, unparse, Var
 
 
 class Moves:
@@ -34,12 +29,9 @@ class Moves:
         ir = self.ir
         a = ir.actions[i]
         scope = {p.name: Var(f"a{j}", p.type) for j, p in enumerate(a.params)}
-        order = [p.name for p in a.params]
-        # Hoist each conjunct of 'where' to the loop level that binds all it reads.
-        levels: list[list[Expr]] = [[] for _ in range(len(a.params) + 1)]
-        for conj in _conjuncts(a.where):
-            used = [order.index(n) for n in free_locals(conj) if n in order]
-            levels[max(used) + 1 if used else 0].append(conj)
+        # the move plan (midgardc/ir/plan.py): each conjunct of 'where' (through
+        # definitions) in the loop that binds all it reads, candidates, integer bounds
+        plan = plan_action(ir, i)
 
         def scalar(conds: list[Expr]) -> list[tuple[str, str]]:
             return [(self.x.expr(c, scope).text, comment_text(unparse(c, ir))) for c in conds]
@@ -57,18 +49,12 @@ class Moves:
             var = scope[p.name].cname
             index = var if lo == 0 else f"({var} - ({lo}))"
             id_terms.append(index if strides[j] == 1 else f"{index} * {strides[j]}")
-            conds = levels[j + 1]
+            level = plan.levels[j]
+            conds = list(level.conds)
             set_call, set_comment = None, ""
             cands = None
-            if p.type == CELL and len(a.params) > 1:
-                # a conjunct pinning the cell to a few values: loop over those only
-                from ...ir.analysis import candidates
-
-                for c in conds:
-                    found = candidates(c, p.name, ir.defines)
-                    if found is not None:
-                        cands = [self.x.expr(x, scope).text for x in found]
-                        break
+            if level.candidates is not None:  # a conjunct pins the cell to a few values
+                cands = [self.x.expr(x, scope).text for x in level.candidates]
             if p.type == CELL and conds and cands is None:
                 # the conjuncts that translate to cell sets pick the candidate cells at once
                 as_sets = [c for c in conds if self.x.to_set(c, p.name, scope) is not None]
@@ -88,6 +74,8 @@ class Moves:
                 "set_call": set_call,
                 "set_comment": set_comment,
                 "cands": cands,
+                "lower": [self.x.expr(x, scope).text for x in level.lower],
+                "upper": [self.x.expr(x, scope).text for x in level.upper],
                 "comment": comment_text(f"{p.name}: {p.type}" + (f" {p.lo}..{p.hi}" if p.type == INT else "")),
             })
         decode = []
@@ -116,7 +104,7 @@ class Moves:
             "size": a.size,
             "end": a.base + a.size,
             "params": [scope[p.name] for p in a.params],
-            "top_conds": scalar(levels[0]),
+            "top_conds": scalar(list(plan.top)),
             "loops": loops,
             "move_id": " + ".join(id_terms) or "0",
             "decode": decode,

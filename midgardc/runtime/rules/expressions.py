@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Optional
 
 from ...ir.nodes import (
+    BOOL,
+    INT,
     NOBODY,
     Binary,
     Call,
@@ -21,8 +23,10 @@ from ...ir.nodes import (
     Quant,
     Unary,
 )
+from ...ir.analysis import conjuncts, reads
+from ...ir.plan import is_pure
 from . import zones as zone_rules
-from .moves import plan
+from .moves import plans
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..interpreter import Core
@@ -75,6 +79,42 @@ def _zobrist(ir: GameIR) -> list[list[int]]:
     return [[piece_key(c, p, pieces) if p else 0 for p in range(pieces)] for c in range(ir.board.n_cells)]
 
 
+def disjuncts(e: Expr) -> list[Expr]:
+    """``a or b or c`` -> [a, b, c]."""
+    if isinstance(e, Binary) and e.op == "or":
+        return disjuncts(e.left) + disjuncts(e.right)
+    return [e]
+
+
+def _joined(parts: list[Expr], op: str) -> Expr:
+    out = parts[0]
+    for x in parts[1:]:
+        out = Binary(op, out, x, BOOL)
+    return out
+
+
+# comparisons with a constant on the right, without the operator's own call
+_COMPARE_CONST = {
+    "==": lambda f, v: lambda s, env: int(f(s, env) == v),
+    "!=": lambda f, v: lambda s, env: int(f(s, env) != v),
+    "<": lambda f, v: lambda s, env: int(f(s, env) < v),
+    "<=": lambda f, v: lambda s, env: int(f(s, env) <= v),
+    ">": lambda f, v: lambda s, env: int(f(s, env) > v),
+    ">=": lambda f, v: lambda s, env: int(f(s, env) >= v),
+}
+
+
+# comparisons of two expressions, likewise
+_COMPARE = {
+    "==": lambda f, g: lambda s, env: int(f(s, env) == g(s, env)),
+    "!=": lambda f, g: lambda s, env: int(f(s, env) != g(s, env)),
+    "<": lambda f, g: lambda s, env: int(f(s, env) < g(s, env)),
+    "<=": lambda f, g: lambda s, env: int(f(s, env) <= g(s, env)),
+    ">": lambda f, g: lambda s, env: int(f(s, env) > g(s, env)),
+    ">=": lambda f, g: lambda s, env: int(f(s, env) >= g(s, env)),
+}
+
+
 class Program:
     """A game's IR turned into callables, shared by every state of that game."""
 
@@ -87,13 +127,19 @@ class Program:
         self.props = [values + (0,) for _, values in b.props]  # + the off-board cell
         self.builtins = self._builtins()
         self.defines: list[Optional[Fn]] = [None] * len(ir.defines)
+        # definitions that never read the state (board facts): their values per arguments,
+        # remembered for the whole game (they cannot change)
+        pure: dict = {}
+        self.known: dict[int, dict] = {i: {} for i, d in enumerate(ir.defines) if is_pure(d.body, ir.defines, pure)}
         for i, d in enumerate(ir.defines):
             self.defines[i] = self.compile(d.body)
         self.wheres = [self.compile(a.where) for a in ir.actions]
         # lookahead legality and the position history (rules/history.py)
         self.afters = [self.compile(a.legal_after) if a.legal_after is not None else None for a in ir.actions]
         self.zkeys = _zobrist(ir) if ir.history is not None and ir.history.board else None
-        self.plans = [plan(a, ir.defines, self.compile) for a in ir.actions]
+        sizes = {"cell": self.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(b.directions), "item": ir.n_item_kinds}
+        self.sizes = [[sizes.get(p.type, p.hi - p.lo + 1) for p in a.params] for a in ir.actions]
+        self.plans = plans(ir, self.sizes, self.compile)
         self.rank = [self.compile(k.expr) for k in ir.ranking]
         self.end_conds = [self.compile(e) for e in ir.end.conditions]
         self.triggers = [(t, self.compile(t.when) if t.when is not None else None) for t in ir.triggers]
@@ -118,6 +164,9 @@ class Program:
         if isinstance(e, Call):
             impl = self.builtins[e.fn]
             args = [self.compile(a) for a in e.args]
+            if e.fn == "either":  # (the branch not taken is pure: evaluating it changes nothing)
+                cond, yes, no = args
+                return lambda s, env: yes(s, env) if cond(s, env) else no(s, env)
             if not args:
                 return lambda s, env: impl(s)
             if len(args) == 1:
@@ -126,12 +175,25 @@ class Program:
             if len(args) == 2:
                 a0, a1 = args
                 return lambda s, env: impl(s, a0(s, env), a1(s, env))
+            if len(args) == 3:
+                a0, a1, a2 = args
+                return lambda s, env: impl(s, a0(s, env), a1(s, env), a2(s, env))
             return lambda s, env: impl(s, *[a(s, env) for a in args])
         if isinstance(e, DefineCall):
             args = [self.compile(a) for a in e.args]
             names = [p.name for p in self.ir.defines[e.index].params]
             bodies = self.defines
             idx = e.index
+            if idx in self.known:  # a board fact: its value per arguments, remembered
+                known = self.known[idx]
+
+                def fact(s, env):
+                    key = tuple(a(s, env) for a in args)
+                    if key not in known:
+                        known[key] = bodies[idx](s, dict(zip(names, key)))
+                    return known[key]
+
+                return fact
             if len(args) == 1:
                 (n0,), (a0,) = names, args
                 return lambda s, env: bodies[idx](s, {n0: a0(s, env)})
@@ -147,6 +209,10 @@ class Program:
                 return lambda s, env: 1 if left(s, env) and right(s, env) else 0
             if e.op == "or":
                 return lambda s, env: 1 if left(s, env) or right(s, env) else 0
+            if e.op in _COMPARE_CONST and isinstance(e.right, Const):  # the common `x == 0`
+                return _COMPARE_CONST[e.op](left, e.right.value)
+            if e.op in _COMPARE:
+                return _COMPARE[e.op](left, right)
             op = _BINARY[e.op]
             return lambda s, env: op(left(s, env), right(s, env))
         if isinstance(e, Quant):
@@ -223,9 +289,59 @@ class Program:
 
         return ray
 
+    def _narrowed(self, q: Quant) -> Optional[tuple[Callable, Expr]]:
+        """A quantifier over a fixed collection whose body decides part of its answer
+        by board facts alone — ``any``/``count`` of ``fact and rest``, ``all`` of ``not
+        fact or rest`` (``fact`` written as the negation), ``sum`` of ``either(fact and
+        rest, x, 0)`` — gives the same answer over just the elements where the fact holds,
+        with ``rest`` as the body. Returns (those elements, remembered per value of the
+        other locals the fact reads, as a domain; the remaining body), or None."""
+        if q.domain.kind in ("group", "ray", "neighbours") or not all(isinstance(a, Const) for a in q.domain.args):
+            return None
+        body = q.body
+        if q.kind in ("any", "count"):
+            parts, glue = conjuncts(body), "and"
+        elif q.kind == "all":
+            parts, glue = disjuncts(body), "or"
+        elif q.kind == "sum" and isinstance(body, Call) and body.fn == "either" and body.args[2] == Const(0, INT):
+            parts, glue = conjuncts(body.args[0]), "and"
+        else:
+            return None
+        facts = [x for x in parts if q.var in reads(x) and is_pure(x, self.ir.defines)]
+        rest = [x for x in parts if not any(x is f for f in facts)]
+        if not facts or not rest:
+            return None
+        keep = facts if glue == "and" else [Unary("not", f, BOOL) for f in facts]
+        guard = self.compile(_joined(keep, "and"))
+        left = _joined(rest, glue)
+        if q.kind == "sum":
+            left = Call("either", (left, body.args[1], body.args[2]), body.type)
+        others = sorted(set().union(*(reads(f) for f in facts)) - {q.var})
+        every = self.domain(q.domain)
+        var = q.var
+        chosen: dict = {}
+
+        def elements(s, env):
+            key = tuple(env[n] for n in others)
+            if key not in chosen:
+                inner = dict(env)
+                found = []
+                for x in every(s, env):
+                    inner[var] = x
+                    if guard(s, inner):
+                        found.append(x)
+                chosen[key] = found
+            return chosen[key]
+
+        return elements, left
+
     def _quant(self, q: Quant) -> Fn:
         dom = self.domain(q.domain)
-        body = self.compile(q.body)
+        body_expr = q.body
+        narrowed = self._narrowed(q)
+        if narrowed is not None:
+            dom, body_expr = narrowed
+        body = self.compile(body_expr)
         var = q.var
 
         def run(s, env):

@@ -1,0 +1,90 @@
+"""explain: how each action's legal moves are listed, so a designer sees what a rule costs."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import click
+
+from ..cli_options import player_count_option, spec_argument, variant_option
+from ..ir.nodes import CELL, INT, GameIR
+from ..ir.plan import ActionPlan, plan_game
+from .common import _load_ir
+from .group import cli
+
+_DOMAIN = {"cell": "cells", "player": "players", "kind": "kinds of piece", "dir": "directions", "item": "kinds of item"}
+
+
+@cli.command()
+@spec_argument
+@variant_option
+@player_count_option
+def explain(spec: str, variant: Optional[str], player_count: Optional[int]) -> None:
+    """Print, for every action, how its legal moves are listed.
+
+    The loop nest (one loop per parameter, outermost first), the values each loop visits
+    (candidate cells pinned by a condition, an integer's bounds, the cell set computed by
+    bitboard operations, or a full scan, with the reason), and where each condition is
+    tested. Equal wordings of a rule give the same plan (docs/design.md, "Move plans")."""
+    ir = _load_ir(spec, variant, player_count)
+    for line in explain_lines(ir):
+        click.echo(line)
+
+
+def explain_lines(ir: GameIR) -> list[str]:
+    """The text of ``midgardc explain`` for a game."""
+    from ..compiler.codegen import Generator
+    from ..compiler.emit.common import unparse
+
+    gen = Generator(ir)
+    label = ir.title + (f" [{ir.variant}]" if ir.variant else "") + f" ({ir.n_players} players)"
+    out = [f"{label}: how legal moves are listed, action by action (ids ascending)"]
+    for p, compiled in zip(plan_game(ir), gen.actions):
+        out += _action_lines(ir, p, compiled, lambda e: unparse(e, ir))
+    return out
+
+
+def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text) -> list[str]:
+    from ..compiler.emit.common import comment_text
+
+    a = ir.actions[p.action]
+    params = ", ".join(f"{q.name}: {q.type if q.type != INT else f'{q.lo}..{q.hi}'}" for q in a.params)
+    out = ["", f"action {a.name}({params}): move ids {a.base}..{a.base + a.size - 1}", f"  where {text(a.where)}"]
+    if p.top:
+        out.append("  before any loop: " + " and ".join(text(c) for c in p.top))
+    if not p.levels:
+        out.append("  one move, no loop")
+    for L, loop in zip(p.levels, compiled["loops"]):
+        q = L.param
+        pad = "  " * (L.index + 1)
+        size = {CELL: ir.board.n_cells, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "item": ir.n_item_kinds}.get(q.type, q.hi - q.lo + 1)
+        head = f"{pad}loop {q.name}"
+        if L.candidates is not None:
+            shown = ", ".join(text(x) for x in L.candidates)
+            out.append(f"{head}: only the {len(L.candidates)} candidate cell(s) {shown} (from {text(L.pin)}" + (", not tested again)" if L.exact else ")"))
+        elif L.lower or L.upper:
+            out.append(f"{head}: {q.lo}..{q.hi} narrowed to its bounds")
+            out += [f"{pad}  at least {text(x)}" for x in L.lower]
+            out += [f"{pad}  at most {text(x)}" for x in L.upper]
+        elif q.type == CELL and loop["set_call"]:
+            out.append(f"{head}: the cells of one cell set, by bitboard operations: {{{q.name} in cells: {loop['set_comment']}}}")
+        elif q.type == CELL:
+            why = "no condition pins it to a few cells (as `t == step(f, d)` does)"
+            why += ", and none translates to a cell set" if L.conds else ", and there is no condition on it alone"
+            out.append(f"{head}: a full scan of the {size} cells ({why})")
+        else:
+            out.append(f"{head}: every one of the {size} {_DOMAIN.get(q.type, 'values')}" if q.type != INT else f"{head}: every value {q.lo}..{q.hi}")
+        tested = {comment for _, comment in loop["conds"]}  # (the others are in the cell set)
+        for c in L.conds:
+            t = text(c)
+            if comment_text(t) not in tested:
+                continue
+            where = "tested for each value"
+            if L.keyed is not None and c is L.keyed[0]:
+                where = f"interpreter: visits only the values where {text(L.keyed[1])} is {text(L.keyed[2])} (indexed once per game)"
+            elif c in L.facts:
+                where = "a board fact (interpreter: filters the loop once per game" + (" for each value of the loops outside)" if L.index else ")")
+            elif c in L.once:
+                where = "reads no outer parameter (interpreter: filters the loop once per position)"
+            out.append(f"{pad}  test {t}: {where}")
+    return out
