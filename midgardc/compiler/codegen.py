@@ -56,6 +56,7 @@ from .emit.expressions import Expressions
 from .emit.moves import Moves
 from .emit.regions import Regions
 from .emit.zones import zone_facts
+from .tensor import generate_tensor
 
 #: The order of the sections in a generated module.
 SECTIONS = (
@@ -79,6 +80,7 @@ SECTIONS = (
     "moves",
     "playouts",
     "core",
+    "tensor",  # observation tensors written in C (compiler/tensor.py)
 )
 
 
@@ -391,6 +393,7 @@ _GENERATORS = {
     "moves": generate_moves,
     "playouts": generate_playouts,
     "core": generate_core,
+    "tensor": generate_tensor,
 }
 
 
