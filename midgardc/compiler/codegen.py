@@ -56,7 +56,7 @@ from .emit.expressions import Expressions
 from .emit.moves import Moves
 from .emit.regions import Regions
 from .emit.zones import zone_facts
-from .tensor import generate_tensor
+from .tensor import generate_batch, generate_tensor
 
 #: The order of the sections in a generated module.
 SECTIONS = (
@@ -81,6 +81,7 @@ SECTIONS = (
     "playouts",
     "core",
     "tensor",  # observation tensors written in C (compiler/tensor.py)
+    "batch",  # B games stepped at once (midgardc/batch.py)
 )
 
 
@@ -394,6 +395,7 @@ _GENERATORS = {
     "playouts": generate_playouts,
     "core": generate_core,
     "tensor": generate_tensor,
+    "batch": generate_batch,
 }
 
 
