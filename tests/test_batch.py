@@ -126,3 +126,26 @@ def test_batch_of_a_prebuilt_game_and_its_seeds() -> None:
         Batch(game, 0)
     with pytest.raises(ValueError, match="compiled"):
         Batch(load(str(ROOT / "specs/classics/tic-tac-toe.yaml"), engine="interpreted"), 1)
+
+
+def test_bench_reports_batch_rates() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from midgardc.batch import bench
+    from midgardc.cli import cli
+    from midgardc.runtime.game import load
+
+    spec = str(ROOT / "specs/classics/tic-tac-toe.yaml")
+    r = bench(load(spec, engine="compiled"), [1, 8], steps=400, playouts=50)
+    assert [b["batch"] for b in r["batches"]] == [1, 8] and r["playout_plies_per_s"] > 0 and r["playouts"] == 50
+    assert [b["steps"] for b in r["batches"]] == [400, 400] and all(b["steps_per_s"] > 0 for b in r["batches"])
+    out = CliRunner().invoke(cli, ["bench", spec, "--batch", "64", "--batch", "2", "--steps", "100", "-n", "50", "--runs", "3", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["runs"] == 3
+    rows = data["results"][0]["batches"]
+    assert [(b["batch"], b["steps"]) for b in rows] == [(64, 20 * 64), (2, 100)]
+    text = CliRunner().invoke(cli, ["bench", spec, "--batch", "4", "--steps", "100", "-n", "50"]).stdout
+    assert "random playouts:" in text and "vs playout plies/s" in text and "22 floats, 9 actions" in text
