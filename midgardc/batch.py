@@ -39,7 +39,9 @@ Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.nd
 
 
 class Batch:
-    def __init__(self, spec: Union[str, Game], n: int, variant: Optional[str] = None, players: Optional[int] = None, seed: int = 0):
+    def __init__(self, spec: Union[str, Game], n: int, variant: Optional[str] = None, players: Optional[int] = None, seed: int = 0, room: int = 512):
+        """``room``: legal actions kept per game for ``step_random`` (beyond them, the draw
+        scans the game's mask; the memory is n * min(actions, room) ints)."""
         if n < 1:
             raise ValueError("a batch holds at least one game")
         self.game = spec if isinstance(spec, Game) else load(spec, variant, engine="compiled", n_players=players)
@@ -65,7 +67,7 @@ class Batch:
         self.truncated = np.zeros(n, np.uint8)
         self._c = module.Batch(
             n, seed & MASK, [int(x) for x in facts.layout], places, counters, n_places, self.n_actions,
-            self.obs, self.mask, self.rewards, self.done, self.truncated, self.player,
+            self.obs, self.mask, self.rewards, self.done, self.truncated, self.player, room,
         )  # (the arrays are bound: every call writes into them)
         self._c.reset()
 

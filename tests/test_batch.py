@@ -59,9 +59,13 @@ def _check(batch: Batch, mirrors: list[Mirror]) -> None:
         assert np.array_equal(batch.obs[i], python_tensor(m.state, p)), f"slot {i}, ply {m.state.ply()}"
 
 
-@pytest.mark.parametrize("spec,variant,players,steps", CASES, ids=[Path(c[0]).stem for c in CASES])
-def test_a_batch_plays_the_games_of_the_state_api(spec, variant, players, steps) -> None:
-    batch = Batch(str(ROOT / spec), 3, variant, players, seed=9)
+CASES.append(("specs/classics/connect-four.yaml", None, None, 60, 3))  # step_random beyond the kept legal actions
+IDS = [Path(c[0]).stem + ("-room" if len(c) > 4 else "") for c in CASES]
+
+
+@pytest.mark.parametrize("spec,variant,players,steps,room", [c if len(c) > 4 else (*c, 512) for c in CASES], ids=IDS)
+def test_a_batch_plays_the_games_of_the_state_api(spec, variant, players, steps, room) -> None:
+    batch = Batch(str(ROOT / spec), 3, variant, players, seed=9, room=room)
     mirrors = [Mirror(batch, i) for i in range(3)]
     _check(batch, mirrors)
     rng = np.random.default_rng(9)
