@@ -1847,7 +1847,8 @@ cdef class Batch:
     cdef State* st
     cdef long long* started   # games started in each slot (the k of its seed)
     cdef int* n_legal         # legal actions in each slot
-    cdef int* legal           # each slot's legal actions, ascending (n_actions per slot)
+    cdef int* legal           # each slot's legal actions, ascending (the first `cap` of them)
+    cdef int cap              # room per slot in `legal`: min(n_actions, room); a slot with more scans its mask
     cdef int* moves           # a legal-move buffer (N_MOVES)
     cdef int n
     cdef uint64_t seed
@@ -1871,7 +1872,8 @@ cdef class Batch:
     cdef int* player
 
     def __cinit__(self, int n, uint64_t seed, layout, bytes places, bytes counters, int n_places, int n_actions,
-                  float[:, ::1] obs, signed char[:, ::1] mask, float[:, ::1] rewards, unsigned char[::1] done, unsigned char[::1] truncated, int[::1] player):
+                  float[:, ::1] obs, signed char[:, ::1] mask, float[:, ::1] rewards, unsigned char[::1] done, unsigned char[::1] truncated, int[::1] player,
+                  int room=512):
         cdef int i
         if n < 1:
             raise ValueError("a batch holds at least one game")
@@ -1887,7 +1889,10 @@ cdef class Batch:
         self.st = <State*>malloc(n * sizeof(State))
         self.started = <long long*>malloc(n * sizeof(long long))
         self.n_legal = <int*>malloc(n * sizeof(int))
-        self.legal = <int*>malloc(<size_t>n * n_actions * sizeof(int))
+        if room < 1:
+            raise ValueError("room: at least one legal action kept per slot")
+        self.cap = min(n_actions, room)
+        self.legal = <int*>malloc(<size_t>n * self.cap * sizeof(int))
         self.moves = <int*>malloc(N_MOVES * sizeof(int))
         self.seen_places = <unsigned char*>malloc(len(places) + 1)
         self.seen_counters = <unsigned char*>malloc(len(counters) + 1)
@@ -1933,7 +1938,7 @@ cdef class Batch:
         cdef int p = st.current if st.current >= 0 else 0
         cdef int k, m
         cdef signed char* row = self.mask + <long long>i * self.n_actions
-        cdef int* legal = self.legal + <long long>i * self.n_actions
+        cdef int* legal = self.legal + <long long>i * self.cap
         self.player[i] = st.current
         fill_tensor(st, self.obs + <long long>i * self.layout[13], self.layout,
                     self.seen_places + p * self.n_places, self.seen_counters + p * self.n_seen_counters)
@@ -1942,7 +1947,8 @@ cdef class Batch:
         for m in range(n):
             if self.moves[m] < self.n_actions:  # (always: a player's move)
                 row[self.moves[m]] = 1
-                legal[k] = self.moves[m]
+                if k < self.cap:
+                    legal[k] = self.moves[m]
                 k += 1
         self.n_legal[i] = k
 
@@ -1991,10 +1997,23 @@ cdef class Batch:
         """step() with a uniformly random legal action in every slot, drawn in C: the r-th
         of the slot's legal actions (ascending), r = rng_below(their count) from the
         batch's own stream (derive_seed(seed, 2**64 - 1))."""
-        cdef int i
+        cdef int i, r, m
+        cdef signed char* row
         with nogil:
             for i in range(self.n):
-                self.advance(i, self.legal[<long long>i * self.n_actions + rng_below(&self.rng, self.n_legal[i])])
+                r = rng_below(&self.rng, self.n_legal[i])
+                if r < self.cap:
+                    m = self.legal[<long long>i * self.cap + r]
+                else:  # beyond the kept list: the r-th one of the mask
+                    row = self.mask + <long long>i * self.n_actions
+                    m = 0
+                    while True:
+                        if row[m]:
+                            if r == 0:
+                                break
+                            r -= 1
+                        m += 1
+                self.advance(i, m)
 
     def core(self, int i):
         """A copy of slot i's state as a Core (for tests and inspection)."""
