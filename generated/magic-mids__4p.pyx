@@ -1767,3 +1767,279 @@ def core_from_bytes(bytes data):
         raise ValueError("not a state of this engine")
     memcpy(&core.st, <const char*>data, sizeof(State))
     return core
+
+
+# ---------------------------------------------------------------------------- observation tensors
+# A player's observation tensor (midgardc/research/tensor.py), written in C into a caller's
+# float32 buffer, with no Python object per value. The caller gives the layout (L: the
+# offset of each part of compiler/tensor.py TENSOR_PARTS, -1 for a part this game has not,
+# then the total size) and what this viewer sees (0/1 masks: seen_places per item place;
+# seen_counters [row][counter], row N_PLAYERS the game's), both made by
+# midgardc.research.tensor from the rules of state.observation(): no visibility rule is
+# written here. Item places: per player the deck section's (deck, up, discard), then every
+# zone slot in order.
+
+cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned char* seen_places, const unsigned char* seen_counters) noexcept nogil:
+    cdef int c, p, k, piece, i, w
+    cdef uint64_t bits
+    cdef float* plane = out + L[0]
+    memset(out, 0, L[13] * sizeof(float))
+    for piece in range(1, N_PIECES):  # board [owner][kind][cell]: plane owner * N_KINDS + kind = piece - 1
+        for w in range(WORDS):  # (the piece's cells from its cell set: no test per cell)
+            bits = st.cellsets[piece][w]
+            while bits != 0:
+                c = (w << 6) + lowest_bit(bits)
+                bits &= bits - 1
+                plane[c] = 1
+        plane += N_CELLS
+    for p in range(N_PLAYERS):
+        for k in range(N_KINDS):
+            out[L[2] + p * N_KINDS + k] = st.hands[p][k]
+    for i in range(N_DICE):
+        if st.roll[i] >= 0:
+            out[L[10] + i * N_FACES + st.roll[i]] = 1
+    out[L[11]] = 1 if st.chance else 0
+    if not st.terminal and 0 <= st.current < N_PLAYERS:
+        out[L[12] + st.current] = 1
+
+
+def write_tensor(Core core, float[::1] out, const int[::1] layout, const unsigned char[::1] seen_places, const unsigned char[::1] seen_counters):
+    """Fill ``out`` with one viewer's observation tensor of ``core`` in C. ``layout``: the
+    13 part offsets (compiler/tensor.py TENSOR_PARTS) then the size; the viewer's
+    visibility masks as described above (each at least one byte long)."""
+    if layout.shape[0] != 14 or out.shape[0] < layout[13]:
+        raise ValueError("the tensor buffer does not match the layout")
+    if seen_places.shape[0] < 1 or seen_counters.shape[0] < max((N_PLAYERS + 1) * N_COUNTERS, 1):
+        raise ValueError("visibility masks too short")
+    with nogil:
+        fill_tensor(&core.st, &out[0], &layout[0], &seen_places[0], &seen_counters[0])
+
+
+# ---------------------------------------------------------------------------- batches of games
+# B games stepped at once for learning (midgardc/batch.py): the actions in, then for every
+# game in C without the GIL: the move, the dice (the game's own chance stream), the result
+# (returns from ranks, as midgardc/runtime/results.py), a new game when it ends
+# (auto-reset), the observation tensor of the player to move (fill_tensor above) and its
+# legal-action mask. Slot i's k-th game is seeded derive_seed(derive_seed(seed, i), k) and
+# starts as Core(that seed) does.
+
+
+cdef void batch_new_game(State* st, uint64_t seed) noexcept nogil:
+    """A new game for `seed`, exactly as Core(seed) starts it."""
+    st[0] = START
+    st.rng = derive_seed(seed, CHANCE_STREAM)
+
+
+cdef int batch_settle(State* st, int n, int* moves) noexcept nogil:
+    """After a move (n: settle()'s count, its moves listed in `moves`): roll every due die
+    with the state's own chance stream (as State.sample_chance); returns how many legal
+    moves the player to move has, listed in `moves` (0: the game is over)."""
+    while st.chance and not st.terminal:
+        n = apply_move(st, sample_outcome(st), moves)
+    return n
+
+
+cdef void batch_returns(State* st, float* out) noexcept nogil:
+    """Each seat's return of a finished game: k tied leaders get (n - k) / k (1 in a
+    one-seat game), the others -1; 0 for everyone in a game stopped by the ply limit."""
+    cdef long long margin
+    cdef bint lead[N_PLAYERS]
+    cdef int p, k = outcome(st, &margin, lead)
+    for p in range(N_PLAYERS):
+        if k == 0:
+            out[p] = 0
+        elif lead[p]:
+            out[p] = 1 if N_PLAYERS == 1 else <float>(N_PLAYERS - k) / k
+        else:
+            out[p] = -1
+
+
+cdef class Batch:
+    """B games in C (see midgardc/batch.py, which owns the arrays: they are bound here once,
+    and every call writes into them). Observations are for the player to move; the tensor
+    layout and every viewer's visibility masks are given once (layout: the part offsets
+    then the size; viewer v's masks at v * their length)."""
+
+    cdef State* st
+    cdef long long* started   # games started in each slot (the k of its seed)
+    cdef int* n_legal         # legal actions in each slot
+    cdef int* legal           # each slot's legal actions, ascending (the first `cap` of them)
+    cdef int cap              # room per slot in `legal`: min(n_actions, room); a slot with more scans its mask
+    cdef int* moves           # a legal-move buffer (N_MOVES)
+    cdef int n
+    cdef uint64_t seed
+    cdef Rng rng              # the random actions of step_random()
+    cdef int layout[14]
+    cdef unsigned char* seen_places
+    cdef unsigned char* seen_counters
+    cdef int n_places, n_seen_counters, n_actions
+    # the bound arrays (kept alive by the views) and their data
+    cdef float[:, ::1] obs_v
+    cdef signed char[:, ::1] mask_v
+    cdef float[:, ::1] rewards_v
+    cdef unsigned char[::1] done_v
+    cdef unsigned char[::1] truncated_v
+    cdef int[::1] player_v
+    cdef float* obs
+    cdef signed char* mask
+    cdef float* rewards
+    cdef unsigned char* done
+    cdef unsigned char* truncated
+    cdef int* player
+
+    def __cinit__(self, int n, uint64_t seed, layout, bytes places, bytes counters, int n_places, int n_actions,
+                  float[:, ::1] obs, signed char[:, ::1] mask, float[:, ::1] rewards, unsigned char[::1] done, unsigned char[::1] truncated, int[::1] player,
+                  int room=512):
+        cdef int i
+        if n < 1:
+            raise ValueError("a batch holds at least one game")
+        if len(layout) != 14:
+            raise ValueError("layout: 13 part offsets and the size")
+        if len(places) != N_PLAYERS * n_places or len(counters) != N_PLAYERS * (N_PLAYERS + 1) * N_COUNTERS:
+            raise ValueError("visibility masks of the wrong size")
+        if not 0 < n_actions <= N_MOVES:
+            raise ValueError("n_actions: the players' move ids")
+        if (obs.shape[0] != n or obs.shape[1] != layout[13] or mask.shape[0] != n or mask.shape[1] != n_actions
+                or rewards.shape[0] != n or rewards.shape[1] != N_PLAYERS or done.shape[0] != n or truncated.shape[0] != n or player.shape[0] != n):
+            raise ValueError("the batch's arrays do not match its games")
+        self.st = <State*>malloc(n * sizeof(State))
+        self.started = <long long*>malloc(n * sizeof(long long))
+        self.n_legal = <int*>malloc(n * sizeof(int))
+        if room < 1:
+            raise ValueError("room: at least one legal action kept per slot")
+        self.cap = min(n_actions, room)
+        self.legal = <int*>malloc(<size_t>n * self.cap * sizeof(int))
+        self.moves = <int*>malloc(N_MOVES * sizeof(int))
+        self.seen_places = <unsigned char*>malloc(len(places) + 1)
+        self.seen_counters = <unsigned char*>malloc(len(counters) + 1)
+        if not (self.st and self.started and self.n_legal and self.legal and self.moves and self.seen_places and self.seen_counters):
+            raise MemoryError()
+        memcpy(self.seen_places, <const char*>places, len(places))
+        memcpy(self.seen_counters, <const char*>counters, len(counters))
+        for i in range(14):
+            self.layout[i] = layout[i]
+        self.n = n
+        self.seed = seed
+        self.rng.state = derive_seed(seed, <uint64_t>-1)
+        self.n_places = n_places
+        self.n_seen_counters = (N_PLAYERS + 1) * N_COUNTERS
+        self.n_actions = n_actions
+        self.obs_v, self.mask_v, self.rewards_v, self.done_v, self.truncated_v, self.player_v = obs, mask, rewards, done, truncated, player
+        self.obs, self.mask, self.rewards = &obs[0, 0], &mask[0, 0], &rewards[0, 0]
+        self.done, self.truncated, self.player = &done[0], &truncated[0], &player[0]
+        for i in range(n):
+            self.started[i] = 0
+            self.n_legal[i] = 0
+
+    def __dealloc__(self):
+        free(self.st)
+        free(self.started)
+        free(self.n_legal)
+        free(self.legal)
+        free(self.moves)
+        free(self.seen_places)
+        free(self.seen_counters)
+
+    cdef int start(self, int i) noexcept nogil:
+        """Slot i's next game, its dice rolled; its legal moves in self.moves."""
+        cdef State* st = &self.st[i]
+        batch_new_game(st, derive_seed(derive_seed(self.seed, <uint64_t>i), <uint64_t>self.started[i]))
+        self.started[i] += 1
+        return batch_settle(st, gen_legal(st, self.moves), self.moves)
+
+    cdef void observe(self, int i, int n) noexcept nogil:
+        """Slot i's tensor for the player to move, its n legal moves (listed in self.moves:
+        kept, and written as the mask), who that is."""
+        cdef State* st = &self.st[i]
+        cdef int p = st.current if st.current >= 0 else 0
+        cdef int k, m
+        cdef signed char* row = self.mask + <long long>i * self.n_actions
+        cdef int* legal = self.legal + <long long>i * self.cap
+        self.player[i] = st.current
+        fill_tensor(st, self.obs + <long long>i * self.layout[13], self.layout,
+                    self.seen_places + p * self.n_places, self.seen_counters + p * self.n_seen_counters)
+        memset(row, 0, self.n_actions)
+        k = 0
+        for m in range(n):
+            if self.moves[m] < self.n_actions:  # (always: a player's move)
+                row[self.moves[m]] = 1
+                if k < self.cap:
+                    legal[k] = self.moves[m]
+                k += 1
+        self.n_legal[i] = k
+
+    cdef void advance(self, int i, int move) noexcept nogil:
+        cdef State* st = &self.st[i]
+        cdef int p
+        cdef int n = batch_settle(st, apply_move(st, move, self.moves), self.moves)
+        self.done[i] = 0
+        self.truncated[i] = 0
+        if st.terminal:
+            batch_returns(st, self.rewards + i * N_PLAYERS)
+            self.done[i] = 1
+            self.truncated[i] = st.ply_limited
+            n = self.start(i)
+        else:
+            for p in range(N_PLAYERS):
+                self.rewards[i * N_PLAYERS + p] = 0
+        self.observe(i, n)
+
+    def reset(self):
+        """Every slot starts its next game; their observations, masks and players."""
+        cdef int i, n
+        with nogil:
+            for i in range(self.n):
+                n = self.start(i)
+                self.observe(i, n)
+                self.done[i] = 0
+                self.truncated[i] = 0
+        for i in range(self.n * N_PLAYERS):
+            self.rewards[i] = 0
+
+    def step(self, const long long[::1] actions):
+        """One legal action per slot (checked against the slot's mask), then everything
+        else in C (see above)."""
+        cdef int i
+        if actions.shape[0] != self.n:
+            raise ValueError(f"one action per game: {self.n}, got {actions.shape[0]}")
+        for i in range(self.n):
+            if not 0 <= actions[i] < self.n_actions or not self.mask[<long long>i * self.n_actions + actions[i]]:
+                raise ValueError(f"game {i}: action {actions[i]} is not legal there (see the mask)")
+        with nogil:
+            for i in range(self.n):
+                self.advance(i, <int>actions[i])
+
+    def step_random(self):
+        """step() with a uniformly random legal action in every slot, drawn in C: the r-th
+        of the slot's legal actions (ascending), r = rng_below(their count) from the
+        batch's own stream (derive_seed(seed, 2**64 - 1))."""
+        cdef int i, r, m
+        cdef signed char* row
+        with nogil:
+            for i in range(self.n):
+                r = rng_below(&self.rng, self.n_legal[i])
+                if r < self.cap:
+                    m = self.legal[<long long>i * self.cap + r]
+                else:  # beyond the kept list: the r-th one of the mask
+                    row = self.mask + <long long>i * self.n_actions
+                    m = 0
+                    while True:
+                        if row[m]:
+                            if r == 0:
+                                break
+                            r -= 1
+                        m += 1
+                self.advance(i, m)
+
+    def core(self, int i):
+        """A copy of slot i's state as a Core (for tests and inspection)."""
+        cdef Core c = Core.__new__(Core)
+        if not 0 <= i < self.n:
+            raise IndexError(f"no game {i} in a batch of {self.n}")
+        c.st = self.st[i]
+        return c
+
+    @property
+    def games_started(self):
+        """Games started in each slot so far."""
+        return [self.started[i] for i in range(self.n)]

@@ -31,7 +31,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("midgardc.runtime", "midgardc.compiler"),
     ("midgardc.players",),
     ("midgardc.matches",),
-    ("midgardc.render", "midgardc.research", "midgardc.web"),
+    ("midgardc.render", "midgardc.research", "midgardc.web", "midgardc.batch", "midgardc.openspiel", "midgardc.pettingzoo", "midgardc.gymnasium"),
     ("midgardc.cli", "midgardc.cli_errors", "midgardc.cli_options"),
     ("midgardc.safety",),
 ]

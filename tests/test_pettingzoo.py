@@ -1,27 +1,90 @@
-"""Specs as PettingZoo AEC environments (midgardc.research.pettingzoo_env): PettingZoo's own
-API test on specs of different kinds (a board game, dice, hidden zones, decks)."""
+"""Specs as PettingZoo AEC environments (midgardc.pettingzoo.env, also
+midgardc.research.pettingzoo_env): PettingZoo's own API test on every spec; one seat as a
+single-agent Gymnasium environment against bots (midgardc.gymnasium.make): Gymnasium's
+check_env and whole episodes."""
 
 from __future__ import annotations
 
 import os
+import warnings
 
 import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
+
+import midgardc.gymnasium  # noqa: E402
+import midgardc.pettingzoo  # noqa: E402
+import midgardc.research.pz  # noqa: E402
+import midgardc.research.single  # noqa: E402
 
 from conftest import SPECS  # noqa: E402
 from midgardc.research import pettingzoo_env  # noqa: E402
 
-KINDS = ["classics/connect-four.yaml", "magic-mids.yaml", "midgard-vikings.yaml", "meridian.yaml"]  # board, dice, hidden zones, decks
-if os.environ.get("MIDGARDC_LONG"):  # every spec
-    KINDS = sorted(str(p.relative_to(SPECS)) for p in list(SPECS.glob("*.yaml")) + list(SPECS.glob("classics/*.yaml")))
+ALL_SPECS = sorted(str(p.relative_to(SPECS)) for p in list(SPECS.glob("*.yaml")) + list(SPECS.glob("classics/*.yaml")))
+LONG = bool(os.environ.get("MIDGARDC_LONG"))
 
 
-@pytest.mark.parametrize("spec", KINDS)
+@pytest.mark.parametrize("spec", ALL_SPECS)
 def test_api_test(spec):
-    api_test(pettingzoo_env(str(SPECS / spec)), num_cycles=40, verbose_progress=False)
+    api_test(midgardc.pettingzoo.env(str(SPECS / spec)), num_cycles=200 if LONG else 40, verbose_progress=False)
+
+
+def test_public_names_and_the_old_ones():
+    import midgardc.openspiel
+    import midgardc.research.openspiel
+
+    assert midgardc.pettingzoo.env is midgardc.research.pz.env
+    assert midgardc.openspiel.load_game is midgardc.research.openspiel.load_game
+    assert midgardc.gymnasium.make is midgardc.research.single.make
+    e = midgardc.pettingzoo.env(str(SPECS / "magic-mids.yaml"), None, 3)
+    assert e.possible_agents == pettingzoo_env(str(SPECS / "magic-mids.yaml"), players=3).possible_agents
+    assert len(e.possible_agents) == 3
+    g = midgardc.openspiel.load_game(str(SPECS / "magic-mids.yaml"), None, 3)
+    assert g.num_players() == 3
+
+
+GYM_CASES = [
+    ("classics/connect-four.yaml", {}),
+    ("magic-mids.yaml", {"players": 3, "opponent": "greedy", "seat": 1}),  # dice, a bot
+    ("midgard-vikings.yaml", {"players": 3}),  # hidden zones
+]
+
+
+@pytest.mark.parametrize("spec,kwargs", GYM_CASES, ids=["plain", "dice-greedy-seat1", "zones"])
+def test_gymnasium_check_env(spec, kwargs):
+    env = midgardc.gymnasium.make(str(SPECS / spec), **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (advice only: unbounded Box, no registered env spec)
+        check_env(env, skip_render_check=True)
+
+
+def test_gymnasium_episode_against_a_bot():
+    env = midgardc.gymnasium.make(str(SPECS / "classics" / "connect-four.yaml"), opponent="greedy", seat=1, render_mode="ansi")
+    obs, info = env.reset(seed=4)
+    assert obs.shape == env.observation_space.shape and env.observation_space.contains(obs)
+    assert np.array_equal(info["action_mask"], env.action_masks()) and info["action_mask"].sum() == 7
+    assert env.state.ply() == 1  # the bot in seat 0 moved first
+    again, _ = env.reset(seed=4)
+    assert np.array_equal(again, obs)  # a seed replays the same start
+    rng = np.random.default_rng(4)
+    done, steps = False, 0
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        done, steps = terminated or truncated, steps + 1
+    assert reward == env.state.returns()[1] and reward in (-1.0, 0.0, 1.0) and steps >= 4
+    assert not info["action_mask"].any() and "a b c d e f g" in env.render()
+    with pytest.raises(RuntimeError, match="over"):
+        env.step(0)
+    # an illegal action ends the episode as a loss
+    env.reset(seed=5)
+    illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == -1.0 and info["illegal_action"]
+    with pytest.raises(ValueError, match="seat"):
+        midgardc.gymnasium.make(str(SPECS / "classics" / "connect-four.yaml"), seat=2)
 
 
 def test_loop_plays_a_game_to_its_end_and_renders_the_board():

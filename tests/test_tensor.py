@@ -3,6 +3,7 @@ showing exactly what ``state.observation(player)`` shows."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 
@@ -10,14 +11,22 @@ import numpy as np
 import pytest
 
 from conftest import SPECS, get_game
-from midgardc.research.tensor import observation_tensor, schema
+from midgardc.research.tensor import native_facts, native_tensor, observation_tensor, python_tensor, schema
+from midgardc.runtime.game import load
+from midgardc.spec.lower import list_player_counts, list_variants
+
+LONG = bool(os.environ.get("MIDGARDC_LONG"))
+ALL_SPECS = sorted(str(p.relative_to(SPECS)) for p in list(SPECS.glob("*.yaml")) + list(SPECS.glob("classics/*.yaml")))
 
 CASES = ["classics/tic-tac-toe.yaml", "magic-mids.yaml", "midgard-vikings.yaml", "meridian.yaml", "midgard.yaml"]
 
 
-def _walk(spec: str, seed: int, plies: int):
+def _walk(spec: str, seed: int, plies: int, variant=None, players=None):
     """Pairs of (interpreted, compiled) states along one random game."""
-    gi, gc = get_game(str(SPECS / spec), None, "interpreted"), get_game(str(SPECS / spec), None, "compiled")
+    if players is None:
+        gi, gc = get_game(str(SPECS / spec), variant, "interpreted"), get_game(str(SPECS / spec), variant, "compiled")
+    else:
+        gi, gc = (load(str(SPECS / spec), variant, engine=e, n_players=players) for e in ("interpreted", "compiled"))
     a, b = gi.new_state(seed), gc.new_state(seed)
     rng = random.Random(seed)
     yield a, b
@@ -43,10 +52,65 @@ def test_both_engines_give_identical_tensors(spec):
             assert np.array_equal(ta, tb)
 
 
+def _every_game():
+    for spec in ALL_SPECS:
+        if not LONG:
+            yield pytest.param(spec, None, None, id=spec)
+            continue
+        for variant in [None, *list_variants(str(SPECS / spec))]:
+            for n in list_player_counts(str(SPECS / spec), variant) or (None,):
+                yield pytest.param(spec, variant, n, id=f"{spec}-{variant or 'base'}-{n or 'default'}")
+
+
+@pytest.mark.parametrize("spec,variant,players", list(_every_game()))
+def test_compiled_writer_equals_the_python_writer(spec, variant, players):
+    """The C writer (into a caller's buffer) gives the Python writer's tensor for every viewer
+    along random games, on the interpreter's state and on the compiled one."""
+    buf = None
+    for seed in (1, 2) if not LONG else (1, 2, 3, 4):
+        for a, b in _walk(spec, seed=seed, plies=60 if LONG else 30, variant=variant, players=players):
+            sch = schema(b.game.ir)
+            if buf is None:
+                buf = np.full(sch.size, 7.0, dtype=np.float32)  # stale values must be overwritten
+            for p in range(b.game.ir.n_players):
+                expected = python_tensor(a, p)
+                assert np.array_equal(python_tensor(b, p), expected)
+                assert native_tensor(b, p, buf) is buf
+                assert np.array_equal(buf, expected), f"viewer {p} at ply {b.core.ply}: parts differ: " + ", ".join(
+                    part.name for part in sch.parts if not np.array_equal(sch.view(buf, part.name), sch.view(expected, part.name))
+                )
+
+
+def test_every_schema_part_has_a_compiled_writer():
+    """The layout handed to C names every part of the schema (none is silently left 0)."""
+    from midgardc.compiler.tensor import TENSOR_PARTS
+
+    for spec in ALL_SPECS:
+        ir = get_game(str(SPECS / spec), None, "interpreted").ir
+        facts = native_facts(ir)
+        sch = schema(ir)
+        assert {p.name for p in sch.parts} <= set(TENSOR_PARTS)
+        assert [facts.layout[TENSOR_PARTS.index(p.name)] for p in sch.parts] == [p.offset for p in sch.parts]
+        assert facts.layout[-1] == sch.size
+
+
+def test_compiled_tensor_refuses_a_wrong_buffer():
+    g = get_game(str(SPECS / "classics" / "tic-tac-toe.yaml"), None, "compiled")
+    s = g.new_state(0)
+    with pytest.raises(ValueError):
+        native_tensor(s, 2)
+    with pytest.raises(ValueError):
+        native_tensor(s, 0, np.zeros(3, np.float32))
+    wide = np.zeros(schema(g.ir).size, np.float64)  # another dtype: written through a copy
+    assert np.array_equal(observation_tensor(s, 0, wide), python_tensor(s, 0))
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
 @pytest.mark.parametrize("spec", ["midgard-vikings.yaml", "meridian.yaml"])
-def test_tensor_shows_what_the_observation_shows(spec):
+def test_tensor_shows_what_the_observation_shows(spec, engine):
     seen_hidden = False
-    for a, _ in _walk(spec, seed=5, plies=40):
+    for pair in _walk(spec, seed=5, plies=40):
+        a = pair[0] if engine == "interpreted" else pair[1]
         ir = a.game.ir
         sch = schema(ir)
         for p in range(ir.n_players):

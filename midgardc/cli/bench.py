@@ -1,4 +1,5 @@
-"""bench: random playouts per second of each engine, and their ratio."""
+"""bench: random playouts per second of each engine, and their ratio; with --batch, steps per
+second of batches of games (``midgardc.batch``) beside the plain playout ply rate."""
 
 from __future__ import annotations
 
@@ -49,6 +50,17 @@ from .group import cli
     show_default=True,
     help="Measure each engine this many times (seeds S, S+1, ...) and report the median run by playouts/s.",
 )
+@click.option(
+    "--batch",
+    "batch_sizes",
+    type=click.IntRange(min=1),
+    multiple=True,
+    metavar="B",
+    help="Measure batches instead (midgardc.batch, compiled engine): B games stepped at once with random "
+    "legal actions drawn in C, every step writing the observation tensor and the legal-action mask; "
+    "steps/s beside the random-playout plies/s. Repeat for several sizes (--batch 1 --batch 64 --batch 1024).",
+)
+@click.option("--steps", type=click.IntRange(min=1), default=200_000, show_default=True, help="With --batch: game steps per batch size (at least 20 calls).")
 @json_option
 @click.pass_context
 def bench(
@@ -62,6 +74,8 @@ def bench(
     all_variants: bool,
     player_count: Optional[int],
     runs: int,
+    batch_sizes: tuple[int, ...],
+    steps: int,
     as_json: bool,
 ) -> None:
     """Measure random playouts per second (and plies per second) of each engine.
@@ -80,6 +94,9 @@ def bench(
             targets += [(spec, v, player_count) for v in [None, *_variants(spec)]]
         else:
             targets.append((spec, variant, player_count))
+    if batch_sizes:
+        _bench_batches(ctx, targets, list(batch_sizes), playouts or 10_000, steps, seed, runs, as_json)
+        return
     results = [_bench_one(ctx, spec, v, playouts, engine, seed, runs, n) for spec, v, n in targets]
     if len(results) == 1:
         _print_bench_one(results[0], as_json)
@@ -108,6 +125,37 @@ def _bench_one(ctx: click.Context, spec: str, variant: Optional[str], playouts: 
         ratio = round(rows["compiled"]["playouts_per_s"] / rows["interpreted"]["playouts_per_s"], 1)
     title = ir.title + (f" [{ir.variant}]" if ir.variant else "") + (f" ({ir.n_players} players)" if ir.player_counts else "")
     return {"spec": spec, "variant": variant, "title": title, "seed": seed, "engines": rows, "ratio": ratio}
+
+
+def _bench_batches(ctx: click.Context, targets: list, sizes: list[int], playouts: int, steps: int, seed: int, runs: int, as_json: bool) -> None:
+    """Batch steps/s per size and the playout ply rate, each the median of ``runs`` runs
+    (seeds S, S+1, ...; each run measures the playouts, then every size)."""
+    from ..batch import bench as batch_bench
+
+    out = []
+    for spec, variant, count in targets:
+        ir = _load_ir(spec, variant, count)
+        game = _open_game(ctx, ir, "compiled")
+        if game.engine_name != "compiled":
+            raise MidgardcError(f"{spec}: batches need the compiled engine, which is not available here")
+        measured = [batch_bench(game, sizes, seed + k, steps, playouts) for k in range(runs)]
+        plies = sorted(m["playout_plies_per_s"] for m in measured)[runs // 2]
+        rows = []
+        for i, n in enumerate(sizes):
+            row = sorted((m["batches"][i] for m in measured), key=lambda r: r["steps_per_s"])[runs // 2]
+            rows.append(dict(row, vs_playout_plies=round(row["steps_per_s"] / plies, 3)))
+        title = ir.title + (f" [{ir.variant}]" if ir.variant else "") + (f" ({ir.n_players} players)" if ir.player_counts else "")
+        first = measured[0]
+        out.append({"spec": spec, "variant": variant, "title": title, "tensor_size": first["tensor_size"], "actions": first["actions"], "playouts": first["playouts"], "playout_plies_per_s": plies, "batches": rows})
+    if as_json:
+        click.echo(json.dumps({"seed": seed, "runs": runs, "steps": steps, "results": out}, indent=2))
+        return
+    for r in out:
+        click.echo(f"{r['title']}: batches of random games, seed {seed}" + (f", median of {runs} runs" if runs > 1 else ""))
+        click.echo(f"observation tensor {r['tensor_size']} floats, {r['actions']} actions; random playouts: {r['playout_plies_per_s']:,.0f} plies/s ({r['playouts']} games)")
+        table = [["batch", "steps", "seconds", "steps/s", "vs playout plies/s"]]
+        table += [[str(b["batch"]), str(b["steps"]), f"{b['seconds']:.3f}", f"{b['steps_per_s']:,.0f}", f"{b['vs_playout_plies']:.3f}"] for b in r["batches"]]
+        _echo_table(table)
 
 
 def _median_run(game: Game, n: int, seed: int, runs: int) -> dict:

@@ -58,6 +58,7 @@ from .emit.moves import Moves
 from .emit.regions import Regions
 from .emit.zones import zone_facts
 from .emit.history import history_facts
+from .tensor import generate_batch, generate_tensor
 
 #: The order of the sections in a generated module.
 SECTIONS = (
@@ -83,6 +84,8 @@ SECTIONS = (
     "moves",
     "playouts",
     "core",
+    "tensor",  # observation tensors written in C (compiler/tensor.py)
+    "batch",  # B games stepped at once (midgardc/batch.py)
 )
 
 
@@ -406,6 +409,8 @@ _GENERATORS = {
     "moves": generate_moves,
     "playouts": generate_playouts,
     "core": generate_core,
+    "tensor": generate_tensor,
+    "batch": generate_batch,
 }
 
 

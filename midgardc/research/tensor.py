@@ -125,7 +125,17 @@ def schema(ir: GameIR) -> Schema:
 
 def observation_tensor(state: "State", viewer: int, out: Optional[np.ndarray] = None) -> np.ndarray:
     """Player ``viewer``'s observation tensor (flat float32, layout ``schema(ir)``); written
-    into ``out`` when given (any float buffer of the schema's size)."""
+    into ``out`` when given (any float buffer of the schema's size). A compiled state's
+    tensor is written in C (``native_tensor``), an interpreted one's in Python
+    (``python_tensor``); both write the same values."""
+    module = getattr(state.game.engine, "module", None)
+    if module is not None and hasattr(module, "write_tensor"):
+        return native_tensor(state, viewer, out)
+    return python_tensor(state, viewer, out)
+
+
+def python_tensor(state: "State", viewer: int, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """The tensor written in Python from the engine's fields (any back end)."""
     ir = state.game.ir
     if not 0 <= viewer < ir.n_players:
         raise ValueError(f"no player {viewer} (players 0..{ir.n_players - 1})")
@@ -170,6 +180,77 @@ def observation_tensor(state: "State", viewer: int, out: Optional[np.ndarray] = 
         sch.view(out, "chance_due")[0] = 1 if core.chance else 0
     if not core.terminal and 0 <= core.current < ir.n_players:
         sch.view(out, "current")[core.current] = 1
+    return out
+
+
+# -- the compiled writer's inputs ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NativeFacts:
+    """What the compiled writer (``compiler/templates/tensor.pyx.j2``) is handed: the offset
+    of each part of ``compiler.tensor.TENSOR_PARTS`` (-1: not in this schema), then the
+    size; per viewer, 0/1 bytes: which item places it sees (``places`` order) and which
+    counters ([row][counter], row ``n_players`` the game's)."""
+
+    layout: np.ndarray  # intc, len(TENSOR_PARTS) + 1
+    places: tuple[np.ndarray, ...]  # uint8 per viewer (at least one byte)
+    counters: tuple[np.ndarray, ...]  # uint8 per viewer, (n_players + 1) * counters (at least one byte)
+
+
+def place_visibility(ir: GameIR) -> list[tuple[int, str]]:
+    """(owner, visibility) of every item place, in the order of ``runtime.observe.places``
+    (a fact of the spec: the places never change, only their contents)."""
+    out = []
+    if ir.deck is not None:
+        out += [(p, visible) for p in range(ir.n_players) for _, visible, _, _ in DECK_PLACES]
+    if ir.zones is not None:
+        for z in ir.zones.zones:
+            out += [(o if z.per_player else GAME, z.visible) for o in range(ir.zones.n_players if z.per_player else 1)]
+    return out
+
+
+_NATIVE: dict[int, tuple[GameIR, NativeFacts]] = {}
+
+
+def native_facts(ir: GameIR) -> NativeFacts:
+    hit = _NATIVE.get(id(ir))
+    if hit is not None and hit[0] is ir:
+        return hit[1]
+    from ..compiler.tensor import TENSOR_PARTS
+
+    sch = schema(ir)
+    names = {p.name: p.offset for p in sch.parts}
+    unknown = set(names) - set(TENSOR_PARTS)
+    if unknown:  # a part the C writer does not fill: a bug in midgardc
+        raise AssertionError(f"compiler/tensor.py TENSOR_PARTS lacks {sorted(unknown)}")
+    layout = np.array([names.get(n, -1) for n in TENSOR_PARTS] + [sch.size], dtype=np.intc)
+    vis = place_visibility(ir)
+    n_counters = len(ir.counters)
+    places_, counters_ = [], []
+    for v in range(ir.n_players):
+        places_.append(np.array([SEES[visible](v, owner) for owner, visible in vis] or [0], dtype=np.uint8))
+        rows = [[counter_seen(ir, i, v, p) for i in range(n_counters)] for p in range(ir.n_players)]
+        rows.append([counter_seen(ir, i, v, GAME) for i in range(n_counters)])
+        counters_.append(np.array([x for row in rows for x in row] or [0], dtype=np.uint8))
+    out = NativeFacts(layout, tuple(places_), tuple(counters_))
+    _NATIVE[id(ir)] = (ir, out)
+    return out
+
+
+def native_tensor(state: "State", viewer: int, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """The tensor written in C by the compiled engine into ``out`` (float32, contiguous):
+    no Python object per value."""
+    ir = state.game.ir
+    if not 0 <= viewer < ir.n_players:
+        raise ValueError(f"no player {viewer} (players 0..{ir.n_players - 1})")
+    facts = native_facts(ir)
+    if out is None:
+        out = np.empty(int(facts.layout[-1]), dtype=np.float32)
+    elif out.dtype != np.float32 or not out.flags.c_contiguous:  # (written whole, then copied)
+        out[: int(facts.layout[-1])] = native_tensor(state, viewer)
+        return out
+    state.game.engine.module.write_tensor(state.core, out, facts.layout, facts.places[viewer], facts.counters[viewer])
     return out
 
 
