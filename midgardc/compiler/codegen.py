@@ -79,6 +79,7 @@ SECTIONS = (
     "moves",
     "playouts",
     "core",
+    "mcts",
 )
 
 
@@ -391,6 +392,7 @@ _GENERATORS = {
     "moves": generate_moves,
     "playouts": generate_playouts,
     "core": generate_core,
+    "mcts": lambda g: render("mcts.pyx.j2", **g.context()),  # the MCTS player's search in C
 }
 
 

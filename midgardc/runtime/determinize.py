@@ -85,6 +85,20 @@ def determinize(state: "State", viewer: int, rng: Rng) -> "State":
     return out
 
 
+def sampling_plan(state: "State", viewer: int) -> tuple[Any, list[list[tuple[int, int, tuple[int, ...]]]]]:
+    """What ``determinize`` deals from, for a search that samples in C (``mcts_search_set``
+    in ``compiler/templates/mcts.pyx.j2`` draws as ``determinize`` does, item for item): a
+    copy of the state's core with the hidden counters estimated, and per hidden pool its
+    places as (source, target, items): source 0 a zone slot (target: the slot), 1 a deck
+    (target: its owner), items as ``determinize`` concatenates them before shuffling."""
+    out = state.clone()
+    pools = hidden_pools(state, viewer) if may_hide(state.game.ir) else []
+    if may_hide(state.game.ir):
+        _estimate_counters(out, viewer)
+    plan = [[(0, p.slot, tuple(p.items)) if p.source == "zones" else (1, p.owner, tuple(p.items)) for p in group] for group in pools]
+    return out.core, plan
+
+
 def _estimate_counters(state: "State", viewer: int) -> None:
     ir = state.game.ir
     core = state.core
