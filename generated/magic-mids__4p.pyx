@@ -2139,7 +2139,7 @@ cdef enum:
 cdef int mc_open(MPool* P, bint with_states, long long iterations, double c, long long rollouts, uint64_t rng_state) except -1:
     cdef int i
     memset(P, 0, sizeof(MPool))
-    P.cap_nodes = <int>min(iterations + 2, 4096)
+    P.cap_nodes = <int>min(iterations + 2, 256)  # (doubled when full)
     P.cap_moves = 1024
     P.nodes = <MNode*>malloc(P.cap_nodes * sizeof(MNode))
     P.moves = <int*>malloc(P.cap_moves * sizeof(int))
