@@ -144,3 +144,14 @@ def test_long_a_hidden_information_match_is_the_same_on_both_engines(spec: str, 
     n = get_game(spec, None, "compiled").ir.n_players
     players = ",".join(["mcts:20"] + ["random"] * (n - 1))
     assert _match_moves(spec, players, "interpreted", 1, 2, tmp_path) == _match_moves(spec, players, "compiled", 1, 2, tmp_path)
+
+
+@pytest.mark.parametrize("spec", [MIDGARD, MAGIC, CARDS], ids=["midgard", "magic-mids", "cards-hidden"])
+def test_the_node_pool_grows_and_keeps_the_same_tree(spec: str) -> None:
+    # 700 iterations pass the pool's first 256 nodes (it doubles, states and untried moves too)
+    game = get_game(spec, None, "compiled")
+    state = _advance(game.new_state(2), Rng(6), 2)
+    view = PlayerView(state, state.current_player())
+    rng_c, rng_py = Rng(12), Rng(12)
+    assert MctsPlayer(iterations=700).root_children(view, rng_c) == PyTreeMctsPlayer(iterations=700).root_children(view, rng_py)
+    assert rng_c.state == rng_py.state
