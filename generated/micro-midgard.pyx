@@ -4396,3 +4396,516 @@ cdef class Batch:
     def games_started(self):
         """Games started in each slot so far."""
         return [self.started[i] for i in range(self.n)]
+
+
+# ---------------------------------------------------------------------------- tree search (MCTS)
+# The MCTS player's whole search in C without the GIL: the algorithm of
+# midgardc/players/mcts.py (its plain Python twin), draw for draw on the same SplitMix64
+# stream and with the same float arithmetic and tie-breaking, so a seed plays the same game
+# on both engines. Nodes live in a pool of C structs (indices, no Python objects) that
+# doubles when full; children are kept in creation order (a linked list), which is the
+# order the twin scans them in, so ties go the same way.
+#
+# mcts_search():     UCT on one position (nothing hidden): each node keeps its state, its
+#                    untried moves (drawn at random, removed by swapping the last in) and
+#                    its chance outcomes (drawn by their odds, a child made the first time).
+# mcts_search_set(): single-observer information-set MCTS: each iteration samples what the
+#                    player cannot see (a Fisher-Yates shuffle of each hidden pool of items,
+#                    as midgardc/runtime/determinize.py deals it), descends through the
+#                    children legal in that sample, expands one legal untried move, selects
+#                    by UCB1 with availability counts.
+# Both return the root's children as (move, visits, reward) in creation order and the
+# RNG's new state; the player picks the most visited move (ties at random) in Python.
+
+from libc.math cimport log, sqrt
+from libc.stdlib cimport realloc
+
+ctypedef struct MNode:
+    long long visits                 # rollouts through this node
+    long long avail                  # (information sets) iterations in which its move was legal at its parent, times rollouts
+    double reward                    # summed share of the win of `mover`
+    int mover                        # who moved into it (-1: nobody, the root or a roll)
+    int move                         # the move into it
+    int parent
+    int first_child                  # children in creation order: first_child, then next_sibling
+    int last_child
+    int next_sibling
+    int n_untried                    # (one position) untried moves, at MPool.moves[untried_at ..]
+    long long untried_at
+    bint chance                      # (one position) a roll is due here
+
+ctypedef struct MPool:
+    MNode* nodes
+    State* states                    # (one position) each node's state; NULL for information sets
+    int n_nodes
+    int cap_nodes
+    int* moves                       # the untried moves of every node, block by block
+    long long n_moves
+    long long cap_moves
+    int* buf                         # N_MOVES scratch: legal moves, outcomes, untried moves
+    int* legal                       # N_MOVES scratch: the legal moves of a sample
+    int* roll                        # N_MOVES scratch for the rollouts
+    int* slot_of                     # N_MOVES: move -> its child at the node being looked at (-1)
+    unsigned char* allowed           # N_MOVES: (information sets) the player's real legal moves
+    State base                       # (information sets) the state samples start from
+    Rng rng
+    double c
+    long long n                      # rollouts per iteration
+    Stats stats
+    # (information sets) the hidden pools: pool g holds places g_start[g] .. g_start[g+1]-1;
+    # place i is a zone slot (p_src 0) or a player's deck (1), p_target, p_len items; the
+    # pool's items (as the state holds them) are items[i_start[g] .. i_start[g+1]-1]
+    int n_groups
+    int* g_start
+    int* i_start
+    int* p_src
+    int* p_target
+    int* p_len
+    unsigned char* items
+    unsigned char* shuffle
+
+
+cdef inline bint mc_chance(const State* st) noexcept nogil:
+    return False
+
+
+cdef int mc_new_node(MPool* P, int parent, int move, int mover) noexcept nogil:
+    """A new node (the last child of `parent`), or -1 when memory runs out. Pointers into
+    the pool are stale afterwards (it may move)."""
+    cdef MNode* grown
+    cdef State* states
+    cdef int cap
+    cdef int i = P.n_nodes
+    cdef MNode* nd
+    if i == P.cap_nodes:
+        cap = P.cap_nodes * 2
+        grown = <MNode*>realloc(P.nodes, cap * sizeof(MNode))
+        if grown == NULL:
+            return -1
+        P.nodes = grown
+        if P.states != NULL:
+            states = <State*>realloc(P.states, cap * sizeof(State))
+            if states == NULL:
+                return -1
+            P.states = states
+        P.cap_nodes = cap
+    P.n_nodes += 1
+    nd = &P.nodes[i]
+    nd.visits = 0
+    nd.avail = 0
+    nd.reward = 0.0
+    nd.mover = mover
+    nd.move = move
+    nd.parent = parent
+    nd.first_child = -1
+    nd.last_child = -1
+    nd.next_sibling = -1
+    nd.n_untried = 0
+    nd.untried_at = 0
+    nd.chance = False
+    if parent >= 0:
+        if P.nodes[parent].last_child >= 0:
+            P.nodes[P.nodes[parent].last_child].next_sibling = i
+        else:
+            P.nodes[parent].first_child = i
+        P.nodes[parent].last_child = i
+    return i
+
+
+cdef int mc_child(MPool* P, int node, int move) noexcept nogil:
+    """The child of `node` reached by `move`, or -1."""
+    cdef int ch = P.nodes[node].first_child
+    while ch >= 0:
+        if P.nodes[ch].move == move:
+            return ch
+        ch = P.nodes[ch].next_sibling
+    return -1
+
+
+cdef int mc_draw_outcome(State* st, int* buf, Rng* rng) noexcept nogil:
+    """A due roll's outcome by its odds (as draw_outcome() in midgardc/players/mcts.py)."""
+    return -1
+
+
+cdef void mc_backup(MPool* P, const State* st, int leaf) noexcept nogil:
+    """Rollouts from `st` (one seed drawn), then each node from `leaf` up to the root gains
+    the visits and its mover's summed share (midgardc.runtime.results.summed_shares)."""
+    cdef double shares[N_PLAYERS]
+    cdef double s
+    cdef long long count
+    cdef int p, j
+    cdef int node = leaf
+    memset(&P.stats, 0, sizeof(Stats))
+    run_playouts(st, False, rng_next(&P.rng), 0, P.n, &P.stats, P.roll)
+    for p in range(N_PLAYERS):
+        s = 0.0
+        for j in range(N_PLAYERS):
+            count = P.stats.firsts[p * N_PLAYERS + j]
+            if count:
+                s = s + <double>count / <double>(j + 1)
+        shares[p] = s + <double>P.stats.ply_limited / <double>N_PLAYERS
+    while node >= 0:
+        P.nodes[node].visits += P.n
+        if P.nodes[node].mover >= 0:
+            P.nodes[node].reward += shares[P.nodes[node].mover]
+        node = P.nodes[node].parent
+
+
+# -- one position (nothing hidden)
+
+cdef int mc_tree_node(MPool* P, int parent, int move, int mover) noexcept nogil:
+    """A new node whose state is its parent's after `move` (the root: P.states[0] as it is),
+    with its untried moves listed; -1 when memory runs out."""
+    cdef int i = mc_new_node(P, parent, move, mover)
+    cdef int* grown
+    cdef long long cap
+    cdef int n, k
+    cdef State* st
+    if i < 0:
+        return -1
+    st = &P.states[i]
+    if parent >= 0:
+        st[0] = P.states[parent]
+        n = apply_move(st, move, P.buf)  # (settling lists the legal moves: gen_legal's)
+    else:
+        n = gen_legal(st, P.buf)
+    if mc_chance(st):
+        P.nodes[i].chance = True
+        return i
+    if P.n_moves + n > P.cap_moves:
+        cap = P.cap_moves * 2
+        while cap < P.n_moves + n:
+            cap *= 2
+        grown = <int*>realloc(P.moves, cap * sizeof(int))
+        if grown == NULL:
+            return -1
+        P.moves = grown
+        P.cap_moves = cap
+    P.nodes[i].untried_at = P.n_moves
+    P.nodes[i].n_untried = n
+    for k in range(n):
+        P.moves[P.n_moves + k] = P.buf[k]
+    P.n_moves += n
+    return i
+
+
+cdef int mc_tree_iterations(MPool* P, long long count) noexcept nogil:
+    """`count` iterations of UCT from P.states[0]; -1 when memory runs out."""
+    cdef long long it, at
+    cdef int node, child, best, move, mover, i, u
+    cdef double k, v, score, top
+    cdef MNode* nd
+    for it in range(count):
+        node = 0
+        # selection: UCB1 down through fully expanded nodes, chance nodes by their odds
+        while True:
+            nd = &P.nodes[node]
+            if nd.chance:
+                move = mc_draw_outcome(&P.states[node], P.buf, &P.rng)
+                child = mc_child(P, node, move)
+                if child < 0:
+                    child = mc_tree_node(P, node, move, -1)  # nobody chose it
+                    if child < 0:
+                        return -1
+                node = child
+                continue
+            if nd.n_untried == 0 and nd.first_child >= 0:
+                k = P.c * sqrt(log(<double>nd.visits))
+                best = -1
+                top = -1.0
+                child = nd.first_child
+                while child >= 0:
+                    v = <double>P.nodes[child].visits
+                    score = P.nodes[child].reward / v + k / sqrt(v)
+                    if score > top:
+                        best = child
+                        top = score
+                    child = P.nodes[child].next_sibling
+                node = best
+                continue
+            break
+        # expansion: one untried move, drawn at random
+        nd = &P.nodes[node]
+        if nd.n_untried > 0:
+            u = nd.n_untried
+            at = nd.untried_at
+            i = rng_below(&P.rng, u)
+            move = P.moves[at + i]
+            P.moves[at + i] = P.moves[at + u - 1]
+            nd.n_untried = u - 1
+            mover = P.states[node].current
+            node = mc_tree_node(P, node, move, mover)
+            if node < 0:
+                return -1
+        # simulation, then back-propagation of each mover's share
+        mc_backup(P, &P.states[node], node)
+    return 0
+
+
+# -- information sets (something hidden)
+
+cdef void mc_sample(MPool* P, State* st) noexcept nogil:
+    """A state consistent with the player's observation: P.base with each hidden pool's
+    items dealt again (Fisher-Yates from the end) and a new chance stream, drawn as
+    midgardc.runtime.determinize.determinize draws them."""
+    cdef int g, pl, i, j, at, size, slot, kk
+    cdef unsigned char t
+    cdef uint64_t seed
+    st[0] = P.base
+    for g in range(P.n_groups):
+        size = P.i_start[g + 1] - P.i_start[g]
+        for i in range(size):
+            P.shuffle[i] = P.items[P.i_start[g] + i]
+        for i in range(size - 1, 0, -1):
+            j = rng_below(&P.rng, i + 1)
+            t = P.shuffle[i]
+            P.shuffle[i] = P.shuffle[j]
+            P.shuffle[j] = t
+        at = 0
+        for pl in range(P.g_start[g], P.g_start[g + 1]):
+            if P.p_src[pl] == 0:
+                slot = P.p_target[pl]
+                for kk in range(N_ITEM_KINDS):
+                    st.zcount[slot][kk] = 0
+                st.zsize[slot] = P.p_len[pl]
+                for i in range(P.p_len[pl]):
+                    st.zcount[slot][P.shuffle[at + i]] += 1
+                    if SLOT_PILE[slot] >= 0:
+                        st.zpile[SLOT_PILE[slot]][i] = P.shuffle[at + i]
+            at += P.p_len[pl]
+    seed = rng_next(&P.rng) if P.n_groups > 0 else mix64(P.rng.state)
+    st.rng = derive_seed(seed, CHANCE_STREAM)
+
+
+cdef inline void mc_clear_slots(MPool* P, int node) noexcept nogil:
+    cdef int ch = P.nodes[node].first_child
+    while ch >= 0:
+        P.slot_of[P.nodes[ch].move] = -1
+        ch = P.nodes[ch].next_sibling
+
+
+cdef int mc_set_iterations(MPool* P, State* st, long long count) noexcept nogil:
+    """`count` iterations of SO-ISMCTS (the root is node 0); -1 when memory runs out."""
+    cdef long long it
+    cdef int node, child, best, move, mover, pick, i, n, u, ch
+    cdef double v, score, top
+    for it in range(count):
+        mc_sample(P, st)
+        node = 0
+        while not st.terminal:
+            if mc_chance(st):  # a roll: an outcome by its odds
+                move = mc_draw_outcome(st, P.buf, &P.rng)
+                child = mc_child(P, node, move)
+                if child < 0:
+                    child = mc_new_node(P, node, move, -1)
+                    if child < 0:
+                        return -1
+                apply_move(st, move, NULL)
+                node = child
+                continue
+            n = gen_legal(st, P.legal)
+            if node == 0:  # only the player's real moves at the root
+                u = 0
+                for i in range(n):
+                    if P.allowed[P.legal[i]]:
+                        P.legal[u] = P.legal[i]
+                        u += 1
+                n = u
+                if n == 0:  # (a sample where none of the real moves is legal)
+                    break
+            ch = P.nodes[node].first_child
+            while ch >= 0:
+                P.slot_of[P.nodes[ch].move] = ch
+                ch = P.nodes[ch].next_sibling
+            u = 0
+            for i in range(n):
+                if P.slot_of[P.legal[i]] < 0:
+                    P.buf[u] = P.legal[i]
+                    u += 1
+            if u > 0:  # expansion: one legal untried move, drawn at random
+                move = P.buf[rng_below(&P.rng, u)]
+                mover = st.current
+                child = mc_new_node(P, node, move, mover)
+                if child < 0:
+                    mc_clear_slots(P, node)
+                    return -1
+                P.slot_of[move] = child
+                for i in range(n):  # every child whose move is legal here was available
+                    ch = P.slot_of[P.legal[i]]
+                    if ch >= 0:
+                        P.nodes[ch].avail += P.n
+                mc_clear_slots(P, node)
+                apply_move(st, move, NULL)
+                node = child
+                break
+            # selection: UCB1 over the children legal in this sample, by availability
+            best = -1
+            top = -1.0
+            pick = -1
+            for i in range(n):
+                ch = P.slot_of[P.legal[i]]
+                v = <double>P.nodes[ch].visits
+                score = P.nodes[ch].reward / v + P.c * sqrt(log(<double>P.nodes[ch].avail) / v)
+                if score > top:
+                    best = ch
+                    top = score
+                    pick = P.legal[i]
+            for i in range(n):
+                P.nodes[P.slot_of[P.legal[i]]].avail += P.n
+            mc_clear_slots(P, node)
+            apply_move(st, pick, NULL)
+            node = best
+        mc_backup(P, st, node)
+    return 0
+
+
+# -- from Python
+
+cdef enum:
+    MCTS_CHUNK = 64  # iterations between checks for Ctrl-C
+
+
+cdef int mc_open(MPool* P, bint with_states, long long iterations, double c, long long rollouts, uint64_t rng_state) except -1:
+    cdef int i
+    memset(P, 0, sizeof(MPool))
+    P.cap_nodes = <int>min(iterations + 2, 256)  # (doubled when full)
+    P.cap_moves = 1024
+    P.nodes = <MNode*>malloc(P.cap_nodes * sizeof(MNode))
+    P.moves = <int*>malloc(P.cap_moves * sizeof(int))
+    P.buf = <int*>malloc(N_MOVES * sizeof(int))
+    P.legal = <int*>malloc(N_MOVES * sizeof(int))
+    P.roll = <int*>malloc(N_MOVES * sizeof(int))
+    P.slot_of = <int*>malloc(N_MOVES * sizeof(int))
+    P.allowed = <unsigned char*>malloc(N_MOVES)
+    if with_states:
+        P.states = <State*>malloc(P.cap_nodes * sizeof(State))
+    if P.nodes == NULL or P.moves == NULL or P.buf == NULL or P.legal == NULL or P.roll == NULL or P.slot_of == NULL or P.allowed == NULL or (with_states and P.states == NULL):
+        raise MemoryError()
+    for i in range(N_MOVES):
+        P.slot_of[i] = -1
+        P.allowed[i] = 0
+    P.rng.state = rng_state
+    P.c = c
+    P.n = rollouts
+    return 0
+
+
+cdef void mc_close(MPool* P) noexcept:
+    free(P.nodes)
+    free(P.states)
+    free(P.moves)
+    free(P.buf)
+    free(P.legal)
+    free(P.roll)
+    free(P.slot_of)
+    free(P.allowed)
+    free(P.g_start)
+    free(P.i_start)
+    free(P.p_src)
+    free(P.p_target)
+    free(P.p_len)
+    free(P.items)
+    free(P.shuffle)
+
+
+cdef list mc_root_children(MPool* P):
+    out = []
+    cdef int ch = P.nodes[0].first_child
+    while ch >= 0:
+        out.append((P.nodes[ch].move, P.nodes[ch].visits, P.nodes[ch].reward))
+        ch = P.nodes[ch].next_sibling
+    return out
+
+
+def mcts_search(Core root, long long iterations, double c, long long rollouts, uint64_t rng_state):
+    """UCT from `root` (the player to move's search on one position): returns (the RNG's new
+    state, [(move, visits, reward)] of the root's children in creation order)."""
+    cdef MPool P
+    cdef long long done = 0
+    cdef long long chunk
+    cdef int rc = 0
+    if root is None:
+        raise TypeError("mcts_search() needs a Core")
+    try:
+        mc_open(&P, True, iterations, c, rollouts, rng_state)
+        P.states[0] = root.st
+        if mc_tree_node(&P, -1, -1, -1) < 0:
+            raise MemoryError()
+        while done < iterations:
+            chunk = min(iterations - done, <long long>MCTS_CHUNK)
+            with nogil:
+                rc = mc_tree_iterations(&P, chunk)
+            if rc < 0:
+                raise MemoryError()
+            done += chunk
+            PyErr_CheckSignals()
+        return P.rng.state, mc_root_children(&P)
+    finally:
+        mc_close(&P)
+
+
+def mcts_search_set(Core base, groups, allowed, long long iterations, double c, long long rollouts, uint64_t rng_state):
+    """SO-ISMCTS from the player's information set: `base` is a state as the player may know
+    it (hidden counters estimated), `groups` the hidden pools (per pool, its places as
+    (source, target, items): source 0 a zone slot, 1 a player's deck), `allowed` the
+    player's legal moves. Returns what mcts_search() returns."""
+    cdef MPool P
+    cdef State st
+    cdef long long done = 0
+    cdef long long chunk
+    cdef int rc = 0
+    cdef int n_places, n_items, g, pl, it, widest, m
+    if base is None:
+        raise TypeError("mcts_search_set() needs a Core")
+    try:
+        mc_open(&P, False, iterations, c, rollouts, rng_state)
+        P.base = base.st
+        for m in allowed:
+            if not 0 <= m < N_MOVES:
+                raise ValueError(f"move id {m} out of range")
+            P.allowed[m] = 1
+        n_places = sum(len(group) for group in groups)
+        n_items = sum(len(items) for group in groups for _src, _target, items in group)
+        widest = max([sum(len(items) for _src, _target, items in group) for group in groups] or [0])
+        P.n_groups = len(groups)
+        P.g_start = <int*>malloc((P.n_groups + 1) * sizeof(int))
+        P.i_start = <int*>malloc((P.n_groups + 1) * sizeof(int))
+        P.p_src = <int*>malloc((n_places + 1) * sizeof(int))
+        P.p_target = <int*>malloc((n_places + 1) * sizeof(int))
+        P.p_len = <int*>malloc((n_places + 1) * sizeof(int))
+        P.items = <unsigned char*>malloc(n_items + 1)
+        P.shuffle = <unsigned char*>malloc(widest + 1)
+        if P.g_start == NULL or P.i_start == NULL or P.p_src == NULL or P.p_target == NULL or P.p_len == NULL or P.items == NULL or P.shuffle == NULL:
+            raise MemoryError()
+        pl = 0
+        it = 0
+        for g in range(P.n_groups):
+            P.g_start[g] = pl
+            P.i_start[g] = it
+            for src, target, items in groups[g]:
+                if src not in (0, 1) or (src == 0 and not 0 <= target < N_ZSLOTS) or (src == 1 and not False):
+                    raise ValueError(f"mcts_search_set: no place ({src}, {target}) in this game")
+                P.p_src[pl] = src
+                P.p_target[pl] = target
+                P.p_len[pl] = len(items)
+                for m in items:
+                    if not 0 <= m < 256:
+                        raise ValueError("mcts_search_set: item kinds are 0 .. 255")
+                    P.items[it] = <unsigned char>m
+                    it += 1
+                pl += 1
+        P.g_start[P.n_groups] = pl
+        P.i_start[P.n_groups] = it
+        if mc_new_node(&P, -1, -1, -1) < 0:
+            raise MemoryError()
+        while done < iterations:
+            chunk = min(iterations - done, <long long>MCTS_CHUNK)
+            with nogil:
+                rc = mc_set_iterations(&P, &st, chunk)
+            if rc < 0:
+                raise MemoryError()
+            done += chunk
+            PyErr_CheckSignals()
+        return P.rng.state, mc_root_children(&P)
+    finally:
+        mc_close(&P)

@@ -86,6 +86,7 @@ SECTIONS = (
     "core",
     "tensor",  # observation tensors written in C (compiler/tensor.py)
     "batch",  # B games stepped at once (midgardc/batch.py)
+    "mcts",
 )
 
 
@@ -411,6 +412,7 @@ _GENERATORS = {
     "core": generate_core,
     "tensor": generate_tensor,
     "batch": generate_batch,
+    "mcts": lambda g: render("mcts.pyx.j2", **g.context()),  # the MCTS player's search in C
 }
 
 

@@ -34,6 +34,16 @@ legal in that sample (expanding one legal untried move when there is one), and s
 with UCB1 where a child's parent count is its *availability* (the number of iterations in
 which its move was legal where it was considered) instead of the parent's visits. Only the
 player's real legal moves are candidates at the root.
+
+Where the search runs: with the compiled engine, the whole search (both kinds above, the
+samples of what the player cannot see included) runs in the generated module without the
+GIL, on a pool of C structs (``mcts_search``/``mcts_search_set`` in
+``compiler/templates/mcts.pyx.j2``). ``search`` and ``search_information_set`` below are
+its plain Python twin: the same algorithm with the same draws from the same ``Rng`` in the
+same order, the same float arithmetic and the same tie-breaking (children in creation
+order, the first best score wins), so a seed plays the same game on either engine. The
+interpreter runs the twin; ``mcts-py`` (``PyTreeMctsPlayer``) runs the twin on any engine
+(the tree in Python, rollouts in the engine), kept to measure the C search against.
 """
 
 from __future__ import annotations
@@ -96,6 +106,9 @@ def draw_outcome(core: Any, chance: Any, rng: "Rng") -> int:
 
 
 class MctsPlayer:
+    #: whether the search may run in the compiled module (False: always the Python twin)
+    in_c = True
+
     def __init__(self, name: str = "mcts", iterations: int = 1000, c: float = 0.3, rollouts: int = 1):
         self.name = name
         self.iterations = iterations
@@ -107,12 +120,28 @@ class MctsPlayer:
         legal = view.legal_move_ids()
         if len(legal) == 1:
             return legal[0]
-        root = self.search(view, rng)
-        if not root.children:  # (no sample allowed any real move: a rule reads hidden items)
+        children = self.root_children(view, rng)
+        if not children:  # (no sample allowed any real move: a rule reads hidden items)
             return legal[rng.below(len(legal))]
-        best = max(child.visits for child in root.children)
-        tied = [m for m, child in zip(root.moves, root.children) if child.visits == best]
+        best = max(visits for _, visits, _ in children)
+        tied = [m for m, visits, _ in children if visits == best]
         return tied[rng.below(len(tied))]
+
+    def root_children(self, view: "PlayerView", rng: "Rng") -> list[tuple[int, int, float]]:
+        """Search, then the root's children as (move, visits, reward), in creation order:
+        in C when the engine's module has the search, else with the Python twin."""
+        view = as_view(view)
+        module = getattr(view.game.engine, "module", None)
+        if self.in_c and module is not None and hasattr(module, "mcts_search"):
+            if view.hides_something:
+                base, groups = view.sampling_plan()
+                state, children = module.mcts_search_set(base, groups, view.legal_move_ids(), self.iterations, self.c, self.rollouts, rng.state)
+            else:
+                state, children = module.mcts_search(determinize(view, rng), self.iterations, self.c, self.rollouts, rng.state)
+            rng.state = state
+            return children
+        root = self.search(view, rng)
+        return [(m, child.visits, child.reward) for m, child in zip(root.moves, root.children)]
 
     def search(self, view: "PlayerView", rng: "Rng") -> Any:
         """Grow a tree for the view's player (to move); returns its root (``moves`` and
@@ -262,3 +291,10 @@ class SetNode:
             self.children.append(SetNode(mover))
             self.moves.append(move)
         return self.children[i]
+
+
+class PyTreeMctsPlayer(MctsPlayer):
+    """``mcts-py``: the same search with its tree in Python on any engine (the twin above;
+    rollouts still in the engine), as every engine ran it before the search moved to C."""
+
+    in_c = False

@@ -15,7 +15,7 @@ from ..errors import MidgardcError, did_you_mean
 from .base import Player
 from .greedy import GreedyPlayer
 from .mcts import PARAMS as MCTS_PARAMS
-from .mcts import MctsPlayer
+from .mcts import MctsPlayer, PyTreeMctsPlayer
 from .params import Param, parse_params, params_help, params_text, params_usage
 from .script import ScriptPlayer
 from .uniform import RandomPlayer
@@ -33,11 +33,16 @@ def _make_mcts(param: str, name: str) -> Player:
     return MctsPlayer(name, **parse_params("mcts", param, MCTS_PARAMS))
 
 
+def _make_mcts_py(param: str, name: str) -> Player:
+    return PyTreeMctsPlayer(name, **parse_params("mcts-py", param, MCTS_PARAMS))
+
+
 KINDS: dict[str, Kind] = {
     "random": Kind(lambda _param, name: RandomPlayer(name), None, "a uniformly random legal move"),
     "greedy": Kind(lambda _param, name: GreedyPlayer(name), None, "best first ranking key after one move, ties at random"),
     "script": Kind(lambda param, name: ScriptPlayer(param, name), "PATH", "choose(observation, legal_moves, rng) from a Python file"),
     "mcts": Kind(_make_mcts, "ITERATIONS", "UCT tree search with the engine's random games as rollouts", MCTS_PARAMS),
+    "mcts-py": Kind(_make_mcts_py, "ITERATIONS", "mcts with its tree in Python (as before the search ran in C; for comparisons)", MCTS_PARAMS),
 }
 
 

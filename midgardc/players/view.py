@@ -12,7 +12,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Optional, Union
 
-from ..runtime.determinize import determinize, hides_anything
+from ..runtime.determinize import determinize, hides_anything, sampling_plan
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..runtime.game import Game, Move, State
@@ -70,6 +70,12 @@ class PlayerView:
         """A new full State consistent with the observation (``midgardc.runtime.determinize``);
         when nothing is hidden, a copy of the state, and ``rng`` is not drawn from."""
         return determinize(_STATES[self], self.player, rng)
+
+    def sampling_plan(self) -> tuple:
+        """What ``determinize`` deals from, for a search that samples in C (the MCTS player
+        with the compiled engine): a core as the player may know the state (hidden counters
+        estimated) and the hidden pools (``midgardc.runtime.determinize.sampling_plan``)."""
+        return sampling_plan(_STATES[self], self.player)
 
     def text(self, color: bool = False) -> str:
         """The board and panels as ``midgardc show`` draws them, but only what the player may

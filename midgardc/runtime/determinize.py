@@ -1,7 +1,8 @@
 """A full state a player could be in, given only what it sees: a *determinization*.
 
 Every item the viewer cannot see is taken out of the places it cannot see and dealt back
-at random (Fisher-Yates with the viewer's ``Rng``) among those same places, pool by pool
+at random (Fisher-Yates with the viewer's ``Rng``, starting from the pool's items in kind
+order, so a sample says nothing of how they really lie) among those same places, pool by pool
 (``Place.pool``: the places whose items may have been exchanged), keeping every place's
 size and every kind's total in the pool; what the viewer sees is left as it is. So the
 result matches the viewer's observation exactly and any hidden arrangement it cannot rule
@@ -65,7 +66,10 @@ def determinize(state: "State", viewer: int, rng: Rng) -> "State":
     pools = hidden_pools(state, viewer)
     zone_slots: dict[int, list[int]] = {}  # zone slot -> new content (written at once)
     for group in pools:
-        items = [k for place in group for k in place.items]
+        # the pool's items in kind order (only what they are, not where they lie): a sample
+        # must not depend on the hidden arrangement, which the viewer could otherwise
+        # recover from a sample by undoing the shuffle with its own (known) Rng
+        items = pool_items(group)
         for i in range(len(items) - 1, 0, -1):  # Fisher-Yates from the end, as the deal
             j = rng.below(i + 1)
             items[i], items[j] = items[j], items[i]
@@ -83,6 +87,33 @@ def determinize(state: "State", viewer: int, rng: Rng) -> "State":
     # a new chance stream: drawn when items were, else peeked (rng is left as it was)
     reseed(out.core, rng.next64() if pools else mix64(rng.state))
     return out
+
+
+def sampling_plan(state: "State", viewer: int) -> tuple[Any, list[list[tuple[int, int, tuple[int, ...]]]]]:
+    """What ``determinize`` deals from, for a search that samples in C (``mcts_search_set``
+    in ``compiler/templates/mcts.pyx.j2`` draws as ``determinize`` does, item for item): a
+    copy of the state's core with the hidden counters estimated, and per hidden pool its
+    places as (source, target, items): source 0 a zone slot (target: the slot), 1 a deck
+    (target: its owner), items as ``determinize`` concatenates them before shuffling."""
+    out = state.clone()
+    pools = hidden_pools(state, viewer) if may_hide(state.game.ir) else []
+    if may_hide(state.game.ir):
+        _estimate_counters(out, viewer)
+    plan = []
+    for group in pools:
+        items = pool_items(group)  # (dealt to the places in turn, as determinize does)
+        row, at = [], 0
+        for p in group:
+            part = tuple(items[at : at + len(p.items)])
+            at += len(p.items)
+            row.append((0, p.slot, part) if p.source == "zones" else (1, p.owner, part))
+        plan.append(row)
+    return out.core, plan
+
+
+def pool_items(group: list[Place]) -> list[int]:
+    """The items of a pool of hidden places, in kind order (what a sample shuffles)."""
+    return sorted(k for place in group for k in place.items)
 
 
 def _estimate_counters(state: "State", viewer: int) -> None:

@@ -182,7 +182,14 @@ def summed_shares(stats: dict) -> list[float]:
     firsts = stats["firsts"]
     n = len(firsts)
     stopped = stats["ply_limited"] / n
-    return [sum(c / (j + 1) for j, c in enumerate(row) if c) + stopped for row in firsts]
+    out = []
+    for row in firsts:
+        total = 0.0  # added one by one, first to last (as the C search does; not sum(), whose
+        for j, c in enumerate(row):  # float rounding changed in Python 3.12)
+            if c:
+                total = total + c / (j + 1)
+        out.append(total + stopped)
+    return out
 
 
 def summed_returns(stats: dict) -> list[float]:
