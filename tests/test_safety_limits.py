@@ -136,6 +136,7 @@ LONGEST_SEEN = {
     "leduc-poker.yaml": 8,  # two rounds of call, raise, raise, call
     "classics/breakthrough.yaml": 110,
     "classics/connect-four.yaml": 42,  # a full board (default limit 1000)
+    "classics/go.yaml": 501,  # greedy (110 games); random 469 in 2,000
     "classics/hex.yaml": 169,
     "classics/kalah.yaml": 81,
     "classics/reversi.yaml": 60,  # (default limit 1000)
