@@ -123,8 +123,9 @@ def test_a_tournament_counts_stopped_games_apart_and_leaves_them_out_of_elo(tmp_
 
 # The longest game seen per spec, over every variant and player count, with the limit raised
 # to 1,000,000 so games end only by their rules: 2,000 random, 2,000 greedy and 100 mcts:100
-# games each on the compiled engine (``benchmarks/game_lengths.py SPEC --player P``; issue 12
-# says which mcts/greedy runs were cut short by time). "A safety stop must never decide a
+# games each on the compiled engine (``benchmarks/game_lengths.py SPEC --player P``; the
+# comment beside a spec's max_plies says when a run was cut short by time: Go's greedy and
+# mcts:100 runs so far). "A safety stop must never decide a
 # game that the rules would finish": each limit is at least 10x its figure, written beside it.
 LONGEST_SEEN = {
     "magic-mids.yaml": 5713,
