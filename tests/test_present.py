@@ -254,7 +254,7 @@ def test_every_construct_lowers(tmp_path: Path) -> None:
   labels: {points: victory points, stone: stone, stones: stones on the board}
   regions:
     - {label: Row one, cells: ["*1"]}
-    - {areas: "area {n} ({name})", capitals: capital}
+    - {areas: "area {n} ({name})", starred: capital}
   places:
     pile: {label: Pile, holds: {stone: "hand(p, stone)"}}
   tracks:
@@ -289,7 +289,7 @@ def test_every_construct_lowers(tmp_path: Path) -> None:
         ("  labels: {stoen: x}\n", "render.labels: 'stoen' names nothing of this spec", 13, 12),
         ("  regions:\n    - {label: x, cells: [z9]}\n", "a region's cells: no cell is called 'z9'", 14, 26),
         ("  regions:\n    - {label: x}\n", "a region needs 'cells' (or 'areas')", 14, 7),
-        ("  regions:\n    - {label: x, cells: [a1], capitals: c}\n", "'capitals' marks the heavier cells", 14, 31),
+        ("  regions:\n    - {label: x, cells: [a1], starred: c}\n", "'starred' marks the heavier cells", 14, 31),
         ("  regions:\n    - {areas: \"a {m}\"}\n", "an areas label may use {n}", 14, 15),
         ("  places:\n    pile: {holds: {rock: \"1\"}}\n", "place 'pile': unknown piece 'rock'", 14, 20),
         ("  places:\n    pile: {holds: {stone: \"points(q)\"}}\n", "", 14, 0),

@@ -73,13 +73,13 @@ class TypedValues:
         return Call("typed_counter", (index, player, Const(none_value(typ, self.names.n_cells) or 0, INT)), typ)
 
     def attribute(self, node: CallA, scope: dict[str, str]) -> Expr:
-        """``kingdom(card)``: a named attribute of a value (``attributes:``)."""
+        """``suit(card)``: a named attribute of a value (``attributes:``)."""
         index, of, typ = self.names.attributes[node.name]
         (arg,) = self._args(node, scope, (of,), "attribute")
         return Call("attr", (Const(index, INT), arg), typ)
 
     def enum_domain(self, name: str):
-        """``any k in kingdom: ...``: the values of an enumeration, in declared order."""
+        """``any s in suit: ...``: the values of an enumeration, in declared order."""
         from ..ir.nodes import Domain
 
         typ = self.names.types[name]

@@ -11,7 +11,7 @@ TYPE_WORDS = {BOOL: "condition", INT: "number", CELL: "cell", PLAYER: "player", 
 
 def a_type(typ: str) -> str:
     """'a condition', 'a number', 'a cell', ... for messages."""
-    word = TYPE_WORDS.get(typ, typ.split(":", 1)[-1] + " value")  # an enumeration: 'a kingdom value'
+    word = TYPE_WORDS.get(typ, typ.split(":", 1)[-1] + " value")  # an enumeration: 'a suit value'
     return ("an " if word[:1] in "aeiou" else "a ") + word
 
 

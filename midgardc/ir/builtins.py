@@ -86,7 +86,7 @@ INDEXED = {
     # an index outside lo .. lo + size - 1 reads none (and a write there does nothing)
     "typed_counter": Builtin((INT, PLAYER, INT), INT, "a per-player counter of another type than number (none for nobody)", "leader(p) == e5"),
     "counter_at": Builtin((INT, PLAYER, INT), INT, "an element of a counter array declared with 'index'", "seeds[c] > 0"),
-    "attr": Builtin((INT, INT), INT, "a named attribute declared under attributes (its default for none)", "kingdom(card) == mannheim"),
+    "attr": Builtin((INT, INT), INT, "a named attribute declared under attributes (its default for none)", "suit(card) == hearts"),
 }
 
 # Collections a quantifier ranges over.

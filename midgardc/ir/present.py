@@ -19,7 +19,7 @@ from .nodes import Expr
 @dataclass(frozen=True)
 class RegionIR:
     """A named set of cells drawn outlined and labelled; ``marks``: (cell, word) drawn as a
-    marked cell inside it (e.g. a capital)."""
+    marked cell inside it (e.g. a starred cell that scores more)."""
 
     label: str
     cells: tuple[int, ...]

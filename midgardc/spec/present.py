@@ -5,7 +5,7 @@
       labels: {gems: gems in the vault}    # the rulebook's names for counters, zones, pieces...
       regions:                             # cells outlined and labelled
         - {label: North, cells: ["north.*", a1, a2]}
-        - {areas: "district {n}", capitals: capital}   # one per scoring area
+        - {areas: "district {n}", starred: chief town}   # one per scoring area
       places:                              # off the board, holding pieces (per player)
         camp: {label: Camp, at: camp, holds: {soldier: "camp(p)", chief: "chief_at(p) == 1"}}
       tracks:                              # numbered tracks with markers
@@ -116,7 +116,7 @@ def _regions(lw: "Lowerer", node: Any, areas: tuple) -> tuple[RegionIR, ...]:
             if not areas:
                 raise SpecError("render.regions: 'areas' draws the spec's scoring areas, and this spec has no 'areas:'", body.key_pos["areas"])
             template = lw.scalar(body["areas"], str, "an areas label (e.g. \"district {n}\")")
-            word = lw.scalar(body["capitals"], str, "a word for the cells that weigh more") if "capitals" in body else ""
+            word = lw.scalar(body["starred"], str, "a word for the cells that weigh more") if "starred" in body else ""
             for i, a in enumerate(areas):
                 try:
                     label = template.format(n=i + 1, name=a.name)
@@ -125,8 +125,8 @@ def _regions(lw: "Lowerer", node: Any, areas: tuple) -> tuple[RegionIR, ...]:
                 marks = tuple((c, word) for c, w in zip(a.cells, a.weights) if word and w > 1)
                 out.append(RegionIR(label, a.cells, marks))
             continue
-        if "capitals" in body:
-            raise SpecError("'capitals' marks the heavier cells of scoring areas: it goes with 'areas'", body.key_pos["capitals"])
+        if "starred" in body:
+            raise SpecError("'starred' marks the heavier cells of scoring areas: it goes with 'areas'", body.key_pos["starred"])
         if "cells" not in body:
             raise SpecError("a region needs 'cells' (or 'areas')", body.pos)
         label = lw.scalar(body["label"], str, "a region's label") if "label" in body else ""

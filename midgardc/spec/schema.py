@@ -34,7 +34,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "end": ({"when", "no_moves", "effects"}, set()),
     "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral", "numbers"}, set()),
     # presentation (midgardc/spec/present.py): regions, places off the board, tracks, marked cells
-    "region": ({"label", "cells", "areas", "capitals"}, set()),
+    "region": ({"label", "cells", "areas", "starred"}, set()),
     "render_place": ({"label", "at", "holds"}, {"holds"}),
     "track": ({"label", "spaces", "each", "markers"}, {"spaces"}),
     "highlight": ({"label", "when", "of"}, {"when"}),

@@ -29,12 +29,12 @@ class LowerValues:
     """Part of ``Lowerer``: enums, typed counters and counter arrays."""
 
     def lower_enums(self, node: Optional[YNode]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """``enums: {kingdom: [jotunheim, mannheim], ...}``: each enum is a type; its
+        """``enums: {suit: [hearts, spades], ...}``: each enum is a type; its
         values are constants of that type, numbered in the order written."""
         if node is None:
             return ()
         if not isinstance(node, YMap):
-            raise SpecError("'enums' maps an enumeration's name to the list of its values, e.g. kingdom: [jotunheim, mannheim]", node.pos)
+            raise SpecError("'enums' maps an enumeration's name to the list of its values, e.g. suit: [hearts, spades]", node.pos)
         out = []
         for ename, values in node.items.items():
             epos = node.key_pos[ename]
@@ -118,7 +118,7 @@ class LowerValues:
     def array_dims(self, node: YNode, cname: str) -> tuple[tuple[str, int, int], ...]:
         items = node.items if isinstance(node, YList) else [node]
         if not 1 <= len(items) <= 3:
-            raise SpecError(f"counter array '{cname}' has 1 to 3 indexes, e.g. index: cell or index: [cell, kingdom]", node.pos)
+            raise SpecError(f"counter array '{cname}' has 1 to 3 indexes, e.g. index: cell or index: [cell, suit]", node.pos)
         dims = []
         for item in items:
             word = self.scalar(item, str, "an index type")
@@ -230,7 +230,7 @@ def visible_of(lw, body: YMap) -> str:
 __all__ = ["LowerValues", "TYPE_NAMES", "SetCounter", "Expr"]
 
 
-# the sections whose entries may carry attribute values inline (an item's kingdom given
+# the sections whose entries may carry attribute values inline (an item's suit given
 # beside its values), and the type the attribute must belong to
 INLINE_ATTRIBUTES = {"piece": KIND, "item": ITEM, "zone_item": ITEM}
 
@@ -238,7 +238,7 @@ INLINE_ATTRIBUTES = {"piece": KIND, "item": ITEM, "zone_item": ITEM}
 class LowerAttributes:
     """Part of ``Lowerer``: ``attributes:``, named fixed values of cells, players, kinds,
     items, faces, directions and enumeration values. A piece or an item may also give
-    an attribute's value beside its other keys (``inv_j: {values: [11], kingdom: jotunheim}``)."""
+    an attribute's value beside its other keys (``ace_h: {values: [1], suit: hearts}``)."""
 
     def inline_attributes(self, section: str) -> set[str]:
         """Names of the declared attributes of pieces (kinds) or items, read from the
@@ -274,7 +274,7 @@ class LowerAttributes:
         if node is None:
             return ()
         if not isinstance(node, YMap):
-            raise SpecError("'attributes' maps an attribute's name to {of, type, values}, e.g. kingdom: {of: item, type: kingdom, values: {raid_a: mannheim}}", node.pos)
+            raise SpecError("'attributes' maps an attribute's name to {of, type, values}, e.g. suit: {of: item, type: suit, values: {ace_h: hearts}}", node.pos)
         out = []
         for aname, body in node.items.items():
             apos = node.key_pos[aname]

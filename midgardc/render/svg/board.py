@@ -278,7 +278,7 @@ def _draw_regions(svg: ET.Element, ir: GameIR, shapes: list[Shape]) -> None:
         for c, word in r.marks:
             cx, cy = shapes[c].centre
             star = _star(cx + SCALE * 0.3, cy - SCALE * 0.28 if not shapes[c].circle else cy - NODE_RADIUS, 6.5)
-            m = sub(grp, "polygon", {"class": "capital", "points": star, "data-mark": word, "data-at": ir.board.cell_names[c]})
+            m = sub(grp, "polygon", {"class": "starred", "points": star, "data-mark": word, "data-at": ir.board.cell_names[c]})
             sub(m, "title", text=f"{word}: {ir.board.cell_names[c]}")
 
 

@@ -71,7 +71,7 @@ def style_sheet(ir: GameIR) -> str:
         ".region{fill:none;stroke:#1f3a68;stroke-width:2.5;stroke-linejoin:round;pointer-events:none}",
         ".region.outer{stroke:#7b241c;stroke-width:3.5;stroke-dasharray:9 3}",
         ".region-label{font-size:11px;font-weight:bold;fill:#1f3a68;pointer-events:none;paint-order:stroke;stroke:#fff;stroke-width:3px}",
-        ".capital{fill:#f1c40f;stroke:#7d6608;stroke-width:1;pointer-events:none}",
+        ".starred{fill:#f1c40f;stroke:#7d6608;stroke-width:1;pointer-events:none}",
         ".highlight{fill:none;stroke-width:3;pointer-events:none}",
         ".mark-label{font-size:9px;fill:#7b241c;pointer-events:none}",
         ".area{fill:#f8f9f9;stroke:#7f8c8d;stroke-width:1.2}",
