@@ -69,9 +69,9 @@ def counter_labels(ir) -> dict:
     rulebook's name for them (``render.labels``); those ``render.internal`` marks (bookkeeping
     of the rules) are left out, so the page never lists them."""
     present = ir.render.present
-    internal = set(present.internal) if present is not None else set()
-    labels = dict(present.labels) if present is not None else {}
-    return {name: labels.get(name, name) for i, name in enumerate(ir.counters) if i not in internal}
+    if present is None:
+        return {name: name for name in ir.counters}
+    return {name: present.label(name) for i, name in enumerate(ir.counters) if i not in present.internal}
 
 
 def result_payload(session: "Session") -> Optional[dict]:
