@@ -13,6 +13,7 @@ from typing import Callable, Optional
 from ..errors import Pos, SpecError, did_you_mean
 from ..ir.builtins import BUILTINS, CONSTANTS, DOMAINS, INDEXED, QUANTIFIERS, ZONE_FUNCTIONS
 from ..ir.nodes import BOOL, ITEM, CELL, DIR, FACE, INT, KIND, NONE, PLAYER, ZONE, Binary, Call, Const, DefineCall, Domain, Expr, Local, Quant, Unary
+from .pools import pool_call, pool_name
 from .parse import Agg, Ast, CallA, Choice, Index, Name, Num, Op, parse_condition
 from .typed import TypedValues
 from .words import TYPE_WORDS, _start, a_type
@@ -54,9 +55,10 @@ class Names:
     arrays: dict[str, tuple[int, bool, tuple[tuple[str, int, int], ...], str]] = field(default_factory=dict)
     types: dict[str, str] = field(default_factory=dict)  # type words of the spec (enums) -> type
     attributes: dict[str, tuple[int, str, str]] = field(default_factory=dict)  # name -> (index, of type, value type)
+    pools: set[str] = field(default_factory=set)  # places off the board (pools:), also in arrays
 
     def all_callables(self) -> list[str]:
-        return [*BUILTINS, *(ZONE_FUNCTIONS if self.zones else ()), *self.defines, *self.props, *self.counters, *self.player_props, *self.attributes, *DOMAINS, *QUANTIFIERS]
+        return [*BUILTINS, *(ZONE_FUNCTIONS if self.zones else ()), *self.defines, *self.props, *self.counters, *self.player_props, *self.attributes, *self.pools, *DOMAINS, *QUANTIFIERS]
 
     def all_values(self) -> list[str]:
         return [*self.constants, *CONSTANTS, *self.game_counters, *(k for k, b in BUILTINS.items() if not b.args), *self.cells]
@@ -138,6 +140,10 @@ class Checker(TypedValues):
             return self.counter_read(n, None)
         if n in self.names.cells and n not in self.names.later:
             return Const(self.names.cells[n], CELL)
+        if n in self.names.pools and not self.names.arrays[n][1]:
+            return pool_name(self, n)  # a game pool: every piece in it
+        if n in self.names.pools:
+            raise self.fail(f"'{n}' is a per-player pool: say whose, e.g. {n}(mover) or {n}(mover, KIND)", node.at)
         if n in self.names.arrays:
             raise self.fail(f"'{n}' is a counter array; read one element, e.g. {n}[...]", node.at)
         if n in BUILTINS or n in self.names.defines or n in self.names.props or n in self.names.counters or n in self.names.player_props:
@@ -189,6 +195,8 @@ class Checker(TypedValues):
             return DefineCall(idx, self._args(node, scope, ptypes, "definition"), result)
         if n in self.names.attributes:
             return self.attribute(node, scope)
+        if n in self.names.pools:
+            return pool_call(self, node, scope)  # a place off the board (conditions/pools.py)
         if n in self.names.props:
             idx, typ = self.names.props[n]
             (cell,) = self._args(node, scope, (CELL,), "board property")

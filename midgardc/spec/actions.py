@@ -25,6 +25,7 @@ from ..ir.nodes import (
 )
 from .yamlpos import YMap, YNode, YScalar
 from .schema import MAX_MOVES, PARAM_TYPES
+from .pools import with_pool_checks
 
 
 class LowerActions:
@@ -79,7 +80,7 @@ class LowerActions:
             scope = {p.name: p.type for p in params}
             where = self.condition(body["where"], scope) if "where" in body else Const(1, BOOL)
             effects = self.lower_effects(body.get("effects"), scope, f"action '{aname}'")
-            where = _with_hand_checks(where, effects)
+            where = with_pool_checks(self, _with_hand_checks(where, effects), effects)
             # lookahead legality: a condition on the state the move would leave
             after = self.condition(body["legal_after"], scope) if "legal_after" in body else None
             notation = self.lower_notation(body.get("notation"), params, aname, node.key_pos[aname])

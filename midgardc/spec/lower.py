@@ -71,6 +71,7 @@ from .yamlpos import YList, YMap, YNode, YScalar
 from .present import lower_present
 from .zones import lower_items, lower_zones
 from .history import lower_history
+from .pools import lower_pools, pool_places
 
 
 class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoard):
@@ -92,6 +93,9 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.cell_index: dict[str, int] = {}
         self.pending_counters: list = []  # typed counters and arrays (spec/values.py)
         self.array_columns = 0
+        self.pools: dict = {}  # places off the board (pools:), spec/pools.py
+        self.pool_labels: dict[str, str] = {}
+        self.pool_needs: dict[int, Expr] = {}  # a pool effect -> the legality it adds to an action
 
     # -- small checked readers -----------------------------------------------------
 
@@ -199,7 +203,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.zones_ir = lower_zones(self, top.get("zones"), items)
         self.zones_names = [z.name for z in self.zones_ir.zones] if self.zones_ir else []
         areas = self.lower_areas(top.get("areas"))
-        counters, counter_init, counter_scope, counter_visible, counter_types = self.lower_counter_values(counters, counter_init, counter_scope, counter_visible)
+        counters, counter_init, counter_scope, counter_visible, counter_types = self.lower_counter_values(counters, counter_init, counter_scope, counter_visible, top.get("pools"))
         attributes = self.lower_attributes(top.get("attributes"))
         history = lower_history(self, top.get("history"), counters, max_plies, game.items["max_plies"].pos if "max_plies" in game else game.pos)
         self.lower_defines(top.get("define"))
@@ -213,7 +217,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.ranking_names = [k.name for k in ranking]
         self.chance_names = [chance.name] if chance is not None else []
         returns = self.lower_returns(top.get("returns"), counters, counter_scope)
-        render = self.lower_render(top.get("render"), areas)
+        render = pool_places(self, self.lower_render(top.get("render"), areas))
         if "variants" in top:
             self.check_variants(top.items["variants"])
         return GameIR(
@@ -489,11 +493,13 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         rows = tuple(tuple(player_starts[i][p] if i in player_starts else v for i, v in enumerate(per_player)) for p in range(len(self.players)))
         return names, (*rows, game_row), tuple(scopes), tuple(visible)
 
-    def lower_counter_values(self, names, init, scopes, visible):
+    def lower_counter_values(self, names, init, scopes, visible, pools=None):
         """Typed counters' starts and the arrays' columns (spec/values.py), once every name
-        a start may use is known."""
+        a start may use is known; then the pools' columns (spec/pools.py)."""
         names, init, scopes, visible = list(names), [list(r) for r in init], list(scopes), list(visible)
-        types = self.finish_counters(names, init, scopes, visible)
+        types = list(self.finish_counters(names, init, scopes, visible))
+        lower_pools(self, pools, names, init, scopes, visible, types)
+        types = tuple(types)
         return tuple(names), tuple(tuple(r) for r in init), tuple(scopes), tuple(visible), types
 
     # -- setup and per-player properties ---------------------------------------------
