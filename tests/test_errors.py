@@ -81,6 +81,7 @@ CASES = [
     Case("setup_height_zero.yaml", 6, 51, "a setup height must be between 1 and 32767, got 0"),
     Case("counter_start_per_player_game.yaml", 5, 28, "a game counter has one starting value, not one per player"),
     Case("zone_game_owner.yaml", 9, 13, "'zone_size' of zone 'pile' takes 1 argument, zone_size(pile) (a game zone: no player)"),
+    Case("pool_without_player.yaml", 11, 49, "'reserve' is a per-player pool: say whose, e.g. reserve(mover)"),
 ]
 
 

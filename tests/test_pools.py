@@ -125,6 +125,15 @@ def test_the_picture_draws_each_pool_as_a_tray() -> None:
     for tray in ("reserve:white", "reserve:black", "prisoners:white", "prisoners:black", "supply"):
         assert f'data-place="{tray}"' in svg
     assert "Reserve of white" in svg
+    # the pools' columns are drawn as trays, not listed again among the counters
+    assert "reserve[white,man]" not in svg and "supply[black,man]" not in svg
+    # black's prisoners pool is seen by black only: white sees its count as ?
+    trays = {}
+    for viewer in (0, 1):
+        pic = render_svg(state, viewer)
+        part = pic.split('data-place="prisoners:black"', 1)[1].split("</g>", 1)[0]
+        trays[viewer] = part
+    assert "×1" in trays[1] and "×?" in trays[0] and "×1" not in trays[0]
 
 
 # --------------------------------------------------------------------------- errors

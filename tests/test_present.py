@@ -209,9 +209,12 @@ def test_a_spec_without_presentation_draws_everything(spec: Path) -> None:
         for k, kind in enumerate(ir.kinds):
             if any(h[k] for h in ir.hand_init):
                 assert f"{kind} in hand" in labels
+    from midgardc.render.svg.seen import drawn_counters
+
+    trays = drawn_counters(ir)  # (a pool's columns: drawn as its trays, tests/test_pools.py)
     for i in ir.player_counters:
-        assert labels.count(ir.counters[i]) == ir.n_players
-    assert sorted(el.get("data-counter") for el in root.iter() if el.get("data-counter")) == sorted(ir.counters[i] for i in ir.game_counters)
+        assert labels.count(ir.counters[i]) == (0 if i in trays else ir.n_players)
+    assert sorted(el.get("data-counter") for el in root.iter() if el.get("data-counter")) == sorted(ir.counters[i] for i in ir.game_counters if i not in trays)
     drawn = [el.get("data-place") for el in root.iter(NS + "g") if el.get("class") == "zone"]
     expected = [p.zone + ("" if p.owner < 0 else f":{ir.players[p.owner]}") for p in places(state)]
     assert drawn == expected

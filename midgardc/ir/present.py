@@ -35,6 +35,9 @@ class PlaceIR:
     label: str
     holds: tuple[tuple[int, Expr], ...]
     cell: int = -1
+    # the seat the place belongs to (a player's pool): its counters hidden from the others
+    # are hidden by that seat's, not by the pieces' owner's (-1: each player's pieces' own)
+    seat: int = -1
 
 
 @dataclass(frozen=True)

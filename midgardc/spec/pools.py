@@ -242,10 +242,11 @@ def pool_places(lw: "Lowerer", render):
         if name in own:
             continue
         label = lw.pool_labels.get(name, present.label(name))
-        rows = [(f"{name}:{p}", f"{label} of {p}", Const(i, PLAYER)) for i, p in enumerate(lw.players)] if info.per_player else [(name, label, Const(len(lw.players), PLAYER))]
-        for tray, text, row in rows:
+        rows = [(f"{name}:{p}", f"{label} of {p}", i) for i, p in enumerate(lw.players)] if info.per_player else [(name, label, -1)]
+        for tray, text, seat in rows:
+            row = Const(seat if seat >= 0 else len(lw.players), PLAYER)
             holds = tuple((k, _owner_count(lw, name, row, k)) for k in range(len(lw.kinds)))
-            trays.append(PlaceIR(tray, text, holds))
+            trays.append(PlaceIR(tray, text, holds, seat=seat))
     return replace(render, present=replace(present, places=present.places + tuple(trays)))
 
 
