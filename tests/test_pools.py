@@ -187,6 +187,7 @@ def test_pool_errors(tmp_path, where, effects, message, line, col) -> None:
         ("  reserve: {of: table}\n", "a pool is 'of' player (each player has one) or game (one for the game), not 'table'", 5, 17),
         ("  box: {of: game, visible: owner}\n", "a pool of the game has no owner", 5, 28),
         ("  man: {}\n", "pool 'man' has the name of another thing of the spec", 5, 3),
+        ("  reserve: {}\ndefine:\n  reserve(player p): 1\n", "'reserve' is already defined", 7, 3),
     ],
 )
 def test_pool_declaration_errors(tmp_path, pools, message, line, col) -> None:

@@ -517,7 +517,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             name, params = parse_signature(head, locate)
             kpos = locate(len(head) - len(head.lstrip()))
             self.ident(name, kpos, "definition name")
-            if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.game_counters or name in self.names.constants or name in self.names.player_props:
+            if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.game_counters or name in self.names.constants or name in self.names.player_props or name in self.names.pools:
                 raise SpecError(f"'{name}' is already defined", kpos)
             scope: dict[str, str] = {}
             ptuple = []

@@ -129,6 +129,8 @@ def pool_ref(lw: "Lowerer", node: YNode, scope: dict[str, str], key: str) -> Opt
     if not m:
         return None
     name, inner = m.group(1), m.group(2)
+    if name in scope and inner is None:  # a parameter or variable of that name: a cell
+        return None
     if name not in pools:
         if pools and name not in scope and name not in lw.names.all_callables() and name not in lw.names.all_values():
             hint = did_you_mean(name, list(pools))
