@@ -101,6 +101,7 @@ def test_both_engines_agree_after_every_move_and_write_the_same_tensors() -> Non
     interp, comp = engines(POOLS)
     gi, gc = get_game(POOLS, None, "interpreted"), get_game(POOLS, None, "compiled")
     rng = random.Random(9)
+    seen_keys: set[int] = set()
     for seed in range(4):
         a, b = gi.new_state(seed), gc.new_state(seed)
         while not a.is_terminal():
@@ -110,10 +111,25 @@ def test_both_engines_agree_after_every_move_and_write_the_same_tensors() -> Non
             a.apply_unchecked(m)
             b.apply_unchecked(m)
             assert snapshot(a.core) == snapshot(b.core)
+            # the position hash covers the pools (history.position lists them)
+            assert a.core.position_key(0) == b.core.position_key(0) and a.core.times_seen() == b.core.times_seen()
+            seen_keys.add(a.core.position_key(0))
             for p in range(2):
                 expected = python_tensor(a, p)
                 assert np.array_equal(python_tensor(b, p), expected)
                 assert np.array_equal(native_tensor(b, p), expected)
+    assert len(seen_keys) > 20
+
+
+def test_the_pools_are_part_of_the_position() -> None:
+    """The same board, black to move, but other pool contents: another position."""
+    for engine in ENGINES:
+        game = get_game(POOLS, None, engine)
+        a = replay(game, ["a1", "b1", "a2", "xa1", "c1"])  # black holds a1's man prisoner
+        b = replay(game, ["c1", "b1", "a2"])
+        assert a.to_json()["board"] == b.to_json()["board"] and a.to_json()["current"] == b.to_json()["current"] == "black"
+        assert a.core.position_key(1) != b.core.position_key(1)
+
 
 
 def test_the_picture_draws_each_pool_as_a_tray() -> None:
