@@ -29,6 +29,7 @@ from ..errors import SpecError, did_you_mean
 from ..ir.nodes import BOOL, CELL, INT, KIND, PLAYER, Binary, Call, Const, Effect, Expr, IfEffect, Place, Remove, SetElement
 from ..ir.pools import HandAdd, PoolInfo
 from ..ir.present import PlaceIR, PresentIR
+from .values import MAX_ARRAY_COLUMNS
 from .yamlpos import YMap, YNode, YScalar
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,6 +73,8 @@ def lower_pools(lw: "Lowerer", node: Optional[YNode], names: list, init: list, s
         starts = _starts(lw, body, pname, per_player)
         first = len(names)
         lw.array_columns += n_players * n_kinds
+        if lw.array_columns > MAX_ARRAY_COLUMNS:
+            raise SpecError(f"pool '{pname}' adds {n_players * n_kinds} counters; all arrays and pools together may have {MAX_ARRAY_COLUMNS}", pos)
         for q in range(n_players):
             for k in range(n_kinds):
                 names.append(f"{pname}[{lw.players[q]},{lw.kinds[k]}]")
