@@ -152,6 +152,25 @@ def test_the_picture_draws_each_pool_as_a_tray() -> None:
     assert "×1" in trays[1] and "×?" in trays[0] and "×1" not in trays[0]
 
 
+STACKS = str(Path(__file__).parent / "data" / "pool_stacks.yaml")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_stack_goes_into_a_pool_whole_and_comes_out_one_by_one(engine) -> None:
+    game = get_game(STACKS, None, engine)
+    state = replay(game, ["a1x3", "c2x1", "bank:a1"])
+    assert pool(state, 0, "bank") == {"red,block": 3}
+    assert state.to_json()["board"]["a1"] is None
+    state.apply("b2x1")
+    state.apply("out:a1")  # one block, a stack of 1
+    assert pool(state, 0, "bank") == {"red,block": 2}
+    assert state.to_json()["board"]["a1"] == {"owner": "red", "height": 1}
+
+
+def test_pools_with_stacks_play_the_same_games_in_both_engines() -> None:
+    check_games(STACKS, None, 100, 5)
+
+
 # --------------------------------------------------------------------------- errors
 
 BASE = """midgardc: 1

@@ -71,7 +71,7 @@ from .yamlpos import YList, YMap, YNode, YScalar
 from .present import lower_present
 from .zones import lower_items, lower_zones
 from .history import lower_history
-from .pools import lower_pools, pool_places
+from .pools import lower_pools, pool_places, with_stacks
 
 
 class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoard):
@@ -96,6 +96,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.pools: dict = {}  # places off the board (pools:), spec/pools.py
         self.pool_labels: dict[str, str] = {}
         self.pool_needs: dict[int, Expr] = {}  # a pool effect -> the legality it adds to an action
+        self.pool_stacks: dict[int, Expr] = {}  # a cell -> pool effect's add -> the cell (its height, with stacks)
 
     # -- small checked readers -----------------------------------------------------
 
@@ -220,7 +221,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         render = pool_places(self, self.lower_render(top.get("render"), areas))
         if "variants" in top:
             self.check_variants(top.items["variants"])
-        return GameIR(
+        return with_stacks(self, GameIR(
             name=name,
             title=title,
             variant=self.variant,
@@ -256,7 +257,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             stacks=bool(initial_heights) or _uses_stacks((actions, triggers, end, ranking, tuple(self.defines), render, start_effects)),
             start_effects=start_effects,
             returns=returns,
-        )
+        ))
 
     def lower_chance(self, node: Optional[YNode]) -> Optional[ChanceIR]:
         """The dice: their faces become names usable in conditions (type face)."""

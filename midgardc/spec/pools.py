@@ -20,7 +20,7 @@ A pool is written ``reserve(mover)`` (a per-player pool: whose) or ``supply`` (t
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 from typing import TYPE_CHECKING, Optional
 
 from ..conditions.check import check_condition
@@ -202,6 +202,7 @@ def pool_effect(lw: "Lowerer", body: YMap, scope: dict[str, str], effect: str) -
         cell = lw.condition(body["from"], scope, CELL)
         name, row = dst
         put = _slot(lw, name, row, Call("owner", (cell,), PLAYER), Call("kind_at", (cell,), KIND), 1)
+        lw.pool_stacks[id(put)] = cell  # (in a spec with stacks: the stack's height, see with_stacks)
         return IfEffect(Const(1, BOOL), (put, Remove(cell, None, None, "", "out")), ())
     if "piece" not in body:
         raise SpecError(f"a {effect} out of pool '{src[0]}' says which piece: add piece: KIND (and owner: PLAYER, default the mover)", body.pos)
@@ -219,6 +220,28 @@ def pool_effect(lw: "Lowerer", body: YMap, scope: dict[str, str], effect: str) -
     eff = IfEffect(when, effects, ())
     lw.pool_needs[id(eff)] = need
     return eff
+
+
+def with_stacks(lw: "Lowerer", ir):
+    """In a spec with stacks, a stack moved from a cell into a pool adds its height (known
+    only once the whole spec is lowered): the pool's element grows by ``height(c)``."""
+    if not ir.stacks or not lw.pool_stacks:
+        return ir
+    swap = {key: cell for key, cell in lw.pool_stacks.items()}
+
+    def walk(x):
+        if isinstance(x, SetElement) and id(x) in swap:
+            return replace(x, value=Call("height", (swap[id(x)],), INT))
+        if isinstance(x, tuple):
+            out = tuple(walk(y) for y in x)
+            return out if any(a is not b for a, b in zip(out, x)) else x
+        if is_dataclass(x) and not isinstance(x, type):
+            changed = {f.name: walk(getattr(x, f.name)) for f in fields(x)}
+            changed = {k: v for k, v in changed.items() if v is not getattr(x, k)}
+            return replace(x, **changed) if changed else x
+        return x
+
+    return replace(ir, actions=walk(ir.actions), triggers=walk(ir.triggers), start_effects=walk(ir.start_effects), end=walk(ir.end))
 
 
 def with_pool_checks(lw: "Lowerer", where: Expr, effects: tuple) -> Expr:
@@ -269,4 +292,4 @@ def pool_columns(lw: "Lowerer", name: str) -> Optional[range]:
     return range(info.column, info.column + len(lw.players) * len(lw.kinds)) if info else None
 
 
-__all__ = ["POOL_SECTIONS", "lower_pools", "pool_effect", "with_pool_checks", "pool_places", "pool_columns", "pool_sum"]
+__all__ = ["POOL_SECTIONS", "lower_pools", "pool_effect", "with_pool_checks", "with_stacks", "pool_places", "pool_columns", "pool_sum"]
