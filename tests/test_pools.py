@@ -17,7 +17,7 @@ from midgardc.errors import SpecError
 from midgardc.runtime.game import replay
 from midgardc.runtime.view import render_text
 from midgardc.spec.lower import load_game_ir
-from test_differential import check_games, engines, snapshot
+from test_differential import check_games, snapshot
 
 POOLS = str(Path(__file__).parent / "data" / "pools.yaml")
 
@@ -98,7 +98,6 @@ def test_both_engines_play_the_same_games() -> None:
 def test_both_engines_agree_after_every_move_and_write_the_same_tensors() -> None:
     from midgardc.research.tensor import native_tensor, python_tensor
 
-    interp, comp = engines(POOLS)
     gi, gc = get_game(POOLS, None, "interpreted"), get_game(POOLS, None, "compiled")
     rng = random.Random(9)
     seen_keys: set[int] = set()
