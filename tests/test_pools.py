@@ -233,3 +233,14 @@ def test_pool_declaration_errors(tmp_path, pools, message, line, col) -> None:
     out = str(info.value)
     assert message in out, out
     assert f":{line}:{col}:" in out.splitlines()[0], out
+
+
+def test_a_render_place_of_a_pools_name_draws_it_instead(tmp_path) -> None:
+    path = tmp_path / "t.yaml"
+    text = BASE.replace("WHERE", "empty(c)").replace("EFFECTS", "[]")
+    path.write_text(text)
+    places = [p.name for p in load_game_ir(str(path)).render.present.places]
+    assert places == ["reserve:a", "reserve:b", "box"]
+    path.write_text(text + 'render:\n  places:\n    box: {label: The box, holds: {man: "box[p, man]"}}\n')
+    present = load_game_ir(str(path)).render.present
+    assert [(p.name, p.label) for p in present.places] == [("box", "The box"), ("reserve:a", "reserve of a"), ("reserve:b", "reserve of b")]
