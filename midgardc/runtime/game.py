@@ -304,7 +304,16 @@ class State:
         elif isinstance(move, str):
             text = move.strip()
             legal = {m.text: m.id for m in self.legal_moves()} if self.game.compound and not self.core.terminal else {}
-            mid = legal[text] if text in legal else self.game.move_id(text)
+            if text in legal:
+                mid = legal[text]
+            else:
+                try:
+                    mid = self.game.move_id(text)
+                except MoveError:
+                    if not legal:
+                        raise
+                    # a compound move is written whole (c3xe5xc7), so its text is known only where it is legal
+                    raise MoveError(f"'{text}' is not legal for {self.current_player_name()} here") from None
         else:
             raise MoveError(f"not a move: {move!r}")
         if self.core.terminal:
