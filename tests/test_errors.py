@@ -81,6 +81,9 @@ CASES = [
     Case("setup_height_zero.yaml", 6, 51, "a setup height must be between 1 and 32767, got 0"),
     Case("counter_start_per_player_game.yaml", 5, 28, "a game counter has one starting value, not one per player"),
     Case("zone_game_owner.yaml", 9, 13, "'zone_size' of zone 'pile' takes 1 argument, zone_size(pile) (a game zone: no player)"),
+    # compound moves (continue:)
+    Case("continue_wrong_type.yaml", 10, 22, "expected a cell here, but this is a player"),
+    Case("continue_notation_separator.yaml", 10, 35, "a further step's notation must start with a separator"),
 ]
 
 
