@@ -125,7 +125,7 @@ def play_session(
                     term.say(f"{ir.players[turn]}'s {ir.chance.name}: {'-'.join(state.roll())}")
                 else:
                     move_id = players[seat].choose(PlayerView(state, seat), rngs[seat])
-                    seen = move_seen(game, move_id, seat, humans[0] if len(humans) == 1 else -1)  # as the humans may see it
+                    seen = state.move_text(move_id) if game.compound else move_seen(game, move_id, seat, humans[0] if len(humans) == 1 else -1)  # as the humans may see it (a compound move: whole, in its position)
                     term.say(f"{ir.players[seat]} ({labels[seat]}) plays {seen}")
                     state.apply_unchecked(move_id)
                 if delay > 0:
