@@ -69,3 +69,12 @@ def test_continue_is_checked_with_positions(tmp_path):
     path.write_text(spec)
     with pytest.raises(SpecError, match="continue.limit must be between 1 and 64, got 99"):
         load_game_ir(str(path))
+
+
+def test_explain_describes_the_compound_move():
+    from midgardc.cli.explain import explain_lines
+
+    text = "\n".join(explain_lines(load_game_ir(HOPS)))
+    assert "a compound move: each legal binding above is a first step" in text
+    assert "a step with f = landing(f, d) must follow when one is legal (at most 3 steps)" in text
+    assert '">{d}" per further step' in text
