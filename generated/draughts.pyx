@@ -1641,15 +1641,21 @@ cdef int walk_1(State* st, int a0, int a1, long long k, int* record) noexcept no
 
 
 cdef void play_compound_1(State* st, int a0, int a1, long long k) noexcept nogil:
-    """A whole compound move: its steps, then the triggers once with the last step's parameters."""
+    """A whole compound move: its path found on a scratch copy (as the interpreter finds it
+    on copies), then its steps on `st`, then the triggers once with the last step's parameters."""
+    cdef State look
     cdef int record[16]
-    cdef int steps = walk_1(st, a0, a1, k, record)
-    cdef int binding = record[steps - 1]
+    cdef int steps, j, binding
     cdef int b1
     cdef int b0
-    b1 = binding % 64
-    binding = binding / 64
-    b0 = binding
+    memcpy(&look, st, sizeof(State))
+    steps = walk_1(&look, a0, a1, k, record)
+    for j in range(steps):
+        binding = record[j]
+        b1 = binding % 64
+        binding = binding / 64
+        b0 = binding
+        step_1(st, b0, b1)
     step_triggers_1(st, b0, b1)
 
 
