@@ -4,8 +4,6 @@ further steps and the bounds."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ..errors import Pos, SpecError
 from ..ir.compound import MAX_STEPS, MAX_WAYS, Chain
 from ..ir.nodes import Param
@@ -40,6 +38,3 @@ def lower_chain(low, node: YNode, params: tuple[Param, ...], scope: dict, aname:
         raise SpecError(f"action '{aname}': a further step's notation must start with a separator (e.g. 'x{{t}}'), so one move's steps can be told apart", body["notation"].pos if "notation" in body else node.pos)
     return Chain(value, going, further, limit, ways, step_size)
 
-
-def chain_size(chain: Optional[Chain], step_size: int) -> int:
-    return step_size * chain.ways if chain is not None else step_size
