@@ -1,6 +1,7 @@
 """English draughts (specs/classics/draughts.yaml), rule by rule, in both back ends. The
 rules are those of the World Checkers/Draughts Federation (WCDF) and the English Draughts
-Association, paraphrased in each test (the rulebook is not in the project); moves are
+Association, paraphrased in each test (not quoted: the rulebook is not in the project and
+these are summaries, not its words); moves are
 written in algebraic notation (a1 dark, Black on rows 1-3), a multi-jump as c3xe5xc7.
 Perft from the start: 7 / 49 / 302 / 1,469 / 7,361 / 36,768 / 179,740 (the published
 figures for checkers, e.g. Aart Bik's "Perft for checkers")."""
@@ -62,7 +63,7 @@ def test_the_start_twelve_men_each_on_the_dark_squares_black_first(game):
     assert sum(v == "black" for v in b.values()) == 12 == sum(v == "white" for v in b.values())
     assert all((ord(c[0]) - ord("a") + int(c[1:])) % 2 == 1 for c in b)  # a1's colour: the dark squares
     assert state.current_player_name() == "black"
-    # "Black moves first": the seven moves of the men on the third row
+    # rules (paraphrased): Black moves first; the seven moves of the men on the third row
     assert legal(state) == {"a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"}
 
 
@@ -88,13 +89,13 @@ def test_men_move_diagonally_forward_only(game):
 
 
 def test_capture_is_compulsory(game):
-    # "If a player is able to capture then he must do so": the jump is the only move
+    # rules (paraphrased): capturing is compulsory; the jump is the only move
     state = position(game, {"c3": "b", "g3": "b", "d4": "w", "h8": "w"}, "black")
     assert legal(state) == {"c3xe5"}
 
 
 def test_a_multi_jump_is_one_move_and_must_be_completed(game):
-    # "... a piece must continue jumping while it can": c3 jumps d4 and then d6
+    # rules (paraphrased): a capturing piece must go on jumping while it can; c3 jumps d4 and then d6
     state = position(game, {"c3": "b", "d4": "w", "d6": "w", "h8": "w"}, "black")
     assert legal(state) == {"c3xe5xc7"}  # the first jump alone is no move
     state.apply("c3xe5xc7")
@@ -112,7 +113,7 @@ def test_each_way_of_jumping_on_is_a_move_of_its_own(game):
 
 
 def test_a_man_reaching_the_far_row_is_crowned_and_the_move_ends(game):
-    # "When a man reaches the farthest row ... it becomes a king"; a man crowned by a
+    # rules (paraphrased): a man reaching the far row is crowned, and the move ends; a man crowned by a
     # capture cannot jump on in the same move (as a new king it could jump b7 to a6)
     state = position(game, {"e6": "b", "d7": "w", "b7": "w", "h2": "w"}, "black")
     assert legal(state) == {"e6xc8"}

@@ -84,6 +84,7 @@ CASES = [
     # compound moves (continue:)
     Case("continue_wrong_type.yaml", 10, 22, "expected a cell here, but this is a player"),
     Case("continue_notation_separator.yaml", 10, 35, "a further step's notation must start with a separator"),
+    Case("continue_legal_after.yaml", 11, 15, "'continue' and 'legal_after' cannot be used together yet"),
 ]
 
 
