@@ -69,6 +69,9 @@ def test_continue_is_checked_with_positions(tmp_path):
     path.write_text(spec)
     with pytest.raises(SpecError, match="continue.limit must be between 1 and 64, got 99"):
         load_game_ir(str(path))
+    path.write_text(Path(HOPS).read_text().replace("params: {f: cell, d: dir}", "params: {f: cell, d: dir, n: 1..1000}").replace('"{f}>{d}"', '"{f}>{d}>{n}"'))
+    with pytest.raises(SpecError, match="a step has 8000 bindings for one value of its first parameter 'f' \\(at most 4096\\)"):
+        load_game_ir(str(path))
 
 
 def test_explain_describes_the_compound_move():

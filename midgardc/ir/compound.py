@@ -21,6 +21,7 @@ from typing import Optional, Union
 
 MAX_STEPS = 64  # the most steps a compound move may declare (continue.limit)
 MAX_WAYS = 4096  # the most whole moves one first step may start (continue.ways)
+MAX_NEXT = 4096  # the most bindings of a step with one value of its first parameter (a stack buffer)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ further steps and the bounds."""
 from __future__ import annotations
 
 from ..errors import Pos, SpecError
-from ..ir.compound import MAX_STEPS, MAX_WAYS, Chain
+from ..ir.compound import MAX_NEXT, MAX_STEPS, MAX_WAYS, Chain
 from ..ir.nodes import Param
 from .yamlpos import YMap, YNode
 
@@ -20,6 +20,8 @@ def lower_chain(low, node: YNode, params: tuple[Param, ...], scope: dict, aname:
     if has_after:
         raise SpecError(f"action '{aname}': 'continue' and 'legal_after' cannot be used together yet (say the condition in 'where' or 'continue.while')", node.pos)
     first = params[0]
+    if step_size // max(low.param_size(first), 1) > MAX_NEXT:  # (the engines keep them in a buffer on the stack)
+        raise SpecError(f"action '{aname}': a step has {step_size // low.param_size(first)} bindings for one value of its first parameter '{first.name}' (at most {MAX_NEXT}); give the other parameters smaller domains", node.pos)
     value = low.condition(body["from"], scope, first.type)
     going = low.condition(body["while"], scope) if "while" in body else None
     limit = low.scalar(body["limit"], int, "continue.limit", 1, MAX_STEPS) if "limit" in body else 16
