@@ -82,6 +82,10 @@ CASES = [
     Case("counter_start_per_player_game.yaml", 5, 28, "a game counter has one starting value, not one per player"),
     Case("zone_game_owner.yaml", 9, 13, "'zone_size' of zone 'pile' takes 1 argument, zone_size(pile) (a game zone: no player)"),
     Case("pool_without_player.yaml", 11, 49, "'reserve' is a per-player pool: say whose, e.g. reserve(mover)"),
+    # compound moves (continue:)
+    Case("continue_wrong_type.yaml", 10, 22, "expected a cell here, but this is a player"),
+    Case("continue_notation_separator.yaml", 10, 35, "a further step's notation must start with a separator"),
+    Case("continue_legal_after.yaml", 11, 15, "'continue' and 'legal_after' cannot be used together yet"),
 ]
 
 

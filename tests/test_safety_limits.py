@@ -137,6 +137,7 @@ LONGEST_SEEN = {
     "leduc-poker.yaml": 8,  # two rounds of call, raise, raise, call
     "classics/breakthrough.yaml": 110,
     "classics/connect-four.yaml": 42,  # a full board (default limit 1000)
+    "classics/draughts.yaml": 324,  # mcts:100; random and greedy 277
     "classics/go.yaml": 501,  # greedy (110 games); random 469 in 2,000
     "classics/hex.yaml": 169,
     "classics/kalah.yaml": 81,

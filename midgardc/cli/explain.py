@@ -87,4 +87,11 @@ def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text) -> list[str]:
             elif c in L.once:
                 where = "reads no outer parameter (interpreter: filters the loop once per position)"
             out.append(f"{pad}  test {t}: {where}")
+    if a.chain is not None:  # a compound move (ir/compound.py)
+        c = a.chain
+        further = "".join(x if isinstance(x, str) else "{" + a.params[x].name + "}" for x in c.notation)
+        out.append(f"  a compound move: each legal binding above is a first step; after a step's effects, while {text(c.going) if c.going is not None else 'true'},")
+        out.append(f"    a step with {a.params[0].name} = {text(c.value)} must follow when one is legal (at most {c.limit} steps); the whole moves a")
+        out.append(f"    first step starts are found depth first on scratch states (the k-th: id {a.base} + first step * {c.ways} + k, at most {c.ways}),")
+        out.append(f"    written as the first step, then \"{further}\" per further step; the triggers run once, after the last step")
     return out

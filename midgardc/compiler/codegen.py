@@ -79,6 +79,7 @@ SECTIONS = (
     "regions",
     "effects",
     "history",
+    "compound",
     "end",
     "ranking",
     "moves",
@@ -194,6 +195,9 @@ class Generator(Moves):
             "history": history_facts(ir),
             "initial_heights": list(ir.initial_heights) + [0] if ir.initial_heights else None,
             "lookahead": any(a.legal_after is not None for a in ir.actions),
+            # compound moves (templates/compound.pyx.j2)
+            "compound": any(a.chain is not None for a in ir.actions),
+            "max_chain_limit": max([a.chain.limit for a in ir.actions if a.chain is not None] or [1]),
         }
 
     def area_facts(self) -> Optional[dict]:
@@ -405,6 +409,7 @@ _GENERATORS = {
     "regions": generate_regions,
     "effects": generate_effects,
     "history": lambda g: render("history.pyx.j2", **g.context(), actions=g.actions),
+    "compound": lambda g: render("compound.pyx.j2", **g.context(), actions=g.actions),
     "end": generate_end,
     "ranking": generate_ranking,
     "moves": generate_moves,

@@ -15,6 +15,7 @@ from ..ir.nodes import CHANCE_STREAM, NOBODY, GameIR
 from .rng import Rng, derive_seed
 from .rules import zones as zone_rules
 from .rules.captures import Captures
+from .rules.compound import Compound
 from .rules.effects import MAX_HEIGHT, Effects
 from .rules.expressions import Program
 from .rules.history import History
@@ -24,7 +25,7 @@ from .rules.regions import Regions
 OFFBOARD = -1  # the piece id stored in the sentinel cell: not empty, no owner
 
 
-class Core(Effects, Captures, Regions, Moves, History):
+class Core(Effects, Captures, Regions, Moves, History, Compound):
     """One game state of the reference back end (ints in, ints out): the state, the turn
     structure (chance, a move applied, settling, the end) and, from its bases in
     ``rules/``, listing moves and running effects."""
@@ -187,7 +188,10 @@ class Core(Effects, Captures, Regions, Moves, History):
         action, env = self.decode(move)
         index = self.prog.ir.actions.index(action)
         self._legal = None
-        self._act(action, index, env)
+        if action.chain is not None:  # a compound move: its steps, then the triggers
+            self._act_compound(action, index, move)
+        else:
+            self._act(action, index, env)
         self.last = self.current
         self.ply += 1
         self.passes = 0

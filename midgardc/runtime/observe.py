@@ -263,7 +263,8 @@ def hidden_params(ir: GameIR, action: Any, viewer: int, mover: int) -> frozenset
 
 
 def _moves_seen(state: "State", viewer: int) -> list[str]:
-    return [move_seen(state.game, move, mover, viewer) for move, mover in zip(state.history, state.movers)]
+    # (a compound move's text needed its position: the one written when it was played)
+    return [text if state.game.compound else move_seen(state.game, move, mover, viewer) for move, mover, text in zip(state.history, state.movers, state.texts)]
 
 
 def move_seen(game: Any, move: int, mover: int, viewer: int) -> str:

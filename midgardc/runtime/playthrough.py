@@ -215,7 +215,7 @@ def _result(state: "State") -> list[str]:
         f"winner: {ir.players[winner]}" if winner is not None else f"winner: {state.outcome()} ({result_text(state)})" if state.outcome() != "draw" else "winner: draw",
         "keys: " + "; ".join(f"{p} " + ", ".join(f"{n} {v}" for n, v in zip(names, ks)) for p, ks in zip(ir.players, keys)),
         "returns: " + ", ".join(f"{p} {r:+g}" for p, r in zip(ir.players, returns)),
-        f"moves ({len(state.history)}): {' '.join(state.game.move_text(m) for m in state.history)}",
+        f"moves ({len(state.history)}): {' '.join(state.texts)}",
     ]
     return lines
 

@@ -24,6 +24,7 @@ from ..ir.nodes import (
     Place,
 )
 from .yamlpos import YMap, YNode, YScalar
+from .compound import lower_chain
 from .schema import MAX_MOVES, PARAM_TYPES
 from .pools import with_pool_checks
 
@@ -87,6 +88,10 @@ class LowerActions:
             size = 1
             for p in params:
                 size *= self.param_size(p)
+            chain = None
+            if "continue" in body:  # a compound move's step (spec/compound.py)
+                chain = lower_chain(self, body["continue"], params, scope, aname, notation, size, after is not None, node.key_pos[aname])
+                size *= chain.ways
             if base + size > MAX_MOVES:
                 raise SpecError(f"too many possible moves (limit {MAX_MOVES})", node.key_pos[aname])
             shape = tuple(part if isinstance(part, str) else params[part].type for part in notation)
@@ -98,7 +103,7 @@ class LowerActions:
                         npos,
                         f"give '{aname}' a notation of its own, e.g. notation: \"" + ":".join([aname] + ["{%s}" % p.name for p in params]) + '"',
                     )
-            actions.append(Action(aname, params, where, effects, notation, base, size, legal_after=after))
+            actions.append(Action(aname, params, where, effects, notation, base, size, legal_after=after, chain=chain))
             base += size
         return tuple(actions)
 

@@ -28,7 +28,9 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "returns": ({"counter", "min", "max"}, {"counter", "min", "max"}),
     "game": ({"name", "title", "players", "max_plies", "author", "source", "description"}, {"name", "players"}),
     "piece": ({"hand", "description"}, set()),
-    "action": ({"params", "where", "effects", "notation", "description", "legal_after"}, set()),
+    "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue"}, set()),
+    # a compound move's step (spec/compound.py)
+    "continue": ({"from", "while", "notation", "limit", "ways"}, {"from"}),
     # the position history (history:)
     "history": ({"position"}, {"position"}),
     "trigger": ({"after", "when", "effects", "description"}, {"effects"}),

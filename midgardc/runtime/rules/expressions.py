@@ -136,6 +136,9 @@ class Program:
         self.wheres = [self.compile(a.where) for a in ir.actions]
         # lookahead legality and the position history (rules/history.py)
         self.afters = [self.compile(a.legal_after) if a.legal_after is not None else None for a in ir.actions]
+        # compound moves (rules/compound.py): where the next step starts, whether it may
+        self.chain_value = [self.compile(a.chain.value) if a.chain is not None else None for a in ir.actions]
+        self.chain_going = [self.compile(a.chain.going) if a.chain is not None and a.chain.going is not None else None for a in ir.actions]
         self.zkeys = _zobrist(ir) if ir.history is not None and ir.history.board else None
         sizes = {"cell": self.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(b.directions), "item": ir.n_item_kinds}
         self.sizes = [[sizes.get(p.type, p.hi - p.lo + 1) for p in a.params] for a in ir.actions]

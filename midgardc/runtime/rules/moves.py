@@ -125,9 +125,12 @@ class Moves:
             self._list_action(ai, action, out, seen)
         return out
 
-    def _list_action(self, ai: int, action: Action, out: list[int], seen: dict) -> None:
+    def _list_action(self, ai: int, action: Action, out: list[int], seen: dict, steps: bool = False) -> None:
         """Append an action's legal moves, ascending, by its plan: the conditions on no
-        parameter first, then the parameter loops, outermost first (see ir/plan.py)."""
+        parameter first, then the parameter loops, outermost first (see ir/plan.py).
+        A compound move's step (``action.chain``) appends its whole moves (rules/compound.py),
+        or with ``steps`` the steps themselves (as ``base + binding``)."""
+        chained = action.chain is not None and not steps
         top, loops = self.prog.plans[ai]
         after = self.prog.afters[ai]  # lookahead legality (rules/history.py): on a copy after the move
         env: dict = {}
@@ -185,7 +188,9 @@ class Moves:
                         break
                 else:
                     if j == last:
-                        if after is None or self._after_ok(ai, env):  # lookahead legality, tested last
+                        if chained:  # the whole moves this first step starts
+                            self._chain_leaf(ai, env, out)
+                        elif after is None or self._after_ok(ai, env):  # lookahead legality, tested last
                             out.append(action.base + offset + v * loop.stride)
                     else:
                         level(j + 1, offset + v * loop.stride)
@@ -204,6 +209,8 @@ class Moves:
         for action in self.prog.ir.actions:
             if action.base <= move < action.base + action.size:
                 offset = move - action.base
+                if action.chain is not None:  # a compound move: its first step's values
+                    offset //= action.chain.ways
                 env = {}
                 for p in reversed(action.params):
                     size = self._param_size(p)
