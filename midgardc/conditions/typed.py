@@ -20,7 +20,7 @@ class TypedValues:
 
     def coerce(self, e: Expr, typ: str, at: int) -> Expr:
         """``e`` as a value of ``typ``: the literal ``none`` takes the type it meets, and
-        a name that is both a cell and another value (a realm and the blessing named after
+        a name that is both a cell's and another value's (a place and a value named after
         it) is the cell where a cell is wanted."""
         if typ == CELL and e.type not in (CELL, NONE):
             return self.as_cell(e)
