@@ -77,4 +77,8 @@ class PresentIR:
         for k, v in self.labels:
             if k == name:
                 return v
+        if name.endswith("]") and "[" in name:  # an array's element: its array's label
+            head, sub = name[:-1].split("[", 1)
+            shown = self.label(head)
+            return name if shown == head else f"{shown} [{sub}]"
         return name

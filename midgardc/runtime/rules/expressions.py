@@ -157,6 +157,21 @@ class Program:
 
     # -- expressions -----------------------------------------------------------------
 
+    def _element_of_one_index(self, e: Call) -> Fn:
+        """counter_at with one index (the common ``level[p, track]``, ``seeds[c]``): the
+        same value as the built-in, without its argument list (the game's row is -1)."""
+        column, none, lo, size = e.args[0].value, e.args[2].value, e.args[3].value, e.args[4].value
+        row, value = self.compile(e.args[1]), self.compile(e.args[5])
+
+        def read(s, env):
+            r = row(s, env)
+            if r < 0:
+                return none
+            i = value(s, env) - lo
+            return s.counters[r][column + i] if 0 <= i < size else none
+
+        return read
+
     def compile(self, e: Expr) -> Fn:
         if isinstance(e, Const):
             v = e.value
@@ -165,6 +180,8 @@ class Program:
             name = e.name
             return lambda s, env: env[name]
         if isinstance(e, Call):
+            if e.fn == "counter_at" and len(e.args) == 6 and all(isinstance(x, Const) for x in (e.args[0], e.args[2], e.args[3], e.args[4])):
+                return self._element_of_one_index(e)
             impl = self.builtins[e.fn]
             args = [self.compile(a) for a in e.args]
             if e.fn == "either":  # (the branch not taken is pure: evaluating it changes nothing)
