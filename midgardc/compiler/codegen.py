@@ -40,6 +40,7 @@ import os
 from typing import Optional
 
 from ..ir.nodes import CELL, CHANCE_STREAM, ITEM, DIR, KIND, PLAYER, GameIR, opposite_directions
+from .emit.bitboards import LinePlan, calls_builtin, line_code, line_plan
 from .emit.captures import Captures
 from .emit.cellsets import CellSets
 from .emit.common import (
@@ -67,6 +68,7 @@ SECTIONS = (
     "tables",
     "state",
     "runtime",
+    "bitboards",  # whole-board bit arithmetic (emit/bitboards.py)
     "lines",
     "deck",
     "zones",
@@ -340,7 +342,19 @@ def generate_runtime(g: Generator) -> str:
 def generate_lines(g: Generator) -> str:
     ir = g.ir
     pprops = [{"index": i, "comment": name, "values": [0] + list(values)} for i, (name, values) in enumerate(ir.player_props)]
-    return render("lines.pyx.j2", **g.context(), pprops=pprops, opposite=list(opposite_directions(ir.board)))
+    return render("lines.pyx.j2", **g.context(), pprops=pprops, opposite=list(opposite_directions(ir.board)), line_bits=_line_plan(g).bits)
+
+
+def _line_plan(g: Generator) -> LinePlan:
+    """line(c, n) as bitboards when the spec uses line() and the board allows it."""
+    if not calls_builtin(g.ir, "line"):
+        return LinePlan(fallback="the rules never call line()")
+    return line_plan(g.ir.board)
+
+
+def generate_bitboards(g: Generator) -> str:
+    plan = _line_plan(g)
+    return render("bitboards.pyx.j2", **g.context(), line_plan=plan, line_code=line_code(plan, g.x.words) if plan.bits else [])
 
 
 def generate_defines(g: Generator) -> str:
@@ -393,6 +407,7 @@ _GENERATORS = {
     "tables": generate_tables,
     "state": generate_state,
     "runtime": generate_runtime,
+    "bitboards": generate_bitboards,
     "lines": generate_lines,
     "deck": lambda g: render("deck.pyx.j2", **g.context()),
     "zones": lambda g: render("zones.pyx.j2", **g.context()),

@@ -1,0 +1,195 @@
+"""Whole-board bit arithmetic chosen by analysing the board (issue 15, item 1).
+
+A direction is *a shift* when every step along it that stays on the board moves the cell
+index by the same amount (square and hex grids without wrap, the triangular grid's rows,
+graph boards whose steps are an index shift): then "the cells whose d-step is in the set
+S" is S shifted by that amount and masked to the cells whose d-step is on the board (the
+direction's *edge mask*), one word operation per 64 cells. Boards of more than 64 cells
+use several words; a shift carries bits across them.
+
+What uses it so far:
+
+* ``line(c, n)`` (``line_bits`` in ``templates/bitboards.pyx.j2``): instead of walking
+  each direction from c cell by cell, the owner's pieces as a bitboard B, the cells
+  starting a run of n along d as ``R = B & pull(R)`` iterated n - 1 times (a pull is the
+  shift above), and the cells those runs cover as R pushed forward n - 1 times; c is in a
+  line when one of them holds c. The same answer as the walk of ``line_at``: a run
+  through c of at least n cells is a window of n cells that holds c, and back.
+
+Every choice is made from the board's step tables (never by recognising a game); where a
+direction is not a shift (a wrapping board, a graph whose steps are not one index shift)
+or has an opposite that is not its exact inverse, the cell-by-cell walk stays, and
+``fallbacks`` says why (``midgardc explain`` prints both).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Optional
+
+from ...ir.nodes import BoardIR, Call, GameIR, opposite_directions
+
+#: Boards up to this many cells get bitboard code (above it, shifting every word of the
+#: board costs more than walking the few cells a line test reads).
+MAX_BITBOARD_CELLS = 256
+
+
+@dataclass(frozen=True)
+class Shift:
+    """Direction ``d`` as one index shift: step(c, d) == c + delta for every c in ``on``."""
+
+    d: int
+    name: str
+    delta: int
+    on: tuple[int, ...]  # mask words: the cells whose d-step is on the board
+
+
+@dataclass
+class LinePlan:
+    """How ``line(c, n)`` is computed: one entry per line direction (its opposite, when
+    the exact inverse, is counted with it), or the reason it stays a walk."""
+
+    groups: list[tuple[Shift, Optional[str]]] = field(default_factory=list)  # (d, its opposite's name or None)
+    fallback: Optional[str] = None
+
+    @property
+    def bits(self) -> bool:
+        return self.fallback is None and bool(self.groups)
+
+
+def words_for(n_cells: int) -> int:
+    return max(1, (n_cells + 63) // 64)
+
+
+def direction_shift(board: BoardIR, d: int) -> Optional[Shift]:
+    """Direction d as a shift, or None when its on-board steps are not all one shift."""
+    n = board.n_cells
+    steps = board.steps[d][:n] if 0 <= d < len(board.steps) else ()
+    deltas = {t - c for c, t in enumerate(steps) if t < n}
+    if len(deltas) != 1:
+        return None
+    delta = deltas.pop()
+    if delta == 0:
+        return None
+    words = [0] * words_for(n)
+    for c, t in enumerate(steps):
+        if t < n:
+            words[c >> 6] |= 1 << (c & 63)
+    return Shift(d, board.directions[d], delta, tuple(words))
+
+
+def _inverse(board: BoardIR, d: int, e: int) -> bool:
+    """step(., e) undoes step(., d) and step(., d) undoes step(., e), on every cell."""
+    n = board.n_cells
+    fwd, back = board.steps[d], board.steps[e]
+    return all(back[t] == c for c, t in enumerate(fwd[:n]) if t < n) and all(fwd[t] == c for c, t in enumerate(back[:n]) if t < n)
+
+
+def line_plan(board: BoardIR) -> LinePlan:
+    """The bitboard plan of ``line(c, n)`` on this board (mirrors ``line_at``'s walk: each
+    direction with its opposite, a direction whose opposite comes first skipped)."""
+    if not board.directions:
+        return LinePlan(fallback="the board has no directions")
+    if board.n_cells > MAX_BITBOARD_CELLS:
+        return LinePlan(fallback=f"more than {MAX_BITBOARD_CELLS} cells")
+    opposite = opposite_directions(board)
+    plan = LinePlan()
+    for d in range(len(board.directions)):
+        e = opposite[d]
+        if 0 <= e < d and opposite[e] == d:
+            continue  # counted with e
+        shift = direction_shift(board, d)
+        if shift is None:
+            return LinePlan(fallback=f"direction {board.directions[d]} is not one index shift on the whole board (it wraps or jumps)")
+        if e >= 0 and not (opposite[e] == d and _inverse(board, d, e)):
+            return LinePlan(fallback=f"direction {board.directions[d]}'s opposite {board.directions[e]} does not undo it on every cell")
+        plan.groups.append((shift, board.directions[e] if e >= 0 else None))
+    return plan
+
+
+# -- C text: shifts of multi-word sets, unrolled per word ----------------------------------
+
+
+def hex_word(v: int) -> str:
+    return f"0x{v:016x}ULL"
+
+
+def pull_words(src: str, delta: int, words: int) -> list[str]:
+    """Per word w, C text of word w of {c : c + delta in src} (src0, src1, ... are the
+    words of the set as locals); bits shifted in from past the board are 0."""
+    out = []
+    for w in range(words):
+        pos = 64 * w + delta
+        q, r = pos // 64, pos % 64
+        parts = []
+        if 0 <= q < words:
+            parts.append(f"({src}{q} >> {r})" if r else f"{src}{q}")
+        if r and 0 <= q + 1 < words:
+            parts.append(f"({src}{q + 1} << {64 - r})")
+        out.append(" | ".join(parts) if parts else "0")
+    return out
+
+
+def line_code(plan: LinePlan, words: int) -> list[str]:
+    """The body of ``line_bits`` after its locals (b0.. the owner's pieces, length >= 2):
+    a return True for each direction whose runs of ``length`` cover c."""
+    lines: list[str] = []
+    ws = range(words)
+    for shift, opp in plan.groups:
+        d = shift.d
+        what = f"{shift.name} and {opp}" if opp else f"{shift.name} (from c only: it has no opposite)"
+        lines.append(f"# along {what}: cells starting a run of `length` ({shift.name} step = index {shift.delta:+d})")
+        lines.append(" ; ".join(f"r{w} = b{w}" for w in ws))
+        lines.append("k = 1")
+        lines.append("while k < length:")
+        for w, text in enumerate(pull_words("r", shift.delta, words)):
+            lines.append(f"    t{w} = b{w} & ({text}) & LINE_ON_{d}[{w}]")
+        lines.append("    " + " ; ".join(f"r{w} = t{w}" for w in ws))
+        lines.append("    if not (" + " | ".join(f"r{w}" for w in ws) + "):")
+        lines.append("        break")
+        lines.append("    k += 1")
+        lines.append("if k >= length:")
+        lines += _has_c("r", words, "    ")
+        if opp is None:
+            continue
+        # push the run starts forward length - 1 times: the cells the runs cover
+        lines.append("    k = 1")
+        lines.append("    while k < length:")
+        for w, text in enumerate(pull_words("r", -shift.delta, words)):
+            for q in ws:  # the pushed set: (r & on) shifted by delta
+                text = text.replace(f"r{q}", f"(r{q} & LINE_ON_{d}[{q}])")
+            lines.append(f"        t{w} = {text}")
+        lines.append("        " + " ; ".join(f"r{w} = t{w}" for w in ws))
+        lines += _has_c("r", words, "        ")
+        lines.append("        k += 1")
+    return lines
+
+
+def _has_c(src: str, words: int, indent: str) -> list[str]:
+    """``if c is in src: return True`` at ``indent``."""
+    if words == 1:
+        test = f"({src}0 >> c) & 1"
+    else:
+        test = " or ".join(f"(c >> 6 == {w} and ({src}{w} >> (c & 63)) & 1)" for w in range(words))
+    return [f"{indent}if {test}:", f"{indent}    return True"]
+
+
+def calls_builtin(ir: GameIR, fn: str) -> bool:
+    """Whether any expression of the game calls built-in ``fn`` (a walk over the IR's
+    dataclasses and tuples; the board's tables hold no expressions and are skipped)."""
+    seen: set[int] = set()
+    stack: list[object] = [ir]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Call) and x.fn == fn:
+            return True
+        if isinstance(x, (str, int, float, bool, type(None), BoardIR)) or id(x) in seen:
+            continue
+        seen.add(id(x))
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif is_dataclass(x):
+            stack.extend(getattr(x, f.name) for f in fields(x))
+    return False
