@@ -14,6 +14,7 @@ from midgardc.compiler.emit import bitboards
 from midgardc.spec.lower import load_game_ir
 
 LINES = str(Path(__file__).parent / "data" / "lines.yaml")
+FLANKS = str(Path(__file__).parent / "data" / "flanks.yaml")
 CONNECT_FOUR = str(SPECS / "classics" / "connect-four.yaml")
 
 
@@ -48,3 +49,17 @@ def test_pull_words_carries_bits_across_words():
         s = [sum(1 << (c - 64 * w) for c in cells if c >> 6 == w) for w in range(2)]
         got = {64 * w + i for w, t in enumerate(texts) for i in range(64) if (eval(t.replace("s0", str(s[0])).replace("s1", str(s[1]))) >> i) & 1}
         assert got == {c - delta for c in cells if 0 <= c - delta < 128}, delta
+
+
+@pytest.mark.parametrize("variant", [None, "hex", "wordings", "wrap"], ids=str)
+def test_flanks_play_the_same_games(variant):
+    # 100 cells (two words), a hex board, three more wordings of the test, a torus (walks)
+    check_games(FLANKS, variant, 15, SEED + 12)
+
+
+def test_flanks_are_fills_where_directions_are_shifts():
+    square = build.generate_source(load_game_ir(FLANKS))
+    assert square.count("flanked_cells(st, ") == 8  # one fill per direction, in the legal cell set
+    assert build.generate_source(load_game_ir(FLANKS, "hex")).count("flanked_cells(st, ") == 6
+    wrap = build.generate_source(load_game_ir(FLANKS, "wrap"))
+    assert "flanked_cells" not in wrap and "flanked_run(st, f0" in wrap  # the walk, cell by cell

@@ -68,8 +68,8 @@ SECTIONS = (
     "tables",
     "state",
     "runtime",
-    "bitboards",  # whole-board bit arithmetic (emit/bitboards.py)
     "lines",
+    "bitboards",  # whole-board bit arithmetic (emit/bitboards.py)
     "deck",
     "zones",
     "areas",
@@ -354,7 +354,8 @@ def _line_plan(g: Generator) -> LinePlan:
 
 def generate_bitboards(g: Generator) -> str:
     plan = _line_plan(g)
-    return render("bitboards.pyx.j2", **g.context(), line_plan=plan, line_code=line_code(plan, g.x.words) if plan.bits else [])
+    flanks = any("flanked_cells(" in line for f in g.x.cellsets for line in f.prelude)
+    return render("bitboards.pyx.j2", **g.context(), line_plan=plan, line_code=line_code(plan, g.x.words) if plan.bits else [], flanks=flanks)
 
 
 def generate_defines(g: Generator) -> str:

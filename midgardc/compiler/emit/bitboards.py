@@ -27,7 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Optional
 
-from ...ir.nodes import BoardIR, Call, GameIR, opposite_directions
+from ...ir.nodes import BoardIR, Binary, Call, Const, Expr, GameIR, Local, opposite_directions
+from .common import SX
 
 #: Boards up to this many cells get bitboard code (above it, shifting every word of the
 #: board costs more than walking the few cells a line test reads).
@@ -193,3 +194,31 @@ def calls_builtin(ir: GameIR, fn: str) -> bool:
         elif is_dataclass(x):
             stack.extend(getattr(x, f.name) for f in fields(x))
     return False
+
+
+# -- flanks as directional fills ------------------------------------------------------------
+
+
+def flanked_set(x, e: Expr, me: Local, scope) -> Optional[SX]:
+    """``flanked(c, d) > 0`` (also ``!= 0``, ``>= 1``, ``0 < ...``) for a known direction d
+    that is one index shift, as a cell set: the other players' pieces whose run along d
+    ends on a piece of the mover, grown back from the mover's pieces one shift at a time
+    (``flanked_cells`` in ``templates/bitboards.pyx.j2``), then pulled back one step.
+    ``x`` is the expression compiler (``CellSets``); None when e is not such a test."""
+    if not isinstance(e, Binary):
+        return None
+    call, bound, op = e.left, e.right, e.op
+    if isinstance(bound, Call) and isinstance(call, Const):  # 0 < flanked(...) and the like
+        call, bound, op = bound, call, {"<": ">", "<=": ">=", "!=": "!=", ">": "<", ">=": "<="}.get(op, "")
+    if not (isinstance(call, Call) and call.fn == "flanked" and call.args[0] == me and isinstance(bound, Const)):
+        return None
+    if (op, bound.value) not in ((">", 0), ("!=", 0), (">=", 1)):
+        return None
+    d = x._direction_const(call.args[1], scope)
+    if d is None:
+        return None
+    shift = x._shift(d)
+    if shift is None:
+        return None
+    delta, on_mask, _ = shift
+    return SX("flanked", (d,), text=str(delta), index=on_mask)
