@@ -16,10 +16,16 @@ What uses it so far:
   line when one of them holds c. The same answer as the walk of ``line_at``: a run
   through c of at least n cells is a window of n cells that holds c, and back.
 
+* ``flanked(c, d) > 0`` in a condition on one cell (``flanked_set``): for a known d that
+  is a shift, the cells that flank along d for the whole board as a directional fill (the
+  other players' pieces grown back from the mover's pieces, then one step back), so a
+  legal-move cell set needs no walk per cell and direction.
+
 Every choice is made from the board's step tables (never by recognising a game); where a
 direction is not a shift (a wrapping board, a graph whose steps are not one index shift)
 or has an opposite that is not its exact inverse, the cell-by-cell walk stays, and
-``fallbacks`` says why (``midgardc explain`` prints both).
+``LinePlan.fallback`` says why (``midgardc explain`` prints the choices and the reasons:
+``explain_lines``).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Optional
 
-from ...ir.nodes import BoardIR, Binary, Call, Const, Expr, GameIR, Local, opposite_directions
+from ...ir.nodes import AssessRegions, BoardIR, Binary, Call, Const, Expr, FlipFlanked, GameIR, Local, opposite_directions
 from .common import SX
 
 #: Boards up to this many cells get bitboard code (above it, shifting every word of the
@@ -176,13 +182,18 @@ def _has_c(src: str, words: int, indent: str) -> list[str]:
 
 
 def calls_builtin(ir: GameIR, fn: str) -> bool:
-    """Whether any expression of the game calls built-in ``fn`` (a walk over the IR's
-    dataclasses and tuples; the board's tables hold no expressions and are skipped)."""
+    """Whether any expression of the game calls built-in ``fn``."""
+    return contains(ir, lambda x: isinstance(x, Call) and x.fn == fn)
+
+
+def contains(ir: GameIR, found) -> bool:
+    """Whether any node of the game satisfies ``found`` (a walk over the IR's dataclasses
+    and tuples; the board's tables hold no expressions and are skipped)."""
     seen: set[int] = set()
     stack: list[object] = [ir]
     while stack:
         x = stack.pop()
-        if isinstance(x, Call) and x.fn == fn:
+        if found(x):
             return True
         if isinstance(x, (str, int, float, bool, type(None), BoardIR)) or id(x) in seen:
             continue
@@ -222,3 +233,59 @@ def flanked_set(x, e: Expr, me: Local, scope) -> Optional[SX]:
         return None
     delta, on_mask, _ = shift
     return SX("flanked", (d,), text=str(delta), index=on_mask)
+
+
+# -- what `midgardc explain` says about them -----------------------------------------------
+
+
+def set_operations(gen, set_call: str) -> str:
+    """The whole-board operations a cell-set call (``cellset_N(...)``) runs, in words."""
+    name = set_call.split("(", 1)[0]
+    fn = next((f for f in gen.x.cellsets if f"cellset_{f.index}" == name), None)
+    if fn is None:
+        return ""
+    ops = []
+    fills = [line.split("# ", 1)[1] for line in fn.prelude if line.startswith("flanked_cells(")]
+    if fills:
+        ops.append(f"{len(fills)} directional fill(s) {', '.join(fills)}")
+    pulls = sum("pull_cells(" in line for line in fn.prelude)
+    if pulls:
+        ops.append(f"{pulls} shift(s) of a set by a step")
+    near = sum("dilate_cached(" in line for line in fn.prelude)
+    if near:
+        ops.append(f"{near} dilation(s) (the cells next to a set)")
+    return "; ".join(ops) if ops else "and/or/not of the piece sets"
+
+
+def explain_lines(gen) -> list[str]:
+    """The bitboard section of ``midgardc explain``: each direction as a shift (or why
+    not), and how line() and flanked() are computed — by whole-board bit arithmetic or by
+    a walk, with the reason."""
+    ir: GameIR = gen.ir
+    board = ir.board
+    out = ["", "whole-board bit arithmetic (bitboards, compiled engine; the interpreter walks):"]
+    words = words_for(board.n_cells)
+    out.append(f"  {board.n_cells} cells in {words} 64-bit word(s)" + ("" if gen.x.sets_enabled else ": too many for cell sets, every condition is tested cell by cell"))
+    if not board.directions:
+        out.append(f"  no directions on a {board.topology} board: no shifts")
+    for d, name in enumerate(board.directions):
+        s = direction_shift(board, d)
+        out.append(f"  direction {name}: " + (f"a shift by {s.delta:+d} cells, masked by its edge mask ({sum(bin(w).count('1') for w in s.on)} cells step on the board)" if s else "not one index shift on the whole board (it wraps or jumps): walked step by step"))
+    if calls_builtin(ir, "line"):
+        plan = line_plan(board)
+        if plan.bits:
+            pairs = ", ".join(f"{s.name}+{o}" if o else s.name for s, o in plan.groups)
+            out.append(f"  line(c, n): shift-and-AND runs of the owner's pieces along {pairs} (n - 1 shifts to find runs, n - 1 to cover them)")
+        else:
+            out.append(f"  line(c, n): walked cell by cell from c ({plan.fallback})")
+    if calls_builtin(ir, "flanked"):
+        fills = sum(line.startswith("flanked_cells(") for f in gen.x.cellsets for line in f.prelude)
+        if fills:
+            out.append(f"  flanked(c, d) > 0: {fills} directional fill(s) in cell sets (the other players' runs grown back from the mover's pieces)")
+        else:
+            out.append("  flanked(c, d): walked from each cell (no `flanked(c, d) > 0` over a direction that is one index shift in a condition on one cell)")
+    if contains(ir, lambda x: isinstance(x, FlipFlanked)):
+        out.append("  flip_flanked: walked from the placed piece, direction by direction")
+    if contains(ir, lambda x: isinstance(x, AssessRegions)):
+        out.append("  assess_regions: a breadth-first search over the neighbour tables from the changed cells (member and opening sets are cell sets; the search is not a fill)")
+    return out
