@@ -63,6 +63,7 @@ def test_flanks_are_fills_where_directions_are_shifts():
     assert build.generate_source(load_game_ir(FLANKS, "hex")).count("flanked_cells(st, ") == 6
     wrap = build.generate_source(load_game_ir(FLANKS, "wrap"))
     assert "flanked_cells" not in wrap and "flanked_run(st, f0" in wrap  # the walk, cell by cell
+    assert "flip_bits(st, at)" in square and "flip_bits" not in wrap
 
 
 def test_explain_shows_the_bit_operations_and_what_falls_back():
@@ -78,9 +79,10 @@ def test_explain_shows_the_bit_operations_and_what_falls_back():
     out = explain(FLANKS)
     assert "100 cells in 2 64-bit word(s)" in out and "direction e: a shift by +1 cells" in out
     assert "whole-board operations: 8 directional fill(s) {c : flanked(c, n) > 0}" in out
-    assert "flanked(c, d) > 0: 8 directional fill(s)" in out and "flip_flanked: walked" in out
+    assert "flanked(c, d) > 0: 8 directional fill(s)" in out and "flip_flanked: the run along each direction grown" in out
     wrap = explain(FLANKS, "--variant", "wrap")
     assert "direction e: not one index shift on the whole board" in wrap and "flanked(c, d): walked from each cell" in wrap
+    assert "flip_flanked: walked from the placed piece" in wrap
     assert "line(c, n): shift-and-AND runs of the owner's pieces along n+s, ne+sw, e+w, se+nw" in explain(CONNECT_FOUR)
     assert "line(c, n): walked cell by cell from c (direction n is not one index shift" in explain(LINES, "--variant", "wrap")
     assert "no directions on a triangle board" in explain(str(SPECS / "midgard.yaml"))

@@ -39,8 +39,8 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from ..ir.nodes import CELL, CHANCE_STREAM, ITEM, DIR, KIND, PLAYER, GameIR, opposite_directions
-from .emit.bitboards import LinePlan, calls_builtin, line_code, line_plan
+from ..ir.nodes import CELL, CHANCE_STREAM, ITEM, DIR, KIND, PLAYER, FlipFlanked, GameIR, opposite_directions
+from .emit.bitboards import LinePlan, calls_builtin, contains, flip_shifts, line_code, line_plan
 from .emit.captures import Captures
 from .emit.cellsets import CellSets
 from .emit.common import (
@@ -342,7 +342,14 @@ def generate_runtime(g: Generator) -> str:
 def generate_lines(g: Generator) -> str:
     ir = g.ir
     pprops = [{"index": i, "comment": name, "values": [0] + list(values)} for i, (name, values) in enumerate(ir.player_props)]
-    return render("lines.pyx.j2", **g.context(), pprops=pprops, opposite=list(opposite_directions(ir.board)), line_bits=_line_plan(g).bits)
+    return render("lines.pyx.j2", **g.context(), pprops=pprops, opposite=list(opposite_directions(ir.board)), line_bits=_line_plan(g).bits, flip_bits=bool(_flip_shifts(g)))
+
+
+def _flip_shifts(g: Generator) -> list:
+    """The directions of flip_flanked as shifts, when the rules flip and every one is."""
+    if not g.x.sets_enabled or not contains(g.ir, lambda x: isinstance(x, FlipFlanked)):
+        return []
+    return flip_shifts(g.ir.board)
 
 
 def _line_plan(g: Generator) -> LinePlan:
@@ -355,7 +362,7 @@ def _line_plan(g: Generator) -> LinePlan:
 def generate_bitboards(g: Generator) -> str:
     plan = _line_plan(g)
     flanks = any("flanked_cells(" in line for f in g.x.cellsets for line in f.prelude)
-    return render("bitboards.pyx.j2", **g.context(), line_plan=plan, line_code=line_code(plan, g.x.words) if plan.bits else [], flanks=flanks)
+    return render("bitboards.pyx.j2", **g.context(), line_plan=plan, line_code=line_code(plan, g.x.words) if plan.bits else [], flanks=flanks, flip_shifts=_flip_shifts(g))
 
 
 def generate_defines(g: Generator) -> str:

@@ -114,6 +114,15 @@ def line_plan(board: BoardIR) -> LinePlan:
     return plan
 
 
+def flip_shifts(board: BoardIR) -> list[Shift]:
+    """Every direction as a shift, for flip_flanked as fills; [] (the walk) when the
+    board has no directions, is too large, or one direction is not a shift."""
+    if not board.directions or board.n_cells > MAX_BITBOARD_CELLS:
+        return []
+    shifts = [direction_shift(board, d) for d in range(len(board.directions))]
+    return [] if any(s is None for s in shifts) else shifts  # type: ignore[misc]
+
+
 # -- C text: shifts of multi-word sets, unrolled per word ----------------------------------
 
 
@@ -285,7 +294,10 @@ def explain_lines(gen) -> list[str]:
         else:
             out.append("  flanked(c, d): walked from each cell (no `flanked(c, d) > 0` over a direction that is one index shift in a condition on one cell)")
     if contains(ir, lambda x: isinstance(x, FlipFlanked)):
-        out.append("  flip_flanked: walked from the placed piece, direction by direction")
+        if flip_shifts(board) and gen.x.sets_enabled:
+            out.append("  flip_flanked: the run along each direction grown one shift at a time from the placed piece; the runs closed by the mover's piece flip")
+        else:
+            out.append("  flip_flanked: walked from the placed piece, direction by direction (not every direction is one index shift)")
     if contains(ir, lambda x: isinstance(x, AssessRegions)):
         out.append("  assess_regions: a breadth-first search over the neighbour tables from the changed cells (member and opening sets are cell sets; the search is not a fill)")
     return out
