@@ -1035,6 +1035,8 @@ cdef inline void flip_flanked(State* st, int at) noexcept nogil:
     cdef int d, i, x, piece
     if at >= N_CELLS:
         return
+    flip_bits(st, at)  # (the walk below, as directional fills)
+    return
     for d in range(N_DIRS):
         runs[d] = flanked_run(st, at, d)
     for d in range(N_DIRS):
@@ -1111,6 +1113,229 @@ cdef inline void flanked_cells(State* st, int delta, const uint64_t* on, uint64_
     pull_cells(grown, pulled, delta)
     for w in range(WORDS):
         out[w] = pulled[w] & on[w]
+
+
+cdef extern from *:
+    """
+    /* the cells whose n step is on the board (that step: index -8) */
+    static const uint64_t MGC_FLIP_ON_0[1] = {0xffffffffffffff00ULL};
+    /* the cells whose ne step is on the board (that step: index -7) */
+    static const uint64_t MGC_FLIP_ON_1[1] = {0x7f7f7f7f7f7f7f00ULL};
+    /* the cells whose e step is on the board (that step: index +1) */
+    static const uint64_t MGC_FLIP_ON_2[1] = {0x7f7f7f7f7f7f7f7fULL};
+    /* the cells whose se step is on the board (that step: index +9) */
+    static const uint64_t MGC_FLIP_ON_3[1] = {0x007f7f7f7f7f7f7fULL};
+    /* the cells whose s step is on the board (that step: index +8) */
+    static const uint64_t MGC_FLIP_ON_4[1] = {0x00ffffffffffffffULL};
+    /* the cells whose sw step is on the board (that step: index +7) */
+    static const uint64_t MGC_FLIP_ON_5[1] = {0x00fefefefefefefeULL};
+    /* the cells whose w step is on the board (that step: index -1) */
+    static const uint64_t MGC_FLIP_ON_6[1] = {0xfefefefefefefefeULL};
+    /* the cells whose nw step is on the board (that step: index -9) */
+    static const uint64_t MGC_FLIP_ON_7[1] = {0xfefefefefefefe00ULL};
+    """
+    const uint64_t FLIP_ON_0 "MGC_FLIP_ON_0"[1]
+    const uint64_t FLIP_ON_1 "MGC_FLIP_ON_1"[1]
+    const uint64_t FLIP_ON_2 "MGC_FLIP_ON_2"[1]
+    const uint64_t FLIP_ON_3 "MGC_FLIP_ON_3"[1]
+    const uint64_t FLIP_ON_4 "MGC_FLIP_ON_4"[1]
+    const uint64_t FLIP_ON_5 "MGC_FLIP_ON_5"[1]
+    const uint64_t FLIP_ON_6 "MGC_FLIP_ON_6"[1]
+    const uint64_t FLIP_ON_7 "MGC_FLIP_ON_7"[1]
+
+
+cdef inline void flip_bits(State* st, int at) noexcept nogil:
+    """flip_flanked at `at` (on the board) with every direction one index shift: along each
+    direction the run of other players' pieces from `at` grown one shift at a time, kept
+    when the cell past it holds a piece of the mover; then every kept cell turns to the
+    mover (the same cells as flip_flanked's walk, so the same position)."""
+    cdef uint64_t mine[WORDS]
+    cdef uint64_t theirs[WORDS]
+    cdef uint64_t x[WORDS]
+    cdef uint64_t t[WORDS]
+    cdef uint64_t nxt[WORDS]
+    cdef uint64_t run[WORDS]
+    cdef uint64_t flips[WORDS]
+    cdef uint64_t more, closed, bits
+    cdef int w, c
+    for w in range(WORDS):
+        mine[w] = owner_word(st, st.current, w)
+        theirs[w] = VALID[w] & ~st.cellsets[0][w] & ~mine[w]
+        flips[w] = 0
+    # along n
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_0[w]
+        pull_cells(t, nxt, 8)  # one step n
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along ne
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_1[w]
+        pull_cells(t, nxt, 7)  # one step ne
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along e
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_2[w]
+        pull_cells(t, nxt, -1)  # one step e
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along se
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_3[w]
+        pull_cells(t, nxt, -9)  # one step se
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along s
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_4[w]
+        pull_cells(t, nxt, -8)  # one step s
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along sw
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_5[w]
+        pull_cells(t, nxt, -7)  # one step sw
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along w
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_6[w]
+        pull_cells(t, nxt, 1)  # one step w
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along nw
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_7[w]
+        pull_cells(t, nxt, 9)  # one step nw
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    for w in range(WORDS):
+        bits = flips[w]
+        while bits:
+            c = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            set_piece(st, c, 1 + st.current * N_KINDS + (st.board[c] - 1) % KIND_DIV)
 
 
 # ---------------------------------------------------------------------------- definitions
