@@ -34,17 +34,19 @@ def explain(spec: str, variant: Optional[str], player_count: Optional[int]) -> N
 def explain_lines(ir: GameIR) -> list[str]:
     """The text of ``midgardc explain`` for a game."""
     from ..compiler.codegen import Generator
+    from ..compiler.emit import bitboards
     from ..compiler.emit.common import unparse
 
     gen = Generator(ir)
     label = ir.title + (f" [{ir.variant}]" if ir.variant else "") + f" ({ir.n_players} players)"
     out = [f"{label}: how legal moves are listed, action by action (ids ascending)"]
     for p, compiled in zip(plan_game(ir), gen.actions):
-        out += _action_lines(ir, p, compiled, lambda e: unparse(e, ir))
-    return out
+        out += _action_lines(ir, p, compiled, lambda e: unparse(e, ir), gen)
+    return out + bitboards.explain_lines(gen)
 
 
-def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text) -> list[str]:
+def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text, gen) -> list[str]:
+    from ..compiler.emit.bitboards import set_operations
     from ..compiler.emit.common import comment_text
 
     a = ir.actions[p.action]
@@ -68,6 +70,7 @@ def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text) -> list[str]:
             out += [f"{pad}  at most {text(x)}" for x in L.upper]
         elif q.type == CELL and loop["set_call"]:
             out.append(f"{head}: the cells of one cell set, by bitboard operations: {{{q.name} in cells: {loop['set_comment']}}}")
+            out.append(f"{pad}  whole-board operations: {set_operations(gen, loop['set_call'])}")
         elif q.type == CELL:
             why = "no condition pins it to a few cells (as `t == step(f, d)` does)"
             why += ", and none translates to a cell set" if L.conds else ", and there is no condition on it alone"

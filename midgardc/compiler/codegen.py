@@ -39,7 +39,8 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from ..ir.nodes import CELL, CHANCE_STREAM, ITEM, DIR, KIND, PLAYER, GameIR, opposite_directions
+from ..ir.nodes import CELL, CHANCE_STREAM, ITEM, DIR, KIND, PLAYER, FlipFlanked, GameIR, opposite_directions
+from .emit.bitboards import LinePlan, calls_builtin, contains, flip_shifts, line_code, line_plan
 from .emit.captures import Captures
 from .emit.cellsets import CellSets
 from .emit.common import (
@@ -68,6 +69,7 @@ SECTIONS = (
     "state",
     "runtime",
     "lines",
+    "bitboards",  # whole-board bit arithmetic (emit/bitboards.py)
     "deck",
     "zones",
     "areas",
@@ -344,7 +346,27 @@ def generate_runtime(g: Generator) -> str:
 def generate_lines(g: Generator) -> str:
     ir = g.ir
     pprops = [{"index": i, "comment": name, "values": [0] + list(values)} for i, (name, values) in enumerate(ir.player_props)]
-    return render("lines.pyx.j2", **g.context(), pprops=pprops, opposite=list(opposite_directions(ir.board)))
+    return render("lines.pyx.j2", **g.context(), pprops=pprops, opposite=list(opposite_directions(ir.board)), line_bits=_line_plan(g).bits, flip_bits=bool(_flip_shifts(g)))
+
+
+def _flip_shifts(g: Generator) -> list:
+    """The directions of flip_flanked as shifts, when the rules flip and every one is."""
+    if not g.x.sets_enabled or not contains(g.ir, lambda x: isinstance(x, FlipFlanked)):
+        return []
+    return flip_shifts(g.ir.board)
+
+
+def _line_plan(g: Generator) -> LinePlan:
+    """line(c, n) as bitboards when the spec uses line() and the board allows it."""
+    if not calls_builtin(g.ir, "line"):
+        return LinePlan(fallback="the rules never call line()")
+    return line_plan(g.ir.board)
+
+
+def generate_bitboards(g: Generator) -> str:
+    plan = _line_plan(g)
+    flanks = any("flanked_cells(" in line for f in g.x.cellsets for line in f.prelude)
+    return render("bitboards.pyx.j2", **g.context(), line_plan=plan, line_code=line_code(plan, g.x.words) if plan.bits else [], flanks=flanks, flip_shifts=_flip_shifts(g))
 
 
 def generate_defines(g: Generator) -> str:
@@ -397,6 +419,7 @@ _GENERATORS = {
     "tables": generate_tables,
     "state": generate_state,
     "runtime": generate_runtime,
+    "bitboards": generate_bitboards,
     "lines": generate_lines,
     "deck": lambda g: render("deck.pyx.j2", **g.context()),
     "zones": lambda g: render("zones.pyx.j2", **g.context()),
