@@ -517,13 +517,16 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             ptuple = []
             for typ, pname, off, typ_off in params:
                 ppos = locate(off)
-                if typ not in DEFINE_TYPES:
-                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(DEFINE_TYPES)})", locate(typ_off), did_you_mean(typ, DEFINE_TYPES))
+                # the built-in types, or an enumeration of `enums:` (a row, a kingdom)
+                ptype = DEFINE_TYPES.get(typ) or self.names.types.get(typ)
+                if ptype is None:
+                    known = [*DEFINE_TYPES, *self.names.types]
+                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(known)})", locate(typ_off), did_you_mean(typ, known))
                 self.ident(pname, ppos, "parameter name")
                 if pname in scope:
                     raise SpecError(f"parameter '{pname}' appears twice", ppos)
-                scope[pname] = DEFINE_TYPES[typ]
-                ptuple.append(Param(pname, DEFINE_TYPES[typ]))
+                scope[pname] = ptype
+                ptuple.append(Param(pname, ptype))
             self.names.defining = name
             expr = self.condition(body, scope, want=None)
             self.names.defining = ""
