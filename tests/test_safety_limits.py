@@ -141,6 +141,7 @@ LONGEST_SEEN = {
     "classics/go.yaml": 501,  # greedy (110 games); random 469 in 2,000
     "classics/hex.yaml": 169,
     "classics/kalah.yaml": 81,
+    "classics/nine-mens-morris.yaml": 467,  # random; greedy 105, mcts:100 120
     "classics/reversi.yaml": 60,  # (default limit 1000)
     "classics/tic-tac-toe.yaml": 9,  # a full board (default limit 1000)
 }

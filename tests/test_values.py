@@ -219,6 +219,7 @@ ranking: {score: "count(x in cells: owner(x) == p)"}
         ("rival: {of: number, type: kingdom}", "empty(c)", "an attribute belongs to the values of a finite type (cell, player, kind, item, face, dir or an enumeration), not to numbers", 11, 15),
         ("realm: {of: cell, type: kingdom}", '"any k in kingdoms: realm(c) == k"', "expected a collection to range over", 15, 22),
         ("realm: {of: cell, type: kingdom}", '"favour(a) == nort"', "unknown name 'nort'", 15, 26),
+        ("realm: {of: cell, type: kingdom}\ndefine:\n  mine(kingdm k): true", "empty(c)", "unknown parameter type 'kingdm' (types: cell, player, kind, dir, item, number, kingdom, card_kind)", 13, 8),
     ],
 )
 def test_enum_and_attribute_errors(tmp_path, attrs, where, message, line, col) -> None:
@@ -231,6 +232,18 @@ def test_enum_and_attribute_errors(tmp_path, attrs, where, message, line, col) -
     assert f":{line}:{col}:" in text.splitlines()[0], text
     if "range over" in message:
         assert "did you mean 'kingdom'?" in text
+
+
+def test_a_definition_takes_an_enumeration_value(tmp_path) -> None:
+    # a definition's parameter may be of an enumeration's type (Nine Men's Morris: a point
+    # on one of the rows of three), passed a value or a quantifier variable. (The compiled
+    # engine's side: specs/classics/nine-mens-morris.yaml's `on(cell c, row l)`, in the
+    # differential of every spec.)
+    path = tmp_path / "t.yaml"
+    spec = ENUM_BASE.replace("attributes:\n  ATTRS", "attributes:\n  realm: {of: cell, type: kingdom, values: {a1: north, b1: north, a2: south, b2: south}}\ndefine:\n  of_realm(cell c, kingdom k): realm(c) == k")
+    path.write_text(spec.replace("WHERE", '"empty(c) and of_realm(c, north) and any k in kingdom: of_realm(c, k) and favour(mover) == none"'))
+    state = get_game(str(path), None, "interpreted").new_state()
+    assert texts(state) == ["a1", "b1"]
 
 
 # --------------------------------------------------------------------------- counter arrays
