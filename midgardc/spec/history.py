@@ -38,6 +38,8 @@ def lower_history(low: "Lowerer", node: Optional[YNode], counters: list[str], ma
             turn = True
         elif name in counters:
             covered.append(counters.index(name))
+        elif any(c.startswith(name + "[") for c in counters):  # a counter array: every element
+            covered.extend(i for i, c in enumerate(counters) if c.startswith(name + "["))
         else:
             raise SpecError(
                 f"unknown part of a position '{name}' (board, turn, or a counter: {', '.join(counters) or 'none declared'})",

@@ -258,12 +258,13 @@ class Expressions:
             return DomainLoop([], [], f"for {var} in range({d.args[0].value}):", [], "int")
         if d.kind == "item_kinds":
             return DomainLoop([], [], f"for {var} in range(N_ITEM_KINDS):", [], "int")
-        if d.kind == "ray":  # stacks and pushes: the cells past a cell along a direction
+        if d.kind in ("ray", "slide"):  # the cells past a cell along a direction (slide: to the first piece)
             src, way = (self.expr(a, scope).text for a in d.args)
             order, size, slot = prefix + "ray", prefix + "ray_size", prefix + "ray_at"
+            fill = f"ray_fill({src}, {way}, {order})" if d.kind == "ray" else f"slide_fill(st, {src}, {way}, {order})"
             return DomainLoop(
                 [f"int {order}[N_CELLS]", f"int {size}", f"int {slot}"],
-                [f"{size} = ray_fill({src}, {way}, {order})"],
+                [f"{size} = {fill}"],
                 f"for {slot} in range({size}):",
                 [f"{var} = {order}[{slot}]"],
                 "int",
