@@ -80,6 +80,7 @@ CASES = [
     Case("region_not_a_cell.yaml", 6, 68, "argument 1 of 'region' must be a cell, got a player"),
     Case("setup_height_zero.yaml", 6, 51, "a setup height must be between 1 and 32767, got 0"),
     Case("counter_start_per_player_game.yaml", 5, 28, "a game counter has one starting value, not one per player"),
+    Case("slide_without_directions.yaml", 5, 53, "slide() needs a board with directions (a square or hex grid)"),
     Case("zone_game_owner.yaml", 9, 13, "'zone_size' of zone 'pile' takes 1 argument, zone_size(pile) (a game zone: no player)"),
     Case("pool_without_player.yaml", 11, 49, "'reserve' is a per-player pool: say whose, e.g. reserve(mover)"),
     # compound moves (continue:)

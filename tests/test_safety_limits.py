@@ -136,6 +136,7 @@ LONGEST_SEEN = {
     "kuhn-poker.yaml": 3,  # a pass, a bet and a call
     "leduc-poker.yaml": 8,  # two rounds of call, raise, raise, call
     "classics/breakthrough.yaml": 110,
+    "classics/chess.yaml": 807,  # random, 2,000 games
     "classics/connect-four.yaml": 42,  # a full board (default limit 1000)
     "classics/draughts.yaml": 324,  # mcts:100; random and greedy 277
     "classics/go.yaml": 501,  # greedy (110 games); random 469 in 2,000

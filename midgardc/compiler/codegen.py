@@ -183,6 +183,7 @@ class Generator(Moves):
             "nibbles": (n + 3) // 4 * 16 * self.x.words * 8 <= NIBBLE_TABLE_LIMIT,
             "n_pieces": max_piece + 1,
             "uses_group": self.x.uses_group,
+            "uses_slide": self.x.uses_slide,
             "uses_region": self.x.uses_region,
             "n_dilations": len(self.x.dilations),
             "pick": self.pick_cells(),

@@ -268,8 +268,8 @@ class Checker(TypedValues):
             return Domain(node.name, (), b.result)
         if isinstance(node, CallA) and node.name in DOMAINS:
             b = DOMAINS[node.name]
-            if node.name == "ray" and not self.names.has_directions:
-                raise self.fail("ray() needs a board with directions (a square or hex grid)", node.at)
+            if node.name in ("ray", "slide") and not self.names.has_directions:
+                raise self.fail(f"{node.name}() needs a board with directions (a square or hex grid)", node.at)
             return Domain(node.name, self._args(node, scope, b.args, "collection"), b.result)
         if isinstance(node, Name) and node.name in self.names.types and node.name not in scope:
             return self.enum_domain(node.name)  # every value of an enumeration, in order

@@ -103,6 +103,8 @@ DOMAINS: dict[str, Builtin] = {
     # stacks and pushes: the cells beyond a cell along a direction
     "item_kinds": Builtin((), ITEM, "every kind of item (of the decks or of items:), in declared order", "any k in item_kinds: face_up(mover, k) > 0"),
     "ray": Builtin((CELL, DIR), CELL, "the cells from step(c, d) on in direction d, up to the edge", "all x in ray(c, n): height(x) > 2"),
+    # sliding pieces: the cells a piece on c reaches along d, up to the first occupied one
+    "slide": Builtin((CELL, DIR), CELL, "the cells from step(c, d) on in direction d, up to and including the first occupied one (or the edge)", "any x in slide(f, d): x == t"),
 }
 
 QUANTIFIERS = {

@@ -41,6 +41,8 @@ def lower_history(low: "Lowerer", node: Optional[YNode], counters: list[str], ma
             covered.append(counters.index(name))
         elif pool_columns(low, name) is not None:  # a pool: every owner's and kind's count
             covered.extend(pool_columns(low, name))
+        elif any(c.startswith(name + "[") for c in counters):  # a counter array: every element
+            covered.extend(i for i, c in enumerate(counters) if c.startswith(name + "["))
         else:
             raise SpecError(
                 f"unknown part of a position '{name}' (board, turn, or a counter or pool: {', '.join([*counters, *low.pools]) or 'none declared'})",

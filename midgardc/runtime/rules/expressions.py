@@ -267,8 +267,8 @@ class Program:
         if d.kind == "item_kinds":
             kinds = list(range(self.ir.n_item_kinds))
             return lambda s, env: kinds
-        if d.kind == "ray":
-            return self._ray_domain(self.compile(d.args[0]), self.compile(d.args[1]))
+        if d.kind in ("ray", "slide"):
+            return self._ray_domain(self.compile(d.args[0]), self.compile(d.args[1]), d.kind == "slide")
         raise AssertionError(d.kind)  # pragma: no cover
 
     def _group_domain(self, cell: Fn, empty_too: bool = False) -> Callable[["Core", dict], list[int]]:
@@ -292,8 +292,9 @@ class Program:
 
         return group
 
-    def _ray_domain(self, cell: Fn, direction: Fn) -> Callable[["Core", dict], list[int]]:
-        """ray(c, d): the cells past c in direction d, to the edge (or back to c)."""
+    def _ray_domain(self, cell: Fn, direction: Fn, stop: bool = False) -> Callable[["Core", dict], list[int]]:
+        """ray(c, d): the cells past c in direction d, to the edge (or back to c); with
+        ``stop``, slide(c, d): the same up to and including the first occupied cell."""
         n, steps = self.n, self.steps
 
         def ray(s, env):
@@ -304,6 +305,8 @@ class Program:
             x = steps[d][c]
             while x < n and x != c:
                 out.append(x)
+                if stop and s.board[x] > 0:
+                    break
                 x = steps[d][x]
             return out
 
@@ -316,7 +319,7 @@ class Program:
         rest, x, 0)`` — gives the same answer over just the elements where the fact holds,
         with ``rest`` as the body. Returns (those elements, remembered per value of the
         other locals the fact reads, as a domain; the remaining body), or None."""
-        if q.domain.kind in ("group", "ray", "neighbours") or not all(isinstance(a, Const) for a in q.domain.args):
+        if q.domain.kind in ("group", "ray", "slide", "neighbours") or not all(isinstance(a, Const) for a in q.domain.args):
             return None
         body = q.body
         if q.kind in ("any", "count"):
