@@ -39,7 +39,8 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from ..ir.nodes import CELL, CHANCE_STREAM, ITEM, DIR, KIND, PLAYER, GameIR, opposite_directions
+from ..ir.dice import KEEP_VAR, keep_of
+from ..ir.nodes import CELL, CHANCE_STREAM, INT, ITEM, DIR, KIND, PLAYER, GameIR, opposite_directions
 from .emit.captures import Captures
 from .emit.cellsets import CellSets
 from .emit.common import (
@@ -116,6 +117,8 @@ class Generator(Moves):
         self.end_effects = self.x.effects(ir.end.effects, {})
         self.rank_keys = [self._rank(i) for i in range(len(ir.ranking))]
         self.start_effects = self.x.effects(ir.start_effects, {})  # (last: earlier numbers stay)
+        keep = keep_of(ir.chance)  # a partial roll's kept dice (after the rest: numbers stay)
+        self.keep = None if keep is None else {"body": self.x.expr(keep, {KEEP_VAR: Var("a0", INT)}).text, "comment": comment_text(unparse(keep, ir))}
 
     # -- translation ---------------------------------------------------------------------
 
@@ -244,6 +247,7 @@ class Generator(Moves):
             "outcome_faces": [list(o) for o in ch.outcomes],
             "draw_outcome": list(ch.draw_outcome),
             "face_values": list(ch.values),
+            "keep": self.keep,  # chance.keep: die_kept(st, i), or None (every die is thrown)
         }
 
 # --------------------------------------------------------------------------- sections

@@ -15,6 +15,7 @@ from ..ir.nodes import CHANCE_STREAM, NOBODY, GameIR
 from .rng import Rng, derive_seed
 from .rules import zones as zone_rules
 from .rules.captures import Captures
+from .rules.dice import Dice
 from .rules.effects import MAX_HEIGHT, Effects
 from .rules.expressions import Program
 from .rules.history import History
@@ -24,7 +25,7 @@ from .rules.regions import Regions
 OFFBOARD = -1  # the piece id stored in the sentinel cell: not empty, no owner
 
 
-class Core(Effects, Captures, Regions, Moves, History):
+class Core(Effects, Captures, Regions, Moves, History, Dice):
     """One game state of the reference back end (ints in, ints out): the state, the turn
     structure (chance, a move applied, settling, the end) and, from its bases in
     ``rules/``, listing moves and running effects."""
@@ -165,15 +166,6 @@ class Core(Effects, Captures, Regions, Moves, History):
         self.counters[player][counter] = value
 
     # -- turns: the roll, a move applied, settling, the end -----------------------------
-
-    def sample_chance(self) -> int:
-        """The outcome of the due roll drawn from the state's chance stream (advancing it;
-        the caller applies it): die by die, see ChanceIR."""
-        chance = self.prog.ir.chance
-        draw = 0
-        for _ in range(chance.dice):
-            draw = draw * chance.n_faces + self.rng.below(chance.n_faces)
-        return chance.base + chance.draw_outcome[draw]
 
     def apply(self, move: int) -> None:
         """Play a move known to be legal (the API layer checks legality)."""
