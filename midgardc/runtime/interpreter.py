@@ -171,7 +171,7 @@ class Core(Effects, Captures, Regions, Moves, History, Dice):
         """Play a move known to be legal (the API layer checks legality)."""
         chance = self.prog.ir.chance
         if chance is not None and move >= chance.base:  # the roll comes up: same turn, no ply
-            self.roll = list(chance.outcomes[move - chance.base])
+            self.land_roll(chance.outcomes[move - chance.base])
             self.chance = False
             self._legal = None
             self._settle()
@@ -209,6 +209,9 @@ class Core(Effects, Captures, Regions, Moves, History, Dice):
         """After setup and after every move: end the game, or find a player who can move."""
         ir = self.prog.ir
         while True:
+            if self.chance and not self.roll_due():  # chance.when: this turn opens without a roll
+                self.chance = False
+                self._legal = None
             if any(cond(self, {}) for cond in self.prog.end_conds):
                 return self._finish()
             if self.ply >= ir.max_plies:

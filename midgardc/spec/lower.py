@@ -67,7 +67,7 @@ from .schema import (
     SLUG_RE,
 )
 from .variants import apply_player_count, apply_variant, load_tree, player_counts, variant_names
-from .dice import lower_keep
+from .dice import lower_dice_rules
 from .yamlpos import YList, YMap, YNode, YScalar
 from .present import lower_present
 from .zones import lower_items, lower_zones
@@ -386,7 +386,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         base = sum(a.size for a in actions)
         if base + len(chance.outcomes) > MAX_MOVES:
             raise SpecError(f"too many possible moves (limit {MAX_MOVES})", node.pos)
-        return lower_keep(self, replace(chance, base=base), self.keys(node, "chance", "'chance'"))
+        return lower_dice_rules(self, replace(chance, base=base), self.keys(node, "chance", "'chance'"))
 
     def lower_players(self, node: YNode) -> None:
         if not isinstance(node, YList) or not 1 <= len(node) <= MAX_PLAYERS:

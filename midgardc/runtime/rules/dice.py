@@ -1,9 +1,10 @@
-"""The interpreter's partial rolls (``chance.keep``, see midgardc/ir/dice.py): which dice a
-due roll keeps, its outcomes and its sampling, as the compiled engine's dice section."""
+"""The interpreter's dice rules (``chance.keep``, ``into``, ``when``; see midgardc/ir/dice.py):
+which dice a due roll keeps, its outcomes and sampling, where it lands and whether a turn
+opens with one, as the compiled engine's dice section."""
 
 from __future__ import annotations
 
-from ...ir.dice import KEEP_VAR, keep_of, kept_outcomes
+from ...ir.dice import KEEP_VAR, into_of, keep_of, kept_outcomes, when_of
 
 
 class Dice:
@@ -34,3 +35,21 @@ class Dice:
             face = self.roll[k] if kept[k] else self.rng.below(chance.n_faces)
             draw = draw * chance.n_faces + face
         return chance.base + chance.draw_outcome[draw]
+
+    def land_roll(self, faces) -> None:
+        """A roll's outcome comes up: into the roller's counter array (chance.into: how
+        many dice show each face), or as the public roll."""
+        into = into_of(self.prog.ir.chance)
+        if into is None:
+            self.roll = list(faces)
+            return
+        row = self.counters[self.current]
+        for f in range(self.prog.ir.chance.n_faces):
+            row[into + f] = 0
+        for f in faces:
+            row[into + f] += 1
+
+    def roll_due(self) -> bool:
+        """chance.when, read as a turn opens (True without one)."""
+        when = when_of(self.prog.ir.chance)
+        return when is None or bool(self.prog.fn(when)(self, {}))
