@@ -518,13 +518,14 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             ptuple = []
             for typ, pname, off, typ_off in params:
                 ppos = locate(off)
-                if typ not in DEFINE_TYPES:
-                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(DEFINE_TYPES)})", locate(typ_off), did_you_mean(typ, DEFINE_TYPES))
+                known = {**DEFINE_TYPES, **self.names.types, **({"face": FACE} if self.names.has_chance else {})}  # (enumerations and die faces too)
+                if typ not in known:
+                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(known)})", locate(typ_off), did_you_mean(typ, list(known)))
                 self.ident(pname, ppos, "parameter name")
                 if pname in scope:
                     raise SpecError(f"parameter '{pname}' appears twice", ppos)
-                scope[pname] = DEFINE_TYPES[typ]
-                ptuple.append(Param(pname, DEFINE_TYPES[typ]))
+                scope[pname] = known[typ]
+                ptuple.append(Param(pname, known[typ]))
             self.names.defining = name
             expr = self.condition(body, scope, want=None)
             self.names.defining = ""
