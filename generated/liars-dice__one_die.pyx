@@ -35,7 +35,7 @@ cdef enum:
     N_DIRS = 8            # board directions
     MAX_DEGREE = 1        # neighbour table width
     N_MOVES = 67          # move ids are 0 .. N_MOVES-1
-    MAX_PLIES = 61        # the game stops (ply_limited) after this many moves
+    MAX_PLIES = 1000      # the game stops (ply_limited) after this many moves
     N_RANK = 1            # ranking keys per player
     N_PIECES = 1          # piece ids 0 (empty) .. N_PLAYERS * N_KINDS
     WORDS = 1             # 64-bit words in a set of cells (bit c of word c // 64)
