@@ -8482,20 +8482,42 @@ cdef bint die_kept(State* st, long long a0) noexcept nogil:
 
 cdef int kept_outcomes(State* st, int* out) noexcept nogil:
     """The due roll's outcomes (move ids, ascending) whose kept dice show their faces:
-    as midgardc/ir/dice.py kept_outcomes."""
-    cdef bint kept[N_DICE]
-    cdef int k, o
+    as midgardc/ir/dice.py kept_outcomes (the thrown dice counted like an odometer, the
+    last one fastest, so the draws ascend)."""
+    cdef int free[N_DICE]
+    cdef int digit[N_DICE]
+    cdef int weight[N_DICE]
+    cdef int k, j
+    cdef int w = 1
+    cdef int nf = 0
+    cdef int draw = 0
     cdef int n = 0
+    for k in range(N_DICE - 1, -1, -1):
+        weight[k] = w
+        w *= N_FACES
     for k in range(N_DICE):
-        kept[k] = die_kept(st, k)
-    for o in range(N_OUTCOMES):
-        for k in range(N_DICE):
-            if kept[k] and OUTCOME_FACES[o][k] != st.roll[k]:
-                break
+        if die_kept(st, k):
+            draw += st.roll[k] * weight[k]
         else:
-            out[n] = CHANCE_BASE + o
-            n += 1
-    return n
+            free[nf] = k
+            digit[nf] = 0
+            nf += 1
+    if nf == N_DICE:  # nothing kept: every outcome
+        for n in range(N_OUTCOMES):
+            out[n] = CHANCE_BASE + n
+        return N_OUTCOMES
+    while True:
+        out[n] = CHANCE_BASE + DRAW_OUTCOME[draw]
+        n += 1
+        j = nf - 1
+        while j >= 0 and digit[j] == N_FACES - 1:
+            draw -= digit[j] * weight[free[j]]
+            digit[j] = 0
+            j -= 1
+        if j < 0:
+            return n
+        digit[j] += 1
+        draw += weight[free[j]]
 
 
 # -- changing the state
