@@ -110,6 +110,43 @@ def test_the_second_players_bid_can_be_called_too(game):
     assert state.returns() == [-1.0, 1.0]
 
 
+def test_every_view_hides_the_other_cup(game):
+    """Seat views (play, serve), observation tensors written in Python and in C, and the
+    OpenSpiel adapter's information states show a player their own cup only."""
+    import numpy as np
+
+    from midgardc.research.tensor import observation_tensor, python_tensor, schema
+    from midgardc.runtime.view import render_text
+
+    state = rolled(game, "roll:1-2-2-6-6", "roll:3-3-4-5-5", bid="2-3")
+    own, other = render_text(state, color=False, viewer=0), render_text(state, color=False, viewer=1)
+    assert "dice: one 1, two 2, three 0, four 0, five 0, six 2" in own and "one 1, two 2" not in other
+    assert "dice: one 0, two 0, three 2, four 1, five 2, six 0" in other and "three 2, four 1" not in own
+    sch = schema(game.ir)
+    columns = [game.ir.player_counters.index(game.ir.counters.index(f"dice[{f}]")) for f in FACES]
+    for viewer in (0, 1):
+        tensor = observation_tensor(state, viewer)
+        assert np.array_equal(tensor, python_tensor(state, viewer))  # (C and Python agree)
+        known, values = sch.view(tensor, "counters_known"), sch.view(tensor, "counters")
+        assert [known[viewer, j] for j in columns] == [1] * 6 and [known[1 - viewer, j] for j in columns] == [0] * 6
+        assert [values[1 - viewer, j] for j in columns] == [0] * 6
+
+
+def test_the_openspiel_adapter_tells_each_player_their_own_roll():
+    pytest.importorskip("pyspiel")
+    from midgardc.research.openspiel import load_game
+
+    os_game = load_game(LIARS)
+    s = os_game.new_initial_state()
+    assert s.is_chance_node() and len(s.chance_outcomes()) == 252
+    s.apply_action(0)  # roll:1-1-1-1-1 (chance outcomes are numbered from 0)
+    s.apply_action(0)  # 1-1
+    s.apply_action(251)  # roll:6-6-6-6-6
+    mine, theirs = s.information_state_string(1), s.information_state_string(0)
+    assert '"roll:6-6-6-6-6"' in mine and '"roll:?"' in mine and '"roll:1-1-1-1-1"' not in mine
+    assert '"roll:1-1-1-1-1"' in theirs and '"roll:?"' in theirs and "6-6-6-6-6" not in theirs
+
+
 def test_moves_carry_openspiels_action_ids(game):
     # liars_dice.cc: bid (q, f) is "bidnum / dice_sides() + 1" and "1 + (bidnum % dice_sides())";
     # "Bid ID #dice * #num faces encodes the special "liar" action"
