@@ -148,7 +148,8 @@ def snapshot(core) -> tuple:
     "item",
     [(MIDGARD, v) for v in MIDGARD_VARIANTS]
     + [(SAMPLER, None), (SAMPLER, "short"), (str(SPECS / "classics" / "tic-tac-toe.yaml"), None), (DICE, None), (DICE, "ordered"), (CAPTURES, None), (PHASES, None)]
-    + [(str(SPECS / "kuhn-poker.yaml"), None), (str(SPECS / "leduc-poker.yaml"), None)],
+    + [(str(SPECS / "kuhn-poker.yaml"), None), (str(SPECS / "leduc-poker.yaml"), None)]
+    + [(str(SPECS / "classics" / "liars-dice.yaml"), None), (str(SPECS / "classics" / "yahtzee.yaml"), None)],  # private and partial rolls
     ids=spec_id,
 )
 def test_state_agrees_after_every_move(item):

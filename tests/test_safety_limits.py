@@ -143,8 +143,10 @@ LONGEST_SEEN = {
     "classics/hex.yaml": 169,
     "classics/kalah.yaml": 81,
     "classics/nine-mens-morris.yaml": 467,  # random; greedy 105, mcts:100 120
+    "classics/liars-dice.yaml": 12,  # random (the rules' own bound: 61, 60 bids and a call)
     "classics/reversi.yaml": 60,  # (default limit 1000)
     "classics/tic-tac-toe.yaml": 9,  # a full board (default limit 1000)
+    "classics/yahtzee.yaml": 75,  # random (the rules' own bound: 78, 13 rounds of 3 moves each)
 }
 
 

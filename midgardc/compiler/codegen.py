@@ -39,7 +39,8 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from ..ir.nodes import CELL, CHANCE_STREAM, ITEM, DIR, KIND, PLAYER, FlipFlanked, GameIR, opposite_directions
+from ..ir.dice import KEEP_VAR, into_of, keep_of, when_of
+from ..ir.nodes import CELL, CHANCE_STREAM, INT, ITEM, DIR, KIND, PLAYER, FlipFlanked, GameIR, opposite_directions
 from .emit.bitboards import LinePlan, calls_builtin, contains, flip_shifts, line_code, line_plan
 from .emit.captures import Captures
 from .emit.cellsets import CellSets
@@ -119,6 +120,10 @@ class Generator(Moves):
         self.end_effects = self.x.effects(ir.end.effects, {})
         self.rank_keys = [self._rank(i) for i in range(len(ir.ranking))]
         self.start_effects = self.x.effects(ir.start_effects, {})  # (last: earlier numbers stay)
+        keep = keep_of(ir.chance)  # a partial roll's kept dice (after the rest: numbers stay)
+        self.keep = None if keep is None else {"body": self.x.expr(keep, {KEEP_VAR: Var("a0", INT)}).text, "comment": comment_text(unparse(keep, ir))}
+        when = when_of(ir.chance)  # chance.when: whether a turn opens with a roll
+        self.roll_when = None if when is None else {"body": self.x.expr(when, {}).text, "comment": comment_text(unparse(when, ir))}
 
     # -- translation ---------------------------------------------------------------------
 
@@ -251,6 +256,9 @@ class Generator(Moves):
             "outcome_faces": [list(o) for o in ch.outcomes],
             "draw_outcome": list(ch.draw_outcome),
             "face_values": list(ch.values),
+            "keep": self.keep,  # chance.keep: die_kept(st, i), or None (every die is thrown)
+            "into": into_of(ch),  # chance.into: the counter column of face 0, or None (the public roll)
+            "when": self.roll_when,  # chance.when: roll_due(st), or None (every turn opens with a roll)
         }
 
 # --------------------------------------------------------------------------- sections

@@ -263,6 +263,8 @@ class Checker(TypedValues):
                 raise self.fail(f"'{node.name}' needs arguments: {node.name}({', '.join(b.args)})", node.at)
             if node.name == "item_kinds" and not self.names.has_items:
                 raise self.fail("item_kinds needs kinds of item: add an 'items' (or 'deck') section", node.at)
+            if node.name == "faces" and not self.names.has_chance:
+                raise self.fail("faces needs dice: add a 'chance' section", node.at)
             if node.name == "directions" and not self.names.has_directions:
                 raise self.fail("this board has no directions (only square and hex grids have them)", node.at)
             return Domain(node.name, (), b.result)

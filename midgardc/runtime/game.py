@@ -197,12 +197,14 @@ class State:
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         """At a chance node: each outcome of the roll and its probability (they sum to 1);
         [] elsewhere. Exact weights: ``chance_weights()``."""
-        total = self.game.ir.chance.n_draws if self.core.chance else 1
-        return [(m, w / total) for m, w in self.chance_weights()]
+        weights = self.chance_weights()
+        total = sum(w for _, w in weights) or 1  # faces ** dice, or faces ** (dice thrown) when some are kept
+        return [(m, w / total) for m, w in weights]
 
     def chance_weights(self) -> list[tuple[Move, int]]:
         """At a chance node: each outcome and how many of the equally likely draws of the
-        dice give it (out of ``faces ** dice``); [] elsewhere."""
+        dice give it (out of ``faces ** dice``, or of ``faces ** thrown`` when a partial
+        roll keeps some dice: see midgardc/ir/dice.py); [] elsewhere."""
         if not self.core.chance:
             return []
         chance = self.game.ir.chance

@@ -164,7 +164,8 @@ def _chance_step(state: "State", step: int, full: bool, out: list[str], memo: di
     if full:
         out += _position(state)
         out.append(f"current: chance ({chance.name} for {who})")
-        listing = " ".join(f"{m.text}={w}/{chance.n_draws}" for m, w in weights)
+        total = sum(w for _, w in weights)  # (a partial roll throws fewer dice)
+        listing = " ".join(f"{m.text}={w}/{total}" for m, w in weights)
         if listing == memo.get("outcomes"):
             out.append(f"outcomes ({len(weights)}): the same as at step {memo['outcomes_step']}")
         else:

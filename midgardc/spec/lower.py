@@ -67,6 +67,7 @@ from .schema import (
     SLUG_RE,
 )
 from .variants import apply_player_count, apply_variant, load_tree, player_counts, variant_names
+from .dice import lower_dice_rules
 from .yamlpos import YList, YMap, YNode, YScalar
 from .present import lower_present
 from .zones import lower_items, lower_zones
@@ -390,7 +391,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         base = sum(a.size for a in actions)
         if base + len(chance.outcomes) > MAX_MOVES:
             raise SpecError(f"too many possible moves (limit {MAX_MOVES})", node.pos)
-        return replace(chance, base=base)
+        return lower_dice_rules(self, replace(chance, base=base), self.keys(node, "chance", "'chance'"))
 
     def lower_players(self, node: YNode) -> None:
         if not isinstance(node, YList) or not 1 <= len(node) <= MAX_PLAYERS:
@@ -524,14 +525,14 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             ptuple = []
             for typ, pname, off, typ_off in params:
                 ppos = locate(off)
-                types = {**DEFINE_TYPES, **self.names.types}  # and every enumeration
-                if typ not in types:
-                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(types)})", locate(typ_off), did_you_mean(typ, list(types)))
+                known = {**DEFINE_TYPES, **self.names.types, **({"face": FACE} if self.names.has_chance else {})}  # (enumerations and die faces too)
+                if typ not in known:
+                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(known)})", locate(typ_off), did_you_mean(typ, list(known)))
                 self.ident(pname, ppos, "parameter name")
                 if pname in scope:
                     raise SpecError(f"parameter '{pname}' appears twice", ppos)
-                scope[pname] = types[typ]
-                ptuple.append(Param(pname, types[typ]))
+                scope[pname] = known[typ]
+                ptuple.append(Param(pname, known[typ]))
             self.names.defining = name
             expr = self.condition(body, scope, want=None)
             self.names.defining = ""

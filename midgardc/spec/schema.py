@@ -51,7 +51,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "move": ({"from", "to", "capture", "piece", "owner"}, {"from", "to"}),
     "flip_flanked": ({"at"}, {"at"}),
     # dice rolled at the start of every turn
-    "chance": ({"name", "dice", "faces", "ordered"}, {"dice", "faces"}),
+    "chance": ({"name", "dice", "faces", "ordered", "keep", "into", "when"}, {"dice", "faces"}),
     # taking pieces off the board; moving again
     "remove": ({"at", "each", "where", "to"}, {"at"}),
     "extra_turn": (set(), set()),

@@ -259,6 +259,8 @@ class Expressions:
             return DomainLoop([], [], f"for {var} in range({d.args[0].value}):", [], "int")
         if d.kind == "item_kinds":
             return DomainLoop([], [], f"for {var} in range(N_ITEM_KINDS):", [], "int")
+        if d.kind == "faces":
+            return DomainLoop([], [], f"for {var} in range(N_FACES):", [], "int")
         if d.kind in ("ray", "slide"):  # the cells past a cell along a direction (slide: to the first piece)
             src, way = (self.expr(a, scope).text for a in d.args)
             order, size, slot = prefix + "ray", prefix + "ray_size", prefix + "ray_at"

@@ -267,6 +267,9 @@ class Program:
         if d.kind == "item_kinds":
             kinds = list(range(self.ir.n_item_kinds))
             return lambda s, env: kinds
+        if d.kind == "faces":
+            faces = list(range(self.ir.chance.n_faces))
+            return lambda s, env: faces
         if d.kind in ("ray", "slide"):
             return self._ray_domain(self.compile(d.args[0]), self.compile(d.args[1]), d.kind == "slide")
         raise AssertionError(d.kind)  # pragma: no cover

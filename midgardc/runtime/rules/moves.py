@@ -116,9 +116,8 @@ class Moves:
         return list(self._legal)
 
     def _generate(self) -> list[int]:
-        chance = self.prog.ir.chance
-        if self.chance:  # a chance node: every outcome of the roll, ascending
-            return list(range(chance.base, chance.base + len(chance.outcomes)))
+        if self.chance:  # a chance node: every outcome of the roll (kept dice fixed), ascending
+            return self.roll_outcomes()
         out: list[int] = []
         seen: dict = {}  # (once condition, value) -> whether it holds, in this position
         for ai, action in enumerate(self.prog.ir.actions):
