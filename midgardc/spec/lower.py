@@ -517,13 +517,14 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             ptuple = []
             for typ, pname, off, typ_off in params:
                 ppos = locate(off)
-                if typ not in DEFINE_TYPES:
-                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(DEFINE_TYPES)})", locate(typ_off), did_you_mean(typ, DEFINE_TYPES))
+                types = {**DEFINE_TYPES, **self.names.types}  # (and every enumeration)
+                if typ not in types:
+                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(types)})", locate(typ_off), did_you_mean(typ, types))
                 self.ident(pname, ppos, "parameter name")
                 if pname in scope:
                     raise SpecError(f"parameter '{pname}' appears twice", ppos)
-                scope[pname] = DEFINE_TYPES[typ]
-                ptuple.append(Param(pname, DEFINE_TYPES[typ]))
+                scope[pname] = types[typ]
+                ptuple.append(Param(pname, types[typ]))
             self.names.defining = name
             expr = self.condition(body, scope, want=None)
             self.names.defining = ""
