@@ -433,3 +433,66 @@ def test_a_definition_takes_an_enumeration_value_or_says_which_types_there_are(t
     assert "unknown parameter type 'wnd'" in message and "wind" in message.splitlines()[0]
     assert f":{text.splitlines().index(next(ln for ln in text.splitlines() if 'gust(wnd' in ln)) + 1}:8:" in message.splitlines()[0]
     assert "did you mean 'wind'?" in message
+
+
+# --------------------------------------------------------------------------- enumerations in order
+
+ORDER_BASE = """midgardc: 1
+game: {name: t, players: [a, b]}
+enums: {kingdom: [north, south, east], suit: [cups, coins]}
+pieces: {stone: {hand: 3}}
+counters:
+  best: {type: kingdom}
+board: {topology: square, rows: 1, cols: 2}
+define:
+  above(kingdom x, kingdom y): WHERE
+actions:
+  pair:
+    params: {x: kingdom, y: kingdom}
+    where: "above(x, y) and best(mover) < x"
+    effects:
+      - set: {counter: best, to: y}
+    notation: "{x}-{y}"
+ranking: {score: "count(g in kingdom: best(p) >= g)"}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_enumeration_values_compare_in_written_order_and_definitions_take_them(engine, tmp_path) -> None:
+    path = tmp_path / "order.yaml"
+    path.write_text(ORDER_BASE.replace("WHERE", '"x <= y"'))
+    game = get_game(str(path), None, engine)
+    state = game.new_state()
+    # none comes before every value; a pair x <= y in the order the enumeration is written
+    assert texts(state) == ["north-north", "north-south", "north-east", "south-south", "south-east", "east-east"]
+    state.apply("north-south")  # a's best: south
+    state.apply("east-east")  # b's best: east
+    assert texts(state) == ["east-east"]  # a: best south < x
+    assert [p["score"]["score"] for p in state.to_json()["players"]] == [2, 3]
+
+
+@pytest.mark.parametrize(
+    "where, message, col",  # (the operator)
+    [
+        ('"x < 1"', "'<' compares two values of one enumeration (in the order written) or two numbers, not a kingdom value with a number", 35),
+        ('"x >= cups"', "'>=' compares two values of one enumeration (in the order written) or two numbers, not a kingdom value with a suit value", 35),
+    ],
+)
+def test_enumeration_order_errors(tmp_path, where, message, col) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(ORDER_BASE.replace("WHERE", where))
+    with pytest.raises(SpecError) as info:
+        load_game_ir(str(path))
+    text = str(info.value)
+    assert message in text
+    assert f":9:{col}:" in text.splitlines()[0], text
+
+
+def test_a_definition_parameter_of_an_unknown_type_lists_the_enumerations(tmp_path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(ORDER_BASE.replace("above(kingdom x", "above(kingdoms x").replace("WHERE", '"x <= y"'))
+    with pytest.raises(SpecError) as info:
+        load_game_ir(str(path))
+    text = str(info.value)
+    assert "unknown parameter type 'kingdoms' (types: cell, player, kind, dir, item, number, kingdom, suit)" in text
+    assert ":9:9:" in text.splitlines()[0], text

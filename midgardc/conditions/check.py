@@ -15,6 +15,7 @@ from ..ir.builtins import BUILTINS, CONSTANTS, DOMAINS, INDEXED, QUANTIFIERS, ZO
 from ..ir.nodes import BOOL, ITEM, CELL, DIR, FACE, INT, KIND, NONE, PLAYER, ZONE, Binary, Call, Const, DefineCall, Domain, Expr, Local, Quant, Unary
 from .pools import pool_call, pool_name
 from .parse import Agg, Ast, CallA, Choice, Index, Name, Num, Op, parse_condition
+from ..ir.values import is_enum
 from .typed import TypedValues
 from .words import TYPE_WORDS, _start, a_type
 
@@ -316,6 +317,11 @@ class Checker(TypedValues):
                 raise self.fail(f"'-' needs a number, got {a_type(args[0].type)}", _start(node.args[0]))
             return Unary("neg", args[0], INT)
         left, right = args
+        if op in _ORDER and (is_enum(left.type) or is_enum(right.type)):
+            # the values of an enumeration are ordered as written (none before them all)
+            if left.type != right.type:
+                raise self.fail(f"'{op}' compares two values of one enumeration (in the order written) or two numbers, not {a_type(left.type)} with {a_type(right.type)}", node.at)
+            return Binary(op, left, right, BOOL)
         if op in _ARITH or op in _ORDER:
             for a, src in zip(args, node.args):
                 if a.type != INT:
