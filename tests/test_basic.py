@@ -97,7 +97,11 @@ def check_moves(state: State) -> None:
         weights = state.chance_weights()
         assert [m for m, _ in weights] == legal
         assert all(w > 0 for _, w in weights)
-        assert sum(w for _, w in weights) == ir.chance.n_draws
+        total = sum(w for _, w in weights)
+        if getattr(ir.chance, "keep", None) is None:
+            assert total == ir.chance.n_draws
+        else:  # a partial roll (chance.keep) throws only the dice not kept: faces ** thrown
+            assert any(total == len(ir.chance.faces) ** k for k in range(1, ir.chance.dice + 1)), total
         assert math.isclose(math.fsum(p for _, p in state.chance_outcomes()), 1.0, rel_tol=0, abs_tol=1e-12)
     else:
         assert 0 <= player < ir.n_players
