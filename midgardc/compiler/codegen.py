@@ -40,7 +40,7 @@ import os
 from typing import Optional
 
 from ..ir.dice import KEEP_VAR, into_of, keep_of, when_of
-from ..ir.nodes import CELL, CHANCE_STREAM, INT, ITEM, DIR, KIND, PLAYER, FlipFlanked, GameIR, opposite_directions
+from ..ir.nodes import CELL, CHANCE_STREAM, INT, ITEM, DIR, KIND, PLAYER, Call, FlipFlanked, GameIR, SetElement, opposite_directions
 from .emit.bitboards import LinePlan, calls_builtin, contains, flip_shifts, line_code, line_plan
 from .emit.captures import Captures
 from .emit.cellsets import CellSets
@@ -199,7 +199,7 @@ class Generator(Moves):
             "zones": zone_facts(ir),
             "areas": self.area_facts(),
             # counters of every type and counter arrays (their helpers in runtime.pyx.j2)
-            "typed_values": bool(ir.counter_types) or any("[" in c for c in ir.counters),
+            "typed_values": bool(ir.counter_types) or any("[" in c for c in ir.counters) or contains(ir, _reads_or_writes_an_element),
             "history": history_facts(ir),
             "initial_heights": list(ir.initial_heights) + [0] if ir.initial_heights else None,
             "lookahead": any(a.legal_after is not None for a in ir.actions),
@@ -458,3 +458,9 @@ def generate_module(ir: GameIR) -> str:
     g = Generator(ir)
     parts = [_GENERATORS[name](g).strip("\n") for name in SECTIONS]
     return "\n\n\n".join(p for p in parts if p) + "\n"
+
+
+def _reads_or_writes_an_element(x: object) -> bool:
+    """A counter array in use, told by its nodes (not by its columns' names, which a spec
+    chooses)."""
+    return isinstance(x, SetElement) or (isinstance(x, Call) and x.fn == "counter_at")
