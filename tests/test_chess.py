@@ -176,6 +176,33 @@ def test_the_fifty_move_clock_counts_plies_without_a_pawn_move_or_a_capture(game
     assert state.to_json()["counters"]["quiet_moves"] == 0
 
 
+# After the last pawn move (e6e5), 98 quiet plies: the knights go out and back (no position
+# three times), Black's bishop goes round f8-d6-e7-f8 (checked with python-chess when made)
+FIFTY_QUIET = (
+    "f2f3 e7e6 g2g4 e6e5 b1c3 g8e7 g1h3 e7f5 h3f2 b8c6 c3b1 f5d6 f2h3 c6a5 h3f4 d6b5 f4d3 "
+    "a5c6 b1a3 c6e7 d3f4 e7f5 f4g2 f5h6 g2h4 b5d6 a3b1 d6f5 b1c3 f5e7 c3e4 h6f5 e4g3 e7g8 "
+    "h4g2 f5e7 g3e4 e7g6 e4f2 g8e7 g2f4 e7f5 f2e4 f5d6 f4d3 g6e7 d3f2 e7d5 e4g3 d6b5 f2d3 "
+    "b5d6 d3f4 d5e7 f4d3 e7g6 d3f2 d6f5 g3e4 f5e7 f2d3 e7g8 d3f4 g6e7 e4f2 e7f5 f4g2 g8e7 "
+    "f2e4 f5h6 e4g3 e7f5 g2h4 f5d6 g3e4 d6b5 e4c3 h6f5 c3b1 f5e7 b1a3 e7c6 h4g2 c6a5 g2f4 "
+    "b5d6 f4d3 a5c6 a3b1 d6f5 d3f4 c6b8 f4h3 f5e7 h3f2 e7g8 b1c3 f8d6 f2h3 d6e7 h3g1 e7f8"
+)
+
+
+def test_a_mate_on_the_hundredth_quiet_ply_wins(game):
+    # 9.6.2 "If the last move resulted in checkmate, that shall take precedence" (and
+    # 5.1.1: a checkmate "immediately ends the game"): the fool's mate as the 100th ply
+    # without a pawn move or a capture wins for Black
+    state = play(game, FIFTY_QUIET + " c3b1")
+    assert not state.is_terminal() and state.to_json()["counters"]["quiet_moves"] == 99
+    state.apply("d8h4")
+    assert state.to_json()["counters"]["quiet_moves"] == 100
+    assert state.is_terminal() and state.to_json()["winner"] == "black"
+    # the same check with White's knight on e4, which could block on f2 or g3: not a
+    # mate, so the fifty-move rule draws
+    state = play(game, FIFTY_QUIET + " c3e4 d8h4")
+    assert state.is_terminal() and state.to_json()["winner"] == "draw"
+
+
 def random_game_against_python_chess(game, seed: int) -> int:
     """A random game (moves drawn by python-chess's list) where, at every position, our
     legal moves are python-chess's, the game ends exactly when python-chess's does

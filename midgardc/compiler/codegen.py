@@ -194,6 +194,7 @@ class Generator(Moves):
             "pick": self.pick_cells(),
             "chance": self.chance_facts(),
             "again": self.x.uses_again,
+            "can_move": self.x.uses_can_move,
             "stacks": ir.stacks,
             "decks": self.deck_facts(),
             "zones": zone_facts(ir),

@@ -25,6 +25,7 @@ DECK_BUILTINS = ("face_up", "in_deck", "discarded", "deck_left")
 DIRECTION_BUILTINS = ("step", "room")
 AREA_BUILTINS = ("area_points", "areas_won")  # (and the collection ray(c, d))
 HISTORY_BUILTINS = ("times_seen", "repeated")  # the position history (history:)
+END_BUILTINS = ("can_move",)  # list the moves of the player to move: only in the end section
 
 
 @dataclass
@@ -46,6 +47,7 @@ class Names:
     has_areas: bool = False  # the spec declares areas scored by majority (areas:)
     has_chance: bool = False  # the spec declares dice (chance:), so rolled()/die() mean something
     has_history: bool = False  # the spec keeps a position history (history:)
+    in_end: bool = False  # checking the end section (end.when, end.effects): can_move() is allowed
     later: set[str] = field(default_factory=set)  # definitions written further down (not usable yet)
     defining: str = ""  # the definition whose body is being checked
     # -- values of every type (conditions/typed.py)
@@ -82,6 +84,15 @@ class Checker(TypedValues):
         if n == self.names.defining:
             return self.fail(f"'{n}' uses itself; definitions cannot be recursive", at, "say it with a quantifier (any, all, count) instead")
         return self.fail(f"'{n}' is defined further down; a definition can only use the ones written above it", at, f"move '{n}' above this one")
+
+    def _not_in_end(self, n: str, at: int) -> SpecError:
+        where = f"definition '{self.names.defining}'" if self.names.defining else "here"
+        return self.fail(
+            f"{n}() lists the moves of the player to move, so it is allowed only in the 'end' section (end.when, end.effects), not {where}: "
+            "in an action, legal_after or a trigger it would list moves while moves are being listed, and after the end no one is to move",
+            at,
+            "for the ranking, set a counter from it in end.effects and read that counter",
+        )
 
     def _no_history(self, n: str, at: int) -> SpecError:
         return self.fail(f"{n}() reads the position history, but this spec has no 'history' section", at, "say what a position is: history: {position: [board, turn]}")
@@ -133,6 +144,8 @@ class Checker(TypedValues):
         if n in BUILTINS and not BUILTINS[n].args:
             if n in HISTORY_BUILTINS and not self.names.has_history:
                 raise self._no_history(n, node.at)
+            if n in END_BUILTINS and not self.names.in_end:
+                raise self._not_in_end(n, node.at)
             return Call(n, (), BUILTINS[n].result)
         if n in self.names.defines and not self.names.defines[n][1]:
             idx, _, result = self.names.defines[n]
@@ -188,6 +201,8 @@ class Checker(TypedValues):
                 raise self.fail(f"{n}() scores the areas, but this spec has no 'areas' section", node.at, "declare them: areas: {north: {cells: [a1, a2], points: 2}}")
             if n in HISTORY_BUILTINS and not self.names.has_history:
                 raise self._no_history(n, node.at)
+            if n in END_BUILTINS and not self.names.in_end:
+                raise self._not_in_end(n, node.at)
             if n in DICE_BUILTINS and not self.names.has_chance:
                 raise self.fail(f"{n}() reads the dice, but this spec has no 'chance' section", node.at, "declare the dice: chance: {dice: 2, faces: {one: 1, two: 2}}")
             return Call(n, self._args(node, scope, b.args, "function"), b.result)

@@ -545,6 +545,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         if node is None:
             return End((), "end", ())
         body = self.keys(node, "end", "'end'")
+        self.names.in_end = True  # end.when and end.effects may ask can_move() (conditions/check.py)
         conds: list[Expr] = []
         if "when" in body:
             w = body["when"]
@@ -556,6 +557,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             if no_moves not in ("end", "pass"):
                 raise SpecError("end.no_moves is 'end' (the game ends) or 'pass' (the turn passes)", body["no_moves"].pos)
         effects = self.lower_effects(body.get("effects"), {}, "'end'")
+        self.names.in_end = False
         return End(tuple(conds), no_moves, effects)
 
     def lower_start(self, node: Optional[YNode]) -> tuple:

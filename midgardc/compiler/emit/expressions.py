@@ -67,6 +67,7 @@ class Expressions:
         self.removals: list[RemoveFn] = []
         self.eaches: list = []  # EachFn per for_each effect
         self.uses_again = False  # some effect is extra_turn: the state carries the flag
+        self.uses_can_move = False  # the end section asks can_move(): emit can_move_of()
         self._unrolling = 0  # any/all over directions being unrolled into cell sets
 
     # -- expressions -------------------------------------------------------------------
@@ -195,10 +196,16 @@ class Expressions:
             # the position history (templates/history.pyx.j2)
             "times_seen": lambda: Code("times_seen_of(st)", "long long"),
             "repeated": lambda: Code("(times_seen_of(st) >= 2)", "bint"),
+            # the end of the game (templates/end.pyx.j2)
+            "can_move": lambda: self._can_move(),
         }
         if fn not in table:
             raise BuildError(f"internal error: the compiled back end lacks built-in {fn!r}")
         return table[fn]()
+
+    def _can_move(self) -> Code:
+        self.uses_can_move = True
+        return Code("can_move_of(st)", "bint")
 
     def element_offset(self, index: tuple, scope: Scope) -> str:
         """C for an array element's offset in its row, -1 when an index is out of range:

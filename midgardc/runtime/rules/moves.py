@@ -115,6 +115,15 @@ class Moves:
             self._legal = self._generate()
         return list(self._legal)
 
+    def can_move(self) -> bool:
+        """can_move(): the player to move has a legal move (a roll's outcome at a chance
+        node). Asked only in the end section: in end.when, before the game is over, the
+        list is kept for the turn; in end.effects the game is already marked over
+        (``terminal``), so the moves are listed afresh, on the state as the effects left it."""
+        if self.terminal:
+            return bool(self._generate())
+        return bool(self.legal())
+
     def _generate(self) -> list[int]:
         if self.chance:  # a chance node: every outcome of the roll (kept dice fixed), ascending
             return self.roll_outcomes()
