@@ -2008,6 +2008,18 @@ cdef bint after_ok_4(State* origin, int a0, int a1) noexcept nogil:
 # ---------------------------------------------------------------------------- the end of the game
 
 
+cdef bint can_move_of(State* st) noexcept nogil:
+    """can_move(): the player to move has a legal move (a roll at a chance node). Asked
+    only in the end section; in the end effects the game is already marked over, so the
+    moves are looked for as if it were not."""
+    cdef bint over = st.terminal
+    cdef bint found
+    st.terminal = False
+    found = any_legal(st)
+    st.terminal = over
+    return found
+
+
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
     if (st.counters[N_PLAYERS][1] >= 100):  # quiet_moves >= 100
@@ -2020,7 +2032,7 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 3, (<int>(st.last) if ((define_8(st, st.current) and (st.counters[N_PLAYERS][1] < 100)) and (times_seen_of(st) < 3)) else <int>((-1))))  # set counter checkmate_by of the game = (if in_check(mover) and quiet_moves < 100 and times_seen < 3 then last_player else nobody)
+    counter_set(st, 2, 3, (<int>(st.last) if (define_8(st, st.current) and (not can_move_of(st))) else <int>((-1))))  # set counter checkmate_by of the game = (if in_check(mover) and not can_move then last_player else nobody)
     st.current = -1
 
 
