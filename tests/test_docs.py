@@ -167,6 +167,7 @@ def test_builtin_examples_type_check(tmp_path: Path, example: str) -> None:
     lowerer = Lowerer(load_yaml(str(path)), str(path), None)
     lowerer.lower()
     scope = {"c": "cell", "d": "dir", "p": "player", "k": "item", "card": "item"}
+    lowerer.names.in_end = "can_move(" in example  # allowed only in the end section (end.when, end.effects)
     check_condition(example, lambda off: Pos("<example>", 1, off + 1), lowerer.names, scope, None)
 
 

@@ -86,12 +86,12 @@ class Checker(TypedValues):
         return self.fail(f"'{n}' is defined further down; a definition can only use the ones written above it", at, f"move '{n}' above this one")
 
     def _not_in_end(self, n: str, at: int) -> SpecError:
-        where = f"definition '{self.names.defining}'" if self.names.defining else "here"
+        where = f"in definition '{self.names.defining}'" if self.names.defining else "here"
         return self.fail(
-            f"{n}() lists the moves of the player to move, so it is allowed only in the 'end' section (end.when, end.effects), not {where}: "
-            "in an action, legal_after or a trigger it would list moves while moves are being listed, and after the end no one is to move",
+            f"{n}() is allowed only in the 'end' section (end.when, end.effects), not {where}: it lists the moves of the player to move, "
+            "which anywhere else would happen while moves are being listed, or after the end, when no one is to move",
             at,
-            "for the ranking, set a counter from it in end.effects and read that counter",
+            "write it in end.when or end.effects itself; to rank by it, set a counter from it in end.effects and read that counter",
         )
 
     def _no_history(self, n: str, at: int) -> SpecError:
