@@ -192,15 +192,18 @@ def test_a_mate_on_the_hundredth_quiet_ply_wins(game):
     # 9.6.2 "If the last move resulted in checkmate, that shall take precedence" (and
     # 5.1.1: a checkmate "immediately ends the game"): the fool's mate as the 100th ply
     # without a pawn move or a capture wins for Black
-    state = play(game, FIFTY_QUIET + " c3b1")
+    state = play(game, FIFTY_QUIET)
+    blocked = state.clone()
+    state.apply("c3b1")
     assert not state.is_terminal() and state.to_json()["counters"]["quiet_moves"] == 99
     state.apply("d8h4")
     assert state.to_json()["counters"]["quiet_moves"] == 100
     assert state.is_terminal() and state.to_json()["winner"] == "black"
     # the same check with White's knight on e4, which could block on f2 or g3: not a
     # mate, so the fifty-move rule draws
-    state = play(game, FIFTY_QUIET + " c3e4 d8h4")
-    assert state.is_terminal() and state.to_json()["winner"] == "draw"
+    blocked.apply("c3e4")
+    blocked.apply("d8h4")
+    assert blocked.is_terminal() and blocked.to_json()["winner"] == "draw"
 
 
 def random_game_against_python_chess(game, seed: int) -> int:
