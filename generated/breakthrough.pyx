@@ -1237,10 +1237,11 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
             for jset in range(nsets):  # offsets ascending: to-cells ascending
-                if (step_froms[jset * WORDS + w0] >> (a0 & 63)) & 1:
-                    a1 = a0 + step_deltas[jset]
-                    out[n] = a0 * 64 + a1
-                    n += 1
+                # without a branch: written always, kept when f is in the set (out has room:
+                # no move has t == f, so fewer moves than ids)
+                a1 = a0 + step_deltas[jset]
+                out[n] = a0 * 64 + a1
+                n += <int>((step_froms[jset * WORDS + w0] >> (a0 & 63)) & 1)
     return n
 
 
