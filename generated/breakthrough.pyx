@@ -1039,7 +1039,7 @@ cdef inline bint quant_1(State* st) noexcept nogil:
 cdef inline long long quant_2(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef uint64_t found[WORDS]   # the cells where the condition holds
-    cellset_1(st, f0, found)
+    cellset_2(st, f0, found)
     return set_count(found)
 
 
@@ -1071,14 +1071,136 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
 
 
 # cellset 1:
+#   tgt0 = {t in cells: empty(t)}
+#   tgt1 = {t in cells: owner(t) != mover}
+#   tgt2 = {t in cells: owner(t) != mover}
+cdef inline void cellset_1(State* st, uint64_t* tgt0, uint64_t* tgt1, uint64_t* tgt2) noexcept nogil:
+    cdef int w
+    cdef int s0
+    s0 = st.current
+    for w in range(WORDS):
+        tgt0[w] = st.cellsets[0][w]
+        tgt1[w] = (VALID[w] & ~owner_word(st, s0, w))
+        tgt2[w] = (VALID[w] & ~owner_word(st, s0, w))
+
+
+# cellset 2:
 #   found = {c in cells: owner(c) == p}
-cdef inline void cellset_1(State* st, int f0, uint64_t* found) noexcept nogil:
+cdef inline void cellset_2(State* st, int f0, uint64_t* found) noexcept nogil:
     # f0 = p
     cdef int w
     cdef int s0
     s0 = f0
     for w in range(WORDS):
         found[w] = owner_word(st, s0, w)
+
+
+# ---------------------------------------------------------------------------- step moves
+# From/to actions of steps as whole-board sets (compiler/emit/stepmoves.py): for each
+# clause `t == step(...step(f, d1)..., dk) and C(t)` of an action's condition, the cells f
+# whose path lands on C's set, as that set pulled back step by step (a shift and the
+# step's edge mask); clauses with equal offsets t - f merge, sorted by offset, so the
+# moves come out in id order (f ascending, then t ascending) as the loops list them.
+
+cdef extern from *:
+    """
+    /* each direction's index shift (0: not a shift, never used) and edge mask (the cells whose step that way is on the board) */
+    static const int MGC_STEP_DELTA[8] = {-8, -7, 1, 9, 8, 7, -1, -9};
+    static const uint64_t MGC_STEP_ON[8][1] = {
+        {0xffffffffffffff00ULL},
+        {0x7f7f7f7f7f7f7f00ULL},
+        {0x7f7f7f7f7f7f7f7fULL},
+        {0x007f7f7f7f7f7f7fULL},
+        {0x00ffffffffffffffULL},
+        {0x00fefefefefefefeULL},
+        {0xfefefefefefefefeULL},
+        {0xfefefefefefefe00ULL},
+    };
+    """
+    const int STEP_DELTA "MGC_STEP_DELTA"[8]
+    const uint64_t STEP_ON "MGC_STEP_ON"[8][1]
+
+
+cdef inline int step_merge(int* deltas, uint64_t* froms, int m, int delta, const uint64_t* x) noexcept nogil:
+    """Add the from-cells x of the moves by `delta` to the m sets sorted by offset (an
+    empty x adds nothing; an equal offset joins its set). Returns the new count."""
+    cdef int j = 0
+    cdef int k, w
+    cdef uint64_t any_cell = 0
+    for w in range(WORDS):
+        any_cell |= x[w]
+    if not any_cell:
+        return m
+    while j < m and deltas[j] < delta:
+        j += 1
+    if j < m and deltas[j] == delta:
+        for w in range(WORDS):
+            froms[j * WORDS + w] |= x[w]
+        return m
+    k = m
+    while k > j:
+        deltas[k] = deltas[k - 1]
+        for w in range(WORDS):
+            froms[k * WORDS + w] = froms[(k - 1) * WORDS + w]
+        k -= 1
+    deltas[j] = delta
+    for w in range(WORDS):
+        froms[j * WORDS + w] = x[w]
+    return m + 1
+
+
+cdef inline int step_moves_0(State* st, const uint64_t* cand0, int* deltas, uint64_t* froms) noexcept nogil:
+    """Action 0's moves as sets of from-cells by offset, sorted (see above): returns
+    how many sets; move (f, f + deltas[j]) for each f in set j."""
+    cdef int m = 0
+    cdef int delta, d, w
+    cdef uint64_t tgt0[WORDS]
+    cdef uint64_t tgt1[WORDS]
+    cdef uint64_t tgt2[WORDS]
+    cdef uint64_t x[WORDS]
+    cdef uint64_t y[WORDS]
+    cellset_1(st, tgt0, tgt1, tgt2)
+    # clause 0: t == step(f, player_prop(0, mover)) and empty(t)
+    delta = 0
+    for w in range(WORDS):
+        x[w] = tgt0[w]
+    d = PPROP_0[st.current + 1]  # player_prop(0, mover)
+    pull_cells(x, y, STEP_DELTA[d])
+    delta += STEP_DELTA[d]
+    for w in range(WORDS):
+        x[w] = y[w] & STEP_ON[d][w] & cand0[w]
+    m = step_merge(deltas, froms, m, delta, x)
+    # clause 1: t == step(step(f, player_prop(0, mover)), e) and owner(t) != mover
+    delta = 0
+    for w in range(WORDS):
+        x[w] = tgt1[w]
+    d = 2  # e
+    pull_cells(x, y, STEP_DELTA[d])
+    delta += STEP_DELTA[d]
+    for w in range(WORDS):
+        x[w] = y[w] & STEP_ON[d][w]
+    d = PPROP_0[st.current + 1]  # player_prop(0, mover)
+    pull_cells(x, y, STEP_DELTA[d])
+    delta += STEP_DELTA[d]
+    for w in range(WORDS):
+        x[w] = y[w] & STEP_ON[d][w] & cand0[w]
+    m = step_merge(deltas, froms, m, delta, x)
+    # clause 2: t == step(step(f, player_prop(0, mover)), w) and owner(t) != mover
+    delta = 0
+    for w in range(WORDS):
+        x[w] = tgt2[w]
+    d = 6  # w
+    pull_cells(x, y, STEP_DELTA[d])
+    delta += STEP_DELTA[d]
+    for w in range(WORDS):
+        x[w] = y[w] & STEP_ON[d][w]
+    d = PPROP_0[st.current + 1]  # player_prop(0, mover)
+    pull_cells(x, y, STEP_DELTA[d])
+    delta += STEP_DELTA[d]
+    for w in range(WORDS):
+        x[w] = y[w] & STEP_ON[d][w] & cand0[w]
+    m = step_merge(deltas, froms, m, delta, x)
+    return m
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -1098,26 +1220,28 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef int step_deltas[3]   # step moves: the offsets of their sets
+    cdef uint64_t step_froms[3 * WORDS]   # ... and their from-cells
+    cdef int nsets, jset
     if st.terminal:
         return 0
     # action 0: advance(f: cell, t: cell) -> ids 0..4095
     # where owner(f) == mover and may_go(f, t)
     cellset_0(st, cand0)  # owner(f) == mover
+    nsets = step_moves_0(st, cand0, step_deltas, step_froms)  # the moves as sets of from-cells by offset (stepmoves.pyx.j2)
     for w0 in range(WORDS):  # f: cell, ascending
-        bits0 = cand0[w0]
+        bits0 = 0
+        for jset in range(nsets):
+            bits0 |= step_froms[jset * WORDS + w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-            ncand1 = cand_insert(cands1, ncand1, define_0(st, a0, st.current))
-            ncand1 = cand_insert(cands1, ncand1, STEP[2][define_0(st, a0, st.current)])
-            ncand1 = cand_insert(cands1, ncand1, STEP[6][define_0(st, a0, st.current)])
-            for k1 in range(ncand1):
-                a1 = cands1[k1]
-                if not (((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and (piece_owner(st.board[a1]) != st.current))):  # t == step(f, player_prop(0, mover)) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and owner(t) != mover
-                    continue
+            for jset in range(nsets):  # offsets ascending: to-cells ascending
+                # without a branch: written always, kept when f is in the set (out has room:
+                # no move has t == f, so fewer moves than ids)
+                a1 = a0 + step_deltas[jset]
                 out[n] = a0 * 64 + a1
-                n += 1
+                n += <int>((step_froms[jset * WORDS + w0] >> (a0 & 63)) & 1)
     return n
 
 
@@ -1130,25 +1254,17 @@ cdef bint any_legal(State* st) noexcept nogil:
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef int step_deltas[3]   # step moves: the offsets of their sets
+    cdef uint64_t step_froms[3 * WORDS]   # ... and their from-cells
+    cdef int nsets, jset
     if st.terminal:
         return False
     # action 0: advance(f: cell, t: cell) -> ids 0..4095
     # where owner(f) == mover and may_go(f, t)
     cellset_0(st, cand0)  # owner(f) == mover
-    for w0 in range(WORDS):  # f: cell, ascending
-        bits0 = cand0[w0]
-        while bits0 != 0:
-            a0 = (w0 << 6) + lowest_bit(bits0)
-            bits0 &= bits0 - 1
-            ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-            ncand1 = cand_insert(cands1, ncand1, define_0(st, a0, st.current))
-            ncand1 = cand_insert(cands1, ncand1, STEP[2][define_0(st, a0, st.current)])
-            ncand1 = cand_insert(cands1, ncand1, STEP[6][define_0(st, a0, st.current)])
-            for k1 in range(ncand1):
-                a1 = cands1[k1]
-                if not (((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and (piece_owner(st.board[a1]) != st.current))):  # t == step(f, player_prop(0, mover)) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and owner(t) != mover
-                    continue
-                return True
+    nsets = step_moves_0(st, cand0, step_deltas, step_froms)  # the moves as sets of from-cells by offset (stepmoves.pyx.j2)
+    if nsets > 0:
+        return True
     return False
 
 

@@ -86,3 +86,40 @@ def test_explain_shows_the_bit_operations_and_what_falls_back():
     assert "line(c, n): shift-and-AND runs of the owner's pieces along n+s, ne+sw, e+w, se+nw" in explain(CONNECT_FOUR)
     assert "line(c, n): walked cell by cell from c (direction n is not one index shift" in explain(LINES, "--variant", "wrap")
     assert "no directions on a triangle board" in explain(str(SPECS / "midgard.yaml"))
+
+
+STEP_MOVES = str(Path(__file__).parent / "data" / "step_moves.yaml")
+BREAKTHROUGH = str(SPECS / "classics" / "breakthrough.yaml")
+
+
+@pytest.mark.parametrize("variant", [None, "hex", "wrap", "both"], ids=str)
+def test_step_moves_play_the_same_games(variant):
+    # 100 cells (two words), a hex board, a torus and a condition on both cells (loops)
+    check_games(STEP_MOVES, variant, 20, SEED + 13)
+
+
+def test_step_moves_are_bit_sets_where_directions_are_shifts():
+    src = build.generate_source(load_game_ir(BREAKTHROUGH))
+    assert "nsets = step_moves_0(st, cand0, step_deltas, step_froms)" in src and "cand_insert(cands" not in src
+    square = build.generate_source(load_game_ir(STEP_MOVES))
+    assert "cdef inline int step_moves_0(" in square and "cdef inline int step_moves_1(" in square
+    assert square.count("m = step_merge(") == 10 + 8  # one set per clause: 8 + 2 walks, 8 jumps
+    assert "d = PPROP_0[st.current + 1]" in square  # a direction read at run time: its shift from a table
+    wrap = build.generate_source(load_game_ir(STEP_MOVES, "wrap"))
+    assert "step_moves_" not in wrap and "cand_insert(cands" in wrap  # wrapping steps: the loops
+    both = build.generate_source(load_game_ir(STEP_MOVES, "both"))
+    assert "step_moves_0(" in both and "step_moves_1(" not in both  # jump reads f beside t
+
+
+def test_explain_says_which_step_moves_are_bit_sets():
+    from click.testing import CliRunner
+
+    from midgardc.cli import cli
+
+    out = CliRunner().invoke(cli, ["explain", BREAKTHROUGH]).output
+    assert "step moves as bit sets (compiled engine): the loops above are replaced by 3 whole-board set(s) of f" in out
+    assert "clause 0: t == step(f, player_prop(0, mover)) and empty(t)" in out
+    wrap = CliRunner().invoke(cli, ["explain", STEP_MOVES, "--variant", "wrap"]).output
+    assert "step moves as bit sets: no (direction n is not one index shift on the whole board)" in wrap
+    both = CliRunner().invoke(cli, ["explain", STEP_MOVES, "--variant", "both"]).output
+    assert "step moves as bit sets: no (a condition reads both f and t)" in both

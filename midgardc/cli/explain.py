@@ -90,6 +90,9 @@ def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text, gen) -> list[
             elif c in L.once:
                 where = "reads no outer parameter (interpreter: filters the loop once per position)"
             out.append(f"{pad}  test {t}: {where}")
+    from ..compiler.emit.stepmoves import explain_steps  # from/to steps as bit sets
+
+    out += explain_steps(compiled.get("steps"), gen.step_why.get(p.action, ""))
     if a.chain is not None:  # a compound move (ir/compound.py)
         c = a.chain
         further = "".join(x if isinstance(x, str) else "{" + a.params[x].name + "}" for x in c.notation)

@@ -41,7 +41,7 @@ from typing import Optional
 
 from ..ir.dice import KEEP_VAR, into_of, keep_of, when_of
 from ..ir.nodes import CELL, CHANCE_STREAM, INT, ITEM, DIR, KIND, PLAYER, Call, FlipFlanked, GameIR, SetElement, opposite_directions
-from .emit.bitboards import LinePlan, calls_builtin, contains, flip_shifts, line_code, line_plan
+from .emit.bitboards import LinePlan, calls_builtin, contains, direction_shift, flip_shifts, line_code, line_plan
 from .emit.captures import Captures
 from .emit.cellsets import CellSets
 from .emit.common import (
@@ -78,6 +78,7 @@ SECTIONS = (
     "defines",
     "quantifiers",
     "cellsets",
+    "stepmoves",  # from/to actions of steps as whole-board sets (emit/stepmoves.py)
     "legality",
     "regions",
     "effects",
@@ -115,6 +116,7 @@ class Generator(Moves):
         self.param_sizes.update({"enum:" + name: len(values) for name, values in ir.enums})  # enumeration parameters
         # Translate in a fixed order so quantifier numbers are stable.
         self.defines = [self._define(i) for i in range(len(ir.defines))]
+        self.step_why: dict[int, str] = {}  # why an action's moves are not step sets (emit/stepmoves.py)
         self.actions = [self._action(i) for i in range(len(ir.actions))]
         self.end_conditions = [(self.x.expr(c, {}).text, comment_text(unparse(c, ir))) for c in ir.end.conditions]
         self.end_effects = self.x.effects(ir.end.effects, {})
@@ -180,7 +182,9 @@ class Generator(Moves):
             "param_types": self.param_var_types(),
             "max_cands": max([len(L["cands"]) for a in self.actions for L in a["loops"] if L.get("cands")] or [1]),
             "cand_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L.get("cands") is not None}),
-            "bit_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L["set_call"]}),
+            "bit_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L["set_call"] or (a["steps"] and L["level"] == 0)}),
+            "step_actions": [a["steps"] for a in self.actions if a["steps"]],
+            "max_clauses": max([len(a["steps"]["clauses"]) for a in self.actions if a["steps"]] or [1]),
             "bound_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L["lower"] or L["upper"]}),
             "words": self.x.words,
             "sets": self.x.sets_enabled,
@@ -438,6 +442,7 @@ _GENERATORS = {
     "defines": generate_defines,
     "quantifiers": generate_quantifiers,
     "cellsets": generate_cellsets,
+    "stepmoves": lambda g: render("stepmoves.pyx.j2", **g.context(), step_shifts=_step_shifts(g)),
     "legality": generate_legality,
     "regions": generate_regions,
     "effects": generate_effects,
@@ -452,6 +457,18 @@ _GENERATORS = {
     "batch": generate_batch,
     "mcts": lambda g: render("mcts.pyx.j2", **g.context()),  # the MCTS player's search in C
 }
+
+
+def _step_shifts(g: Generator) -> list:
+    """(delta, edge-mask words) of every direction for step moves' tables (0 and no cells
+    for a direction that is not one index shift: step moves never use it then)."""
+    if not any(a["steps"] for a in g.actions):
+        return []
+    out = []
+    for d in range(len(g.ir.board.directions)):
+        s = direction_shift(g.ir.board, d)
+        out.append((s.delta, s.on) if s else (0, (0,) * g.x.words))
+    return out
 
 
 def generate_module(ir: GameIR) -> str:

@@ -11,6 +11,7 @@ from ...ir.nodes import BOOL, CELL, ITEM, DIR, INT, KIND, PLAYER, Binary
 from ...ir.plan import plan_action
 from .common import comment_text, unparse, Var
 from .compound import chain_facts
+from .stepmoves import step_facts
 
 
 class Moves:
@@ -83,6 +84,8 @@ class Moves:
         for j in range(len(a.params) - 1, -1, -1):
             lo, size = self._param_range(a.params[j])
             decode.append({"var": f"v{j}", "size": size, "lo": lo})
+        # a from/to action of steps: whole-board sets instead of the loops (emit/stepmoves.py)
+        steps = step_facts(self, i, plan, scope, loops[0]) if len(loops) == 2 else None
         effects = self.x.effects(a.effects, scope)
         chain = chain_facts(self, i, scope, id_terms[1:] if a.base else id_terms)  # a compound move's step (emit/compound.py)
         # trigger order is a rule (docs/spec-language.md): the template unrolls this list in
@@ -113,6 +116,7 @@ class Moves:
             "effects": effects,
             "triggers": triggers,
             "chain": chain,
+            "steps": steps,
             "comment": comment_text(f"{a.name}({', '.join(f'{p.name}: {p.type}' for p in a.params)})"),
             "where_comment": comment_text(unparse(a.where, ir)),
         }
