@@ -89,18 +89,19 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
         letters = kind_letters(ir)
         lines.append("  kinds (second grid): " + "   ".join(f"{letters[k]} {name}" for k, name in enumerate(ir.kinds)))
     scores = state.scores()
+    internal = ir.render.present.internal if ir.render.present is not None else ()
+    shown = [i for i in ir.player_counters if i not in internal]  # (render.internal: never shown)
     for p, name in enumerate(ir.players):
         hand = ", ".join(f"{k} {state.core.hands[p][i]}" for i, k in enumerate(ir.kinds))
         seen = [viewer is None or state.is_terminal() or SEES[key_visibility(ir, j)](viewer, p) for j in range(len(ir.ranking))]
         score = ", ".join(f"{k} {v if ok else '?'}" for (k, v), ok in zip(scores[name].items(), seen))
         lines.append(f"  {name}: in hand {hand or '-'}; {score}")
-        if ir.player_counters and (ir.counter_types or any("[" in c for c in ir.counters)):  # values of every type, arrays
-            lines += ["    " + line for line in counter_lines(ir, ir.player_counters, lambda i: state.core.counters[p][i], lambda i: viewer is None or counter_seen(ir, i, viewer, p))]
+        if shown and (ir.counter_types or any("[" in c for c in ir.counters)):  # values of every type, arrays
+            lines += ["    " + line for line in counter_lines(ir, shown, lambda i: state.core.counters[p][i], lambda i: viewer is None or counter_seen(ir, i, viewer, p))]
         if ir.deck is not None:
             zones = deck_zones(ir, state.core, p)
             lines.append(f"    face up: {' '.join(zones['up']) or '-'}; discarded: {' '.join(zones['discard']) or '-'}; deck: {len(zones['deck'])} left")
-    internal = ir.render.present.internal if ir.render.present is not None else ()
-    public = [i for i in ir.game_counters if i not in internal]  # (render.internal: never shown)
+    public = [i for i in ir.game_counters if i not in internal]
     if public:
         game_lines = counter_lines(ir, public, lambda i: state.core.counters[ir.n_players][i], lambda i: viewer is None or counter_seen(ir, i, viewer, GAME))
         lines += ["  game: " + line for line in game_lines]
