@@ -9,7 +9,7 @@ SPEC   ?= specs/midgard.yaml
 GAMES  ?= 200
 FUZZ_CASES ?= 10000
 
-.PHONY: setup run build test bench check-generated generate clean fuzz browser playthroughs screenshots
+.PHONY: setup run build test bench bench-peers check-generated generate clean fuzz browser playthroughs screenshots
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,9 @@ screenshots: setup browser  ## play every seed spec and variant to mid-game by c
 bench: setup  ## every spec and variant: random playouts/s of both engines and their ratio (median of 3)
 	$(BIN)/midgardc bench --all --engine both --runs 3 --playouts 50000
 	$(BIN)/python benchmarks/wordings.py  # equal wordings of a rule: their speed ratio (within 1.2x)
+
+bench-peers: setup  ## the classics and Midgard (compiled) beside the peers' figures from issue 15, with the ratios
+	$(BIN)/python benchmarks/peers.py
 
 fuzz: setup  ## long fuzz campaign over every spec and the command line ($(FUZZ_CASES) cases)
 	$(BIN)/python -m midgardc.safety.fuzz --cases $(FUZZ_CASES)

@@ -770,20 +770,7 @@ cdef inline bint line_at(State* st, int c, long long length) noexcept nogil:
         return False
     if length <= 1:
         return True
-    for d in range(N_DIRS):
-        e = OPPOSITE[d]
-        if 0 <= e < d and OPPOSITE[e] == d:
-            continue  # the same line as direction e, already counted
-        ahead = run_of(st, c, d, o)
-        if ahead < 0:  # a whole ring of o's: the line is the ring, counted once
-            total = -ahead
-        else:
-            total = 1 + ahead
-            if e >= 0:
-                total += run_of(st, c, e, o)
-        if total >= length:
-            return True
-    return False
+    return line_bits(st, c, o, length)  # (the walk below, for the whole board at once)
 
 
 cdef inline int flanked_run(State* st, int c, int d) noexcept nogil:
@@ -852,6 +839,113 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
         lo = s[q] if 0 <= q < WORDS else 0
         hi = s[q + 1] if 0 <= q + 1 < WORDS else 0
         out[w] = (lo >> r) | ((hi << (64 - r)) if r else 0)
+
+
+# ---------------------------------------------------------------------------- bitboards
+# Whole-board bit arithmetic chosen from the board's step tables (compiler/emit/bitboards.py):
+# each direction used here is one index shift on the whole board, masked by its edge mask
+# (the cells whose step that way is on the board).
+
+cdef extern from *:
+    """
+    /* the cells whose n step is on the board (that step: index -7) */
+    static const uint64_t MGC_LINE_ON_0[1] = {0x000003ffffffff80ULL};
+    /* the cells whose ne step is on the board (that step: index -6) */
+    static const uint64_t MGC_LINE_ON_1[1] = {0x000001fbf7efdf80ULL};
+    /* the cells whose e step is on the board (that step: index +1) */
+    static const uint64_t MGC_LINE_ON_2[1] = {0x000001fbf7efdfbfULL};
+    /* the cells whose se step is on the board (that step: index +8) */
+    static const uint64_t MGC_LINE_ON_3[1] = {0x00000003f7efdfbfULL};
+    """
+    const uint64_t LINE_ON_0 "MGC_LINE_ON_0"[1]
+    const uint64_t LINE_ON_1 "MGC_LINE_ON_1"[1]
+    const uint64_t LINE_ON_2 "MGC_LINE_ON_2"[1]
+    const uint64_t LINE_ON_3 "MGC_LINE_ON_3"[1]
+
+
+cdef inline bint line_bits(State* st, int c, int o, long long length) noexcept nogil:
+    """line(c, n) for a piece of player o on c, n >= 2, as shifts of o's pieces: line_at's
+    walk computed for the whole board at once."""
+    cdef long long k
+    cdef uint64_t b0 = owner_word(st, o, 0)
+    cdef uint64_t r0, t0
+    # along n and s: cells starting a run of `length` (n step = index -7)
+    r0 = b0
+    k = 1
+    while k < length:
+        t0 = b0 & ((r0 << 7)) & LINE_ON_0[0]
+        r0 = t0
+        if not (r0):
+            break
+        k += 1
+    if k >= length:
+        if (r0 >> c) & 1:
+            return True
+        k = 1
+        while k < length:
+            t0 = ((r0 & LINE_ON_0[0]) >> 7)
+            r0 = t0
+            if (r0 >> c) & 1:
+                return True
+            k += 1
+    # along ne and sw: cells starting a run of `length` (ne step = index -6)
+    r0 = b0
+    k = 1
+    while k < length:
+        t0 = b0 & ((r0 << 6)) & LINE_ON_1[0]
+        r0 = t0
+        if not (r0):
+            break
+        k += 1
+    if k >= length:
+        if (r0 >> c) & 1:
+            return True
+        k = 1
+        while k < length:
+            t0 = ((r0 & LINE_ON_1[0]) >> 6)
+            r0 = t0
+            if (r0 >> c) & 1:
+                return True
+            k += 1
+    # along e and w: cells starting a run of `length` (e step = index +1)
+    r0 = b0
+    k = 1
+    while k < length:
+        t0 = b0 & ((r0 >> 1)) & LINE_ON_2[0]
+        r0 = t0
+        if not (r0):
+            break
+        k += 1
+    if k >= length:
+        if (r0 >> c) & 1:
+            return True
+        k = 1
+        while k < length:
+            t0 = ((r0 & LINE_ON_2[0]) << 1)
+            r0 = t0
+            if (r0 >> c) & 1:
+                return True
+            k += 1
+    # along se and nw: cells starting a run of `length` (se step = index +8)
+    r0 = b0
+    k = 1
+    while k < length:
+        t0 = b0 & ((r0 >> 8)) & LINE_ON_3[0]
+        r0 = t0
+        if not (r0):
+            break
+        k += 1
+    if k >= length:
+        if (r0 >> c) & 1:
+            return True
+        k = 1
+        while k < length:
+            t0 = ((r0 & LINE_ON_3[0]) << 8)
+            r0 = t0
+            if (r0 >> c) & 1:
+                return True
+            k += 1
+    return False
 
 
 # ---------------------------------------------------------------------------- definitions

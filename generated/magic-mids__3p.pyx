@@ -805,18 +805,31 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
         out[w] = (lo >> r) | ((hi << (64 - r)) if r else 0)
 
 
+# ---------------------------------------------------------------------------- attributes
+# Named attributes (AttributeIR in midgardc/ir/nodes.py): a fixed value per cell, player,
+# kind, item, face, direction or enumeration value; ATTR_i[x + offset], entry 0 (a cell's:
+# the last) being the default that none reads.
+
+cdef extern from *:
+    """
+    /* pips of every kind */
+    static const long long MGC_ATTR_0[4] = {0, 1, 2, 3};
+    """
+    const long long ATTR_0 "MGC_ATTR_0"[4]
+
+
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: power(cell x) = count(k in range(1, 1): kind_at(x) == small) + 2 * count(k in range(1, 1): kind_at(x) == medium) + 3 * count(k in range(1, 1): kind_at(x) == large)
+# define 0: power(cell x) = pips(kind_at(x))
 cdef inline long long define_0(State* st, int a0) noexcept nogil:
-    return ((quant_0(st, a0) + (<long long>2 * quant_1(st, a0))) + (<long long>3 * quant_2(st, a0)))
+    return (<long long>ATTR_0[piece_kind(st.board[a0]) + 1])
 
 
 # define 1: shows(cell c) = count(k in range(0, 2): face_value(die(k)) == column(c))
 cdef inline long long define_1(State* st, int a0) noexcept nogil:
-    return quant_3(st, a0)
+    return quant_0(st, a0)
 
 
 # define 2: blanks = rolled(blank)
@@ -864,53 +877,8 @@ cdef inline long long define_9(State* st, int a0) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: count(k in range(1, 1): kind_at(x) == small)
+# quant 0: count(k in range(0, 2): face_value(die(k)) == column(c))
 cdef inline long long quant_0(State* st, int f0) noexcept nogil:
-    # f0 = x
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if (piece_kind(st.board[f0]) == 0):
-            total += 1
-    return total
-
-
-# quant 1: count(k in range(1, 1): kind_at(x) == medium)
-cdef inline long long quant_1(State* st, int f0) noexcept nogil:
-    # f0 = x
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if (piece_kind(st.board[f0]) == 1):
-            total += 1
-    return total
-
-
-# quant 2: count(k in range(1, 1): kind_at(x) == large)
-cdef inline long long quant_2(State* st, int f0) noexcept nogil:
-    # f0 = x
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if (piece_kind(st.board[f0]) == 2):
-            total += 1
-    return total
-
-
-# quant 3: count(k in range(0, 2): face_value(die(k)) == column(c))
-cdef inline long long quant_3(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef long long x
     cdef long long lo
@@ -924,8 +892,8 @@ cdef inline long long quant_3(State* st, int f0) noexcept nogil:
     return total
 
 
-# quant 4: any p in players: stash(p) == 0
-cdef inline bint quant_4(State* st) noexcept nogil:
+# quant 1: any p in players: stash(p) == 0
+cdef inline bint quant_1(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         if (define_9(st, x) == 0):
@@ -933,36 +901,20 @@ cdef inline bint quant_4(State* st) noexcept nogil:
     return False
 
 
-# quant 5: all c in cells: occupied(c)
-cdef inline bint quant_5(State* st) noexcept nogil:
+# quant 2: all c in cells: occupied(c)
+cdef inline bint quant_2(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_1(st, found)
     return set_is_all(found)
 
 
-# quant 6: sum(c in cells: count(k in range(1, 1): owner(c) == p) * power(c))
-cdef inline long long quant_6(State* st, int f0) noexcept nogil:
+# quant 3: sum(c in cells: either(owner(c) == p, power(c), 0))
+cdef inline long long quant_3(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     cdef long long total = 0
     for x in range(N_CELLS):
-        total += (quant_7(st, x, f0) * define_0(st, x))
-    return total
-
-
-# quant 7: count(k in range(1, 1): owner(c) == p)
-cdef inline long long quant_7(State* st, int f0, int f1) noexcept nogil:
-    # f0 = c
-    # f1 = p
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if (piece_owner(st.board[f0]) == f1):
-            total += 1
+        total += (<long long>(define_0(st, x)) if (piece_owner(st.board[x]) == f0) else <long long>(0))
     return total
 
 
@@ -1219,9 +1171,9 @@ cdef void apply_action_2(State* st, int a0) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if quant_4(st):  # any p in players: stash(p) == 0
+    if quant_1(st):  # any p in players: stash(p) == 0
         return True
-    if quant_5(st):  # all c in cells: occupied(c)
+    if quant_2(st):  # all c in cells: occupied(c)
         return True
     return False
 
@@ -1277,9 +1229,9 @@ cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
     return define_9(st, a0)
 
 
-# key 1: pips: sum(c in cells: count(k in range(1, 1): owner(c) == p) * power(c))
+# key 1: pips: sum(c in cells: either(owner(c) == p, power(c), 0))
 cdef inline long long rank_key_1(State* st, int a0) noexcept nogil:
-    return quant_6(st, a0)
+    return quant_3(st, a0)
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

@@ -1168,14 +1168,14 @@ cdef inline bint define_3(State* st, int a0, long long a1) noexcept nogil:
     return quant_3(st, a0, a1)
 
 
-# define 4: towers_on(cell c) = count(x in ray(c, n): occupied(x)) + count(x in ray(c, s): occupied(x)) + count(x in range(1, 1): occupied(c))
+# define 4: towers_on(cell c) = count(x in ray(c, n): occupied(x)) + count(x in ray(c, s): occupied(x)) + either(occupied(c), 1, 0)
 cdef inline long long define_4(State* st, int a0) noexcept nogil:
-    return ((quant_4(st, a0) + quant_5(st, a0)) + quant_6(st, a0))
+    return ((quant_4(st, a0) + quant_5(st, a0)) + (<long long>(1) if (st.board[a0] > 0) else <long long>(0)))
 
 
-# define 5: mine_on(cell c, player p) = count(x in ray(c, n): owner(x) == p) + count(x in ray(c, s): owner(x) == p) + count(x in range(1, 1): owner(c) == p)
+# define 5: mine_on(cell c, player p) = count(x in ray(c, n): owner(x) == p) + count(x in ray(c, s): owner(x) == p) + either(owner(c) == p, 1, 0)
 cdef inline long long define_5(State* st, int a0, int a1) noexcept nogil:
-    return ((quant_7(st, a0, a1) + quant_8(st, a0, a1)) + quant_9(st, a0, a1))
+    return ((quant_6(st, a0, a1) + quant_7(st, a0, a1)) + (<long long>(1) if (piece_owner(st.board[a0]) == a1) else <long long>(0)))
 
 
 # define 6: may_add(cell c) = mine_on(c, mover) < per_meridian(mover)
@@ -1314,23 +1314,8 @@ cdef inline long long quant_5(State* st, int f0) noexcept nogil:
     return total
 
 
-# quant 6: count(x in range(1, 1): occupied(c))
-cdef inline long long quant_6(State* st, int f0) noexcept nogil:
-    # f0 = c
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if (st.board[f0] > 0):
-            total += 1
-    return total
-
-
-# quant 7: count(x in ray(c, n): owner(x) == p)
-cdef inline long long quant_7(State* st, int f0, int f1) noexcept nogil:
+# quant 6: count(x in ray(c, n): owner(x) == p)
+cdef inline long long quant_6(State* st, int f0, int f1) noexcept nogil:
     # f0 = c
     # f1 = p
     cdef int x
@@ -1346,8 +1331,8 @@ cdef inline long long quant_7(State* st, int f0, int f1) noexcept nogil:
     return total
 
 
-# quant 8: count(x in ray(c, s): owner(x) == p)
-cdef inline long long quant_8(State* st, int f0, int f1) noexcept nogil:
+# quant 7: count(x in ray(c, s): owner(x) == p)
+cdef inline long long quant_7(State* st, int f0, int f1) noexcept nogil:
     # f0 = c
     # f1 = p
     cdef int x
@@ -1363,24 +1348,8 @@ cdef inline long long quant_8(State* st, int f0, int f1) noexcept nogil:
     return total
 
 
-# quant 9: count(x in range(1, 1): owner(c) == p)
-cdef inline long long quant_9(State* st, int f0, int f1) noexcept nogil:
-    # f0 = c
-    # f1 = p
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if (piece_owner(st.board[f0]) == f1):
-            total += 1
-    return total
-
-
-# quant 10: max(x in ray(c, s): either(empty(x), 0, height(x) + 1 - 1))
-cdef inline long long quant_10(State* st, int f0) noexcept nogil:
+# quant 8: max(x in ray(c, s): either(empty(x), 0, height(x) + 1 - 1))
+cdef inline long long quant_8(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
     cdef int ray[N_CELLS]
@@ -1399,8 +1368,8 @@ cdef inline long long quant_10(State* st, int f0) noexcept nogil:
     return best
 
 
-# quant 11: max(x in ray(c, n): either(empty(x), 0, 40 - (height(x) - 1)))
-cdef inline long long quant_11(State* st, int f0) noexcept nogil:
+# quant 9: max(x in ray(c, n): either(empty(x), 0, 40 - (height(x) - 1)))
+cdef inline long long quant_9(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
     cdef int ray[N_CELLS]
@@ -1419,17 +1388,17 @@ cdef inline long long quant_11(State* st, int f0) noexcept nogil:
     return best
 
 
-# quant 12: all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
-cdef inline bint quant_12(State* st) noexcept nogil:
+# quant 10: all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
+cdef inline bint quant_10(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
-        if not (((deck_left_of(st, x) == 0) and (counter_of(st, x, 1) == 0)) and quant_13(st, x)):
+        if not (((deck_left_of(st, x) == 0) and (counter_of(st, x, 1) == 0)) and quant_11(st, x)):
             return False
     return True
 
 
-# quant 13: all k in item_kinds: face_up(p, k) == 0
-cdef inline bint quant_13(State* st, int f0) noexcept nogil:
+# quant 11: all k in item_kinds: face_up(p, k) == 0
+cdef inline bint quant_11(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     for x in range(N_ITEM_KINDS):
@@ -1534,14 +1503,14 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     if not define_6(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
-                    bound2 = (<long long>1 + quant_10(st, a1))
+                    bound2 = (<long long>1 + quant_8(st, a1))
                     if bound2 > lo2:
                         lo2 = bound2
                     hi2 = 41 - 1
                     bound2 = hand_of(st, st.current, 0)
                     if bound2 < hi2:
                         hi2 = bound2
-                    bound2 = (<long long>40 - quant_11(st, a1))
+                    bound2 = (<long long>40 - quant_9(st, a1))
                     if bound2 < hi2:
                         hi2 = bound2
                     for a2 in range(lo2, hi2 + 1):
@@ -1568,7 +1537,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     if not define_6(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
-                    bound2 = (<long long>1 + quant_10(st, a1))
+                    bound2 = (<long long>1 + quant_8(st, a1))
                     if bound2 > lo2:
                         lo2 = bound2
                     hi2 = 41 - 1
@@ -1607,7 +1576,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     bound2 = hand_of(st, st.current, 0)
                     if bound2 < hi2:
                         hi2 = bound2
-                    bound2 = (<long long>40 - quant_11(st, a1))
+                    bound2 = (<long long>40 - quant_9(st, a1))
                     if bound2 < hi2:
                         hi2 = bound2
                     for a2 in range(lo2, hi2 + 1):
@@ -1650,14 +1619,14 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             if not define_6(st, a0):  # may_add(c)
                 continue
             lo1 = 1  # h: int 1..40: between its bounds
-            bound1 = (<long long>1 + quant_10(st, a0))
+            bound1 = (<long long>1 + quant_8(st, a0))
             if bound1 > lo1:
                 lo1 = bound1
             hi1 = 41 - 1
             bound1 = hand_of(st, st.current, 0)
             if bound1 < hi1:
                 hi1 = bound1
-            bound1 = (<long long>40 - quant_11(st, a0))
+            bound1 = (<long long>40 - quant_9(st, a0))
             if bound1 < hi1:
                 hi1 = bound1
             for a1 in range(lo1, hi1 + 1):
@@ -1682,7 +1651,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             if not define_6(st, a0):  # may_add(c)
                 continue
             lo1 = 1  # h: int 1..40: between its bounds
-            bound1 = (<long long>1 + quant_10(st, a0))
+            bound1 = (<long long>1 + quant_8(st, a0))
             if bound1 > lo1:
                 lo1 = bound1
             hi1 = 41 - 1
@@ -1717,7 +1686,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             bound1 = hand_of(st, st.current, 0)
             if bound1 < hi1:
                 hi1 = bound1
-            bound1 = (<long long>40 - quant_11(st, a0))
+            bound1 = (<long long>40 - quant_9(st, a0))
             if bound1 < hi1:
                 hi1 = bound1
             for a1 in range(lo1, hi1 + 1):
@@ -1763,14 +1732,14 @@ cdef bint any_legal(State* st) noexcept nogil:
                     if not define_6(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
-                    bound2 = (<long long>1 + quant_10(st, a1))
+                    bound2 = (<long long>1 + quant_8(st, a1))
                     if bound2 > lo2:
                         lo2 = bound2
                     hi2 = 41 - 1
                     bound2 = hand_of(st, st.current, 0)
                     if bound2 < hi2:
                         hi2 = bound2
-                    bound2 = (<long long>40 - quant_11(st, a1))
+                    bound2 = (<long long>40 - quant_9(st, a1))
                     if bound2 < hi2:
                         hi2 = bound2
                     for a2 in range(lo2, hi2 + 1):
@@ -1796,7 +1765,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                     if not define_6(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
-                    bound2 = (<long long>1 + quant_10(st, a1))
+                    bound2 = (<long long>1 + quant_8(st, a1))
                     if bound2 > lo2:
                         lo2 = bound2
                     hi2 = 41 - 1
@@ -1834,7 +1803,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                     bound2 = hand_of(st, st.current, 0)
                     if bound2 < hi2:
                         hi2 = bound2
-                    bound2 = (<long long>40 - quant_11(st, a1))
+                    bound2 = (<long long>40 - quant_9(st, a1))
                     if bound2 < hi2:
                         hi2 = bound2
                     for a2 in range(lo2, hi2 + 1):
@@ -1874,14 +1843,14 @@ cdef bint any_legal(State* st) noexcept nogil:
             if not define_6(st, a0):  # may_add(c)
                 continue
             lo1 = 1  # h: int 1..40: between its bounds
-            bound1 = (<long long>1 + quant_10(st, a0))
+            bound1 = (<long long>1 + quant_8(st, a0))
             if bound1 > lo1:
                 lo1 = bound1
             hi1 = 41 - 1
             bound1 = hand_of(st, st.current, 0)
             if bound1 < hi1:
                 hi1 = bound1
-            bound1 = (<long long>40 - quant_11(st, a0))
+            bound1 = (<long long>40 - quant_9(st, a0))
             if bound1 < hi1:
                 hi1 = bound1
             for a1 in range(lo1, hi1 + 1):
@@ -1905,7 +1874,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             if not define_6(st, a0):  # may_add(c)
                 continue
             lo1 = 1  # h: int 1..40: between its bounds
-            bound1 = (<long long>1 + quant_10(st, a0))
+            bound1 = (<long long>1 + quant_8(st, a0))
             if bound1 > lo1:
                 lo1 = bound1
             hi1 = 41 - 1
@@ -1939,7 +1908,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             bound1 = hand_of(st, st.current, 0)
             if bound1 < hi1:
                 hi1 = bound1
-            bound1 = (<long long>40 - quant_11(st, a0))
+            bound1 = (<long long>40 - quant_9(st, a0))
             if bound1 < hi1:
                 hi1 = bound1
             for a1 in range(lo1, hi1 + 1):
@@ -2060,7 +2029,7 @@ cdef void apply_action_8(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if quant_12(st):  # all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
+    if quant_10(st):  # all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
         return True
     return False
 

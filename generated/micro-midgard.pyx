@@ -30,11 +30,11 @@ cdef enum:
     N_KINDS = 1           # kinds of piece
     KIND_DIV = 1          # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 1        # hand array width (at least 1)
-    N_COUNTERS = 37       # per-player counters
-    COUNTER_SLOTS = 37    # counter array width (at least 1)
+    N_COUNTERS = 71       # per-player counters
+    COUNTER_SLOTS = 71    # counter array width (at least 1)
     N_DIRS = 0            # board directions
     MAX_DEGREE = 8        # neighbour table width
-    N_MOVES = 258         # move ids are 0 .. N_MOVES-1
+    N_MOVES = 366         # move ids are 0 .. N_MOVES-1
     MAX_PLIES = 10000     # the game stops (ply_limited) after this many moves
     N_RANK = 2            # ranking keys per player
     N_PIECES = 3          # piece ids 0 (empty) .. N_PLAYERS * N_KINDS
@@ -45,8 +45,8 @@ cdef enum:
     N_ITEM_KINDS = 30     # kinds of item (items:)
     DEAL_STREAM = 1048576 # a new state shuffles with Rng(derive_seed(seed, DEAL_STREAM)), the dice's stream
     CHANCE_STREAM = 1048576# a state's chance stream: Rng(derive_seed(seed, CHANCE_STREAM))
-    N_ZONES = 11          # zones (zones:)
-    N_ZSLOTS = 11         # zone slots: one per game zone, one per player of a per-player zone
+    N_ZONES = 14          # zones (zones:)
+    N_ZSLOTS = 16         # zone slots: one per game zone, one per player of a per-player zone
     N_ZPILES = 11         # piles: the slots of ordered zones (at least 1)
     ZONE_CAP = 30         # the most items one slot can hold (every item of the game)
     PLAYOUT_CHUNK = 1024   # playouts between checks for Ctrl-C
@@ -83,26 +83,6 @@ cdef extern from *:
     };
     /* number of neighbours (0 for the off-board cell) */
     static const int MGC_DEGREE[10] = {3, 3, 3, 3, 3, 3, 3, 3, 8, 0};
-    /* board property 0: centre */
-    static const signed char MGC_PROP_0[10] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 0};
-    /* board property 1: num */
-    static const signed char MGC_PROP_1[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 0};
-    /* board property 2: bit */
-    static const short MGC_PROP_2[10] = {1, 2, 4, 8, 16, 32, 64, 128, 0, 0};
-    /* board property 3: gold_i */
-    static const signed char MGC_PROP_3[10] = {1, 1, 0, 3, 0, 0, 1, 0, 1, 0};
-    /* board property 4: mead_i */
-    static const signed char MGC_PROP_4[10] = {0, 0, 1, 0, 1, 1, 0, 3, 1, 0};
-    /* board property 5: sun_wolf_at */
-    static const signed char MGC_PROP_5[10] = {1, 0, 0, 0, 1, 0, 0, 0, 0, 0};
-    /* board property 6: moon_wolf_at */
-    static const signed char MGC_PROP_6[10] = {0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
-    /* board property 7: craft_at */
-    static const signed char MGC_PROP_7[10] = {0, 1, 0, 0, 0, 1, 0, 0, 0, 0};
-    /* board property 8: gold_d */
-    static const signed char MGC_PROP_8[10] = {1, 1, 0, 2, 0, 0, 1, 0, 0, 0};
-    /* board property 9: mead_d */
-    static const signed char MGC_PROP_9[10] = {0, 0, 1, 0, 1, 1, 0, 2, 0, 0};
     /* sets of cells: bit c of word c / 64. Every board cell: */
     static const uint64_t MGC_VALID[1] = {0x00000000000001ffULL};
     /* the neighbours of each cell, as a set */
@@ -117,7 +97,7 @@ cdef extern from *:
       {0x0000000000000141ULL},
       {0x00000000000000ffULL}
     };
-    /* fixed set 0: centre(t) */
+    /* fixed set 0: t == midgard */
     static const uint64_t MGC_CELLSET_0[1] = {0x0000000000000100ULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
@@ -185,40 +165,33 @@ cdef extern from *:
       {0}
     };
     /* counters at setup [player][counter], then the game's row */
-    static const long long MGC_COUNTER_INIT[3][37] = {
+    static const long long MGC_COUNTER_INIT[3][71] = {
       {
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0,
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+      0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     },
       {
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0,
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+      0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     },
       {
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3,
-      1, 1, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0
+      0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 1, 1, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1
     }
     };
     """
     const int NBRS "MGC_NBRS"[9][8]
     const int DEGREE "MGC_DEGREE"[10]
-    const signed char PROP_0 "MGC_PROP_0"[10]
-    const signed char PROP_1 "MGC_PROP_1"[10]
-    const short PROP_2 "MGC_PROP_2"[10]
-    const signed char PROP_3 "MGC_PROP_3"[10]
-    const signed char PROP_4 "MGC_PROP_4"[10]
-    const signed char PROP_5 "MGC_PROP_5"[10]
-    const signed char PROP_6 "MGC_PROP_6"[10]
-    const signed char PROP_7 "MGC_PROP_7"[10]
-    const signed char PROP_8 "MGC_PROP_8"[10]
-    const signed char PROP_9 "MGC_PROP_9"[10]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[9][1]
     const uint64_t CELLSET_0 "MGC_CELLSET_0"[1]
     const uint64_t NEAR "MGC_NEAR"[3][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[10]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][37]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][71]
 
 
 # ---------------------------------------------------------------------------- state
@@ -368,6 +341,31 @@ cdef inline long long counter_of(State* st, int player, int counter) noexcept no
     return st.counters[player][counter] if player >= 0 else 0
 
 
+# -- values of every type: counters holding cells, players, kinds... and counter arrays
+
+cdef inline long long counter_or(State* st, int player, int counter, long long none) noexcept nogil:
+    return st.counters[player][counter] if player >= 0 else none
+
+
+cdef inline long long element_step(long long flat, long long i, long long size) noexcept nogil:
+    """An array element's offset so far, extended by one more index (-1: out of range)."""
+    if flat < 0 or i < 0 or i >= size:
+        return -1
+    return flat * size + i
+
+
+cdef inline long long element_of(State* st, int row, int column, long long flat, long long none) noexcept nogil:
+    return st.counters[row][column + flat] if row >= 0 and flat >= 0 else none
+
+
+cdef inline void element_set(State* st, int row, int column, long long flat, long long value, bint add) noexcept nogil:
+    if row >= 0 and flat >= 0:
+        if add:
+            st.counters[row][column + flat] += value
+        else:
+            st.counters[row][column + flat] = value
+
+
 cdef inline int next_player(int player) noexcept nogil:
     return (player + 1) % N_PLAYERS if player >= 0 else -1
 
@@ -501,10 +499,7 @@ cdef inline void dilate(const uint64_t* s, uint64_t* out) noexcept nogil:
 cdef extern from *:
     """
     /* per-player properties, index p + 1 (index 0: nobody, value 0) */
-    /* second */
-    static const int MGC_PPROP_0[3] = {0, 0, 1};
     """
-    const int PPROP_0 "MGC_PPROP_0"[3]
 
 
 cdef inline void set_piece(State* st, int cell, int piece) noexcept nogil:
@@ -572,11 +567,11 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
 cdef extern from *:
     """
     /* per zone: first slot, 1 for a per-player zone, 1 for an ordered zone */
-    static const int MGC_ZONE_BASE[11] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-    static const int MGC_ZONE_PP[11] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    static const int MGC_ZONE_ORDERED[11] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    static const int MGC_ZONE_BASE[14] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15};
+    static const int MGC_ZONE_PP[14] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0};
+    static const int MGC_ZONE_ORDERED[14] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0};
     /* per zone: copies of each kind at the start */
-    static const int MGC_ZONE_START[11][30] = {
+    static const int MGC_ZONE_START[14][30] = {
         {
       1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
       0, 0, 0, 0, 0, 0
@@ -621,46 +616,58 @@ cdef extern from *:
       0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
       0, 0, 0, 0, 0, 0
     },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0
+    },
+        {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0
+    },
     };
     /* per slot: its zone and its pile (-1: unordered) */
-    static const int MGC_SLOT_ZONE[11] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-    static const int MGC_SLOT_PILE[11] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    static const int MGC_SLOT_ZONE[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11, 12, 12, 13};
+    static const int MGC_SLOT_PILE[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1, -1, -1, -1, -1};
     /* the numbers each kind of item shows */
     static const int MGC_ITEM_NVALUES[30] = {
-      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-      1, 1, 1, 1, 1, 1
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0
     };
     static const long long MGC_ITEM_VALUES[30][1] = {
-        {1},
-        {2},
-        {3},
-        {4},
-        {5},
-        {6},
-        {7},
-        {8},
-        {1},
-        {2},
-        {3},
-        {4},
-        {5},
-        {1},
-        {2},
-        {3},
-        {4},
-        {5},
-        {1},
-        {2},
-        {3},
-        {4},
-        {5},
-        {6},
-        {7},
-        {8},
-        {9},
-        {10},
-        {11},
-        {12},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
     };
     """
     const int ZONE_BASE "MGC_ZONE_BASE"[N_ZONES]
@@ -892,208 +899,178 @@ cdef void shuffle_items(State* st, int zone, int owner) noexcept nogil:
         zone_fisher_yates(st, slot)
 
 
+# ---------------------------------------------------------------------------- attributes
+# Named attributes (AttributeIR in midgardc/ir/nodes.py): a fixed value per cell, player,
+# kind, item, face, direction or enumeration value; ATTR_i[x + offset], entry 0 (a cell's:
+# the last) being the default that none reads.
+
+cdef extern from *:
+    """
+    /* realm of every item */
+    static const long long MGC_ATTR_0[31] = {
+      9, 0, 1, 2, 3, 4, 5, 6, 7, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+      9, 9, 9, 9, 9, 9, 9
+    };
+    /* gold_intact of every cell */
+    static const long long MGC_ATTR_1[10] = {1, 1, 0, 3, 0, 0, 1, 0, 1, 0};
+    /* mead_intact of every cell */
+    static const long long MGC_ATTR_2[10] = {0, 0, 1, 0, 1, 1, 0, 3, 1, 0};
+    /* gold_destroyed of every cell */
+    static const long long MGC_ATTR_3[10] = {1, 1, 0, 2, 0, 0, 1, 0, 0, 0};
+    /* mead_destroyed of every cell */
+    static const long long MGC_ATTR_4[10] = {0, 0, 1, 0, 1, 1, 0, 2, 0, 0};
+    /* wolf_of of every cell */
+    static const long long MGC_ATTR_5[10] = {0, -1, 1, -1, 0, -1, 1, -1, -1, -1};
+    /* craft_realm of every cell */
+    static const long long MGC_ATTR_6[10] = {0, 1, 0, 0, 0, 1, 0, 0, 0, 0};
+    /* action_of of every enum:sky */
+    static const long long MGC_ATTR_7[3] = {-1, 0, 1};
+    /* paid_with of every enum:blessing */
+    static const long long MGC_ATTR_8[9] = {-1, 0, 0, 0, 1, 1, 1, 2, 2};
+    """
+    const long long ATTR_0 "MGC_ATTR_0"[31]
+    const long long ATTR_1 "MGC_ATTR_1"[10]
+    const long long ATTR_2 "MGC_ATTR_2"[10]
+    const long long ATTR_3 "MGC_ATTR_3"[10]
+    const long long ATTR_4 "MGC_ATTR_4"[10]
+    const long long ATTR_5 "MGC_ATTR_5"[10]
+    const long long ATTR_6 "MGC_ATTR_6"[10]
+    const long long ATTR_7 "MGC_ATTR_7"[3]
+    const long long ATTR_8 "MGC_ATTR_8"[9]
+
+
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: is(int a, int b) = count(x in range(a, a): x == b)
-cdef inline long long define_0(State* st, long long a0, long long a1) noexcept nogil:
-    return quant_0(st, a0, a1)
+# define 0: capped(int n) = either(n > 7, 7, n)
+cdef inline long long define_0(State* st, long long a0) noexcept nogil:
+    return (<long long>(7) if (a0 > 7) else <long long>(a0))
 
 
-# define 1: cap7(int n) = count(x in range(1, n): x <= 7)
+# define 1: gain_gold(int n) = capped(gold(mover) + n)
 cdef inline long long define_1(State* st, long long a0) noexcept nogil:
+    return define_0(st, (counter_of(st, st.current, 1) + a0))
+
+
+# define 2: gain_mead(int n) = capped(mead(mover) + n)
+cdef inline long long define_2(State* st, long long a0) noexcept nogil:
+    return define_0(st, (counter_of(st, st.current, 2) + a0))
+
+
+# define 3: gold_shown(cell c) = either(destroyed[c], gold_destroyed(c), gold_intact(c))
+cdef inline long long define_3(State* st, int a0) noexcept nogil:
+    return (<long long>((<long long>ATTR_3[a0 + 0])) if (<bint>element_of(st, 2, 54, element_step(0, <long long>a0 - 0, 9), 0)) else <long long>((<long long>ATTR_1[a0 + 0])))
+
+
+# define 4: mead_shown(cell c) = either(destroyed[c], mead_destroyed(c), mead_intact(c))
+cdef inline long long define_4(State* st, int a0) noexcept nogil:
+    return (<long long>((<long long>ATTR_4[a0 + 0])) if (<bint>element_of(st, 2, 54, element_step(0, <long long>a0 - 0, 9), 0)) else <long long>((<long long>ATTR_2[a0 + 0])))
+
+
+# define 5: wolf_shown(cell c) = (if destroyed[c] then none else wolf_of(c))
+cdef inline int define_5(State* st, int a0) noexcept nogil:
+    return (<int>((-1)) if (<bint>element_of(st, 2, 54, element_step(0, <long long>a0 - 0, 9), 0)) else <int>((<int>ATTR_5[a0 + 0])))
+
+
+# define 6: craft_shown(cell c) = craft_realm(c) and not destroyed[c]
+cdef inline bint define_6(State* st, int a0) noexcept nogil:
+    return ((<bint>ATTR_6[a0 + 0]) and (not (<bint>element_of(st, 2, 54, element_step(0, <long long>a0 - 0, 9), 0))))
+
+
+# define 7: linked(cell f, cell t) = (any x in neighbours(f): x == t) and not (f == midgard and destroyed[t]) and not (t == midgard and destroyed[f])
+cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
+    return ((quant_0(st, a0, a1) and (not ((a0 == 8) and (<bint>element_of(st, 2, 54, element_step(0, <long long>a1 - 0, 9), 0))))) and (not ((a1 == 8) and (<bint>element_of(st, 2, 54, element_step(0, <long long>a0 - 0, 9), 0)))))
+
+
+# define 8: marked(cell c) = any q in players: marker(q) == c
+cdef inline bint define_8(State* st, int a0) noexcept nogil:
     return quant_1(st, a0)
 
 
-# define 2: pow3(int r) = is(r, 1) + 3 * is(r, 2) + 9 * is(r, 3) + 27 * is(r, 4) + 81 * is(r, 5) + 243 * is(r, 6) + 729 * is(r, 7) + 2187 * is(r, 8) + 6561 * is(r, 9) + 19683 * is(r, 10) + 59049 * is(r, 11) + 177147 * is(r, 12)
-cdef inline long long define_2(State* st, long long a0) noexcept nogil:
-    return (((((((((((define_0(st, a0, 1) + (<long long>3 * define_0(st, a0, 2))) + (<long long>9 * define_0(st, a0, 3))) + (<long long>27 * define_0(st, a0, 4))) + (<long long>81 * define_0(st, a0, 5))) + (<long long>243 * define_0(st, a0, 6))) + (<long long>729 * define_0(st, a0, 7))) + (<long long>2187 * define_0(st, a0, 8))) + (<long long>6561 * define_0(st, a0, 9))) + (<long long>19683 * define_0(st, a0, 10))) + (<long long>59049 * define_0(st, a0, 11))) + (<long long>177147 * define_0(st, a0, 12)))
-
-
-# define 3: down(cell c) = ruins // bit(c) % 2
-cdef inline long long define_3(State* st, int a0) noexcept nogil:
-    return floormod(floordiv(st.counters[N_PLAYERS][28], PROP_2[a0]), 2)
-
-
-# define 4: ruined(cell c) = down(c) == 1
-cdef inline bint define_4(State* st, int a0) noexcept nogil:
-    return (define_3(st, a0) == 1)
-
-
-# define 5: intact_n(cell c) = 1 - down(c)
-cdef inline long long define_5(State* st, int a0) noexcept nogil:
-    return (<long long>1 - define_3(st, a0))
-
-
-# define 6: yield_gold(cell c) = gold_i(c) + down(c) * (gold_d(c) - gold_i(c))
-cdef inline long long define_6(State* st, int a0) noexcept nogil:
-    return (<long long>PROP_3[a0] + (define_3(st, a0) * (<long long>PROP_8[a0] - PROP_3[a0])))
-
-
-# define 7: yield_mead(cell c) = mead_i(c) + down(c) * (mead_d(c) - mead_i(c))
-cdef inline long long define_7(State* st, int a0) noexcept nogil:
-    return (<long long>PROP_4[a0] + (define_3(st, a0) * (<long long>PROP_9[a0] - PROP_4[a0])))
-
-
-# define 8: linked(cell f, cell t) = (any x in neighbours(f): x == t) and not (centre(f) and ruined(t)) and not (centre(t) and ruined(f))
-cdef inline bint define_8(State* st, int a0, int a1) noexcept nogil:
-    return ((quant_2(st, a0, a1) and (not ((PROP_0[a0] != 0) and define_4(st, a1)))) and (not ((PROP_0[a1] != 0) and define_4(st, a0))))
-
-
-# define 9: marked(cell c) = any q in players: marker(q) == num(c)
+# define 9: free(cell c) = occupied(c) and not marked(c)
 cdef inline bint define_9(State* st, int a0) noexcept nogil:
-    return quant_3(st, a0)
+    return ((st.board[a0] > 0) and (not define_8(st, a0)))
 
 
-# define 10: free(cell c) = occupied(c) and not marked(c)
-cdef inline bint define_10(State* st, int a0) noexcept nogil:
-    return ((st.board[a0] > 0) and (not define_9(st, a0)))
+# define 10: step_ok(cell f, cell t) = free(f) and empty(t) and linked(f, t)
+cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
+    return ((define_9(st, a0) and (st.board[a1] == 0)) and define_7(st, a0, a1))
 
 
-# define 11: step_ok(cell f, cell t) = free(f) and empty(t) and linked(f, t)
-cdef inline bint define_11(State* st, int a0, int a1) noexcept nogil:
-    return ((define_10(st, a0) and (st.board[a1] == 0)) and define_8(st, a0, a1))
+# define 11: can_step = any f in cells: any t in neighbours(f): step_ok(f, t)
+cdef inline bint define_11(State* st) noexcept nogil:
+    return quant_2(st)
 
 
-# define 12: can_step = any f in cells: any t in neighbours(f): step_ok(f, t)
-cdef inline bint define_12(State* st) noexcept nogil:
-    return quant_4(st)
+# define 12: forced(cell t) = t == midgard and empty(t) and not can_step
+cdef inline bint define_12(State* st, int a0) noexcept nogil:
+    return (((a0 == 8) and (st.board[a0] == 0)) and (not define_11(st)))
 
 
-# define 13: forced(cell t) = centre(t) and empty(t) and not can_step
-cdef inline bint define_13(State* st, int a0) noexcept nogil:
-    return (((PROP_0[a0] != 0) and (st.board[a0] == 0)) and (not define_12(st)))
+# define 13: resolved = not resources_due(mover) and (all s in enum(2): wolf_actions[mover, s] == 0)
+cdef inline bint define_13(State* st) noexcept nogil:
+    return ((not (<bint>counter_or(st, st.current, 3, 0))) and quant_4(st))
 
 
-# define 14: owes_choice(player p) = player_prop(0, p) == 1 and took(p) == 0
+# define 14: has(enum:action a) = actions[mover, a] >= 1
 cdef inline bint define_14(State* st, int a0) noexcept nogil:
-    return ((PPROP_0[a0 + 1] == 1) and (counter_of(st, a0, 13) == 0))
+    return ((<long long>element_of(st, st.current, 7, element_step(0, <long long>a0 - 0, 3), 0)) >= 1)
 
 
-# define 15: resolved = pg(mover) + pm(mover) + sw(mover) + mw(mover) == 0
-cdef inline bint define_15(State* st) noexcept nogil:
-    return ((((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) + counter_of(st, st.current, 6)) + counter_of(st, st.current, 7)) == 0)
+# define 15: may_activate(enum:blessing b, int l) = has(paid_with(b)) and level[mover, b] >= l
+cdef inline bint define_15(State* st, int a0, long long a1) noexcept nogil:
+    return (define_14(st, (<int>ATTR_8[a0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>a0 - 0, 8), 0)) >= a1))
 
 
-# define 16: gain_gold(int n) = cap7(gold(mover) + n)
-cdef inline long long define_16(State* st, long long a0) noexcept nogil:
-    return define_1(st, (counter_of(st, st.current, 1) + a0))
+# define 16: sun_ready(item r) = holding(mover, sun_relics, r) > 0 and not activated[mover, r]
+cdef inline bint define_16(State* st, int a0) noexcept nogil:
+    return ((holding_of(st, 11, st.current, a0) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>a0 - 0, 30), 0))))
 
 
-# define 17: gain_mead(int n) = cap7(mead(mover) + n)
-cdef inline long long define_17(State* st, long long a0) noexcept nogil:
-    return define_1(st, (counter_of(st, st.current, 2) + a0))
+# define 17: moon_ready(item r) = holding(mover, moon_relics, r) > 0 and not activated[mover, r]
+cdef inline bint define_17(State* st, int a0) noexcept nogil:
+    return ((holding_of(st, 12, st.current, a0) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>a0 - 0, 30), 0))))
 
 
-# define 18: side(player p, int r) = relics(p) // pow3(r) % 3
-cdef inline long long define_18(State* st, int a0, long long a1) noexcept nogil:
-    return floormod(floordiv(counter_of(st, a0, 11), define_2(st, a1)), 3)
+# define 18: relics_held(player p) = zone_size(p, sun_relics) + zone_size(p, moon_relics)
+cdef inline long long define_18(State* st, int a0) noexcept nogil:
+    return (zone_size_of(st, 11, a0) + zone_size_of(st, 12, a0))
 
 
-# define 19: fresh(player p, int r) = used(p) // pow3(r) % 3 == 0
-cdef inline bint define_19(State* st, int a0, long long a1) noexcept nogil:
-    return (floormod(floordiv(counter_of(st, a0, 12), define_2(st, a1)), 3) == 0)
+# define 19: back(enum:sky s) = either(wolf_at[s] > 1, wolf_at[s] - 1, wolf_at[s])
+cdef inline long long define_19(State* st, int a0) noexcept nogil:
+    return (<long long>(((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) - 1)) if ((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) > 1) else <long long>((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0))))
 
 
-# define 20: sun_relics(player p) = count(r in range(1, 12): side(p, r) == 1)
+# define 20: highest_level(player p) = max(b in enum(8): level[p, b])
 cdef inline long long define_20(State* st, int a0) noexcept nogil:
-    return quant_6(st, a0)
+    return quant_5(st, a0)
 
 
-# define 21: moon_relics(player p) = count(r in range(1, 12): side(p, r) == 2)
-cdef inline long long define_21(State* st, int a0) noexcept nogil:
-    return quant_7(st, a0)
+# define 21: measure(item prophecy, player p) = either(prophecy == sun_most_gold, gold(p), either(prophecy == sun_most_sun_relics, zone_size(p, sun_relics), either(prophecy == sun_most_relics, relics_held(p), either(prophecy == sun_highest_level or prophecy == moon_highest_level, highest_level(p), either(prophecy == sun_fewest_vp, -vp(p), either(prophecy == moon_most_mead, mead(p), either(prophecy == moon_most_moon_relics, zone_size(p, moon_relics), either(prophecy == moon_most_resources, gold(p) + mead(p), -relics_held(p)))))))))
+cdef inline long long define_21(State* st, int a0, int a1) noexcept nogil:
+    return (<long long>(counter_of(st, a1, 1)) if (a0 == 8) else <long long>((<long long>(zone_size_of(st, 11, a1)) if (a0 == 9) else <long long>((<long long>(define_18(st, a1)) if (a0 == 10) else <long long>((<long long>(define_20(st, a1)) if ((a0 == 11) or (a0 == 16)) else <long long>((<long long>((-counter_of(st, a1, 0))) if (a0 == 12) else <long long>((<long long>(counter_of(st, a1, 2)) if (a0 == 13) else <long long>((<long long>(zone_size_of(st, 12, a1)) if (a0 == 14) else <long long>((<long long>((counter_of(st, a1, 1) + counter_of(st, a1, 2))) if (a0 == 15) else <long long>((-define_18(st, a1))))))))))))))))))
 
 
-# define 22: all_relics(player p) = count(r in range(1, 12): side(p, r) > 0)
-cdef inline long long define_22(State* st, int a0) noexcept nogil:
-    return quant_8(st, a0)
+# define 22: leftmost(enum:sky s) = (if s == sun then top(sun_row) else top(moon_row))
+cdef inline int define_22(State* st, int a0) noexcept nogil:
+    return (<int>(zone_top_of(st, 3, 0)) if (a0 == 0) else <int>(zone_top_of(st, 4, 0)))
 
 
-# define 23: sun_back = 1 - is(ws, 1)
-cdef inline long long define_23(State* st) noexcept nogil:
-    return (<long long>1 - define_0(st, st.counters[N_PLAYERS][24], 1))
+# define 23: leader(item prophecy) = (if measure(prophecy, red) > measure(prophecy, blue) then red else (if measure(prophecy, blue) > measure(prophecy, red) then blue else nobody))
+cdef inline int define_23(State* st, int a0) noexcept nogil:
+    return (<int>(0) if (define_21(st, a0, 0) > define_21(st, a0, 1)) else <int>((<int>(1) if (define_21(st, a0, 1) > define_21(st, a0, 0)) else <int>((-1)))))
 
 
-# define 24: moon_back = 1 - is(wm, 1)
+# define 24: lead_vp = 2
 cdef inline long long define_24(State* st) noexcept nogil:
-    return (<long long>1 - define_0(st, st.counters[N_PLAYERS][25], 1))
-
-
-# define 25: top_level(player p) = 1 + count(x in range(2, 4): surtr(p) >= x or wayland(p) >= x or odin(p) >= x or freya(p) >= x or angrboda(p) >= x or hel(p) >= x or svartalfheim(p) >= x or buri(p) >= x)
-cdef inline long long define_25(State* st, int a0) noexcept nogil:
-    return (<long long>1 + quant_9(st, a0))
-
-
-# define 26: sun_measure(int t, player p) = is(t, 1) * gold(p) + is(t, 2) * sun_relics(p) + is(t, 3) * all_relics(p) + is(t, 4) * top_level(p) - is(t, 5) * vp(p)
-cdef inline long long define_26(State* st, long long a0, int a1) noexcept nogil:
-    return (((((define_0(st, a0, 1) * counter_of(st, a1, 1)) + (define_0(st, a0, 2) * define_20(st, a1))) + (define_0(st, a0, 3) * define_22(st, a1))) + (define_0(st, a0, 4) * define_25(st, a1))) - (define_0(st, a0, 5) * counter_of(st, a1, 0)))
-
-
-# define 27: moon_measure(int t, player p) = is(t, 1) * mead(p) + is(t, 2) * moon_relics(p) + is(t, 3) * (gold(p) + mead(p)) + is(t, 4) * top_level(p) - is(t, 5) * all_relics(p)
-cdef inline long long define_27(State* st, long long a0, int a1) noexcept nogil:
-    return (((((define_0(st, a0, 1) * counter_of(st, a1, 2)) + (define_0(st, a0, 2) * define_21(st, a1))) + (define_0(st, a0, 3) * (counter_of(st, a1, 1) + counter_of(st, a1, 2)))) + (define_0(st, a0, 4) * define_25(st, a1))) - (define_0(st, a0, 5) * define_22(st, a1)))
-
-
-# define 28: lead_vp = 2
-cdef inline long long define_28(State* st) noexcept nogil:
     return 2
 
 
-# define 29: tie_vp = 0
-cdef inline long long define_29(State* st) noexcept nogil:
+# define 25: tie_vp = 0
+cdef inline long long define_25(State* st) noexcept nogil:
     return 0
-
-
-# define 30: points(int mine, int theirs) = lead_vp * count(x in range(1, 1): mine > theirs) + tie_vp * is(mine, theirs)
-cdef inline long long define_30(State* st, long long a0, long long a1) noexcept nogil:
-    return ((define_28(st) * quant_10(st, a0, a1)) + (define_29(st) * define_0(st, a0, a1)))
-
-
-# define 31: sun_kind = sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(sun_row), t)))
-cdef inline long long define_31(State* st) noexcept nogil:
-    return quant_11(st)
-
-
-# define 32: moon_kind = sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(moon_row), t)))
-cdef inline long long define_32(State* st) noexcept nogil:
-    return quant_13(st)
-
-
-# define 33: sun_points(player p) = points(sun_measure(sun_kind, p), sun_measure(sun_kind, next_player(p)))
-cdef inline long long define_33(State* st, int a0) noexcept nogil:
-    return define_30(st, define_26(st, define_31(st), a0), define_26(st, define_31(st), next_player(a0)))
-
-
-# define 34: moon_points(player p) = points(moon_measure(moon_kind, p), moon_measure(moon_kind, next_player(p)))
-cdef inline long long define_34(State* st, int a0) noexcept nogil:
-    return define_30(st, define_27(st, define_32(st), a0), define_27(st, define_32(st), next_player(a0)))
-
-
-# define 35: token_bit = sum(c in cells: bit(c) * count(x in range(1, 1): item_has(top(drawn), num(c))))
-cdef inline long long define_35(State* st) noexcept nogil:
-    return quant_15(st)
-
-
-# define 36: relic_no_1 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_1), v)))
-cdef inline long long define_36(State* st) noexcept nogil:
-    return quant_17(st)
-
-
-# define 37: relic_no_2 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_2), v)))
-cdef inline long long define_37(State* st) noexcept nogil:
-    return quant_19(st)
-
-
-# define 38: relic_no_3 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_3), v)))
-cdef inline long long define_38(State* st) noexcept nogil:
-    return quant_21(st)
-
-
-# define 39: relic_no_4 = sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_4), v)))
-cdef inline long long define_39(State* st) noexcept nogil:
-    return quant_23(st)
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -1101,39 +1078,8 @@ cdef inline long long define_39(State* st) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: count(x in range(a, a): x == b)
-cdef inline long long quant_0(State* st, long long f0, long long f1) noexcept nogil:
-    # f0 = a
-    # f1 = b
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = f0
-    hi = f0
-    for x in range(lo, hi + 1):
-        if (x == f1):
-            total += 1
-    return total
-
-
-# quant 1: count(x in range(1, n): x <= 7)
-cdef inline long long quant_1(State* st, long long f0) noexcept nogil:
-    # f0 = n
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = f0
-    for x in range(lo, hi + 1):
-        if (x <= 7):
-            total += 1
-    return total
-
-
-# quant 2: any x in neighbours(f): x == t
-cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
+# quant 0: any x in neighbours(f): x == t
+cdef inline bint quant_0(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef int x
@@ -1147,27 +1093,27 @@ cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 3: any q in players: marker(q) == num(c)
-cdef inline bint quant_3(State* st, int f0) noexcept nogil:
+# quant 1: any q in players: marker(q) == c
+cdef inline bint quant_1(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
     for x in range(N_PLAYERS):
-        if (counter_of(st, x, 10) == PROP_1[f0]):
+        if ((<int>counter_or(st, x, 4, 9)) == f0):
             return True
     return False
 
 
-# quant 4: any f in cells: any t in neighbours(f): step_ok(f, t)
-cdef inline bint quant_4(State* st) noexcept nogil:
+# quant 2: any f in cells: any t in neighbours(f): step_ok(f, t)
+cdef inline bint quant_2(State* st) noexcept nogil:
     cdef int x
     for x in range(N_CELLS):
-        if quant_5(st, x):
+        if quant_3(st, x):
             return True
     return False
 
 
-# quant 5: any t in neighbours(f): step_ok(f, t)
-cdef inline bint quant_5(State* st, int f0) noexcept nogil:
+# quant 3: any t in neighbours(f): step_ok(f, t)
+cdef inline bint quant_3(State* st, int f0) noexcept nogil:
     # f0 = f
     cdef int x
     cdef int around
@@ -1175,281 +1121,46 @@ cdef inline bint quant_5(State* st, int f0) noexcept nogil:
     around = f0
     for slot in range(DEGREE[around]):
         x = NBRS[around][slot]
-        if define_11(st, f0, x):
+        if define_10(st, f0, x):
             return True
     return False
 
 
-# quant 6: count(r in range(1, 12): side(p, r) == 1)
-cdef inline long long quant_6(State* st, int f0) noexcept nogil:
-    # f0 = p
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 12
-    for x in range(lo, hi + 1):
-        if (define_18(st, f0, x) == 1):
-            total += 1
-    return total
-
-
-# quant 7: count(r in range(1, 12): side(p, r) == 2)
-cdef inline long long quant_7(State* st, int f0) noexcept nogil:
-    # f0 = p
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 12
-    for x in range(lo, hi + 1):
-        if (define_18(st, f0, x) == 2):
-            total += 1
-    return total
-
-
-# quant 8: count(r in range(1, 12): side(p, r) > 0)
-cdef inline long long quant_8(State* st, int f0) noexcept nogil:
-    # f0 = p
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 12
-    for x in range(lo, hi + 1):
-        if (define_18(st, f0, x) > 0):
-            total += 1
-    return total
-
-
-# quant 9: count(x in range(2, 4): surtr(p) >= x or wayland(p) >= x or odin(p) >= x or freya(p) >= x or angrboda(p) >= x or hel(p) >= x or svartalfheim(p) >= x or buri(p) >= x)
-cdef inline long long quant_9(State* st, int f0) noexcept nogil:
-    # f0 = p
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 2
-    hi = 4
-    for x in range(lo, hi + 1):
-        if ((((((((counter_of(st, f0, 15) >= x) or (counter_of(st, f0, 16) >= x)) or (counter_of(st, f0, 17) >= x)) or (counter_of(st, f0, 18) >= x)) or (counter_of(st, f0, 19) >= x)) or (counter_of(st, f0, 20) >= x)) or (counter_of(st, f0, 21) >= x)) or (counter_of(st, f0, 22) >= x)):
-            total += 1
-    return total
-
-
-# quant 10: count(x in range(1, 1): mine > theirs)
-cdef inline long long quant_10(State* st, long long f0, long long f1) noexcept nogil:
-    # f0 = mine
-    # f1 = theirs
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if (f0 > f1):
-            total += 1
-    return total
-
-
-# quant 11: sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(sun_row), t)))
-cdef inline long long quant_11(State* st) noexcept nogil:
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 5
-    for x in range(lo, hi + 1):
-        total += (x * quant_12(st, x))
-    return total
-
-
-# quant 12: count(x in range(1, 1): item_has(top(sun_row), t))
-cdef inline long long quant_12(State* st, long long f0) noexcept nogil:
-    # f0 = t
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if item_shows(zone_top_of(st, 3, 0), f0):
-            total += 1
-    return total
-
-
-# quant 13: sum(t in range(1, 5): t * count(x in range(1, 1): item_has(top(moon_row), t)))
-cdef inline long long quant_13(State* st) noexcept nogil:
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 5
-    for x in range(lo, hi + 1):
-        total += (x * quant_14(st, x))
-    return total
-
-
-# quant 14: count(x in range(1, 1): item_has(top(moon_row), t))
-cdef inline long long quant_14(State* st, long long f0) noexcept nogil:
-    # f0 = t
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if item_shows(zone_top_of(st, 4, 0), f0):
-            total += 1
-    return total
-
-
-# quant 15: sum(c in cells: bit(c) * count(x in range(1, 1): item_has(top(drawn), num(c))))
-cdef inline long long quant_15(State* st) noexcept nogil:
+# quant 4: all s in enum(2): wolf_actions[mover, s] == 0
+cdef inline bint quant_4(State* st) noexcept nogil:
     cdef int x
-    cdef long long total = 0
-    for x in range(N_CELLS):
-        total += (<long long>PROP_2[x] * quant_16(st, x))
-    return total
+    for x in range(2):
+        if not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>x - 0, 2), 0)) == 0):
+            return False
+    return True
 
 
-# quant 16: count(x in range(1, 1): item_has(top(drawn), num(c)))
-cdef inline long long quant_16(State* st, int f0) noexcept nogil:
-    # f0 = c
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if item_shows(zone_top_of(st, 1, 0), PROP_1[f0]):
-            total += 1
-    return total
+# quant 5: max(b in enum(8): level[p, b])
+cdef inline long long quant_5(State* st, int f0) noexcept nogil:
+    # f0 = p
+    cdef int x
+    cdef long long best = 0
+    cdef long long value
+    cdef bint seen = False
+    for x in range(8):
+        value = (<long long>element_of(st, f0, 12, element_step(0, <long long>x - 0, 8), 0))
+        if not seen or value > best:
+            best = value
+            seen = True
+    return best
 
 
-# quant 17: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_1), v)))
-cdef inline long long quant_17(State* st) noexcept nogil:
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 12
-    for x in range(lo, hi + 1):
-        total += (x * quant_18(st, x))
-    return total
+# quant 6: any s in enum(2): wolf_at[s] > track_end[s]
+cdef inline bint quant_6(State* st) noexcept nogil:
+    cdef int x
+    for x in range(2):
+        if ((<long long>element_of(st, 2, 50, element_step(0, <long long>x - 0, 2), 0)) > (<long long>element_of(st, 2, 52, element_step(0, <long long>x - 0, 2), 0))):
+            return True
+    return False
 
 
-# quant 18: count(x in range(1, 1): item_has(top(level_1), v))
-cdef inline long long quant_18(State* st, long long f0) noexcept nogil:
-    # f0 = v
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if item_shows(zone_top_of(st, 6, 0), f0):
-            total += 1
-    return total
-
-
-# quant 19: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_2), v)))
-cdef inline long long quant_19(State* st) noexcept nogil:
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 12
-    for x in range(lo, hi + 1):
-        total += (x * quant_20(st, x))
-    return total
-
-
-# quant 20: count(x in range(1, 1): item_has(top(level_2), v))
-cdef inline long long quant_20(State* st, long long f0) noexcept nogil:
-    # f0 = v
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if item_shows(zone_top_of(st, 7, 0), f0):
-            total += 1
-    return total
-
-
-# quant 21: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_3), v)))
-cdef inline long long quant_21(State* st) noexcept nogil:
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 12
-    for x in range(lo, hi + 1):
-        total += (x * quant_22(st, x))
-    return total
-
-
-# quant 22: count(x in range(1, 1): item_has(top(level_3), v))
-cdef inline long long quant_22(State* st, long long f0) noexcept nogil:
-    # f0 = v
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if item_shows(zone_top_of(st, 8, 0), f0):
-            total += 1
-    return total
-
-
-# quant 23: sum(v in range(1, 12): v * count(x in range(1, 1): item_has(top(level_4), v)))
-cdef inline long long quant_23(State* st) noexcept nogil:
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 12
-    for x in range(lo, hi + 1):
-        total += (x * quant_24(st, x))
-    return total
-
-
-# quant 24: count(x in range(1, 1): item_has(top(level_4), v))
-cdef inline long long quant_24(State* st, long long f0) noexcept nogil:
-    # f0 = v
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 1
-    for x in range(lo, hi + 1):
-        if item_shows(zone_top_of(st, 9, 0), f0):
-            total += 1
-    return total
-
-
-# quant 25: any p in players: vp(p) >= 9
-cdef inline bint quant_25(State* st) noexcept nogil:
+# quant 7: any p in players: vp(p) >= 9
+cdef inline bint quant_7(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         if (counter_of(st, x, 0) >= 9):
@@ -1464,16 +1175,8 @@ cdef inline bint quant_25(State* st) noexcept nogil:
 
 
 # cellset 0:
-#   cand0 = {c in cells: empty(c)}
-cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
-    cdef int w
-    for w in range(WORDS):
-        cand0[w] = st.cellsets[0][w]
-
-
-# cellset 1:
 #   cand0 = {f in cells: occupied(f)}
-cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
+cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         cand0[w] = (VALID[w] & ~st.cellsets[0][w])
@@ -1491,6 +1194,8 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int n = 0
     cdef long long a0
     cdef int a1
+    cdef int cands0[1]   # candidate cells for parameter 0
+    cdef int ncand0, k0
     cdef long long lo0, hi0, bound0   # the bounds of integer parameter 0
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
@@ -1498,488 +1203,436 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: deploy(c: cell) -> ids 0..8
-    # where hand(mover, meeple) > 0 and (stage == 3 and empty(c) and item_has(top(tokens), num(c)))
-    if (hand_of(st, st.current, 0) > 0) and (st.counters[N_PLAYERS][23] == 3):
-        cellset_0(st, cand0)  # empty(c)
-        for w0 in range(WORDS):  # c: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                if not item_shows(zone_top_of(st, 0, 0), PROP_1[a0]):  # item_has(top(tokens), num(c))
-                    continue
-                out[n] = a0
-                n += 1
+    # where hand(mover, meeple) > 0 and (turn_step == setup and c == realm(top(tokens)))
+    if (hand_of(st, st.current, 0) > 0) and ((<int>st.counters[N_PLAYERS][5]) == 0):
+        ncand0 = 0  # c: cell: only the cells a conjunct allows, ascending
+        ncand0 = cand_insert(cands0, ncand0, (<int>ATTR_0[zone_top_of(st, 0, 0) + 1]))
+        for k0 in range(ncand0):
+            a0 = cands0[k0]
+            out[n] = a0
+            n += 1
     # action 1: start_gold() -> ids 9..9
-    # where stage == 0 and owes_choice(mover)
-    if (st.counters[N_PLAYERS][23] == 0) and (PPROP_0[st.current + 1] == 1) and (counter_of(st, st.current, 13) == 0):
+    # where turn_step == head_start
+    if ((<int>st.counters[N_PLAYERS][5]) == 1):
         out[n] = 9
         n += 1
     # action 2: start_mead() -> ids 10..10
-    # where stage == 0 and owes_choice(mover)
-    if (st.counters[N_PLAYERS][23] == 0) and (PPROP_0[st.current + 1] == 1) and (counter_of(st, st.current, 13) == 0):
+    # where turn_step == head_start
+    if ((<int>st.counters[N_PLAYERS][5]) == 1):
         out[n] = 10
         n += 1
     # action 3: go(f: cell, t: cell) -> ids 11..91
-    # where stage == 0 and not owes_choice(mover) and free(f) and (empty(t) and linked(f, t) or forced(t))
-    if (st.counters[N_PLAYERS][23] == 0) and (not define_14(st, st.current)):
-        cellset_1(st, cand0)  # occupied(f)
+    # where turn_step == move and free(f) and (empty(t) and linked(f, t) or forced(t))
+    if ((<int>st.counters[N_PLAYERS][5]) == 2):
+        cellset_0(st, cand0)  # occupied(f)
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not (not define_9(st, a0)):  # not marked(f)
+                if not (not define_8(st, a0)):  # not marked(f)
                     continue
                 for a1 in range(N_CELLS):  # t: cell
-                    if not (((st.board[a1] == 0) and define_8(st, a0, a1)) or define_13(st, a1)):  # empty(t) and linked(f, t) or forced(t)
+                    if not (((st.board[a1] == 0) and define_7(st, a0, a1)) or define_12(st, a1)):  # empty(t) and linked(f, t) or forced(t)
                         continue
                     out[n] = 11 + a0 * 9 + a1
                     n += 1
     # action 4: collect() -> ids 92..92
-    # where stage == 1 and pg(mover) + pm(mover) > 0
-    if (st.counters[N_PLAYERS][23] == 1) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
+    # where turn_step == activate and resources_due(mover)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (<bint>counter_or(st, st.current, 3, 0)):
         out[n] = 92
         n += 1
-    # action 5: sun_wolf() -> ids 93..93
-    # where stage == 1 and sw(mover) > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 6) > 0):
-        out[n] = 93
-        n += 1
-    # action 6: moon_wolf() -> ids 94..94
-    # where stage == 1 and mw(mover) > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 7) > 0):
-        out[n] = 94
-        n += 1
-    # action 7: end_turn() -> ids 95..95
-    # where stage == 1 and resolved
-    if (st.counters[N_PLAYERS][23] == 1) and define_15(st):
+    # action 5: move_wolf(s: enum:sky) -> ids 93..94
+    # where turn_step == activate and wolf_actions[mover, s] > 0
+    if ((<int>st.counters[N_PLAYERS][5]) == 3):
+        for a0 in range(2):  # s: enum:sky
+            if not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>a0 - 0, 2), 0)) > 0):  # wolf_actions[mover, s] > 0
+                continue
+            out[n] = 93 + a0
+            n += 1
+    # action 6: end_turn() -> ids 95..95
+    # where turn_step == activate and resolved
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (not (<bint>counter_or(st, st.current, 3, 0))) and quant_4(st):
         out[n] = 95
         n += 1
-    # action 8: up_surtr() -> ids 96..96
-    # where stage == 1 and sun(mover) >= 1 and surtr(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) < 4):
-        out[n] = 96
-        n += 1
-    # action 9: up_odin() -> ids 97..97
-    # where stage == 1 and sun(mover) >= 1 and odin(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) < 4):
-        out[n] = 97
-        n += 1
-    # action 10: up_freya() -> ids 98..98
-    # where stage == 1 and sun(mover) >= 1 and freya(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) < 4):
-        out[n] = 98
-        n += 1
-    # action 11: up_angrboda() -> ids 99..99
-    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) < 4):
-        out[n] = 99
-        n += 1
-    # action 12: up_hel() -> ids 100..100
-    # where stage == 1 and moon(mover) >= 1 and hel(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) < 4):
-        out[n] = 100
-        n += 1
-    # action 13: up_buri() -> ids 101..101
-    # where stage == 1 and moon(mover) >= 1 and buri(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) < 4):
-        out[n] = 101
-        n += 1
-    # action 14: up_wayland() -> ids 102..102
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) < 4):
-        out[n] = 102
-        n += 1
-    # action 15: up_svartalfheim() -> ids 103..103
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) < 4):
-        out[n] = 103
-        n += 1
-    # action 16: surtr_4() -> ids 104..104
-    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 4 and gold(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 4) and (counter_of(st, st.current, 1) >= 3):
+    # action 7: up(b: enum:blessing) -> ids 96..103
+    # where turn_step == activate and has(paid_with(b)) and level[mover, b] < 4
+    if ((<int>st.counters[N_PLAYERS][5]) == 3):
+        for a0 in range(8):  # b: enum:blessing
+            if not define_14(st, (<int>ATTR_8[a0 + 1])):  # has(paid_with(b))
+                continue
+            if not ((<long long>element_of(st, st.current, 12, element_step(0, <long long>a0 - 0, 8), 0)) < 4):  # level[mover, b] < 4
+                continue
+            out[n] = 96 + a0
+            n += 1
+    # action 8: surtr_4() -> ids 104..104
+    # where turn_step == activate and may_activate(surtr, 4) and gold(mover) >= 3
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 3):
         out[n] = 104
         n += 1
-    # action 17: surtr_3() -> ids 105..105
-    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 3 and gold(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 3) and (counter_of(st, st.current, 1) >= 2):
+    # action 9: surtr_3() -> ids 105..105
+    # where turn_step == activate and may_activate(surtr, 3) and gold(mover) >= 2
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 2):
         out[n] = 105
         n += 1
-    # action 18: surtr_2() -> ids 106..106
-    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 2 and gold(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 2) and (counter_of(st, st.current, 1) >= 3):
+    # action 10: surtr_2() -> ids 106..106
+    # where turn_step == activate and may_activate(surtr, 2) and gold(mover) >= 3
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 3):
         out[n] = 106
         n += 1
-    # action 19: surtr_1() -> ids 107..107
-    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 1 and gold(mover) >= 5
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 1) and (counter_of(st, st.current, 1) >= 5):
+    # action 11: surtr_1() -> ids 107..107
+    # where turn_step == activate and may_activate(surtr, 1) and gold(mover) >= 5
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 5):
         out[n] = 107
         n += 1
-    # action 20: odin_4() -> ids 108..108
-    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 4):
+    # action 12: odin_4() -> ids 108..108
+    # where turn_step == activate and may_activate(odin, 4)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4):
         out[n] = 108
         n += 1
-    # action 21: odin_3() -> ids 109..109
-    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 3):
+    # action 13: odin_3() -> ids 109..109
+    # where turn_step == activate and may_activate(odin, 3)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3):
         out[n] = 109
         n += 1
-    # action 22: odin_2() -> ids 110..110
-    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 2):
+    # action 14: odin_2() -> ids 110..110
+    # where turn_step == activate and may_activate(odin, 2)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2):
         out[n] = 110
         n += 1
-    # action 23: odin_1() -> ids 111..111
-    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 1
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 1):
+    # action 15: odin_1() -> ids 111..111
+    # where turn_step == activate and may_activate(odin, 1)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1):
         out[n] = 111
         n += 1
-    # action 24: freya_4() -> ids 112..112
-    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 4):
+    # action 16: freya_4() -> ids 112..112
+    # where turn_step == activate and may_activate(freya, 4)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4):
         out[n] = 112
         n += 1
-    # action 25: freya_3() -> ids 113..113
-    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 3):
+    # action 17: freya_3() -> ids 113..113
+    # where turn_step == activate and may_activate(freya, 3)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3):
         out[n] = 113
         n += 1
-    # action 26: freya_2() -> ids 114..114
-    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 2):
+    # action 18: freya_2() -> ids 114..114
+    # where turn_step == activate and may_activate(freya, 2)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2):
         out[n] = 114
         n += 1
-    # action 27: freya_1() -> ids 115..115
-    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 1 and mead(mover) >= 1
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 1) and (counter_of(st, st.current, 2) >= 1):
+    # action 19: freya_1() -> ids 115..115
+    # where turn_step == activate and may_activate(freya, 1) and mead(mover) >= 1
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 1):
         out[n] = 115
         n += 1
-    # action 28: angrboda_4() -> ids 116..116
-    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 4):
+    # action 20: angrboda_4() -> ids 116..116
+    # where turn_step == activate and may_activate(angrboda, 4)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4):
         out[n] = 116
         n += 1
-    # action 29: angrboda_3() -> ids 117..117
-    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 3):
+    # action 21: angrboda_3() -> ids 117..117
+    # where turn_step == activate and may_activate(angrboda, 3)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3):
         out[n] = 117
         n += 1
-    # action 30: angrboda_2() -> ids 118..118
-    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 2):
+    # action 22: angrboda_2() -> ids 118..118
+    # where turn_step == activate and may_activate(angrboda, 2)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2):
         out[n] = 118
         n += 1
-    # action 31: angrboda_1() -> ids 119..119
-    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 1 and gold(mover) >= 1
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 1) and (counter_of(st, st.current, 1) >= 1):
+    # action 23: angrboda_1() -> ids 119..119
+    # where turn_step == activate and may_activate(angrboda, 1) and gold(mover) >= 1
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 1):
         out[n] = 119
         n += 1
-    # action 32: hel_4() -> ids 120..120
-    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 4):
+    # action 24: hel_4() -> ids 120..120
+    # where turn_step == activate and may_activate(hel, 4)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4):
         out[n] = 120
         n += 1
-    # action 33: hel_3() -> ids 121..121
-    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 3):
+    # action 25: hel_3() -> ids 121..121
+    # where turn_step == activate and may_activate(hel, 3)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3):
         out[n] = 121
         n += 1
-    # action 34: hel_2() -> ids 122..122
-    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 2):
+    # action 26: hel_2() -> ids 122..122
+    # where turn_step == activate and may_activate(hel, 2)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2):
         out[n] = 122
         n += 1
-    # action 35: hel_1() -> ids 123..123
-    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 1
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 1):
+    # action 27: hel_1() -> ids 123..123
+    # where turn_step == activate and may_activate(hel, 1)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1):
         out[n] = 123
         n += 1
-    # action 36: buri_4() -> ids 124..124
-    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 4 and mead(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 4) and (counter_of(st, st.current, 2) >= 3):
+    # action 28: buri_4() -> ids 124..124
+    # where turn_step == activate and may_activate(buri, 4) and mead(mover) >= 3
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 124
         n += 1
-    # action 37: buri_3() -> ids 125..125
-    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 3 and mead(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 3) and (counter_of(st, st.current, 2) >= 2):
+    # action 29: buri_3() -> ids 125..125
+    # where turn_step == activate and may_activate(buri, 3) and mead(mover) >= 2
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 2) >= 2):
         out[n] = 125
         n += 1
-    # action 38: buri_2() -> ids 126..126
-    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 2 and mead(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 2) and (counter_of(st, st.current, 2) >= 3):
+    # action 30: buri_2() -> ids 126..126
+    # where turn_step == activate and may_activate(buri, 2) and mead(mover) >= 3
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 126
         n += 1
-    # action 39: buri_1() -> ids 127..127
-    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 1 and mead(mover) >= 5
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 1) and (counter_of(st, st.current, 2) >= 5):
+    # action 31: buri_1() -> ids 127..127
+    # where turn_step == activate and may_activate(buri, 1) and mead(mover) >= 5
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 5):
         out[n] = 127
         n += 1
-    # action 40: claim_w1() -> ids 128..128
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (st.counters[N_PLAYERS][29] > 0):
-        out[n] = 128
-        n += 1
-    # action 41: claim_w2() -> ids 129..129
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (st.counters[N_PLAYERS][30] > 0):
-        out[n] = 129
-        n += 1
-    # action 42: claim_w3() -> ids 130..130
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (st.counters[N_PLAYERS][31] > 0):
-        out[n] = 130
-        n += 1
-    # action 43: claim_w4() -> ids 131..131
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (st.counters[N_PLAYERS][32] > 0):
-        out[n] = 131
-        n += 1
-    # action 44: wayland_4(r: int) -> ids 132..143
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4 == 0 and side(mover, r) == 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (st.counters[N_PLAYERS][32] == 0):
-        for a0 in range(1, 13):  # r: int 1..12
-            if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
-                continue
-            out[n] = 132 + (a0 - (1))
-            n += 1
-    # action 45: wayland_3() -> ids 144..144
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3 == 0 and gold(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (st.counters[N_PLAYERS][31] == 0) and (counter_of(st, st.current, 1) >= 3):
-        out[n] = 144
-        n += 1
-    # action 46: wayland_2(r: int) -> ids 145..156
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2 == 0 and side(mover, r) == 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (st.counters[N_PLAYERS][30] == 0):
-        for a0 in range(1, 13):  # r: int 1..12
-            if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
-                continue
-            out[n] = 145 + (a0 - (1))
-            n += 1
-    # action 47: wayland_1(r: int) -> ids 157..168
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1 == 0 and side(mover, r) == 1 and gold(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (st.counters[N_PLAYERS][29] == 0) and (counter_of(st, st.current, 1) >= 2):
-        for a0 in range(1, 13):  # r: int 1..12
-            if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
-                continue
-            out[n] = 157 + (a0 - (1))
-            n += 1
-    # action 48: claim_s1() -> ids 169..169
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (st.counters[N_PLAYERS][33] > 0):
-        out[n] = 169
-        n += 1
-    # action 49: claim_s2() -> ids 170..170
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (st.counters[N_PLAYERS][34] > 0):
-        out[n] = 170
-        n += 1
-    # action 50: claim_s3() -> ids 171..171
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (st.counters[N_PLAYERS][35] > 0):
-        out[n] = 171
-        n += 1
-    # action 51: claim_s4() -> ids 172..172
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (st.counters[N_PLAYERS][36] > 0):
-        out[n] = 172
-        n += 1
-    # action 52: svartalfheim_4(r: int) -> ids 173..184
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4 == 0 and side(mover, r) == 1
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (st.counters[N_PLAYERS][36] == 0):
-        for a0 in range(1, 13):  # r: int 1..12
-            if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
-                continue
-            out[n] = 173 + (a0 - (1))
-            n += 1
-    # action 53: svartalfheim_3() -> ids 185..185
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3 == 0 and mead(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (st.counters[N_PLAYERS][35] == 0) and (counter_of(st, st.current, 2) >= 3):
-        out[n] = 185
-        n += 1
-    # action 54: svartalfheim_2(r: int) -> ids 186..197
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2 == 0 and side(mover, r) == 1
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (st.counters[N_PLAYERS][34] == 0):
-        for a0 in range(1, 13):  # r: int 1..12
-            if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
-                continue
-            out[n] = 186 + (a0 - (1))
-            n += 1
-    # action 55: svartalfheim_1(r: int) -> ids 198..209
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1 == 0 and side(mover, r) == 2 and mead(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (st.counters[N_PLAYERS][33] == 0) and (counter_of(st, st.current, 2) >= 2):
-        for a0 in range(1, 13):  # r: int 1..12
-            if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
-                continue
-            out[n] = 198 + (a0 - (1))
-            n += 1
-    # action 56: r4a_sun() -> ids 210..210
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 19683 % 3 == 1 and used(mover) // 19683 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
-        out[n] = 210
-        n += 1
-    # action 57: r4b_sun() -> ids 211..211
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 59049 % 3 == 1 and used(mover) // 59049 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
-        out[n] = 211
-        n += 1
-    # action 58: r4c_sun() -> ids 212..212
-    # where stage == 1 and sun(mover) >= 1 and gold(mover) >= 2 and relics(mover) // 177147 % 3 == 1 and used(mover) // 177147 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
-        out[n] = 212
-        n += 1
-    # action 59: r3a_sun(g: int) -> ids 213..217
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 1 and used(mover) // 729 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
-        lo0 = 0  # g: int 0..4: between its bounds
+    # action 32: claim_wayland(l: int) -> ids 128..131
+    # where turn_step == activate and may_activate(wayland, l) and on_wayland[l] != no_item
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])):
+        lo0 = 1  # l: int 1..4: between its bounds
         hi0 = 5 - 1
-        bound0 = counter_of(st, st.current, 1)
+        bound0 = (<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0))
         if bound0 < hi0:
             hi0 = bound0
         for a0 in range(lo0, hi0 + 1):
-            if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
+            if not ((<int>element_of(st, 2, 63, element_step(0, a0 - 1, 4), (-1))) != (-1)):  # on_wayland[l] != no_item
                 continue
-            out[n] = 213 + a0
+            out[n] = 128 + (a0 - (1))
             n += 1
-    # action 60: r3b_sun() -> ids 218..218
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 3 and relics(mover) // 2187 % 3 == 1 and used(mover) // 2187 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
-        out[n] = 218
-        n += 1
-    # action 61: r3c_sun() -> ids 219..219
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 5 and relics(mover) // 6561 % 3 == 1 and used(mover) // 6561 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
-        out[n] = 219
-        n += 1
-    # action 62: r2a_sun() -> ids 220..220
-    # where stage == 1 and gold(mover) >= 2 and mw(mover) >= 1 and relics(mover) // 27 % 3 == 1 and used(mover) // 27 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 7) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
-        out[n] = 220
-        n += 1
-    # action 63: r2b_sun() -> ids 221..221
-    # where stage == 1 and sun(mover) >= 1 and relics(mover) // 81 % 3 == 1 and used(mover) // 81 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
-        out[n] = 221
-        n += 1
-    # action 64: r2c_sun() -> ids 222..222
-    # where stage == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 1 and used(mover) // 243 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
-        out[n] = 222
-        n += 1
-    # action 65: r1a_sun() -> ids 223..223
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 1 % 3 == 1 and used(mover) // 1 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
-        out[n] = 223
-        n += 1
-    # action 66: r1b_sun() -> ids 224..224
-    # where stage == 1 and sun(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 3 % 3 == 1 and used(mover) // 3 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
-        out[n] = 224
-        n += 1
-    # action 67: r1c_sun(g: int) -> ids 225..232
-    # where stage == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 1 and used(mover) // 9 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
-        lo0 = 0  # g: int 0..7: between its bounds
-        hi0 = 8 - 1
-        bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
-        if bound0 < hi0:
-            hi0 = bound0
-        for a0 in range(lo0, hi0 + 1):
-            if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
+    # action 33: wayland_4(r: item) -> ids 132..161
+    # where turn_step == activate and may_activate(wayland, 4) and on_wayland[4] == no_item and holding(mover, moon_relics, r) > 0
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 63, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
+        for a0 in range(N_ITEM_KINDS):  # r: item
+            if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
                 continue
-            if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
-                continue
-            out[n] = 225 + a0
+            out[n] = 132 + a0
             n += 1
-    # action 68: r4a_moon() -> ids 233..233
-    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 19683 % 3 == 2 and used(mover) // 19683 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
-        out[n] = 233
+    # action 34: wayland_3() -> ids 162..162
+    # where turn_step == activate and may_activate(wayland, 3) and on_wayland[3] == no_item and gold(mover) >= 3
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 63, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 3):
+        out[n] = 162
         n += 1
-    # action 69: r4b_moon() -> ids 234..234
-    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 59049 % 3 == 2 and used(mover) // 59049 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
-        out[n] = 234
-        n += 1
-    # action 70: r4c_moon() -> ids 235..235
-    # where stage == 1 and moon(mover) >= 1 and mead(mover) >= 2 and relics(mover) // 177147 % 3 == 2 and used(mover) // 177147 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
-        out[n] = 235
-        n += 1
-    # action 71: r3a_moon(g: int) -> ids 236..240
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 2 and used(mover) // 729 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
-        lo0 = 0  # g: int 0..4: between its bounds
+    # action 35: wayland_2(r: item) -> ids 163..192
+    # where turn_step == activate and may_activate(wayland, 2) and on_wayland[2] == no_item and holding(mover, moon_relics, r) > 0
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 63, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
+        for a0 in range(N_ITEM_KINDS):  # r: item
+            if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
+                continue
+            out[n] = 163 + a0
+            n += 1
+    # action 36: wayland_1(r: item) -> ids 193..222
+    # where turn_step == activate and may_activate(wayland, 1) and on_wayland[1] == no_item and holding(mover, sun_relics, r) > 0 and gold(mover) >= 2
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 63, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 2):
+        for a0 in range(N_ITEM_KINDS):  # r: item
+            if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
+                continue
+            out[n] = 193 + a0
+            n += 1
+    # action 37: claim_svartalfheim(l: int) -> ids 223..226
+    # where turn_step == activate and may_activate(svartalfheim, l) and on_svartalfheim[l] != no_item
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])):
+        lo0 = 1  # l: int 1..4: between its bounds
         hi0 = 5 - 1
-        bound0 = counter_of(st, st.current, 1)
+        bound0 = (<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0))
         if bound0 < hi0:
             hi0 = bound0
         for a0 in range(lo0, hi0 + 1):
-            if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
+            if not ((<int>element_of(st, 2, 67, element_step(0, a0 - 1, 4), (-1))) != (-1)):  # on_svartalfheim[l] != no_item
                 continue
-            out[n] = 236 + a0
+            out[n] = 223 + (a0 - (1))
             n += 1
-    # action 72: r3b_moon() -> ids 241..241
-    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 3 and relics(mover) // 2187 % 3 == 2 and used(mover) // 2187 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
-        out[n] = 241
-        n += 1
-    # action 73: r3c_moon() -> ids 242..242
-    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 5 and relics(mover) // 6561 % 3 == 2 and used(mover) // 6561 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
-        out[n] = 242
-        n += 1
-    # action 74: r2a_moon() -> ids 243..243
-    # where stage == 1 and mead(mover) >= 2 and sw(mover) >= 1 and relics(mover) // 27 % 3 == 2 and used(mover) // 27 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 2) >= 2) and (counter_of(st, st.current, 6) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
-        out[n] = 243
-        n += 1
-    # action 75: r2b_moon() -> ids 244..244
-    # where stage == 1 and moon(mover) >= 1 and relics(mover) // 81 % 3 == 2 and used(mover) // 81 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
-        out[n] = 244
-        n += 1
-    # action 76: r2c_moon() -> ids 245..245
-    # where stage == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 2 and used(mover) // 243 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
-        out[n] = 245
-        n += 1
-    # action 77: r1a_moon() -> ids 246..246
-    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 1 % 3 == 2 and used(mover) // 1 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
-        out[n] = 246
-        n += 1
-    # action 78: r1b_moon() -> ids 247..247
-    # where stage == 1 and moon(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 3 % 3 == 2 and used(mover) // 3 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
-        out[n] = 247
-        n += 1
-    # action 79: r1c_moon(g: int) -> ids 248..255
-    # where stage == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 2 and used(mover) // 9 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
-        lo0 = 0  # g: int 0..7: between its bounds
-        hi0 = 8 - 1
-        bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
-        if bound0 < hi0:
-            hi0 = bound0
-        for a0 in range(lo0, hi0 + 1):
-            if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
+    # action 38: svartalfheim_4(r: item) -> ids 227..256
+    # where turn_step == activate and may_activate(svartalfheim, 4) and on_svartalfheim[4] == no_item and holding(mover, sun_relics, r) > 0
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 67, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
+        for a0 in range(N_ITEM_KINDS):  # r: item
+            if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
                 continue
-            if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
-                continue
-            out[n] = 248 + a0
+            out[n] = 227 + a0
             n += 1
-    # action 80: ragnarok_sun() -> ids 256..256
-    # where stage == 2 and ws > sl
-    if (st.counters[N_PLAYERS][23] == 2) and (st.counters[N_PLAYERS][24] > st.counters[N_PLAYERS][26]):
-        out[n] = 256
-        n += 1
-    # action 81: ragnarok_moon() -> ids 257..257
-    # where stage == 2 and wm > ml
-    if (st.counters[N_PLAYERS][23] == 2) and (st.counters[N_PLAYERS][25] > st.counters[N_PLAYERS][27]):
+    # action 39: svartalfheim_3() -> ids 257..257
+    # where turn_step == activate and may_activate(svartalfheim, 3) and on_svartalfheim[3] == no_item and mead(mover) >= 3
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 67, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 257
         n += 1
+    # action 40: svartalfheim_2(r: item) -> ids 258..287
+    # where turn_step == activate and may_activate(svartalfheim, 2) and on_svartalfheim[2] == no_item and holding(mover, sun_relics, r) > 0
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 67, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
+        for a0 in range(N_ITEM_KINDS):  # r: item
+            if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
+                continue
+            out[n] = 258 + a0
+            n += 1
+    # action 41: svartalfheim_1(r: item) -> ids 288..317
+    # where turn_step == activate and may_activate(svartalfheim, 1) and on_svartalfheim[1] == no_item and holding(mover, moon_relics, r) > 0 and mead(mover) >= 2
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 67, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 2):
+        for a0 in range(N_ITEM_KINDS):  # r: item
+            if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
+                continue
+            out[n] = 288 + a0
+            n += 1
+    # action 42: r4a_sun() -> ids 318..318
+    # where turn_step == activate and has(craft_action) and gold(mover) >= 4 and sun_ready(r4a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
+        out[n] = 318
+        n += 1
+    # action 43: r4b_sun() -> ids 319..319
+    # where turn_step == activate and has(craft_action) and gold(mover) >= 4 and sun_ready(r4b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
+        out[n] = 319
+        n += 1
+    # action 44: r4c_sun() -> ids 320..320
+    # where turn_step == activate and has(sun_action) and gold(mover) >= 2 and sun_ready(r4c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 2) and (holding_of(st, 11, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
+        out[n] = 320
+        n += 1
+    # action 45: r3a_sun(g: int) -> ids 321..325
+    # where turn_step == activate and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and sun_ready(r3a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
+        lo0 = 0  # g: int 0..4: between its bounds
+        hi0 = 5 - 1
+        bound0 = counter_of(st, st.current, 1)
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
+            if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
+                continue
+            out[n] = 321 + a0
+            n += 1
+    # action 46: r3b_sun() -> ids 326..326
+    # where turn_step == activate and has(craft_action) and gold(mover) >= 3 and sun_ready(r3b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 3) and (holding_of(st, 11, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
+        out[n] = 326
+        n += 1
+    # action 47: r3c_sun() -> ids 327..327
+    # where turn_step == activate and has(craft_action) and gold(mover) >= 5 and sun_ready(r3c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 5) and (holding_of(st, 11, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
+        out[n] = 327
+        n += 1
+    # action 48: r2a_sun() -> ids 328..328
+    # where turn_step == activate and gold(mover) >= 2 and wolf_actions[mover, moon] >= 1 and sun_ready(r2a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (counter_of(st, st.current, 1) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) >= 1) and (holding_of(st, 11, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
+        out[n] = 328
+        n += 1
+    # action 49: r2b_sun() -> ids 329..329
+    # where turn_step == activate and has(sun_action) and sun_ready(r2b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 0) and (holding_of(st, 11, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
+        out[n] = 329
+        n += 1
+    # action 50: r2c_sun() -> ids 330..330
+    # where turn_step == activate and has(craft_action) and sun_ready(r2c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
+        out[n] = 330
+        n += 1
+    # action 51: r1a_sun() -> ids 331..331
+    # where turn_step == activate and has(craft_action) and gold(mover) >= 1 and sun_ready(r1a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
+        out[n] = 331
+        n += 1
+    # action 52: r1b_sun() -> ids 332..332
+    # where turn_step == activate and has(sun_action) and gold(mover) >= 1 and sun_ready(r1b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
+        out[n] = 332
+        n += 1
+    # action 53: r1c_sun(g: int) -> ids 333..340
+    # where turn_step == activate and has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and sun_ready(r1c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
+        lo0 = 0  # g: int 0..7: between its bounds
+        hi0 = 8 - 1
+        bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
+            if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
+                continue
+            if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
+                continue
+            out[n] = 333 + a0
+            n += 1
+    # action 54: r4a_moon() -> ids 341..341
+    # where turn_step == activate and has(craft_action) and mead(mover) >= 4 and moon_ready(r4a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
+        out[n] = 341
+        n += 1
+    # action 55: r4b_moon() -> ids 342..342
+    # where turn_step == activate and has(craft_action) and mead(mover) >= 4 and moon_ready(r4b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
+        out[n] = 342
+        n += 1
+    # action 56: r4c_moon() -> ids 343..343
+    # where turn_step == activate and has(moon_action) and mead(mover) >= 2 and moon_ready(r4c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 2) and (holding_of(st, 12, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
+        out[n] = 343
+        n += 1
+    # action 57: r3a_moon(g: int) -> ids 344..348
+    # where turn_step == activate and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and moon_ready(r3a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
+        lo0 = 0  # g: int 0..4: between its bounds
+        hi0 = 5 - 1
+        bound0 = counter_of(st, st.current, 1)
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
+            if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
+                continue
+            out[n] = 344 + a0
+            n += 1
+    # action 58: r3b_moon() -> ids 349..349
+    # where turn_step == activate and has(craft_action) and mead(mover) >= 3 and moon_ready(r3b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 3) and (holding_of(st, 12, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
+        out[n] = 349
+        n += 1
+    # action 59: r3c_moon() -> ids 350..350
+    # where turn_step == activate and has(craft_action) and mead(mover) >= 5 and moon_ready(r3c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 5) and (holding_of(st, 12, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
+        out[n] = 350
+        n += 1
+    # action 60: r2a_moon() -> ids 351..351
+    # where turn_step == activate and mead(mover) >= 2 and wolf_actions[mover, sun] >= 1 and moon_ready(r2a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (counter_of(st, st.current, 2) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) >= 1) and (holding_of(st, 12, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
+        out[n] = 351
+        n += 1
+    # action 61: r2b_moon() -> ids 352..352
+    # where turn_step == activate and has(moon_action) and moon_ready(r2b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 1) and (holding_of(st, 12, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
+        out[n] = 352
+        n += 1
+    # action 62: r2c_moon() -> ids 353..353
+    # where turn_step == activate and has(craft_action) and moon_ready(r2c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
+        out[n] = 353
+        n += 1
+    # action 63: r1a_moon() -> ids 354..354
+    # where turn_step == activate and has(craft_action) and mead(mover) >= 1 and moon_ready(r1a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
+        out[n] = 354
+        n += 1
+    # action 64: r1b_moon() -> ids 355..355
+    # where turn_step == activate and has(moon_action) and mead(mover) >= 1 and moon_ready(r1b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
+        out[n] = 355
+        n += 1
+    # action 65: r1c_moon(g: int) -> ids 356..363
+    # where turn_step == activate and has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and moon_ready(r1c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
+        lo0 = 0  # g: int 0..7: between its bounds
+        hi0 = 8 - 1
+        bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
+            if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
+                continue
+            if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
+                continue
+            out[n] = 356 + a0
+            n += 1
+    # action 66: ragnarok(s: enum:sky) -> ids 364..365
+    # where turn_step == ragnarok and wolf_at[s] > track_end[s]
+    if ((<int>st.counters[N_PLAYERS][5]) == 4):
+        for a0 in range(2):  # s: enum:sky
+            if not ((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) > (<long long>element_of(st, 2, 52, element_step(0, <long long>a0 - 0, 2), 0))):  # wolf_at[s] > track_end[s]
+                continue
+            out[n] = 364 + a0
+            n += 1
     return n
 
 
@@ -1987,6 +1640,8 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef long long a0
     cdef int a1
+    cdef int cands0[1]   # candidate cells for parameter 0
+    cdef int ncand0, k0
     cdef long long lo0, hi0, bound0   # the bounds of integer parameter 0
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
@@ -1994,281 +1649,245 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: deploy(c: cell) -> ids 0..8
-    # where hand(mover, meeple) > 0 and (stage == 3 and empty(c) and item_has(top(tokens), num(c)))
-    if (hand_of(st, st.current, 0) > 0) and (st.counters[N_PLAYERS][23] == 3):
-        cellset_0(st, cand0)  # empty(c)
-        for w0 in range(WORDS):  # c: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                if not item_shows(zone_top_of(st, 0, 0), PROP_1[a0]):  # item_has(top(tokens), num(c))
-                    continue
-                return True
+    # where hand(mover, meeple) > 0 and (turn_step == setup and c == realm(top(tokens)))
+    if (hand_of(st, st.current, 0) > 0) and ((<int>st.counters[N_PLAYERS][5]) == 0):
+        ncand0 = 0  # c: cell: only the cells a conjunct allows, ascending
+        ncand0 = cand_insert(cands0, ncand0, (<int>ATTR_0[zone_top_of(st, 0, 0) + 1]))
+        for k0 in range(ncand0):
+            a0 = cands0[k0]
+            return True
     # action 1: start_gold() -> ids 9..9
-    # where stage == 0 and owes_choice(mover)
-    if (st.counters[N_PLAYERS][23] == 0) and (PPROP_0[st.current + 1] == 1) and (counter_of(st, st.current, 13) == 0):
+    # where turn_step == head_start
+    if ((<int>st.counters[N_PLAYERS][5]) == 1):
         return True
     # action 2: start_mead() -> ids 10..10
-    # where stage == 0 and owes_choice(mover)
-    if (st.counters[N_PLAYERS][23] == 0) and (PPROP_0[st.current + 1] == 1) and (counter_of(st, st.current, 13) == 0):
+    # where turn_step == head_start
+    if ((<int>st.counters[N_PLAYERS][5]) == 1):
         return True
     # action 3: go(f: cell, t: cell) -> ids 11..91
-    # where stage == 0 and not owes_choice(mover) and free(f) and (empty(t) and linked(f, t) or forced(t))
-    if (st.counters[N_PLAYERS][23] == 0) and (not define_14(st, st.current)):
-        cellset_1(st, cand0)  # occupied(f)
+    # where turn_step == move and free(f) and (empty(t) and linked(f, t) or forced(t))
+    if ((<int>st.counters[N_PLAYERS][5]) == 2):
+        cellset_0(st, cand0)  # occupied(f)
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not (not define_9(st, a0)):  # not marked(f)
+                if not (not define_8(st, a0)):  # not marked(f)
                     continue
                 for a1 in range(N_CELLS):  # t: cell
-                    if not (((st.board[a1] == 0) and define_8(st, a0, a1)) or define_13(st, a1)):  # empty(t) and linked(f, t) or forced(t)
+                    if not (((st.board[a1] == 0) and define_7(st, a0, a1)) or define_12(st, a1)):  # empty(t) and linked(f, t) or forced(t)
                         continue
                     return True
     # action 4: collect() -> ids 92..92
-    # where stage == 1 and pg(mover) + pm(mover) > 0
-    if (st.counters[N_PLAYERS][23] == 1) and ((counter_of(st, st.current, 8) + counter_of(st, st.current, 9)) > 0):
+    # where turn_step == activate and resources_due(mover)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (<bint>counter_or(st, st.current, 3, 0)):
         return True
-    # action 5: sun_wolf() -> ids 93..93
-    # where stage == 1 and sw(mover) > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 6) > 0):
-        return True
-    # action 6: moon_wolf() -> ids 94..94
-    # where stage == 1 and mw(mover) > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 7) > 0):
-        return True
-    # action 7: end_turn() -> ids 95..95
-    # where stage == 1 and resolved
-    if (st.counters[N_PLAYERS][23] == 1) and define_15(st):
-        return True
-    # action 8: up_surtr() -> ids 96..96
-    # where stage == 1 and sun(mover) >= 1 and surtr(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) < 4):
-        return True
-    # action 9: up_odin() -> ids 97..97
-    # where stage == 1 and sun(mover) >= 1 and odin(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) < 4):
-        return True
-    # action 10: up_freya() -> ids 98..98
-    # where stage == 1 and sun(mover) >= 1 and freya(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) < 4):
-        return True
-    # action 11: up_angrboda() -> ids 99..99
-    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) < 4):
-        return True
-    # action 12: up_hel() -> ids 100..100
-    # where stage == 1 and moon(mover) >= 1 and hel(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) < 4):
-        return True
-    # action 13: up_buri() -> ids 101..101
-    # where stage == 1 and moon(mover) >= 1 and buri(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) < 4):
-        return True
-    # action 14: up_wayland() -> ids 102..102
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) < 4):
-        return True
-    # action 15: up_svartalfheim() -> ids 103..103
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) < 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) < 4):
-        return True
-    # action 16: surtr_4() -> ids 104..104
-    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 4 and gold(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 4) and (counter_of(st, st.current, 1) >= 3):
-        return True
-    # action 17: surtr_3() -> ids 105..105
-    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 3 and gold(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 3) and (counter_of(st, st.current, 1) >= 2):
-        return True
-    # action 18: surtr_2() -> ids 106..106
-    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 2 and gold(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 2) and (counter_of(st, st.current, 1) >= 3):
-        return True
-    # action 19: surtr_1() -> ids 107..107
-    # where stage == 1 and sun(mover) >= 1 and surtr(mover) >= 1 and gold(mover) >= 5
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 15) >= 1) and (counter_of(st, st.current, 1) >= 5):
-        return True
-    # action 20: odin_4() -> ids 108..108
-    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 4):
-        return True
-    # action 21: odin_3() -> ids 109..109
-    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 3):
-        return True
-    # action 22: odin_2() -> ids 110..110
-    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 2):
-        return True
-    # action 23: odin_1() -> ids 111..111
-    # where stage == 1 and sun(mover) >= 1 and odin(mover) >= 1
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 17) >= 1):
-        return True
-    # action 24: freya_4() -> ids 112..112
-    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 4):
-        return True
-    # action 25: freya_3() -> ids 113..113
-    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 3):
-        return True
-    # action 26: freya_2() -> ids 114..114
-    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 2):
-        return True
-    # action 27: freya_1() -> ids 115..115
-    # where stage == 1 and sun(mover) >= 1 and freya(mover) >= 1 and mead(mover) >= 1
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 18) >= 1) and (counter_of(st, st.current, 2) >= 1):
-        return True
-    # action 28: angrboda_4() -> ids 116..116
-    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 4):
-        return True
-    # action 29: angrboda_3() -> ids 117..117
-    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 3):
-        return True
-    # action 30: angrboda_2() -> ids 118..118
-    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 2):
-        return True
-    # action 31: angrboda_1() -> ids 119..119
-    # where stage == 1 and moon(mover) >= 1 and angrboda(mover) >= 1 and gold(mover) >= 1
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 19) >= 1) and (counter_of(st, st.current, 1) >= 1):
-        return True
-    # action 32: hel_4() -> ids 120..120
-    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 4
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 4):
-        return True
-    # action 33: hel_3() -> ids 121..121
-    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 3):
-        return True
-    # action 34: hel_2() -> ids 122..122
-    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 2):
-        return True
-    # action 35: hel_1() -> ids 123..123
-    # where stage == 1 and moon(mover) >= 1 and hel(mover) >= 1
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 20) >= 1):
-        return True
-    # action 36: buri_4() -> ids 124..124
-    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 4 and mead(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 4) and (counter_of(st, st.current, 2) >= 3):
-        return True
-    # action 37: buri_3() -> ids 125..125
-    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 3 and mead(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 3) and (counter_of(st, st.current, 2) >= 2):
-        return True
-    # action 38: buri_2() -> ids 126..126
-    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 2 and mead(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 2) and (counter_of(st, st.current, 2) >= 3):
-        return True
-    # action 39: buri_1() -> ids 127..127
-    # where stage == 1 and moon(mover) >= 1 and buri(mover) >= 1 and mead(mover) >= 5
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 22) >= 1) and (counter_of(st, st.current, 2) >= 5):
-        return True
-    # action 40: claim_w1() -> ids 128..128
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (st.counters[N_PLAYERS][29] > 0):
-        return True
-    # action 41: claim_w2() -> ids 129..129
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (st.counters[N_PLAYERS][30] > 0):
-        return True
-    # action 42: claim_w3() -> ids 130..130
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (st.counters[N_PLAYERS][31] > 0):
-        return True
-    # action 43: claim_w4() -> ids 131..131
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (st.counters[N_PLAYERS][32] > 0):
-        return True
-    # action 44: wayland_4(r: int) -> ids 132..143
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 4 and w4 == 0 and side(mover, r) == 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 4) and (st.counters[N_PLAYERS][32] == 0):
-        for a0 in range(1, 13):  # r: int 1..12
-            if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
+    # action 5: move_wolf(s: enum:sky) -> ids 93..94
+    # where turn_step == activate and wolf_actions[mover, s] > 0
+    if ((<int>st.counters[N_PLAYERS][5]) == 3):
+        for a0 in range(2):  # s: enum:sky
+            if not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>a0 - 0, 2), 0)) > 0):  # wolf_actions[mover, s] > 0
                 continue
             return True
-    # action 45: wayland_3() -> ids 144..144
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 3 and w3 == 0 and gold(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 3) and (st.counters[N_PLAYERS][31] == 0) and (counter_of(st, st.current, 1) >= 3):
+    # action 6: end_turn() -> ids 95..95
+    # where turn_step == activate and resolved
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (not (<bint>counter_or(st, st.current, 3, 0))) and quant_4(st):
         return True
-    # action 46: wayland_2(r: int) -> ids 145..156
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 2 and w2 == 0 and side(mover, r) == 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 2) and (st.counters[N_PLAYERS][30] == 0):
-        for a0 in range(1, 13):  # r: int 1..12
-            if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
+    # action 7: up(b: enum:blessing) -> ids 96..103
+    # where turn_step == activate and has(paid_with(b)) and level[mover, b] < 4
+    if ((<int>st.counters[N_PLAYERS][5]) == 3):
+        for a0 in range(8):  # b: enum:blessing
+            if not define_14(st, (<int>ATTR_8[a0 + 1])):  # has(paid_with(b))
+                continue
+            if not ((<long long>element_of(st, st.current, 12, element_step(0, <long long>a0 - 0, 8), 0)) < 4):  # level[mover, b] < 4
                 continue
             return True
-    # action 47: wayland_1(r: int) -> ids 157..168
-    # where stage == 1 and craft(mover) >= 1 and wayland(mover) >= 1 and w1 == 0 and side(mover, r) == 1 and gold(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 16) >= 1) and (st.counters[N_PLAYERS][29] == 0) and (counter_of(st, st.current, 1) >= 2):
-        for a0 in range(1, 13):  # r: int 1..12
-            if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
+    # action 8: surtr_4() -> ids 104..104
+    # where turn_step == activate and may_activate(surtr, 4) and gold(mover) >= 3
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 3):
+        return True
+    # action 9: surtr_3() -> ids 105..105
+    # where turn_step == activate and may_activate(surtr, 3) and gold(mover) >= 2
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 2):
+        return True
+    # action 10: surtr_2() -> ids 106..106
+    # where turn_step == activate and may_activate(surtr, 2) and gold(mover) >= 3
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 3):
+        return True
+    # action 11: surtr_1() -> ids 107..107
+    # where turn_step == activate and may_activate(surtr, 1) and gold(mover) >= 5
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 5):
+        return True
+    # action 12: odin_4() -> ids 108..108
+    # where turn_step == activate and may_activate(odin, 4)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4):
+        return True
+    # action 13: odin_3() -> ids 109..109
+    # where turn_step == activate and may_activate(odin, 3)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3):
+        return True
+    # action 14: odin_2() -> ids 110..110
+    # where turn_step == activate and may_activate(odin, 2)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2):
+        return True
+    # action 15: odin_1() -> ids 111..111
+    # where turn_step == activate and may_activate(odin, 1)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1):
+        return True
+    # action 16: freya_4() -> ids 112..112
+    # where turn_step == activate and may_activate(freya, 4)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4):
+        return True
+    # action 17: freya_3() -> ids 113..113
+    # where turn_step == activate and may_activate(freya, 3)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3):
+        return True
+    # action 18: freya_2() -> ids 114..114
+    # where turn_step == activate and may_activate(freya, 2)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2):
+        return True
+    # action 19: freya_1() -> ids 115..115
+    # where turn_step == activate and may_activate(freya, 1) and mead(mover) >= 1
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 1):
+        return True
+    # action 20: angrboda_4() -> ids 116..116
+    # where turn_step == activate and may_activate(angrboda, 4)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4):
+        return True
+    # action 21: angrboda_3() -> ids 117..117
+    # where turn_step == activate and may_activate(angrboda, 3)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3):
+        return True
+    # action 22: angrboda_2() -> ids 118..118
+    # where turn_step == activate and may_activate(angrboda, 2)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2):
+        return True
+    # action 23: angrboda_1() -> ids 119..119
+    # where turn_step == activate and may_activate(angrboda, 1) and gold(mover) >= 1
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 1):
+        return True
+    # action 24: hel_4() -> ids 120..120
+    # where turn_step == activate and may_activate(hel, 4)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4):
+        return True
+    # action 25: hel_3() -> ids 121..121
+    # where turn_step == activate and may_activate(hel, 3)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3):
+        return True
+    # action 26: hel_2() -> ids 122..122
+    # where turn_step == activate and may_activate(hel, 2)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2):
+        return True
+    # action 27: hel_1() -> ids 123..123
+    # where turn_step == activate and may_activate(hel, 1)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1):
+        return True
+    # action 28: buri_4() -> ids 124..124
+    # where turn_step == activate and may_activate(buri, 4) and mead(mover) >= 3
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 2) >= 3):
+        return True
+    # action 29: buri_3() -> ids 125..125
+    # where turn_step == activate and may_activate(buri, 3) and mead(mover) >= 2
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 2) >= 2):
+        return True
+    # action 30: buri_2() -> ids 126..126
+    # where turn_step == activate and may_activate(buri, 2) and mead(mover) >= 3
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 2) >= 3):
+        return True
+    # action 31: buri_1() -> ids 127..127
+    # where turn_step == activate and may_activate(buri, 1) and mead(mover) >= 5
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 5):
+        return True
+    # action 32: claim_wayland(l: int) -> ids 128..131
+    # where turn_step == activate and may_activate(wayland, l) and on_wayland[l] != no_item
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])):
+        lo0 = 1  # l: int 1..4: between its bounds
+        hi0 = 5 - 1
+        bound0 = (<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0))
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
+            if not ((<int>element_of(st, 2, 63, element_step(0, a0 - 1, 4), (-1))) != (-1)):  # on_wayland[l] != no_item
                 continue
             return True
-    # action 48: claim_s1() -> ids 169..169
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (st.counters[N_PLAYERS][33] > 0):
-        return True
-    # action 49: claim_s2() -> ids 170..170
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (st.counters[N_PLAYERS][34] > 0):
-        return True
-    # action 50: claim_s3() -> ids 171..171
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (st.counters[N_PLAYERS][35] > 0):
-        return True
-    # action 51: claim_s4() -> ids 172..172
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4 > 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (st.counters[N_PLAYERS][36] > 0):
-        return True
-    # action 52: svartalfheim_4(r: int) -> ids 173..184
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 4 and s4 == 0 and side(mover, r) == 1
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 4) and (st.counters[N_PLAYERS][36] == 0):
-        for a0 in range(1, 13):  # r: int 1..12
-            if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
+    # action 33: wayland_4(r: item) -> ids 132..161
+    # where turn_step == activate and may_activate(wayland, 4) and on_wayland[4] == no_item and holding(mover, moon_relics, r) > 0
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 63, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
+        for a0 in range(N_ITEM_KINDS):  # r: item
+            if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
                 continue
             return True
-    # action 53: svartalfheim_3() -> ids 185..185
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 3 and s3 == 0 and mead(mover) >= 3
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 3) and (st.counters[N_PLAYERS][35] == 0) and (counter_of(st, st.current, 2) >= 3):
+    # action 34: wayland_3() -> ids 162..162
+    # where turn_step == activate and may_activate(wayland, 3) and on_wayland[3] == no_item and gold(mover) >= 3
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 63, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 3):
         return True
-    # action 54: svartalfheim_2(r: int) -> ids 186..197
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 2 and s2 == 0 and side(mover, r) == 1
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 2) and (st.counters[N_PLAYERS][34] == 0):
-        for a0 in range(1, 13):  # r: int 1..12
-            if not (define_18(st, st.current, a0) == 1):  # side(mover, r) == 1
+    # action 35: wayland_2(r: item) -> ids 163..192
+    # where turn_step == activate and may_activate(wayland, 2) and on_wayland[2] == no_item and holding(mover, moon_relics, r) > 0
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 63, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
+        for a0 in range(N_ITEM_KINDS):  # r: item
+            if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
                 continue
             return True
-    # action 55: svartalfheim_1(r: int) -> ids 198..209
-    # where stage == 1 and craft(mover) >= 1 and svartalfheim(mover) >= 1 and s1 == 0 and side(mover, r) == 2 and mead(mover) >= 2
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 21) >= 1) and (st.counters[N_PLAYERS][33] == 0) and (counter_of(st, st.current, 2) >= 2):
-        for a0 in range(1, 13):  # r: int 1..12
-            if not (define_18(st, st.current, a0) == 2):  # side(mover, r) == 2
+    # action 36: wayland_1(r: item) -> ids 193..222
+    # where turn_step == activate and may_activate(wayland, 1) and on_wayland[1] == no_item and holding(mover, sun_relics, r) > 0 and gold(mover) >= 2
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 63, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 2):
+        for a0 in range(N_ITEM_KINDS):  # r: item
+            if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
                 continue
             return True
-    # action 56: r4a_sun() -> ids 210..210
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 19683 % 3 == 1 and used(mover) // 19683 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
+    # action 37: claim_svartalfheim(l: int) -> ids 223..226
+    # where turn_step == activate and may_activate(svartalfheim, l) and on_svartalfheim[l] != no_item
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])):
+        lo0 = 1  # l: int 1..4: between its bounds
+        hi0 = 5 - 1
+        bound0 = (<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0))
+        if bound0 < hi0:
+            hi0 = bound0
+        for a0 in range(lo0, hi0 + 1):
+            if not ((<int>element_of(st, 2, 67, element_step(0, a0 - 1, 4), (-1))) != (-1)):  # on_svartalfheim[l] != no_item
+                continue
+            return True
+    # action 38: svartalfheim_4(r: item) -> ids 227..256
+    # where turn_step == activate and may_activate(svartalfheim, 4) and on_svartalfheim[4] == no_item and holding(mover, sun_relics, r) > 0
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 67, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
+        for a0 in range(N_ITEM_KINDS):  # r: item
+            if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
+                continue
+            return True
+    # action 39: svartalfheim_3() -> ids 257..257
+    # where turn_step == activate and may_activate(svartalfheim, 3) and on_svartalfheim[3] == no_item and mead(mover) >= 3
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 67, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 3):
         return True
-    # action 57: r4b_sun() -> ids 211..211
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 4 and relics(mover) // 59049 % 3 == 1 and used(mover) // 59049 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
+    # action 40: svartalfheim_2(r: item) -> ids 258..287
+    # where turn_step == activate and may_activate(svartalfheim, 2) and on_svartalfheim[2] == no_item and holding(mover, sun_relics, r) > 0
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 67, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
+        for a0 in range(N_ITEM_KINDS):  # r: item
+            if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
+                continue
+            return True
+    # action 41: svartalfheim_1(r: item) -> ids 288..317
+    # where turn_step == activate and may_activate(svartalfheim, 1) and on_svartalfheim[1] == no_item and holding(mover, moon_relics, r) > 0 and mead(mover) >= 2
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 67, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 2):
+        for a0 in range(N_ITEM_KINDS):  # r: item
+            if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
+                continue
+            return True
+    # action 42: r4a_sun() -> ids 318..318
+    # where turn_step == activate and has(craft_action) and gold(mover) >= 4 and sun_ready(r4a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
         return True
-    # action 58: r4c_sun() -> ids 212..212
-    # where stage == 1 and sun(mover) >= 1 and gold(mover) >= 2 and relics(mover) // 177147 % 3 == 1 and used(mover) // 177147 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
+    # action 43: r4b_sun() -> ids 319..319
+    # where turn_step == activate and has(craft_action) and gold(mover) >= 4 and sun_ready(r4b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
         return True
-    # action 59: r3a_sun(g: int) -> ids 213..217
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 1 and used(mover) // 729 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
+    # action 44: r4c_sun() -> ids 320..320
+    # where turn_step == activate and has(sun_action) and gold(mover) >= 2 and sun_ready(r4c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 2) and (holding_of(st, 11, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
+        return True
+    # action 45: r3a_sun(g: int) -> ids 321..325
+    # where turn_step == activate and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and sun_ready(r3a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -2278,37 +1897,37 @@ cdef bint any_legal(State* st) noexcept nogil:
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
                 continue
             return True
-    # action 60: r3b_sun() -> ids 218..218
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 3 and relics(mover) // 2187 % 3 == 1 and used(mover) // 2187 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
+    # action 46: r3b_sun() -> ids 326..326
+    # where turn_step == activate and has(craft_action) and gold(mover) >= 3 and sun_ready(r3b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 3) and (holding_of(st, 11, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
         return True
-    # action 61: r3c_sun() -> ids 219..219
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 5 and relics(mover) // 6561 % 3 == 1 and used(mover) // 6561 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
+    # action 47: r3c_sun() -> ids 327..327
+    # where turn_step == activate and has(craft_action) and gold(mover) >= 5 and sun_ready(r3c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 5) and (holding_of(st, 11, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
         return True
-    # action 62: r2a_sun() -> ids 220..220
-    # where stage == 1 and gold(mover) >= 2 and mw(mover) >= 1 and relics(mover) // 27 % 3 == 1 and used(mover) // 27 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 7) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
+    # action 48: r2a_sun() -> ids 328..328
+    # where turn_step == activate and gold(mover) >= 2 and wolf_actions[mover, moon] >= 1 and sun_ready(r2a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (counter_of(st, st.current, 1) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) >= 1) and (holding_of(st, 11, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
         return True
-    # action 63: r2b_sun() -> ids 221..221
-    # where stage == 1 and sun(mover) >= 1 and relics(mover) // 81 % 3 == 1 and used(mover) // 81 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
+    # action 49: r2b_sun() -> ids 329..329
+    # where turn_step == activate and has(sun_action) and sun_ready(r2b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 0) and (holding_of(st, 11, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
         return True
-    # action 64: r2c_sun() -> ids 222..222
-    # where stage == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 1 and used(mover) // 243 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
+    # action 50: r2c_sun() -> ids 330..330
+    # where turn_step == activate and has(craft_action) and sun_ready(r2c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
         return True
-    # action 65: r1a_sun() -> ids 223..223
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 1 % 3 == 1 and used(mover) // 1 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
+    # action 51: r1a_sun() -> ids 331..331
+    # where turn_step == activate and has(craft_action) and gold(mover) >= 1 and sun_ready(r1a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
         return True
-    # action 66: r1b_sun() -> ids 224..224
-    # where stage == 1 and sun(mover) >= 1 and gold(mover) >= 1 and relics(mover) // 3 % 3 == 1 and used(mover) // 3 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 3) >= 1) and (counter_of(st, st.current, 1) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
+    # action 52: r1b_sun() -> ids 332..332
+    # where turn_step == activate and has(sun_action) and gold(mover) >= 1 and sun_ready(r1b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
         return True
-    # action 67: r1c_sun(g: int) -> ids 225..232
-    # where stage == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 1 and used(mover) // 9 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 1) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
+    # action 53: r1c_sun(g: int) -> ids 333..340
+    # where turn_step == activate and has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and sun_ready(r1c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
         lo0 = 0  # g: int 0..7: between its bounds
         hi0 = 8 - 1
         bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
@@ -2320,21 +1939,21 @@ cdef bint any_legal(State* st) noexcept nogil:
             if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
                 continue
             return True
-    # action 68: r4a_moon() -> ids 233..233
-    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 19683 % 3 == 2 and used(mover) // 19683 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 19683), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 19683), 3) == 0):
+    # action 54: r4a_moon() -> ids 341..341
+    # where turn_step == activate and has(craft_action) and mead(mover) >= 4 and moon_ready(r4a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
         return True
-    # action 69: r4b_moon() -> ids 234..234
-    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 4 and relics(mover) // 59049 % 3 == 2 and used(mover) // 59049 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 4) and (floormod(floordiv(counter_of(st, st.current, 11), 59049), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 59049), 3) == 0):
+    # action 55: r4b_moon() -> ids 342..342
+    # where turn_step == activate and has(craft_action) and mead(mover) >= 4 and moon_ready(r4b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
         return True
-    # action 70: r4c_moon() -> ids 235..235
-    # where stage == 1 and moon(mover) >= 1 and mead(mover) >= 2 and relics(mover) // 177147 % 3 == 2 and used(mover) // 177147 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 2) and (floormod(floordiv(counter_of(st, st.current, 11), 177147), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 177147), 3) == 0):
+    # action 56: r4c_moon() -> ids 343..343
+    # where turn_step == activate and has(moon_action) and mead(mover) >= 2 and moon_ready(r4c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 2) and (holding_of(st, 12, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
         return True
-    # action 71: r3a_moon(g: int) -> ids 236..240
-    # where stage == 1 and craft(mover) >= 1 and gold(mover) >= g and mead(mover) >= 4 - g and relics(mover) // 729 % 3 == 2 and used(mover) // 729 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 729), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 729), 3) == 0):
+    # action 57: r3a_moon(g: int) -> ids 344..348
+    # where turn_step == activate and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and moon_ready(r3a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -2344,37 +1963,37 @@ cdef bint any_legal(State* st) noexcept nogil:
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
                 continue
             return True
-    # action 72: r3b_moon() -> ids 241..241
-    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 3 and relics(mover) // 2187 % 3 == 2 and used(mover) // 2187 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 3) and (floormod(floordiv(counter_of(st, st.current, 11), 2187), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 2187), 3) == 0):
+    # action 58: r3b_moon() -> ids 349..349
+    # where turn_step == activate and has(craft_action) and mead(mover) >= 3 and moon_ready(r3b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 3) and (holding_of(st, 12, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
         return True
-    # action 73: r3c_moon() -> ids 242..242
-    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 5 and relics(mover) // 6561 % 3 == 2 and used(mover) // 6561 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 5) and (floormod(floordiv(counter_of(st, st.current, 11), 6561), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 6561), 3) == 0):
+    # action 59: r3c_moon() -> ids 350..350
+    # where turn_step == activate and has(craft_action) and mead(mover) >= 5 and moon_ready(r3c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 5) and (holding_of(st, 12, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
         return True
-    # action 74: r2a_moon() -> ids 243..243
-    # where stage == 1 and mead(mover) >= 2 and sw(mover) >= 1 and relics(mover) // 27 % 3 == 2 and used(mover) // 27 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 2) >= 2) and (counter_of(st, st.current, 6) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 27), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 27), 3) == 0):
+    # action 60: r2a_moon() -> ids 351..351
+    # where turn_step == activate and mead(mover) >= 2 and wolf_actions[mover, sun] >= 1 and moon_ready(r2a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (counter_of(st, st.current, 2) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) >= 1) and (holding_of(st, 12, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
         return True
-    # action 75: r2b_moon() -> ids 244..244
-    # where stage == 1 and moon(mover) >= 1 and relics(mover) // 81 % 3 == 2 and used(mover) // 81 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 81), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 81), 3) == 0):
+    # action 61: r2b_moon() -> ids 352..352
+    # where turn_step == activate and has(moon_action) and moon_ready(r2b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 1) and (holding_of(st, 12, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
         return True
-    # action 76: r2c_moon() -> ids 245..245
-    # where stage == 1 and craft(mover) >= 1 and relics(mover) // 243 % 3 == 2 and used(mover) // 243 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 243), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 243), 3) == 0):
+    # action 62: r2c_moon() -> ids 353..353
+    # where turn_step == activate and has(craft_action) and moon_ready(r2c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
         return True
-    # action 77: r1a_moon() -> ids 246..246
-    # where stage == 1 and craft(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 1 % 3 == 2 and used(mover) // 1 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 1), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 1), 3) == 0):
+    # action 63: r1a_moon() -> ids 354..354
+    # where turn_step == activate and has(craft_action) and mead(mover) >= 1 and moon_ready(r1a)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
         return True
-    # action 78: r1b_moon() -> ids 247..247
-    # where stage == 1 and moon(mover) >= 1 and mead(mover) >= 1 and relics(mover) // 3 % 3 == 2 and used(mover) // 3 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 4) >= 1) and (counter_of(st, st.current, 2) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 3), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 3), 3) == 0):
+    # action 64: r1b_moon() -> ids 355..355
+    # where turn_step == activate and has(moon_action) and mead(mover) >= 1 and moon_ready(r1b)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
         return True
-    # action 79: r1c_moon(g: int) -> ids 248..255
-    # where stage == 1 and craft(mover) >= 1 and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and relics(mover) // 9 % 3 == 2 and used(mover) // 9 % 3 == 0
-    if (st.counters[N_PLAYERS][23] == 1) and (counter_of(st, st.current, 5) >= 1) and (floormod(floordiv(counter_of(st, st.current, 11), 9), 3) == 2) and (floormod(floordiv(counter_of(st, st.current, 12), 9), 3) == 0):
+    # action 65: r1c_moon(g: int) -> ids 356..363
+    # where turn_step == activate and has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and moon_ready(r1c)
+    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
         lo0 = 0  # g: int 0..7: between its bounds
         hi0 = 8 - 1
         bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
@@ -2386,14 +2005,13 @@ cdef bint any_legal(State* st) noexcept nogil:
             if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
                 continue
             return True
-    # action 80: ragnarok_sun() -> ids 256..256
-    # where stage == 2 and ws > sl
-    if (st.counters[N_PLAYERS][23] == 2) and (st.counters[N_PLAYERS][24] > st.counters[N_PLAYERS][26]):
-        return True
-    # action 81: ragnarok_moon() -> ids 257..257
-    # where stage == 2 and wm > ml
-    if (st.counters[N_PLAYERS][23] == 2) and (st.counters[N_PLAYERS][25] > st.counters[N_PLAYERS][27]):
-        return True
+    # action 66: ragnarok(s: enum:sky) -> ids 364..365
+    # where turn_step == ragnarok and wolf_at[s] > track_end[s]
+    if ((<int>st.counters[N_PLAYERS][5]) == 4):
+        for a0 in range(2):  # s: enum:sky
+            if not ((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) > (<long long>element_of(st, 2, 52, element_step(0, <long long>a0 - 0, 2), 0))):  # wolf_at[s] > track_end[s]
+                continue
+            return True
     return False
 
 
@@ -2409,6 +2027,40 @@ cdef bint any_legal(State* st) noexcept nogil:
 # (when its condition holds), with the action's parameters in scope.
 
 
+cdef void each_0(State* st) noexcept nogil:
+    # for each a in enum(3)
+    cdef int x
+    for x in range(3):
+        element_set(st, st.current, 7, element_step(0, <long long>x - 0, 3), 0, False)  # set actions[mover, a] = 0
+
+
+cdef void each_1(State* st) noexcept nogil:
+    # for each r in item_kinds where activated[mover, r]
+    cdef int x
+    for x in range(N_ITEM_KINDS):
+        if not (<bint>element_of(st, st.current, 20, element_step(0, <long long>x - 0, 30), 0)):
+            continue
+        element_set(st, st.current, 20, element_step(0, <long long>x - 0, 30), False, False)  # set activated[mover, r] = false
+
+
+cdef void each_2(State* st, int f0) noexcept nogil:
+    # for each q in players where prophecy_winner == nobody
+    # f0 = s
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not ((<int>st.counters[N_PLAYERS][6]) == (-1)):
+            continue
+        counter_add(st, x, 0, define_25(st))  # add counter vp of q += tie_vp
+
+
+cdef void each_3(State* st, int f0) noexcept nogil:
+    # for each w in enum(2)
+    # f0 = s
+    cdef int x
+    for x in range(2):
+        element_set(st, 2, 50, element_step(0, <long long>x - 0, 2), 1, False)  # set wolf_at[w] = 1
+
+
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
     # action 0: deploy(c: cell)
     put_piece(st, st.current, 0, a0)  # place meeple of mover at c
@@ -2416,761 +2068,627 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
     st.again = 1  # extra_turn: the mover moves again
     # trigger 0: setup_done when zone_size(drawn) == 4
     if (zone_size_of(st, 1, 0) == 4):
-        counter_set(st, 2, 23, 0)  # set counter stage of the game = 0
+        counter_set(st, 2, 5, 1)  # set counter turn_step of the game = head_start
         next_turn(st, next_player(st.current))  # next_turn: next_player(mover) moves next
-        counter_set(st, 2, 29, define_36(st))  # set counter w1 of the game = relic_no_1
+        element_set(st, 2, 63, element_step(0, <long long>1 - 1, 4), zone_top_of(st, 6, 0), False)  # set on_wayland[1] = top(level_1)
         deal_items(st, 6, 0, 10, 0, 1)  # deal 1 from level_1 to on_tracks
-        counter_set(st, 2, 33, define_36(st))  # set counter s1 of the game = relic_no_1
+        element_set(st, 2, 67, element_step(0, <long long>1 - 1, 4), zone_top_of(st, 6, 0), False)  # set on_svartalfheim[1] = top(level_1)
         deal_items(st, 6, 0, 10, 0, 1)  # deal 1 from level_1 to on_tracks
-        counter_set(st, 2, 30, define_37(st))  # set counter w2 of the game = relic_no_2
+        element_set(st, 2, 63, element_step(0, <long long>2 - 1, 4), zone_top_of(st, 7, 0), False)  # set on_wayland[2] = top(level_2)
         deal_items(st, 7, 0, 10, 0, 1)  # deal 1 from level_2 to on_tracks
-        counter_set(st, 2, 34, define_37(st))  # set counter s2 of the game = relic_no_2
+        element_set(st, 2, 67, element_step(0, <long long>2 - 1, 4), zone_top_of(st, 7, 0), False)  # set on_svartalfheim[2] = top(level_2)
         deal_items(st, 7, 0, 10, 0, 1)  # deal 1 from level_2 to on_tracks
-        counter_set(st, 2, 31, define_38(st))  # set counter w3 of the game = relic_no_3
+        element_set(st, 2, 63, element_step(0, <long long>3 - 1, 4), zone_top_of(st, 8, 0), False)  # set on_wayland[3] = top(level_3)
         deal_items(st, 8, 0, 10, 0, 1)  # deal 1 from level_3 to on_tracks
-        counter_set(st, 2, 35, define_38(st))  # set counter s3 of the game = relic_no_3
+        element_set(st, 2, 67, element_step(0, <long long>3 - 1, 4), zone_top_of(st, 8, 0), False)  # set on_svartalfheim[3] = top(level_3)
         deal_items(st, 8, 0, 10, 0, 1)  # deal 1 from level_3 to on_tracks
-        counter_set(st, 2, 32, define_39(st))  # set counter w4 of the game = relic_no_4
+        element_set(st, 2, 63, element_step(0, <long long>4 - 1, 4), zone_top_of(st, 9, 0), False)  # set on_wayland[4] = top(level_4)
         deal_items(st, 9, 0, 10, 0, 1)  # deal 1 from level_4 to on_tracks
-        counter_set(st, 2, 36, define_39(st))  # set counter s4 of the game = relic_no_4
+        element_set(st, 2, 67, element_step(0, <long long>4 - 1, 4), zone_top_of(st, 9, 0), False)  # set on_svartalfheim[4] = top(level_4)
         deal_items(st, 9, 0, 10, 0, 1)  # deal 1 from level_4 to on_tracks
 
 
 cdef void apply_action_1(State* st) noexcept nogil:
     # action 1: start_gold()
     counter_add(st, st.current, 1, 1)  # add counter gold of mover += 1
-    counter_set(st, st.current, 13, 1)  # set counter took of mover = 1
+    counter_set(st, 2, 5, 2)  # set counter turn_step of the game = move
     next_turn(st, next_player(st.current))  # next_turn: next_player(mover) moves next
 
 
 cdef void apply_action_2(State* st) noexcept nogil:
     # action 2: start_mead()
     counter_add(st, st.current, 2, 1)  # add counter mead of mover += 1
-    counter_set(st, st.current, 13, 1)  # set counter took of mover = 1
+    counter_set(st, 2, 5, 2)  # set counter turn_step of the game = move
     next_turn(st, next_player(st.current))  # next_turn: next_player(mover) moves next
 
 
 cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
     # action 3: go(f: cell, t: cell)
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    counter_set(st, st.current, 10, PROP_1[a1])  # set counter marker of mover = num(t)
-    counter_add(st, st.current, 8, define_6(st, a1))  # add counter pg of mover += yield_gold(t)
-    counter_add(st, st.current, 9, define_7(st, a1))  # add counter pm of mover += yield_mead(t)
-    counter_add(st, st.current, 6, (<long long>PROP_5[a1] * define_5(st, a1)))  # add counter sw of mover += sun_wolf_at(t) * intact_n(t)
-    counter_add(st, st.current, 7, (<long long>PROP_6[a1] * define_5(st, a1)))  # add counter mw of mover += moon_wolf_at(t) * intact_n(t)
-    counter_add(st, st.current, 5, (<long long>PROP_7[a1] * define_5(st, a1)))  # add counter craft of mover += craft_at(t) * intact_n(t)
-    counter_set(st, 2, 23, 1)  # set counter stage of the game = 1
+    counter_set(st, st.current, 4, a1)  # set counter marker of mover = t
+    counter_set(st, st.current, 3, True)  # set counter resources_due of mover = true
+    element_set(st, st.current, 10, element_step(0, <long long>define_5(st, a1) - 0, 2), 1, True)  # add wolf_actions[mover, wolf_shown(t)] += 1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (<long long>(1) if define_6(st, a1) else <long long>(0)), True)  # add actions[mover, craft_action] += either(craft_shown(t), 1, 0)
+    counter_set(st, 2, 5, 3)  # set counter turn_step of the game = activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_4(State* st) noexcept nogil:
     # action 4: collect()
-    counter_set(st, st.current, 1, define_16(st, counter_of(st, st.current, 8)))  # set counter gold of mover = gain_gold(pg(mover))
-    counter_set(st, st.current, 2, define_17(st, counter_of(st, st.current, 9)))  # set counter mead of mover = gain_mead(pm(mover))
-    counter_set(st, st.current, 8, 0)  # set counter pg of mover = 0
-    counter_set(st, st.current, 9, 0)  # set counter pm of mover = 0
+    counter_set(st, st.current, 1, define_1(st, define_3(st, (<int>counter_or(st, st.current, 4, 9)))))  # set counter gold of mover = gain_gold(gold_shown(marker(mover)))
+    counter_set(st, st.current, 2, define_2(st, define_4(st, (<int>counter_or(st, st.current, 4, 9)))))  # set counter mead of mover = gain_mead(mead_shown(marker(mover)))
+    counter_set(st, st.current, 3, False)  # set counter resources_due of mover = false
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_5(State* st) noexcept nogil:
-    # action 5: sun_wolf()
-    counter_add(st, st.current, 6, (-<long long>1))  # add counter sw of mover += -1
-    counter_add(st, 2, 24, 1)  # add counter ws of the game += 1
-    counter_add(st, st.current, 3, 1)  # add counter sun of mover += 1
+cdef void apply_action_5(State* st, int a0) noexcept nogil:
+    # action 5: move_wolf(s: enum:sky)
+    element_set(st, st.current, 10, element_step(0, <long long>a0 - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, s] += -1
+    element_set(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 1, True)  # add wolf_at[s] += 1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_7[a0 + 1]) - 0, 3), 1, True)  # add actions[mover, action_of(s)] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_6(State* st) noexcept nogil:
-    # action 6: moon_wolf()
-    counter_add(st, st.current, 7, (-<long long>1))  # add counter mw of mover += -1
-    counter_add(st, 2, 25, 1)  # add counter wm of the game += 1
-    counter_add(st, st.current, 4, 1)  # add counter moon of mover += 1
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_7(State* st) noexcept nogil:
-    # action 7: end_turn()
-    counter_set(st, st.current, 3, 0)  # set counter sun of mover = 0
-    counter_set(st, st.current, 4, 0)  # set counter moon of mover = 0
-    counter_set(st, st.current, 5, 0)  # set counter craft of mover = 0
-    counter_set(st, st.current, 12, 0)  # set counter used of mover = 0
-    counter_set(st, 2, 23, 0)  # set counter stage of the game = 0
-    # trigger 1: ragnarok_due when ws > sl or wm > ml
-    if ((st.counters[N_PLAYERS][24] > st.counters[N_PLAYERS][26]) or (st.counters[N_PLAYERS][25] > st.counters[N_PLAYERS][27])):
-        counter_set(st, 2, 23, 2)  # set counter stage of the game = 2
+    # action 6: end_turn()
+    each_0(st)  # for each a in enum(3)
+    each_1(st)  # for each r in item_kinds where activated[mover, r]
+    counter_set(st, 2, 5, 2)  # set counter turn_step of the game = move
+    # trigger 1: ragnarok_due when any s in enum(2): wolf_at[s] > track_end[s]
+    if quant_6(st):
+        counter_set(st, 2, 5, 4)  # set counter turn_step of the game = ragnarok
         st.again = 1  # extra_turn: the mover moves again
 
 
+cdef void apply_action_7(State* st, int a0) noexcept nogil:
+    # action 7: up(b: enum:blessing)
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[a0 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(b)] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>a0 - 0, 8), 1, True)  # add level[mover, b] += 1
+    st.again = 1  # extra_turn: the mover moves again
+
+
 cdef void apply_action_8(State* st) noexcept nogil:
-    # action 8: up_surtr()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_add(st, st.current, 15, 1)  # add counter surtr of mover += 1
+    # action 8: surtr_4()
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
+    counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_9(State* st) noexcept nogil:
-    # action 9: up_odin()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_add(st, st.current, 17, 1)  # add counter odin of mover += 1
+    # action 9: surtr_3()
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
+    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
+    element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_10(State* st) noexcept nogil:
-    # action 10: up_freya()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_add(st, st.current, 18, 1)  # add counter freya of mover += 1
+    # action 10: surtr_2()
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
+    counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), 2, True)  # add actions[mover, sun_action] += 2
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_11(State* st) noexcept nogil:
-    # action 11: up_angrboda()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_add(st, st.current, 19, 1)  # add counter angrboda of mover += 1
+    # action 11: surtr_1()
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
+    counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_12(State* st) noexcept nogil:
-    # action 12: up_hel()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_add(st, st.current, 20, 1)  # add counter hel of mover += 1
+    # action 12: odin_4()
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 4))  # set counter gold of mover = gain_gold(4)
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_13(State* st) noexcept nogil:
-    # action 13: up_buri()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_add(st, st.current, 22, 1)  # add counter buri of mover += 1
+    # action 13: odin_3()
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    counter_set(st, st.current, 1, define_1(st, 4))  # set counter gold of mover = gain_gold(4)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_14(State* st) noexcept nogil:
-    # action 14: up_wayland()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_add(st, st.current, 16, 1)  # add counter wayland of mover += 1
+    # action 14: odin_2()
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
+    counter_set(st, st.current, 1, define_1(st, 3))  # set counter gold of mover = gain_gold(3)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_15(State* st) noexcept nogil:
-    # action 15: up_svartalfheim()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_add(st, st.current, 21, 1)  # add counter svartalfheim of mover += 1
+    # action 15: odin_1()
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
+    counter_set(st, st.current, 1, define_1(st, 1))  # set counter gold of mover = gain_gold(1)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_16(State* st) noexcept nogil:
-    # action 16: surtr_4()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 15, 1)  # set counter surtr of mover = 1
-    counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
+    # action 16: freya_4()
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, st.current, 6, 1)  # add counter sw of mover += 1
+    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_19(st, 1), False)  # set wolf_at[moon] = back(moon)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_17(State* st) noexcept nogil:
-    # action 17: surtr_3()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 15, 1)  # set counter surtr of mover = 1
-    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
-    counter_add(st, st.current, 6, 1)  # add counter sw of mover += 1
+    # action 17: freya_3()
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_18(State* st) noexcept nogil:
-    # action 18: surtr_2()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 15, 1)  # set counter surtr of mover = 1
-    counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
-    counter_add(st, st.current, 3, 2)  # add counter sun of mover += 2
+    # action 18: freya_2()
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
+    counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
+    counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_19(State* st) noexcept nogil:
-    # action 19: surtr_1()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 15, 1)  # set counter surtr of mover = 1
-    counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    # action 19: freya_1()
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
+    counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
+    counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_20(State* st) noexcept nogil:
-    # action 20: odin_4()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
+    # action 20: angrboda_4()
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_set(st, st.current, 1, define_16(st, 4))  # set counter gold of mover = gain_gold(4)
-    counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
+    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_19(st, 0), False)  # set wolf_at[sun] = back(sun)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_21(State* st) noexcept nogil:
-    # action 21: odin_3()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
-    counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
-    counter_set(st, st.current, 1, define_16(st, 4))  # set counter gold of mover = gain_gold(4)
+    # action 21: angrboda_3()
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_22(State* st) noexcept nogil:
-    # action 22: odin_2()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
-    counter_set(st, st.current, 1, define_16(st, 3))  # set counter gold of mover = gain_gold(3)
+    # action 22: angrboda_2()
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
+    counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
+    counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_23(State* st) noexcept nogil:
-    # action 23: odin_1()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 17, 1)  # set counter odin of mover = 1
-    counter_set(st, st.current, 1, define_16(st, 1))  # set counter gold of mover = gain_gold(1)
+    # action 23: angrboda_1()
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
+    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
+    counter_set(st, st.current, 2, define_2(st, 2))  # set counter mead of mover = gain_mead(2)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_24(State* st) noexcept nogil:
-    # action 24: freya_4()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
+    # action 24: hel_4()
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 2, 25, (-define_24(st)))  # add counter wm of the game += -moon_back
+    counter_set(st, st.current, 2, define_2(st, 4))  # set counter mead of mover = gain_mead(4)
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_25(State* st) noexcept nogil:
-    # action 25: freya_3()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
-    counter_add(st, st.current, 5, 2)  # add counter craft of mover += 2
+    # action 25: hel_3()
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    counter_set(st, st.current, 2, define_2(st, 4))  # set counter mead of mover = gain_mead(4)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_26(State* st) noexcept nogil:
-    # action 26: freya_2()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
-    counter_set(st, st.current, 1, define_16(st, 2))  # set counter gold of mover = gain_gold(2)
-    counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
+    # action 26: hel_2()
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
+    counter_set(st, st.current, 2, define_2(st, 3))  # set counter mead of mover = gain_mead(3)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_27(State* st) noexcept nogil:
-    # action 27: freya_1()
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 18, 1)  # set counter freya of mover = 1
-    counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
-    counter_set(st, st.current, 1, define_16(st, 2))  # set counter gold of mover = gain_gold(2)
+    # action 27: hel_1()
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
+    counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_28(State* st) noexcept nogil:
-    # action 28: angrboda_4()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
+    # action 28: buri_4()
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
+    counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 2, 24, (-define_23(st)))  # add counter ws of the game += -sun_back
+    element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_29(State* st) noexcept nogil:
-    # action 29: angrboda_3()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
-    counter_add(st, st.current, 5, 2)  # add counter craft of mover += 2
+    # action 29: buri_3()
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
+    counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
+    element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_30(State* st) noexcept nogil:
-    # action 30: angrboda_2()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
-    counter_set(st, st.current, 1, define_16(st, 2))  # set counter gold of mover = gain_gold(2)
-    counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
+    # action 30: buri_2()
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
+    counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), 2, True)  # add actions[mover, moon_action] += 2
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_31(State* st) noexcept nogil:
-    # action 31: angrboda_1()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 19, 1)  # set counter angrboda of mover = 1
-    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
-    counter_set(st, st.current, 2, define_17(st, 2))  # set counter mead of mover = gain_mead(2)
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_32(State* st) noexcept nogil:
-    # action 32: hel_4()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
+    # action 31: buri_1()
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
+    counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_set(st, st.current, 2, define_17(st, 4))  # set counter mead of mover = gain_mead(4)
-    counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_33(State* st) noexcept nogil:
-    # action 33: hel_3()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
-    counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
-    counter_set(st, st.current, 2, define_17(st, 4))  # set counter mead of mover = gain_mead(4)
+cdef void apply_action_32(State* st, long long a0) noexcept nogil:
+    # action 32: claim_wayland(l: int)
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 1, False)  # set level[mover, wayland] = 1
+    take_items(st, (<int>element_of(st, 2, 63, element_step(0, a0 - 1, 4), (-1))), 10, 0, 11, st.current, 1)  # take 1 on_wayland[l] from on_tracks to sun_relics of mover
+    element_set(st, 2, 63, element_step(0, a0 - 1, 4), (-1), False)  # set on_wayland[l] = no_item
+    st.again = 1  # extra_turn: the mover moves again
+
+
+cdef void apply_action_33(State* st, int a0) noexcept nogil:
+    # action 33: wayland_4(r: item)
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 1, False)  # set level[mover, wayland] = 1
+    take_items(st, a0, 12, st.current, 13, 0, 1)  # take 1 r from moon_relics of mover to destroyed_relics
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_19(st, 1), False)  # set wolf_at[moon] = back(moon)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_34(State* st) noexcept nogil:
-    # action 34: hel_2()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
-    counter_set(st, st.current, 2, define_17(st, 3))  # set counter mead of mover = gain_mead(3)
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_35(State* st) noexcept nogil:
-    # action 35: hel_1()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 20, 1)  # set counter hel of mover = 1
-    counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_36(State* st) noexcept nogil:
-    # action 36: buri_4()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 22, 1)  # set counter buri of mover = 1
-    counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
+    # action 34: wayland_3()
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 1, False)  # set level[mover, wayland] = 1
+    counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, st.current, 7, 1)  # add counter mw of mover += 1
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), 1, True)  # add actions[mover, sun_action] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_37(State* st) noexcept nogil:
-    # action 37: buri_3()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 22, 1)  # set counter buri of mover = 1
-    counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
-    counter_add(st, st.current, 7, 1)  # add counter mw of mover += 1
+cdef void apply_action_35(State* st, int a0) noexcept nogil:
+    # action 35: wayland_2(r: item)
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 1, False)  # set level[mover, wayland] = 1
+    take_items(st, a0, 12, st.current, 11, st.current, 1)  # take 1 r from moon_relics of mover to sun_relics of mover
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_38(State* st) noexcept nogil:
-    # action 38: buri_2()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 22, 1)  # set counter buri of mover = 1
-    counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
-    counter_add(st, st.current, 4, 2)  # add counter moon of mover += 2
+cdef void apply_action_36(State* st, int a0) noexcept nogil:
+    # action 36: wayland_1(r: item)
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 1, False)  # set level[mover, wayland] = 1
+    take_items(st, a0, 11, st.current, 13, 0, 1)  # take 1 r from sun_relics of mover to destroyed_relics
+    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    st.again = 1  # extra_turn: the mover moves again
+
+
+cdef void apply_action_37(State* st, long long a0) noexcept nogil:
+    # action 37: claim_svartalfheim(l: int)
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 1, False)  # set level[mover, svartalfheim] = 1
+    take_items(st, (<int>element_of(st, 2, 67, element_step(0, a0 - 1, 4), (-1))), 10, 0, 12, st.current, 1)  # take 1 on_svartalfheim[l] from on_tracks to moon_relics of mover
+    element_set(st, 2, 67, element_step(0, a0 - 1, 4), (-1), False)  # set on_svartalfheim[l] = no_item
+    st.again = 1  # extra_turn: the mover moves again
+
+
+cdef void apply_action_38(State* st, int a0) noexcept nogil:
+    # action 38: svartalfheim_4(r: item)
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 1, False)  # set level[mover, svartalfheim] = 1
+    take_items(st, a0, 11, st.current, 13, 0, 1)  # take 1 r from sun_relics of mover to destroyed_relics
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_19(st, 0), False)  # set wolf_at[sun] = back(sun)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_39(State* st) noexcept nogil:
-    # action 39: buri_1()
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 22, 1)  # set counter buri of mover = 1
-    counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
+    # action 39: svartalfheim_3()
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 1, False)  # set level[mover, svartalfheim] = 1
+    counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), 1, True)  # add actions[mover, moon_action] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_40(State* st) noexcept nogil:
-    # action 40: claim_w1()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, define_2(st, st.counters[N_PLAYERS][29]))  # add counter relics of mover += pow3(w1)
-    counter_set(st, 2, 29, 0)  # set counter w1 of the game = 0
+cdef void apply_action_40(State* st, int a0) noexcept nogil:
+    # action 40: svartalfheim_2(r: item)
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 1, False)  # set level[mover, svartalfheim] = 1
+    take_items(st, a0, 11, st.current, 12, st.current, 1)  # take 1 r from sun_relics of mover to moon_relics of mover
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_41(State* st) noexcept nogil:
-    # action 41: claim_w2()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, define_2(st, st.counters[N_PLAYERS][30]))  # add counter relics of mover += pow3(w2)
-    counter_set(st, 2, 30, 0)  # set counter w2 of the game = 0
+cdef void apply_action_41(State* st, int a0) noexcept nogil:
+    # action 41: svartalfheim_1(r: item)
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 1, False)  # set level[mover, svartalfheim] = 1
+    take_items(st, a0, 12, st.current, 13, 0, 1)  # take 1 r from moon_relics of mover to destroyed_relics
+    counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_42(State* st) noexcept nogil:
-    # action 42: claim_w3()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, define_2(st, st.counters[N_PLAYERS][31]))  # add counter relics of mover += pow3(w3)
-    counter_set(st, 2, 31, 0)  # set counter w3 of the game = 0
+    # action 42: r4a_sun()
+    element_set(st, st.current, 20, element_step(0, <long long>27 - 0, 30), True, False)  # set activated[mover, r4a] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_at[sun] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_43(State* st) noexcept nogil:
-    # action 43: claim_w4()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, define_2(st, st.counters[N_PLAYERS][32]))  # add counter relics of mover += pow3(w4)
-    counter_set(st, 2, 32, 0)  # set counter w4 of the game = 0
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_44(State* st, long long a0) noexcept nogil:
-    # action 44: wayland_4(r: int)
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, ((-<long long>2) * define_2(st, a0)))  # add counter relics of mover += -2 * pow3(r)
+    # action 43: r4b_sun()
+    element_set(st, st.current, 20, element_step(0, <long long>28 - 0, 30), True, False)  # set activated[mover, r4b] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 2, 25, (-define_24(st)))  # add counter wm of the game += -moon_back
+    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_19(st, 1), False)  # set wolf_at[moon] = back(moon)
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_45(State* st) noexcept nogil:
-    # action 45: wayland_3()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
+cdef void apply_action_44(State* st) noexcept nogil:
+    # action 44: r4c_sun()
+    element_set(st, st.current, 20, element_step(0, <long long>29 - 0, 30), True, False)  # set activated[mover, r4c] = true
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
+    st.again = 1  # extra_turn: the mover moves again
+
+
+cdef void apply_action_45(State* st, long long a0) noexcept nogil:
+    # action 45: r3a_sun(g: int)
+    element_set(st, st.current, 20, element_step(0, <long long>24 - 0, 30), True, False)  # set activated[mover, r3a] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
+    counter_add(st, st.current, 2, (a0 - 4))  # add counter mead of mover += g - 4
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    st.again = 1  # extra_turn: the mover moves again
+
+
+cdef void apply_action_46(State* st) noexcept nogil:
+    # action 46: r3b_sun()
+    element_set(st, st.current, 20, element_step(0, <long long>25 - 0, 30), True, False)  # set activated[mover, r3b] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, st.current, 3, 1)  # add counter sun of mover += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_46(State* st, long long a0) noexcept nogil:
-    # action 46: wayland_2(r: int)
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, (-define_2(st, a0)))  # add counter relics of mover += -pow3(r)
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_47(State* st, long long a0) noexcept nogil:
-    # action 47: wayland_1(r: int)
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 16, 1)  # set counter wayland of mover = 1
-    counter_add(st, st.current, 11, (-define_2(st, a0)))  # add counter relics of mover += -pow3(r)
-    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
+cdef void apply_action_47(State* st) noexcept nogil:
+    # action 47: r3c_sun()
+    element_set(st, st.current, 20, element_step(0, <long long>26 - 0, 30), True, False)  # set activated[mover, r3c] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_48(State* st) noexcept nogil:
-    # action 48: claim_s1()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, (<long long>2 * define_2(st, st.counters[N_PLAYERS][33])))  # add counter relics of mover += 2 * pow3(s1)
-    counter_set(st, 2, 33, 0)  # set counter s1 of the game = 0
+    # action 48: r2a_sun()
+    element_set(st, st.current, 20, element_step(0, <long long>21 - 0, 30), True, False)  # set activated[mover, r2a] = true
+    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
+    element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, moon] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_49(State* st) noexcept nogil:
-    # action 49: claim_s2()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, (<long long>2 * define_2(st, st.counters[N_PLAYERS][34])))  # add counter relics of mover += 2 * pow3(s2)
-    counter_set(st, 2, 34, 0)  # set counter s2 of the game = 0
+    # action 49: r2b_sun()
+    element_set(st, st.current, 20, element_step(0, <long long>22 - 0, 30), True, False)  # set activated[mover, r2b] = true
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_50(State* st) noexcept nogil:
-    # action 50: claim_s3()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, (<long long>2 * define_2(st, st.counters[N_PLAYERS][35])))  # add counter relics of mover += 2 * pow3(s3)
-    counter_set(st, 2, 35, 0)  # set counter s3 of the game = 0
+    # action 50: r2c_sun()
+    element_set(st, st.current, 20, element_step(0, <long long>23 - 0, 30), True, False)  # set activated[mover, r2c] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    counter_set(st, st.current, 1, define_1(st, 1))  # set counter gold of mover = gain_gold(1)
+    counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_51(State* st) noexcept nogil:
-    # action 51: claim_s4()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, (<long long>2 * define_2(st, st.counters[N_PLAYERS][36])))  # add counter relics of mover += 2 * pow3(s4)
-    counter_set(st, 2, 36, 0)  # set counter s4 of the game = 0
+    # action 51: r1a_sun()
+    element_set(st, st.current, 20, element_step(0, <long long>18 - 0, 30), True, False)  # set activated[mover, r1a] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), 1, True)  # add actions[mover, sun_action] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_52(State* st, long long a0) noexcept nogil:
-    # action 52: svartalfheim_4(r: int)
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, (-define_2(st, a0)))  # add counter relics of mover += -pow3(r)
+cdef void apply_action_52(State* st) noexcept nogil:
+    # action 52: r1b_sun()
+    element_set(st, st.current, 20, element_step(0, <long long>19 - 0, 30), True, False)  # set activated[mover, r1b] = true
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    st.again = 1  # extra_turn: the mover moves again
+
+
+cdef void apply_action_53(State* st, long long a0) noexcept nogil:
+    # action 53: r1c_sun(g: int)
+    element_set(st, st.current, 20, element_step(0, <long long>20 - 0, 30), True, False)  # set activated[mover, r1c] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    counter_set(st, st.current, 2, ((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0))  # set counter mead of mover = gold(mover) + mead(mover) - g
+    counter_set(st, st.current, 1, a0)  # set counter gold of mover = g
+    st.again = 1  # extra_turn: the mover moves again
+
+
+cdef void apply_action_54(State* st) noexcept nogil:
+    # action 54: r4a_moon()
+    element_set(st, st.current, 20, element_step(0, <long long>27 - 0, 30), True, False)  # set activated[mover, r4a] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 2, 24, (-define_23(st)))  # add counter ws of the game += -sun_back
+    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_at[moon] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_53(State* st) noexcept nogil:
-    # action 53: svartalfheim_3()
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
+cdef void apply_action_55(State* st) noexcept nogil:
+    # action 55: r4b_moon()
+    element_set(st, st.current, 20, element_step(0, <long long>28 - 0, 30), True, False)  # set activated[mover, r4b] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, st.current, 4, 1)  # add counter moon of mover += 1
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_54(State* st, long long a0) noexcept nogil:
-    # action 54: svartalfheim_2(r: int)
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, define_2(st, a0))  # add counter relics of mover += pow3(r)
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_55(State* st, long long a0) noexcept nogil:
-    # action 55: svartalfheim_1(r: int)
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 21, 1)  # set counter svartalfheim of mover = 1
-    counter_add(st, st.current, 11, ((-<long long>2) * define_2(st, a0)))  # add counter relics of mover += -2 * pow3(r)
-    counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_19(st, 0), False)  # set wolf_at[sun] = back(sun)
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_56(State* st) noexcept nogil:
-    # action 56: r4a_sun()
-    counter_add(st, st.current, 12, 19683)  # add counter used of mover += 19683
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 2, 24, 1)  # add counter ws of the game += 1
+    # action 56: r4c_moon()
+    element_set(st, st.current, 20, element_step(0, <long long>29 - 0, 30), True, False)  # set activated[mover, r4c] = true
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_57(State* st) noexcept nogil:
-    # action 57: r4b_sun()
-    counter_add(st, st.current, 12, 59049)  # add counter used of mover += 59049
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
+cdef void apply_action_57(State* st, long long a0) noexcept nogil:
+    # action 57: r3a_moon(g: int)
+    element_set(st, st.current, 20, element_step(0, <long long>24 - 0, 30), True, False)  # set activated[mover, r3a] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
+    counter_add(st, st.current, 2, (a0 - 4))  # add counter mead of mover += g - 4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 2, 25, (-define_24(st)))  # add counter wm of the game += -moon_back
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_58(State* st) noexcept nogil:
-    # action 58: r4c_sun()
-    counter_add(st, st.current, 12, 177147)  # add counter used of mover += 177147
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
-    counter_add(st, st.current, 5, 2)  # add counter craft of mover += 2
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_59(State* st, long long a0) noexcept nogil:
-    # action 59: r3a_sun(g: int)
-    counter_add(st, st.current, 12, 729)  # add counter used of mover += 729
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
-    counter_add(st, st.current, 2, (a0 - 4))  # add counter mead of mover += g - 4
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_60(State* st) noexcept nogil:
-    # action 60: r3b_sun()
-    counter_add(st, st.current, 12, 2187)  # add counter used of mover += 2187
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_61(State* st) noexcept nogil:
-    # action 61: r3c_sun()
-    counter_add(st, st.current, 12, 6561)  # add counter used of mover += 6561
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, st.current, 6, 1)  # add counter sw of mover += 1
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_62(State* st) noexcept nogil:
-    # action 62: r2a_sun()
-    counter_add(st, st.current, 12, 27)  # add counter used of mover += 27
-    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
-    counter_add(st, st.current, 7, (-<long long>1))  # add counter mw of mover += -1
-    counter_add(st, st.current, 6, 1)  # add counter sw of mover += 1
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_63(State* st) noexcept nogil:
-    # action 63: r2b_sun()
-    counter_add(st, st.current, 12, 81)  # add counter used of mover += 81
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_set(st, st.current, 1, define_16(st, 2))  # set counter gold of mover = gain_gold(2)
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_64(State* st) noexcept nogil:
-    # action 64: r2c_sun()
-    counter_add(st, st.current, 12, 243)  # add counter used of mover += 243
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 1, define_16(st, 1))  # set counter gold of mover = gain_gold(1)
-    counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_65(State* st) noexcept nogil:
-    # action 65: r1a_sun()
-    counter_add(st, st.current, 12, 1)  # add counter used of mover += 1
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
-    counter_add(st, st.current, 3, 1)  # add counter sun of mover += 1
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_66(State* st) noexcept nogil:
-    # action 66: r1b_sun()
-    counter_add(st, st.current, 12, 3)  # add counter used of mover += 3
-    counter_add(st, st.current, 3, (-<long long>1))  # add counter sun of mover += -1
-    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
-    counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_67(State* st, long long a0) noexcept nogil:
-    # action 67: r1c_sun(g: int)
-    counter_add(st, st.current, 12, 9)  # add counter used of mover += 9
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 2, ((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0))  # set counter mead of mover = gold(mover) + mead(mover) - g
-    counter_set(st, st.current, 1, a0)  # set counter gold of mover = g
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_68(State* st) noexcept nogil:
-    # action 68: r4a_moon()
-    counter_add(st, st.current, 12, 19683)  # add counter used of mover += 19683
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 2, 25, 1)  # add counter wm of the game += 1
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_69(State* st) noexcept nogil:
-    # action 69: r4b_moon()
-    counter_add(st, st.current, 12, 59049)  # add counter used of mover += 59049
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, 2, 24, (-define_23(st)))  # add counter ws of the game += -sun_back
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_70(State* st) noexcept nogil:
-    # action 70: r4c_moon()
-    counter_add(st, st.current, 12, 177147)  # add counter used of mover += 177147
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
-    counter_add(st, st.current, 5, 2)  # add counter craft of mover += 2
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_71(State* st, long long a0) noexcept nogil:
-    # action 71: r3a_moon(g: int)
-    counter_add(st, st.current, 12, 729)  # add counter used of mover += 729
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
-    counter_add(st, st.current, 2, (a0 - 4))  # add counter mead of mover += g - 4
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    st.again = 1  # extra_turn: the mover moves again
-
-
-cdef void apply_action_72(State* st) noexcept nogil:
-    # action 72: r3b_moon()
-    counter_add(st, st.current, 12, 2187)  # add counter used of mover += 2187
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
+    # action 58: r3b_moon()
+    element_set(st, st.current, 20, element_step(0, <long long>25 - 0, 30), True, False)  # set activated[mover, r3b] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_73(State* st) noexcept nogil:
-    # action 73: r3c_moon()
-    counter_add(st, st.current, 12, 6561)  # add counter used of mover += 6561
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
+cdef void apply_action_59(State* st) noexcept nogil:
+    # action 59: r3c_moon()
+    element_set(st, st.current, 20, element_step(0, <long long>26 - 0, 30), True, False)  # set activated[mover, r3c] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    counter_add(st, st.current, 7, 1)  # add counter mw of mover += 1
+    element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_74(State* st) noexcept nogil:
-    # action 74: r2a_moon()
-    counter_add(st, st.current, 12, 27)  # add counter used of mover += 27
+cdef void apply_action_60(State* st) noexcept nogil:
+    # action 60: r2a_moon()
+    element_set(st, st.current, 20, element_step(0, <long long>21 - 0, 30), True, False)  # set activated[mover, r2a] = true
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
-    counter_add(st, st.current, 6, (-<long long>1))  # add counter sw of mover += -1
-    counter_add(st, st.current, 7, 1)  # add counter mw of mover += 1
+    element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, sun] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_75(State* st) noexcept nogil:
-    # action 75: r2b_moon()
-    counter_add(st, st.current, 12, 81)  # add counter used of mover += 81
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
-    counter_set(st, st.current, 2, define_17(st, 2))  # set counter mead of mover = gain_mead(2)
+cdef void apply_action_61(State* st) noexcept nogil:
+    # action 61: r2b_moon()
+    element_set(st, st.current, 20, element_step(0, <long long>22 - 0, 30), True, False)  # set activated[mover, r2b] = true
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    counter_set(st, st.current, 2, define_2(st, 2))  # set counter mead of mover = gain_mead(2)
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_76(State* st) noexcept nogil:
-    # action 76: r2c_moon()
-    counter_add(st, st.current, 12, 243)  # add counter used of mover += 243
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
-    counter_set(st, st.current, 1, define_16(st, 1))  # set counter gold of mover = gain_gold(1)
-    counter_set(st, st.current, 2, define_17(st, 1))  # set counter mead of mover = gain_mead(1)
+cdef void apply_action_62(State* st) noexcept nogil:
+    # action 62: r2c_moon()
+    element_set(st, st.current, 20, element_step(0, <long long>23 - 0, 30), True, False)  # set activated[mover, r2c] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    counter_set(st, st.current, 1, define_1(st, 1))  # set counter gold of mover = gain_gold(1)
+    counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_77(State* st) noexcept nogil:
-    # action 77: r1a_moon()
-    counter_add(st, st.current, 12, 1)  # add counter used of mover += 1
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
+cdef void apply_action_63(State* st) noexcept nogil:
+    # action 63: r1a_moon()
+    element_set(st, st.current, 20, element_step(0, <long long>18 - 0, 30), True, False)  # set activated[mover, r1a] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
-    counter_add(st, st.current, 4, 1)  # add counter moon of mover += 1
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), 1, True)  # add actions[mover, moon_action] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_78(State* st) noexcept nogil:
-    # action 78: r1b_moon()
-    counter_add(st, st.current, 12, 3)  # add counter used of mover += 3
-    counter_add(st, st.current, 4, (-<long long>1))  # add counter moon of mover += -1
+cdef void apply_action_64(State* st) noexcept nogil:
+    # action 64: r1b_moon()
+    element_set(st, st.current, 20, element_step(0, <long long>19 - 0, 30), True, False)  # set activated[mover, r1b] = true
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
     counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
-    counter_add(st, st.current, 5, 1)  # add counter craft of mover += 1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_79(State* st, long long a0) noexcept nogil:
-    # action 79: r1c_moon(g: int)
-    counter_add(st, st.current, 12, 9)  # add counter used of mover += 9
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter craft of mover += -1
+cdef void apply_action_65(State* st, long long a0) noexcept nogil:
+    # action 65: r1c_moon(g: int)
+    element_set(st, st.current, 20, element_step(0, <long long>20 - 0, 30), True, False)  # set activated[mover, r1c] = true
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     counter_set(st, st.current, 2, ((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0))  # set counter mead of mover = gold(mover) + mead(mover) - g
     counter_set(st, st.current, 1, a0)  # set counter gold of mover = g
     st.again = 1  # extra_turn: the mover moves again
 
 
-cdef void apply_action_80(State* st) noexcept nogil:
-    # action 80: ragnarok_sun()
-    counter_set(st, 0, 14, define_33(st, 0))  # set counter award of red = sun_points(red)
-    counter_set(st, 1, 14, define_33(st, 1))  # set counter award of blue = sun_points(blue)
-    counter_add(st, 0, 0, counter_of(st, 0, 14))  # add counter vp of red += award(red)
-    counter_add(st, 1, 0, counter_of(st, 1, 14))  # add counter vp of blue += award(blue)
-    counter_add(st, 2, 28, define_35(st))  # add counter ruins of the game += token_bit
+cdef void apply_action_66(State* st, int a0) noexcept nogil:
+    # action 66: ragnarok(s: enum:sky)
+    counter_set(st, 2, 6, define_23(st, define_22(st, a0)))  # set counter prophecy_winner of the game = leader(leftmost(s))
+    counter_add(st, (<int>st.counters[N_PLAYERS][6]), 0, define_24(st))  # add counter vp of prophecy_winner += lead_vp
+    each_2(st, a0)  # for each q in players where prophecy_winner == nobody
+    element_set(st, 2, 54, element_step(0, <long long>(<int>ATTR_0[zone_top_of(st, 1, 0) + 1]) - 0, 9), True, False)  # set destroyed[realm(top(drawn))] = true
     deal_items(st, 1, 0, 2, 0, 1)  # deal 1 from drawn to fallen
     deal_items(st, 3, 0, 5, 0, 1)  # deal 1 from sun_row to discards
     deal_items(st, 4, 0, 5, 0, 1)  # deal 1 from moon_row to discards
-    counter_add(st, 2, 26, (-<long long>1))  # add counter sl of the game += -1
-    counter_set(st, 2, 24, 1)  # set counter ws of the game = 1
-    counter_set(st, 2, 25, 1)  # set counter wm of the game = 1
-    counter_set(st, 2, 23, 0)  # set counter stage of the game = 0
-
-
-cdef void apply_action_81(State* st) noexcept nogil:
-    # action 81: ragnarok_moon()
-    counter_set(st, 0, 14, define_34(st, 0))  # set counter award of red = moon_points(red)
-    counter_set(st, 1, 14, define_34(st, 1))  # set counter award of blue = moon_points(blue)
-    counter_add(st, 0, 0, counter_of(st, 0, 14))  # add counter vp of red += award(red)
-    counter_add(st, 1, 0, counter_of(st, 1, 14))  # add counter vp of blue += award(blue)
-    counter_add(st, 2, 28, define_35(st))  # add counter ruins of the game += token_bit
-    deal_items(st, 1, 0, 2, 0, 1)  # deal 1 from drawn to fallen
-    deal_items(st, 3, 0, 5, 0, 1)  # deal 1 from sun_row to discards
-    deal_items(st, 4, 0, 5, 0, 1)  # deal 1 from moon_row to discards
-    counter_add(st, 2, 27, (-<long long>1))  # add counter ml of the game += -1
-    counter_set(st, 2, 24, 1)  # set counter ws of the game = 1
-    counter_set(st, 2, 25, 1)  # set counter wm of the game = 1
-    counter_set(st, 2, 23, 0)  # set counter stage of the game = 0
+    element_set(st, 2, 52, element_step(0, <long long>a0 - 0, 2), (-<long long>1), True)  # add track_end[s] += -1
+    each_3(st, a0)  # for each w in enum(2)
+    counter_set(st, 2, 5, 2)  # set counter turn_step of the game = move
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -3178,7 +2696,7 @@ cdef void apply_action_81(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if quant_25(st):  # any p in players: vp(p) >= 9
+    if quant_7(st):  # any p in players: vp(p) >= 9
         return True
     if (zone_size_of(st, 3, 0) == 0):  # zone_size(sun_row) == 0
         return True
@@ -3319,247 +2837,207 @@ cdef void play_move(State* st, int move) noexcept nogil:
     elif move < 93:  # collect()
         offset = move - 92
         apply_action_4(st)
-    elif move < 94:  # sun_wolf()
+    elif move < 95:  # move_wolf(s: enum:sky)
         offset = move - 93
-        apply_action_5(st)
-    elif move < 95:  # moon_wolf()
-        offset = move - 94
-        apply_action_6(st)
+        v0 = offset
+        apply_action_5(st, v0)
     elif move < 96:  # end_turn()
         offset = move - 95
-        apply_action_7(st)
-    elif move < 97:  # up_surtr()
+        apply_action_6(st)
+    elif move < 104:  # up(b: enum:blessing)
         offset = move - 96
-        apply_action_8(st)
-    elif move < 98:  # up_odin()
-        offset = move - 97
-        apply_action_9(st)
-    elif move < 99:  # up_freya()
-        offset = move - 98
-        apply_action_10(st)
-    elif move < 100:  # up_angrboda()
-        offset = move - 99
-        apply_action_11(st)
-    elif move < 101:  # up_hel()
-        offset = move - 100
-        apply_action_12(st)
-    elif move < 102:  # up_buri()
-        offset = move - 101
-        apply_action_13(st)
-    elif move < 103:  # up_wayland()
-        offset = move - 102
-        apply_action_14(st)
-    elif move < 104:  # up_svartalfheim()
-        offset = move - 103
-        apply_action_15(st)
+        v0 = offset
+        apply_action_7(st, v0)
     elif move < 105:  # surtr_4()
         offset = move - 104
-        apply_action_16(st)
+        apply_action_8(st)
     elif move < 106:  # surtr_3()
         offset = move - 105
-        apply_action_17(st)
+        apply_action_9(st)
     elif move < 107:  # surtr_2()
         offset = move - 106
-        apply_action_18(st)
+        apply_action_10(st)
     elif move < 108:  # surtr_1()
         offset = move - 107
-        apply_action_19(st)
+        apply_action_11(st)
     elif move < 109:  # odin_4()
         offset = move - 108
-        apply_action_20(st)
+        apply_action_12(st)
     elif move < 110:  # odin_3()
         offset = move - 109
-        apply_action_21(st)
+        apply_action_13(st)
     elif move < 111:  # odin_2()
         offset = move - 110
-        apply_action_22(st)
+        apply_action_14(st)
     elif move < 112:  # odin_1()
         offset = move - 111
-        apply_action_23(st)
+        apply_action_15(st)
     elif move < 113:  # freya_4()
         offset = move - 112
-        apply_action_24(st)
+        apply_action_16(st)
     elif move < 114:  # freya_3()
         offset = move - 113
-        apply_action_25(st)
+        apply_action_17(st)
     elif move < 115:  # freya_2()
         offset = move - 114
-        apply_action_26(st)
+        apply_action_18(st)
     elif move < 116:  # freya_1()
         offset = move - 115
-        apply_action_27(st)
+        apply_action_19(st)
     elif move < 117:  # angrboda_4()
         offset = move - 116
-        apply_action_28(st)
+        apply_action_20(st)
     elif move < 118:  # angrboda_3()
         offset = move - 117
-        apply_action_29(st)
+        apply_action_21(st)
     elif move < 119:  # angrboda_2()
         offset = move - 118
-        apply_action_30(st)
+        apply_action_22(st)
     elif move < 120:  # angrboda_1()
         offset = move - 119
-        apply_action_31(st)
+        apply_action_23(st)
     elif move < 121:  # hel_4()
         offset = move - 120
-        apply_action_32(st)
+        apply_action_24(st)
     elif move < 122:  # hel_3()
         offset = move - 121
-        apply_action_33(st)
+        apply_action_25(st)
     elif move < 123:  # hel_2()
         offset = move - 122
-        apply_action_34(st)
+        apply_action_26(st)
     elif move < 124:  # hel_1()
         offset = move - 123
-        apply_action_35(st)
+        apply_action_27(st)
     elif move < 125:  # buri_4()
         offset = move - 124
-        apply_action_36(st)
+        apply_action_28(st)
     elif move < 126:  # buri_3()
         offset = move - 125
-        apply_action_37(st)
+        apply_action_29(st)
     elif move < 127:  # buri_2()
         offset = move - 126
-        apply_action_38(st)
+        apply_action_30(st)
     elif move < 128:  # buri_1()
         offset = move - 127
-        apply_action_39(st)
-    elif move < 129:  # claim_w1()
+        apply_action_31(st)
+    elif move < 132:  # claim_wayland(l: int)
         offset = move - 128
-        apply_action_40(st)
-    elif move < 130:  # claim_w2()
-        offset = move - 129
-        apply_action_41(st)
-    elif move < 131:  # claim_w3()
-        offset = move - 130
-        apply_action_42(st)
-    elif move < 132:  # claim_w4()
-        offset = move - 131
-        apply_action_43(st)
-    elif move < 144:  # wayland_4(r: int)
+        v0 = offset + (1)
+        apply_action_32(st, v0)
+    elif move < 162:  # wayland_4(r: item)
         offset = move - 132
-        v0 = offset + (1)
-        apply_action_44(st, v0)
-    elif move < 145:  # wayland_3()
-        offset = move - 144
-        apply_action_45(st)
-    elif move < 157:  # wayland_2(r: int)
-        offset = move - 145
-        v0 = offset + (1)
-        apply_action_46(st, v0)
-    elif move < 169:  # wayland_1(r: int)
-        offset = move - 157
-        v0 = offset + (1)
-        apply_action_47(st, v0)
-    elif move < 170:  # claim_s1()
-        offset = move - 169
-        apply_action_48(st)
-    elif move < 171:  # claim_s2()
-        offset = move - 170
-        apply_action_49(st)
-    elif move < 172:  # claim_s3()
-        offset = move - 171
-        apply_action_50(st)
-    elif move < 173:  # claim_s4()
-        offset = move - 172
-        apply_action_51(st)
-    elif move < 185:  # svartalfheim_4(r: int)
-        offset = move - 173
-        v0 = offset + (1)
-        apply_action_52(st, v0)
-    elif move < 186:  # svartalfheim_3()
-        offset = move - 185
-        apply_action_53(st)
-    elif move < 198:  # svartalfheim_2(r: int)
-        offset = move - 186
-        v0 = offset + (1)
-        apply_action_54(st, v0)
-    elif move < 210:  # svartalfheim_1(r: int)
-        offset = move - 198
-        v0 = offset + (1)
-        apply_action_55(st, v0)
-    elif move < 211:  # r4a_sun()
-        offset = move - 210
-        apply_action_56(st)
-    elif move < 212:  # r4b_sun()
-        offset = move - 211
-        apply_action_57(st)
-    elif move < 213:  # r4c_sun()
-        offset = move - 212
-        apply_action_58(st)
-    elif move < 218:  # r3a_sun(g: int)
-        offset = move - 213
         v0 = offset
-        apply_action_59(st, v0)
-    elif move < 219:  # r3b_sun()
-        offset = move - 218
-        apply_action_60(st)
-    elif move < 220:  # r3c_sun()
-        offset = move - 219
-        apply_action_61(st)
-    elif move < 221:  # r2a_sun()
-        offset = move - 220
-        apply_action_62(st)
-    elif move < 222:  # r2b_sun()
-        offset = move - 221
-        apply_action_63(st)
-    elif move < 223:  # r2c_sun()
-        offset = move - 222
-        apply_action_64(st)
-    elif move < 224:  # r1a_sun()
+        apply_action_33(st, v0)
+    elif move < 163:  # wayland_3()
+        offset = move - 162
+        apply_action_34(st)
+    elif move < 193:  # wayland_2(r: item)
+        offset = move - 163
+        v0 = offset
+        apply_action_35(st, v0)
+    elif move < 223:  # wayland_1(r: item)
+        offset = move - 193
+        v0 = offset
+        apply_action_36(st, v0)
+    elif move < 227:  # claim_svartalfheim(l: int)
         offset = move - 223
-        apply_action_65(st)
-    elif move < 225:  # r1b_sun()
-        offset = move - 224
-        apply_action_66(st)
-    elif move < 233:  # r1c_sun(g: int)
-        offset = move - 225
+        v0 = offset + (1)
+        apply_action_37(st, v0)
+    elif move < 257:  # svartalfheim_4(r: item)
+        offset = move - 227
         v0 = offset
-        apply_action_67(st, v0)
-    elif move < 234:  # r4a_moon()
-        offset = move - 233
-        apply_action_68(st)
-    elif move < 235:  # r4b_moon()
-        offset = move - 234
-        apply_action_69(st)
-    elif move < 236:  # r4c_moon()
-        offset = move - 235
-        apply_action_70(st)
-    elif move < 241:  # r3a_moon(g: int)
-        offset = move - 236
-        v0 = offset
-        apply_action_71(st, v0)
-    elif move < 242:  # r3b_moon()
-        offset = move - 241
-        apply_action_72(st)
-    elif move < 243:  # r3c_moon()
-        offset = move - 242
-        apply_action_73(st)
-    elif move < 244:  # r2a_moon()
-        offset = move - 243
-        apply_action_74(st)
-    elif move < 245:  # r2b_moon()
-        offset = move - 244
-        apply_action_75(st)
-    elif move < 246:  # r2c_moon()
-        offset = move - 245
-        apply_action_76(st)
-    elif move < 247:  # r1a_moon()
-        offset = move - 246
-        apply_action_77(st)
-    elif move < 248:  # r1b_moon()
-        offset = move - 247
-        apply_action_78(st)
-    elif move < 256:  # r1c_moon(g: int)
-        offset = move - 248
-        v0 = offset
-        apply_action_79(st, v0)
-    elif move < 257:  # ragnarok_sun()
-        offset = move - 256
-        apply_action_80(st)
-    elif move < 258:  # ragnarok_moon()
+        apply_action_38(st, v0)
+    elif move < 258:  # svartalfheim_3()
         offset = move - 257
-        apply_action_81(st)
+        apply_action_39(st)
+    elif move < 288:  # svartalfheim_2(r: item)
+        offset = move - 258
+        v0 = offset
+        apply_action_40(st, v0)
+    elif move < 318:  # svartalfheim_1(r: item)
+        offset = move - 288
+        v0 = offset
+        apply_action_41(st, v0)
+    elif move < 319:  # r4a_sun()
+        offset = move - 318
+        apply_action_42(st)
+    elif move < 320:  # r4b_sun()
+        offset = move - 319
+        apply_action_43(st)
+    elif move < 321:  # r4c_sun()
+        offset = move - 320
+        apply_action_44(st)
+    elif move < 326:  # r3a_sun(g: int)
+        offset = move - 321
+        v0 = offset
+        apply_action_45(st, v0)
+    elif move < 327:  # r3b_sun()
+        offset = move - 326
+        apply_action_46(st)
+    elif move < 328:  # r3c_sun()
+        offset = move - 327
+        apply_action_47(st)
+    elif move < 329:  # r2a_sun()
+        offset = move - 328
+        apply_action_48(st)
+    elif move < 330:  # r2b_sun()
+        offset = move - 329
+        apply_action_49(st)
+    elif move < 331:  # r2c_sun()
+        offset = move - 330
+        apply_action_50(st)
+    elif move < 332:  # r1a_sun()
+        offset = move - 331
+        apply_action_51(st)
+    elif move < 333:  # r1b_sun()
+        offset = move - 332
+        apply_action_52(st)
+    elif move < 341:  # r1c_sun(g: int)
+        offset = move - 333
+        v0 = offset
+        apply_action_53(st, v0)
+    elif move < 342:  # r4a_moon()
+        offset = move - 341
+        apply_action_54(st)
+    elif move < 343:  # r4b_moon()
+        offset = move - 342
+        apply_action_55(st)
+    elif move < 344:  # r4c_moon()
+        offset = move - 343
+        apply_action_56(st)
+    elif move < 349:  # r3a_moon(g: int)
+        offset = move - 344
+        v0 = offset
+        apply_action_57(st, v0)
+    elif move < 350:  # r3b_moon()
+        offset = move - 349
+        apply_action_58(st)
+    elif move < 351:  # r3c_moon()
+        offset = move - 350
+        apply_action_59(st)
+    elif move < 352:  # r2a_moon()
+        offset = move - 351
+        apply_action_60(st)
+    elif move < 353:  # r2b_moon()
+        offset = move - 352
+        apply_action_61(st)
+    elif move < 354:  # r2c_moon()
+        offset = move - 353
+        apply_action_62(st)
+    elif move < 355:  # r1a_moon()
+        offset = move - 354
+        apply_action_63(st)
+    elif move < 356:  # r1b_moon()
+        offset = move - 355
+        apply_action_64(st)
+    elif move < 364:  # r1c_moon(g: int)
+        offset = move - 356
+        v0 = offset
+        apply_action_65(st, v0)
+    elif move < 366:  # ragnarok(s: enum:sky)
+        offset = move - 364
+        v0 = offset
+        apply_action_66(st, v0)
     st.last = st.current
     st.ply += 1
     st.passes = 0
@@ -4038,116 +3516,218 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
             out[L[2] + p * N_KINDS + k] = st.hands[p][k]
     for p in range(N_PLAYERS):
         if seen_counters[p * N_COUNTERS + 0]:
-            out[L[3] + p * 23 + 0] = st.counters[p][0]
-            out[L[4] + p * 23 + 0] = 1
+            out[L[3] + p * 48 + 0] = st.counters[p][0]
+            out[L[4] + p * 48 + 0] = 1
         if seen_counters[p * N_COUNTERS + 1]:
-            out[L[3] + p * 23 + 1] = st.counters[p][1]
-            out[L[4] + p * 23 + 1] = 1
+            out[L[3] + p * 48 + 1] = st.counters[p][1]
+            out[L[4] + p * 48 + 1] = 1
         if seen_counters[p * N_COUNTERS + 2]:
-            out[L[3] + p * 23 + 2] = st.counters[p][2]
-            out[L[4] + p * 23 + 2] = 1
+            out[L[3] + p * 48 + 2] = st.counters[p][2]
+            out[L[4] + p * 48 + 2] = 1
         if seen_counters[p * N_COUNTERS + 3]:
-            out[L[3] + p * 23 + 3] = st.counters[p][3]
-            out[L[4] + p * 23 + 3] = 1
+            out[L[3] + p * 48 + 3] = st.counters[p][3]
+            out[L[4] + p * 48 + 3] = 1
         if seen_counters[p * N_COUNTERS + 4]:
-            out[L[3] + p * 23 + 4] = st.counters[p][4]
-            out[L[4] + p * 23 + 4] = 1
-        if seen_counters[p * N_COUNTERS + 5]:
-            out[L[3] + p * 23 + 5] = st.counters[p][5]
-            out[L[4] + p * 23 + 5] = 1
-        if seen_counters[p * N_COUNTERS + 6]:
-            out[L[3] + p * 23 + 6] = st.counters[p][6]
-            out[L[4] + p * 23 + 6] = 1
+            out[L[3] + p * 48 + 4] = st.counters[p][4]
+            out[L[4] + p * 48 + 4] = 1
         if seen_counters[p * N_COUNTERS + 7]:
-            out[L[3] + p * 23 + 7] = st.counters[p][7]
-            out[L[4] + p * 23 + 7] = 1
+            out[L[3] + p * 48 + 5] = st.counters[p][7]
+            out[L[4] + p * 48 + 5] = 1
         if seen_counters[p * N_COUNTERS + 8]:
-            out[L[3] + p * 23 + 8] = st.counters[p][8]
-            out[L[4] + p * 23 + 8] = 1
+            out[L[3] + p * 48 + 6] = st.counters[p][8]
+            out[L[4] + p * 48 + 6] = 1
         if seen_counters[p * N_COUNTERS + 9]:
-            out[L[3] + p * 23 + 9] = st.counters[p][9]
-            out[L[4] + p * 23 + 9] = 1
+            out[L[3] + p * 48 + 7] = st.counters[p][9]
+            out[L[4] + p * 48 + 7] = 1
         if seen_counters[p * N_COUNTERS + 10]:
-            out[L[3] + p * 23 + 10] = st.counters[p][10]
-            out[L[4] + p * 23 + 10] = 1
+            out[L[3] + p * 48 + 8] = st.counters[p][10]
+            out[L[4] + p * 48 + 8] = 1
         if seen_counters[p * N_COUNTERS + 11]:
-            out[L[3] + p * 23 + 11] = st.counters[p][11]
-            out[L[4] + p * 23 + 11] = 1
+            out[L[3] + p * 48 + 9] = st.counters[p][11]
+            out[L[4] + p * 48 + 9] = 1
         if seen_counters[p * N_COUNTERS + 12]:
-            out[L[3] + p * 23 + 12] = st.counters[p][12]
-            out[L[4] + p * 23 + 12] = 1
+            out[L[3] + p * 48 + 10] = st.counters[p][12]
+            out[L[4] + p * 48 + 10] = 1
         if seen_counters[p * N_COUNTERS + 13]:
-            out[L[3] + p * 23 + 13] = st.counters[p][13]
-            out[L[4] + p * 23 + 13] = 1
+            out[L[3] + p * 48 + 11] = st.counters[p][13]
+            out[L[4] + p * 48 + 11] = 1
         if seen_counters[p * N_COUNTERS + 14]:
-            out[L[3] + p * 23 + 14] = st.counters[p][14]
-            out[L[4] + p * 23 + 14] = 1
+            out[L[3] + p * 48 + 12] = st.counters[p][14]
+            out[L[4] + p * 48 + 12] = 1
         if seen_counters[p * N_COUNTERS + 15]:
-            out[L[3] + p * 23 + 15] = st.counters[p][15]
-            out[L[4] + p * 23 + 15] = 1
+            out[L[3] + p * 48 + 13] = st.counters[p][15]
+            out[L[4] + p * 48 + 13] = 1
         if seen_counters[p * N_COUNTERS + 16]:
-            out[L[3] + p * 23 + 16] = st.counters[p][16]
-            out[L[4] + p * 23 + 16] = 1
+            out[L[3] + p * 48 + 14] = st.counters[p][16]
+            out[L[4] + p * 48 + 14] = 1
         if seen_counters[p * N_COUNTERS + 17]:
-            out[L[3] + p * 23 + 17] = st.counters[p][17]
-            out[L[4] + p * 23 + 17] = 1
+            out[L[3] + p * 48 + 15] = st.counters[p][17]
+            out[L[4] + p * 48 + 15] = 1
         if seen_counters[p * N_COUNTERS + 18]:
-            out[L[3] + p * 23 + 18] = st.counters[p][18]
-            out[L[4] + p * 23 + 18] = 1
+            out[L[3] + p * 48 + 16] = st.counters[p][18]
+            out[L[4] + p * 48 + 16] = 1
         if seen_counters[p * N_COUNTERS + 19]:
-            out[L[3] + p * 23 + 19] = st.counters[p][19]
-            out[L[4] + p * 23 + 19] = 1
+            out[L[3] + p * 48 + 17] = st.counters[p][19]
+            out[L[4] + p * 48 + 17] = 1
         if seen_counters[p * N_COUNTERS + 20]:
-            out[L[3] + p * 23 + 20] = st.counters[p][20]
-            out[L[4] + p * 23 + 20] = 1
+            out[L[3] + p * 48 + 18] = st.counters[p][20]
+            out[L[4] + p * 48 + 18] = 1
         if seen_counters[p * N_COUNTERS + 21]:
-            out[L[3] + p * 23 + 21] = st.counters[p][21]
-            out[L[4] + p * 23 + 21] = 1
+            out[L[3] + p * 48 + 19] = st.counters[p][21]
+            out[L[4] + p * 48 + 19] = 1
         if seen_counters[p * N_COUNTERS + 22]:
-            out[L[3] + p * 23 + 22] = st.counters[p][22]
-            out[L[4] + p * 23 + 22] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 23]:
-        out[L[5] + 0] = st.counters[N_PLAYERS][23]
+            out[L[3] + p * 48 + 20] = st.counters[p][22]
+            out[L[4] + p * 48 + 20] = 1
+        if seen_counters[p * N_COUNTERS + 23]:
+            out[L[3] + p * 48 + 21] = st.counters[p][23]
+            out[L[4] + p * 48 + 21] = 1
+        if seen_counters[p * N_COUNTERS + 24]:
+            out[L[3] + p * 48 + 22] = st.counters[p][24]
+            out[L[4] + p * 48 + 22] = 1
+        if seen_counters[p * N_COUNTERS + 25]:
+            out[L[3] + p * 48 + 23] = st.counters[p][25]
+            out[L[4] + p * 48 + 23] = 1
+        if seen_counters[p * N_COUNTERS + 26]:
+            out[L[3] + p * 48 + 24] = st.counters[p][26]
+            out[L[4] + p * 48 + 24] = 1
+        if seen_counters[p * N_COUNTERS + 27]:
+            out[L[3] + p * 48 + 25] = st.counters[p][27]
+            out[L[4] + p * 48 + 25] = 1
+        if seen_counters[p * N_COUNTERS + 28]:
+            out[L[3] + p * 48 + 26] = st.counters[p][28]
+            out[L[4] + p * 48 + 26] = 1
+        if seen_counters[p * N_COUNTERS + 29]:
+            out[L[3] + p * 48 + 27] = st.counters[p][29]
+            out[L[4] + p * 48 + 27] = 1
+        if seen_counters[p * N_COUNTERS + 30]:
+            out[L[3] + p * 48 + 28] = st.counters[p][30]
+            out[L[4] + p * 48 + 28] = 1
+        if seen_counters[p * N_COUNTERS + 31]:
+            out[L[3] + p * 48 + 29] = st.counters[p][31]
+            out[L[4] + p * 48 + 29] = 1
+        if seen_counters[p * N_COUNTERS + 32]:
+            out[L[3] + p * 48 + 30] = st.counters[p][32]
+            out[L[4] + p * 48 + 30] = 1
+        if seen_counters[p * N_COUNTERS + 33]:
+            out[L[3] + p * 48 + 31] = st.counters[p][33]
+            out[L[4] + p * 48 + 31] = 1
+        if seen_counters[p * N_COUNTERS + 34]:
+            out[L[3] + p * 48 + 32] = st.counters[p][34]
+            out[L[4] + p * 48 + 32] = 1
+        if seen_counters[p * N_COUNTERS + 35]:
+            out[L[3] + p * 48 + 33] = st.counters[p][35]
+            out[L[4] + p * 48 + 33] = 1
+        if seen_counters[p * N_COUNTERS + 36]:
+            out[L[3] + p * 48 + 34] = st.counters[p][36]
+            out[L[4] + p * 48 + 34] = 1
+        if seen_counters[p * N_COUNTERS + 37]:
+            out[L[3] + p * 48 + 35] = st.counters[p][37]
+            out[L[4] + p * 48 + 35] = 1
+        if seen_counters[p * N_COUNTERS + 38]:
+            out[L[3] + p * 48 + 36] = st.counters[p][38]
+            out[L[4] + p * 48 + 36] = 1
+        if seen_counters[p * N_COUNTERS + 39]:
+            out[L[3] + p * 48 + 37] = st.counters[p][39]
+            out[L[4] + p * 48 + 37] = 1
+        if seen_counters[p * N_COUNTERS + 40]:
+            out[L[3] + p * 48 + 38] = st.counters[p][40]
+            out[L[4] + p * 48 + 38] = 1
+        if seen_counters[p * N_COUNTERS + 41]:
+            out[L[3] + p * 48 + 39] = st.counters[p][41]
+            out[L[4] + p * 48 + 39] = 1
+        if seen_counters[p * N_COUNTERS + 42]:
+            out[L[3] + p * 48 + 40] = st.counters[p][42]
+            out[L[4] + p * 48 + 40] = 1
+        if seen_counters[p * N_COUNTERS + 43]:
+            out[L[3] + p * 48 + 41] = st.counters[p][43]
+            out[L[4] + p * 48 + 41] = 1
+        if seen_counters[p * N_COUNTERS + 44]:
+            out[L[3] + p * 48 + 42] = st.counters[p][44]
+            out[L[4] + p * 48 + 42] = 1
+        if seen_counters[p * N_COUNTERS + 45]:
+            out[L[3] + p * 48 + 43] = st.counters[p][45]
+            out[L[4] + p * 48 + 43] = 1
+        if seen_counters[p * N_COUNTERS + 46]:
+            out[L[3] + p * 48 + 44] = st.counters[p][46]
+            out[L[4] + p * 48 + 44] = 1
+        if seen_counters[p * N_COUNTERS + 47]:
+            out[L[3] + p * 48 + 45] = st.counters[p][47]
+            out[L[4] + p * 48 + 45] = 1
+        if seen_counters[p * N_COUNTERS + 48]:
+            out[L[3] + p * 48 + 46] = st.counters[p][48]
+            out[L[4] + p * 48 + 46] = 1
+        if seen_counters[p * N_COUNTERS + 49]:
+            out[L[3] + p * 48 + 47] = st.counters[p][49]
+            out[L[4] + p * 48 + 47] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 5]:
+        out[L[5] + 0] = st.counters[N_PLAYERS][5]
         out[L[6] + 0] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 24]:
-        out[L[5] + 1] = st.counters[N_PLAYERS][24]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 6]:
+        out[L[5] + 1] = st.counters[N_PLAYERS][6]
         out[L[6] + 1] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 25]:
-        out[L[5] + 2] = st.counters[N_PLAYERS][25]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 50]:
+        out[L[5] + 2] = st.counters[N_PLAYERS][50]
         out[L[6] + 2] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 26]:
-        out[L[5] + 3] = st.counters[N_PLAYERS][26]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 51]:
+        out[L[5] + 3] = st.counters[N_PLAYERS][51]
         out[L[6] + 3] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 27]:
-        out[L[5] + 4] = st.counters[N_PLAYERS][27]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 52]:
+        out[L[5] + 4] = st.counters[N_PLAYERS][52]
         out[L[6] + 4] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 28]:
-        out[L[5] + 5] = st.counters[N_PLAYERS][28]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 53]:
+        out[L[5] + 5] = st.counters[N_PLAYERS][53]
         out[L[6] + 5] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 29]:
-        out[L[5] + 6] = st.counters[N_PLAYERS][29]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 54]:
+        out[L[5] + 6] = st.counters[N_PLAYERS][54]
         out[L[6] + 6] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 30]:
-        out[L[5] + 7] = st.counters[N_PLAYERS][30]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 55]:
+        out[L[5] + 7] = st.counters[N_PLAYERS][55]
         out[L[6] + 7] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 31]:
-        out[L[5] + 8] = st.counters[N_PLAYERS][31]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 56]:
+        out[L[5] + 8] = st.counters[N_PLAYERS][56]
         out[L[6] + 8] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 32]:
-        out[L[5] + 9] = st.counters[N_PLAYERS][32]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 57]:
+        out[L[5] + 9] = st.counters[N_PLAYERS][57]
         out[L[6] + 9] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 33]:
-        out[L[5] + 10] = st.counters[N_PLAYERS][33]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 58]:
+        out[L[5] + 10] = st.counters[N_PLAYERS][58]
         out[L[6] + 10] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 34]:
-        out[L[5] + 11] = st.counters[N_PLAYERS][34]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 59]:
+        out[L[5] + 11] = st.counters[N_PLAYERS][59]
         out[L[6] + 11] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 35]:
-        out[L[5] + 12] = st.counters[N_PLAYERS][35]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 60]:
+        out[L[5] + 12] = st.counters[N_PLAYERS][60]
         out[L[6] + 12] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 36]:
-        out[L[5] + 13] = st.counters[N_PLAYERS][36]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 61]:
+        out[L[5] + 13] = st.counters[N_PLAYERS][61]
         out[L[6] + 13] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 62]:
+        out[L[5] + 14] = st.counters[N_PLAYERS][62]
+        out[L[6] + 14] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 63]:
+        out[L[5] + 15] = st.counters[N_PLAYERS][63]
+        out[L[6] + 15] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 64]:
+        out[L[5] + 16] = st.counters[N_PLAYERS][64]
+        out[L[6] + 16] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 65]:
+        out[L[5] + 17] = st.counters[N_PLAYERS][65]
+        out[L[6] + 17] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 66]:
+        out[L[5] + 18] = st.counters[N_PLAYERS][66]
+        out[L[6] + 18] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 67]:
+        out[L[5] + 19] = st.counters[N_PLAYERS][67]
+        out[L[6] + 19] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 68]:
+        out[L[5] + 20] = st.counters[N_PLAYERS][68]
+        out[L[6] + 20] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 69]:
+        out[L[5] + 21] = st.counters[N_PLAYERS][69]
+        out[L[6] + 21] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 70]:
+        out[L[5] + 22] = st.counters[N_PLAYERS][70]
+        out[L[6] + 22] = 1
     for c in range(N_ZSLOTS):  # zone slot c is place 0 + c
         i = 0 + c
         out[L[7] + i] = st.zsize[c]

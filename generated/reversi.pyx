@@ -247,6 +247,38 @@ cdef extern from *:
       {0xa0e0000000000000ULL},
       {0x40c0000000000000ULL}
     };
+    /* fixed set 0: the cells whose n step is on the board */
+    static const uint64_t MGC_CELLSET_0[1] = {0xffffffffffffff00ULL};
+    /* fixed set 1: the cells whose n step is off the board */
+    static const uint64_t MGC_CELLSET_1[1] = {0x00000000000000ffULL};
+    /* fixed set 2: the cells whose ne step is on the board */
+    static const uint64_t MGC_CELLSET_2[1] = {0x7f7f7f7f7f7f7f00ULL};
+    /* fixed set 3: the cells whose ne step is off the board */
+    static const uint64_t MGC_CELLSET_3[1] = {0x80808080808080ffULL};
+    /* fixed set 4: the cells whose e step is on the board */
+    static const uint64_t MGC_CELLSET_4[1] = {0x7f7f7f7f7f7f7f7fULL};
+    /* fixed set 5: the cells whose e step is off the board */
+    static const uint64_t MGC_CELLSET_5[1] = {0x8080808080808080ULL};
+    /* fixed set 6: the cells whose se step is on the board */
+    static const uint64_t MGC_CELLSET_6[1] = {0x007f7f7f7f7f7f7fULL};
+    /* fixed set 7: the cells whose se step is off the board */
+    static const uint64_t MGC_CELLSET_7[1] = {0xff80808080808080ULL};
+    /* fixed set 8: the cells whose s step is on the board */
+    static const uint64_t MGC_CELLSET_8[1] = {0x00ffffffffffffffULL};
+    /* fixed set 9: the cells whose s step is off the board */
+    static const uint64_t MGC_CELLSET_9[1] = {0xff00000000000000ULL};
+    /* fixed set 10: the cells whose sw step is on the board */
+    static const uint64_t MGC_CELLSET_10[1] = {0x00fefefefefefefeULL};
+    /* fixed set 11: the cells whose sw step is off the board */
+    static const uint64_t MGC_CELLSET_11[1] = {0xff01010101010101ULL};
+    /* fixed set 12: the cells whose w step is on the board */
+    static const uint64_t MGC_CELLSET_12[1] = {0xfefefefefefefefeULL};
+    /* fixed set 13: the cells whose w step is off the board */
+    static const uint64_t MGC_CELLSET_13[1] = {0x0101010101010101ULL};
+    /* fixed set 14: the cells whose nw step is on the board */
+    static const uint64_t MGC_CELLSET_14[1] = {0xfefefefefefefe00ULL};
+    /* fixed set 15: the cells whose nw step is off the board */
+    static const uint64_t MGC_CELLSET_15[1] = {0x01010101010101ffULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
     static const uint64_t MGC_NEAR[16][16][1] = {
@@ -562,6 +594,22 @@ cdef extern from *:
     const int STEP "MGC_STEP"[8][65]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[64][1]
+    const uint64_t CELLSET_0 "MGC_CELLSET_0"[1]
+    const uint64_t CELLSET_1 "MGC_CELLSET_1"[1]
+    const uint64_t CELLSET_2 "MGC_CELLSET_2"[1]
+    const uint64_t CELLSET_3 "MGC_CELLSET_3"[1]
+    const uint64_t CELLSET_4 "MGC_CELLSET_4"[1]
+    const uint64_t CELLSET_5 "MGC_CELLSET_5"[1]
+    const uint64_t CELLSET_6 "MGC_CELLSET_6"[1]
+    const uint64_t CELLSET_7 "MGC_CELLSET_7"[1]
+    const uint64_t CELLSET_8 "MGC_CELLSET_8"[1]
+    const uint64_t CELLSET_9 "MGC_CELLSET_9"[1]
+    const uint64_t CELLSET_10 "MGC_CELLSET_10"[1]
+    const uint64_t CELLSET_11 "MGC_CELLSET_11"[1]
+    const uint64_t CELLSET_12 "MGC_CELLSET_12"[1]
+    const uint64_t CELLSET_13 "MGC_CELLSET_13"[1]
+    const uint64_t CELLSET_14 "MGC_CELLSET_14"[1]
+    const uint64_t CELLSET_15 "MGC_CELLSET_15"[1]
     const uint64_t NEAR "MGC_NEAR"[16][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[65]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
@@ -987,6 +1035,8 @@ cdef inline void flip_flanked(State* st, int at) noexcept nogil:
     cdef int d, i, x, piece
     if at >= N_CELLS:
         return
+    flip_bits(st, at)  # (the walk below, as directional fills)
+    return
     for d in range(N_DIRS):
         runs[d] = flanked_run(st, at, d)
     for d in range(N_DIRS):
@@ -1025,6 +1075,267 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
         lo = s[q] if 0 <= q < WORDS else 0
         hi = s[q + 1] if 0 <= q + 1 < WORDS else 0
         out[w] = (lo >> r) | ((hi << (64 - r)) if r else 0)
+
+
+# ---------------------------------------------------------------------------- bitboards
+# Whole-board bit arithmetic chosen from the board's step tables (compiler/emit/bitboards.py):
+# each direction used here is one index shift on the whole board, masked by its edge mask
+# (the cells whose step that way is on the board).
+
+
+cdef inline void flanked_cells(State* st, int delta, const uint64_t* on, uint64_t* out) noexcept nogil:
+    """out = {c : flanked(c, d) > 0} for the direction d that is the index shift delta
+    (on: the cells whose d-step is on the board): the other players' pieces whose run
+    along d ends on a piece of the mover, grown back from the mover's pieces one step at
+    a time until nothing changes, then the cells one step before them (flanked_run's walk
+    for every cell at once)."""
+    cdef uint64_t mine[WORDS]
+    cdef uint64_t theirs[WORDS]
+    cdef uint64_t grown[WORDS]
+    cdef uint64_t pulled[WORDS]
+    cdef uint64_t more
+    cdef int w
+    for w in range(WORDS):
+        mine[w] = owner_word(st, st.current, w)
+        theirs[w] = VALID[w] & ~st.cellsets[0][w] & ~mine[w]
+    pull_cells(mine, pulled, delta)
+    for w in range(WORDS):
+        grown[w] = pulled[w] & on[w] & theirs[w]
+    while True:
+        pull_cells(grown, pulled, delta)
+        more = 0
+        for w in range(WORDS):
+            pulled[w] &= on[w] & theirs[w] & ~grown[w]
+            more |= pulled[w]
+            grown[w] |= pulled[w]
+        if not more:
+            break
+    pull_cells(grown, pulled, delta)
+    for w in range(WORDS):
+        out[w] = pulled[w] & on[w]
+
+
+cdef extern from *:
+    """
+    /* the cells whose n step is on the board (that step: index -8) */
+    static const uint64_t MGC_FLIP_ON_0[1] = {0xffffffffffffff00ULL};
+    /* the cells whose ne step is on the board (that step: index -7) */
+    static const uint64_t MGC_FLIP_ON_1[1] = {0x7f7f7f7f7f7f7f00ULL};
+    /* the cells whose e step is on the board (that step: index +1) */
+    static const uint64_t MGC_FLIP_ON_2[1] = {0x7f7f7f7f7f7f7f7fULL};
+    /* the cells whose se step is on the board (that step: index +9) */
+    static const uint64_t MGC_FLIP_ON_3[1] = {0x007f7f7f7f7f7f7fULL};
+    /* the cells whose s step is on the board (that step: index +8) */
+    static const uint64_t MGC_FLIP_ON_4[1] = {0x00ffffffffffffffULL};
+    /* the cells whose sw step is on the board (that step: index +7) */
+    static const uint64_t MGC_FLIP_ON_5[1] = {0x00fefefefefefefeULL};
+    /* the cells whose w step is on the board (that step: index -1) */
+    static const uint64_t MGC_FLIP_ON_6[1] = {0xfefefefefefefefeULL};
+    /* the cells whose nw step is on the board (that step: index -9) */
+    static const uint64_t MGC_FLIP_ON_7[1] = {0xfefefefefefefe00ULL};
+    """
+    const uint64_t FLIP_ON_0 "MGC_FLIP_ON_0"[1]
+    const uint64_t FLIP_ON_1 "MGC_FLIP_ON_1"[1]
+    const uint64_t FLIP_ON_2 "MGC_FLIP_ON_2"[1]
+    const uint64_t FLIP_ON_3 "MGC_FLIP_ON_3"[1]
+    const uint64_t FLIP_ON_4 "MGC_FLIP_ON_4"[1]
+    const uint64_t FLIP_ON_5 "MGC_FLIP_ON_5"[1]
+    const uint64_t FLIP_ON_6 "MGC_FLIP_ON_6"[1]
+    const uint64_t FLIP_ON_7 "MGC_FLIP_ON_7"[1]
+
+
+cdef inline void flip_bits(State* st, int at) noexcept nogil:
+    """flip_flanked at `at` (on the board) with every direction one index shift: along each
+    direction the run of other players' pieces from `at` grown one shift at a time, kept
+    when the cell past it holds a piece of the mover; then every kept cell turns to the
+    mover (the same cells as flip_flanked's walk, so the same position)."""
+    cdef uint64_t mine[WORDS]
+    cdef uint64_t theirs[WORDS]
+    cdef uint64_t x[WORDS]
+    cdef uint64_t t[WORDS]
+    cdef uint64_t nxt[WORDS]
+    cdef uint64_t run[WORDS]
+    cdef uint64_t flips[WORDS]
+    cdef uint64_t more, closed, bits
+    cdef int w, c
+    for w in range(WORDS):
+        mine[w] = owner_word(st, st.current, w)
+        theirs[w] = VALID[w] & ~st.cellsets[0][w] & ~mine[w]
+        flips[w] = 0
+    # along n
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_0[w]
+        pull_cells(t, nxt, 8)  # one step n
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along ne
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_1[w]
+        pull_cells(t, nxt, 7)  # one step ne
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along e
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_2[w]
+        pull_cells(t, nxt, -1)  # one step e
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along se
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_3[w]
+        pull_cells(t, nxt, -9)  # one step se
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along s
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_4[w]
+        pull_cells(t, nxt, -8)  # one step s
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along sw
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_5[w]
+        pull_cells(t, nxt, -7)  # one step sw
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along w
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_6[w]
+        pull_cells(t, nxt, 1)  # one step w
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    # along nw
+    for w in range(WORDS):
+        x[w] = 0
+        run[w] = 0
+    x[at >> 6] = (<uint64_t>1) << (at & 63)
+    while True:
+        for w in range(WORDS):
+            t[w] = x[w] & FLIP_ON_7[w]
+        pull_cells(t, nxt, 9)  # one step nw
+        more = 0
+        closed = 0
+        for w in range(WORDS):
+            closed |= nxt[w] & mine[w]
+            x[w] = nxt[w] & theirs[w]
+            more |= x[w]
+            run[w] |= x[w]
+        if not more:
+            break
+    if closed:
+        for w in range(WORDS):
+            flips[w] |= run[w]
+    for w in range(WORDS):
+        bits = flips[w]
+        while bits:
+            c = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            set_piece(st, c, 1 + st.current * N_KINDS + (st.board[c] - 1) % KIND_DIV)
 
 
 # ---------------------------------------------------------------------------- definitions
@@ -1085,18 +1396,34 @@ cdef inline long long quant_2(State* st, int f0) noexcept nogil:
 
 
 # cellset 0:
-#   cand0 = {c in cells: empty(c) and beside_enemy(c)}
+#   cand0 = {c in cells: empty(c) and beside_enemy(c) and flanks(c)}
 cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
     cdef uint64_t t1[WORDS]
     cdef uint64_t near1[WORDS]
+    cdef uint64_t flanked3[WORDS]
+    cdef uint64_t flanked4[WORDS]
+    cdef uint64_t flanked5[WORDS]
+    cdef uint64_t flanked6[WORDS]
+    cdef uint64_t flanked7[WORDS]
+    cdef uint64_t flanked8[WORDS]
+    cdef uint64_t flanked9[WORDS]
+    cdef uint64_t flanked10[WORDS]
     s0 = st.current
     for w in range(WORDS):
         t1[w] = ((VALID[w] & ~st.cellsets[0][w]) & (VALID[w] & ~owner_word(st, s0, w)))
     dilate_cached(st, 0, t1, near1)
+    flanked_cells(st, -8, CELLSET_0, flanked3)  # {c : flanked(c, n) > 0}
+    flanked_cells(st, -7, CELLSET_2, flanked4)  # {c : flanked(c, ne) > 0}
+    flanked_cells(st, 1, CELLSET_4, flanked5)  # {c : flanked(c, e) > 0}
+    flanked_cells(st, 9, CELLSET_6, flanked6)  # {c : flanked(c, se) > 0}
+    flanked_cells(st, 8, CELLSET_8, flanked7)  # {c : flanked(c, s) > 0}
+    flanked_cells(st, 7, CELLSET_10, flanked8)  # {c : flanked(c, sw) > 0}
+    flanked_cells(st, -1, CELLSET_12, flanked9)  # {c : flanked(c, w) > 0}
+    flanked_cells(st, -9, CELLSET_14, flanked10)  # {c : flanked(c, nw) > 0}
     for w in range(WORDS):
-        cand0[w] = (st.cellsets[0][w] & near1[w])
+        cand0[w] = ((st.cellsets[0][w] & near1[w]) & (((((((flanked3[w] | flanked4[w]) | flanked5[w]) | flanked6[w]) | flanked7[w]) | flanked8[w]) | flanked9[w]) | flanked10[w]))
 
 
 # cellset 1:
@@ -1129,14 +1456,12 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 0: play(c: cell) -> ids 0..63
     # where hand(mover, disc) > 0 and (empty(c) and beside_enemy(c) and flanks(c))
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # empty(c) and beside_enemy(c)
+        cellset_0(st, cand0)  # empty(c) and beside_enemy(c) and flanks(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not define_1(st, a0):  # flanks(c)
-                    continue
                 out[n] = a0
                 n += 1
     return n
@@ -1153,16 +1478,68 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 0: play(c: cell) -> ids 0..63
     # where hand(mover, disc) > 0 and (empty(c) and beside_enemy(c) and flanks(c))
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # empty(c) and beside_enemy(c)
+        cellset_0(st, cand0)  # empty(c) and beside_enemy(c) and flanks(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not define_1(st, a0):  # flanks(c)
-                    continue
                 return True
     return False
+
+
+cdef int legal_cells(State* st, uint64_t* cand0) noexcept nogil:
+    """The legal moves as a set of cells, for random playouts: the only action is
+    play(c: cell) and move id = 0 + cell. Returns how many there are."""
+    if st.terminal:
+        return 0
+    if not ((hand_of(st, st.current, 0) > 0)):
+        return 0
+    cellset_0(st, cand0)  # empty(c) and beside_enemy(c) and flanks(c)
+    return <int>set_count(cand0)
+
+
+cdef unsigned char SELECT_IN_BYTE[256][8]   # [b][k]: the position of the k-th set bit of byte b
+
+
+cdef void fill_select_in_byte() noexcept nogil:
+    cdef int b, i, k
+    memset(SELECT_IN_BYTE, 0, sizeof(SELECT_IN_BYTE))
+    for b in range(256):
+        k = 0
+        for i in range(8):
+            if (b >> i) & 1:
+                SELECT_IN_BYTE[b][k] = i
+                k += 1
+
+
+fill_select_in_byte()
+
+
+cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
+    """The k-th cell of the set s in ascending order (from 0; s has more than k cells)."""
+    cdef int w = 0
+    cdef int c, byte_at
+    cdef uint64_t bits, counts, below, le
+    cdef int v
+    for v in range(WORDS - 1):
+        # once the word is found, k stays below its count: no branch leaves the loop
+        c = popcount(s[w])
+        if k >= c:
+            k -= c
+            w += 1
+    bits = s[w]
+    # without branches: the cell counts of each byte, their running sums (byte i: the
+    # cells in bytes 0..i), and the number of bytes whose running sum is at most k,
+    # which is the byte holding the k-th cell
+    counts = bits - ((bits >> 1) & 0x5555555555555555ULL)
+    counts = (counts & 0x3333333333333333ULL) + ((counts >> 2) & 0x3333333333333333ULL)
+    counts = (counts + (counts >> 4)) & 0x0F0F0F0F0F0F0F0FULL
+    below = counts * 0x0101010101010101ULL
+    le = (((<uint64_t>k * 0x0101010101010101ULL) | 0x8080808080808080ULL) - below) & 0x8080808080808080ULL
+    byte_at = <int>(((le >> 7) * 0x0101010101010101ULL) >> 56)
+    k -= <int>(((below << 8) >> (8 * byte_at)) & 0xFF)
+    return (w << 6) + 8 * byte_at + SELECT_IN_BYTE[(bits >> (8 * byte_at)) & 0xFF][k]
 
 
 # ---------------------------------------------------------------------------- region assessment
@@ -1221,6 +1598,28 @@ cdef int settle(State* st, int* moves) noexcept nogil:
                 return n
         elif any_legal(st):  # (at a chance node: the roll's outcomes)
             return 1
+        if NO_MOVES_END or st.passes + 1 >= N_PLAYERS:
+            finish(st)
+            return 0
+        st.passes += 1
+        st.current = (st.current + 1) % N_PLAYERS
+
+
+cdef int settle_cells(State* st, uint64_t* cells) noexcept nogil:
+    """settle() for random playouts: the legal moves come back as legal_cells() gives
+    them (a set of cells). Returns how many; 0: the game is over."""
+    cdef int n
+    while True:
+        if end_reached(st):
+            finish(st)
+            return 0
+        if st.ply >= MAX_PLIES:
+            st.ply_limited = True
+            finish(st)
+            return 0
+        n = legal_cells(st, cells)
+        if n > 0:
+            return n
         if NO_MOVES_END or st.passes + 1 >= N_PLAYERS:
             finish(st)
             return 0
@@ -1338,10 +1737,13 @@ ctypedef struct Stats:
 
 
 cdef void random_game(State* st, Rng* rng, int* moves) noexcept nogil:
-    """Uniformly random legal moves until the game ends."""
-    cdef int n = gen_legal(st, moves)
+    """Uniformly random legal moves until the game ends. The legal moves are a set of
+    cells (see legal_cells()), so the k-th is drawn from the set without listing them."""
+    cdef uint64_t cells[WORDS]
+    cdef int n = legal_cells(st, cells)
     while n > 0:
-        n = apply_move(st, moves[rng_below(rng, n)], moves)
+        play_move(st, nth_cell(cells, rng_below(rng, n)))
+        n = settle_cells(st, cells)
 
 
 cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long first, long long count, Stats* stats, int* moves) noexcept nogil:
@@ -1432,15 +1834,18 @@ def playout_trace(uint64_t seed, Core core=None):
         free(moves)
         free(trace)
         raise MemoryError()
+    cdef uint64_t cells[WORDS]
     rng.state = seed
     try:
         with nogil:
-            n = gen_legal(&st, moves)
+            # the same draws as random_game()
+            n = legal_cells(&st, cells)
             while n > 0 and count < cap:
-                m = moves[rng_below(&rng, n)]
+                m = nth_cell(cells, rng_below(&rng, n))
                 trace[count] = m
                 count += 1
-                n = apply_move(&st, m, moves)
+                play_move(&st, m)
+                n = settle_cells(&st, cells)
         return [trace[i] for i in range(count)]
     finally:
         free(moves)

@@ -23,6 +23,7 @@ from conftest import MIDGARD, ROOT, SPECS
 from midgardc.compiler import build, codegen
 from midgardc.errors import BuildError
 from midgardc.ir.builtins import BUILTINS, INDEXED
+from midgardc.ir.dice import KEEP_VAR
 from midgardc.ir.nodes import (
     BOOL,
     CELL,
@@ -164,8 +165,9 @@ _RENAMED = {
 
 def renamed(ir: GameIR) -> GameIR:
     """The same game with every name from the spec replaced (consistently). The ranking
-    keys' player variable is called p by the language itself, so p stays."""
-    table: dict[str, str] = {"p": "p"}
+    keys' player variable is called p by the language itself, so p stays, as does the die's
+    number in chance.keep (the language's i)."""
+    table: dict[str, str] = {"p": "p", KEEP_VAR: KEEP_VAR}
 
     def new(s: str) -> str:
         return table.setdefault(s, f"qq{len(table)}")

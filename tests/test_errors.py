@@ -80,7 +80,18 @@ CASES = [
     Case("region_not_a_cell.yaml", 6, 68, "argument 1 of 'region' must be a cell, got a player"),
     Case("setup_height_zero.yaml", 6, 51, "a setup height must be between 1 and 32767, got 0"),
     Case("counter_start_per_player_game.yaml", 5, 28, "a game counter has one starting value, not one per player"),
+    Case("slide_without_directions.yaml", 5, 53, "slide() needs a board with directions (a square or hex grid)"),
+    Case("dice_keep_unordered.yaml", 9, 3, "chance.keep needs ordered dice", "add 'ordered: true' to chance"),
+    Case("dice_into_not_by_face.yaml", 9, 9, "chance.into names a per-player counter array of numbers indexed by face", "cup: {index: face, visible: owner}"),
+    Case("dice_into_unknown.yaml", 9, 9, "chance.into names a counter array; 'cpu' is not one", "did you mean 'cup'?"),
+    Case("dice_when_number.yaml", 7, 10, "expected a condition here, but this is a number"),
+    Case("faces_without_chance.yaml", 6, 61, "faces needs dice: add a 'chance' section"),
     Case("zone_game_owner.yaml", 9, 13, "'zone_size' of zone 'pile' takes 1 argument, zone_size(pile) (a game zone: no player)"),
+    Case("pool_without_player.yaml", 11, 49, "'reserve' is a per-player pool: say whose, e.g. reserve(mover)"),
+    # compound moves (continue:)
+    Case("continue_wrong_type.yaml", 10, 22, "expected a cell here, but this is a player"),
+    Case("continue_notation_separator.yaml", 10, 35, "a further step's notation must start with a separator"),
+    Case("continue_legal_after.yaml", 11, 15, "'continue' and 'legal_after' cannot be used together yet"),
 ]
 
 

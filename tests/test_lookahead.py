@@ -17,7 +17,7 @@ from test_differential import check_games
 
 LOOKAHEAD = str(Path(__file__).parent / "data" / "lookahead.yaml")
 RED, BLUE = 1, 2  # piece ids: the stone of each player
-SLIDE = 16  # the slide action's first move id (after the 16 drops)
+SLIDE = 16  # the glide action's first move id (after the 16 drops)
 
 
 def cell(name: str) -> int:

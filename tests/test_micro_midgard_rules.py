@@ -29,9 +29,24 @@ REALMS = {
     "helheim": ((1, 0, 0, 1, 0), (1, 0)),
     "niflheim": ((0, 3, 0, 0, 0), (0, 2)),
 }
-RING = list(REALMS)  # clockwise; realm number = index + 1, Midgard = 9
-NUM = {name: i + 1 for i, name in enumerate(RING)} | {"midgard": 9}
-BIT = {name: 1 << i for i, name in enumerate(RING)}
+RING = list(REALMS)  # clockwise; Midgard is the centre
+
+# The spec's counters for the words of these tests: the Sun/Moon/Craft actions, the
+# Sun-/Moon-Wolf Actions ("sw"/"mw"), the wolves' spaces ("ws"/"wm") and their tracks'
+# ends ("sl"/"ml"), the blessing tracks' levels, the relics on the craft tracks' squares.
+TRACK_NAMES = ["surtr", "odin", "freya", "angrboda", "hel", "buri", "wayland", "svartalfheim"]
+ALIAS = {
+    "sun": "actions[sun_action]", "moon": "actions[moon_action]", "craft": "actions[craft_action]",
+    "sw": "wolf_actions[sun]", "mw": "wolf_actions[moon]", "ws": "wolf_at[sun]", "wm": "wolf_at[moon]",
+    "sl": "track_end[sun]", "ml": "track_end[moon]",
+    **{t: f"level[{t}]" for t in TRACK_NAMES},
+    **{f"w{lvl}": f"on_wayland[{lvl}]" for lvl in range(1, 5)}, **{f"s{lvl}": f"on_svartalfheim[{lvl}]" for lvl in range(1, 5)},
+}
+
+
+def relic_name(number: int) -> str:
+    """Relic r of the "Relics" tables: level L, column k (a, b, c), r = 3 * (L - 1) + k."""
+    return f"r{(number - 1) // 3 + 1}{'abc'[(number - 1) % 3]}"
 
 
 def micro(engine: str, variant: str | None = None):
@@ -57,35 +72,112 @@ def row(state, zone: str) -> list[str]:
     return state.zones()[zone]["game"]
 
 
-def position(engine: str, meeples: list[str], counters: dict | None = None, current: int = RED, base=None, **per_player):
+def _column(ir, name: str) -> int:
+    return list(ir.counters).index(ALIAS.get(name, name))
+
+
+def _raw(ir, name: str, value) -> int:
+    """A counter's value as the engines store it: a cell, enumeration value, item or
+    player by name (0 for an item: none), a condition as 0/1."""
+    typ = ir.counter_types[_column(ir, name)]
+    if typ == "int" or isinstance(value, bool):
+        return int(value)
+    if value in (None, 0, "none"):
+        return ir.board.n_cells if typ == "cell" else -1
+    if typ == "cell":
+        return ir.board.cell_names.index(value)
+    if typ == "item":
+        return ir.item_names.index(relic_name(value) if isinstance(value, int) else value)
+    if typ == "player":
+        return list(ir.players).index(value)
+    return dict(ir.enums)[typ.split(":", 1)[1]].index(value)
+
+
+def _named(ir, name: str, raw: int):
+    typ = ir.counter_types[_column(ir, name)]
+    if typ == "int":
+        return raw
+    if typ == "bool":
+        return bool(raw)
+    if typ == "cell":
+        return None if raw == ir.board.n_cells else ir.board.cell_names[raw]
+    if raw < 0:
+        return None
+    if typ == "item":
+        return ir.item_names[raw]
+    if typ == "player":
+        return ir.players[raw]
+    return dict(ir.enums)[typ.split(":", 1)[1]][raw]
+
+
+def position(engine: str, meeples: list[str], counters: dict | None = None, current: int = RED, base=None, relics: dict | None = None, **per_player):
     """A state with meeples on the named realms, red to move by default, in the move
-    stage; ``counters`` sets game-wide values, ``red={...}`` / ``blue={...}`` a player's
-    counters. The zones are those of ``base`` (default: a new game, seed 0)."""
+    step; ``counters`` sets game-wide values (``destroyed``: a set of realms), ``red={...}``
+    / ``blue={...}`` a player's counters, ``relics={player: {relic number: 1 (Sun side
+    up) or 2 (Moon side up)}}`` the relics in front of the players. The zones are those
+    of ``base`` (default: a new game, seed 0)."""
     game = micro(engine)
     ir = game.ir
     names = list(ir.counters)
     rows = [list(r) for r in ir.counter_init]  # the players' rows, then the game's
-    rows[BLUE][names.index("took")] = 1  # the second player's starting choice is made
-    rows[GAME][names.index("stage")] = 0  # setup done
-    for name, value in (counters or {}).items():
-        assert names.index(name) in ir.game_counters
-        rows[GAME][names.index(name)] = value
+    counters = {"turn_step": "move", **(counters or {})}  # setup done, the starting choice made
+    for name, value in counters.items():
+        if name == "destroyed":
+            for realm in value:
+                rows[GAME][names.index(f"destroyed[{realm}]")] = 1
+            continue
+        assert _column(ir, name) in ir.game_counters
+        rows[GAME][_column(ir, name)] = _raw(ir, name, value)
+    relics = dict(relics or {})
     for p, key in ((RED, "red"), (BLUE, "blue")):
         for name, value in per_player.get(key, {}).items():
-            rows[p][names.index(name)] = value
+            if name == "relics":
+                relics[p] = value
+                continue
+            rows[p][_column(ir, name)] = _raw(ir, name, value)
     board = [0] * ir.board.n_cells
     for m in meeples:
         board[ir.board.cell_names.index(m)] = ir.piece_id(RED, 0)
     state = base or game.new_state()
+    lying = [v for k, v in counters.items() if k[:1] in "ws" and k[1:].isdigit() and v]  # on the craft tracks
+    if relics or lying:  # the same zones, with these relics in front of the players, on the tracks
+        zs = ir.zones
+        slots = [list(z) for z in state.core.zones]
+        ordered = [z.ordered for z in zs.zones for _ in range(zs.n_players if z.per_player else 1)]
+
+        def put(number: int, zone_name: str, owner: int = 0) -> None:  # taken from where it is
+            kind = zs.names.index(relic_name(number))
+            for i, slot in enumerate(slots):
+                if ordered[i] and kind in slot:
+                    slot.remove(kind)
+                elif not ordered[i] and slot[kind]:
+                    slot[kind] -= 1
+            zone = next(z for z in zs.zones if z.name == zone_name)
+            if zone.ordered:
+                slots[zone.base + owner].append(kind)
+            else:
+                slots[zone.base + owner][kind] += 1
+
+        for number in lying:
+            put(number, "on_tracks")
+        for p, held in (relics or {}).items():
+            for number, side in held.items():
+                put(number, ("sun_relics", "moon_relics")[side - 1], p)
+        state = game.new_state(0, start_zones=slots)
     state.core.load(board, [[0], [0]], current, counters=rows)
     return state
 
 
-def get(state, name: str, player: int = RED) -> int:
-    """A player's counter, or a game counter (the counters' last row)."""
+def get(state, name: str, player: int = RED):
+    """A player's counter, or a game counter (the counters' last row), by name (a cell,
+    an enumeration value, a relic, a player by name; none as None)."""
     ir = state.game.ir
-    k = list(ir.counters).index(name)
-    return state.core.counters[GAME if k in ir.game_counters else player][k]
+    k = _column(ir, name)
+    return _named(ir, name, state.core.counters[GAME if k in ir.game_counters else player][k])
+
+
+def destroyed_realms(state) -> set[str]:
+    return {c for c in state.game.ir.board.cell_names if state.core.counters[GAME][list(state.game.ir.counters).index(f"destroyed[{c}]")]}
 
 
 def texts(state) -> list[str]:
@@ -121,12 +213,9 @@ def test_setup_draws_four_tokens_places_the_meeples_and_deals_the_relics(engine)
             on_tracks = {get(state, f"w{level}"), get(state, f"s{level}")}
             left = row(state, f"level_{level}")
             assert len(on_tracks) == 2 and len(left) == 1
-            assert on_tracks | {RELIC_NUMBER[left[0]]} == {3 * (level - 1) + k for k in (1, 2, 3)}
+            assert on_tracks | {left[0]} == {relic_name(3 * (level - 1) + k) for k in (1, 2, 3)}
         firsts.add(tokens[0])
     assert len(firsts) > 1  # the order comes from the seed
-
-
-RELIC_NUMBER = {f"r{lvl}{col}": 3 * (lvl - 1) + k for lvl in range(1, 5) for k, col in enumerate("abc", 1)}
 
 
 # --------------------------------------------------------------------------- 1. Move
@@ -136,7 +225,7 @@ RELIC_NUMBER = {f"r{lvl}{col}": 3 * (lvl - 1) + k for lvl in range(1, 5) for k, 
 def test_a_marked_meeple_cannot_be_moved(engine) -> None:
     # "1. Move": "The chosen meeple must not already have a player marker on it." Red's
     # own marker (on vanaheim) and blue's (on helheim) both block.
-    state = position(engine, ["vanaheim", "helheim", "asgard", "muspelheim"], red={"marker": NUM["vanaheim"]}, blue={"marker": NUM["helheim"]})
+    state = position(engine, ["vanaheim", "helheim", "asgard", "muspelheim"], red={"marker": "vanaheim"}, blue={"marker": "helheim"})
     movers = {t.split("-")[0] for t in texts(state)}
     assert movers == {"asgard", "muspelheim"}
 
@@ -145,7 +234,7 @@ def test_a_marked_meeple_cannot_be_moved(engine) -> None:
 def test_meeples_cannot_share_a_realm_or_stay_put(engine) -> None:
     # "The chosen meeple may not remain on the same space." "Meeples may not share the
     # same Realm space." "move a meeple to an adjacent connected Realm space"
-    state = position(engine, ["asgard", "svartalfheim", "vanaheim", "muspelheim"], red={"marker": NUM["vanaheim"]}, blue={"marker": NUM["muspelheim"]})
+    state = position(engine, ["asgard", "svartalfheim", "vanaheim", "muspelheim"], red={"marker": "vanaheim"}, blue={"marker": "muspelheim"})
     assert sorted(texts(state)) == sorted(["asgard-niflheim", "asgard-midgard", "svartalfheim-midgard"])
 
 
@@ -153,9 +242,9 @@ def test_meeples_cannot_share_a_realm_or_stay_put(engine) -> None:
 def test_the_moved_meeple_takes_the_movers_marker(engine) -> None:
     # "MOVE an unmarked meeple ... Then place your Player marker on that meeple."; FACTS:
     # "stays blocked until that player's next move" (red's old marker comes off)
-    state = position(engine, ["asgard", "svartalfheim", "vanaheim", "helheim"], red={"marker": NUM["vanaheim"]}, blue={"marker": NUM["helheim"]})
+    state = position(engine, ["asgard", "svartalfheim", "vanaheim", "helheim"], red={"marker": "vanaheim"}, blue={"marker": "helheim"})
     state.apply("asgard-midgard")
-    assert get(state, "marker", RED) == NUM["midgard"]
+    assert get(state, "marker", RED) == "midgard"
     assert meeples_at(state) == {"midgard", "svartalfheim", "vanaheim", "helheim"}
     for _ in ("collect", "end_turn"):
         state.apply(_)
@@ -169,7 +258,7 @@ def test_the_moved_meeple_takes_the_movers_marker(engine) -> None:
 def test_midgard_is_cut_off_from_a_destroyed_realm(engine) -> None:
     # "Midgard is accessible from any of the 8 outer Realms, unless that Realm has been
     # destroyed by Ragnarok." (FACTS: outer realms still link to their two neighbours)
-    state = position(engine, ["asgard", "vanaheim", "muspelheim", "helheim"], {"ruins": BIT["asgard"]}, red={"marker": NUM["muspelheim"]}, blue={"marker": NUM["helheim"]})
+    state = position(engine, ["asgard", "vanaheim", "muspelheim", "helheim"], {"destroyed": {"asgard"}}, red={"marker": "muspelheim"}, blue={"marker": "helheim"})
     assert sorted(texts(state)) == sorted(["asgard-svartalfheim", "asgard-niflheim", "vanaheim-svartalfheim", "vanaheim-midgard"])
 
 
@@ -178,8 +267,7 @@ def test_forced_move_to_midgard(engine) -> None:
     # "In the rare event that no legal moves are possible, you may move an unmarked meeple
     # to Midgard." Asgard and Svartalfheim are destroyed (no way to Midgard) and hem each
     # other in with the two marked meeples.
-    ruins = BIT["asgard"] | BIT["svartalfheim"]
-    state = position(engine, ["asgard", "svartalfheim", "niflheim", "vanaheim"], {"ruins": ruins}, red={"marker": NUM["niflheim"]}, blue={"marker": NUM["vanaheim"]})
+    state = position(engine, ["asgard", "svartalfheim", "niflheim", "vanaheim"], {"destroyed": {"asgard", "svartalfheim"}}, red={"marker": "niflheim"}, blue={"marker": "vanaheim"})
     assert sorted(texts(state)) == ["asgard-midgard", "svartalfheim-midgard"]
     state.apply("asgard-midgard")
     assert meeples_at(state) == {"midgard", "svartalfheim", "niflheim", "vanaheim"}
@@ -194,15 +282,16 @@ def test_forced_move_to_midgard(engine) -> None:
 def test_activating_a_realm(engine, realm, destroyed) -> None:
     # "2. Activate": "Gain resources", "Move a Wolf ... Then gain a Sun or Moon Action",
     # Craft; FACTS (realms): the intact side and the destroyed side
-    ruins = BIT[realm] if destroyed else 0
+    ruins = {realm} if destroyed else set()
     # reach the realm from Midgard (intact) or along the ring (destroyed)
     src = "midgard" if not destroyed else RING[(RING.index(realm) + 1) % 8]
-    state = position(engine, [src], {"ruins": ruins})
+    state = position(engine, [src], {"destroyed": ruins})
     state.apply(f"{src}-{realm}")
     (g, m, sw, mw, craft), (dg, dm) = REALMS[realm]
     if destroyed:
         g, m, sw, mw, craft = dg, dm, 0, 0, 0
-    assert (get(state, "pg"), get(state, "pm"), get(state, "sw"), get(state, "mw"), get(state, "craft")) == (g, m, sw, mw, craft)
+    assert (get(state, "sw"), get(state, "mw"), get(state, "craft")) == (sw, mw, craft)
+    assert get(state, "resources_due") and (get(state, "gold"), get(state, "mead")) == (0, 0)  # gained by `collect`
     state.apply("collect")
     assert (get(state, "gold"), get(state, "mead")) == (g, m)
 
@@ -318,7 +407,7 @@ def expected(before: dict, spend: dict, gain: dict) -> dict:
 
 def activation(engine, red: dict, game: dict | None = None):
     """Red in the middle of its activation step (stage 1), a meeple in Midgard."""
-    return position(engine, ["midgard", "niflheim", "muspelheim"], {"stage": 1, **WOLVES, **(game or {})}, red={"marker": 9, **red})
+    return position(engine, ["midgard", "niflheim", "muspelheim"], {"turn_step": "activate", **WOLVES, **(game or {})}, red={"marker": "midgard", **red})
 
 
 PLAYER_KEYS = ["vp", "gold", "mead", "sun", "moon", "craft", "sw", "mw"]
@@ -379,12 +468,13 @@ RELIC_SQUARES = [(track, lvl, 3 * (lvl - 1) + col, side) for track, side in (("w
 
 def sides(state, player: int = RED) -> dict[int, int]:
     """The relics a player holds: relic number -> 1 (Sun side up) or 2 (Moon side up)."""
-    packed = get(state, "relics", player)
-    return {r: (packed // 3 ** (r - 1)) % 3 for r in range(1, 13) if (packed // 3 ** (r - 1)) % 3}
+    zones = state.zones()
+    name = state.game.players[player]
+    return {r: side for side, zone in ((1, "sun_relics"), (2, "moon_relics")) for r in range(1, 13) if zones[zone][name][relic_name(r)]}
 
 
-def relics_value(held: dict[int, int]) -> int:
-    return sum(side * 3 ** (r - 1) for r, side in held.items())
+def relics_value(held: dict[int, int]) -> dict[int, int]:
+    return dict(held)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -395,7 +485,7 @@ def test_claiming_the_relic_on_a_square(engine, track, level, relic, side) -> No
     assert f"{track}_{level}" not in texts(state)  # covered: its own ability is hidden
     state.apply(f"claim_{square}")
     assert sides(state) == {relic: side}
-    assert get(state, square) == 0 and get(state, track) == 1 and get(state, "craft") == 0
+    assert get(state, square) is None and get(state, track) == 1 and get(state, "craft") == 0
     # the square is uncovered now
     state = activation(engine, {"craft": 1, track: 4, "gold": 5, "mead": 5, "relics": relics_value({1: 1, 2: 2})}, {square: 0})
     assert f"claim_{square}" not in texts(state)
@@ -406,12 +496,12 @@ def test_claiming_the_relic_on_a_square(engine, track, level, relic, side) -> No
 @pytest.mark.parametrize(
     "move, held_before, held_after, spend, gain",
     [
-        ("wayland_4:5", {5: 2, 4: 1}, {4: 1}, {}, {"vp": 1, "wm": -1}),            # Destroy a Moon Relic to gain 1 VP and move the Moon-Wolf 1 space back
-        ("wayland_2:5", {5: 2, 4: 1}, {5: 1, 4: 1}, {}, {}),                       # Flip a Moon Relic to the Sun side
-        ("wayland_1:4", {5: 2, 4: 1}, {5: 2}, {"gold": 2}, {"vp": 1}),             # Destroy a Sun Relic and spend 2 Gold to gain 1 VP
-        ("svartalfheim_4:4", {5: 2, 4: 1}, {5: 2}, {}, {"vp": 1, "ws": -1}),       # Destroy a Sun Relic to gain 1 VP and move the Sun-Wolf 1 space back
-        ("svartalfheim_2:4", {5: 2, 4: 1}, {5: 2, 4: 2}, {}, {}),                  # Flip a Sun Relic to the Moon side
-        ("svartalfheim_1:5", {5: 2, 4: 1}, {4: 1}, {"mead": 2}, {"vp": 1}),        # Destroy a Moon Relic and spend 2 Mead to gain 1 VP
+        ("wayland_4:r2b", {5: 2, 4: 1}, {4: 1}, {}, {"vp": 1, "wm": -1}),            # Destroy a Moon Relic to gain 1 VP and move the Moon-Wolf 1 space back
+        ("wayland_2:r2b", {5: 2, 4: 1}, {5: 1, 4: 1}, {}, {}),                       # Flip a Moon Relic to the Sun side
+        ("wayland_1:r2a", {5: 2, 4: 1}, {5: 2}, {"gold": 2}, {"vp": 1}),             # Destroy a Sun Relic and spend 2 Gold to gain 1 VP
+        ("svartalfheim_4:r2a", {5: 2, 4: 1}, {5: 2}, {}, {"vp": 1, "ws": -1}),       # Destroy a Sun Relic to gain 1 VP and move the Sun-Wolf 1 space back
+        ("svartalfheim_2:r2a", {5: 2, 4: 1}, {5: 2, 4: 2}, {}, {}),                  # Flip a Sun Relic to the Moon side
+        ("svartalfheim_1:r2b", {5: 2, 4: 1}, {4: 1}, {"mead": 2}, {"vp": 1}),        # Destroy a Moon Relic and spend 2 Mead to gain 1 VP
     ],
 )
 def test_the_relic_squares_own_abilities(engine, move, held_before, held_after, spend, gain) -> None:
@@ -486,8 +576,8 @@ def test_a_relic_is_ready_again_next_turn(engine) -> None:
     state.apply("r2b_sun")
     assert "r2b_sun" not in texts(state)
     state.apply("end_turn")
-    assert get(state, "used") == 0
-    state = activation(engine, {"sun": 1, "relics": get(state, "relics")})
+    assert not any(get(state, f"activated[{relic_name(r)}]") for r in range(1, 13))
+    state = activation(engine, {"sun": 1, "relics": sides(state)})
     assert "r2b_sun" in texts(state)
 
 
@@ -555,18 +645,19 @@ def test_ragnarok_destroys_the_realm_on_its_token(engine, realm) -> None:
     # "DESTROY the Realm shown on the Ragnarok token. Flip it to the destroyed side";
     # FACTS: the 4 tokens drawn at setup fix which realms are destroyed, in which order
     base = dealt(engine, lambda z: z["drawn"]["game"][0] == f"token_{realm}")
-    state = position(engine, ["midgard", "niflheim", "muspelheim"], {"stage": 1, **WOLVES, "ws": 9}, base=base, red={"marker": 9})
+    state = position(engine, ["midgard", "niflheim", "muspelheim"], {"turn_step": "activate", **WOLVES, "ws": 9}, base=base, red={"marker": "midgard"})
     second = row(state, "drawn")[1]
     state.apply("end_turn")
     state.apply("ragnarok_sun")
-    assert get(state, "ruins") == BIT[realm]
+    assert destroyed_realms(state) == {realm}
     assert row(state, "drawn")[0] == second  # the next Ragnarok destroys the next one
     # the destroyed side's yield, reached along the ring
     src = RING[(RING.index(realm) + 1) % 8]
-    state = position(engine, [src], {"ruins": BIT[realm]})
+    state = position(engine, [src], {"destroyed": {realm}})
     state.apply(f"{src}-{realm}")
-    assert (get(state, "pg"), get(state, "pm")) == REALMS[realm][1]
     assert get(state, "sw") + get(state, "mw") + get(state, "craft") == 0
+    state.apply("collect")
+    assert (get(state, "gold"), get(state, "mead")) == REALMS[realm][1]
 
 
 # --------------------------------------------------------------------------- prophecies
@@ -591,12 +682,21 @@ PROPHECIES = [
 ]
 
 
+def alike(counters: dict) -> dict:
+    """The same counters for the other player; its relics (each a tile: one player holds
+    it) the same number on each side, other tiles."""
+    out = dict(counters)
+    if "relics" in out:
+        out["relics"] = {r + 6: side for r, side in out["relics"].items()}
+    return out
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("wolf, kind, red, blue", PROPHECIES, ids=[p[1] for p in PROPHECIES])
 def test_each_prophecy_scores_2_for_the_leader_and_nothing_on_a_tie(engine, wolf, kind, red, blue) -> None:
     # "SCORE the leftmost Prophecy corresponding to the Wolf ... Award the points shown to
     # the winning player ... then discard both Prophecies."
-    game = {"stage": 1, "ws" if wolf == "sun" else "wm": 9}
+    game = {"turn_step": "activate", "ws" if wolf == "sun" else "wm": 9}
     base = dealt(engine, lambda z: z[f"{wolf}_row"]["game"][0] == kind)  # the leftmost
     for leader in (RED, BLUE):  # the row's leading counters to either player
         other = 1 - leader
@@ -610,7 +710,7 @@ def test_each_prophecy_scores_2_for_the_leader_and_nothing_on_a_tie(engine, wolf
         assert len(row(state, "sun_row")) == len(row(state, "moon_row")) == 4
     # "Award the points shown to the winning player (or neither in the event of a tie)":
     # the same counters for both players
-    state = position(engine, ["midgard", "niflheim", "muspelheim"], game, base=base.clone(), red=red, blue=red)
+    state = position(engine, ["midgard", "niflheim", "muspelheim"], game, base=base.clone(), red=red, blue=alike(red))
     state.apply("end_turn")
     state.apply(f"ragnarok_{wolf}")
     assert get(state, "vp", RED) - red.get("vp", 0) == 0 and get(state, "vp", BLUE) - red.get("vp", 0) == 0
@@ -622,9 +722,9 @@ def test_each_prophecy_scores_2_for_the_leader_and_nothing_on_a_tie(engine, wolf
 def test_the_prophecy_tie_shares_variant_gives_1_each_on_a_tie(engine, wolf, kind, red, blue) -> None:
     # not the rulebook's rule ("or neither in the event of a tie"): the variant keeps the
     # old FACTS line "1 each on a tie"; the leader still scores 2
-    game = {"stage": 1, "ws" if wolf == "sun" else "wm": 9}
+    game = {"turn_step": "activate", "ws" if wolf == "sun" else "wm": 9}
     base = dealt(engine, lambda z: z[f"{wolf}_row"]["game"][0] == kind, variant="prophecy-tie-shares")
-    state = position(engine, ["midgard", "niflheim", "muspelheim"], game, base=base.clone(), red=red, blue=red)
+    state = position(engine, ["midgard", "niflheim", "muspelheim"], game, base=base.clone(), red=red, blue=alike(red))
     state.apply("end_turn")
     state.apply(f"ragnarok_{wolf}")
     assert get(state, "vp", RED) - red.get("vp", 0) == 1 and get(state, "vp", BLUE) - red.get("vp", 0) == 1
@@ -649,12 +749,12 @@ def last_prophecy(engine: str, kind: str):
     """A game after four Ragnaroks, the last Sun prophecy being ``kind``."""
     state = dealt(engine, lambda z: z["sun_row"]["game"][-1] == kind)
     for _ in range(4):
-        state = position(engine, ["midgard", "niflheim", "muspelheim"], {"stage": 1, "ws": 9, "ruins": get(state, "ruins")}, base=state)
+        state = position(engine, ["midgard", "niflheim", "muspelheim"], {"turn_step": "activate", "ws": 9, "destroyed": destroyed_realms(state)}, base=state)
         state.apply("end_turn")
         state.apply("ragnarok_sun")
         assert not state.is_terminal()
     assert row(state, "sun_row") == [kind] and row(state, "drawn") == []
-    assert bin(get(state, "ruins")).count("1") == 4  # the four drawn realms are destroyed
+    assert len(destroyed_realms(state)) == 4  # the four drawn realms are destroyed
     return state
 
 
@@ -664,12 +764,12 @@ def test_the_final_prophecy_ends_the_game(engine) -> None:
     # Ragnarok: the fifth Ragnarok scores the last; FACTS: 4 Ragnarok tokens, so it
     # destroys nothing)
     state = last_prophecy(engine, "sun_most_gold")
-    ruins = get(state, "ruins")
-    state = position(engine, ["midgard", "niflheim", "muspelheim"], {"stage": 1, "ws": 9, "ruins": ruins}, base=state, red={"gold": 1}, blue={"vp": 3})
+    ruins = destroyed_realms(state)
+    state = position(engine, ["midgard", "niflheim", "muspelheim"], {"turn_step": "activate", "ws": 9, "destroyed": ruins}, base=state, red={"gold": 1}, blue={"vp": 3})
     state.apply("end_turn")
     assert not state.is_terminal()
     state.apply("ragnarok_sun")
-    assert state.is_terminal() and get(state, "ruins") == ruins  # no token left
+    assert state.is_terminal() and destroyed_realms(state) == ruins  # no token left
     assert get(state, "vp", RED) == 2 and state.winner() == BLUE
 
 
@@ -677,7 +777,7 @@ def test_the_final_prophecy_ends_the_game(engine) -> None:
 def test_a_tie_on_points_goes_to_the_most_resources(engine) -> None:
     # "In the event of a tie, the player with the most remaining resources is the winner."
     for red_res, winner in (((3, 2), RED), ((1, 1), BLUE)):
-        state = position(engine, ["midgard", "niflheim", "muspelheim"], {"stage": 1, "ws": 9}, base=last_prophecy(engine, "sun_highest_level"), red={"vp": 5, "gold": red_res[0], "mead": red_res[1]}, blue={"vp": 5, "gold": 2, "mead": 2})
+        state = position(engine, ["midgard", "niflheim", "muspelheim"], {"turn_step": "activate", "ws": 9}, base=last_prophecy(engine, "sun_highest_level"), red={"vp": 5, "gold": red_res[0], "mead": red_res[1]}, blue={"vp": 5, "gold": 2, "mead": 2})
         state.apply("end_turn")
         state.apply("ragnarok_sun")  # highest blessing level: a tie, "or neither"
         assert state.is_terminal() and get(state, "vp", RED) == get(state, "vp", BLUE) == 5

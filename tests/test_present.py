@@ -148,6 +148,12 @@ def test_internal_counters_are_never_shown() -> None:
         game_line = [ln for ln in render_text(state, color=False).splitlines() if ln.strip().startswith("game:")]
         shown = {part.split()[0] for ln in game_line for part in ln.split(":", 1)[1].split(",")}
         assert not shown & set(internal), spec
+        # nor in the players' counters (an internal array: none of its elements)
+        text = render_text(state, color=False).splitlines()
+        heads = {name.split("[", 1)[0] for name in internal}
+        assert not any(ln.strip().split(":", 1)[0] in heads for ln in text), spec
+        plain = [ln for ln in text if ln.startswith("      ") and ":" not in ln]
+        assert not {part.split()[0] for ln in plain for part in ln.split(",")} & set(internal), spec
 
 
 def test_tracks_carry_a_marker_per_player_at_its_value() -> None:
@@ -157,11 +163,11 @@ def test_tracks_carry_a_marker_per_player_at_its_value() -> None:
     tracks = {g.get("data-track-name"): g for g in root.iter(NS + "g") if g.get("class") == "track-area"}
     assert {"vp", "gold", "mead", "surtr", "buri", "sun_wolf", "moon_wolf"} <= set(tracks)
     data = state.to_json()
-    for name, counter in (("gold", "gold"), ("surtr", "surtr"), ("vp", "vp")):
+    for name, counter in (("gold", "gold"), ("surtr", "level[surtr]"), ("vp", "vp")):
         markers = {el.get("data-marker"): int(el.get("data-value")) for el in tracks[name].iter(NS + "circle")}
         assert markers == {p["name"]: p["counters"][counter] for p in data["players"]}
     wolf = {el.get("data-marker"): int(el.get("data-value")) for el in tracks["sun_wolf"].iter(NS + "circle")}
-    assert wolf == {"Skoll": data["counters"]["ws"], "end": data["counters"]["sl"] + 1}
+    assert wolf == {"Skoll": data["counters"]["wolf_at[sun]"], "end": data["counters"]["track_end[sun]"] + 1}
     # the meeples are nobody's ("MOVE an unmarked meeple"): drawn in wood, not in red
     from midgardc.render.svg.common import NEUTRAL_FILL
 
@@ -169,9 +175,9 @@ def test_tracks_carry_a_marker_per_player_at_its_value() -> None:
     assert len(meeples) == 4 and all(el.get("style") == f"fill:{NEUTRAL_FILL}" for el in meeples)
     # the player markers: a ring in the player's colour on the meeple it marks
     rings = [el for el in root.iter(NS + "circle") if el.get("data-highlight") == "player marker"]
-    nums = dict(zip(ir.board.cell_names, dict(ir.board.props)["num"]))
+    assert rings
     for el in rings:
-        owner = [p for p in data["players"] if p["counters"]["marker"] == nums[el.get("data-at")]]
+        owner = [p for p in data["players"] if p["counters"]["marker"] == el.get("data-at")]
         assert owner and data["board"][el.get("data-at")] is not None
 
 
@@ -209,9 +215,12 @@ def test_a_spec_without_presentation_draws_everything(spec: Path) -> None:
         for k, kind in enumerate(ir.kinds):
             if any(h[k] for h in ir.hand_init):
                 assert f"{kind} in hand" in labels
+    from midgardc.render.svg.seen import drawn_counters
+
+    trays = drawn_counters(ir)  # (a pool's columns: drawn as its trays, tests/test_pools.py)
     for i in ir.player_counters:
-        assert labels.count(ir.counters[i]) == ir.n_players
-    assert sorted(el.get("data-counter") for el in root.iter() if el.get("data-counter")) == sorted(ir.counters[i] for i in ir.game_counters)
+        assert labels.count(ir.counters[i]) == (0 if i in trays else ir.n_players)
+    assert sorted(el.get("data-counter") for el in root.iter() if el.get("data-counter")) == sorted(ir.counters[i] for i in ir.game_counters if i not in trays)
     drawn = [el.get("data-place") for el in root.iter(NS + "g") if el.get("class") == "zone"]
     expected = [p.zone + ("" if p.owner < 0 else f":{ir.players[p.owner]}") for p in places(state)]
     assert drawn == expected

@@ -136,12 +136,17 @@ LONGEST_SEEN = {
     "kuhn-poker.yaml": 3,  # a pass, a bet and a call
     "leduc-poker.yaml": 8,  # two rounds of call, raise, raise, call
     "classics/breakthrough.yaml": 110,
+    "classics/chess.yaml": 807,  # random, 2,000 games
     "classics/connect-four.yaml": 42,  # a full board (default limit 1000)
+    "classics/draughts.yaml": 324,  # mcts:100; random and greedy 277
     "classics/go.yaml": 501,  # greedy (110 games); random 469 in 2,000
     "classics/hex.yaml": 169,
     "classics/kalah.yaml": 81,
+    "classics/nine-mens-morris.yaml": 467,  # random; greedy 105, mcts:100 120
+    "classics/liars-dice.yaml": 12,  # random (the rules' own bound: 61, 60 bids and a call)
     "classics/reversi.yaml": 60,  # (default limit 1000)
     "classics/tic-tac-toe.yaml": 9,  # a full board (default limit 1000)
+    "classics/yahtzee.yaml": 75,  # random (the rules' own bound: 78, 13 rounds of 3 moves each)
 }
 
 

@@ -394,6 +394,6 @@ def test_the_page_never_lists_internal_counters_and_uses_the_rulebooks_names() -
     internal = {ir.counters[i] for i in ir.render.present.internal}
     shown = counter_labels(ir)
     assert internal and not internal & set(shown)
-    assert shown["sun"] == "Sun actions"  # render.labels
+    assert shown["actions[sun_action]"] == "Sun actions"  # render.labels
     plain = load_game_ir("specs/classics/tic-tac-toe.yaml", None, None)
     assert counter_labels(plain) == {name: name for name in plain.counters}

@@ -80,7 +80,7 @@ actions:
     effects:
       - place: {{piece: tower, at: c, height: h}}
     notation: "{{c}}x{{h}}"
-  slide:
+  glide:
     params: {{f: cell, t: cell}}
     where: "owner(f) == mover and owner(t) != mover and (any x in neighbours(f): x == t) and ply % 2 == 0"
     effects:

@@ -219,6 +219,7 @@ ranking: {score: "count(x in cells: owner(x) == p)"}
         ("rival: {of: number, type: kingdom}", "empty(c)", "an attribute belongs to the values of a finite type (cell, player, kind, item, face, dir or an enumeration), not to numbers", 11, 15),
         ("realm: {of: cell, type: kingdom}", '"any k in kingdoms: realm(c) == k"', "expected a collection to range over", 15, 22),
         ("realm: {of: cell, type: kingdom}", '"favour(a) == nort"', "unknown name 'nort'", 15, 26),
+        ("realm: {of: cell, type: kingdom}\ndefine:\n  mine(kingdm k): true", "empty(c)", "unknown parameter type 'kingdm' (types: cell, player, kind, dir, item, number, kingdom, card_kind)", 13, 8),
     ],
 )
 def test_enum_and_attribute_errors(tmp_path, attrs, where, message, line, col) -> None:
@@ -231,6 +232,18 @@ def test_enum_and_attribute_errors(tmp_path, attrs, where, message, line, col) -
     assert f":{line}:{col}:" in text.splitlines()[0], text
     if "range over" in message:
         assert "did you mean 'kingdom'?" in text
+
+
+def test_a_definition_takes_an_enumeration_value(tmp_path) -> None:
+    # a definition's parameter may be of an enumeration's type (Nine Men's Morris: a point
+    # on one of the rows of three), passed a value or a quantifier variable. (The compiled
+    # engine's side: specs/classics/nine-mens-morris.yaml's `on(cell c, row l)`, in the
+    # differential of every spec.)
+    path = tmp_path / "t.yaml"
+    spec = ENUM_BASE.replace("attributes:\n  ATTRS", "attributes:\n  realm: {of: cell, type: kingdom, values: {a1: north, b1: north, a2: south, b2: south}}\ndefine:\n  of_realm(cell c, kingdom k): realm(c) == k")
+    path.write_text(spec.replace("WHERE", '"empty(c) and of_realm(c, north) and any k in kingdom: of_realm(c, k) and favour(mover) == none"'))
+    state = get_game(str(path), None, "interpreted").new_state()
+    assert texts(state) == ["a1", "b1"]
 
 
 # --------------------------------------------------------------------------- counter arrays
@@ -381,6 +394,45 @@ def test_a_piece_or_an_item_gives_its_attributes_beside_its_other_keys(tmp_path)
     with pytest.raises(SpecError) as info:  # not a declared attribute of kinds: an unknown key
         load_game_ir(str(path))
     assert "unknown key 'weight' in piece 'stone'" in str(info.value)
+
+
+# --------------------------------------------------------------------------- a name both a cell and a value
+
+NAMED_CELLS = str(Path(__file__).parent / "data" / "named_cells.yaml")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_name_shared_by_a_cell_and_a_wind_is_the_cell_where_a_cell_is_wanted(engine) -> None:
+    game = get_game(NAMED_CELLS, None, engine)
+    ir = game.ir
+    names = list(ir.counters)
+    # the cell counter starts on the cell south, the wind counter on the wind north
+    assert game.new_state().core.counters[-1][names.index("first")] == ir.board.cell_names.index("south")
+    assert game.new_state().core.counters[-1][names.index("blown")] == dict(ir.enums)["wind"].index("north")
+    state = game.new_state()
+    # home(north) == north (a wind's attribute holding a cell), c != north, w == north
+    assert texts(state) == ["north:north", "south:south", "west:east"]
+    state.apply("north:north")  # gust(north): 3 (a definition taking a wind)
+    assert texts(state) == ["south:south", "west:east", "hub"]  # occupied(north), first == south
+    state.apply("hub")
+    assert state.to_json()["counters"]["first"] == "north"
+    assert [p["counters"]["points"] for p in state.to_json()["players"]] == [3, 0]
+
+
+def test_named_cells_play_the_same_games_in_both_engines() -> None:
+    check_games(NAMED_CELLS, None, 60, 11)
+
+
+def test_a_definition_takes_an_enumeration_value_or_says_which_types_there_are(tmp_path) -> None:
+    text = Path(NAMED_CELLS).read_text().replace("gust(wind w)", "gust(wnd w)")
+    path = tmp_path / "t.yaml"
+    path.write_text(text)
+    with pytest.raises(SpecError) as info:
+        load_game_ir(str(path))
+    message = str(info.value)
+    assert "unknown parameter type 'wnd'" in message and "wind" in message.splitlines()[0]
+    assert f":{text.splitlines().index(next(ln for ln in text.splitlines() if 'gust(wnd' in ln)) + 1}:8:" in message.splitlines()[0]
+    assert "did you mean 'wind'?" in message
 
 
 # --------------------------------------------------------------------------- enumerations in order

@@ -34,17 +34,19 @@ def explain(spec: str, variant: Optional[str], player_count: Optional[int]) -> N
 def explain_lines(ir: GameIR) -> list[str]:
     """The text of ``midgardc explain`` for a game."""
     from ..compiler.codegen import Generator
+    from ..compiler.emit import bitboards
     from ..compiler.emit.common import unparse
 
     gen = Generator(ir)
     label = ir.title + (f" [{ir.variant}]" if ir.variant else "") + f" ({ir.n_players} players)"
     out = [f"{label}: how legal moves are listed, action by action (ids ascending)"]
     for p, compiled in zip(plan_game(ir), gen.actions):
-        out += _action_lines(ir, p, compiled, lambda e: unparse(e, ir))
-    return out
+        out += _action_lines(ir, p, compiled, lambda e: unparse(e, ir), gen)
+    return out + bitboards.explain_lines(gen)
 
 
-def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text) -> list[str]:
+def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text, gen) -> list[str]:
+    from ..compiler.emit.bitboards import set_operations
     from ..compiler.emit.common import comment_text
 
     a = ir.actions[p.action]
@@ -68,6 +70,7 @@ def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text) -> list[str]:
             out += [f"{pad}  at most {text(x)}" for x in L.upper]
         elif q.type == CELL and loop["set_call"]:
             out.append(f"{head}: the cells of one cell set, by bitboard operations: {{{q.name} in cells: {loop['set_comment']}}}")
+            out.append(f"{pad}  whole-board operations: {set_operations(gen, loop['set_call'])}")
         elif q.type == CELL:
             why = "no condition pins it to a few cells (as `t == step(f, d)` does)"
             why += ", and none translates to a cell set" if L.conds else ", and there is no condition on it alone"
@@ -87,4 +90,11 @@ def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text) -> list[str]:
             elif c in L.once:
                 where = "reads no outer parameter (interpreter: filters the loop once per position)"
             out.append(f"{pad}  test {t}: {where}")
+    if a.chain is not None:  # a compound move (ir/compound.py)
+        c = a.chain
+        further = "".join(x if isinstance(x, str) else "{" + a.params[x].name + "}" for x in c.notation)
+        out.append(f"  a compound move: each legal binding above is a first step; after a step's effects, while {text(c.going) if c.going is not None else 'true'},")
+        out.append(f"    a step with {a.params[0].name} = {text(c.value)} must follow when one is legal (at most {c.limit} steps); the whole moves a")
+        out.append(f"    first step starts are found depth first on scratch states (the k-th: id {a.base} + first step * {c.ways} + k, at most {c.ways}),")
+        out.append(f"    written as the first step, then \"{further}\" per further step; the triggers run once, after the last step")
     return out

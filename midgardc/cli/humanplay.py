@@ -125,7 +125,7 @@ def play_session(
                     term.say(f"{ir.players[turn]}'s {ir.chance.name}: {'-'.join(state.roll())}")
                 else:
                     move_id = players[seat].choose(PlayerView(state, seat), rngs[seat])
-                    seen = move_seen(game, move_id, seat, humans[0] if len(humans) == 1 else -1)  # as the humans may see it
+                    seen = state.move_text(move_id) if game.compound else move_seen(game, move_id, seat, humans[0] if len(humans) == 1 else -1)  # as the humans may see it (a compound move: whole, in its position)
                     term.say(f"{ir.players[seat]} ({labels[seat]}) plays {seen}")
                     state.apply_unchecked(move_id)
                 if delay > 0:
@@ -155,7 +155,7 @@ def play_session(
                 decided[s] = [d for d in decided[s] if d[0] < back]
             for rng, value in zip(rngs, streams):
                 rng.state = value
-            state = replay(game, [game.move_text(m) for m in state.history[:back]], game_seed)
+            state = replay(game, state.texts[:back], game_seed)
             taken = done - back
             term.say(f"undo: back to move {state.ply() + 1} (taking back {taken} move{'s' if taken != 1 else ''}{', rolls included' if ir.chance is not None else ''})")
             continue
@@ -164,7 +164,7 @@ def play_session(
             finished = False
             break
         decided[seat].append((len(state.history), [r.state for r in rngs]))
-        term.say(f"{ir.players[seat]} ({labels[seat]}) plays {game.move_text(move_id)}")
+        term.say(f"{ir.players[seat]} ({labels[seat]}) plays {state.move_text(move_id)}")
         state.apply_unchecked(move_id)
     if len(humans) > 1:
         term.clear()
@@ -172,7 +172,7 @@ def play_session(
         viewer = humans[0] if len(humans) == 1 else -1  # hot seat: only what is public
         term.say(state_text(state, viewer, color))
     header = {"spec": spec_path, "spec_sha256": _sha(spec_path), "variant": game.variant, "players_count": n, "engine": game.engine_name, "seed": seed}
-    moves = tuple(game.move_text(m) for m in state.history)
+    moves = tuple(state.texts)
     if finished:
         result = _result(state, game_seed, moves)
         term.say(result_text(game, labels, result, seed))

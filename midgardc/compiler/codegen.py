@@ -39,7 +39,9 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from ..ir.nodes import CELL, CHANCE_STREAM, ITEM, DIR, KIND, PLAYER, GameIR, opposite_directions
+from ..ir.dice import KEEP_VAR, into_of, keep_of, when_of
+from ..ir.nodes import CELL, CHANCE_STREAM, INT, ITEM, DIR, KIND, PLAYER, Call, FlipFlanked, GameIR, SetElement, opposite_directions
+from .emit.bitboards import LinePlan, calls_builtin, contains, flip_shifts, line_code, line_plan
 from .emit.captures import Captures
 from .emit.cellsets import CellSets
 from .emit.common import (
@@ -68,6 +70,7 @@ SECTIONS = (
     "state",
     "runtime",
     "lines",
+    "bitboards",  # whole-board bit arithmetic (emit/bitboards.py)
     "deck",
     "zones",
     "areas",
@@ -79,6 +82,7 @@ SECTIONS = (
     "regions",
     "effects",
     "history",
+    "compound",
     "end",
     "ranking",
     "moves",
@@ -116,6 +120,10 @@ class Generator(Moves):
         self.end_effects = self.x.effects(ir.end.effects, {})
         self.rank_keys = [self._rank(i) for i in range(len(ir.ranking))]
         self.start_effects = self.x.effects(ir.start_effects, {})  # (last: earlier numbers stay)
+        keep = keep_of(ir.chance)  # a partial roll's kept dice (after the rest: numbers stay)
+        self.keep = None if keep is None else {"body": self.x.expr(keep, {KEEP_VAR: Var("a0", INT)}).text, "comment": comment_text(unparse(keep, ir))}
+        when = when_of(ir.chance)  # chance.when: whether a turn opens with a roll
+        self.roll_when = None if when is None else {"body": self.x.expr(when, {}).text, "comment": comment_text(unparse(when, ir))}
 
     # -- translation ---------------------------------------------------------------------
 
@@ -180,6 +188,7 @@ class Generator(Moves):
             "nibbles": (n + 3) // 4 * 16 * self.x.words * 8 <= NIBBLE_TABLE_LIMIT,
             "n_pieces": max_piece + 1,
             "uses_group": self.x.uses_group,
+            "uses_slide": self.x.uses_slide,
             "uses_region": self.x.uses_region,
             "n_dilations": len(self.x.dilations),
             "pick": self.pick_cells(),
@@ -190,10 +199,13 @@ class Generator(Moves):
             "zones": zone_facts(ir),
             "areas": self.area_facts(),
             # counters of every type and counter arrays (their helpers in runtime.pyx.j2)
-            "typed_values": bool(ir.counter_types) or any("[" in c for c in ir.counters),
+            "typed_values": bool(ir.counter_types) or any("[" in c for c in ir.counters) or contains(ir, _reads_or_writes_an_element),
             "history": history_facts(ir),
             "initial_heights": list(ir.initial_heights) + [0] if ir.initial_heights else None,
             "lookahead": any(a.legal_after is not None for a in ir.actions),
+            # compound moves (templates/compound.pyx.j2)
+            "compound": any(a.chain is not None for a in ir.actions),
+            "max_chain_limit": max([a.chain.limit for a in ir.actions if a.chain is not None] or [1]),
         }
 
     def area_facts(self) -> Optional[dict]:
@@ -244,6 +256,9 @@ class Generator(Moves):
             "outcome_faces": [list(o) for o in ch.outcomes],
             "draw_outcome": list(ch.draw_outcome),
             "face_values": list(ch.values),
+            "keep": self.keep,  # chance.keep: die_kept(st, i), or None (every die is thrown)
+            "into": into_of(ch),  # chance.into: the counter column of face 0, or None (the public roll)
+            "when": self.roll_when,  # chance.when: roll_due(st), or None (every turn opens with a roll)
         }
 
 # --------------------------------------------------------------------------- sections
@@ -340,7 +355,27 @@ def generate_runtime(g: Generator) -> str:
 def generate_lines(g: Generator) -> str:
     ir = g.ir
     pprops = [{"index": i, "comment": name, "values": [0] + list(values)} for i, (name, values) in enumerate(ir.player_props)]
-    return render("lines.pyx.j2", **g.context(), pprops=pprops, opposite=list(opposite_directions(ir.board)))
+    return render("lines.pyx.j2", **g.context(), pprops=pprops, opposite=list(opposite_directions(ir.board)), line_bits=_line_plan(g).bits, flip_bits=bool(_flip_shifts(g)))
+
+
+def _flip_shifts(g: Generator) -> list:
+    """The directions of flip_flanked as shifts, when the rules flip and every one is."""
+    if not g.x.sets_enabled or not contains(g.ir, lambda x: isinstance(x, FlipFlanked)):
+        return []
+    return flip_shifts(g.ir.board)
+
+
+def _line_plan(g: Generator) -> LinePlan:
+    """line(c, n) as bitboards when the spec uses line() and the board allows it."""
+    if not calls_builtin(g.ir, "line"):
+        return LinePlan(fallback="the rules never call line()")
+    return line_plan(g.ir.board)
+
+
+def generate_bitboards(g: Generator) -> str:
+    plan = _line_plan(g)
+    flanks = any("flanked_cells(" in line for f in g.x.cellsets for line in f.prelude)
+    return render("bitboards.pyx.j2", **g.context(), line_plan=plan, line_code=line_code(plan, g.x.words) if plan.bits else [], flanks=flanks, flip_shifts=_flip_shifts(g))
 
 
 def generate_defines(g: Generator) -> str:
@@ -393,6 +428,7 @@ _GENERATORS = {
     "tables": generate_tables,
     "state": generate_state,
     "runtime": generate_runtime,
+    "bitboards": generate_bitboards,
     "lines": generate_lines,
     "deck": lambda g: render("deck.pyx.j2", **g.context()),
     "zones": lambda g: render("zones.pyx.j2", **g.context()),
@@ -405,6 +441,7 @@ _GENERATORS = {
     "regions": generate_regions,
     "effects": generate_effects,
     "history": lambda g: render("history.pyx.j2", **g.context(), actions=g.actions),
+    "compound": lambda g: render("compound.pyx.j2", **g.context(), actions=g.actions),
     "end": generate_end,
     "ranking": generate_ranking,
     "moves": generate_moves,
@@ -421,3 +458,9 @@ def generate_module(ir: GameIR) -> str:
     g = Generator(ir)
     parts = [_GENERATORS[name](g).strip("\n") for name in SECTIONS]
     return "\n\n\n".join(p for p in parts if p) + "\n"
+
+
+def _reads_or_writes_an_element(x: object) -> bool:
+    """A counter array in use, told by its nodes (not by its columns' names, which a spec
+    chooses)."""
+    return isinstance(x, SetElement) or (isinstance(x, Call) and x.fn == "counter_at")

@@ -13,6 +13,7 @@ from typing import Callable, Optional
 from ..errors import Pos, SpecError, did_you_mean
 from ..ir.builtins import BUILTINS, CONSTANTS, DOMAINS, INDEXED, QUANTIFIERS, ZONE_FUNCTIONS
 from ..ir.nodes import BOOL, ITEM, CELL, DIR, FACE, INT, KIND, NONE, PLAYER, ZONE, Binary, Call, Const, DefineCall, Domain, Expr, Local, Quant, Unary
+from .pools import pool_call, pool_name
 from .parse import Agg, Ast, CallA, Choice, Index, Name, Num, Op, parse_condition
 from ..ir.values import is_enum
 from .typed import TypedValues
@@ -55,9 +56,10 @@ class Names:
     arrays: dict[str, tuple[int, bool, tuple[tuple[str, int, int], ...], str]] = field(default_factory=dict)
     types: dict[str, str] = field(default_factory=dict)  # type words of the spec (enums) -> type
     attributes: dict[str, tuple[int, str, str]] = field(default_factory=dict)  # name -> (index, of type, value type)
+    pools: set[str] = field(default_factory=set)  # places off the board (pools:), also in arrays
 
     def all_callables(self) -> list[str]:
-        return [*BUILTINS, *(ZONE_FUNCTIONS if self.zones else ()), *self.defines, *self.props, *self.counters, *self.player_props, *self.attributes, *DOMAINS, *QUANTIFIERS]
+        return [*BUILTINS, *(ZONE_FUNCTIONS if self.zones else ()), *self.defines, *self.props, *self.counters, *self.player_props, *self.attributes, *self.pools, *DOMAINS, *QUANTIFIERS]
 
     def all_values(self) -> list[str]:
         return [*self.constants, *CONSTANTS, *self.game_counters, *(k for k, b in BUILTINS.items() if not b.args), *self.cells]
@@ -139,6 +141,10 @@ class Checker(TypedValues):
             return self.counter_read(n, None)
         if n in self.names.cells and n not in self.names.later:
             return Const(self.names.cells[n], CELL)
+        if n in self.names.pools and not self.names.arrays[n][1]:
+            return pool_name(self, n)  # a game pool: every piece in it
+        if n in self.names.pools:
+            raise self.fail(f"'{n}' is a per-player pool: say whose, e.g. {n}(mover) or {n}(mover, KIND)", node.at)
         if n in self.names.arrays:
             raise self.fail(f"'{n}' is a counter array; read one element, e.g. {n}[...]", node.at)
         if n in BUILTINS or n in self.names.defines or n in self.names.props or n in self.names.counters or n in self.names.player_props:
@@ -190,6 +196,8 @@ class Checker(TypedValues):
             return DefineCall(idx, self._args(node, scope, ptypes, "definition"), result)
         if n in self.names.attributes:
             return self.attribute(node, scope)
+        if n in self.names.pools:
+            return pool_call(self, node, scope)  # a place off the board (conditions/pools.py)
         if n in self.names.props:
             idx, typ = self.names.props[n]
             (cell,) = self._args(node, scope, (CELL,), "board property")
@@ -256,13 +264,15 @@ class Checker(TypedValues):
                 raise self.fail(f"'{node.name}' needs arguments: {node.name}({', '.join(b.args)})", node.at)
             if node.name == "item_kinds" and not self.names.has_items:
                 raise self.fail("item_kinds needs kinds of item: add an 'items' (or 'deck') section", node.at)
+            if node.name == "faces" and not self.names.has_chance:
+                raise self.fail("faces needs dice: add a 'chance' section", node.at)
             if node.name == "directions" and not self.names.has_directions:
                 raise self.fail("this board has no directions (only square and hex grids have them)", node.at)
             return Domain(node.name, (), b.result)
         if isinstance(node, CallA) and node.name in DOMAINS:
             b = DOMAINS[node.name]
-            if node.name == "ray" and not self.names.has_directions:
-                raise self.fail("ray() needs a board with directions (a square or hex grid)", node.at)
+            if node.name in ("ray", "slide") and not self.names.has_directions:
+                raise self.fail(f"{node.name}() needs a board with directions (a square or hex grid)", node.at)
             return Domain(node.name, self._args(node, scope, b.args, "collection"), b.result)
         if isinstance(node, Name) and node.name in self.names.types and node.name not in scope:
             return self.enum_domain(node.name)  # every value of an enumeration, in order

@@ -19,7 +19,11 @@ class TypedValues:
     # -- none ---------------------------------------------------------------------------
 
     def coerce(self, e: Expr, typ: str, at: int) -> Expr:
-        """``e`` as a value of ``typ``: the literal ``none`` takes the type it meets."""
+        """``e`` as a value of ``typ``: the literal ``none`` takes the type it meets, and
+        a name that is both a cell's and another value's (a place and a value named after
+        it) is the cell where a cell is wanted."""
+        if typ == CELL and e.type not in (CELL, NONE):
+            return self.as_cell(e)
         if e.type != NONE or typ == NONE:
             return e
         value = none_value(typ, self.names.n_cells)
@@ -38,9 +42,22 @@ class TypedValues:
             left = self.coerce(left, right.type, at if sides[0] < 0 else sides[0])
         elif right.type == NONE:
             right = self.coerce(right, left.type, at if sides[1] < 0 else sides[1])
+        if left.type == CELL:
+            right = self.as_cell(right)
+        elif right.type == CELL:
+            left = self.as_cell(left)
         if left.type != right.type:
             raise self.fail(what.format(a_type(left.type), a_type(right.type)), at)
         return left, right
+
+    def as_cell(self, e: Expr) -> Expr:
+        """A constant written by a name that is also a cell's name, as that cell (else
+        ``e`` as it is): names resolve to the other value first (see 'Names')."""
+        if isinstance(e, Const) and e.type != CELL:
+            for name, (value, typ) in self.names.constants.items():
+                if (value, typ) == (e.value, e.type) and name in self.names.cells:
+                    return Const(self.names.cells[name], CELL)
+        return e
 
     # -- either(cond, a, b) and if cond then a else b ---------------------------------------
 

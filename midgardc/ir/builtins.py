@@ -102,7 +102,10 @@ DOMAINS: dict[str, Builtin] = {
     "region": Builtin((CELL,), CELL, "the cells joined to a cell through neighbours of its colour (the same owner's pieces, or empty cells for an empty cell), the cell first, breadth-first; none off the board", "any x in region(c): any y in neighbours(x): empty(y)"),
     # stacks and pushes: the cells beyond a cell along a direction
     "item_kinds": Builtin((), ITEM, "every kind of item (of the decks or of items:), in declared order", "any k in item_kinds: face_up(mover, k) > 0"),
+    "faces": Builtin((), FACE, "every face of the game's dice (chance.faces), in declared order", "any x in faces: rolled(x) >= 2"),
     "ray": Builtin((CELL, DIR), CELL, "the cells from step(c, d) on in direction d, up to the edge", "all x in ray(c, n): height(x) > 2"),
+    # sliding pieces: the cells a piece on c reaches along d, up to the first occupied one
+    "slide": Builtin((CELL, DIR), CELL, "the cells from step(c, d) on in direction d, up to and including the first occupied one (or the edge)", "any x in slide(f, d): x == t"),
 }
 
 QUANTIFIERS = {

@@ -417,6 +417,7 @@ class Action:
     # triggers (before the turn passes: ``mover`` is still the player moving); the copy is
     # then discarded. None: no lookahead.
     legal_after: Optional["Expr"] = None
+    chain: Optional[object] = None  # a compound move's step (continue:): ir/compound.py Chain
 
 
 @dataclass(frozen=True)

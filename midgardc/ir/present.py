@@ -35,6 +35,9 @@ class PlaceIR:
     label: str
     holds: tuple[tuple[int, Expr], ...]
     cell: int = -1
+    # the seat the place belongs to (a player's pool): its counters hidden from the others
+    # are hidden by that seat's, not by the pieces' owner's (-1: each player's pieces' own)
+    seat: int = -1
 
 
 @dataclass(frozen=True)
@@ -74,4 +77,8 @@ class PresentIR:
         for k, v in self.labels:
             if k == name:
                 return v
+        if name.endswith("]") and "[" in name:  # an array's element: its array's label
+            head, sub = name[:-1].split("[", 1)
+            shown = self.label(head)
+            return name if shown == head else f"{shown} [{sub}]"
         return name

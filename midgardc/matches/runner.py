@@ -66,7 +66,7 @@ def play_seated(game: "Game", players: Sequence[Player], seats: Sequence[int], i
         seat = state.current_player()
         # a player sees its seat's view, never the state
         state.apply_unchecked(players[seats[seat]].choose(PlayerView(state, seat), rngs[seat]))
-    return result_of(state, index, game_seed, tuple(seats), tuple(game.move_text(m) for m in state.history))
+    return result_of(state, index, game_seed, tuple(seats), tuple(state.texts))
 
 
 def run_match(

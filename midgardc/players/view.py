@@ -53,7 +53,8 @@ class PlayerView:
         return _STATES[self].legal_move_ids() if self.is_to_move() else []
 
     def move_text(self, move: int) -> str:
-        return self.game.move_text(move)
+        """How a move legal here is written (a compound move's text needs the position)."""
+        return _STATES[self].move_text(move) if self.game.compound else self.game.move_text(move)
 
     def ply(self) -> int:
         return _STATES[self].ply()

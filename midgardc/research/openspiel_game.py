@@ -179,6 +179,8 @@ class MidgardcState(pyspiel.State):
             if self._held.dealing is not None and action >= self._n_dice:
                 return "deal:" + self.mstate.game.ir.item_texts[int(action) - self._n_dice]
             action = int(action) + self._chance_base
+        if self.mstate.game.compound and player == self.mstate.current_player():
+            return self.mstate.move_text(int(action))  # (a compound move's text needs the position)
         return self.mstate.game.move_text(int(action))
 
     def is_terminal(self) -> bool:

@@ -38,6 +38,7 @@ class Game:
         self.players = ir.players
         self._texts: dict[int, str] = {}
         self._ids: Optional[dict[str, int]] = None
+        self.compound = any(a.chain is not None for a in ir.actions)  # moves whose text needs the position
 
     @property
     def engine_name(self) -> str:
@@ -66,15 +67,24 @@ class Game:
             return chance.text(move - chance.base)
         for action in self.ir.actions:
             if action.base <= move < action.base + action.size:
-                values = _decode(self.ir, action, move - action.base)
-                out = []
-                for part in action.notation:
-                    if isinstance(part, str):
-                        out.append(part)
-                    else:
-                        out.append(_value_text(self.ir, action.params[part], values[part]))
-                return "".join(out)
+                text = self.step_text(action, action.notation, _decode(self.ir, action, move - action.base))
+                if action.chain is not None:  # a compound move: its text needs the position
+                    text += f"#{(move - action.base) % action.chain.ways + 1}"  # (State.move_text)
+                return text
         raise ValueError(f"move id {move} out of range")
+
+    def step_text(self, action, notation: tuple, values: list[int]) -> str:
+        """One step written with ``notation`` (literal text and parameter indices)."""
+        return "".join(part if isinstance(part, str) else _value_text(self.ir, action.params[part], values[part]) for part in notation)
+
+    def compound_text(self, action, path: list[dict]) -> str:
+        """A compound move written whole: its first step, then each further step
+        (``continue.notation``), e.g. c3xe5xc7."""
+        texts = []
+        for i, env in enumerate(path):
+            values = [env[p.name] for p in action.params]
+            texts.append(self.step_text(action, action.notation if i == 0 else action.chain.notation, values))
+        return "".join(texts)
 
     # -- a generic read for observations (midgardc.runtime.observe) --------------------
 
@@ -120,6 +130,9 @@ class Game:
 
 
 def _decode(ir: GameIR, action, offset: int) -> list[int]:
+    """A move's parameter values (a compound move's: its first step's)."""
+    if action.chain is not None:
+        offset //= action.chain.ways
     values = [0] * len(action.params)
     sizes = [_param_size(ir, p) for p in action.params]
     for i in range(len(action.params) - 1, -1, -1):
@@ -160,6 +173,7 @@ class State:
         self.game = game
         self.core = core
         self.history: list[int] = []
+        self.texts: list[str] = []  # how each move of ``history`` is written
         self.movers: list[int] = []  # who made each move of ``history`` (its turn's player at a roll)
 
     # -- queries ---------------------------------------------------------------------
@@ -183,12 +197,14 @@ class State:
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         """At a chance node: each outcome of the roll and its probability (they sum to 1);
         [] elsewhere. Exact weights: ``chance_weights()``."""
-        total = self.game.ir.chance.n_draws if self.core.chance else 1
-        return [(m, w / total) for m, w in self.chance_weights()]
+        weights = self.chance_weights()
+        total = sum(w for _, w in weights) or 1  # faces ** dice, or faces ** (dice thrown) when some are kept
+        return [(m, w / total) for m, w in weights]
 
     def chance_weights(self) -> list[tuple[Move, int]]:
         """At a chance node: each outcome and how many of the equally likely draws of the
-        dice give it (out of ``faces ** dice``); [] elsewhere."""
+        dice give it (out of ``faces ** dice``, or of ``faces ** thrown`` when a partial
+        roll keeps some dice: see midgardc/ir/dice.py); [] elsewhere."""
         if not self.core.chance:
             return []
         chance = self.game.ir.chance
@@ -217,7 +233,16 @@ class State:
         return self.core.legal()
 
     def legal_moves(self) -> list[Move]:
-        return [Move(m, self.game.move_text(m)) for m in self.core.legal()]
+        return [Move(m, self.move_text(m)) for m in self.core.legal()]
+
+    def move_text(self, move: int) -> str:
+        """How ``move`` (legal here) is written: a compound move's whole path needs the
+        position (``Game.move_text`` writes any other move)."""
+        if self.game.compound:
+            for action in self.game.ir.actions:
+                if action.chain is not None and action.base <= move < action.base + action.size:
+                    return self.game.compound_text(action, self.core.compound_path(move))
+        return self.game.move_text(move)
 
     def ply(self) -> int:
         return self.core.ply
@@ -279,7 +304,18 @@ class State:
                 raise MoveError(f"move id {move} is out of range (0..{self.game.ir.n_moves - 1})")
             mid, text = move, self.game.move_text(move)
         elif isinstance(move, str):
-            mid, text = self.game.move_id(move.strip()), move.strip()
+            text = move.strip()
+            legal = {m.text: m.id for m in self.legal_moves()} if self.game.compound and not self.core.terminal else {}
+            if text in legal:
+                mid = legal[text]
+            else:
+                try:
+                    mid = self.game.move_id(text)
+                except MoveError:
+                    if not legal:
+                        raise
+                    # a compound move is written whole (c3xe5xc7), so its text is known only where it is legal
+                    raise MoveError(f"'{text}' is not legal for {self.current_player_name()} here") from None
         else:
             raise MoveError(f"not a move: {move!r}")
         if self.core.terminal:
@@ -292,12 +328,14 @@ class State:
 
     def apply(self, move: MoveLike) -> None:
         mid = self.resolve(move)
+        self.texts.append(self.move_text(mid))
         self.movers.append(self.core.current)
         self.core.apply(mid)
         self.history.append(mid)
 
     def apply_unchecked(self, move_id: int) -> None:
         """Apply a move id taken from ``legal_move_ids()`` (the fast path for players)."""
+        self.texts.append(self.move_text(move_id))
         self.movers.append(self.core.current)
         self.core.apply(move_id)
         self.history.append(move_id)
@@ -305,6 +343,7 @@ class State:
     def clone(self) -> "State":
         other = State(self.game, self.core.clone())
         other.history = list(self.history)
+        other.texts = list(self.texts)
         other.movers = list(self.movers)
         return other
 

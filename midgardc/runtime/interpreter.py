@@ -15,6 +15,8 @@ from ..ir.nodes import CHANCE_STREAM, NOBODY, GameIR
 from .rng import Rng, derive_seed
 from .rules import zones as zone_rules
 from .rules.captures import Captures
+from .rules.compound import Compound
+from .rules.dice import Dice
 from .rules.effects import MAX_HEIGHT, Effects
 from .rules.expressions import Program
 from .rules.history import History
@@ -24,7 +26,7 @@ from .rules.regions import Regions
 OFFBOARD = -1  # the piece id stored in the sentinel cell: not empty, no owner
 
 
-class Core(Effects, Captures, Regions, Moves, History):
+class Core(Effects, Captures, Regions, Moves, History, Compound, Dice):
     """One game state of the reference back end (ints in, ints out): the state, the turn
     structure (chance, a move applied, settling, the end) and, from its bases in
     ``rules/``, listing moves and running effects."""
@@ -166,20 +168,11 @@ class Core(Effects, Captures, Regions, Moves, History):
 
     # -- turns: the roll, a move applied, settling, the end -----------------------------
 
-    def sample_chance(self) -> int:
-        """The outcome of the due roll drawn from the state's chance stream (advancing it;
-        the caller applies it): die by die, see ChanceIR."""
-        chance = self.prog.ir.chance
-        draw = 0
-        for _ in range(chance.dice):
-            draw = draw * chance.n_faces + self.rng.below(chance.n_faces)
-        return chance.base + chance.draw_outcome[draw]
-
     def apply(self, move: int) -> None:
         """Play a move known to be legal (the API layer checks legality)."""
         chance = self.prog.ir.chance
         if chance is not None and move >= chance.base:  # the roll comes up: same turn, no ply
-            self.roll = list(chance.outcomes[move - chance.base])
+            self.land_roll(chance.outcomes[move - chance.base])
             self.chance = False
             self._legal = None
             self._settle()
@@ -187,7 +180,10 @@ class Core(Effects, Captures, Regions, Moves, History):
         action, env = self.decode(move)
         index = self.prog.ir.actions.index(action)
         self._legal = None
-        self._act(action, index, env)
+        if action.chain is not None:  # a compound move: its steps, then the triggers
+            self._act_compound(action, index, move)
+        else:
+            self._act(action, index, env)
         self.last = self.current
         self.ply += 1
         self.passes = 0
@@ -217,6 +213,9 @@ class Core(Effects, Captures, Regions, Moves, History):
         """After setup and after every move: end the game, or find a player who can move."""
         ir = self.prog.ir
         while True:
+            if self.chance and not self.roll_due():  # chance.when: this turn opens without a roll
+                self.chance = False
+                self._legal = None
             if any(cond(self, {}) for cond in self.prog.end_conds):
                 return self._finish()
             if self.ply >= ir.max_plies:

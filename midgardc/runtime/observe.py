@@ -15,7 +15,8 @@ not see through ``holding``/``top``), until the game is over.
 Moves are public, except what a move keeps out of sight: an item parameter of another
 player's move is written ``?`` when the move ``take``s that item from a zone the viewer
 cannot see into another zone it cannot see (a pick into an owner-only zone: the others see
-only that the zone grew by one).
+only that the zone grew by one). A private roll (``chance.into`` a counter array the viewer
+may not see) of another player is written ``roll:?``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import json
 from dataclasses import dataclass, fields, is_dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from ..ir.dice import into_of
 from ..ir.nodes import Call, Const, DefineCall, GameIR, Local, Take
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -263,13 +265,17 @@ def hidden_params(ir: GameIR, action: Any, viewer: int, mover: int) -> frozenset
 
 
 def _moves_seen(state: "State", viewer: int) -> list[str]:
-    return [move_seen(state.game, move, mover, viewer) for move, mover in zip(state.history, state.movers)]
+    # (a compound move's text needed its position: the one written when it was played)
+    return [text if state.game.compound else move_seen(state.game, move, mover, viewer) for move, mover, text in zip(state.history, state.movers, state.texts)]
 
 
 def move_seen(game: Any, move: int, mover: int, viewer: int) -> str:
     """``mover``'s ``move`` as ``viewer`` sees it written (hidden parameters as ``?``)."""
     ir = game.ir
     action, values = game.decode_move(move)
+    into = into_of(ir.chance)
+    if action is None and into is not None and not counter_seen(ir, into, viewer, mover):
+        return ir.chance.name + ":" + HIDDEN_VALUE  # a private roll (chance.into) of another player
     hidden = hidden_params(ir, action, viewer, mover) if action is not None else frozenset()
     if not hidden:
         return game.move_text(move)

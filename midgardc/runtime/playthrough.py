@@ -164,7 +164,8 @@ def _chance_step(state: "State", step: int, full: bool, out: list[str], memo: di
     if full:
         out += _position(state)
         out.append(f"current: chance ({chance.name} for {who})")
-        listing = " ".join(f"{m.text}={w}/{chance.n_draws}" for m, w in weights)
+        total = sum(w for _, w in weights)  # (a partial roll throws fewer dice)
+        listing = " ".join(f"{m.text}={w}/{total}" for m, w in weights)
         if listing == memo.get("outcomes"):
             out.append(f"outcomes ({len(weights)}): the same as at step {memo['outcomes_step']}")
         else:
@@ -215,7 +216,7 @@ def _result(state: "State") -> list[str]:
         f"winner: {ir.players[winner]}" if winner is not None else f"winner: {state.outcome()} ({result_text(state)})" if state.outcome() != "draw" else "winner: draw",
         "keys: " + "; ".join(f"{p} " + ", ".join(f"{n} {v}" for n, v in zip(names, ks)) for p, ks in zip(ir.players, keys)),
         "returns: " + ", ".join(f"{p} {r:+g}" for p, r in zip(ir.players, returns)),
-        f"moves ({len(state.history)}): {' '.join(state.game.move_text(m) for m in state.history)}",
+        f"moves ({len(state.history)}): {' '.join(state.texts)}",
     ]
     return lines
 

@@ -114,7 +114,7 @@ def state_json(state: "State") -> dict:
         "terminal": bool(core.terminal),
         "winner": winner,
         "ply": core.ply,
-        "moves": [state.game.move_text(m) for m in state.history],
+        "moves": list(state.texts),
     }
     if ir.game_counters:
         out["counters"] = {ir.counters[i]: counter_text(ir, i, core.counters[ir.n_players][i]) for i in ir.game_counters}

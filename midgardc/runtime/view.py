@@ -101,7 +101,7 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
         if ir.deck is not None:
             zones = deck_zones(ir, state.core, p)
             lines.append(f"    face up: {' '.join(zones['up']) or '-'}; discarded: {' '.join(zones['discard']) or '-'}; deck: {len(zones['deck'])} left")
-    public = [i for i in ir.game_counters if i not in internal]
+    public = [i for i in ir.game_counters if i not in internal]  # (render.internal: never shown)
     if public:
         game_lines = counter_lines(ir, public, lambda i: state.core.counters[ir.n_players][i], lambda i: viewer is None or counter_seen(ir, i, viewer, GAME))
         lines += ["  game: " + line for line in game_lines]

@@ -24,7 +24,9 @@ from ..ir.nodes import (
     Place,
 )
 from .yamlpos import YMap, YNode, YScalar
+from .compound import lower_chain
 from .schema import MAX_MOVES, PARAM_TYPES
+from .pools import with_pool_checks
 
 
 class LowerActions:
@@ -79,13 +81,17 @@ class LowerActions:
             scope = {p.name: p.type for p in params}
             where = self.condition(body["where"], scope) if "where" in body else Const(1, BOOL)
             effects = self.lower_effects(body.get("effects"), scope, f"action '{aname}'")
-            where = _with_hand_checks(where, effects)
+            where = with_pool_checks(self, _with_hand_checks(where, effects), effects)
             # lookahead legality: a condition on the state the move would leave
             after = self.condition(body["legal_after"], scope) if "legal_after" in body else None
             notation = self.lower_notation(body.get("notation"), params, aname, node.key_pos[aname])
             size = 1
             for p in params:
                 size *= self.param_size(p)
+            chain = None
+            if "continue" in body:  # a compound move's step (spec/compound.py)
+                chain = lower_chain(self, body["continue"], params, scope, aname, notation, size, after is not None, node.key_pos[aname])
+                size *= chain.ways
             if base + size > MAX_MOVES:
                 raise SpecError(f"too many possible moves (limit {MAX_MOVES})", node.key_pos[aname])
             shape = tuple(part if isinstance(part, str) else params[part].type for part in notation)
@@ -97,7 +103,7 @@ class LowerActions:
                         npos,
                         f"give '{aname}' a notation of its own, e.g. notation: \"" + ":".join([aname] + ["{%s}" % p.name for p in params]) + '"',
                     )
-            actions.append(Action(aname, params, where, effects, notation, base, size, legal_after=after))
+            actions.append(Action(aname, params, where, effects, notation, base, size, legal_after=after, chain=chain))
             base += size
         return tuple(actions)
 

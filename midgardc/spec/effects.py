@@ -35,6 +35,7 @@ from ..ir.nodes import (
 )
 from .yamlpos import YList, YMap, YNode
 from .zones import ZONE_EFFECTS
+from .pools import pool_effect
 from .loops import eff_repeat
 from .schema import REGION_VAR
 
@@ -64,6 +65,9 @@ class LowerEffects:
         return self.kinds.index(k)
 
     def eff_place(self, body: YMap, scope: dict[str, str]) -> Effect:
+        pooled = pool_effect(self, body, scope, "place")  # from a pool (spec/pools.py)
+        if pooled is not None:
+            return pooled
         owner = self.condition(body["owner"], scope, PLAYER) if "owner" in body else Call("mover", (), PLAYER)
         # stacks and pushes: a stack of 'height' pieces; 'push' shifts an occupied cell's run
         height = self.condition(body["height"], scope, INT) if "height" in body else None
@@ -116,6 +120,9 @@ class LowerEffects:
         return NextTurn(self.condition(body["to"], scope, PLAYER))
 
     def eff_move(self, body: YMap, scope: dict[str, str]) -> Effect:
+        pooled = pool_effect(self, body, scope, "move")  # into, out of or between pools (spec/pools.py)
+        if pooled is not None:
+            return pooled
         capture = "remove"
         if "capture" in body:
             capture = self.scalar(body["capture"], str, "move.capture")

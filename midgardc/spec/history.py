@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Optional
 from ..errors import SpecError, did_you_mean
 from ..ir.history import MAX_HISTORY_PLIES, HistoryIR
 from .yamlpos import YList, YNode
+from .pools import pool_columns
 
 if TYPE_CHECKING:  # pragma: no cover
     from .lower import Lowerer
@@ -38,11 +39,15 @@ def lower_history(low: "Lowerer", node: Optional[YNode], counters: list[str], ma
             turn = True
         elif name in counters:
             covered.append(counters.index(name))
+        elif pool_columns(low, name) is not None:  # a pool: every owner's and kind's count
+            covered.extend(pool_columns(low, name))
+        elif any(c.startswith(name + "[") for c in counters):  # a counter array: every element
+            covered.extend(i for i, c in enumerate(counters) if c.startswith(name + "["))
         else:
             raise SpecError(
-                f"unknown part of a position '{name}' (board, turn, or a counter: {', '.join(counters) or 'none declared'})",
+                f"unknown part of a position '{name}' (board, turn, or a counter or pool: {', '.join([*counters, *low.pools]) or 'none declared'})",
                 item.pos,
-                did_you_mean(name, [*PARTS, *counters]),
+                did_you_mean(name, [*PARTS, *counters, *low.pools]),
             )
     if max_plies > MAX_HISTORY_PLIES:
         raise SpecError(f"a spec with a history keeps every position of a game, so game.max_plies may be at most {MAX_HISTORY_PLIES} (it is {max_plies})", max_plies_pos)

@@ -67,10 +67,12 @@ from .schema import (
     SLUG_RE,
 )
 from .variants import apply_player_count, apply_variant, load_tree, player_counts, variant_names
+from .dice import lower_dice_rules
 from .yamlpos import YList, YMap, YNode, YScalar
 from .present import lower_present
 from .zones import lower_items, lower_zones
 from .history import lower_history
+from .pools import lower_pools, pool_places, with_stacks
 
 
 class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoard):
@@ -92,6 +94,10 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.cell_index: dict[str, int] = {}
         self.pending_counters: list = []  # typed counters and arrays (spec/values.py)
         self.array_columns = 0
+        self.pools: dict = {}  # places off the board (pools:), spec/pools.py
+        self.pool_labels: dict[str, str] = {}
+        self.pool_needs: dict[int, Expr] = {}  # a pool effect -> the legality it adds to an action
+        self.pool_stacks: dict[int, Expr] = {}  # a cell -> pool effect's add -> the cell (its height, with stacks)
 
     # -- small checked readers -----------------------------------------------------
 
@@ -199,7 +205,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.zones_ir = lower_zones(self, top.get("zones"), items)
         self.zones_names = [z.name for z in self.zones_ir.zones] if self.zones_ir else []
         areas = self.lower_areas(top.get("areas"))
-        counters, counter_init, counter_scope, counter_visible, counter_types = self.lower_counter_values(counters, counter_init, counter_scope, counter_visible)
+        counters, counter_init, counter_scope, counter_visible, counter_types = self.lower_counter_values(counters, counter_init, counter_scope, counter_visible, top.get("pools"))
         attributes = self.lower_attributes(top.get("attributes"))
         history = lower_history(self, top.get("history"), counters, max_plies, game.items["max_plies"].pos if "max_plies" in game else game.pos)
         self.lower_defines(top.get("define"))
@@ -213,10 +219,10 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.ranking_names = [k.name for k in ranking]
         self.chance_names = [chance.name] if chance is not None else []
         returns = self.lower_returns(top.get("returns"), counters, counter_scope)
-        render = self.lower_render(top.get("render"), areas)
+        render = pool_places(self, self.lower_render(top.get("render"), areas))
         if "variants" in top:
             self.check_variants(top.items["variants"])
-        return GameIR(
+        return with_stacks(self, GameIR(
             name=name,
             title=title,
             variant=self.variant,
@@ -252,7 +258,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             stacks=bool(initial_heights) or _uses_stacks((actions, triggers, end, ranking, tuple(self.defines), render, start_effects)),
             start_effects=start_effects,
             returns=returns,
-        )
+        ))
 
     def lower_chance(self, node: Optional[YNode]) -> Optional[ChanceIR]:
         """The dice: their faces become names usable in conditions (type face)."""
@@ -385,7 +391,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         base = sum(a.size for a in actions)
         if base + len(chance.outcomes) > MAX_MOVES:
             raise SpecError(f"too many possible moves (limit {MAX_MOVES})", node.pos)
-        return replace(chance, base=base)
+        return lower_dice_rules(self, replace(chance, base=base), self.keys(node, "chance", "'chance'"))
 
     def lower_players(self, node: YNode) -> None:
         if not isinstance(node, YList) or not 1 <= len(node) <= MAX_PLAYERS:
@@ -489,11 +495,13 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         rows = tuple(tuple(player_starts[i][p] if i in player_starts else v for i, v in enumerate(per_player)) for p in range(len(self.players)))
         return names, (*rows, game_row), tuple(scopes), tuple(visible)
 
-    def lower_counter_values(self, names, init, scopes, visible):
+    def lower_counter_values(self, names, init, scopes, visible, pools=None):
         """Typed counters' starts and the arrays' columns (spec/values.py), once every name
-        a start may use is known."""
+        a start may use is known; then the pools' columns (spec/pools.py)."""
         names, init, scopes, visible = list(names), [list(r) for r in init], list(scopes), list(visible)
-        types = self.finish_counters(names, init, scopes, visible)
+        types = list(self.finish_counters(names, init, scopes, visible))
+        lower_pools(self, pools, names, init, scopes, visible, types)
+        types = tuple(types)
         return tuple(names), tuple(tuple(r) for r in init), tuple(scopes), tuple(visible), types
 
     # -- setup and per-player properties ---------------------------------------------
@@ -511,20 +519,20 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             name, params = parse_signature(head, locate)
             kpos = locate(len(head) - len(head.lstrip()))
             self.ident(name, kpos, "definition name")
-            if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.game_counters or name in self.names.constants or name in self.names.player_props:
+            if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.game_counters or name in self.names.constants or name in self.names.player_props or name in self.names.pools:
                 raise SpecError(f"'{name}' is already defined", kpos)
             scope: dict[str, str] = {}
             ptuple = []
             for typ, pname, off, typ_off in params:
                 ppos = locate(off)
-                types = {**DEFINE_TYPES, **self.names.types}  # (and every enumeration)
-                if typ not in types:
-                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(types)})", locate(typ_off), did_you_mean(typ, types))
+                known = {**DEFINE_TYPES, **self.names.types, **({"face": FACE} if self.names.has_chance else {})}  # (enumerations and die faces too)
+                if typ not in known:
+                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(known)})", locate(typ_off), did_you_mean(typ, list(known)))
                 self.ident(pname, ppos, "parameter name")
                 if pname in scope:
                     raise SpecError(f"parameter '{pname}' appears twice", ppos)
-                scope[pname] = types[typ]
-                ptuple.append(Param(pname, types[typ]))
+                scope[pname] = known[typ]
+                ptuple.append(Param(pname, known[typ]))
             self.names.defining = name
             expr = self.condition(body, scope, want=None)
             self.names.defining = ""

@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import fnmatch
+import math
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -62,9 +63,14 @@ def _names(lw: "Lowerer", node: Any, what: str) -> list[tuple[str, Any]]:
 
 def _internal(lw: "Lowerer", body: YMap, counters: dict) -> tuple[int, ...]:
     out = []
+    arrays = lw.names.arrays
     for name, pos in _names(lw, body["internal"], "render.internal"):
+        if name in arrays:  # a counter array: every element
+            first, _, dims, _ = arrays[name]
+            out.extend(range(first, first + math.prod(size for _, _, size in dims)))
+            continue
         if name not in counters:
-            raise SpecError(f"render.internal: unknown counter '{name}'", pos, did_you_mean(name, list(counters)))
+            raise SpecError(f"render.internal: unknown counter '{name}'", pos, did_you_mean(name, [*counters, *arrays]))
         out.append(counters[name])
     return tuple(out)
 
@@ -72,7 +78,8 @@ def _internal(lw: "Lowerer", body: YMap, counters: dict) -> tuple[int, ...]:
 def _labels(lw: "Lowerer", node: Any, counters: dict) -> tuple[tuple[str, str], ...]:
     if not isinstance(node, YMap):
         raise SpecError("render.labels maps names of the spec (counters, zones, pieces, items, scores, players) to the names shown", node.pos)
-    known = list(counters) + list(lw.kinds) + list(lw.players) + list(getattr(lw, "zones_names", []))
+    elements = [f"{a}[{sub}]" for a, (_, _, dims, _) in lw.names.arrays.items() for sub in lw.element_labels(dims)]
+    known = list(counters) + list(lw.names.arrays) + elements + list(lw.kinds) + list(lw.players) + list(getattr(lw, "zones_names", []))
     known += ["deck", "up", "discard", "hand"]
     if lw.zones_ir is not None:
         known += list(lw.zones_ir.names)

@@ -7,6 +7,7 @@ import re
 
 from ..ir.nodes import CELL, DIR, INT, KIND, PLAYER, ITEM
 from .zones import ZONE_SECTIONS
+from .pools import POOL_SECTIONS
 
 SPEC_VERSION = 1
 MAX_PLAYERS = 8
@@ -22,12 +23,14 @@ REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-wri
 
 # section -> (allowed keys, required keys)
 SECTIONS: dict[str, tuple[set[str], set[str]]] = {
-    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes", "history", "start", "returns"}, {"game", "board", "actions", "ranking"}),
+    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes", "history", "start", "returns", "pools"}, {"game", "board", "actions", "ranking"}),
     "start": ({"effects"}, {"effects"}),
     "returns": ({"counter", "min", "max"}, {"counter", "min", "max"}),
     "game": ({"name", "title", "players", "max_plies", "author", "source", "description"}, {"name", "players"}),
     "piece": ({"hand", "description"}, set()),
-    "action": ({"params", "where", "effects", "notation", "description", "legal_after"}, set()),
+    "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue"}, set()),
+    # a compound move's step (spec/compound.py)
+    "continue": ({"from", "while", "notation", "limit", "ways"}, {"from"}),
     # the position history (history:)
     "history": ({"position"}, {"position"}),
     "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
@@ -39,16 +42,16 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "track": ({"label", "spaces", "each", "markers"}, {"spaces"}),
     "highlight": ({"label", "when", "of"}, {"when"}),
     "empty_state": ({"when", "glyph"}, {"when", "glyph"}),
-    "place": ({"piece", "at", "owner", "height", "push"}, {"piece", "at"}),
+    "place": ({"piece", "at", "owner", "height", "push", "from"}, {"piece", "at"}),
     "assess_regions": ({"cells", "open_if_touching", "near", "award", "tie", "first", "priority"}, {"cells", "award"}),
     "set": ({"counter", "of", "to"}, {"counter", "to"}),
     "add": ({"counter", "of", "to"}, {"counter", "to"}),
     # pieces on the board at the start; moving and turning pieces
     "setup_entry": ({"piece", "owner", "cells", "height"}, {"piece", "owner", "cells"}),
-    "move": ({"from", "to", "capture"}, {"from", "to"}),
+    "move": ({"from", "to", "capture", "piece", "owner"}, {"from", "to"}),
     "flip_flanked": ({"at"}, {"at"}),
     # dice rolled at the start of every turn
-    "chance": ({"name", "dice", "faces", "ordered"}, {"dice", "faces"}),
+    "chance": ({"name", "dice", "faces", "ordered", "keep", "into", "when"}, {"dice", "faces"}),
     # taking pieces off the board; moving again
     "remove": ({"at", "each", "where", "to"}, {"at"}),
     "extra_turn": (set(), set()),
@@ -69,6 +72,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "for_each": ({"each", "where", "effects"}, {"each", "effects"}),
     # kinds of item and zones (items:, zones:) and the effects moving items: see zones.py
     **ZONE_SECTIONS,
+    **POOL_SECTIONS,  # places off the board holding pieces (pools:): see pools.py
 }
 
 _REQUIRED_HINTS = {

@@ -139,14 +139,14 @@ class Session:
     def result(self):
         """The GameResult of the finished game (seats in order: labels are per seat)."""
         state = self.state
-        moves = tuple(self.game.move_text(m) for m in state.history)
+        moves = tuple(state.texts)
         return result_of(state, 0, self.game_seed, tuple(range(self.game.ir.n_players)), moves)
 
     def record_line(self) -> dict:
         ir = self.game.ir
         if self.state.is_terminal():
             return record_line(ir, self.labels, self.header, self.result())
-        moves = [self.game.move_text(m) for m in self.state.history]
+        moves = list(self.state.texts)
         return dict(self.header, game=0, game_seed=self.game_seed, seat_names=list(ir.players), seats=list(self.labels), moves=moves, result={"unfinished": True, "plies": self.state.ply()})
 
     def finish(self) -> None:

@@ -9,6 +9,7 @@ from typing import Optional
 
 from ...errors import BuildError
 from ...ir.nodes import CELL, DIR, Binary, Call, Const, DefineCall, Expr, Local, Quant, Unary
+from .bitboards import flanked_set
 from .common import (
     STATE_READS,
     MAX_UNROLL_DEPTH,
@@ -98,6 +99,9 @@ class CellSets:
         if isinstance(e, Binary) and e.op in ("and", "or"):
             a, b = self.to_set(e.left, var, scope), self.to_set(e.right, var, scope)
             return None if a is None or b is None else SX(e.op, (a, b))
+        flanked = flanked_set(self, e, me, scope)  # (emit/bitboards.py: directional fills)
+        if flanked is not None:
+            return flanked
         if isinstance(e, Binary) and e.op in ("==", "!="):
             for side, other in ((e.left, e.right), (e.right, e.left)):
                 if isinstance(side, Call) and side.fn in ("owner", "kind_at") and side.args[0] == me and var not in free_locals(other):
@@ -317,6 +321,12 @@ class CellSets:
             prelude.append(f"for w in range(WORDS):\n    {src}[w] = {inner}")
             prelude.append(f"pull_cells({src}, {dst}, {sx.text})")
             out = f"({dst}[w] & CELLSET_{sx.index}[w])"
+        elif sx.op == "flanked":
+            k = len(decls)
+            dst = f"flanked{k}"
+            decls.append(f"uint64_t {dst}[WORDS]")
+            prelude.append(f"flanked_cells(st, {sx.text}, CELLSET_{sx.index}, {dst})  # {{c : flanked(c, {self.ir.board.directions[sx.args[0]]}) > 0}}")
+            out = f"{dst}[w]"
         elif sx.op == "dilate":
             inner = self._emit_set(sx.args[0], decls, prelude, memo)
             k = len(decls)

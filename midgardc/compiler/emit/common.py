@@ -74,6 +74,7 @@ def _environment() -> jinja2.Environment:
     env.filters["c_comment"] = c_comment
     env.filters["pystr"] = py_string
     env.filters["c_array"] = c_array
+    env.filters["hexword"] = lambda v: f"0x{v:016x}ULL"  # one 64-bit word of a cell set
     return env
 
 

@@ -23,6 +23,7 @@ from ...ir.nodes import (
     SetCounter,
     SetElement,
 )
+from ...ir.pools import HandAdd
 from .common import comment_text, unparse, unparse_domain, Var, Scope, EachFn
 from .zones import ZONE_EFFECT_TYPES, zone_effect
 
@@ -106,6 +107,12 @@ class Effects:
                 out.append({"comment": comment_text(f"next_turn: {unparse(eff.to, self.ir)} moves next"), "code": f"next_turn(st, {to})"})
             elif isinstance(eff, (IfEffect, ForEach)):
                 out.append(self.block(eff, scope))
+            elif isinstance(eff, HandAdd):  # a piece out of a pool, about to be placed (ir/pools.py)
+                owner = self.expr(eff.owner, scope).text
+                out.append({
+                    "comment": comment_text(f"a {ir.kinds[eff.kind]} of {unparse(eff.owner, ir)} out of a pool, into the hand it is placed from"),
+                    "code": f"if {owner} >= 0:\n    st.hands[{owner}][{eff.kind}] += {eff.by}",
+                })
             else:
                 raise BuildError(f"internal error: the compiled back end lacks effect {type(eff).__name__}")
         return out

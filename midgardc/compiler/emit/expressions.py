@@ -62,6 +62,7 @@ class Expressions:
         self.words = (n + 63) // 64 or 1
         self.sets_enabled = n <= MAX_SET_CELLS
         self.uses_group = False  # some quantifier ranges over group(c): emit group_fill()
+        self.uses_slide = False  # some quantifier ranges over slide(c, d): emit slide_fill()
         self.uses_region = False  # ... over region(c): emit region_fill()
         self.removals: list[RemoveFn] = []
         self.eaches: list = []  # EachFn per for_each effect
@@ -258,12 +259,16 @@ class Expressions:
             return DomainLoop([], [], f"for {var} in range({d.args[0].value}):", [], "int")
         if d.kind == "item_kinds":
             return DomainLoop([], [], f"for {var} in range(N_ITEM_KINDS):", [], "int")
-        if d.kind == "ray":  # stacks and pushes: the cells past a cell along a direction
+        if d.kind == "faces":
+            return DomainLoop([], [], f"for {var} in range(N_FACES):", [], "int")
+        if d.kind in ("ray", "slide"):  # the cells past a cell along a direction (slide: to the first piece)
             src, way = (self.expr(a, scope).text for a in d.args)
             order, size, slot = prefix + "ray", prefix + "ray_size", prefix + "ray_at"
+            fill = f"ray_fill({src}, {way}, {order})" if d.kind == "ray" else f"slide_fill(st, {src}, {way}, {order})"
+            self.uses_slide = self.uses_slide or d.kind == "slide"
             return DomainLoop(
                 [f"int {order}[N_CELLS]", f"int {size}", f"int {slot}"],
-                [f"{size} = ray_fill({src}, {way}, {order})"],
+                [f"{size} = {fill}"],
                 f"for {slot} in range({size}):",
                 [f"{var} = {order}[{slot}]"],
                 "int",

@@ -10,6 +10,7 @@ from typing import Optional
 from ...ir.nodes import BOOL, CELL, ITEM, DIR, INT, KIND, PLAYER, Binary
 from ...ir.plan import plan_action
 from .common import comment_text, unparse, Var
+from .compound import chain_facts
 
 
 class Moves:
@@ -83,6 +84,7 @@ class Moves:
             lo, size = self._param_range(a.params[j])
             decode.append({"var": f"v{j}", "size": size, "lo": lo})
         effects = self.x.effects(a.effects, scope)
+        chain = chain_facts(self, i, scope, id_terms[1:] if a.base else id_terms)  # a compound move's step (emit/compound.py)
         # trigger order is a rule (docs/spec-language.md): the template unrolls this list in
         # the order written, each `if when:` right after the previous trigger's effects
         triggers = []
@@ -110,6 +112,7 @@ class Moves:
             "decode": decode,
             "effects": effects,
             "triggers": triggers,
+            "chain": chain,
             "comment": comment_text(f"{a.name}({', '.join(f'{p.name}: {p.type}' for p in a.params)})"),
             "where_comment": comment_text(unparse(a.where, ir)),
         }

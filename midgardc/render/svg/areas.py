@@ -19,7 +19,7 @@ def _holdings(view: Seen, pl: PlaceIR) -> list[tuple[int, int, Any]]:
     out = []
     for p in range(view.ir.n_players):
         for kind, expr in pl.holds:
-            if not view.expr_seen(expr, p):
+            if not view.expr_seen(expr, pl.seat if pl.seat >= 0 else p):
                 out.append((p, kind, None))
                 continue
             n = view.value(expr, p=p)

@@ -103,7 +103,7 @@ def expr_visibility(ir: GameIR, expr: Expr) -> str:
 
     def walk(e: Any, done: frozenset) -> None:
         if isinstance(e, Call):
-            if e.fn in ("counter", "game_counter") and isinstance(e.args[0], Const):
+            if e.fn in ("counter", "game_counter", "typed_counter", "counter_at") and isinstance(e.args[0], Const):  # (an array: its first column)
                 found.add(counter_visibility(ir, e.args[0].value))
             elif e.fn in ("holding", "top") and e.args and isinstance(e.args[0], Const) and e.args[0].value < len(zones):
                 found.add(zones[e.args[0].value].visible)
@@ -127,8 +127,13 @@ def counters_read(ir: GameIR, expr: Expr) -> frozenset[int]:
     found: set[int] = set()
 
     def walk(e: Any, done: frozenset) -> None:
-        if isinstance(e, Call) and e.fn in ("counter", "game_counter") and isinstance(e.args[0], Const):
+        if isinstance(e, Call) and e.fn in ("counter", "game_counter", "typed_counter") and isinstance(e.args[0], Const):
             found.add(e.args[0].value)
+        if isinstance(e, Call) and e.fn == "counter_at" and isinstance(e.args[0], Const):  # an array: all its columns
+            size = 1
+            for k in range(4, len(e.args), 3):  # (column, row, none, then lo, size, index per index)
+                size *= e.args[k].value if isinstance(e.args[k], Const) else 1
+            found.update(range(e.args[0].value, e.args[0].value + size))
         if isinstance(e, DefineCall) and e.index not in done:
             done = done | {e.index}
             walk(ir.defines[e.index].body, done)

@@ -21,6 +21,7 @@ from ...ir.nodes import (
     SetCounter,
     SetElement,
 )
+from ...ir.pools import HandAdd
 from .expressions import Fn, element
 from . import zones as zone_rules
 
@@ -65,6 +66,10 @@ class Effects:
                     self._draw(p, self._fn(eff.count)(self, env))
             elif isinstance(eff, (IfEffect, ForEach)):
                 self._block(eff, env)
+            elif isinstance(eff, HandAdd):  # a piece out of a pool, about to be placed (ir/pools.py)
+                owner = self._fn(eff.owner)(self, env)
+                if owner >= 0:
+                    self.hands[owner][eff.kind] += eff.by
             elif type(eff) in zone_rules.EFFECTS:
                 zone_rules.EFFECTS[type(eff)](self, self.prog.ir.zones, eff, env)
             else:  # pragma: no cover

@@ -136,6 +136,9 @@ class Program:
         self.wheres = [self.compile(a.where) for a in ir.actions]
         # lookahead legality and the position history (rules/history.py)
         self.afters = [self.compile(a.legal_after) if a.legal_after is not None else None for a in ir.actions]
+        # compound moves (rules/compound.py): where the next step starts, whether it may
+        self.chain_value = [self.compile(a.chain.value) if a.chain is not None else None for a in ir.actions]
+        self.chain_going = [self.compile(a.chain.going) if a.chain is not None and a.chain.going is not None else None for a in ir.actions]
         self.zkeys = _zobrist(ir) if ir.history is not None and ir.history.board else None
         sizes = {"cell": self.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(b.directions), "item": ir.n_item_kinds}
         self.sizes = [[sizes.get(p.type, p.hi - p.lo + 1) for p in a.params] for a in ir.actions]
@@ -154,6 +157,21 @@ class Program:
 
     # -- expressions -----------------------------------------------------------------
 
+    def _element_of_one_index(self, e: Call) -> Fn:
+        """counter_at with one index (the common ``level[p, track]``, ``seeds[c]``): the
+        same value as the built-in, without its argument list (the game's row is -1)."""
+        column, none, lo, size = e.args[0].value, e.args[2].value, e.args[3].value, e.args[4].value
+        row, value = self.compile(e.args[1]), self.compile(e.args[5])
+
+        def read(s, env):
+            r = row(s, env)
+            if r < 0:
+                return none
+            i = value(s, env) - lo
+            return s.counters[r][column + i] if 0 <= i < size else none
+
+        return read
+
     def compile(self, e: Expr) -> Fn:
         if isinstance(e, Const):
             v = e.value
@@ -162,6 +180,8 @@ class Program:
             name = e.name
             return lambda s, env: env[name]
         if isinstance(e, Call):
+            if e.fn == "counter_at" and len(e.args) == 6 and all(isinstance(x, Const) for x in (e.args[0], e.args[2], e.args[3], e.args[4])):
+                return self._element_of_one_index(e)
             impl = self.builtins[e.fn]
             args = [self.compile(a) for a in e.args]
             if e.fn == "either":  # (the branch not taken is pure: evaluating it changes nothing)
@@ -247,8 +267,11 @@ class Program:
         if d.kind == "item_kinds":
             kinds = list(range(self.ir.n_item_kinds))
             return lambda s, env: kinds
-        if d.kind == "ray":
-            return self._ray_domain(self.compile(d.args[0]), self.compile(d.args[1]))
+        if d.kind == "faces":
+            faces = list(range(self.ir.chance.n_faces))
+            return lambda s, env: faces
+        if d.kind in ("ray", "slide"):
+            return self._ray_domain(self.compile(d.args[0]), self.compile(d.args[1]), d.kind == "slide")
         raise AssertionError(d.kind)  # pragma: no cover
 
     def _group_domain(self, cell: Fn, empty_too: bool = False) -> Callable[["Core", dict], list[int]]:
@@ -272,8 +295,9 @@ class Program:
 
         return group
 
-    def _ray_domain(self, cell: Fn, direction: Fn) -> Callable[["Core", dict], list[int]]:
-        """ray(c, d): the cells past c in direction d, to the edge (or back to c)."""
+    def _ray_domain(self, cell: Fn, direction: Fn, stop: bool = False) -> Callable[["Core", dict], list[int]]:
+        """ray(c, d): the cells past c in direction d, to the edge (or back to c); with
+        ``stop``, slide(c, d): the same up to and including the first occupied cell."""
         n, steps = self.n, self.steps
 
         def ray(s, env):
@@ -284,6 +308,8 @@ class Program:
             x = steps[d][c]
             while x < n and x != c:
                 out.append(x)
+                if stop and s.board[x] > 0:
+                    break
                 x = steps[d][x]
             return out
 
@@ -296,7 +322,7 @@ class Program:
         rest, x, 0)`` — gives the same answer over just the elements where the fact holds,
         with ``rest`` as the body. Returns (those elements, remembered per value of the
         other locals the fact reads, as a domain; the remaining body), or None."""
-        if q.domain.kind in ("group", "ray", "neighbours") or not all(isinstance(a, Const) for a in q.domain.args):
+        if q.domain.kind in ("group", "ray", "slide", "neighbours") or not all(isinstance(a, Const) for a in q.domain.args):
             return None
         body = q.body
         if q.kind in ("any", "count"):

@@ -116,18 +116,20 @@ class Moves:
         return list(self._legal)
 
     def _generate(self) -> list[int]:
-        chance = self.prog.ir.chance
-        if self.chance:  # a chance node: every outcome of the roll, ascending
-            return list(range(chance.base, chance.base + len(chance.outcomes)))
+        if self.chance:  # a chance node: every outcome of the roll (kept dice fixed), ascending
+            return self.roll_outcomes()
         out: list[int] = []
         seen: dict = {}  # (once condition, value) -> whether it holds, in this position
         for ai, action in enumerate(self.prog.ir.actions):
             self._list_action(ai, action, out, seen)
         return out
 
-    def _list_action(self, ai: int, action: Action, out: list[int], seen: dict) -> None:
+    def _list_action(self, ai: int, action: Action, out: list[int], seen: dict, steps: bool = False) -> None:
         """Append an action's legal moves, ascending, by its plan: the conditions on no
-        parameter first, then the parameter loops, outermost first (see ir/plan.py)."""
+        parameter first, then the parameter loops, outermost first (see ir/plan.py).
+        A compound move's step (``action.chain``) appends its whole moves (rules/compound.py),
+        or with ``steps`` the steps themselves (as ``base + binding``)."""
+        chained = action.chain is not None and not steps
         top, loops = self.prog.plans[ai]
         after = self.prog.afters[ai]  # lookahead legality (rules/history.py): on a copy after the move
         env: dict = {}
@@ -185,7 +187,9 @@ class Moves:
                         break
                 else:
                     if j == last:
-                        if after is None or self._after_ok(ai, env):  # lookahead legality, tested last
+                        if chained:  # the whole moves this first step starts
+                            self._chain_leaf(ai, env, out)
+                        elif after is None or self._after_ok(ai, env):  # lookahead legality, tested last
                             out.append(action.base + offset + v * loop.stride)
                     else:
                         level(j + 1, offset + v * loop.stride)
@@ -204,6 +208,8 @@ class Moves:
         for action in self.prog.ir.actions:
             if action.base <= move < action.base + action.size:
                 offset = move - action.base
+                if action.chain is not None:  # a compound move: its first step's values
+                    offset //= action.chain.ways
                 env = {}
                 for p in reversed(action.params):
                     size = self._param_size(p)

@@ -1,0 +1,36 @@
+"""Compound moves: one move made of several steps of one action by the same player (a
+multi-jump), written as one notation and counted as one move.
+
+An action with ``continue:`` is a *step*. After a step's effects, while ``going`` holds
+on the state it left (and fewer than ``limit`` steps were made), the same player must make
+another step of the same action whose first parameter is ``value`` (an expression of the
+step's parameters, read after its effects), if any such step is legal; the move ends when
+none is. The whole moves starting with one legal first step are found by a depth-first
+search over the steps, continuations in ascending order of their step ids; the k-th of
+them (from 0) has the id ``base + first_step * ways + k``, where ``first_step`` is the
+mixed-radix binding of the first step's parameters. Triggers run once, after the last
+step, with the last step's parameters.
+
+The rules are ``midgardc/runtime/rules/compound.py`` (Python) and
+``midgardc/compiler/emit/compound.py`` (C)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+MAX_STEPS = 64  # the most steps a compound move may declare (continue.limit)
+MAX_WAYS = 4096  # the most whole moves one first step may start (continue.ways)
+MAX_NEXT = 4096  # the most bindings of a step with one value of its first parameter (a stack buffer)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """``Action.chain``: how a step goes on (see the module's text)."""
+
+    value: "object"  # Expr: the next step's first parameter, read after this step's effects
+    going: Optional["object"]  # Expr (condition) or None: the move may go on after this step
+    notation: tuple[Union[str, int], ...]  # each further step: literal text and parameter indices
+    limit: int  # the most steps in one move
+    ways: int  # id slots per first step: the most whole moves one first step starts
+    step_size: int  # how many bindings the step's parameters have (Action.size // ways)

@@ -1,0 +1,88 @@
+"""Whole-board bit arithmetic in the generated code (issue 15, item 1): chosen from the
+board's step tables, and move for move the same games as the interpreter's walks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import SPECS
+from test_differential import SEED, check_games
+from midgardc.compiler import build
+from midgardc.compiler.emit import bitboards
+from midgardc.spec.lower import load_game_ir
+
+LINES = str(Path(__file__).parent / "data" / "lines.yaml")
+FLANKS = str(Path(__file__).parent / "data" / "flanks.yaml")
+CONNECT_FOUR = str(SPECS / "classics" / "connect-four.yaml")
+
+
+@pytest.mark.parametrize("variant", [None, "hex", "small", "wrap"], ids=str)
+def test_lines_play_the_same_games(variant):
+    # 81 and 121 cells (two words), 30 cells (one), a torus (the walk); lengths 0 to 12
+    check_games(LINES, variant, 60, SEED + 11)
+
+
+def test_line_plans_follow_the_board():
+    plan = bitboards.line_plan(load_game_ir(CONNECT_FOUR).board)
+    assert plan.bits and [(s.name, opp, s.delta) for s, opp in plan.groups] == [("n", "s", -7), ("ne", "sw", -6), ("e", "w", 1), ("se", "nw", 8)]
+    hexes = bitboards.line_plan(load_game_ir(LINES, "hex").board)
+    assert [(s.name, opp) for s, opp in hexes.groups] == [("ne", "sw"), ("e", "w"), ("se", "nw")]
+    assert len(hexes.groups[0][0].on) == 2  # 121 cells: two words
+    wrap = bitboards.line_plan(load_game_ir(LINES, "wrap").board)
+    assert not wrap.bits and "not one index shift" in wrap.fallback
+
+
+def test_line_code_is_chosen_only_where_it_applies():
+    assert "line_bits(st, c, o, length)" in build.generate_source(load_game_ir(LINES, "hex"))
+    assert "t1 = " in build.generate_source(load_game_ir(LINES, "hex"))  # the second word is shifted
+    assert "line_bits" not in build.generate_source(load_game_ir(LINES, "wrap"))
+    assert "line_bits" not in build.generate_source(load_game_ir(str(SPECS / "classics" / "hex.yaml")))  # no line()
+
+
+def test_pull_words_carries_bits_across_words():
+    # word w of {c : c + delta in s}, checked against a set of cells
+    cells = {0, 5, 63, 64, 70, 127}
+    for delta in (-70, -64, -9, -1, 1, 8, 63, 64, 65):
+        texts = bitboards.pull_words("s", delta, 2)
+        s = [sum(1 << (c - 64 * w) for c in cells if c >> 6 == w) for w in range(2)]
+        got = {64 * w + i for w, t in enumerate(texts) for i in range(64) if (eval(t.replace("s0", str(s[0])).replace("s1", str(s[1]))) >> i) & 1}
+        assert got == {c - delta for c in cells if 0 <= c - delta < 128}, delta
+
+
+@pytest.mark.parametrize("variant", [None, "hex", "wordings", "wrap"], ids=str)
+def test_flanks_play_the_same_games(variant):
+    # 100 cells (two words), a hex board, three more wordings of the test, a torus (walks)
+    check_games(FLANKS, variant, 15, SEED + 12)
+
+
+def test_flanks_are_fills_where_directions_are_shifts():
+    square = build.generate_source(load_game_ir(FLANKS))
+    assert square.count("flanked_cells(st, ") == 8  # one fill per direction, in the legal cell set
+    assert build.generate_source(load_game_ir(FLANKS, "hex")).count("flanked_cells(st, ") == 6
+    wrap = build.generate_source(load_game_ir(FLANKS, "wrap"))
+    assert "flanked_cells" not in wrap and "flanked_run(st, f0" in wrap  # the walk, cell by cell
+    assert "flip_bits(st, at)" in square and "flip_bits" not in wrap
+
+
+def test_explain_shows_the_bit_operations_and_what_falls_back():
+    from click.testing import CliRunner
+
+    from midgardc.cli import cli
+
+    def explain(*args):
+        result = CliRunner().invoke(cli, ["explain", *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    out = explain(FLANKS)
+    assert "100 cells in 2 64-bit word(s)" in out and "direction e: a shift by +1 cells" in out
+    assert "whole-board operations: 8 directional fill(s) {c : flanked(c, n) > 0}" in out
+    assert "flanked(c, d) > 0: 8 directional fill(s)" in out and "flip_flanked: the run along each direction grown" in out
+    wrap = explain(FLANKS, "--variant", "wrap")
+    assert "direction e: not one index shift on the whole board" in wrap and "flanked(c, d): walked from each cell" in wrap
+    assert "flip_flanked: walked from the placed piece" in wrap
+    assert "line(c, n): shift-and-AND runs of the owner's pieces along n+s, ne+sw, e+w, se+nw" in explain(CONNECT_FOUR)
+    assert "line(c, n): walked cell by cell from c (direction n is not one index shift" in explain(LINES, "--variant", "wrap")
+    assert "no directions on a triangle board" in explain(str(SPECS / "midgard.yaml"))

@@ -1,0 +1,211 @@
+"""Chess (specs/classics/chess.yaml), by the FIDE Laws of Chess, in both back ends: perft
+from the start, each rule the Laws state (the article quoted in each test), and a
+move-for-move comparison with python-chess along random games."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from conftest import ENGINES, SPECS, get_game
+
+CHESS = str(SPECS / "classics" / "chess.yaml")
+
+# Perft from the start (chessprogramming.org "Perft Results": 20, 400, 8,902, 197,281,
+# 4,865,609; the same table counts 8 checkmates among the 197,281 positions at depth 4).
+# midgardc's perft counts a game that ended before the depth once, as a leaf where it
+# ended, so its depth 5 is the published figure plus those 8 finished games.
+START_PERFT = [20, 400, 8_902, 197_281, 4_865_609]
+MATES_AT_DEPTH_4 = 8
+
+
+@pytest.fixture(params=ENGINES)
+def game(request):
+    return get_game(CHESS, None, request.param)
+
+
+def play(game, moves: str):
+    state = game.new_state()
+    for m in moves.split():
+        state.apply(m)
+    return state
+
+
+def legal(state) -> set:
+    return {m.text for m in state.legal_moves()}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_slide_goes_up_to_the_first_piece_and_includes_it(engine):
+    # tests/data/sliders.yaml: a1's rook stops at a3 (Black's, capturable) and at b1
+    # (beside c1, White's own); c1's runs to c4 and d1, and back to b1
+    sliders = get_game(str(SPECS.parent / "tests" / "data" / "sliders.yaml"), None, engine)
+    assert [m.text for m in sliders.new_state().legal_moves()] == ["a1-a3", "a1-a2", "a1-b1", "c1-c4", "c1-c3", "c1-c2", "c1-b1", "c1-d1"]
+
+
+def test_perft_from_the_start_on_the_interpreter():
+    from midgardc.runtime.game import perft
+
+    game = get_game(CHESS, None, "interpreted")
+    assert [perft(game.new_state(), d) for d in (1, 2, 3)] == START_PERFT[:3]
+
+
+def test_perft_from_the_start_on_the_compiled_engine():
+    engine = get_game(CHESS, None, "compiled").engine
+    counts = [engine.perft(d) for d in (1, 2, 3, 4, 5)]
+    assert counts[:4] == START_PERFT[:4]
+    assert counts[4] == START_PERFT[4] + MATES_AT_DEPTH_4
+
+
+def test_the_start_twenty_moves_in_uci_notation(game):
+    # 3.7.1-3.7.2: each pawn one or two squares forward; 3.6: the knights' four moves
+    state = game.new_state()
+    pawns = {f"{f}2{f}{r}" for f in "abcdefgh" for r in "34"}
+    assert legal(state) == pawns | {"b1a3", "b1c3", "g1f3", "g1h3"}
+
+
+def test_fools_mate_is_checkmate_and_black_wins(game):
+    # 1.4.1: the opponent's king under attack and no legal move: checkmate, a win
+    state = play(game, "f2f3 e7e5 g2g4 d8h4")
+    assert state.is_terminal() and state.to_json()["winner"] == "black"
+
+
+def test_stalemate_is_a_draw(game):
+    # 5.2.1 "The game is drawn when the player to move has no legal move and his/her king
+    # is not in check" (Sam Loyd's ten-move stalemate)
+    state = play(game, "e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 f7g6 c8e6")
+    assert state.is_terminal() and state.to_json()["winner"] == "draw"
+
+
+def test_threefold_repetition_ends_the_game_in_a_draw(game):
+    # 9.2.1: the same position for the third time (the start, White to move, after the
+    # knights went out and back twice)
+    state = play(game, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1")
+    assert not state.is_terminal()
+    state.apply("f6g8")
+    assert state.is_terminal() and state.to_json()["winner"] == "draw"
+
+
+def test_a_position_with_other_castling_rights_is_not_the_same(game):
+    # 9.2.3.2: the kings leave and come back: the rights are lost, so the start position
+    # after it is a new one
+    state = play(game, "e2e4 e7e5 e1e2 e8e7 e2e1 e7e8 e1e2 e8e7 e2e1 e7e8")
+    assert not state.is_terminal()
+    state.apply("e1e2")
+    state.apply("e8e7")
+    assert state.is_terminal()  # e2/e7 kings for the third time (rights already lost)
+
+
+def test_castling_both_wings_moves_the_rook(game):
+    # 3.8.2.1 "the king is transferred from its original square two squares towards the
+    # rook on its original square, then that rook is transferred to the square the king
+    # has just crossed"
+    state = play(game, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6")
+    assert "e1g1" in legal(state)
+    state.apply("e1g1")
+    kinds = state.to_json()["kinds"]
+    assert kinds["g1"] == "king" and kinds["f1"] == "rook" and "h1" not in kinds and "e1" not in kinds
+    state = play(game, "d2d4 d7d5 b1c3 b8c6 c1f4 c8f5 d1d2 d8d7")
+    state.apply("e1c1")
+    kinds = state.to_json()["kinds"]
+    assert kinds["c1"] == "king" and kinds["d1"] == "rook" and "a1" not in kinds
+
+
+def test_castling_rights_are_lost_when_the_king_or_the_rook_moves(game):
+    # 3.8.2.3.1 "if the king has already moved, or [...] with a rook that has already moved"
+    state = play(game, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 h1g1 f8c5 g1h1 d7d6")
+    assert "e1g1" not in legal(state)
+    state = play(game, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1e2 f8c5 e2e1 d7d6")
+    assert "e1g1" not in legal(state)
+
+
+def test_no_castling_out_of_through_or_into_check(game):
+    # 3.8.2.3.2.1 castling is prevented temporarily "if the square on which the king
+    # stands, or the square which it must cross, or the square which it is to occupy, is
+    # attacked by one or more of the opponent's pieces"
+    crossed = play(game, "e2e4 b7b6 g1f3 c8a6 g2g3 e7e6 f1h3 d7d6")  # the bishop on a6 sees f1
+    assert "e1g1" not in legal(crossed) and "e1f1" not in legal(crossed)
+    check = play(game, "e2e3 e7e6 g1f3 f8b4 f1e2 b4d2")  # Bxd2+
+    assert legal(check) == {"b1d2", "c1d2", "d1d2", "e1d2", "e1f1", "f3d2"}
+    # 3.8.2.3.2.2 "if there is any piece between the king and the rook with which castling
+    # is to be carried out"
+    between = play(game, "e2e4 e7e5 g1f3 b8c6")
+    assert "e1g1" not in legal(between)
+
+
+def test_en_passant_capture_only_right_after_the_double_step(game):
+    # 3.7.3.1 "A pawn occupying a square on the same rank as and on an adjacent file to an
+    # opponent's pawn which has just advanced two squares [...] may capture this
+    # opponent's pawn as though the latter had been moved only one square"; 3.7.3.2 "only
+    # on the move immediately after such an advance"
+    state = play(game, "e2e4 a7a6 e4e5 d7d5")
+    assert "e5d6" in legal(state)
+    state.apply("e5d6")
+    assert "d5" not in state.to_json()["kinds"] and state.to_json()["kinds"]["d6"] == "pawn"
+    late = play(game, "e2e4 a7a6 e4e5 d7d5 a2a3 a6a5")
+    assert "e5d6" not in legal(late)
+
+
+def test_promotion_to_any_piece_on_the_last_rank(game):
+    # 3.7.5.1 "it must be exchanged as part of the same move on the same square for a new
+    # queen, rook, bishop or knight of the same colour"
+    state = play(game, "h2h4 g7g5 h4g5 h7h6 g5h6 f8g7 h6g7 g8f6")
+    moves = legal(state)
+    assert {"g7h8q", "g7h8r", "g7h8b", "g7h8n"} <= moves and "g7h8" not in moves
+    state.apply("g7h8n")
+    assert state.to_json()["kinds"]["h8"] == "knight" and state.to_json()["board"]["h8"] == "white"
+
+
+def test_a_pinned_piece_may_not_move(game):
+    # 3.9.2 "No piece can be moved that will either expose the king of the same colour to
+    # check or leave that king in check": the knight on d7 is pinned by the bishop on b5
+    state = play(game, "e2e4 d7d5 f1b5 b8d7 a2a3")
+    assert not any(m.startswith("d7") for m in legal(state))
+
+
+def test_the_fifty_move_clock_counts_plies_without_a_pawn_move_or_a_capture(game):
+    # 9.3: the clock the fifty-move rule reads (its end: test_position.py, from a FEN)
+    state = play(game, "e2e4")
+    assert state.to_json()["counters"]["quiet_moves"] == 0
+    state.apply("g8f6")
+    state.apply("b1c3")
+    assert state.to_json()["counters"]["quiet_moves"] == 2
+    state.apply("f6e4")  # a capture
+    assert state.to_json()["counters"]["quiet_moves"] == 0
+
+
+def random_game_against_python_chess(game, seed: int) -> int:
+    """A random game (moves drawn by python-chess's list) where, at every position, our
+    legal moves are python-chess's, the game ends exactly when python-chess's does
+    (checkmate, stalemate, the fifty-move rule, threefold repetition) with the same
+    result. Returns the plies played."""
+    chess = pytest.importorskip("chess")
+    rng = random.Random(seed)
+    state, board = game.new_state(), chess.Board()
+    while True:
+        over = board.is_checkmate() or board.is_stalemate() or board.halfmove_clock >= 100 or board.is_repetition(3)
+        theirs = sorted(m.uci() for m in board.legal_moves) if not over else []
+        ours = sorted(m.text for m in state.legal_moves()) if not state.is_terminal() else []
+        assert (ours, state.is_terminal()) == (theirs, over), f"seed {seed} at {board.fen()}"
+        if over:
+            expected = "draw" if not board.is_checkmate() else ("white" if board.turn == chess.BLACK else "black")
+            assert state.to_json()["winner"] == expected, f"seed {seed} at {board.fen()}"
+            return board.ply()
+        move = rng.choice(theirs)
+        state.apply(move)
+        board.push_uci(move)
+
+
+def test_random_games_agree_with_python_chess_move_for_move():
+    game = get_game(CHESS, None, "compiled")
+    plies = sum(random_game_against_python_chess(game, seed) for seed in range(8))
+    assert plies > 8 * 100  # whole games, not openings
+
+
+@pytest.mark.skipif(not os.environ.get("MIDGARDC_LONG"), reason="500 games; set MIDGARDC_LONG=1")
+def test_five_hundred_random_games_agree_with_python_chess():
+    game = get_game(CHESS, None, "compiled")
+    for seed in range(500):
+        random_game_against_python_chess(game, 1000 + seed)

@@ -1,0 +1,83 @@
+"""Compound moves (``continue:``, midgardc/ir/compound.py) on a small spec of their own,
+tests/data/compound.yaml (a stone hops on while it can), in both back ends: whole moves
+listed and written as one (``b2>n>e>w``), the step bound by its limit and its ``while``,
+the triggers run once per whole move, and the same games in both engines. English
+draughts' multi-jump is the other use (tests/test_draughts.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import ENGINES, get_game
+from midgardc.errors import SpecError
+from midgardc.runtime.game import MoveError, perft
+from midgardc.spec.lower import load_game_ir
+from test_differential import check_games
+
+HOPS = str(Path(__file__).parent / "data" / "compound.yaml")
+
+
+@pytest.fixture(params=ENGINES)
+def game(request):
+    return get_game(HOPS, None, request.param)
+
+
+def test_whole_moves_are_listed_and_written_as_one(game):
+    state = game.new_state()
+    # b2 hops b3 (o's, taken) to b4, then its own c4 to d4, then c4 back to b4: the
+    # third step is the last (limit 3); c4 hops c3 to c2, then d2 (to e2, the edge: the
+    # move ends there) or its own b2 (to a2, the edge)
+    assert [m.text for m in state.legal_moves()] == ["b4", "d4", "d3", "c2", "c4>s>e", "c4>s>w", "b2>n>e>w"]
+    state.apply("b2>n>e>w")
+    board = state.to_json()["board"]
+    assert board["b4"] == "x" and board["c4"] == "x" and board["b3"] is None and board["b2"] is None
+    assert state.ply() == 1 and state.current_player_name() == "o"
+    counters = state.to_json()["counters"]
+    assert counters["hops"] == 0 and state.scores()["x"]["score"] == 9  # the trigger ran once: 3 * 3
+    assert state.texts == ["b2>n>e>w"]
+
+
+def test_a_first_step_alone_is_not_a_move(game):
+    state = game.new_state()
+    with pytest.raises(MoveError, match="not legal for x here"):
+        state.apply("b2>n")
+
+
+def test_move_ids_are_the_first_step_and_the_way_it_goes_on(game):
+    state = game.new_state()
+    ir = game.ir
+    hop = ir.actions[1]
+    ids = {m.text: m.id for m in state.legal_moves()}
+    n_dirs = len(ir.board.directions)
+    c4 = ir.board.cell_names.index("c4")
+    s = ir.board.directions.index("s")
+    first = hop.base + (c4 * n_dirs + s) * hop.chain.ways
+    assert ids["c4>s>e"] == first + 0 and ids["c4>s>w"] == first + 1  # continuations in ascending step order
+
+
+def test_both_engines_count_and_play_the_same():
+    interp, comp = (get_game(HOPS, None, e) for e in ENGINES)
+    assert [perft(interp.new_state(), d) for d in (1, 2, 3)] == [perft(comp.new_state(), d) for d in (1, 2, 3)]
+    check_games(HOPS, None, 150, 7)
+
+
+def test_continue_is_checked_with_positions(tmp_path):
+    spec = Path(HOPS).read_text().replace("      limit: 3\n", "      limit: 99\n")
+    path = tmp_path / "bad.yaml"
+    path.write_text(spec)
+    with pytest.raises(SpecError, match="continue.limit must be between 1 and 64, got 99"):
+        load_game_ir(str(path))
+    path.write_text(Path(HOPS).read_text().replace("params: {f: cell, d: dir}", "params: {f: cell, d: dir, n: 1..1000}").replace('"{f}>{d}"', '"{f}>{d}>{n}"'))
+    with pytest.raises(SpecError, match="a step has 8000 bindings for one value of its first parameter 'f' \\(at most 4096\\)"):
+        load_game_ir(str(path))
+
+
+def test_explain_describes_the_compound_move():
+    from midgardc.cli.explain import explain_lines
+
+    text = "\n".join(explain_lines(load_game_ir(HOPS)))
+    assert "a compound move: each legal binding above is a first step" in text
+    assert "a step with f = landing(f, d) must follow when one is legal (at most 3 steps)" in text
+    assert '">{d}" per further step' in text
