@@ -86,7 +86,6 @@ def _labels(lw: "Lowerer", node: Any, counters: dict) -> tuple[tuple[str, str], 
     if lw.deck_ir is not None:
         known += list(getattr(lw.deck_ir, "names", ()))
     known += list(getattr(lw, "ranking_names", [])) + list(getattr(lw, "chance_names", []))
-    known += [f"{a}[{label}]" for a, (_, _, dims, _) in lw.names.arrays.items() for label in lw.element_labels(dims)]  # one element
     out = []
     for key, value in node.items.items():
         if key not in known and key not in lw.unseated:
