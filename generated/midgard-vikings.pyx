@@ -126,18 +126,6 @@ cdef extern from *:
       1, 1, 2, 2, 2, 1, 1, 2, 2, 2, 2, 1, 1, 2, 2, 2, 1, 1, 2, 2, 1, 0, 0, 0,
       0
     };
-    /* board property 0: province */
-    static const signed char MGC_PROP_0[49] = {
-      1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 6,
-      6, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 10, 10, 10, 10, 0, 11, 12,
-      0
-    };
-    /* board property 1: place */
-    static const signed char MGC_PROP_1[49] = {
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3,
-      0
-    };
     /* sets of cells: bit c of word c / 64. Every board cell: */
     static const uint64_t MGC_VALID[1] = {0x0000ffffffffffffULL};
     /* the neighbours of each cell, as a set */
@@ -191,12 +179,8 @@ cdef extern from *:
       {0x0000000000000000ULL},
       {0x0000000000000000ULL}
     };
-    /* fixed set 0: hut(c) */
-    static const uint64_t MGC_CELLSET_0[1] = {0x00001fffffffffffULL};
-    /* fixed set 1: place(c) > 0 */
-    static const uint64_t MGC_CELLSET_1[1] = {0x0000e00000000000ULL};
-    /* fixed set 2: heaven(d) */
-    static const uint64_t MGC_CELLSET_2[1] = {0x0000c00000000000ULL};
+    /* fixed set 0: heaven(dst) */
+    static const uint64_t MGC_CELLSET_0[1] = {0x0000c00000000000ULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
     static const uint64_t MGC_NEAR[12][16][1] = {
@@ -432,22 +416,18 @@ cdef extern from *:
     };
     /* counters at setup [player][counter], then the game's row */
     static const long long MGC_COUNTER_INIT[5][21] = {
-      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-      {0, 5, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+      {0, 1, -1, -1, 0, 48, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0},
+      {0, 1, -1, -1, 0, 48, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0},
+      {0, 1, -1, -1, 0, 48, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0},
+      {0, 1, -1, -1, 0, 48, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0},
+      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[48][2]
     const int DEGREE "MGC_DEGREE"[49]
-    const signed char PROP_0 "MGC_PROP_0"[49]
-    const signed char PROP_1 "MGC_PROP_1"[49]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[48][1]
     const uint64_t CELLSET_0 "MGC_CELLSET_0"[1]
-    const uint64_t CELLSET_1 "MGC_CELLSET_1"[1]
-    const uint64_t CELLSET_2 "MGC_CELLSET_2"[1]
     const uint64_t NEAR "MGC_NEAR"[12][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[49]
     const int HAND_INIT "MGC_HAND_INIT"[4][2]
@@ -599,6 +579,31 @@ cdef inline long long hand_of(State* st, int player, int kind) noexcept nogil:
 
 cdef inline long long counter_of(State* st, int player, int counter) noexcept nogil:
     return st.counters[player][counter] if player >= 0 else 0
+
+
+# -- values of every type: counters holding cells, players, kinds... and counter arrays
+
+cdef inline long long counter_or(State* st, int player, int counter, long long none) noexcept nogil:
+    return st.counters[player][counter] if player >= 0 else none
+
+
+cdef inline long long element_step(long long flat, long long i, long long size) noexcept nogil:
+    """An array element's offset so far, extended by one more index (-1: out of range)."""
+    if flat < 0 or i < 0 or i >= size:
+        return -1
+    return flat * size + i
+
+
+cdef inline long long element_of(State* st, int row, int column, long long flat, long long none) noexcept nogil:
+    return st.counters[row][column + flat] if row >= 0 and flat >= 0 else none
+
+
+cdef inline void element_set(State* st, int row, int column, long long flat, long long value, bint add) noexcept nogil:
+    if row >= 0 and flat >= 0:
+        if add:
+            st.counters[row][column + flat] += value
+        else:
+            st.counters[row][column + flat] = value
 
 
 cdef inline int next_player(int player) noexcept nogil:
@@ -859,45 +864,45 @@ cdef extern from *:
     };
     /* the numbers each kind of item shows */
     static const int MGC_ITEM_NVALUES[35] = {
-      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-      2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     };
-    static const long long MGC_ITEM_VALUES[35][2] = {
-        {11, 0},
-        {12, 0},
-        {13, 0},
-        {21, 0},
-        {22, 0},
-        {23, 0},
-        {31, 0},
-        {32, 0},
-        {33, 0},
-        {40, 0},
-        {71, 101},
-        {72, 102},
-        {73, 103},
-        {81, 104},
-        {82, 105},
-        {83, 106},
-        {91, 107},
-        {92, 108},
-        {51, 109},
-        {52, 110},
-        {53, 111},
-        {60, 112},
-        {61, 113},
-        {62, 114},
-        {63, 115},
-        {1, 0},
-        {2, 0},
-        {3, 0},
-        {4, 0},
-        {5, 0},
-        {6, 0},
-        {7, 0},
-        {8, 0},
-        {9, 0},
-        {10, 0},
+    static const long long MGC_ITEM_VALUES[35][1] = {
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
+        {0},
     };
     """
     const int ZONE_BASE "MGC_ZONE_BASE"[N_ZONES]
@@ -907,7 +912,7 @@ cdef extern from *:
     const int SLOT_ZONE "MGC_SLOT_ZONE"[N_ZSLOTS]
     const int SLOT_PILE "MGC_SLOT_PILE"[N_ZSLOTS]
     const int ITEM_NVALUES "MGC_ITEM_NVALUES"[N_ITEM_KINDS]
-    const long long ITEM_VALUES "MGC_ITEM_VALUES"[N_ITEM_KINDS][2]
+    const long long ITEM_VALUES "MGC_ITEM_VALUES"[N_ITEM_KINDS][1]
 
 
 cdef inline bint item_shows(int item, long long value) noexcept nogil:
@@ -1129,53 +1134,131 @@ cdef void shuffle_items(State* st, int zone, int owner) noexcept nogil:
         zone_fisher_yates(st, slot)
 
 
+# ---------------------------------------------------------------------------- attributes
+# Named attributes (AttributeIR in midgardc/ir/nodes.py): a fixed value per cell, player,
+# kind, item, face, direction or enumeration value; ATTR_i[x + offset], entry 0 (a cell's:
+# the last) being the default that none reads.
+
+cdef extern from *:
+    """
+    /* kind of every item */
+    static const long long MGC_ATTR_0[36] = {
+      -1, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 6, 6, 6, 7, 7, 7, 8, 8, 4, 4, 4, 5, 5,
+      5, 5, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+    };
+    /* kingdom of every item */
+    static const long long MGC_ATTR_1[36] = {
+      -1, 0, 1, 2, 0, 1, 2, 0, 1, 2, -1, 0, 1, 2, 0, 1, 2, -1, -1, 0, 1, 2, -1, 0,
+      1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+    };
+    /* second_kingdom of every item */
+    static const long long MGC_ATTR_2[36] = {
+      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 2, 0, -1, -1, -1, -1, -1, -1, -1,
+      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+    };
+    /* bronze_drawn of every item */
+    static const long long MGC_ATTR_3[36] = {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    };
+    /* silver_drawn of every item */
+    static const long long MGC_ATTR_4[36] = {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    };
+    /* gold_number of every item */
+    static const long long MGC_ATTR_5[36] = {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+      14, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    };
+    /* dooms of every item */
+    static const long long MGC_ATTR_6[36] = {
+      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+      -1, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+    };
+    /* moves of every enum:card_kind */
+    static const long long MGC_ATTR_7[10] = {0, 2, 1, 1, 3, 1, 2, 0, 0, 0};
+    /* up_to of every enum:card_kind */
+    static const long long MGC_ATTR_8[10] = {0, 1, 0, 0, 1, 0, 1, 0, 0, 0};
+    /* moves_vikings of every enum:card_kind */
+    static const long long MGC_ATTR_9[10] = {0, 1, 1, 1, 1, 0, 0, 0, 0, 0};
+    /* in_kingdom of every enum:province */
+    static const long long MGC_ATTR_10[11] = {-1, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2};
+    /* province of every cell */
+    static const long long MGC_ATTR_11[49] = {
+      0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 5,
+      5, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 9, 9, 9, 9, -1, -1, -1,
+      -1
+    };
+    /* place of every cell */
+    static const long long MGC_ATTR_12[49] = {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3,
+      0
+    };
+    """
+    const long long ATTR_0 "MGC_ATTR_0"[36]
+    const long long ATTR_1 "MGC_ATTR_1"[36]
+    const long long ATTR_2 "MGC_ATTR_2"[36]
+    const long long ATTR_3 "MGC_ATTR_3"[36]
+    const long long ATTR_4 "MGC_ATTR_4"[36]
+    const long long ATTR_5 "MGC_ATTR_5"[36]
+    const long long ATTR_6 "MGC_ATTR_6"[36]
+    const long long ATTR_7 "MGC_ATTR_7"[10]
+    const long long ATTR_8 "MGC_ATTR_8"[10]
+    const long long ATTR_9 "MGC_ATTR_9"[10]
+    const long long ATTR_10 "MGC_ATTR_10"[11]
+    const long long ATTR_11 "MGC_ATTR_11"[49]
+    const long long ATTR_12 "MGC_ATTR_12"[49]
+
+
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: province_kingdom(int v) = either(v < 1, 0, either(v <= 4, 1, either(v <= 7, 2, either(v <= 10, 3, 0))))
-cdef inline long long define_0(State* st, long long a0) noexcept nogil:
-    return (<long long>(0) if (a0 < 1) else <long long>((<long long>(1) if (a0 <= 4) else <long long>((<long long>(2) if (a0 <= 7) else <long long>((<long long>(3) if (a0 <= 10) else <long long>(0))))))))
+# define 0: village(cell c) = province(c) != none
+cdef inline bint define_0(State* st, int a0) noexcept nogil:
+    return ((<int>ATTR_11[a0 + 0]) != (-1))
 
 
-# define 1: kingdom(cell c) = province_kingdom(province(c))
-cdef inline long long define_1(State* st, int a0) noexcept nogil:
-    return define_0(st, PROP_0[a0])
+# define 1: heaven(cell c) = place(c) == asgard or place(c) == vanaheim
+cdef inline bint define_1(State* st, int a0) noexcept nogil:
+    return (((<int>ATTR_12[a0 + 0]) == 2) or ((<int>ATTR_12[a0 + 0]) == 3))
 
 
-# define 2: hut(cell c) = kingdom(c) > 0
-cdef inline bint define_2(State* st, int a0) noexcept nogil:
-    return (define_1(st, a0) > 0)
+# define 2: kingdom_of(cell c) = in_kingdom(province(c))
+cdef inline int define_2(State* st, int a0) noexcept nogil:
+    return (<int>ATTR_10[(<int>ATTR_11[a0 + 0]) + 1])
 
 
-# define 3: heaven(cell c) = place(c) >= 2
-cdef inline bint define_3(State* st, int a0) noexcept nogil:
-    return (PROP_1[a0] >= 2)
+# define 3: mine_at(cell c, kind k) = (if village(c) then owner(c) == mover and kind_at(c) == k else (if k == warrior then warriors[mover, place(c)] > 0 else leader_at(mover) == place(c)))
+cdef inline bint define_3(State* st, int a0, int a1) noexcept nogil:
+    return (<bint>(((piece_owner(st.board[a0]) == st.current) and (piece_kind(st.board[a0]) == a1))) if define_0(st, a0) else <bint>((<bint>(((<long long>element_of(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a0 + 0]) - 0, 6), 0)) > 0)) if (a1 == 0) else <bint>(((<int>counter_or(st, st.current, 1, (-1))) == (<int>ATTR_12[a0 + 0]))))))
 
 
-# define 4: pool(player p, int x) = either(x == 1, boat(p), either(x == 2, asgard(p), either(x == 3, vanaheim(p), 0)))
-cdef inline long long define_4(State* st, int a0, long long a1) noexcept nogil:
-    return (<long long>(counter_of(st, a0, 1)) if (a1 == 1) else <long long>((<long long>(counter_of(st, a0, 2)) if (a1 == 2) else <long long>((<long long>(counter_of(st, a0, 3)) if (a1 == 3) else <long long>(0))))))
+# define 4: movable(player p) = warriors[p, boat] + warriors[p, asgard] + warriors[p, vanaheim] + either(leader_at(p) == boat or leader_at(p) == asgard or leader_at(p) == vanaheim, 1, 0) + count(c in cells: owner(c) == p)
+cdef inline long long define_4(State* st, int a0) noexcept nogil:
+    return (((((<long long>element_of(st, a0, 12, element_step(0, <long long>1 - 0, 6), 0)) + (<long long>element_of(st, a0, 12, element_step(0, <long long>2 - 0, 6), 0))) + (<long long>element_of(st, a0, 12, element_step(0, <long long>3 - 0, 6), 0))) + (<long long>(1) if ((((<int>counter_or(st, a0, 1, (-1))) == 1) or ((<int>counter_or(st, a0, 1, (-1))) == 2)) or ((<int>counter_or(st, a0, 1, (-1))) == 3)) else <long long>(0))) + quant_0(st, a0))
 
 
-# define 5: mine_at(cell c, kind k) = hut(c) and owner(c) == mover and kind_at(c) == k or place(c) > 0 and (k == warrior and pool(mover, place(c)) > 0 or k == leader and lead(mover) == place(c))
-cdef inline bint define_5(State* st, int a0, int a1) noexcept nogil:
-    return (((define_2(st, a0) and (piece_owner(st.board[a0]) == st.current)) and (piece_kind(st.board[a0]) == a1)) or ((PROP_1[a0] > 0) and (((a1 == 0) and (define_4(st, st.current, PROP_1[a0]) > 0)) or ((a1 == 1) and (counter_of(st, st.current, 6) == PROP_1[a0])))))
+# define 5: strength(player p, enum:province v) = sum(c in cells: either(province(c) == v and owner(c) == p, either(kind_at(c) == leader, 3, 2), 0))
+cdef inline long long define_5(State* st, int a0, int a1) noexcept nogil:
+    return quant_1(st, a1, a0)
 
 
-# define 6: movable(player p) = boat(p) + asgard(p) + vanaheim(p) + either(lead(p) >= 1 and lead(p) <= 3, 1, 0) + count(c in cells: owner(c) == p)
-cdef inline long long define_6(State* st, int a0) noexcept nogil:
-    return ((((counter_of(st, a0, 1) + counter_of(st, a0, 2)) + counter_of(st, a0, 3)) + (<long long>(1) if ((counter_of(st, a0, 6) >= 1) and (counter_of(st, a0, 6) <= 3)) else <long long>(0))) + quant_0(st, a0))
+# define 6: heaven_strength(player p, enum:place h) = 2 * warriors[p, h] + either(leader_at(p) == h, 3, 0)
+cdef inline long long define_6(State* st, int a0, int a1) noexcept nogil:
+    return ((<long long>2 * (<long long>element_of(st, a0, 12, element_step(0, <long long>a1 - 0, 6), 0))) + (<long long>(3) if ((<int>counter_or(st, a0, 1, (-1))) == a1) else <long long>(0)))
 
 
-# define 7: strength(player p, int v) = sum(c in cells: either(province(c) == v and owner(c) == p, either(kind_at(c) == leader, 3, 2), 0)) + either(v == 11, 2 * asgard(p) + either(lead(p) == 2, 3, 0), 0) + either(v == 12, 2 * vanaheim(p) + either(lead(p) == 3, 3, 0), 0)
-cdef inline long long define_7(State* st, int a0, long long a1) noexcept nogil:
-    return ((quant_1(st, a1, a0) + (<long long>(((<long long>2 * counter_of(st, a0, 2)) + (<long long>(3) if (counter_of(st, a0, 6) == 2) else <long long>(0)))) if (a1 == 11) else <long long>(0))) + (<long long>(((<long long>2 * counter_of(st, a0, 3)) + (<long long>(3) if (counter_of(st, a0, 6) == 3) else <long long>(0)))) if (a1 == 12) else <long long>(0)))
+# define 7: controls(player p, enum:province v) = strength(p, v) > max(o in players: either(o == p, 0, strength(o, v)))
+cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
+    return (define_5(st, a0, a1) > quant_2(st, a0, a1))
 
 
-# define 8: controls(player p, int v) = strength(p, v) > max(o in players: either(o == p, 0, strength(o, v)))
-cdef inline bint define_8(State* st, int a0, long long a1) noexcept nogil:
-    return (define_7(st, a0, a1) > quant_2(st, a0, a1))
+# define 8: controls_heaven(player p, enum:place h) = heaven_strength(p, h) > max(o in players: either(o == p, 0, heaven_strength(o, h)))
+cdef inline bint define_8(State* st, int a0, int a1) noexcept nogil:
+    return (define_6(st, a0, a1) > quant_3(st, a0, a1))
 
 
 # define 9: kingdom_points(int n) = either(n >= 4, 20, either(n == 3, 12, either(n == 2, 7, either(n == 1, 3, 0))))
@@ -1183,84 +1266,49 @@ cdef inline long long define_9(State* st, long long a0) noexcept nogil:
     return (<long long>(20) if (a0 >= 4) else <long long>((<long long>(12) if (a0 == 3) else <long long>((<long long>(7) if (a0 == 2) else <long long>((<long long>(3) if (a0 == 1) else <long long>(0))))))))
 
 
-# define 10: provinces_won(player p, int k) = count(v in range(1, 10): province_kingdom(v) == k and controls(p, v))
-cdef inline long long define_10(State* st, int a0, long long a1) noexcept nogil:
-    return quant_3(st, a1, a0)
-
-
-# define 11: occupied_in(player p, int k) = count(v in range(1, 10): province_kingdom(v) == k and (any c in cells: province(c) == v and owner(c) == p))
-cdef inline long long define_11(State* st, int a0, long long a1) noexcept nogil:
+# define 10: provinces_won(player p, enum:kingdom g) = count(v in enum(10): in_kingdom(v) == g and controls(p, v))
+cdef inline long long define_10(State* st, int a0, int a1) noexcept nogil:
     return quant_4(st, a1, a0)
 
 
-# define 12: first_scoring = either(card_kingdom > 0, 0, 1)
-cdef inline long long define_12(State* st) noexcept nogil:
-    return (<long long>(0) if (st.counters[N_PLAYERS][19] > 0) else <long long>(1))
+# define 11: occupied_in(player p, enum:kingdom g) = count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == p))
+cdef inline long long define_11(State* st, int a0, int a1) noexcept nogil:
+    return quant_5(st, a1, a0)
 
 
-# define 13: last_scoring = either(round_scoring == 1, 3, 0)
-cdef inline long long define_13(State* st) noexcept nogil:
-    return (<long long>(3) if (st.counters[N_PLAYERS][20] == 1) else <long long>(0))
+# define 12: doomed_province(enum:province v) = v != none and (any t in item_kinds: holding(doomed, t) > 0 and dooms(t) == v)
+cdef inline bint define_12(State* st, int a0) noexcept nogil:
+    return ((a0 != (-1)) and quant_7(st, a0))
 
 
-# define 14: scored_kingdom(int s) = either(s == 0, card_kingdom, s)
-cdef inline long long define_14(State* st, long long a0) noexcept nogil:
-    return (<long long>(st.counters[N_PLAYERS][19]) if (a0 == 0) else <long long>(a0))
-
-
-# define 15: doomed_province(int v) = v >= 1 and (any t in item_kinds: holding(doomed, t) > 0 and item_has(t, v))
-cdef inline bint define_15(State* st, long long a0) noexcept nogil:
-    return ((a0 >= 1) and quant_6(st, a0))
-
-
-# define 16: card_is(item k, int t) = any r in range(0, 3): item_has(k, 10 * t + r)
-cdef inline bint define_16(State* st, int a0, long long a1) noexcept nogil:
-    return quant_7(st, a0, a1)
-
-
-# define 17: card_type(item k) = sum(t in range(1, 9): either(card_is(k, t), t, 0))
-cdef inline long long define_17(State* st, int a0) noexcept nogil:
+# define 13: best_gold(player p) = max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
+cdef inline long long define_13(State* st, int a0) noexcept nogil:
     return quant_8(st, a0)
 
 
-# define 18: card_realm(item k) = sum(r in range(0, 3): either(item_has(k, 10 * card_type(k) + r), r, 0))
-cdef inline long long define_18(State* st, int a0) noexcept nogil:
-    return quant_9(st, a0)
+# define 14: first_player(player p) = best_gold(p) > 0 and (all o in players: o == p or best_gold(o) < best_gold(p))
+cdef inline bint define_14(State* st, int a0) noexcept nogil:
+    return ((define_13(st, a0) > 0) and quant_9(st, a0))
 
 
-# define 19: card_moves(int t) = either(t == 1, 2, either(t == 4, 3, either(t == 6, 2, 1)))
-cdef inline long long define_19(State* st, long long a0) noexcept nogil:
-    return (<long long>(2) if (a0 == 1) else <long long>((<long long>(3) if (a0 == 4) else <long long>((<long long>(2) if (a0 == 6) else <long long>(1))))))
+# define 15: busy = doing(mover) != none and left(mover) > 0
+cdef inline bint define_15(State* st) noexcept nogil:
+    return (((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0))
 
 
-# define 20: gold_number(item k) = sum(n in range(1, 15): either(item_has(k, 100 + n), n, 0))
-cdef inline long long define_20(State* st, int a0) noexcept nogil:
-    return quant_10(st, a0)
+# define 16: same_area(cell a, cell b) = a == b or village(a) and province(a) == province(b)
+cdef inline bint define_16(State* st, int a0, int a1) noexcept nogil:
+    return ((a0 == a1) or (define_0(st, a0) and ((<int>ATTR_11[a0 + 0]) == (<int>ATTR_11[a1 + 0]))))
 
 
-# define 21: best_gold(player p) = max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
-cdef inline long long define_21(State* st, int a0) noexcept nogil:
-    return quant_11(st, a0)
+# define 17: dest_ok(cell d) = (if doing(mover) == viking_horde then (village(d) and empty(d) or heaven(d)) and (target(mover) == none or same_area(d, target(mover))) else kingdom_of(d) == realm(mover) and empty(d) or heaven(d))
+cdef inline bint define_17(State* st, int a0) noexcept nogil:
+    return (<bint>((((define_0(st, a0) and (st.board[a0] == 0)) or define_1(st, a0)) and (((<int>counter_or(st, st.current, 5, 48)) == 48) or define_16(st, a0, (<int>counter_or(st, st.current, 5, 48)))))) if ((<int>counter_or(st, st.current, 2, (-1))) == 3) else <bint>((((define_2(st, a0) == (<int>counter_or(st, st.current, 3, (-1)))) and (st.board[a0] == 0)) or define_1(st, a0))))
 
 
-# define 22: first_player(player p) = best_gold(p) > 0 and (all o in players: o == p or best_gold(o) < best_gold(p))
-cdef inline bint define_22(State* st, int a0) noexcept nogil:
-    return ((define_21(st, a0) > 0) and quant_12(st, a0))
-
-
-# define 23: busy = doing(mover) > 0 and left(mover) > 0
-cdef inline bint define_23(State* st) noexcept nogil:
-    return ((counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0))
-
-
-# define 24: dest_ok(cell d) = doing(mover) <= 3 and (kingdom(d) == realm(mover) and empty(d) or heaven(d)) or doing(mover) == 4 and (hut(d) and empty(d) or heaven(d)) and (target(mover) == 0 or province(d) == target(mover))
-cdef inline bint define_24(State* st, int a0) noexcept nogil:
-    return (((counter_of(st, st.current, 10) <= 3) and (((define_1(st, a0) == counter_of(st, st.current, 11)) and (st.board[a0] == 0)) or define_3(st, a0))) or (((counter_of(st, st.current, 10) == 4) and ((define_2(st, a0) and (st.board[a0] == 0)) or define_3(st, a0))) and ((counter_of(st, st.current, 13) == 0) or (PROP_0[a0] == counter_of(st, st.current, 13)))))
-
-
-# define 25: recruit_ok(cell d) = realm(mover) == 0 and heaven(d) or realm(mover) > 0 and kingdom(d) == realm(mover) and empty(d)
-cdef inline bint define_25(State* st, int a0) noexcept nogil:
-    return (((counter_of(st, st.current, 11) == 0) and define_3(st, a0)) or (((counter_of(st, st.current, 11) > 0) and (define_1(st, a0) == counter_of(st, st.current, 11))) and (st.board[a0] == 0)))
+# define 18: recruit_ok(cell d) = (if realm(mover) == none then heaven(d) else kingdom_of(d) == realm(mover) and empty(d))
+cdef inline bint define_18(State* st, int a0) noexcept nogil:
+    return (<bint>(define_1(st, a0)) if ((<int>counter_or(st, st.current, 3, (-1))) == (-1)) else <bint>(((define_2(st, a0) == (<int>counter_or(st, st.current, 3, (-1)))) and (st.board[a0] == 0))))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -1277,18 +1325,18 @@ cdef inline long long quant_0(State* st, int f0) noexcept nogil:
 
 
 # quant 1: sum(c in cells: either(province(c) == v and owner(c) == p, either(kind_at(c) == leader, 3, 2), 0))
-cdef inline long long quant_1(State* st, long long f0, int f1) noexcept nogil:
+cdef inline long long quant_1(State* st, int f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = p
     cdef int x
     cdef long long total = 0
     for x in range(N_CELLS):
-        total += (<long long>((<long long>(3) if (piece_kind(st.board[x]) == 1) else <long long>(2))) if ((PROP_0[x] == f0) and (piece_owner(st.board[x]) == f1)) else <long long>(0))
+        total += (<long long>((<long long>(3) if (piece_kind(st.board[x]) == 1) else <long long>(2))) if (((<int>ATTR_11[x + 0]) == f0) and (piece_owner(st.board[x]) == f1)) else <long long>(0))
     return total
 
 
 # quant 2: max(o in players: either(o == p, 0, strength(o, v)))
-cdef inline long long quant_2(State* st, int f0, long long f1) noexcept nogil:
+cdef inline long long quant_2(State* st, int f0, int f1) noexcept nogil:
     # f0 = p
     # f1 = v
     cdef int x
@@ -1296,200 +1344,151 @@ cdef inline long long quant_2(State* st, int f0, long long f1) noexcept nogil:
     cdef long long value
     cdef bint seen = False
     for x in range(N_PLAYERS):
-        value = (<long long>(0) if (x == f0) else <long long>(define_7(st, x, f1)))
+        value = (<long long>(0) if (x == f0) else <long long>(define_5(st, x, f1)))
         if not seen or value > best:
             best = value
             seen = True
     return best
 
 
-# quant 3: count(v in range(1, 10): province_kingdom(v) == k and controls(p, v))
-cdef inline long long quant_3(State* st, long long f0, int f1) noexcept nogil:
-    # f0 = k
+# quant 3: max(o in players: either(o == p, 0, heaven_strength(o, h)))
+cdef inline long long quant_3(State* st, int f0, int f1) noexcept nogil:
+    # f0 = p
+    # f1 = h
+    cdef int x
+    cdef long long best = 0
+    cdef long long value
+    cdef bint seen = False
+    for x in range(N_PLAYERS):
+        value = (<long long>(0) if (x == f0) else <long long>(define_6(st, x, f1)))
+        if not seen or value > best:
+            best = value
+            seen = True
+    return best
+
+
+# quant 4: count(v in enum(10): in_kingdom(v) == g and controls(p, v))
+cdef inline long long quant_4(State* st, int f0, int f1) noexcept nogil:
+    # f0 = g
     # f1 = p
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
+    cdef int x
     cdef long long total = 0
-    lo = 1
-    hi = 10
-    for x in range(lo, hi + 1):
-        if ((define_0(st, x) == f0) and define_8(st, f1, x)):
+    for x in range(10):
+        if (((<int>ATTR_10[x + 1]) == f0) and define_7(st, f1, x)):
             total += 1
     return total
 
 
-# quant 4: count(v in range(1, 10): province_kingdom(v) == k and (any c in cells: province(c) == v and owner(c) == p))
-cdef inline long long quant_4(State* st, long long f0, int f1) noexcept nogil:
-    # f0 = k
+# quant 5: count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == p))
+cdef inline long long quant_5(State* st, int f0, int f1) noexcept nogil:
+    # f0 = g
     # f1 = p
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
+    cdef int x
     cdef long long total = 0
-    lo = 1
-    hi = 10
-    for x in range(lo, hi + 1):
-        if ((define_0(st, x) == f0) and quant_5(st, x, f1)):
+    for x in range(10):
+        if (((<int>ATTR_10[x + 1]) == f0) and quant_6(st, x, f1)):
             total += 1
     return total
 
 
-# quant 5: any c in cells: province(c) == v and owner(c) == p
-cdef inline bint quant_5(State* st, long long f0, int f1) noexcept nogil:
+# quant 6: any c in cells: province(c) == v and owner(c) == p
+cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = p
     cdef int x
     for x in range(N_CELLS):
-        if ((PROP_0[x] == f0) and (piece_owner(st.board[x]) == f1)):
+        if (((<int>ATTR_11[x + 0]) == f0) and (piece_owner(st.board[x]) == f1)):
             return True
     return False
 
 
-# quant 6: any t in item_kinds: holding(doomed, t) > 0 and item_has(t, v)
-cdef inline bint quant_6(State* st, long long f0) noexcept nogil:
+# quant 7: any t in item_kinds: holding(doomed, t) > 0 and dooms(t) == v
+cdef inline bint quant_7(State* st, int f0) noexcept nogil:
     # f0 = v
     cdef int x
     for x in range(N_ITEM_KINDS):
-        if ((holding_of(st, 9, 0, x) > 0) and item_shows(x, f0)):
+        if ((holding_of(st, 9, 0, x) > 0) and ((<int>ATTR_6[x + 1]) == f0)):
             return True
     return False
 
 
-# quant 7: any r in range(0, 3): item_has(k, 10 * t + r)
-cdef inline bint quant_7(State* st, int f0, long long f1) noexcept nogil:
-    # f0 = k
-    # f1 = t
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    lo = 0
-    hi = 3
-    for x in range(lo, hi + 1):
-        if item_shows(f0, ((<long long>10 * f1) + x)):
-            return True
-    return False
-
-
-# quant 8: sum(t in range(1, 9): either(card_is(k, t), t, 0))
+# quant 8: max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
 cdef inline long long quant_8(State* st, int f0) noexcept nogil:
-    # f0 = k
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 9
-    for x in range(lo, hi + 1):
-        total += (<long long>(x) if define_16(st, f0, x) else <long long>(0))
-    return total
-
-
-# quant 9: sum(r in range(0, 3): either(item_has(k, 10 * card_type(k) + r), r, 0))
-cdef inline long long quant_9(State* st, int f0) noexcept nogil:
-    # f0 = k
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 0
-    hi = 3
-    for x in range(lo, hi + 1):
-        total += (<long long>(x) if item_shows(f0, ((<long long>10 * define_17(st, f0)) + x)) else <long long>(0))
-    return total
-
-
-# quant 10: sum(n in range(1, 15): either(item_has(k, 100 + n), n, 0))
-cdef inline long long quant_10(State* st, int f0) noexcept nogil:
-    # f0 = k
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
-    cdef long long total = 0
-    lo = 1
-    hi = 15
-    for x in range(lo, hi + 1):
-        total += (<long long>(x) if item_shows(f0, (<long long>100 + x)) else <long long>(0))
-    return total
-
-
-# quant 11: max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
-cdef inline long long quant_11(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     cdef long long best = 0
     cdef long long value
     cdef bint seen = False
     for x in range(N_ITEM_KINDS):
-        value = (<long long>(define_20(st, x)) if (holding_of(st, 6, f0, x) > 0) else <long long>(0))
+        value = (<long long>((<long long>ATTR_5[x + 1])) if (holding_of(st, 6, f0, x) > 0) else <long long>(0))
         if not seen or value > best:
             best = value
             seen = True
     return best
 
 
-# quant 12: all o in players: o == p or best_gold(o) < best_gold(p)
-cdef inline bint quant_12(State* st, int f0) noexcept nogil:
+# quant 9: all o in players: o == p or best_gold(o) < best_gold(p)
+cdef inline bint quant_9(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     for x in range(N_PLAYERS):
-        if not ((x == f0) or (define_21(st, x) < define_21(st, f0))):
+        if not ((x == f0) or (define_13(st, x) < define_13(st, f0))):
             return False
     return True
 
 
-# quant 13: all q in players: plays(q) == 0
-cdef inline bint quant_13(State* st) noexcept nogil:
+# quant 10: all q in players: plays(q) == 0
+cdef inline bint quant_10(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
-        if not (counter_of(st, x, 15) == 0):
+        if not (counter_of(st, x, 6) == 0):
             return False
     return True
 
 
-# quant 14: any q in players: controls(q, 12)
-cdef inline bint quant_14(State* st) noexcept nogil:
+# quant 11: any q in players: controls_heaven(q, vanaheim)
+cdef inline bint quant_11(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
-        if define_8(st, x, 12):
+        if define_8(st, x, 3):
             return True
     return False
 
 
-# quant 15: count(c in cells: doomed_province(province(c)) and owner(c) == q)
-cdef inline long long quant_15(State* st, int f0) noexcept nogil:
+# quant 12: count(c in cells: doomed_province(province(c)) and owner(c) == q)
+cdef inline long long quant_12(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef int x
     cdef long long total = 0
     for x in range(N_CELLS):
-        if (define_15(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)):
+        if (define_12(st, (<int>ATTR_11[x + 0])) and (piece_owner(st.board[x]) == f0)):
             total += 1
     return total
 
 
-# quant 16: count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-cdef inline long long quant_16(State* st, int f0) noexcept nogil:
+# quant 13: count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+cdef inline long long quant_13(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef int x
     cdef long long total = 0
     for x in range(N_CELLS):
-        if ((define_15(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 0)):
+        if ((define_12(st, (<int>ATTR_11[x + 0])) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 0)):
             total += 1
     return total
 
 
-# quant 17: any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
-cdef inline bint quant_17(State* st, int f0) noexcept nogil:
+# quant 14: any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
+cdef inline bint quant_14(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef int x
     for x in range(N_CELLS):
-        if ((define_15(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 1)):
+        if ((define_12(st, (<int>ATTR_11[x + 0])) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 1)):
             return True
     return False
 
 
-# quant 18: all q in players: zone_size(q, picked) == 1
-cdef inline bint quant_18(State* st) noexcept nogil:
+# quant 15: all q in players: zone_size(q, picked) == 1
+cdef inline bint quant_15(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         if not (zone_size_of(st, 4, x) == 1):
@@ -1497,8 +1496,8 @@ cdef inline bint quant_18(State* st) noexcept nogil:
     return True
 
 
-# quant 19: all q in players: zone_size(q, draft) == 0 and zone_size(q, picked) == 0
-cdef inline bint quant_19(State* st) noexcept nogil:
+# quant 16: all q in players: zone_size(q, draft) == 0 and zone_size(q, picked) == 0
+cdef inline bint quant_16(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         if not ((zone_size_of(st, 3, x) == 0) and (zone_size_of(st, 4, x) == 0)):
@@ -1506,46 +1505,52 @@ cdef inline bint quant_19(State* st) noexcept nogil:
     return True
 
 
-# quant 20: count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-cdef inline long long quant_20(State* st, long long f0, int f1) noexcept nogil:
+# quant 17: count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+cdef inline long long quant_17(State* st, int f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = q
     cdef int x
     cdef long long total = 0
     for x in range(N_CELLS):
-        if (((PROP_0[x] == f0) and (piece_owner(st.board[x]) == f1)) and (piece_kind(st.board[x]) == 0)):
+        if ((((<int>ATTR_11[x + 0]) == f0) and (piece_owner(st.board[x]) == f1)) and (piece_kind(st.board[x]) == 0)):
             total += 1
     return total
 
 
-# quant 21: any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader
-cdef inline bint quant_21(State* st, long long f0, int f1) noexcept nogil:
+# quant 18: any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader
+cdef inline bint quant_18(State* st, int f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = q
     cdef int x
     for x in range(N_CELLS):
-        if (((PROP_0[x] == f0) and (piece_owner(st.board[x]) == f1)) and (piece_kind(st.board[x]) == 1)):
+        if ((((<int>ATTR_11[x + 0]) == f0) and (piece_owner(st.board[x]) == f1)) and (piece_kind(st.board[x]) == 1)):
             return True
     return False
 
 
-# quant 22: min(x in range(1, 3): either(x == 1, tok_j(q), either(x == 2, tok_m(q), tok_a(q))))
-cdef inline long long quant_22(State* st, int f0) noexcept nogil:
+# quant 19: min(g in enum(3): tokens[q, g])
+cdef inline long long quant_19(State* st, int f0) noexcept nogil:
     # f0 = q
-    cdef long long x
-    cdef long long lo
-    cdef long long hi
+    cdef int x
     cdef long long best = 0
     cdef long long value
     cdef bint seen = False
-    lo = 1
-    hi = 3
-    for x in range(lo, hi + 1):
-        value = (<long long>(counter_of(st, f0, 7)) if (x == 1) else <long long>((<long long>(counter_of(st, f0, 8)) if (x == 2) else <long long>(counter_of(st, f0, 9)))))
+    for x in range(3):
+        value = (<long long>element_of(st, f0, 18, element_step(0, <long long>x - 0, 3), 0))
         if not seen or value < best:
             best = value
             seen = True
     return best
+
+
+# quant 20: sum(g in enum(3): tokens[p, g])
+cdef inline long long quant_20(State* st, int f0) noexcept nogil:
+    # f0 = p
+    cdef int x
+    cdef long long total = 0
+    for x in range(3):
+        total += (<long long>element_of(st, f0, 18, element_step(0, <long long>x - 0, 3), 0))
+    return total
 
 
 # ---------------------------------------------------------------------------- cell sets
@@ -1582,7 +1587,7 @@ cdef inline void cellset_1(State* st, uint64_t* cand2) noexcept nogil:
 cdef inline void cellset_2(State* st, uint64_t* cand2) noexcept nogil:
     cdef int w
     for w in range(WORDS):
-        cand2[w] = CELLSET_2[w]
+        cand2[w] = CELLSET_0[w]
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -1595,57 +1600,56 @@ cdef inline void cellset_2(State* st, uint64_t* cand2) noexcept nogil:
 cdef int gen_legal(State* st, int* out) noexcept nogil:
     """Write the legal move ids, ascending, to `out`; return how many there are."""
     cdef int n = 0
-    cdef long long a0
-    cdef long long a1
+    cdef int a0
+    cdef int a1
     cdef int a2
     cdef int a3
-    cdef long long lo1, hi1, bound1   # the bounds of integer parameter 1
     cdef uint64_t cand2[WORDS]   # candidate cells for parameter 2
     cdef uint64_t bits2
     cdef int w2
     if st.terminal:
         return 0
     # action 0: deal() -> ids 0..0
-    # where phase == 0
-    if (st.counters[N_PLAYERS][17] == 0):
+    # where phase == doom_phase
+    if ((<int>st.counters[N_PLAYERS][8]) == 0):
         out[n] = 0
         n += 1
     # action 1: pick(k: item) -> ids 1..35
-    # where phase == 1 and zone_size(mover, picked) == 0 and holding(mover, draft, k) > 0
-    if (st.counters[N_PLAYERS][17] == 1) and (zone_size_of(st, 4, st.current) == 0):
+    # where phase == draft_phase and zone_size(mover, picked) == 0 and holding(mover, draft, k) > 0
+    if ((<int>st.counters[N_PLAYERS][8]) == 1) and (zone_size_of(st, 4, st.current) == 0):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (holding_of(st, 3, st.current, a0) > 0):  # holding(mover, draft, k) > 0
                 continue
             out[n] = 1 + a0
             n += 1
     # action 2: play(k: item) -> ids 36..70
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0 and holding(mover, supply, k) + holding(mover, revealed, k) > 0
-    if (st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
+    # where phase == actions_phase and doing(mover) == none and plays(mover) > 0 and holding(mover, supply, k) + holding(mover, revealed, k) > 0
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and (counter_of(st, st.current, 6) > 0):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not ((holding_of(st, 5, st.current, a0) + holding_of(st, 6, st.current, a0)) > 0):  # holding(mover, supply, k) + holding(mover, revealed, k) > 0
                 continue
             out[n] = 36 + a0
             n += 1
     # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
-    # where busy and doing(mover) <= 4 and src != dst and mine_at(src, k) and dest_ok(dst)
-    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) <= 4):
+    # where busy and moves_vikings(doing(mover)) and src != dst and mine_at(src, k) and dest_ok(dst)
+    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
-                if not define_5(st, a1, a0):  # mine_at(src, k)
+                if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
                 for a2 in range(N_CELLS):  # dst: cell
                     if not (a1 != a2):  # src != dst
                         continue
-                    if not define_24(st, a2):  # dest_ok(dst)
+                    if not define_17(st, a2):  # dest_ok(dst)
                         continue
                     out[n] = 71 + a0 * 2304 + a1 * 48 + a2
                     n += 1
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
-    # where busy and doing(mover) == 3 and mine_at(src, k) and kingdom(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 3):
+    # where busy and doing(mover) == attack and mine_at(src, k) and kingdom_of(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
+    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
-                if not define_5(st, a1, a0):  # mine_at(src, k)
+                if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
                 cellset_1(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
                 for w2 in range(WORDS):  # dst: cell, ascending
@@ -1653,16 +1657,16 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not (define_1(st, a2) == counter_of(st, st.current, 11)):  # kingdom(dst) == realm(mover)
+                        if not (define_2(st, a2) == (<int>counter_or(st, st.current, 3, (-1)))):  # kingdom_of(dst) == realm(mover)
                             continue
                         out[n] = 4679 + a0 * 2304 + a1 * 48 + a2
                         n += 1
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..27718
-    # where busy and doing(mover) == 3 and mine_at(src, k) and heaven(dst) and q != mover and pool(q, place(dst)) > 0
-    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 3):
+    # where busy and doing(mover) == attack and mine_at(src, k) and heaven(dst) and q != mover and warriors[q, place(dst)] > 0
+    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
-                if not define_5(st, a1, a0):  # mine_at(src, k)
+                if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
                 cellset_2(st, cand2)  # heaven(dst)
                 for w2 in range(WORDS):  # dst: cell, ascending
@@ -1673,95 +1677,91 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         for a3 in range(N_PLAYERS):  # q: player
                             if not (a3 != st.current):  # q != mover
                                 continue
-                            if not (define_4(st, a3, PROP_1[a2]) > 0):  # pool(q, place(dst)) > 0
+                            if not ((<long long>element_of(st, a3, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 0)) > 0):  # warriors[q, place(dst)] > 0
                                 continue
                             out[n] = 9287 + a0 * 9216 + a1 * 192 + a2 * 4 + a3
                             n += 1
     # action 6: recruit(dst: cell) -> ids 27719..27766
-    # where busy and doing(mover) == 6 and offboard(mover) > 0 and recruit_ok(dst)
-    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
+    # where busy and doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] > 0 and recruit_ok(dst)
+    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) > 0):
         for a0 in range(N_CELLS):  # dst: cell
-            if not define_25(st, a0):  # recruit_ok(dst)
+            if not define_18(st, a0):  # recruit_ok(dst)
                 continue
             out[n] = 27719 + a0
             n += 1
-    # action 7: destroy(v: int) -> ids 27767..27776
-    # where busy and doing(mover) == 5 and province_kingdom(v) == realm(mover)
-    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 5):
-        for a0 in range(1, 11):  # v: int 1..10
-            if not (define_0(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
+    # action 7: destroy(v: enum:province) -> ids 27767..27776
+    # where busy and doing(mover) == destroy_kingdom and in_kingdom(v) == realm(mover)
+    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 4):
+        for a0 in range(10):  # v: enum:province
+            if not ((<int>ATTR_10[a0 + 1]) == (<int>counter_or(st, st.current, 3, (-1)))):  # in_kingdom(v) == realm(mover)
                 continue
-            out[n] = 27767 + (a0 - (1))
+            out[n] = 27767 + a0
             n += 1
     # action 8: stop() -> ids 27777..27777
-    # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and offboard(mover) == 0)
-    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
+    # where busy and (up_to(doing(mover)) or moves_vikings(doing(mover)) and movable(mover) == 0 or doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
+    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (((<bint>ATTR_8[(<int>counter_or(st, st.current, 2, (-1))) + 1]) or ((<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]) and (define_4(st, st.current) == 0))) or (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0))):
         out[n] = 27777
         n += 1
-    # action 9: vanaheim_tokens(a: int, b: int) -> ids 27778..27786
-    # where phase == 3 and a <= b and controls(mover, 12)
-    if (st.counters[N_PLAYERS][17] == 3) and define_8(st, st.current, 12):
-        for a0 in range(1, 4):  # a: int 1..3
-            lo1 = 1  # b: int 1..3: between its bounds
-            bound1 = a0
-            if bound1 > lo1:
-                lo1 = bound1
-            hi1 = 4 - 1
-            for a1 in range(lo1, hi1 + 1):
-                out[n] = 27778 + (a0 - (1)) * 3 + (a1 - (1))
+    # action 9: vanaheim_tokens(a: enum:kingdom, b: enum:kingdom) -> ids 27778..27786
+    # where phase == score_phase and a <= b and controls_heaven(mover, vanaheim)
+    if ((<int>st.counters[N_PLAYERS][8]) == 3) and define_8(st, st.current, 3):
+        for a0 in range(3):  # a: enum:kingdom
+            for a1 in range(3):  # b: enum:kingdom
+                if not (a0 <= a1):  # a <= b
+                    continue
+                out[n] = 27778 + a0 * 3 + a1
                 n += 1
     return n
 
 
 cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
-    cdef long long a0
-    cdef long long a1
+    cdef int a0
+    cdef int a1
     cdef int a2
     cdef int a3
-    cdef long long lo1, hi1, bound1   # the bounds of integer parameter 1
     cdef uint64_t cand2[WORDS]   # candidate cells for parameter 2
     cdef uint64_t bits2
     cdef int w2
     if st.terminal:
         return False
     # action 0: deal() -> ids 0..0
-    # where phase == 0
-    if (st.counters[N_PLAYERS][17] == 0):
+    # where phase == doom_phase
+    if ((<int>st.counters[N_PLAYERS][8]) == 0):
         return True
     # action 1: pick(k: item) -> ids 1..35
-    # where phase == 1 and zone_size(mover, picked) == 0 and holding(mover, draft, k) > 0
-    if (st.counters[N_PLAYERS][17] == 1) and (zone_size_of(st, 4, st.current) == 0):
+    # where phase == draft_phase and zone_size(mover, picked) == 0 and holding(mover, draft, k) > 0
+    if ((<int>st.counters[N_PLAYERS][8]) == 1) and (zone_size_of(st, 4, st.current) == 0):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (holding_of(st, 3, st.current, a0) > 0):  # holding(mover, draft, k) > 0
                 continue
             return True
     # action 2: play(k: item) -> ids 36..70
-    # where phase == 2 and doing(mover) == 0 and plays(mover) > 0 and holding(mover, supply, k) + holding(mover, revealed, k) > 0
-    if (st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0) and (counter_of(st, st.current, 15) > 0):
+    # where phase == actions_phase and doing(mover) == none and plays(mover) > 0 and holding(mover, supply, k) + holding(mover, revealed, k) > 0
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and (counter_of(st, st.current, 6) > 0):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not ((holding_of(st, 5, st.current, a0) + holding_of(st, 6, st.current, a0)) > 0):  # holding(mover, supply, k) + holding(mover, revealed, k) > 0
                 continue
             return True
     # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
-    # where busy and doing(mover) <= 4 and src != dst and mine_at(src, k) and dest_ok(dst)
-    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) <= 4):
+    # where busy and moves_vikings(doing(mover)) and src != dst and mine_at(src, k) and dest_ok(dst)
+    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
-                if not define_5(st, a1, a0):  # mine_at(src, k)
+                if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
                 for a2 in range(N_CELLS):  # dst: cell
                     if not (a1 != a2):  # src != dst
                         continue
-                    if not define_24(st, a2):  # dest_ok(dst)
+                    if not define_17(st, a2):  # dest_ok(dst)
                         continue
                     return True
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
-    # where busy and doing(mover) == 3 and mine_at(src, k) and kingdom(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 3):
+    # where busy and doing(mover) == attack and mine_at(src, k) and kingdom_of(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
+    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
-                if not define_5(st, a1, a0):  # mine_at(src, k)
+                if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
                 cellset_1(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
                 for w2 in range(WORDS):  # dst: cell, ascending
@@ -1769,15 +1769,15 @@ cdef bint any_legal(State* st) noexcept nogil:
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not (define_1(st, a2) == counter_of(st, st.current, 11)):  # kingdom(dst) == realm(mover)
+                        if not (define_2(st, a2) == (<int>counter_or(st, st.current, 3, (-1)))):  # kingdom_of(dst) == realm(mover)
                             continue
                         return True
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..27718
-    # where busy and doing(mover) == 3 and mine_at(src, k) and heaven(dst) and q != mover and pool(q, place(dst)) > 0
-    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 3):
+    # where busy and doing(mover) == attack and mine_at(src, k) and heaven(dst) and q != mover and warriors[q, place(dst)] > 0
+    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
-                if not define_5(st, a1, a0):  # mine_at(src, k)
+                if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
                 cellset_2(st, cand2)  # heaven(dst)
                 for w2 in range(WORDS):  # dst: cell, ascending
@@ -1788,37 +1788,34 @@ cdef bint any_legal(State* st) noexcept nogil:
                         for a3 in range(N_PLAYERS):  # q: player
                             if not (a3 != st.current):  # q != mover
                                 continue
-                            if not (define_4(st, a3, PROP_1[a2]) > 0):  # pool(q, place(dst)) > 0
+                            if not ((<long long>element_of(st, a3, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 0)) > 0):  # warriors[q, place(dst)] > 0
                                 continue
                             return True
     # action 6: recruit(dst: cell) -> ids 27719..27766
-    # where busy and doing(mover) == 6 and offboard(mover) > 0 and recruit_ok(dst)
-    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) > 0):
+    # where busy and doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] > 0 and recruit_ok(dst)
+    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) > 0):
         for a0 in range(N_CELLS):  # dst: cell
-            if not define_25(st, a0):  # recruit_ok(dst)
+            if not define_18(st, a0):  # recruit_ok(dst)
                 continue
             return True
-    # action 7: destroy(v: int) -> ids 27767..27776
-    # where busy and doing(mover) == 5 and province_kingdom(v) == realm(mover)
-    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (counter_of(st, st.current, 10) == 5):
-        for a0 in range(1, 11):  # v: int 1..10
-            if not (define_0(st, a0) == counter_of(st, st.current, 11)):  # province_kingdom(v) == realm(mover)
+    # action 7: destroy(v: enum:province) -> ids 27767..27776
+    # where busy and doing(mover) == destroy_kingdom and in_kingdom(v) == realm(mover)
+    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 4):
+        for a0 in range(10):  # v: enum:province
+            if not ((<int>ATTR_10[a0 + 1]) == (<int>counter_or(st, st.current, 3, (-1)))):  # in_kingdom(v) == realm(mover)
                 continue
             return True
     # action 8: stop() -> ids 27777..27777
-    # where busy and (may_stop(mover) == 1 or doing(mover) <= 4 and movable(mover) == 0 or doing(mover) == 6 and offboard(mover) == 0)
-    if (counter_of(st, st.current, 10) > 0) and (counter_of(st, st.current, 12) > 0) and (((counter_of(st, st.current, 14) == 1) or ((counter_of(st, st.current, 10) <= 4) and (define_6(st, st.current) == 0))) or ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0))):
+    # where busy and (up_to(doing(mover)) or moves_vikings(doing(mover)) and movable(mover) == 0 or doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
+    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (((<bint>ATTR_8[(<int>counter_or(st, st.current, 2, (-1))) + 1]) or ((<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]) and (define_4(st, st.current) == 0))) or (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0))):
         return True
-    # action 9: vanaheim_tokens(a: int, b: int) -> ids 27778..27786
-    # where phase == 3 and a <= b and controls(mover, 12)
-    if (st.counters[N_PLAYERS][17] == 3) and define_8(st, st.current, 12):
-        for a0 in range(1, 4):  # a: int 1..3
-            lo1 = 1  # b: int 1..3: between its bounds
-            bound1 = a0
-            if bound1 > lo1:
-                lo1 = bound1
-            hi1 = 4 - 1
-            for a1 in range(lo1, hi1 + 1):
+    # action 9: vanaheim_tokens(a: enum:kingdom, b: enum:kingdom) -> ids 27778..27786
+    # where phase == score_phase and a <= b and controls_heaven(mover, vanaheim)
+    if ((<int>st.counters[N_PLAYERS][8]) == 3) and define_8(st, st.current, 3):
+        for a0 in range(3):  # a: enum:kingdom
+            for a1 in range(3):  # b: enum:kingdom
+                if not (a0 <= a1):  # a <= b
+                    continue
                 return True
     return False
 
@@ -1853,7 +1850,7 @@ cdef void remove_0(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_15(st, PROP_0[x]):
+        if not define_12(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -1873,7 +1870,7 @@ cdef void remove_1(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_15(st, PROP_0[x]):
+        if not define_12(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -1893,7 +1890,7 @@ cdef void remove_2(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_15(st, PROP_0[x]):
+        if not define_12(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -1930,7 +1927,7 @@ cdef void remove_4(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_15(st, PROP_0[x]):
+        if not define_12(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -1984,7 +1981,7 @@ cdef void remove_7(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_15(st, PROP_0[x]):
+        if not define_12(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2021,7 +2018,7 @@ cdef void remove_9(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_15(st, PROP_0[x]):
+        if not define_12(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2041,7 +2038,7 @@ cdef void remove_10(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_15(st, PROP_0[x]):
+        if not define_12(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2053,7 +2050,7 @@ cdef void remove_10(State* st) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_11(State* st, long long f0) noexcept nogil:
+cdef void remove_11(State* st, int f0) noexcept nogil:
     # remove the piece on c for each c in cells where province(c) == v (to hand)
     # f0 = v
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
@@ -2062,7 +2059,7 @@ cdef void remove_11(State* st, long long f0) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not (PROP_0[x] == f0):
+        if not ((<int>ATTR_11[x + 0]) == f0):
             continue
         c = x
         if c < N_CELLS:
@@ -2082,7 +2079,7 @@ cdef void remove_12(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_15(st, PROP_0[x]):
+        if not define_12(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2102,7 +2099,7 @@ cdef void remove_13(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_15(st, PROP_0[x]):
+        if not define_12(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2122,7 +2119,7 @@ cdef void remove_14(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_15(st, PROP_0[x]):
+        if not define_12(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2144,83 +2141,89 @@ cdef void each_0(State* st) noexcept nogil:
 
 
 cdef void each_1(State* st) noexcept nogil:
-    # for each q in players where controls(q, 11)
+    # for each q in players where controls_heaven(q, asgard)
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 11):
+        if not define_8(st, x, 2):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
 cdef void each_2(State* st) noexcept nogil:
-    # for each q in players where controls(q, 12)
+    # for each q in players where controls_heaven(q, vanaheim)
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 12):
+        if not define_8(st, x, 3):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
 
 cdef void each_3(State* st) noexcept nogil:
-    # for each s in range(first_scoring, last_scoring)
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = define_12(st)
-    each_hi = define_13(st)
-    for x in range(each_lo, each_hi + 1):
-        each_4(st, x)  # for each q in players
-
-
-cdef void each_4(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = s
+    # for each q in players where scoring_card != none
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f0))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f0) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f0) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f0) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
+        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
+            continue
+        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
-cdef void each_5(State* st) noexcept nogil:
+cdef void each_4(State* st) noexcept nogil:
+    # for each g in enum(3) where round_scoring
+    cdef int x
+    for x in range(3):
+        if not (<bint>st.counters[N_PLAYERS][11]):
+            continue
+        each_5(st, x)  # for each q in players
+
+
+cdef void each_5(State* st, int f0) noexcept nogil:
     # for each q in players
+    # f0 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_17(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f0)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f0 - 0, 3), define_11(st, x, f0), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
 cdef void each_6(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
+        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_14(st, x):
+            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
 cdef void each_7(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
 
 
-cdef void each_8(State* st, int f0) noexcept nogil:
+cdef void each_8(State* st) noexcept nogil:
+    # for each q in players
+    cdef int x
+    for x in range(N_PLAYERS):
+        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        if ((<int>counter_or(st, x, 1, (-1))) == 4):
+            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
+
+
+cdef void each_9(State* st, int f0) noexcept nogil:
     # for each g in item_kinds where gold_number(g) > 0
     # f0 = k
     cdef int x
     for x in range(N_ITEM_KINDS):
-        if not (define_20(st, x) > 0):
+        if not ((<long long>ATTR_5[x + 1]) > 0):
             continue
-        each_9(st, f0, x)  # for each q in players
+        each_10(st, f0, x)  # for each q in players
 
 
-cdef void each_9(State* st, int f0, int f1) noexcept nogil:
+cdef void each_10(State* st, int f0, int f1) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = g
@@ -2229,85 +2232,73 @@ cdef void each_9(State* st, int f0, int f1) noexcept nogil:
         take_items(st, f1, 5, x, 6, x, 1)  # take 1 g from supply of q to revealed of q
 
 
-cdef void each_10(State* st, int f0) noexcept nogil:
+cdef void each_11(State* st, int f0) noexcept nogil:
     # for each q in players
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        counter_set(st, x, 15, (st.counters[N_PLAYERS][16] + 3))  # set counter plays of q = round + 3
+        counter_set(st, x, 6, (st.counters[N_PLAYERS][7] + 3))  # set counter plays of q = round + 3
 
 
-cdef void each_11(State* st, int f0) noexcept nogil:
+cdef void each_12(State* st, int f0) noexcept nogil:
     # for each q in players where first_player(q)
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_22(st, x):
+        if not define_14(st, x):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_12(State* st, int f0) noexcept nogil:
-    # for each q in players where controls(q, 11)
+cdef void each_13(State* st, int f0) noexcept nogil:
+    # for each q in players where controls_heaven(q, asgard)
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 11):
+        if not define_8(st, x, 2):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
-cdef void each_13(State* st, int f0) noexcept nogil:
-    # for each q in players where controls(q, 12)
+cdef void each_14(State* st, int f0) noexcept nogil:
+    # for each q in players where controls_heaven(q, vanaheim)
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 12):
+        if not define_8(st, x, 3):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_14(State* st, int f0) noexcept nogil:
-    # for each s in range(first_scoring, last_scoring)
+cdef void each_15(State* st, int f0) noexcept nogil:
+    # for each q in players where scoring_card != none
     # f0 = k
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = define_12(st)
-    each_hi = define_13(st)
-    for x in range(each_lo, each_hi + 1):
-        each_15(st, f0, x)  # for each q in players
-
-
-cdef void each_15(State* st, int f0, long long f1) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = s
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f1))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f1) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f1) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f1) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
+        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
+            continue
+        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
 cdef void each_16(State* st, int f0) noexcept nogil:
-    # for each q in players
+    # for each g in enum(3) where round_scoring
     # f0 = k
     cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_17(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
+    for x in range(3):
+        if not (<bint>st.counters[N_PLAYERS][11]):
+            continue
+        each_17(st, f0, x)  # for each q in players
 
 
-cdef void each_17(State* st, int f0) noexcept nogil:
+cdef void each_17(State* st, int f0, int f1) noexcept nogil:
     # for each q in players
     # f0 = k
+    # f1 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_11(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
 cdef void each_18(State* st, int f0) noexcept nogil:
@@ -2315,344 +2306,373 @@ cdef void each_18(State* st, int f0) noexcept nogil:
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
+        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_14(st, x):
+            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
 cdef void each_19(State* st, int f0) noexcept nogil:
-    # for each q in players where controls(q, 11)
+    # for each q in players
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 11):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
 
 
 cdef void each_20(State* st, int f0) noexcept nogil:
-    # for each q in players where controls(q, 12)
+    # for each q in players
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 12):
-            continue
-        next_turn(st, x)  # next_turn: q moves next
+        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        if ((<int>counter_or(st, x, 1, (-1))) == 4):
+            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
 
 
 cdef void each_21(State* st, int f0) noexcept nogil:
-    # for each s in range(first_scoring, last_scoring)
+    # for each q in players where controls_heaven(q, asgard)
     # f0 = k
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = define_12(st)
-    each_hi = define_13(st)
-    for x in range(each_lo, each_hi + 1):
-        each_22(st, f0, x)  # for each q in players
-
-
-cdef void each_22(State* st, int f0, long long f1) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = s
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f1))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f1) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f1) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f1) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
+        if not define_8(st, x, 2):
+            continue
+        counter_add(st, x, 0, 5)  # add counter score of q += 5
+
+
+cdef void each_22(State* st, int f0) noexcept nogil:
+    # for each q in players where controls_heaven(q, vanaheim)
+    # f0 = k
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_8(st, x, 3):
+            continue
+        next_turn(st, x)  # next_turn: q moves next
 
 
 cdef void each_23(State* st, int f0) noexcept nogil:
-    # for each q in players
+    # for each q in players where scoring_card != none
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_17(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
+        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
+            continue
+        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
 cdef void each_24(State* st, int f0) noexcept nogil:
+    # for each g in enum(3) where round_scoring
+    # f0 = k
+    cdef int x
+    for x in range(3):
+        if not (<bint>st.counters[N_PLAYERS][11]):
+            continue
+        each_25(st, f0, x)  # for each q in players
+
+
+cdef void each_25(State* st, int f0, int f1) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = g
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_11(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
+
+
+cdef void each_26(State* st, int f0) noexcept nogil:
     # for each q in players
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
+        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_14(st, x):
+            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_25(State* st, int f0) noexcept nogil:
+cdef void each_27(State* st, int f0) noexcept nogil:
     # for each q in players
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
 
 
-cdef void each_26(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players where controls(q, 11)
+cdef void each_28(State* st, int f0) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    cdef int x
+    for x in range(N_PLAYERS):
+        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        if ((<int>counter_or(st, x, 1, (-1))) == 4):
+            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
+
+
+cdef void each_29(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each q in players where controls_heaven(q, asgard)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 11):
+        if not define_8(st, x, 2):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
-
-
-cdef void each_27(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players where controls(q, 12)
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 12):
-            continue
-        next_turn(st, x)  # next_turn: q moves next
-
-
-cdef void each_28(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each s in range(first_scoring, last_scoring)
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = define_12(st)
-    each_hi = define_13(st)
-    for x in range(each_lo, each_hi + 1):
-        each_29(st, f0, f1, f2, x)  # for each q in players
-
-
-cdef void each_29(State* st, int f0, int f1, int f2, long long f3) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    # f3 = s
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f3))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f3) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f3) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f3) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
 
 
 cdef void each_30(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players
+    # for each q in players where controls_heaven(q, vanaheim)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_17(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
+        if not define_8(st, x, 3):
+            continue
+        next_turn(st, x)  # next_turn: q moves next
 
 
 cdef void each_31(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players
+    # for each q in players where scoring_card != none
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
+        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
+            continue
+        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
 cdef void each_32(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each g in enum(3) where round_scoring
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    cdef int x
+    for x in range(3):
+        if not (<bint>st.counters[N_PLAYERS][11]):
+            continue
+        each_33(st, f0, f1, f2, x)  # for each q in players
+
+
+cdef void each_33(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
     # f2 = dst
+    # f3 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
-
-
-cdef void each_33(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players where controls(q, 11)
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 11):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f3)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f3 - 0, 3), define_11(st, x, f3), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
 cdef void each_34(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players where controls(q, 12)
+    # for each q in players
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 12):
-            continue
-        next_turn(st, x)  # next_turn: q moves next
+        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_14(st, x):
+            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
 cdef void each_35(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each s in range(first_scoring, last_scoring)
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = define_12(st)
-    each_hi = define_13(st)
-    for x in range(each_lo, each_hi + 1):
-        each_36(st, f0, f1, f2, x)  # for each q in players
-
-
-cdef void each_36(State* st, int f0, int f1, int f2, long long f3) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
     # f2 = dst
-    # f3 = s
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f3))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f3) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f3) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f3) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
+
+
+cdef void each_36(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        if ((<int>counter_or(st, x, 1, (-1))) == 4):
+            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
 
 
 cdef void each_37(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players
+    # for each q in players where controls_heaven(q, asgard)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_17(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
+        if not define_8(st, x, 2):
+            continue
+        counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
 cdef void each_38(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players
+    # for each q in players where controls_heaven(q, vanaheim)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
+        if not define_8(st, x, 3):
+            continue
+        next_turn(st, x)  # next_turn: q moves next
 
 
 cdef void each_39(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players
+    # for each q in players where scoring_card != none
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
-
-
-cdef void each_40(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each q in players where controls(q, 11)
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    # f3 = q
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 11):
+        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
             continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
+        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+
+
+cdef void each_40(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each g in enum(3) where round_scoring
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    cdef int x
+    for x in range(3):
+        if not (<bint>st.counters[N_PLAYERS][11]):
+            continue
+        each_41(st, f0, f1, f2, x)  # for each q in players
 
 
 cdef void each_41(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each q in players where controls(q, 12)
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    # f3 = q
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 12):
-            continue
-        next_turn(st, x)  # next_turn: q moves next
-
-
-cdef void each_42(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each s in range(first_scoring, last_scoring)
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    # f3 = q
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = define_12(st)
-    each_hi = define_13(st)
-    for x in range(each_lo, each_hi + 1):
-        each_43(st, f0, f1, f2, f3, x)  # for each q in players
-
-
-cdef void each_43(State* st, int f0, int f1, int f2, int f3, long long f4) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
     # f2 = dst
-    # f3 = q
-    # f4 = s
+    # f3 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f4))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f4) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f4) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f4) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f3)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f3 - 0, 3), define_11(st, x, f3), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
-cdef void each_44(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+cdef void each_42(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
     # f2 = dst
-    # f3 = q
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_17(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_14(st, x):
+            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
+
+
+cdef void each_43(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
+
+
+cdef void each_44(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        if ((<int>counter_or(st, x, 1, (-1))) == 4):
+            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
 
 
 cdef void each_45(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each q in players
+    # for each q in players where controls_heaven(q, asgard)
     # f0 = k
     # f1 = src
     # f2 = dst
     # f3 = q
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
+        if not define_8(st, x, 2):
+            continue
+        counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
 cdef void each_46(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each q in players where controls_heaven(q, vanaheim)
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_8(st, x, 3):
+            continue
+        next_turn(st, x)  # next_turn: q moves next
+
+
+cdef void each_47(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each q in players where scoring_card != none
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
+            continue
+        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+
+
+cdef void each_48(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each g in enum(3) where round_scoring
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
+    cdef int x
+    for x in range(3):
+        if not (<bint>st.counters[N_PLAYERS][11]):
+            continue
+        each_49(st, f0, f1, f2, f3, x)  # for each q in players
+
+
+cdef void each_49(State* st, int f0, int f1, int f2, int f3, int f4) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
+    # f4 = g
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f4)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f4 - 0, 3), define_11(st, x, f4), True)  # add tokens[q, g] += occupied_in(q, g)
+
+
+cdef void each_50(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = src
@@ -2660,356 +2680,410 @@ cdef void each_46(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = q
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
+        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_14(st, x):
+            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_47(State* st, int f0) noexcept nogil:
-    # for each q in players where controls(q, 11)
-    # f0 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 11):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
-
-
-cdef void each_48(State* st, int f0) noexcept nogil:
-    # for each q in players where controls(q, 12)
-    # f0 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 12):
-            continue
-        next_turn(st, x)  # next_turn: q moves next
-
-
-cdef void each_49(State* st, int f0) noexcept nogil:
-    # for each s in range(first_scoring, last_scoring)
-    # f0 = dst
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = define_12(st)
-    each_hi = define_13(st)
-    for x in range(each_lo, each_hi + 1):
-        each_50(st, f0, x)  # for each q in players
-
-
-cdef void each_50(State* st, int f0, long long f1) noexcept nogil:
+cdef void each_51(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # for each q in players
-    # f0 = dst
-    # f1 = s
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f1))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f1) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f1) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f1) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
 
 
-cdef void each_51(State* st, int f0) noexcept nogil:
+cdef void each_52(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # for each q in players
-    # f0 = dst
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_17(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_52(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
+        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        if ((<int>counter_or(st, x, 1, (-1))) == 4):
+            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
 
 
 cdef void each_53(State* st, int f0) noexcept nogil:
+    # for each q in players where controls_heaven(q, asgard)
+    # f0 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_8(st, x, 2):
+            continue
+        counter_add(st, x, 0, 5)  # add counter score of q += 5
+
+
+cdef void each_54(State* st, int f0) noexcept nogil:
+    # for each q in players where controls_heaven(q, vanaheim)
+    # f0 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_8(st, x, 3):
+            continue
+        next_turn(st, x)  # next_turn: q moves next
+
+
+cdef void each_55(State* st, int f0) noexcept nogil:
+    # for each q in players where scoring_card != none
+    # f0 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
+            continue
+        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+
+
+cdef void each_56(State* st, int f0) noexcept nogil:
+    # for each g in enum(3) where round_scoring
+    # f0 = dst
+    cdef int x
+    for x in range(3):
+        if not (<bint>st.counters[N_PLAYERS][11]):
+            continue
+        each_57(st, f0, x)  # for each q in players
+
+
+cdef void each_57(State* st, int f0, int f1) noexcept nogil:
+    # for each q in players
+    # f0 = dst
+    # f1 = g
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_11(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
+
+
+cdef void each_58(State* st, int f0) noexcept nogil:
     # for each q in players
     # f0 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
+        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_14(st, x):
+            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_54(State* st, long long f0) noexcept nogil:
+cdef void each_59(State* st, int f0) noexcept nogil:
+    # for each q in players
+    # f0 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
+
+
+cdef void each_60(State* st, int f0) noexcept nogil:
+    # for each q in players
+    # f0 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        if ((<int>counter_or(st, x, 1, (-1))) == 4):
+            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
+
+
+cdef void each_61(State* st, int f0) noexcept nogil:
     # for each q in players
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 4, quant_20(st, f0, x))  # add counter valhalla of q += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-        if quant_21(st, f0, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_17(st, f0, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+        if quant_18(st, f0, x):
+            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_55(State* st, long long f0) noexcept nogil:
-    # for each q in players where controls(q, 11)
+cdef void each_62(State* st, int f0) noexcept nogil:
+    # for each q in players where controls_heaven(q, asgard)
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 11):
+        if not define_8(st, x, 2):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
-cdef void each_56(State* st, long long f0) noexcept nogil:
-    # for each q in players where controls(q, 12)
+cdef void each_63(State* st, int f0) noexcept nogil:
+    # for each q in players where controls_heaven(q, vanaheim)
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 12):
+        if not define_8(st, x, 3):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_57(State* st, long long f0) noexcept nogil:
-    # for each s in range(first_scoring, last_scoring)
-    # f0 = v
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = define_12(st)
-    each_hi = define_13(st)
-    for x in range(each_lo, each_hi + 1):
-        each_58(st, f0, x)  # for each q in players
-
-
-cdef void each_58(State* st, long long f0, long long f1) noexcept nogil:
-    # for each q in players
-    # f0 = v
-    # f1 = s
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f1))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f1) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f1) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f1) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
-
-
-cdef void each_59(State* st, long long f0) noexcept nogil:
-    # for each q in players
+cdef void each_64(State* st, int f0) noexcept nogil:
+    # for each q in players where scoring_card != none
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_17(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
+        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
+            continue
+        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
-cdef void each_60(State* st, long long f0) noexcept nogil:
+cdef void each_65(State* st, int f0) noexcept nogil:
+    # for each g in enum(3) where round_scoring
+    # f0 = v
+    cdef int x
+    for x in range(3):
+        if not (<bint>st.counters[N_PLAYERS][11]):
+            continue
+        each_66(st, f0, x)  # for each q in players
+
+
+cdef void each_66(State* st, int f0, int f1) noexcept nogil:
+    # for each q in players
+    # f0 = v
+    # f1 = g
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_11(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
+
+
+cdef void each_67(State* st, int f0) noexcept nogil:
     # for each q in players
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
+        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_14(st, x):
+            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
-cdef void each_61(State* st, long long f0) noexcept nogil:
+cdef void each_68(State* st, int f0) noexcept nogil:
     # for each q in players
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
 
 
-cdef void each_62(State* st) noexcept nogil:
-    # for each q in players where controls(q, 11)
+cdef void each_69(State* st, int f0) noexcept nogil:
+    # for each q in players
+    # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 11):
+        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        if ((<int>counter_or(st, x, 1, (-1))) == 4):
+            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
+
+
+cdef void each_70(State* st) noexcept nogil:
+    # for each q in players where controls_heaven(q, asgard)
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_8(st, x, 2):
             continue
         counter_add(st, x, 0, 5)  # add counter score of q += 5
 
 
-cdef void each_63(State* st) noexcept nogil:
-    # for each q in players where controls(q, 12)
+cdef void each_71(State* st) noexcept nogil:
+    # for each q in players where controls_heaven(q, vanaheim)
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 12):
+        if not define_8(st, x, 3):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_64(State* st) noexcept nogil:
-    # for each s in range(first_scoring, last_scoring)
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = define_12(st)
-    each_hi = define_13(st)
-    for x in range(each_lo, each_hi + 1):
-        each_65(st, x)  # for each q in players
-
-
-cdef void each_65(State* st, long long f0) noexcept nogil:
-    # for each q in players
-    # f0 = s
+cdef void each_72(State* st) noexcept nogil:
+    # for each q in players where scoring_card != none
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f0))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f0) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f0) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f0) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
-
-
-cdef void each_66(State* st) noexcept nogil:
-    # for each q in players
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_17(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_67(State* st) noexcept nogil:
-    # for each q in players
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
-
-
-cdef void each_68(State* st) noexcept nogil:
-    # for each q in players
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
-
-
-cdef void each_69(State* st, long long f0, long long f1) noexcept nogil:
-    # for each q in players where controls(q, 11)
-    # f0 = a
-    # f1 = b
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 11):
+        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
             continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
+        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
-cdef void each_70(State* st, long long f0, long long f1) noexcept nogil:
-    # for each q in players where controls(q, 12)
-    # f0 = a
-    # f1 = b
+cdef void each_73(State* st) noexcept nogil:
+    # for each g in enum(3) where round_scoring
     cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 12):
+    for x in range(3):
+        if not (<bint>st.counters[N_PLAYERS][11]):
             continue
-        next_turn(st, x)  # next_turn: q moves next
+        each_74(st, x)  # for each q in players
 
 
-cdef void each_71(State* st, long long f0, long long f1) noexcept nogil:
-    # for each s in range(first_scoring, last_scoring)
-    # f0 = a
-    # f1 = b
-    cdef long long x
-    cdef long long each_lo
-    cdef long long each_hi
-    each_lo = define_12(st)
-    each_hi = define_13(st)
-    for x in range(each_lo, each_hi + 1):
-        each_72(st, f0, f1, x)  # for each q in players
-
-
-cdef void each_72(State* st, long long f0, long long f1, long long f2) noexcept nogil:
+cdef void each_74(State* st, int f0) noexcept nogil:
     # for each q in players
-    # f0 = a
-    # f1 = b
-    # f2 = s
+    # f0 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, define_14(st, f2))))  # add counter score of q += kingdom_points(provinces_won(q, scored_kingdom(s)))
-        counter_add(st, x, 7, (<long long>(define_11(st, x, 1)) if (define_14(st, f2) == 1) else <long long>(0)))  # add counter tok_j of q += either(scored_kingdom(s) == 1, occupied_in(q, 1), 0)
-        counter_add(st, x, 8, (<long long>(define_11(st, x, 2)) if (define_14(st, f2) == 2) else <long long>(0)))  # add counter tok_m of q += either(scored_kingdom(s) == 2, occupied_in(q, 2), 0)
-        counter_add(st, x, 9, (<long long>(define_11(st, x, 3)) if (define_14(st, f2) == 3) else <long long>(0)))  # add counter tok_a of q += either(scored_kingdom(s) == 3, occupied_in(q, 3), 0)
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f0)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f0 - 0, 3), define_11(st, x, f0), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
-cdef void each_73(State* st, long long f0, long long f1) noexcept nogil:
+cdef void each_75(State* st) noexcept nogil:
     # for each q in players
-    # f0 = a
-    # f1 = b
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        counter_add(st, x, 4, quant_16(st, x))  # add counter valhalla of q += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_17(st, x):
-            counter_set(st, x, 6, 4)  # set counter lead of q = 4  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_74(State* st, long long f0, long long f1) noexcept nogil:
-    # for each q in players
-    # f0 = a
-    # f1 = b
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (counter_of(st, x, 4) + (<long long>(1) if (counter_of(st, x, 6) == 4) else <long long>(0))))  # add counter score of q += valhalla(q) + either(lead(q) == 4, 1, 0)
-
-
-cdef void each_75(State* st, long long f0, long long f1) noexcept nogil:
-    # for each q in players
-    # f0 = a
-    # f1 = b
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 1, counter_of(st, x, 4))  # add counter boat of q += valhalla(q)
-        counter_set(st, x, 4, 0)  # set counter valhalla of q = 0
-        if (counter_of(st, x, 6) == 4):
-            counter_set(st, x, 6, 1)  # set counter lead of q = 1  # if lead(q) == 4
+        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_14(st, x):
+            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 
 
 cdef void each_76(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>5 * quant_22(st, x)))  # add counter score of q += 5 * min(x in range(1, 3): either(x == 1, tok_j(q), either(x == 2, tok_m(q), tok_a(q))))
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
+
+
+cdef void each_77(State* st) noexcept nogil:
+    # for each q in players
+    cdef int x
+    for x in range(N_PLAYERS):
+        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        if ((<int>counter_or(st, x, 1, (-1))) == 4):
+            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
+
+
+cdef void each_78(State* st, int f0, int f1) noexcept nogil:
+    # for each q in players where controls_heaven(q, asgard)
+    # f0 = a
+    # f1 = b
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_8(st, x, 2):
+            continue
+        counter_add(st, x, 0, 5)  # add counter score of q += 5
+
+
+cdef void each_79(State* st, int f0, int f1) noexcept nogil:
+    # for each q in players where controls_heaven(q, vanaheim)
+    # f0 = a
+    # f1 = b
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_8(st, x, 3):
+            continue
+        next_turn(st, x)  # next_turn: q moves next
+
+
+cdef void each_80(State* st, int f0, int f1) noexcept nogil:
+    # for each q in players where scoring_card != none
+    # f0 = a
+    # f1 = b
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
+            continue
+        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+
+
+cdef void each_81(State* st, int f0, int f1) noexcept nogil:
+    # for each g in enum(3) where round_scoring
+    # f0 = a
+    # f1 = b
+    cdef int x
+    for x in range(3):
+        if not (<bint>st.counters[N_PLAYERS][11]):
+            continue
+        each_82(st, f0, f1, x)  # for each q in players
+
+
+cdef void each_82(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each q in players
+    # f0 = a
+    # f1 = b
+    # f2 = g
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, define_9(st, define_10(st, x, f2)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f2 - 0, 3), define_11(st, x, f2), True)  # add tokens[q, g] += occupied_in(q, g)
+
+
+cdef void each_83(State* st, int f0, int f1) noexcept nogil:
+    # for each q in players
+    # f0 = a
+    # f1 = b
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
+        if quant_14(st, x):
+            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
+
+
+cdef void each_84(State* st, int f0, int f1) noexcept nogil:
+    # for each q in players
+    # f0 = a
+    # f1 = b
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
+
+
+cdef void each_85(State* st, int f0, int f1) noexcept nogil:
+    # for each q in players
+    # f0 = a
+    # f1 = b
+    cdef int x
+    for x in range(N_PLAYERS):
+        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        if ((<int>counter_or(st, x, 1, (-1))) == 4):
+            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
+
+
+cdef void each_86(State* st) noexcept nogil:
+    # for each q in players
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, (<long long>5 * quant_19(st, x)))  # add counter score of q += 5 * min(g in enum(3): tokens[q, g])
 
 
 cdef void apply_action_0(State* st) noexcept nogil:
     # action 0: deal()
-    counter_add(st, 4, 16, 1)  # add counter round of the game += 1
+    counter_add(st, 4, 7, 1)  # add counter round of the game += 1
     gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
     shuffle_items(st, 8, 0)  # shuffle doom_pile
     deal_items(st, 8, 0, 9, 0, 5)  # deal 5 from doom_pile to doomed
     each_0(st)  # for each q in players
-    counter_set(st, 4, 17, 1)  # set counter phase of the game = 1
+    counter_set(st, 4, 8, 1)  # set counter phase of the game = draft_phase
     st.again = 1  # extra_turn: the mover moves again
-    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 4, 20, 1)  # set counter round_scoring of the game = 1
-        each_1(st)  # for each q in players where controls(q, 11)
-        counter_set(st, 4, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
-        each_2(st)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
-    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
-        each_3(st)  # for each s in range(first_scoring, last_scoring)
-        counter_set(st, 4, 19, 0)  # set counter card_kingdom of the game = 0
-        counter_set(st, 4, 20, 0)  # set counter round_scoring of the game = 0
-    # trigger 7: ragnarok when phase == 4
-    if (st.counters[N_PLAYERS][17] == 4):
-        each_5(st)  # for each q in players
-        remove_0(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
+    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
+        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
+        each_1(st)  # for each q in players where controls_heaven(q, asgard)
+        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
+        each_2(st)  # for each q in players where controls_heaven(q, vanaheim)
+    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
+    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
+        each_3(st)  # for each q in players where scoring_card != none
+        each_4(st)  # for each g in enum(3) where round_scoring
+        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
+        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
+    # trigger 7: ragnarok when phase == ragnarok_phase
+    if ((<int>st.counters[N_PLAYERS][8]) == 4):
         each_6(st)  # for each q in players
-        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+        remove_0(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
         each_7(st)  # for each q in players
-        if (st.counters[N_PLAYERS][16] >= 3):
-            counter_set(st, 4, 18, 1)  # set counter over of the game = 1
+        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+        each_8(st)  # for each q in players
+        if (st.counters[N_PLAYERS][7] >= 3):
+            counter_set(st, 4, 9, True)  # set counter over of the game = true
         else:
-            counter_set(st, 4, 17, 0)  # set counter phase of the game = 0
+            counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
             next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
@@ -3017,37 +3091,38 @@ cdef void apply_action_1(State* st, int a0) noexcept nogil:
     # action 1: pick(k: item)
     take_items(st, a0, 3, st.current, 4, st.current, 1)  # take 1 k from draft of mover to picked of mover
     # trigger 3: draft_pass when all q in players: zone_size(q, picked) == 1
-    if quant_18(st):
+    if quant_15(st):
         gather_items(st, 4, 5, False, 0)  # gather picked into supply
         pass_zone_items(st, 3, 1)  # pass every draft 1 seat(s) on
     # trigger 4: draft_over when all q in players: zone_size(q, draft) == 0 and zone_size(q, picked) == 0
-    if quant_19(st):
-        each_8(st, a0)  # for each g in item_kinds where gold_number(g) > 0
-        counter_set(st, 4, 17, 2)  # set counter phase of the game = 2
-        each_10(st, a0)  # for each q in players
-        each_11(st, a0)  # for each q in players where first_player(q)
-    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 4, 20, 1)  # set counter round_scoring of the game = 1
-        each_12(st, a0)  # for each q in players where controls(q, 11)
-        counter_set(st, 4, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
-        each_13(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
-    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
-        each_14(st, a0)  # for each s in range(first_scoring, last_scoring)
-        counter_set(st, 4, 19, 0)  # set counter card_kingdom of the game = 0
-        counter_set(st, 4, 20, 0)  # set counter round_scoring of the game = 0
-    # trigger 7: ragnarok when phase == 4
-    if (st.counters[N_PLAYERS][17] == 4):
-        each_16(st, a0)  # for each q in players
-        remove_1(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_17(st, a0)  # for each q in players
-        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+    if quant_16(st):
+        each_9(st, a0)  # for each g in item_kinds where gold_number(g) > 0
+        counter_set(st, 4, 8, 2)  # set counter phase of the game = actions_phase
+        each_11(st, a0)  # for each q in players
+        each_12(st, a0)  # for each q in players where first_player(q)
+    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
+    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
+        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
+        each_13(st, a0)  # for each q in players where controls_heaven(q, asgard)
+        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
+        each_14(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
+    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
+    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
+        each_15(st, a0)  # for each q in players where scoring_card != none
+        each_16(st, a0)  # for each g in enum(3) where round_scoring
+        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
+        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
+    # trigger 7: ragnarok when phase == ragnarok_phase
+    if ((<int>st.counters[N_PLAYERS][8]) == 4):
         each_18(st, a0)  # for each q in players
-        if (st.counters[N_PLAYERS][16] >= 3):
-            counter_set(st, 4, 18, 1)  # set counter over of the game = 1
+        remove_1(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+        each_19(st, a0)  # for each q in players
+        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+        each_20(st, a0)  # for each q in players
+        if (st.counters[N_PLAYERS][7] >= 3):
+            counter_set(st, 4, 9, True)  # set counter over of the game = true
         else:
-            counter_set(st, 4, 17, 0)  # set counter phase of the game = 0
+            counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
             next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
@@ -3057,357 +3132,360 @@ cdef void apply_action_2(State* st, int a0) noexcept nogil:
         take_items(st, a0, 5, st.current, 7, st.current, 1)  # take 1 k from supply of mover to played of mover
     else:
         take_items(st, a0, 6, st.current, 7, st.current, 1)  # take 1 k from revealed of mover to played of mover  # if holding(mover, supply, k) > 0
-    counter_add(st, st.current, 15, (<long long>(0) if (define_17(st, a0) == 9) else <long long>((-<long long>1))))  # add counter plays of mover += either(card_type(k) == 9, 0, -1)
-    if ((define_17(st, a0) <= 6) and (not ((define_17(st, a0) == 6) and (counter_of(st, st.current, 5) == 0)))):
-        counter_set(st, st.current, 10, define_17(st, a0))  # set counter doing of mover = card_type(k)
-        counter_set(st, st.current, 11, define_18(st, a0))  # set counter realm of mover = card_realm(k)
-        counter_set(st, st.current, 12, define_19(st, define_17(st, a0)))  # set counter left of mover = card_moves(card_type(k))
-        counter_set(st, st.current, 14, (<long long>(1) if (((define_17(st, a0) == 1) or (define_17(st, a0) == 4)) or (define_17(st, a0) == 6)) else <long long>(0)))  # set counter may_stop of mover = either(card_type(k) == 1 or card_type(k) == 4 or card_type(k) == 6, 1, 0)
-        st.again = 1  # extra_turn: the mover moves again  # if card_type(k) <= 6 and not (card_type(k) == 6 and offboard(mover) == 0)
-    if ((define_17(st, a0) == 2) and (counter_of(st, st.current, 5) > 0)):
-        counter_add(st, st.current, 5, (-<long long>1))  # add counter offboard of mover += -1
-        counter_add(st, st.current, 1, 1)  # add counter boat of mover += 1  # if card_type(k) == 2 and offboard(mover) > 0
-    if (define_17(st, a0) == 7):
-        counter_set(st, 4, 19, define_18(st, a0))  # set counter card_kingdom of the game = card_realm(k)  # if card_type(k) == 7
-    if (define_17(st, a0) == 8):
-        counter_add(st, st.current, 7, (<long long>(1) if ((define_18(st, a0) == 1) or (define_18(st, a0) == 3)) else <long long>(0)))  # add counter tok_j of mover += either(card_realm(k) == 1 or card_realm(k) == 3, 1, 0)
-        counter_add(st, st.current, 8, (<long long>(1) if ((define_18(st, a0) == 1) or (define_18(st, a0) == 2)) else <long long>(0)))  # add counter tok_m of mover += either(card_realm(k) == 1 or card_realm(k) == 2, 1, 0)
-        counter_add(st, st.current, 9, (<long long>(1) if ((define_18(st, a0) == 2) or (define_18(st, a0) == 3)) else <long long>(0)))  # add counter tok_a of mover += either(card_realm(k) == 2 or card_realm(k) == 3, 1, 0)  # if card_type(k) == 8
-    if (define_17(st, a0) == 9):
-        deal_items(st, 0, 0, 5, st.current, (<long long>(1) if (define_18(st, a0) == 1) else <long long>(0)))  # deal either(card_realm(k) == 1, 1, 0) from bronze to supply of mover
-        deal_items(st, 1, 0, 5, st.current, (<long long>(1) if (define_18(st, a0) == 1) else <long long>(2)))  # deal either(card_realm(k) == 1, 1, 2) from silver to supply of mover
-        st.again = 1  # extra_turn: the mover moves again  # if card_type(k) == 9
-    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 4, 20, 1)  # set counter round_scoring of the game = 1
-        each_19(st, a0)  # for each q in players where controls(q, 11)
-        counter_set(st, 4, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
-        each_20(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
-    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
-        each_21(st, a0)  # for each s in range(first_scoring, last_scoring)
-        counter_set(st, 4, 19, 0)  # set counter card_kingdom of the game = 0
-        counter_set(st, 4, 20, 0)  # set counter round_scoring of the game = 0
-    # trigger 7: ragnarok when phase == 4
-    if (st.counters[N_PLAYERS][17] == 4):
-        each_23(st, a0)  # for each q in players
+    counter_add(st, st.current, 6, (<long long>(0) if ((<int>ATTR_0[a0 + 1]) == 8) else <long long>((-<long long>1))))  # add counter plays of mover += either(kind(k) == draw_cards, 0, -1)
+    if (((<long long>ATTR_7[(<int>ATTR_0[a0 + 1]) + 1]) > 0) and (not (((<int>ATTR_0[a0 + 1]) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
+        counter_set(st, st.current, 2, (<int>ATTR_0[a0 + 1]))  # set counter doing of mover = kind(k)
+        counter_set(st, st.current, 3, (<int>ATTR_1[a0 + 1]))  # set counter realm of mover = kingdom(k)
+        counter_set(st, st.current, 4, (<long long>ATTR_7[(<int>ATTR_0[a0 + 1]) + 1]))  # set counter left of mover = moves(kind(k))
+        st.again = 1  # extra_turn: the mover moves again  # if moves(kind(k)) > 0 and not (kind(k) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
+    if (((<int>ATTR_0[a0 + 1]) == 1) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) > 0)):
+        element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 6), (-<long long>1), True)  # add warriors[mover, offboard] += -1
+        element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 6), 1, True)  # add warriors[mover, boat] += 1  # if kind(k) == new_warrior and warriors[mover, offboard] > 0
+    if ((<int>ATTR_0[a0 + 1]) == 6):
+        counter_set(st, 4, 10, (<int>ATTR_1[a0 + 1]))  # set counter scoring_card of the game = kingdom(k)  # if kind(k) == score_kingdom
+    if ((<int>ATTR_0[a0 + 1]) == 7):
+        element_set(st, st.current, 18, element_step(0, <long long>(<int>ATTR_1[a0 + 1]) - 0, 3), 1, True)  # add tokens[mover, kingdom(k)] += 1
+        element_set(st, st.current, 18, element_step(0, <long long>(<int>ATTR_2[a0 + 1]) - 0, 3), 1, True)  # add tokens[mover, second_kingdom(k)] += 1  # if kind(k) == take_province_token
+    if ((<int>ATTR_0[a0 + 1]) == 8):
+        deal_items(st, 0, 0, 5, st.current, (<long long>ATTR_3[a0 + 1]))  # deal bronze_drawn(k) from bronze to supply of mover
+        deal_items(st, 1, 0, 5, st.current, (<long long>ATTR_4[a0 + 1]))  # deal silver_drawn(k) from silver to supply of mover
+        st.again = 1  # extra_turn: the mover moves again  # if kind(k) == draw_cards
+    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
+    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
+        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
+        each_21(st, a0)  # for each q in players where controls_heaven(q, asgard)
+        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
+        each_22(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
+    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
+    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
+        each_23(st, a0)  # for each q in players where scoring_card != none
+        each_24(st, a0)  # for each g in enum(3) where round_scoring
+        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
+        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
+    # trigger 7: ragnarok when phase == ragnarok_phase
+    if ((<int>st.counters[N_PLAYERS][8]) == 4):
+        each_26(st, a0)  # for each q in players
         remove_2(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_24(st, a0)  # for each q in players
+        each_27(st, a0)  # for each q in players
         gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_25(st, a0)  # for each q in players
-        if (st.counters[N_PLAYERS][16] >= 3):
-            counter_set(st, 4, 18, 1)  # set counter over of the game = 1
+        each_28(st, a0)  # for each q in players
+        if (st.counters[N_PLAYERS][7] >= 3):
+            counter_set(st, 4, 9, True)  # set counter over of the game = true
         else:
-            counter_set(st, 4, 17, 0)  # set counter phase of the game = 0
+            counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
             next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
 cdef void apply_action_3(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 3: go(k: kind, src: cell, dst: cell)
         # trigger 0: carry
-    if define_2(st, a1):
-        remove_3(st, a1)  # remove the piece on src (to hand)  # if hut(src)
-    if (a0 == 1):
-        counter_set(st, st.current, 6, PROP_1[a2])  # set counter lead of mover = place(dst)
-        if define_2(st, a2):
-            put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if hut(dst)
+    if define_0(st, a1):
+        remove_3(st, a1)  # remove the piece on src (to hand)
     else:
-        counter_add(st, st.current, 1, ((<long long>((-<long long>1)) if (PROP_1[a1] == 1) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 1) else <long long>(0))))  # add counter boat of mover += either(place(src) == 1, -1, 0) + either(place(dst) == 1, 1, 0)
-        counter_add(st, st.current, 2, ((<long long>((-<long long>1)) if (PROP_1[a1] == 2) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 2) else <long long>(0))))  # add counter asgard of mover += either(place(src) == 2, -1, 0) + either(place(dst) == 2, 1, 0)
-        counter_add(st, st.current, 3, ((<long long>((-<long long>1)) if (PROP_1[a1] == 3) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 3) else <long long>(0))))  # add counter vanaheim of mover += either(place(src) == 3, -1, 0) + either(place(dst) == 3, 1, 0)
-        if define_2(st, a2):
-            put_piece(st, st.current, 0, a2)  # place warrior of mover at dst  # if hut(dst)  # if k == leader
-    # trigger 1: horde_target when doing(mover) == 4
-    if (counter_of(st, st.current, 10) == 4):
-        counter_set(st, st.current, 13, PROP_0[a2])  # set counter target of mover = province(dst)
+        if (a0 == 0):
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[mover, place(src)] += -1  # if k == warrior  # if village(src)
+    if (a0 == 1):
+        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)
+        if define_0(st, a2):
+            put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if village(dst)
+    else:
+        if define_0(st, a2):
+            put_piece(st, st.current, 0, a2)  # place warrior of mover at dst
+        else:
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if village(dst)  # if k == leader
+    # trigger 1: horde_target when doing(mover) == viking_horde
+    if ((<int>counter_or(st, st.current, 2, (-1))) == 3):
+        counter_set(st, st.current, 5, a2)  # set counter target of mover = dst
     # trigger 2: card_goes_on
-    counter_add(st, st.current, 12, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 12) > 0) and (not ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0)))):
+    counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
+    if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
         st.again = 1  # extra_turn: the mover moves again
     else:
-        counter_set(st, st.current, 10, 0)  # set counter doing of mover = 0
-        counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
-        counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
-        counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
-        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
-    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 4, 20, 1)  # set counter round_scoring of the game = 1
-        each_26(st, a0, a1, a2)  # for each q in players where controls(q, 11)
-        counter_set(st, 4, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
-        each_27(st, a0, a1, a2)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
-    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
-        each_28(st, a0, a1, a2)  # for each s in range(first_scoring, last_scoring)
-        counter_set(st, 4, 19, 0)  # set counter card_kingdom of the game = 0
-        counter_set(st, 4, 20, 0)  # set counter round_scoring of the game = 0
-    # trigger 7: ragnarok when phase == 4
-    if (st.counters[N_PLAYERS][17] == 4):
-        each_30(st, a0, a1, a2)  # for each q in players
+        counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
+        counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
+        counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
+        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not (doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
+    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
+    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
+        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
+        each_29(st, a0, a1, a2)  # for each q in players where controls_heaven(q, asgard)
+        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
+        each_30(st, a0, a1, a2)  # for each q in players where controls_heaven(q, vanaheim)
+    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
+    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
+        each_31(st, a0, a1, a2)  # for each q in players where scoring_card != none
+        each_32(st, a0, a1, a2)  # for each g in enum(3) where round_scoring
+        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
+        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
+    # trigger 7: ragnarok when phase == ragnarok_phase
+    if ((<int>st.counters[N_PLAYERS][8]) == 4):
+        each_34(st, a0, a1, a2)  # for each q in players
         remove_4(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_31(st, a0, a1, a2)  # for each q in players
+        each_35(st, a0, a1, a2)  # for each q in players
         gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_32(st, a0, a1, a2)  # for each q in players
-        if (st.counters[N_PLAYERS][16] >= 3):
-            counter_set(st, 4, 18, 1)  # set counter over of the game = 1
+        each_36(st, a0, a1, a2)  # for each q in players
+        if (st.counters[N_PLAYERS][7] >= 3):
+            counter_set(st, 4, 9, True)  # set counter over of the game = true
         else:
-            counter_set(st, 4, 17, 0)  # set counter phase of the game = 0
+            counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
             next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
 cdef void apply_action_4(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 4: strike(k: kind, src: cell, dst: cell)
-    counter_add(st, piece_owner(st.board[a2]), 4, 1)  # add counter valhalla of owner(dst) += 1
+    element_set(st, piece_owner(st.board[a2]), 12, element_step(0, <long long>4 - 0, 6), 1, True)  # add warriors[owner(dst), valhalla] += 1
     remove_5(st, a2)  # remove the piece on dst (to hand)
     # trigger 0: carry
-    if define_2(st, a1):
-        remove_6(st, a1)  # remove the piece on src (to hand)  # if hut(src)
-    if (a0 == 1):
-        counter_set(st, st.current, 6, PROP_1[a2])  # set counter lead of mover = place(dst)
-        if define_2(st, a2):
-            put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if hut(dst)
+    if define_0(st, a1):
+        remove_6(st, a1)  # remove the piece on src (to hand)
     else:
-        counter_add(st, st.current, 1, ((<long long>((-<long long>1)) if (PROP_1[a1] == 1) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 1) else <long long>(0))))  # add counter boat of mover += either(place(src) == 1, -1, 0) + either(place(dst) == 1, 1, 0)
-        counter_add(st, st.current, 2, ((<long long>((-<long long>1)) if (PROP_1[a1] == 2) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 2) else <long long>(0))))  # add counter asgard of mover += either(place(src) == 2, -1, 0) + either(place(dst) == 2, 1, 0)
-        counter_add(st, st.current, 3, ((<long long>((-<long long>1)) if (PROP_1[a1] == 3) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 3) else <long long>(0))))  # add counter vanaheim of mover += either(place(src) == 3, -1, 0) + either(place(dst) == 3, 1, 0)
-        if define_2(st, a2):
-            put_piece(st, st.current, 0, a2)  # place warrior of mover at dst  # if hut(dst)  # if k == leader
+        if (a0 == 0):
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[mover, place(src)] += -1  # if k == warrior  # if village(src)
+    if (a0 == 1):
+        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)
+        if define_0(st, a2):
+            put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if village(dst)
+    else:
+        if define_0(st, a2):
+            put_piece(st, st.current, 0, a2)  # place warrior of mover at dst
+        else:
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if village(dst)  # if k == leader
     # trigger 2: card_goes_on
-    counter_add(st, st.current, 12, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 12) > 0) and (not ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0)))):
+    counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
+    if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
         st.again = 1  # extra_turn: the mover moves again
     else:
-        counter_set(st, st.current, 10, 0)  # set counter doing of mover = 0
-        counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
-        counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
-        counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
-        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
-    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 4, 20, 1)  # set counter round_scoring of the game = 1
-        each_33(st, a0, a1, a2)  # for each q in players where controls(q, 11)
-        counter_set(st, 4, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
-        each_34(st, a0, a1, a2)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
-    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
-        each_35(st, a0, a1, a2)  # for each s in range(first_scoring, last_scoring)
-        counter_set(st, 4, 19, 0)  # set counter card_kingdom of the game = 0
-        counter_set(st, 4, 20, 0)  # set counter round_scoring of the game = 0
-    # trigger 7: ragnarok when phase == 4
-    if (st.counters[N_PLAYERS][17] == 4):
-        each_37(st, a0, a1, a2)  # for each q in players
+        counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
+        counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
+        counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
+        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not (doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
+    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
+    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
+        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
+        each_37(st, a0, a1, a2)  # for each q in players where controls_heaven(q, asgard)
+        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
+        each_38(st, a0, a1, a2)  # for each q in players where controls_heaven(q, vanaheim)
+    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
+    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
+        each_39(st, a0, a1, a2)  # for each q in players where scoring_card != none
+        each_40(st, a0, a1, a2)  # for each g in enum(3) where round_scoring
+        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
+        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
+    # trigger 7: ragnarok when phase == ragnarok_phase
+    if ((<int>st.counters[N_PLAYERS][8]) == 4):
+        each_42(st, a0, a1, a2)  # for each q in players
         remove_7(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_38(st, a0, a1, a2)  # for each q in players
+        each_43(st, a0, a1, a2)  # for each q in players
         gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_39(st, a0, a1, a2)  # for each q in players
-        if (st.counters[N_PLAYERS][16] >= 3):
-            counter_set(st, 4, 18, 1)  # set counter over of the game = 1
+        each_44(st, a0, a1, a2)  # for each q in players
+        if (st.counters[N_PLAYERS][7] >= 3):
+            counter_set(st, 4, 9, True)  # set counter over of the game = true
         else:
-            counter_set(st, 4, 17, 0)  # set counter phase of the game = 0
+            counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
             next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
 cdef void apply_action_5(State* st, int a0, int a1, int a2, int a3) noexcept nogil:
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player)
-    counter_add(st, a3, 4, 1)  # add counter valhalla of q += 1
-    counter_add(st, a3, 2, (<long long>((-<long long>1)) if (PROP_1[a2] == 2) else <long long>(0)))  # add counter asgard of q += either(place(dst) == 2, -1, 0)
-    counter_add(st, a3, 3, (<long long>((-<long long>1)) if (PROP_1[a2] == 3) else <long long>(0)))  # add counter vanaheim of q += either(place(dst) == 3, -1, 0)
+    element_set(st, a3, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[q, place(dst)] += -1
+    element_set(st, a3, 12, element_step(0, <long long>4 - 0, 6), 1, True)  # add warriors[q, valhalla] += 1
     # trigger 0: carry
-    if define_2(st, a1):
-        remove_8(st, a1)  # remove the piece on src (to hand)  # if hut(src)
-    if (a0 == 1):
-        counter_set(st, st.current, 6, PROP_1[a2])  # set counter lead of mover = place(dst)
-        if define_2(st, a2):
-            put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if hut(dst)
+    if define_0(st, a1):
+        remove_8(st, a1)  # remove the piece on src (to hand)
     else:
-        counter_add(st, st.current, 1, ((<long long>((-<long long>1)) if (PROP_1[a1] == 1) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 1) else <long long>(0))))  # add counter boat of mover += either(place(src) == 1, -1, 0) + either(place(dst) == 1, 1, 0)
-        counter_add(st, st.current, 2, ((<long long>((-<long long>1)) if (PROP_1[a1] == 2) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 2) else <long long>(0))))  # add counter asgard of mover += either(place(src) == 2, -1, 0) + either(place(dst) == 2, 1, 0)
-        counter_add(st, st.current, 3, ((<long long>((-<long long>1)) if (PROP_1[a1] == 3) else <long long>(0)) + (<long long>(1) if (PROP_1[a2] == 3) else <long long>(0))))  # add counter vanaheim of mover += either(place(src) == 3, -1, 0) + either(place(dst) == 3, 1, 0)
-        if define_2(st, a2):
-            put_piece(st, st.current, 0, a2)  # place warrior of mover at dst  # if hut(dst)  # if k == leader
+        if (a0 == 0):
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[mover, place(src)] += -1  # if k == warrior  # if village(src)
+    if (a0 == 1):
+        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)
+        if define_0(st, a2):
+            put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if village(dst)
+    else:
+        if define_0(st, a2):
+            put_piece(st, st.current, 0, a2)  # place warrior of mover at dst
+        else:
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if village(dst)  # if k == leader
     # trigger 2: card_goes_on
-    counter_add(st, st.current, 12, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 12) > 0) and (not ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0)))):
+    counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
+    if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
         st.again = 1  # extra_turn: the mover moves again
     else:
-        counter_set(st, st.current, 10, 0)  # set counter doing of mover = 0
-        counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
-        counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
-        counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
-        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
-    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 4, 20, 1)  # set counter round_scoring of the game = 1
-        each_40(st, a0, a1, a2, a3)  # for each q in players where controls(q, 11)
-        counter_set(st, 4, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
-        each_41(st, a0, a1, a2, a3)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
-    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
-        each_42(st, a0, a1, a2, a3)  # for each s in range(first_scoring, last_scoring)
-        counter_set(st, 4, 19, 0)  # set counter card_kingdom of the game = 0
-        counter_set(st, 4, 20, 0)  # set counter round_scoring of the game = 0
-    # trigger 7: ragnarok when phase == 4
-    if (st.counters[N_PLAYERS][17] == 4):
-        each_44(st, a0, a1, a2, a3)  # for each q in players
+        counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
+        counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
+        counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
+        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not (doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
+    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
+    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
+        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
+        each_45(st, a0, a1, a2, a3)  # for each q in players where controls_heaven(q, asgard)
+        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
+        each_46(st, a0, a1, a2, a3)  # for each q in players where controls_heaven(q, vanaheim)
+    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
+    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
+        each_47(st, a0, a1, a2, a3)  # for each q in players where scoring_card != none
+        each_48(st, a0, a1, a2, a3)  # for each g in enum(3) where round_scoring
+        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
+        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
+    # trigger 7: ragnarok when phase == ragnarok_phase
+    if ((<int>st.counters[N_PLAYERS][8]) == 4):
+        each_50(st, a0, a1, a2, a3)  # for each q in players
         remove_9(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_45(st, a0, a1, a2, a3)  # for each q in players
+        each_51(st, a0, a1, a2, a3)  # for each q in players
         gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_46(st, a0, a1, a2, a3)  # for each q in players
-        if (st.counters[N_PLAYERS][16] >= 3):
-            counter_set(st, 4, 18, 1)  # set counter over of the game = 1
+        each_52(st, a0, a1, a2, a3)  # for each q in players
+        if (st.counters[N_PLAYERS][7] >= 3):
+            counter_set(st, 4, 9, True)  # set counter over of the game = true
         else:
-            counter_set(st, 4, 17, 0)  # set counter phase of the game = 0
+            counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
             next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
 cdef void apply_action_6(State* st, int a0) noexcept nogil:
     # action 6: recruit(dst: cell)
-    counter_add(st, st.current, 5, (-<long long>1))  # add counter offboard of mover += -1
-    if define_2(st, a0):
+    element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 6), (-<long long>1), True)  # add warriors[mover, offboard] += -1
+    if define_0(st, a0):
         put_piece(st, st.current, 0, a0)  # place warrior of mover at dst
     else:
-        counter_add(st, st.current, 2, (<long long>(1) if (PROP_1[a0] == 2) else <long long>(0)))  # add counter asgard of mover += either(place(dst) == 2, 1, 0)
-        counter_add(st, st.current, 3, (<long long>(1) if (PROP_1[a0] == 3) else <long long>(0)))  # add counter vanaheim of mover += either(place(dst) == 3, 1, 0)  # if hut(dst)
+        element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a0 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if village(dst)
     # trigger 2: card_goes_on
-    counter_add(st, st.current, 12, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 12) > 0) and (not ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0)))):
+    counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
+    if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
         st.again = 1  # extra_turn: the mover moves again
     else:
-        counter_set(st, st.current, 10, 0)  # set counter doing of mover = 0
-        counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
-        counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
-        counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
-        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
-    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 4, 20, 1)  # set counter round_scoring of the game = 1
-        each_47(st, a0)  # for each q in players where controls(q, 11)
-        counter_set(st, 4, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
-        each_48(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
-    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
-        each_49(st, a0)  # for each s in range(first_scoring, last_scoring)
-        counter_set(st, 4, 19, 0)  # set counter card_kingdom of the game = 0
-        counter_set(st, 4, 20, 0)  # set counter round_scoring of the game = 0
-    # trigger 7: ragnarok when phase == 4
-    if (st.counters[N_PLAYERS][17] == 4):
-        each_51(st, a0)  # for each q in players
+        counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
+        counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
+        counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
+        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not (doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
+    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
+    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
+        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
+        each_53(st, a0)  # for each q in players where controls_heaven(q, asgard)
+        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
+        each_54(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
+    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
+    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
+        each_55(st, a0)  # for each q in players where scoring_card != none
+        each_56(st, a0)  # for each g in enum(3) where round_scoring
+        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
+        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
+    # trigger 7: ragnarok when phase == ragnarok_phase
+    if ((<int>st.counters[N_PLAYERS][8]) == 4):
+        each_58(st, a0)  # for each q in players
         remove_10(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_52(st, a0)  # for each q in players
+        each_59(st, a0)  # for each q in players
         gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_53(st, a0)  # for each q in players
-        if (st.counters[N_PLAYERS][16] >= 3):
-            counter_set(st, 4, 18, 1)  # set counter over of the game = 1
+        each_60(st, a0)  # for each q in players
+        if (st.counters[N_PLAYERS][7] >= 3):
+            counter_set(st, 4, 9, True)  # set counter over of the game = true
         else:
-            counter_set(st, 4, 17, 0)  # set counter phase of the game = 0
+            counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
             next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
-cdef void apply_action_7(State* st, long long a0) noexcept nogil:
-    # action 7: destroy(v: int)
-    each_54(st, a0)  # for each q in players
+cdef void apply_action_7(State* st, int a0) noexcept nogil:
+    # action 7: destroy(v: enum:province)
+    each_61(st, a0)  # for each q in players
     remove_11(st, a0)  # remove the piece on c for each c in cells where province(c) == v (to hand)
     # trigger 2: card_goes_on
-    counter_add(st, st.current, 12, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 12) > 0) and (not ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0)))):
+    counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
+    if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
         st.again = 1  # extra_turn: the mover moves again
     else:
-        counter_set(st, st.current, 10, 0)  # set counter doing of mover = 0
-        counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
-        counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
-        counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
-        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
-    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 4, 20, 1)  # set counter round_scoring of the game = 1
-        each_55(st, a0)  # for each q in players where controls(q, 11)
-        counter_set(st, 4, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
-        each_56(st, a0)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
-    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
-        each_57(st, a0)  # for each s in range(first_scoring, last_scoring)
-        counter_set(st, 4, 19, 0)  # set counter card_kingdom of the game = 0
-        counter_set(st, 4, 20, 0)  # set counter round_scoring of the game = 0
-    # trigger 7: ragnarok when phase == 4
-    if (st.counters[N_PLAYERS][17] == 4):
-        each_59(st, a0)  # for each q in players
+        counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
+        counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
+        counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
+        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not (doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
+    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
+    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
+        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
+        each_62(st, a0)  # for each q in players where controls_heaven(q, asgard)
+        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
+        each_63(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
+    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
+    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
+        each_64(st, a0)  # for each q in players where scoring_card != none
+        each_65(st, a0)  # for each g in enum(3) where round_scoring
+        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
+        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
+    # trigger 7: ragnarok when phase == ragnarok_phase
+    if ((<int>st.counters[N_PLAYERS][8]) == 4):
+        each_67(st, a0)  # for each q in players
         remove_12(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_60(st, a0)  # for each q in players
+        each_68(st, a0)  # for each q in players
         gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_61(st, a0)  # for each q in players
-        if (st.counters[N_PLAYERS][16] >= 3):
-            counter_set(st, 4, 18, 1)  # set counter over of the game = 1
+        each_69(st, a0)  # for each q in players
+        if (st.counters[N_PLAYERS][7] >= 3):
+            counter_set(st, 4, 9, True)  # set counter over of the game = true
         else:
-            counter_set(st, 4, 17, 0)  # set counter phase of the game = 0
+            counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
             next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
 cdef void apply_action_8(State* st) noexcept nogil:
     # action 8: stop()
-    counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
+    counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
     # trigger 2: card_goes_on
-    counter_add(st, st.current, 12, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 12) > 0) and (not ((counter_of(st, st.current, 10) == 6) and (counter_of(st, st.current, 5) == 0)))):
+    counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
+    if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
         st.again = 1  # extra_turn: the mover moves again
     else:
-        counter_set(st, st.current, 10, 0)  # set counter doing of mover = 0
-        counter_set(st, st.current, 12, 0)  # set counter left of mover = 0
-        counter_set(st, st.current, 11, 0)  # set counter realm of mover = 0
-        counter_set(st, st.current, 13, 0)  # set counter target of mover = 0
-        counter_set(st, st.current, 14, 0)  # set counter may_stop of mover = 0  # if left(mover) > 0 and not (doing(mover) == 6 and offboard(mover) == 0)
-    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 4, 20, 1)  # set counter round_scoring of the game = 1
-        each_62(st)  # for each q in players where controls(q, 11)
-        counter_set(st, 4, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
-        each_63(st)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
-    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
-        each_64(st)  # for each s in range(first_scoring, last_scoring)
-        counter_set(st, 4, 19, 0)  # set counter card_kingdom of the game = 0
-        counter_set(st, 4, 20, 0)  # set counter round_scoring of the game = 0
-    # trigger 7: ragnarok when phase == 4
-    if (st.counters[N_PLAYERS][17] == 4):
-        each_66(st)  # for each q in players
+        counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
+        counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
+        counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
+        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not (doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
+    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
+    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
+        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
+        each_70(st)  # for each q in players where controls_heaven(q, asgard)
+        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
+        each_71(st)  # for each q in players where controls_heaven(q, vanaheim)
+    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
+    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
+        each_72(st)  # for each q in players where scoring_card != none
+        each_73(st)  # for each g in enum(3) where round_scoring
+        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
+        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
+    # trigger 7: ragnarok when phase == ragnarok_phase
+    if ((<int>st.counters[N_PLAYERS][8]) == 4):
+        each_75(st)  # for each q in players
         remove_13(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_67(st)  # for each q in players
+        each_76(st)  # for each q in players
         gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_68(st)  # for each q in players
-        if (st.counters[N_PLAYERS][16] >= 3):
-            counter_set(st, 4, 18, 1)  # set counter over of the game = 1
+        each_77(st)  # for each q in players
+        if (st.counters[N_PLAYERS][7] >= 3):
+            counter_set(st, 4, 9, True)  # set counter over of the game = true
         else:
-            counter_set(st, 4, 17, 0)  # set counter phase of the game = 0
+            counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
             next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
-cdef void apply_action_9(State* st, long long a0, long long a1) noexcept nogil:
-    # action 9: vanaheim_tokens(a: int, b: int)
-    counter_add(st, st.current, 7, ((<long long>(1) if (a0 == 1) else <long long>(0)) + (<long long>(1) if (a1 == 1) else <long long>(0))))  # add counter tok_j of mover += either(a == 1, 1, 0) + either(b == 1, 1, 0)
-    counter_add(st, st.current, 8, ((<long long>(1) if (a0 == 2) else <long long>(0)) + (<long long>(1) if (a1 == 2) else <long long>(0))))  # add counter tok_m of mover += either(a == 2, 1, 0) + either(b == 2, 1, 0)
-    counter_add(st, st.current, 9, ((<long long>(1) if (a0 == 3) else <long long>(0)) + (<long long>(1) if (a1 == 3) else <long long>(0))))  # add counter tok_a of mover += either(a == 3, 1, 0) + either(b == 3, 1, 0)
-    counter_set(st, 4, 17, 4)  # set counter phase of the game = 4
-    # trigger 5: score_phase when phase == 2 and doing(mover) == 0 and (all q in players: plays(q) == 0)
-    if (((st.counters[N_PLAYERS][17] == 2) and (counter_of(st, st.current, 10) == 0)) and quant_13(st)):
-        counter_set(st, 4, 20, 1)  # set counter round_scoring of the game = 1
-        each_69(st, a0, a1)  # for each q in players where controls(q, 11)
-        counter_set(st, 4, 17, (<long long>(3) if quant_14(st) else <long long>(4)))  # set counter phase of the game = either(any q in players: controls(q, 12), 3, 4)
-        each_70(st, a0, a1)  # for each q in players where controls(q, 12)
-    # trigger 6: kingdom_scoring when card_kingdom > 0 or round_scoring == 1
-    if ((st.counters[N_PLAYERS][19] > 0) or (st.counters[N_PLAYERS][20] == 1)):
-        each_71(st, a0, a1)  # for each s in range(first_scoring, last_scoring)
-        counter_set(st, 4, 19, 0)  # set counter card_kingdom of the game = 0
-        counter_set(st, 4, 20, 0)  # set counter round_scoring of the game = 0
-    # trigger 7: ragnarok when phase == 4
-    if (st.counters[N_PLAYERS][17] == 4):
-        each_73(st, a0, a1)  # for each q in players
+cdef void apply_action_9(State* st, int a0, int a1) noexcept nogil:
+    # action 9: vanaheim_tokens(a: enum:kingdom, b: enum:kingdom)
+    element_set(st, st.current, 18, element_step(0, <long long>a0 - 0, 3), 1, True)  # add tokens[mover, a] += 1
+    element_set(st, st.current, 18, element_step(0, <long long>a1 - 0, 3), 1, True)  # add tokens[mover, b] += 1
+    counter_set(st, 4, 8, 4)  # set counter phase of the game = ragnarok_phase
+    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
+    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
+        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
+        each_78(st, a0, a1)  # for each q in players where controls_heaven(q, asgard)
+        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
+        each_79(st, a0, a1)  # for each q in players where controls_heaven(q, vanaheim)
+    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
+    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
+        each_80(st, a0, a1)  # for each q in players where scoring_card != none
+        each_81(st, a0, a1)  # for each g in enum(3) where round_scoring
+        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
+        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
+    # trigger 7: ragnarok when phase == ragnarok_phase
+    if ((<int>st.counters[N_PLAYERS][8]) == 4):
+        each_83(st, a0, a1)  # for each q in players
         remove_14(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_74(st, a0, a1)  # for each q in players
+        each_84(st, a0, a1)  # for each q in players
         gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_75(st, a0, a1)  # for each q in players
-        if (st.counters[N_PLAYERS][16] >= 3):
-            counter_set(st, 4, 18, 1)  # set counter over of the game = 1
+        each_85(st, a0, a1)  # for each q in players
+        if (st.counters[N_PLAYERS][7] >= 3):
+            counter_set(st, 4, 9, True)  # set counter over of the game = true
         else:
-            counter_set(st, 4, 17, 0)  # set counter phase of the game = 0
+            counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
             next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
@@ -3416,7 +3494,7 @@ cdef void apply_action_9(State* st, long long a0, long long a1) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if (st.counters[N_PLAYERS][18] == 1):  # over == 1
+    if (<bint>st.counters[N_PLAYERS][9]):  # over
         return True
     return False
 
@@ -3424,7 +3502,7 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    each_76(st)  # for each q in players
+    each_86(st)  # for each q in players
     st.current = -1
 
 
@@ -3468,9 +3546,9 @@ cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
     return counter_of(st, a0, 0)
 
 
-# key 1: tokens: tok_j(p) + tok_m(p) + tok_a(p)
+# key 1: tokens: sum(g in enum(3): tokens[p, g])
 cdef inline long long rank_key_1(State* st, int a0) noexcept nogil:
-    return ((counter_of(st, a0, 7) + counter_of(st, a0, 8)) + counter_of(st, a0, 9))
+    return quant_20(st, a0)
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
@@ -3535,8 +3613,8 @@ cdef void play_move(State* st, int move) noexcept nogil:
     """Play `move` (assumed legal) for the player to move: the action's effects and its
     triggers, then pass the turn (the caller settles)."""
     cdef int offset
-    cdef long long v0
-    cdef long long v1
+    cdef int v0
+    cdef int v1
     cdef int v2
     cdef int v3
     if move < 1:  # deal()
@@ -3580,18 +3658,18 @@ cdef void play_move(State* st, int move) noexcept nogil:
         offset = move - 27719
         v0 = offset
         apply_action_6(st, v0)
-    elif move < 27777:  # destroy(v: int)
+    elif move < 27777:  # destroy(v: enum:province)
         offset = move - 27767
-        v0 = offset + (1)
+        v0 = offset
         apply_action_7(st, v0)
     elif move < 27778:  # stop()
         offset = move - 27777
         apply_action_8(st)
-    elif move < 27787:  # vanaheim_tokens(a: int, b: int)
+    elif move < 27787:  # vanaheim_tokens(a: enum:kingdom, b: enum:kingdom)
         offset = move - 27778
-        v1 = offset % 3 + (1)
+        v1 = offset % 3
         offset = offset / 3
-        v0 = offset + (1)
+        v0 = offset
         apply_action_9(st, v0, v1)
     st.last = st.current
     st.ply += 1
@@ -4091,47 +4169,47 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
         if seen_counters[p * N_COUNTERS + 6]:
             out[L[3] + p * 16 + 6] = st.counters[p][6]
             out[L[4] + p * 16 + 6] = 1
-        if seen_counters[p * N_COUNTERS + 7]:
-            out[L[3] + p * 16 + 7] = st.counters[p][7]
-            out[L[4] + p * 16 + 7] = 1
-        if seen_counters[p * N_COUNTERS + 8]:
-            out[L[3] + p * 16 + 8] = st.counters[p][8]
-            out[L[4] + p * 16 + 8] = 1
-        if seen_counters[p * N_COUNTERS + 9]:
-            out[L[3] + p * 16 + 9] = st.counters[p][9]
-            out[L[4] + p * 16 + 9] = 1
-        if seen_counters[p * N_COUNTERS + 10]:
-            out[L[3] + p * 16 + 10] = st.counters[p][10]
-            out[L[4] + p * 16 + 10] = 1
-        if seen_counters[p * N_COUNTERS + 11]:
-            out[L[3] + p * 16 + 11] = st.counters[p][11]
-            out[L[4] + p * 16 + 11] = 1
         if seen_counters[p * N_COUNTERS + 12]:
-            out[L[3] + p * 16 + 12] = st.counters[p][12]
-            out[L[4] + p * 16 + 12] = 1
+            out[L[3] + p * 16 + 7] = st.counters[p][12]
+            out[L[4] + p * 16 + 7] = 1
         if seen_counters[p * N_COUNTERS + 13]:
-            out[L[3] + p * 16 + 13] = st.counters[p][13]
-            out[L[4] + p * 16 + 13] = 1
+            out[L[3] + p * 16 + 8] = st.counters[p][13]
+            out[L[4] + p * 16 + 8] = 1
         if seen_counters[p * N_COUNTERS + 14]:
-            out[L[3] + p * 16 + 14] = st.counters[p][14]
-            out[L[4] + p * 16 + 14] = 1
+            out[L[3] + p * 16 + 9] = st.counters[p][14]
+            out[L[4] + p * 16 + 9] = 1
         if seen_counters[p * N_COUNTERS + 15]:
-            out[L[3] + p * 16 + 15] = st.counters[p][15]
+            out[L[3] + p * 16 + 10] = st.counters[p][15]
+            out[L[4] + p * 16 + 10] = 1
+        if seen_counters[p * N_COUNTERS + 16]:
+            out[L[3] + p * 16 + 11] = st.counters[p][16]
+            out[L[4] + p * 16 + 11] = 1
+        if seen_counters[p * N_COUNTERS + 17]:
+            out[L[3] + p * 16 + 12] = st.counters[p][17]
+            out[L[4] + p * 16 + 12] = 1
+        if seen_counters[p * N_COUNTERS + 18]:
+            out[L[3] + p * 16 + 13] = st.counters[p][18]
+            out[L[4] + p * 16 + 13] = 1
+        if seen_counters[p * N_COUNTERS + 19]:
+            out[L[3] + p * 16 + 14] = st.counters[p][19]
+            out[L[4] + p * 16 + 14] = 1
+        if seen_counters[p * N_COUNTERS + 20]:
+            out[L[3] + p * 16 + 15] = st.counters[p][20]
             out[L[4] + p * 16 + 15] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 16]:
-        out[L[5] + 0] = st.counters[N_PLAYERS][16]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 7]:
+        out[L[5] + 0] = st.counters[N_PLAYERS][7]
         out[L[6] + 0] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 17]:
-        out[L[5] + 1] = st.counters[N_PLAYERS][17]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 8]:
+        out[L[5] + 1] = st.counters[N_PLAYERS][8]
         out[L[6] + 1] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 18]:
-        out[L[5] + 2] = st.counters[N_PLAYERS][18]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 9]:
+        out[L[5] + 2] = st.counters[N_PLAYERS][9]
         out[L[6] + 2] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 19]:
-        out[L[5] + 3] = st.counters[N_PLAYERS][19]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 10]:
+        out[L[5] + 3] = st.counters[N_PLAYERS][10]
         out[L[6] + 3] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 20]:
-        out[L[5] + 4] = st.counters[N_PLAYERS][20]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 11]:
+        out[L[5] + 4] = st.counters[N_PLAYERS][11]
         out[L[6] + 4] = 1
     for c in range(N_ZSLOTS):  # zone slot c is place 0 + c
         i = 0 + c

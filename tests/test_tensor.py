@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from conftest import SPECS, get_game
+from midgardc.ir.values import counter_text
 from midgardc.research.tensor import native_facts, native_tensor, observation_tensor, python_tensor, schema
 from midgardc.runtime.game import load
 from midgardc.spec.lower import list_player_counts, list_variants
@@ -134,7 +135,11 @@ def test_tensor_shows_what_the_observation_shows(spec, engine):
                 for q, pl in enumerate(obs["players"]):
                     for j, i in enumerate(ir.player_counters):
                         v = pl["counters"][ir.counters[i]]
-                        assert (kn[q, j], vals[q, j]) == ((0, 0) if v is None else (1, v))
+                        # a typed counter (a place, a card kind, a cell) is its value's
+                        # index in the tensor, its name in the observation
+                        shown = None if kn[q, j] == 0 else counter_text(ir, i, int(vals[q, j]))
+                        assert (kn[q, j], shown) == ((0, None) if v is None else (1, v))
+                        assert kn[q, j] == 1 or vals[q, j] == 0
     assert seen_hidden
 
 

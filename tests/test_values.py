@@ -214,6 +214,7 @@ ranking: {score: "count(x in cells: owner(x) == p)"}
     [
         ("realm: {of: cell, type: kingdom, values: {a1: north}}", '"realm(c) == raid"', "cannot compare a kingdom value with a card_kind value", 15, 22),
         ("realm: {of: cell, type: kingdom, values: {a9: north}}", "empty(c)", "'a9' is not a cell", 11, 45),
+        ("realm: {of: cell, type: kingdom, values: {\"z*\": north}}", "empty(c)", "no cell matches 'z*'", 11, 45),
         ("realm: {of: cell, type: kingdom, values: {a1: gift}}", "empty(c)", "expected a kingdom value here, but this is a card_kind value", 11, 49),
         ("rival: {of: kingdom, type: kingdom}", '"rival(c) == north"', "argument 1 of 'rival' must be a kingdom value, got a cell", 15, 19),
         ("rival: {of: number, type: kingdom}", "empty(c)", "an attribute belongs to the values of a finite type (cell, player, kind, item, face, dir or an enumeration), not to numbers", 11, 15),
@@ -232,6 +233,17 @@ def test_enum_and_attribute_errors(tmp_path, attrs, where, message, line, col) -
     assert f":{line}:{col}:" in text.splitlines()[0], text
     if "range over" in message:
         assert "did you mean 'kingdom'?" in text
+
+
+def test_a_cell_attribute_names_cells_by_pattern(tmp_path) -> None:
+    # "north.*" as in render regions: every cell it matches; an entry written after it wins
+    path = tmp_path / "t.yaml"
+    attrs = 'realm: {of: cell, type: kingdom, values: {"*1": north, "*2": south, a2: north}}'
+    path.write_text(ENUM_BASE.replace("ATTRS", attrs).replace("WHERE", "empty(c)"))
+    ir = load_game_ir(str(path))
+    realm = ir.attributes[0]
+    assert [realm.table[ir.board.cell_names.index(c)] for c in ("a1", "b1", "a2", "b2")] == [0, 0, 0, 1]
+    assert realm.table[-1] == -1  # the off-board cell: none
 
 
 def test_a_definition_takes_an_enumeration_value(tmp_path) -> None:

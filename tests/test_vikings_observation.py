@@ -27,7 +27,7 @@ from midgardc.runtime.rng import Rng
 VIKINGS = str(SPECS / "midgard-vikings.yaml")
 OWN = ("draft", "picked", "supply")  # visible: owner
 FACE_DOWN = ("bronze", "silver", "gold", "doom_pile")  # visible: none
-TOKENS = ("tok_j", "tok_m", "tok_a")  # face-down kingdom tokens, visible: owner
+TOKENS = ("tokens[jotunheim]", "tokens[mannheim]", "tokens[alfheim]")  # face-down kingdom tokens, visible: owner
 _games: dict = {}
 
 

@@ -25,8 +25,11 @@ SPEC = str(Path(__file__).resolve().parent.parent / "specs" / "midgard-vikings.y
 RED, BLACK, GREEN, VIOLET, YELLOW = range(5)
 NAMES = ["red", "black", "green", "violet", "yellow"]
 W, L = "warrior", "leader"
-# lead: where the leader is (the spec's codes)
+# the places of the spec's enumeration `place`, in its order (as the engines number them):
+# leader_at says where the leader is, warriors[p, place] counts a player's warriors there
+PLACES = ("hut", "boat", "asgard", "vanaheim", "valhalla", "offboard")
 IN_HUT, ON_BOAT, IN_ASGARD, IN_VANAHEIM, IN_VALHALLA = range(5)
+KINGDOMS = ("jotunheim", "mannheim", "alfheim")
 
 _games: dict = {}
 
@@ -64,7 +67,14 @@ def move_item(state, name: str, to_zone: str, owner: int = 0) -> None:
     state.core.set_zones(slots)
 
 
-def position(game, huts: dict, counters: dict, current: int, phase: int = 2, round_: int = 1, doomed=(), cards=None):
+def code(value: str) -> int:
+    """The engines' number for a value of one of the spec's enumerations (none: -1)."""
+    if value == "none":
+        return -1
+    return next(values.index(value) for _, values in game_of().ir.enums if value in values)
+
+
+def position(game, huts: dict, counters: dict, current: int, phase: str = "actions_phase", round_: int = 1, doomed=(), cards=None):
     """A state with ``huts`` ({province: [(player, kind), ...]}, filling huts .1, .2, ...),
     per-player ``counters`` ({name: [value per player]}), the doom tokens of ``doomed`` on
     the board and ``cards`` ({player: [item names]}) in hand (gold cards revealed); a
@@ -85,7 +95,7 @@ def position(game, huts: dict, counters: dict, current: int, phase: int = 2, rou
     for name, per_player in values.items():
         for p in range(n):
             state.core.set_counter(p, ir.counters.index(name), per_player[p])
-    for name, value in (("round", round_), ("phase", phase)):  # game counters: the last row
+    for name, value in (("round", round_), ("phase", code(phase))):  # game counters: the last row
         state.core.set_counter(n, ir.counters.index(name), value)
     for prov in doomed:
         move_item(state, "doom_" + prov, "doomed")
@@ -94,9 +104,9 @@ def position(game, huts: dict, counters: dict, current: int, phase: int = 2, rou
             move_item(state, name, "revealed" if name[0] == "g" else "supply", p)
     # the invariant the spec keeps: the hand is boat + heavens + Valhalla + supply
     for p in range(n):
-        pools = sum(values.get(c, [0] * n)[p] for c in ("boat", "asgard", "vanaheim", "valhalla", "offboard"))
+        pools = sum(values.get(f"warriors[{c}]", [0] * n)[p] for c in PLACES)
         assert pools == hands[p][0], f"{NAMES[p]}: {pools} warriors off the huts, hand {hands[p][0]}"
-        assert (values["lead"][p] != IN_HUT) == (hands[p][1] == 1), NAMES[p]
+        assert (values["leader_at"][p] != IN_HUT) == (hands[p][1] == 1), NAMES[p]
     state.core.load(board, hands, current)
     return state
 
@@ -145,12 +155,12 @@ EXAMPLE_HUTS = {
 EXAMPLE_DOOMED = ("gimle", "vidblain", "hlymdalir", "utgard", "thrymheim")
 #                   red black green violet yellow
 EXAMPLE_POOLS = {
-    "asgard": [0, 1, 0, 2, 0],
-    "vanaheim": [1, 0, 0, 0, 2],
-    "valhalla": [2, 0, 0, 0, 2],
-    "boat": [0, 0, 0, 1, 0],
-    "offboard": [2, 3, 2, 4, 4],
-    "lead": [IN_HUT] * 5,
+    "warriors[asgard]": [0, 1, 0, 2, 0],
+    "warriors[vanaheim]": [1, 0, 0, 0, 2],
+    "warriors[valhalla]": [2, 0, 0, 0, 2],
+    "warriors[boat]": [0, 0, 0, 1, 0],
+    "warriors[offboard]": [2, 3, 2, 4, 4],
+    "leader_at": [IN_HUT] * 5,
 }
 
 
@@ -161,9 +171,9 @@ def example(game, last_card: bool = True, violet_plays: int = 2):
     gold card."""
     n = 5
     counters = dict(EXAMPLE_POOLS)
-    counters.update({"score": [0] * n, "tok_j": [0] * n, "tok_m": [0] * n, "tok_a": [0] * n, "plays": [0] * n})
+    counters.update({"score": [0] * n, "plays": [0] * n})
     if last_card:
-        counters.update({"doing": [0, 0, 0, 1, 0], "realm": [0, 0, 0, 1, 0], "left": [0, 0, 0, 1, 0], "may_stop": [0, 0, 0, 1, 0]})
+        resolving(counters, "invasion", "jotunheim", 1, p=VIOLET, n=n)
     else:
         counters["plays"] = [0, 0, 0, violet_plays, 0]
     cards = {} if last_card else {VIOLET: ["g1", "g2", "g3"]}
@@ -178,8 +188,8 @@ def test_scoring_example_in_alfheim(engine) -> None:
     state = example(game_of(engine), last_card=False)
     state.apply("G3")
     assert counter(state, "score") == [3, 3, 3, 0, 0]
-    assert counter(state, "tok_a") == [1, 2, 1, 0, 1]
-    assert counter(state, "tok_j") == counter(state, "tok_m") == [0] * 5
+    assert counter(state, "tokens[alfheim]") == [1, 2, 1, 0, 1]
+    assert counter(state, "tokens[jotunheim]") == counter(state, "tokens[mannheim]") == [0] * 5
 
 
 def test_scoring_example_in_mannheim(engine) -> None:
@@ -190,7 +200,7 @@ def test_scoring_example_in_mannheim(engine) -> None:
     state = example(game_of(engine), last_card=False)
     state.apply("G2")
     assert counter(state, "score") == [0, 0, 12, 0, 0]
-    assert counter(state, "tok_m") == [2, 2, 3, 1, 1]
+    assert counter(state, "tokens[mannheim]") == [2, 2, 3, 1, 1]
 
 
 def test_scoring_example_in_jotunheim(engine) -> None:
@@ -201,7 +211,7 @@ def test_scoring_example_in_jotunheim(engine) -> None:
     state = example(game_of(engine), last_card=False)
     state.apply("G1")
     assert counter(state, "score") == [3, 0, 0, 3, 0]
-    assert counter(state, "tok_j") == [2, 2, 0, 3, 2]
+    assert counter(state, "tokens[jotunheim]") == [2, 2, 0, 3, 2]
 
 
 def test_scoring_example_whole_score_phase_heavens_and_ragnarok(engine) -> None:
@@ -210,17 +220,17 @@ def test_scoring_example_whole_score_phase_heavens_and_ragnarok(engine) -> None:
     # kingdoms (3/3/3 Alfheim, 12 Mannheim, 3/3 Jotunheim) and "The violet player has the
     # most Vikings in Asgard and scores 5 points."
     assert counter(state, "score") == [3 + 3, 3, 3 + 12, 3 + 5, 0]
-    assert counter(state, "tok_a") == [1, 2, 1, 0, 1]
-    assert counter(state, "tok_m") == [2, 2, 3, 1, 1]
-    assert counter(state, "tok_j") == [2, 2, 0, 3, 2]
+    assert counter(state, "tokens[alfheim]") == [1, 2, 1, 0, 1]
+    assert counter(state, "tokens[mannheim]") == [2, 2, 3, 1, 1]
+    assert counter(state, "tokens[jotunheim]") == [2, 2, 0, 3, 2]
     # "The yellow player has the most Vikings in Vanaheim, and chooses to take one brown
     # token and one grey token, so as to complete as many sets as possible."
     assert state.current_player_name() == "yellow"
-    assert sorted(m.text for m in state.legal_moves()) == sorted(f"vanaheim:{a}-{b}" for a in (1, 2, 3) for b in (1, 2, 3) if a <= b)
-    boats = counter(state, "boat")
+    assert sorted(m.text for m in state.legal_moves()) == sorted(f"vanaheim:{a}-{b}" for i, a in enumerate(KINGDOMS) for b in KINGDOMS[i:])
+    boats = counter(state, "warriors[boat]")
     before = counter(state, "score")
-    state.apply("vanaheim:2-3")  # 2 Mannheim (brown), 3 Alfheim (grey)
-    assert (counter(state, "tok_j")[YELLOW], counter(state, "tok_m")[YELLOW], counter(state, "tok_a")[YELLOW]) == (2, 2, 2)
+    state.apply("vanaheim:mannheim-alfheim")  # brown and grey
+    assert (counter(state, "tokens[jotunheim]")[YELLOW], counter(state, "tokens[mannheim]")[YELLOW], counter(state, "tokens[alfheim]")[YELLOW]) == (2, 2, 2)
     # Ragnarok: "five black, three violet, three green, two red and two yellow Vikings ...
     # are sent to Valhalla, scoring 10 points for black, 6 points for violet and green,
     # and 4 points for red and yellow. Finally, each Viking in Valhalla scores 1 point for
@@ -232,9 +242,9 @@ def test_scoring_example_whole_score_phase_heavens_and_ragnarok(engine) -> None:
     assert gained == [d + v for d, v in zip(doomed_points, valhalla_points)]
     # "Finally, move all Vikings from Valhalla to their respective owners' boats": the
     # warriors (Valhalla's count less the leaders of red, yellow and violet) and the leaders
-    assert [b - a for a, b in zip(boats, counter(state, "boat"))] == [3, 5, 3, 2, 3]
-    assert counter(state, "lead") == [ON_BOAT, IN_HUT, IN_HUT, ON_BOAT, ON_BOAT]
-    assert counter(state, "valhalla") == [0] * 5
+    assert [b - a for a, b in zip(boats, counter(state, "warriors[boat]"))] == [3, 5, 3, 2, 3]
+    assert counter(state, "leader_at") == [ON_BOAT, IN_HUT, IN_HUT, ON_BOAT, ON_BOAT]
+    assert counter(state, "warriors[valhalla]") == [0] * 5
     # "Remove all doom tokens": the doomed provinces are empty, the others as they were
     board = state.to_json()["board"]
     for prov in EXAMPLE_DOOMED:
@@ -250,9 +260,15 @@ N4 = 4  # the card tests seat red, black, green, violet
 def quiet(n: int = N4, **over) -> dict:
     """Counters of a round-1 actions phase where nobody is resolving a card: every player
     with 5 warriors and the leader on the boat and 6 in supply, 2 cards still to play."""
-    out = {"boat": [5] * n, "offboard": [6] * n, "lead": [ON_BOAT] * n, "plays": [2] * n}
-    out.update(over)
+    out = {"warriors[boat]": [5] * n, "warriors[offboard]": [6] * n, "leader_at": [ON_BOAT] * n, "plays": [2] * n}
+    out.update({column(k): v for k, v in over.items()})
     return out
+
+
+def column(name: str) -> str:
+    """A counter by a short name: a place is the player's warriors there, a kingdom their
+    tokens of it."""
+    return f"warriors[{name}]" if name in PLACES else f"tokens[{name}]" if name in KINGDOMS else name
 
 
 def dealt(red=()) -> dict:
@@ -262,11 +278,14 @@ def dealt(red=()) -> dict:
     return out
 
 
-def resolving(state_counters: dict, doing: int, realm: int, left: int, may_stop: int, p: int = RED, n: int = N4) -> dict:
-    def one(v):
-        return [v if q == p else 0 for q in range(n)]
+def resolving(state_counters: dict, doing: str, realm: str, left: int, p: int = RED, n: int = N4) -> dict:
+    """Player ``p`` is resolving a card of kind ``doing`` and kingdom ``realm`` (names of
+    the spec's enumerations) with ``left`` Vikings still to move."""
 
-    state_counters.update({"doing": one(doing), "realm": one(realm), "left": one(left), "may_stop": one(may_stop)})
+    def one(v, nobody=0):
+        return [v if q == p else nobody for q in range(n)]
+
+    state_counters.update({"doing": one(code(doing), -1), "realm": one(code(realm), -1), "left": one(left)})
     return state_counters
 
 
@@ -279,7 +298,7 @@ def test_attack_a_leader_cannot_be_attacked(engine) -> None:
     # than warriors)." Jotunheim attack (realm 1): black's leader in utgard.1, black's
     # warrior in utgard.2
     huts = {"utgard": [(BLACK, L), (BLACK, W)]}
-    c = resolving(quiet(lead=[ON_BOAT, IN_HUT, ON_BOAT, ON_BOAT], boat=[5, 5, 5, 5], offboard=[6, 5, 6, 6]), 3, 1, 1, 0)
+    c = resolving(quiet(leader_at=[ON_BOAT, IN_HUT, ON_BOAT, ON_BOAT], boat=[5, 5, 5, 5], offboard=[6, 5, 6, 6]), "attack", "jotunheim", 1)
     state = position(game_of(engine, N4), huts, c, RED, cards=dealt())
     legal = moves(state)
     assert not any(m.endswith("-utgard.1!") or m.endswith("-utgard.1") for m in legal)
@@ -290,22 +309,22 @@ def test_attack_a_leader_cannot_be_attacked(engine) -> None:
     state.apply("warrior:boat-utgard.2!")
     board = state.to_json()["board"]
     assert board["utgard.2"] == "red" and board["utgard.1"] == "black"
-    assert counter(state, "valhalla")[BLACK] == 1 and counter(state, "boat")[RED] == 4
+    assert counter(state, "warriors[valhalla]")[BLACK] == 1 and counter(state, "warriors[boat]")[RED] == 4
     assert state.current_player_name() == "black"  # the card is done
 
 
 def test_attack_on_a_heaven_may_send_one_enemy_warrior_to_valhalla(engine) -> None:
     # "If you move to a heaven, you may move one warrior (not a leader) from that heaven to
     # Valhalla." Green has a warrior and its leader in Asgard.
-    c = resolving(quiet(asgard=[0, 0, 1, 0], boat=[5, 5, 4, 5], lead=[ON_BOAT, ON_BOAT, IN_ASGARD, ON_BOAT]), 3, 2, 1, 0)
+    c = resolving(quiet(asgard=[0, 0, 1, 0], boat=[5, 5, 4, 5], leader_at=[ON_BOAT, ON_BOAT, IN_ASGARD, ON_BOAT]), "attack", "mannheim", 1)
     state = position(game_of(engine, N4), {}, c, RED, cards=dealt())
     legal = moves(state)
     assert "warrior:boat-asgard!green" in legal and "warrior:boat-asgard" in legal
     assert not any(m.endswith("!black") or m.endswith("!violet") for m in legal)  # nothing of theirs there
     state.apply("warrior:boat-asgard!green")
-    assert counter(state, "asgard") == [1, 0, 0, 0]
-    assert counter(state, "valhalla") == [0, 0, 1, 0]
-    assert counter(state, "lead")[GREEN] == IN_ASGARD  # the leader stays
+    assert counter(state, "warriors[asgard]") == [1, 0, 0, 0]
+    assert counter(state, "warriors[valhalla]") == [0, 0, 1, 0]
+    assert counter(state, "leader_at")[GREEN] == IN_ASGARD  # the leader stays
 
 
 def test_invasion_moves_up_to_two_vikings_to_free_villages_or_heavens(engine) -> None:
@@ -314,7 +333,7 @@ def test_invasion_moves_up_to_two_vikings_to_free_villages_or_heavens(engine) ->
     # Vikings may come from anywhere on the board except Valhalla"; "each village can hold
     # only one Viking"
     huts = {"gimle": [(BLACK, W), (RED, W)]}
-    c = resolving(quiet(boat=[4, 4, 5, 5], valhalla=[1, 0, 0, 0], offboard=[5, 6, 6, 6]), 1, 3, 2, 1)
+    c = resolving(quiet(boat=[4, 4, 5, 5], valhalla=[1, 0, 0, 0], offboard=[5, 6, 6, 6]), "invasion", "alfheim", 2)
     state = position(game_of(engine, N4), huts, c, RED, cards=dealt())
     legal = moves(state)
     assert "stop" in legal  # "up to"
@@ -325,17 +344,17 @@ def test_invasion_moves_up_to_two_vikings_to_free_villages_or_heavens(engine) ->
     assert state.current_player_name() == "red"  # one more Viking to go
     state.apply("warrior:gimle.2-asgard")
     assert state.current_player_name() == "black"
-    assert counter(state, "lead")[RED] == IN_HUT and counter(state, "asgard")[RED] == 1
+    assert counter(state, "leader_at")[RED] == IN_HUT and counter(state, "warriors[asgard]")[RED] == 1
     assert state.to_json()["board"]["gimle.2"] is None
-    assert counter(state, "valhalla")[RED] == 1  # Valhalla's Viking stayed
+    assert counter(state, "warriors[valhalla]")[RED] == 1  # Valhalla's Viking stayed
 
 
 def test_invasion_may_stop_early(engine) -> None:
-    c = resolving(quiet(), 1, 1, 2, 1)
+    c = resolving(quiet(), "invasion", "jotunheim", 2)
     state = position(game_of(engine, N4), {}, c, RED, cards=dealt())
     state.apply("warrior:boat-jarnvid.1")
     state.apply("stop")
-    assert state.current_player_name() == "black" and counter(state, "doing") == [0] * 4
+    assert state.current_player_name() == "black" and counter(state, "doing") == [code("none")] * 4  # no card in progress
 
 
 def test_new_warrior_adds_a_warrior_from_supply_then_moves_one(engine) -> None:
@@ -344,13 +363,13 @@ def test_new_warrior_adds_a_warrior_from_supply_then_moves_one(engine) -> None:
     # warriors left in your off-board supply, ignore the first instruction"
     state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt(["war_m"]))
     state.apply("WarM")
-    assert counter(state, "offboard")[RED] == 5 and counter(state, "boat")[RED] == 6
+    assert counter(state, "warriors[offboard]")[RED] == 5 and counter(state, "warriors[boat]")[RED] == 6
     assert "stop" not in moves(state)
     state.apply("warrior:boat-vigrid.3")
-    assert counter(state, "boat")[RED] == 5 and state.current_player_name() == "black"
+    assert counter(state, "warriors[boat]")[RED] == 5 and state.current_player_name() == "black"
     state = position(game_of(engine, N4), {}, quiet(offboard=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED, cards=dealt(["war_m"]))
     state.apply("WarM")
-    assert counter(state, "offboard")[RED] == 0 and counter(state, "boat")[RED] == 11
+    assert counter(state, "warriors[offboard]")[RED] == 0 and counter(state, "warriors[boat]")[RED] == 11
 
 
 def test_viking_horde_sends_up_to_three_vikings_to_one_place(engine) -> None:
@@ -372,12 +391,12 @@ def test_destroy_kingdom_sends_everyone_in_the_province_to_valhalla(engine) -> N
     # Destroy Kingdom (Cards 9 - 11): "Choose one province in the indicated kingdom. All
     # Vikings (including your own) in that province are moved to Valhalla."
     huts = {"vigrid": [(RED, W), (BLACK, L), (BLACK, W), (GREEN, W)], "gimle": [(GREEN, W)]}
-    c = quiet(boat=[4, 4, 3, 5], lead=[ON_BOAT, IN_HUT, ON_BOAT, ON_BOAT])
+    c = quiet(boat=[4, 4, 3, 5], leader_at=[ON_BOAT, IN_HUT, ON_BOAT, ON_BOAT])
     state = position(game_of(engine, N4), huts, c, RED, cards=dealt(["g10"]))
     state.apply("G10")  # Mannheim (FACTS: "9/10/11 destroy a province of Jotunheim/Mannheim/Alfheim")
-    assert moves(state) == {"ruin:5", "ruin:6", "ruin:7"}
-    state.apply("ruin:6")
-    assert counter(state, "valhalla") == [1, 1, 1, 0] and counter(state, "lead")[BLACK] == IN_VALHALLA
+    assert moves(state) == {"ruin:myrkvior", "ruin:vigrid", "ruin:hlymdalir"}
+    state.apply("ruin:vigrid")
+    assert counter(state, "warriors[valhalla]") == [1, 1, 1, 0] and counter(state, "leader_at")[BLACK] == IN_VALHALLA
     board = state.to_json()["board"]
     assert not any(board[f"vigrid.{i}"] for i in range(1, 7)) and board["gimle.1"] == "green"
     assert state.core.hands[BLACK] == [11 - 0, 1]  # every Viking of black's is off the huts
@@ -393,8 +412,8 @@ def test_new_warriors_in_kingdom_and_in_the_heavens(engine) -> None:
     assert moves(state) == {"recruit:asgard", "recruit:vanaheim", "stop"}
     state.apply("recruit:asgard")
     state.apply("recruit:vanaheim")
-    assert counter(state, "asgard")[RED] == 1 and counter(state, "vanaheim")[RED] == 1
-    assert counter(state, "offboard")[RED] == 4 and state.current_player_name() == "black"
+    assert counter(state, "warriors[asgard]")[RED] == 1 and counter(state, "warriors[vanaheim]")[RED] == 1
+    assert counter(state, "warriors[offboard]")[RED] == 4 and state.current_player_name() == "black"
     state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt(["g13"]))
     state.apply("G13")
     state.apply("recruit:utgard.1")
@@ -404,7 +423,7 @@ def test_new_warriors_in_kingdom_and_in_the_heavens(engine) -> None:
     assert state.current_player_name() == "black"  # no effect
 
 
-@pytest.mark.parametrize("card,provinces", [("g9", range(1, 5)), ("g10", range(5, 8)), ("g11", range(8, 11))])
+@pytest.mark.parametrize("card,provinces", [("g9", ("utgard", "jarnvid", "thrymheim", "ironwood")), ("g10", ("myrkvior", "vigrid", "hlymdalir")), ("g11", ("gimle", "andlang", "vidblain"))])
 def test_destroy_kingdom_cards_name_their_kingdom(engine, card, provinces) -> None:
     # FACTS ASSUMPTION (gold): "9/10/11 destroy a province of Jotunheim/Mannheim/Alfheim"
     state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt([card]))
@@ -435,7 +454,7 @@ def test_take_province_tokens(engine) -> None:
     for card, want in [("g4", (1, 1, 0)), ("g5", (0, 1, 1)), ("g6", (1, 0, 1))]:
         state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt([card]))
         state.apply(card.upper())
-        assert (counter(state, "tok_j")[RED], counter(state, "tok_m")[RED], counter(state, "tok_a")[RED]) == want
+        assert (counter(state, "tokens[jotunheim]")[RED], counter(state, "tokens[mannheim]")[RED], counter(state, "tokens[alfheim]")[RED]) == want
 
 
 # Score Kingdom (Cards 1 - 3): "Score the indicated kingdom as you would at the end of the
@@ -449,7 +468,7 @@ ISSUE_12_MOVES = (
     "InvJ leader:boat-ironwood.1 warrior:boat-jarnvid.3 InvA leader:boat-andlang.1 leader:andlang.1-vidblain.1 "
     "AtkA warrior:boat-andlang.3 WarJ warrior:jarnvid.3-vanaheim Horde leader:vidblain.1-gimle.1 "
     "leader:gimle.1-gimle.4 warrior:boat-gimle.6 WarM warrior:boat-vigrid.1 WarM warrior:boat-vigrid.2 AtkJ "
-    "leader:gimle.4-utgard.4 G10 ruin:7 AtkJ warrior:vigrid.2-utgard.1 G2"
+    "leader:gimle.4-utgard.4 G10 ruin:hlymdalir AtkJ warrior:vigrid.2-utgard.1 G2"
 ).split()
 
 
@@ -460,9 +479,9 @@ def test_score_kingdom_card_played_last_scores_before_the_score_phase(engine) ->
     state = game_of(engine, 3).new_state(1022)
     for m in ISSUE_12_MOVES:
         state.apply(m)
-    assert game_counter(state, "phase") == 3  # the score phase is over: Vanaheim's choice
+    assert game_counter(state, "phase") == code("score_phase")  # the kingdoms are scored: Vanaheim's choice
     assert counter(state, "score")[BLACK] == 9
-    assert counter(state, "tok_m")[BLACK] == 2
+    assert counter(state, "tokens[mannheim]")[BLACK] == 2
 
 
 def test_score_kingdom_card_played_last_in_the_scoring_example(engine) -> None:
@@ -473,18 +492,18 @@ def test_score_kingdom_card_played_last_in_the_scoring_example(engine) -> None:
     state = example(game_of(engine), last_card=False, violet_plays=1)
     state.apply("G2")
     assert counter(state, "score") == [3 + 3, 3, 3 + 12 + 12, 3 + 5, 0]
-    assert counter(state, "tok_m") == [4, 4, 6, 2, 2]
-    assert counter(state, "tok_a") == [1, 2, 1, 0, 1]
-    assert counter(state, "tok_j") == [2, 2, 0, 3, 2]
+    assert counter(state, "tokens[mannheim]") == [4, 4, 6, 2, 2]
+    assert counter(state, "tokens[alfheim]") == [1, 2, 1, 0, 1]
+    assert counter(state, "tokens[jotunheim]") == [2, 2, 0, 3, 2]
     assert state.current_player_name() == "yellow"  # Vanaheim's choice comes next
 
 
 # --------------------------------------------------------------------------- the end
 
 
-def final_round(engine, score, tok_j, tok_m, tok_a):
+def final_round(engine, score, jotunheim, mannheim, alfheim):
     """Round 3, red resolving the last card of the game; nobody on the board."""
-    c = resolving(quiet(plays=[0] * N4, score=score, tok_j=tok_j, tok_m=tok_m, tok_a=tok_a), 1, 1, 1, 1)
+    c = resolving(quiet(plays=[0] * N4, score=score, jotunheim=jotunheim, mannheim=mannheim, alfheim=alfheim), "invasion", "jotunheim", 1)
     return position(game_of(engine, N4), {}, c, RED, round_=3)
 
 
@@ -511,7 +530,7 @@ def test_game_end_shared_victory(engine) -> None:
 
 # --------------------------------------------------------------------------- properties, both engines
 
-POOLS = ("boat", "asgard", "vanaheim", "valhalla", "offboard")
+POOLS = tuple(f"warriors[{place}]" for place in PLACES)
 
 
 def check_invariants(state) -> None:
@@ -521,15 +540,15 @@ def check_invariants(state) -> None:
     ir = state.game.ir
     core = state.core
     counters = core.counters
-    idx = {c: ir.counters.index(c) for c in POOLS + ("lead",)}
+    idx = {c: ir.counters.index(c) for c in POOLS + ("leader_at",)}
     huts = [c for c, name in enumerate(ir.board.cell_names) if "." in name]
     for p in range(ir.n_players):
         warriors = sum(1 for c in huts if core.board[c] == ir.piece_id(p, 0))
         leaders = sum(1 for c in huts if core.board[c] == ir.piece_id(p, 1))
         pools = [counters[p][idx[c]] for c in POOLS]
-        assert min(pools) >= 0
+        assert min(pools) >= 0 and counters[p][idx["warriors[hut]"]] == 0  # (huts hold pieces)
         assert warriors + sum(pools) == 11 and core.hands[p][0] == sum(pools)
-        lead = counters[p][idx["lead"]]
+        lead = counters[p][idx["leader_at"]]
         assert leaders + (lead != IN_HUT) == 1 and core.hands[p][1] == 1 - leaders
         assert 0 <= lead <= IN_VALHALLA
     for c, name in enumerate(ir.board.cell_names):  # nothing ever stands on a place node
@@ -645,7 +664,7 @@ def test_draft_sets_pass_left_and_picks_join_the_supply(engine) -> None:
 def play_to_round(state, rnd: int, seed: int) -> None:
     """Random moves until the deal of round ``rnd`` is due."""
     rng = Rng(seed)
-    while not (game_counter(state, "round") == rnd - 1 and game_counter(state, "phase") == 0):
+    while not (game_counter(state, "round") == rnd - 1 and game_counter(state, "phase") == code("doom_phase")):
         moves = state.legal_move_ids()
         state.apply_unchecked(moves[rng.below(len(moves))])
 
@@ -707,7 +726,7 @@ def test_the_game_has_three_rounds_of_4_5_6_cards(engine) -> None:
     while not state.is_terminal():
         moves = state.legal_move_ids()
         state.apply_unchecked(moves[rng.below(len(moves))])
-        if game_counter(state, "phase") in (0,) or state.is_terminal():
+        if game_counter(state, "phase") == code("doom_phase") or state.is_terminal():
             rnd = game_counter(state, "round")
             played_at_round_end.setdefault(rnd, [len(cards_in(state, "played", p)) for p in range(3)])
     draws = [sum(c in ("g7", "g8") for c in cards_in(state, "played", p)) for p in range(3)]
@@ -727,11 +746,11 @@ def test_first_player_holds_the_highest_gold_card_and_play_proceeds_left(engine)
         move_item(state, card, "draft", p)
     move_item(state, "g5", "revealed", RED)
     state.core.set_counter(N4, game.ir.counters.index("round"), 1)
-    state.core.set_counter(N4, game.ir.counters.index("phase"), 1)  # the draft
+    state.core.set_counter(N4, game.ir.counters.index("phase"), code("draft_phase"))
     state.core.load(state.core.board, state.core.hands, RED)  # (the Vikings as at the start)
     for card in ["pick:InvJ", "pick:G3", "pick:G9", "pick:AtkA"]:
         state.apply(card)
-    assert game_counter(state, "phase") == 2
+    assert game_counter(state, "phase") == code("actions_phase")
     assert cards_in(state, "revealed", BLACK) == ["g3"] and cards_in(state, "revealed", RED) == ["g5"]
     assert state.current_player_name() == "green"  # gold 9 beats 5 and 3
     order = []
@@ -750,8 +769,8 @@ def test_what_each_player_may_see_is_declared() -> None:
     # "face-up in front of them"; doom tokens are placed on the board face up.
     ir = game_of("interpreted", 3).ir
     visible = dict(zip(ir.counters, ir.counter_visible))
-    assert visible["tok_j"] == visible["tok_m"] == visible["tok_a"] == "owner"
-    assert visible["score"] == visible["boat"] == "all"
+    assert visible["tokens[jotunheim]"] == visible["tokens[mannheim]"] == visible["tokens[alfheim]"] == "owner"
+    assert visible["score"] == visible["warriors[boat]"] == "all"
     zones = {z.name: (z.of, z.visible) for z in ir.zones.zones}
     for deck in ("bronze", "silver", "gold", "doom_pile"):
         assert zones[deck] == ("game", "none")

@@ -9,7 +9,10 @@ decides it (``midgardc.runtime.observe``: the ``SEES`` table, ``counter_seen``, 
                        and kind (the board is public);
 - ``height``           (cells,): the stack height on each cell (only when the spec has stacks);
 - ``hand``             (players, kinds): pieces of each kind in each player's hand (public);
-- ``counters``         (players, player counters): each value the viewer may see, 0 otherwise;
+- ``counters``         (players, player counters): each value the viewer may see, 0 otherwise
+                       (a typed counter's value as the engines hold it: an enumeration
+                       value, a player or a kind by its index, a cell by its number, none
+                       as -1, a cell's none as the number of cells);
 - ``counters_known``   (players, player counters): 1 where the viewer sees the value;
 - ``game_counters`` / ``game_counters_known`` (game counters,): the same for the game's;
 - ``places_size``      (places,): how many items each item place holds (sizes are public);

@@ -9,6 +9,7 @@ pictures show)."""
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from typing import Optional
 
@@ -307,9 +308,12 @@ class LowerAttributes:
             pairs += inline
             for knode, value in pairs:
                 key = self.scalar(knode, str, "a value name") if not isinstance(knode.value, int) else str(knode.value)
-                if key not in names:
-                    raise SpecError(f"'{key}' is not {a_type(of)}", knode.pos, did_you_mean(key, names))
-                table[names.index(key) + offset] = 1 if value is None else self.constant(value, typ, f"attribute '{aname}'")
+                # a cell pattern with '*' ("north.*") gives every cell it matches the value
+                keys = [n for n in names if fnmatch.fnmatchcase(n, key)] if of == CELL and "*" in key else [key]
+                if not keys or keys[0] not in names:
+                    raise SpecError(f"'{key}' is not {a_type(of)}" if keys else f"no cell matches '{key}'", knode.pos, did_you_mean(key, names))
+                for k in keys:
+                    table[names.index(k) + offset] = 1 if value is None else self.constant(value, typ, f"attribute '{aname}'")
             self.names.attributes[aname] = (len(out), of, typ)
             out.append(AttributeIR(aname, of, typ, tuple(table), offset))
         return tuple(out)
