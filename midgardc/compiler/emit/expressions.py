@@ -285,13 +285,34 @@ class Expressions:
             self.lifted.append(None)  # reserve the number before lifting nested quantifiers
             params = [(n, Var(f"f{i}", scope[n].type)) for i, n in enumerate(names)]
             inner: Scope = {n: v for n, v in params}
-            cellset = None
+            cellset, narrow, rest = None, None, q.body
             if q.domain.kind == "cells" and q.kind in ("any", "all", "count") and q.var in free_locals(q.body):
                 # a condition over every cell: compute the set of cells at once
                 cellset = self.cellset_call(q.body, q.var, inner, "cells", "found")
+                if cellset is None and q.kind in ("any", "count"):
+                    # else the conjuncts that translate pick the cells the rest is tested on
+                    parts = _and_parts(q.body)
+                    sets = [c for c in parts if q.var in free_locals(c) and self.to_set(c, q.var, inner) is not None]
+                    if sets and len(sets) < len(parts):
+                        narrow = self.cellset_call(_joined_and(sets), q.var, inner, "cells", "found")
+                        rest = _joined_and([c for c in parts if not any(c is x for x in sets)]) if narrow else q.body
             loop = self.domain_loop(q.domain, inner, "x")
             inner[q.var] = Var("x", q.domain.elem_type)
-            body = self.expr(q.body, inner).text if cellset is None else ""
-            self.lifted[index] = Lifted(index, q.kind, CTYPE[q.type], params, loop, body, comment_text(unparse(q, self.ir)), cellset)
+            body = self.expr(rest, inner).text if cellset is None else ""
+            self.lifted[index] = Lifted(index, q.kind, CTYPE[q.type], params, loop, body, comment_text(unparse(q, self.ir)), cellset, narrow)
         args = "".join(", " + scope[n].cname for n in names)
         return Code(f"quant_{index}(st{args})", CTYPE[q.type])
+
+
+def _and_parts(e: Expr) -> list[Expr]:
+    """``a and b and c`` -> [a, b, c] (any other expression: [e])."""
+    if isinstance(e, Binary) and e.op == "and":
+        return _and_parts(e.left) + _and_parts(e.right)
+    return [e]
+
+
+def _joined_and(parts: list[Expr]) -> Expr:
+    out = parts[0]
+    for c in parts[1:]:
+        out = Binary("and", out, c, BOOL)
+    return out
