@@ -52,7 +52,7 @@ def candidate_function(x, items, scope: dict, params: list, index: int) -> str:
             k = counter[0]
             counter[0] += 1
             cname = f"e{k}"
-            loop = x.domain_loop(c.domain, scope, cname, prefix=f"e{k}_")
+            loop = x.domain_loop(c.domain, scope, cname, prefix=f"e{k}_", walk=True)
             decls.append(f"{loop.var_ctype} {cname}")
             decls.extend(loop.decls)
             for line in loop.setup:

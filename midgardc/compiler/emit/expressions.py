@@ -212,9 +212,25 @@ class Expressions:
 
     # -- quantifiers -------------------------------------------------------------------
 
-    def domain_loop(self, d: Domain, scope: Scope, var: str, prefix: str = "") -> DomainLoop:
+    def domain_loop(self, d: Domain, scope: Scope, var: str, prefix: str = "", walk: bool = False) -> DomainLoop:
         """C for iterating ``d`` with loop variable ``var`` (a C name); helper variables
-        get ``prefix`` so two loops can share a function."""
+        get ``prefix`` so two loops can share a function. With ``walk`` (a loop whose body
+        changes nothing: a quantifier, a candidate listing), a ray or slide is walked cell
+        by cell instead of being written to an array first."""
+        if walk and d.kind in ("ray", "slide"):
+            src, way = (self.expr(a, scope).text for a in d.args)
+            origin, cur, step, stop = prefix + "origin", prefix + "cur", prefix + "way", prefix + "stop"
+            self.uses_slide = self.uses_slide or d.kind == "slide"
+            bind = [f"{cur} = STEP[{step}][{cur}]", f"if {cur} >= N_CELLS or {cur} == {origin}:", f"    break", f"{var} = {cur}"]
+            if d.kind == "slide":  # up to and including the first occupied cell
+                bind.append(f"{stop} = st.board[{cur}] > 0")
+            return DomainLoop(
+                [f"int {origin}", f"int {cur}", f"int {step}", f"bint {stop}"],
+                [f"{origin} = {src}", f"{step} = {way}", f"{cur} = {origin}", f"{stop} = {origin} >= N_CELLS"],
+                f"while not {stop}:",
+                bind,
+                "int",
+            )
         if d.kind == "cells":
             return DomainLoop([], [], f"for {var} in range(N_CELLS):", [], "int")
         if d.kind == "players":
@@ -296,7 +312,7 @@ class Expressions:
                     if sets and len(sets) < len(parts):
                         narrow = self.cellset_call(_joined_and(sets), q.var, inner, "cells", "found")
                         rest = _joined_and([c for c in parts if not any(c is x for x in sets)]) if narrow else q.body
-            loop = self.domain_loop(q.domain, inner, "x")
+            loop = self.domain_loop(q.domain, inner, "x", walk=True)
             inner[q.var] = Var("x", q.domain.elem_type)
             body = self.expr(rest, inner).text if cellset is None else ""
             self.lifted[index] = Lifted(index, q.kind, CTYPE[q.type], params, loop, body, comment_text(unparse(q, self.ir)), cellset, narrow)
