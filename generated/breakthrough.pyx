@@ -1088,6 +1088,17 @@ cdef inline void cellset_1(State* st, int f0, uint64_t* found) noexcept nogil:
 # a cell parameter, the conjuncts that translate to cell sets pick its candidates at once.
 
 
+cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
+    cdef int n = 0
+    if (st.board[define_0(st, a0, st.current)] == 0):
+        n = cand_insert(out, n, define_0(st, a0, st.current))
+    if (piece_owner(st.board[STEP[2][define_0(st, a0, st.current)]]) != st.current):
+        n = cand_insert(out, n, STEP[2][define_0(st, a0, st.current)])
+    if (piece_owner(st.board[STEP[6][define_0(st, a0, st.current)]]) != st.current):
+        n = cand_insert(out, n, STEP[6][define_0(st, a0, st.current)])
+    return n
+
+
 cdef int gen_legal(State* st, int* out) noexcept nogil:
     """Write the legal move ids, ascending, to `out`; return how many there are."""
     cdef int n = 0
@@ -1108,14 +1119,9 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-            ncand1 = cand_insert(cands1, ncand1, define_0(st, a0, st.current))
-            ncand1 = cand_insert(cands1, ncand1, STEP[2][define_0(st, a0, st.current)])
-            ncand1 = cand_insert(cands1, ncand1, STEP[6][define_0(st, a0, st.current)])
+            ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
             for k1 in range(ncand1):
                 a1 = cands1[k1]
-                if not (((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and (piece_owner(st.board[a1]) != st.current))):  # t == step(f, player_prop(0, mover)) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and owner(t) != mover
-                    continue
                 out[n] = a0 * 64 + a1
                 n += 1
     return n
@@ -1140,14 +1146,9 @@ cdef bint any_legal(State* st) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-            ncand1 = cand_insert(cands1, ncand1, define_0(st, a0, st.current))
-            ncand1 = cand_insert(cands1, ncand1, STEP[2][define_0(st, a0, st.current)])
-            ncand1 = cand_insert(cands1, ncand1, STEP[6][define_0(st, a0, st.current)])
+            ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
             for k1 in range(ncand1):
                 a1 = cands1[k1]
-                if not (((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and (piece_owner(st.board[a1]) != st.current))):  # t == step(f, player_prop(0, mover)) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and owner(t) != mover
-                    continue
                 return True
     return False
 

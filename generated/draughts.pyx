@@ -1316,6 +1316,48 @@ cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
 # a cell parameter, the conjuncts that translate to cell sets pick its candidates at once.
 
 
+cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
+    cdef int n = 0
+    if define_2(st, a0, 0):
+        n = cand_insert(out, n, STEP[0][a0])
+    if define_2(st, a0, 1):
+        n = cand_insert(out, n, STEP[1][a0])
+    if define_2(st, a0, 2):
+        n = cand_insert(out, n, STEP[2][a0])
+    if define_2(st, a0, 3):
+        n = cand_insert(out, n, STEP[3][a0])
+    if define_2(st, a0, 4):
+        n = cand_insert(out, n, STEP[4][a0])
+    if define_2(st, a0, 5):
+        n = cand_insert(out, n, STEP[5][a0])
+    if define_2(st, a0, 6):
+        n = cand_insert(out, n, STEP[6][a0])
+    if define_2(st, a0, 7):
+        n = cand_insert(out, n, STEP[7][a0])
+    return n
+
+
+cdef int cands_1(State* st, int* out, int a0) noexcept nogil:
+    cdef int n = 0
+    if define_3(st, a0, 0):
+        n = cand_insert(out, n, STEP[0][STEP[0][a0]])
+    if define_3(st, a0, 1):
+        n = cand_insert(out, n, STEP[1][STEP[1][a0]])
+    if define_3(st, a0, 2):
+        n = cand_insert(out, n, STEP[2][STEP[2][a0]])
+    if define_3(st, a0, 3):
+        n = cand_insert(out, n, STEP[3][STEP[3][a0]])
+    if define_3(st, a0, 4):
+        n = cand_insert(out, n, STEP[4][STEP[4][a0]])
+    if define_3(st, a0, 5):
+        n = cand_insert(out, n, STEP[5][STEP[5][a0]])
+    if define_3(st, a0, 6):
+        n = cand_insert(out, n, STEP[6][STEP[6][a0]])
+    if define_3(st, a0, 7):
+        n = cand_insert(out, n, STEP[7][STEP[7][a0]])
+    return n
+
+
 cdef int gen_legal(State* st, int* out) noexcept nogil:
     """Write the legal move ids, ascending, to `out`; return how many there are."""
     cdef int n = 0
@@ -1338,20 +1380,10 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-                ncand1 = cand_insert(cands1, ncand1, STEP[0][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[1][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[2][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[3][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[4][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[5][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[6][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[7][a0])
+                ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
                 for k1 in range(ncand1):
                     a1 = cands1[k1]
                     if not (st.board[a1] == 0):  # empty(t)
-                        continue
-                    if not (((((((((((((0 == 1) or (0 == 7)) or (0 == 3)) or (0 == 5)) and (((piece_kind(st.board[a0]) == 1) or (0 == PPROP_0[st.current + 1])) or (0 == PPROP_1[st.current + 1]))) and (a1 == STEP[0][a0])) or ((((((1 == 1) or (1 == 7)) or (1 == 3)) or (1 == 5)) and (((piece_kind(st.board[a0]) == 1) or (1 == PPROP_0[st.current + 1])) or (1 == PPROP_1[st.current + 1]))) and (a1 == STEP[1][a0]))) or ((((((2 == 1) or (2 == 7)) or (2 == 3)) or (2 == 5)) and (((piece_kind(st.board[a0]) == 1) or (2 == PPROP_0[st.current + 1])) or (2 == PPROP_1[st.current + 1]))) and (a1 == STEP[2][a0]))) or ((((((3 == 1) or (3 == 7)) or (3 == 3)) or (3 == 5)) and (((piece_kind(st.board[a0]) == 1) or (3 == PPROP_0[st.current + 1])) or (3 == PPROP_1[st.current + 1]))) and (a1 == STEP[3][a0]))) or ((((((4 == 1) or (4 == 7)) or (4 == 3)) or (4 == 5)) and (((piece_kind(st.board[a0]) == 1) or (4 == PPROP_0[st.current + 1])) or (4 == PPROP_1[st.current + 1]))) and (a1 == STEP[4][a0]))) or ((((((5 == 1) or (5 == 7)) or (5 == 3)) or (5 == 5)) and (((piece_kind(st.board[a0]) == 1) or (5 == PPROP_0[st.current + 1])) or (5 == PPROP_1[st.current + 1]))) and (a1 == STEP[5][a0]))) or ((((((6 == 1) or (6 == 7)) or (6 == 3)) or (6 == 5)) and (((piece_kind(st.board[a0]) == 1) or (6 == PPROP_0[st.current + 1])) or (6 == PPROP_1[st.current + 1]))) and (a1 == STEP[6][a0]))) or ((((((7 == 1) or (7 == 7)) or (7 == 3)) or (7 == 5)) and (((piece_kind(st.board[a0]) == 1) or (7 == PPROP_0[st.current + 1])) or (7 == PPROP_1[st.current + 1]))) and (a1 == STEP[7][a0]))):  # (n == ne or n == nw or n == se or n == sw) and (kind_at(f) == king or n == player_prop(0, mover) or n == player_prop(1, mover)) and t == step(f, n) or (ne == ne or ne == nw or ne == se or ne == sw) and (kind_at(f) == king or ne == player_prop(0, mover) or ne == player_prop(1, mover)) and t == step(f, ne) or (e == ne or e == nw or e == se or e == sw) and (kind_at(f) == king or e == player_prop(0, mover) or e == player_prop(1, mover)) and t == step(f, e) or (se == ne or se == nw or se == se or se == sw) and (kind_at(f) == king or se == player_prop(0, mover) or se == player_prop(1, mover)) and t == step(f, se) or (s == ne or s == nw or s == se or s == sw) and (kind_at(f) == king or s == player_prop(0, mover) or s == player_prop(1, mover)) and t == step(f, s) or (sw == ne or sw == nw or sw == se or sw == sw) and (kind_at(f) == king or sw == player_prop(0, mover) or sw == player_prop(1, mover)) and t == step(f, sw) or (w == ne or w == nw or w == se or w == sw) and (kind_at(f) == king or w == player_prop(0, mover) or w == player_prop(1, mover)) and t == step(f, w) or (nw == ne or nw == nw or nw == se or nw == sw) and (kind_at(f) == king or nw == player_prop(0, mover) or nw == player_prop(1, mover)) and t == step(f, nw)
                         continue
                     out[n] = a0 * 64 + a1
                     n += 1
@@ -1363,19 +1395,9 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-            ncand1 = cand_insert(cands1, ncand1, STEP[0][STEP[0][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[1][STEP[1][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[2][STEP[2][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[3][STEP[3][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[4][STEP[4][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[5][STEP[5][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[6][STEP[6][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[7][STEP[7][a0]])
+            ncand1 = cands_1(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
             for k1 in range(ncand1):
                 a1 = cands1[k1]
-                if not (((((((((((((((0 == 1) or (0 == 7)) or (0 == 3)) or (0 == 5)) and (((piece_kind(st.board[a0]) == 1) or (0 == PPROP_0[st.current + 1])) or (0 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[0][a0]]) == next_player(st.current))) and (st.board[STEP[0][STEP[0][a0]]] == 0)) and (a1 == STEP[0][STEP[0][a0]])) or ((((((((1 == 1) or (1 == 7)) or (1 == 3)) or (1 == 5)) and (((piece_kind(st.board[a0]) == 1) or (1 == PPROP_0[st.current + 1])) or (1 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[1][a0]]) == next_player(st.current))) and (st.board[STEP[1][STEP[1][a0]]] == 0)) and (a1 == STEP[1][STEP[1][a0]]))) or ((((((((2 == 1) or (2 == 7)) or (2 == 3)) or (2 == 5)) and (((piece_kind(st.board[a0]) == 1) or (2 == PPROP_0[st.current + 1])) or (2 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[2][a0]]) == next_player(st.current))) and (st.board[STEP[2][STEP[2][a0]]] == 0)) and (a1 == STEP[2][STEP[2][a0]]))) or ((((((((3 == 1) or (3 == 7)) or (3 == 3)) or (3 == 5)) and (((piece_kind(st.board[a0]) == 1) or (3 == PPROP_0[st.current + 1])) or (3 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[3][a0]]) == next_player(st.current))) and (st.board[STEP[3][STEP[3][a0]]] == 0)) and (a1 == STEP[3][STEP[3][a0]]))) or ((((((((4 == 1) or (4 == 7)) or (4 == 3)) or (4 == 5)) and (((piece_kind(st.board[a0]) == 1) or (4 == PPROP_0[st.current + 1])) or (4 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[4][a0]]) == next_player(st.current))) and (st.board[STEP[4][STEP[4][a0]]] == 0)) and (a1 == STEP[4][STEP[4][a0]]))) or ((((((((5 == 1) or (5 == 7)) or (5 == 3)) or (5 == 5)) and (((piece_kind(st.board[a0]) == 1) or (5 == PPROP_0[st.current + 1])) or (5 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[5][a0]]) == next_player(st.current))) and (st.board[STEP[5][STEP[5][a0]]] == 0)) and (a1 == STEP[5][STEP[5][a0]]))) or ((((((((6 == 1) or (6 == 7)) or (6 == 3)) or (6 == 5)) and (((piece_kind(st.board[a0]) == 1) or (6 == PPROP_0[st.current + 1])) or (6 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[6][a0]]) == next_player(st.current))) and (st.board[STEP[6][STEP[6][a0]]] == 0)) and (a1 == STEP[6][STEP[6][a0]]))) or ((((((((7 == 1) or (7 == 7)) or (7 == 3)) or (7 == 5)) and (((piece_kind(st.board[a0]) == 1) or (7 == PPROP_0[st.current + 1])) or (7 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[7][a0]]) == next_player(st.current))) and (st.board[STEP[7][STEP[7][a0]]] == 0)) and (a1 == STEP[7][STEP[7][a0]]))):  # (n == ne or n == nw or n == se or n == sw) and (kind_at(f) == king or n == player_prop(0, mover) or n == player_prop(1, mover)) and owner(step(f, n)) == next_player(mover) and empty(step(step(f, n), n)) and t == step(step(f, n), n) or (ne == ne or ne == nw or ne == se or ne == sw) and (kind_at(f) == king or ne == player_prop(0, mover) or ne == player_prop(1, mover)) and owner(step(f, ne)) == next_player(mover) and empty(step(step(f, ne), ne)) and t == step(step(f, ne), ne) or (e == ne or e == nw or e == se or e == sw) and (kind_at(f) == king or e == player_prop(0, mover) or e == player_prop(1, mover)) and owner(step(f, e)) == next_player(mover) and empty(step(step(f, e), e)) and t == step(step(f, e), e) or (se == ne or se == nw or se == se or se == sw) and (kind_at(f) == king or se == player_prop(0, mover) or se == player_prop(1, mover)) and owner(step(f, se)) == next_player(mover) and empty(step(step(f, se), se)) and t == step(step(f, se), se) or (s == ne or s == nw or s == se or s == sw) and (kind_at(f) == king or s == player_prop(0, mover) or s == player_prop(1, mover)) and owner(step(f, s)) == next_player(mover) and empty(step(step(f, s), s)) and t == step(step(f, s), s) or (sw == ne or sw == nw or sw == se or sw == sw) and (kind_at(f) == king or sw == player_prop(0, mover) or sw == player_prop(1, mover)) and owner(step(f, sw)) == next_player(mover) and empty(step(step(f, sw), sw)) and t == step(step(f, sw), sw) or (w == ne or w == nw or w == se or w == sw) and (kind_at(f) == king or w == player_prop(0, mover) or w == player_prop(1, mover)) and owner(step(f, w)) == next_player(mover) and empty(step(step(f, w), w)) and t == step(step(f, w), w) or (nw == ne or nw == nw or nw == se or nw == sw) and (kind_at(f) == king or nw == player_prop(0, mover) or nw == player_prop(1, mover)) and owner(step(f, nw)) == next_player(mover) and empty(step(step(f, nw), nw)) and t == step(step(f, nw), nw)
-                    continue
                 npaths = count_paths_1(st, a0, a1, 1)  # the whole moves this first step starts (compound.pyx.j2)
                 if npaths > 64:
                     npaths = 64
@@ -1405,20 +1427,10 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-                ncand1 = cand_insert(cands1, ncand1, STEP[0][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[1][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[2][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[3][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[4][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[5][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[6][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[7][a0])
+                ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
                 for k1 in range(ncand1):
                     a1 = cands1[k1]
                     if not (st.board[a1] == 0):  # empty(t)
-                        continue
-                    if not (((((((((((((0 == 1) or (0 == 7)) or (0 == 3)) or (0 == 5)) and (((piece_kind(st.board[a0]) == 1) or (0 == PPROP_0[st.current + 1])) or (0 == PPROP_1[st.current + 1]))) and (a1 == STEP[0][a0])) or ((((((1 == 1) or (1 == 7)) or (1 == 3)) or (1 == 5)) and (((piece_kind(st.board[a0]) == 1) or (1 == PPROP_0[st.current + 1])) or (1 == PPROP_1[st.current + 1]))) and (a1 == STEP[1][a0]))) or ((((((2 == 1) or (2 == 7)) or (2 == 3)) or (2 == 5)) and (((piece_kind(st.board[a0]) == 1) or (2 == PPROP_0[st.current + 1])) or (2 == PPROP_1[st.current + 1]))) and (a1 == STEP[2][a0]))) or ((((((3 == 1) or (3 == 7)) or (3 == 3)) or (3 == 5)) and (((piece_kind(st.board[a0]) == 1) or (3 == PPROP_0[st.current + 1])) or (3 == PPROP_1[st.current + 1]))) and (a1 == STEP[3][a0]))) or ((((((4 == 1) or (4 == 7)) or (4 == 3)) or (4 == 5)) and (((piece_kind(st.board[a0]) == 1) or (4 == PPROP_0[st.current + 1])) or (4 == PPROP_1[st.current + 1]))) and (a1 == STEP[4][a0]))) or ((((((5 == 1) or (5 == 7)) or (5 == 3)) or (5 == 5)) and (((piece_kind(st.board[a0]) == 1) or (5 == PPROP_0[st.current + 1])) or (5 == PPROP_1[st.current + 1]))) and (a1 == STEP[5][a0]))) or ((((((6 == 1) or (6 == 7)) or (6 == 3)) or (6 == 5)) and (((piece_kind(st.board[a0]) == 1) or (6 == PPROP_0[st.current + 1])) or (6 == PPROP_1[st.current + 1]))) and (a1 == STEP[6][a0]))) or ((((((7 == 1) or (7 == 7)) or (7 == 3)) or (7 == 5)) and (((piece_kind(st.board[a0]) == 1) or (7 == PPROP_0[st.current + 1])) or (7 == PPROP_1[st.current + 1]))) and (a1 == STEP[7][a0]))):  # (n == ne or n == nw or n == se or n == sw) and (kind_at(f) == king or n == player_prop(0, mover) or n == player_prop(1, mover)) and t == step(f, n) or (ne == ne or ne == nw or ne == se or ne == sw) and (kind_at(f) == king or ne == player_prop(0, mover) or ne == player_prop(1, mover)) and t == step(f, ne) or (e == ne or e == nw or e == se or e == sw) and (kind_at(f) == king or e == player_prop(0, mover) or e == player_prop(1, mover)) and t == step(f, e) or (se == ne or se == nw or se == se or se == sw) and (kind_at(f) == king or se == player_prop(0, mover) or se == player_prop(1, mover)) and t == step(f, se) or (s == ne or s == nw or s == se or s == sw) and (kind_at(f) == king or s == player_prop(0, mover) or s == player_prop(1, mover)) and t == step(f, s) or (sw == ne or sw == nw or sw == se or sw == sw) and (kind_at(f) == king or sw == player_prop(0, mover) or sw == player_prop(1, mover)) and t == step(f, sw) or (w == ne or w == nw or w == se or w == sw) and (kind_at(f) == king or w == player_prop(0, mover) or w == player_prop(1, mover)) and t == step(f, w) or (nw == ne or nw == nw or nw == se or nw == sw) and (kind_at(f) == king or nw == player_prop(0, mover) or nw == player_prop(1, mover)) and t == step(f, nw)
                         continue
                     return True
     # action 1: jump(f: cell, t: cell) -> ids 4096..266239
@@ -1429,19 +1441,9 @@ cdef bint any_legal(State* st) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-            ncand1 = cand_insert(cands1, ncand1, STEP[0][STEP[0][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[1][STEP[1][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[2][STEP[2][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[3][STEP[3][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[4][STEP[4][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[5][STEP[5][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[6][STEP[6][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[7][STEP[7][a0]])
+            ncand1 = cands_1(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
             for k1 in range(ncand1):
                 a1 = cands1[k1]
-                if not (((((((((((((((0 == 1) or (0 == 7)) or (0 == 3)) or (0 == 5)) and (((piece_kind(st.board[a0]) == 1) or (0 == PPROP_0[st.current + 1])) or (0 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[0][a0]]) == next_player(st.current))) and (st.board[STEP[0][STEP[0][a0]]] == 0)) and (a1 == STEP[0][STEP[0][a0]])) or ((((((((1 == 1) or (1 == 7)) or (1 == 3)) or (1 == 5)) and (((piece_kind(st.board[a0]) == 1) or (1 == PPROP_0[st.current + 1])) or (1 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[1][a0]]) == next_player(st.current))) and (st.board[STEP[1][STEP[1][a0]]] == 0)) and (a1 == STEP[1][STEP[1][a0]]))) or ((((((((2 == 1) or (2 == 7)) or (2 == 3)) or (2 == 5)) and (((piece_kind(st.board[a0]) == 1) or (2 == PPROP_0[st.current + 1])) or (2 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[2][a0]]) == next_player(st.current))) and (st.board[STEP[2][STEP[2][a0]]] == 0)) and (a1 == STEP[2][STEP[2][a0]]))) or ((((((((3 == 1) or (3 == 7)) or (3 == 3)) or (3 == 5)) and (((piece_kind(st.board[a0]) == 1) or (3 == PPROP_0[st.current + 1])) or (3 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[3][a0]]) == next_player(st.current))) and (st.board[STEP[3][STEP[3][a0]]] == 0)) and (a1 == STEP[3][STEP[3][a0]]))) or ((((((((4 == 1) or (4 == 7)) or (4 == 3)) or (4 == 5)) and (((piece_kind(st.board[a0]) == 1) or (4 == PPROP_0[st.current + 1])) or (4 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[4][a0]]) == next_player(st.current))) and (st.board[STEP[4][STEP[4][a0]]] == 0)) and (a1 == STEP[4][STEP[4][a0]]))) or ((((((((5 == 1) or (5 == 7)) or (5 == 3)) or (5 == 5)) and (((piece_kind(st.board[a0]) == 1) or (5 == PPROP_0[st.current + 1])) or (5 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[5][a0]]) == next_player(st.current))) and (st.board[STEP[5][STEP[5][a0]]] == 0)) and (a1 == STEP[5][STEP[5][a0]]))) or ((((((((6 == 1) or (6 == 7)) or (6 == 3)) or (6 == 5)) and (((piece_kind(st.board[a0]) == 1) or (6 == PPROP_0[st.current + 1])) or (6 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[6][a0]]) == next_player(st.current))) and (st.board[STEP[6][STEP[6][a0]]] == 0)) and (a1 == STEP[6][STEP[6][a0]]))) or ((((((((7 == 1) or (7 == 7)) or (7 == 3)) or (7 == 5)) and (((piece_kind(st.board[a0]) == 1) or (7 == PPROP_0[st.current + 1])) or (7 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[7][a0]]) == next_player(st.current))) and (st.board[STEP[7][STEP[7][a0]]] == 0)) and (a1 == STEP[7][STEP[7][a0]]))):  # (n == ne or n == nw or n == se or n == sw) and (kind_at(f) == king or n == player_prop(0, mover) or n == player_prop(1, mover)) and owner(step(f, n)) == next_player(mover) and empty(step(step(f, n), n)) and t == step(step(f, n), n) or (ne == ne or ne == nw or ne == se or ne == sw) and (kind_at(f) == king or ne == player_prop(0, mover) or ne == player_prop(1, mover)) and owner(step(f, ne)) == next_player(mover) and empty(step(step(f, ne), ne)) and t == step(step(f, ne), ne) or (e == ne or e == nw or e == se or e == sw) and (kind_at(f) == king or e == player_prop(0, mover) or e == player_prop(1, mover)) and owner(step(f, e)) == next_player(mover) and empty(step(step(f, e), e)) and t == step(step(f, e), e) or (se == ne or se == nw or se == se or se == sw) and (kind_at(f) == king or se == player_prop(0, mover) or se == player_prop(1, mover)) and owner(step(f, se)) == next_player(mover) and empty(step(step(f, se), se)) and t == step(step(f, se), se) or (s == ne or s == nw or s == se or s == sw) and (kind_at(f) == king or s == player_prop(0, mover) or s == player_prop(1, mover)) and owner(step(f, s)) == next_player(mover) and empty(step(step(f, s), s)) and t == step(step(f, s), s) or (sw == ne or sw == nw or sw == se or sw == sw) and (kind_at(f) == king or sw == player_prop(0, mover) or sw == player_prop(1, mover)) and owner(step(f, sw)) == next_player(mover) and empty(step(step(f, sw), sw)) and t == step(step(f, sw), sw) or (w == ne or w == nw or w == se or w == sw) and (kind_at(f) == king or w == player_prop(0, mover) or w == player_prop(1, mover)) and owner(step(f, w)) == next_player(mover) and empty(step(step(f, w), w)) and t == step(step(f, w), w) or (nw == ne or nw == nw or nw == se or nw == sw) and (kind_at(f) == king or nw == player_prop(0, mover) or nw == player_prop(1, mover)) and owner(step(f, nw)) == next_player(mover) and empty(step(step(f, nw), nw)) and t == step(step(f, nw), nw)
-                    continue
                 return True
     return False
 
@@ -1559,19 +1561,9 @@ cdef int steps_from_1(State* st, int first, int* out) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-            ncand1 = cand_insert(cands1, ncand1, STEP[0][STEP[0][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[1][STEP[1][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[2][STEP[2][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[3][STEP[3][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[4][STEP[4][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[5][STEP[5][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[6][STEP[6][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[7][STEP[7][a0]])
+            ncand1 = cands_1(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
             for k1 in range(ncand1):
                 a1 = cands1[k1]
-                if not (((((((((((((((0 == 1) or (0 == 7)) or (0 == 3)) or (0 == 5)) and (((piece_kind(st.board[a0]) == 1) or (0 == PPROP_0[st.current + 1])) or (0 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[0][a0]]) == next_player(st.current))) and (st.board[STEP[0][STEP[0][a0]]] == 0)) and (a1 == STEP[0][STEP[0][a0]])) or ((((((((1 == 1) or (1 == 7)) or (1 == 3)) or (1 == 5)) and (((piece_kind(st.board[a0]) == 1) or (1 == PPROP_0[st.current + 1])) or (1 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[1][a0]]) == next_player(st.current))) and (st.board[STEP[1][STEP[1][a0]]] == 0)) and (a1 == STEP[1][STEP[1][a0]]))) or ((((((((2 == 1) or (2 == 7)) or (2 == 3)) or (2 == 5)) and (((piece_kind(st.board[a0]) == 1) or (2 == PPROP_0[st.current + 1])) or (2 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[2][a0]]) == next_player(st.current))) and (st.board[STEP[2][STEP[2][a0]]] == 0)) and (a1 == STEP[2][STEP[2][a0]]))) or ((((((((3 == 1) or (3 == 7)) or (3 == 3)) or (3 == 5)) and (((piece_kind(st.board[a0]) == 1) or (3 == PPROP_0[st.current + 1])) or (3 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[3][a0]]) == next_player(st.current))) and (st.board[STEP[3][STEP[3][a0]]] == 0)) and (a1 == STEP[3][STEP[3][a0]]))) or ((((((((4 == 1) or (4 == 7)) or (4 == 3)) or (4 == 5)) and (((piece_kind(st.board[a0]) == 1) or (4 == PPROP_0[st.current + 1])) or (4 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[4][a0]]) == next_player(st.current))) and (st.board[STEP[4][STEP[4][a0]]] == 0)) and (a1 == STEP[4][STEP[4][a0]]))) or ((((((((5 == 1) or (5 == 7)) or (5 == 3)) or (5 == 5)) and (((piece_kind(st.board[a0]) == 1) or (5 == PPROP_0[st.current + 1])) or (5 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[5][a0]]) == next_player(st.current))) and (st.board[STEP[5][STEP[5][a0]]] == 0)) and (a1 == STEP[5][STEP[5][a0]]))) or ((((((((6 == 1) or (6 == 7)) or (6 == 3)) or (6 == 5)) and (((piece_kind(st.board[a0]) == 1) or (6 == PPROP_0[st.current + 1])) or (6 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[6][a0]]) == next_player(st.current))) and (st.board[STEP[6][STEP[6][a0]]] == 0)) and (a1 == STEP[6][STEP[6][a0]]))) or ((((((((7 == 1) or (7 == 7)) or (7 == 3)) or (7 == 5)) and (((piece_kind(st.board[a0]) == 1) or (7 == PPROP_0[st.current + 1])) or (7 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[7][a0]]) == next_player(st.current))) and (st.board[STEP[7][STEP[7][a0]]] == 0)) and (a1 == STEP[7][STEP[7][a0]]))):  # (n == ne or n == nw or n == se or n == sw) and (kind_at(f) == king or n == player_prop(0, mover) or n == player_prop(1, mover)) and owner(step(f, n)) == next_player(mover) and empty(step(step(f, n), n)) and t == step(step(f, n), n) or (ne == ne or ne == nw or ne == se or ne == sw) and (kind_at(f) == king or ne == player_prop(0, mover) or ne == player_prop(1, mover)) and owner(step(f, ne)) == next_player(mover) and empty(step(step(f, ne), ne)) and t == step(step(f, ne), ne) or (e == ne or e == nw or e == se or e == sw) and (kind_at(f) == king or e == player_prop(0, mover) or e == player_prop(1, mover)) and owner(step(f, e)) == next_player(mover) and empty(step(step(f, e), e)) and t == step(step(f, e), e) or (se == ne or se == nw or se == se or se == sw) and (kind_at(f) == king or se == player_prop(0, mover) or se == player_prop(1, mover)) and owner(step(f, se)) == next_player(mover) and empty(step(step(f, se), se)) and t == step(step(f, se), se) or (s == ne or s == nw or s == se or s == sw) and (kind_at(f) == king or s == player_prop(0, mover) or s == player_prop(1, mover)) and owner(step(f, s)) == next_player(mover) and empty(step(step(f, s), s)) and t == step(step(f, s), s) or (sw == ne or sw == nw or sw == se or sw == sw) and (kind_at(f) == king or sw == player_prop(0, mover) or sw == player_prop(1, mover)) and owner(step(f, sw)) == next_player(mover) and empty(step(step(f, sw), sw)) and t == step(step(f, sw), sw) or (w == ne or w == nw or w == se or w == sw) and (kind_at(f) == king or w == player_prop(0, mover) or w == player_prop(1, mover)) and owner(step(f, w)) == next_player(mover) and empty(step(step(f, w), w)) and t == step(step(f, w), w) or (nw == ne or nw == nw or nw == se or nw == sw) and (kind_at(f) == king or nw == player_prop(0, mover) or nw == player_prop(1, mover)) and owner(step(f, nw)) == next_player(mover) and empty(step(step(f, nw), nw)) and t == step(step(f, nw), nw)
-                    continue
                 if a0 == first:  # a step from where the last one ended
                     out[n] = a0 * 64 + a1
                     n += 1

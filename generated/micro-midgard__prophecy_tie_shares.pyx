@@ -97,8 +97,6 @@ cdef extern from *:
       {0x0000000000000141ULL},
       {0x00000000000000ffULL}
     };
-    /* fixed set 0: t == midgard */
-    static const uint64_t MGC_CELLSET_0[1] = {0x0000000000000100ULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
     static const uint64_t MGC_NEAR[3][16][1] = {
@@ -187,7 +185,6 @@ cdef extern from *:
     const int DEGREE "MGC_DEGREE"[10]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[9][1]
-    const uint64_t CELLSET_0 "MGC_CELLSET_0"[1]
     const uint64_t NEAR "MGC_NEAR"[3][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[10]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
@@ -1189,13 +1186,33 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
 # a cell parameter, the conjuncts that translate to cell sets pick its candidates at once.
 
 
+cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
+    cdef int n = 0
+    cdef int e0
+    cdef int e0_around
+    cdef int e0_slot
+    e0_around = a0
+    for e0_slot in range(DEGREE[e0_around]):
+        e0 = NBRS[e0_around][e0_slot]
+        if (not ((a0 == 8) and (<bint>element_of(st, 2, 54, element_step(0, <long long>e0 - 0, 9), 0)))):
+            if (not ((e0 == 8) and (<bint>element_of(st, 2, 54, element_step(0, <long long>a0 - 0, 9), 0)))):
+                if (st.board[e0] == 0):
+                    n = cand_insert(out, n, e0)
+    if (st.board[8] == 0):
+        if (not define_11(st)):
+            n = cand_insert(out, n, 8)
+    return n
+
+
 cdef int gen_legal(State* st, int* out) noexcept nogil:
     """Write the legal move ids, ascending, to `out`; return how many there are."""
     cdef int n = 0
     cdef long long a0
     cdef int a1
-    cdef int cands0[1]   # candidate cells for parameter 0
+    cdef int cands0[9]   # candidate cells for parameter 0
     cdef int ncand0, k0
+    cdef int cands1[9]   # candidate cells for parameter 1
+    cdef int ncand1, k1
     cdef long long lo0, hi0, bound0   # the bounds of integer parameter 0
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
@@ -1232,9 +1249,9 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 bits0 &= bits0 - 1
                 if not (not define_8(st, a0)):  # not marked(f)
                     continue
-                for a1 in range(N_CELLS):  # t: cell
-                    if not (((st.board[a1] == 0) and define_7(st, a0, a1)) or define_12(st, a1)):  # empty(t) and linked(f, t) or forced(t)
-                        continue
+                ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
+                for k1 in range(ncand1):
+                    a1 = cands1[k1]
                     out[n] = 11 + a0 * 9 + a1
                     n += 1
     # action 4: collect() -> ids 92..92
@@ -1640,8 +1657,10 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef long long a0
     cdef int a1
-    cdef int cands0[1]   # candidate cells for parameter 0
+    cdef int cands0[9]   # candidate cells for parameter 0
     cdef int ncand0, k0
+    cdef int cands1[9]   # candidate cells for parameter 1
+    cdef int ncand1, k1
     cdef long long lo0, hi0, bound0   # the bounds of integer parameter 0
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
@@ -1675,9 +1694,9 @@ cdef bint any_legal(State* st) noexcept nogil:
                 bits0 &= bits0 - 1
                 if not (not define_8(st, a0)):  # not marked(f)
                     continue
-                for a1 in range(N_CELLS):  # t: cell
-                    if not (((st.board[a1] == 0) and define_7(st, a0, a1)) or define_12(st, a1)):  # empty(t) and linked(f, t) or forced(t)
-                        continue
+                ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
+                for k1 in range(ncand1):
+                    a1 = cands1[k1]
                     return True
     # action 4: collect() -> ids 92..92
     # where turn_step == activate and resources_due(mover)

@@ -1329,10 +1329,18 @@ cdef inline long long quant_4(State* st, long long f0, int f1) noexcept nogil:
 cdef inline bint quant_5(State* st, long long f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = p
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
-    for x in range(N_CELLS):
-        if ((PROP_0[x] == f0) and (piece_owner(st.board[x]) == f1)):
-            return True
+    cellset_0(st, f1, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (PROP_0[x] == f0):
+                return True
     return False
 
 
@@ -1449,32 +1457,56 @@ cdef inline bint quant_14(State* st) noexcept nogil:
 # quant 15: count(c in cells: doomed_province(province(c)) and owner(c) == q)
 cdef inline long long quant_15(State* st, int f0) noexcept nogil:
     # f0 = q
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
     cdef long long total = 0
-    for x in range(N_CELLS):
-        if (define_15(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)):
-            total += 1
+    cellset_0(st, f0, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if define_15(st, PROP_0[x]):
+                total += 1
     return total
 
 
 # quant 16: count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
 cdef inline long long quant_16(State* st, int f0) noexcept nogil:
     # f0 = q
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
     cdef long long total = 0
-    for x in range(N_CELLS):
-        if ((define_15(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 0)):
-            total += 1
+    cellset_1(st, f0, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if define_15(st, PROP_0[x]):
+                total += 1
     return total
 
 
 # quant 17: any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 cdef inline bint quant_17(State* st, int f0) noexcept nogil:
     # f0 = q
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
-    for x in range(N_CELLS):
-        if ((define_15(st, PROP_0[x]) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 1)):
-            return True
+    cellset_2(st, f0, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if define_15(st, PROP_0[x]):
+                return True
     return False
 
 
@@ -1500,11 +1532,19 @@ cdef inline bint quant_19(State* st) noexcept nogil:
 cdef inline long long quant_20(State* st, long long f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = q
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
     cdef long long total = 0
-    for x in range(N_CELLS):
-        if (((PROP_0[x] == f0) and (piece_owner(st.board[x]) == f1)) and (piece_kind(st.board[x]) == 0)):
-            total += 1
+    cellset_1(st, f1, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (PROP_0[x] == f0):
+                total += 1
     return total
 
 
@@ -1512,10 +1552,18 @@ cdef inline long long quant_20(State* st, long long f0, int f1) noexcept nogil:
 cdef inline bint quant_21(State* st, long long f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = q
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
-    for x in range(N_CELLS):
-        if (((PROP_0[x] == f0) and (piece_owner(st.board[x]) == f1)) and (piece_kind(st.board[x]) == 1)):
-            return True
+    cellset_2(st, f1, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (PROP_0[x] == f0):
+                return True
     return False
 
 
@@ -1556,8 +1604,34 @@ cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
 
 
 # cellset 1:
+#   found = {c in cells: owner(c) == q and kind_at(c) == warrior}
+cdef inline void cellset_1(State* st, int f0, uint64_t* found) noexcept nogil:
+    # f0 = q
+    cdef int w
+    cdef int s0
+    cdef int s1
+    s0 = f0
+    s1 = 0
+    for w in range(WORDS):
+        found[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
+
+
+# cellset 2:
+#   found = {c in cells: owner(c) == q and kind_at(c) == leader}
+cdef inline void cellset_2(State* st, int f0, uint64_t* found) noexcept nogil:
+    # f0 = q
+    cdef int w
+    cdef int s0
+    cdef int s1
+    s0 = f0
+    s1 = 1
+    for w in range(WORDS):
+        found[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
+
+
+# cellset 3:
 #   cand2 = {dst in cells: kind_at(dst) == warrior and owner(dst) != mover}
-cdef inline void cellset_1(State* st, uint64_t* cand2) noexcept nogil:
+cdef inline void cellset_3(State* st, uint64_t* cand2) noexcept nogil:
     cdef int w
     cdef int s0
     cdef int s1
@@ -1567,9 +1641,9 @@ cdef inline void cellset_1(State* st, uint64_t* cand2) noexcept nogil:
         cand2[w] = (kind_word(st, s0, w) & (VALID[w] & ~owner_word(st, s1, w)))
 
 
-# cellset 2:
+# cellset 4:
 #   cand2 = {dst in cells: heaven(dst)}
-cdef inline void cellset_2(State* st, uint64_t* cand2) noexcept nogil:
+cdef inline void cellset_4(State* st, uint64_t* cand2) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         cand2[w] = CELLSET_2[w]
@@ -1637,7 +1711,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
                     continue
-                cellset_1(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
+                cellset_3(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
                 for w2 in range(WORDS):  # dst: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
@@ -1654,7 +1728,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
                     continue
-                cellset_2(st, cand2)  # heaven(dst)
+                cellset_4(st, cand2)  # heaven(dst)
                 for w2 in range(WORDS):  # dst: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
@@ -1753,7 +1827,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
                     continue
-                cellset_1(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
+                cellset_3(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
                 for w2 in range(WORDS):  # dst: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
@@ -1769,7 +1843,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             for a1 in range(N_CELLS):  # src: cell
                 if not define_5(st, a1, a0):  # mine_at(src, k)
                     continue
-                cellset_2(st, cand2)  # heaven(dst)
+                cellset_4(st, cand2)  # heaven(dst)
                 for w2 in range(WORDS):  # dst: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
