@@ -178,7 +178,7 @@ class Generator(Moves):
             "no_moves_end": ir.end.no_moves == "end",
             "max_params": self.max_params,
             "param_types": self.param_var_types(),
-            "max_cands": max([len(L["cands"]) for a in self.actions for L in a["loops"] if L.get("cands")] + [L["cand_max"] for a in self.actions for L in a["loops"] if L.get("cand_call")] or [1]),
+            "max_cands": max([len(L["cands"]) for a in self.actions for L in a["loops"] if L.get("cands")] or [1]),
             "cand_fns": self.__dict__.get("cand_fns", []),  # candidate listings (emit/candidates.py)
             "cand_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L.get("cands") is not None}),
             "bit_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L["set_call"]}),

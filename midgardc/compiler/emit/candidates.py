@@ -1,7 +1,8 @@
 """Candidate cells in C: a plan's candidates (``midgardc/ir/plan.py``: expressions, groups
 guarded by a condition, one candidate per element of a domain such as ``slide(f, d)``)
 listed by a function of the outer parameters, ``cands_<n>(st, out, a0, ...)``, that adds
-their values to an ascending list (no repeats, no off-board cell). The Python meaning is
+their values to a cell set (``out``, WORDS words; an off-board value adds nothing): the
+loop then visits its cells in ascending order, like a set of cells from a condition. The Python meaning is
 ``midgardc.runtime.rules.moves.candidate_lister``."""
 
 from __future__ import annotations
@@ -16,20 +17,10 @@ def plain(items) -> bool:
     return all(plain_candidate(c) for c in items)
 
 
-def plain_leaves(items) -> bool:
-    """Whether no candidate ranges over a domain (so their count bounds the values)."""
-    for c in items:
-        if isinstance(c, Quant) and c.kind == EACH:
-            return False
-        if isinstance(c, Call) and c.fn == WHEN and not plain_leaves(c.args[1:]):
-            return False
-    return True
-
-
 def candidate_function(x, items, scope: dict, params: list, index: int) -> str:
     """The Cython text of ``cands_<index>``; ``x`` is the ``ExprCompiler``, ``params`` the
     outer parameters' Vars (the function's arguments after ``st`` and ``out``)."""
-    decls: list[str] = ["int n = 0"]
+    decls: list[str] = ["int w"]
     lines: list[str] = []
     counter = [0]
     scope = dict(scope)
@@ -68,11 +59,11 @@ def candidate_function(x, items, scope: dict, params: list, index: int) -> str:
             else:
                 scope[c.var] = saved
             return
-        lines.append(f"{pad}n = cand_insert(out, n, {x.expr(c, scope).text})")
+        lines.append(f"{pad}add_candidate(out, {x.expr(c, scope).text})")
 
     for c in items:
         emit(c, 1)
     args = "".join(f", {p.ctype} {p.cname}" for p in params)
-    head = f"cdef int cands_{index}(State* st, int* out{args}) noexcept nogil:"
-    body = [f"    cdef {d}" for d in decls] + lines + ["    return n"]
+    head = f"cdef void cands_{index}(State* st, uint64_t* out{args}) noexcept nogil:"
+    body = [f"    cdef {d}" for d in decls] + ["    for w in range(WORDS):", "        out[w] = 0"] + lines
     return "\n".join([head] + body)

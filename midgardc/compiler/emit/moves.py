@@ -11,8 +11,7 @@ from ...ir.nodes import BOOL, CELL, ITEM, DIR, INT, KIND, PLAYER, Binary
 from ...ir.plan import plan_action
 from .common import comment_text, unparse, Var
 from .compound import chain_facts
-from .candidates import candidate_function, plain, plain_leaves
-from ...ir.plan import candidate_leaves
+from .candidates import candidate_function, plain
 
 
 class Moves:
@@ -55,16 +54,16 @@ class Moves:
             level = plan.levels[j]
             conds = list(level.conds)
             set_call, set_comment = None, ""
-            cands, cand_call = None, None
+            cands = None
             if level.candidates is not None and plain(level.candidates):  # a conjunct pins the cell to a few values
                 cands = [self.x.expr(x, scope).text for x in level.candidates]
-            elif level.candidates is not None:  # ... guarded, or along a slide: listed by cands_<n>() (emit/candidates.py)
+            elif level.candidates is not None:  # ... guarded, or along a slide: a cell set made by cands_<n>() (emit/candidates.py)
                 fns = self.__dict__.setdefault("cand_fns", [])
                 outer = [scope[q.name] for q in a.params[:j]]
                 fns.append(candidate_function(self.x, level.candidates, scope, outer, len(fns)))
-                cand_call = f"cands_{len(fns) - 1}(st, cands{j}" + "".join(f", {v.cname}" for v in outer) + ")"
-                cands = []
-            if p.type == CELL and conds and cands is None:
+                set_call = f"cands_{len(fns) - 1}(st, cand{j}" + "".join(f", {v.cname}" for v in outer) + ")"
+                set_comment = comment_text("candidates of " + unparse(level.pin, ir))
+            if p.type == CELL and conds and cands is None and set_call is None:
                 # the conjuncts that translate to cell sets pick the candidate cells at once
                 as_sets = [c for c in conds if self.x.to_set(c, p.name, scope) is not None]
                 if as_sets:
@@ -83,8 +82,6 @@ class Moves:
                 "set_call": set_call,
                 "set_comment": set_comment,
                 "cands": cands,
-                "cand_call": cand_call,
-                "cand_max": None if cand_call is None else (self.n if not plain_leaves(level.candidates) else min(self.n, candidate_leaves(list(level.candidates)))),
                 "lower": [self.x.expr(x, scope).text for x in level.lower],
                 "upper": [self.x.expr(x, scope).text for x in level.upper],
                 "comment": comment_text(f"{p.name}: {p.type}" + (f" {p.lo}..{p.hi}" if p.type == INT else "")),
