@@ -1088,15 +1088,22 @@ cdef inline void cellset_1(State* st, int f0, uint64_t* found) noexcept nogil:
 # a cell parameter, the conjuncts that translate to cell sets pick its candidates at once.
 
 
-cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
-    cdef int n = 0
+cdef inline void add_candidate(uint64_t* s, int v) noexcept nogil:
+    """Add cell v to the set s (nothing for an off-board value)."""
+    if 0 <= v < N_CELLS:
+        s[v >> 6] |= (<uint64_t>1) << (v & 63)
+
+
+cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
     if (st.board[define_0(st, a0, st.current)] == 0):
-        n = cand_insert(out, n, define_0(st, a0, st.current))
+        add_candidate(out, define_0(st, a0, st.current))
     if (piece_owner(st.board[STEP[2][define_0(st, a0, st.current)]]) != st.current):
-        n = cand_insert(out, n, STEP[2][define_0(st, a0, st.current)])
+        add_candidate(out, STEP[2][define_0(st, a0, st.current)])
     if (piece_owner(st.board[STEP[6][define_0(st, a0, st.current)]]) != st.current):
-        n = cand_insert(out, n, STEP[6][define_0(st, a0, st.current)])
-    return n
+        add_candidate(out, STEP[6][define_0(st, a0, st.current)])
 
 
 cdef int gen_legal(State* st, int* out) noexcept nogil:
@@ -1104,11 +1111,12 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int n = 0
     cdef int a0
     cdef int a1
-    cdef int cands1[3]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     if st.terminal:
         return 0
     # action 0: advance(f: cell, t: cell) -> ids 0..4095
@@ -1119,11 +1127,14 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-            for k1 in range(ncand1):
-                a1 = cands1[k1]
-                out[n] = a0 * 64 + a1
-                n += 1
+            cands_0(st, cand1, a0)  # candidates of may_go(f, t)
+            for w1 in range(WORDS):  # t: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    out[n] = a0 * 64 + a1
+                    n += 1
     return n
 
 
@@ -1131,11 +1142,12 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef int a0
     cdef int a1
-    cdef int cands1[3]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     if st.terminal:
         return False
     # action 0: advance(f: cell, t: cell) -> ids 0..4095
@@ -1146,10 +1158,13 @@ cdef bint any_legal(State* st) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-            for k1 in range(ncand1):
-                a1 = cands1[k1]
-                return True
+            cands_0(st, cand1, a0)  # candidates of may_go(f, t)
+            for w1 in range(WORDS):  # t: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    return True
     return False
 
 

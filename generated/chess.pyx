@@ -1433,8 +1433,14 @@ cdef inline void cellset_2(State* st, uint64_t* cand0) noexcept nogil:
 # a cell parameter, the conjuncts that translate to cell sets pick its candidates at once.
 
 
-cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
-    cdef int n = 0
+cdef inline void add_candidate(uint64_t* s, int v) noexcept nogil:
+    """Add cell v to the set s (nothing for an off-board value)."""
+    if 0 <= v < N_CELLS:
+        s[v >> 6] |= (<uint64_t>1) << (v & 63)
+
+
+cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
     cdef int e0
     cdef int e0_origin
     cdef int e0_cur
@@ -1555,112 +1561,114 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
     cdef int e23_cur
     cdef int e23_way
     cdef bint e23_stop
+    for w in range(WORDS):
+        out[w] = 0
     if (piece_kind(st.board[a0]) == 5):
         if (st.board[define_1(st, a0, st.current)] == 0):
             if (not define_3(st, define_1(st, a0, st.current), st.current)):
-                n = cand_insert(out, n, define_1(st, a0, st.current))
+                add_candidate(out, define_1(st, a0, st.current))
         if define_2(st, a0, st.current):
             if (st.board[define_1(st, a0, st.current)] == 0):
                 if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
                     if (not define_3(st, define_1(st, define_1(st, a0, st.current), st.current), st.current)):
-                        n = cand_insert(out, n, define_1(st, define_1(st, a0, st.current), st.current))
+                        add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
         if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
             if (not define_3(st, STEP[2][define_1(st, a0, st.current)], st.current)):
-                n = cand_insert(out, n, STEP[2][define_1(st, a0, st.current)])
+                add_candidate(out, STEP[2][define_1(st, a0, st.current)])
         if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
             if (not define_3(st, STEP[6][define_1(st, a0, st.current)], st.current)):
-                n = cand_insert(out, n, STEP[6][define_1(st, a0, st.current)])
+                add_candidate(out, STEP[6][define_1(st, a0, st.current)])
     if (piece_kind(st.board[a0]) != 5):
         if (piece_kind(st.board[a0]) == 4):
             if (<bint>ATTR_1[0 + 1]):
-                n = cand_insert(out, n, STEP[(<int>ATTR_2[0 + 1])][STEP[0][a0]])
-                n = cand_insert(out, n, STEP[(<int>ATTR_3[0 + 1])][STEP[0][a0]])
+                add_candidate(out, STEP[(<int>ATTR_2[0 + 1])][STEP[0][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[0 + 1])][STEP[0][a0]])
             if (<bint>ATTR_1[1 + 1]):
-                n = cand_insert(out, n, STEP[(<int>ATTR_2[1 + 1])][STEP[1][a0]])
-                n = cand_insert(out, n, STEP[(<int>ATTR_3[1 + 1])][STEP[1][a0]])
+                add_candidate(out, STEP[(<int>ATTR_2[1 + 1])][STEP[1][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[1 + 1])][STEP[1][a0]])
             if (<bint>ATTR_1[2 + 1]):
-                n = cand_insert(out, n, STEP[(<int>ATTR_2[2 + 1])][STEP[2][a0]])
-                n = cand_insert(out, n, STEP[(<int>ATTR_3[2 + 1])][STEP[2][a0]])
+                add_candidate(out, STEP[(<int>ATTR_2[2 + 1])][STEP[2][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[2 + 1])][STEP[2][a0]])
             if (<bint>ATTR_1[3 + 1]):
-                n = cand_insert(out, n, STEP[(<int>ATTR_2[3 + 1])][STEP[3][a0]])
-                n = cand_insert(out, n, STEP[(<int>ATTR_3[3 + 1])][STEP[3][a0]])
+                add_candidate(out, STEP[(<int>ATTR_2[3 + 1])][STEP[3][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[3 + 1])][STEP[3][a0]])
             if (<bint>ATTR_1[4 + 1]):
-                n = cand_insert(out, n, STEP[(<int>ATTR_2[4 + 1])][STEP[4][a0]])
-                n = cand_insert(out, n, STEP[(<int>ATTR_3[4 + 1])][STEP[4][a0]])
+                add_candidate(out, STEP[(<int>ATTR_2[4 + 1])][STEP[4][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[4 + 1])][STEP[4][a0]])
             if (<bint>ATTR_1[5 + 1]):
-                n = cand_insert(out, n, STEP[(<int>ATTR_2[5 + 1])][STEP[5][a0]])
-                n = cand_insert(out, n, STEP[(<int>ATTR_3[5 + 1])][STEP[5][a0]])
+                add_candidate(out, STEP[(<int>ATTR_2[5 + 1])][STEP[5][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[5 + 1])][STEP[5][a0]])
             if (<bint>ATTR_1[6 + 1]):
-                n = cand_insert(out, n, STEP[(<int>ATTR_2[6 + 1])][STEP[6][a0]])
-                n = cand_insert(out, n, STEP[(<int>ATTR_3[6 + 1])][STEP[6][a0]])
+                add_candidate(out, STEP[(<int>ATTR_2[6 + 1])][STEP[6][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[6 + 1])][STEP[6][a0]])
             if (<bint>ATTR_1[7 + 1]):
-                n = cand_insert(out, n, STEP[(<int>ATTR_2[7 + 1])][STEP[7][a0]])
-                n = cand_insert(out, n, STEP[(<int>ATTR_3[7 + 1])][STEP[7][a0]])
+                add_candidate(out, STEP[(<int>ATTR_2[7 + 1])][STEP[7][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[7 + 1])][STEP[7][a0]])
         if (piece_kind(st.board[a0]) == 0):
-            n = cand_insert(out, n, STEP[0][a0])
-            n = cand_insert(out, n, STEP[1][a0])
-            n = cand_insert(out, n, STEP[2][a0])
-            n = cand_insert(out, n, STEP[3][a0])
-            n = cand_insert(out, n, STEP[4][a0])
-            n = cand_insert(out, n, STEP[5][a0])
-            n = cand_insert(out, n, STEP[6][a0])
-            n = cand_insert(out, n, STEP[7][a0])
+            add_candidate(out, STEP[0][a0])
+            add_candidate(out, STEP[1][a0])
+            add_candidate(out, STEP[2][a0])
+            add_candidate(out, STEP[3][a0])
+            add_candidate(out, STEP[4][a0])
+            add_candidate(out, STEP[5][a0])
+            add_candidate(out, STEP[6][a0])
+            add_candidate(out, STEP[7][a0])
             if (<bint>ATTR_0[0 + 1]):
                 if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[0][STEP[0][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[0][STEP[0][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[0][STEP[0][a0]] + 0]), 0):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[0][a0], st.current)):
-                                    n = cand_insert(out, n, STEP[0][STEP[0][a0]])
+                                    add_candidate(out, STEP[0][STEP[0][a0]])
             if (<bint>ATTR_0[1 + 1]):
                 if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[1][STEP[1][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[1][STEP[1][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[1][STEP[1][a0]] + 0]), 1):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[1][a0], st.current)):
-                                    n = cand_insert(out, n, STEP[1][STEP[1][a0]])
+                                    add_candidate(out, STEP[1][STEP[1][a0]])
             if (<bint>ATTR_0[2 + 1]):
                 if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[2][STEP[2][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[2][STEP[2][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[2][STEP[2][a0]] + 0]), 2):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[2][a0], st.current)):
-                                    n = cand_insert(out, n, STEP[2][STEP[2][a0]])
+                                    add_candidate(out, STEP[2][STEP[2][a0]])
             if (<bint>ATTR_0[3 + 1]):
                 if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[3][STEP[3][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[3][STEP[3][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[3][STEP[3][a0]] + 0]), 3):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[3][a0], st.current)):
-                                    n = cand_insert(out, n, STEP[3][STEP[3][a0]])
+                                    add_candidate(out, STEP[3][STEP[3][a0]])
             if (<bint>ATTR_0[4 + 1]):
                 if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[4][STEP[4][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[4][STEP[4][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[4][STEP[4][a0]] + 0]), 4):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[4][a0], st.current)):
-                                    n = cand_insert(out, n, STEP[4][STEP[4][a0]])
+                                    add_candidate(out, STEP[4][STEP[4][a0]])
             if (<bint>ATTR_0[5 + 1]):
                 if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[5][STEP[5][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[5][STEP[5][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[5][STEP[5][a0]] + 0]), 5):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[5][a0], st.current)):
-                                    n = cand_insert(out, n, STEP[5][STEP[5][a0]])
+                                    add_candidate(out, STEP[5][STEP[5][a0]])
             if (<bint>ATTR_0[6 + 1]):
                 if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[6][STEP[6][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[6][STEP[6][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[6][STEP[6][a0]] + 0]), 6):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[6][a0], st.current)):
-                                    n = cand_insert(out, n, STEP[6][STEP[6][a0]])
+                                    add_candidate(out, STEP[6][STEP[6][a0]])
             if (<bint>ATTR_0[7 + 1]):
                 if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[7][STEP[7][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[7][STEP[7][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[7][STEP[7][a0]] + 0]), 7):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[7][a0], st.current)):
-                                    n = cand_insert(out, n, STEP[7][STEP[7][a0]])
+                                    add_candidate(out, STEP[7][STEP[7][a0]])
         if (piece_kind(st.board[a0]) == 2):
             if (<bint>ATTR_0[0 + 1]):
                 e0_origin = a0
@@ -1673,7 +1681,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e0 = e0_cur
                     e0_stop = st.board[e0_cur] > 0
-                    n = cand_insert(out, n, e0)
+                    add_candidate(out, e0)
             if (<bint>ATTR_0[1 + 1]):
                 e1_origin = a0
                 e1_way = 1
@@ -1685,7 +1693,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e1 = e1_cur
                     e1_stop = st.board[e1_cur] > 0
-                    n = cand_insert(out, n, e1)
+                    add_candidate(out, e1)
             if (<bint>ATTR_0[2 + 1]):
                 e2_origin = a0
                 e2_way = 2
@@ -1697,7 +1705,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e2 = e2_cur
                     e2_stop = st.board[e2_cur] > 0
-                    n = cand_insert(out, n, e2)
+                    add_candidate(out, e2)
             if (<bint>ATTR_0[3 + 1]):
                 e3_origin = a0
                 e3_way = 3
@@ -1709,7 +1717,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e3 = e3_cur
                     e3_stop = st.board[e3_cur] > 0
-                    n = cand_insert(out, n, e3)
+                    add_candidate(out, e3)
             if (<bint>ATTR_0[4 + 1]):
                 e4_origin = a0
                 e4_way = 4
@@ -1721,7 +1729,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e4 = e4_cur
                     e4_stop = st.board[e4_cur] > 0
-                    n = cand_insert(out, n, e4)
+                    add_candidate(out, e4)
             if (<bint>ATTR_0[5 + 1]):
                 e5_origin = a0
                 e5_way = 5
@@ -1733,7 +1741,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e5 = e5_cur
                     e5_stop = st.board[e5_cur] > 0
-                    n = cand_insert(out, n, e5)
+                    add_candidate(out, e5)
             if (<bint>ATTR_0[6 + 1]):
                 e6_origin = a0
                 e6_way = 6
@@ -1745,7 +1753,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e6 = e6_cur
                     e6_stop = st.board[e6_cur] > 0
-                    n = cand_insert(out, n, e6)
+                    add_candidate(out, e6)
             if (<bint>ATTR_0[7 + 1]):
                 e7_origin = a0
                 e7_way = 7
@@ -1757,7 +1765,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e7 = e7_cur
                     e7_stop = st.board[e7_cur] > 0
-                    n = cand_insert(out, n, e7)
+                    add_candidate(out, e7)
         if (piece_kind(st.board[a0]) == 3):
             if (<bint>ATTR_1[0 + 1]):
                 e8_origin = a0
@@ -1770,7 +1778,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e8 = e8_cur
                     e8_stop = st.board[e8_cur] > 0
-                    n = cand_insert(out, n, e8)
+                    add_candidate(out, e8)
             if (<bint>ATTR_1[1 + 1]):
                 e9_origin = a0
                 e9_way = 1
@@ -1782,7 +1790,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e9 = e9_cur
                     e9_stop = st.board[e9_cur] > 0
-                    n = cand_insert(out, n, e9)
+                    add_candidate(out, e9)
             if (<bint>ATTR_1[2 + 1]):
                 e10_origin = a0
                 e10_way = 2
@@ -1794,7 +1802,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e10 = e10_cur
                     e10_stop = st.board[e10_cur] > 0
-                    n = cand_insert(out, n, e10)
+                    add_candidate(out, e10)
             if (<bint>ATTR_1[3 + 1]):
                 e11_origin = a0
                 e11_way = 3
@@ -1806,7 +1814,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e11 = e11_cur
                     e11_stop = st.board[e11_cur] > 0
-                    n = cand_insert(out, n, e11)
+                    add_candidate(out, e11)
             if (<bint>ATTR_1[4 + 1]):
                 e12_origin = a0
                 e12_way = 4
@@ -1818,7 +1826,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e12 = e12_cur
                     e12_stop = st.board[e12_cur] > 0
-                    n = cand_insert(out, n, e12)
+                    add_candidate(out, e12)
             if (<bint>ATTR_1[5 + 1]):
                 e13_origin = a0
                 e13_way = 5
@@ -1830,7 +1838,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e13 = e13_cur
                     e13_stop = st.board[e13_cur] > 0
-                    n = cand_insert(out, n, e13)
+                    add_candidate(out, e13)
             if (<bint>ATTR_1[6 + 1]):
                 e14_origin = a0
                 e14_way = 6
@@ -1842,7 +1850,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e14 = e14_cur
                     e14_stop = st.board[e14_cur] > 0
-                    n = cand_insert(out, n, e14)
+                    add_candidate(out, e14)
             if (<bint>ATTR_1[7 + 1]):
                 e15_origin = a0
                 e15_way = 7
@@ -1854,7 +1862,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                         break
                     e15 = e15_cur
                     e15_stop = st.board[e15_cur] > 0
-                    n = cand_insert(out, n, e15)
+                    add_candidate(out, e15)
         if (piece_kind(st.board[a0]) == 1):
             e16_origin = a0
             e16_way = 0
@@ -1866,7 +1874,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                     break
                 e16 = e16_cur
                 e16_stop = st.board[e16_cur] > 0
-                n = cand_insert(out, n, e16)
+                add_candidate(out, e16)
             e17_origin = a0
             e17_way = 1
             e17_cur = e17_origin
@@ -1877,7 +1885,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                     break
                 e17 = e17_cur
                 e17_stop = st.board[e17_cur] > 0
-                n = cand_insert(out, n, e17)
+                add_candidate(out, e17)
             e18_origin = a0
             e18_way = 2
             e18_cur = e18_origin
@@ -1888,7 +1896,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                     break
                 e18 = e18_cur
                 e18_stop = st.board[e18_cur] > 0
-                n = cand_insert(out, n, e18)
+                add_candidate(out, e18)
             e19_origin = a0
             e19_way = 3
             e19_cur = e19_origin
@@ -1899,7 +1907,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                     break
                 e19 = e19_cur
                 e19_stop = st.board[e19_cur] > 0
-                n = cand_insert(out, n, e19)
+                add_candidate(out, e19)
             e20_origin = a0
             e20_way = 4
             e20_cur = e20_origin
@@ -1910,7 +1918,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                     break
                 e20 = e20_cur
                 e20_stop = st.board[e20_cur] > 0
-                n = cand_insert(out, n, e20)
+                add_candidate(out, e20)
             e21_origin = a0
             e21_way = 5
             e21_cur = e21_origin
@@ -1921,7 +1929,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                     break
                 e21 = e21_cur
                 e21_stop = st.board[e21_cur] > 0
-                n = cand_insert(out, n, e21)
+                add_candidate(out, e21)
             e22_origin = a0
             e22_way = 6
             e22_cur = e22_origin
@@ -1932,7 +1940,7 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                     break
                 e22 = e22_cur
                 e22_stop = st.board[e22_cur] > 0
-                n = cand_insert(out, n, e22)
+                add_candidate(out, e22)
             e23_origin = a0
             e23_way = 7
             e23_cur = e23_origin
@@ -1943,68 +1951,71 @@ cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
                     break
                 e23 = e23_cur
                 e23_stop = st.board[e23_cur] > 0
-                n = cand_insert(out, n, e23)
-    return n
+                add_candidate(out, e23)
 
 
-cdef int cands_1(State* st, int* out, int a0) noexcept nogil:
-    cdef int n = 0
+cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
     if (st.board[define_1(st, a0, st.current)] == 0):
-        n = cand_insert(out, n, define_1(st, a0, st.current))
+        add_candidate(out, define_1(st, a0, st.current))
     if define_2(st, a0, st.current):
         if (st.board[define_1(st, a0, st.current)] == 0):
             if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
-                n = cand_insert(out, n, define_1(st, define_1(st, a0, st.current), st.current))
+                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
     if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        n = cand_insert(out, n, STEP[2][define_1(st, a0, st.current)])
+        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
     if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        n = cand_insert(out, n, STEP[6][define_1(st, a0, st.current)])
-    return n
+        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
 
 
-cdef int cands_2(State* st, int* out, int a0) noexcept nogil:
-    cdef int n = 0
+cdef void cands_2(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
     if (st.board[define_1(st, a0, st.current)] == 0):
-        n = cand_insert(out, n, define_1(st, a0, st.current))
+        add_candidate(out, define_1(st, a0, st.current))
     if define_2(st, a0, st.current):
         if (st.board[define_1(st, a0, st.current)] == 0):
             if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
-                n = cand_insert(out, n, define_1(st, define_1(st, a0, st.current), st.current))
+                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
     if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        n = cand_insert(out, n, STEP[2][define_1(st, a0, st.current)])
+        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
     if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        n = cand_insert(out, n, STEP[6][define_1(st, a0, st.current)])
-    return n
+        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
 
 
-cdef int cands_3(State* st, int* out, int a0) noexcept nogil:
-    cdef int n = 0
+cdef void cands_3(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
     if (st.board[define_1(st, a0, st.current)] == 0):
-        n = cand_insert(out, n, define_1(st, a0, st.current))
+        add_candidate(out, define_1(st, a0, st.current))
     if define_2(st, a0, st.current):
         if (st.board[define_1(st, a0, st.current)] == 0):
             if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
-                n = cand_insert(out, n, define_1(st, define_1(st, a0, st.current), st.current))
+                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
     if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        n = cand_insert(out, n, STEP[2][define_1(st, a0, st.current)])
+        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
     if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        n = cand_insert(out, n, STEP[6][define_1(st, a0, st.current)])
-    return n
+        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
 
 
-cdef int cands_4(State* st, int* out, int a0) noexcept nogil:
-    cdef int n = 0
+cdef void cands_4(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
     if (st.board[define_1(st, a0, st.current)] == 0):
-        n = cand_insert(out, n, define_1(st, a0, st.current))
+        add_candidate(out, define_1(st, a0, st.current))
     if define_2(st, a0, st.current):
         if (st.board[define_1(st, a0, st.current)] == 0):
             if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
-                n = cand_insert(out, n, define_1(st, define_1(st, a0, st.current), st.current))
+                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
     if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        n = cand_insert(out, n, STEP[2][define_1(st, a0, st.current)])
+        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
     if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        n = cand_insert(out, n, STEP[6][define_1(st, a0, st.current)])
-    return n
+        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
 
 
 cdef int gen_legal(State* st, int* out) noexcept nogil:
@@ -2012,11 +2023,12 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int n = 0
     cdef int a0
     cdef int a1
-    cdef int cands1[64]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
@@ -2027,14 +2039,17 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-            for k1 in range(ncand1):
-                a1 = cands1[k1]
-                if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                    continue
-                if after_ok_0(st, a0, a1):  # legal_after king_safe
-                    out[n] = a0 * 64 + a1
-                    n += 1
+            cands_0(st, cand1, a0)  # candidates of goes(f, t)
+            for w1 in range(WORDS):  # t: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                        continue
+                    if after_ok_0(st, a0, a1):  # legal_after king_safe
+                        out[n] = a0 * 64 + a1
+                        n += 1
     # action 1: promote_queen(f: cell, t: cell) -> ids 4096..8191
     # where hand(mover, queen) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 1) > 0):
@@ -2044,16 +2059,19 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = cands_1(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_1(st, a0, a1):  # legal_after king_safe
-                        out[n] = 4096 + a0 * 64 + a1
-                        n += 1
+                cands_1(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_1(st, a0, a1):  # legal_after king_safe
+                            out[n] = 4096 + a0 * 64 + a1
+                            n += 1
     # action 2: promote_rook(f: cell, t: cell) -> ids 8192..12287
     # where hand(mover, rook) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 2) > 0):
@@ -2063,16 +2081,19 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = cands_2(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_2(st, a0, a1):  # legal_after king_safe
-                        out[n] = 8192 + a0 * 64 + a1
-                        n += 1
+                cands_2(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_2(st, a0, a1):  # legal_after king_safe
+                            out[n] = 8192 + a0 * 64 + a1
+                            n += 1
     # action 3: promote_bishop(f: cell, t: cell) -> ids 12288..16383
     # where hand(mover, bishop) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 3) > 0):
@@ -2082,16 +2103,19 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = cands_3(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_3(st, a0, a1):  # legal_after king_safe
-                        out[n] = 12288 + a0 * 64 + a1
-                        n += 1
+                cands_3(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_3(st, a0, a1):  # legal_after king_safe
+                            out[n] = 12288 + a0 * 64 + a1
+                            n += 1
     # action 4: promote_knight(f: cell, t: cell) -> ids 16384..20479
     # where hand(mover, knight) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 4) > 0):
@@ -2101,16 +2125,19 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = cands_4(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_4(st, a0, a1):  # legal_after king_safe
-                        out[n] = 16384 + a0 * 64 + a1
-                        n += 1
+                cands_4(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_4(st, a0, a1):  # legal_after king_safe
+                            out[n] = 16384 + a0 * 64 + a1
+                            n += 1
     return n
 
 
@@ -2118,11 +2145,12 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef int a0
     cdef int a1
-    cdef int cands1[64]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
@@ -2133,13 +2161,16 @@ cdef bint any_legal(State* st) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-            for k1 in range(ncand1):
-                a1 = cands1[k1]
-                if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                    continue
-                if after_ok_0(st, a0, a1):  # legal_after king_safe
-                    return True
+            cands_0(st, cand1, a0)  # candidates of goes(f, t)
+            for w1 in range(WORDS):  # t: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                        continue
+                    if after_ok_0(st, a0, a1):  # legal_after king_safe
+                        return True
     # action 1: promote_queen(f: cell, t: cell) -> ids 4096..8191
     # where hand(mover, queen) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 1) > 0):
@@ -2149,15 +2180,18 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = cands_1(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_1(st, a0, a1):  # legal_after king_safe
-                        return True
+                cands_1(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_1(st, a0, a1):  # legal_after king_safe
+                            return True
     # action 2: promote_rook(f: cell, t: cell) -> ids 8192..12287
     # where hand(mover, rook) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 2) > 0):
@@ -2167,15 +2201,18 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = cands_2(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_2(st, a0, a1):  # legal_after king_safe
-                        return True
+                cands_2(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_2(st, a0, a1):  # legal_after king_safe
+                            return True
     # action 3: promote_bishop(f: cell, t: cell) -> ids 12288..16383
     # where hand(mover, bishop) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 3) > 0):
@@ -2185,15 +2222,18 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = cands_3(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_3(st, a0, a1):  # legal_after king_safe
-                        return True
+                cands_3(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_3(st, a0, a1):  # legal_after king_safe
+                            return True
     # action 4: promote_knight(f: cell, t: cell) -> ids 16384..20479
     # where hand(mover, knight) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 4) > 0):
@@ -2203,15 +2243,18 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = cands_4(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_4(st, a0, a1):  # legal_after king_safe
-                        return True
+                cands_4(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_4(st, a0, a1):  # legal_after king_safe
+                            return True
     return False
 
 

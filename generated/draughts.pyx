@@ -1316,46 +1316,54 @@ cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
 # a cell parameter, the conjuncts that translate to cell sets pick its candidates at once.
 
 
-cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
-    cdef int n = 0
+cdef inline void add_candidate(uint64_t* s, int v) noexcept nogil:
+    """Add cell v to the set s (nothing for an off-board value)."""
+    if 0 <= v < N_CELLS:
+        s[v >> 6] |= (<uint64_t>1) << (v & 63)
+
+
+cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
     if define_2(st, a0, 0):
-        n = cand_insert(out, n, STEP[0][a0])
+        add_candidate(out, STEP[0][a0])
     if define_2(st, a0, 1):
-        n = cand_insert(out, n, STEP[1][a0])
+        add_candidate(out, STEP[1][a0])
     if define_2(st, a0, 2):
-        n = cand_insert(out, n, STEP[2][a0])
+        add_candidate(out, STEP[2][a0])
     if define_2(st, a0, 3):
-        n = cand_insert(out, n, STEP[3][a0])
+        add_candidate(out, STEP[3][a0])
     if define_2(st, a0, 4):
-        n = cand_insert(out, n, STEP[4][a0])
+        add_candidate(out, STEP[4][a0])
     if define_2(st, a0, 5):
-        n = cand_insert(out, n, STEP[5][a0])
+        add_candidate(out, STEP[5][a0])
     if define_2(st, a0, 6):
-        n = cand_insert(out, n, STEP[6][a0])
+        add_candidate(out, STEP[6][a0])
     if define_2(st, a0, 7):
-        n = cand_insert(out, n, STEP[7][a0])
-    return n
+        add_candidate(out, STEP[7][a0])
 
 
-cdef int cands_1(State* st, int* out, int a0) noexcept nogil:
-    cdef int n = 0
+cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
     if define_3(st, a0, 0):
-        n = cand_insert(out, n, STEP[0][STEP[0][a0]])
+        add_candidate(out, STEP[0][STEP[0][a0]])
     if define_3(st, a0, 1):
-        n = cand_insert(out, n, STEP[1][STEP[1][a0]])
+        add_candidate(out, STEP[1][STEP[1][a0]])
     if define_3(st, a0, 2):
-        n = cand_insert(out, n, STEP[2][STEP[2][a0]])
+        add_candidate(out, STEP[2][STEP[2][a0]])
     if define_3(st, a0, 3):
-        n = cand_insert(out, n, STEP[3][STEP[3][a0]])
+        add_candidate(out, STEP[3][STEP[3][a0]])
     if define_3(st, a0, 4):
-        n = cand_insert(out, n, STEP[4][STEP[4][a0]])
+        add_candidate(out, STEP[4][STEP[4][a0]])
     if define_3(st, a0, 5):
-        n = cand_insert(out, n, STEP[5][STEP[5][a0]])
+        add_candidate(out, STEP[5][STEP[5][a0]])
     if define_3(st, a0, 6):
-        n = cand_insert(out, n, STEP[6][STEP[6][a0]])
+        add_candidate(out, STEP[6][STEP[6][a0]])
     if define_3(st, a0, 7):
-        n = cand_insert(out, n, STEP[7][STEP[7][a0]])
-    return n
+        add_candidate(out, STEP[7][STEP[7][a0]])
 
 
 cdef int gen_legal(State* st, int* out) noexcept nogil:
@@ -1364,11 +1372,12 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef long long npaths, jpath
     cdef int a0
     cdef int a1
-    cdef int cands1[8]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
@@ -1380,13 +1389,16 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not (st.board[a1] == 0):  # empty(t)
-                        continue
-                    out[n] = a0 * 64 + a1
-                    n += 1
+                cands_0(st, cand1, a0)  # candidates of any d in directions: may_go(f, d) and t == step(f, d)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not (st.board[a1] == 0):  # empty(t)
+                            continue
+                        out[n] = a0 * 64 + a1
+                        n += 1
     # action 1: jump(f: cell, t: cell) -> ids 4096..266239
     # where owner(f) == mover and (any d in directions: jumps(f, d) and t == step(step(f, d), d))
     cellset_1(st, cand0)  # owner(f) == mover
@@ -1395,15 +1407,18 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = cands_1(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-            for k1 in range(ncand1):
-                a1 = cands1[k1]
-                npaths = count_paths_1(st, a0, a1, 1)  # the whole moves this first step starts (compound.pyx.j2)
-                if npaths > 64:
-                    npaths = 64
-                for jpath in range(npaths):
-                    out[n] = 4096 + (a0 * 64 + a1) * 64 + jpath
-                    n += 1
+            cands_1(st, cand1, a0)  # candidates of any d in directions: jumps(f, d) and t == step(step(f, d), d)
+            for w1 in range(WORDS):  # t: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    npaths = count_paths_1(st, a0, a1, 1)  # the whole moves this first step starts (compound.pyx.j2)
+                    if npaths > 64:
+                        npaths = 64
+                    for jpath in range(npaths):
+                        out[n] = 4096 + (a0 * 64 + a1) * 64 + jpath
+                        n += 1
     return n
 
 
@@ -1411,11 +1426,12 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef int a0
     cdef int a1
-    cdef int cands1[8]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
@@ -1427,12 +1443,15 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not (st.board[a1] == 0):  # empty(t)
-                        continue
-                    return True
+                cands_0(st, cand1, a0)  # candidates of any d in directions: may_go(f, d) and t == step(f, d)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not (st.board[a1] == 0):  # empty(t)
+                            continue
+                        return True
     # action 1: jump(f: cell, t: cell) -> ids 4096..266239
     # where owner(f) == mover and (any d in directions: jumps(f, d) and t == step(step(f, d), d))
     cellset_1(st, cand0)  # owner(f) == mover
@@ -1441,10 +1460,13 @@ cdef bint any_legal(State* st) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = cands_1(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-            for k1 in range(ncand1):
-                a1 = cands1[k1]
-                return True
+            cands_1(st, cand1, a0)  # candidates of any d in directions: jumps(f, d) and t == step(step(f, d), d)
+            for w1 in range(WORDS):  # t: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    return True
     return False
 
 
@@ -1550,23 +1572,27 @@ cdef int steps_from_1(State* st, int first, int* out) noexcept nogil:
     cdef int n = 0
     cdef int a0
     cdef int a1
-    cdef int cands1[8]
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]
+    cdef uint64_t bits1
+    cdef int w1
     cellset_1(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = cands_1(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-            for k1 in range(ncand1):
-                a1 = cands1[k1]
-                if a0 == first:  # a step from where the last one ended
-                    out[n] = a0 * 64 + a1
-                    n += 1
+            cands_1(st, cand1, a0)  # candidates of any d in directions: jumps(f, d) and t == step(step(f, d), d)
+            for w1 in range(WORDS):  # t: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if a0 == first:  # a step from where the last one ended
+                        out[n] = a0 * 64 + a1
+                        n += 1
     return n
 
 

@@ -1186,22 +1186,29 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
 # a cell parameter, the conjuncts that translate to cell sets pick its candidates at once.
 
 
-cdef int cands_0(State* st, int* out, int a0) noexcept nogil:
-    cdef int n = 0
+cdef inline void add_candidate(uint64_t* s, int v) noexcept nogil:
+    """Add cell v to the set s (nothing for an off-board value)."""
+    if 0 <= v < N_CELLS:
+        s[v >> 6] |= (<uint64_t>1) << (v & 63)
+
+
+cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
     cdef int e0
     cdef int e0_around
     cdef int e0_slot
+    for w in range(WORDS):
+        out[w] = 0
     e0_around = a0
     for e0_slot in range(DEGREE[e0_around]):
         e0 = NBRS[e0_around][e0_slot]
         if (not ((a0 == 8) and (<bint>element_of(st, 2, 54, element_step(0, <long long>e0 - 0, 9), 0)))):
             if (not ((e0 == 8) and (<bint>element_of(st, 2, 54, element_step(0, <long long>a0 - 0, 9), 0)))):
                 if (st.board[e0] == 0):
-                    n = cand_insert(out, n, e0)
+                    add_candidate(out, e0)
     if (st.board[8] == 0):
         if (not define_11(st)):
-            n = cand_insert(out, n, 8)
-    return n
+            add_candidate(out, 8)
 
 
 cdef int gen_legal(State* st, int* out) noexcept nogil:
@@ -1209,14 +1216,15 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int n = 0
     cdef long long a0
     cdef int a1
-    cdef int cands0[9]   # candidate cells for parameter 0
+    cdef int cands0[1]   # candidate cells for parameter 0
     cdef int ncand0, k0
-    cdef int cands1[9]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef long long lo0, hi0, bound0   # the bounds of integer parameter 0
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     if st.terminal:
         return 0
     # action 0: deploy(c: cell) -> ids 0..8
@@ -1249,11 +1257,14 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 bits0 &= bits0 - 1
                 if not (not define_8(st, a0)):  # not marked(f)
                     continue
-                ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    out[n] = 11 + a0 * 9 + a1
-                    n += 1
+                cands_0(st, cand1, a0)  # candidates of empty(t) and linked(f, t) or forced(t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        out[n] = 11 + a0 * 9 + a1
+                        n += 1
     # action 4: collect() -> ids 92..92
     # where turn_step == activate and resources_due(mover)
     if ((<int>st.counters[N_PLAYERS][5]) == 3) and (<bint>counter_or(st, st.current, 3, 0)):
@@ -1657,14 +1668,15 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef long long a0
     cdef int a1
-    cdef int cands0[9]   # candidate cells for parameter 0
+    cdef int cands0[1]   # candidate cells for parameter 0
     cdef int ncand0, k0
-    cdef int cands1[9]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef long long lo0, hi0, bound0   # the bounds of integer parameter 0
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     if st.terminal:
         return False
     # action 0: deploy(c: cell) -> ids 0..8
@@ -1694,10 +1706,13 @@ cdef bint any_legal(State* st) noexcept nogil:
                 bits0 &= bits0 - 1
                 if not (not define_8(st, a0)):  # not marked(f)
                     continue
-                ncand1 = cands_0(st, cands1, a0)  # t: cell: only the cells a conjunct allows, ascending
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    return True
+                cands_0(st, cand1, a0)  # candidates of empty(t) and linked(f, t) or forced(t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        return True
     # action 4: collect() -> ids 92..92
     # where turn_step == activate and resources_due(mover)
     if ((<int>st.counters[N_PLAYERS][5]) == 3) and (<bint>counter_or(st, st.current, 3, 0)):
