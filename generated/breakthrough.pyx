@@ -1210,16 +1210,35 @@ cdef inline int step_moves_0(State* st, const uint64_t* cand0, int* deltas, uint
 # a cell parameter, the conjuncts that translate to cell sets pick its candidates at once.
 
 
+cdef inline void add_candidate(uint64_t* s, int v) noexcept nogil:
+    """Add cell v to the set s (nothing for an off-board value)."""
+    if 0 <= v < N_CELLS:
+        s[v >> 6] |= (<uint64_t>1) << (v & 63)
+
+
+cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
+    if (st.board[define_0(st, a0, st.current)] == 0):
+        add_candidate(out, define_0(st, a0, st.current))
+    if (piece_owner(st.board[STEP[2][define_0(st, a0, st.current)]]) != st.current):
+        add_candidate(out, STEP[2][define_0(st, a0, st.current)])
+    if (piece_owner(st.board[STEP[6][define_0(st, a0, st.current)]]) != st.current):
+        add_candidate(out, STEP[6][define_0(st, a0, st.current)])
+
+
 cdef int gen_legal(State* st, int* out) noexcept nogil:
     """Write the legal move ids, ascending, to `out`; return how many there are."""
     cdef int n = 0
     cdef int a0
     cdef int a1
-    cdef int cands1[3]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     cdef int step_deltas[3]   # step moves: the offsets of their sets
     cdef uint64_t step_froms[3 * WORDS]   # ... and their from-cells
     cdef int nsets, jset
@@ -1249,11 +1268,12 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef int a0
     cdef int a1
-    cdef int cands1[3]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     cdef int step_deltas[3]   # step moves: the offsets of their sets
     cdef uint64_t step_froms[3 * WORDS]   # ... and their from-cells
     cdef int nsets, jset

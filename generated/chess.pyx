@@ -1220,12 +1220,20 @@ cdef inline bint quant_1(State* st, int f0, int f1, int f2) noexcept nogil:
     # f1 = d
     # f2 = t
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
-    ray_size = slide_fill(st, f0, f1, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
+    origin = f0
+    way = f1
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
+        stop = st.board[cur] > 0
         if (x == f2):
             return True
     return False
@@ -1248,12 +1256,20 @@ cdef inline bint quant_3(State* st, int f0, int f1, int f2) noexcept nogil:
     # f1 = d
     # f2 = q
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
-    ray_size = slide_fill(st, f0, f1, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
+    origin = f0
+    way = f1
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
+        stop = st.board[cur] > 0
         if ((piece_owner(st.board[x]) == f2) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[f1 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[f1 + 1])))):
             return True
     return False
@@ -1288,10 +1304,18 @@ cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
 # quant 6: any x in cells: is(x, p, king) and attacked(x, p)
 cdef inline bint quant_6(State* st, int f0) noexcept nogil:
     # f0 = p
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
-    for x in range(N_CELLS):
-        if (define_0(st, x, f0, 0) and define_7(st, x, f0)):
-            return True
+    cellset_0(st, f0, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if define_7(st, x, f0):
+                return True
     return False
 
 
@@ -1368,23 +1392,26 @@ cdef inline long long quant_12(State* st, int f0) noexcept nogil:
 
 
 # cellset 0:
+#   found = {x in cells: is(x, p, king)}
+cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
+    # f0 = p
+    cdef int w
+    cdef int s0
+    cdef int s1
+    s0 = f0
+    s1 = 0
+    for w in range(WORDS):
+        found[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
+
+
+# cellset 1:
 #   cand0 = {f in cells: owner(f) == mover}
-cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
+cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
     s0 = st.current
     for w in range(WORDS):
         cand0[w] = owner_word(st, s0, w)
-
-
-# cellset 1:
-#   cand1 = {t in cells: owner(t) != mover}
-cdef inline void cellset_1(State* st, uint64_t* cand1) noexcept nogil:
-    cdef int w
-    cdef int s0
-    s0 = st.current
-    for w in range(WORDS):
-        cand1[w] = (VALID[w] & ~owner_word(st, s0, w))
 
 
 # cellset 2:
@@ -1406,13 +1433,596 @@ cdef inline void cellset_2(State* st, uint64_t* cand0) noexcept nogil:
 # a cell parameter, the conjuncts that translate to cell sets pick its candidates at once.
 
 
+cdef inline void add_candidate(uint64_t* s, int v) noexcept nogil:
+    """Add cell v to the set s (nothing for an off-board value)."""
+    if 0 <= v < N_CELLS:
+        s[v >> 6] |= (<uint64_t>1) << (v & 63)
+
+
+cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    cdef int e0
+    cdef int e0_origin
+    cdef int e0_cur
+    cdef int e0_way
+    cdef bint e0_stop
+    cdef int e1
+    cdef int e1_origin
+    cdef int e1_cur
+    cdef int e1_way
+    cdef bint e1_stop
+    cdef int e2
+    cdef int e2_origin
+    cdef int e2_cur
+    cdef int e2_way
+    cdef bint e2_stop
+    cdef int e3
+    cdef int e3_origin
+    cdef int e3_cur
+    cdef int e3_way
+    cdef bint e3_stop
+    cdef int e4
+    cdef int e4_origin
+    cdef int e4_cur
+    cdef int e4_way
+    cdef bint e4_stop
+    cdef int e5
+    cdef int e5_origin
+    cdef int e5_cur
+    cdef int e5_way
+    cdef bint e5_stop
+    cdef int e6
+    cdef int e6_origin
+    cdef int e6_cur
+    cdef int e6_way
+    cdef bint e6_stop
+    cdef int e7
+    cdef int e7_origin
+    cdef int e7_cur
+    cdef int e7_way
+    cdef bint e7_stop
+    cdef int e8
+    cdef int e8_origin
+    cdef int e8_cur
+    cdef int e8_way
+    cdef bint e8_stop
+    cdef int e9
+    cdef int e9_origin
+    cdef int e9_cur
+    cdef int e9_way
+    cdef bint e9_stop
+    cdef int e10
+    cdef int e10_origin
+    cdef int e10_cur
+    cdef int e10_way
+    cdef bint e10_stop
+    cdef int e11
+    cdef int e11_origin
+    cdef int e11_cur
+    cdef int e11_way
+    cdef bint e11_stop
+    cdef int e12
+    cdef int e12_origin
+    cdef int e12_cur
+    cdef int e12_way
+    cdef bint e12_stop
+    cdef int e13
+    cdef int e13_origin
+    cdef int e13_cur
+    cdef int e13_way
+    cdef bint e13_stop
+    cdef int e14
+    cdef int e14_origin
+    cdef int e14_cur
+    cdef int e14_way
+    cdef bint e14_stop
+    cdef int e15
+    cdef int e15_origin
+    cdef int e15_cur
+    cdef int e15_way
+    cdef bint e15_stop
+    cdef int e16
+    cdef int e16_origin
+    cdef int e16_cur
+    cdef int e16_way
+    cdef bint e16_stop
+    cdef int e17
+    cdef int e17_origin
+    cdef int e17_cur
+    cdef int e17_way
+    cdef bint e17_stop
+    cdef int e18
+    cdef int e18_origin
+    cdef int e18_cur
+    cdef int e18_way
+    cdef bint e18_stop
+    cdef int e19
+    cdef int e19_origin
+    cdef int e19_cur
+    cdef int e19_way
+    cdef bint e19_stop
+    cdef int e20
+    cdef int e20_origin
+    cdef int e20_cur
+    cdef int e20_way
+    cdef bint e20_stop
+    cdef int e21
+    cdef int e21_origin
+    cdef int e21_cur
+    cdef int e21_way
+    cdef bint e21_stop
+    cdef int e22
+    cdef int e22_origin
+    cdef int e22_cur
+    cdef int e22_way
+    cdef bint e22_stop
+    cdef int e23
+    cdef int e23_origin
+    cdef int e23_cur
+    cdef int e23_way
+    cdef bint e23_stop
+    for w in range(WORDS):
+        out[w] = 0
+    if (piece_kind(st.board[a0]) == 5):
+        if (st.board[define_1(st, a0, st.current)] == 0):
+            if (not define_3(st, define_1(st, a0, st.current), st.current)):
+                add_candidate(out, define_1(st, a0, st.current))
+        if define_2(st, a0, st.current):
+            if (st.board[define_1(st, a0, st.current)] == 0):
+                if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
+                    if (not define_3(st, define_1(st, define_1(st, a0, st.current), st.current), st.current)):
+                        add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
+        if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+            if (not define_3(st, STEP[2][define_1(st, a0, st.current)], st.current)):
+                add_candidate(out, STEP[2][define_1(st, a0, st.current)])
+        if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+            if (not define_3(st, STEP[6][define_1(st, a0, st.current)], st.current)):
+                add_candidate(out, STEP[6][define_1(st, a0, st.current)])
+    if (piece_kind(st.board[a0]) != 5):
+        if (piece_kind(st.board[a0]) == 4):
+            if (<bint>ATTR_1[0 + 1]):
+                add_candidate(out, STEP[(<int>ATTR_2[0 + 1])][STEP[0][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[0 + 1])][STEP[0][a0]])
+            if (<bint>ATTR_1[1 + 1]):
+                add_candidate(out, STEP[(<int>ATTR_2[1 + 1])][STEP[1][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[1 + 1])][STEP[1][a0]])
+            if (<bint>ATTR_1[2 + 1]):
+                add_candidate(out, STEP[(<int>ATTR_2[2 + 1])][STEP[2][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[2 + 1])][STEP[2][a0]])
+            if (<bint>ATTR_1[3 + 1]):
+                add_candidate(out, STEP[(<int>ATTR_2[3 + 1])][STEP[3][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[3 + 1])][STEP[3][a0]])
+            if (<bint>ATTR_1[4 + 1]):
+                add_candidate(out, STEP[(<int>ATTR_2[4 + 1])][STEP[4][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[4 + 1])][STEP[4][a0]])
+            if (<bint>ATTR_1[5 + 1]):
+                add_candidate(out, STEP[(<int>ATTR_2[5 + 1])][STEP[5][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[5 + 1])][STEP[5][a0]])
+            if (<bint>ATTR_1[6 + 1]):
+                add_candidate(out, STEP[(<int>ATTR_2[6 + 1])][STEP[6][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[6 + 1])][STEP[6][a0]])
+            if (<bint>ATTR_1[7 + 1]):
+                add_candidate(out, STEP[(<int>ATTR_2[7 + 1])][STEP[7][a0]])
+                add_candidate(out, STEP[(<int>ATTR_3[7 + 1])][STEP[7][a0]])
+        if (piece_kind(st.board[a0]) == 0):
+            add_candidate(out, STEP[0][a0])
+            add_candidate(out, STEP[1][a0])
+            add_candidate(out, STEP[2][a0])
+            add_candidate(out, STEP[3][a0])
+            add_candidate(out, STEP[4][a0])
+            add_candidate(out, STEP[5][a0])
+            add_candidate(out, STEP[6][a0])
+            add_candidate(out, STEP[7][a0])
+            if (<bint>ATTR_0[0 + 1]):
+                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[0][STEP[0][a0]] + 0]) - 0, 2), 0)):
+                    if define_0(st, (<int>ATTR_5[STEP[0][STEP[0][a0]] + 0]), st.current, 2):
+                        if define_5(st, a0, (<int>ATTR_5[STEP[0][STEP[0][a0]] + 0]), 0):
+                            if (not define_7(st, a0, st.current)):
+                                if (not define_7(st, STEP[0][a0], st.current)):
+                                    add_candidate(out, STEP[0][STEP[0][a0]])
+            if (<bint>ATTR_0[1 + 1]):
+                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[1][STEP[1][a0]] + 0]) - 0, 2), 0)):
+                    if define_0(st, (<int>ATTR_5[STEP[1][STEP[1][a0]] + 0]), st.current, 2):
+                        if define_5(st, a0, (<int>ATTR_5[STEP[1][STEP[1][a0]] + 0]), 1):
+                            if (not define_7(st, a0, st.current)):
+                                if (not define_7(st, STEP[1][a0], st.current)):
+                                    add_candidate(out, STEP[1][STEP[1][a0]])
+            if (<bint>ATTR_0[2 + 1]):
+                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[2][STEP[2][a0]] + 0]) - 0, 2), 0)):
+                    if define_0(st, (<int>ATTR_5[STEP[2][STEP[2][a0]] + 0]), st.current, 2):
+                        if define_5(st, a0, (<int>ATTR_5[STEP[2][STEP[2][a0]] + 0]), 2):
+                            if (not define_7(st, a0, st.current)):
+                                if (not define_7(st, STEP[2][a0], st.current)):
+                                    add_candidate(out, STEP[2][STEP[2][a0]])
+            if (<bint>ATTR_0[3 + 1]):
+                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[3][STEP[3][a0]] + 0]) - 0, 2), 0)):
+                    if define_0(st, (<int>ATTR_5[STEP[3][STEP[3][a0]] + 0]), st.current, 2):
+                        if define_5(st, a0, (<int>ATTR_5[STEP[3][STEP[3][a0]] + 0]), 3):
+                            if (not define_7(st, a0, st.current)):
+                                if (not define_7(st, STEP[3][a0], st.current)):
+                                    add_candidate(out, STEP[3][STEP[3][a0]])
+            if (<bint>ATTR_0[4 + 1]):
+                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[4][STEP[4][a0]] + 0]) - 0, 2), 0)):
+                    if define_0(st, (<int>ATTR_5[STEP[4][STEP[4][a0]] + 0]), st.current, 2):
+                        if define_5(st, a0, (<int>ATTR_5[STEP[4][STEP[4][a0]] + 0]), 4):
+                            if (not define_7(st, a0, st.current)):
+                                if (not define_7(st, STEP[4][a0], st.current)):
+                                    add_candidate(out, STEP[4][STEP[4][a0]])
+            if (<bint>ATTR_0[5 + 1]):
+                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[5][STEP[5][a0]] + 0]) - 0, 2), 0)):
+                    if define_0(st, (<int>ATTR_5[STEP[5][STEP[5][a0]] + 0]), st.current, 2):
+                        if define_5(st, a0, (<int>ATTR_5[STEP[5][STEP[5][a0]] + 0]), 5):
+                            if (not define_7(st, a0, st.current)):
+                                if (not define_7(st, STEP[5][a0], st.current)):
+                                    add_candidate(out, STEP[5][STEP[5][a0]])
+            if (<bint>ATTR_0[6 + 1]):
+                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[6][STEP[6][a0]] + 0]) - 0, 2), 0)):
+                    if define_0(st, (<int>ATTR_5[STEP[6][STEP[6][a0]] + 0]), st.current, 2):
+                        if define_5(st, a0, (<int>ATTR_5[STEP[6][STEP[6][a0]] + 0]), 6):
+                            if (not define_7(st, a0, st.current)):
+                                if (not define_7(st, STEP[6][a0], st.current)):
+                                    add_candidate(out, STEP[6][STEP[6][a0]])
+            if (<bint>ATTR_0[7 + 1]):
+                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[7][STEP[7][a0]] + 0]) - 0, 2), 0)):
+                    if define_0(st, (<int>ATTR_5[STEP[7][STEP[7][a0]] + 0]), st.current, 2):
+                        if define_5(st, a0, (<int>ATTR_5[STEP[7][STEP[7][a0]] + 0]), 7):
+                            if (not define_7(st, a0, st.current)):
+                                if (not define_7(st, STEP[7][a0], st.current)):
+                                    add_candidate(out, STEP[7][STEP[7][a0]])
+        if (piece_kind(st.board[a0]) == 2):
+            if (<bint>ATTR_0[0 + 1]):
+                e0_origin = a0
+                e0_way = 0
+                e0_cur = e0_origin
+                e0_stop = e0_origin >= N_CELLS
+                while not e0_stop:
+                    e0_cur = STEP[e0_way][e0_cur]
+                    if e0_cur >= N_CELLS or e0_cur == e0_origin:
+                        break
+                    e0 = e0_cur
+                    e0_stop = st.board[e0_cur] > 0
+                    add_candidate(out, e0)
+            if (<bint>ATTR_0[1 + 1]):
+                e1_origin = a0
+                e1_way = 1
+                e1_cur = e1_origin
+                e1_stop = e1_origin >= N_CELLS
+                while not e1_stop:
+                    e1_cur = STEP[e1_way][e1_cur]
+                    if e1_cur >= N_CELLS or e1_cur == e1_origin:
+                        break
+                    e1 = e1_cur
+                    e1_stop = st.board[e1_cur] > 0
+                    add_candidate(out, e1)
+            if (<bint>ATTR_0[2 + 1]):
+                e2_origin = a0
+                e2_way = 2
+                e2_cur = e2_origin
+                e2_stop = e2_origin >= N_CELLS
+                while not e2_stop:
+                    e2_cur = STEP[e2_way][e2_cur]
+                    if e2_cur >= N_CELLS or e2_cur == e2_origin:
+                        break
+                    e2 = e2_cur
+                    e2_stop = st.board[e2_cur] > 0
+                    add_candidate(out, e2)
+            if (<bint>ATTR_0[3 + 1]):
+                e3_origin = a0
+                e3_way = 3
+                e3_cur = e3_origin
+                e3_stop = e3_origin >= N_CELLS
+                while not e3_stop:
+                    e3_cur = STEP[e3_way][e3_cur]
+                    if e3_cur >= N_CELLS or e3_cur == e3_origin:
+                        break
+                    e3 = e3_cur
+                    e3_stop = st.board[e3_cur] > 0
+                    add_candidate(out, e3)
+            if (<bint>ATTR_0[4 + 1]):
+                e4_origin = a0
+                e4_way = 4
+                e4_cur = e4_origin
+                e4_stop = e4_origin >= N_CELLS
+                while not e4_stop:
+                    e4_cur = STEP[e4_way][e4_cur]
+                    if e4_cur >= N_CELLS or e4_cur == e4_origin:
+                        break
+                    e4 = e4_cur
+                    e4_stop = st.board[e4_cur] > 0
+                    add_candidate(out, e4)
+            if (<bint>ATTR_0[5 + 1]):
+                e5_origin = a0
+                e5_way = 5
+                e5_cur = e5_origin
+                e5_stop = e5_origin >= N_CELLS
+                while not e5_stop:
+                    e5_cur = STEP[e5_way][e5_cur]
+                    if e5_cur >= N_CELLS or e5_cur == e5_origin:
+                        break
+                    e5 = e5_cur
+                    e5_stop = st.board[e5_cur] > 0
+                    add_candidate(out, e5)
+            if (<bint>ATTR_0[6 + 1]):
+                e6_origin = a0
+                e6_way = 6
+                e6_cur = e6_origin
+                e6_stop = e6_origin >= N_CELLS
+                while not e6_stop:
+                    e6_cur = STEP[e6_way][e6_cur]
+                    if e6_cur >= N_CELLS or e6_cur == e6_origin:
+                        break
+                    e6 = e6_cur
+                    e6_stop = st.board[e6_cur] > 0
+                    add_candidate(out, e6)
+            if (<bint>ATTR_0[7 + 1]):
+                e7_origin = a0
+                e7_way = 7
+                e7_cur = e7_origin
+                e7_stop = e7_origin >= N_CELLS
+                while not e7_stop:
+                    e7_cur = STEP[e7_way][e7_cur]
+                    if e7_cur >= N_CELLS or e7_cur == e7_origin:
+                        break
+                    e7 = e7_cur
+                    e7_stop = st.board[e7_cur] > 0
+                    add_candidate(out, e7)
+        if (piece_kind(st.board[a0]) == 3):
+            if (<bint>ATTR_1[0 + 1]):
+                e8_origin = a0
+                e8_way = 0
+                e8_cur = e8_origin
+                e8_stop = e8_origin >= N_CELLS
+                while not e8_stop:
+                    e8_cur = STEP[e8_way][e8_cur]
+                    if e8_cur >= N_CELLS or e8_cur == e8_origin:
+                        break
+                    e8 = e8_cur
+                    e8_stop = st.board[e8_cur] > 0
+                    add_candidate(out, e8)
+            if (<bint>ATTR_1[1 + 1]):
+                e9_origin = a0
+                e9_way = 1
+                e9_cur = e9_origin
+                e9_stop = e9_origin >= N_CELLS
+                while not e9_stop:
+                    e9_cur = STEP[e9_way][e9_cur]
+                    if e9_cur >= N_CELLS or e9_cur == e9_origin:
+                        break
+                    e9 = e9_cur
+                    e9_stop = st.board[e9_cur] > 0
+                    add_candidate(out, e9)
+            if (<bint>ATTR_1[2 + 1]):
+                e10_origin = a0
+                e10_way = 2
+                e10_cur = e10_origin
+                e10_stop = e10_origin >= N_CELLS
+                while not e10_stop:
+                    e10_cur = STEP[e10_way][e10_cur]
+                    if e10_cur >= N_CELLS or e10_cur == e10_origin:
+                        break
+                    e10 = e10_cur
+                    e10_stop = st.board[e10_cur] > 0
+                    add_candidate(out, e10)
+            if (<bint>ATTR_1[3 + 1]):
+                e11_origin = a0
+                e11_way = 3
+                e11_cur = e11_origin
+                e11_stop = e11_origin >= N_CELLS
+                while not e11_stop:
+                    e11_cur = STEP[e11_way][e11_cur]
+                    if e11_cur >= N_CELLS or e11_cur == e11_origin:
+                        break
+                    e11 = e11_cur
+                    e11_stop = st.board[e11_cur] > 0
+                    add_candidate(out, e11)
+            if (<bint>ATTR_1[4 + 1]):
+                e12_origin = a0
+                e12_way = 4
+                e12_cur = e12_origin
+                e12_stop = e12_origin >= N_CELLS
+                while not e12_stop:
+                    e12_cur = STEP[e12_way][e12_cur]
+                    if e12_cur >= N_CELLS or e12_cur == e12_origin:
+                        break
+                    e12 = e12_cur
+                    e12_stop = st.board[e12_cur] > 0
+                    add_candidate(out, e12)
+            if (<bint>ATTR_1[5 + 1]):
+                e13_origin = a0
+                e13_way = 5
+                e13_cur = e13_origin
+                e13_stop = e13_origin >= N_CELLS
+                while not e13_stop:
+                    e13_cur = STEP[e13_way][e13_cur]
+                    if e13_cur >= N_CELLS or e13_cur == e13_origin:
+                        break
+                    e13 = e13_cur
+                    e13_stop = st.board[e13_cur] > 0
+                    add_candidate(out, e13)
+            if (<bint>ATTR_1[6 + 1]):
+                e14_origin = a0
+                e14_way = 6
+                e14_cur = e14_origin
+                e14_stop = e14_origin >= N_CELLS
+                while not e14_stop:
+                    e14_cur = STEP[e14_way][e14_cur]
+                    if e14_cur >= N_CELLS or e14_cur == e14_origin:
+                        break
+                    e14 = e14_cur
+                    e14_stop = st.board[e14_cur] > 0
+                    add_candidate(out, e14)
+            if (<bint>ATTR_1[7 + 1]):
+                e15_origin = a0
+                e15_way = 7
+                e15_cur = e15_origin
+                e15_stop = e15_origin >= N_CELLS
+                while not e15_stop:
+                    e15_cur = STEP[e15_way][e15_cur]
+                    if e15_cur >= N_CELLS or e15_cur == e15_origin:
+                        break
+                    e15 = e15_cur
+                    e15_stop = st.board[e15_cur] > 0
+                    add_candidate(out, e15)
+        if (piece_kind(st.board[a0]) == 1):
+            e16_origin = a0
+            e16_way = 0
+            e16_cur = e16_origin
+            e16_stop = e16_origin >= N_CELLS
+            while not e16_stop:
+                e16_cur = STEP[e16_way][e16_cur]
+                if e16_cur >= N_CELLS or e16_cur == e16_origin:
+                    break
+                e16 = e16_cur
+                e16_stop = st.board[e16_cur] > 0
+                add_candidate(out, e16)
+            e17_origin = a0
+            e17_way = 1
+            e17_cur = e17_origin
+            e17_stop = e17_origin >= N_CELLS
+            while not e17_stop:
+                e17_cur = STEP[e17_way][e17_cur]
+                if e17_cur >= N_CELLS or e17_cur == e17_origin:
+                    break
+                e17 = e17_cur
+                e17_stop = st.board[e17_cur] > 0
+                add_candidate(out, e17)
+            e18_origin = a0
+            e18_way = 2
+            e18_cur = e18_origin
+            e18_stop = e18_origin >= N_CELLS
+            while not e18_stop:
+                e18_cur = STEP[e18_way][e18_cur]
+                if e18_cur >= N_CELLS or e18_cur == e18_origin:
+                    break
+                e18 = e18_cur
+                e18_stop = st.board[e18_cur] > 0
+                add_candidate(out, e18)
+            e19_origin = a0
+            e19_way = 3
+            e19_cur = e19_origin
+            e19_stop = e19_origin >= N_CELLS
+            while not e19_stop:
+                e19_cur = STEP[e19_way][e19_cur]
+                if e19_cur >= N_CELLS or e19_cur == e19_origin:
+                    break
+                e19 = e19_cur
+                e19_stop = st.board[e19_cur] > 0
+                add_candidate(out, e19)
+            e20_origin = a0
+            e20_way = 4
+            e20_cur = e20_origin
+            e20_stop = e20_origin >= N_CELLS
+            while not e20_stop:
+                e20_cur = STEP[e20_way][e20_cur]
+                if e20_cur >= N_CELLS or e20_cur == e20_origin:
+                    break
+                e20 = e20_cur
+                e20_stop = st.board[e20_cur] > 0
+                add_candidate(out, e20)
+            e21_origin = a0
+            e21_way = 5
+            e21_cur = e21_origin
+            e21_stop = e21_origin >= N_CELLS
+            while not e21_stop:
+                e21_cur = STEP[e21_way][e21_cur]
+                if e21_cur >= N_CELLS or e21_cur == e21_origin:
+                    break
+                e21 = e21_cur
+                e21_stop = st.board[e21_cur] > 0
+                add_candidate(out, e21)
+            e22_origin = a0
+            e22_way = 6
+            e22_cur = e22_origin
+            e22_stop = e22_origin >= N_CELLS
+            while not e22_stop:
+                e22_cur = STEP[e22_way][e22_cur]
+                if e22_cur >= N_CELLS or e22_cur == e22_origin:
+                    break
+                e22 = e22_cur
+                e22_stop = st.board[e22_cur] > 0
+                add_candidate(out, e22)
+            e23_origin = a0
+            e23_way = 7
+            e23_cur = e23_origin
+            e23_stop = e23_origin >= N_CELLS
+            while not e23_stop:
+                e23_cur = STEP[e23_way][e23_cur]
+                if e23_cur >= N_CELLS or e23_cur == e23_origin:
+                    break
+                e23 = e23_cur
+                e23_stop = st.board[e23_cur] > 0
+                add_candidate(out, e23)
+
+
+cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
+    if (st.board[define_1(st, a0, st.current)] == 0):
+        add_candidate(out, define_1(st, a0, st.current))
+    if define_2(st, a0, st.current):
+        if (st.board[define_1(st, a0, st.current)] == 0):
+            if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
+                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
+    if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
+    if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
+
+
+cdef void cands_2(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
+    if (st.board[define_1(st, a0, st.current)] == 0):
+        add_candidate(out, define_1(st, a0, st.current))
+    if define_2(st, a0, st.current):
+        if (st.board[define_1(st, a0, st.current)] == 0):
+            if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
+                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
+    if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
+    if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
+
+
+cdef void cands_3(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
+    if (st.board[define_1(st, a0, st.current)] == 0):
+        add_candidate(out, define_1(st, a0, st.current))
+    if define_2(st, a0, st.current):
+        if (st.board[define_1(st, a0, st.current)] == 0):
+            if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
+                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
+    if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
+    if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
+
+
+cdef void cands_4(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
+    if (st.board[define_1(st, a0, st.current)] == 0):
+        add_candidate(out, define_1(st, a0, st.current))
+    if define_2(st, a0, st.current):
+        if (st.board[define_1(st, a0, st.current)] == 0):
+            if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
+                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
+    if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
+    if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
+
+
 cdef int gen_legal(State* st, int* out) noexcept nogil:
     """Write the legal move ids, ascending, to `out`; return how many there are."""
     cdef int n = 0
     cdef int a0
     cdef int a1
-    cdef int cands1[4]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
@@ -1423,19 +2033,19 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
     # where owner(f) == mover and owner(t) != mover and goes(f, t)
-    cellset_0(st, cand0)  # owner(f) == mover
+    cellset_1(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cellset_1(st, cand1)  # owner(t) != mover
+            cands_0(st, cand1, a0)  # candidates of goes(f, t)
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not define_12(st, a0, a1):  # goes(f, t)
+                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after king_safe
                         out[n] = a0 * 64 + a1
@@ -1449,22 +2059,19 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, a0, st.current))
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, define_1(st, a0, st.current), st.current))
-                ncand1 = cand_insert(cands1, ncand1, STEP[2][define_1(st, a0, st.current)])
-                ncand1 = cand_insert(cands1, ncand1, STEP[6][define_1(st, a0, st.current)])
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not ((((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or ((((a1 == STEP[PPROP_0[st.current + 1]][STEP[PPROP_0[st.current + 1]][a0]]) and (not (STEP[PPROP_1[st.current + 1]][STEP[PPROP_1[st.current + 1]][a0]] < N_CELLS))) and (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0)) and (st.board[a1] == 0))) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and ((st.board[a1] > 0) or (a1 == (<int>st.counters[N_PLAYERS][0]))))):  # t == step(f, player_prop(0, mover)) and empty(t) or t == step(step(f, player_prop(0, mover)), player_prop(0, mover)) and not onboard(step(step(f, player_prop(1, mover)), player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and (occupied(t) or t == en_passant)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_1(st, a0, a1):  # legal_after king_safe
-                        out[n] = 4096 + a0 * 64 + a1
-                        n += 1
+                cands_1(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_1(st, a0, a1):  # legal_after king_safe
+                            out[n] = 4096 + a0 * 64 + a1
+                            n += 1
     # action 2: promote_rook(f: cell, t: cell) -> ids 8192..12287
     # where hand(mover, rook) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 2) > 0):
@@ -1474,22 +2081,19 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, a0, st.current))
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, define_1(st, a0, st.current), st.current))
-                ncand1 = cand_insert(cands1, ncand1, STEP[2][define_1(st, a0, st.current)])
-                ncand1 = cand_insert(cands1, ncand1, STEP[6][define_1(st, a0, st.current)])
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not ((((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or ((((a1 == STEP[PPROP_0[st.current + 1]][STEP[PPROP_0[st.current + 1]][a0]]) and (not (STEP[PPROP_1[st.current + 1]][STEP[PPROP_1[st.current + 1]][a0]] < N_CELLS))) and (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0)) and (st.board[a1] == 0))) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and ((st.board[a1] > 0) or (a1 == (<int>st.counters[N_PLAYERS][0]))))):  # t == step(f, player_prop(0, mover)) and empty(t) or t == step(step(f, player_prop(0, mover)), player_prop(0, mover)) and not onboard(step(step(f, player_prop(1, mover)), player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and (occupied(t) or t == en_passant)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_2(st, a0, a1):  # legal_after king_safe
-                        out[n] = 8192 + a0 * 64 + a1
-                        n += 1
+                cands_2(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_2(st, a0, a1):  # legal_after king_safe
+                            out[n] = 8192 + a0 * 64 + a1
+                            n += 1
     # action 3: promote_bishop(f: cell, t: cell) -> ids 12288..16383
     # where hand(mover, bishop) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 3) > 0):
@@ -1499,22 +2103,19 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, a0, st.current))
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, define_1(st, a0, st.current), st.current))
-                ncand1 = cand_insert(cands1, ncand1, STEP[2][define_1(st, a0, st.current)])
-                ncand1 = cand_insert(cands1, ncand1, STEP[6][define_1(st, a0, st.current)])
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not ((((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or ((((a1 == STEP[PPROP_0[st.current + 1]][STEP[PPROP_0[st.current + 1]][a0]]) and (not (STEP[PPROP_1[st.current + 1]][STEP[PPROP_1[st.current + 1]][a0]] < N_CELLS))) and (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0)) and (st.board[a1] == 0))) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and ((st.board[a1] > 0) or (a1 == (<int>st.counters[N_PLAYERS][0]))))):  # t == step(f, player_prop(0, mover)) and empty(t) or t == step(step(f, player_prop(0, mover)), player_prop(0, mover)) and not onboard(step(step(f, player_prop(1, mover)), player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and (occupied(t) or t == en_passant)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_3(st, a0, a1):  # legal_after king_safe
-                        out[n] = 12288 + a0 * 64 + a1
-                        n += 1
+                cands_3(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_3(st, a0, a1):  # legal_after king_safe
+                            out[n] = 12288 + a0 * 64 + a1
+                            n += 1
     # action 4: promote_knight(f: cell, t: cell) -> ids 16384..20479
     # where hand(mover, knight) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 4) > 0):
@@ -1524,22 +2125,19 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, a0, st.current))
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, define_1(st, a0, st.current), st.current))
-                ncand1 = cand_insert(cands1, ncand1, STEP[2][define_1(st, a0, st.current)])
-                ncand1 = cand_insert(cands1, ncand1, STEP[6][define_1(st, a0, st.current)])
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not ((((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or ((((a1 == STEP[PPROP_0[st.current + 1]][STEP[PPROP_0[st.current + 1]][a0]]) and (not (STEP[PPROP_1[st.current + 1]][STEP[PPROP_1[st.current + 1]][a0]] < N_CELLS))) and (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0)) and (st.board[a1] == 0))) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and ((st.board[a1] > 0) or (a1 == (<int>st.counters[N_PLAYERS][0]))))):  # t == step(f, player_prop(0, mover)) and empty(t) or t == step(step(f, player_prop(0, mover)), player_prop(0, mover)) and not onboard(step(step(f, player_prop(1, mover)), player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and (occupied(t) or t == en_passant)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_4(st, a0, a1):  # legal_after king_safe
-                        out[n] = 16384 + a0 * 64 + a1
-                        n += 1
+                cands_4(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_4(st, a0, a1):  # legal_after king_safe
+                            out[n] = 16384 + a0 * 64 + a1
+                            n += 1
     return n
 
 
@@ -1547,8 +2145,6 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef int a0
     cdef int a1
-    cdef int cands1[4]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
@@ -1559,19 +2155,19 @@ cdef bint any_legal(State* st) noexcept nogil:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
     # where owner(f) == mover and owner(t) != mover and goes(f, t)
-    cellset_0(st, cand0)  # owner(f) == mover
+    cellset_1(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cellset_1(st, cand1)  # owner(t) != mover
+            cands_0(st, cand1, a0)  # candidates of goes(f, t)
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not define_12(st, a0, a1):  # goes(f, t)
+                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after king_safe
                         return True
@@ -1584,21 +2180,18 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, a0, st.current))
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, define_1(st, a0, st.current), st.current))
-                ncand1 = cand_insert(cands1, ncand1, STEP[2][define_1(st, a0, st.current)])
-                ncand1 = cand_insert(cands1, ncand1, STEP[6][define_1(st, a0, st.current)])
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not ((((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or ((((a1 == STEP[PPROP_0[st.current + 1]][STEP[PPROP_0[st.current + 1]][a0]]) and (not (STEP[PPROP_1[st.current + 1]][STEP[PPROP_1[st.current + 1]][a0]] < N_CELLS))) and (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0)) and (st.board[a1] == 0))) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and ((st.board[a1] > 0) or (a1 == (<int>st.counters[N_PLAYERS][0]))))):  # t == step(f, player_prop(0, mover)) and empty(t) or t == step(step(f, player_prop(0, mover)), player_prop(0, mover)) and not onboard(step(step(f, player_prop(1, mover)), player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and (occupied(t) or t == en_passant)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_1(st, a0, a1):  # legal_after king_safe
-                        return True
+                cands_1(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_1(st, a0, a1):  # legal_after king_safe
+                            return True
     # action 2: promote_rook(f: cell, t: cell) -> ids 8192..12287
     # where hand(mover, rook) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 2) > 0):
@@ -1608,21 +2201,18 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, a0, st.current))
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, define_1(st, a0, st.current), st.current))
-                ncand1 = cand_insert(cands1, ncand1, STEP[2][define_1(st, a0, st.current)])
-                ncand1 = cand_insert(cands1, ncand1, STEP[6][define_1(st, a0, st.current)])
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not ((((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or ((((a1 == STEP[PPROP_0[st.current + 1]][STEP[PPROP_0[st.current + 1]][a0]]) and (not (STEP[PPROP_1[st.current + 1]][STEP[PPROP_1[st.current + 1]][a0]] < N_CELLS))) and (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0)) and (st.board[a1] == 0))) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and ((st.board[a1] > 0) or (a1 == (<int>st.counters[N_PLAYERS][0]))))):  # t == step(f, player_prop(0, mover)) and empty(t) or t == step(step(f, player_prop(0, mover)), player_prop(0, mover)) and not onboard(step(step(f, player_prop(1, mover)), player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and (occupied(t) or t == en_passant)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_2(st, a0, a1):  # legal_after king_safe
-                        return True
+                cands_2(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_2(st, a0, a1):  # legal_after king_safe
+                            return True
     # action 3: promote_bishop(f: cell, t: cell) -> ids 12288..16383
     # where hand(mover, bishop) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 3) > 0):
@@ -1632,21 +2222,18 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, a0, st.current))
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, define_1(st, a0, st.current), st.current))
-                ncand1 = cand_insert(cands1, ncand1, STEP[2][define_1(st, a0, st.current)])
-                ncand1 = cand_insert(cands1, ncand1, STEP[6][define_1(st, a0, st.current)])
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not ((((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or ((((a1 == STEP[PPROP_0[st.current + 1]][STEP[PPROP_0[st.current + 1]][a0]]) and (not (STEP[PPROP_1[st.current + 1]][STEP[PPROP_1[st.current + 1]][a0]] < N_CELLS))) and (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0)) and (st.board[a1] == 0))) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and ((st.board[a1] > 0) or (a1 == (<int>st.counters[N_PLAYERS][0]))))):  # t == step(f, player_prop(0, mover)) and empty(t) or t == step(step(f, player_prop(0, mover)), player_prop(0, mover)) and not onboard(step(step(f, player_prop(1, mover)), player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and (occupied(t) or t == en_passant)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_3(st, a0, a1):  # legal_after king_safe
-                        return True
+                cands_3(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_3(st, a0, a1):  # legal_after king_safe
+                            return True
     # action 4: promote_knight(f: cell, t: cell) -> ids 16384..20479
     # where hand(mover, knight) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 4) > 0):
@@ -1656,21 +2243,18 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, a0, st.current))
-                ncand1 = cand_insert(cands1, ncand1, define_1(st, define_1(st, a0, st.current), st.current))
-                ncand1 = cand_insert(cands1, ncand1, STEP[2][define_1(st, a0, st.current)])
-                ncand1 = cand_insert(cands1, ncand1, STEP[6][define_1(st, a0, st.current)])
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                        continue
-                    if not ((((a1 == STEP[PPROP_0[st.current + 1]][a0]) and (st.board[a1] == 0)) or ((((a1 == STEP[PPROP_0[st.current + 1]][STEP[PPROP_0[st.current + 1]][a0]]) and (not (STEP[PPROP_1[st.current + 1]][STEP[PPROP_1[st.current + 1]][a0]] < N_CELLS))) and (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0)) and (st.board[a1] == 0))) or (((a1 == STEP[2][STEP[PPROP_0[st.current + 1]][a0]]) or (a1 == STEP[6][STEP[PPROP_0[st.current + 1]][a0]])) and ((st.board[a1] > 0) or (a1 == (<int>st.counters[N_PLAYERS][0]))))):  # t == step(f, player_prop(0, mover)) and empty(t) or t == step(step(f, player_prop(0, mover)), player_prop(0, mover)) and not onboard(step(step(f, player_prop(1, mover)), player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or (t == step(step(f, player_prop(0, mover)), e) or t == step(step(f, player_prop(0, mover)), w)) and (occupied(t) or t == en_passant)
-                        continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                        continue
-                    if after_ok_4(st, a0, a1):  # legal_after king_safe
-                        return True
+                cands_4(st, cand1, a0)  # candidates of pawn_goes(f, t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                            continue
+                        if after_ok_4(st, a0, a1):  # legal_after king_safe
+                            return True
     return False
 
 

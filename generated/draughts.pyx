@@ -1316,17 +1316,68 @@ cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
 # a cell parameter, the conjuncts that translate to cell sets pick its candidates at once.
 
 
+cdef inline void add_candidate(uint64_t* s, int v) noexcept nogil:
+    """Add cell v to the set s (nothing for an off-board value)."""
+    if 0 <= v < N_CELLS:
+        s[v >> 6] |= (<uint64_t>1) << (v & 63)
+
+
+cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
+    if define_2(st, a0, 0):
+        add_candidate(out, STEP[0][a0])
+    if define_2(st, a0, 1):
+        add_candidate(out, STEP[1][a0])
+    if define_2(st, a0, 2):
+        add_candidate(out, STEP[2][a0])
+    if define_2(st, a0, 3):
+        add_candidate(out, STEP[3][a0])
+    if define_2(st, a0, 4):
+        add_candidate(out, STEP[4][a0])
+    if define_2(st, a0, 5):
+        add_candidate(out, STEP[5][a0])
+    if define_2(st, a0, 6):
+        add_candidate(out, STEP[6][a0])
+    if define_2(st, a0, 7):
+        add_candidate(out, STEP[7][a0])
+
+
+cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        out[w] = 0
+    if define_3(st, a0, 0):
+        add_candidate(out, STEP[0][STEP[0][a0]])
+    if define_3(st, a0, 1):
+        add_candidate(out, STEP[1][STEP[1][a0]])
+    if define_3(st, a0, 2):
+        add_candidate(out, STEP[2][STEP[2][a0]])
+    if define_3(st, a0, 3):
+        add_candidate(out, STEP[3][STEP[3][a0]])
+    if define_3(st, a0, 4):
+        add_candidate(out, STEP[4][STEP[4][a0]])
+    if define_3(st, a0, 5):
+        add_candidate(out, STEP[5][STEP[5][a0]])
+    if define_3(st, a0, 6):
+        add_candidate(out, STEP[6][STEP[6][a0]])
+    if define_3(st, a0, 7):
+        add_candidate(out, STEP[7][STEP[7][a0]])
+
+
 cdef int gen_legal(State* st, int* out) noexcept nogil:
     """Write the legal move ids, ascending, to `out`; return how many there are."""
     cdef int n = 0
     cdef long long npaths, jpath
     cdef int a0
     cdef int a1
-    cdef int cands1[8]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
@@ -1338,23 +1389,16 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-                ncand1 = cand_insert(cands1, ncand1, STEP[0][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[1][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[2][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[3][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[4][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[5][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[6][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[7][a0])
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not (st.board[a1] == 0):  # empty(t)
-                        continue
-                    if not (((((((((((((0 == 1) or (0 == 7)) or (0 == 3)) or (0 == 5)) and (((piece_kind(st.board[a0]) == 1) or (0 == PPROP_0[st.current + 1])) or (0 == PPROP_1[st.current + 1]))) and (a1 == STEP[0][a0])) or ((((((1 == 1) or (1 == 7)) or (1 == 3)) or (1 == 5)) and (((piece_kind(st.board[a0]) == 1) or (1 == PPROP_0[st.current + 1])) or (1 == PPROP_1[st.current + 1]))) and (a1 == STEP[1][a0]))) or ((((((2 == 1) or (2 == 7)) or (2 == 3)) or (2 == 5)) and (((piece_kind(st.board[a0]) == 1) or (2 == PPROP_0[st.current + 1])) or (2 == PPROP_1[st.current + 1]))) and (a1 == STEP[2][a0]))) or ((((((3 == 1) or (3 == 7)) or (3 == 3)) or (3 == 5)) and (((piece_kind(st.board[a0]) == 1) or (3 == PPROP_0[st.current + 1])) or (3 == PPROP_1[st.current + 1]))) and (a1 == STEP[3][a0]))) or ((((((4 == 1) or (4 == 7)) or (4 == 3)) or (4 == 5)) and (((piece_kind(st.board[a0]) == 1) or (4 == PPROP_0[st.current + 1])) or (4 == PPROP_1[st.current + 1]))) and (a1 == STEP[4][a0]))) or ((((((5 == 1) or (5 == 7)) or (5 == 3)) or (5 == 5)) and (((piece_kind(st.board[a0]) == 1) or (5 == PPROP_0[st.current + 1])) or (5 == PPROP_1[st.current + 1]))) and (a1 == STEP[5][a0]))) or ((((((6 == 1) or (6 == 7)) or (6 == 3)) or (6 == 5)) and (((piece_kind(st.board[a0]) == 1) or (6 == PPROP_0[st.current + 1])) or (6 == PPROP_1[st.current + 1]))) and (a1 == STEP[6][a0]))) or ((((((7 == 1) or (7 == 7)) or (7 == 3)) or (7 == 5)) and (((piece_kind(st.board[a0]) == 1) or (7 == PPROP_0[st.current + 1])) or (7 == PPROP_1[st.current + 1]))) and (a1 == STEP[7][a0]))):  # (n == ne or n == nw or n == se or n == sw) and (kind_at(f) == king or n == player_prop(0, mover) or n == player_prop(1, mover)) and t == step(f, n) or (ne == ne or ne == nw or ne == se or ne == sw) and (kind_at(f) == king or ne == player_prop(0, mover) or ne == player_prop(1, mover)) and t == step(f, ne) or (e == ne or e == nw or e == se or e == sw) and (kind_at(f) == king or e == player_prop(0, mover) or e == player_prop(1, mover)) and t == step(f, e) or (se == ne or se == nw or se == se or se == sw) and (kind_at(f) == king or se == player_prop(0, mover) or se == player_prop(1, mover)) and t == step(f, se) or (s == ne or s == nw or s == se or s == sw) and (kind_at(f) == king or s == player_prop(0, mover) or s == player_prop(1, mover)) and t == step(f, s) or (sw == ne or sw == nw or sw == se or sw == sw) and (kind_at(f) == king or sw == player_prop(0, mover) or sw == player_prop(1, mover)) and t == step(f, sw) or (w == ne or w == nw or w == se or w == sw) and (kind_at(f) == king or w == player_prop(0, mover) or w == player_prop(1, mover)) and t == step(f, w) or (nw == ne or nw == nw or nw == se or nw == sw) and (kind_at(f) == king or nw == player_prop(0, mover) or nw == player_prop(1, mover)) and t == step(f, nw)
-                        continue
-                    out[n] = a0 * 64 + a1
-                    n += 1
+                cands_0(st, cand1, a0)  # candidates of any d in directions: may_go(f, d) and t == step(f, d)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not (st.board[a1] == 0):  # empty(t)
+                            continue
+                        out[n] = a0 * 64 + a1
+                        n += 1
     # action 1: jump(f: cell, t: cell) -> ids 4096..266239
     # where owner(f) == mover and (any d in directions: jumps(f, d) and t == step(step(f, d), d))
     cellset_1(st, cand0)  # owner(f) == mover
@@ -1363,25 +1407,18 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-            ncand1 = cand_insert(cands1, ncand1, STEP[0][STEP[0][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[1][STEP[1][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[2][STEP[2][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[3][STEP[3][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[4][STEP[4][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[5][STEP[5][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[6][STEP[6][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[7][STEP[7][a0]])
-            for k1 in range(ncand1):
-                a1 = cands1[k1]
-                if not (((((((((((((((0 == 1) or (0 == 7)) or (0 == 3)) or (0 == 5)) and (((piece_kind(st.board[a0]) == 1) or (0 == PPROP_0[st.current + 1])) or (0 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[0][a0]]) == next_player(st.current))) and (st.board[STEP[0][STEP[0][a0]]] == 0)) and (a1 == STEP[0][STEP[0][a0]])) or ((((((((1 == 1) or (1 == 7)) or (1 == 3)) or (1 == 5)) and (((piece_kind(st.board[a0]) == 1) or (1 == PPROP_0[st.current + 1])) or (1 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[1][a0]]) == next_player(st.current))) and (st.board[STEP[1][STEP[1][a0]]] == 0)) and (a1 == STEP[1][STEP[1][a0]]))) or ((((((((2 == 1) or (2 == 7)) or (2 == 3)) or (2 == 5)) and (((piece_kind(st.board[a0]) == 1) or (2 == PPROP_0[st.current + 1])) or (2 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[2][a0]]) == next_player(st.current))) and (st.board[STEP[2][STEP[2][a0]]] == 0)) and (a1 == STEP[2][STEP[2][a0]]))) or ((((((((3 == 1) or (3 == 7)) or (3 == 3)) or (3 == 5)) and (((piece_kind(st.board[a0]) == 1) or (3 == PPROP_0[st.current + 1])) or (3 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[3][a0]]) == next_player(st.current))) and (st.board[STEP[3][STEP[3][a0]]] == 0)) and (a1 == STEP[3][STEP[3][a0]]))) or ((((((((4 == 1) or (4 == 7)) or (4 == 3)) or (4 == 5)) and (((piece_kind(st.board[a0]) == 1) or (4 == PPROP_0[st.current + 1])) or (4 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[4][a0]]) == next_player(st.current))) and (st.board[STEP[4][STEP[4][a0]]] == 0)) and (a1 == STEP[4][STEP[4][a0]]))) or ((((((((5 == 1) or (5 == 7)) or (5 == 3)) or (5 == 5)) and (((piece_kind(st.board[a0]) == 1) or (5 == PPROP_0[st.current + 1])) or (5 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[5][a0]]) == next_player(st.current))) and (st.board[STEP[5][STEP[5][a0]]] == 0)) and (a1 == STEP[5][STEP[5][a0]]))) or ((((((((6 == 1) or (6 == 7)) or (6 == 3)) or (6 == 5)) and (((piece_kind(st.board[a0]) == 1) or (6 == PPROP_0[st.current + 1])) or (6 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[6][a0]]) == next_player(st.current))) and (st.board[STEP[6][STEP[6][a0]]] == 0)) and (a1 == STEP[6][STEP[6][a0]]))) or ((((((((7 == 1) or (7 == 7)) or (7 == 3)) or (7 == 5)) and (((piece_kind(st.board[a0]) == 1) or (7 == PPROP_0[st.current + 1])) or (7 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[7][a0]]) == next_player(st.current))) and (st.board[STEP[7][STEP[7][a0]]] == 0)) and (a1 == STEP[7][STEP[7][a0]]))):  # (n == ne or n == nw or n == se or n == sw) and (kind_at(f) == king or n == player_prop(0, mover) or n == player_prop(1, mover)) and owner(step(f, n)) == next_player(mover) and empty(step(step(f, n), n)) and t == step(step(f, n), n) or (ne == ne or ne == nw or ne == se or ne == sw) and (kind_at(f) == king or ne == player_prop(0, mover) or ne == player_prop(1, mover)) and owner(step(f, ne)) == next_player(mover) and empty(step(step(f, ne), ne)) and t == step(step(f, ne), ne) or (e == ne or e == nw or e == se or e == sw) and (kind_at(f) == king or e == player_prop(0, mover) or e == player_prop(1, mover)) and owner(step(f, e)) == next_player(mover) and empty(step(step(f, e), e)) and t == step(step(f, e), e) or (se == ne or se == nw or se == se or se == sw) and (kind_at(f) == king or se == player_prop(0, mover) or se == player_prop(1, mover)) and owner(step(f, se)) == next_player(mover) and empty(step(step(f, se), se)) and t == step(step(f, se), se) or (s == ne or s == nw or s == se or s == sw) and (kind_at(f) == king or s == player_prop(0, mover) or s == player_prop(1, mover)) and owner(step(f, s)) == next_player(mover) and empty(step(step(f, s), s)) and t == step(step(f, s), s) or (sw == ne or sw == nw or sw == se or sw == sw) and (kind_at(f) == king or sw == player_prop(0, mover) or sw == player_prop(1, mover)) and owner(step(f, sw)) == next_player(mover) and empty(step(step(f, sw), sw)) and t == step(step(f, sw), sw) or (w == ne or w == nw or w == se or w == sw) and (kind_at(f) == king or w == player_prop(0, mover) or w == player_prop(1, mover)) and owner(step(f, w)) == next_player(mover) and empty(step(step(f, w), w)) and t == step(step(f, w), w) or (nw == ne or nw == nw or nw == se or nw == sw) and (kind_at(f) == king or nw == player_prop(0, mover) or nw == player_prop(1, mover)) and owner(step(f, nw)) == next_player(mover) and empty(step(step(f, nw), nw)) and t == step(step(f, nw), nw)
-                    continue
-                npaths = count_paths_1(st, a0, a1, 1)  # the whole moves this first step starts (compound.pyx.j2)
-                if npaths > 64:
-                    npaths = 64
-                for jpath in range(npaths):
-                    out[n] = 4096 + (a0 * 64 + a1) * 64 + jpath
-                    n += 1
+            cands_1(st, cand1, a0)  # candidates of any d in directions: jumps(f, d) and t == step(step(f, d), d)
+            for w1 in range(WORDS):  # t: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    npaths = count_paths_1(st, a0, a1, 1)  # the whole moves this first step starts (compound.pyx.j2)
+                    if npaths > 64:
+                        npaths = 64
+                    for jpath in range(npaths):
+                        out[n] = 4096 + (a0 * 64 + a1) * 64 + jpath
+                        n += 1
     return n
 
 
@@ -1389,11 +1426,12 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef int a0
     cdef int a1
-    cdef int cands1[8]   # candidate cells for parameter 1
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
@@ -1405,22 +1443,15 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-                ncand1 = cand_insert(cands1, ncand1, STEP[0][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[1][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[2][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[3][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[4][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[5][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[6][a0])
-                ncand1 = cand_insert(cands1, ncand1, STEP[7][a0])
-                for k1 in range(ncand1):
-                    a1 = cands1[k1]
-                    if not (st.board[a1] == 0):  # empty(t)
-                        continue
-                    if not (((((((((((((0 == 1) or (0 == 7)) or (0 == 3)) or (0 == 5)) and (((piece_kind(st.board[a0]) == 1) or (0 == PPROP_0[st.current + 1])) or (0 == PPROP_1[st.current + 1]))) and (a1 == STEP[0][a0])) or ((((((1 == 1) or (1 == 7)) or (1 == 3)) or (1 == 5)) and (((piece_kind(st.board[a0]) == 1) or (1 == PPROP_0[st.current + 1])) or (1 == PPROP_1[st.current + 1]))) and (a1 == STEP[1][a0]))) or ((((((2 == 1) or (2 == 7)) or (2 == 3)) or (2 == 5)) and (((piece_kind(st.board[a0]) == 1) or (2 == PPROP_0[st.current + 1])) or (2 == PPROP_1[st.current + 1]))) and (a1 == STEP[2][a0]))) or ((((((3 == 1) or (3 == 7)) or (3 == 3)) or (3 == 5)) and (((piece_kind(st.board[a0]) == 1) or (3 == PPROP_0[st.current + 1])) or (3 == PPROP_1[st.current + 1]))) and (a1 == STEP[3][a0]))) or ((((((4 == 1) or (4 == 7)) or (4 == 3)) or (4 == 5)) and (((piece_kind(st.board[a0]) == 1) or (4 == PPROP_0[st.current + 1])) or (4 == PPROP_1[st.current + 1]))) and (a1 == STEP[4][a0]))) or ((((((5 == 1) or (5 == 7)) or (5 == 3)) or (5 == 5)) and (((piece_kind(st.board[a0]) == 1) or (5 == PPROP_0[st.current + 1])) or (5 == PPROP_1[st.current + 1]))) and (a1 == STEP[5][a0]))) or ((((((6 == 1) or (6 == 7)) or (6 == 3)) or (6 == 5)) and (((piece_kind(st.board[a0]) == 1) or (6 == PPROP_0[st.current + 1])) or (6 == PPROP_1[st.current + 1]))) and (a1 == STEP[6][a0]))) or ((((((7 == 1) or (7 == 7)) or (7 == 3)) or (7 == 5)) and (((piece_kind(st.board[a0]) == 1) or (7 == PPROP_0[st.current + 1])) or (7 == PPROP_1[st.current + 1]))) and (a1 == STEP[7][a0]))):  # (n == ne or n == nw or n == se or n == sw) and (kind_at(f) == king or n == player_prop(0, mover) or n == player_prop(1, mover)) and t == step(f, n) or (ne == ne or ne == nw or ne == se or ne == sw) and (kind_at(f) == king or ne == player_prop(0, mover) or ne == player_prop(1, mover)) and t == step(f, ne) or (e == ne or e == nw or e == se or e == sw) and (kind_at(f) == king or e == player_prop(0, mover) or e == player_prop(1, mover)) and t == step(f, e) or (se == ne or se == nw or se == se or se == sw) and (kind_at(f) == king or se == player_prop(0, mover) or se == player_prop(1, mover)) and t == step(f, se) or (s == ne or s == nw or s == se or s == sw) and (kind_at(f) == king or s == player_prop(0, mover) or s == player_prop(1, mover)) and t == step(f, s) or (sw == ne or sw == nw or sw == se or sw == sw) and (kind_at(f) == king or sw == player_prop(0, mover) or sw == player_prop(1, mover)) and t == step(f, sw) or (w == ne or w == nw or w == se or w == sw) and (kind_at(f) == king or w == player_prop(0, mover) or w == player_prop(1, mover)) and t == step(f, w) or (nw == ne or nw == nw or nw == se or nw == sw) and (kind_at(f) == king or nw == player_prop(0, mover) or nw == player_prop(1, mover)) and t == step(f, nw)
-                        continue
-                    return True
+                cands_0(st, cand1, a0)  # candidates of any d in directions: may_go(f, d) and t == step(f, d)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        if not (st.board[a1] == 0):  # empty(t)
+                            continue
+                        return True
     # action 1: jump(f: cell, t: cell) -> ids 4096..266239
     # where owner(f) == mover and (any d in directions: jumps(f, d) and t == step(step(f, d), d))
     cellset_1(st, cand0)  # owner(f) == mover
@@ -1429,20 +1460,13 @@ cdef bint any_legal(State* st) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-            ncand1 = cand_insert(cands1, ncand1, STEP[0][STEP[0][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[1][STEP[1][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[2][STEP[2][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[3][STEP[3][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[4][STEP[4][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[5][STEP[5][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[6][STEP[6][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[7][STEP[7][a0]])
-            for k1 in range(ncand1):
-                a1 = cands1[k1]
-                if not (((((((((((((((0 == 1) or (0 == 7)) or (0 == 3)) or (0 == 5)) and (((piece_kind(st.board[a0]) == 1) or (0 == PPROP_0[st.current + 1])) or (0 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[0][a0]]) == next_player(st.current))) and (st.board[STEP[0][STEP[0][a0]]] == 0)) and (a1 == STEP[0][STEP[0][a0]])) or ((((((((1 == 1) or (1 == 7)) or (1 == 3)) or (1 == 5)) and (((piece_kind(st.board[a0]) == 1) or (1 == PPROP_0[st.current + 1])) or (1 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[1][a0]]) == next_player(st.current))) and (st.board[STEP[1][STEP[1][a0]]] == 0)) and (a1 == STEP[1][STEP[1][a0]]))) or ((((((((2 == 1) or (2 == 7)) or (2 == 3)) or (2 == 5)) and (((piece_kind(st.board[a0]) == 1) or (2 == PPROP_0[st.current + 1])) or (2 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[2][a0]]) == next_player(st.current))) and (st.board[STEP[2][STEP[2][a0]]] == 0)) and (a1 == STEP[2][STEP[2][a0]]))) or ((((((((3 == 1) or (3 == 7)) or (3 == 3)) or (3 == 5)) and (((piece_kind(st.board[a0]) == 1) or (3 == PPROP_0[st.current + 1])) or (3 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[3][a0]]) == next_player(st.current))) and (st.board[STEP[3][STEP[3][a0]]] == 0)) and (a1 == STEP[3][STEP[3][a0]]))) or ((((((((4 == 1) or (4 == 7)) or (4 == 3)) or (4 == 5)) and (((piece_kind(st.board[a0]) == 1) or (4 == PPROP_0[st.current + 1])) or (4 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[4][a0]]) == next_player(st.current))) and (st.board[STEP[4][STEP[4][a0]]] == 0)) and (a1 == STEP[4][STEP[4][a0]]))) or ((((((((5 == 1) or (5 == 7)) or (5 == 3)) or (5 == 5)) and (((piece_kind(st.board[a0]) == 1) or (5 == PPROP_0[st.current + 1])) or (5 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[5][a0]]) == next_player(st.current))) and (st.board[STEP[5][STEP[5][a0]]] == 0)) and (a1 == STEP[5][STEP[5][a0]]))) or ((((((((6 == 1) or (6 == 7)) or (6 == 3)) or (6 == 5)) and (((piece_kind(st.board[a0]) == 1) or (6 == PPROP_0[st.current + 1])) or (6 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[6][a0]]) == next_player(st.current))) and (st.board[STEP[6][STEP[6][a0]]] == 0)) and (a1 == STEP[6][STEP[6][a0]]))) or ((((((((7 == 1) or (7 == 7)) or (7 == 3)) or (7 == 5)) and (((piece_kind(st.board[a0]) == 1) or (7 == PPROP_0[st.current + 1])) or (7 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[7][a0]]) == next_player(st.current))) and (st.board[STEP[7][STEP[7][a0]]] == 0)) and (a1 == STEP[7][STEP[7][a0]]))):  # (n == ne or n == nw or n == se or n == sw) and (kind_at(f) == king or n == player_prop(0, mover) or n == player_prop(1, mover)) and owner(step(f, n)) == next_player(mover) and empty(step(step(f, n), n)) and t == step(step(f, n), n) or (ne == ne or ne == nw or ne == se or ne == sw) and (kind_at(f) == king or ne == player_prop(0, mover) or ne == player_prop(1, mover)) and owner(step(f, ne)) == next_player(mover) and empty(step(step(f, ne), ne)) and t == step(step(f, ne), ne) or (e == ne or e == nw or e == se or e == sw) and (kind_at(f) == king or e == player_prop(0, mover) or e == player_prop(1, mover)) and owner(step(f, e)) == next_player(mover) and empty(step(step(f, e), e)) and t == step(step(f, e), e) or (se == ne or se == nw or se == se or se == sw) and (kind_at(f) == king or se == player_prop(0, mover) or se == player_prop(1, mover)) and owner(step(f, se)) == next_player(mover) and empty(step(step(f, se), se)) and t == step(step(f, se), se) or (s == ne or s == nw or s == se or s == sw) and (kind_at(f) == king or s == player_prop(0, mover) or s == player_prop(1, mover)) and owner(step(f, s)) == next_player(mover) and empty(step(step(f, s), s)) and t == step(step(f, s), s) or (sw == ne or sw == nw or sw == se or sw == sw) and (kind_at(f) == king or sw == player_prop(0, mover) or sw == player_prop(1, mover)) and owner(step(f, sw)) == next_player(mover) and empty(step(step(f, sw), sw)) and t == step(step(f, sw), sw) or (w == ne or w == nw or w == se or w == sw) and (kind_at(f) == king or w == player_prop(0, mover) or w == player_prop(1, mover)) and owner(step(f, w)) == next_player(mover) and empty(step(step(f, w), w)) and t == step(step(f, w), w) or (nw == ne or nw == nw or nw == se or nw == sw) and (kind_at(f) == king or nw == player_prop(0, mover) or nw == player_prop(1, mover)) and owner(step(f, nw)) == next_player(mover) and empty(step(step(f, nw), nw)) and t == step(step(f, nw), nw)
-                    continue
-                return True
+            cands_1(st, cand1, a0)  # candidates of any d in directions: jumps(f, d) and t == step(step(f, d), d)
+            for w1 in range(WORDS):  # t: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    return True
     return False
 
 
@@ -1548,33 +1572,27 @@ cdef int steps_from_1(State* st, int first, int* out) noexcept nogil:
     cdef int n = 0
     cdef int a0
     cdef int a1
-    cdef int cands1[8]
-    cdef int ncand1, k1
     cdef uint64_t cand0[WORDS]
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]
+    cdef uint64_t bits1
+    cdef int w1
     cellset_1(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            ncand1 = 0  # t: cell: only the cells a conjunct allows, ascending
-            ncand1 = cand_insert(cands1, ncand1, STEP[0][STEP[0][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[1][STEP[1][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[2][STEP[2][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[3][STEP[3][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[4][STEP[4][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[5][STEP[5][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[6][STEP[6][a0]])
-            ncand1 = cand_insert(cands1, ncand1, STEP[7][STEP[7][a0]])
-            for k1 in range(ncand1):
-                a1 = cands1[k1]
-                if not (((((((((((((((0 == 1) or (0 == 7)) or (0 == 3)) or (0 == 5)) and (((piece_kind(st.board[a0]) == 1) or (0 == PPROP_0[st.current + 1])) or (0 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[0][a0]]) == next_player(st.current))) and (st.board[STEP[0][STEP[0][a0]]] == 0)) and (a1 == STEP[0][STEP[0][a0]])) or ((((((((1 == 1) or (1 == 7)) or (1 == 3)) or (1 == 5)) and (((piece_kind(st.board[a0]) == 1) or (1 == PPROP_0[st.current + 1])) or (1 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[1][a0]]) == next_player(st.current))) and (st.board[STEP[1][STEP[1][a0]]] == 0)) and (a1 == STEP[1][STEP[1][a0]]))) or ((((((((2 == 1) or (2 == 7)) or (2 == 3)) or (2 == 5)) and (((piece_kind(st.board[a0]) == 1) or (2 == PPROP_0[st.current + 1])) or (2 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[2][a0]]) == next_player(st.current))) and (st.board[STEP[2][STEP[2][a0]]] == 0)) and (a1 == STEP[2][STEP[2][a0]]))) or ((((((((3 == 1) or (3 == 7)) or (3 == 3)) or (3 == 5)) and (((piece_kind(st.board[a0]) == 1) or (3 == PPROP_0[st.current + 1])) or (3 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[3][a0]]) == next_player(st.current))) and (st.board[STEP[3][STEP[3][a0]]] == 0)) and (a1 == STEP[3][STEP[3][a0]]))) or ((((((((4 == 1) or (4 == 7)) or (4 == 3)) or (4 == 5)) and (((piece_kind(st.board[a0]) == 1) or (4 == PPROP_0[st.current + 1])) or (4 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[4][a0]]) == next_player(st.current))) and (st.board[STEP[4][STEP[4][a0]]] == 0)) and (a1 == STEP[4][STEP[4][a0]]))) or ((((((((5 == 1) or (5 == 7)) or (5 == 3)) or (5 == 5)) and (((piece_kind(st.board[a0]) == 1) or (5 == PPROP_0[st.current + 1])) or (5 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[5][a0]]) == next_player(st.current))) and (st.board[STEP[5][STEP[5][a0]]] == 0)) and (a1 == STEP[5][STEP[5][a0]]))) or ((((((((6 == 1) or (6 == 7)) or (6 == 3)) or (6 == 5)) and (((piece_kind(st.board[a0]) == 1) or (6 == PPROP_0[st.current + 1])) or (6 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[6][a0]]) == next_player(st.current))) and (st.board[STEP[6][STEP[6][a0]]] == 0)) and (a1 == STEP[6][STEP[6][a0]]))) or ((((((((7 == 1) or (7 == 7)) or (7 == 3)) or (7 == 5)) and (((piece_kind(st.board[a0]) == 1) or (7 == PPROP_0[st.current + 1])) or (7 == PPROP_1[st.current + 1]))) and (piece_owner(st.board[STEP[7][a0]]) == next_player(st.current))) and (st.board[STEP[7][STEP[7][a0]]] == 0)) and (a1 == STEP[7][STEP[7][a0]]))):  # (n == ne or n == nw or n == se or n == sw) and (kind_at(f) == king or n == player_prop(0, mover) or n == player_prop(1, mover)) and owner(step(f, n)) == next_player(mover) and empty(step(step(f, n), n)) and t == step(step(f, n), n) or (ne == ne or ne == nw or ne == se or ne == sw) and (kind_at(f) == king or ne == player_prop(0, mover) or ne == player_prop(1, mover)) and owner(step(f, ne)) == next_player(mover) and empty(step(step(f, ne), ne)) and t == step(step(f, ne), ne) or (e == ne or e == nw or e == se or e == sw) and (kind_at(f) == king or e == player_prop(0, mover) or e == player_prop(1, mover)) and owner(step(f, e)) == next_player(mover) and empty(step(step(f, e), e)) and t == step(step(f, e), e) or (se == ne or se == nw or se == se or se == sw) and (kind_at(f) == king or se == player_prop(0, mover) or se == player_prop(1, mover)) and owner(step(f, se)) == next_player(mover) and empty(step(step(f, se), se)) and t == step(step(f, se), se) or (s == ne or s == nw or s == se or s == sw) and (kind_at(f) == king or s == player_prop(0, mover) or s == player_prop(1, mover)) and owner(step(f, s)) == next_player(mover) and empty(step(step(f, s), s)) and t == step(step(f, s), s) or (sw == ne or sw == nw or sw == se or sw == sw) and (kind_at(f) == king or sw == player_prop(0, mover) or sw == player_prop(1, mover)) and owner(step(f, sw)) == next_player(mover) and empty(step(step(f, sw), sw)) and t == step(step(f, sw), sw) or (w == ne or w == nw or w == se or w == sw) and (kind_at(f) == king or w == player_prop(0, mover) or w == player_prop(1, mover)) and owner(step(f, w)) == next_player(mover) and empty(step(step(f, w), w)) and t == step(step(f, w), w) or (nw == ne or nw == nw or nw == se or nw == sw) and (kind_at(f) == king or nw == player_prop(0, mover) or nw == player_prop(1, mover)) and owner(step(f, nw)) == next_player(mover) and empty(step(step(f, nw), nw)) and t == step(step(f, nw), nw)
-                    continue
-                if a0 == first:  # a step from where the last one ended
-                    out[n] = a0 * 64 + a1
-                    n += 1
+            cands_1(st, cand1, a0)  # candidates of any d in directions: jumps(f, d) and t == step(step(f, d), d)
+            for w1 in range(WORDS):  # t: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if a0 == first:  # a step from where the last one ended
+                        out[n] = a0 * 64 + a1
+                        n += 1
     return n
 
 

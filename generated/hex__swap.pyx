@@ -1513,13 +1513,20 @@ cdef inline bint quant_1(State* st, int f0, int f1) noexcept nogil:
 cdef inline long long quant_2(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
     cdef long long total = 0
-    ray_size = ray_fill(f0, 4, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    origin = f0
+    way = 4
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
         if True:
             total += 1
     return total
@@ -1529,13 +1536,20 @@ cdef inline long long quant_2(State* st, int f0) noexcept nogil:
 cdef inline long long quant_3(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
     cdef long long total = 0
-    ray_size = ray_fill(f0, 5, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    origin = f0
+    way = 5
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
         if True:
             total += 1
     return total
@@ -1544,10 +1558,18 @@ cdef inline long long quant_3(State* st, int f0) noexcept nogil:
 # quant 4: any f in cells: occupied(f) and mirrored(f, c)
 cdef inline bint quant_4(State* st, int f0) noexcept nogil:
     # f0 = c
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
-    for x in range(N_CELLS):
-        if ((st.board[x] > 0) and define_9(st, x, f0)):
-            return True
+    cellset_1(st, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if define_9(st, x, f0):
+                return True
     return False
 
 
@@ -1563,6 +1585,14 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         cand0[w] = st.cellsets[0][w]
+
+
+# cellset 1:
+#   found = {f in cells: occupied(f)}
+cdef inline void cellset_1(State* st, uint64_t* found) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        found[w] = (VALID[w] & ~st.cellsets[0][w])
 
 
 # ---------------------------------------------------------------------------- legal moves

@@ -1222,13 +1222,20 @@ cdef inline bint define_12(State* st, int a0, long long a1) noexcept nogil:
 cdef inline long long quant_0(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
     cdef long long total = 0
-    ray_size = ray_fill(f0, 6, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    origin = f0
+    way = 6
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
         if True:
             total += 1
     return total
@@ -1238,13 +1245,20 @@ cdef inline long long quant_0(State* st, int f0) noexcept nogil:
 cdef inline long long quant_1(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
     cdef long long total = 0
-    ray_size = ray_fill(f0, 0, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    origin = f0
+    way = 0
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
         if True:
             total += 1
     return total
@@ -1255,12 +1269,19 @@ cdef inline bint quant_2(State* st, int f0, long long f1) noexcept nogil:
     # f0 = c
     # f1 = h
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
-    ray_size = ray_fill(f0, 0, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
+    origin = f0
+    way = 0
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
         if not ((st.board[x] == 0) or (st.heights[x] > f1)):
             return False
     return True
@@ -1271,12 +1292,19 @@ cdef inline bint quant_3(State* st, int f0, long long f1) noexcept nogil:
     # f0 = c
     # f1 = h
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
-    ray_size = ray_fill(f0, 4, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
+    origin = f0
+    way = 4
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
         if not ((st.board[x] == 0) or (st.heights[x] < f1)):
             return False
     return True
@@ -1286,13 +1314,20 @@ cdef inline bint quant_3(State* st, int f0, long long f1) noexcept nogil:
 cdef inline long long quant_4(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
     cdef long long total = 0
-    ray_size = ray_fill(f0, 0, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    origin = f0
+    way = 0
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
         if (st.board[x] > 0):
             total += 1
     return total
@@ -1302,13 +1337,20 @@ cdef inline long long quant_4(State* st, int f0) noexcept nogil:
 cdef inline long long quant_5(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
     cdef long long total = 0
-    ray_size = ray_fill(f0, 4, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    origin = f0
+    way = 4
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
         if (st.board[x] > 0):
             total += 1
     return total
@@ -1319,13 +1361,20 @@ cdef inline long long quant_6(State* st, int f0, int f1) noexcept nogil:
     # f0 = c
     # f1 = p
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
     cdef long long total = 0
-    ray_size = ray_fill(f0, 0, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    origin = f0
+    way = 0
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
         if (piece_owner(st.board[x]) == f1):
             total += 1
     return total
@@ -1336,13 +1385,20 @@ cdef inline long long quant_7(State* st, int f0, int f1) noexcept nogil:
     # f0 = c
     # f1 = p
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
     cdef long long total = 0
-    ray_size = ray_fill(f0, 4, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    origin = f0
+    way = 4
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
         if (piece_owner(st.board[x]) == f1):
             total += 1
     return total
@@ -1352,15 +1408,22 @@ cdef inline long long quant_7(State* st, int f0, int f1) noexcept nogil:
 cdef inline long long quant_8(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
     cdef long long best = 0
     cdef long long value
     cdef bint seen = False
-    ray_size = ray_fill(f0, 4, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    origin = f0
+    way = 4
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
         value = (<long long>(0) if (st.board[x] == 0) else <long long>(((<long long>st.heights[x] + 1) - 1)))
         if not seen or value > best:
             best = value
@@ -1372,15 +1435,22 @@ cdef inline long long quant_8(State* st, int f0) noexcept nogil:
 cdef inline long long quant_9(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
-    cdef int ray[N_CELLS]
-    cdef int ray_size
-    cdef int ray_at
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
     cdef long long best = 0
     cdef long long value
     cdef bint seen = False
-    ray_size = ray_fill(f0, 0, ray)
-    for ray_at in range(ray_size):
-        x = ray[ray_at]
+    origin = f0
+    way = 0
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
         value = (<long long>(0) if (st.board[x] == 0) else <long long>((<long long>40 - (<long long>st.heights[x] - 1))))
         if not seen or value > best:
             best = value

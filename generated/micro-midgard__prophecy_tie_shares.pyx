@@ -97,8 +97,6 @@ cdef extern from *:
       {0x0000000000000141ULL},
       {0x00000000000000ffULL}
     };
-    /* fixed set 0: t == midgard */
-    static const uint64_t MGC_CELLSET_0[1] = {0x0000000000000100ULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
     static const uint64_t MGC_NEAR[3][16][1] = {
@@ -187,7 +185,6 @@ cdef extern from *:
     const int DEGREE "MGC_DEGREE"[10]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[9][1]
-    const uint64_t CELLSET_0 "MGC_CELLSET_0"[1]
     const uint64_t NEAR "MGC_NEAR"[3][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[10]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
@@ -1189,6 +1186,31 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
 # a cell parameter, the conjuncts that translate to cell sets pick its candidates at once.
 
 
+cdef inline void add_candidate(uint64_t* s, int v) noexcept nogil:
+    """Add cell v to the set s (nothing for an off-board value)."""
+    if 0 <= v < N_CELLS:
+        s[v >> 6] |= (<uint64_t>1) << (v & 63)
+
+
+cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
+    cdef int w
+    cdef int e0
+    cdef int e0_around
+    cdef int e0_slot
+    for w in range(WORDS):
+        out[w] = 0
+    e0_around = a0
+    for e0_slot in range(DEGREE[e0_around]):
+        e0 = NBRS[e0_around][e0_slot]
+        if (not ((a0 == 8) and (<bint>element_of(st, 2, 54, element_step(0, <long long>e0 - 0, 9), 0)))):
+            if (not ((e0 == 8) and (<bint>element_of(st, 2, 54, element_step(0, <long long>a0 - 0, 9), 0)))):
+                if (st.board[e0] == 0):
+                    add_candidate(out, e0)
+    if (st.board[8] == 0):
+        if (not define_11(st)):
+            add_candidate(out, 8)
+
+
 cdef int gen_legal(State* st, int* out) noexcept nogil:
     """Write the legal move ids, ascending, to `out`; return how many there are."""
     cdef int n = 0
@@ -1200,6 +1222,9 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     if st.terminal:
         return 0
     # action 0: deploy(c: cell) -> ids 0..8
@@ -1232,11 +1257,14 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 bits0 &= bits0 - 1
                 if not (not define_8(st, a0)):  # not marked(f)
                     continue
-                for a1 in range(N_CELLS):  # t: cell
-                    if not (((st.board[a1] == 0) and define_7(st, a0, a1)) or define_12(st, a1)):  # empty(t) and linked(f, t) or forced(t)
-                        continue
-                    out[n] = 11 + a0 * 9 + a1
-                    n += 1
+                cands_0(st, cand1, a0)  # candidates of empty(t) and linked(f, t) or forced(t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        out[n] = 11 + a0 * 9 + a1
+                        n += 1
     # action 4: collect() -> ids 92..92
     # where turn_step == activate and resources_due(mover)
     if ((<int>st.counters[N_PLAYERS][5]) == 3) and (<bint>counter_or(st, st.current, 3, 0)):
@@ -1646,6 +1674,9 @@ cdef bint any_legal(State* st) noexcept nogil:
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
     if st.terminal:
         return False
     # action 0: deploy(c: cell) -> ids 0..8
@@ -1675,10 +1706,13 @@ cdef bint any_legal(State* st) noexcept nogil:
                 bits0 &= bits0 - 1
                 if not (not define_8(st, a0)):  # not marked(f)
                     continue
-                for a1 in range(N_CELLS):  # t: cell
-                    if not (((st.board[a1] == 0) and define_7(st, a0, a1)) or define_12(st, a1)):  # empty(t) and linked(f, t) or forced(t)
-                        continue
-                    return True
+                cands_0(st, cand1, a0)  # candidates of empty(t) and linked(f, t) or forced(t)
+                for w1 in range(WORDS):  # t: cell, ascending
+                    bits1 = cand1[w1]
+                    while bits1 != 0:
+                        a1 = (w1 << 6) + lowest_bit(bits1)
+                        bits1 &= bits1 - 1
+                        return True
     # action 4: collect() -> ids 92..92
     # where turn_step == activate and resources_due(mover)
     if ((<int>st.counters[N_PLAYERS][5]) == 3) and (<bint>counter_or(st, st.current, 3, 0)):

@@ -1397,10 +1397,18 @@ cdef inline long long quant_5(State* st, int f0, int f1) noexcept nogil:
 cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = p
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
-    for x in range(N_CELLS):
-        if (((<int>ATTR_11[x + 0]) == f0) and (piece_owner(st.board[x]) == f1)):
-            return True
+    cellset_0(st, f1, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if ((<int>ATTR_11[x + 0]) == f0):
+                return True
     return False
 
 
@@ -1460,32 +1468,56 @@ cdef inline bint quant_11(State* st) noexcept nogil:
 # quant 12: count(c in cells: doomed_province(province(c)) and owner(c) == q)
 cdef inline long long quant_12(State* st, int f0) noexcept nogil:
     # f0 = q
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
     cdef long long total = 0
-    for x in range(N_CELLS):
-        if (define_12(st, (<int>ATTR_11[x + 0])) and (piece_owner(st.board[x]) == f0)):
-            total += 1
+    cellset_0(st, f0, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if define_12(st, (<int>ATTR_11[x + 0])):
+                total += 1
     return total
 
 
 # quant 13: count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
 cdef inline long long quant_13(State* st, int f0) noexcept nogil:
     # f0 = q
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
     cdef long long total = 0
-    for x in range(N_CELLS):
-        if ((define_12(st, (<int>ATTR_11[x + 0])) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 0)):
-            total += 1
+    cellset_1(st, f0, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if define_12(st, (<int>ATTR_11[x + 0])):
+                total += 1
     return total
 
 
 # quant 14: any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
 cdef inline bint quant_14(State* st, int f0) noexcept nogil:
     # f0 = q
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
-    for x in range(N_CELLS):
-        if ((define_12(st, (<int>ATTR_11[x + 0])) and (piece_owner(st.board[x]) == f0)) and (piece_kind(st.board[x]) == 1)):
-            return True
+    cellset_2(st, f0, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if define_12(st, (<int>ATTR_11[x + 0])):
+                return True
     return False
 
 
@@ -1511,11 +1543,19 @@ cdef inline bint quant_16(State* st) noexcept nogil:
 cdef inline long long quant_17(State* st, int f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = q
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
     cdef long long total = 0
-    for x in range(N_CELLS):
-        if ((((<int>ATTR_11[x + 0]) == f0) and (piece_owner(st.board[x]) == f1)) and (piece_kind(st.board[x]) == 0)):
-            total += 1
+    cellset_1(st, f1, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if ((<int>ATTR_11[x + 0]) == f0):
+                total += 1
     return total
 
 
@@ -1523,10 +1563,18 @@ cdef inline long long quant_17(State* st, int f0, int f1) noexcept nogil:
 cdef inline bint quant_18(State* st, int f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = q
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
     cdef int x
-    for x in range(N_CELLS):
-        if ((((<int>ATTR_11[x + 0]) == f0) and (piece_owner(st.board[x]) == f1)) and (piece_kind(st.board[x]) == 1)):
-            return True
+    cellset_2(st, f1, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if ((<int>ATTR_11[x + 0]) == f0):
+                return True
     return False
 
 
@@ -1573,8 +1621,34 @@ cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
 
 
 # cellset 1:
+#   found = {c in cells: owner(c) == q and kind_at(c) == warrior}
+cdef inline void cellset_1(State* st, int f0, uint64_t* found) noexcept nogil:
+    # f0 = q
+    cdef int w
+    cdef int s0
+    cdef int s1
+    s0 = f0
+    s1 = 0
+    for w in range(WORDS):
+        found[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
+
+
+# cellset 2:
+#   found = {c in cells: owner(c) == q and kind_at(c) == leader}
+cdef inline void cellset_2(State* st, int f0, uint64_t* found) noexcept nogil:
+    # f0 = q
+    cdef int w
+    cdef int s0
+    cdef int s1
+    s0 = f0
+    s1 = 1
+    for w in range(WORDS):
+        found[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
+
+
+# cellset 3:
 #   cand2 = {dst in cells: kind_at(dst) == warrior and owner(dst) != mover}
-cdef inline void cellset_1(State* st, uint64_t* cand2) noexcept nogil:
+cdef inline void cellset_3(State* st, uint64_t* cand2) noexcept nogil:
     cdef int w
     cdef int s0
     cdef int s1
@@ -1584,9 +1658,9 @@ cdef inline void cellset_1(State* st, uint64_t* cand2) noexcept nogil:
         cand2[w] = (kind_word(st, s0, w) & (VALID[w] & ~owner_word(st, s1, w)))
 
 
-# cellset 2:
+# cellset 4:
 #   cand2 = {dst in cells: heaven(dst)}
-cdef inline void cellset_2(State* st, uint64_t* cand2) noexcept nogil:
+cdef inline void cellset_4(State* st, uint64_t* cand2) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         cand2[w] = CELLSET_0[w]
@@ -1653,7 +1727,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
-                cellset_1(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
+                cellset_3(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
                 for w2 in range(WORDS):  # dst: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
@@ -1670,7 +1744,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
-                cellset_2(st, cand2)  # heaven(dst)
+                cellset_4(st, cand2)  # heaven(dst)
                 for w2 in range(WORDS):  # dst: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
@@ -1765,7 +1839,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
-                cellset_1(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
+                cellset_3(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
                 for w2 in range(WORDS):  # dst: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
@@ -1781,7 +1855,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
-                cellset_2(st, cand2)  # heaven(dst)
+                cellset_4(st, cand2)  # heaven(dst)
                 for w2 in range(WORDS):  # dst: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:

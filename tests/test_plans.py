@@ -18,7 +18,8 @@ from click.testing import CliRunner
 from midgardc.cli import cli
 from midgardc.compiler.codegen import Generator, generate_legality
 from midgardc.ir.nodes import BOOL, CELL, DIR, Binary, Local, Quant, Domain, Call
-from midgardc.ir.plan import candidates, plan_action, plan_game, plan_shape
+from midgardc.ir.analysis import reads
+from midgardc.ir.plan import EACH, WHEN, candidates, plan_action, plan_game, plan_shape
 from midgardc.runtime.game import perft
 from midgardc.spec.lower import load_game_ir
 from conftest import get_game
@@ -49,8 +50,10 @@ def test_equal_wordings_pin_the_targets_to_candidates():
     # go: `near(f, t)` (any d in directions: t == step(f, d)) pins t to 8 cells, exactly
     assert len(go.levels[1].candidates) == 8 and go.levels[1].exact
     assert all(c is not go.levels[1].pin for c in go.levels[1].conds)
-    # jump: the pin holds only with an enemy piece between: tested again, written out
-    assert len(jump.levels[1].candidates) == 8 and not jump.levels[1].exact
+    # jump: the pin holds only with an enemy piece between: that condition guards each
+    # candidate (tested with t equal to it), so the pin is still exact
+    assert len(jump.levels[1].candidates) == 8 and jump.levels[1].exact
+    assert all(c.fn == WHEN and reads(c.args[0]) == {"f"} for c in jump.levels[1].candidates)
     # push: a quantifier over players, one forward cell each
     assert len(push.levels[1].candidates) == 2
 
@@ -70,9 +73,15 @@ def test_candidates_through_quantifiers_ranges_and_either_side():
     quantified = Quant("any", "d", Domain("directions", (), DIR), Binary("==", step(d), t, BOOL), BOOL)
     found, exact = candidates(quantified, "t", ir)
     assert len(found) == len(ir.board.directions) and exact
-    # a conjunction pins, but not exactly; a condition that does not pin gives None
+    # a conjunction pins exactly, the other conjunct guarding the candidate (with t equal
+    # to it); a condition that does not pin gives None
     found, exact = candidates(Binary("and", Binary("==", t, f, BOOL), Call("empty", (t,), BOOL), BOOL), "t", ir)
-    assert found == [f] and not exact
+    assert found == [Call(WHEN, (Call("empty", (f,), BOOL), f), CELL)] and exact
+    # a quantifier over a slide gives one candidate per cell of it (listed in the state)
+    d = Local("d", DIR)
+    along = Quant("any", "x", Domain("slide", (f, d), CELL), Binary("==", Local("x", CELL), t, BOOL), BOOL)
+    found, exact = candidates(along, "t", ir)
+    assert found == [Quant(EACH, "x", Domain("slide", (f, d), CELL), Local("x", CELL), CELL)] and exact
     assert candidates(Call("empty", (t,), BOOL), "t", ir) is None
 
 

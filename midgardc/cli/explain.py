@@ -8,7 +8,7 @@ import click
 
 from ..cli_options import player_count_option, spec_argument, variant_option
 from ..ir.nodes import CELL, INT, GameIR
-from ..ir.plan import ActionPlan, plan_game
+from ..ir.plan import ActionPlan, candidate_leaves, plain_candidate, plan_game
 from .common import _load_ir
 from .group import cli
 
@@ -63,7 +63,10 @@ def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text, gen) -> list[
         head = f"{pad}loop {q.name}"
         if L.candidates is not None:
             shown = ", ".join(text(x) for x in L.candidates)
-            out.append(f"{head}: only the {len(L.candidates)} candidate cell(s) {shown} (from {text(L.pin)}" + (", not tested again)" if L.exact else ")"))
+            if all(plain_candidate(x) for x in L.candidates):
+                out.append(f"{head}: only the {len(L.candidates)} candidate cell(s) {shown} (from {text(L.pin)}" + (", not tested again)" if L.exact else ")"))
+            else:  # when(guard, ...): kept where the guard holds; each(x in D: c): one per element of D (C: cands_<n>())
+                out.append(f"{head}: only the candidate cells {shown} ({candidate_leaves(list(L.candidates))} expression(s), from {text(L.pin)}" + (", not tested again)" if L.exact else ")"))
         elif L.lower or L.upper:
             out.append(f"{head}: {q.lo}..{q.hi} narrowed to its bounds")
             out += [f"{pad}  at least {text(x)}" for x in L.lower]

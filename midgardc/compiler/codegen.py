@@ -181,6 +181,7 @@ class Generator(Moves):
             "max_params": self.max_params,
             "param_types": self.param_var_types(),
             "max_cands": max([len(L["cands"]) for a in self.actions for L in a["loops"] if L.get("cands")] or [1]),
+            "cand_fns": self.__dict__.get("cand_fns", []),  # candidate listings (emit/candidates.py)
             "cand_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L.get("cands") is not None}),
             "bit_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L["set_call"] or (a["steps"] and L["level"] == 0)}),
             "step_actions": [a["steps"] for a in self.actions if a["steps"]],

@@ -164,10 +164,66 @@ def _unrolled(q: Quant, ir: GameIR) -> Optional[list[Const]]:
     return None
 
 
+#: A candidate is an expression (one value), or ``Call(WHEN, (guard, c1, c2, ...))``: the
+#: candidates c1, c2, ... when ``guard`` holds (none otherwise), or ``Quant(EACH, x, D, c)``:
+#: the candidate ``c`` for every element ``x`` of a domain read from the state (``slide``,
+#: ``neighbours``, ...). Both back ends list the values of these forms (``each_candidate``).
+WHEN = "when"
+EACH = "each"
+#: Domains an ``any`` may range over for ``EACH`` candidates (not ``cells``: no narrowing).
+EACH_DOMAINS = frozenset({"slide", "ray", "neighbours", "group", "region"})
+
+
+def plain_candidate(c: Expr) -> bool:
+    """Whether a candidate is a single expression (not a ``WHEN`` or ``EACH`` form)."""
+    return not ((isinstance(c, Call) and c.fn == WHEN) or (isinstance(c, Quant) and c.kind == EACH))
+
+
+def candidate_leaves(items: list) -> int:
+    """How many plain expressions the candidates hold (a measure of their cost)."""
+    n = 0
+    for c in items:
+        if isinstance(c, Call) and c.fn == WHEN:
+            n += candidate_leaves(list(c.args[1:]))
+        elif isinstance(c, Quant) and c.kind == EACH:
+            n += candidate_leaves([c.body])
+        else:
+            n += 1
+    return n
+
+
+def _group(items: list[Expr]) -> Expr:
+    return items[0] if len(items) == 1 else Call(WHEN, (Const(1, BOOL), *items), CELL)
+
+
+def _guarded(item: Expr, cond: Expr, var: str) -> list[Expr]:
+    """``item`` kept only where ``cond`` holds for ``var`` equal to the value listed:
+    tested after the item's own guards (the order the rule is written in)."""
+    if isinstance(item, Call) and item.fn == WHEN:
+        inner: list[Expr] = []
+        for c in item.args[1:]:
+            inner += _guarded(c, cond, var)
+        return [Call(WHEN, (item.args[0], *inner), CELL)]
+    if isinstance(item, Quant) and item.kind == EACH:
+        if var not in reads(cond):  # once for the whole collection
+            return [Call(WHEN, (cond, item), CELL)]
+        x, body = item.var, item.body
+        if x in reads(cond):
+            x = _fresh(x, reads(cond) | reads(body))
+            body = substitute(body, {item.var: Local(x, item.domain.elem_type)})
+        return [Quant(EACH, x, item.domain, _group(_guarded(body, cond, var)), CELL)]
+    if var not in reads(cond):
+        return [Call(WHEN, (cond, item), CELL)]
+    check = substitute(_rename_bound(cond, reads(item)), {var: item})
+    return [Call(WHEN, (check, item), CELL)]
+
+
 def candidates(e: Expr, var: str, ir: GameIR) -> Optional[tuple[list[Expr], bool]]:
-    """(expressions not reading ``var``, exact) such that ``e`` can only hold when ``var``
-    equals one of them — and, when exact, holds whenever it does (for a cell, an
-    off-board candidate counts for nothing); None when ``e`` does not pin ``var`` down."""
+    """(candidates not reading ``var``, exact) such that ``e`` can only hold when ``var``
+    equals one of their values — and, when exact, holds whenever it does (for a cell, an
+    off-board candidate counts for nothing); None when ``e`` does not pin ``var`` down.
+    In ``a and b`` with ``a`` pinning, ``b`` guards each candidate (tested with ``var``
+    equal to it), so the pin stays exact; with ``b`` pinning, ``a`` guards them all."""
     if isinstance(e, DefineCall) and e.index < len(ir.defines):
         return candidates(inline(e, ir.defines), var, ir)
     if isinstance(e, Binary):
@@ -181,12 +237,29 @@ def candidates(e: Expr, var: str, ir: GameIR) -> Optional[tuple[list[Expr], bool
             return None if a is None or b is None else (a[0] + b[0], a[1] and b[1])
         if e.op == "and":
             a = candidates(e.left, var, ir)
-            a = a if a is not None else candidates(e.right, var, ir)
-            return None if a is None else (a[0], False)
+            if a is not None:
+                out: list[Expr] = []
+                for c in a[0]:
+                    out += _guarded(c, e.right, var)
+                return out, a[1]
+            b = candidates(e.right, var, ir)
+            if b is None:
+                return None
+            if var not in reads(e.left):
+                return ([Call(WHEN, (e.left, *b[0]), CELL)] if b[0] else []), b[1]
+            out = []
+            for c in b[0]:
+                out += _guarded(c, e.left, var)
+            return out, b[1]
     if isinstance(e, Quant) and e.kind == "any" and e.var != var:
         values = _unrolled(e, ir)
         if values is None:
-            return None
+            if e.domain.kind not in EACH_DOMAINS or any(var in reads(a) for a in e.domain.args):
+                return None
+            part = candidates(e.body, var, ir)
+            if part is None:
+                return None
+            return ([Quant(EACH, e.var, e.domain, _group(part[0]), CELL)] if part[0] else []), part[1]
         found: list[Expr] = []
         exact = True
         for v in values:
@@ -269,7 +342,7 @@ def plan_action(ir: GameIR, index: int) -> ActionPlan:
         if p.type == CELL:
             for c in conds:
                 found = candidates(c, p.name, ir)
-                if found is not None and len(found[0]) <= MAX_CANDIDATES:
+                if found is not None and candidate_leaves(found[0]) <= MAX_CANDIDATES:
                     cands, pin, exact = tuple(found[0]), c, found[1]
                     break
         if exact:

@@ -322,6 +322,7 @@ class Lifted:
     body: str
     comment: str
     cellset: Optional[str] = None  # a cellset_<n>(...) call: the body as a set of cells
+    narrow: Optional[str] = None  # a cellset_<n>(...) call: the cells some conjuncts allow, the rest (body) tested on them
 
 
 @dataclass(frozen=True)

@@ -219,9 +219,25 @@ class Expressions:
 
     # -- quantifiers -------------------------------------------------------------------
 
-    def domain_loop(self, d: Domain, scope: Scope, var: str, prefix: str = "") -> DomainLoop:
+    def domain_loop(self, d: Domain, scope: Scope, var: str, prefix: str = "", walk: bool = False) -> DomainLoop:
         """C for iterating ``d`` with loop variable ``var`` (a C name); helper variables
-        get ``prefix`` so two loops can share a function."""
+        get ``prefix`` so two loops can share a function. With ``walk`` (a loop whose body
+        changes nothing: a quantifier, a candidate listing), a ray or slide is walked cell
+        by cell instead of being written to an array first."""
+        if walk and d.kind in ("ray", "slide"):
+            src, way = (self.expr(a, scope).text for a in d.args)
+            origin, cur, step, stop = prefix + "origin", prefix + "cur", prefix + "way", prefix + "stop"
+            self.uses_slide = self.uses_slide or d.kind == "slide"
+            bind = [f"{cur} = STEP[{step}][{cur}]", f"if {cur} >= N_CELLS or {cur} == {origin}:", f"    break", f"{var} = {cur}"]
+            if d.kind == "slide":  # up to and including the first occupied cell
+                bind.append(f"{stop} = st.board[{cur}] > 0")
+            return DomainLoop(
+                [f"int {origin}", f"int {cur}", f"int {step}", f"bint {stop}"],
+                [f"{origin} = {src}", f"{step} = {way}", f"{cur} = {origin}", f"{stop} = {origin} >= N_CELLS"],
+                f"while not {stop}:",
+                bind,
+                "int",
+            )
         if d.kind == "cells":
             return DomainLoop([], [], f"for {var} in range(N_CELLS):", [], "int")
         if d.kind == "players":
@@ -292,13 +308,34 @@ class Expressions:
             self.lifted.append(None)  # reserve the number before lifting nested quantifiers
             params = [(n, Var(f"f{i}", scope[n].type)) for i, n in enumerate(names)]
             inner: Scope = {n: v for n, v in params}
-            cellset = None
+            cellset, narrow, rest = None, None, q.body
             if q.domain.kind == "cells" and q.kind in ("any", "all", "count") and q.var in free_locals(q.body):
                 # a condition over every cell: compute the set of cells at once
                 cellset = self.cellset_call(q.body, q.var, inner, "cells", "found")
-            loop = self.domain_loop(q.domain, inner, "x")
+                if cellset is None and q.kind in ("any", "count"):
+                    # else the conjuncts that translate pick the cells the rest is tested on
+                    parts = _and_parts(q.body)
+                    sets = [c for c in parts if q.var in free_locals(c) and self.to_set(c, q.var, inner) is not None]
+                    if sets and len(sets) < len(parts):
+                        narrow = self.cellset_call(_joined_and(sets), q.var, inner, "cells", "found")
+                        rest = _joined_and([c for c in parts if not any(c is x for x in sets)]) if narrow else q.body
+            loop = self.domain_loop(q.domain, inner, "x", walk=True)
             inner[q.var] = Var("x", q.domain.elem_type)
-            body = self.expr(q.body, inner).text if cellset is None else ""
-            self.lifted[index] = Lifted(index, q.kind, CTYPE[q.type], params, loop, body, comment_text(unparse(q, self.ir)), cellset)
+            body = self.expr(rest, inner).text if cellset is None else ""
+            self.lifted[index] = Lifted(index, q.kind, CTYPE[q.type], params, loop, body, comment_text(unparse(q, self.ir)), cellset, narrow)
         args = "".join(", " + scope[n].cname for n in names)
         return Code(f"quant_{index}(st{args})", CTYPE[q.type])
+
+
+def _and_parts(e: Expr) -> list[Expr]:
+    """``a and b and c`` -> [a, b, c] (any other expression: [e])."""
+    if isinstance(e, Binary) and e.op == "and":
+        return _and_parts(e.left) + _and_parts(e.right)
+    return [e]
+
+
+def _joined_and(parts: list[Expr]) -> Expr:
+    out = parts[0]
+    for c in parts[1:]:
+        out = Binary("and", out, c, BOOL)
+    return out

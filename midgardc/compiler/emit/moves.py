@@ -11,6 +11,7 @@ from ...ir.nodes import BOOL, CELL, ITEM, DIR, INT, KIND, PLAYER, Binary
 from ...ir.plan import plan_action
 from .common import comment_text, unparse, Var
 from .compound import chain_facts
+from .candidates import candidate_function, plain
 from .stepmoves import step_facts
 
 
@@ -55,9 +56,15 @@ class Moves:
             conds = list(level.conds)
             set_call, set_comment = None, ""
             cands = None
-            if level.candidates is not None:  # a conjunct pins the cell to a few values
+            if level.candidates is not None and plain(level.candidates):  # a conjunct pins the cell to a few values
                 cands = [self.x.expr(x, scope).text for x in level.candidates]
-            if p.type == CELL and conds and cands is None:
+            elif level.candidates is not None:  # ... guarded, or along a slide: a cell set made by cands_<n>() (emit/candidates.py)
+                fns = self.__dict__.setdefault("cand_fns", [])
+                outer = [scope[q.name] for q in a.params[:j]]
+                fns.append(candidate_function(self.x, level.candidates, scope, outer, len(fns)))
+                set_call = f"cands_{len(fns) - 1}(st, cand{j}" + "".join(f", {v.cname}" for v in outer) + ")"
+                set_comment = comment_text("candidates of " + unparse(level.pin, ir))
+            if p.type == CELL and conds and cands is None and set_call is None:
                 # the conjuncts that translate to cell sets pick the candidate cells at once
                 as_sets = [c for c in conds if self.x.to_set(c, p.name, scope) is not None]
                 if as_sets:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple, Optional, Sequence
 
-from ...ir.nodes import BOOL, Action, Binary, Expr, GameIR
+from ...ir.nodes import BOOL, Action, Binary, Call, Expr, GameIR, Quant
 from ...ir.analysis import reads
-from ...ir.plan import plan_game
+from ...ir.plan import EACH, WHEN, plan_game
 
 
 class Test(NamedTuple):
@@ -41,10 +41,45 @@ class Loop(NamedTuple):
     keyed: Optional[tuple[Callable, Callable, dict]]  # (F, X, F's value -> domain values): visit F == X
 
 
-def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Callable]) -> list[tuple[list[Callable], list[Loop]]]:
+def candidate_lister(c: Expr, compile_expr: Callable, compile_domain: Callable) -> Callable:
+    """A plan's candidate (``ir.plan.candidates``: an expression, a guarded group or one
+    per element of a domain) as a closure adding its values to a set: (core, env, out)."""
+    if isinstance(c, Call) and c.fn == WHEN:
+        guard = compile_expr(c.args[0])
+        subs = [candidate_lister(x, compile_expr, compile_domain) for x in c.args[1:]]
+
+        def when(s, env, out):
+            if guard(s, env):
+                for sub in subs:
+                    sub(s, env, out)
+
+        return when
+    if isinstance(c, Quant) and c.kind == EACH:
+        domain, var = compile_domain(c.domain), c.var
+        sub = candidate_lister(c.body, compile_expr, compile_domain)
+
+        def each(s, env, out):
+            old = env.get(var, _NONE)
+            for x in domain(s, env):
+                env[var] = x
+                sub(s, env, out)
+            if old is _NONE:
+                env.pop(var, None)
+            else:
+                env[var] = old
+
+        return each
+    fn = compile_expr(c)
+    return lambda s, env, out: out.add(fn(s, env))
+
+
+_NONE = object()
+
+
+def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Callable], compile_domain: Callable) -> list[tuple[list[Callable], list[Loop]]]:
     """``Program.plans``: per action, its plan as (conditions tested before any loop, one
     ``Loop`` per parameter). ``sizes``: each parameter's domain size; ``compile_expr`` is
-    ``Program.compile``."""
+    ``Program.compile``, ``compile_domain`` ``Program.domain``."""
     game = plan_game(ir)
     uses: dict = {}
     for p in game:
@@ -60,7 +95,7 @@ def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Cal
             stride = 1
             for size in sizes[p.action][j + 1 :]:
                 stride *= size
-            cands = None if L.candidates is None else [compile_expr(x) for x in L.candidates]
+            cands = None if L.candidates is None else [candidate_lister(x, compile_expr, compile_domain) for x in L.candidates]
             # with candidates the few values are tested one by one, and an integer with
             # bounds is taken between them; else the conditions that read no outer
             # parameter filter the domain once per listing
@@ -153,7 +188,10 @@ class Moves:
         def values(j: int) -> list[int]:
             loop = loops[j]
             if loop.candidates is not None:  # the few cells a condition allows, ascending
-                return sorted({v for v in (f(self, env) for f in loop.candidates) if 0 <= v < n})
+                found: set = set()
+                for f in loop.candidates:
+                    f(self, env, found)
+                return sorted(v for v in found if 0 <= v < n)
             if loop.lower or loop.upper:  # an integer between its bounds
                 low = max([0] + [f(self, env) - loop.lo for f in loop.lower])
                 high = min([sizes[j] - 1] + [f(self, env) - loop.lo for f in loop.upper])

@@ -1,0 +1,69 @@
+"""Candidate cells in C: a plan's candidates (``midgardc/ir/plan.py``: expressions, groups
+guarded by a condition, one candidate per element of a domain such as ``slide(f, d)``)
+listed by a function of the outer parameters, ``cands_<n>(st, out, a0, ...)``, that adds
+their values to a cell set (``out``, WORDS words; an off-board value adds nothing): the
+loop then visits its cells in ascending order, like a set of cells from a condition. The Python meaning is
+``midgardc.runtime.rules.moves.candidate_lister``."""
+
+from __future__ import annotations
+
+from ...ir.nodes import Call, Const, Quant
+from ...ir.plan import EACH, WHEN, plain_candidate
+from .common import Var
+
+
+def plain(items) -> bool:
+    """Whether every candidate is a single expression (listed inline by the template)."""
+    return all(plain_candidate(c) for c in items)
+
+
+def candidate_function(x, items, scope: dict, params: list, index: int) -> str:
+    """The Cython text of ``cands_<index>``; ``x`` is the ``ExprCompiler``, ``params`` the
+    outer parameters' Vars (the function's arguments after ``st`` and ``out``)."""
+    decls: list[str] = ["int w"]
+    lines: list[str] = []
+    counter = [0]
+    scope = dict(scope)
+
+    def emit(c, depth: int) -> None:
+        pad = "    " * depth
+        if isinstance(c, Call) and c.fn == WHEN:
+            guard = c.args[0]
+            inner = depth
+            if not (isinstance(guard, Const) and guard.value == 1):
+                lines.append(f"{pad}if {x.expr(guard, scope).text}:")
+                inner = depth + 1
+            before = len(lines)
+            for sub in c.args[1:]:
+                emit(sub, inner)
+            if len(lines) == before and inner > depth:
+                lines.append(f"{pad}    pass")
+            return
+        if isinstance(c, Quant) and c.kind == EACH:
+            k = counter[0]
+            counter[0] += 1
+            cname = f"e{k}"
+            loop = x.domain_loop(c.domain, scope, cname, prefix=f"e{k}_", walk=True)
+            decls.append(f"{loop.var_ctype} {cname}")
+            decls.extend(loop.decls)
+            for line in loop.setup:
+                lines.append(pad + line)
+            lines.append(pad + loop.header)
+            for line in loop.bind:
+                lines.append(pad + "    " + line)
+            saved = scope.get(c.var)
+            scope[c.var] = Var(cname, c.domain.elem_type)
+            emit(c.body, depth + 1)
+            if saved is None:
+                scope.pop(c.var, None)
+            else:
+                scope[c.var] = saved
+            return
+        lines.append(f"{pad}add_candidate(out, {x.expr(c, scope).text})")
+
+    for c in items:
+        emit(c, 1)
+    args = "".join(f", {p.ctype} {p.cname}" for p in params)
+    head = f"cdef void cands_{index}(State* st, uint64_t* out{args}) noexcept nogil:"
+    body = [f"    cdef {d}" for d in decls] + ["    for w in range(WORDS):", "        out[w] = 0"] + lines
+    return "\n".join([head] + body)
