@@ -41,7 +41,7 @@ from typing import Optional
 
 from ..ir.dice import KEEP_VAR, into_of, keep_of, when_of
 from ..ir.nodes import CELL, CHANCE_STREAM, INT, ITEM, DIR, KIND, PLAYER, Call, FlipFlanked, GameIR, SetElement, opposite_directions
-from .emit.bitboards import LinePlan, calls_builtin, contains, flip_shifts, line_code, line_plan
+from .emit.bitboards import LinePlan, calls_builtin, contains, flip_shifts, flood_code, line_code, line_plan
 from .emit.captures import Captures
 from .emit.cellsets import CellSets
 from .emit.common import (
@@ -375,7 +375,17 @@ def _line_plan(g: Generator) -> LinePlan:
 def generate_bitboards(g: Generator) -> str:
     plan = _line_plan(g)
     flanks = any("flanked_cells(" in line for f in g.x.cellsets for line in f.prelude)
-    return render("bitboards.pyx.j2", **g.context(), line_plan=plan, line_code=line_code(plan, g.x.words) if plan.bits else [], flanks=flanks, flip_shifts=_flip_shifts(g))
+    flood = g.x.flood_shifts() if g.x.uses_flood else []
+    return render(
+        "bitboards.pyx.j2",
+        **g.context(),
+        line_plan=plan,
+        line_code=line_code(plan, g.x.words) if plan.bits else [],
+        flanks=flanks,
+        flip_shifts=_flip_shifts(g),
+        flood_code=flood_code(flood, g.x.words) if flood else [],
+        flood_dirs=", ".join(s.name for s in flood),
+    )
 
 
 def generate_defines(g: Generator) -> str:

@@ -123,6 +123,30 @@ def flip_shifts(board: BoardIR) -> list[Shift]:
     return [] if any(s is None for s in shifts) else shifts  # type: ignore[misc]
 
 
+def flood_shifts(board: BoardIR) -> tuple[list[Shift], Optional[str]]:
+    """The directions whose shifts, or-ed, give every cell's neighbours: (shifts, None) when
+    on every cell neighbours(c) is exactly {step(c, d) on the board : d in shifts}, so "the
+    cells next to a set" is the or of those shifts masked by their edge masks; else ([],
+    the reason the flood over neighbours stays a walk). A direction whose step is not
+    always a neighbour (a square board's diagonals with 4 neighbours) is left out."""
+    n = board.n_cells
+    if not board.directions:
+        return [], "the board has no directions"
+    if n > MAX_BITBOARD_CELLS:
+        return [], f"more than {MAX_BITBOARD_CELLS} cells"
+    chosen = [d for d in range(len(board.directions)) if all(t in board.neighbours[c] for c, t in enumerate(board.steps[d][:n]) if t < n)]
+    for c in range(n):
+        if set(board.neighbours[c]) != {board.steps[d][c] for d in chosen if board.steps[d][c] < n}:
+            return [], f"the neighbours of {board.cell_names[c]} are not its steps along the board's directions"
+    shifts = []
+    for d in chosen:
+        s = direction_shift(board, d)
+        if s is None:
+            return [], f"direction {board.directions[d]} is not one index shift on the whole board (it wraps or jumps)"
+        shifts.append(s)
+    return shifts, None
+
+
 # -- C text: shifts of multi-word sets, unrolled per word ----------------------------------
 
 
@@ -178,6 +202,40 @@ def line_code(plan: LinePlan, words: int) -> list[str]:
         lines.append("        " + " ; ".join(f"r{w} = t{w}" for w in ws))
         lines += _has_c("r", words, "        ")
         lines.append("        k += 1")
+    return lines
+
+
+def flood_code(shifts: list[Shift], words: int) -> list[str]:
+    """The body of ``flood_bits`` after its declarations: g (the group so far, from the
+    source cell) grown by ``g |= dilate(g) & own`` until nothing changes, dilate being the
+    or of the neighbour directions' shifts, each masked by its edge mask (constants here);
+    stopping early once g meets ``stop`` (when not NULL)."""
+    ws = range(words)
+    lines = [f"o{w} = owner_word(st, owner, {w})" for w in ws]
+    lines += [f"g{w} = ((<uint64_t>1) << (src & 63)) if (src >> 6) == {w} else 0" for w in ws]
+    lines.append("while True:")
+    lines.append("    if stop != NULL and (" + " | ".join(f"(g{w} & stop[{w}])" for w in ws) + "):")
+    lines += [f"        out[{w}] = g{w}" for w in ws]
+    lines.append("        return True")
+    for w in ws:
+        parts = []
+        for s in shifts:
+            text = pull_words("g", s.delta, words)[w]
+            if text != "0" and s.on[w]:
+                parts.append(f"(({text}) & {hex_word(s.on[w])})  # {s.name}")
+        if not parts:
+            lines.append(f"    n{w} = g{w}")
+            continue
+        lines.append(f"    n{w} = g{w} | (o{w} & (")
+        for i, part in enumerate(parts):
+            code, note = part.rsplit("  # ", 1)
+            lines.append(f"        {code}{' |' if i < len(parts) - 1 else ''}  # {note}")
+        lines.append("    ))")
+    lines.append("    if " + " and ".join(f"n{w} == g{w}" for w in ws) + ":")
+    lines.append("        break")
+    lines.append("    " + " ; ".join(f"g{w} = n{w}" for w in ws))
+    lines += [f"out[{w}] = g{w}" for w in ws]
+    lines.append("return False")
     return lines
 
 

@@ -322,6 +322,7 @@ class Lifted:
     body: str
     comment: str
     cellset: Optional[str] = None  # a cellset_<n>(...) call: the body as a set of cells
+    flood: Optional[str] = None  # over group/region(c) as bits: "src, pieces_only" of flood_bits
 
 
 @dataclass(frozen=True)
