@@ -356,6 +356,16 @@ def explain_lines(gen) -> list[str]:
             out.append("  flip_flanked: the run along each direction grown one shift at a time from the placed piece; the runs closed by the mover's piece flip")
         else:
             out.append("  flip_flanked: walked from the placed piece, direction by direction (not every direction is one index shift)")
+    chains = gen.x.chain_quants  # per quantifier over group/region(c): flooded as bits?
+    if chains:
+        flooded = sum(chains)
+        shifts, why = flood_shifts(board)
+        if flooded:
+            names = ", ".join(s.name for s in shifts)
+            out.append(f"  group(c)/region(c): {flooded} of {len(chains)} quantifier(s) flood the group as bits from c, g |= dilate(g) & own until nothing changes (dilate: the shifts along {names} under their edge masks), met with the condition's cell set (any/all stop at the first meeting)")
+        if flooded < len(chains):
+            reason = why if why else ("too many cells for cell sets" if not gen.x.sets_enabled else "min/max/sum, or a condition that is no cell set")
+            out.append(f"  group(c)/region(c): {len(chains) - flooded} quantifier(s) walk the group breadth-first over the neighbour tables ({reason})")
     if contains(ir, lambda x: isinstance(x, AssessRegions)):
         out.append("  assess_regions: a breadth-first search over the neighbour tables from the changed cells (member and opening sets are cell sets; the search is not a fill)")
     return out

@@ -69,6 +69,7 @@ class Expressions:
         self.uses_region = False  # ... over region(c): emit region_fill()
         self.uses_flood = False  # some any/all/count over group/region(c) floods bits: flood_bits()
         self._flood_shifts: Optional[list] = None  # (flood_shifts of the board, computed once)
+        self.chain_quants: list[bool] = []  # per quantifier over group/region(c): flooded as bits?
         self.removals: list[RemoveFn] = []
         self.eaches: list = []  # EachFn per for_each effect
         self.uses_again = False  # some effect is extra_turn: the state carries the flag
@@ -308,6 +309,8 @@ class Expressions:
                 if cellset is not None:
                     flood = f"{self.expr(q.domain.args[0], inner).text}, {'True' if q.domain.kind == 'group' else 'False'}"
                     self.uses_flood = True
+            if q.domain.kind in ("group", "region"):
+                self.chain_quants.append(flood is not None)
             if flood is None:
                 loop = self.domain_loop(q.domain, inner, "x")
             else:
