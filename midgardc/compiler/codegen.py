@@ -190,6 +190,7 @@ class Generator(Moves):
             "uses_group": self.x.uses_group,
             "uses_slide": self.x.uses_slide,
             "uses_region": self.x.uses_region,
+            "uses_flood": self.x.uses_flood,
             "n_dilations": len(self.x.dilations),
             "pick": self.pick_cells(),
             "chance": self.chance_facts(),

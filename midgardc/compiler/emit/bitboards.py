@@ -209,13 +209,24 @@ def flood_code(shifts: list[Shift], words: int) -> list[str]:
     """The body of ``flood_bits`` after its declarations: g (the group so far, from the
     source cell) grown by ``g |= dilate(g) & own`` until nothing changes, dilate being the
     or of the neighbour directions' shifts, each masked by its edge mask (constants here);
-    stopping early once g meets ``stop`` (when not NULL)."""
+    stopping early once g meets ``stop`` (when not NULL). The state keeps the last flood's
+    crossable cells and what it found (a connected set of them): a flood over the same
+    cells from a cell of that set starts from it (the group of any of its cells is the
+    same), so a second test of one group (Hex's "joins": touches the start side, then the
+    goal side) grows on from where the first stopped instead of starting over."""
     ws = range(words)
     lines = [f"o{w} = owner_word(st, owner, {w})" for w in ws]
-    lines += [f"g{w} = ((<uint64_t>1) << (src & 63)) if (src >> 6) == {w} else 0" for w in ws]
+    same = " and ".join(f"o{w} == st.flood_own[{w}]" for w in ws)
+    lines.append(f"if {same} and (st.flood_found[src >> 6] >> (src & 63)) & 1:")
+    lines.append("    # the last flood crossed the same cells and reached src: grow on from what it found")
+    lines += [f"    g{w} = st.flood_found[{w}]" for w in ws]
+    lines.append("else:")
+    lines += [f"    g{w} = ((<uint64_t>1) << (src & 63)) if (src >> 6) == {w} else 0" for w in ws]
+    lines += [f"    st.flood_own[{w}] = o{w}" for w in ws]
     lines.append("while True:")
     lines.append("    if stop != NULL and (" + " | ".join(f"(g{w} & stop[{w}])" for w in ws) + "):")
     lines += [f"        out[{w}] = g{w}" for w in ws]
+    lines += [f"        st.flood_found[{w}] = g{w}" for w in ws]
     lines.append("        return True")
     for w in ws:
         parts = []
@@ -235,6 +246,7 @@ def flood_code(shifts: list[Shift], words: int) -> list[str]:
     lines.append("        break")
     lines.append("    " + " ; ".join(f"g{w} = n{w}" for w in ws))
     lines += [f"out[{w}] = g{w}" for w in ws]
+    lines += [f"st.flood_found[{w}] = g{w}" for w in ws]
     lines.append("return False")
     return lines
 
