@@ -717,6 +717,10 @@ ctypedef struct State:
     int passes                                     # consecutive passes before the current player
     bint terminal
     bint ply_limited                               # ended by MAX_PLIES rather than by the rules
+    # the last flood_bits(): the cells it could cross and the (part of the) group it found
+    # (a connected set of them: any cell of it floods to the same group; all zero: none)
+    uint64_t flood_own[WORDS]
+    uint64_t flood_found[WORDS]
 
 
 cdef void sync_cellsets(State* st) noexcept nogil:
@@ -746,6 +750,8 @@ cdef void state_init(State* st) noexcept nogil:
     st.passes = 0
     st.terminal = False
     st.ply_limited = False
+    memset(st.flood_own, 0, sizeof(st.flood_own))
+    memset(st.flood_found, 0, sizeof(st.flood_found))
     sync_cellsets(st)
 
 
@@ -1151,12 +1157,21 @@ cdef bint flood_bits(State* st, int src, bint pieces_only, const uint64_t* stop,
         return False
     o0 = owner_word(st, owner, 0)
     o1 = owner_word(st, owner, 1)
-    g0 = ((<uint64_t>1) << (src & 63)) if (src >> 6) == 0 else 0
-    g1 = ((<uint64_t>1) << (src & 63)) if (src >> 6) == 1 else 0
+    if o0 == st.flood_own[0] and o1 == st.flood_own[1] and (st.flood_found[src >> 6] >> (src & 63)) & 1:
+        # the last flood crossed the same cells and reached src: grow on from what it found
+        g0 = st.flood_found[0]
+        g1 = st.flood_found[1]
+    else:
+        g0 = ((<uint64_t>1) << (src & 63)) if (src >> 6) == 0 else 0
+        g1 = ((<uint64_t>1) << (src & 63)) if (src >> 6) == 1 else 0
+        st.flood_own[0] = o0
+        st.flood_own[1] = o1
     while True:
         if stop != NULL and ((g0 & stop[0]) | (g1 & stop[1])):
             out[0] = g0
             out[1] = g1
+            st.flood_found[0] = g0
+            st.flood_found[1] = g1
             return True
         n0 = g0 | (o0 & (
             (((g0 << 8)) & 0xbfdfeff7fbfdfe00ULL) |  # ne
@@ -1179,6 +1194,8 @@ cdef bint flood_bits(State* st, int src, bint pieces_only, const uint64_t* stop,
         g0 = n0 ; g1 = n1
     out[0] = g0
     out[1] = g1
+    st.flood_found[0] = g0
+    st.flood_found[1] = g1
     return False
 
 
