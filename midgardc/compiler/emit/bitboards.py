@@ -212,8 +212,8 @@ def flood_code(shifts: list[Shift], words: int) -> list[str]:
     stopping early once g meets ``stop`` (when not NULL). The state keeps the last flood's
     crossable cells and what it found (a connected set of them): a flood over the same
     cells from a cell of that set starts from it (the group of any of its cells is the
-    same), so a second test of one group (Hex's "joins": touches the start side, then the
-    goal side) grows on from where the first stopped instead of starting over."""
+    same), so a second test of one group (``(any x in group(c): A) and (any x in group(c): B)``)
+    grows on from where the first stopped instead of starting over."""
     ws = range(words)
     lines = [f"o{w} = owner_word(st, owner, {w})" for w in ws]
     same = " and ".join(f"o{w} == st.flood_own[{w}]" for w in ws)
