@@ -718,6 +718,14 @@ ctypedef struct State:
     int passes                                     # consecutive passes before the current player
     bint terminal
     bint ply_limited                               # ended by MAX_PLIES rather than by the rules
+    # the last flood_bits(): the cells it could cross and the (part of the) group it found
+    # (a connected set of them: any cell of it floods to the same group; all zero: none)
+    uint64_t flood_own[WORDS]
+    uint64_t flood_found[WORDS]
+    # a cache for dilate_cached(): per slot, the last set dilated and its dilation (a pure
+    # function of the set, so any pair is valid; all zero: the empty set)
+    uint64_t dilated_from[2][WORDS]
+    uint64_t dilated[2][WORDS]
     # the position history (history:), kept last: a lookahead copies the state without it
     uint64_t zboard                                # the position hash's board part, kept by set_piece()/put_piece()
     const uint64_t* look_seen                      # in a lookahead's copy: the history of the state looked from (else NULL)
@@ -752,6 +760,10 @@ cdef void state_init(State* st) noexcept nogil:
     st.passes = 0
     st.terminal = False
     st.ply_limited = False
+    memset(st.flood_own, 0, sizeof(st.flood_own))
+    memset(st.flood_found, 0, sizeof(st.flood_found))
+    memset(st.dilated_from, 0, sizeof(st.dilated_from))
+    memset(st.dilated, 0, sizeof(st.dilated))
     sync_cellsets(st)
     history_start(st)
 
@@ -967,6 +979,32 @@ cdef inline void dilate(const uint64_t* s, uint64_t* out) noexcept nogil:
             out[w] |= row[w]
 
 
+cdef inline void dilate_cached(State* st, int slot, const uint64_t* s, uint64_t* out) noexcept nogil:
+    """out = dilate(s), from the state's last dilation in this slot: dilation distributes
+    over union, so when s only gained cells each new cell adds its row; when s lost a cell
+    it is computed afresh. The slot then holds s and its dilation."""
+    cdef uint64_t* src = st.dilated_from[slot]
+    cdef uint64_t* near = st.dilated[slot]
+    cdef uint64_t lost = 0
+    cdef uint64_t gained
+    cdef int w, v, x
+    for w in range(WORDS):
+        lost |= src[w] & ~s[w]
+    if lost:
+        dilate(s, near)
+    else:
+        for v in range(WORDS):
+            gained = s[v] & ~src[v]
+            while gained:
+                x = (v << 6) + lowest_bit(gained)
+                gained &= gained - 1
+                for w in range(WORDS):
+                    near[w] |= NEAR[x >> 2][1 << (x & 3)][w]
+    for w in range(WORDS):
+        src[w] = s[w]
+        out[w] = near[w]
+
+
 # -- region(c): the cells of a cell's colour joined to it (an empty cell: the empty ones)
 
 cdef int region_fill(State* st, int src, int* order) noexcept nogil:
@@ -1167,6 +1205,66 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
         out[w] = (lo >> r) | ((hi << (64 - r)) if r else 0)
 
 
+# -- group(c) / region(c) flooded as bits (compiler/emit/bitboards.py flood_code)
+
+cdef bint flood_bits(State* st, int src, bint pieces_only, const uint64_t* stop, uint64_t* out) noexcept nogil:
+    """out = group(src) (pieces_only) or region(src): the cells of src's owner (the empty
+    cells when src is empty) joined to src through neighbours, grown from src by
+    g |= dilate(g) & own until nothing changes, dilate being the or of the neighbour
+    directions' shifts (n, e, s, w) masked by their edge masks. Returns True
+    as soon as g meets `stop` (out then holds part of the group), False when the whole
+    group is in out (stop NULL or never met). An empty group off the board, or for an
+    empty src with pieces_only."""
+    cdef int owner
+    cdef uint64_t o0, g0, n0
+    cdef uint64_t o1, g1, n1
+    out[0] = 0
+    out[1] = 0
+    if src >= N_CELLS:
+        return False
+    owner = piece_owner(st.board[src])
+    if pieces_only and owner < 0:
+        return False
+    o0 = owner_word(st, owner, 0)
+    o1 = owner_word(st, owner, 1)
+    if o0 == st.flood_own[0] and o1 == st.flood_own[1] and (st.flood_found[src >> 6] >> (src & 63)) & 1:
+        # the last flood crossed the same cells and reached src: grow on from what it found
+        g0 = st.flood_found[0]
+        g1 = st.flood_found[1]
+    else:
+        g0 = ((<uint64_t>1) << (src & 63)) if (src >> 6) == 0 else 0
+        g1 = ((<uint64_t>1) << (src & 63)) if (src >> 6) == 1 else 0
+        st.flood_own[0] = o0
+        st.flood_own[1] = o1
+    while True:
+        if stop != NULL and ((g0 & stop[0]) | (g1 & stop[1])):
+            out[0] = g0
+            out[1] = g1
+            st.flood_found[0] = g0
+            st.flood_found[1] = g1
+            return True
+        n0 = g0 | (o0 & (
+            (((g0 << 9)) & 0xfffffffffffffe00ULL) |  # n
+            (((g0 >> 1) | (g1 << 63)) & 0xbfdfeff7fbfdfeffULL) |  # e
+            (((g0 >> 9) | (g1 << 55)) & 0xffffffffffffffffULL) |  # s
+            (((g0 << 1)) & 0x7fbfdfeff7fbfdfeULL)  # w
+        ))
+        n1 = g1 | (o1 & (
+            (((g0 >> 55) | (g1 << 9)) & 0x000000000001ffffULL) |  # n
+            (((g1 >> 1)) & 0x000000000000ff7fULL) |  # e
+            (((g1 >> 9)) & 0x00000000000000ffULL) |  # s
+            (((g0 >> 63) | (g1 << 1)) & 0x000000000001feffULL)  # w
+        ))
+        if n0 == g0 and n1 == g1:
+            break
+        g0 = n0 ; g1 = n1
+    out[0] = g0
+    out[1] = g1
+    st.flood_found[0] = g0
+    st.flood_found[1] = g1
+    return False
+
+
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
@@ -1178,7 +1276,7 @@ cdef inline bint define_0(State* st, int a0, int a1) noexcept nogil:
 
 # define 1: reaches_empty(cell c) = any x in region(c): any y in neighbours(x): empty(y)
 cdef inline bint define_1(State* st, int a0) noexcept nogil:
-    return quant_2(st, a0)
+    return quant_1(st, a0)
 
 
 # define 2: cleared(cell x) = occupied(x) and owner(x) != mover and not reaches_empty(x)
@@ -1188,7 +1286,7 @@ cdef inline bint define_2(State* st, int a0) noexcept nogil:
 
 # define 3: area(player q) = count(c in cells: owner(c) == q or empty(c) and reaches(c, q) and not reaches(c, next_player(q)))
 cdef inline long long define_3(State* st, int a0) noexcept nogil:
-    return quant_4(st, a0)
+    return quant_2(st, a0)
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -1200,64 +1298,23 @@ cdef inline long long define_3(State* st, int a0) noexcept nogil:
 cdef inline bint quant_0(State* st, int f0, int f1) noexcept nogil:
     # f0 = c
     # f1 = q
-    cdef int x
-    cdef int chain[N_CELLS]
-    cdef int chain_size
-    cdef int link
-    chain_size = region_fill(st, f0, chain)
-    for link in range(chain_size):
-        x = chain[link]
-        if quant_1(st, x, f1):
-            return True
-    return False
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cdef uint64_t chain[WORDS]   # the group, flooded as bits (flood_bits)
+    cellset_0(st, f1, found)
+    return flood_bits(st, f0, False, found, chain)
 
 
-# quant 1: any y in neighbours(x): owner(y) == q
-cdef inline bint quant_1(State* st, int f0, int f1) noexcept nogil:
-    # f0 = x
-    # f1 = q
-    cdef int x
-    cdef int around
-    cdef int slot
-    around = f0
-    for slot in range(DEGREE[around]):
-        x = NBRS[around][slot]
-        if (piece_owner(st.board[x]) == f1):
-            return True
-    return False
-
-
-# quant 2: any x in region(c): any y in neighbours(x): empty(y)
-cdef inline bint quant_2(State* st, int f0) noexcept nogil:
+# quant 1: any x in region(c): any y in neighbours(x): empty(y)
+cdef inline bint quant_1(State* st, int f0) noexcept nogil:
     # f0 = c
-    cdef int x
-    cdef int chain[N_CELLS]
-    cdef int chain_size
-    cdef int link
-    chain_size = region_fill(st, f0, chain)
-    for link in range(chain_size):
-        x = chain[link]
-        if quant_3(st, x):
-            return True
-    return False
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cdef uint64_t chain[WORDS]   # the group, flooded as bits (flood_bits)
+    cellset_1(st, found)
+    return flood_bits(st, f0, False, found, chain)
 
 
-# quant 3: any y in neighbours(x): empty(y)
-cdef inline bint quant_3(State* st, int f0) noexcept nogil:
-    # f0 = x
-    cdef int x
-    cdef int around
-    cdef int slot
-    around = f0
-    for slot in range(DEGREE[around]):
-        x = NBRS[around][slot]
-        if (st.board[x] == 0):
-            return True
-    return False
-
-
-# quant 4: count(c in cells: owner(c) == q or empty(c) and reaches(c, q) and not reaches(c, next_player(q)))
-cdef inline long long quant_4(State* st, int f0) noexcept nogil:
+# quant 2: count(c in cells: owner(c) == q or empty(c) and reaches(c, q) and not reaches(c, next_player(q)))
+cdef inline long long quant_2(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef int x
     cdef long long total = 0
@@ -1274,8 +1331,37 @@ cdef inline long long quant_4(State* st, int f0) noexcept nogil:
 
 
 # cellset 0:
+#   found = {x in cells: any y in neighbours(x): owner(y) == q}
+cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
+    # f0 = q
+    cdef int w
+    cdef int s0
+    cdef uint64_t t1[WORDS]
+    cdef uint64_t near1[WORDS]
+    s0 = f0
+    for w in range(WORDS):
+        t1[w] = owner_word(st, s0, w)
+    dilate_cached(st, 0, t1, near1)
+    for w in range(WORDS):
+        found[w] = near1[w]
+
+
+# cellset 1:
+#   found = {x in cells: any y in neighbours(x): empty(y)}
+cdef inline void cellset_1(State* st, uint64_t* found) noexcept nogil:
+    cdef int w
+    cdef uint64_t t0[WORDS]
+    cdef uint64_t near0[WORDS]
+    for w in range(WORDS):
+        t0[w] = st.cellsets[0][w]
+    dilate_cached(st, 1, t0, near0)
+    for w in range(WORDS):
+        found[w] = near0[w]
+
+
+# cellset 2:
 #   cand0 = {c in cells: empty(c)}
-cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
+cdef inline void cellset_2(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         cand0[w] = st.cellsets[0][w]
@@ -1300,7 +1386,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 0: play(c: cell) -> ids 0..80
     # where hand(mover, stone) > 0 and empty(c)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # empty(c)
+        cellset_2(st, cand0)  # empty(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -1328,7 +1414,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 0: play(c: cell) -> ids 0..80
     # where hand(mover, stone) > 0 and empty(c)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # empty(c)
+        cellset_2(st, cand0)  # empty(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:

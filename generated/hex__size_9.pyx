@@ -278,6 +278,14 @@ cdef extern from *:
       {0x0000000000000000ULL, 0x00000000000140c0ULL},
       {0x0000000000000000ULL, 0x0000000000008080ULL}
     };
+    /* fixed set 0: top(c) */
+    static const uint64_t MGC_CELLSET_0[2] = {0x00000000000001ffULL, 0x0000000000000000ULL};
+    /* fixed set 1: left(c) */
+    static const uint64_t MGC_CELLSET_1[2] = {0x8040201008040201ULL, 0x0000000000000100ULL};
+    /* fixed set 2: bottom(c) */
+    static const uint64_t MGC_CELLSET_2[2] = {0x0000000000000000ULL, 0x000000000001ff00ULL};
+    /* fixed set 3: right(c) */
+    static const uint64_t MGC_CELLSET_3[2] = {0x4020100804020100ULL, 0x0000000000010080ULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
     static const uint64_t MGC_NEAR[21][16][2] = {
@@ -684,6 +692,10 @@ cdef extern from *:
     const int STEP "MGC_STEP"[6][82]
     const uint64_t VALID "MGC_VALID"[2]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[81][2]
+    const uint64_t CELLSET_0 "MGC_CELLSET_0"[2]
+    const uint64_t CELLSET_1 "MGC_CELLSET_1"[2]
+    const uint64_t CELLSET_2 "MGC_CELLSET_2"[2]
+    const uint64_t CELLSET_3 "MGC_CELLSET_3"[2]
     const uint64_t NEAR "MGC_NEAR"[21][16][2]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[82]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
@@ -705,6 +717,10 @@ ctypedef struct State:
     int passes                                     # consecutive passes before the current player
     bint terminal
     bint ply_limited                               # ended by MAX_PLIES rather than by the rules
+    # the last flood_bits(): the cells it could cross and the (part of the) group it found
+    # (a connected set of them: any cell of it floods to the same group; all zero: none)
+    uint64_t flood_own[WORDS]
+    uint64_t flood_found[WORDS]
 
 
 cdef void sync_cellsets(State* st) noexcept nogil:
@@ -734,6 +750,8 @@ cdef void state_init(State* st) noexcept nogil:
     st.passes = 0
     st.terminal = False
     st.ply_limited = False
+    memset(st.flood_own, 0, sizeof(st.flood_own))
+    memset(st.flood_found, 0, sizeof(st.flood_found))
     sync_cellsets(st)
 
 
@@ -947,31 +965,6 @@ cdef inline void dilate(const uint64_t* s, uint64_t* out) noexcept nogil:
             out[w] |= row[w]
 
 
-# -- connection: group(c), the chain of same-owner pieces a cell belongs to
-
-cdef int group_fill(State* st, int src, int* order) noexcept nogil:
-    """Write group(src) into order (src first, then breadth-first in neighbour order) and
-    return its size; 0 for an empty or off-board cell."""
-    cdef uint64_t seen[WORDS]
-    cdef int size = 1, i = 0, slot, x, y, owner
-    if src >= N_CELLS or st.board[src] <= 0:
-        return 0
-    owner = piece_owner(st.board[src])
-    memset(seen, 0, sizeof(seen))
-    add_cell(seen, src)
-    order[0] = src
-    while i < size:
-        x = order[i]
-        i += 1
-        for slot in range(DEGREE[x]):
-            y = NBRS[x][slot]
-            if not has_cell(seen, y) and st.board[y] > 0 and piece_owner(st.board[y]) == owner:
-                add_cell(seen, y)
-                order[size] = y
-                size += 1
-    return size
-
-
 # ---------------------------------------------------------------------------- lines, moves and turns
 # line(c, n), flanked(c, d), per-player properties, the move and flip_flanked effects, and
 # the small sorted lists of candidate cells used by legal-move generation. The meaning is
@@ -1142,6 +1135,70 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
         out[w] = (lo >> r) | ((hi << (64 - r)) if r else 0)
 
 
+# -- group(c) / region(c) flooded as bits (compiler/emit/bitboards.py flood_code)
+
+cdef bint flood_bits(State* st, int src, bint pieces_only, const uint64_t* stop, uint64_t* out) noexcept nogil:
+    """out = group(src) (pieces_only) or region(src): the cells of src's owner (the empty
+    cells when src is empty) joined to src through neighbours, grown from src by
+    g |= dilate(g) & own until nothing changes, dilate being the or of the neighbour
+    directions' shifts (ne, e, se, sw, w, nw) masked by their edge masks. Returns True
+    as soon as g meets `stop` (out then holds part of the group), False when the whole
+    group is in out (stop NULL or never met). An empty group off the board, or for an
+    empty src with pieces_only."""
+    cdef int owner
+    cdef uint64_t o0, g0, n0
+    cdef uint64_t o1, g1, n1
+    out[0] = 0
+    out[1] = 0
+    if src >= N_CELLS:
+        return False
+    owner = piece_owner(st.board[src])
+    if pieces_only and owner < 0:
+        return False
+    o0 = owner_word(st, owner, 0)
+    o1 = owner_word(st, owner, 1)
+    if o0 == st.flood_own[0] and o1 == st.flood_own[1] and (st.flood_found[src >> 6] >> (src & 63)) & 1:
+        # the last flood crossed the same cells and reached src: grow on from what it found
+        g0 = st.flood_found[0]
+        g1 = st.flood_found[1]
+    else:
+        g0 = ((<uint64_t>1) << (src & 63)) if (src >> 6) == 0 else 0
+        g1 = ((<uint64_t>1) << (src & 63)) if (src >> 6) == 1 else 0
+        st.flood_own[0] = o0
+        st.flood_own[1] = o1
+    while True:
+        if stop != NULL and ((g0 & stop[0]) | (g1 & stop[1])):
+            out[0] = g0
+            out[1] = g1
+            st.flood_found[0] = g0
+            st.flood_found[1] = g1
+            return True
+        n0 = g0 | (o0 & (
+            (((g0 << 8)) & 0xbfdfeff7fbfdfe00ULL) |  # ne
+            (((g0 >> 1) | (g1 << 63)) & 0xbfdfeff7fbfdfeffULL) |  # e
+            (((g0 >> 9) | (g1 << 55)) & 0xffffffffffffffffULL) |  # se
+            (((g0 >> 8) | (g1 << 56)) & 0x7fbfdfeff7fbfdfeULL) |  # sw
+            (((g0 << 1)) & 0x7fbfdfeff7fbfdfeULL) |  # w
+            (((g0 << 9)) & 0xfffffffffffffe00ULL)  # nw
+        ))
+        n1 = g1 | (o1 & (
+            (((g0 >> 56) | (g1 << 8)) & 0x000000000000ff7fULL) |  # ne
+            (((g1 >> 1)) & 0x000000000000ff7fULL) |  # e
+            (((g1 >> 9)) & 0x00000000000000ffULL) |  # se
+            (((g1 >> 8)) & 0x00000000000000ffULL) |  # sw
+            (((g0 >> 63) | (g1 << 1)) & 0x000000000001feffULL) |  # w
+            (((g0 >> 55) | (g1 << 9)) & 0x000000000001ffffULL)  # nw
+        ))
+        if n0 == g0 and n1 == g1:
+            break
+        g0 = n0 ; g1 = n1
+    out[0] = g0
+    out[1] = g1
+    st.flood_found[0] = g0
+    st.flood_found[1] = g1
+    return False
+
+
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
@@ -1190,32 +1247,20 @@ cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
 cdef inline bint quant_0(State* st, int f0, int f1) noexcept nogil:
     # f0 = c
     # f1 = p
-    cdef int x
-    cdef int chain[N_CELLS]
-    cdef int chain_size
-    cdef int link
-    chain_size = group_fill(st, f0, chain)
-    for link in range(chain_size):
-        x = chain[link]
-        if define_4(st, x, f1):
-            return True
-    return False
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cdef uint64_t chain[WORDS]   # the group, flooded as bits (flood_bits)
+    cellset_0(st, f1, found)
+    return flood_bits(st, f0, True, found, chain)
 
 
 # quant 1: any x in group(c): goal(x, p)
 cdef inline bint quant_1(State* st, int f0, int f1) noexcept nogil:
     # f0 = c
     # f1 = p
-    cdef int x
-    cdef int chain[N_CELLS]
-    cdef int chain_size
-    cdef int link
-    chain_size = group_fill(st, f0, chain)
-    for link in range(chain_size):
-        x = chain[link]
-        if define_5(st, x, f1):
-            return True
-    return False
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cdef uint64_t chain[WORDS]   # the group, flooded as bits (flood_bits)
+    cellset_1(st, f1, found)
+    return flood_bits(st, f0, True, found, chain)
 
 
 # ---------------------------------------------------------------------------- cell sets
@@ -1225,8 +1270,34 @@ cdef inline bint quant_1(State* st, int f0, int f1) noexcept nogil:
 
 
 # cellset 0:
+#   found = {x in cells: start(x, p)}
+cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
+    # f0 = p
+    cdef int w
+    cdef bint s0
+    cdef bint s1
+    s0 = (f0 == 0)
+    s1 = (f0 == 1)
+    for w in range(WORDS):
+        found[w] = ((all_if(s0, w) & CELLSET_0[w]) | (all_if(s1, w) & CELLSET_1[w]))
+
+
+# cellset 1:
+#   found = {x in cells: goal(x, p)}
+cdef inline void cellset_1(State* st, int f0, uint64_t* found) noexcept nogil:
+    # f0 = p
+    cdef int w
+    cdef bint s0
+    cdef bint s1
+    s0 = (f0 == 0)
+    s1 = (f0 == 1)
+    for w in range(WORDS):
+        found[w] = ((all_if(s0, w) & CELLSET_2[w]) | (all_if(s1, w) & CELLSET_3[w]))
+
+
+# cellset 2:
 #   cand0 = {c in cells: empty(c)}
-cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
+cdef inline void cellset_2(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         cand0[w] = st.cellsets[0][w]
@@ -1251,7 +1322,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 0: play(c: cell) -> ids 0..80
     # where hand(mover, stone) > 0 and empty(c)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # empty(c)
+        cellset_2(st, cand0)  # empty(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -1273,7 +1344,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 0: play(c: cell) -> ids 0..80
     # where hand(mover, stone) > 0 and empty(c)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # empty(c)
+        cellset_2(st, cand0)  # empty(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -1290,7 +1361,7 @@ cdef int legal_cells(State* st, uint64_t* cand0) noexcept nogil:
         return 0
     if not ((hand_of(st, st.current, 0) > 0)):
         return 0
-    cellset_0(st, cand0)  # empty(c)
+    cellset_2(st, cand0)  # empty(c)
     return <int>set_count(cand0)
 
 

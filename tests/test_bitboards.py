@@ -123,3 +123,43 @@ def test_explain_says_which_step_moves_are_bit_sets():
     assert "step moves as bit sets: no (direction n is not one index shift on the whole board)" in wrap
     both = CliRunner().invoke(cli, ["explain", STEP_MOVES, "--variant", "both"]).output
     assert "step moves as bit sets: no (a condition reads both f and t)" in both
+
+
+GROUPS = str(Path(__file__).parent / "data" / "groups.yaml")
+HEX = str(SPECS / "classics" / "hex.yaml")
+
+
+@pytest.mark.parametrize("variant", [None, "hex", "small", "kings", "wrap"], ids=str)
+def test_group_floods_play_the_same_games(variant):
+    # any/all/count over group(c) and region(c) (of an empty cell and past the edge too):
+    # flooded as bits on 81 and 121 cells (two words), 30 (one), 8 neighbours; walked on a torus
+    check_games(GROUPS, variant, 6, SEED + 13)
+
+
+def test_flood_shifts_follow_the_neighbours():
+    square = bitboards.flood_shifts(load_game_ir(GROUPS).board)  # 8 directions, 4 neighbours
+    assert [(s.name, s.delta) for s in square[0]] == [("n", -9), ("e", 1), ("s", 9), ("w", -1)] and square[1] is None
+    kings = bitboards.flood_shifts(load_game_ir(GROUPS, "kings").board)[0]
+    assert [s.name for s in kings] == ["n", "ne", "e", "se", "s", "sw", "w", "nw"]
+    assert [s.delta for s in bitboards.flood_shifts(load_game_ir(HEX).board)[0]] == [-10, 1, 11, 10, -1, -11]
+    shifts, why = bitboards.flood_shifts(load_game_ir(GROUPS, "wrap").board)
+    assert shifts == [] and "not one index shift" in why
+
+
+def test_group_quantifiers_flood_bits_where_neighbours_are_shifts():
+    hexes = build.generate_source(load_game_ir(HEX))
+    # Hex's connection test: both group quantifiers meet one flood with a cell set, no walk
+    assert hexes.count("return flood_bits(st, f0, True, found, chain)") == 2 and "group_fill(" not in hexes
+    go = build.generate_source(load_game_ir(str(SPECS / "classics" / "go.yaml")))
+    assert go.count("return flood_bits(st, f0, False, found, chain)") == 2
+    wrap = build.generate_source(load_game_ir(GROUPS, "wrap"))
+    assert "flood_bits" not in wrap and "group_fill(st, f0, chain)" in wrap and "region_fill(st, " in wrap
+
+    from click.testing import CliRunner
+
+    from midgardc.cli import cli
+
+    out = CliRunner().invoke(cli, ["explain", HEX]).output
+    assert "group(c)/region(c): 2 of 2 quantifier(s) flood the group as bits from c" in out and "ne, e, se, sw, w, nw" in out
+    out = CliRunner().invoke(cli, ["explain", GROUPS, "--variant", "wrap"]).output
+    assert "9 quantifier(s) walk the group breadth-first over the neighbour tables (direction n is not one index shift" in out

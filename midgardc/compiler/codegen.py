@@ -41,7 +41,7 @@ from typing import Optional
 
 from ..ir.dice import KEEP_VAR, into_of, keep_of, when_of
 from ..ir.nodes import CELL, CHANCE_STREAM, INT, ITEM, DIR, KIND, PLAYER, Call, FlipFlanked, GameIR, SetElement, opposite_directions
-from .emit.bitboards import LinePlan, calls_builtin, contains, direction_shift, flip_shifts, line_code, line_plan
+from .emit.bitboards import LinePlan, calls_builtin, contains, direction_shift, flip_shifts, flood_code, line_code, line_plan
 from .emit.captures import Captures
 from .emit.cellsets import CellSets
 from .emit.common import (
@@ -195,6 +195,7 @@ class Generator(Moves):
             "uses_group": self.x.uses_group,
             "uses_slide": self.x.uses_slide,
             "uses_region": self.x.uses_region,
+            "uses_flood": self.x.uses_flood,
             "n_dilations": len(self.x.dilations),
             "pick": self.pick_cells(),
             "chance": self.chance_facts(),
@@ -381,7 +382,17 @@ def _line_plan(g: Generator) -> LinePlan:
 def generate_bitboards(g: Generator) -> str:
     plan = _line_plan(g)
     flanks = any("flanked_cells(" in line for f in g.x.cellsets for line in f.prelude)
-    return render("bitboards.pyx.j2", **g.context(), line_plan=plan, line_code=line_code(plan, g.x.words) if plan.bits else [], flanks=flanks, flip_shifts=_flip_shifts(g))
+    flood = g.x.flood_shifts() if g.x.uses_flood else []
+    return render(
+        "bitboards.pyx.j2",
+        **g.context(),
+        line_plan=plan,
+        line_code=line_code(plan, g.x.words) if plan.bits else [],
+        flanks=flanks,
+        flip_shifts=_flip_shifts(g),
+        flood_code=flood_code(flood, g.x.words) if flood else [],
+        flood_dirs=", ".join(s.name for s in flood),
+    )
 
 
 def generate_defines(g: Generator) -> str:

@@ -123,6 +123,30 @@ def flip_shifts(board: BoardIR) -> list[Shift]:
     return [] if any(s is None for s in shifts) else shifts  # type: ignore[misc]
 
 
+def flood_shifts(board: BoardIR) -> tuple[list[Shift], Optional[str]]:
+    """The directions whose shifts, or-ed, give every cell's neighbours: (shifts, None) when
+    on every cell neighbours(c) is exactly {step(c, d) on the board : d in shifts}, so "the
+    cells next to a set" is the or of those shifts masked by their edge masks; else ([],
+    the reason the flood over neighbours stays a walk). A direction whose step is not
+    always a neighbour (a square board's diagonals with 4 neighbours) is left out."""
+    n = board.n_cells
+    if not board.directions:
+        return [], "the board has no directions"
+    if n > MAX_BITBOARD_CELLS:
+        return [], f"more than {MAX_BITBOARD_CELLS} cells"
+    chosen = [d for d in range(len(board.directions)) if all(t in board.neighbours[c] for c, t in enumerate(board.steps[d][:n]) if t < n)]
+    for c in range(n):
+        if set(board.neighbours[c]) != {board.steps[d][c] for d in chosen if board.steps[d][c] < n}:
+            return [], f"the neighbours of {board.cell_names[c]} are not its steps along the board's directions"
+    shifts = []
+    for d in chosen:
+        s = direction_shift(board, d)
+        if s is None:
+            return [], f"direction {board.directions[d]} is not one index shift on the whole board (it wraps or jumps)"
+        shifts.append(s)
+    return shifts, None
+
+
 # -- C text: shifts of multi-word sets, unrolled per word ----------------------------------
 
 
@@ -178,6 +202,52 @@ def line_code(plan: LinePlan, words: int) -> list[str]:
         lines.append("        " + " ; ".join(f"r{w} = t{w}" for w in ws))
         lines += _has_c("r", words, "        ")
         lines.append("        k += 1")
+    return lines
+
+
+def flood_code(shifts: list[Shift], words: int) -> list[str]:
+    """The body of ``flood_bits`` after its declarations: g (the group so far, from the
+    source cell) grown by ``g |= dilate(g) & own`` until nothing changes, dilate being the
+    or of the neighbour directions' shifts, each masked by its edge mask (constants here);
+    stopping early once g meets ``stop`` (when not NULL). The state keeps the last flood's
+    crossable cells and what it found (a connected set of them): a flood over the same
+    cells from a cell of that set starts from it (the group of any of its cells is the
+    same), so a second test of one group (``(any x in group(c): A) and (any x in group(c): B)``)
+    grows on from where the first stopped instead of starting over."""
+    ws = range(words)
+    lines = [f"o{w} = owner_word(st, owner, {w})" for w in ws]
+    same = " and ".join(f"o{w} == st.flood_own[{w}]" for w in ws)
+    lines.append(f"if {same} and (st.flood_found[src >> 6] >> (src & 63)) & 1:")
+    lines.append("    # the last flood crossed the same cells and reached src: grow on from what it found")
+    lines += [f"    g{w} = st.flood_found[{w}]" for w in ws]
+    lines.append("else:")
+    lines += [f"    g{w} = ((<uint64_t>1) << (src & 63)) if (src >> 6) == {w} else 0" for w in ws]
+    lines += [f"    st.flood_own[{w}] = o{w}" for w in ws]
+    lines.append("while True:")
+    lines.append("    if stop != NULL and (" + " | ".join(f"(g{w} & stop[{w}])" for w in ws) + "):")
+    lines += [f"        out[{w}] = g{w}" for w in ws]
+    lines += [f"        st.flood_found[{w}] = g{w}" for w in ws]
+    lines.append("        return True")
+    for w in ws:
+        parts = []
+        for s in shifts:
+            text = pull_words("g", s.delta, words)[w]
+            if text != "0" and s.on[w]:
+                parts.append(f"(({text}) & {hex_word(s.on[w])})  # {s.name}")
+        if not parts:
+            lines.append(f"    n{w} = g{w}")
+            continue
+        lines.append(f"    n{w} = g{w} | (o{w} & (")
+        for i, part in enumerate(parts):
+            code, note = part.rsplit("  # ", 1)
+            lines.append(f"        {code}{' |' if i < len(parts) - 1 else ''}  # {note}")
+        lines.append("    ))")
+    lines.append("    if " + " and ".join(f"n{w} == g{w}" for w in ws) + ":")
+    lines.append("        break")
+    lines.append("    " + " ; ".join(f"g{w} = n{w}" for w in ws))
+    lines += [f"out[{w}] = g{w}" for w in ws]
+    lines += [f"st.flood_found[{w}] = g{w}" for w in ws]
+    lines.append("return False")
     return lines
 
 
@@ -298,6 +368,16 @@ def explain_lines(gen) -> list[str]:
             out.append("  flip_flanked: the run along each direction grown one shift at a time from the placed piece; the runs closed by the mover's piece flip")
         else:
             out.append("  flip_flanked: walked from the placed piece, direction by direction (not every direction is one index shift)")
+    chains = gen.x.chain_quants  # per quantifier over group/region(c): flooded as bits?
+    if chains:
+        flooded = sum(chains)
+        shifts, why = flood_shifts(board)
+        if flooded:
+            names = ", ".join(s.name for s in shifts)
+            out.append(f"  group(c)/region(c): {flooded} of {len(chains)} quantifier(s) flood the group as bits from c, g |= dilate(g) & own until nothing changes (dilate: the shifts along {names} under their edge masks), met with the condition's cell set (any/all stop at the first meeting)")
+        if flooded < len(chains):
+            reason = why if why else ("too many cells for cell sets" if not gen.x.sets_enabled else "min/max/sum, or a condition that is no cell set")
+            out.append(f"  group(c)/region(c): {len(chains) - flooded} quantifier(s) walk the group breadth-first over the neighbour tables ({reason})")
     if contains(ir, lambda x: isinstance(x, AssessRegions)):
         out.append("  assess_regions: a breadth-first search over the neighbour tables from the changed cells (member and opening sets are cell sets; the search is not a fill)")
     return out

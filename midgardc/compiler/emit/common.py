@@ -323,6 +323,7 @@ class Lifted:
     comment: str
     cellset: Optional[str] = None  # a cellset_<n>(...) call: the body as a set of cells
     narrow: Optional[str] = None  # a cellset_<n>(...) call: the cells some conjuncts allow, the rest (body) tested on them
+    flood: Optional[str] = None  # over group/region(c) as bits: "src, pieces_only" of flood_bits
 
 
 @dataclass(frozen=True)

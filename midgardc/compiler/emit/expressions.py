@@ -4,6 +4,8 @@ constructs is ``midgardc.runtime.rules.expressions``."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ...errors import BuildError
 from ...ir.builtins import BUILTINS, INDEXED, ZONE_FUNCTIONS
 from ...ir.nodes import (
@@ -20,6 +22,7 @@ from ...ir.nodes import (
     Quant,
     Unary,
 )
+from .bitboards import flood_shifts
 from .common import (
     CTYPE,
     MAX_SET_CELLS,
@@ -64,6 +67,9 @@ class Expressions:
         self.uses_group = False  # some quantifier ranges over group(c): emit group_fill()
         self.uses_slide = False  # some quantifier ranges over slide(c, d): emit slide_fill()
         self.uses_region = False  # ... over region(c): emit region_fill()
+        self.uses_flood = False  # some any/all/count over group/region(c) floods bits: flood_bits()
+        self._flood_shifts: Optional[list] = None  # (flood_shifts of the board, computed once)
+        self.chain_quants: list[bool] = []  # per quantifier over group/region(c): flooded as bits?
         self.removals: list[RemoveFn] = []
         self.eaches: list = []  # EachFn per for_each effect
         self.uses_again = False  # some effect is extra_turn: the state carries the flag
@@ -298,6 +304,14 @@ class Expressions:
             )
         raise BuildError(f"internal error: unknown domain {d.kind!r}")
 
+    def flood_shifts(self) -> list:
+        """The board's neighbour directions as shifts (emit/bitboards.py flood_shifts), []
+        when group/region floods stay walks (too many cells for cell sets, or neighbours
+        that are not shifts along the directions)."""
+        if self._flood_shifts is None:
+            self._flood_shifts = flood_shifts(self.ir.board)[0] if self.sets_enabled else []
+        return self._flood_shifts
+
     def quant(self, q: Quant, scope: Scope) -> Code:
         names = free_locals(q)
         key = (q, tuple(names))
@@ -308,7 +322,7 @@ class Expressions:
             self.lifted.append(None)  # reserve the number before lifting nested quantifiers
             params = [(n, Var(f"f{i}", scope[n].type)) for i, n in enumerate(names)]
             inner: Scope = {n: v for n, v in params}
-            cellset, narrow, rest = None, None, q.body
+            cellset, narrow, rest, flood = None, None, q.body, None
             if q.domain.kind == "cells" and q.kind in ("any", "all", "count") and q.var in free_locals(q.body):
                 # a condition over every cell: compute the set of cells at once
                 cellset = self.cellset_call(q.body, q.var, inner, "cells", "found")
@@ -319,10 +333,21 @@ class Expressions:
                     if sets and len(sets) < len(parts):
                         narrow = self.cellset_call(_joined_and(sets), q.var, inner, "cells", "found")
                         rest = _joined_and([c for c in parts if not any(c is x for x in sets)]) if narrow else q.body
-            loop = self.domain_loop(q.domain, inner, "x", walk=True)
+            elif q.domain.kind in ("group", "region") and q.kind in ("any", "all", "count") and self.flood_shifts():
+                # over a connected group: the group flooded as bits, met with the condition's cell set
+                cellset = self.cellset_call(q.body, q.var, inner, "cells", "found")
+                if cellset is not None:
+                    flood = f"{self.expr(q.domain.args[0], inner).text}, {'True' if q.domain.kind == 'group' else 'False'}"
+                    self.uses_flood = True
+            if q.domain.kind in ("group", "region"):
+                self.chain_quants.append(flood is not None)
+            if flood is None:
+                loop = self.domain_loop(q.domain, inner, "x", walk=True)
+            else:
+                loop = DomainLoop([], [], "", [], "int")
             inner[q.var] = Var("x", q.domain.elem_type)
             body = self.expr(rest, inner).text if cellset is None else ""
-            self.lifted[index] = Lifted(index, q.kind, CTYPE[q.type], params, loop, body, comment_text(unparse(q, self.ir)), cellset, narrow)
+            self.lifted[index] = Lifted(index, q.kind, CTYPE[q.type], params, loop, body, comment_text(unparse(q, self.ir)), cellset, narrow, flood)
         args = "".join(", " + scope[n].cname for n in names)
         return Code(f"quant_{index}(st{args})", CTYPE[q.type])
 
