@@ -100,13 +100,13 @@ def test_step_moves_play_the_same_games(variant):
 
 def test_step_moves_are_bit_sets_where_directions_are_shifts():
     src = build.generate_source(load_game_ir(BREAKTHROUGH))
-    assert "nsets = step_moves_0(st, cand0, step_deltas, step_froms)" in src and "cand_insert(cands" not in src
+    assert "nsets = step_moves_0(st, cand0, step_deltas, step_froms)" in src and "cands_0(st, " not in src
     square = build.generate_source(load_game_ir(STEP_MOVES))
     assert "cdef inline int step_moves_0(" in square and "cdef inline int step_moves_1(" in square
     assert square.count("m = step_merge(") == 10 + 8  # one set per clause: 8 + 2 walks, 8 jumps
     assert "d = PPROP_0[st.current + 1]" in square  # a direction read at run time: its shift from a table
     wrap = build.generate_source(load_game_ir(STEP_MOVES, "wrap"))
-    assert "step_moves_" not in wrap and "cand_insert(cands" in wrap  # wrapping steps: the loops
+    assert "step_moves_" not in wrap and "cands_0(st, " in wrap  # wrapping steps: the loops (a candidate listing)
     both = build.generate_source(load_game_ir(STEP_MOVES, "both"))
     assert "step_moves_0(" in both and "step_moves_1(" not in both  # jump reads f beside t
 
