@@ -1631,9 +1631,15 @@ cdef void assess_0(State* st) noexcept nogil:
     cdef int order[N_CELLS]            # the same cells in filling order: priority cells first
     cdef int r = 0
     cdef int seed, size, head, cell, nb, slot, j, k
+    cdef bint stale = False            # a region was filled since the sets were computed
     memset(visited, 0, sizeof(visited))
     cellset_1(st, members, firsts)
     for seed in range(N_CELLS):
+        if stale:
+            # a region was filled: the sets describe the old board (computed only when
+            # another seed follows a fill)
+            cellset_1(st, members, firsts)
+            stale = False
         if seed >= N_CELLS or not has_new_cell(members, visited, seed):
             continue
         # grow the region breadth-first, in neighbour order
@@ -1665,8 +1671,7 @@ cdef void assess_0(State* st) noexcept nogil:
                 order[k] = region[j]
                 k += 1
         if award_region(st, region, order, size, inside, 0, True, st.last):
-            # the board changed: the sets describe the old board
-            cellset_1(st, members, firsts)
+            stale = True
 
 
 # ---------------------------------------------------------------------------- effects
