@@ -8,7 +8,7 @@ at equal time per move. Opt-in (it times things; tests never do):
 same algorithm with its tree in Python, rollouts in the compiled engine: the player as it
 was before the search moved to C) each search from the same positions (the start and a
 few plies into random games), runs interleaved (new, old, new, old, ...), median of
-``--runs``; iterations/s = iterations / seconds of search.
+``--runs``; iterations/s = iterations / CPU seconds of search.
 
 ``match``: first measures both players' iterations/s on the spec (as ``speed``), then plays
 ``mcts:N_NEW`` against ``mcts-py:N_OLD`` where N_NEW = N_OLD x the measured speed ratio, so
@@ -53,11 +53,13 @@ def positions(game, count: int = 4) -> list:
 
 
 def rate(player: MctsPlayer, states: list) -> float:
-    """Iterations per second of ``player`` over ``states`` (one search each)."""
-    start = time.perf_counter()
+    """Iterations per CPU second of ``player`` over ``states`` (one search each): CPU time
+    of this process, so that a shared machine's load does not count (the search is one
+    thread)."""
+    start = time.process_time()
     for i, state in enumerate(states):
         player.root_children(PlayerView(state, state.current_player()), Rng(i))
-    return player.iterations * len(states) / (time.perf_counter() - start)
+    return player.iterations * len(states) / max(time.process_time() - start, 1e-9)
 
 
 def speed(spec: str, iterations: int, runs: int) -> tuple[float, float]:

@@ -600,7 +600,18 @@ cdef extern from *:
     static __inline int mgc_popcount(unsigned long long x) { return (int)__popcnt64(x); }
     #else
     #define mgc_lowest_bit(x) __builtin_ctzll(x)
+    #if defined(__POPCNT__)
     #define mgc_popcount(x) __builtin_popcountll(x)
+    #else
+    /* without -mpopcnt (the flags are portable) __builtin_popcountll is a call into
+       libgcc; this is the same count inline, without branches */
+    static inline int mgc_popcount(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
     #endif
     """
     int lowest_bit "mgc_lowest_bit"(uint64_t x) noexcept nogil   # x != 0

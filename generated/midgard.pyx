@@ -1119,7 +1119,18 @@ cdef extern from *:
     static __inline int mgc_popcount(unsigned long long x) { return (int)__popcnt64(x); }
     #else
     #define mgc_lowest_bit(x) __builtin_ctzll(x)
+    #if defined(__POPCNT__)
     #define mgc_popcount(x) __builtin_popcountll(x)
+    #else
+    /* without -mpopcnt (the flags are portable) __builtin_popcountll is a call into
+       libgcc; this is the same count inline, without branches */
+    static inline int mgc_popcount(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
     #endif
     """
     int lowest_bit "mgc_lowest_bit"(uint64_t x) noexcept nogil   # x != 0
@@ -1629,6 +1640,7 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
     cdef int order[N_CELLS]            # the same cells in filling order: priority cells first
     cdef int r = 0
     cdef int seed, size, head, cell, nb, slot, j, k
+    cdef bint stale = False            # a region was filled since the sets were computed
     cdef uint64_t partial[WORDS]       # the cells of open regions whose search stopped early
     cdef int pending[N_CELLS]          # their cells not expanded yet
     cdef int n_pending = 0
@@ -1641,6 +1653,22 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
     seed_around = f0
     for seed_slot in range(DEGREE[seed_around]):
         seed = NBRS[seed_around][seed_slot]
+        if stale:
+            # a region was filled: the sets describe the old board (computed only when
+            # another seed follows a fill)
+            # first finish the open regions left unfinished, on that old board
+            while n_pending > 0:
+                n_pending -= 1
+                cell = pending[n_pending]
+                for slot in range(DEGREE[cell]):
+                    nb = NBRS[cell][slot]
+                    if has_new_cell(members, visited, nb):
+                        add_cell(visited, nb)
+                        pending[n_pending] = nb
+                        n_pending += 1
+            memset(partial, 0, sizeof(partial))
+            cellset_1(st, members, opening, firsts)
+            stale = False
         if seed >= N_CELLS or not has_new_cell(members, visited, seed):
             continue
         # grow the region breadth-first, in neighbour order
@@ -1673,19 +1701,10 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
                     pending[n_pending] = region[j]
                     n_pending += 1
             continue
-        # the region is closed and filling it changes the board: first finish the open
-        # regions left unfinished, on the board they were found on, so that `visited`
-        # holds exactly the cells a search without early stops would have visited
-        while n_pending > 0:
-            n_pending -= 1
-            cell = pending[n_pending]
-            for slot in range(DEGREE[cell]):
-                nb = NBRS[cell][slot]
-                if has_new_cell(members, visited, nb):
-                    add_cell(visited, nb)
-                    pending[n_pending] = nb
-                    n_pending += 1
-        memset(partial, 0, sizeof(partial))
+        # the region is closed and filling it changes the board; the open regions left
+        # unfinished are finished on the board they were found on (the set `members` of
+        # that board) before another seed is tried, so that `visited` then holds exactly
+        # the cells a search without early stops would have visited (see `stale` above)
         # a closed region: the set of its cells, for its border
         memset(inside, 0, sizeof(inside))
         for j in range(size):
@@ -1700,8 +1719,7 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
                 order[k] = region[j]
                 k += 1
         if award_region(st, region, order, size, inside, 0, True, st.current):
-            # the board changed: the sets describe the old board
-            cellset_1(st, members, opening, firsts)
+            stale = True
 
 
 # ---------------------------------------------------------------------------- effects

@@ -1119,7 +1119,18 @@ cdef extern from *:
     static __inline int mgc_popcount(unsigned long long x) { return (int)__popcnt64(x); }
     #else
     #define mgc_lowest_bit(x) __builtin_ctzll(x)
+    #if defined(__POPCNT__)
     #define mgc_popcount(x) __builtin_popcountll(x)
+    #else
+    /* without -mpopcnt (the flags are portable) __builtin_popcountll is a call into
+       libgcc; this is the same count inline, without branches */
+    static inline int mgc_popcount(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
     #endif
     """
     int lowest_bit "mgc_lowest_bit"(uint64_t x) noexcept nogil   # x != 0
@@ -1620,9 +1631,15 @@ cdef void assess_0(State* st) noexcept nogil:
     cdef int order[N_CELLS]            # the same cells in filling order: priority cells first
     cdef int r = 0
     cdef int seed, size, head, cell, nb, slot, j, k
+    cdef bint stale = False            # a region was filled since the sets were computed
     memset(visited, 0, sizeof(visited))
     cellset_1(st, members, firsts)
     for seed in range(N_CELLS):
+        if stale:
+            # a region was filled: the sets describe the old board (computed only when
+            # another seed follows a fill)
+            cellset_1(st, members, firsts)
+            stale = False
         if seed >= N_CELLS or not has_new_cell(members, visited, seed):
             continue
         # grow the region breadth-first, in neighbour order
@@ -1654,8 +1671,7 @@ cdef void assess_0(State* st) noexcept nogil:
                 order[k] = region[j]
                 k += 1
         if award_region(st, region, order, size, inside, 0, True, st.last):
-            # the board changed: the sets describe the old board
-            cellset_1(st, members, firsts)
+            stale = True
 
 
 # ---------------------------------------------------------------------------- effects

@@ -102,7 +102,7 @@ def test_every_spec_plays_the_same_games(item):
 
 def test_region_searches_that_stop_early_change_nothing():
     # The compiled region search stops at the first sign that a region is open and grows
-    # the rest only before a closed region is filled. tests/data/regions.yaml has many
+    # the rest only after a fill, before the next seed. tests/data/regions.yaml has many
     # seeds per assessment, open regions beside closed ones and membership that each fill
     # changes board-wide: dropping that late growth, or the check that joins a search to
     # an unfinished open region, makes many (resp. nearly all) of these games differ.
