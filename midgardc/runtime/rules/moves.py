@@ -8,7 +8,7 @@ from typing import Callable, NamedTuple, Optional, Sequence
 
 from ...ir.nodes import BOOL, Action, Binary, Expr, GameIR
 from ...ir.analysis import reads
-from ...ir.plan import plan_game
+from ...ir.plan import necessary, plan_game
 
 
 class Test(NamedTuple):
@@ -25,7 +25,9 @@ class Test(NamedTuple):
 class Loop(NamedTuple):
     """One parameter loop of an action's plan (``midgardc/ir/plan.py``), as closures:
     the candidate values (None: the whole domain), the conditions that filter the domain
-    once per listing (``once``), those tested for each value (``conds``), and the bounds
+    once per listing (``once``: the plan's, then the parts of the other conditions that
+    read no outer parameter, ``ir.plan.necessary``), those tested for each value
+    (``conds``), and the bounds
     of an integer parameter (``lower``, ``upper``: it is at least / at most each)."""
 
     name: str
@@ -79,6 +81,12 @@ def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Cal
                 keyed = (compile_expr(L.keyed[1]), compile_expr(L.keyed[2]), {})
             skip = once + facts + ([L.keyed[0]] if L.keyed is not None else [])
             rest = [test(c, uses[c] > 1) for c in L.conds if not any(c is o for o in skip)]
+            if free:  # a condition's part that reads no outer parameter sieves the loop first
+                outer = {q.name for q in ir.actions[p.action].params[:j]}
+                for c in L.conds:
+                    part = necessary(c, outer, ir.defines) if reads(c) & outer else None
+                    if part is not None and L.param.name in reads(part):
+                        tests.append(test(part, True))
             fact = None
             if facts:
                 joined = facts[0]
@@ -96,7 +104,11 @@ def holds(core, test: Test, env: dict, seen: dict) -> bool:
     several loops test."""
     if test.number is None:
         return test.fn(core, env)
-    key = (test.number, *(env[n] for n in test.names))
+    names = test.names
+    if len(names) == 1:  # (the common case, without building the key from a generator)
+        key = (test.number, env[names[0]])
+    else:
+        key = (test.number, *[env[n] for n in names])
     if key not in seen:
         seen[key] = test.fn(core, env)
     return seen[key]
@@ -138,7 +150,7 @@ class Moves:
                 return
         sizes = self.prog.sizes[ai]
         n = self.prog.n
-        filtered: dict[int, list[int]] = {}  # loop -> its domain filtered by its `once` conditions
+        passed: dict[int, dict[int, bool]] = {}  # loop -> value -> whether its `once` conditions hold
         last = len(loops) - 1
 
         def values(j: int) -> list[int]:
@@ -164,17 +176,18 @@ class Moves:
                 domain = [v for v in domain if v in wanted]
             if not loop.once:
                 return domain
-            depends = loop.facts is not None or loop.keyed is not None  # on the loops outside
-            if not depends and j in filtered:
-                return filtered[j]
+            # the `once` conditions read no outer parameter: whether a value passes them is
+            # the same for every binding of the outer loops, so it is found once per
+            # listing (``passed``), for the values the loop visits
+            passes = passed.setdefault(j, {})
             keep = []
             for v in domain:
-                env[loop.name] = v + loop.lo
-                if all(holds(self, test, env, seen) for test in loop.once):
+                if v not in passes:
+                    env[loop.name] = v + loop.lo
+                    passes[v] = all(holds(self, test, env, seen) for test in loop.once)
+                if passes[v]:
                     keep.append(v)
             env.pop(loop.name, None)
-            if not depends:
-                filtered[j] = keep
             return keep
 
         def level(j: int, offset: int) -> None:
