@@ -39,8 +39,8 @@ class Loop(NamedTuple):
     conds: list[Test]
     lower: list[Callable]
     upper: list[Callable]
-    narrowed: dict  # values of ``facts.names`` -> the domain values where the facts hold
-    keyed: Optional[tuple[Callable, Callable, dict]]  # (F, X, F's value -> domain values): visit F == X
+    narrowed: dict  # values of ``facts.names`` -> the set of domain values where the facts hold
+    keyed: Optional[tuple[Callable, Callable, dict]]  # (F, X, F's value -> set of domain values): visit F == X
 
 
 def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Callable]) -> list[tuple[list[Callable], list[Loop]]]:
@@ -150,7 +150,7 @@ class Moves:
                 return
         sizes = self.prog.sizes[ai]
         n = self.prog.n
-        passed: dict[int, dict[int, bool]] = {}  # loop -> value -> whether its `once` conditions hold
+        filtered: dict[int, Sequence[int]] = {}  # loop -> its domain filtered by its `once` conditions
         last = len(loops) - 1
 
         def values(j: int) -> list[int]:
@@ -161,34 +161,35 @@ class Moves:
                 low = max([0] + [f(self, env) - loop.lo for f in loop.lower])
                 high = min([sizes[j] - 1] + [f(self, env) - loop.lo for f in loop.upper])
                 return range(low, high + 1)
-            domain: Sequence[int] = range(sizes[j])
+            # the `once` conditions read no outer parameter: the values passing them are the
+            # same for every binding of the outer loops, found once per listing over the
+            # whole domain; board facts (and a keyed fact) then keep those they allow
+            if j not in filtered:
+                domain: Sequence[int] = range(sizes[j])
+                if loop.once:
+                    keep = []
+                    for v in domain:
+                        env[loop.name] = v + loop.lo
+                        if all(holds(self, test, env, seen) for test in loop.once):
+                            keep.append(v)
+                    env.pop(loop.name, None)
+                    domain = keep
+                filtered[j] = domain
+            domain = filtered[j]
             if loop.facts is not None:  # board facts: the same values in every position
                 key = tuple(env[name] for name in loop.facts.names)
                 if key not in loop.narrowed:
-                    loop.narrowed[key] = [v for v in domain if loop.facts.fn(self, {**env, loop.name: v + loop.lo})]
-                domain = loop.narrowed[key]
+                    loop.narrowed[key] = {v for v in range(sizes[j]) if loop.facts.fn(self, {**env, loop.name: v + loop.lo})}
+                allowed = loop.narrowed[key]
+                domain = [v for v in domain if v in allowed]
             if loop.keyed is not None:
                 fact, value, index = loop.keyed
                 if not index:  # once per game: the domain values by their fact's value
                     for v in range(sizes[j]):
-                        index.setdefault(fact(self, {loop.name: v + loop.lo}), []).append(v)
-                wanted = set(index.get(value(self, env), ()))
+                        index.setdefault(fact(self, {loop.name: v + loop.lo}), set()).add(v)
+                wanted = index.get(value(self, env), ())
                 domain = [v for v in domain if v in wanted]
-            if not loop.once:
-                return domain
-            # the `once` conditions read no outer parameter: whether a value passes them is
-            # the same for every binding of the outer loops, so it is found once per
-            # listing (``passed``), for the values the loop visits
-            passes = passed.setdefault(j, {})
-            keep = []
-            for v in domain:
-                if v not in passes:
-                    env[loop.name] = v + loop.lo
-                    passes[v] = all(holds(self, test, env, seen) for test in loop.once)
-                if passes[v]:
-                    keep.append(v)
-            env.pop(loop.name, None)
-            return keep
+            return domain
 
         def level(j: int, offset: int) -> None:
             loop = loops[j]
