@@ -201,28 +201,6 @@ def candidates(e: Expr, var: str, ir: GameIR) -> Optional[tuple[list[Expr], bool
     return None
 
 
-def necessary(e: Expr, outer: set, defines: tuple[Define, ...]) -> Optional[Expr]:
-    """A condition that ``e`` implies and that reads none of the names in ``outer``, or
-    None when there is none to be had: ``e`` itself when it reads none of them; through
-    definitions (inlined), ``a and b`` keeps the parts that have one, ``a or b`` needs one
-    from each side. The interpreter filters a loop by it once per listing (it reads no
-    outer parameter), so a condition on a parameter and the loops outside it is tested
-    in full only where its own part holds: ``(hut(c) and owner(c) == mover and
-    kind_at(c) == k)`` needs ``hut(c) and owner(c) == mover`` whatever ``k`` is."""
-    if not (reads(e) & outer):
-        return e
-    if isinstance(e, DefineCall) and e.type == BOOL and e.index < len(defines):
-        return necessary(inline(e, defines), outer, defines)
-    if isinstance(e, Binary) and e.op in ("and", "or"):
-        left, right = necessary(e.left, outer, defines), necessary(e.right, outer, defines)
-        if e.op == "or":
-            return None if left is None or right is None else Binary("or", left, right, BOOL)
-        if left is None or right is None:
-            return left if right is None else right
-        return Binary("and", left, right, BOOL)
-    return None
-
-
 # -- bounds of integer parameters ------------------------------------------------------
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}

@@ -8,7 +8,7 @@ from typing import Callable, NamedTuple, Optional, Sequence
 
 from ...ir.nodes import BOOL, Action, Binary, Expr, GameIR
 from ...ir.analysis import reads
-from ...ir.plan import necessary, plan_game
+from ...ir.plan import plan_game
 
 
 class Test(NamedTuple):
@@ -25,9 +25,7 @@ class Test(NamedTuple):
 class Loop(NamedTuple):
     """One parameter loop of an action's plan (``midgardc/ir/plan.py``), as closures:
     the candidate values (None: the whole domain), the conditions that filter the domain
-    once per listing (``once``: the plan's, then the parts of the other conditions that
-    read no outer parameter, ``ir.plan.necessary``), those tested for each value
-    (``conds``), and the bounds
+    once per listing (``once``), those tested for each value (``conds``), and the bounds
     of an integer parameter (``lower``, ``upper``: it is at least / at most each)."""
 
     name: str
@@ -39,8 +37,8 @@ class Loop(NamedTuple):
     conds: list[Test]
     lower: list[Callable]
     upper: list[Callable]
-    narrowed: dict  # values of ``facts.names`` -> the set of domain values where the facts hold
-    keyed: Optional[tuple[Callable, Callable, dict]]  # (F, X, F's value -> set of domain values): visit F == X
+    narrowed: dict  # values of ``facts.names`` -> the domain values where the facts hold
+    keyed: Optional[tuple[Callable, Callable, dict]]  # (F, X, F's value -> domain values): visit F == X
 
 
 def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Callable]) -> list[tuple[list[Callable], list[Loop]]]:
@@ -81,12 +79,6 @@ def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Cal
                 keyed = (compile_expr(L.keyed[1]), compile_expr(L.keyed[2]), {})
             skip = once + facts + ([L.keyed[0]] if L.keyed is not None else [])
             rest = [test(c, uses[c] > 1) for c in L.conds if not any(c is o for o in skip)]
-            if free:  # a condition's part that reads no outer parameter sieves the loop first
-                outer = {q.name for q in ir.actions[p.action].params[:j]}
-                for c in L.conds:
-                    part = necessary(c, outer, ir.defines) if reads(c) & outer else None
-                    if part is not None and L.param.name in reads(part):
-                        tests.append(test(part, True))
             fact = None
             if facts:
                 joined = facts[0]
@@ -104,11 +96,7 @@ def holds(core, test: Test, env: dict, seen: dict) -> bool:
     several loops test."""
     if test.number is None:
         return test.fn(core, env)
-    names = test.names
-    if len(names) == 1:  # (the common case, without building the key from a generator)
-        key = (test.number, env[names[0]])
-    else:
-        key = (test.number, *[env[n] for n in names])
+    key = (test.number, *(env[n] for n in test.names))
     if key not in seen:
         seen[key] = test.fn(core, env)
     return seen[key]
@@ -150,7 +138,7 @@ class Moves:
                 return
         sizes = self.prog.sizes[ai]
         n = self.prog.n
-        filtered: dict[int, Sequence[int]] = {}  # loop -> its domain filtered by its `once` conditions
+        filtered: dict[int, list[int]] = {}  # loop -> its domain filtered by its `once` conditions
         last = len(loops) - 1
 
         def values(j: int) -> list[int]:
@@ -161,35 +149,33 @@ class Moves:
                 low = max([0] + [f(self, env) - loop.lo for f in loop.lower])
                 high = min([sizes[j] - 1] + [f(self, env) - loop.lo for f in loop.upper])
                 return range(low, high + 1)
-            # the `once` conditions read no outer parameter: the values passing them are the
-            # same for every binding of the outer loops, found once per listing over the
-            # whole domain; board facts (and a keyed fact) then keep those they allow
-            if j not in filtered:
-                domain: Sequence[int] = range(sizes[j])
-                if loop.once:
-                    keep = []
-                    for v in domain:
-                        env[loop.name] = v + loop.lo
-                        if all(holds(self, test, env, seen) for test in loop.once):
-                            keep.append(v)
-                    env.pop(loop.name, None)
-                    domain = keep
-                filtered[j] = domain
-            domain = filtered[j]
+            domain: Sequence[int] = range(sizes[j])
             if loop.facts is not None:  # board facts: the same values in every position
                 key = tuple(env[name] for name in loop.facts.names)
                 if key not in loop.narrowed:
-                    loop.narrowed[key] = {v for v in range(sizes[j]) if loop.facts.fn(self, {**env, loop.name: v + loop.lo})}
-                allowed = loop.narrowed[key]
-                domain = [v for v in domain if v in allowed]
+                    loop.narrowed[key] = [v for v in domain if loop.facts.fn(self, {**env, loop.name: v + loop.lo})]
+                domain = loop.narrowed[key]
             if loop.keyed is not None:
                 fact, value, index = loop.keyed
                 if not index:  # once per game: the domain values by their fact's value
                     for v in range(sizes[j]):
-                        index.setdefault(fact(self, {loop.name: v + loop.lo}), set()).add(v)
-                wanted = index.get(value(self, env), ())
+                        index.setdefault(fact(self, {loop.name: v + loop.lo}), []).append(v)
+                wanted = set(index.get(value(self, env), ()))
                 domain = [v for v in domain if v in wanted]
-            return domain
+            if not loop.once:
+                return domain
+            depends = loop.facts is not None or loop.keyed is not None  # on the loops outside
+            if not depends and j in filtered:
+                return filtered[j]
+            keep = []
+            for v in domain:
+                env[loop.name] = v + loop.lo
+                if all(holds(self, test, env, seen) for test in loop.once):
+                    keep.append(v)
+            env.pop(loop.name, None)
+            if not depends:
+                filtered[j] = keep
+            return keep
 
         def level(j: int, offset: int) -> None:
             loop = loops[j]
