@@ -214,9 +214,17 @@ class Program:
                     return known[key]
 
                 return fact
+            # (one closure per arity up to three: a dict display, not a comprehension, is
+            # what makes a call of a definition cheap)
             if len(args) == 1:
                 (n0,), (a0,) = names, args
                 return lambda s, env: bodies[idx](s, {n0: a0(s, env)})
+            if len(args) == 2:
+                (n0, n1), (a0, a1) = names, args
+                return lambda s, env: bodies[idx](s, {n0: a0(s, env), n1: a1(s, env)})
+            if len(args) == 3:
+                (n0, n1, n2), (a0, a1, a2) = names, args
+                return lambda s, env: bodies[idx](s, {n0: a0(s, env), n1: a1(s, env), n2: a2(s, env)})
             return lambda s, env: bodies[idx](s, {n: a(s, env) for n, a in zip(names, args)})
         if isinstance(e, Unary):
             a = self.compile(e.arg)
@@ -370,38 +378,56 @@ class Program:
         body = self.compile(body_expr)
         var = q.var
 
-        def run(s, env):
-            inner = dict(env)
-            if q.kind == "any":
+        # one closure per kind of quantifier (chosen here, not at every evaluation)
+        if q.kind == "any":
+
+            def any_(s, env):
+                inner = dict(env)
                 for x in dom(s, env):
                     inner[var] = x
                     if body(s, inner):
                         return 1
                 return 0
-            if q.kind == "all":
+
+            return any_
+        if q.kind == "all":
+
+            def all_(s, env):
+                inner = dict(env)
                 for x in dom(s, env):
                     inner[var] = x
                     if not body(s, inner):
                         return 0
                 return 1
-            if q.kind == "count":
+
+            return all_
+        if q.kind == "count":
+
+            def count(s, env):
+                inner = dict(env)
                 total = 0
                 for x in dom(s, env):
                     inner[var] = x
                     if body(s, inner):
                         total += 1
                 return total
-            values = []
+
+            return count
+        kind = q.kind
+
+        def values(s, env):  # sum, min, max (0 over no elements)
+            inner = dict(env)
+            out = []
             for x in dom(s, env):
                 inner[var] = x
-                values.append(body(s, inner))
-            if q.kind == "sum":
-                return sum(values)
-            if not values:
+                out.append(body(s, inner))
+            if kind == "sum":
+                return sum(out)
+            if not out:
                 return 0
-            return min(values) if q.kind == "min" else max(values)
+            return min(out) if kind == "min" else max(out)
 
-        return run
+        return values
 
     def _builtins(self) -> dict[str, Callable]:
         ir = self.ir
