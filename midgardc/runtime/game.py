@@ -49,6 +49,16 @@ class Game:
 
         self.start = None if text is None else read_position(self.ir, text)
 
+    def state_at(self, text: str, seed: int = 0) -> "State":
+        """A new game for ``seed`` begun at the position ``text`` (the spec's notation),
+        leaving ``start_from`` as it is."""
+        from ..ir.position import read_position
+
+        start = read_position(self.ir, text)
+        state = self.new_state(seed)
+        start.load_into(state.core)
+        return state
+
     @property
     def engine_name(self) -> str:
         return self.engine.name
