@@ -122,9 +122,10 @@ def replay_cmd(
             raise click.UsageError(f"--player-count {player_count} does not match the record ({seated} players)")
         from ..spec.lower import list_player_counts
 
-        if position is not None and line.get("position") is not None and position != line["position"]:
-            raise click.UsageError(f"--position does not match the record's start position ({line['position']!r})")
-        position = line.get("position", position)  # a game recorded from a --position start
+        recorded = line.get("position")  # a game recorded from a --position start begins there
+        if position is not None and position != recorded:
+            raise click.UsageError(f"--position does not match the record's start ({'the position ' + repr(recorded) if recorded else 'the setup'}); leave it off")
+        position = recorded
         game = _open_game(ctx, _load_ir(spec, rec_variant, seated if list_player_counts(spec, rec_variant) else None), engine, position)
         try:
             state = replay(game, [str(m) for m in line["moves"]], int(line.get("game_seed", 0)))
