@@ -121,6 +121,8 @@ def read_position(ir: GameIR, text: str) -> StartPosition:
     notation = position_of(ir)
     if notation is None:
         raise PositionTextError(f"{ir.title} declares no position notation (add a 'position:' section to the spec to use --position)")
+    if not isinstance(text, str):  # (e.g. a record's "position" that is not text)
+        raise PositionTextError(f"a position in {notation.name} is text, not {type(text).__name__} {text!r:.40}")
     board = [0] * ir.board.n_cells
     counters = [list(row) for row in ir.counter_init]
     current = 0
