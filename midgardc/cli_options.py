@@ -60,7 +60,7 @@ position_option = click.option(
     "position",
     default=None,
     metavar="TEXT",
-    help="Start from this position, written in the notation the spec declares (position:; for chess, FEN) instead of the setup.",
+    help="Start from this position, written in the notation the spec declares (its 'position:' section) instead of the setup.",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 player_count_option = click.option(

@@ -1,6 +1,6 @@
 """Position notation (``position:``): how a spec's own position text is read.
 
-A spec may declare a notation for whole positions (for chess that is FEN) as a list of
+A spec may declare a notation for whole positions (e.g. one its players publish) as a list of
 *fields* separated by one character (a space by default), each of one of four kinds:
 
 * ``board``: the cells row by row as the board is drawn (top row first, or bottom row
@@ -84,7 +84,7 @@ Field = Union[BoardField, TurnField, FlagsField, ValueField]
 
 @dataclass(frozen=True)
 class PositionIR:
-    """A spec's position notation (``position:``): its name (e.g. FEN), the field
+    """A spec's position notation (``position:``): its name (for messages), the field
     separator and the fields in order."""
 
     name: str

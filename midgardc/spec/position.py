@@ -1,5 +1,5 @@
-"""Lowering of ``position:``: the spec's own notation for whole positions (FEN for chess),
-read by ``--position TEXT`` (see ``midgardc/ir/position.py`` for the fields' meaning)."""
+"""Lowering of ``position:``: the spec's own notation for whole positions (a published
+notation the rulebook or the game's community uses), read by ``--position TEXT`` (see ``midgardc/ir/position.py`` for the fields' meaning)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ POSITION_SECTIONS = {
 
 
 def lower_position(low: "Lowerer", node: Optional[YNode], counters: list, scopes: tuple, types: tuple) -> Optional[PositionIR]:
-    """``position: {name: FEN, separator: " ", fields: [{board: ...}, {turn: ...}, ...]}``."""
+    """``position: {name: NAME, separator: " ", fields: [{board: ...}, {turn: ...}, ...]}``."""
     if node is None:
         return None
     body = low.keys(node, "position", "'position'")
