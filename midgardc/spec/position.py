@@ -1,5 +1,6 @@
 """Lowering of ``position:``: the spec's own notation for whole positions (a published
-notation the rulebook or the game's community uses), read by ``--position TEXT`` (see ``midgardc/ir/position.py`` for the fields' meaning)."""
+notation its players use), read by ``--position TEXT`` (see ``midgardc/ir/position.py``
+for the fields' meaning)."""
 
 from __future__ import annotations
 
