@@ -1486,13 +1486,15 @@ def playout_trace(uint64_t seed, Core core=None):
 
 
 cdef long long perft_rec(State* st, int depth, int n, int* moves) noexcept nogil:
-    """Move sequences of length `depth` from `st`, whose n legal moves are moves[0..n-1];
-    a game that ends earlier counts once (as midgardc.runtime.game.perft does)."""
+    """Move sequences of length exactly `depth` from `st`, whose n legal moves are
+    moves[0..n-1]; a game that ends earlier adds nothing (as midgardc.runtime.game.perft)."""
     cdef State child
     cdef long long total = 0
     cdef int i, child_n
-    if st.terminal or depth == 0:
+    if depth == 0:
         return 1
+    if st.terminal:
+        return 0
     if depth == 1:
         return n
     for i in range(n):

@@ -54,6 +54,14 @@ seed_option = click.option(
     "--seed", "-s", type=SeedType(), default=0, show_default=True, metavar="S", help="Seed: the same seed gives the same games on either engine."
 )
 moves_option = click.option("--moves", "-m", default="", metavar='"M1 M2 ..."', help="Moves in notation from the start, separated by spaces (or commas).")
+position_option = click.option(
+    "--position",
+    "-P",
+    "position",
+    default=None,
+    metavar="TEXT",
+    help="Start from this position, written in the notation the spec declares (its 'position:' section) instead of the setup.",
+)
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 player_count_option = click.option(
     "--player-count",

@@ -110,7 +110,7 @@ def test_command_lines_cover_the_new_commands_and_options(tmp_path):
     cases = [fuzz.make_cli_case(ch, paths, str(tmp_path), records) for _ in range(1500)]
     assert {c[0] for c in cases} == set(cli_cases.COMMANDS)
     flat = [a for c in cases for a in c]
-    for option in ("--player-count", "--cluster", "--record", "--game", "--html", "--max-replays", "--csv", "--variant"):
+    for option in ("--player-count", "--cluster", "--record", "--game", "--html", "--max-replays", "--csv", "--variant", "--position"):
         assert option in flat, option
     assert any(a.startswith(("random,mcts:", "mcts:")) and "=" in a for a in flat)
     assert any(c[0] == "replay" and "--record" in c and c[1] in records.good.values() for c in cases)

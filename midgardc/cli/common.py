@@ -44,9 +44,20 @@ def _engine_explicit(ctx: click.Context) -> bool:
     return source is not None and source != click.core.ParameterSource.DEFAULT
 
 
-def _open_game(ctx: click.Context, ir: GameIR, engine: str) -> Game:
-    """The game on the chosen back end; an unavailable compiled engine that was only the
-    default gives way to the interpreter (with a note on stderr)."""
+def _open_game(ctx: click.Context, ir: GameIR, engine: str, position: Optional[str] = None) -> Game:
+    """The game on the chosen back end, starting at ``position`` (the spec's notation) if
+    given; an unavailable compiled engine that was only the default gives way to the
+    interpreter (with a note on stderr)."""
+    if position is not None:
+        from ..ir.position import read_position
+
+        read_position(ir, position)  # a bad text is refused before any engine is built
+    game = _open_engine(ctx, ir, engine)
+    game.start_from(position)
+    return game
+
+
+def _open_engine(ctx: click.Context, ir: GameIR, engine: str) -> Game:
     if engine != "compiled":
         return game_from_ir(ir, engine)
     try:
@@ -65,8 +76,8 @@ def _open_game(ctx: click.Context, ir: GameIR, engine: str) -> Game:
     return game_from_ir(ir, "interpreted")
 
 
-def _play(ctx: click.Context, spec: str, variant: Optional[str], engine: str, moves: str, seed: int = 0, count: Optional[int] = None) -> State:
-    game = _open_game(ctx, _load_ir(spec, variant, count), engine)
+def _play(ctx: click.Context, spec: str, variant: Optional[str], engine: str, moves: str, seed: int = 0, count: Optional[int] = None, position: Optional[str] = None) -> State:
+    game = _open_game(ctx, _load_ir(spec, variant, count), engine, position)
     return replay(game, game.parse_moves(moves), seed)
 
 

@@ -172,6 +172,8 @@ def play_session(
         viewer = humans[0] if len(humans) == 1 else -1  # hot seat: only what is public
         term.say(state_text(state, viewer, color))
     header = {"spec": spec_path, "spec_sha256": _sha(spec_path), "variant": game.variant, "players_count": n, "engine": game.engine_name, "seed": seed}
+    if game.start is not None:  # a game from a --position start: replay needs it
+        header["position"] = game.start.text
     moves = tuple(state.texts)
     if finished:
         result = _result(state, game_seed, moves)

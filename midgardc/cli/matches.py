@@ -12,6 +12,7 @@ from ..cli_options import (
     engine_option,
     json_option,
     player_count_option,
+    position_option,
     seed_option,
     spec_argument,
     variant_option,
@@ -43,6 +44,7 @@ from .group import cli
 @engine_option("compiled", "Falls back to the interpreter, with a note, if the compiled engine is unavailable.")
 @click.option("--workers", "-w", type=click.IntRange(min=0), default=1, show_default=True, help="Local processes to play in (0: one per CPU). Results do not depend on it.")
 @click.option("--record", "-r", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE.jsonl", help="Write every game (seats, moves, result) as one JSON line.")
+@position_option
 @json_option
 @progress_option
 @click.pass_context
@@ -56,6 +58,7 @@ def match(
     engine: str,
     workers: int,
     record: Optional[str],
+    position: Optional[str],
     as_json: bool,
     show_progress: Optional[bool],
 ) -> None:
@@ -79,7 +82,7 @@ def match(
     if len(players) != ir.n_players:
         given = f"{len(players)} player{' was' if len(players) == 1 else 's were'} given"
         raise click.BadParameter(f"{ir.title} has {ir.n_players} seats ({', '.join(ir.players)}); {given}", param_hint="'--players'")
-    game = _open_game(ctx, ir, engine)
+    game = _open_game(ctx, ir, engine, position)
     workers = workers or default_workers()
     with progress(games, show_progress) as tick:
         outcome = run_match(game, spec, players, games, seed=seed, workers=workers, record=record, on_game=tick)

@@ -12,6 +12,7 @@ from ..cli_options import (
     json_option,
     moves_option,
     player_count_option,
+    position_option,
     seed_option,
     spec_argument,
     variant_option,
@@ -66,6 +67,7 @@ def _check_against_record(state: State, line: dict, record: str) -> str:
 @engine_option("interpreted")
 @click.option("--record", "-r", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl", help="Replay a game recorded by 'match --record' or 'tournament --record' and check its result; a spec changed since the record was made is refused.")
 @click.option("--game", "-g", "game_index", type=click.IntRange(min=0), default=None, help="Which game of --record (default 0).")
+@position_option
 @click.option("--as", "as_player", default=None, metavar="PLAYER", help="Print only what PLAYER (a name or a seat index) sees: its observation at every step, one JSON object per line (its legal moves on its turns).")
 @json_option
 @click.pass_context
@@ -80,6 +82,7 @@ def replay_cmd(
     record: Optional[str],
     game_index: Optional[int],
     as_player: Optional[str],
+    position: Optional[str],
     as_json: bool,
 ) -> None:
     """Play moves from the start and show where they lead.
@@ -95,7 +98,7 @@ def replay_cmd(
     if record is None:
         if game_index is not None:
             raise click.UsageError("--game needs --record")
-        state = _play(ctx, spec, variant, engine, moves, seed, player_count)
+        state = _play(ctx, spec, variant, engine, moves, seed, player_count, position)
     else:
         from ..matches import read_record, spec_sha256
 
@@ -119,7 +122,11 @@ def replay_cmd(
             raise click.UsageError(f"--player-count {player_count} does not match the record ({seated} players)")
         from ..spec.lower import list_player_counts
 
-        game = _open_game(ctx, _load_ir(spec, rec_variant, seated if list_player_counts(spec, rec_variant) else None), engine)
+        recorded = line.get("position")  # a game recorded from a --position start begins there
+        if position is not None and position != recorded:
+            raise click.UsageError(f"--position does not match the record's start ({'the position ' + repr(recorded) if recorded else 'the setup'}); leave it off")
+        position = recorded
+        game = _open_game(ctx, _load_ir(spec, rec_variant, seated if list_player_counts(spec, rec_variant) else None), engine, position)
         try:
             state = replay(game, [str(m) for m in line["moves"]], int(line.get("game_seed", 0)))
         except MoveError as exc:  # say which game of which file does not replay
@@ -145,12 +152,13 @@ def replay_cmd(
 @player_count_option
 @engine_option("interpreted")
 @seed_option  # (the game's seed: it shuffles the decks of a spec with a deck)
+@position_option
 @click.pass_context
-def moves(ctx: click.Context, spec: str, moves: str, variant: Optional[str], player_count: Optional[int], engine: str, seed: int) -> None:
+def moves(ctx: click.Context, spec: str, moves: str, variant: Optional[str], player_count: Optional[int], engine: str, seed: int, position: Optional[str]) -> None:
     """Print the legal moves after a sequence of moves, in notation, on one line.
 
     Where a roll is due the legal moves are the roll's outcomes (e.g. roll:A-4-blank)."""
-    state = _play(ctx, spec, variant, engine, moves, seed=seed, count=player_count)
+    state = _play(ctx, spec, variant, engine, moves, seed=seed, count=player_count, position=position)
     click.echo(" ".join(m.text for m in state.legal_moves()))
     if state.is_terminal():
         click.echo("(the game is over: no legal moves)", err=True)
@@ -165,13 +173,14 @@ def moves(ctx: click.Context, spec: str, moves: str, variant: Optional[str], pla
 @click.option("--svg", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="FILE", help="Also write an SVG picture of the board to FILE ('-': to stdout, instead of the text).")
 @click.option("--color/--no-color", default=None, help="Colour the text board (default: when stdout is a terminal).")
 @seed_option  # (the game's seed: it shuffles the decks of a spec with a deck)
+@position_option
 @click.pass_context
-def show(ctx: click.Context, spec: str, moves: str, variant: Optional[str], player_count: Optional[int], engine: str, svg: Optional[str], color: Optional[bool], seed: int) -> None:
+def show(ctx: click.Context, spec: str, moves: str, variant: Optional[str], player_count: Optional[int], engine: str, svg: Optional[str], color: Optional[bool], seed: int, position: Optional[str]) -> None:
     """Draw the board after a sequence of moves (text on the terminal, or SVG)."""
     from ..render.svg import render_svg
     from ..runtime.view import render_text
 
-    state = _play(ctx, spec, variant, engine, moves, seed=seed, count=player_count)
+    state = _play(ctx, spec, variant, engine, moves, seed=seed, count=player_count, position=position)
     picture = None
     if svg is not None:
         try:
@@ -193,18 +202,22 @@ def show(ctx: click.Context, spec: str, moves: str, variant: Optional[str], play
 @variant_option
 @player_count_option
 @engine_option("interpreted")
+@position_option
+@moves_option
 @click.pass_context
-def perft(ctx: click.Context, spec: str, depth: int, variant: Optional[str], player_count: Optional[int], engine: str) -> None:
+def perft(ctx: click.Context, spec: str, depth: int, variant: Optional[str], player_count: Optional[int], engine: str, position: Optional[str], moves: str) -> None:
     """Count legal move sequences, one line "depth count" per depth 1..N.
 
-    A game that ends before the depth counts once, as a leaf where it ended. A roll's
-    outcomes count as moves, one branch each (not weighted by probability). Both engines
-    must give the same counts; a difference is a bug in one of them.
+    The standard perft: only sequences of exactly that many moves count (a game that ends
+    before the depth adds nothing there). A roll's outcomes count as moves, one branch
+    each (not weighted by probability). Counted from the start, from --position, and
+    after --moves. Both engines must give the same counts; a difference is a bug in one
+    of them.
     """
     from ..runtime.game import perft as count
 
-    game = _open_game(ctx, _load_ir(spec, variant, player_count), engine)
-    native = getattr(game.engine, "perft", None)
+    state = _play(ctx, spec, variant, engine, moves, 0, player_count, position)
+    native = getattr(state.game.engine, "perft", None)
     for d in range(1, depth + 1):
-        n = native(d) if native is not None else count(game.new_state(0), d)
+        n = native(d, state.core) if native is not None else count(state, d)
         click.echo(f"{d} {n}")

@@ -91,6 +91,8 @@ def run_match(
     writer = None
     if record is not None:
         header = {"spec": spec_path, "spec_sha256": spec_sha256(spec_path), "variant": game.variant, "players_count": game.ir.n_players, "engine": game.engine_name, "seed": seed}
+        if game.start is not None:  # games from a --position start: replay needs it
+            header["position"] = game.start.text
         writer = RecordWriter(record, lambda result: record_line(game.ir, labels, header, result))
 
     def take(result: GameResult) -> None:
@@ -105,7 +107,7 @@ def run_match(
             for i in range(games):
                 take(play_game(game, objects, i, seed))
         else:
-            config = RunConfig(spec_path, game.engine_name, tuple(players), tuple(labels), game.ir.n_players)
+            config = RunConfig(spec_path, game.engine_name, tuple(players), tuple(labels), game.ir.n_players, game.start.text if game.start is not None else None)
             tasks = (GameTask(i, derive_seed(seed, i), game.variant, seating(i, n)) for i in range(games))
             run_pool(config, tasks, games, workers, take)
     except KeyboardInterrupt:
@@ -141,6 +143,7 @@ class RunConfig:
     players: tuple[PlayerSpec, ...]
     labels: tuple[str, ...]
     n_players: Optional[int] = None  # the player count the spec is loaded for (None: its default)
+    position: Optional[str] = None  # where every game starts (the spec's position notation; None: the setup)
 
 
 class Workshop:
@@ -159,6 +162,7 @@ class Workshop:
             from ..runtime.game import load
 
             game = self.games[variant] = load(self.spec_path, variant, engine=self.config.engine, n_players=self.config.n_players)
+            game.start_from(self.config.position)
         return game
 
     def play(self, task: GameTask) -> GameResult:

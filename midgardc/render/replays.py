@@ -216,6 +216,7 @@ def _replay_line(record: str, line: Line, game: "Game", group: Optional[Group]) 
         raise MidgardcError(f"{where} names {len(d['seats'])} players in 'seats' for {len(d['seat_names'])} seats")
     if len(d["seats"]) != ir.n_players or list(d["seat_names"]) != list(ir.players):
         raise MidgardcError(f"{where} has seats {d['seat_names']} but {ir.title} has {list(ir.players)}")
+    game.start_from(d.get("position"))  # a game recorded from a --position start begins there
     state = game.new_state(int(d["game_seed"]))
     replay = None
     if group is not None:

@@ -51,6 +51,6 @@ class CompiledEngine:
         return self.module.rollouts(core, n, seed & MASK)
 
     def perft(self, depth: int, core: Optional[Any] = None) -> int:
-        """Legal move sequences of length ``depth`` from the start (or ``core``); a game
-        that ends earlier counts once, as in ``midgardc.runtime.game.perft``."""
+        """Legal move sequences of length exactly ``depth`` from the start (or ``core``);
+        a game that ends earlier adds nothing, as in ``midgardc.runtime.game.perft``."""
         return self.module.perft(depth, core)

@@ -39,6 +39,25 @@ class Game:
         self._texts: dict[int, str] = {}
         self._ids: Optional[dict[str, int]] = None
         self.compound = any(a.chain is not None for a in ir.actions)  # moves whose text needs the position
+        self.start = None  # a StartPosition (start_from): where every new game begins instead of the setup
+
+    def start_from(self, text: Optional[str]) -> None:
+        """Begin every new game (``new_state``) at the position ``text`` in the spec's own
+        notation (``position:``; None: the setup again). Both back ends load the very same
+        state, which starts the position history; PositionTextError if it does not read."""
+        from ..ir.position import read_position
+
+        self.start = None if text is None else read_position(self.ir, text)
+
+    def state_at(self, text: str, seed: int = 0) -> "State":
+        """A new game for ``seed`` begun at the position ``text`` (the spec's notation),
+        leaving ``start_from`` as it is."""
+        from ..ir.position import read_position
+
+        start = read_position(self.ir, text)
+        state = self.new_state(seed)
+        start.load_into(state.core)
+        return state
 
     @property
     def engine_name(self) -> str:
@@ -50,8 +69,12 @@ class Game:
         shuffle dealt, before ``start`` effects run: how a chosen deal is played (the
         OpenSpiel adapter's deal chance nodes). Both back ends do it identically."""
         if start_zones is None:
-            return State(self, self.engine.new_core(seed))
-        return State(self, self.engine.new_core(seed, start_zones=start_zones))
+            core = self.engine.new_core(seed)
+        else:
+            core = self.engine.new_core(seed, start_zones=start_zones)
+        if self.start is not None:
+            self.start.load_into(core)
+        return State(self, core)
 
     # -- notation --------------------------------------------------------------------
 
@@ -413,18 +436,20 @@ def game_from_ir(ir: GameIR, engine: str = "interpreted", force_build: bool = Fa
 
 
 def perft(state: State, depth: int) -> int:
-    """Number of legal move sequences of length ``depth`` (games that end earlier count
-    once, as a leaf at the depth they ended). A roll's outcomes are moves here: each
-    outcome is one branch, unweighted by its probability."""
+    """Number of legal move sequences of length exactly ``depth`` (the standard perft: a
+    game that ends earlier adds nothing). A roll's outcomes are moves here: each outcome
+    is one branch, unweighted by its probability."""
     return _perft(state.core, depth)
 
 
 def _perft(core: Any, depth: int) -> int:
-    if core.terminal:
+    if depth <= 0:
         return 1
+    if core.terminal:
+        return 0
     moves = core.legal()
-    if depth <= 1:
-        return len(moves) if depth == 1 else 1
+    if depth == 1:
+        return len(moves)
     total = 0
     for m in moves:
         child = core.clone()

@@ -21,11 +21,11 @@ from .spec_cases import Chooser, Seed
 
 COMMANDS = {
     "validate": ["--variant", "--player-count"],
-    "moves": ["--moves", "--variant", "--engine", "--player-count"],
-    "replay": ["--moves", "--variant", "--seed", "--engine", "--json", "--record", "--game", "--player-count"],
-    "perft": ["--depth", "--variant", "--engine", "--player-count"],
-    "show": ["--moves", "--variant", "--engine", "--color", "--player-count", "--svg"],
-    "match": ["--players", "--games", "--seed", "--variant", "--engine", "--json", "--workers", "--record", "--progress"],
+    "moves": ["--position", "--moves", "--variant", "--engine", "--player-count"],
+    "replay": ["--position", "--moves", "--variant", "--seed", "--engine", "--json", "--record", "--game", "--player-count"],
+    "perft": ["--position", "--depth", "--variant", "--engine", "--player-count"],
+    "show": ["--position", "--moves", "--variant", "--engine", "--color", "--player-count", "--svg"],
+    "match": ["--position", "--players", "--games", "--seed", "--variant", "--engine", "--json", "--workers", "--record", "--progress"],
     "tournament": ["--players", "--variant", "--games", "--seed", "--engine", "--workers", "--cluster", "--record", "--json", "--csv", "--progress", "--no-progress", "--player-count"],
     "report": ["--html", "--spec", "--max-replays", "--engine"],
 }
@@ -38,6 +38,7 @@ MCTS_PLAYERS = [
 OPTION_VALUES = {
     "--variant": ["nope", "", "-", "x" * 100, "\u00e9", "base", "ordered", "multiset"],
     "--moves": ["", "a1", "zz", "a1 a1", "pass", ",,,", "a1,b2 c3", "\x00", "9.9.9", "{c}", "'", "a1 " * 50, "roll:1-2", "roll:2-1 b2", "roll:", "roll:S-S a1", "roll:x-y", "roll:1-1-1", "throw:L-H hub", "throw:H-H", "roll:A-4-blank S:a1", "b3 roll:1-1"],
+    "--position": ["", " ", "x", "-", "8/8/8/8/8/8/8/8 w - -", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "/" * 40, "K" * 100, "9" * 30, "\x00", "X..|.O.|..X:o", "4k3/8/8/8/8/8/8/4K3 w KQkq e3 -5 99999999999999999999999", "8/8/8/8/8/8/8/8 w - - 0 1 extra"],
     "--seed": ["0", "1", "-1", "x", "99999999999999999999999999", "1e3", ""],
     "--engine": ["interpreted", "compiled", "both", "", "c"],
     "--game": ["0", "1", "-1", "x", "999999", "99999999999999999999"],

@@ -72,6 +72,7 @@ from .yamlpos import YList, YMap, YNode, YScalar
 from .present import lower_present
 from .zones import lower_items, lower_zones
 from .history import lower_history
+from .position import lower_position
 from .pools import lower_pools, pool_places, with_stacks
 
 
@@ -208,6 +209,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         counters, counter_init, counter_scope, counter_visible, counter_types = self.lower_counter_values(counters, counter_init, counter_scope, counter_visible, top.get("pools"))
         attributes = self.lower_attributes(top.get("attributes"))
         history = lower_history(self, top.get("history"), counters, max_plies, game.items["max_plies"].pos if "max_plies" in game else game.pos)
+        position = lower_position(self, top.get("position"), counters, counter_scope, counter_types)
         self.lower_defines(top.get("define"))
         actions = self.lower_actions(top.items["actions"])
         if chance is not None:
@@ -258,6 +260,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             stacks=bool(initial_heights) or _uses_stacks((actions, triggers, end, ranking, tuple(self.defines), render, start_effects)),
             start_effects=start_effects,
             returns=returns,
+            meta={"position": position} if position is not None else {},
         ))
 
     def lower_chance(self, node: Optional[YNode]) -> Optional[ChanceIR]:

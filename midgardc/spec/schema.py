@@ -8,6 +8,7 @@ import re
 from ..ir.nodes import CELL, DIR, INT, KIND, PLAYER, ITEM
 from .zones import ZONE_SECTIONS
 from .pools import POOL_SECTIONS
+from .position import POSITION_SECTIONS
 
 SPEC_VERSION = 1
 MAX_PLAYERS = 8
@@ -23,7 +24,7 @@ REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-wri
 
 # section -> (allowed keys, required keys)
 SECTIONS: dict[str, tuple[set[str], set[str]]] = {
-    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes", "history", "start", "returns", "pools"}, {"game", "board", "actions", "ranking"}),
+    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes", "history", "start", "returns", "pools", "position"}, {"game", "board", "actions", "ranking"}),
     "start": ({"effects"}, {"effects"}),
     "returns": ({"counter", "min", "max"}, {"counter", "min", "max"}),
     "game": ({"name", "title", "players", "max_plies", "author", "source", "description"}, {"name", "players"}),
@@ -72,6 +73,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "for_each": ({"each", "where", "effects"}, {"each", "effects"}),
     # kinds of item and zones (items:, zones:) and the effects moving items: see zones.py
     **ZONE_SECTIONS,
+    **POSITION_SECTIONS,  # the spec's position notation (position:): see position.py
     **POOL_SECTIONS,  # places off the board holding pieces (pools:): see pools.py
 }
 

@@ -1,0 +1,264 @@
+"""Position notation (``position:``): how a spec's own position text is read.
+
+A spec may declare a notation for whole positions (e.g. one its players publish) as a list of
+*fields* separated by one character (a space by default), each of one of four kinds:
+
+* ``board``: the cells row by row as the board is drawn (top row first, or bottom row
+  first), rows separated by a character, one letter per (owner, kind) of piece, and
+  empty cells as digits (a run of that many empty cells) and/or as one character each;
+* ``turn``: a letter naming the player to move;
+* ``flags``: letters each setting one element of a true/false counter (or counter array)
+  to true, all the others false; a ``none`` text for "no letter at all";
+* ``value``: one game counter's value in its type's own words (a number, a cell name, a
+  player, an enumeration value) or the ``none`` text for the type's none value.
+
+Trailing fields may be optional (the counter keeps its start value). Reading a text gives
+what both back ends' ``Core.load`` takes, so the interpreter and the compiled engine start
+from the very same state; a position read this way starts the position history (it has
+no earlier positions) and runs no ``start`` effects (the text *is* the position).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from ..errors import MidgardcError
+from .nodes import NOBODY, GameIR
+
+
+@dataclass(frozen=True)
+class BoardField:
+    """The board, row by row. ``rows``: the cells of each row in reading order; ``pieces``:
+    letter -> piece id (owner * n_kinds + kind + 1)."""
+
+    separator: str
+    rows: tuple[tuple[int, ...], ...]
+    pieces: tuple[tuple[str, int], ...]
+    digits: bool = True  # a number: that many empty cells
+    empty: str = ""  # one character per empty cell ("" : none)
+    optional: bool = False
+    name: str = "board"
+
+
+@dataclass(frozen=True)
+class TurnField:
+    """The player to move: text -> seat."""
+
+    letters: tuple[tuple[str, int], ...]
+    optional: bool = False
+    name: str = "turn"
+
+
+@dataclass(frozen=True)
+class FlagsField:
+    """Letters setting true/false counter elements: letter -> (row, column); every
+    element a letter names is false unless its letter is present. ``none``: the text
+    for no letter at all."""
+
+    counter: str
+    letters: tuple[tuple[str, tuple[int, int]], ...]
+    none: str = "-"
+    optional: bool = False
+    name: str = "flags"
+
+
+@dataclass(frozen=True)
+class ValueField:
+    """One counter element (``row``, ``column``) in its type's words: ``names`` (the
+    values' names, value i named names[i]; () for a number), ``none_text`` standing for
+    the value ``none_value``."""
+
+    counter: str
+    row: int
+    column: int
+    names: tuple[str, ...] = ()
+    none_text: Optional[str] = None
+    none_value: int = -1
+    optional: bool = False
+    name: str = "value"
+
+
+Field = Union[BoardField, TurnField, FlagsField, ValueField]
+
+
+@dataclass(frozen=True)
+class PositionIR:
+    """A spec's position notation (``position:``): its name (for messages), the field
+    separator and the fields in order."""
+
+    name: str
+    separator: str
+    fields: tuple[Field, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class StartPosition:
+    """What ``Core.load`` takes, read from a position text (the same for both back ends)."""
+
+    text: str
+    board: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    current: int
+    counters: tuple[tuple[int, ...], ...]
+
+    def load_into(self, core) -> None:
+        core.load(list(self.board), [list(h) for h in self.hands], self.current, NOBODY, 0, None, [list(c) for c in self.counters])
+
+
+class PositionTextError(MidgardcError):
+    """A --position text the spec's notation does not read."""
+
+
+def position_of(ir: GameIR) -> Optional[PositionIR]:
+    """The spec's position notation, if it declares one (kept in ``GameIR.meta``)."""
+    return ir.meta.get("position")
+
+
+def read_position(ir: GameIR, text: str) -> StartPosition:
+    """Read ``text`` in the spec's position notation; a text it does not read raises
+    PositionTextError naming the field and the character (1-based in the whole text)."""
+    notation = position_of(ir)
+    if notation is None:
+        raise PositionTextError(f"{ir.title} declares no position notation (add a 'position:' section to the spec to use --position)")
+    if not isinstance(text, str):  # (e.g. a record's "position" that is not text)
+        raise PositionTextError(f"a position in {notation.name} is text, not {type(text).__name__} {text!r:.40}")
+    board = [0] * ir.board.n_cells
+    counters = [list(row) for row in ir.counter_init]
+    current = 0
+    parts = _split(text, notation.separator)
+    needed = sum(1 for f in notation.fields if not f.optional)
+    described = " ".join(_field_label(f) for f in notation.fields)
+    if len(parts) < needed:
+        missing = notation.fields[len(parts)]
+        raise PositionTextError(f"--position: the {notation.name} text {text!r} ends before its {_ordinal(len(parts) + 1)} field ({_field_label(missing)}); {notation.name} is: {described}")
+    if len(parts) > len(notation.fields):
+        start, word = parts[len(notation.fields)]
+        raise PositionTextError(f"--position: {notation.name} has {len(notation.fields)} fields ({described}); character {start + 1} {word[:20]!r} begins an extra one")
+    for i, (f, (start, word)) in enumerate(zip(notation.fields, parts)):
+        where = f"--position: {notation.name} field {i + 1} ({_field_label(f)})"
+        if isinstance(f, BoardField):
+            _read_board(f, word, start, board, where)
+        elif isinstance(f, TurnField):
+            current = _lookup(dict(f.letters), word, start, where, "player")
+        elif isinstance(f, FlagsField):
+            letters = dict(f.letters)
+            for row, column in letters.values():
+                counters[row][column] = 0
+            if word != f.none:
+                seen: set[str] = set()
+                for k, ch in enumerate(word):
+                    if ch not in letters:
+                        raise PositionTextError(f"{where}, character {start + k + 1} {ch!r}: not one of its letters ({' '.join(letters)}, or {f.none!r} for none)")
+                    if ch in seen:
+                        raise PositionTextError(f"{where}, character {start + k + 1} {ch!r}: the letter is given twice")
+                    seen.add(ch)
+                    row, column = letters[ch]
+                    counters[row][column] = 1
+        else:
+            counters[f.row][f.column] = _read_value(f, word, start, where)
+    hands = tuple(tuple(h) for h in ir.hand_init)
+    return StartPosition(text, tuple(board), hands, current, tuple(tuple(c) for c in counters))
+
+
+def _split(text: str, sep: str) -> list[tuple[int, str]]:
+    """The fields of ``text`` with their start offsets; a space separator allows runs of
+    spaces and spaces around the text."""
+    out: list[tuple[int, str]] = []
+    i = 0
+    n = len(text)
+    if sep == " ":
+        while i < n:
+            while i < n and text[i] == " ":
+                i += 1
+            if i >= n:
+                break
+            j = i
+            while j < n and text[j] != " ":
+                j += 1
+            out.append((i, text[i:j]))
+            i = j
+        return out
+    if not text:
+        return out
+    for word in text.split(sep):
+        out.append((i, word))
+        i += len(word) + len(sep)
+    return out
+
+
+def _read_board(f: BoardField, word: str, start: int, board: list[int], where: str) -> None:
+    pieces = dict(f.pieces)
+    rows = word.split(f.separator)
+    if len(rows) != len(f.rows):
+        raise PositionTextError(f"{where}: {len(rows)} rows separated by {f.separator!r}; the board has {len(f.rows)}")
+    at = start
+    for r, (row_text, cells) in enumerate(zip(rows, f.rows)):
+        filled = 0
+        k = 0
+        while k < len(row_text):
+            ch = row_text[k]
+            if f.digits and ch.isdigit():
+                j = k
+                while j < len(row_text) and row_text[j].isdigit():
+                    j += 1
+                run = int(row_text[k:j])
+                if run == 0 or filled + run > len(cells):
+                    raise PositionTextError(f"{where}, character {at + k + 1} {row_text[k:j]!r}: row {r + 1} would hold {filled + run} cells; it has {len(cells)}")
+                filled += run
+                k = j
+                continue
+            if filled >= len(cells):
+                raise PositionTextError(f"{where}, character {at + k + 1} {ch!r}: row {r + 1} has only {len(cells)} cells")
+            if f.empty and ch == f.empty:
+                filled += 1
+            elif ch in pieces:
+                board[cells[filled]] = pieces[ch]
+                filled += 1
+            else:
+                empties = (["a digit"] if f.digits else []) + ([repr(f.empty)] if f.empty else [])
+                raise PositionTextError(f"{where}, character {at + k + 1} {ch!r}: not a piece letter ({' '.join(pieces)}) nor an empty cell ({' or '.join(empties)})")
+            k += 1
+        if filled != len(cells):
+            raise PositionTextError(f"{where}, character {at + len(row_text)}: row {r + 1} gives {filled} cells; it has {len(cells)}")
+        at += len(row_text) + len(f.separator)
+
+
+def _read_value(f: ValueField, word: str, start: int, where: str) -> int:
+    if f.none_text is not None and word == f.none_text:
+        return f.none_value
+    if not f.names:
+        body = word[1:] if word[:1] in "+-" else word
+        if not body.isdigit() or not body.isascii():
+            bad = next((k for k, ch in enumerate(word) if not (ch.isdigit() and ch.isascii()) and not (k == 0 and ch in "+-")), len(word) - 1)
+            raise PositionTextError(f"{where}, character {start + bad + 1} {word[bad:bad + 1]!r}: expected a whole number for '{f.counter}'" + (f" (or {f.none_text!r})" if f.none_text is not None else ""))
+        value = int(word)
+        if not -(1 << 62) <= value < (1 << 62):
+            raise PositionTextError(f"{where}, character {start + 1}: the number {word[:20]} is too large for '{f.counter}'")
+        return value
+    return _lookup({n: i for i, n in enumerate(f.names)}, word, start, where, f"value of '{f.counter}'", f.none_text)
+
+
+def _lookup(table: dict, word: str, start: int, where: str, what: str, none_text: Optional[str] = None) -> int:
+    if word in table:
+        return table[word]
+    bad = 0
+    while bad < len(word) and any(name.startswith(word[: bad + 1]) for name in table):
+        bad += 1
+    shown = ", ".join(list(table)[:12]) + (", ..." if len(table) > 12 else "") + (f", or {none_text!r}" if none_text is not None else "")
+    ch = word[bad:bad + 1] if bad < len(word) else word[-1:]
+    return _raise(f"{where}, character {start + min(bad, len(word) - 1) + 1} {ch!r}: {word[:20]!r} is not a {what} ({shown})")
+
+
+def _raise(message: str) -> int:
+    raise PositionTextError(message)
+
+
+def _field_label(f: Field) -> str:
+    if isinstance(f, (FlagsField, ValueField)):
+        return f"{f.counter}" + ("?" if f.optional else "")
+    return f.name + ("?" if f.optional else "")
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")

@@ -1,0 +1,212 @@
+"""Lowering of ``position:``: the spec's own notation for whole positions (a published
+notation its players use), read by ``--position TEXT`` (see ``midgardc/ir/position.py``
+for the fields' meaning)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from ..errors import SpecError, did_you_mean
+from ..ir.nodes import BOOL, CELL, INT, KIND, PLAYER
+from ..ir.position import BoardField, FlagsField, PositionIR, TurnField, ValueField
+from ..ir.values import is_enum, none_value
+from .yamlpos import YList, YMap, YNode, YScalar
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .lower import Lowerer
+
+FIELD_KINDS = ("board", "turn", "flags", "value")
+
+POSITION_SECTIONS = {
+    "position": ({"name", "separator", "fields"}, {"fields"}),
+    "position_board": ({"rows", "from", "empty", "pieces", "optional"}, {"pieces"}),
+    "position_turn": ({"letters", "optional"}, {"letters"}),
+    "position_flags": ({"counter", "letters", "none", "optional"}, {"counter", "letters"}),
+    "position_value": ({"counter", "none", "optional"}, {"counter"}),
+}
+
+
+def lower_position(low: "Lowerer", node: Optional[YNode], counters: list, scopes: tuple, types: tuple) -> Optional[PositionIR]:
+    """``position: {name: NAME, separator: " ", fields: [{board: ...}, {turn: ...}, ...]}``."""
+    if node is None:
+        return None
+    body = low.keys(node, "position", "'position'")
+    name = low.scalar(body["name"], str, "position.name") if "name" in body else "position"
+    sep = _char(low, body["separator"], "position.separator") if "separator" in body else " "
+    fnode = body["fields"]
+    if not isinstance(fnode, YList) or len(fnode) == 0:
+        raise SpecError("position.fields lists the notation's fields in order, e.g. [{board: {...}}, {turn: {letters: {w: white, b: black}}}]", fnode.pos)
+    fields = []
+    optional_seen = False
+    for item in fnode:
+        if not isinstance(item, YMap) or len(item.items) != 1:
+            raise SpecError(f"a position field is one of {', '.join(FIELD_KINDS)} with its settings, e.g. {{turn: {{letters: {{w: white, b: black}}}}}}", item.pos)
+        (kind, fbody), = item.items.items()
+        if kind not in FIELD_KINDS:
+            raise SpecError(f"unknown position field '{kind}' (fields: {', '.join(FIELD_KINDS)})", item.key_pos[kind], did_you_mean(kind, FIELD_KINDS))
+        fb = low.keys(fbody, f"position_{kind}", f"the position's {kind} field")
+        optional = low.scalar(fb["optional"], bool, "a position field's 'optional'") if "optional" in fb else False
+        if optional_seen and not optional:
+            raise SpecError("only the last fields of a position may be optional: this one follows an optional field", item.pos)
+        optional_seen = optional_seen or optional
+        if kind == "board":
+            fields.append(_board(low, fb, optional, sep))
+        elif kind == "turn":
+            fields.append(TurnField(_letters(low, fb["letters"], lambda v: _player(low, v)), optional))
+        elif kind == "flags":
+            fields.append(_flags(low, fb, optional, counters, scopes, types))
+        else:
+            fields.append(_value(low, fb, optional, counters, scopes, types))
+    return PositionIR(name, sep, tuple(fields))
+
+
+def _char(low: "Lowerer", node: YNode, what: str) -> str:
+    text = low.scalar(node, str, what)
+    if len(text) != 1:
+        raise SpecError(f"{what} is one character, got {text!r}", node.pos)
+    return text
+
+
+def _board(low: "Lowerer", fb: YMap, optional: bool, sep: str) -> BoardField:
+    board = low.board
+    rsep = _char(low, fb["rows"], "the board field's 'rows' (the character between rows)") if "rows" in fb else "/"
+    if rsep == sep:
+        raise SpecError(f"the rows' separator {rsep!r} is also the fields' separator", fb["rows"].pos)
+    first = low.scalar(fb["from"], str, "the board field's 'from'") if "from" in fb else "top"
+    if first not in ("top", "bottom"):
+        raise SpecError(f"the board field's 'from' is top (the top row as drawn first) or bottom, got {first!r}", fb["from"].pos)
+    if not board.coords:
+        raise SpecError("this board has no rows to read (its topology draws no grid)", fb.pos)
+    by_row: dict[int, list[tuple[int, int]]] = {}
+    for cell, (r, c) in enumerate(board.coords):
+        by_row.setdefault(r, []).append((c, cell))
+    rows = tuple(tuple(cell for _, cell in sorted(by_row[r])) for r in sorted(by_row, reverse=first == "bottom"))
+    digits, empty = True, ""
+    if "empty" in fb:
+        words = fb["empty"].items if isinstance(fb["empty"], YList) else [fb["empty"]]
+        digits = False
+        for w in words:
+            text = low.scalar(w, str, "the board field's 'empty'")
+            if text == "digits":
+                digits = True
+            elif len(text) == 1 and not text.isdigit():
+                empty = text
+            else:
+                raise SpecError(f"the board field's 'empty' is 'digits' (a number: that many empty cells) and/or one character per empty cell, got {text!r}", w.pos)
+    pnode = fb["pieces"]
+    if not isinstance(pnode, YMap) or not pnode.items:
+        raise SpecError("the board field's 'pieces' maps a letter to an owner and a kind, e.g. {K: [white, king], k: [black, king]}", pnode.pos)
+    pieces = []
+    taken: dict[tuple[int, int], str] = {}
+    for letter, v in pnode.items.items():
+        _letter_ok(letter, pnode.key_pos[letter], [rsep, sep, empty])
+        if digits and letter.isdigit():
+            raise SpecError(f"the letter {letter!r} is a digit, which stands for empty cells here", pnode.key_pos[letter])
+        if not isinstance(v, YList) or len(v) != 2:
+            raise SpecError(f"a piece letter names [owner, kind], e.g. {letter}: [{low.players[0]}, {low.kinds[0] if low.kinds else 'piece'}]", v.pos)
+        owner = _player(low, v.items[0])
+        kname = low.scalar(v.items[1], str, "a kind of piece")
+        if kname not in low.kinds:
+            raise SpecError(f"unknown kind of piece '{kname}'", v.items[1].pos, did_you_mean(kname, low.kinds) or f"kinds: {', '.join(low.kinds)}")
+        kind = low.kinds.index(kname)
+        if (owner, kind) in taken:
+            raise SpecError(f"{low.players[owner]}'s {kname} already has the letter {taken[owner, kind]!r}", v.pos)
+        taken[owner, kind] = letter
+        pieces.append((letter, owner * len(low.kinds) + kind + 1))
+    return BoardField(rsep, rows, tuple(pieces), digits, empty, optional)
+
+
+def _letter_ok(letter: str, pos, reserved: list) -> None:
+    if len(letter) != 1 or letter.isspace():
+        raise SpecError(f"a letter of a position is one character, got {letter!r}", pos)
+    if letter in reserved:
+        raise SpecError(f"the letter {letter!r} is also a separator or the empty cell", pos)
+
+
+def _player(low: "Lowerer", node: YNode) -> int:
+    name = low.scalar(node, str, "a player")
+    if name not in low.players:
+        raise SpecError(f"unknown player '{name}'", node.pos, did_you_mean(name, low.players) or f"players: {', '.join(low.players)}")
+    return low.players.index(name)
+
+
+def _letters(low: "Lowerer", node: YNode, value) -> tuple:
+    if not isinstance(node, YMap) or not node.items:
+        raise SpecError("'letters' maps each letter (or word) to what it stands for, e.g. {w: white, b: black}", node.pos)
+    out = []
+    for word, v in node.items.items():
+        if not word or " " in word:
+            raise SpecError(f"a letter of a position is text without spaces, got {word!r}", node.key_pos[word])
+        out.append((word, value(v)))
+    return tuple(out)
+
+
+def _counter_type(types: tuple, column: int) -> str:
+    return types[column] if types else INT
+
+
+def _flags(low: "Lowerer", fb: YMap, optional: bool, counters: list, scopes: tuple, types: tuple) -> FlagsField:
+    cnode = fb["counter"]
+    cname = low.scalar(cnode, str, "the flags field's counter")
+    arrays = low.names.arrays
+    n = len(low.players)
+    if cname in arrays:
+        _first, per_player, dims, typ = arrays[cname]
+    elif cname in counters:
+        column = counters.index(cname)
+        per_player, dims, typ = scopes[column] == "player" if scopes else True, (), _counter_type(types, column)
+    else:
+        raise SpecError(f"unknown counter '{cname}'", cnode.pos, did_you_mean(cname, [*counters, *arrays]))
+    if typ != BOOL:
+        raise SpecError(f"the flags field sets true/false counters; '{cname}' holds {typ} values", cnode.pos)
+    want = (["a player"] if per_player else []) + [f"a {t.split(':')[-1]}" if t != INT else f"a number {lo}..{lo + s - 1}" for t, lo, s in dims]
+    none = low.scalar(fb["none"], str, "the flags field's 'none'") if "none" in fb else "-"
+
+    def element(v: YNode) -> tuple[int, int]:
+        items = v.items if isinstance(v, YList) else [v]
+        if len(items) != len(want):
+            raise SpecError(f"a letter of '{cname}' names {' and '.join(want) or 'nothing'} (one element of the counter)", v.pos)
+        row = _player(low, items[0]) if per_player else n
+        rest = items[1:] if per_player else items
+        labels = []
+        for (t, lo, s), item in zip(dims, rest):
+            word = str(item.value) if isinstance(item, YScalar) else ""
+            names = [str(lo + i) for i in range(s)] if t == INT else low.value_names(t)
+            if word not in names:
+                raise SpecError(f"'{word}' is not an index of '{cname}'", item.pos, did_you_mean(word, names) or f"indexes: {', '.join(names[:12])}")
+            labels.append(word)
+        col = counters.index(f"{cname}[{','.join(labels)}]") if dims else counters.index(cname)
+        return row, col
+
+    letters = _letters(low, fb["letters"], element)
+    for letter, _ in letters:
+        if len(letter) != 1 or letter == none:
+            raise SpecError(f"a flag is one character (not the 'none' text {none!r}), got {letter!r}", fb["letters"].key_pos[letter])
+    return FlagsField(cname, letters, none, optional)
+
+
+def _value(low: "Lowerer", fb: YMap, optional: bool, counters: list, scopes: tuple, types: tuple) -> ValueField:
+    cnode = fb["counter"]
+    cname = low.scalar(cnode, str, "the value field's counter")
+    if cname not in counters:
+        raise SpecError(f"unknown counter '{cname}' (a value field reads one game counter)", cnode.pos, did_you_mean(cname, counters))
+    column = counters.index(cname)
+    if not scopes or scopes[column] != "game":
+        raise SpecError(f"a value field reads a game counter ('of: game'); '{cname}' is kept per player", cnode.pos)
+    typ = _counter_type(types, column)
+    if typ == BOOL:
+        raise SpecError(f"'{cname}' is true/false: read it with a flags field", cnode.pos)
+    names: tuple = ()
+    if typ != INT:
+        if typ not in (CELL, PLAYER, KIND) and not is_enum(typ):
+            raise SpecError(f"a value field reads a number, a cell, a player, a kind or an enumeration value, not {typ} values", cnode.pos)
+        names = tuple(low.value_names(typ))
+    none_text = None
+    nv = none_value(typ, low.board.n_cells)
+    if "none" in fb:
+        if nv is None:
+            raise SpecError(f"'{cname}' holds numbers, which have no none value", fb["none"].pos)
+        none_text = low.scalar(fb["none"], str, "the value field's 'none'")
+        if none_text in names:
+            raise SpecError(f"{none_text!r} is also a value's name", fb["none"].pos)
+    return ValueField(cname, len(low.players), column, names, none_text, nv if nv is not None else 0, optional)
