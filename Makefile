@@ -8,6 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 SPEC   ?= specs/midgard.yaml
 GAMES  ?= 200
 FUZZ_CASES ?= 10000
+TEST_JOBS ?= 2   # make test's processes (pytest-xdist, a test file per process at a time; 0: one process)
 
 .PHONY: setup run build test bench bench-peers check-generated generate clean fuzz browser playthroughs screenshots
 
@@ -26,7 +27,7 @@ run: build  ## build, then play a match of random against greedy
 	$(BIN)/midgardc match $(SPEC) --players random,greedy --games $(GAMES) --seed 1 --engine compiled
 
 test: setup browser  ## the whole suite (builds the engines it needs)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS) --dist loadfile
 
 # The HTML report test drives Debian's chromium headless. Install it when missing and we can
 # (root or passwordless sudo); otherwise say why that test will be skipped. Never fails.
