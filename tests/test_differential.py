@@ -269,12 +269,12 @@ def test_perft_in_c_matches_the_generic_perft(item, depth):
         assert game_c.engine.perft(d) == expected == generic_perft(game_c.new_state(), d)
 
 
-def test_perft_counts_a_finished_game_once():
+def test_perft_counts_only_sequences_of_exactly_the_depth():
+    # the standard definition (published perft tables): a game that ended earlier is no leaf
     ttt = str(SPECS / "classics" / "tic-tac-toe.yaml")
     game = get_game(ttt, None, "compiled")
-    full = game.engine.perft(9)
-    assert full == game.engine.perft(12) == generic_perft(game.new_state(), 9)  # every game is over by ply 9
-    assert full == 255_168  # the well-known number of tic-tac-toe games
+    assert game.engine.perft(9) == generic_perft(game.new_state(), 9) == 127_872  # games that last all 9 plies
+    assert game.engine.perft(10) == generic_perft(game.new_state(), 10) == 0  # every game is over by ply 9
 
 
 # --------------------------------------------------------------------------- code without cell sets
