@@ -1221,24 +1221,6 @@ cdef inline int step_moves_0(State* st, const uint64_t* cand0, int* deltas, uint
 # a cell parameter, the conjuncts that translate to cell sets pick its candidates at once.
 
 
-cdef inline void add_candidate(uint64_t* s, int v) noexcept nogil:
-    """Add cell v to the set s (nothing for an off-board value)."""
-    if 0 <= v < N_CELLS:
-        s[v >> 6] |= (<uint64_t>1) << (v & 63)
-
-
-cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
-    cdef int w
-    for w in range(WORDS):
-        out[w] = 0
-    if (st.board[define_0(st, a0, st.current)] == 0):
-        add_candidate(out, define_0(st, a0, st.current))
-    if (piece_owner(st.board[STEP[2][define_0(st, a0, st.current)]]) != st.current):
-        add_candidate(out, STEP[2][define_0(st, a0, st.current)])
-    if (piece_owner(st.board[STEP[6][define_0(st, a0, st.current)]]) != st.current):
-        add_candidate(out, STEP[6][define_0(st, a0, st.current)])
-
-
 cdef int gen_legal(State* st, int* out) noexcept nogil:
     """Write the legal move ids, ascending, to `out`; return how many there are."""
     cdef int n = 0

@@ -117,6 +117,7 @@ class Generator(Moves):
         # Translate in a fixed order so quantifier numbers are stable.
         self.defines = [self._define(i) for i in range(len(ir.defines))]
         self.step_why: dict[int, str] = {}  # why an action's moves are not step sets (emit/stepmoves.py)
+        self.cand_fns: list[str] = []  # candidate listings cands_<n>() (emit/candidates.py), made with the actions
         self.actions = [self._action(i) for i in range(len(ir.actions))]
         self.end_conditions = [(self.x.expr(c, {}).text, comment_text(unparse(c, ir))) for c in ir.end.conditions]
         self.end_effects = self.x.effects(ir.end.effects, {})
@@ -181,7 +182,7 @@ class Generator(Moves):
             "max_params": self.max_params,
             "param_types": self.param_var_types(),
             "max_cands": max([len(L["cands"]) for a in self.actions for L in a["loops"] if L.get("cands")] or [1]),
-            "cand_fns": self.__dict__.get("cand_fns", []),  # candidate listings (emit/candidates.py)
+            "cand_fns": self.cand_fns,  # candidate listings (emit/candidates.py)
             "cand_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L.get("cands") is not None}),
             "bit_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L["set_call"] or (a["steps"] and L["level"] == 0)}),
             "step_actions": [a["steps"] for a in self.actions if a["steps"]],

@@ -47,6 +47,7 @@ class Moves:
         strides.reverse()
         id_terms = [str(a.base)] if a.base else []
         loops = []
+        made: dict[int, int] = {}  # level -> the index of its cands_<n>() listing
         for j, p in enumerate(a.params):
             lo, size = self._param_range(p)
             var = scope[p.name].cname
@@ -59,9 +60,10 @@ class Moves:
             if level.candidates is not None and plain(level.candidates):  # a conjunct pins the cell to a few values
                 cands = [self.x.expr(x, scope).text for x in level.candidates]
             elif level.candidates is not None:  # ... guarded, or along a slide: a cell set made by cands_<n>() (emit/candidates.py)
-                fns = self.__dict__.setdefault("cand_fns", [])
+                fns = self.cand_fns
                 outer = [scope[q.name] for q in a.params[:j]]
                 fns.append(candidate_function(self.x, level.candidates, scope, outer, len(fns)))
+                made[j] = len(fns) - 1
                 set_call = f"cands_{len(fns) - 1}(st, cand{j}" + "".join(f", {v.cname}" for v in outer) + ")"
                 set_comment = comment_text("candidates of " + unparse(level.pin, ir))
             if p.type == CELL and conds and cands is None and set_call is None:
@@ -93,6 +95,8 @@ class Moves:
             decode.append({"var": f"v{j}", "size": size, "lo": lo})
         # a from/to action of steps: whole-board sets instead of the loops (emit/stepmoves.py)
         steps = step_facts(self, i, plan, scope, loops[0]) if len(loops) == 2 else None
+        if steps and made.get(1) == len(self.cand_fns) - 1:
+            self.cand_fns.pop()  # the step sets replace t's loop, and with it t's listing
         effects = self.x.effects(a.effects, scope)
         chain = chain_facts(self, i, scope, id_terms[1:] if a.base else id_terms)  # a compound move's step (emit/compound.py)
         # trigger order is a rule (docs/spec-language.md): the template unrolls this list in
