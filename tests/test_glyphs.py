@@ -115,3 +115,29 @@ def test_broken_glyphs_are_errors_at_their_place(tmp_path: Path, render: str, me
         _lower(tmp_path, render)
     assert message in info.value.message
     assert (info.value.pos.line, info.value.pos.col) == (line, col)
+
+
+def test_the_vikings_board_shows_each_number_once() -> None:
+    """Vikings' text board: the counter `score` is also the ranking key `score` (score(p)),
+    so it is written once, with the scores; `warriors[hut]` (no rule counts warriors in
+    huts: they are pieces on the board) is render.internal, so it is never written; a
+    leader on the board is told from a warrior (R and r)."""
+    state = load(str(ROOT / "specs" / "midgard-vikings.yaml")).new_state(0)
+    text = render_text(state, color=False)
+    lines = text.splitlines()
+    at = lines.index("  red: score 0, tokens 0")
+    assert lines[at + 1] == "    leader_at boat, plays 0"
+    assert lines[at + 2] == "    warriors: boat 5, asgard 0, vanaheim 0, valhalla 0, offboard 6"
+    assert "hut 0" not in text and text.count("score 0") == state.game.ir.n_players
+    assert "  red: r warrior   R leader" in lines
+
+
+def test_an_array_element_can_be_internal(tmp_path: Path) -> None:
+    spec = BASE.replace("board:", "enums: {side: [near, far]}\ncounters: {seen: {index: side, start: 0}}\nboard:") + '  internal: ["seen[far]"]\n'
+    path = tmp_path / "g.yaml"
+    path.write_text(spec)
+    ir = load_game_ir(str(path))
+    assert [ir.counters[i] for i in ir.render.present.internal] == ["seen[far]"]
+    path.write_text(spec.replace("seen[far]", "seen[fra]"))
+    with pytest.raises(SpecError, match="render.internal: unknown counter 'seen\\[fra\\]'"):
+        load_game_ir(str(path))

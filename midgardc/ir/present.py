@@ -100,3 +100,18 @@ def piece_glyph(ir, piece: int) -> str:
 def has_kind_glyphs(ir) -> bool:
     """Whether every piece is drawn by a glyph of its own (owner and kind)."""
     return ir.render.present is not None and bool(ir.render.present.kind_glyphs)
+
+
+def scored_counters(ir) -> frozenset[int]:
+    """The per-player counters a ranking key of the same name shows as they are
+    (``ranking: {score: score(p)}``): the text board lists them once, with the scores."""
+    from .nodes import Call, Const, Local
+
+    out = set()
+    for key in ir.ranking:
+        e = key.expr
+        if isinstance(e, Call) and e.fn == "counter" and len(e.args) == 2 and isinstance(e.args[0], Const) and isinstance(e.args[1], Local) and e.args[1].name == "p":
+            i = e.args[0].value
+            if 0 <= i < len(ir.counters) and ir.counters[i] == key.name:
+                out.add(i)
+    return frozenset(out)

@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING, Optional
 
 from ..ir.colours import seat_colours, terminal_style
-from ..ir.present import has_kind_glyphs, piece_glyph
+from ..ir.present import has_kind_glyphs, piece_glyph, scored_counters
 from . import results
 from ..ir.values import counter_lines
 from .state_json import deck_zones, empty_states
@@ -95,7 +95,8 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
         lines.append("  kinds (second grid): " + "   ".join(f"{letters[k]} {name}" for k, name in enumerate(ir.kinds)))
     scores = state.scores()
     internal = ir.render.present.internal if ir.render.present is not None else ()
-    shown = [i for i in ir.player_counters if i not in internal]  # (render.internal: never shown)
+    scored = scored_counters(ir)  # (shown with the scores, under the same name)
+    shown = [i for i in ir.player_counters if i not in internal and i not in scored]  # (render.internal: never shown)
     hide_hand = ir.render.present is not None and ir.render.present.hide_hand  # (render.hand: false)
     for p, name in enumerate(ir.players):
         hand = ", ".join(f"{k} {state.core.hands[p][i]}" for i, k in enumerate(ir.kinds))
