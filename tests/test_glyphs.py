@@ -69,6 +69,10 @@ def test_pictures_mark_pieces_with_the_same_glyphs() -> None:
     assert texts[texts.index("e1") + 1] == "K" and texts[texts.index("d8") + 1] == "q"
     assert "white: K king, Q queen, R rook, B bishop, N knight, P pawn" in texts
     assert not any("in hand" in t for t in texts)
+    # each glyph reads on its piece: dark on White's light pieces, light on Black's
+    names = state.game.ir.board.cell_names
+    style = {names[int(el.get("data-glyph"))]: el.get("style") for el in root.iter(NS + "text") if el.get("data-glyph") is not None}
+    assert style["e1"] == "fill:#222" and style["e8"] == "fill:#fff" and style["e4"] is None
 
 
 BASE = """\

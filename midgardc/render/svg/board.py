@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ...ir.nodes import GameIR
 from ...ir.present import has_kind_glyphs, piece_glyph
-from .common import EMPTY_FILL, GRAPH_SPACING, NEUTRAL_FILL, MARGIN, NODE_RADIUS, SCALE, STATE_FILLS, fmt, player_fills, sub, text
+from .common import EMPTY_FILL, GRAPH_SPACING, NEUTRAL_FILL, MARGIN, NODE_RADIUS, SCALE, STATE_FILLS, fmt, player_fills, sub, text, text_fill
 from .seen import Seen, by_identity, present_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -203,7 +203,10 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
         if c not in at_place:
             text(marks, cx, label_y, name, "label", "middle")
         if marks_cells(ir, letters):
-            sub(marks, "text", {"class": "glyph", "data-glyph": c, "x": fmt(cx), "y": fmt(cy + 4), "text-anchor": "middle"}, look_glyph(ir, code, letters))
+            mark = {"class": "glyph", "data-glyph": c, "x": fmt(cx), "y": fmt(cy + 4), "text-anchor": "middle"}
+            if code > 0:  # dark on a light piece (a white king), light on a dark one
+                mark["style"] = f"fill:{text_fill(attrs['fill'])}"
+            sub(marks, "text", mark, look_glyph(ir, code, letters))
     _draw_axes(svg, ir, shapes)
     _draw_regions(svg, ir, shapes)
     _draw_highlights(svg, view, shapes)
