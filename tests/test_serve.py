@@ -281,6 +281,16 @@ def test_a_compound_move_names_the_cells_of_every_step(engine: str) -> None:
     assert r.status_code == 200 and r.get_json()["history"][0]["move"] == "c3xe5xg7"
 
 
+def test_the_page_lists_the_pieces_in_hand_unless_render_hand_is_false() -> None:
+    """Chess says render.hand: false (its pieces in hand are the box's spares for
+    promotion): its page is told not to list them; tic-tac-toe's page lists what it has."""
+    spec = str(ROOT / "specs" / "classics" / "chess.yaml")
+    chess = Session(load(spec, engine="interpreted"), spec, _seats("human,human"), tokens=["t0", "t1"])
+    assert create_app(chess).test_client().get("/seat/0/t0/state").get_json()["show_hand"] is False
+    ttt = _session(TTT, "human,human")
+    assert create_app(ttt).test_client().get("/seat/0/t0/state").get_json()["show_hand"] is True
+
+
 def test_result_words_show_a_shared_first_place() -> None:
     """A shared first place is said as one (Vikings' two-player game can end shared); here
     the words come straight from a finished session's result."""

@@ -67,6 +67,8 @@ def seat_payload(session: "Session", seat: int) -> dict:
         "svg": render_svg(state, viewer=seat),
         "observation": obs,
         "counter_labels": counter_labels(ir),
+        # render.hand: false (the pieces in hand are the box's spares, or places show them)
+        "show_hand": not (ir.render.present is not None and ir.render.present.hide_hand),
         "legal": legal,
         "history": history,
         "result": result_payload(session) if state.is_terminal() else None,

@@ -125,7 +125,7 @@
         tr.appendChild(td);
         (into || t).appendChild(tr);
       }
-      Object.keys(pl.hand || {}).forEach(function (k) { if (pl.hand[k]) row(k + " in hand", valueText(pl.hand[k])); });
+      if (p.show_hand !== false) Object.keys(pl.hand || {}).forEach(function (k) { if (pl.hand[k]) row(k + " in hand", valueText(pl.hand[k])); });
       Object.keys(pl.score || {}).forEach(function (k) { row("score: " + k, valueText(pl.score[k])); });
       Object.keys(pl.zones || {}).forEach(function (k) { row(k, itemsText(pl.zones[k])); });
       box.appendChild(t);
