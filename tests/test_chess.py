@@ -64,7 +64,7 @@ def test_the_start_twenty_moves_in_uci_notation(game):
 
 
 def test_fools_mate_is_checkmate_and_black_wins(game):
-    # 1.4.1: the opponent's king under attack and no legal move: checkmate, a win
+    # 1.4, 1.4.1: the opponent's king under attack and no legal move: checkmate, a win
     state = play(game, "f2f3 e7e5 g2g4 d8h4")
     assert state.is_terminal() and state.to_json()["winner"] == "black"
 
@@ -77,7 +77,7 @@ def test_stalemate_is_a_draw(game):
 
 
 def test_threefold_repetition_ends_the_game_in_a_draw(game):
-    # 9.2.1: the same position for the third time (the start, White to move, after the
+    # 9.2, 9.2.2: the same position for the third time (the start, White to move, after the
     # knights went out and back twice)
     state = play(game, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1")
     assert not state.is_terminal()
@@ -96,7 +96,7 @@ def test_a_position_with_other_castling_rights_is_not_the_same(game):
 
 
 def test_castling_both_wings_moves_the_rook(game):
-    # 3.8.2.1 "the king is transferred from its original square two squares towards the
+    # 3.8.2 "the king is transferred from its original square two squares towards the
     # rook on its original square, then that rook is transferred to the square the king
     # has just crossed"
     state = play(game, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6")
@@ -111,7 +111,8 @@ def test_castling_both_wings_moves_the_rook(game):
 
 
 def test_castling_rights_are_lost_when_the_king_or_the_rook_moves(game):
-    # 3.8.2.3.1 "if the king has already moved, or [...] with a rook that has already moved"
+    # 3.8.2.1 "The right to castle has been lost: 1) If the king has already moved, or 2) With
+    # a rook that has already moved"
     state = play(game, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 h1g1 f8c5 g1h1 d7d6")
     assert "e1g1" not in legal(state)
     state = play(game, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1e2 f8c5 e2e1 d7d6")
@@ -119,15 +120,15 @@ def test_castling_rights_are_lost_when_the_king_or_the_rook_moves(game):
 
 
 def test_no_castling_out_of_through_or_into_check(game):
-    # 3.8.2.3.2.1 castling is prevented temporarily "if the square on which the king
+    # 3.8.2.2 "Castling is prevented temporarily: 3) If the square on which the king
     # stands, or the square which it must cross, or the square which it is to occupy, is
     # attacked by one or more of the opponent's pieces"
     crossed = play(game, "e2e4 b7b6 g1f3 c8a6 g2g3 e7e6 f1h3 d7d6")  # the bishop on a6 sees f1
     assert "e1g1" not in legal(crossed) and "e1f1" not in legal(crossed)
     check = play(game, "e2e3 e7e6 g1f3 f8b4 f1e2 b4d2")  # Bxd2+
     assert legal(check) == {"b1d2", "c1d2", "d1d2", "e1d2", "e1f1", "f3d2"}
-    # 3.8.2.3.2.2 "if there is any piece between the king and the rook with which castling
-    # is to be carried out"
+    # 3.8.2.2 "4) If there is any piece between the king and the rook with which castling
+    # is to be effected"
     between = play(game, "e2e4 e7e5 g1f3 b8c6")
     assert "e1g1" not in legal(between)
 
@@ -135,8 +136,8 @@ def test_no_castling_out_of_through_or_into_check(game):
 def test_en_passant_capture_only_right_after_the_double_step(game):
     # 3.7.3.1 "A pawn occupying a square on the same rank as and on an adjacent file to an
     # opponent's pawn which has just advanced two squares [...] may capture this
-    # opponent's pawn as though the latter had been moved only one square"; 3.7.3.2 "only
-    # on the move immediately after such an advance"
+    # opponent's pawn as though the latter had been moved only one square"; 3.7.3.2 "This
+    # capture is only legal on the move following this advance"
     state = play(game, "e2e4 a7a6 e4e5 d7d5")
     assert "e5d6" in legal(state)
     state.apply("e5d6")
@@ -146,8 +147,8 @@ def test_en_passant_capture_only_right_after_the_double_step(game):
 
 
 def test_promotion_to_any_piece_on_the_last_rank(game):
-    # 3.7.5.1 "it must be exchanged as part of the same move on the same square for a new
-    # queen, rook, bishop or knight of the same colour"
+    # 3.7.3.3 "he/she must exchange that pawn as part of the same move for a new queen,
+    # rook, bishop or knight of the same colour on the intended square of arrival"
     state = play(game, "h2h4 g7g5 h4g5 h7h6 g5h6 f8g7 h6g7 g8f6")
     moves = legal(state)
     assert {"g7h8q", "g7h8r", "g7h8b", "g7h8n"} <= moves and "g7h8" not in moves

@@ -8,6 +8,11 @@ from FEN (chessprogramming.org "Perft Results"):
 * "Position 4" r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1:
   6, 264, 9,467;
 * "Position 5" rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8: 44, 1,486, 62,379.
+Checked 2026-11-23: the stored copy of the page (https://www.chessprogramming.org/Perft_Results)
+showed only its start (the initial position's 20 / 400 / 8,902 / 197,281 / 4,865,609, as
+tested); positions 4 and 5, FENs and figures, were checked against repositories that copy
+the page's tables (e.g. 6, 264, 9467, 422333, 15833292 and 44, 1486, 62379, 2103487,
+89941194 under "Position 4" / "Position 5"), which agree with the figures above.
 tests/data/position.yaml gives tic-tac-toe a notation of its own (the construct is generic).
 """
 

@@ -254,6 +254,43 @@ def test_move_cells_follow_the_notation() -> None:
         assert (cells == [] and m.text.endswith("pass")) or (len(cells) == 1 and f":{cells[0]}:" in m.text)
 
 
+def _draughts_jump_session(engine: str) -> Session:
+    """Draughts, Black (a person) to move where c3 must jump d4 and go on over d6 or f6:
+    two whole moves, c3xe5xc7 and c3xe5xg7 (tests/test_draughts.py)."""
+    from test_draughts import position
+
+    spec = str(ROOT / "specs" / "classics" / "draughts.yaml")
+    game = load(spec, engine=engine)
+    session = Session(game, spec, _seats("human,random"), tokens=["t0"])
+    session.state = position(game, {"c3": "b", "d4": "w", "d6": "w", "f6": "w", "a7": "w"}, "black")
+    return session
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_compound_move_names_the_cells_of_every_step(engine: str) -> None:
+    """A multi-jump is one move written c3xe5xc7: the page is sent every cell it lands on,
+    in order, so it is built by clicking c3, e5, c7 (not only its first jump, c3 e5)."""
+    session = _draughts_jump_session(engine)
+    client = create_app(session).test_client()
+    payload = client.get("/seat/0/t0/state").get_json()
+    assert sorted((m["text"], m["cells"]) for m in payload["legal"]) == [("c3xe5xc7", ["c3", "e5", "c7"]), ("c3xe5xg7", ["c3", "e5", "g7"])]
+    game, state = session.game, session.state
+    for m in state.legal_moves():
+        assert move_cells(game, m.id) == ["c3", "e5"]  # without the position: the first step's
+    r = client.post("/seat/0/t0/move", json={"step": payload["step"], "move": "c3xe5xg7"})
+    assert r.status_code == 200 and r.get_json()["history"][0]["move"] == "c3xe5xg7"
+
+
+def test_the_page_lists_the_pieces_in_hand_unless_render_hand_is_false() -> None:
+    """Chess says render.hand: false (its pieces in hand are the box's spares for
+    promotion): its page is told not to list them; tic-tac-toe's page lists what it has."""
+    spec = str(ROOT / "specs" / "classics" / "chess.yaml")
+    chess = Session(load(spec, engine="interpreted"), spec, _seats("human,human"), tokens=["t0", "t1"])
+    assert create_app(chess).test_client().get("/seat/0/t0/state").get_json()["show_hand"] is False
+    ttt = _session(TTT, "human,human")
+    assert create_app(ttt).test_client().get("/seat/0/t0/state").get_json()["show_hand"] is True
+
+
 def test_result_words_show_a_shared_first_place() -> None:
     """A shared first place is said as one (Vikings' two-player game can end shared); here
     the words come straight from a finished session's result."""

@@ -281,3 +281,30 @@ def test_a_two_cell_move_is_built_click_by_click(browser) -> None:
         assert _severe(browser) == []
     finally:
         served.close()
+
+
+def test_a_multi_jump_is_built_click_by_click(browser) -> None:
+    """Draughts: a multi-jump is one move (c3xe5xc7 or c3xe5xg7 here). Clicking the man
+    highlights the first landing square, clicking it highlights where the man may jump on,
+    and the move is sent once the last landing square is clicked."""
+    from test_draughts import position
+
+    session = _session("classics/draughts.yaml", "human,random", seed=1)
+    session.state = position(session.game, {"c3": "b", "d4": "w", "d6": "w", "f6": "w", "a7": "w"}, "black")
+    served = Served(session)
+    try:
+        browser.get(served.url(0))
+        page = _wait(browser, lambda p: p["turn"])
+        assert page["cells"] == ["c3"]
+        step = page["step"]
+        for cell, then in (("c3", ["e5"]), ("e5", ["c7", "g7"])):
+            browser.find_element(By.CSS_SELECTOR, f'#board [data-cell="{cell}"]').click()
+            page = _page(browser)
+            assert sorted(page["cells"]) == then and page["step"] == step and page["choices"] == []
+        assert page["chosen"] == 2
+        browser.find_element(By.CSS_SELECTOR, '#board [data-cell="g7"]').click()
+        _wait(browser, lambda p: p["step"] != step and not p["busy"])
+        assert session.state.to_json()["moves"][0] == "c3xe5xg7"
+        assert _severe(browser) == []
+    finally:
+        served.close()

@@ -72,6 +72,9 @@ class PresentIR:
     highlights: tuple[HighlightIR, ...] = ()
     hide_hand: bool = False  # the pieces in hand are shown by places instead
     neutral: tuple[int, ...] = ()  # kinds of piece that belong to nobody on the table
+    # a glyph per kind of piece, per seat (render.glyphs: {player: {kind: glyph}}, or the
+    # letters of the spec's position notation); () : a glyph per player only
+    kind_glyphs: tuple[tuple[str, ...], ...] = ()
 
     def label(self, name: str) -> str:
         for k, v in self.labels:
@@ -82,3 +85,33 @@ class PresentIR:
             shown = self.label(head)
             return name if shown == head else f"{shown} [{sub}]"
         return name
+
+
+def piece_glyph(ir, piece: int) -> str:
+    """The one character a piece (id > 0) is drawn as: its kind's glyph for its owner
+    when the spec gives a glyph per kind, else its owner's glyph."""
+    owner = ir.piece_owner(piece)
+    present = ir.render.present
+    if present is not None and present.kind_glyphs:
+        return present.kind_glyphs[owner][ir.piece_kind(piece)]
+    return ir.render.piece_glyphs[owner]
+
+
+def has_kind_glyphs(ir) -> bool:
+    """Whether every piece is drawn by a glyph of its own (owner and kind)."""
+    return ir.render.present is not None and bool(ir.render.present.kind_glyphs)
+
+
+def scored_counters(ir) -> frozenset[int]:
+    """The per-player counters a ranking key of the same name shows as they are
+    (``ranking: {score: score(p)}``): the text board lists them once, with the scores."""
+    from .nodes import Call, Const, Local
+
+    out = set()
+    for key in ir.ranking:
+        e = key.expr
+        if isinstance(e, Call) and e.fn == "counter" and len(e.args) == 2 and isinstance(e.args[0], Const) and isinstance(e.args[1], Local) and e.args[1].name == "p":
+            i = e.args[0].value
+            if 0 <= i < len(ir.counters) and ir.counters[i] == key.name:
+                out.add(i)
+    return frozenset(out)

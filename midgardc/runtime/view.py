@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING, Optional
 
 from ..ir.colours import seat_colours, terminal_style
+from ..ir.present import has_kind_glyphs, piece_glyph, scored_counters
 from . import results
 from ..ir.values import counter_lines
 from .state_json import deck_zones, empty_states
@@ -39,7 +40,7 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
         piece = state.core.board[c]
         owner = ir.piece_owner(piece)
         if owner >= 0:
-            g = ir.render.piece_glyphs[owner]
+            g = piece_glyph(ir, piece)
             if heights is not None:
                 g += f"{heights[c]:<2}"
             if color:
@@ -77,25 +78,31 @@ def render_text(state: "State", color: bool = True, viewer: Optional[int] = None
             lines.append(f"  {row_labels[row].rjust(label_width)}  " + "".join(chars).rstrip())
         if col_labels:
             lines.append(f"  {' ' * label_width}  " + _place(col_labels, spots))
-    if ir.n_kinds > 1 and b.topology != "graph":
+    by_kind = has_kind_glyphs(ir)  # one grid: each piece its own glyph
+    if ir.n_kinds > 1 and b.topology != "graph" and not by_kind:
         lines += _kind_grid(state, row_labels, label_width)
-    legend = [f"{ir.render.piece_glyphs[p]} {name}" for p, name in enumerate(ir.players)]
+    legend = [] if by_kind else [f"{ir.render.piece_glyphs[p]} {name}" for p, name in enumerate(ir.players)]
     legend += [f"{g} {name}{' (token)' if name in ir.render.marks else ''}" for name, g, _ in ir.render.empty_states]
     if any(state.core.board[c] == 0 and states[c] is None for c in range(b.n_cells)):
         legend.append(f"{ir.render.empty_glyph} empty")
     lines.append("")
-    lines.append("  " + "   ".join(legend))
-    if ir.n_kinds > 1 and b.topology != "graph":
+    if by_kind:  # a line per player: each kind's glyph
+        lines += [f"  {name}: " + "   ".join(f"{piece_glyph(ir, 1 + p * ir.n_kinds + k)} {kind}" for k, kind in enumerate(ir.kinds)) for p, name in enumerate(ir.players)]
+    if legend:
+        lines.append("  " + "   ".join(legend))
+    if ir.n_kinds > 1 and b.topology != "graph" and not by_kind:
         letters = kind_letters(ir)
         lines.append("  kinds (second grid): " + "   ".join(f"{letters[k]} {name}" for k, name in enumerate(ir.kinds)))
     scores = state.scores()
     internal = ir.render.present.internal if ir.render.present is not None else ()
-    shown = [i for i in ir.player_counters if i not in internal]  # (render.internal: never shown)
+    scored = scored_counters(ir)  # (shown with the scores, under the same name)
+    shown = [i for i in ir.player_counters if i not in internal and i not in scored]  # (render.internal: never shown)
+    hide_hand = ir.render.present is not None and ir.render.present.hide_hand  # (render.hand: false)
     for p, name in enumerate(ir.players):
         hand = ", ".join(f"{k} {state.core.hands[p][i]}" for i, k in enumerate(ir.kinds))
         seen = [viewer is None or state.is_terminal() or SEES[key_visibility(ir, j)](viewer, p) for j in range(len(ir.ranking))]
         score = ", ".join(f"{k} {v if ok else '?'}" for (k, v), ok in zip(scores[name].items(), seen))
-        lines.append(f"  {name}: in hand {hand or '-'}; {score}")
+        lines.append(f"  {name}: {score}" if hide_hand else f"  {name}: in hand {hand or '-'}; {score}")
         if shown and (ir.counter_types or any("[" in c for c in ir.counters)):  # values of every type, arrays
             lines += ["    " + line for line in counter_lines(ir, shown, lambda i: state.core.counters[p][i], lambda i: viewer is None or counter_seen(ir, i, viewer, p))]
         if ir.deck is not None:

@@ -11,6 +11,7 @@ offending node's file:line:col.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Optional
 
 from ..conditions.check import Names, a_type, check_condition
@@ -70,6 +71,8 @@ from .variants import apply_player_count, apply_variant, load_tree, player_count
 from .dice import lower_dice_rules
 from .yamlpos import YList, YMap, YNode, YScalar
 from .present import lower_present
+from .glyphs import lower_glyphs
+from ..ir.present import PresentIR
 from .zones import lower_items, lower_zones
 from .history import lower_history
 from .position import lower_position
@@ -221,7 +224,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.ranking_names = [k.name for k in ranking]
         self.chance_names = [chance.name] if chance is not None else []
         returns = self.lower_returns(top.get("returns"), counters, counter_scope)
-        render = pool_places(self, self.lower_render(top.get("render"), areas))
+        render = pool_places(self, self.lower_render(top.get("render"), areas, position))
         if "variants" in top:
             self.check_variants(top.items["variants"])
         return with_stacks(self, GameIR(
@@ -605,27 +608,15 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             keys.append(RankKey(kname, self.condition(body, {"p": PLAYER}, INT), lower))
         return tuple(keys)
 
-    def lower_render(self, node: Optional[YNode], areas: tuple = ()) -> RenderIR:
-        glyphs = [p[0].upper() for p in self.players]
+    def lower_render(self, node: Optional[YNode], areas: tuple = (), position=None) -> RenderIR:
         states: list = []
         marks: list[str] = []
         if node is None:
-            return RenderIR(tuple(glyphs), colours=colours.choose(self.players))
+            glyphs, kind_glyphs = lower_glyphs(self, None, position)
+            return RenderIR(tuple(glyphs), colours=colours.choose(self.players), present=PresentIR(kind_glyphs=kind_glyphs) if kind_glyphs else None)
         body = self.keys(node, "render", "'render'")
         explicit = self.render_colours(body)
-        if "glyphs" in body:
-            g = body["glyphs"]
-            if not isinstance(g, YMap):
-                raise SpecError("render.glyphs maps player names to one-character glyphs", g.pos)
-            for p, v in g.items.items():
-                if p in self.unseated:
-                    continue
-                if p not in self.players:
-                    raise SpecError(f"unknown player '{p}'", g.key_pos[p], did_you_mean(p, self.players))
-                glyph = self.scalar(v, str, "a glyph")
-                if len(glyph) != 1 or not glyph.isprintable():
-                    raise SpecError("a glyph is one printable character", v.pos)
-                glyphs[self.players.index(p)] = glyph
+        glyphs, kind_glyphs = lower_glyphs(self, body, position)
         if "empty" in body:
             e = body["empty"]
             if not isinstance(e, YMap):
@@ -647,7 +638,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
                 if s not in known:
                     raise SpecError(f"unknown render state '{s}'", item.pos, did_you_mean(s, known))
                 marks.append(s)
-        present = lower_present(self, body, areas)
+        present = replace(lower_present(self, body, areas), kind_glyphs=kind_glyphs)
         return RenderIR(tuple(glyphs), tuple(states), tuple(marks), colours=colours.choose(self.players, explicit), present=present, numbers=self.render_numbers(body))
 
     def render_colours(self, body: dict) -> dict[str, str]:

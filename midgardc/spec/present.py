@@ -64,13 +64,17 @@ def _names(lw: "Lowerer", node: Any, what: str) -> list[tuple[str, Any]]:
 def _internal(lw: "Lowerer", body: YMap, counters: dict) -> tuple[int, ...]:
     out = []
     arrays = lw.names.arrays
+    elements = {f"{a}[{sub}]": first + k for a, (first, _, dims, _) in arrays.items() for k, sub in enumerate(lw.element_labels(dims))}
     for name, pos in _names(lw, body["internal"], "render.internal"):
         if name in arrays:  # a counter array: every element
             first, _, dims, _ = arrays[name]
             out.extend(range(first, first + math.prod(size for _, _, size in dims)))
             continue
+        if name in elements:  # one element of an array ("warriors[hut]")
+            out.append(elements[name])
+            continue
         if name not in counters:
-            raise SpecError(f"render.internal: unknown counter '{name}'", pos, did_you_mean(name, [*counters, *arrays]))
+            raise SpecError(f"render.internal: unknown counter '{name}'", pos, did_you_mean(name, [*counters, *arrays, *elements]))
         out.append(counters[name])
     return tuple(out)
 

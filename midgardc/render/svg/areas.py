@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from ...ir.present import PlaceIR, TrackIR
+from ...ir.present import PlaceIR, TrackIR, has_kind_glyphs, piece_glyph
 from .board import kind_letters
 from .common import PANEL_WIDTH, fmt, player_fills, sub, text, text_fill
 from .seen import Seen, present_of
@@ -39,7 +39,8 @@ def _token(parent: ET.Element, view: Seen, x: float, y: float, p: int, kind: int
         el = sub(parent, "circle", {"class": f"token p{p}", "fill": fill, "cx": fmt(x), "cy": fmt(y), "r": fmt(TOKEN), "data-player": who, "data-kind": ir.kinds[kind]})
     else:  # a second kind of piece: a square token marked with its letter
         el = sub(parent, "rect", {"class": f"token p{p}", "fill": fill, "x": fmt(x - TOKEN - 1), "y": fmt(y - TOKEN - 1), "width": fmt(2 * TOKEN + 2), "height": fmt(2 * TOKEN + 2), "data-player": who, "data-kind": ir.kinds[kind]})
-        text(parent, x, y + 3.5, kind_letters(ir)[kind][:1], "count", "middle", fill=text_fill(fill))
+        mark = piece_glyph(ir, 1 + p * ir.n_kinds + kind) if has_kind_glyphs(ir) else kind_letters(ir)[kind][:1]
+        text(parent, x, y + 3.5, mark, "count", "middle", fill=text_fill(fill))
     shown = "?" if n is None else str(n)
     sub(el, "title", text=f"{who}: {shown} {kname}")
     text(parent, x + TOKEN + 2, y + 4, f"×{shown}", "count")

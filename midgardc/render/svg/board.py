@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from ...ir.nodes import GameIR
-from .common import EMPTY_FILL, GRAPH_SPACING, NEUTRAL_FILL, MARGIN, NODE_RADIUS, SCALE, STATE_FILLS, fmt, player_fills, sub, text
+from ...ir.present import has_kind_glyphs, piece_glyph
+from .common import EMPTY_FILL, GRAPH_SPACING, NEUTRAL_FILL, MARGIN, NODE_RADIUS, SCALE, STATE_FILLS, fmt, player_fills, sub, text, text_fill
 from .seen import Seen, by_identity, present_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,7 +68,7 @@ def look_piece(ir: GameIR, code: int) -> tuple[int, int]:
 
 def marks_cells(ir: GameIR, letters: Sequence[str]) -> bool:
     """Whether pieces carry a mark: the kind's letter (several kinds) or the stack height."""
-    return (len(letters) > 1 and bool(letters[0])) or bool(ir.stacks)
+    return (len(letters) > 1 and bool(letters[0])) or bool(ir.stacks) or has_kind_glyphs(ir)
 
 
 def look_class(ir: GameIR, code: int) -> str:
@@ -91,7 +92,10 @@ def look_glyph(ir: GameIR, code: int, letters: Sequence[str]) -> str:
     if code <= 0:
         return ""
     piece, height = look_piece(ir, code)
-    letter = letters[ir.piece_kind(piece)] if len(letters) > 1 else ""
+    if has_kind_glyphs(ir):  # render.glyphs per kind (or the position notation's letters)
+        letter = piece_glyph(ir, piece)
+    else:
+        letter = letters[ir.piece_kind(piece)] if len(letters) > 1 else ""
     return f"{letter}{height}" if ir.stacks else letter
 
 
@@ -199,7 +203,10 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
         if c not in at_place:
             text(marks, cx, label_y, name, "label", "middle")
         if marks_cells(ir, letters):
-            sub(marks, "text", {"class": "glyph", "data-glyph": c, "x": fmt(cx), "y": fmt(cy + 4), "text-anchor": "middle"}, look_glyph(ir, code, letters))
+            mark = {"class": "glyph", "data-glyph": c, "x": fmt(cx), "y": fmt(cy + 4), "text-anchor": "middle"}
+            if code > 0:  # dark on a light piece (a white king), light on a dark one
+                mark["style"] = f"fill:{text_fill(attrs['fill'])}"
+            sub(marks, "text", mark, look_glyph(ir, code, letters))
     _draw_axes(svg, ir, shapes)
     _draw_regions(svg, ir, shapes)
     _draw_highlights(svg, view, shapes)

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from ...ir.nodes import GameIR
+from ...ir.present import has_kind_glyphs, piece_glyph
 from ...ir.values import counter_text
 from ...runtime.observe import GAME, SEES, key_visibility
 from .board import kind_letters
@@ -132,7 +133,11 @@ def draw_legend(svg: ET.Element, ir: GameIR, x0: float, y: float) -> float:
         text(g, x0 + 18, y + 10, f"{pr.label(ir.kinds[k])}: nobody's", "track")
         y += LINE
     letters = kind_letters(ir)
-    if len(letters) > 1 and letters[0]:
+    if has_kind_glyphs(ir):  # each player's glyph per kind
+        for p, name in enumerate(ir.players):
+            text(g, x0, y + 10, f"{pr.label(name)}: " + ", ".join(f"{piece_glyph(ir, 1 + p * ir.n_kinds + k)} {pr.label(kind)}" for k, kind in enumerate(ir.kinds)), "track")
+            y += LINE
+    elif len(letters) > 1 and letters[0]:
         text(g, x0, y + 10, "pieces: " + ", ".join(f"{m} {pr.label(k)}" for m, k in zip(letters, ir.kinds)), "track")
         y += LINE
     return y

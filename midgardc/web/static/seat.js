@@ -1,7 +1,8 @@
 /* midgardc serve: one seat's page. Knows no rules: the server sends the drawing (SVG whose
    cells carry data-cell), the seat's observation and, on its turn, its legal moves with the
-   cells each one names in order. A move on the board is built by clicking those cells one
-   after the other; a move naming no cell is a button. */
+   cells each one names in order (a compound move, c3xe5xc7: every step's). A move on the
+   board is built by clicking those cells one after the other, and sent once it is complete
+   and no longer move goes on from it; a move naming no cell is a button. */
 (function () {
   "use strict";
   var body = document.body;
@@ -54,7 +55,8 @@
       var c = e.getAttribute("data-cell");
       e.classList.remove("movable", "target", "chosen");
       if (path.indexOf(c) >= 0) e.classList.add("chosen");
-      else if (next[c]) e.classList.add(path.length ? "target" : "movable");
+      // (a compound move may land again on a cell it passed: chosen, and a target again)
+      if (next[c]) e.classList.add(path.length ? "target" : "movable");
     });
     var choices = document.getElementById("choices");
     var others = document.getElementById("other-moves");
@@ -123,7 +125,7 @@
         tr.appendChild(td);
         (into || t).appendChild(tr);
       }
-      Object.keys(pl.hand || {}).forEach(function (k) { if (pl.hand[k]) row(k + " in hand", valueText(pl.hand[k])); });
+      if (p.show_hand !== false) Object.keys(pl.hand || {}).forEach(function (k) { if (pl.hand[k]) row(k + " in hand", valueText(pl.hand[k])); });
       Object.keys(pl.score || {}).forEach(function (k) { row("score: " + k, valueText(pl.score[k])); });
       Object.keys(pl.zones || {}).forEach(function (k) { row(k, itemsText(pl.zones[k])); });
       box.appendChild(t);
