@@ -17,7 +17,8 @@ import pytest
 
 from conftest import ENGINES, get_game
 from midgardc.errors import MoveError
-from midgardc.ir.nodes import CHANCE, chance_tables
+from midgardc.ir.chance import chance_tables
+from midgardc.ir.nodes import CHANCE
 from midgardc.matches import run_match
 from midgardc.players.registry import parse_players
 from midgardc.runtime.game import perft, replay

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Optional, Sequence
 
-from .nodes import ChanceIR, Expr
+from .chance import ChanceIR
+from .nodes import Expr
 
 KEEP_VAR = "i"  # the die's number in chance.keep
 

@@ -8,7 +8,8 @@ from dataclasses import fields
 
 from ..errors import SpecError, did_you_mean
 from ..ir.dice import KEEP_VAR, DiceRulesIR
-from ..ir.nodes import BOOL, FACE, INT, ChanceIR
+from ..ir.chance import ChanceIR
+from ..ir.nodes import BOOL, FACE, INT
 from .yamlpos import YMap
 
 

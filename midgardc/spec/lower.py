@@ -18,6 +18,8 @@ from ..conditions.check import Names, a_type, check_condition
 from ..conditions.parse import parse_signature
 from ..errors import Pos, SpecError, did_you_mean
 from ..ir import colours
+from ..ir.chance import ChanceIR, chance_tables
+from ..ir.items import DeckIR
 from ..ir.nodes import (
     BOOL,
     CELL,
@@ -27,13 +29,10 @@ from ..ir.nodes import (
     PLAYER,
     ReturnsIR,
     ITEM,
-    DeckIR,
     AreaIR,
     Action,
     BoardIR,
     Call,
-    ChanceIR,
-    chance_tables,
     Const,
     Define,
     End,

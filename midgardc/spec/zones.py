@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Optional
 
 from ..errors import SpecError, did_you_mean
-from ..ir.nodes import INT, ITEM, PLAYER, ZONE, Call, Const, Deal, Effect, Expr, Gather, PassZone, Shuffle, Take, ZoneIR, ZonesIR
+from ..ir.items import ZoneIR, ZonesIR
+from ..ir.nodes import INT, ITEM, PLAYER, ZONE, Call, Const, Deal, Effect, Expr, Gather, PassZone, Shuffle, Take
 from .yamlpos import YList, YMap, YNode, YScalar
 
 if TYPE_CHECKING:  # pragma: no cover

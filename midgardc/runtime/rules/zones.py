@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from ...ir.nodes import NO_ITEM, Deal, Gather, PassZone, Shuffle, Take, ZonesIR
+from ...ir.items import ZonesIR
+from ...ir.nodes import NO_ITEM, Deal, Gather, PassZone, Shuffle, Take
 from ..rng import Rng
 
 if TYPE_CHECKING:  # pragma: no cover
