@@ -2017,126 +2017,30 @@ cdef inline void add_candidate(uint64_t* s, int v) noexcept nogil:
 
 cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
     cdef int w
-    cdef int e0
-    cdef int e0_origin
-    cdef int e0_cur
-    cdef int e0_way
-    cdef bint e0_stop
-    cdef int e1
-    cdef int e1_origin
-    cdef int e1_cur
-    cdef int e1_way
-    cdef bint e1_stop
-    cdef int e2
-    cdef int e2_origin
-    cdef int e2_cur
-    cdef int e2_way
-    cdef bint e2_stop
-    cdef int e3
-    cdef int e3_origin
-    cdef int e3_cur
-    cdef int e3_way
-    cdef bint e3_stop
-    cdef int e4
-    cdef int e4_origin
-    cdef int e4_cur
-    cdef int e4_way
-    cdef bint e4_stop
-    cdef int e5
-    cdef int e5_origin
-    cdef int e5_cur
-    cdef int e5_way
-    cdef bint e5_stop
-    cdef int e6
-    cdef int e6_origin
-    cdef int e6_cur
-    cdef int e6_way
-    cdef bint e6_stop
-    cdef int e7
-    cdef int e7_origin
-    cdef int e7_cur
-    cdef int e7_way
-    cdef bint e7_stop
-    cdef int e8
-    cdef int e8_origin
-    cdef int e8_cur
-    cdef int e8_way
-    cdef bint e8_stop
-    cdef int e9
-    cdef int e9_origin
-    cdef int e9_cur
-    cdef int e9_way
-    cdef bint e9_stop
-    cdef int e10
-    cdef int e10_origin
-    cdef int e10_cur
-    cdef int e10_way
-    cdef bint e10_stop
-    cdef int e11
-    cdef int e11_origin
-    cdef int e11_cur
-    cdef int e11_way
-    cdef bint e11_stop
-    cdef int e12
-    cdef int e12_origin
-    cdef int e12_cur
-    cdef int e12_way
-    cdef bint e12_stop
-    cdef int e13
-    cdef int e13_origin
-    cdef int e13_cur
-    cdef int e13_way
-    cdef bint e13_stop
-    cdef int e14
-    cdef int e14_origin
-    cdef int e14_cur
-    cdef int e14_way
-    cdef bint e14_stop
-    cdef int e15
-    cdef int e15_origin
-    cdef int e15_cur
-    cdef int e15_way
-    cdef bint e15_stop
-    cdef int e16
-    cdef int e16_origin
-    cdef int e16_cur
-    cdef int e16_way
-    cdef bint e16_stop
-    cdef int e17
-    cdef int e17_origin
-    cdef int e17_cur
-    cdef int e17_way
-    cdef bint e17_stop
-    cdef int e18
-    cdef int e18_origin
-    cdef int e18_cur
-    cdef int e18_way
-    cdef bint e18_stop
-    cdef int e19
-    cdef int e19_origin
-    cdef int e19_cur
-    cdef int e19_way
-    cdef bint e19_stop
-    cdef int e20
-    cdef int e20_origin
-    cdef int e20_cur
-    cdef int e20_way
-    cdef bint e20_stop
-    cdef int e21
-    cdef int e21_origin
-    cdef int e21_cur
-    cdef int e21_way
-    cdef bint e21_stop
-    cdef int e22
-    cdef int e22_origin
-    cdef int e22_cur
-    cdef int e22_way
-    cdef bint e22_stop
-    cdef int e23
-    cdef int e23_origin
-    cdef int e23_cur
-    cdef int e23_way
-    cdef bint e23_stop
+    cdef uint64_t e0_ray[WORDS]
+    cdef uint64_t e1_ray[WORDS]
+    cdef uint64_t e2_ray[WORDS]
+    cdef uint64_t e3_ray[WORDS]
+    cdef uint64_t e4_ray[WORDS]
+    cdef uint64_t e5_ray[WORDS]
+    cdef uint64_t e6_ray[WORDS]
+    cdef uint64_t e7_ray[WORDS]
+    cdef uint64_t e8_ray[WORDS]
+    cdef uint64_t e9_ray[WORDS]
+    cdef uint64_t e10_ray[WORDS]
+    cdef uint64_t e11_ray[WORDS]
+    cdef uint64_t e12_ray[WORDS]
+    cdef uint64_t e13_ray[WORDS]
+    cdef uint64_t e14_ray[WORDS]
+    cdef uint64_t e15_ray[WORDS]
+    cdef uint64_t e16_ray[WORDS]
+    cdef uint64_t e17_ray[WORDS]
+    cdef uint64_t e18_ray[WORDS]
+    cdef uint64_t e19_ray[WORDS]
+    cdef uint64_t e20_ray[WORDS]
+    cdef uint64_t e21_ray[WORDS]
+    cdef uint64_t e22_ray[WORDS]
+    cdef uint64_t e23_ray[WORDS]
     for w in range(WORDS):
         out[w] = 0
     if (piece_kind(st.board[a0]) == 5):
@@ -2247,287 +2151,95 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
                                     add_candidate(out, STEP[7][STEP[7][a0]])
         if (piece_kind(st.board[a0]) == 2):
             if (<bint>ATTR_0[0 + 1]):
-                e0_origin = a0
-                e0_way = 0
-                e0_cur = e0_origin
-                e0_stop = e0_origin >= N_CELLS
-                while not e0_stop:
-                    e0_cur = STEP[e0_way][e0_cur]
-                    if e0_cur >= N_CELLS or e0_cur == e0_origin:
-                        break
-                    e0 = e0_cur
-                    e0_stop = st.board[e0_cur] > 0
-                    add_candidate(out, e0)
+                slide_bits(st, a0, 0, e0_ray)
+                for w in range(WORDS):
+                    out[w] |= e0_ray[w]
             if (<bint>ATTR_0[1 + 1]):
-                e1_origin = a0
-                e1_way = 1
-                e1_cur = e1_origin
-                e1_stop = e1_origin >= N_CELLS
-                while not e1_stop:
-                    e1_cur = STEP[e1_way][e1_cur]
-                    if e1_cur >= N_CELLS or e1_cur == e1_origin:
-                        break
-                    e1 = e1_cur
-                    e1_stop = st.board[e1_cur] > 0
-                    add_candidate(out, e1)
+                slide_bits(st, a0, 1, e1_ray)
+                for w in range(WORDS):
+                    out[w] |= e1_ray[w]
             if (<bint>ATTR_0[2 + 1]):
-                e2_origin = a0
-                e2_way = 2
-                e2_cur = e2_origin
-                e2_stop = e2_origin >= N_CELLS
-                while not e2_stop:
-                    e2_cur = STEP[e2_way][e2_cur]
-                    if e2_cur >= N_CELLS or e2_cur == e2_origin:
-                        break
-                    e2 = e2_cur
-                    e2_stop = st.board[e2_cur] > 0
-                    add_candidate(out, e2)
+                slide_bits(st, a0, 2, e2_ray)
+                for w in range(WORDS):
+                    out[w] |= e2_ray[w]
             if (<bint>ATTR_0[3 + 1]):
-                e3_origin = a0
-                e3_way = 3
-                e3_cur = e3_origin
-                e3_stop = e3_origin >= N_CELLS
-                while not e3_stop:
-                    e3_cur = STEP[e3_way][e3_cur]
-                    if e3_cur >= N_CELLS or e3_cur == e3_origin:
-                        break
-                    e3 = e3_cur
-                    e3_stop = st.board[e3_cur] > 0
-                    add_candidate(out, e3)
+                slide_bits(st, a0, 3, e3_ray)
+                for w in range(WORDS):
+                    out[w] |= e3_ray[w]
             if (<bint>ATTR_0[4 + 1]):
-                e4_origin = a0
-                e4_way = 4
-                e4_cur = e4_origin
-                e4_stop = e4_origin >= N_CELLS
-                while not e4_stop:
-                    e4_cur = STEP[e4_way][e4_cur]
-                    if e4_cur >= N_CELLS or e4_cur == e4_origin:
-                        break
-                    e4 = e4_cur
-                    e4_stop = st.board[e4_cur] > 0
-                    add_candidate(out, e4)
+                slide_bits(st, a0, 4, e4_ray)
+                for w in range(WORDS):
+                    out[w] |= e4_ray[w]
             if (<bint>ATTR_0[5 + 1]):
-                e5_origin = a0
-                e5_way = 5
-                e5_cur = e5_origin
-                e5_stop = e5_origin >= N_CELLS
-                while not e5_stop:
-                    e5_cur = STEP[e5_way][e5_cur]
-                    if e5_cur >= N_CELLS or e5_cur == e5_origin:
-                        break
-                    e5 = e5_cur
-                    e5_stop = st.board[e5_cur] > 0
-                    add_candidate(out, e5)
+                slide_bits(st, a0, 5, e5_ray)
+                for w in range(WORDS):
+                    out[w] |= e5_ray[w]
             if (<bint>ATTR_0[6 + 1]):
-                e6_origin = a0
-                e6_way = 6
-                e6_cur = e6_origin
-                e6_stop = e6_origin >= N_CELLS
-                while not e6_stop:
-                    e6_cur = STEP[e6_way][e6_cur]
-                    if e6_cur >= N_CELLS or e6_cur == e6_origin:
-                        break
-                    e6 = e6_cur
-                    e6_stop = st.board[e6_cur] > 0
-                    add_candidate(out, e6)
+                slide_bits(st, a0, 6, e6_ray)
+                for w in range(WORDS):
+                    out[w] |= e6_ray[w]
             if (<bint>ATTR_0[7 + 1]):
-                e7_origin = a0
-                e7_way = 7
-                e7_cur = e7_origin
-                e7_stop = e7_origin >= N_CELLS
-                while not e7_stop:
-                    e7_cur = STEP[e7_way][e7_cur]
-                    if e7_cur >= N_CELLS or e7_cur == e7_origin:
-                        break
-                    e7 = e7_cur
-                    e7_stop = st.board[e7_cur] > 0
-                    add_candidate(out, e7)
+                slide_bits(st, a0, 7, e7_ray)
+                for w in range(WORDS):
+                    out[w] |= e7_ray[w]
         if (piece_kind(st.board[a0]) == 3):
             if (<bint>ATTR_1[0 + 1]):
-                e8_origin = a0
-                e8_way = 0
-                e8_cur = e8_origin
-                e8_stop = e8_origin >= N_CELLS
-                while not e8_stop:
-                    e8_cur = STEP[e8_way][e8_cur]
-                    if e8_cur >= N_CELLS or e8_cur == e8_origin:
-                        break
-                    e8 = e8_cur
-                    e8_stop = st.board[e8_cur] > 0
-                    add_candidate(out, e8)
+                slide_bits(st, a0, 0, e8_ray)
+                for w in range(WORDS):
+                    out[w] |= e8_ray[w]
             if (<bint>ATTR_1[1 + 1]):
-                e9_origin = a0
-                e9_way = 1
-                e9_cur = e9_origin
-                e9_stop = e9_origin >= N_CELLS
-                while not e9_stop:
-                    e9_cur = STEP[e9_way][e9_cur]
-                    if e9_cur >= N_CELLS or e9_cur == e9_origin:
-                        break
-                    e9 = e9_cur
-                    e9_stop = st.board[e9_cur] > 0
-                    add_candidate(out, e9)
+                slide_bits(st, a0, 1, e9_ray)
+                for w in range(WORDS):
+                    out[w] |= e9_ray[w]
             if (<bint>ATTR_1[2 + 1]):
-                e10_origin = a0
-                e10_way = 2
-                e10_cur = e10_origin
-                e10_stop = e10_origin >= N_CELLS
-                while not e10_stop:
-                    e10_cur = STEP[e10_way][e10_cur]
-                    if e10_cur >= N_CELLS or e10_cur == e10_origin:
-                        break
-                    e10 = e10_cur
-                    e10_stop = st.board[e10_cur] > 0
-                    add_candidate(out, e10)
+                slide_bits(st, a0, 2, e10_ray)
+                for w in range(WORDS):
+                    out[w] |= e10_ray[w]
             if (<bint>ATTR_1[3 + 1]):
-                e11_origin = a0
-                e11_way = 3
-                e11_cur = e11_origin
-                e11_stop = e11_origin >= N_CELLS
-                while not e11_stop:
-                    e11_cur = STEP[e11_way][e11_cur]
-                    if e11_cur >= N_CELLS or e11_cur == e11_origin:
-                        break
-                    e11 = e11_cur
-                    e11_stop = st.board[e11_cur] > 0
-                    add_candidate(out, e11)
+                slide_bits(st, a0, 3, e11_ray)
+                for w in range(WORDS):
+                    out[w] |= e11_ray[w]
             if (<bint>ATTR_1[4 + 1]):
-                e12_origin = a0
-                e12_way = 4
-                e12_cur = e12_origin
-                e12_stop = e12_origin >= N_CELLS
-                while not e12_stop:
-                    e12_cur = STEP[e12_way][e12_cur]
-                    if e12_cur >= N_CELLS or e12_cur == e12_origin:
-                        break
-                    e12 = e12_cur
-                    e12_stop = st.board[e12_cur] > 0
-                    add_candidate(out, e12)
+                slide_bits(st, a0, 4, e12_ray)
+                for w in range(WORDS):
+                    out[w] |= e12_ray[w]
             if (<bint>ATTR_1[5 + 1]):
-                e13_origin = a0
-                e13_way = 5
-                e13_cur = e13_origin
-                e13_stop = e13_origin >= N_CELLS
-                while not e13_stop:
-                    e13_cur = STEP[e13_way][e13_cur]
-                    if e13_cur >= N_CELLS or e13_cur == e13_origin:
-                        break
-                    e13 = e13_cur
-                    e13_stop = st.board[e13_cur] > 0
-                    add_candidate(out, e13)
+                slide_bits(st, a0, 5, e13_ray)
+                for w in range(WORDS):
+                    out[w] |= e13_ray[w]
             if (<bint>ATTR_1[6 + 1]):
-                e14_origin = a0
-                e14_way = 6
-                e14_cur = e14_origin
-                e14_stop = e14_origin >= N_CELLS
-                while not e14_stop:
-                    e14_cur = STEP[e14_way][e14_cur]
-                    if e14_cur >= N_CELLS or e14_cur == e14_origin:
-                        break
-                    e14 = e14_cur
-                    e14_stop = st.board[e14_cur] > 0
-                    add_candidate(out, e14)
+                slide_bits(st, a0, 6, e14_ray)
+                for w in range(WORDS):
+                    out[w] |= e14_ray[w]
             if (<bint>ATTR_1[7 + 1]):
-                e15_origin = a0
-                e15_way = 7
-                e15_cur = e15_origin
-                e15_stop = e15_origin >= N_CELLS
-                while not e15_stop:
-                    e15_cur = STEP[e15_way][e15_cur]
-                    if e15_cur >= N_CELLS or e15_cur == e15_origin:
-                        break
-                    e15 = e15_cur
-                    e15_stop = st.board[e15_cur] > 0
-                    add_candidate(out, e15)
+                slide_bits(st, a0, 7, e15_ray)
+                for w in range(WORDS):
+                    out[w] |= e15_ray[w]
         if (piece_kind(st.board[a0]) == 1):
-            e16_origin = a0
-            e16_way = 0
-            e16_cur = e16_origin
-            e16_stop = e16_origin >= N_CELLS
-            while not e16_stop:
-                e16_cur = STEP[e16_way][e16_cur]
-                if e16_cur >= N_CELLS or e16_cur == e16_origin:
-                    break
-                e16 = e16_cur
-                e16_stop = st.board[e16_cur] > 0
-                add_candidate(out, e16)
-            e17_origin = a0
-            e17_way = 1
-            e17_cur = e17_origin
-            e17_stop = e17_origin >= N_CELLS
-            while not e17_stop:
-                e17_cur = STEP[e17_way][e17_cur]
-                if e17_cur >= N_CELLS or e17_cur == e17_origin:
-                    break
-                e17 = e17_cur
-                e17_stop = st.board[e17_cur] > 0
-                add_candidate(out, e17)
-            e18_origin = a0
-            e18_way = 2
-            e18_cur = e18_origin
-            e18_stop = e18_origin >= N_CELLS
-            while not e18_stop:
-                e18_cur = STEP[e18_way][e18_cur]
-                if e18_cur >= N_CELLS or e18_cur == e18_origin:
-                    break
-                e18 = e18_cur
-                e18_stop = st.board[e18_cur] > 0
-                add_candidate(out, e18)
-            e19_origin = a0
-            e19_way = 3
-            e19_cur = e19_origin
-            e19_stop = e19_origin >= N_CELLS
-            while not e19_stop:
-                e19_cur = STEP[e19_way][e19_cur]
-                if e19_cur >= N_CELLS or e19_cur == e19_origin:
-                    break
-                e19 = e19_cur
-                e19_stop = st.board[e19_cur] > 0
-                add_candidate(out, e19)
-            e20_origin = a0
-            e20_way = 4
-            e20_cur = e20_origin
-            e20_stop = e20_origin >= N_CELLS
-            while not e20_stop:
-                e20_cur = STEP[e20_way][e20_cur]
-                if e20_cur >= N_CELLS or e20_cur == e20_origin:
-                    break
-                e20 = e20_cur
-                e20_stop = st.board[e20_cur] > 0
-                add_candidate(out, e20)
-            e21_origin = a0
-            e21_way = 5
-            e21_cur = e21_origin
-            e21_stop = e21_origin >= N_CELLS
-            while not e21_stop:
-                e21_cur = STEP[e21_way][e21_cur]
-                if e21_cur >= N_CELLS or e21_cur == e21_origin:
-                    break
-                e21 = e21_cur
-                e21_stop = st.board[e21_cur] > 0
-                add_candidate(out, e21)
-            e22_origin = a0
-            e22_way = 6
-            e22_cur = e22_origin
-            e22_stop = e22_origin >= N_CELLS
-            while not e22_stop:
-                e22_cur = STEP[e22_way][e22_cur]
-                if e22_cur >= N_CELLS or e22_cur == e22_origin:
-                    break
-                e22 = e22_cur
-                e22_stop = st.board[e22_cur] > 0
-                add_candidate(out, e22)
-            e23_origin = a0
-            e23_way = 7
-            e23_cur = e23_origin
-            e23_stop = e23_origin >= N_CELLS
-            while not e23_stop:
-                e23_cur = STEP[e23_way][e23_cur]
-                if e23_cur >= N_CELLS or e23_cur == e23_origin:
-                    break
-                e23 = e23_cur
-                e23_stop = st.board[e23_cur] > 0
-                add_candidate(out, e23)
+            slide_bits(st, a0, 0, e16_ray)
+            for w in range(WORDS):
+                out[w] |= e16_ray[w]
+            slide_bits(st, a0, 1, e17_ray)
+            for w in range(WORDS):
+                out[w] |= e17_ray[w]
+            slide_bits(st, a0, 2, e18_ray)
+            for w in range(WORDS):
+                out[w] |= e18_ray[w]
+            slide_bits(st, a0, 3, e19_ray)
+            for w in range(WORDS):
+                out[w] |= e19_ray[w]
+            slide_bits(st, a0, 4, e20_ray)
+            for w in range(WORDS):
+                out[w] |= e20_ray[w]
+            slide_bits(st, a0, 5, e21_ray)
+            for w in range(WORDS):
+                out[w] |= e21_ray[w]
+            slide_bits(st, a0, 6, e22_ray)
+            for w in range(WORDS):
+                out[w] |= e22_ray[w]
+            slide_bits(st, a0, 7, e23_ray)
+            for w in range(WORDS):
+                out[w] |= e23_ray[w]
 
 
 cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
@@ -2874,13 +2586,13 @@ cdef void remove_0(State* st, int f0) noexcept nogil:
 
 
 cdef void remove_1(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
+    # remove the piece on step(t, player_prop(1, mover)) (to out)
     # f0 = t
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     memset(found, 0, sizeof(found))
-    c = f0
+    c = STEP[PPROP_1[st.current + 1]][f0]
     if c < N_CELLS:
         add_cell(found, c)
     for w in range(WORDS):
@@ -2941,6 +2653,91 @@ cdef void remove_4(State* st, int f0) noexcept nogil:
             bits &= bits - 1
 
 
+cdef void remove_5(State* st, int f0) noexcept nogil:
+    # remove the piece on t (to out)
+    # f0 = t
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    memset(found, 0, sizeof(found))
+    c = f0
+    if c < N_CELLS:
+        add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            bits &= bits - 1
+
+
+cdef void remove_6(State* st, int f0) noexcept nogil:
+    # remove the piece on t (to out)
+    # f0 = t
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    memset(found, 0, sizeof(found))
+    c = f0
+    if c < N_CELLS:
+        add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            bits &= bits - 1
+
+
+cdef void remove_7(State* st, int f0) noexcept nogil:
+    # remove the piece on t (to out)
+    # f0 = t
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    memset(found, 0, sizeof(found))
+    c = f0
+    if c < N_CELLS:
+        add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            bits &= bits - 1
+
+
+cdef void remove_8(State* st, int f0) noexcept nogil:
+    # remove the piece on t (to out)
+    # f0 = t
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    memset(found, 0, sizeof(found))
+    c = f0
+    if c < N_CELLS:
+        add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            bits &= bits - 1
+
+
+cdef void remove_9(State* st, int f0) noexcept nogil:
+    # remove the piece on t (to out)
+    # f0 = t
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    memset(found, 0, sizeof(found))
+    c = f0
+    if c < N_CELLS:
+        add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            bits &= bits - 1
+
+
 cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0: move(f: cell, t: cell)
     counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a0]) == 5) or (st.board[a1] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
@@ -2961,12 +2758,22 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
 
+cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
+    # action 0 in its lookahead: only the effects and triggers that can change
+    # what legal_after reads (board, counter:en_passant, turn; midgardc/ir/lookslice.py)
+    if ((piece_kind(st.board[a0]) == 5) and (a1 == (<int>st.counters[N_PLAYERS][0]))):
+        remove_1(st, a1)  # remove the piece on step(t, player_prop(1, mover)) (to out)  # if kind_at(f) == pawn and t == en_passant
+    if ((piece_kind(st.board[a0]) == 0) and ((a1 == STEP[2][STEP[2][a0]]) or (a1 == STEP[6][STEP[6][a0]]))):
+        move_piece(st, (<int>ATTR_5[a1 + 0]), (<int>ATTR_6[a1 + 0]), False)  # move the piece on castle_rook(t) to castle_rook_to(t) (capture: remove)  # if kind_at(f) == king and (t == step(step(f, e), e) or t == step(step(f, w), w))
+    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
+
+
 cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     # action 1: promote_queen(f: cell, t: cell)
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_1(st, a1)  # remove the piece on t (to out)
+    remove_2(st, a1)  # remove the piece on t (to out)
     put_piece(st, st.current, 1, a1)  # place queen of mover at t
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
@@ -2979,12 +2786,20 @@ cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
 
+cdef void look_action_1(State* st, int a0, int a1) noexcept nogil:
+    # action 1 in its lookahead: only the effects and triggers that can change
+    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
+    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
+    remove_3(st, a1)  # remove the piece on t (to out)
+    put_piece(st, st.current, 1, a1)  # place queen of mover at t
+
+
 cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
     # action 2: promote_rook(f: cell, t: cell)
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_2(st, a1)  # remove the piece on t (to out)
+    remove_4(st, a1)  # remove the piece on t (to out)
     put_piece(st, st.current, 2, a1)  # place rook of mover at t
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
@@ -2997,12 +2812,20 @@ cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
 
+cdef void look_action_2(State* st, int a0, int a1) noexcept nogil:
+    # action 2 in its lookahead: only the effects and triggers that can change
+    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
+    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
+    remove_5(st, a1)  # remove the piece on t (to out)
+    put_piece(st, st.current, 2, a1)  # place rook of mover at t
+
+
 cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
     # action 3: promote_bishop(f: cell, t: cell)
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_3(st, a1)  # remove the piece on t (to out)
+    remove_6(st, a1)  # remove the piece on t (to out)
     put_piece(st, st.current, 3, a1)  # place bishop of mover at t
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
@@ -3015,12 +2838,20 @@ cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
 
+cdef void look_action_3(State* st, int a0, int a1) noexcept nogil:
+    # action 3 in its lookahead: only the effects and triggers that can change
+    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
+    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
+    remove_7(st, a1)  # remove the piece on t (to out)
+    put_piece(st, st.current, 3, a1)  # place bishop of mover at t
+
+
 cdef void apply_action_4(State* st, int a0, int a1) noexcept nogil:
     # action 4: promote_knight(f: cell, t: cell)
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_4(st, a1)  # remove the piece on t (to out)
+    remove_8(st, a1)  # remove the piece on t (to out)
     put_piece(st, st.current, 4, a1)  # place knight of mover at t
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
@@ -3031,6 +2862,14 @@ cdef void apply_action_4(State* st, int a0, int a1) noexcept nogil:
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
+
+
+cdef void look_action_4(State* st, int a0, int a1) noexcept nogil:
+    # action 4 in its lookahead: only the effects and triggers that can change
+    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
+    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
+    remove_9(st, a1)  # remove the piece on t (to out)
+    put_piece(st, st.current, 4, a1)  # place knight of mover at t
 
 
 # ---------------------------------------------------------------------------- lookahead and history
@@ -3119,9 +2958,16 @@ cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
     """king_safe: on a copy of the state after action 0's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
-    memcpy(st, origin, <size_t>(<char*>&origin.seen[0] - <char*>origin))
+    cdef int row
+    # the copy takes what the move and the condition touch (board, counter:en_passant, turn:
+    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
+    # then the scalars and the rest (templates/state.pyx.j2)
+    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
+    for row in range(N_PLAYERS + 1):
+        st.counters[row][0] = origin.counters[row][0]
+    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
-    apply_action_0(st, a0, a1)
+    look_action_0(st, a0, a1)
     return define_16(st)
 
 
@@ -3129,9 +2975,14 @@ cdef bint after_ok_1(State* origin, int a0, int a1) noexcept nogil:
     """king_safe: on a copy of the state after action 1's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
-    memcpy(st, origin, <size_t>(<char*>&origin.seen[0] - <char*>origin))
+    # the copy takes what the move and the condition touch (board, hands, turn:
+    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
+    # then the scalars and the rest (templates/state.pyx.j2)
+    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
+    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
+    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
-    apply_action_1(st, a0, a1)
+    look_action_1(st, a0, a1)
     return define_16(st)
 
 
@@ -3139,9 +2990,14 @@ cdef bint after_ok_2(State* origin, int a0, int a1) noexcept nogil:
     """king_safe: on a copy of the state after action 2's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
-    memcpy(st, origin, <size_t>(<char*>&origin.seen[0] - <char*>origin))
+    # the copy takes what the move and the condition touch (board, hands, turn:
+    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
+    # then the scalars and the rest (templates/state.pyx.j2)
+    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
+    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
+    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
-    apply_action_2(st, a0, a1)
+    look_action_2(st, a0, a1)
     return define_16(st)
 
 
@@ -3149,9 +3005,14 @@ cdef bint after_ok_3(State* origin, int a0, int a1) noexcept nogil:
     """king_safe: on a copy of the state after action 3's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
-    memcpy(st, origin, <size_t>(<char*>&origin.seen[0] - <char*>origin))
+    # the copy takes what the move and the condition touch (board, hands, turn:
+    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
+    # then the scalars and the rest (templates/state.pyx.j2)
+    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
+    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
+    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
-    apply_action_3(st, a0, a1)
+    look_action_3(st, a0, a1)
     return define_16(st)
 
 
@@ -3159,9 +3020,14 @@ cdef bint after_ok_4(State* origin, int a0, int a1) noexcept nogil:
     """king_safe: on a copy of the state after action 4's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
-    memcpy(st, origin, <size_t>(<char*>&origin.seen[0] - <char*>origin))
+    # the copy takes what the move and the condition touch (board, hands, turn:
+    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
+    # then the scalars and the rest (templates/state.pyx.j2)
+    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
+    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
+    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
-    apply_action_4(st, a0, a1)
+    look_action_4(st, a0, a1)
     return define_16(st)
 
 
