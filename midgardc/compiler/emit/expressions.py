@@ -23,7 +23,7 @@ from ...ir.nodes import (
     Unary,
 )
 from .bitboards import flood_shifts
-from .rays import ray_plan, slide_test
+from .rays import ray_plan, slide_test, unroll_slides
 from .common import (
     CTYPE,
     MAX_SET_CELLS,
@@ -322,6 +322,9 @@ class Expressions:
         return self._ray_plan[0]
 
     def quant(self, q: Quant, scope: Scope) -> Code:
+        unrolled = unroll_slides(self, q, scope)  # any/all over directions of slides tested as bits (emit/rays.py)
+        if unrolled is not None:
+            return unrolled
         names = free_locals(q)
         key = (q, tuple(names))
         index = self._lifted_keys.get(key)

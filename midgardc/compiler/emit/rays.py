@@ -186,3 +186,35 @@ def slide_test(x, q: Quant, inner: dict) -> Optional[SlideTest]:
         how, text = "walk", x.expr(folded, scope).text
     x.uses_ray_bits = True
     return SlideTest(src, way, at, how, text, q.kind == "all")
+
+
+#: unroll any/all over directions (of slides tested as bits) up to this many directions
+MAX_UNROLLED_DIRECTIONS = 8
+
+
+def _reads_a_slide(e: object) -> bool:
+    if isinstance(e, Quant):
+        return e.domain.kind == "slide" or _reads_a_slide(e.body) or any(_reads_a_slide(a) for a in e.domain.args)
+    if isinstance(e, (Call, DefineCall)):
+        return any(_reads_a_slide(a) for a in e.args)
+    if isinstance(e, Unary):
+        return _reads_a_slide(e.arg)
+    if isinstance(e, Binary):
+        return _reads_a_slide(e.left) or _reads_a_slide(e.right)
+    return False
+
+
+def unroll_slides(x, q: Quant, scope: dict):
+    """``any d in directions: body`` whose body quantifies over a slide, as ``body(d0) or
+    body(d1) or ...`` (``and`` for all), each with its direction a constant, so the C
+    compiler folds each ray's way and the direction's attributes; None otherwise."""
+    from .common import Code
+
+    n_dirs = len(x.ir.board.directions)
+    if q.domain.kind != "directions" or q.kind not in ("any", "all") or not 0 < n_dirs <= MAX_UNROLLED_DIRECTIONS:
+        return None
+    if x.ray_plan() is None or not _reads_a_slide(q.body):
+        return None
+    op = " or " if q.kind == "any" else " and "
+    parts = [x.expr(substitute(q.body, q.var, Const(d, "dir")), scope).text for d in range(n_dirs)]
+    return Code("(" + op.join(parts) + ")", "bint")
