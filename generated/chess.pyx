@@ -1736,7 +1736,7 @@ cdef inline bint define_5(State* st, int a0, int a1, int a2) noexcept nogil:
 
 # define 6: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(d) or kind_at(y) == bishop and diagonal(d))) or (any y in neighbours(x): is(y, q, king)) or (any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))) or is(step(step(x, player_prop(1, q)), e), q, pawn) or is(step(step(x, player_prop(1, q)), w), q, pawn)
 cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
-    return ((((quant_2(st, a0, a1) or quant_4(st, a0, a1)) or quant_5(st, a0, a1)) or define_0(st, STEP[2][STEP[PPROP_1[a1 + 1]][a0]], a1, 5)) or define_0(st, STEP[6][STEP[PPROP_1[a1 + 1]][a0]], a1, 5))
+    return (((((quant_2(st, a0, a1) or quant_3(st, a0, a1) or quant_4(st, a0, a1) or quant_5(st, a0, a1) or quant_6(st, a0, a1) or quant_7(st, a0, a1) or quant_8(st, a0, a1) or quant_9(st, a0, a1)) or quant_10(st, a0, a1)) or quant_11(st, a0, a1)) or define_0(st, STEP[2][STEP[PPROP_1[a1 + 1]][a0]], a1, 5)) or define_0(st, STEP[6][STEP[PPROP_1[a1 + 1]][a0]], a1, 5))
 
 
 # define 7: attacked(cell x, player p) = attacked_by(x, next_player(p))
@@ -1746,7 +1746,7 @@ cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
 
 # define 8: in_check(player p) = any x in cells: is(x, p, king) and attacked(x, p)
 cdef inline bint define_8(State* st, int a0) noexcept nogil:
-    return quant_6(st, a0)
+    return quant_12(st, a0)
 
 
 # define 9: pawn_goes(cell f, cell t) = t == forward(f, mover) and empty(t) or t == forward(forward(f, mover), mover) and second_rank(f, mover) and empty(forward(f, mover)) and empty(t) or (t == step(forward(f, mover), e) or t == step(forward(f, mover), w)) and (occupied(t) or t == en_passant)
@@ -1756,12 +1756,12 @@ cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
 
 # define 10: castles(cell f, cell t) = any d in directions: straight(d) and t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover)
 cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
-    return quant_7(st, a1, a0)
+    return quant_13(st, a1, a0)
 
 
 # define 11: piece_goes(cell f, cell t) = kind_at(f) == knight and knight_jump(f, t) or kind_at(f) == king and ((any d in directions: t == step(f, d)) or castles(f, t)) or kind_at(f) == rook and (any d in directions: straight(d) and slides_to(f, t, d)) or kind_at(f) == bishop and (any d in directions: diagonal(d) and slides_to(f, t, d)) or kind_at(f) == queen and (any d in directions: slides_to(f, t, d))
 cdef inline bint define_11(State* st, int a0, int a1) noexcept nogil:
-    return ((((((piece_kind(st.board[a0]) == 4) and define_4(st, a0, a1)) or ((piece_kind(st.board[a0]) == 0) and (quant_8(st, a1, a0) or define_10(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 2) and quant_9(st, a0, a1))) or ((piece_kind(st.board[a0]) == 3) and quant_10(st, a0, a1))) or ((piece_kind(st.board[a0]) == 1) and quant_11(st, a0, a1)))
+    return ((((((piece_kind(st.board[a0]) == 4) and define_4(st, a0, a1)) or ((piece_kind(st.board[a0]) == 0) and (quant_14(st, a1, a0) or define_10(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 2) and quant_15(st, a0, a1))) or ((piece_kind(st.board[a0]) == 3) and quant_16(st, a0, a1))) or ((piece_kind(st.board[a0]) == 1) and quant_17(st, a0, a1)))
 
 
 # define 12: goes(cell f, cell t) = kind_at(f) == pawn and pawn_goes(f, t) and not last_rank(t, mover) or kind_at(f) != pawn and piece_goes(f, t)
@@ -1825,34 +1825,120 @@ cdef inline bint quant_1(State* st, int f0, int f1, int f2) noexcept nogil:
     return False
 
 
-# quant 2: any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(d) or kind_at(y) == bishop and diagonal(d))
+# quant 2: any y in slide(x, n): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(n) or kind_at(y) == bishop and diagonal(n))
 cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
-    cdef int x
-    for x in range(N_DIRS):
-        if quant_3(st, f0, x, f1):
-            return True
-    return False
-
-
-# quant 3: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(d) or kind_at(y) == bishop and diagonal(d))
-cdef inline bint quant_3(State* st, int f0, int f1, int f2) noexcept nogil:
-    # f0 = x
-    # f1 = d
-    # f2 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    x = slide_bits(st, f0, f1, ray)
+    x = slide_bits(st, f0, 0, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f2) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[f1 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[f1 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[0 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[0 + 1])))):
             return True
     # (on an empty cell the body is false)
     return False
 
 
-# quant 4: any y in neighbours(x): is(y, q, king)
+# quant 3: any y in slide(x, ne): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(ne) or kind_at(y) == bishop and diagonal(ne))
+cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(st, f0, 1, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[1 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[1 + 1])))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 4: any y in slide(x, e): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(e) or kind_at(y) == bishop and diagonal(e))
 cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(st, f0, 2, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[2 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[2 + 1])))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 5: any y in slide(x, se): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(se) or kind_at(y) == bishop and diagonal(se))
+cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(st, f0, 3, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[3 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[3 + 1])))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 6: any y in slide(x, s): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(s) or kind_at(y) == bishop and diagonal(s))
+cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(st, f0, 4, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[4 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[4 + 1])))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 7: any y in slide(x, sw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(sw) or kind_at(y) == bishop and diagonal(sw))
+cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(st, f0, 5, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[5 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[5 + 1])))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 8: any y in slide(x, w): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(w) or kind_at(y) == bishop and diagonal(w))
+cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(st, f0, 6, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[6 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[6 + 1])))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 9: any y in slide(x, nw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(nw) or kind_at(y) == bishop and diagonal(nw))
+cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(st, f0, 7, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[7 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[7 + 1])))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 10: any y in neighbours(x): is(y, q, king)
+cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef int x
@@ -1866,8 +1952,8 @@ cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 5: any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))
-cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
+# quant 11: any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))
+cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef int x
@@ -1877,8 +1963,8 @@ cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 6: any x in cells: is(x, p, king) and attacked(x, p)
-cdef inline bint quant_6(State* st, int f0) noexcept nogil:
+# quant 12: any x in cells: is(x, p, king) and attacked(x, p)
+cdef inline bint quant_12(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
     cdef uint64_t bits
@@ -1895,8 +1981,8 @@ cdef inline bint quant_6(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 7: any d in directions: straight(d) and t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover)
-cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
+# quant 13: any d in directions: straight(d) and t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover)
+cdef inline bint quant_13(State* st, int f0, int f1) noexcept nogil:
     # f0 = t
     # f1 = f
     cdef int x
@@ -1906,8 +1992,8 @@ cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 8: any d in directions: t == step(f, d)
-cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
+# quant 14: any d in directions: t == step(f, d)
+cdef inline bint quant_14(State* st, int f0, int f1) noexcept nogil:
     # f0 = t
     # f1 = f
     cdef int x
@@ -1917,8 +2003,8 @@ cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 9: any d in directions: straight(d) and slides_to(f, t, d)
-cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
+# quant 15: any d in directions: straight(d) and slides_to(f, t, d)
+cdef inline bint quant_15(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef int x
@@ -1928,8 +2014,8 @@ cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 10: any d in directions: diagonal(d) and slides_to(f, t, d)
-cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
+# quant 16: any d in directions: diagonal(d) and slides_to(f, t, d)
+cdef inline bint quant_16(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef int x
@@ -1939,8 +2025,8 @@ cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 11: any d in directions: slides_to(f, t, d)
-cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
+# quant 17: any d in directions: slides_to(f, t, d)
+cdef inline bint quant_17(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef int x
@@ -1950,8 +2036,8 @@ cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 12: count(q in players: q == p and checkmate_by == p)
-cdef inline long long quant_12(State* st, int f0) noexcept nogil:
+# quant 18: count(q in players: q == p and checkmate_by == p)
+cdef inline long long quant_18(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     cdef long long total = 0
@@ -3099,7 +3185,7 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 
 # key 0: won: count(q in players: q == p and checkmate_by == p)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return quant_12(st, a0)
+    return quant_18(st, a0)
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
