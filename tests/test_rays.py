@@ -45,7 +45,7 @@ def test_each_way_a_body_reads_the_empty_cells_is_generated():
     text = generate_source(load_game_ir(RAY_BITS, None))
     # every quantifier over a slide; one over the directions of a slide is unrolled (each
     # direction a constant: 3 x 8 + open_or_own's and clear_north's)
-    assert text.count("x = slide_bits(st, ") == 26
+    assert text.count("x = slide_bits(&st.cellsets[0][0], ") == 26
     reaches = text[text.index("# define 0: reaches"):]
     assert reaches[: reaches.index("\n\n")].count(" or quant_") == 7
     for how in ("on an empty cell the body is false", "the body holds on one cell only", "the body does not depend on which", "the body as it reads on an empty cell", "the body holds on every empty cell"):

@@ -45,7 +45,7 @@ def candidate_function(x, items, scope: dict, params: list, index: int) -> str:
             counter[0] += 1
             src, way = (x.expr(a, scope).text for a in c.domain.args)
             decls.append(f"uint64_t e{k}_ray[WORDS]")
-            lines.append(f"{pad}slide_bits(st, {src}, {way}, e{k}_ray)")
+            lines.append(f"{pad}slide_bits(&st.cellsets[0][0], {src}, {way}, e{k}_ray)")
             lines.append(f"{pad}for w in range(WORDS):")
             lines.append(f"{pad}    out[w] |= e{k}_ray[w]")
             x.uses_ray_bits = True
