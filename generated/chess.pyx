@@ -1611,36 +1611,38 @@ cdef extern from *:
     static const int MGC_RAY_UP[8] = {0, 0, 1, 1, 1, 1, 0, 0};
 #if defined(_MSC_VER)
     static __inline int mgc_highest_bit(unsigned long long x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
+#define MGC_ALWAYS_INLINE static __forceinline
 #else
 #define mgc_highest_bit(x) (63 - __builtin_clzll(x))
+#define MGC_ALWAYS_INLINE static inline __attribute__((always_inline))
 #endif
+    /* slide(c, d) as cells into out (the ray up to and including the first piece on it,
+       `empty` the empty cells); returns that piece's cell, or N_CELLS when the ray has
+       none. Always inlined: with d a constant the way folds away. */
+    MGC_ALWAYS_INLINE int mgc_slide_bits(const uint64_t* empty, int c, int d, uint64_t* out) {
+        uint64_t blockers;
+        int w, b = 64;
+        if (MGC_RAY_UP[d]) {
+            for (w = 0; w < 1; w++) {
+                blockers = MGC_RAYS[d][c][w] & ~empty[w];
+                if (blockers) { b = (w << 6) + mgc_lowest_bit(blockers); break; }
+            }
+        } else {
+            for (w = 1 - 1; w >= 0; w--) {
+                blockers = MGC_RAYS[d][c][w] & ~empty[w];
+                if (blockers) { b = (w << 6) + mgc_highest_bit(blockers); break; }
+            }
+        }
+        for (w = 0; w < 1; w++)
+            out[w] = MGC_RAYS[d][c][w] & ~MGC_RAYS[d][b][w];
+        return b;
+    }
     """
     const uint64_t RAYS "MGC_RAYS"[8][65][1]
     const int RAY_UP "MGC_RAY_UP"[8]
     int highest_bit "mgc_highest_bit"(uint64_t x) noexcept nogil   # x != 0
-
-
-cdef inline int slide_bits(State* st, int c, int d, uint64_t* out) noexcept nogil:
-    """out = slide(c, d) as cells (the ray up to and including the first piece on it);
-    returns that piece's cell, or N_CELLS when the ray is empty of pieces."""
-    cdef uint64_t blockers
-    cdef int w
-    cdef int b = N_CELLS
-    if RAY_UP[d]:
-        for w in range(WORDS):
-            blockers = RAYS[d][c][w] & ~st.cellsets[0][w]
-            if blockers != 0:
-                b = (w << 6) + lowest_bit(blockers)
-                break
-    else:
-        for w in range(WORDS - 1, -1, -1):
-            blockers = RAYS[d][c][w] & ~st.cellsets[0][w]
-            if blockers != 0:
-                b = (w << 6) + highest_bit(blockers)
-                break
-    for w in range(WORDS):
-        out[w] = RAYS[d][c][w] & ~RAYS[d][b][w]
-    return b
+    # slide_bits(&st.cellsets[0][0], c, d, out): out = slide(c, d) as cells; returns its piece's cell or N_CELLS
+    int slide_bits "mgc_slide_bits"(const uint64_t* empty, int c, int d, uint64_t* out) noexcept nogil
 
 
 # ---------------------------------------------------------------------------- attributes
@@ -1813,7 +1815,7 @@ cdef inline bint quant_1(State* st, int f0, int f1, int f2) noexcept nogil:
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
     cdef int c
-    x = slide_bits(st, f0, f1, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, f1, ray)
     if x < N_CELLS:  # the first piece along the ray
         if (x == f2):
             return True
@@ -1831,7 +1833,7 @@ cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    x = slide_bits(st, f0, 0, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
     if x < N_CELLS:  # the first piece along the ray
         if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[0 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[0 + 1])))):
             return True
@@ -1845,7 +1847,7 @@ cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    x = slide_bits(st, f0, 1, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 1, ray)
     if x < N_CELLS:  # the first piece along the ray
         if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[1 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[1 + 1])))):
             return True
@@ -1859,7 +1861,7 @@ cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    x = slide_bits(st, f0, 2, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
     if x < N_CELLS:  # the first piece along the ray
         if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[2 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[2 + 1])))):
             return True
@@ -1873,7 +1875,7 @@ cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    x = slide_bits(st, f0, 3, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
     if x < N_CELLS:  # the first piece along the ray
         if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[3 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[3 + 1])))):
             return True
@@ -1887,7 +1889,7 @@ cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    x = slide_bits(st, f0, 4, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
     if x < N_CELLS:  # the first piece along the ray
         if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[4 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[4 + 1])))):
             return True
@@ -1901,7 +1903,7 @@ cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    x = slide_bits(st, f0, 5, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
     if x < N_CELLS:  # the first piece along the ray
         if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[5 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[5 + 1])))):
             return True
@@ -1915,7 +1917,7 @@ cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    x = slide_bits(st, f0, 6, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
     if x < N_CELLS:  # the first piece along the ray
         if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[6 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[6 + 1])))):
             return True
@@ -1929,7 +1931,7 @@ cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    x = slide_bits(st, f0, 7, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 7, ray)
     if x < N_CELLS:  # the first piece along the ray
         if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[7 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[7 + 1])))):
             return True
@@ -2237,93 +2239,93 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
                                     add_candidate(out, STEP[7][STEP[7][a0]])
         if (piece_kind(st.board[a0]) == 2):
             if (<bint>ATTR_0[0 + 1]):
-                slide_bits(st, a0, 0, e0_ray)
+                slide_bits(&st.cellsets[0][0], a0, 0, e0_ray)
                 for w in range(WORDS):
                     out[w] |= e0_ray[w]
             if (<bint>ATTR_0[1 + 1]):
-                slide_bits(st, a0, 1, e1_ray)
+                slide_bits(&st.cellsets[0][0], a0, 1, e1_ray)
                 for w in range(WORDS):
                     out[w] |= e1_ray[w]
             if (<bint>ATTR_0[2 + 1]):
-                slide_bits(st, a0, 2, e2_ray)
+                slide_bits(&st.cellsets[0][0], a0, 2, e2_ray)
                 for w in range(WORDS):
                     out[w] |= e2_ray[w]
             if (<bint>ATTR_0[3 + 1]):
-                slide_bits(st, a0, 3, e3_ray)
+                slide_bits(&st.cellsets[0][0], a0, 3, e3_ray)
                 for w in range(WORDS):
                     out[w] |= e3_ray[w]
             if (<bint>ATTR_0[4 + 1]):
-                slide_bits(st, a0, 4, e4_ray)
+                slide_bits(&st.cellsets[0][0], a0, 4, e4_ray)
                 for w in range(WORDS):
                     out[w] |= e4_ray[w]
             if (<bint>ATTR_0[5 + 1]):
-                slide_bits(st, a0, 5, e5_ray)
+                slide_bits(&st.cellsets[0][0], a0, 5, e5_ray)
                 for w in range(WORDS):
                     out[w] |= e5_ray[w]
             if (<bint>ATTR_0[6 + 1]):
-                slide_bits(st, a0, 6, e6_ray)
+                slide_bits(&st.cellsets[0][0], a0, 6, e6_ray)
                 for w in range(WORDS):
                     out[w] |= e6_ray[w]
             if (<bint>ATTR_0[7 + 1]):
-                slide_bits(st, a0, 7, e7_ray)
+                slide_bits(&st.cellsets[0][0], a0, 7, e7_ray)
                 for w in range(WORDS):
                     out[w] |= e7_ray[w]
         if (piece_kind(st.board[a0]) == 3):
             if (<bint>ATTR_1[0 + 1]):
-                slide_bits(st, a0, 0, e8_ray)
+                slide_bits(&st.cellsets[0][0], a0, 0, e8_ray)
                 for w in range(WORDS):
                     out[w] |= e8_ray[w]
             if (<bint>ATTR_1[1 + 1]):
-                slide_bits(st, a0, 1, e9_ray)
+                slide_bits(&st.cellsets[0][0], a0, 1, e9_ray)
                 for w in range(WORDS):
                     out[w] |= e9_ray[w]
             if (<bint>ATTR_1[2 + 1]):
-                slide_bits(st, a0, 2, e10_ray)
+                slide_bits(&st.cellsets[0][0], a0, 2, e10_ray)
                 for w in range(WORDS):
                     out[w] |= e10_ray[w]
             if (<bint>ATTR_1[3 + 1]):
-                slide_bits(st, a0, 3, e11_ray)
+                slide_bits(&st.cellsets[0][0], a0, 3, e11_ray)
                 for w in range(WORDS):
                     out[w] |= e11_ray[w]
             if (<bint>ATTR_1[4 + 1]):
-                slide_bits(st, a0, 4, e12_ray)
+                slide_bits(&st.cellsets[0][0], a0, 4, e12_ray)
                 for w in range(WORDS):
                     out[w] |= e12_ray[w]
             if (<bint>ATTR_1[5 + 1]):
-                slide_bits(st, a0, 5, e13_ray)
+                slide_bits(&st.cellsets[0][0], a0, 5, e13_ray)
                 for w in range(WORDS):
                     out[w] |= e13_ray[w]
             if (<bint>ATTR_1[6 + 1]):
-                slide_bits(st, a0, 6, e14_ray)
+                slide_bits(&st.cellsets[0][0], a0, 6, e14_ray)
                 for w in range(WORDS):
                     out[w] |= e14_ray[w]
             if (<bint>ATTR_1[7 + 1]):
-                slide_bits(st, a0, 7, e15_ray)
+                slide_bits(&st.cellsets[0][0], a0, 7, e15_ray)
                 for w in range(WORDS):
                     out[w] |= e15_ray[w]
         if (piece_kind(st.board[a0]) == 1):
-            slide_bits(st, a0, 0, e16_ray)
+            slide_bits(&st.cellsets[0][0], a0, 0, e16_ray)
             for w in range(WORDS):
                 out[w] |= e16_ray[w]
-            slide_bits(st, a0, 1, e17_ray)
+            slide_bits(&st.cellsets[0][0], a0, 1, e17_ray)
             for w in range(WORDS):
                 out[w] |= e17_ray[w]
-            slide_bits(st, a0, 2, e18_ray)
+            slide_bits(&st.cellsets[0][0], a0, 2, e18_ray)
             for w in range(WORDS):
                 out[w] |= e18_ray[w]
-            slide_bits(st, a0, 3, e19_ray)
+            slide_bits(&st.cellsets[0][0], a0, 3, e19_ray)
             for w in range(WORDS):
                 out[w] |= e19_ray[w]
-            slide_bits(st, a0, 4, e20_ray)
+            slide_bits(&st.cellsets[0][0], a0, 4, e20_ray)
             for w in range(WORDS):
                 out[w] |= e20_ray[w]
-            slide_bits(st, a0, 5, e21_ray)
+            slide_bits(&st.cellsets[0][0], a0, 5, e21_ray)
             for w in range(WORDS):
                 out[w] |= e21_ray[w]
-            slide_bits(st, a0, 6, e22_ray)
+            slide_bits(&st.cellsets[0][0], a0, 6, e22_ray)
             for w in range(WORDS):
                 out[w] |= e22_ray[w]
-            slide_bits(st, a0, 7, e23_ray)
+            slide_bits(&st.cellsets[0][0], a0, 7, e23_ray)
             for w in range(WORDS):
                 out[w] |= e23_ray[w]
 
