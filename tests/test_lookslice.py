@@ -76,3 +76,14 @@ def test_the_condition_decides_moves_in_these_games():
             refused += 1
         core.apply(legal[0])
     assert refused > 0
+
+
+def test_explain_says_what_a_lookahead_applies_and_copies():
+    from midgardc.cli.explain import explain_lines
+
+    chess = explain_lines(load_game_ir(CHESS, None))
+    assert "  lookahead: 3 of 5 effect(s) and 0 of 2 trigger(s) on a copy of board, counter en_passant, turn (what legal_after reads, directly or through the effects kept)" in chess
+    mine = explain_lines(load_game_ir(LOOK_SLICE, None))
+    assert "  lookahead: 1 of 3 effect(s) and 1 of 1 trigger(s) on a copy of board, counter placed, counter streak, turn (what legal_after reads, directly or through the effects kept)" in mine
+    go = explain_lines(load_game_ir(GO, None))
+    assert any(line.startswith("  lookahead: the whole move on a copy of the whole state") for line in go)

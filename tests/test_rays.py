@@ -96,3 +96,13 @@ def test_ray_bits_first_moves(engine):
     moves = {m.text for m in state.legal_moves()}
     assert {"a1-a6", "a1-b2", "a1-b1"} <= moves
     assert "a1-c1" not in moves and "a1-a6" in moves
+
+
+def test_explain_says_how_slides_are_tested():
+    from midgardc.cli.explain import explain_lines
+
+    lines = explain_lines(load_game_ir(RAY_BITS, None))
+    assert any(line.startswith("  slide(c, d): the ray's mask cut at its first piece by one bit scan") for line in lines)
+    assert "    26 any/all over a slide test the body at that piece; on the empty cells before it: 9 nothing, 8 one bit test, 1 one test, 8 the body cell by cell" in lines
+    wrap = explain_lines(load_game_ir(RAY_BITS, "wrap"))
+    assert any(line.startswith("  slide(c, d): walked cell by cell (the rays of direction") for line in wrap)

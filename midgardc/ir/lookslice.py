@@ -223,3 +223,34 @@ def _writes(r: Reads, effects: tuple) -> set:
         else:
             out |= r.effect(eff)[1]
     return out
+
+
+def describe(ir: GameIR, index: int, state_reads: frozenset) -> Optional[str]:
+    """One line for ``midgardc explain``: what action ``index``'s lookahead applies and
+    copies (None without ``legal_after``)."""
+    look = look_slice(ir, index, state_reads)
+    if look is None:
+        return None
+    parts = ", ".join(sorted(p.replace("counter:", "counter ") for p in look.reads | {BOARD, TURN} if p != ANY))  # (the copy always takes the board and the turn)
+    if ANY in look.reads:
+        return f"lookahead: the whole move on a copy of the whole state (the condition or an effect reads a part this analysis does not name; it also reads {parts})"
+    a = ir.actions[index]
+    n_triggers = sum(1 for t in ir.triggers if not t.after or index in t.after)
+    if look.whole:
+        applied = "the whole move"
+    else:
+        applied = f"{_count(look.effects)} of {_count(a.effects)} effect(s) and {len(look.triggers)} of {n_triggers} trigger(s)"
+    return f"lookahead: {applied} on a copy of {parts} (what legal_after reads, directly or through the effects kept)"
+
+
+def _count(effects: tuple) -> int:
+    """The effects that do something (the ones inside if/for_each blocks)."""
+    n = 0
+    for eff in effects:
+        if isinstance(eff, IfEffect):
+            n += _count(eff.then) + _count(eff.other)
+        elif isinstance(eff, ForEach):
+            n += _count(eff.effects)
+        else:
+            n += 1
+    return n

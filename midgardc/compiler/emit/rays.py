@@ -218,3 +218,28 @@ def unroll_slides(x, q: Quant, scope: dict):
     op = " or " if q.kind == "any" else " and "
     parts = [x.expr(substitute(q.body, q.var, Const(d, "dir")), scope).text for d in range(n_dirs)]
     return Code("(" + op.join(parts) + ")", "bint")
+
+
+def explain_lines(gen) -> list[str]:
+    """``midgardc explain``'s lines on slides: bit scans or walks, and why."""
+    x = gen.x
+    slides = [q for q in x.lifted if q is not None and "slide(" in q.comment]
+    if not slides and not x.uses_ray_bits:
+        return []
+    plan = x.ray_plan()
+    if plan is None:
+        why = x._ray_plan[1] if x._ray_plan else ""
+        return [f"  slide(c, d): walked cell by cell ({why})"]
+    names = x.ir.board.directions
+    up = ", ".join(n for n, u in zip(names, plan.up) if u)
+    down = ", ".join(n for n, u in zip(names, plan.up) if not u)
+    bits = [q.ray for q in x.lifted if q is not None and q.ray is not None]
+    kinds = {"none": "nothing", "cell": "one bit test", "scalar": "one test", "walk": "the body cell by cell"}
+    seen = ", ".join(f"{sum(1 for r in bits if r.empties == k)} {kinds[k]}" for k in kinds if any(r.empties == k for r in bits))
+    out = [f"  slide(c, d): the ray's mask cut at its first piece by one bit scan (the lowest occupied bit along {up or 'none'}; the highest along {down or 'none'})"]
+    if bits:
+        out.append(f"    {len(bits)} any/all over a slide test the body at that piece; on the empty cells before it: {seen}")
+    walked = len(slides) - len(bits)
+    if walked:
+        out.append(f"    {walked} other quantifier(s) over a slide (count, sum, min, max) walk it cell by cell")
+    return out
