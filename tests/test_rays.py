@@ -38,6 +38,10 @@ def test_square_rays_are_masks_in_cell_order():
 def test_a_wrapping_board_keeps_the_walk():
     plan, why = ray_plan(load_game_ir(RAY_BITS, "wrap").board, 1)
     assert plan is None and "one way" in why
+    board = load_game_ir(RAY_BITS, "two_words").board
+    two, _ = ray_plan(board, 2)
+    down_the_a_file = two.masks[board.directions.index("s")][board.cell_names.index("a9")]
+    assert down_the_a_file[0] != 0 and down_the_a_file[1] != 0  # (a ray across both words)
     assert "slide_bits(" not in generate_source(load_game_ir(RAY_BITS, "wrap"))
 
 
@@ -68,7 +72,7 @@ def test_fold_empty():
     assert fold_empty(DefineCall(is_, (y, q, Const(0, "kind")), BOOL), "y", chess) == Const(0, BOOL)
 
 
-@pytest.mark.parametrize("variant", [None, "wrap"])
+@pytest.mark.parametrize("variant", [None, "two_words", "wrap"])
 def test_ray_bits_play_the_interpreters_games(variant):
     interp, comp = get_game(RAY_BITS, variant, "interpreted").engine, get_game(RAY_BITS, variant, "compiled").engine
     from midgardc.runtime.interpreter import random_move
