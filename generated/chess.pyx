@@ -1063,6 +1063,588 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
         out[w] = (lo >> r) | ((hi << (64 - r)) if r else 0)
 
 
+# -- slides as bits (compiler/emit/rays.py): every ray of a direction runs one way through
+# the cell numbers, so the first piece along it is the lowest (highest) occupied bit
+
+cdef extern from *:
+    """
+    /* ray(c, d) as cells [d][c] (c = N_CELLS: the off-board cell, no ray) */
+    static const uint64_t MGC_RAYS[8][65][1] = {
+      { /* n */
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000001ULL},
+        {0x0000000000000002ULL},
+        {0x0000000000000004ULL},
+        {0x0000000000000008ULL},
+        {0x0000000000000010ULL},
+        {0x0000000000000020ULL},
+        {0x0000000000000040ULL},
+        {0x0000000000000080ULL},
+        {0x0000000000000101ULL},
+        {0x0000000000000202ULL},
+        {0x0000000000000404ULL},
+        {0x0000000000000808ULL},
+        {0x0000000000001010ULL},
+        {0x0000000000002020ULL},
+        {0x0000000000004040ULL},
+        {0x0000000000008080ULL},
+        {0x0000000000010101ULL},
+        {0x0000000000020202ULL},
+        {0x0000000000040404ULL},
+        {0x0000000000080808ULL},
+        {0x0000000000101010ULL},
+        {0x0000000000202020ULL},
+        {0x0000000000404040ULL},
+        {0x0000000000808080ULL},
+        {0x0000000001010101ULL},
+        {0x0000000002020202ULL},
+        {0x0000000004040404ULL},
+        {0x0000000008080808ULL},
+        {0x0000000010101010ULL},
+        {0x0000000020202020ULL},
+        {0x0000000040404040ULL},
+        {0x0000000080808080ULL},
+        {0x0000000101010101ULL},
+        {0x0000000202020202ULL},
+        {0x0000000404040404ULL},
+        {0x0000000808080808ULL},
+        {0x0000001010101010ULL},
+        {0x0000002020202020ULL},
+        {0x0000004040404040ULL},
+        {0x0000008080808080ULL},
+        {0x0000010101010101ULL},
+        {0x0000020202020202ULL},
+        {0x0000040404040404ULL},
+        {0x0000080808080808ULL},
+        {0x0000101010101010ULL},
+        {0x0000202020202020ULL},
+        {0x0000404040404040ULL},
+        {0x0000808080808080ULL},
+        {0x0001010101010101ULL},
+        {0x0002020202020202ULL},
+        {0x0004040404040404ULL},
+        {0x0008080808080808ULL},
+        {0x0010101010101010ULL},
+        {0x0020202020202020ULL},
+        {0x0040404040404040ULL},
+        {0x0080808080808080ULL},
+        {0x0000000000000000ULL}
+      },
+      { /* ne */
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000002ULL},
+        {0x0000000000000004ULL},
+        {0x0000000000000008ULL},
+        {0x0000000000000010ULL},
+        {0x0000000000000020ULL},
+        {0x0000000000000040ULL},
+        {0x0000000000000080ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000204ULL},
+        {0x0000000000000408ULL},
+        {0x0000000000000810ULL},
+        {0x0000000000001020ULL},
+        {0x0000000000002040ULL},
+        {0x0000000000004080ULL},
+        {0x0000000000008000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000020408ULL},
+        {0x0000000000040810ULL},
+        {0x0000000000081020ULL},
+        {0x0000000000102040ULL},
+        {0x0000000000204080ULL},
+        {0x0000000000408000ULL},
+        {0x0000000000800000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000002040810ULL},
+        {0x0000000004081020ULL},
+        {0x0000000008102040ULL},
+        {0x0000000010204080ULL},
+        {0x0000000020408000ULL},
+        {0x0000000040800000ULL},
+        {0x0000000080000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000204081020ULL},
+        {0x0000000408102040ULL},
+        {0x0000000810204080ULL},
+        {0x0000001020408000ULL},
+        {0x0000002040800000ULL},
+        {0x0000004080000000ULL},
+        {0x0000008000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000020408102040ULL},
+        {0x0000040810204080ULL},
+        {0x0000081020408000ULL},
+        {0x0000102040800000ULL},
+        {0x0000204080000000ULL},
+        {0x0000408000000000ULL},
+        {0x0000800000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0002040810204080ULL},
+        {0x0004081020408000ULL},
+        {0x0008102040800000ULL},
+        {0x0010204080000000ULL},
+        {0x0020408000000000ULL},
+        {0x0040800000000000ULL},
+        {0x0080000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL}
+      },
+      { /* e */
+        {0x00000000000000feULL},
+        {0x00000000000000fcULL},
+        {0x00000000000000f8ULL},
+        {0x00000000000000f0ULL},
+        {0x00000000000000e0ULL},
+        {0x00000000000000c0ULL},
+        {0x0000000000000080ULL},
+        {0x0000000000000000ULL},
+        {0x000000000000fe00ULL},
+        {0x000000000000fc00ULL},
+        {0x000000000000f800ULL},
+        {0x000000000000f000ULL},
+        {0x000000000000e000ULL},
+        {0x000000000000c000ULL},
+        {0x0000000000008000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000fe0000ULL},
+        {0x0000000000fc0000ULL},
+        {0x0000000000f80000ULL},
+        {0x0000000000f00000ULL},
+        {0x0000000000e00000ULL},
+        {0x0000000000c00000ULL},
+        {0x0000000000800000ULL},
+        {0x0000000000000000ULL},
+        {0x00000000fe000000ULL},
+        {0x00000000fc000000ULL},
+        {0x00000000f8000000ULL},
+        {0x00000000f0000000ULL},
+        {0x00000000e0000000ULL},
+        {0x00000000c0000000ULL},
+        {0x0000000080000000ULL},
+        {0x0000000000000000ULL},
+        {0x000000fe00000000ULL},
+        {0x000000fc00000000ULL},
+        {0x000000f800000000ULL},
+        {0x000000f000000000ULL},
+        {0x000000e000000000ULL},
+        {0x000000c000000000ULL},
+        {0x0000008000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000fe0000000000ULL},
+        {0x0000fc0000000000ULL},
+        {0x0000f80000000000ULL},
+        {0x0000f00000000000ULL},
+        {0x0000e00000000000ULL},
+        {0x0000c00000000000ULL},
+        {0x0000800000000000ULL},
+        {0x0000000000000000ULL},
+        {0x00fe000000000000ULL},
+        {0x00fc000000000000ULL},
+        {0x00f8000000000000ULL},
+        {0x00f0000000000000ULL},
+        {0x00e0000000000000ULL},
+        {0x00c0000000000000ULL},
+        {0x0080000000000000ULL},
+        {0x0000000000000000ULL},
+        {0xfe00000000000000ULL},
+        {0xfc00000000000000ULL},
+        {0xf800000000000000ULL},
+        {0xf000000000000000ULL},
+        {0xe000000000000000ULL},
+        {0xc000000000000000ULL},
+        {0x8000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL}
+      },
+      { /* se */
+        {0x8040201008040200ULL},
+        {0x0080402010080400ULL},
+        {0x0000804020100800ULL},
+        {0x0000008040201000ULL},
+        {0x0000000080402000ULL},
+        {0x0000000000804000ULL},
+        {0x0000000000008000ULL},
+        {0x0000000000000000ULL},
+        {0x4020100804020000ULL},
+        {0x8040201008040000ULL},
+        {0x0080402010080000ULL},
+        {0x0000804020100000ULL},
+        {0x0000008040200000ULL},
+        {0x0000000080400000ULL},
+        {0x0000000000800000ULL},
+        {0x0000000000000000ULL},
+        {0x2010080402000000ULL},
+        {0x4020100804000000ULL},
+        {0x8040201008000000ULL},
+        {0x0080402010000000ULL},
+        {0x0000804020000000ULL},
+        {0x0000008040000000ULL},
+        {0x0000000080000000ULL},
+        {0x0000000000000000ULL},
+        {0x1008040200000000ULL},
+        {0x2010080400000000ULL},
+        {0x4020100800000000ULL},
+        {0x8040201000000000ULL},
+        {0x0080402000000000ULL},
+        {0x0000804000000000ULL},
+        {0x0000008000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0804020000000000ULL},
+        {0x1008040000000000ULL},
+        {0x2010080000000000ULL},
+        {0x4020100000000000ULL},
+        {0x8040200000000000ULL},
+        {0x0080400000000000ULL},
+        {0x0000800000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0402000000000000ULL},
+        {0x0804000000000000ULL},
+        {0x1008000000000000ULL},
+        {0x2010000000000000ULL},
+        {0x4020000000000000ULL},
+        {0x8040000000000000ULL},
+        {0x0080000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0200000000000000ULL},
+        {0x0400000000000000ULL},
+        {0x0800000000000000ULL},
+        {0x1000000000000000ULL},
+        {0x2000000000000000ULL},
+        {0x4000000000000000ULL},
+        {0x8000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL}
+      },
+      { /* s */
+        {0x0101010101010100ULL},
+        {0x0202020202020200ULL},
+        {0x0404040404040400ULL},
+        {0x0808080808080800ULL},
+        {0x1010101010101000ULL},
+        {0x2020202020202000ULL},
+        {0x4040404040404000ULL},
+        {0x8080808080808000ULL},
+        {0x0101010101010000ULL},
+        {0x0202020202020000ULL},
+        {0x0404040404040000ULL},
+        {0x0808080808080000ULL},
+        {0x1010101010100000ULL},
+        {0x2020202020200000ULL},
+        {0x4040404040400000ULL},
+        {0x8080808080800000ULL},
+        {0x0101010101000000ULL},
+        {0x0202020202000000ULL},
+        {0x0404040404000000ULL},
+        {0x0808080808000000ULL},
+        {0x1010101010000000ULL},
+        {0x2020202020000000ULL},
+        {0x4040404040000000ULL},
+        {0x8080808080000000ULL},
+        {0x0101010100000000ULL},
+        {0x0202020200000000ULL},
+        {0x0404040400000000ULL},
+        {0x0808080800000000ULL},
+        {0x1010101000000000ULL},
+        {0x2020202000000000ULL},
+        {0x4040404000000000ULL},
+        {0x8080808000000000ULL},
+        {0x0101010000000000ULL},
+        {0x0202020000000000ULL},
+        {0x0404040000000000ULL},
+        {0x0808080000000000ULL},
+        {0x1010100000000000ULL},
+        {0x2020200000000000ULL},
+        {0x4040400000000000ULL},
+        {0x8080800000000000ULL},
+        {0x0101000000000000ULL},
+        {0x0202000000000000ULL},
+        {0x0404000000000000ULL},
+        {0x0808000000000000ULL},
+        {0x1010000000000000ULL},
+        {0x2020000000000000ULL},
+        {0x4040000000000000ULL},
+        {0x8080000000000000ULL},
+        {0x0100000000000000ULL},
+        {0x0200000000000000ULL},
+        {0x0400000000000000ULL},
+        {0x0800000000000000ULL},
+        {0x1000000000000000ULL},
+        {0x2000000000000000ULL},
+        {0x4000000000000000ULL},
+        {0x8000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL}
+      },
+      { /* sw */
+        {0x0000000000000000ULL},
+        {0x0000000000000100ULL},
+        {0x0000000000010200ULL},
+        {0x0000000001020400ULL},
+        {0x0000000102040800ULL},
+        {0x0000010204081000ULL},
+        {0x0001020408102000ULL},
+        {0x0102040810204000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000010000ULL},
+        {0x0000000001020000ULL},
+        {0x0000000102040000ULL},
+        {0x0000010204080000ULL},
+        {0x0001020408100000ULL},
+        {0x0102040810200000ULL},
+        {0x0204081020400000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000001000000ULL},
+        {0x0000000102000000ULL},
+        {0x0000010204000000ULL},
+        {0x0001020408000000ULL},
+        {0x0102040810000000ULL},
+        {0x0204081020000000ULL},
+        {0x0408102040000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000100000000ULL},
+        {0x0000010200000000ULL},
+        {0x0001020400000000ULL},
+        {0x0102040800000000ULL},
+        {0x0204081000000000ULL},
+        {0x0408102000000000ULL},
+        {0x0810204000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000010000000000ULL},
+        {0x0001020000000000ULL},
+        {0x0102040000000000ULL},
+        {0x0204080000000000ULL},
+        {0x0408100000000000ULL},
+        {0x0810200000000000ULL},
+        {0x1020400000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0001000000000000ULL},
+        {0x0102000000000000ULL},
+        {0x0204000000000000ULL},
+        {0x0408000000000000ULL},
+        {0x0810000000000000ULL},
+        {0x1020000000000000ULL},
+        {0x2040000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0100000000000000ULL},
+        {0x0200000000000000ULL},
+        {0x0400000000000000ULL},
+        {0x0800000000000000ULL},
+        {0x1000000000000000ULL},
+        {0x2000000000000000ULL},
+        {0x4000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL}
+      },
+      { /* w */
+        {0x0000000000000000ULL},
+        {0x0000000000000001ULL},
+        {0x0000000000000003ULL},
+        {0x0000000000000007ULL},
+        {0x000000000000000fULL},
+        {0x000000000000001fULL},
+        {0x000000000000003fULL},
+        {0x000000000000007fULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000100ULL},
+        {0x0000000000000300ULL},
+        {0x0000000000000700ULL},
+        {0x0000000000000f00ULL},
+        {0x0000000000001f00ULL},
+        {0x0000000000003f00ULL},
+        {0x0000000000007f00ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000010000ULL},
+        {0x0000000000030000ULL},
+        {0x0000000000070000ULL},
+        {0x00000000000f0000ULL},
+        {0x00000000001f0000ULL},
+        {0x00000000003f0000ULL},
+        {0x00000000007f0000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000001000000ULL},
+        {0x0000000003000000ULL},
+        {0x0000000007000000ULL},
+        {0x000000000f000000ULL},
+        {0x000000001f000000ULL},
+        {0x000000003f000000ULL},
+        {0x000000007f000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000100000000ULL},
+        {0x0000000300000000ULL},
+        {0x0000000700000000ULL},
+        {0x0000000f00000000ULL},
+        {0x0000001f00000000ULL},
+        {0x0000003f00000000ULL},
+        {0x0000007f00000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000010000000000ULL},
+        {0x0000030000000000ULL},
+        {0x0000070000000000ULL},
+        {0x00000f0000000000ULL},
+        {0x00001f0000000000ULL},
+        {0x00003f0000000000ULL},
+        {0x00007f0000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0001000000000000ULL},
+        {0x0003000000000000ULL},
+        {0x0007000000000000ULL},
+        {0x000f000000000000ULL},
+        {0x001f000000000000ULL},
+        {0x003f000000000000ULL},
+        {0x007f000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0100000000000000ULL},
+        {0x0300000000000000ULL},
+        {0x0700000000000000ULL},
+        {0x0f00000000000000ULL},
+        {0x1f00000000000000ULL},
+        {0x3f00000000000000ULL},
+        {0x7f00000000000000ULL},
+        {0x0000000000000000ULL}
+      },
+      { /* nw */
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000001ULL},
+        {0x0000000000000002ULL},
+        {0x0000000000000004ULL},
+        {0x0000000000000008ULL},
+        {0x0000000000000010ULL},
+        {0x0000000000000020ULL},
+        {0x0000000000000040ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000100ULL},
+        {0x0000000000000201ULL},
+        {0x0000000000000402ULL},
+        {0x0000000000000804ULL},
+        {0x0000000000001008ULL},
+        {0x0000000000002010ULL},
+        {0x0000000000004020ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000010000ULL},
+        {0x0000000000020100ULL},
+        {0x0000000000040201ULL},
+        {0x0000000000080402ULL},
+        {0x0000000000100804ULL},
+        {0x0000000000201008ULL},
+        {0x0000000000402010ULL},
+        {0x0000000000000000ULL},
+        {0x0000000001000000ULL},
+        {0x0000000002010000ULL},
+        {0x0000000004020100ULL},
+        {0x0000000008040201ULL},
+        {0x0000000010080402ULL},
+        {0x0000000020100804ULL},
+        {0x0000000040201008ULL},
+        {0x0000000000000000ULL},
+        {0x0000000100000000ULL},
+        {0x0000000201000000ULL},
+        {0x0000000402010000ULL},
+        {0x0000000804020100ULL},
+        {0x0000001008040201ULL},
+        {0x0000002010080402ULL},
+        {0x0000004020100804ULL},
+        {0x0000000000000000ULL},
+        {0x0000010000000000ULL},
+        {0x0000020100000000ULL},
+        {0x0000040201000000ULL},
+        {0x0000080402010000ULL},
+        {0x0000100804020100ULL},
+        {0x0000201008040201ULL},
+        {0x0000402010080402ULL},
+        {0x0000000000000000ULL},
+        {0x0001000000000000ULL},
+        {0x0002010000000000ULL},
+        {0x0004020100000000ULL},
+        {0x0008040201000000ULL},
+        {0x0010080402010000ULL},
+        {0x0020100804020100ULL},
+        {0x0040201008040201ULL},
+        {0x0000000000000000ULL}
+      }
+    };
+    /* 1: the rays of direction d ascend (the first piece is the lowest bit) */
+    static const int MGC_RAY_UP[8] = {0, 0, 1, 1, 1, 1, 0, 0};
+#if defined(_MSC_VER)
+    static __inline int mgc_highest_bit(unsigned long long x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
+#define MGC_ALWAYS_INLINE static __forceinline
+#else
+#define mgc_highest_bit(x) (63 - __builtin_clzll(x))
+#define MGC_ALWAYS_INLINE static inline __attribute__((always_inline))
+#endif
+    /* slide(c, d) as cells into out (the ray up to and including the first piece on it,
+       `empty` the empty cells); returns that piece's cell, or N_CELLS when the ray has
+       none. Always inlined: with d a constant the way folds away. */
+    MGC_ALWAYS_INLINE int mgc_slide_bits(const uint64_t* empty, int c, int d, uint64_t* out) {
+        uint64_t blockers;
+        int w, b = 64;
+        if (MGC_RAY_UP[d]) {
+            for (w = 0; w < 1; w++) {
+                blockers = MGC_RAYS[d][c][w] & ~empty[w];
+                if (blockers) { b = (w << 6) + mgc_lowest_bit(blockers); break; }
+            }
+        } else {
+            for (w = 1 - 1; w >= 0; w--) {
+                blockers = MGC_RAYS[d][c][w] & ~empty[w];
+                if (blockers) { b = (w << 6) + mgc_highest_bit(blockers); break; }
+            }
+        }
+        for (w = 0; w < 1; w++)
+            out[w] = MGC_RAYS[d][c][w] & ~MGC_RAYS[d][b][w];
+        return b;
+    }
+    """
+    const uint64_t RAYS "MGC_RAYS"[8][65][1]
+    const int RAY_UP "MGC_RAY_UP"[8]
+    int highest_bit "mgc_highest_bit"(uint64_t x) noexcept nogil   # x != 0
+    # slide_bits(&st.cellsets[0][0], c, d, out): out = slide(c, d) as cells; returns its piece's cell or N_CELLS
+    int slide_bits "mgc_slide_bits"(const uint64_t* empty, int c, int d, uint64_t* out) noexcept nogil
+
+
 # ---------------------------------------------------------------------------- attributes
 # Named attributes (AttributeIR in midgardc/ir/nodes.py): a fixed value per cell, player,
 # kind, item, face, direction or enumeration value; ATTR_i[x + offset], entry 0 (a cell's:
@@ -1156,7 +1738,7 @@ cdef inline bint define_5(State* st, int a0, int a1, int a2) noexcept nogil:
 
 # define 6: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(d) or kind_at(y) == bishop and diagonal(d))) or (any y in neighbours(x): is(y, q, king)) or (any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))) or is(step(step(x, player_prop(1, q)), e), q, pawn) or is(step(step(x, player_prop(1, q)), w), q, pawn)
 cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
-    return ((((quant_2(st, a0, a1) or quant_4(st, a0, a1)) or quant_5(st, a0, a1)) or define_0(st, STEP[2][STEP[PPROP_1[a1 + 1]][a0]], a1, 5)) or define_0(st, STEP[6][STEP[PPROP_1[a1 + 1]][a0]], a1, 5))
+    return (((((quant_2(st, a0, a1) or quant_3(st, a0, a1) or quant_4(st, a0, a1) or quant_5(st, a0, a1) or quant_6(st, a0, a1) or quant_7(st, a0, a1) or quant_8(st, a0, a1) or quant_9(st, a0, a1)) or quant_10(st, a0, a1)) or quant_11(st, a0, a1)) or define_0(st, STEP[2][STEP[PPROP_1[a1 + 1]][a0]], a1, 5)) or define_0(st, STEP[6][STEP[PPROP_1[a1 + 1]][a0]], a1, 5))
 
 
 # define 7: attacked(cell x, player p) = attacked_by(x, next_player(p))
@@ -1166,7 +1748,7 @@ cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
 
 # define 8: in_check(player p) = any x in cells: is(x, p, king) and attacked(x, p)
 cdef inline bint define_8(State* st, int a0) noexcept nogil:
-    return quant_6(st, a0)
+    return quant_12(st, a0)
 
 
 # define 9: pawn_goes(cell f, cell t) = t == forward(f, mover) and empty(t) or t == forward(forward(f, mover), mover) and second_rank(f, mover) and empty(forward(f, mover)) and empty(t) or (t == step(forward(f, mover), e) or t == step(forward(f, mover), w)) and (occupied(t) or t == en_passant)
@@ -1176,12 +1758,12 @@ cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
 
 # define 10: castles(cell f, cell t) = any d in directions: straight(d) and t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover)
 cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
-    return quant_7(st, a1, a0)
+    return quant_13(st, a1, a0)
 
 
 # define 11: piece_goes(cell f, cell t) = kind_at(f) == knight and knight_jump(f, t) or kind_at(f) == king and ((any d in directions: t == step(f, d)) or castles(f, t)) or kind_at(f) == rook and (any d in directions: straight(d) and slides_to(f, t, d)) or kind_at(f) == bishop and (any d in directions: diagonal(d) and slides_to(f, t, d)) or kind_at(f) == queen and (any d in directions: slides_to(f, t, d))
 cdef inline bint define_11(State* st, int a0, int a1) noexcept nogil:
-    return ((((((piece_kind(st.board[a0]) == 4) and define_4(st, a0, a1)) or ((piece_kind(st.board[a0]) == 0) and (quant_8(st, a1, a0) or define_10(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 2) and quant_9(st, a0, a1))) or ((piece_kind(st.board[a0]) == 3) and quant_10(st, a0, a1))) or ((piece_kind(st.board[a0]) == 1) and quant_11(st, a0, a1)))
+    return ((((((piece_kind(st.board[a0]) == 4) and define_4(st, a0, a1)) or ((piece_kind(st.board[a0]) == 0) and (quant_14(st, a1, a0) or define_10(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 2) and quant_15(st, a0, a1))) or ((piece_kind(st.board[a0]) == 3) and quant_16(st, a0, a1))) or ((piece_kind(st.board[a0]) == 1) and quant_17(st, a0, a1)))
 
 
 # define 12: goes(cell f, cell t) = kind_at(f) == pawn and pawn_goes(f, t) and not last_rank(t, mover) or kind_at(f) != pawn and piece_goes(f, t)
@@ -1230,64 +1812,135 @@ cdef inline bint quant_1(State* st, int f0, int f1, int f2) noexcept nogil:
     # f0 = f
     # f1 = d
     # f2 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    cdef int origin
-    cdef int cur
-    cdef int way
-    cdef bint stop
-    origin = f0
-    way = f1
-    cur = origin
-    stop = origin >= N_CELLS
-    while not stop:
-        cur = STEP[way][cur]
-        if cur >= N_CELLS or cur == origin:
-            break
-        x = cur
-        stop = st.board[cur] > 0
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, f1, ray)
+    if x < N_CELLS:  # the first piece along the ray
         if (x == f2):
             return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f2
+    if c < N_CELLS and has_cell(ray, c):
+        return True
     return False
 
 
-# quant 2: any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(d) or kind_at(y) == bishop and diagonal(d))
+# quant 2: any y in slide(x, n): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(n) or kind_at(y) == bishop and diagonal(n))
 cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    for x in range(N_DIRS):
-        if quant_3(st, f0, x, f1):
+    x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[0 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[0 + 1])))):
             return True
+    # (on an empty cell the body is false)
     return False
 
 
-# quant 3: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(d) or kind_at(y) == bishop and diagonal(d))
-cdef inline bint quant_3(State* st, int f0, int f1, int f2) noexcept nogil:
+# quant 3: any y in slide(x, ne): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(ne) or kind_at(y) == bishop and diagonal(ne))
+cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
-    # f1 = d
-    # f2 = q
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    cdef int origin
-    cdef int cur
-    cdef int way
-    cdef bint stop
-    origin = f0
-    way = f1
-    cur = origin
-    stop = origin >= N_CELLS
-    while not stop:
-        cur = STEP[way][cur]
-        if cur >= N_CELLS or cur == origin:
-            break
-        x = cur
-        stop = st.board[cur] > 0
-        if ((piece_owner(st.board[x]) == f2) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[f1 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[f1 + 1])))):
+    x = slide_bits(&st.cellsets[0][0], f0, 1, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[1 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[1 + 1])))):
             return True
+    # (on an empty cell the body is false)
     return False
 
 
-# quant 4: any y in neighbours(x): is(y, q, king)
+# quant 4: any y in slide(x, e): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(e) or kind_at(y) == bishop and diagonal(e))
 cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[2 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[2 + 1])))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 5: any y in slide(x, se): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(se) or kind_at(y) == bishop and diagonal(se))
+cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[3 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[3 + 1])))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 6: any y in slide(x, s): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(s) or kind_at(y) == bishop and diagonal(s))
+cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[4 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[4 + 1])))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 7: any y in slide(x, sw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(sw) or kind_at(y) == bishop and diagonal(sw))
+cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[5 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[5 + 1])))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 8: any y in slide(x, w): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(w) or kind_at(y) == bishop and diagonal(w))
+cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[6 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[6 + 1])))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 9: any y in slide(x, nw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(nw) or kind_at(y) == bishop and diagonal(nw))
+cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 7, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[7 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[7 + 1])))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 10: any y in neighbours(x): is(y, q, king)
+cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef int x
@@ -1301,8 +1954,8 @@ cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 5: any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))
-cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
+# quant 11: any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))
+cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef int x
@@ -1312,8 +1965,8 @@ cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 6: any x in cells: is(x, p, king) and attacked(x, p)
-cdef inline bint quant_6(State* st, int f0) noexcept nogil:
+# quant 12: any x in cells: is(x, p, king) and attacked(x, p)
+cdef inline bint quant_12(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
     cdef uint64_t bits
@@ -1330,8 +1983,8 @@ cdef inline bint quant_6(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 7: any d in directions: straight(d) and t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover)
-cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
+# quant 13: any d in directions: straight(d) and t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover)
+cdef inline bint quant_13(State* st, int f0, int f1) noexcept nogil:
     # f0 = t
     # f1 = f
     cdef int x
@@ -1341,8 +1994,8 @@ cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 8: any d in directions: t == step(f, d)
-cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
+# quant 14: any d in directions: t == step(f, d)
+cdef inline bint quant_14(State* st, int f0, int f1) noexcept nogil:
     # f0 = t
     # f1 = f
     cdef int x
@@ -1352,8 +2005,8 @@ cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 9: any d in directions: straight(d) and slides_to(f, t, d)
-cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
+# quant 15: any d in directions: straight(d) and slides_to(f, t, d)
+cdef inline bint quant_15(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef int x
@@ -1363,8 +2016,8 @@ cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 10: any d in directions: diagonal(d) and slides_to(f, t, d)
-cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
+# quant 16: any d in directions: diagonal(d) and slides_to(f, t, d)
+cdef inline bint quant_16(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef int x
@@ -1374,8 +2027,8 @@ cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 11: any d in directions: slides_to(f, t, d)
-cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
+# quant 17: any d in directions: slides_to(f, t, d)
+cdef inline bint quant_17(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef int x
@@ -1385,8 +2038,8 @@ cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 12: count(q in players: q == p and checkmate_by == p)
-cdef inline long long quant_12(State* st, int f0) noexcept nogil:
+# quant 18: count(q in players: q == p and checkmate_by == p)
+cdef inline long long quant_18(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     cdef long long total = 0
@@ -1452,126 +2105,30 @@ cdef inline void add_candidate(uint64_t* s, int v) noexcept nogil:
 
 cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
     cdef int w
-    cdef int e0
-    cdef int e0_origin
-    cdef int e0_cur
-    cdef int e0_way
-    cdef bint e0_stop
-    cdef int e1
-    cdef int e1_origin
-    cdef int e1_cur
-    cdef int e1_way
-    cdef bint e1_stop
-    cdef int e2
-    cdef int e2_origin
-    cdef int e2_cur
-    cdef int e2_way
-    cdef bint e2_stop
-    cdef int e3
-    cdef int e3_origin
-    cdef int e3_cur
-    cdef int e3_way
-    cdef bint e3_stop
-    cdef int e4
-    cdef int e4_origin
-    cdef int e4_cur
-    cdef int e4_way
-    cdef bint e4_stop
-    cdef int e5
-    cdef int e5_origin
-    cdef int e5_cur
-    cdef int e5_way
-    cdef bint e5_stop
-    cdef int e6
-    cdef int e6_origin
-    cdef int e6_cur
-    cdef int e6_way
-    cdef bint e6_stop
-    cdef int e7
-    cdef int e7_origin
-    cdef int e7_cur
-    cdef int e7_way
-    cdef bint e7_stop
-    cdef int e8
-    cdef int e8_origin
-    cdef int e8_cur
-    cdef int e8_way
-    cdef bint e8_stop
-    cdef int e9
-    cdef int e9_origin
-    cdef int e9_cur
-    cdef int e9_way
-    cdef bint e9_stop
-    cdef int e10
-    cdef int e10_origin
-    cdef int e10_cur
-    cdef int e10_way
-    cdef bint e10_stop
-    cdef int e11
-    cdef int e11_origin
-    cdef int e11_cur
-    cdef int e11_way
-    cdef bint e11_stop
-    cdef int e12
-    cdef int e12_origin
-    cdef int e12_cur
-    cdef int e12_way
-    cdef bint e12_stop
-    cdef int e13
-    cdef int e13_origin
-    cdef int e13_cur
-    cdef int e13_way
-    cdef bint e13_stop
-    cdef int e14
-    cdef int e14_origin
-    cdef int e14_cur
-    cdef int e14_way
-    cdef bint e14_stop
-    cdef int e15
-    cdef int e15_origin
-    cdef int e15_cur
-    cdef int e15_way
-    cdef bint e15_stop
-    cdef int e16
-    cdef int e16_origin
-    cdef int e16_cur
-    cdef int e16_way
-    cdef bint e16_stop
-    cdef int e17
-    cdef int e17_origin
-    cdef int e17_cur
-    cdef int e17_way
-    cdef bint e17_stop
-    cdef int e18
-    cdef int e18_origin
-    cdef int e18_cur
-    cdef int e18_way
-    cdef bint e18_stop
-    cdef int e19
-    cdef int e19_origin
-    cdef int e19_cur
-    cdef int e19_way
-    cdef bint e19_stop
-    cdef int e20
-    cdef int e20_origin
-    cdef int e20_cur
-    cdef int e20_way
-    cdef bint e20_stop
-    cdef int e21
-    cdef int e21_origin
-    cdef int e21_cur
-    cdef int e21_way
-    cdef bint e21_stop
-    cdef int e22
-    cdef int e22_origin
-    cdef int e22_cur
-    cdef int e22_way
-    cdef bint e22_stop
-    cdef int e23
-    cdef int e23_origin
-    cdef int e23_cur
-    cdef int e23_way
-    cdef bint e23_stop
+    cdef uint64_t e0_ray[WORDS]
+    cdef uint64_t e1_ray[WORDS]
+    cdef uint64_t e2_ray[WORDS]
+    cdef uint64_t e3_ray[WORDS]
+    cdef uint64_t e4_ray[WORDS]
+    cdef uint64_t e5_ray[WORDS]
+    cdef uint64_t e6_ray[WORDS]
+    cdef uint64_t e7_ray[WORDS]
+    cdef uint64_t e8_ray[WORDS]
+    cdef uint64_t e9_ray[WORDS]
+    cdef uint64_t e10_ray[WORDS]
+    cdef uint64_t e11_ray[WORDS]
+    cdef uint64_t e12_ray[WORDS]
+    cdef uint64_t e13_ray[WORDS]
+    cdef uint64_t e14_ray[WORDS]
+    cdef uint64_t e15_ray[WORDS]
+    cdef uint64_t e16_ray[WORDS]
+    cdef uint64_t e17_ray[WORDS]
+    cdef uint64_t e18_ray[WORDS]
+    cdef uint64_t e19_ray[WORDS]
+    cdef uint64_t e20_ray[WORDS]
+    cdef uint64_t e21_ray[WORDS]
+    cdef uint64_t e22_ray[WORDS]
+    cdef uint64_t e23_ray[WORDS]
     for w in range(WORDS):
         out[w] = 0
     if (piece_kind(st.board[a0]) == 5):
@@ -1682,287 +2239,95 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
                                     add_candidate(out, STEP[7][STEP[7][a0]])
         if (piece_kind(st.board[a0]) == 2):
             if (<bint>ATTR_0[0 + 1]):
-                e0_origin = a0
-                e0_way = 0
-                e0_cur = e0_origin
-                e0_stop = e0_origin >= N_CELLS
-                while not e0_stop:
-                    e0_cur = STEP[e0_way][e0_cur]
-                    if e0_cur >= N_CELLS or e0_cur == e0_origin:
-                        break
-                    e0 = e0_cur
-                    e0_stop = st.board[e0_cur] > 0
-                    add_candidate(out, e0)
+                slide_bits(&st.cellsets[0][0], a0, 0, e0_ray)
+                for w in range(WORDS):
+                    out[w] |= e0_ray[w]
             if (<bint>ATTR_0[1 + 1]):
-                e1_origin = a0
-                e1_way = 1
-                e1_cur = e1_origin
-                e1_stop = e1_origin >= N_CELLS
-                while not e1_stop:
-                    e1_cur = STEP[e1_way][e1_cur]
-                    if e1_cur >= N_CELLS or e1_cur == e1_origin:
-                        break
-                    e1 = e1_cur
-                    e1_stop = st.board[e1_cur] > 0
-                    add_candidate(out, e1)
+                slide_bits(&st.cellsets[0][0], a0, 1, e1_ray)
+                for w in range(WORDS):
+                    out[w] |= e1_ray[w]
             if (<bint>ATTR_0[2 + 1]):
-                e2_origin = a0
-                e2_way = 2
-                e2_cur = e2_origin
-                e2_stop = e2_origin >= N_CELLS
-                while not e2_stop:
-                    e2_cur = STEP[e2_way][e2_cur]
-                    if e2_cur >= N_CELLS or e2_cur == e2_origin:
-                        break
-                    e2 = e2_cur
-                    e2_stop = st.board[e2_cur] > 0
-                    add_candidate(out, e2)
+                slide_bits(&st.cellsets[0][0], a0, 2, e2_ray)
+                for w in range(WORDS):
+                    out[w] |= e2_ray[w]
             if (<bint>ATTR_0[3 + 1]):
-                e3_origin = a0
-                e3_way = 3
-                e3_cur = e3_origin
-                e3_stop = e3_origin >= N_CELLS
-                while not e3_stop:
-                    e3_cur = STEP[e3_way][e3_cur]
-                    if e3_cur >= N_CELLS or e3_cur == e3_origin:
-                        break
-                    e3 = e3_cur
-                    e3_stop = st.board[e3_cur] > 0
-                    add_candidate(out, e3)
+                slide_bits(&st.cellsets[0][0], a0, 3, e3_ray)
+                for w in range(WORDS):
+                    out[w] |= e3_ray[w]
             if (<bint>ATTR_0[4 + 1]):
-                e4_origin = a0
-                e4_way = 4
-                e4_cur = e4_origin
-                e4_stop = e4_origin >= N_CELLS
-                while not e4_stop:
-                    e4_cur = STEP[e4_way][e4_cur]
-                    if e4_cur >= N_CELLS or e4_cur == e4_origin:
-                        break
-                    e4 = e4_cur
-                    e4_stop = st.board[e4_cur] > 0
-                    add_candidate(out, e4)
+                slide_bits(&st.cellsets[0][0], a0, 4, e4_ray)
+                for w in range(WORDS):
+                    out[w] |= e4_ray[w]
             if (<bint>ATTR_0[5 + 1]):
-                e5_origin = a0
-                e5_way = 5
-                e5_cur = e5_origin
-                e5_stop = e5_origin >= N_CELLS
-                while not e5_stop:
-                    e5_cur = STEP[e5_way][e5_cur]
-                    if e5_cur >= N_CELLS or e5_cur == e5_origin:
-                        break
-                    e5 = e5_cur
-                    e5_stop = st.board[e5_cur] > 0
-                    add_candidate(out, e5)
+                slide_bits(&st.cellsets[0][0], a0, 5, e5_ray)
+                for w in range(WORDS):
+                    out[w] |= e5_ray[w]
             if (<bint>ATTR_0[6 + 1]):
-                e6_origin = a0
-                e6_way = 6
-                e6_cur = e6_origin
-                e6_stop = e6_origin >= N_CELLS
-                while not e6_stop:
-                    e6_cur = STEP[e6_way][e6_cur]
-                    if e6_cur >= N_CELLS or e6_cur == e6_origin:
-                        break
-                    e6 = e6_cur
-                    e6_stop = st.board[e6_cur] > 0
-                    add_candidate(out, e6)
+                slide_bits(&st.cellsets[0][0], a0, 6, e6_ray)
+                for w in range(WORDS):
+                    out[w] |= e6_ray[w]
             if (<bint>ATTR_0[7 + 1]):
-                e7_origin = a0
-                e7_way = 7
-                e7_cur = e7_origin
-                e7_stop = e7_origin >= N_CELLS
-                while not e7_stop:
-                    e7_cur = STEP[e7_way][e7_cur]
-                    if e7_cur >= N_CELLS or e7_cur == e7_origin:
-                        break
-                    e7 = e7_cur
-                    e7_stop = st.board[e7_cur] > 0
-                    add_candidate(out, e7)
+                slide_bits(&st.cellsets[0][0], a0, 7, e7_ray)
+                for w in range(WORDS):
+                    out[w] |= e7_ray[w]
         if (piece_kind(st.board[a0]) == 3):
             if (<bint>ATTR_1[0 + 1]):
-                e8_origin = a0
-                e8_way = 0
-                e8_cur = e8_origin
-                e8_stop = e8_origin >= N_CELLS
-                while not e8_stop:
-                    e8_cur = STEP[e8_way][e8_cur]
-                    if e8_cur >= N_CELLS or e8_cur == e8_origin:
-                        break
-                    e8 = e8_cur
-                    e8_stop = st.board[e8_cur] > 0
-                    add_candidate(out, e8)
+                slide_bits(&st.cellsets[0][0], a0, 0, e8_ray)
+                for w in range(WORDS):
+                    out[w] |= e8_ray[w]
             if (<bint>ATTR_1[1 + 1]):
-                e9_origin = a0
-                e9_way = 1
-                e9_cur = e9_origin
-                e9_stop = e9_origin >= N_CELLS
-                while not e9_stop:
-                    e9_cur = STEP[e9_way][e9_cur]
-                    if e9_cur >= N_CELLS or e9_cur == e9_origin:
-                        break
-                    e9 = e9_cur
-                    e9_stop = st.board[e9_cur] > 0
-                    add_candidate(out, e9)
+                slide_bits(&st.cellsets[0][0], a0, 1, e9_ray)
+                for w in range(WORDS):
+                    out[w] |= e9_ray[w]
             if (<bint>ATTR_1[2 + 1]):
-                e10_origin = a0
-                e10_way = 2
-                e10_cur = e10_origin
-                e10_stop = e10_origin >= N_CELLS
-                while not e10_stop:
-                    e10_cur = STEP[e10_way][e10_cur]
-                    if e10_cur >= N_CELLS or e10_cur == e10_origin:
-                        break
-                    e10 = e10_cur
-                    e10_stop = st.board[e10_cur] > 0
-                    add_candidate(out, e10)
+                slide_bits(&st.cellsets[0][0], a0, 2, e10_ray)
+                for w in range(WORDS):
+                    out[w] |= e10_ray[w]
             if (<bint>ATTR_1[3 + 1]):
-                e11_origin = a0
-                e11_way = 3
-                e11_cur = e11_origin
-                e11_stop = e11_origin >= N_CELLS
-                while not e11_stop:
-                    e11_cur = STEP[e11_way][e11_cur]
-                    if e11_cur >= N_CELLS or e11_cur == e11_origin:
-                        break
-                    e11 = e11_cur
-                    e11_stop = st.board[e11_cur] > 0
-                    add_candidate(out, e11)
+                slide_bits(&st.cellsets[0][0], a0, 3, e11_ray)
+                for w in range(WORDS):
+                    out[w] |= e11_ray[w]
             if (<bint>ATTR_1[4 + 1]):
-                e12_origin = a0
-                e12_way = 4
-                e12_cur = e12_origin
-                e12_stop = e12_origin >= N_CELLS
-                while not e12_stop:
-                    e12_cur = STEP[e12_way][e12_cur]
-                    if e12_cur >= N_CELLS or e12_cur == e12_origin:
-                        break
-                    e12 = e12_cur
-                    e12_stop = st.board[e12_cur] > 0
-                    add_candidate(out, e12)
+                slide_bits(&st.cellsets[0][0], a0, 4, e12_ray)
+                for w in range(WORDS):
+                    out[w] |= e12_ray[w]
             if (<bint>ATTR_1[5 + 1]):
-                e13_origin = a0
-                e13_way = 5
-                e13_cur = e13_origin
-                e13_stop = e13_origin >= N_CELLS
-                while not e13_stop:
-                    e13_cur = STEP[e13_way][e13_cur]
-                    if e13_cur >= N_CELLS or e13_cur == e13_origin:
-                        break
-                    e13 = e13_cur
-                    e13_stop = st.board[e13_cur] > 0
-                    add_candidate(out, e13)
+                slide_bits(&st.cellsets[0][0], a0, 5, e13_ray)
+                for w in range(WORDS):
+                    out[w] |= e13_ray[w]
             if (<bint>ATTR_1[6 + 1]):
-                e14_origin = a0
-                e14_way = 6
-                e14_cur = e14_origin
-                e14_stop = e14_origin >= N_CELLS
-                while not e14_stop:
-                    e14_cur = STEP[e14_way][e14_cur]
-                    if e14_cur >= N_CELLS or e14_cur == e14_origin:
-                        break
-                    e14 = e14_cur
-                    e14_stop = st.board[e14_cur] > 0
-                    add_candidate(out, e14)
+                slide_bits(&st.cellsets[0][0], a0, 6, e14_ray)
+                for w in range(WORDS):
+                    out[w] |= e14_ray[w]
             if (<bint>ATTR_1[7 + 1]):
-                e15_origin = a0
-                e15_way = 7
-                e15_cur = e15_origin
-                e15_stop = e15_origin >= N_CELLS
-                while not e15_stop:
-                    e15_cur = STEP[e15_way][e15_cur]
-                    if e15_cur >= N_CELLS or e15_cur == e15_origin:
-                        break
-                    e15 = e15_cur
-                    e15_stop = st.board[e15_cur] > 0
-                    add_candidate(out, e15)
+                slide_bits(&st.cellsets[0][0], a0, 7, e15_ray)
+                for w in range(WORDS):
+                    out[w] |= e15_ray[w]
         if (piece_kind(st.board[a0]) == 1):
-            e16_origin = a0
-            e16_way = 0
-            e16_cur = e16_origin
-            e16_stop = e16_origin >= N_CELLS
-            while not e16_stop:
-                e16_cur = STEP[e16_way][e16_cur]
-                if e16_cur >= N_CELLS or e16_cur == e16_origin:
-                    break
-                e16 = e16_cur
-                e16_stop = st.board[e16_cur] > 0
-                add_candidate(out, e16)
-            e17_origin = a0
-            e17_way = 1
-            e17_cur = e17_origin
-            e17_stop = e17_origin >= N_CELLS
-            while not e17_stop:
-                e17_cur = STEP[e17_way][e17_cur]
-                if e17_cur >= N_CELLS or e17_cur == e17_origin:
-                    break
-                e17 = e17_cur
-                e17_stop = st.board[e17_cur] > 0
-                add_candidate(out, e17)
-            e18_origin = a0
-            e18_way = 2
-            e18_cur = e18_origin
-            e18_stop = e18_origin >= N_CELLS
-            while not e18_stop:
-                e18_cur = STEP[e18_way][e18_cur]
-                if e18_cur >= N_CELLS or e18_cur == e18_origin:
-                    break
-                e18 = e18_cur
-                e18_stop = st.board[e18_cur] > 0
-                add_candidate(out, e18)
-            e19_origin = a0
-            e19_way = 3
-            e19_cur = e19_origin
-            e19_stop = e19_origin >= N_CELLS
-            while not e19_stop:
-                e19_cur = STEP[e19_way][e19_cur]
-                if e19_cur >= N_CELLS or e19_cur == e19_origin:
-                    break
-                e19 = e19_cur
-                e19_stop = st.board[e19_cur] > 0
-                add_candidate(out, e19)
-            e20_origin = a0
-            e20_way = 4
-            e20_cur = e20_origin
-            e20_stop = e20_origin >= N_CELLS
-            while not e20_stop:
-                e20_cur = STEP[e20_way][e20_cur]
-                if e20_cur >= N_CELLS or e20_cur == e20_origin:
-                    break
-                e20 = e20_cur
-                e20_stop = st.board[e20_cur] > 0
-                add_candidate(out, e20)
-            e21_origin = a0
-            e21_way = 5
-            e21_cur = e21_origin
-            e21_stop = e21_origin >= N_CELLS
-            while not e21_stop:
-                e21_cur = STEP[e21_way][e21_cur]
-                if e21_cur >= N_CELLS or e21_cur == e21_origin:
-                    break
-                e21 = e21_cur
-                e21_stop = st.board[e21_cur] > 0
-                add_candidate(out, e21)
-            e22_origin = a0
-            e22_way = 6
-            e22_cur = e22_origin
-            e22_stop = e22_origin >= N_CELLS
-            while not e22_stop:
-                e22_cur = STEP[e22_way][e22_cur]
-                if e22_cur >= N_CELLS or e22_cur == e22_origin:
-                    break
-                e22 = e22_cur
-                e22_stop = st.board[e22_cur] > 0
-                add_candidate(out, e22)
-            e23_origin = a0
-            e23_way = 7
-            e23_cur = e23_origin
-            e23_stop = e23_origin >= N_CELLS
-            while not e23_stop:
-                e23_cur = STEP[e23_way][e23_cur]
-                if e23_cur >= N_CELLS or e23_cur == e23_origin:
-                    break
-                e23 = e23_cur
-                e23_stop = st.board[e23_cur] > 0
-                add_candidate(out, e23)
+            slide_bits(&st.cellsets[0][0], a0, 0, e16_ray)
+            for w in range(WORDS):
+                out[w] |= e16_ray[w]
+            slide_bits(&st.cellsets[0][0], a0, 1, e17_ray)
+            for w in range(WORDS):
+                out[w] |= e17_ray[w]
+            slide_bits(&st.cellsets[0][0], a0, 2, e18_ray)
+            for w in range(WORDS):
+                out[w] |= e18_ray[w]
+            slide_bits(&st.cellsets[0][0], a0, 3, e19_ray)
+            for w in range(WORDS):
+                out[w] |= e19_ray[w]
+            slide_bits(&st.cellsets[0][0], a0, 4, e20_ray)
+            for w in range(WORDS):
+                out[w] |= e20_ray[w]
+            slide_bits(&st.cellsets[0][0], a0, 5, e21_ray)
+            for w in range(WORDS):
+                out[w] |= e21_ray[w]
+            slide_bits(&st.cellsets[0][0], a0, 6, e22_ray)
+            for w in range(WORDS):
+                out[w] |= e22_ray[w]
+            slide_bits(&st.cellsets[0][0], a0, 7, e23_ray)
+            for w in range(WORDS):
+                out[w] |= e23_ray[w]
 
 
 cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
@@ -2309,13 +2674,13 @@ cdef void remove_0(State* st, int f0) noexcept nogil:
 
 
 cdef void remove_1(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
+    # remove the piece on step(t, player_prop(1, mover)) (to out)
     # f0 = t
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     memset(found, 0, sizeof(found))
-    c = f0
+    c = STEP[PPROP_1[st.current + 1]][f0]
     if c < N_CELLS:
         add_cell(found, c)
     for w in range(WORDS):
@@ -2376,6 +2741,91 @@ cdef void remove_4(State* st, int f0) noexcept nogil:
             bits &= bits - 1
 
 
+cdef void remove_5(State* st, int f0) noexcept nogil:
+    # remove the piece on t (to out)
+    # f0 = t
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    memset(found, 0, sizeof(found))
+    c = f0
+    if c < N_CELLS:
+        add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            bits &= bits - 1
+
+
+cdef void remove_6(State* st, int f0) noexcept nogil:
+    # remove the piece on t (to out)
+    # f0 = t
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    memset(found, 0, sizeof(found))
+    c = f0
+    if c < N_CELLS:
+        add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            bits &= bits - 1
+
+
+cdef void remove_7(State* st, int f0) noexcept nogil:
+    # remove the piece on t (to out)
+    # f0 = t
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    memset(found, 0, sizeof(found))
+    c = f0
+    if c < N_CELLS:
+        add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            bits &= bits - 1
+
+
+cdef void remove_8(State* st, int f0) noexcept nogil:
+    # remove the piece on t (to out)
+    # f0 = t
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    memset(found, 0, sizeof(found))
+    c = f0
+    if c < N_CELLS:
+        add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            bits &= bits - 1
+
+
+cdef void remove_9(State* st, int f0) noexcept nogil:
+    # remove the piece on t (to out)
+    # f0 = t
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    memset(found, 0, sizeof(found))
+    c = f0
+    if c < N_CELLS:
+        add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            bits &= bits - 1
+
+
 cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0: move(f: cell, t: cell)
     counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a0]) == 5) or (st.board[a1] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
@@ -2396,12 +2846,22 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
 
+cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
+    # action 0 in its lookahead: only the effects and triggers that can change
+    # what legal_after reads (board, counter:en_passant, turn; midgardc/ir/lookslice.py)
+    if ((piece_kind(st.board[a0]) == 5) and (a1 == (<int>st.counters[N_PLAYERS][0]))):
+        remove_1(st, a1)  # remove the piece on step(t, player_prop(1, mover)) (to out)  # if kind_at(f) == pawn and t == en_passant
+    if ((piece_kind(st.board[a0]) == 0) and ((a1 == STEP[2][STEP[2][a0]]) or (a1 == STEP[6][STEP[6][a0]]))):
+        move_piece(st, (<int>ATTR_5[a1 + 0]), (<int>ATTR_6[a1 + 0]), False)  # move the piece on castle_rook(t) to castle_rook_to(t) (capture: remove)  # if kind_at(f) == king and (t == step(step(f, e), e) or t == step(step(f, w), w))
+    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
+
+
 cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     # action 1: promote_queen(f: cell, t: cell)
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_1(st, a1)  # remove the piece on t (to out)
+    remove_2(st, a1)  # remove the piece on t (to out)
     put_piece(st, st.current, 1, a1)  # place queen of mover at t
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
@@ -2414,12 +2874,20 @@ cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
 
+cdef void look_action_1(State* st, int a0, int a1) noexcept nogil:
+    # action 1 in its lookahead: only the effects and triggers that can change
+    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
+    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
+    remove_3(st, a1)  # remove the piece on t (to out)
+    put_piece(st, st.current, 1, a1)  # place queen of mover at t
+
+
 cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
     # action 2: promote_rook(f: cell, t: cell)
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_2(st, a1)  # remove the piece on t (to out)
+    remove_4(st, a1)  # remove the piece on t (to out)
     put_piece(st, st.current, 2, a1)  # place rook of mover at t
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
@@ -2432,12 +2900,20 @@ cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
 
+cdef void look_action_2(State* st, int a0, int a1) noexcept nogil:
+    # action 2 in its lookahead: only the effects and triggers that can change
+    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
+    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
+    remove_5(st, a1)  # remove the piece on t (to out)
+    put_piece(st, st.current, 2, a1)  # place rook of mover at t
+
+
 cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
     # action 3: promote_bishop(f: cell, t: cell)
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_3(st, a1)  # remove the piece on t (to out)
+    remove_6(st, a1)  # remove the piece on t (to out)
     put_piece(st, st.current, 3, a1)  # place bishop of mover at t
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
@@ -2450,12 +2926,20 @@ cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
 
+cdef void look_action_3(State* st, int a0, int a1) noexcept nogil:
+    # action 3 in its lookahead: only the effects and triggers that can change
+    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
+    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
+    remove_7(st, a1)  # remove the piece on t (to out)
+    put_piece(st, st.current, 3, a1)  # place bishop of mover at t
+
+
 cdef void apply_action_4(State* st, int a0, int a1) noexcept nogil:
     # action 4: promote_knight(f: cell, t: cell)
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_4(st, a1)  # remove the piece on t (to out)
+    remove_8(st, a1)  # remove the piece on t (to out)
     put_piece(st, st.current, 4, a1)  # place knight of mover at t
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
@@ -2466,6 +2950,14 @@ cdef void apply_action_4(State* st, int a0, int a1) noexcept nogil:
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
+
+
+cdef void look_action_4(State* st, int a0, int a1) noexcept nogil:
+    # action 4 in its lookahead: only the effects and triggers that can change
+    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
+    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
+    remove_9(st, a1)  # remove the piece on t (to out)
+    put_piece(st, st.current, 4, a1)  # place knight of mover at t
 
 
 # ---------------------------------------------------------------------------- lookahead and history
@@ -2554,9 +3046,16 @@ cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
     """king_safe: on a copy of the state after action 0's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
-    memcpy(st, origin, <size_t>(<char*>&origin.seen[0] - <char*>origin))
+    cdef int row
+    # the copy takes what the move and the condition touch (board, counter:en_passant, turn:
+    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
+    # then the scalars and the rest (templates/state.pyx.j2)
+    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
+    for row in range(N_PLAYERS + 1):
+        st.counters[row][0] = origin.counters[row][0]
+    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
-    apply_action_0(st, a0, a1)
+    look_action_0(st, a0, a1)
     return define_16(st)
 
 
@@ -2564,9 +3063,14 @@ cdef bint after_ok_1(State* origin, int a0, int a1) noexcept nogil:
     """king_safe: on a copy of the state after action 1's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
-    memcpy(st, origin, <size_t>(<char*>&origin.seen[0] - <char*>origin))
+    # the copy takes what the move and the condition touch (board, hands, turn:
+    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
+    # then the scalars and the rest (templates/state.pyx.j2)
+    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
+    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
+    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
-    apply_action_1(st, a0, a1)
+    look_action_1(st, a0, a1)
     return define_16(st)
 
 
@@ -2574,9 +3078,14 @@ cdef bint after_ok_2(State* origin, int a0, int a1) noexcept nogil:
     """king_safe: on a copy of the state after action 2's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
-    memcpy(st, origin, <size_t>(<char*>&origin.seen[0] - <char*>origin))
+    # the copy takes what the move and the condition touch (board, hands, turn:
+    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
+    # then the scalars and the rest (templates/state.pyx.j2)
+    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
+    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
+    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
-    apply_action_2(st, a0, a1)
+    look_action_2(st, a0, a1)
     return define_16(st)
 
 
@@ -2584,9 +3093,14 @@ cdef bint after_ok_3(State* origin, int a0, int a1) noexcept nogil:
     """king_safe: on a copy of the state after action 3's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
-    memcpy(st, origin, <size_t>(<char*>&origin.seen[0] - <char*>origin))
+    # the copy takes what the move and the condition touch (board, hands, turn:
+    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
+    # then the scalars and the rest (templates/state.pyx.j2)
+    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
+    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
+    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
-    apply_action_3(st, a0, a1)
+    look_action_3(st, a0, a1)
     return define_16(st)
 
 
@@ -2594,9 +3108,14 @@ cdef bint after_ok_4(State* origin, int a0, int a1) noexcept nogil:
     """king_safe: on a copy of the state after action 4's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
-    memcpy(st, origin, <size_t>(<char*>&origin.seen[0] - <char*>origin))
+    # the copy takes what the move and the condition touch (board, hands, turn:
+    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
+    # then the scalars and the rest (templates/state.pyx.j2)
+    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
+    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
+    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
-    apply_action_4(st, a0, a1)
+    look_action_4(st, a0, a1)
     return define_16(st)
 
 
@@ -2668,7 +3187,7 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 
 # key 0: won: count(q in players: q == p and checkmate_by == p)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return quant_12(st, a0)
+    return quant_18(st, a0)
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

@@ -96,6 +96,12 @@ def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text, gen) -> list[
     from ..compiler.emit.stepmoves import explain_steps  # from/to steps as bit sets
 
     out += explain_steps(compiled.get("steps"), gen.step_why.get(p.action, ""))
+    from ..ir.lookslice import describe  # what a lookahead applies and copies
+    from ..ir.plan import STATE_READS
+
+    look = describe(ir, p.action, STATE_READS)
+    if look is not None:
+        out.append("  " + look)
     if a.chain is not None:  # a compound move (ir/compound.py)
         c = a.chain
         further = "".join(x if isinstance(x, str) else "{" + a.params[x].name + "}" for x in c.notation)

@@ -384,6 +384,8 @@ def generate_bitboards(g: Generator) -> str:
     plan = _line_plan(g)
     flanks = any("flanked_cells(" in line for f in g.x.cellsets for line in f.prelude)
     flood = g.x.flood_shifts() if g.x.uses_flood else []
+    rays = g.x.ray_plan() if g.x.uses_ray_bits else None  # slides as bits (emit/rays.py)
+    directions = [comment_text(d) for d in g.ir.board.directions]
     return render(
         "bitboards.pyx.j2",
         **g.context(),
@@ -393,7 +395,7 @@ def generate_bitboards(g: Generator) -> str:
         flip_shifts=_flip_shifts(g),
         flood_code=flood_code(flood, g.x.words) if flood else [],
         flood_dirs=", ".join(s.name for s in flood),
-    )
+    ) + render("rays.pyx.j2", **g.context(), rays=rays, directions=directions)
 
 
 def generate_defines(g: Generator) -> str:

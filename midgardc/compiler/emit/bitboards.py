@@ -380,4 +380,6 @@ def explain_lines(gen) -> list[str]:
             out.append(f"  group(c)/region(c): {len(chains) - flooded} quantifier(s) walk the group breadth-first over the neighbour tables ({reason})")
     if contains(ir, lambda x: isinstance(x, AssessRegions)):
         out.append("  assess_regions: a breadth-first search over the neighbour tables from the changed cells (member and opening sets are cell sets; the search is not a fill)")
-    return out
+    from .rays import explain_lines as ray_lines  # slides as bit scans (emit/rays.py)
+
+    return out + ray_lines(gen)

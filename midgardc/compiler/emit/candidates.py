@@ -7,7 +7,7 @@ loop then visits its cells in ascending order, like a set of cells from a condit
 
 from __future__ import annotations
 
-from ...ir.nodes import Call, Const, Quant
+from ...ir.nodes import CELL, Call, Const, Local, Quant
 from ...ir.plan import EACH, WHEN, plain_candidate
 from .common import Var
 
@@ -38,6 +38,17 @@ def candidate_function(x, items, scope: dict, params: list, index: int) -> str:
                 emit(sub, inner)
             if len(lines) == before and inner > depth:
                 lines.append(f"{pad}    pass")
+            return
+        if isinstance(c, Quant) and c.kind == EACH and c.domain.kind == "slide" and c.body == Local(c.var, CELL) and x.ray_plan() is not None:
+            # every cell of a slide: its mask at once (emit/rays.py)
+            k = counter[0]
+            counter[0] += 1
+            src, way = (x.expr(a, scope).text for a in c.domain.args)
+            decls.append(f"uint64_t e{k}_ray[WORDS]")
+            lines.append(f"{pad}slide_bits(&st.cellsets[0][0], {src}, {way}, e{k}_ray)")
+            lines.append(f"{pad}for w in range(WORDS):")
+            lines.append(f"{pad}    out[w] |= e{k}_ray[w]")
+            x.uses_ray_bits = True
             return
         if isinstance(c, Quant) and c.kind == EACH:
             k = counter[0]

@@ -324,6 +324,7 @@ class Lifted:
     cellset: Optional[str] = None  # a cellset_<n>(...) call: the body as a set of cells
     narrow: Optional[str] = None  # a cellset_<n>(...) call: the cells some conjuncts allow, the rest (body) tested on them
     flood: Optional[str] = None  # over group/region(c) as bits: "src, pieces_only" of flood_bits
+    ray: Optional[object] = None  # any/all over slide(c, d) as bits: an emit/rays.py SlideTest
 
 
 @dataclass(frozen=True)

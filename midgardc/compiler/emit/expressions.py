@@ -23,6 +23,7 @@ from ...ir.nodes import (
     Unary,
 )
 from .bitboards import flood_shifts
+from .rays import ray_plan, slide_test, unroll_slides
 from .common import (
     CTYPE,
     MAX_SET_CELLS,
@@ -75,6 +76,8 @@ class Expressions:
         self.uses_again = False  # some effect is extra_turn: the state carries the flag
         self.uses_can_move = False  # the end section asks can_move(): emit can_move_of()
         self._unrolling = 0  # any/all over directions being unrolled into cell sets
+        self._ray_plan: Optional[tuple] = None  # (emit/rays.py ray_plan of the board, computed once)
+        self.uses_ray_bits = False  # some slide is tested as bits: emit the ray masks and slide_bits()
 
     # -- expressions -------------------------------------------------------------------
 
@@ -312,7 +315,16 @@ class Expressions:
             self._flood_shifts = flood_shifts(self.ir.board)[0] if self.sets_enabled else []
         return self._flood_shifts
 
+    def ray_plan(self):
+        """The board's rays as masks (emit/rays.py), None when slides stay walks."""
+        if self._ray_plan is None:
+            self._ray_plan = ray_plan(self.ir.board, self.words) if self.sets_enabled else (None, "too many cells for cell sets")
+        return self._ray_plan[0]
+
     def quant(self, q: Quant, scope: Scope) -> Code:
+        unrolled = unroll_slides(self, q, scope)  # any/all over directions of slides tested as bits (emit/rays.py)
+        if unrolled is not None:
+            return unrolled
         names = free_locals(q)
         key = (q, tuple(names))
         index = self._lifted_keys.get(key)
@@ -341,13 +353,14 @@ class Expressions:
                     self.uses_flood = True
             if q.domain.kind in ("group", "region"):
                 self.chain_quants.append(flood is not None)
+            ray = slide_test(self, q, inner) if cellset is None and flood is None else None
             if flood is None:
                 loop = self.domain_loop(q.domain, inner, "x", walk=True)
             else:
                 loop = DomainLoop([], [], "", [], "int")
             inner[q.var] = Var("x", q.domain.elem_type)
             body = self.expr(rest, inner).text if cellset is None else ""
-            self.lifted[index] = Lifted(index, q.kind, CTYPE[q.type], params, loop, body, comment_text(unparse(q, self.ir)), cellset, narrow, flood)
+            self.lifted[index] = Lifted(index, q.kind, CTYPE[q.type], params, loop, body, comment_text(unparse(q, self.ir)), cellset, narrow, flood, ray)
         args = "".join(", " + scope[n].cname for n in names)
         return Code(f"quant_{index}(st{args})", CTYPE[q.type])
 

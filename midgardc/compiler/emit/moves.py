@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Optional
 
 from ...ir.nodes import BOOL, CELL, ITEM, DIR, INT, KIND, PLAYER, Binary
-from ...ir.plan import plan_action
+from ...ir.lookslice import ANY, HANDS, counter_key, look_slice
+from ...ir.plan import STATE_READS, plan_action
 from .common import comment_text, unparse, Var
 from .compound import chain_facts
 from .candidates import candidate_function, plain
@@ -113,6 +114,8 @@ class Moves:
             })
         return {
             "index": i,
+            # what the lookahead applies and copies (ir/lookslice.py; templates/history.pyx.j2)
+            "look": self._look(i, scope),
             # lookahead legality (templates/history.pyx.j2): tested at the loops' leaf
             "after": self.x.expr(a.legal_after, scope).text if a.legal_after is not None else None,
             "after_comment": comment_text(unparse(a.legal_after, ir)) if a.legal_after is not None else "",
@@ -131,6 +134,29 @@ class Moves:
             "comment": comment_text(f"{a.name}({', '.join(f'{p.name}: {p.type}' for p in a.params)})"),
             "where_comment": comment_text(unparse(a.where, ir)),
         }
+
+    def _look(self, i: int, scope: dict) -> Optional[dict]:
+        """For an action with ``legal_after``: the effects and triggers its lookahead
+        applies when some are left out (``effects``/``triggers``, else None: the whole
+        move), and the parts of the state its copy takes (``take``, None: all of it)."""
+        ir = self.ir
+        look = look_slice(ir, i, STATE_READS)
+        if look is None:
+            return None
+        out: dict = {"effects": None, "triggers": None, "take": None, "comment": ""}
+        if not look.whole:
+            out["effects"] = self.x.effects(look.effects, scope)
+            out["triggers"] = [{
+                "index": t_index,
+                "comment": comment_text(ir.triggers[t_index].name),
+                "when": self.x.expr(ir.triggers[t_index].when, scope).text if ir.triggers[t_index].when is not None else None,
+                "effects": self.x.effects(kept, scope),
+            } for t_index, kept in look.triggers]
+        if ANY not in look.reads:
+            columns = [c for c in range(len(ir.counters)) if counter_key(ir, c) in look.reads]
+            out["take"] = {"hands": HANDS in look.reads, "columns": columns}
+        out["comment"] = comment_text(", ".join(sorted(look.reads)))
+        return out
 
     @property
     def max_params(self) -> int:
