@@ -812,9 +812,21 @@ cdef extern from *:
     }
     #endif
     #endif
+    /* the k-th set bit of x in one instruction where the build chose BMI2 for this CPU
+       (build.py host_cflags: only where pdep is fast); else nth_cell's byte search */
+    #if defined(__BMI2__) && defined(__x86_64__) && !defined(_MSC_VER)
+    #include <immintrin.h>
+    #define MGC_HAS_PDEP 1
+    #define mgc_select_bit(x, k) __builtin_ctzll(_pdep_u64(1ULL << (k), (x)))
+    #else
+    #define MGC_HAS_PDEP 0
+    #define mgc_select_bit(x, k) 0
+    #endif
     """
     int lowest_bit "mgc_lowest_bit"(uint64_t x) noexcept nogil   # x != 0
     int popcount "mgc_popcount"(uint64_t x) noexcept nogil
+    int select_bit "mgc_select_bit"(uint64_t x, int k) noexcept nogil  # x has more than k bits (with HAS_PDEP only)
+    const bint HAS_PDEP "MGC_HAS_PDEP"
 
 
 cdef inline bint has_cell(const uint64_t* s, int cell) noexcept nogil:
@@ -1540,6 +1552,8 @@ cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
             k -= c
             w += 1
     bits = s[w]
+    if HAS_PDEP:  # (a constant of the build: the C compiler keeps one of the two ways)
+        return (w << 6) + select_bit(bits, k)
     # without branches: the cell counts of each byte, their running sums (byte i: the
     # cells in bytes 0..i), and the number of bytes whose running sum is at most k,
     # which is the byte holding the k-th cell
