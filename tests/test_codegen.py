@@ -332,6 +332,19 @@ def test_portable_and_host_builds_play_the_same_games(monkeypatch):
     assert [host.playout_trace(s) for s in range(20)] == [portable.playout_trace(s) for s in range(20)]
 
 
+def test_a_place_on_a_cell_the_condition_says_is_empty_skips_the_board_read():
+    from midgardc.compiler.emit.effects import known_empty
+
+    four = load_game_ir(str(SPECS / "classics" / "connect-four.yaml"))
+    assert known_empty(four.actions[0].where, four) == {"c"}  # through the definition resting(c)
+    morris = load_game_ir(str(SPECS / "classics" / "nine-mens-morris.yaml"))
+    assert [known_empty(a.where, morris) for a in morris.actions[:2]] == [{"t"}, {"t"}]
+    src = build.generate_source(four)
+    assert "put_piece_on_empty(st, st.current, 0, a0)" in src and "put_piece(st, st.current, 0, a0)" not in src
+    go = load_game_ir(str(SPECS / "classics" / "go.yaml"))
+    assert go.actions[0].legal_after is not None and "put_piece_on_empty(st, " not in build.generate_source(go)  # a lookahead
+
+
 def listing(path: Path) -> set[str]:
     return {p.name for p in path.iterdir() if not p.name.endswith(".lock")} if path.exists() else set()
 
