@@ -774,7 +774,7 @@ cdef extern from *:
     #endif
     #endif
     /* the k-th set bit of x in one instruction where the build chose BMI2 for this CPU
-       (build.py host_cflags: only where pdep is fast); else nth_cell's byte search */
+       (build.py host_cflags: only where pdep is fast); else a byte search finds it */
     #if defined(__BMI2__) && defined(__x86_64__) && !defined(_MSC_VER)
     #include <immintrin.h>
     #define MGC_HAS_PDEP 1
