@@ -317,6 +317,9 @@ def test_host_flags_are_chosen_from_the_cpu_and_kept_in_the_key(monkeypatch):
     monkeypatch.setattr(build, "_cpu_info", lambda: {"vendor_id": "AuthenticAMD", "cpu family": "23", "flags": "fpu popcnt bmi1 bmi2"})
     if host:  # an x86-64 Linux machine with a compiler that takes the flags
         assert build.host_cflags() == ("-mpopcnt",)  # no pdep on a Zen 2
+    monkeypatch.setenv("CC", "/nonexistent/cc-for-midgardc")
+    assert build.host_cflags() == ()  # a compiler that does not take them (here: none) gets none
+    monkeypatch.delenv("CC")
     monkeypatch.setenv(build.PORTABLE_ENV, "1")
     assert build.host_cflags() == ()
     assert (build.module_name(ir) != name) == bool(host)  # another module, beside the host's in the cache

@@ -323,10 +323,15 @@ def _fast_pdep(info: dict[str, str]) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=None)
 def _compiler_takes(flags: tuple[str, ...]) -> bool:
-    """Whether the C compiler accepts ``flags`` (preprocessing an empty file)."""
-    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    """Whether the C compiler ($CC, else Python's) accepts ``flags``."""
+    return _cc_takes(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc", flags)
+
+
+@functools.lru_cache(maxsize=None)
+def _cc_takes(cc: str, flags: tuple[str, ...]) -> bool:
+    """Whether compiler command ``cc`` accepts ``flags`` (preprocessing an empty file;
+    asked once per process and compiler)."""
     try:
         proc = subprocess.run([*cc.split(), *flags, "-E", "-x", "c", "-"], input="", capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
