@@ -584,6 +584,21 @@ cdef inline bint put_piece(State* st, int owner, int kind, int cell) noexcept no
     return True
 
 
+cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell) noexcept nogil:
+    """put_piece() on a cell known to be empty (a legal move's condition says so): the
+    same change without reading the board first, so the cell sets' update does not wait
+    for that read."""
+    cdef int piece = 1 + owner * N_KINDS + kind
+    cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
+    if owner < 0 or cell >= N_CELLS or st.hands[owner][kind] <= 0:
+        return False
+    st.hands[owner][kind] -= 1
+    st.cellsets[0][cell >> 6] &= ~bit
+    st.cellsets[piece][cell >> 6] |= bit
+    st.board[cell] = <board_t>piece
+    return True
+
+
 cdef inline void counter_set(State* st, int owner, int counter, long long value) noexcept nogil:
     if owner >= 0:
         st.counters[owner][counter] = value
@@ -617,9 +632,21 @@ cdef extern from *:
     }
     #endif
     #endif
+    /* the k-th set bit of x in one instruction where the build chose BMI2 for this CPU
+       (build.py host_cflags: only where pdep is fast); else a byte search finds it */
+    #if defined(__BMI2__) && defined(__x86_64__) && !defined(_MSC_VER)
+    #include <immintrin.h>
+    #define MGC_HAS_PDEP 1
+    #define mgc_select_bit(x, k) __builtin_ctzll(_pdep_u64(1ULL << (k), (x)))
+    #else
+    #define MGC_HAS_PDEP 0
+    #define mgc_select_bit(x, k) 0
+    #endif
     """
     int lowest_bit "mgc_lowest_bit"(uint64_t x) noexcept nogil   # x != 0
     int popcount "mgc_popcount"(uint64_t x) noexcept nogil
+    int select_bit "mgc_select_bit"(uint64_t x, int k) noexcept nogil  # x has more than k bits (with HAS_PDEP only)
+    const bint HAS_PDEP "MGC_HAS_PDEP"
 
 
 cdef inline bint has_cell(const uint64_t* s, int cell) noexcept nogil:
@@ -781,6 +808,8 @@ cdef inline bint line_at(State* st, int c, long long length) noexcept nogil:
         return False
     if length <= 1:
         return True
+    if length == 4:
+        return line_win_4(st, c, o)  # (the walk below: the runs of 4 in c's windows)
     return line_bits(st, c, o, length)  # (the walk below, for the whole board at once)
 
 
@@ -959,6 +988,89 @@ cdef inline bint line_bits(State* st, int c, int o, long long length) noexcept n
     return False
 
 
+cdef extern from *:
+    """
+    /* line(c, 4): per cell, per line group (n+s, ne+sw, e+w, se+nw), the cells within
+       3 steps of it along the group (its window) */
+    static const uint64_t MGC_LINE_WIN_4[42][4] = {
+      {0x0000000000204081ULL, 0x0000000000000001ULL, 0x000000000000000fULL, 0x0000000001010101ULL},
+      {0x0000000000408102ULL, 0x0000000000000082ULL, 0x000000000000001fULL, 0x0000000002020202ULL},
+      {0x0000000000810204ULL, 0x0000000000004104ULL, 0x000000000000003fULL, 0x0000000004040404ULL},
+      {0x0000000001020408ULL, 0x0000000000208208ULL, 0x000000000000007fULL, 0x0000000008080808ULL},
+      {0x0000000002040810ULL, 0x0000000000410410ULL, 0x000000000000007eULL, 0x0000000000101010ULL},
+      {0x0000000004081020ULL, 0x0000000000820820ULL, 0x000000000000007cULL, 0x0000000000002020ULL},
+      {0x0000000008102040ULL, 0x0000000001041040ULL, 0x0000000000000078ULL, 0x0000000000000040ULL},
+      {0x0000000010204081ULL, 0x0000000000000082ULL, 0x0000000000000780ULL, 0x0000000080808080ULL},
+      {0x0000000020408102ULL, 0x0000000000004104ULL, 0x0000000000000f80ULL, 0x0000000101010101ULL},
+      {0x0000000040810204ULL, 0x0000000000208208ULL, 0x0000000000001f80ULL, 0x0000000202020202ULL},
+      {0x0000000081020408ULL, 0x0000000010410410ULL, 0x0000000000003f80ULL, 0x0000000404040404ULL},
+      {0x0000000102040810ULL, 0x0000000020820820ULL, 0x0000000000003f00ULL, 0x0000000008080808ULL},
+      {0x0000000204081020ULL, 0x0000000041041040ULL, 0x0000000000003e00ULL, 0x0000000000101010ULL},
+      {0x0000000408102040ULL, 0x0000000082082000ULL, 0x0000000000003c00ULL, 0x0000000000002020ULL},
+      {0x0000000810204081ULL, 0x0000000000004104ULL, 0x000000000003c000ULL, 0x0000004040404000ULL},
+      {0x0000001020408102ULL, 0x0000000000208208ULL, 0x000000000007c000ULL, 0x0000008080808080ULL},
+      {0x0000002040810204ULL, 0x0000000010410410ULL, 0x00000000000fc000ULL, 0x0000010101010101ULL},
+      {0x0000004081020408ULL, 0x0000000820820820ULL, 0x00000000001fc000ULL, 0x0000020202020202ULL},
+      {0x0000008102040810ULL, 0x0000001041041040ULL, 0x00000000001f8000ULL, 0x0000000404040404ULL},
+      {0x0000010204081020ULL, 0x0000002082082000ULL, 0x00000000001f0000ULL, 0x0000000008080808ULL},
+      {0x0000020408102040ULL, 0x0000004104100000ULL, 0x00000000001e0000ULL, 0x0000000000101010ULL},
+      {0x0000000810204081ULL, 0x0000000000208208ULL, 0x0000000001e00000ULL, 0x0000002020200000ULL},
+      {0x0000001020408102ULL, 0x0000000010410410ULL, 0x0000000003e00000ULL, 0x0000004040404000ULL},
+      {0x0000002040810204ULL, 0x0000000820820820ULL, 0x0000000007e00000ULL, 0x0000008080808080ULL},
+      {0x0000004081020408ULL, 0x0000001041041040ULL, 0x000000000fe00000ULL, 0x0000010101010101ULL},
+      {0x0000008102040810ULL, 0x0000002082082000ULL, 0x000000000fc00000ULL, 0x0000020202020202ULL},
+      {0x0000010204081020ULL, 0x0000004104100000ULL, 0x000000000f800000ULL, 0x0000000404040404ULL},
+      {0x0000020408102040ULL, 0x0000008208000000ULL, 0x000000000f000000ULL, 0x0000000008080808ULL},
+      {0x0000000810204080ULL, 0x0000000010410400ULL, 0x00000000f0000000ULL, 0x0000001010000000ULL},
+      {0x0000001020408100ULL, 0x0000000820820800ULL, 0x00000001f0000000ULL, 0x0000002020200000ULL},
+      {0x0000002040810200ULL, 0x0000001041041000ULL, 0x00000003f0000000ULL, 0x0000004040404000ULL},
+      {0x0000004081020400ULL, 0x0000002082082000ULL, 0x00000007f0000000ULL, 0x0000008080808080ULL},
+      {0x0000008102040800ULL, 0x0000004104100000ULL, 0x00000007e0000000ULL, 0x0000010101010100ULL},
+      {0x0000010204081000ULL, 0x0000008208000000ULL, 0x00000007c0000000ULL, 0x0000020202020200ULL},
+      {0x0000020408102000ULL, 0x0000010400000000ULL, 0x0000000780000000ULL, 0x0000000404040400ULL},
+      {0x0000000810204000ULL, 0x0000000820820000ULL, 0x0000007800000000ULL, 0x0000000800000000ULL},
+      {0x0000001020408000ULL, 0x0000001041040000ULL, 0x000000f800000000ULL, 0x0000001010000000ULL},
+      {0x0000002040810000ULL, 0x0000002082080000ULL, 0x000001f800000000ULL, 0x0000002020200000ULL},
+      {0x0000004081020000ULL, 0x0000004104100000ULL, 0x000003f800000000ULL, 0x0000004040404000ULL},
+      {0x0000008102040000ULL, 0x0000008208000000ULL, 0x000003f000000000ULL, 0x0000008080808000ULL},
+      {0x0000010204080000ULL, 0x0000010400000000ULL, 0x000003e000000000ULL, 0x0000010101010000ULL},
+      {0x0000020408100000ULL, 0x0000020000000000ULL, 0x000003c000000000ULL, 0x0000020202020000ULL}
+    };
+    """
+    const uint64_t LINE_WIN_4 "MGC_LINE_WIN_4"[42][4]
+
+
+cdef inline bint line_win_4(State* st, int c, int o) noexcept nogil:
+    """line(c, 4) for a piece of player o on c: along each line group, o's pieces in c's
+    window hold a run of 4 (every such run holds c, and every run through c has
+    one), found by shifts without edge masks or branches."""
+    cdef const uint64_t* win = LINE_WIN_4[c]
+    cdef uint64_t hit = 0
+    cdef uint64_t b0 = owner_word(st, o, 0)
+    cdef uint64_t m0, r0_0, r1_0
+    # along n and s (index step 7): c's window of the owner's pieces, runs of 4 in it
+    m0 = b0 & win[0]
+    r0_0 = m0 & ((m0 >> 7))
+    r1_0 = r0_0 & ((r0_0 >> 14))
+    hit |= r1_0
+    # along ne and sw (index step 6): c's window of the owner's pieces, runs of 4 in it
+    m0 = b0 & win[1]
+    r0_0 = m0 & ((m0 >> 6))
+    r1_0 = r0_0 & ((r0_0 >> 12))
+    hit |= r1_0
+    # along e and w (index step 1): c's window of the owner's pieces, runs of 4 in it
+    m0 = b0 & win[2]
+    r0_0 = m0 & ((m0 >> 1))
+    r1_0 = r0_0 & ((r0_0 >> 2))
+    hit |= r1_0
+    # along se and nw (index step 8): c's window of the owner's pieces, runs of 4 in it
+    m0 = b0 & win[3]
+    r0_0 = m0 & ((m0 >> 8))
+    r1_0 = r0_0 & ((r0_0 >> 16))
+    hit |= r1_0
+    return hit != 0
+
+
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
@@ -1093,6 +1205,8 @@ cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
             k -= c
             w += 1
     bits = s[w]
+    if HAS_PDEP:  # (a constant of the build: the C compiler keeps one of the two ways)
+        return (w << 6) + select_bit(bits, k)
     # without branches: the cell counts of each byte, their running sums (byte i: the
     # cells in bytes 0..i), and the number of bytes whose running sum is at most k,
     # which is the byte holding the k-th cell
@@ -1120,7 +1234,7 @@ cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
 
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
     # action 0: drop(c: cell)
-    put_piece(st, st.current, 0, a0)  # place disc of mover at c
+    put_piece_on_empty(st, st.current, 0, a0)  # place disc of mover at c (empty: the condition says so)
     # trigger 0: four when line(c, 4)
     if line_at(st, a0, 4):
         counter_add(st, st.current, 0, 1)  # add counter fours of mover += 1

@@ -1099,6 +1099,21 @@ cdef inline bint put_piece(State* st, int owner, int kind, int cell) noexcept no
     return True
 
 
+cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell) noexcept nogil:
+    """put_piece() on a cell known to be empty (a legal move's condition says so): the
+    same change without reading the board first, so the cell sets' update does not wait
+    for that read."""
+    cdef int piece = 1 + owner * N_KINDS + kind
+    cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
+    if owner < 0 or cell >= N_CELLS or st.hands[owner][kind] <= 0:
+        return False
+    st.hands[owner][kind] -= 1
+    st.cellsets[0][cell >> 6] &= ~bit
+    st.cellsets[piece][cell >> 6] |= bit
+    st.board[cell] = <board_t>piece
+    return True
+
+
 cdef inline void counter_set(State* st, int owner, int counter, long long value) noexcept nogil:
     if owner >= 0:
         st.counters[owner][counter] = value
@@ -1132,9 +1147,21 @@ cdef extern from *:
     }
     #endif
     #endif
+    /* the k-th set bit of x in one instruction where the build chose BMI2 for this CPU
+       (build.py host_cflags: only where pdep is fast); else a byte search finds it */
+    #if defined(__BMI2__) && defined(__x86_64__) && !defined(_MSC_VER)
+    #include <immintrin.h>
+    #define MGC_HAS_PDEP 1
+    #define mgc_select_bit(x, k) __builtin_ctzll(_pdep_u64(1ULL << (k), (x)))
+    #else
+    #define MGC_HAS_PDEP 0
+    #define mgc_select_bit(x, k) 0
+    #endif
     """
     int lowest_bit "mgc_lowest_bit"(uint64_t x) noexcept nogil   # x != 0
     int popcount "mgc_popcount"(uint64_t x) noexcept nogil
+    int select_bit "mgc_select_bit"(uint64_t x, int k) noexcept nogil  # x has more than k bits (with HAS_PDEP only)
+    const bint HAS_PDEP "MGC_HAS_PDEP"
 
 
 cdef inline bint has_cell(const uint64_t* s, int cell) noexcept nogil:
@@ -1520,6 +1547,8 @@ cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
             k -= c
             w += 1
     bits = s[w]
+    if HAS_PDEP:  # (a constant of the build: the C compiler keeps one of the two ways)
+        return (w << 6) + select_bit(bits, k)
     # without branches: the cell counts of each byte, their running sums (byte i: the
     # cells in bytes 0..i), and the number of bytes whose running sum is at most k,
     # which is the byte holding the k-th cell
@@ -1729,7 +1758,7 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
 
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
     # action 0: drop(c: cell)
-    put_piece(st, st.current, 0, a0)  # place tile of mover at c
+    put_piece_on_empty(st, st.current, 0, a0)  # place tile of mover at c (empty: the condition says so)
     # trigger 0: enclosure
     assess_0(st, a0)  # assess regions of blizzard($cell) and award tile
 

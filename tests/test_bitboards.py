@@ -41,6 +41,64 @@ def test_line_code_is_chosen_only_where_it_applies():
     assert "line_bits" not in build.generate_source(load_game_ir(str(SPECS / "classics" / "hex.yaml")))  # no line()
 
 
+def test_constant_line_lengths_get_windows():
+    four = build.generate_source(load_game_ir(CONNECT_FOUR))
+    assert "if length == 4:\n        return line_win_4(st, c, o)" in four and "MGC_LINE_WIN_4[42][4]" in four
+    hexes = build.generate_source(load_game_ir(LINES, "hex"))  # 121 cells, 3 line groups: 6 words a row
+    assert all(f"MGC_LINE_WIN_{n}[121][6]" in hexes for n in (3, 5, 12))
+    assert "MGC_LINE_WIN_0" not in hexes and "line_bits(st, c, o, length)" in hexes  # line(c, threes % 3 + 3): no window
+    assert "LINE_WIN" not in build.generate_source(load_game_ir(LINES, "wrap"))  # the walk
+
+
+def _walk_line(board, opposite, bits, c, n):
+    """line(c, n) as the interpreter walks it, for the owner's cells `bits` (c among them)."""
+    for d in range(len(board.directions)):
+        e = opposite[d]
+        if 0 <= e < d and opposite[e] == d:
+            continue
+        total = 1
+        for way in (d, e):
+            x = c
+            while way >= 0:
+                x = board.steps[way][x]
+                if x >= board.n_cells or not (bits >> x) & 1:
+                    break
+                total += 1
+        if total >= n:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("spec,variant", [(CONNECT_FOUR, None), (LINES, "hex"), (LINES, "small")], ids=["c4", "hex121", "small"])
+def test_window_code_finds_the_walks_lines(spec, variant):
+    # the emitted line_win_<n> body run as Python (words cut to 64 bits) on random
+    # positions against the walk, for every length with a window
+    import random
+
+    from midgardc.ir.nodes import opposite_directions
+
+    board = load_game_ir(spec, variant).board
+    plan, words = bitboards.line_plan(board), bitboards.words_for(board.n_cells)
+    opposite = opposite_directions(board)
+    rng = random.Random(15)
+    for n in range(2, 8):
+        rows = bitboards.line_windows(board, plan, n)
+        code = bitboards.window_code(plan, n, words)
+        assert len(code) == len(plan.groups) * (2 + words * (1 + bitboards.window_stages(n)))
+        for _ in range(150):
+            cells = [x for x in range(board.n_cells) if rng.random() < rng.choice((0.4, 0.6, 0.8))]
+            c = rng.randrange(board.n_cells)
+            bits = sum(1 << x for x in set(cells) | {c})
+            env = {"win": rows[c], "hit": 0, **{f"b{w}": (bits >> (64 * w)) & (2**64 - 1) for w in range(words)}}
+            for line in code:
+                if line.startswith("#"):
+                    continue
+                name = line.split()[0]
+                exec(line, {}, env)
+                env[name] &= 2**64 - 1
+            assert (env["hit"] != 0) == _walk_line(board, opposite, bits, c, n), (n, c, cells)
+
+
 def test_pull_words_carries_bits_across_words():
     # word w of {c : c + delta in s}, checked against a set of cells
     cells = {0, 5, 63, 64, 70, 127}
@@ -83,7 +141,10 @@ def test_explain_shows_the_bit_operations_and_what_falls_back():
     wrap = explain(FLANKS, "--variant", "wrap")
     assert "direction e: not one index shift on the whole board" in wrap and "flanked(c, d): walked from each cell" in wrap
     assert "flip_flanked: walked from the placed piece" in wrap
-    assert "line(c, n): shift-and-AND runs of the owner's pieces along n+s, ne+sw, e+w, se+nw" in explain(CONNECT_FOUR)
+    four = explain(CONNECT_FOUR)
+    assert "line(c, 4): the owner's pieces in c's window along n+s, ne+sw, e+w, se+nw" in four
+    assert "line(c, n): shift-and-AND" not in four  # every length is a constant with a window
+    assert "line(c, n): shift-and-AND runs of the owner's pieces along ne+sw, e+w, se+nw" in explain(LINES, "--variant", "hex")
     assert "line(c, n): walked cell by cell from c (direction n is not one index shift" in explain(LINES, "--variant", "wrap")
     assert "no directions on a triangle board" in explain(str(SPECS / "midgard.yaml"))
 

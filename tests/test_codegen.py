@@ -306,6 +306,48 @@ def test_module_names_follow_the_content():
     assert re.fullmatch(r"mgc_tic_tac_toe_[0-9a-f]{16}", build.module_name(load_game_ir(str(SPECS / "classics" / "tic-tac-toe.yaml"))))
 
 
+def test_host_flags_are_chosen_from_the_cpu_and_kept_in_the_key(monkeypatch):
+    assert build._fast_pdep({"vendor_id": "GenuineIntel", "cpu family": "6"})
+    assert build._fast_pdep({"vendor_id": "AuthenticAMD", "cpu family": "25"})  # Zen 3 on
+    assert not build._fast_pdep({"vendor_id": "AuthenticAMD", "cpu family": "23"})  # Zen 1/2: pdep is microcode
+    assert not build._fast_pdep({"vendor_id": "HygonGenuine", "cpu family": "24"}) and not build._fast_pdep({})
+    ir = load_game_ir(str(SPECS / "classics" / "tic-tac-toe.yaml"))
+    host, name = build.host_cflags(), build.module_name(ir)
+    assert set(host) <= {"-mpopcnt", "-mbmi", "-mbmi2"}
+    monkeypatch.setattr(build, "_cpu_info", lambda: {"vendor_id": "AuthenticAMD", "cpu family": "23", "flags": "fpu popcnt bmi1 bmi2"})
+    if host:  # an x86-64 Linux machine with a compiler that takes the flags
+        assert build.host_cflags() == ("-mpopcnt",)  # no pdep on a Zen 2
+    monkeypatch.setenv("CC", "/nonexistent/cc-for-midgardc")
+    assert build.host_cflags() == ()  # a compiler that does not take them (here: none) gets none
+    monkeypatch.delenv("CC")
+    monkeypatch.setenv(build.PORTABLE_ENV, "1")
+    assert build.host_cflags() == ()
+    assert (build.module_name(ir) != name) == bool(host)  # another module, beside the host's in the cache
+
+
+def test_portable_and_host_builds_play_the_same_games(monkeypatch):
+    # popcnt/pdep (host flags) and the SWAR count and byte search (portable) draw the same cells
+    spec = str(SPECS / "classics" / "connect-four.yaml")
+    host = build.build_engine(load_game_ir(spec))
+    monkeypatch.setenv(build.PORTABLE_ENV, "1")
+    portable = build.build_engine(load_game_ir(spec))
+    assert host.playouts(3000, 15) == portable.playouts(3000, 15)
+    assert [host.playout_trace(s) for s in range(20)] == [portable.playout_trace(s) for s in range(20)]
+
+
+def test_a_place_on_a_cell_the_condition_says_is_empty_skips_the_board_read():
+    from midgardc.compiler.emit.effects import known_empty
+
+    four = load_game_ir(str(SPECS / "classics" / "connect-four.yaml"))
+    assert known_empty(four.actions[0].where, four) == {"c"}  # through the definition resting(c)
+    morris = load_game_ir(str(SPECS / "classics" / "nine-mens-morris.yaml"))
+    assert [known_empty(a.where, morris) for a in morris.actions[:2]] == [{"t"}, {"t"}]
+    src = build.generate_source(four)
+    assert "put_piece_on_empty(st, st.current, 0, a0)" in src and "put_piece(st, st.current, 0, a0)" not in src
+    go = load_game_ir(str(SPECS / "classics" / "go.yaml"))
+    assert go.actions[0].legal_after is not None and "put_piece_on_empty(st, " not in build.generate_source(go)  # a lookahead
+
+
 def listing(path: Path) -> set[str]:
     return {p.name for p in path.iterdir() if not p.name.endswith(".lock")} if path.exists() else set()
 

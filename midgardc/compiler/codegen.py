@@ -41,7 +41,7 @@ from typing import Optional
 
 from ..ir.dice import KEEP_VAR, into_of, keep_of, when_of
 from ..ir.nodes import CELL, CHANCE_STREAM, INT, ITEM, DIR, KIND, PLAYER, Call, FlipFlanked, GameIR, SetElement, opposite_directions
-from .emit.bitboards import LinePlan, calls_builtin, contains, direction_shift, flip_shifts, flood_code, line_code, line_plan
+from .emit.bitboards import LinePlan, calls_builtin, contains, direction_shift, flip_shifts, flood_code, line_code, line_lengths, line_plan, line_windows, window_code, window_stages
 from .emit.captures import Captures
 from .emit.cellsets import CellSets
 from .emit.common import (
@@ -363,7 +363,7 @@ def generate_runtime(g: Generator) -> str:
 def generate_lines(g: Generator) -> str:
     ir = g.ir
     pprops = [{"index": i, "comment": name, "values": [0] + list(values)} for i, (name, values) in enumerate(ir.player_props)]
-    return render("lines.pyx.j2", **g.context(), pprops=pprops, opposite=list(opposite_directions(ir.board)), line_bits=_line_plan(g).bits, flip_bits=bool(_flip_shifts(g)))
+    return render("lines.pyx.j2", **g.context(), pprops=pprops, opposite=list(opposite_directions(ir.board)), line_bits=_line_plan(g).bits, line_lengths=_line_lengths(g), flip_bits=bool(_flip_shifts(g)))
 
 
 def _flip_shifts(g: Generator) -> list:
@@ -380,6 +380,27 @@ def _line_plan(g: Generator) -> LinePlan:
     return line_plan(g.ir.board)
 
 
+def _line_lengths(g: Generator) -> list[int]:
+    """The constant lengths of line(c, n) that get window tables (with line_bits only)."""
+    return line_lengths(g.ir) if _line_plan(g).bits else []
+
+
+def _line_windows(g: Generator, plan: LinePlan) -> list[dict]:
+    words = g.x.words
+    out = []
+    for n in _line_lengths(g):
+        rows = line_windows(g.ir.board, plan, n)
+        out.append({
+            "n": n,
+            "groups": ", ".join(f"{s.name}+{o}" if o else s.name for s, o in plan.groups),
+            "width": len(plan.groups) * words,
+            "rows": [c_array([f"0x{v:016x}ULL" for v in row], per_line=4, indent="      ") for row in rows],
+            "stages": window_stages(n),
+            "code": window_code(plan, n, words),
+        })
+    return out
+
+
 def generate_bitboards(g: Generator) -> str:
     plan = _line_plan(g)
     flanks = any("flanked_cells(" in line for f in g.x.cellsets for line in f.prelude)
@@ -391,6 +412,7 @@ def generate_bitboards(g: Generator) -> str:
         **g.context(),
         line_plan=plan,
         line_code=line_code(plan, g.x.words) if plan.bits else [],
+        line_windows=_line_windows(g, plan) if plan.bits else [],
         flanks=flanks,
         flip_shifts=_flip_shifts(g),
         flood_code=flood_code(flood, g.x.words) if flood else [],

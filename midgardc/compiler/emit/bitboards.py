@@ -205,6 +205,97 @@ def line_code(plan: LinePlan, words: int) -> list[str]:
     return lines
 
 
+#: line(c, n) with a constant n up to this gets per-cell window tables (``line_win_<n>``).
+MAX_WINDOW_LENGTH = 16
+
+
+def line_lengths(ir: GameIR) -> list[int]:
+    """The constant lengths n (2 <= n <= MAX_WINDOW_LENGTH) of the rules' ``line(c, n)``
+    calls, ascending: each gets a window test; other lengths keep ``line_bits``."""
+    found: set[int] = set()
+
+    def seen(x) -> bool:
+        if isinstance(x, Call) and x.fn == "line" and len(x.args) == 2 and isinstance(x.args[1], Const):
+            n = x.args[1].value
+            if isinstance(n, int) and 2 <= n <= MAX_WINDOW_LENGTH:
+                found.add(n)
+        return False
+
+    contains(ir, seen)
+    return sorted(found)
+
+
+def _other_lengths(ir: GameIR) -> bool:
+    """Whether some line(c, n) has a length without a window (not a constant in range)."""
+
+    def other(x) -> bool:
+        if not (isinstance(x, Call) and x.fn == "line" and len(x.args) == 2):
+            return False
+        n = x.args[1]
+        return not (isinstance(n, Const) and isinstance(n.value, int) and (n.value < 2 or n.value <= MAX_WINDOW_LENGTH))
+
+    return contains(ir, other)
+
+
+def line_windows(board: BoardIR, plan: LinePlan, n: int) -> list[list[int]]:
+    """Per cell c, per line group, per word: the cells of c's *window* along the group,
+    c and up to n - 1 steps from it each way (forward only when the direction has no
+    opposite), cut at the edge. A run of n of the owner's cells through c lies in the
+    window, and every run of n inside it holds c (it spans at most 2n - 1 cells)."""
+    words = words_for(board.n_cells)
+    opposite = opposite_directions(board)
+    rows = []
+    for c in range(board.n_cells):
+        row: list[int] = []
+        for shift, opp in plan.groups:
+            cells = {c}
+            for d in (shift.d, opposite[shift.d] if opp is not None else -1):
+                x = c
+                for _ in range(n - 1 if d >= 0 else 0):
+                    x = board.steps[d][x]
+                    if x >= board.n_cells:
+                        break
+                    cells.add(x)
+            ws = [0] * words
+            for x in cells:
+                ws[x >> 6] |= 1 << (x & 63)
+            row += ws
+        rows.append(row)
+    return rows
+
+
+def window_code(plan: LinePlan, n: int, words: int) -> list[str]:
+    """The body of ``line_win_<n>`` after its locals: for each line group, the owner's
+    pieces in c's window (m), then runs of n inside it by shift-and-AND doubling (a run of
+    h and one of h shifted by up to h make one of up to 2h), or-ed into ``hit``. Cells of
+    a window differing by a multiple of the shift are neighbours along the line, so no
+    edge mask is needed; no branch either."""
+    lines: list[str] = []
+    ws = range(words)
+    for g, (shift, opp) in enumerate(plan.groups):
+        a = abs(shift.delta)
+        what = f"{shift.name} and {opp}" if opp else f"{shift.name} (from c only: it has no opposite)"
+        lines.append(f"# along {what} (index step {a}): c's window of the owner's pieces, runs of {n} in it")
+        lines += [f"m{w} = b{w} & win[{g * words + w}]" for w in ws]
+        cur, have, stage = "m", 1, 0
+        while have < n:
+            step = have if 2 * have <= n else n - have
+            for w, text in enumerate(pull_words(cur, step * a, words)):
+                lines.append(f"r{stage}_{w} = {cur}{w} & ({text})")
+            cur, have, stage = f"r{stage}_", have + step, stage + 1
+        lines.append("hit |= " + " | ".join(f"{cur}{w}" for w in ws))
+    return lines
+
+
+def window_stages(n: int) -> int:
+    """How many shift-and-AND stages ``window_code`` uses for runs of n."""
+    have, stage = 1, 0
+    while have < n:
+        have += have if 2 * have <= n else n - have
+        stage += 1
+    return stage
+
+
 def flood_code(shifts: list[Shift], words: int) -> list[str]:
     """The body of ``flood_bits`` after its declarations: g (the group so far, from the
     source cell) grown by ``g |= dilate(g) & own`` until nothing changes, dilate being the
@@ -354,7 +445,11 @@ def explain_lines(gen) -> list[str]:
         plan = line_plan(board)
         if plan.bits:
             pairs = ", ".join(f"{s.name}+{o}" if o else s.name for s, o in plan.groups)
-            out.append(f"  line(c, n): shift-and-AND runs of the owner's pieces along {pairs} (n - 1 shifts to find runs, n - 1 to cover them)")
+            lengths = line_lengths(ir)
+            if lengths:
+                out.append(f"  line(c, {'/'.join(map(str, lengths))}): the owner's pieces in c's window along {pairs} (a table row per cell: c and n - 1 steps each way), runs of n in it by shift-and-AND doubling, without branches")
+            if not lengths or _other_lengths(ir):
+                out.append(f"  line(c, n): shift-and-AND runs of the owner's pieces along {pairs} (n - 1 shifts to find runs, n - 1 to cover them)")
         else:
             out.append(f"  line(c, n): walked cell by cell from c ({plan.fallback})")
     if calls_builtin(ir, "flanked"):

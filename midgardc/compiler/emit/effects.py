@@ -5,8 +5,15 @@ statements call are in ``templates/effects.pyx.j2``."""
 from __future__ import annotations
 
 from ...errors import BuildError
+from typing import Optional
+
 from ...ir.nodes import (
     INT,
+    Binary,
+    Call,
+    DefineCall,
+    Local,
+    Unary,
     Const,
     Discard,
     Draw,
@@ -28,14 +35,49 @@ from .common import comment_text, unparse, unparse_domain, Var, Scope, EachFn
 from .zones import ZONE_EFFECT_TYPES, zone_effect
 
 
+def known_empty(e, ir, args: Optional[dict] = None) -> frozenset[str]:
+    """The action parameters (names) that a condition's top-level conjuncts say are empty
+    cells: ``empty(c)`` or ``not occupied(c)``, also inside a definition called with c
+    (``args``: the definition's parameters -> the action's expressions)."""
+
+    def name(x) -> Optional[str]:
+        if args is not None and isinstance(x, Local):
+            x = args.get(x.name)
+        return x.name if isinstance(x, Local) else None
+
+    if isinstance(e, Binary) and e.op == "and":
+        return known_empty(e.left, ir, args) | known_empty(e.right, ir, args)
+    if isinstance(e, DefineCall):
+        d = ir.defines[e.index]
+        inner = {}
+        for p, a in zip(d.params, e.args):
+            if isinstance(a, Local) and name(a) is not None:
+                inner[p.name] = Local(name(a), a.type)
+        return known_empty(d.body, ir, inner)
+    if isinstance(e, Call) and e.fn == "empty" and name(e.args[0]):
+        return frozenset([name(e.args[0])])
+    if isinstance(e, Unary) and e.op == "not" and isinstance(e.arg, Call) and e.arg.fn == "occupied" and name(e.arg.args[0]):
+        return frozenset([name(e.arg.args[0])])
+    return frozenset()
+
+
 class Effects:
     """Part of ``ExprCompiler`` (``compiler/codegen.py``): effects and blocks."""
 
-    def effects(self, effects: tuple[Effect, ...], scope: Scope) -> list[dict]:
-        """Each effect as one statement plus a comment."""
+    def effects(self, effects: tuple[Effect, ...], scope: Scope, empty: frozenset[str] = frozenset()) -> list[dict]:
+        """Each effect as one statement plus a comment. ``empty``: parameters known to be
+        empty cells before the first effect (the action's condition says so, and the
+        move is legal): placing there first needs no read of what stood on the cell."""
         out = []
         ir = self.ir
-        for eff in effects:
+        for k, eff in enumerate(effects):
+            if k == 0 and isinstance(eff, Place) and eff.height is None and eff.push is None and isinstance(eff.at, Local) and eff.at.name in empty:
+                owner, at = self.expr(eff.owner, scope).text, self.expr(eff.at, scope).text
+                out.append({
+                    "comment": comment_text(f"place {ir.kinds[eff.kind]} of {unparse(eff.owner, ir)} at {unparse(eff.at, ir)} (empty: the condition says so)"),
+                    "code": f"put_piece_on_empty(st, {owner}, {eff.kind}, {at})",
+                })
+                continue
             if isinstance(eff, Place) and (eff.height is not None or eff.push is not None):
                 owner, at = self.expr(eff.owner, scope).text, self.expr(eff.at, scope).text
                 height = self.expr(eff.height, scope).text if eff.height is not None else "1"

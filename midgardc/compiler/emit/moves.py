@@ -11,6 +11,7 @@ from ...ir.nodes import BOOL, CELL, ITEM, DIR, INT, KIND, PLAYER, Binary
 from ...ir.lookslice import ANY, HANDS, counter_key, look_slice
 from ...ir.plan import STATE_READS, plan_action
 from .common import comment_text, unparse, Var
+from .effects import known_empty
 from .compound import chain_facts
 from .candidates import candidate_function, plain
 from .stepmoves import step_facts
@@ -98,7 +99,10 @@ class Moves:
         steps = step_facts(self, i, plan, scope, loops[0]) if len(loops) == 2 else None
         if steps and made.get(1) == len(self.cand_fns) - 1:
             self.cand_fns.pop()  # the step sets replace t's loop, and with it t's listing
-        effects = self.x.effects(a.effects, scope)
+        # a legal move's first effect may rely on the condition's empty cells (not for a
+        # lookahead or a compound step, whose effects also run on candidates)
+        empty = known_empty(a.where, ir) if a.where is not None and a.legal_after is None and a.chain is None else frozenset()
+        effects = self.x.effects(a.effects, scope, empty)
         chain = chain_facts(self, i, scope, id_terms[1:] if a.base else id_terms)  # a compound move's step (emit/compound.py)
         # trigger order is a rule (docs/spec-language.md): the template unrolls this list in
         # the order written, each `if when:` right after the previous trigger's effects
