@@ -26,6 +26,7 @@ from ...ir.nodes import (
 from ...ir.analysis import conjuncts, reads
 from ...ir.plan import is_pure
 from . import zones as zone_rules
+from .cellsets import SetCompiler
 from .moves import plans
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -142,7 +143,7 @@ class Program:
         self.zkeys = _zobrist(ir) if ir.history is not None and ir.history.board else None
         sizes = {"cell": self.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(b.directions), "item": ir.n_item_kinds}
         self.sizes = [[sizes.get(p.type, p.hi - p.lo + 1) for p in a.params] for a in ir.actions]
-        self.plans = plans(ir, self.sizes, self.compile, self.domain)
+        self.plans = plans(ir, self.sizes, self.compile, self.domain, SetCompiler(ir, self.compile, self.builtins))
         self.rank = [self.compile(k.expr) for k in ir.ranking]
         self.end_conds = [self.compile(e) for e in ir.end.conditions]
         self.triggers = [(t, self.compile(t.when) if t.when is not None else None) for t in ir.triggers]
