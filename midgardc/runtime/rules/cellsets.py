@@ -25,10 +25,10 @@ ascending order, whichever way the set is worked out.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Optional
 
 from ...ir.analysis import reads
-from ...ir.nodes import BOOL, CELL, Binary, Call, DefineCall, Expr, GameIR, Local, Unary
+from ...ir.nodes import BOOL, CELL, INT, Binary, Call, Const, DefineCall, Expr, GameIR, Local, Quant, Unary
 from ...ir.plan import inline, is_pure
 
 #: (core, env, care, seen) -> the values of ``care`` where a condition holds
@@ -58,20 +58,15 @@ class SetCompiler:
 
     def conjunction(self, conds: list[Expr], var: str, lo: int, size: int) -> SetFn:
         """The values where every one of ``conds`` holds (tested in order)."""
-        parts = [self.condition(c, var, lo, size) for c in conds]
-
-        def every(s, env, care, seen):
-            for part in parts:
-                if not care:
-                    break
-                care = part(s, env, care, seen)
-            return care
-
-        return every
+        return self._junction("and", [self.condition(c, var, lo, size) for c in conds])
 
     def condition(self, e: Expr, var: str, lo: int, size: int) -> SetFn:
         """The values of ``care`` where ``e`` holds, ``var`` bound to each (see the module
-        docstring for the forms worked out as sets)."""
+        docstring for the forms worked out as sets; any other is tested value by value)."""
+        return self.form(e, var, lo, size) or self._each(e, var, lo)
+
+    def form(self, e: Expr, var: str, lo: int, size: int) -> Optional[SetFn]:
+        """``condition`` when ``e`` itself is one of the forms worked out as sets, else None."""
         if var not in reads(e):
             test = self.compile(e)
             return lambda s, env, care, seen: care if test(s, env) else 0
@@ -81,40 +76,70 @@ class SetCompiler:
             arg = self.condition(e.arg, var, lo, size)
             return lambda s, env, care, seen: care & ~arg(s, env, care, seen)
         if isinstance(e, Binary) and e.op in ("and", "or"):
-            return self._junction(e.op, self.condition(e.left, var, lo, size), self.condition(e.right, var, lo, size))
+            # the cheap parts first (a set by a look-up narrows what the rest is asked about)
+            parts = sorted(_chain(e, e.op), key=lambda x: self._cost(x, var))
+            return self._junction(e.op, [self.condition(x, var, lo, size) for x in parts])
         if isinstance(e, Call) and e.fn == "either" and e.type == BOOL:
             return self._choice(*(self.condition(a, var, lo, size) for a in e.args))
-        if isinstance(e, DefineCall) and e.type == BOOL and e.index < len(self.ir.defines):
-            return self.condition(inline(e, self.ir.defines), var, lo, size)
         if isinstance(e, Binary) and e.op in ("==", "!="):
             for key, value in ((e.left, e.right), (e.right, e.left)):
                 if reads(key) == {var} and var not in reads(value):
-                    index = self._index(key, var, lo, size)
-                    if index is not None:
-                        return self._lookup(index, self.compile(value), e.op == "!=")
+                    if is_pure(key, self.ir.defines, self.pure):
+                        return self._lookup(self._fact_index(key, var, lo, size), self.compile(value), e.op == "!=")
+                    if isinstance(key, Call) and key.fn in BOARD_KEYS and key.args == (Local(var, CELL),):
+                        return self._board(key.fn, self.compile(value), e.op == "!=", size)
         if isinstance(e, Call) and e.fn in ("empty", "occupied") and e.args == (Local(var, CELL),):
-            index = self._index(e, var, lo, size)
-            return lambda s, env, care, seen: care & index(s, seen).get(1, 0)
-        return self._each(e, var, lo)
+            return self._board(e.fn, lambda s, env: 1, False, size)
+        if lo == 0 and isinstance(e, Binary) and e.op == ">" and e.right == Const(0, INT):
+            held = self._held(_chain(e.left, "+"), var)
+            if held is not None:
+                return held
+        through = self._through(e, var, lo, size)
+        if through is not None:
+            return through
+        if isinstance(e, DefineCall) and e.type == BOOL and e.index < len(self.ir.defines):
+            return self.condition(inline(e, self.ir.defines), var, lo, size)
+        return None
 
     # -- the forms ----------------------------------------------------------------------
 
+    def _cost(self, e: Expr, var: str) -> int:
+        """0: reads no parameter, 1: a board fact, 2: a look-up, 3: anything else."""
+        if var not in reads(e):
+            return 0
+        if is_pure(e, self.ir.defines, self.pure):
+            return 1
+        if isinstance(e, Binary) and e.op in ("==", "!="):
+            for key, value in ((e.left, e.right), (e.right, e.left)):
+                if reads(key) == {var} and var not in reads(value):
+                    if is_pure(key, self.ir.defines, self.pure) or (isinstance(key, Call) and key.fn in BOARD_KEYS):
+                        return 2
+        return 3
+
     @staticmethod
-    def _junction(op: str, left: SetFn, right: SetFn) -> SetFn:
+    def _junction(op: str, parts: list[SetFn]) -> SetFn:
+        """``and``: each part asked about where the ones before hold; ``or``: each asked
+        about where none before holds."""
         if op == "and":
 
-            def both(s, env, care, seen):
-                care = left(s, env, care, seen)
-                return right(s, env, care, seen) if care else 0
+            def every(s, env, care, seen):
+                for part in parts:
+                    if not care:
+                        break
+                    care = part(s, env, care, seen)
+                return care
 
-            return both
+            return every
 
-        def either_one(s, env, care, seen):
-            found = left(s, env, care, seen)
-            rest = care & ~found
-            return found | right(s, env, rest, seen) if rest else found
+        def some(s, env, care, seen):
+            found = 0
+            for part in parts:
+                found |= part(s, env, care & ~found, seen)
+                if found == care:
+                    break
+            return found
 
-        return either_one
+        return some
 
     @staticmethod
     def _choice(cond: SetFn, yes: SetFn, no: SetFn) -> SetFn:
@@ -150,42 +175,109 @@ class SetCompiler:
 
         return fact
 
-    def _index(self, key: Expr, var: str, lo: int, size: int):
-        """``key``'s values over the domain as {value: set}: ``(core, seen) -> dict``,
-        once per game for a board fact, once per position for a board built-in of a cell
-        parameter; None for any other ``key``."""
-        if is_pure(key, self.ir.defines, self.pure):
-            of = self.compile(key)
-            known: dict = {}
+    def _fact_index(self, key: Expr, var: str, lo: int, size: int) -> Callable[["object"], dict]:
+        """A board fact of the parameter alone: its values over the domain as {value:
+        set}, once per game."""
+        of = self.compile(key)
+        known: dict = {}
 
-            def fact_index(s, seen):
-                if not known:
-                    for v in range(size):
-                        value = of(s, {var: v + lo})
-                        known[value] = known.get(value, 0) | 1 << v
-                return known
+        def index(s):
+            if not known:
+                for v in range(size):
+                    value = of(s, {var: v + lo})
+                    known[value] = known.get(value, 0) | 1 << v
+            return known
 
-            return fact_index
-        if isinstance(key, Call) and key.fn in BOARD_KEYS and key.args == (Local(var, CELL),):
-            read, name = self.builtins[key.fn], ("board", key.fn)
+        return index
 
-            def board_index(s, seen):
-                index = seen.get(name)
+    @staticmethod
+    def _lookup(index: Callable[["object"], dict], value: Callable, negated: bool) -> SetFn:
+        if negated:
+            return lambda s, env, care, seen: care & ~index(s).get(value(s, env), 0)
+        return lambda s, env, care, seen: care & index(s).get(value(s, env), 0)
+
+    def _board(self, fn: str, value: Callable, negated: bool, size: int) -> SetFn:
+        """``fn(c) == value`` (``!=`` when ``negated``) for a board built-in ``fn``: the
+        board's values indexed once per position (kept in ``seen``) when many cells are
+        asked about, else read cell by cell."""
+        read, name = self.builtins[fn], ("board", fn)
+
+        def board(s, env, care, seen):
+            want = value(s, env)
+            index = seen.get(name)
+            if index is None and care.bit_count() * 4 < size:  # a few cells: read them
+                found = 0
+                for c in bits(care):
+                    if read(s, c) == want:
+                        found |= 1 << c
+            else:
                 if index is None:
                     index = seen[name] = {}
                     for c in range(size):
-                        value = read(s, c)
-                        index[value] = index.get(value, 0) | 1 << c
-                return index
+                        v = read(s, c)
+                        index[v] = index.get(v, 0) | 1 << c
+                found = care & index.get(want, 0)
+            return care & ~found if negated else found
 
-            return board_index
-        return None
+        return board
 
-    @staticmethod
-    def _lookup(index: Callable, value: Callable, negated: bool) -> SetFn:
-        if negated:
-            return lambda s, env, care, seen: care & ~index(s, seen).get(value(s, env), 0)
-        return lambda s, env, care, seen: care & index(s, seen).get(value(s, env), 0)
+    def _held(self, terms: list[Expr], var: str) -> Optional[SetFn]:
+        """``holding(o, z, k) > 0`` (or a sum of such counts, never negative, > 0) for the
+        parameter ``k`` of the item kinds: the kinds in those zones, read off the zones."""
+        if "held" not in self.builtins:
+            return None
+        zones = []
+        for t in terms:
+            if not (isinstance(t, Call) and t.fn == "holding" and isinstance(t.args[2], Local) and t.args[2].name == var):
+                return None
+            if var in reads(t.args[0]) | reads(t.args[1]):
+                return None
+            zones.append((self.compile(t.args[0]), self.compile(t.args[1])))
+        held = self.builtins["held"]
+
+        def kinds(s, env, care, seen):
+            found = 0
+            for zone, owner in zones:
+                found |= held(s, zone(s, env), owner(s, env))
+            return care & found
+
+        return kinds
+
+    def _through(self, e: Expr, var: str, lo: int, size: int) -> Optional[SetFn]:
+        """``e`` reading the parameter only through one board fact ``g`` of it (as
+        ``doomed(province(c))`` reads ``c``): ``e`` tested once per value of ``g`` (with
+        ``g`` a fresh local), for the values of ``care`` where ``g`` has that value."""
+        found: list[Expr] = []
+
+        def walk(x: Expr) -> bool:  # False: the parameter is read otherwise
+            if var not in reads(x):
+                return True
+            if isinstance(x, Local):
+                return False
+            if reads(x) == {var} and is_pure(x, self.ir.defines, self.pure):
+                found.append(x)
+                return True
+            if isinstance(x, Quant):
+                return x.var != var and all(walk(a) for a in x.domain.args) and walk(x.body)
+            return all(walk(c) for c in _children(x))
+
+        if not walk(e) or not found or any(g != found[0] for g in found):
+            return None
+        g, fresh = found[0], var + "@g"  # (no name in a spec has an @)
+        test = self.compile(_replaced(e, g, Local(fresh, g.type)))
+        index = self._fact_index(g, var, lo, size)
+
+        def through(s, env, care, seen):
+            inner = dict(env)
+            out = 0
+            for value, where in index(s).items():
+                if where & care:
+                    inner[fresh] = value
+                    if test(s, inner):
+                        out |= where & care
+            return out
+
+        return through
 
     def _each(self, e: Expr, var: str, lo: int) -> SetFn:
         """Any other condition: tested value by value."""
@@ -205,3 +297,38 @@ class SetCompiler:
             return found
 
         return each
+
+
+def _children(x: Expr) -> tuple:
+    if isinstance(x, (Call, DefineCall)):
+        return x.args
+    if isinstance(x, Unary):
+        return (x.arg,)
+    if isinstance(x, Binary):
+        return (x.left, x.right)
+    return ()
+
+
+def _replaced(x: Expr, old: Expr, new: Expr) -> Expr:
+    """``x`` with every occurrence of ``old`` replaced by ``new``."""
+    if x == old:
+        return new
+    if isinstance(x, Call):
+        return Call(x.fn, tuple(_replaced(a, old, new) for a in x.args), x.type)
+    if isinstance(x, DefineCall):
+        return DefineCall(x.index, tuple(_replaced(a, old, new) for a in x.args), x.type)
+    if isinstance(x, Unary):
+        return Unary(x.op, _replaced(x.arg, old, new), x.type)
+    if isinstance(x, Binary):
+        return Binary(x.op, _replaced(x.left, old, new), _replaced(x.right, old, new), x.type)
+    if isinstance(x, Quant):
+        domain = type(x.domain)(x.domain.kind, tuple(_replaced(a, old, new) for a in x.domain.args), x.domain.elem_type)
+        return Quant(x.kind, x.var, domain, _replaced(x.body, old, new), x.type)
+    return x
+
+
+def _chain(e: Expr, op: str) -> list[Expr]:
+    """``a and b and c`` -> [a, b, c] (likewise for ``or``)."""
+    if isinstance(e, Binary) and e.op == op:
+        return _chain(e.left, op) + _chain(e.right, op)
+    return [e]
