@@ -34,7 +34,7 @@ from ...ir.plan import inline, is_pure
 #: (core, env, care, seen) -> the values of ``care`` where a condition holds
 SetFn = Callable[["object", dict, int, dict], int]
 
-#: Built-ins of one cell that read only the board: indexed by value once per position.
+#: Built-ins of one cell that read only the piece on it: indexed by value once per position.
 BOARD_KEYS = frozenset({"owner", "kind_at", "empty", "occupied"})
 
 
@@ -197,9 +197,9 @@ class SetCompiler:
         return lambda s, env, care, seen: care & index(s).get(value(s, env), 0)
 
     def _board(self, fn: str, value: Callable, negated: bool, size: int) -> SetFn:
-        """``fn(c) == value`` (``!=`` when ``negated``) for a board built-in ``fn``: the
-        board's values indexed once per position (kept in ``seen``) when many cells are
-        asked about, else read cell by cell."""
+        """``fn(c) == value`` (``!=`` when ``negated``) for a built-in ``fn`` of the piece on
+        a cell: when many cells are asked about, the cells grouped by piece once per
+        position (kept in ``seen``) and ``fn`` read once per piece; else cell by cell."""
         read, name = self.builtins[fn], ("board", fn)
 
         def board(s, env, care, seen):
@@ -210,13 +210,13 @@ class SetCompiler:
                 for c in bits(care):
                     if read(s, c) == want:
                         found |= 1 << c
-            else:
-                if index is None:
-                    index = seen[name] = {}
-                    for c in range(size):
-                        v = read(s, c)
-                        index[v] = index.get(v, 0) | 1 << c
-                found = care & index.get(want, 0)
+                return care & ~found if negated else found
+            if index is None:
+                index = seen[name] = {}
+                for cells in _by_piece(s, seen, size).values():
+                    v = read(s, (cells & -cells).bit_length() - 1)  # (any cell of the piece)
+                    index[v] = index.get(v, 0) | cells
+            found = care & index.get(want, 0)
             return care & ~found if negated else found
 
         return board
@@ -297,6 +297,18 @@ class SetCompiler:
             return found
 
         return each
+
+
+def _by_piece(s, seen: dict, size: int) -> dict:
+    """The board's cells grouped by the piece on them, {piece id: set}, once per position."""
+    groups = seen.get("pieces")
+    if groups is None:
+        groups = seen["pieces"] = {}
+        board = s.board
+        for c in range(size):
+            p = board[c]
+            groups[p] = groups.get(p, 0) | 1 << c
+    return groups
 
 
 def _children(x: Expr) -> tuple:

@@ -209,6 +209,10 @@ class Moves:
         def level(j: int, offset: int) -> None:
             loop = loops[j]
             name, lo, conds = loop.name, loop.lo, loop.conds
+            if j == last and not conds and not chained and after is None:  # every value is a move
+                base, stride = action.base + offset, loop.stride
+                out.extend(base + v * stride for v in values(j))
+                return
             for v in values(j):
                 env[name] = v + lo
                 for test in conds:
@@ -229,19 +233,14 @@ class Moves:
         elif after is None or self._after_ok(ai, env):
             out.append(action.base)
 
-    def _param_size(self, p) -> int:
-        ir = self.prog.ir
-        return {"cell": self.prog.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1, "item": ir.n_item_kinds}.get(p.type, p.hi - p.lo + 1)  # (an enumeration: 0..n-1)
-
     def decode(self, move: int) -> tuple[Action, dict]:
-        for action in self.prog.ir.actions:
+        for action, sizes in zip(self.prog.ir.actions, self.prog.sizes):
             if action.base <= move < action.base + action.size:
                 offset = move - action.base
                 if action.chain is not None:  # a compound move: its first step's values
                     offset //= action.chain.ways
                 env = {}
-                for p in reversed(action.params):
-                    size = self._param_size(p)
+                for p, size in zip(reversed(action.params), reversed(sizes)):
                     v = offset % size
                     offset //= size
                     env[p.name] = v + p.lo if p.type == "int" else v
