@@ -101,6 +101,49 @@ class SetCompiler:
             return self.condition(inline(e, self.ir.defines), var, lo, size)
         return None
 
+    def fold(self, kind: str, e: Expr, var: str, lo: int, size: int) -> Callable:
+        """``sum``/``min``/``max`` of ``e`` over the values of ``care``: (core, env, care,
+        seen) -> the total (0 over none; None for min/max over none). ``if c then a else b``
+        splits ``care`` by the set of ``c``; a part not reading the parameter is one
+        value (times how many, for a sum); anything else is read value by value."""
+        if var not in reads(e):
+            value = self.compile(e)
+            if kind == "sum":
+                return lambda s, env, care, seen: value(s, env) * care.bit_count() if care else 0
+            return lambda s, env, care, seen: value(s, env) if care else None
+        if isinstance(e, Call) and e.fn == "either":
+            cond = self.condition(e.args[0], var, lo, size)
+            yes, no = (self.fold(kind, a, var, lo, size) for a in e.args[1:])
+            pick = min if kind == "min" else max
+
+            def split(s, env, care, seen):
+                where = cond(s, env, care, seen)
+                rest = care & ~where
+                a = yes(s, env, where, seen) if where else None
+                b = no(s, env, rest, seen) if rest else None
+                if kind == "sum":
+                    return (a or 0) + (b or 0)
+                return b if a is None else a if b is None else pick(a, b)
+
+            return split
+        value, total = self.compile(e), {"sum": sum, "min": min, "max": max}[kind]
+
+        def each(s, env, care, seen):
+            if not care:
+                return 0 if kind == "sum" else None
+            old = env.get(var)
+            values = []
+            for v in bits(care):
+                env[var] = v + lo
+                values.append(value(s, env))
+            if old is None:
+                env.pop(var, None)
+            else:
+                env[var] = old
+            return total(values)
+
+        return each
+
     # -- the forms ----------------------------------------------------------------------
 
     def _cost(self, e: Expr, var: str) -> int:

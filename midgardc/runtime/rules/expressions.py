@@ -386,12 +386,20 @@ class Program:
 
     def _quant_set(self, q: Quant) -> Optional[Fn]:
         """``any``, ``all`` and ``count`` over a fixed domain whose body is worked out as a
-        set (``rules/cellsets.py``): the set of elements where the body holds."""
-        fixed = self._fixed(q.domain) if q.kind in ("any", "all", "count") else None
-        holds = self.sets.form(q.body, q.var, *fixed) if fixed is not None else None
-        if holds is None:
+        set (``rules/cellsets.py``): the set of elements where the body holds; ``sum``,
+        ``min`` and ``max`` of an ``if``: the elements split by its condition's set."""
+        fixed = self._fixed(q.domain)
+        if fixed is None:
             return None
         full = (1 << fixed[1]) - 1
+        if q.kind in ("sum", "min", "max"):  # ... of ``if c then a else b``: split by c's set
+            if not (isinstance(q.body, Call) and q.body.fn == "either"):
+                return None
+            fold = self.sets.fold(q.kind, q.body, q.var, *fixed)
+            return lambda s, env: fold(s, env, full, {}) or 0  # (0 over no elements)
+        holds = self.sets.form(q.body, q.var, *fixed)
+        if holds is None:
+            return None
         if q.kind == "any":
             return lambda s, env: 1 if holds(s, env, full, {}) else 0
         if q.kind == "all":
