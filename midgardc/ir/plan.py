@@ -14,9 +14,10 @@ for every loop level, which values the loop visits and which conditions it tests
 * the conjuncts that never read the state (``facts``: ``prop(c) == v``, a pure
   definition) narrow the domain once per game for each value of the outer parameters
   they read; the other conjuncts reading no parameter but the loop's own (``once``)
-  depend on nothing the outer loops bind: the interpreter filters the domain with them
-  once per listing, the generated code computes them as cell sets; ``F(c) == X`` with
-  ``F`` a board fact (``keyed``) lets the interpreter visit just the cells where F is X.
+  depend on nothing the outer loops bind: both back ends work them out once per listing,
+  as cell sets (the interpreter's ``runtime/rules/cellsets.py`` for any loop over its
+  whole domain); ``F(c) == X`` with ``F`` a board fact (``keyed``) is one look-up in an
+  index of F made once per game.
 
 So equal wordings of a rule (a quantifier or its unrolled disjunction, a definition or its
 body, ``a == b`` or ``b == a``) give the same plan, and the same loops. Sound because

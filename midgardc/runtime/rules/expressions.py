@@ -26,6 +26,7 @@ from ...ir.nodes import (
 from ...ir.analysis import conjuncts, reads
 from ...ir.plan import is_pure
 from . import zones as zone_rules
+from .cellsets import SetCompiler
 from .moves import plans
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -126,6 +127,7 @@ class Program:
         self.steps = b.steps
         self.props = [values + (0,) for _, values in b.props]  # + the off-board cell
         self.builtins = self._builtins()
+        self.sets = SetCompiler(ir, self.compile, self.builtins)  # conditions as sets (rules/cellsets.py)
         self.defines: list[Optional[Fn]] = [None] * len(ir.defines)
         # definitions that never read the state (board facts): their values per arguments,
         # remembered for the whole game (they cannot change)
@@ -142,7 +144,7 @@ class Program:
         self.zkeys = _zobrist(ir) if ir.history is not None and ir.history.board else None
         sizes = {"cell": self.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(b.directions), "item": ir.n_item_kinds}
         self.sizes = [[sizes.get(p.type, p.hi - p.lo + 1) for p in a.params] for a in ir.actions]
-        self.plans = plans(ir, self.sizes, self.compile, self.domain)
+        self.plans = plans(ir, self.sizes, self.compile, self.domain, self.sets)
         self.rank = [self.compile(k.expr) for k in ir.ranking]
         self.end_conds = [self.compile(e) for e in ir.end.conditions]
         self.triggers = [(t, self.compile(t.when) if t.when is not None else None) for t in ir.triggers]
@@ -369,7 +371,45 @@ class Program:
 
         return elements, left
 
+    def _fixed(self, d: Domain) -> Optional[tuple[int, int]]:
+        """A domain whose values are the same in every position, as (lowest, how many)."""
+        sizes = {"cells": self.n, "players": self.ir.n_players, "directions": len(self.ir.board.directions), "item_kinds": self.ir.n_item_kinds}
+        if d.kind in sizes:
+            return 0, sizes[d.kind]
+        if d.kind == "enum":
+            return 0, d.args[0].value
+        if d.kind == "faces" and self.ir.chance is not None:
+            return 0, self.ir.chance.n_faces
+        if d.kind == "range" and all(isinstance(a, Const) for a in d.args):
+            return d.args[0].value, max(0, d.args[1].value - d.args[0].value + 1)
+        return None
+
+    def _quant_set(self, q: Quant) -> Optional[Fn]:
+        """``any``, ``all`` and ``count`` over a fixed domain whose body is worked out as a
+        set (``rules/cellsets.py``): the set of elements where the body holds; ``sum``,
+        ``min`` and ``max`` of an ``if``: the elements split by its condition's set."""
+        fixed = self._fixed(q.domain)
+        if fixed is None:
+            return None
+        full = (1 << fixed[1]) - 1
+        if q.kind in ("sum", "min", "max"):  # ... of ``if c then a else b``: split by c's set
+            if not (isinstance(q.body, Call) and q.body.fn == "either"):
+                return None
+            fold = self.sets.fold(q.kind, q.body, q.var, *fixed)
+            return lambda s, env: fold(s, env, full, {}) or 0  # (0 over no elements)
+        holds = self.sets.form(q.body, q.var, *fixed)
+        if holds is None:
+            return None
+        if q.kind == "any":
+            return lambda s, env: 1 if holds(s, env, full, {}) else 0
+        if q.kind == "all":
+            return lambda s, env: 1 if holds(s, env, full, {}) == full else 0
+        return lambda s, env: holds(s, env, full, {}).bit_count()
+
     def _quant(self, q: Quant) -> Fn:
+        as_set = self._quant_set(q)
+        if as_set is not None:
+            return as_set
         dom = self.domain(q.domain)
         body_expr = q.body
         narrowed = self._narrowed(q)

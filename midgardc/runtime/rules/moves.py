@@ -4,11 +4,12 @@ and move ids decoded back into bindings. Generated code: ``midgardc.compiler.emi
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Optional, Sequence
+from typing import Callable, Iterable, NamedTuple, Optional
 
-from ...ir.nodes import BOOL, Action, Binary, Call, Expr, GameIR, Quant
+from ...ir.nodes import Action, Call, Expr, GameIR, Quant
 from ...ir.analysis import reads
 from ...ir.plan import EACH, WHEN, plan_game
+from .cellsets import SetCompiler, SetFn, bits
 
 
 class Test(NamedTuple):
@@ -24,21 +25,29 @@ class Test(NamedTuple):
 
 class Loop(NamedTuple):
     """One parameter loop of an action's plan (``midgardc/ir/plan.py``), as closures:
-    the candidate values (None: the whole domain), the conditions that filter the domain
-    once per listing (``once``), those tested for each value (``conds``), and the bounds
-    of an integer parameter (``lower``, ``upper``: it is at least / at most each)."""
+    the candidate values (None: the whole domain), the conditions tested for each value
+    (``conds``), and the bounds of an integer parameter (``lower``, ``upper``: it is at
+    least / at most each). A loop over its whole domain works its conditions out as sets
+    instead (``sieve``, ``rules/cellsets.py``)."""
 
     name: str
     lo: int
     stride: int
     candidates: Optional[list[Callable]]
-    facts: Optional[Test]  # the board facts, joined: names = the outer parameters they read
-    once: list[Test]
     conds: list[Test]
     lower: list[Callable]
     upper: list[Callable]
-    narrowed: dict  # values of ``facts.names`` -> the domain values where the facts hold
-    keyed: Optional[tuple[Callable, Callable, dict]]  # (F, X, F's value -> domain values): visit F == X
+    sieve: Optional["Sieve"]
+
+
+class Sieve(NamedTuple):
+    """A loop over its whole domain: the values where its conditions hold, as a set.
+    ``once``: the plan's conditions that read no outer parameter (worked out once per
+    listing); ``each``: the others (board facts first), for the outer loops' values."""
+
+    full: int  # every value of the domain
+    once: SetFn
+    each: SetFn
 
 
 def candidate_lister(c: Expr, compile_expr: Callable, compile_domain: Callable) -> Callable:
@@ -76,10 +85,11 @@ def candidate_lister(c: Expr, compile_expr: Callable, compile_domain: Callable) 
 _NONE = object()
 
 
-def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Callable], compile_domain: Callable) -> list[tuple[list[Callable], list[Loop]]]:
+def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Callable], compile_domain: Callable, sets: SetCompiler) -> list[tuple[list[Callable], list[Loop]]]:
     """``Program.plans``: per action, its plan as (conditions tested before any loop, one
     ``Loop`` per parameter). ``sizes``: each parameter's domain size; ``compile_expr`` is
-    ``Program.compile``, ``compile_domain`` ``Program.domain``."""
+    ``Program.compile``, ``compile_domain`` ``Program.domain``, ``sets`` the game's
+    ``SetCompiler`` (``rules/cellsets.py``)."""
     game = plan_game(ir)
     uses: dict = {}
     for p in game:
@@ -95,33 +105,27 @@ def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Cal
             stride = 1
             for size in sizes[p.action][j + 1 :]:
                 stride *= size
-            cands = None if L.candidates is None else [candidate_lister(x, compile_expr, compile_domain) for x in L.candidates]
+            lo = L.param.lo if L.param.type == "int" else 0
+            bound = lambda xs: [compile_expr(x) for x in xs]  # noqa: E731
+            if L.candidates is None and not L.lower and not L.upper:
+                # the whole domain: its conditions as sets, those reading no outer
+                # parameter once per listing, then the others, the board facts first
+                once = list(L.once)
+                each = list(L.facts) + [c for c in L.conds if not any(c is x for x in once + list(L.facts))]
+                size = sizes[p.action][j]
+                sieve = Sieve((1 << size) - 1, sets.conjunction(once, L.param.name, lo, size), sets.conjunction(each, L.param.name, lo, size))
+                loops.append(Loop(L.param.name, lo, stride, None, [], [], [], sieve))
+                continue
             # with candidates the few values are tested one by one, and an integer with
-            # bounds is taken between them; else the conditions that read no outer
-            # parameter filter the domain once per listing
-            free = cands is None and not L.lower and not L.upper
-            once = [c for c in L.once] if free else []
-            facts = [c for c in L.facts] if free else []
+            # bounds is taken between them
+            cands = None if L.candidates is None else [candidate_lister(x, compile_expr, compile_domain) for x in L.candidates]
 
             def test(c: Expr, remember: bool) -> Test:
                 number = numbers.setdefault(c, len(numbers)) if remember else None
                 return Test(compile_expr(c), number, tuple(sorted(reads(c) & params)))
 
-            lo = L.param.lo if L.param.type == "int" else 0
-            tests = [test(c, True) for c in once]
-            keyed = None
-            if L.keyed is not None:  # F(c) == X: the values where the board fact F is X
-                keyed = (compile_expr(L.keyed[1]), compile_expr(L.keyed[2]), {})
-            skip = once + facts + ([L.keyed[0]] if L.keyed is not None else [])
-            rest = [test(c, uses[c] > 1) for c in L.conds if not any(c is o for o in skip)]
-            fact = None
-            if facts:
-                joined = facts[0]
-                for c in facts[1:]:
-                    joined = Binary("and", joined, c, BOOL)
-                fact = Test(compile_expr(joined), None, tuple(sorted((reads(joined) & params) - {L.param.name})))
-            bound = lambda xs: [compile_expr(x) for x in xs]  # noqa: E731
-            loops.append(Loop(L.param.name, lo, stride, cands, fact, tests, rest, bound(L.lower), bound(L.upper), {}, keyed))
+            rest = [test(c, uses[c] > 1) for c in L.conds]
+            loops.append(Loop(L.param.name, lo, stride, cands, rest, bound(L.lower), bound(L.upper), None))
         out.append(([compile_expr(c) for c in p.top], loops))
     return out
 
@@ -182,51 +186,33 @@ class Moves:
                 return
         sizes = self.prog.sizes[ai]
         n = self.prog.n
-        filtered: dict[int, list[int]] = {}  # loop -> its domain filtered by its `once` conditions
+        passing: dict[int, int] = {}  # loop -> the values its `once` conditions let through
         last = len(loops) - 1
 
-        def values(j: int) -> list[int]:
+        def values(j: int) -> Iterable[int]:
             loop = loops[j]
+            if loop.sieve is not None:  # the whole domain, its conditions as sets
+                sieve = loop.sieve
+                if j not in passing:
+                    passing[j] = sieve.once(self, env, sieve.full, seen)
+                return bits(sieve.each(self, env, passing[j], seen))
             if loop.candidates is not None:  # the few cells a condition allows, ascending
                 found: set = set()
                 for f in loop.candidates:
                     f(self, env, found)
                 return sorted(v for v in found if 0 <= v < n)
-            if loop.lower or loop.upper:  # an integer between its bounds
-                low = max([0] + [f(self, env) - loop.lo for f in loop.lower])
-                high = min([sizes[j] - 1] + [f(self, env) - loop.lo for f in loop.upper])
-                return range(low, high + 1)
-            domain: Sequence[int] = range(sizes[j])
-            if loop.facts is not None:  # board facts: the same values in every position
-                key = tuple(env[name] for name in loop.facts.names)
-                if key not in loop.narrowed:
-                    loop.narrowed[key] = [v for v in domain if loop.facts.fn(self, {**env, loop.name: v + loop.lo})]
-                domain = loop.narrowed[key]
-            if loop.keyed is not None:
-                fact, value, index = loop.keyed
-                if not index:  # once per game: the domain values by their fact's value
-                    for v in range(sizes[j]):
-                        index.setdefault(fact(self, {loop.name: v + loop.lo}), []).append(v)
-                wanted = set(index.get(value(self, env), ()))
-                domain = [v for v in domain if v in wanted]
-            if not loop.once:
-                return domain
-            depends = loop.facts is not None or loop.keyed is not None  # on the loops outside
-            if not depends and j in filtered:
-                return filtered[j]
-            keep = []
-            for v in domain:
-                env[loop.name] = v + loop.lo
-                if all(holds(self, test, env, seen) for test in loop.once):
-                    keep.append(v)
-            env.pop(loop.name, None)
-            if not depends:
-                filtered[j] = keep
-            return keep
+            # an integer between its bounds
+            low = max([0] + [f(self, env) - loop.lo for f in loop.lower])
+            high = min([sizes[j] - 1] + [f(self, env) - loop.lo for f in loop.upper])
+            return range(low, high + 1)
 
         def level(j: int, offset: int) -> None:
             loop = loops[j]
             name, lo, conds = loop.name, loop.lo, loop.conds
+            if j == last and not conds and not chained and after is None:  # every value is a move
+                base, stride = action.base + offset, loop.stride
+                out.extend(base + v * stride for v in values(j))
+                return
             for v in values(j):
                 env[name] = v + lo
                 for test in conds:
@@ -247,19 +233,14 @@ class Moves:
         elif after is None or self._after_ok(ai, env):
             out.append(action.base)
 
-    def _param_size(self, p) -> int:
-        ir = self.prog.ir
-        return {"cell": self.prog.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "int": p.hi - p.lo + 1, "item": ir.n_item_kinds}.get(p.type, p.hi - p.lo + 1)  # (an enumeration: 0..n-1)
-
     def decode(self, move: int) -> tuple[Action, dict]:
-        for action in self.prog.ir.actions:
+        for action, sizes in zip(self.prog.ir.actions, self.prog.sizes):
             if action.base <= move < action.base + action.size:
                 offset = move - action.base
                 if action.chain is not None:  # a compound move: its first step's values
                     offset //= action.chain.ways
                 env = {}
-                for p in reversed(action.params):
-                    size = self._param_size(p)
+                for p, size in zip(reversed(action.params), reversed(sizes)):
                     v = offset % size
                     offset //= size
                     env[p.name] = v + p.lo if p.type == "int" else v

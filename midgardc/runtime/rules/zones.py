@@ -46,25 +46,50 @@ def fisher_yates(pile: list[int], rng: Rng) -> None:
 def builtins(zones: ZonesIR) -> dict[str, Callable]:
     """holding(zone, owner, item), zone_size(zone, owner), top(zone, owner)."""
 
+    n = zones.n_players
+    bases = [(z.base, z.per_player) for z in zones.zones]
+    ordered = [z.ordered for z in zones.zones]
+
+    def slot_of(z: int, o: int) -> int:  # ZonesIR.slot, without its attribute look-ups
+        base, per_player = bases[z]
+        if not per_player:
+            return base
+        return base + o if 0 <= o < n else -1
+
     def holding(s: "Core", z: int, o: int, k: int) -> int:
-        slot = zones.slot(z, o)
+        slot = slot_of(z, o)
         if slot < 0 or k < 0:
             return 0
-        return s.zones[slot].count(k) if zones.zones[z].ordered else s.zones[slot][k]
+        return s.zones[slot].count(k) if ordered[z] else s.zones[slot][k]
+
+    def held(s: "Core", z: int, o: int) -> int:
+        """The kinds with at least one item in the zone, as a set (bit k: kind k; the
+        set form of ``holding(o, z, k) > 0``, rules/cellsets.py)."""
+        slot = slot_of(z, o)
+        found = 0
+        if slot >= 0:
+            if ordered[z]:
+                for k in s.zones[slot]:
+                    found |= 1 << k
+            else:
+                for k, count in enumerate(s.zones[slot]):
+                    if count:
+                        found |= 1 << k
+        return found
 
     def zone_size(s: "Core", z: int, o: int) -> int:
-        slot = zones.slot(z, o)
+        slot = slot_of(z, o)
         if slot < 0:
             return 0
-        return len(s.zones[slot]) if zones.zones[z].ordered else sum(s.zones[slot])
+        return len(s.zones[slot]) if ordered[z] else sum(s.zones[slot])
 
     def top(s: "Core", z: int, o: int) -> int:
-        slot = zones.slot(z, o)
+        slot = slot_of(z, o)
         if slot < 0 or not s.zones[slot]:
             return NO_ITEM
         return s.zones[slot][0]
 
-    return {"holding": holding, "zone_size": zone_size, "top": top}
+    return {"holding": holding, "zone_size": zone_size, "top": top, "held": held}
 
 
 # --------------------------------------------------------------------------- moving items
