@@ -1702,6 +1702,14 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
             stale = False
         if seed >= N_CELLS or not has_new_cell(members, visited, seed):
             continue
+        if touches_cell(seed, opening):
+            # open at the seed itself (the common case): a region of one cell so far, left
+            # unfinished like any open region whose search stopped early
+            add_cell(visited, seed)
+            add_cell(partial, seed)
+            pending[n_pending] = seed
+            n_pending += 1
+            continue
         # grow the region breadth-first, in neighbour order
         r += 1
         add_cell(visited, seed)
@@ -1711,7 +1719,7 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
         # stop growing as soon as the region is known to be open (a cell with an opening
         # neighbour, or a cell of an open region left unfinished): an open region is never
         # filled, and the rest of it is grown only before the board next changes
-        found_open = touches_cell(seed, opening)
+        found_open = False  # (the seed opens nothing: see above)
         while head < size and not found_open:
             cell = region[head]
             head += 1
