@@ -955,16 +955,24 @@ ctypedef struct State:
     # function of the set, so any pair is valid; all zero: the empty set)
     uint64_t dilated_from[1][WORDS]
     uint64_t dilated[1][WORDS]
+    # the slots of kept_dilations: always the set itself; its dilation is stale (to be
+    # computed afresh by kept_dilation()) once the set lost a cell
+    bint dilated_stale[1]
 
 
 cdef void sync_cellsets(State* st) noexcept nogil:
-    """Rebuild the per-piece cell sets from the board."""
+    """Rebuild the per-piece cell sets from the board (and the kept sets of keep_dilations())."""
     cdef int c, piece
+    cdef int w
     memset(st.cellsets, 0, sizeof(st.cellsets))
     for c in range(N_CELLS):
         piece = st.board[c]
         if 0 <= piece < N_PIECES:
             st.cellsets[piece][c >> 6] |= (<uint64_t>1) << (c & 63)
+    # the kept set of slot 0 (see keep_dilations()), its dilation computed when next read
+    for w in range(WORDS):
+        st.dilated_from[0][w] = (VALID[w] & ~st.cellsets[0][w])
+    st.dilated_stale[0] = True
 
 
 cdef void state_init(State* st) noexcept nogil:
@@ -986,6 +994,7 @@ cdef void state_init(State* st) noexcept nogil:
     st.ply_limited = False
     memset(st.dilated_from, 0, sizeof(st.dilated_from))
     memset(st.dilated, 0, sizeof(st.dilated))
+    memset(st.dilated_stale, 0, sizeof(st.dilated_stale))
     sync_cellsets(st)
 
 
@@ -1096,6 +1105,7 @@ cdef inline bint put_piece(State* st, int owner, int kind, int cell) noexcept no
     st.cellsets[st.board[cell]][cell >> 6] &= ~bit
     st.cellsets[piece][cell >> 6] |= bit
     st.board[cell] = <board_t>piece
+    keep_dilations(st, cell)
     return True
 
 
@@ -1263,6 +1273,32 @@ cdef inline void dilate_cached(State* st, int slot, const uint64_t* s, uint64_t*
         out[w] = near[w]
 
 
+cdef inline const uint64_t* kept_dilation(State* st, int slot) noexcept nogil:
+    """The dilation of a kept slot's set (see keep_dilations()): kept as cells join the
+    set, computed afresh only after the set lost a cell."""
+    if st.dilated_stale[slot]:
+        dilate(st.dilated_from[slot], st.dilated[slot])
+        st.dilated_stale[slot] = False
+    return st.dilated[slot]
+
+
+cdef inline void keep_dilations(State* st, int cell) noexcept nogil:
+    """After the piece on `cell` changed: keep each kept slot's set (a cell's membership
+    depends on its own piece only) and add the cell's neighbours to its dilation when the
+    cell joined it (dilation distributes over union); a cell that left marks it stale."""
+    cdef int w = cell >> 6
+    cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
+    cdef int v
+    if ((VALID[w] & ~st.cellsets[0][w])) & bit:  # slot 0
+        if not (st.dilated_from[0][w] & bit):
+            st.dilated_from[0][w] |= bit
+            for v in range(WORDS):
+                st.dilated[0][v] |= NEAR[cell >> 2][1 << (cell & 3)][v]
+    elif st.dilated_from[0][w] & bit:
+        st.dilated_from[0][w] &= ~bit
+        st.dilated_stale[0] = True
+
+
 # ---------------------------------------------------------------------------- lines, moves and turns
 # line(c, n), flanked(c, d), per-player properties, the move and flip_flanked effects, and
 # the small sorted lists of candidate cells used by legal-move generation. The meaning is
@@ -1280,6 +1316,7 @@ cdef inline void set_piece(State* st, int cell, int piece) noexcept nogil:
     st.cellsets[st.board[cell]][cell >> 6] &= ~bit
     st.cellsets[piece][cell >> 6] |= bit
     st.board[cell] = <board_t>piece
+    keep_dilations(st, cell)
 
 
 cdef inline void move_piece(State* st, int frm, int to, bint to_hand) noexcept nogil:
@@ -1407,11 +1444,8 @@ cdef inline long long quant_3(State* st, int f0) noexcept nogil:
 #   cand0 = {c in cells: empty(c) and not blizzard(c)}
 cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
-    cdef uint64_t t0[WORDS]
-    cdef uint64_t near0[WORDS]
-    for w in range(WORDS):
-        t0[w] = (VALID[w] & ~st.cellsets[0][w])
-    dilate_cached(st, 0, t0, near0)
+    cdef const uint64_t* near0
+    near0 = kept_dilation(st, 0)
     for w in range(WORDS):
         cand0[w] = (st.cellsets[0][w] & (VALID[w] & ~(st.cellsets[0][w] & (CELLSET_0[w] | near0[w]))))
 
@@ -1422,11 +1456,8 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
 #   firsts = {$cell in cells filled first: perimeter($cell)}
 cdef inline void cellset_1(State* st, uint64_t* members, uint64_t* opening, uint64_t* firsts) noexcept nogil:
     cdef int w
-    cdef uint64_t t0[WORDS]
-    cdef uint64_t near0[WORDS]
-    for w in range(WORDS):
-        t0[w] = (VALID[w] & ~st.cellsets[0][w])
-    dilate_cached(st, 0, t0, near0)
+    cdef const uint64_t* near0
+    near0 = kept_dilation(st, 0)
     for w in range(WORDS):
         members[w] = (st.cellsets[0][w] & (CELLSET_0[w] | near0[w]))
         opening[w] = (st.cellsets[0][w] & (VALID[w] & ~(st.cellsets[0][w] & (CELLSET_0[w] | near0[w]))))
@@ -1700,6 +1731,14 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
             stale = False
         if seed >= N_CELLS or not has_new_cell(members, visited, seed):
             continue
+        if touches_cell(seed, opening):
+            # open at the seed itself (the common case): a region of one cell so far, left
+            # unfinished like any open region whose search stopped early
+            add_cell(visited, seed)
+            add_cell(partial, seed)
+            pending[n_pending] = seed
+            n_pending += 1
+            continue
         # grow the region breadth-first, in neighbour order
         r += 1
         add_cell(visited, seed)
@@ -1709,7 +1748,7 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
         # stop growing as soon as the region is known to be open (a cell with an opening
         # neighbour, or a cell of an open region left unfinished): an open region is never
         # filled, and the rest of it is grown only before the board next changes
-        found_open = touches_cell(seed, opening)
+        found_open = False  # (the seed opens nothing: see above)
         while head < size and not found_open:
             cell = region[head]
             head += 1

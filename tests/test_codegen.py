@@ -271,7 +271,11 @@ def test_midgard_playouts_take_the_fast_paths():
     assess = text[text.index("cdef void assess_0(") :]
     assess = assess[: assess.index("\n\n\n")]
     assert "while head < size and not found_open:" in assess  # stops at an open region
-    assert "dilate_cached(st, 0," in text  # one dilation slot shared by legality and regions
+    # one dilation slot shared by legality and regions, kept as pieces are put (the set
+    # of occupied cells depends on each cell's own piece only)
+    assert text.count("kept_dilation(st, 0)") == 2 and "dilate_cached(st" not in text
+    put = text[text.index("cdef inline bint put_piece(") :]
+    assert "keep_dilations(st, cell)" in put[: put.index("\n\n\n")]
     # the fast draw needs one action with one cell parameter picked by cell sets
     breakthrough = codegen.generate_module(load_game_ir(str(SPECS / "classics" / "breakthrough.yaml")))
     assert "nth_cell" not in breakthrough and "gen_legal(st, moves)" in breakthrough

@@ -198,6 +198,7 @@ class Generator(Moves):
             "uses_region": self.x.uses_region,
             "uses_flood": self.x.uses_flood,
             "n_dilations": len(self.x.dilations),
+            "kept_dilations": sorted(self.x.kept_dilations.items()),
             "pick": self.pick_cells(),
             "chance": self.chance_facts(),
             "again": self.x.uses_again,

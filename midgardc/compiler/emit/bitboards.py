@@ -421,7 +421,7 @@ def set_operations(gen, set_call: str) -> str:
     pulls = sum("pull_cells(" in line for line in fn.prelude)
     if pulls:
         ops.append(f"{pulls} shift(s) of a set by a step")
-    near = sum("dilate_cached(" in line for line in fn.prelude)
+    near = sum("dilate_cached(" in line or "kept_dilation(" in line for line in fn.prelude)
     if near:
         ops.append(f"{near} dilation(s) (the cells next to a set)")
     return "; ".join(ops) if ops else "and/or/not of the piece sets"

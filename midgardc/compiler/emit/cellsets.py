@@ -330,14 +330,33 @@ class CellSets:
         elif sx.op == "dilate":
             inner = self._emit_set(sx.args[0], decls, prelude, memo)
             k = len(decls)
-            src, dst = f"t{k}", f"near{k}"
-            decls.append(f"uint64_t {src}[WORDS]")
-            decls.append(f"uint64_t {dst}[WORDS]")
-            prelude.append(f"for w in range(WORDS):\n    {src}[w] = {inner}")
             slot = self.dilations.setdefault(inner, len(self.dilations))
-            prelude.append(f"dilate_cached(st, {slot}, {src}, {dst})")
+            if _per_cell_piece(sx.args[0]):
+                # the set depends on each cell's own piece only: the state keeps it and its
+                # dilation as pieces are put and taken (keep_dilations() in set_piece())
+                self.kept_dilations[slot] = inner
+                dst = f"near{k}"
+                decls.append(f"const uint64_t* {dst}")
+                prelude.append(f"{dst} = kept_dilation(st, {slot})")
+            else:
+                src, dst = f"t{k}", f"near{k}"
+                decls.append(f"uint64_t {src}[WORDS]")
+                decls.append(f"uint64_t {dst}[WORDS]")
+                prelude.append(f"for w in range(WORDS):\n    {src}[w] = {inner}")
+                prelude.append(f"dilate_cached(st, {slot}, {src}, {dst})")
             out = f"{dst}[w]"
         else:  # pragma: no cover
             raise BuildError(f"internal error: unknown cell-set operation {sx.op!r}")
         memo[sx] = out
         return out
+
+
+def _per_cell_piece(sx: SX) -> bool:
+    """Whether a cell's membership of ``sx`` depends on the piece on that cell alone (set
+    algebra over the piece sets and constant masks): it changes only where a piece is put
+    or taken, so the set and its dilation can be kept as the board changes."""
+    if sx.op in ("const", "pieces"):
+        return True
+    if sx.op in ("not", "and", "or"):
+        return all(_per_cell_piece(a) for a in sx.args)
+    return False
