@@ -902,6 +902,7 @@ cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell) no
     st.cellsets[piece][cell >> 6] |= bit
     st.zboard ^= ZKEY[cell][0] ^ ZKEY[cell][piece]  # (the position hash's board part)
     st.board[cell] = <board_t>piece
+    keep_dilations(st, cell)
     return True
 
 

@@ -1121,6 +1121,7 @@ cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell) no
     st.cellsets[0][cell >> 6] &= ~bit
     st.cellsets[piece][cell >> 6] |= bit
     st.board[cell] = <board_t>piece
+    keep_dilations(st, cell)
     return True
 
 
