@@ -75,8 +75,8 @@ def _num(x) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--playouts", type=int, default=20000, help="playouts per run (x3 for Connect Four, x10 for tic-tac-toe)")
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--playouts", type=int, default=100_000, help="playouts per run (x3 for Connect Four, x10 for tic-tac-toe)")
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("only", nargs="*", help="measure only the specs whose path contains one of these")
     args = parser.parse_args()
