@@ -1613,14 +1613,20 @@ cdef bint award_region(State* st, const int* region, const int* order, int size,
     # influence of p: (region cell, neighbour) pairs whose neighbour is outside and p's
     for p in range(N_PLAYERS):
         influence[p] = 0
+    # (no cell lists a neighbour twice on this board: per region cell, the pairs of p are
+    # the cells of p among its neighbours outside, counted a word at a time)
+    cdef uint64_t owned[N_PLAYERS][WORDS]
+    cdef uint64_t outside
+    cdef int w
+    for p in range(N_PLAYERS):
+        for w in range(WORDS):
+            owned[p][w] = owner_word(st, p, w)
     for j in range(size):
         cell = region[j]
-        for slot in range(DEGREE[cell]):
-            nb = NBRS[cell][slot]
-            if not has_cell(inside, nb):
-                o = piece_owner(st.board[nb])
-                if o >= 0:
-                    influence[o] += 1
+        for w in range(WORDS):
+            outside = NBR_SETS[cell][w] & ~inside[w]
+            for p in range(N_PLAYERS):
+                influence[p] += <int>popcount(outside & owned[p][w])
     best = influence[0]
     for p in range(1, N_PLAYERS):
         if influence[p] > best:
