@@ -1705,6 +1705,8 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
     cdef uint64_t firsts[WORDS]        # the cells filled first
     cdef int region[N_CELLS]           # the region's cells in visiting order
     cdef int order[N_CELLS]            # the same cells in filling order: priority cells first
+    cdef int later[N_CELLS]            # (while ordering) the cells after the priority ones
+    cdef int m
     cdef int r = 0
     cdef int seed, size, head, cell, nb, slot, j, k
     cdef bint stale = False            # a region was filled since the sets were computed
@@ -1782,17 +1784,20 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
         # the cells a search without early stops would have visited (see `stale` above)
         # a closed region: the set of its cells, for its border
         memset(inside, 0, sizeof(inside))
+        # (and in one pass, its filling order: the priority cells in visiting order, then
+        # the others, kept aside in `later` meanwhile)
+        k = 0
+        m = 0
         for j in range(size):
             add_cell(inside, region[j])
-        k = 0
-        for j in range(size):
             if has_cell(firsts, region[j]):
                 order[k] = region[j]
                 k += 1
-        for j in range(size):
-            if not has_cell(firsts, region[j]):
-                order[k] = region[j]
-                k += 1
+            else:
+                later[m] = region[j]
+                m += 1
+        for j in range(m):
+            order[k + j] = later[j]
         if award_region(st, region, order, size, inside, 0, True, st.current):
             stale = True
 
