@@ -10126,7 +10126,7 @@ cdef class Batch:
 # RNG's new state; the player picks the most visited move (ties at random) in Python.
 
 from libc.math cimport log, sqrt
-from libc.stdlib cimport realloc
+from libc.stdlib cimport calloc, realloc
 
 cdef extern from *:
     """
@@ -10463,6 +10463,7 @@ ctypedef struct MNode:
     long long visits                 # rollouts through this node
     long long avail                  # (information sets) iterations in which its move was legal at its parent, times rollouts
     double reward                    # summed share of the win of `mover`
+    double mean                      # reward / visits, as of the last backup (UCB1's first term)
     int mover                        # who moved into it (-1: nobody, the root or a roll)
     int move                         # the move into it
     int parent
@@ -10490,6 +10491,13 @@ ctypedef struct MPool:
     Rng rng
     double c
     long long n                      # rollouts per iteration
+    # (one position) UCB1's second term k / sqrt(v) for a child of v visits, memoised per
+    # selection step: siblings often share a visit count, and k is the same for all of them
+    # (the same operands, so the same double as computing it afresh)
+    double* explore                  # [v]: k / sqrt(v) of the selection step stamped at [v]
+    long long* explore_at            # [v]: the selection step it was computed in (0: never)
+    long long n_explore              # entries (visit counts 0 .. n_explore - 1)
+    long long step                   # selection steps so far
     Stats stats
     # (information sets) the hidden pools: pool g holds places g_start[g] .. g_start[g+1]-1;
     # place i is a zone slot (p_src 0) or a player's deck (1), p_target, p_len items; the
@@ -10533,6 +10541,7 @@ cdef int mc_new_node(MPool* P, int parent, int move, int mover) noexcept nogil:
     nd.visits = 0
     nd.avail = 0
     nd.reward = 0.0
+    nd.mean = 0.0
     nd.mover = mover
     nd.move = move
     nd.parent = parent
@@ -10598,6 +10607,7 @@ cdef void mc_backup(MPool* P, const State* st, int leaf) noexcept nogil:
         P.nodes[node].visits += P.n
         if P.nodes[node].mover >= 0:
             P.nodes[node].reward += shares[P.nodes[node].mover]
+        P.nodes[node].mean = P.nodes[node].reward / <double>P.nodes[node].visits
         node = P.nodes[node].parent
 
 
@@ -10643,7 +10653,8 @@ cdef int mc_tree_iterations(MPool* P, long long count) noexcept nogil:
     """`count` iterations of UCT from P.states[0]; -1 when memory runs out."""
     cdef long long it, at
     cdef int node, child, best, move, mover, i, u
-    cdef double k, v, score, top
+    cdef double k, v, score, top, e
+    cdef long long visits
     cdef MNode* nd
     for it in range(count):
         node = 0
@@ -10661,12 +10672,21 @@ cdef int mc_tree_iterations(MPool* P, long long count) noexcept nogil:
                 continue
             if nd.n_untried == 0 and nd.first_child >= 0:
                 k = P.c * sqrt(log(<double>nd.visits))
+                P.step += 1
                 best = -1
                 top = -1.0
                 child = nd.first_child
                 while child >= 0:
-                    v = <double>P.nodes[child].visits
-                    score = P.nodes[child].reward / v + k / sqrt(v)
+                    # score = reward / v + k / sqrt(v), both terms as the twin computes them
+                    visits = P.nodes[child].visits
+                    if visits < P.n_explore:
+                        if P.explore_at[visits] != P.step:
+                            P.explore_at[visits] = P.step
+                            P.explore[visits] = k / sqrt(<double>visits)
+                        e = P.explore[visits]
+                    else:
+                        e = k / sqrt(<double>visits)
+                    score = P.nodes[child].mean + e
                     if score > top:
                         best = child
                         top = score
@@ -10820,6 +10840,11 @@ cdef int mc_open(MPool* P, bint with_states, long long iterations, double c, lon
     P.allowed = <unsigned char*>malloc(N_MOVES)
     if with_states:
         P.states = <State*>malloc(P.cap_nodes * sizeof(State))
+        P.n_explore = min(iterations * max(rollouts, 0) + 1, <long long>65536)
+        P.explore = <double*>malloc(P.n_explore * sizeof(double))
+        P.explore_at = <long long*>calloc(P.n_explore, sizeof(long long))
+        if P.explore == NULL or P.explore_at == NULL:
+            raise MemoryError()
     if P.nodes == NULL or P.moves == NULL or P.buf == NULL or P.legal == NULL or P.roll == NULL or P.slot_of == NULL or P.allowed == NULL or (with_states and P.states == NULL):
         raise MemoryError()
     for i in range(N_MOVES):
@@ -10840,6 +10865,8 @@ cdef void mc_close(MPool* P) noexcept:
     free(P.roll)
     free(P.slot_of)
     free(P.allowed)
+    free(P.explore)
+    free(P.explore_at)
     free(P.g_start)
     free(P.i_start)
     free(P.p_src)

@@ -438,7 +438,10 @@ def generate_legality(g: Generator) -> str:
 
 
 def generate_regions(g: Generator) -> str:
-    return render("regions.pyx.j2", **g.context(), regions=g.x.regions)
+    b = g.ir.board
+    # whether no cell lists a neighbour twice (then a cell's neighbour pairs are its set of neighbours)
+    distinct_nbrs = all(len(set(b.neighbours[c])) == len(b.neighbours[c]) for c in range(g.n))
+    return render("regions.pyx.j2", **g.context(), regions=g.x.regions, distinct_nbrs=distinct_nbrs)
 
 
 def generate_effects(g: Generator) -> str:
