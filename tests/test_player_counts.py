@@ -78,6 +78,8 @@ def test_bad_player_counts_sections_are_rejected(tmp_path: Path) -> None:
     base = Path(DICE).read_text()
     cases = {
         "  five: {}\n": "player_counts keys are numbers of players (1 to 8) or 'default', got 'five'",
+        # found by the fuzzer (test_fuzz's short campaign): '02' was read as 2 and then not found
+        "  '02': {}\n": "player_counts keys are numbers of players (1 to 8) or 'default', got '02'",
         "  5: {}\n": "game.players names 4 players; a 5-player game needs 5",
         "  6: {variants: {}}\n": "a player-count patch cannot patch 'variants'",
     }

@@ -119,7 +119,9 @@ def player_counts(tree: YMap) -> tuple[tuple[int, ...], int]:
     for key, body in node.items.items():
         if key == "default":
             continue
-        if not re.fullmatch(r"[0-9]{1,9}", key) or not 1 <= int(key) <= MAX_COUNT:  # ASCII ("²".isdigit()), short (int() of 5000 digits fails)
+        # ASCII ("²".isdigit()), short (int() of 5000 digits fails), no leading zero ('02'
+        # would be the count 2 under a key that str(2) does not find)
+        if not re.fullmatch(r"[1-9][0-9]{0,8}", key) or not 1 <= int(key) <= MAX_COUNT:
             raise SpecError(f"player_counts keys are numbers of players (1 to {MAX_COUNT}) or 'default', got '{key[:20]}'", node.key_pos[key])
         if not isinstance(body, YMap) and not (isinstance(body, YScalar) and body.value is None):
             raise SpecError(f"the {key}-player patch is a mapping of spec keys to change ({{}} for none)", body.pos)
