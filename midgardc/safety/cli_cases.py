@@ -241,7 +241,7 @@ def _keep_small(args: list[str]) -> list[str]:
             args[i + 1] = "2"
     shipped = len(args) > 1 and os.sep + "specs" + os.sep in args[1] and not any(a in args for a in ("--variant", "--player-count", "--record")) and args[0] in ("moves", "replay", "perft", "show")
     # a whole game of a shipped spec plays on its engine (every variant's is built by the
-    # suite anyway): an interpreted game of a long spec (chess, Go with lookahead) takes
+    # suite anyway): an interpreted game of a long spec (hundreds of plies, a lookahead per move) takes
     # tens of seconds, which a fuzz case would report as a hang
     if len(args) > 1 and os.sep + "specs" + os.sep in args[1] and args[0] in ("match", "tournament") and "--record" not in args:
         return ["compiled" if a == "interpreted" else a for a in args]

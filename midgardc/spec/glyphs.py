@@ -9,8 +9,9 @@ one grid, the way players write it:
         white: {man: w, king: W}
 
 With several kinds of piece and no glyph per kind, a spec whose ``position:`` notation has
-a ``board`` field draws each piece by its letter there (chess: FEN's ``KQRBNP``/``kqrbnp``),
-so the board ``show`` draws is the one a position text writes.
+a ``board`` field draws each piece by its letter there (a letter per owner and kind: upper
+case for one player, lower case for the other, say), so the board ``show`` draws is the
+one a position text writes.
 """
 
 from __future__ import annotations
