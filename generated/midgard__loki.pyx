@@ -1691,33 +1691,171 @@ cdef inline bint has_new_cell(const uint64_t* s, const uint64_t* seen, int cell)
     return ((s[cell >> 6] & ~seen[cell >> 6]) >> (cell & 63)) & 1
 
 
+cdef inline void nbrs_of(const uint64_t* s, uint64_t* out) noexcept nogil:
+    """out = the neighbours of the cells of s, the union of their rows (a level of a
+    region search is a few cells: this beats dilating the whole board)."""
+    cdef int v, w, x
+    cdef uint64_t bits
+    for w in range(WORDS):
+        out[w] = 0
+    for v in range(WORDS):
+        bits = s[v]
+        while bits:
+            x = (v << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            for w in range(WORDS):
+                out[w] |= NBR_SETS[x][w]
+
+
+cdef int sole_winner(State* st, const uint64_t* inside, int* size) noexcept nogil:
+    """The player with the most influence on the closed region `inside` (as award_region()
+    counts it), or -1 when the most is shared; *size = the region's cell count."""
+    cdef int influence[N_PLAYERS]
+    cdef int v, w, x, p, best, winner, n_best, slot, nb, o
+    cdef uint64_t bits
+    cdef uint64_t owned[N_PLAYERS][WORDS]
+    cdef uint64_t outside
+    for p in range(N_PLAYERS):
+        influence[p] = 0
+        for w in range(WORDS):
+            owned[p][w] = owner_word(st, p, w)
+    size[0] = 0
+    for v in range(WORDS):
+        bits = inside[v]
+        while bits:
+            x = (v << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            size[0] += 1
+            for w in range(WORDS):
+                outside = NBR_SETS[x][w] & ~inside[w]
+                for p in range(N_PLAYERS):
+                    influence[p] += <int>popcount(outside & owned[p][w])
+    best = influence[0]
+    winner = 0
+    for p in range(1, N_PLAYERS):
+        if influence[p] > best:
+            best = influence[p]
+            winner = p
+    n_best = 0
+    for p in range(N_PLAYERS):
+        n_best += influence[p] == best
+    return winner if n_best == 1 else -1
+
+
+cdef inline void put_pieces(State* st, int owner, int kind, const uint64_t* cells, int size) noexcept nogil:
+    """put_piece() on every cell of the set `cells` (of `size` cells; the owner's hand
+    holds that many): when the cells are all empty, a word at a time."""
+    cdef int v, x
+    cdef uint64_t bits
+    cdef int piece = 1 + owner * N_KINDS + kind
+    cdef uint64_t taken = 0
+    cdef uint64_t joined, left
+    cdef int w
+    for v in range(WORDS):
+        taken |= cells[v] & ~st.cellsets[0][v]
+    if taken == 0:
+        st.hands[owner][kind] -= size
+        for v in range(WORDS):
+            st.cellsets[0][v] &= ~cells[v]
+            st.cellsets[piece][v] |= cells[v]
+            bits = cells[v]
+            while bits:
+                st.board[(v << 6) + lowest_bit(bits)] = <board_t>piece
+                bits &= bits - 1
+        # the kept set of slot 0 (see keep_dilations()), for these cells
+        for w in range(WORDS):
+            joined = cells[w] & ((VALID[w] & ~st.cellsets[0][w])) & ~st.dilated_from[0][w]
+            left = cells[w] & ~((VALID[w] & ~st.cellsets[0][w])) & st.dilated_from[0][w]
+            st.dilated_from[0][w] = (st.dilated_from[0][w] | joined) & ~left
+            if left:
+                st.dilated_stale[0] = True
+            while joined:
+                x = (w << 6) + lowest_bit(joined)
+                joined &= joined - 1
+                for v in range(WORDS):
+                    st.dilated[0][v] |= NEAR[x >> 2][1 << (x & 3)][v]
+        return
+    for v in range(WORDS):
+        bits = cells[v]
+        while bits:
+            x = (v << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            put_piece(st, owner, kind, x)
+
+
 # -- assess 0: regions of blizzard($cell)
 #    seeds: neighbours(c); open when a neighbour is ice($cell)
 #    award: tile; tie: split, first mover; priority: perimeter($cell)
 #    f0 = c
 
 
-cdef void assess_0(State* st, int f0) noexcept nogil:
-    cdef uint64_t visited[WORDS]       # the cells of the regions found so far
-    cdef uint64_t inside[WORDS]        # the cells of the closed region being awarded
-    cdef uint64_t members[WORDS]       # the cells that belong to regions (in the current state)
-    cdef uint64_t opening[WORDS]       # the cells that open a region they touch
-    cdef uint64_t firsts[WORDS]        # the cells filled first
+
+
+cdef bint award_flood_0(State* st, int seed, const uint64_t* inside, const uint64_t* firsts, int first, int f0) noexcept nogil:
+    """Award the closed region `inside` found from `seed`. A sole winner with pieces
+    enough fills it whatever the order; otherwise the order decides which cells are
+    filled, so it is worked out as the search without sets finds it (breadth-first from
+    the seed in neighbour order, priority cells first) and award_region() gives the cells."""
     cdef int region[N_CELLS]           # the region's cells in visiting order
+    cdef uint64_t seen[WORDS]
+    cdef int size, head, cell, nb, slot, j
     cdef int order[N_CELLS]            # the same cells in filling order: priority cells first
     cdef int later[N_CELLS]            # (while ordering) the cells after the priority ones
-    cdef int m
-    cdef int r = 0
-    cdef int seed, size, head, cell, nb, slot, j, k
-    cdef bint stale = False            # a region was filled since the sets were computed
+    cdef int k, m
+    cdef int winner = sole_winner(st, inside, &size)
+    if winner >= 0 and st.hands[winner][0] >= size:
+        put_pieces(st, winner, 0, inside, size)
+        return True
+    memset(seen, 0, sizeof(seen))
+    add_cell(seen, seed)
+    region[0] = seed
+    size = 1
+    head = 0
+    while head < size:
+        cell = region[head]
+        head += 1
+        for slot in range(DEGREE[cell]):
+            nb = NBRS[cell][slot]
+            if has_new_cell(inside, seen, nb):
+                add_cell(seen, nb)
+                region[size] = nb
+                size += 1
+    k = 0
+    m = 0
+    for j in range(size):
+        if has_cell(firsts, region[j]):
+            order[k] = region[j]
+            k += 1
+        else:
+            later[m] = region[j]
+            m += 1
+    for j in range(m):
+        order[k + j] = later[j]
+    return award_region(st, region, order, size, inside, 0, True, first)
+
+
+cdef void assess_0(State* st, int f0) noexcept nogil:
+    """Each region is grown a level at a time as sets: the level's neighbours
+    (nbrs_of()) that are members not yet visited. The regions found, and the order in
+    which closed ones are filled, are those of the cell-by-cell search."""
+    cdef uint64_t visited[WORDS]       # the cells of the regions found so far
+    cdef uint64_t members[WORDS]       # the cells that belong to regions (in the current state)
+    cdef uint64_t opening[WORDS]       # the cells that open a region they touch
     cdef uint64_t partial[WORDS]       # the cells of open regions whose search stopped early
-    cdef int pending[N_CELLS]          # their cells not expanded yet
-    cdef int n_pending = 0
-    cdef bint found_open
+    cdef uint64_t pending[WORDS]       # their cells whose neighbours are not visited yet
+    cdef bint is_open
+    cdef uint64_t firsts[WORDS]        # the cells filled first
+    cdef uint64_t region[WORDS]        # the region being grown
+    cdef uint64_t level[WORDS]         # its cells found last
+    cdef uint64_t near[WORDS]          # the neighbours of the level's cells
+    cdef uint64_t hit, grown
+    cdef int w, seed
+    cdef bint stale = False            # a region was filled since the sets were computed
     cdef int seed_around
     cdef int seed_slot
     memset(visited, 0, sizeof(visited))
     memset(partial, 0, sizeof(partial))
+    memset(pending, 0, sizeof(pending))
     cellset_1(st, members, opening, firsts)
     seed_around = f0
     for seed_slot in range(DEGREE[seed_around]):
@@ -1725,80 +1863,68 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
         if stale:
             # a region was filled: the sets describe the old board (computed only when
             # another seed follows a fill)
-            # first finish the open regions left unfinished, on that old board
-            while n_pending > 0:
-                n_pending -= 1
-                cell = pending[n_pending]
-                for slot in range(DEGREE[cell]):
-                    nb = NBRS[cell][slot]
-                    if has_new_cell(members, visited, nb):
-                        add_cell(visited, nb)
-                        pending[n_pending] = nb
-                        n_pending += 1
+            # first finish the open regions left unfinished, on that old board, so that
+            # `visited` holds what a search without early stops would have visited
+            while True:
+                nbrs_of(pending, near)
+                grown = 0
+                for w in range(WORDS):
+                    pending[w] = near[w] & members[w] & ~visited[w]
+                    visited[w] |= pending[w]
+                    grown |= pending[w]
+                if grown == 0:
+                    break
             memset(partial, 0, sizeof(partial))
             cellset_1(st, members, opening, firsts)
             stale = False
         if seed >= N_CELLS or not has_new_cell(members, visited, seed):
             continue
-        if touches_cell(seed, opening):
-            # open at the seed itself (the common case): a region of one cell so far, left
-            # unfinished like any open region whose search stopped early
-            add_cell(visited, seed)
-            add_cell(partial, seed)
-            pending[n_pending] = seed
-            n_pending += 1
-            continue
-        # grow the region breadth-first, in neighbour order
-        r += 1
         add_cell(visited, seed)
-        region[0] = seed
-        size = 1
-        head = 0
-        # stop growing as soon as the region is known to be open (a cell with an opening
-        # neighbour, or a cell of an open region left unfinished): an open region is never
-        # filled, and the rest of it is grown only before the board next changes
-        found_open = False  # (the seed opens nothing: see above)
-        while head < size and not found_open:
-            cell = region[head]
-            head += 1
-            for slot in range(DEGREE[cell]):
-                nb = NBRS[cell][slot]
-                if has_new_cell(members, visited, nb):
-                    add_cell(visited, nb)
-                    region[size] = nb
-                    size += 1
-                    if touches_cell(nb, opening):
-                        found_open = True
-                elif has_cell(partial, nb):  # (partial cells are members and visited)
-                    found_open = True
-        if found_open:
-            for j in range(size):
-                add_cell(partial, region[j])
-                if j >= head:
-                    pending[n_pending] = region[j]
-                    n_pending += 1
+        if touches_cell(seed, opening):
+            # open at the seed itself (the common case): left unfinished like any open
+            # region whose search stopped early
+            add_cell(partial, seed)
+            add_cell(pending, seed)
             continue
-        # the region is closed and filling it changes the board; the open regions left
-        # unfinished are finished on the board they were found on (the set `members` of
-        # that board) before another seed is tried, so that `visited` then holds exactly
-        # the cells a search without early stops would have visited (see `stale` above)
-        # a closed region: the set of its cells, for its border
-        memset(inside, 0, sizeof(inside))
-        # (and in one pass, its filling order: the priority cells in visiting order, then
-        # the others, kept aside in `later` meanwhile)
-        k = 0
-        m = 0
-        for j in range(size):
-            add_cell(inside, region[j])
-            if has_cell(firsts, region[j]):
-                order[k] = region[j]
-                k += 1
-            else:
-                later[m] = region[j]
-                m += 1
-        for j in range(m):
-            order[k + j] = later[j]
-        if award_region(st, region, order, size, inside, 0, True, st.current):
+        memset(region, 0, sizeof(region))
+        memset(level, 0, sizeof(level))
+        add_cell(region, seed)
+        add_cell(level, seed)
+        for w in range(WORDS):
+            near[w] = NBR_SETS[seed][w]
+        # stop growing as soon as the region is known to be open (a level next to an
+        # opening cell, or next to a cell of an open region left unfinished): an open
+        # region is never filled, and the rest of it is grown only before the board
+        # next changes
+        is_open = False
+        while True:
+            hit = 0
+            for w in range(WORDS):
+                hit |= near[w] & partial[w]
+            if hit:
+                is_open = True
+                break
+            grown = 0
+            for w in range(WORDS):
+                level[w] = near[w] & members[w] & ~visited[w]
+                grown |= level[w]
+            if grown == 0:
+                break
+            for w in range(WORDS):
+                visited[w] |= level[w]
+                region[w] |= level[w]
+            nbrs_of(level, near)
+            for w in range(WORDS):
+                hit |= near[w] & opening[w]
+            if hit:
+                is_open = True
+                break
+        if is_open:
+            for w in range(WORDS):
+                partial[w] |= region[w]
+                pending[w] |= level[w]
+            continue
+        if award_flood_0(st, seed, region, firsts, st.current, f0):
             stale = True
 
 
