@@ -1703,80 +1703,88 @@ cdef inline void nbrs_of(const uint64_t* s, uint64_t* out) noexcept nogil:
                 out[w] |= NBR_SETS[x][w]
 
 
-cdef int sole_winner(State* st, const uint64_t* inside, int* size) noexcept nogil:
-    """The player with the most influence on the closed region `inside` (as award_region()
-    counts it), or -1 when the most is shared; *size = the region's cell count."""
-    cdef int influence[N_PLAYERS]
-    cdef int v, w, x, p, best, winner, n_best, slot, nb, o
+cdef inline int grow_level(const uint64_t* level, uint64_t* out, int* cells, int n) noexcept nogil:
+    """nbrs_of(level, out), and the level's cells appended to cells[n:]; returns the new
+    count (the region's cells as a list, so that awarding it walks no set again)."""
+    cdef int v, w, x
     cdef uint64_t bits
+    for w in range(WORDS):
+        out[w] = 0
+    for v in range(WORDS):
+        bits = level[v]
+        while bits:
+            x = (v << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            cells[n] = x
+            n += 1
+            for w in range(WORDS):
+                out[w] |= NBR_SETS[x][w]
+    return n
+
+
+cdef int sole_winner(State* st, const int* cells, int size, const uint64_t* inside) noexcept nogil:
+    """The player with the most influence on the closed region `inside` (its cells
+    listed in cells[:size]), counted as award_region() counts it; -1 when the most is
+    shared."""
+    cdef int influence[N_PLAYERS]
+    cdef int j, w, x, p, best, winner, n_best, slot, nb, o
     cdef uint64_t owned[N_PLAYERS][WORDS]
     cdef uint64_t outside
     for p in range(N_PLAYERS):
         influence[p] = 0
         for w in range(WORDS):
             owned[p][w] = owner_word(st, p, w)
-    size[0] = 0
-    for v in range(WORDS):
-        bits = inside[v]
-        while bits:
-            x = (v << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            size[0] += 1
-            for w in range(WORDS):
-                outside = NBR_SETS[x][w] & ~inside[w]
-                for p in range(N_PLAYERS):
-                    influence[p] += <int>popcount(outside & owned[p][w])
+    for j in range(size):
+        x = cells[j]
+        for w in range(WORDS):
+            outside = NBR_SETS[x][w] & ~inside[w]
+            for p in range(N_PLAYERS):
+                influence[p] += <int>popcount(outside & owned[p][w])
     best = influence[0]
     winner = 0
     for p in range(1, N_PLAYERS):
-        if influence[p] > best:
-            best = influence[p]
-            winner = p
+        winner = p if influence[p] > best else winner
+        best = influence[p] if influence[p] > best else best
     n_best = 0
     for p in range(N_PLAYERS):
         n_best += influence[p] == best
     return winner if n_best == 1 else -1
 
 
-cdef inline void put_pieces(State* st, int owner, int kind, const uint64_t* cells, int size) noexcept nogil:
-    """put_piece() on every cell of the set `cells` (of `size` cells; the owner's hand
-    holds that many): when the cells are all empty, a word at a time."""
-    cdef int v, x
-    cdef uint64_t bits
+cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, int size, const uint64_t* inside) noexcept nogil:
+    """put_piece() on cells[:size] (the set `inside`; the owner's hand holds that many
+    pieces): when they are all empty, the cell sets a word at a time."""
+    cdef int j
     cdef int piece = 1 + owner * N_KINDS + kind
     cdef uint64_t taken = 0
-    cdef uint64_t joined, left
-    cdef int w
+    cdef int v, w
+    cdef uint64_t bit = (<uint64_t>1) << (cells[0] & 63)
     for v in range(WORDS):
-        taken |= cells[v] & ~st.cellsets[0][v]
+        taken |= inside[v] & ~st.cellsets[0][v]
     if taken == 0:
         st.hands[owner][kind] -= size
         for v in range(WORDS):
-            st.cellsets[0][v] &= ~cells[v]
-            st.cellsets[piece][v] |= cells[v]
-            bits = cells[v]
-            while bits:
-                st.board[(v << 6) + lowest_bit(bits)] = <board_t>piece
-                bits &= bits - 1
-        # the kept set of slot 0 (see keep_dilations()), for these cells
-        for w in range(WORDS):
-            joined = cells[w] & ((VALID[w] & ~st.cellsets[0][w])) & ~st.dilated_from[0][w]
-            left = cells[w] & ~((VALID[w] & ~st.cellsets[0][w])) & st.dilated_from[0][w]
-            st.dilated_from[0][w] = (st.dilated_from[0][w] | joined) & ~left
-            if left:
-                st.dilated_stale[0] = True
-            while joined:
-                x = (w << 6) + lowest_bit(joined)
-                joined &= joined - 1
+            st.cellsets[0][v] &= ~inside[v]
+            st.cellsets[piece][v] |= inside[v]
+        # the kept set of slot 0 (see keep_dilations()): a cell's membership
+        # depends on its own piece, the same on every cell now, so the first cell tells
+        w = cells[0] >> 6
+        if ((VALID[w] & ~st.cellsets[0][w])) & bit:
+            for v in range(WORDS):
+                st.dilated_from[0][v] |= inside[v]
+            for j in range(size):
                 for v in range(WORDS):
-                    st.dilated[0][v] |= NEAR[x >> 2][1 << (x & 3)][v]
+                    st.dilated[0][v] |= NEAR[cells[j] >> 2][1 << (cells[j] & 3)][v]
+        else:
+            for v in range(WORDS):
+                if st.dilated_from[0][v] & inside[v]:
+                    st.dilated_from[0][v] &= ~inside[v]
+                    st.dilated_stale[0] = True
+        for j in range(size):
+            st.board[cells[j]] = <board_t>piece
         return
-    for v in range(WORDS):
-        bits = cells[v]
-        while bits:
-            x = (v << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            put_piece(st, owner, kind, x)
+    for j in range(size):
+        put_piece(st, owner, kind, cells[j])
 
 
 # -- assess 0: regions of empty($cell)
@@ -1786,24 +1794,25 @@ cdef inline void put_pieces(State* st, int owner, int kind, const uint64_t* cell
 
 
 
-cdef bint award_flood_0(State* st, int seed, const uint64_t* inside, const uint64_t* firsts, int first) noexcept nogil:
-    """Award the closed region `inside` found from `seed`. A sole winner with pieces
+cdef bint award_flood_0(State* st, const int* cells, int size, const uint64_t* inside, const uint64_t* firsts, int first) noexcept nogil:
+    """Award the closed region `inside` (cells[:size], found from the seed cells[0],
+    level by level). A sole winner with pieces
     enough fills it whatever the order; otherwise the order decides which cells are
     filled, so it is worked out as the search without sets finds it (breadth-first from
     the seed in neighbour order, priority cells first) and award_region() gives the cells."""
     cdef int region[N_CELLS]           # the region's cells in visiting order
     cdef uint64_t seen[WORDS]
-    cdef int size, head, cell, nb, slot, j
+    cdef int head, cell, nb, slot, j
     cdef int order[N_CELLS]            # the same cells in filling order: priority cells first
     cdef int later[N_CELLS]            # (while ordering) the cells after the priority ones
     cdef int k, m
-    cdef int winner = sole_winner(st, inside, &size)
+    cdef int winner = sole_winner(st, cells, size, inside)
     if winner >= 0 and st.hands[winner][0] >= size:
-        put_pieces(st, winner, 0, inside, size)
+        put_pieces(st, winner, 0, cells, size, inside)
         return True
     memset(seen, 0, sizeof(seen))
-    add_cell(seen, seed)
-    region[0] = seed
+    add_cell(seen, cells[0])
+    region[0] = cells[0]
     size = 1
     head = 0
     while head < size:
@@ -1839,6 +1848,8 @@ cdef void assess_0(State* st) noexcept nogil:
     cdef uint64_t region[WORDS]        # the region being grown
     cdef uint64_t level[WORDS]         # its cells found last
     cdef uint64_t near[WORDS]          # the neighbours of the level's cells
+    cdef int cells[N_CELLS]            # the region's cells, level by level
+    cdef int size
     cdef uint64_t hit, grown
     cdef int w, seed
     cdef bint stale = False            # a region was filled since the sets were computed
@@ -1857,6 +1868,8 @@ cdef void assess_0(State* st) noexcept nogil:
         memset(level, 0, sizeof(level))
         add_cell(region, seed)
         add_cell(level, seed)
+        cells[0] = seed
+        size = 1
         for w in range(WORDS):
             near[w] = NBR_SETS[seed][w]
         while True:
@@ -1869,8 +1882,8 @@ cdef void assess_0(State* st) noexcept nogil:
             for w in range(WORDS):
                 visited[w] |= level[w]
                 region[w] |= level[w]
-            nbrs_of(level, near)
-        if award_flood_0(st, seed, region, firsts, st.last):
+            size = grow_level(level, near, cells, size)
+        if award_flood_0(st, cells, size, region, firsts, st.last):
             stale = True
 
 
