@@ -107,6 +107,8 @@ def test_region_searches_that_stop_early_change_nothing():
     # changes board-wide: dropping that late growth, or the check that joins a search to
     # an unfinished open region, makes many (resp. nearly all) of these games differ.
     check_games(REGIONS, None, 300, SEED + 3)
+    # ... and with a priority the compiled search evaluates cell by cell (no cell set)
+    check_games(REGIONS, "counted-priority", 300, SEED + 4)
 
 
 def test_interpreter_playouts_is_the_loop_these_tests_use():
