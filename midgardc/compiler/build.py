@@ -296,8 +296,10 @@ def _ext_suffix() -> str:
     return sysconfig.get_config_var("EXT_SUFFIX") or importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
+@functools.lru_cache(maxsize=1)
 def _cpu_info() -> dict[str, str]:
-    """The first processor's fields of /proc/cpuinfo ({} where there is none)."""
+    """The first processor's fields of /proc/cpuinfo ({} where there is none); read once
+    per process (build_key() asks for every engine it names)."""
     out: dict[str, str] = {}
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
