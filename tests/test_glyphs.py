@@ -66,11 +66,16 @@ def test_pictures_mark_pieces_with_the_same_glyphs() -> None:
     state = load(str(CLASSICS / "chess.yaml")).new_state(0)
     root = ET.fromstring(render_svg(state))
     texts = ["".join(el.itertext()) for el in root.iter(NS + "text")]
-    assert texts[texts.index("e1") + 1] == "K" and texts[texts.index("d8") + 1] == "q"
+    names = state.game.ir.board.cell_names
+    glyphs = {names[int(el.get("data-glyph"))]: "".join(el.itertext()) for el in root.iter(NS + "text") if el.get("data-glyph") is not None}
+    assert glyphs["e1"] == "K" and glyphs["d8"] == "q"
     assert "white: K king, Q queen, R rook, B bishop, N knight, P pawn" in texts
     assert not any("in hand" in t for t in texts)
+    # a piece's glyph takes its cell (the name stays in the cell's title and on the axes);
+    # an empty cell still shows its name
+    labels = {"".join(el.itertext()) for el in root.iter(NS + "text") if el.get("class") == "label"}
+    assert "e1" not in labels and "d8" not in labels and "e4" in labels
     # each glyph reads on its piece: dark on White's light pieces, light on Black's
-    names = state.game.ir.board.cell_names
     style = {names[int(el.get("data-glyph"))]: el.get("style") for el in root.iter(NS + "text") if el.get("data-glyph") is not None}
     assert style["e1"] == "fill:#222" and style["e8"] == "fill:#fff" and style["e4"] is None
 

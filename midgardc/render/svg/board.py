@@ -200,13 +200,15 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
         sub(el, "title", text=name)
         cx, cy = shape.centre
         label_y = cy + (NODE_RADIUS + 10 if shape.circle else (9 if marks_cells(ir, letters) else 3))
-        if c not in at_place:
+        glyph = look_glyph(ir, code, letters) if marks_cells(ir, letters) else ""
+        # a piece's glyph takes the cell: its name stays in the cell's title (and the axes)
+        if c not in at_place and (shape.circle or code <= 0 or not glyph.strip()):
             text(marks, cx, label_y, name, "label", "middle")
         if marks_cells(ir, letters):
             mark = {"class": "glyph", "data-glyph": c, "x": fmt(cx), "y": fmt(cy + 4), "text-anchor": "middle"}
             if code > 0:  # dark on a light piece (a white king), light on a dark one
                 mark["style"] = f"fill:{text_fill(attrs['fill'])}"
-            sub(marks, "text", mark, look_glyph(ir, code, letters))
+            sub(marks, "text", mark, glyph)
     _draw_axes(svg, ir, shapes)
     _draw_regions(svg, ir, shapes)
     _draw_highlights(svg, view, shapes)
