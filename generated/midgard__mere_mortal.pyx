@@ -1763,6 +1763,7 @@ cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, in
     cdef uint64_t taken = 0
     cdef int v, w
     cdef uint64_t bit = (<uint64_t>1) << (cells[0] & 63)
+    cdef bint joined_0
     for v in range(WORDS):
         taken |= inside[v] & ~st.cellsets[0][v]
     if taken == 0:
@@ -1772,20 +1773,20 @@ cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, in
             st.cellsets[piece][v] |= inside[v]
         # the kept set of slot 0 (see keep_dilations()): a cell's membership
         # depends on its own piece, the same on every cell now, so the first cell tells
+        # whether they all joined it (their rows are added below) or all left it
         w = cells[0] >> 6
-        if ((VALID[w] & ~st.cellsets[0][w])) & bit:
-            for v in range(WORDS):
+        joined_0 = (((VALID[w] & ~st.cellsets[0][w])) & bit) != 0
+        for v in range(WORDS):
+            if joined_0:
                 st.dilated_from[0][v] |= inside[v]
-            for j in range(size):
-                for v in range(WORDS):
-                    st.dilated[0][v] |= NEAR[cells[j] >> 2][1 << (cells[j] & 3)][v]
-        else:
-            for v in range(WORDS):
-                if st.dilated_from[0][v] & inside[v]:
-                    st.dilated_from[0][v] &= ~inside[v]
-                    st.dilated_stale[0] = True
+            elif st.dilated_from[0][v] & inside[v]:
+                st.dilated_from[0][v] &= ~inside[v]
+                st.dilated_stale[0] = True
         for j in range(size):
             st.board[cells[j]] = <board_t>piece
+            if joined_0:
+                for v in range(WORDS):
+                    st.dilated[0][v] |= NEAR[cells[j] >> 2][1 << (cells[j] & 3)][v]
         return
     for j in range(size):
         put_piece(st, owner, kind, cells[j])
