@@ -256,7 +256,8 @@ def test_midgard_uses_cell_sets_in_the_hot_paths():
     legal = legal[: legal.index("\n\n\n")]
     assert "cellset_" in legal and "lowest_bit" in legal
     assess = text[text.index("cdef void assess_0(") :]
-    assert "has_new_cell(members, visited, nb)" in assess[: assess.index("\n\n\n")]
+    # regions grow a level at a time as sets (membership and opening are cell sets)
+    assert "grow_level(level, near, cells, size)" in assess[: assess.index("\n\n\n")]
     ranking = text[text.index("cdef inline long long rank_key_0") :]
     assert "set_count" in text and "quant_" in ranking[:300]
 
@@ -270,7 +271,11 @@ def test_midgard_playouts_take_the_fast_paths():
     assert "nth_cell(cells, rng_below(rng, n))" in game and "gen_legal" not in game
     assess = text[text.index("cdef void assess_0(") :]
     assess = assess[: assess.index("\n\n\n")]
-    assert "while head < size and not found_open:" in assess  # stops at an open region
+    # a search stops at an open region: a level next to an opening cell or a partial one
+    assert "hit |= near[w] & opening[w]" in assess and "hit |= near[w] & partial[w]" in assess
+    # a sole winner with pieces enough fills a closed region a word at a time
+    award = text[text.index("cdef bint award_flood_0(") :]
+    assert "put_pieces(st, winner, 0, cells, size, inside)" in award[: award.index("\n\n\n")]
     # one dilation slot shared by legality and regions, kept as pieces are put (the set
     # of occupied cells depends on each cell's own piece only)
     assert text.count("kept_dilation(st, 0)") == 2 and "dilate_cached(st" not in text
