@@ -268,6 +268,8 @@ def test_midgard_playouts_take_the_fast_paths():
     game = text[text.index("cdef void random_game(") :]
     game = game[: game.index("\n\n\n")]
     assert "nth_cell(cells, rng_below(rng, n))" in game and "gen_legal" not in game
+    assert "cdef inline void play_move(" in text  # no call a ply
+    assert "% N_PLAYERS" not in text[text.index("cdef inline void play_move(") :][:3000]  # seat_after(): no division
     assess = text[text.index("cdef void assess_0(") :]
     assess = assess[: assess.index("\n\n\n")]
     assert "while head < size and not found_open:" in assess  # stops at an open region
