@@ -1450,7 +1450,13 @@ cdef inline long long counter_of(State* st, int player, int counter) noexcept no
 
 
 cdef inline int next_player(int player) noexcept nogil:
-    return (player + 1) % N_PLAYERS if player >= 0 else -1
+    return seat_after(player) if player >= 0 else -1
+
+
+cdef inline int seat_after(int player) noexcept nogil:
+    """(player + 1) % N_PLAYERS for a seat or -1 (which gives the first seat): a compare
+    instead of a division, where the turn passes on every ply."""
+    return player + 1 if player + 1 < N_PLAYERS else 0
 
 
 # -- changing the state
@@ -1469,13 +1475,15 @@ cdef inline bint put_piece(State* st, int owner, int kind, int cell) noexcept no
     return True
 
 
-cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell) noexcept nogil:
+cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell, bint checked) noexcept nogil:
     """put_piece() on a cell known to be empty (a legal move's condition says so): the
     same change without reading the board first, so the cell sets' update does not wait
-    for that read."""
+    for that read. checked False (a constant at each call): the condition also says
+    hand(owner, kind) > 0, so the owner is a player with such a piece and, the cell being
+    empty, it is on the board: put_piece()'s test cannot fail and is left out."""
     cdef int piece = 1 + owner * N_KINDS + kind
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
-    if owner < 0 or cell >= N_CELLS or st.hands[owner][kind] <= 0:
+    if checked and (owner < 0 or cell >= N_CELLS or st.hands[owner][kind] <= 0):
         return False
     st.hands[owner][kind] -= 1
     st.cellsets[0][cell >> 6] &= ~bit
@@ -2019,6 +2027,12 @@ cdef int legal_cells(State* st, uint64_t* cand0) noexcept nogil:
     play(c: cell) and move id = 0 + cell. Returns how many there are."""
     if st.terminal:
         return 0
+    return legal_cells_live(st, cand0)
+
+
+cdef int legal_cells_live(State* st, uint64_t* cand0) noexcept nogil:
+    """legal_cells() in a game known not to be over: settle_cells() after a move (only
+    finish() ends a game, and settle_cells() returns then) need not test that again."""
     if not ((hand_of(st, st.current, 0) > 0)):
         return 0
     cellset_2(st, cand0)  # empty(c)
@@ -2047,13 +2061,14 @@ cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
     cdef int w = 0
     cdef int c, byte_at
     cdef uint64_t bits, counts, below, le
-    cdef int v
+    cdef int v, ahead
     for v in range(WORDS - 1):
-        # once the word is found, k stays below its count: no branch leaves the loop
+        # once the word is found, k stays below its count: no branch leaves the loop, and
+        # none steps to the next word either (a random k makes such a branch a coin toss)
         c = popcount(s[w])
-        if k >= c:
-            k -= c
-            w += 1
+        ahead = k >= c
+        k -= c & -ahead
+        w += ahead
     bits = s[w]
     if HAS_PDEP:  # (a constant of the build: the C compiler keeps one of the two ways)
         return (w << 6) + select_bit(bits, k)
@@ -2084,7 +2099,7 @@ cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
 
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
     # action 0: play(c: cell)
-    put_piece_on_empty(st, st.current, 0, a0)  # place stone of mover at c (empty: the condition says so)
+    put_piece_on_empty(st, st.current, 0, a0, False)  # place stone of mover at c (empty and in hand: the condition says so)
     # trigger 0: connection when joins(c, mover)
     if define_6(st, a0, st.current):
         counter_set(st, st.current, 0, 1)  # set counter connected of mover = 1
@@ -2134,12 +2149,13 @@ cdef int settle(State* st, int* moves) noexcept nogil:
             finish(st)
             return 0
         st.passes += 1
-        st.current = (st.current + 1) % N_PLAYERS
+        st.current = seat_after(st.current)
 
 
 cdef int settle_cells(State* st, uint64_t* cells) noexcept nogil:
-    """settle() for random playouts: the legal moves come back as legal_cells() gives
-    them (a set of cells). Returns how many; 0: the game is over."""
+    """settle() for random playouts, after a move in a game not over: the legal moves
+    come back as legal_cells() gives them (a set of cells). Returns how many; 0: the
+    game is over."""
     cdef int n
     while True:
         if end_reached(st):
@@ -2149,14 +2165,14 @@ cdef int settle_cells(State* st, uint64_t* cells) noexcept nogil:
             st.ply_limited = True
             finish(st)
             return 0
-        n = legal_cells(st, cells)
+        n = legal_cells_live(st, cells)
         if n > 0:
             return n
         if NO_MOVES_END or st.passes + 1 >= N_PLAYERS:
             finish(st)
             return 0
         st.passes += 1
-        st.current = (st.current + 1) % N_PLAYERS
+        st.current = seat_after(st.current)
 
 
 # ---------------------------------------------------------------------------- ranking
@@ -2225,19 +2241,21 @@ cdef int outcome(State* st, long long* margin, bint* lead) noexcept nogil:
 # ---------------------------------------------------------------------------- playing a move
 
 
-cdef void play_move(State* st, int move) noexcept nogil:
+cdef inline void play_move(State* st, int move) noexcept nogil:
     """Play `move` (assumed legal) for the player to move: the action's effects and its
-    triggers, then pass the turn (the caller settles)."""
+    triggers, then pass the turn (the caller settles). Inline: the C compiler's own choice
+    flips with small changes, and a call costs the playout loop a dozen instructions a ply."""
     cdef int offset
     cdef int v0
-    if move < 169:  # play(c: cell)
+    # (the last action's ids run to the last move id: a legal move needs no test)
+    if True:  # play(c: cell)
         offset = move
         v0 = offset
         apply_action_0(st, v0)
     st.last = st.current
     st.ply += 1
     st.passes = 0
-    st.current = (st.current + 1) % N_PLAYERS
+    st.current = seat_after(st.current)
 
 
 cdef int apply_move(State* st, int move, int* moves) noexcept nogil:

@@ -478,7 +478,13 @@ cdef inline long long counter_of(State* st, int player, int counter) noexcept no
 
 
 cdef inline int next_player(int player) noexcept nogil:
-    return (player + 1) % N_PLAYERS if player >= 0 else -1
+    return seat_after(player) if player >= 0 else -1
+
+
+cdef inline int seat_after(int player) noexcept nogil:
+    """(player + 1) % N_PLAYERS for a seat or -1 (which gives the first seat): a compare
+    instead of a division, where the turn passes on every ply."""
+    return player + 1 if player + 1 < N_PLAYERS else 0
 
 
 # -- dice
@@ -532,13 +538,15 @@ cdef inline bint put_piece(State* st, int owner, int kind, int cell) noexcept no
     return True
 
 
-cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell) noexcept nogil:
+cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell, bint checked) noexcept nogil:
     """put_piece() on a cell known to be empty (a legal move's condition says so): the
     same change without reading the board first, so the cell sets' update does not wait
-    for that read."""
+    for that read. checked False (a constant at each call): the condition also says
+    hand(owner, kind) > 0, so the owner is a player with such a piece and, the cell being
+    empty, it is on the board: put_piece()'s test cannot fail and is left out."""
     cdef int piece = 1 + owner * N_KINDS + kind
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
-    if owner < 0 or cell >= N_CELLS or st.hands[owner][kind] <= 0:
+    if checked and (owner < 0 or cell >= N_CELLS or st.hands[owner][kind] <= 0):
         return False
     st.hands[owner][kind] -= 1
     st.cellsets[0][cell >> 6] &= ~bit
@@ -1178,7 +1186,7 @@ cdef void remove_2(State* st, int f0) noexcept nogil:
 
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
     # action 0: small(c: cell)
-    put_piece_on_empty(st, st.current, 0, a0)  # place small of mover at c (empty: the condition says so)
+    put_piece_on_empty(st, st.current, 0, a0, False)  # place small of mover at c (empty and in hand: the condition says so)
     # trigger 0: capture
     remove_0(st, a0)  # remove the piece on step(c, d) for each d in directions where captures(c, d) (to hand)
     # trigger 1: roll_again when wild
@@ -1188,7 +1196,7 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
 
 cdef void apply_action_1(State* st, int a0) noexcept nogil:
     # action 1: medium(c: cell)
-    put_piece_on_empty(st, st.current, 1, a0)  # place medium of mover at c (empty: the condition says so)
+    put_piece_on_empty(st, st.current, 1, a0, False)  # place medium of mover at c (empty and in hand: the condition says so)
     # trigger 0: capture
     remove_1(st, a0)  # remove the piece on step(c, d) for each d in directions where captures(c, d) (to hand)
     # trigger 1: roll_again when wild
@@ -1198,7 +1206,7 @@ cdef void apply_action_1(State* st, int a0) noexcept nogil:
 
 cdef void apply_action_2(State* st, int a0) noexcept nogil:
     # action 2: large(c: cell)
-    put_piece_on_empty(st, st.current, 2, a0)  # place large of mover at c (empty: the condition says so)
+    put_piece_on_empty(st, st.current, 2, a0, False)  # place large of mover at c (empty and in hand: the condition says so)
     # trigger 0: capture
     remove_2(st, a0)  # remove the piece on step(c, d) for each d in directions where captures(c, d) (to hand)
     # trigger 1: roll_again when wild
@@ -1255,7 +1263,7 @@ cdef int settle(State* st, int* moves) noexcept nogil:
         # a pass: with dice the next roll may differ, so passing never ends the game,
         # and a passed turn counts as a ply (MAX_PLIES bounds every game)
         st.passes += 1
-        st.current = (st.current + 1) % N_PLAYERS
+        st.current = seat_after(st.current)
         st.ply += 1
         st.chance = True
 
@@ -1334,9 +1342,10 @@ cdef int outcome(State* st, long long* margin, bint* lead) noexcept nogil:
 # ---------------------------------------------------------------------------- playing a move
 
 
-cdef void play_move(State* st, int move) noexcept nogil:
+cdef inline void play_move(State* st, int move) noexcept nogil:
     """Play `move` (assumed legal) for the player to move: the action's effects and its
-    triggers, then pass the turn (the caller settles)."""
+    triggers, then pass the turn (the caller settles). Inline: the C compiler's own choice
+    flips with small changes, and a call costs the playout loop a dozen instructions a ply."""
     cdef int offset
     cdef int v0
     cdef int k
@@ -1353,7 +1362,8 @@ cdef void play_move(State* st, int move) noexcept nogil:
         offset = move - 20
         v0 = offset
         apply_action_1(st, v0)
-    elif move < 60:  # large(c: cell)
+    # (the last action's ids run to the last move id: a legal move needs no test)
+    else:  # large(c: cell)
         offset = move - 40
         v0 = offset
         apply_action_2(st, v0)
@@ -1363,7 +1373,7 @@ cdef void play_move(State* st, int move) noexcept nogil:
     if st.again >= 2:  # next_turn: a chosen player moves next
         st.current = st.again - 2
     elif st.again == 0:
-        st.current = (st.current + 1) % N_PLAYERS
+        st.current = seat_after(st.current)
     st.again = 0  # (1: extra_turn, the same player moves again)
     st.chance = True
 

@@ -8428,7 +8428,13 @@ cdef inline void element_set(State* st, int row, int column, long long flat, lon
 
 
 cdef inline int next_player(int player) noexcept nogil:
-    return (player + 1) % N_PLAYERS if player >= 0 else -1
+    return seat_after(player) if player >= 0 else -1
+
+
+cdef inline int seat_after(int player) noexcept nogil:
+    """(player + 1) % N_PLAYERS for a seat or -1 (which gives the first seat): a compare
+    instead of a division, where the turn passes on every ply."""
+    return player + 1 if player + 1 < N_PLAYERS else 0
 
 
 # -- dice
@@ -8536,13 +8542,15 @@ cdef inline bint put_piece(State* st, int owner, int kind, int cell) noexcept no
     return True
 
 
-cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell) noexcept nogil:
+cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell, bint checked) noexcept nogil:
     """put_piece() on a cell known to be empty (a legal move's condition says so): the
     same change without reading the board first, so the cell sets' update does not wait
-    for that read."""
+    for that read. checked False (a constant at each call): the condition also says
+    hand(owner, kind) > 0, so the owner is a player with such a piece and, the cell being
+    empty, it is on the board: put_piece()'s test cannot fail and is left out."""
     cdef int piece = 1 + owner * N_KINDS + kind
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
-    if owner < 0 or cell >= N_CELLS or st.hands[owner][kind] <= 0:
+    if checked and (owner < 0 or cell >= N_CELLS or st.hands[owner][kind] <= 0):
         return False
     st.hands[owner][kind] -= 1
     st.cellsets[0][cell >> 6] &= ~bit
@@ -9227,7 +9235,7 @@ cdef int settle(State* st, int* moves) noexcept nogil:
         # a pass: with dice the next roll may differ, so passing never ends the game,
         # and a passed turn counts as a ply (MAX_PLIES bounds every game)
         st.passes += 1
-        st.current = (st.current + 1) % N_PLAYERS
+        st.current = seat_after(st.current)
         st.ply += 1
         st.chance = True
 
@@ -9298,9 +9306,10 @@ cdef int outcome(State* st, long long* margin, bint* lead) noexcept nogil:
 # ---------------------------------------------------------------------------- playing a move
 
 
-cdef void play_move(State* st, int move) noexcept nogil:
+cdef inline void play_move(State* st, int move) noexcept nogil:
     """Play `move` (assumed legal) for the player to move: the action's effects and its
-    triggers, then pass the turn (the caller settles)."""
+    triggers, then pass the turn (the caller settles). Inline: the C compiler's own choice
+    flips with small changes, and a call costs the playout loop a dozen instructions a ply."""
     cdef int offset
     cdef long long v0
     cdef long long v1
@@ -9325,7 +9334,8 @@ cdef void play_move(State* st, int move) noexcept nogil:
         offset = offset / 2
         v0 = offset
         apply_action_0(st, v0, v1, v2, v3, v4)
-    elif move < 45:  # score(b: enum:box)
+    # (the last action's ids run to the last move id: a legal move needs no test)
+    else:  # score(b: enum:box)
         offset = move - 32
         v0 = offset
         apply_action_1(st, v0)
@@ -9335,7 +9345,7 @@ cdef void play_move(State* st, int move) noexcept nogil:
     if st.again >= 2:  # next_turn: a chosen player moves next
         st.current = st.again - 2
     elif st.again == 0:
-        st.current = (st.current + 1) % N_PLAYERS
+        st.current = seat_after(st.current)
     st.again = 0  # (1: extra_turn, the same player moves again)
     st.chance = True
 

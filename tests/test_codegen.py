@@ -269,6 +269,8 @@ def test_midgard_playouts_take_the_fast_paths():
     game = text[text.index("cdef void random_game(") :]
     game = game[: game.index("\n\n\n")]
     assert "nth_cell(cells, rng_below(rng, n))" in game and "gen_legal" not in game
+    assert "cdef inline void play_move(" in text  # no call a ply
+    assert "% N_PLAYERS" not in text[text.index("cdef inline void play_move(") :][:3000]  # seat_after(): no division
     assess = text[text.index("cdef void assess_0(") :]
     assess = assess[: assess.index("\n\n\n")]
     # a search stops at an open region: a level next to an opening cell or a partial one
@@ -352,9 +354,32 @@ def test_a_place_on_a_cell_the_condition_says_is_empty_skips_the_board_read():
     morris = load_game_ir(str(SPECS / "classics" / "nine-mens-morris.yaml"))
     assert [known_empty(a.where, morris) for a in morris.actions[:2]] == [{"t"}, {"t"}]
     src = build.generate_source(four)
-    assert "put_piece_on_empty(st, st.current, 0, a0)" in src and "put_piece(st, st.current, 0, a0)" not in src
+    assert "put_piece_on_empty(st, st.current, 0, a0, False)" in src and "put_piece(st, st.current, 0, a0)" not in src
     go = load_game_ir(str(SPECS / "classics" / "go.yaml"))
     assert go.actions[0].legal_after is not None and "put_piece_on_empty(st, " not in build.generate_source(go)  # a lookahead
+
+
+def test_a_place_the_condition_says_is_in_hand_skips_the_test():
+    from midgardc.compiler.emit.effects import known_in_hand
+
+    four = load_game_ir(str(SPECS / "classics" / "connect-four.yaml"))
+    where = four.actions[0].where  # hand(mover, disc) > 0 and resting(c)
+    mover = Call("mover", (), PLAYER)
+    assert known_in_hand(where) == {(mover, 0)}
+    hand = where.left.left
+    rest = where.right
+    more = lambda op, left, right: replace(where, op=op, left=left, right=right)  # noqa: E731
+    # either side, > n for n >= 0 or >= n for n >= 1; not >= 0, not == or != or a bound of a variable
+    assert known_in_hand(more("<", Const(0, INT), hand)) == {(mover, 0)}
+    assert known_in_hand(more(">=", hand, Const(2, INT))) == {(mover, 0)}
+    assert known_in_hand(more(">=", hand, Const(0, INT))) == set()
+    assert known_in_hand(more("!=", hand, Const(0, INT))) == set()
+    assert known_in_hand(more(">", hand, Local("n", INT))) == set()
+    assert known_in_hand(rest) == set()
+    # without the conjunct, the placement keeps its test (an empty hand places nothing)
+    src = build.generate_source(replace(four, actions=(replace(four.actions[0], where=rest),) + four.actions[1:]))
+    assert "put_piece_on_empty(st, st.current, 0, a0, True)" in src
+    assert "put_piece_on_empty(st, st.current, 0, a0, False)" in build.generate_source(four)
 
 
 def listing(path: Path) -> set[str]:

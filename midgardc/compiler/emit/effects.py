@@ -61,21 +61,54 @@ def known_empty(e, ir, args: Optional[dict] = None) -> frozenset[str]:
     return frozenset()
 
 
+def known_in_hand(e) -> frozenset:
+    """The (owner, kind) pairs that a condition's top-level conjuncts say have a piece in
+    hand: ``hand(o, k) > n`` or ``hand(o, k) >= n + 1`` with n >= 0 (either side), o as an
+    expression, k a constant kind."""
+
+    def hand(x) -> Optional[tuple]:
+        if isinstance(x, Call) and x.fn == "hand" and isinstance(x.args[1], Const):
+            return (x.args[0], x.args[1].value)
+        return None
+
+    def least(x) -> Optional[int]:
+        return x.value if isinstance(x, Const) and isinstance(x.value, int) and not isinstance(x.value, bool) else None
+
+    if not isinstance(e, Binary):
+        return frozenset()
+    if e.op == "and":
+        return known_in_hand(e.left) | known_in_hand(e.right)
+    # (a pair is the hand's owner and kind; bound: the constant's least value for a piece)
+    flipped = {"<": ">", "<=": ">="}
+    op, left, right = e.op, e.left, e.right
+    if op in flipped:
+        op, left, right = flipped[op], right, left
+    pair, bound = hand(left), least(right)
+    if pair is None or bound is None:
+        return frozenset()
+    if (op == ">" and bound >= 0) or (op == ">=" and bound >= 1):
+        return frozenset([pair])
+    return frozenset()
+
+
 class Effects:
     """Part of ``ExprCompiler`` (``compiler/codegen.py``): effects and blocks."""
 
-    def effects(self, effects: tuple[Effect, ...], scope: Scope, empty: frozenset[str] = frozenset()) -> list[dict]:
+    def effects(self, effects: tuple[Effect, ...], scope: Scope, empty: frozenset[str] = frozenset(), in_hand: frozenset = frozenset()) -> list[dict]:
         """Each effect as one statement plus a comment. ``empty``: parameters known to be
         empty cells before the first effect (the action's condition says so, and the
-        move is legal): placing there first needs no read of what stood on the cell."""
+        move is legal): placing there first needs no read of what stood on the cell.
+        ``in_hand``: (owner, kind) pairs the condition says have a piece in hand (see
+        known_in_hand()): such a first placement needs no test at all."""
         out = []
         ir = self.ir
         for k, eff in enumerate(effects):
             if k == 0 and isinstance(eff, Place) and eff.height is None and eff.push is None and isinstance(eff.at, Local) and eff.at.name in empty:
                 owner, at = self.expr(eff.owner, scope).text, self.expr(eff.at, scope).text
+                known = (eff.owner, eff.kind) in in_hand
                 out.append({
-                    "comment": comment_text(f"place {ir.kinds[eff.kind]} of {unparse(eff.owner, ir)} at {unparse(eff.at, ir)} (empty: the condition says so)"),
-                    "code": f"put_piece_on_empty(st, {owner}, {eff.kind}, {at})",
+                    "comment": comment_text(f"place {ir.kinds[eff.kind]} of {unparse(eff.owner, ir)} at {unparse(eff.at, ir)} (empty{' and in hand' if known else ''}: the condition says so)"),
+                    "code": f"put_piece_on_empty(st, {owner}, {eff.kind}, {at}, {'False' if known else 'True'})",
                 })
                 continue
             if isinstance(eff, Place) and (eff.height is not None or eff.push is not None):

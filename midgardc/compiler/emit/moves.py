@@ -11,7 +11,7 @@ from ...ir.nodes import BOOL, CELL, ITEM, DIR, INT, KIND, PLAYER, Binary
 from ...ir.lookslice import ANY, HANDS, counter_key, look_slice
 from ...ir.plan import STATE_READS, plan_action
 from .common import comment_text, unparse, Var
-from .effects import known_empty
+from .effects import known_empty, known_in_hand
 from .compound import chain_facts
 from .candidates import candidate_function, plain
 from .stepmoves import step_facts
@@ -101,8 +101,10 @@ class Moves:
             self.cand_fns.pop()  # the step sets replace t's loop, and with it t's listing
         # a legal move's first effect may rely on the condition's empty cells (not for a
         # lookahead or a compound step, whose effects also run on candidates)
-        empty = known_empty(a.where, ir) if a.where is not None and a.legal_after is None and a.chain is None else frozenset()
-        effects = self.x.effects(a.effects, scope, empty)
+        first = a.where is not None and a.legal_after is None and a.chain is None
+        empty = known_empty(a.where, ir) if first else frozenset()
+        in_hand = known_in_hand(a.where) if first else frozenset()
+        effects = self.x.effects(a.effects, scope, empty, in_hand)
         chain = chain_facts(self, i, scope, id_terms[1:] if a.base else id_terms)  # a compound move's step (emit/compound.py)
         # trigger order is a rule (docs/spec-language.md): the template unrolls this list in
         # the order written, each `if when:` right after the previous trigger's effects
