@@ -1706,6 +1706,19 @@ cdef inline bint has_new_cell(const uint64_t* s, const uint64_t* seen, int cell)
     return ((s[cell >> 6] & ~seen[cell >> 6]) >> (cell & 63)) & 1
 
 
+cdef uint64_t ONE_CELL[N_CELLS][WORDS]   # each cell as a set of one cell
+
+
+cdef void fill_one_cell() noexcept nogil:
+    cdef int c
+    memset(ONE_CELL, 0, sizeof(ONE_CELL))
+    for c in range(N_CELLS):
+        ONE_CELL[c][c >> 6] = (<uint64_t>1) << (c & 63)
+
+
+fill_one_cell()
+
+
 cdef inline void nbrs_of(const uint64_t* s, uint64_t* out) noexcept nogil:
     """out = the neighbours of the cells of s, the union of their rows (a level of a
     region search is a few cells: this beats dilating the whole board)."""
@@ -1904,23 +1917,33 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
             memset(partial, 0, sizeof(partial))
             cellset_1(st, members, opening, firsts)
             stale = False
-        if seed >= N_CELLS or not has_new_cell(members, visited, seed):
+        # (the seed as a one-cell set, word by word: every index below is a constant,
+        # so the sets stay in registers; indexing them by the seed's word would keep
+        # them in memory, each update a store the next test waits for)
+        if seed >= N_CELLS:
             continue
-        add_cell(visited, seed)
-        if touches_cell(seed, opening):
+        hit = 0
+        for w in range(WORDS):
+            hit |= members[w] & ~visited[w] & ONE_CELL[seed][w]
+        if hit == 0:
+            continue
+        hit = 0
+        for w in range(WORDS):
+            visited[w] |= ONE_CELL[seed][w]
+            near[w] = NBR_SETS[seed][w]
+            hit |= near[w] & opening[w]
+        if hit:
             # open at the seed itself (the common case): left unfinished like any open
             # region whose search stopped early
-            add_cell(partial, seed)
-            add_cell(pending, seed)
+            for w in range(WORDS):
+                partial[w] |= ONE_CELL[seed][w]
+                pending[w] |= ONE_CELL[seed][w]
             continue
-        memset(region, 0, sizeof(region))
-        memset(level, 0, sizeof(level))
-        add_cell(region, seed)
-        add_cell(level, seed)
+        for w in range(WORDS):
+            region[w] = ONE_CELL[seed][w]
+            level[w] = ONE_CELL[seed][w]
         cells[0] = seed
         size = 1
-        for w in range(WORDS):
-            near[w] = NBR_SETS[seed][w]
         # stop growing as soon as the region is known to be open (a level next to an
         # opening cell, or next to a cell of an open region left unfinished): an open
         # region is never filled, and the rest of it is grown only before the board

@@ -1702,6 +1702,19 @@ cdef inline bint has_new_cell(const uint64_t* s, const uint64_t* seen, int cell)
     return ((s[cell >> 6] & ~seen[cell >> 6]) >> (cell & 63)) & 1
 
 
+cdef uint64_t ONE_CELL[N_CELLS][WORDS]   # each cell as a set of one cell
+
+
+cdef void fill_one_cell() noexcept nogil:
+    cdef int c
+    memset(ONE_CELL, 0, sizeof(ONE_CELL))
+    for c in range(N_CELLS):
+        ONE_CELL[c][c >> 6] = (<uint64_t>1) << (c & 63)
+
+
+fill_one_cell()
+
+
 cdef inline void nbrs_of(const uint64_t* s, uint64_t* out) noexcept nogil:
     """out = the neighbours of the cells of s, the union of their rows (a level of a
     region search is a few cells: this beats dilating the whole board)."""
@@ -1877,17 +1890,24 @@ cdef void assess_0(State* st) noexcept nogil:
             # another seed follows a fill)
             cellset_1(st, members, firsts)
             stale = False
-        if seed >= N_CELLS or not has_new_cell(members, visited, seed):
+        # (the seed as a one-cell set, word by word: every index below is a constant,
+        # so the sets stay in registers; indexing them by the seed's word would keep
+        # them in memory, each update a store the next test waits for)
+        if seed >= N_CELLS:
             continue
-        add_cell(visited, seed)
-        memset(region, 0, sizeof(region))
-        memset(level, 0, sizeof(level))
-        add_cell(region, seed)
-        add_cell(level, seed)
+        hit = 0
+        for w in range(WORDS):
+            hit |= members[w] & ~visited[w] & ONE_CELL[seed][w]
+        if hit == 0:
+            continue
+        for w in range(WORDS):
+            visited[w] |= ONE_CELL[seed][w]
+            near[w] = NBR_SETS[seed][w]
+        for w in range(WORDS):
+            region[w] = ONE_CELL[seed][w]
+            level[w] = ONE_CELL[seed][w]
         cells[0] = seed
         size = 1
-        for w in range(WORDS):
-            near[w] = NBR_SETS[seed][w]
         while True:
             grown = 0
             for w in range(WORDS):
