@@ -1873,9 +1873,10 @@ cdef bint award_flood_0(State* st, const int* cells, int size, const uint64_t* i
 
 
 cdef void assess_0(State* st, int f0) noexcept nogil:
-    """Each region is grown a level at a time as sets: the level's neighbours
-    (nbrs_of()) that are members not yet visited. The regions found, and the order in
-    which closed ones are filled, are those of the cell-by-cell search."""
+    """Each region is grown a level at a time as sets: the next level is the neighbours
+    of the last one's cells (grow_level()) that are members not yet visited. The
+    regions found, and the order in which closed ones are filled, are those of the
+    cell-by-cell search."""
     cdef uint64_t visited[WORDS]       # the cells of the regions found so far
     cdef uint64_t members[WORDS]       # the cells that belong to regions (in the current state)
     cdef uint64_t opening[WORDS]       # the cells that open a region they touch
