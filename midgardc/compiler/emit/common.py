@@ -375,6 +375,9 @@ class RegionFn:
     open_set: Optional[str] = None
     priority_set: Optional[str] = None
     sets_call: Optional[str] = None  # computes all of the above at once
+    # grown a level at a time as sets (templates/regions.pyx.j2): membership is a cell
+    # set and opening is one too, or there is none; else searched cell by cell
+    flood: bool = False
 
 
 @dataclass

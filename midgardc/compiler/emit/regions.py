@@ -72,6 +72,7 @@ class Regions:
                 open_set=open_set,
                 priority_set=priority_set,
                 sets_call=sets_call,
+                flood=self.sets_enabled and member_set is not None and (eff.open_if is None or open_set is not None),
             )
             self.regions.append(fn)
         args = "".join(", " + scope[n].cname for n in names)
