@@ -1616,6 +1616,27 @@ cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
 # Regions are assessed one at a time: filling one happens before the next is found.
 
 
+cdef inline void count_influence(State* st, const int* cells, int size, const uint64_t* inside, int* influence) noexcept nogil:
+    """influence[p] = the (region cell, neighbour) pairs whose neighbour is outside the
+    region (the set `inside`, its cells listed in cells[:size]) and holds p's piece."""
+    cdef int j, cell, p
+    # (no cell lists a neighbour twice on this board: per region cell, the pairs of p are
+    # the cells of p among its neighbours outside, counted a word at a time)
+    cdef uint64_t owned[N_PLAYERS][WORDS]
+    cdef uint64_t outside
+    cdef int w
+    for p in range(N_PLAYERS):
+        influence[p] = 0
+        for w in range(WORDS):
+            owned[p][w] = owner_word(st, p, w)
+    for j in range(size):
+        cell = cells[j]
+        for w in range(WORDS):
+            outside = NBR_SETS[cell][w] & ~inside[w]
+            for p in range(N_PLAYERS):
+                influence[p] += <int>popcount(outside & owned[p][w])
+
+
 cdef bint award_region(State* st, const int* region, const int* order, int size, const uint64_t* inside, int kind, bint split, int first) noexcept nogil:
     """Award one closed region. region: its cells in visiting order (also the set
     `inside`); order: the same cells in filling order; split: share ties; first: who
@@ -1623,25 +1644,9 @@ cdef bint award_region(State* st, const int* region, const int* order, int size,
     cdef int influence[N_PLAYERS]
     cdef int tied[N_PLAYERS]
     cdef int quota[N_PLAYERS]
-    cdef int j, slot, cell, nb, p, o, t, best, n_tied, share, turn, k
+    cdef int j, p, t, best, n_tied, share, turn, k
     cdef bint can_take
-    # influence of p: (region cell, neighbour) pairs whose neighbour is outside and p's
-    for p in range(N_PLAYERS):
-        influence[p] = 0
-    # (no cell lists a neighbour twice on this board: per region cell, the pairs of p are
-    # the cells of p among its neighbours outside, counted a word at a time)
-    cdef uint64_t owned[N_PLAYERS][WORDS]
-    cdef uint64_t outside
-    cdef int w
-    for p in range(N_PLAYERS):
-        for w in range(WORDS):
-            owned[p][w] = owner_word(st, p, w)
-    for j in range(size):
-        cell = region[j]
-        for w in range(WORDS):
-            outside = NBR_SETS[cell][w] & ~inside[w]
-            for p in range(N_PLAYERS):
-                influence[p] += <int>popcount(outside & owned[p][w])
+    count_influence(st, region, size, inside, influence)
     best = influence[0]
     for p in range(1, N_PLAYERS):
         if influence[p] > best:
@@ -1719,25 +1724,11 @@ cdef void fill_one_cell() noexcept nogil:
 fill_one_cell()
 
 
-cdef inline void nbrs_of(const uint64_t* s, uint64_t* out) noexcept nogil:
-    """out = the neighbours of the cells of s, the union of their rows (a level of a
-    region search is a few cells: this beats dilating the whole board)."""
-    cdef int v, w, x
-    cdef uint64_t bits
-    for w in range(WORDS):
-        out[w] = 0
-    for v in range(WORDS):
-        bits = s[v]
-        while bits:
-            x = (v << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            for w in range(WORDS):
-                out[w] |= NBR_SETS[x][w]
-
-
 cdef inline int grow_level(const uint64_t* level, uint64_t* out, int* cells, int n) noexcept nogil:
-    """nbrs_of(level, out), and the level's cells appended to cells[n:]; returns the new
-    count (the region's cells as a list, so that awarding it walks no set again)."""
+    """out = the neighbours of the level's cells, the union of their rows (a level of a
+    region search is a few cells: this beats dilating the whole board); the cells are
+    appended to cells[n:] and the new count returned (the region as a list, so that
+    awarding it walks no set again)."""
     cdef int v, w, x
     cdef uint64_t bits
     for w in range(WORDS):
@@ -1756,22 +1747,10 @@ cdef inline int grow_level(const uint64_t* level, uint64_t* out, int* cells, int
 
 cdef int sole_winner(State* st, const int* cells, int size, const uint64_t* inside) noexcept nogil:
     """The player with the most influence on the closed region `inside` (its cells
-    listed in cells[:size]), counted as award_region() counts it; -1 when the most is
-    shared."""
+    listed in cells[:size]), as award_region() counts it; -1 when the most is shared."""
     cdef int influence[N_PLAYERS]
-    cdef int j, w, x, p, best, winner, n_best, slot, nb, o
-    cdef uint64_t owned[N_PLAYERS][WORDS]
-    cdef uint64_t outside
-    for p in range(N_PLAYERS):
-        influence[p] = 0
-        for w in range(WORDS):
-            owned[p][w] = owner_word(st, p, w)
-    for j in range(size):
-        x = cells[j]
-        for w in range(WORDS):
-            outside = NBR_SETS[x][w] & ~inside[w]
-            for p in range(N_PLAYERS):
-                influence[p] += <int>popcount(outside & owned[p][w])
+    cdef int p, best, winner, n_best
+    count_influence(st, cells, size, inside, influence)
     best = influence[0]
     winner = 0
     for p in range(1, N_PLAYERS):
@@ -1907,7 +1886,7 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
             # first finish the open regions left unfinished, on that old board, so that
             # `visited` holds what a search without early stops would have visited
             while True:
-                nbrs_of(pending, near)
+                grow_level(pending, near, cells, 0)  # (the list is not needed: scratch)
                 grown = 0
                 for w in range(WORDS):
                     pending[w] = near[w] & members[w] & ~visited[w]
