@@ -112,6 +112,8 @@ class Generator(Moves):
         b = ir.board
         self.n = b.n_cells
         self.n_kinds_div = max(ir.n_kinds, 1)
+        nbrs = [set(b.neighbours[c]) for c in range(self.n)]
+        self.symmetric_nbrs = all(c in nbrs[x] for c in range(self.n) for x in nbrs[c] if x < self.n)
         self.param_sizes = {CELL: self.n, PLAYER: ir.n_players, KIND: ir.n_kinds, DIR: len(b.directions), ITEM: ir.n_item_kinds}
         self.param_sizes.update({"enum:" + name: len(values) for name, values in ir.enums})  # enumeration parameters
         # Translate in a fixed order so quantifier numbers are stable.
@@ -199,6 +201,11 @@ class Generator(Moves):
             "uses_flood": self.x.uses_flood,
             "n_dilations": len(self.x.dilations),
             "kept_dilations": sorted(self.x.kept_dilations.items()),
+            "kept_members": self.x.kept_members,
+            # the dilation row of cell X (the cells with X as a neighbour): its neighbour
+            # set when neighbourhood is symmetric, as on every board but a one-way graph
+            "symmetric_nbrs": self.symmetric_nbrs,
+            "near_row": "NBR_SETS[X]" if self.symmetric_nbrs else ("NEAR[X >> 2][1 << (X & 3)]" if (n + 3) // 4 * 16 * self.x.words * 8 <= NIBBLE_TABLE_LIMIT else "NEAR1[X]"),
             "pick": self.pick_cells(),
             "chance": self.chance_facts(),
             "again": self.x.uses_again,

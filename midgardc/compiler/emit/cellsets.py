@@ -5,7 +5,8 @@ the same conditions is ``midgardc.runtime.rules.expressions``."""
 
 from __future__ import annotations
 
-from typing import Optional
+import re
+from typing import Optional, Union
 
 from ...errors import BuildError
 from ...ir.nodes import CELL, DIR, Binary, Call, Const, DefineCall, Expr, Local, Quant, Unary
@@ -335,6 +336,7 @@ class CellSets:
                 # the set depends on each cell's own piece only: the state keeps it and its
                 # dilation as pieces are put and taken (keep_dilations() in set_piece())
                 self.kept_dilations[slot] = inner
+                self.kept_members[slot] = kept_changes(sx.args[0])
                 dst = f"near{k}"
                 decls.append(f"const uint64_t* {dst}")
                 prelude.append(f"{dst} = kept_dilation(st, {slot})")
@@ -349,6 +351,56 @@ class CellSets:
             raise BuildError(f"internal error: unknown cell-set operation {sx.op!r}")
         memo[sx] = out
         return out
+
+
+Cond = Union[bool, str]  # a C condition, or a constant one
+
+
+def _not(a: Cond) -> Cond:
+    if isinstance(a, bool):
+        return not a
+    if re.fullmatch(r"\w+ == \d+", a):
+        return a.replace("==", "!=")
+    return f"not ({a})"
+
+
+def _and(a: Cond, b: Cond) -> Cond:
+    if isinstance(a, bool):
+        return b if a else False
+    if isinstance(b, bool):
+        return a if b else False
+    return f"({a}) and ({b})"
+
+
+def _or(a: Cond, b: Cond) -> Cond:
+    if isinstance(a, bool):
+        return True if a else b
+    if isinstance(b, bool):
+        return True if b else a
+    return f"({a}) or ({b})"
+
+
+def member_of(sx: SX, piece: Union[int, str]) -> Cond:
+    """Whether the cell of word ``w`` and bit ``bit`` is in ``sx`` (a set for which
+    _per_cell_piece() holds) when ``piece`` (a piece id, or the C name of one) stands on
+    it, folded where it is constant. It reads nothing from the state, so a placement
+    knows whether its cell joined or left a kept set without waiting for the sets it
+    has just written."""
+    if sx.op == "const":
+        return f"CELLSET_{sx.index}[w] & bit"
+    if sx.op == "pieces":
+        return piece == sx.index if isinstance(piece, int) else f"{piece} == {sx.index}"
+    if sx.op == "not":
+        return _not(member_of(sx.args[0], piece))
+    a, b = (member_of(x, piece) for x in sx.args)
+    return _and(a, b) if sx.op == "and" else _or(a, b)
+
+
+def kept_changes(sx: SX) -> dict[str, Cond]:
+    """For a kept set: whether a cell joins it, or leaves it, when C's ``piece`` is put
+    on it while empty; and whether a cell holding ``piece`` is in it."""
+    was, now = member_of(sx, 0), member_of(sx, "piece")
+    return {"joins": _and(now, _not(was)), "leaves": _and(was, _not(now)), "member": now}
 
 
 def _per_cell_piece(sx: SX) -> bool:

@@ -59,6 +59,7 @@ class Expressions:
         self._cellset_bodies: dict[tuple, int] = {}  # the code of a cell-set function -> its index
         self.dilations: dict[str, int] = {}  # dilated set (C text of a word) -> cache slot in the state
         self.kept_dilations: dict[int, str] = {}  # the slots kept as pieces change (keep_dilations()) -> their set's C text
+        self.kept_members: dict[int, dict] = {}  # the same slots -> when a placement changes them (cellsets.kept_changes())
         self.masks: list[tuple[tuple[int, ...], str]] = []  # (words, comment)
         self._mask_keys: dict[tuple, int] = {}
         self._pure: dict[int, bool] = {}
