@@ -8,6 +8,7 @@ test_differential.py.
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 import shutil
@@ -21,6 +22,8 @@ import pytest
 
 from conftest import MIDGARD, ROOT, SPECS
 from midgardc.compiler import build, codegen
+from midgardc.compiler.emit import cellsets
+from midgardc.compiler.emit.common import SX
 from midgardc.errors import BuildError
 from midgardc.ir.builtins import BUILTINS, INDEXED
 from midgardc.ir.dice import KEEP_VAR
@@ -273,16 +276,25 @@ def test_midgard_playouts_take_the_fast_paths():
     assert "% N_PLAYERS" not in text[text.index("cdef inline void play_move(") :][:3000]  # seat_after(): no division
     assess = text[text.index("cdef void assess_0(") :]
     assess = assess[: assess.index("\n\n\n")]
-    # a search stops at an open region: a level next to an opening cell or a partial one
-    assert "hit |= near[w] & opening[w]" in assess and "hit |= near[w] & partial[w]" in assess
-    # a sole winner with pieces enough fills a closed region a word at a time
+    # a search stops at an open region: a level next to an opening cell, where the cells of
+    # the open regions found join `opening`; a seed open at itself is only noted
+    assert "hit |= near[w] & opening[w]" in assess and "opening[w] |= region[w]" in assess
+    assert "partial" not in assess and "opened[n_opened] = seed" in assess
+    # a sole winner with pieces enough fills a closed region a word at a time, or'ing the
+    # neighbours the search gathered into the kept dilation
     award = text[text.index("cdef bint award_flood_0(") :]
-    assert "put_pieces(st, winner, 0, cells, size, inside)" in award[: award.index("\n\n\n")]
+    assert "put_pieces(st, winner, 0, cells, size, inside, reach)" in award[: award.index("\n\n\n")]
+    assert "st.dilated[0][v] |= reach[v]" in text
     # one dilation slot shared by legality and regions, kept as pieces are put (the set
     # of occupied cells depends on each cell's own piece only)
     assert text.count("kept_dilation(st, 0)") == 2 and "dilate_cached(st" not in text
     put = text[text.index("cdef inline bint put_piece(") :]
     assert "keep_dilations(st, cell)" in put[: put.index("\n\n\n")]
+    # a drop (on a cell known empty) knows from its piece that the cell joins the set
+    put = text[text.index("cdef inline bint put_piece_on_empty(") :]
+    assert "keep_dilations_put(st, cell, piece)" in put[: put.index("\n\n\n")]
+    kept = text[text.index("cdef inline void keep_dilations_put(") :]
+    assert "if piece != 0:  # the cell joins slot 0's set" in kept[: kept.index("\n\n\n")]
     # the fast draw needs one action with one cell parameter picked by cell sets
     breakthrough = codegen.generate_module(load_game_ir(str(SPECS / "classics" / "breakthrough.yaml")))
     assert "nth_cell" not in breakthrough and "gen_legal(st, moves)" in breakthrough
@@ -454,3 +466,46 @@ def test_builds_are_cached_verified_and_safe_when_concurrent(tmp_path):
     out, err = p.communicate(timeout=600)
     assert p.returncode == 0, err
     assert (tmp_path / f"{modules[0]}.sha256").read_text().split()[0] == build._sha256_file(so)
+
+
+# --------------------------------------------------------------------------- kept sets
+
+
+def _small_sets(depth: int):
+    """Every set expression of and/or/not over the piece sets 0..2 and two constant masks,
+    up to ``depth`` operators deep (the shapes a kept set can take)."""
+    leaves = [SX("pieces", index=i) for i in range(3)] + [SX("const", index=i) for i in range(2)]
+    if depth == 0:
+        return leaves
+    smaller = _small_sets(depth - 1)
+    out = list(smaller) + [SX("not", (a,)) for a in smaller]
+    for a, b in itertools.product(leaves, smaller):
+        out += [SX("and", (a, b)), SX("or", (a, b))]
+    return out
+
+
+def _member(sx, piece, masks):
+    if sx.op == "pieces":
+        return piece == sx.index
+    if sx.op == "const":
+        return masks[sx.index]
+    if sx.op == "not":
+        return not _member(sx.args[0], piece, masks)
+    a, b = (_member(x, piece, masks) for x in sx.args)
+    return (a and b) if sx.op == "and" else (a or b)
+
+
+def test_a_kept_set_change_is_worked_out_from_the_piece():
+    # keep_dilations_put() decides from the piece put on an empty cell whether the cell
+    # joins or leaves a kept set: the folded conditions say what the set's algebra says
+    for sx in _small_sets(2):
+        changes = cellsets.kept_changes(sx)
+        for piece, m0, m1 in itertools.product(range(3), (0, 1), (0, 1)):
+            env = {"piece": piece, "bit": 1, "w": 0, "CELLSET_0": [m0], "CELLSET_1": [m1]}
+            was, now = _member(sx, 0, (m0, m1)), _member(sx, piece, (m0, m1))
+            got = {k: bool(v if isinstance(v, bool) else eval(v, env)) for k, v in changes.items()}
+            assert got == {"joins": now and not was, "leaves": was and not now, "member": now}, (sx, piece, m0, m1)
+    # folded where the piece decides alone: Midgard's occupied cells, Go's empty ones
+    occupied, empty = SX("not", (SX("pieces", index=0),)), SX("pieces", index=0)
+    assert cellsets.kept_changes(occupied) == {"joins": "piece != 0", "leaves": False, "member": "piece != 0"}
+    assert cellsets.kept_changes(empty) == {"joins": False, "leaves": "piece != 0", "member": "piece == 0"}
