@@ -910,7 +910,7 @@ cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell, bi
     st.cellsets[piece][cell >> 6] |= bit
     st.zboard ^= ZKEY[cell][0] ^ ZKEY[cell][piece]  # (the position hash's board part)
     st.board[cell] = <board_t>piece
-    keep_dilations(st, cell)
+    keep_dilations_put(st, cell, piece)
     return True
 
 
@@ -1057,7 +1057,7 @@ cdef inline void dilate_cached(State* st, int slot, const uint64_t* s, uint64_t*
                 x = (v << 6) + lowest_bit(gained)
                 gained &= gained - 1
                 for w in range(WORDS):
-                    near[w] |= NEAR[x >> 2][1 << (x & 3)][w]
+                    near[w] |= NBR_SETS[x][w]
     for w in range(WORDS):
         src[w] = s[w]
         out[w] = near[w]
@@ -1083,8 +1083,20 @@ cdef inline void keep_dilations(State* st, int cell) noexcept nogil:
         if not (st.dilated_from[1][w] & bit):
             st.dilated_from[1][w] |= bit
             for v in range(WORDS):
-                st.dilated[1][v] |= NEAR[cell >> 2][1 << (cell & 3)][v]
+                st.dilated[1][v] |= NBR_SETS[cell][v]
     elif st.dilated_from[1][w] & bit:
+        st.dilated_from[1][w] &= ~bit
+        st.dilated_stale[1] = True
+
+
+cdef inline void keep_dilations_put(State* st, int cell, int piece) noexcept nogil:
+    """keep_dilations() after `piece` was put on the empty `cell`: whether the cell was in
+    each kept set (holding nothing) and is now (holding `piece`) follows from the pieces
+    alone, so nothing is read back from the cell sets just written."""
+    cdef int w = cell >> 6
+    cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
+    cdef int v
+    if piece != 0:  # the cell leaves slot 1's set
         st.dilated_from[1][w] &= ~bit
         st.dilated_stale[1] = True
 
@@ -1891,6 +1903,7 @@ cdef dict stats_from(const State* start, bint deal, long long n, uint64_t seed):
     if moves == NULL:
         raise MemoryError()
     memset(&stats, 0, sizeof(Stats))
+    kept_dilation(&first, 1)  # (brought up to date once here, not in every game)
     try:
         while done < n:
             chunk = min(n - done, <long long>PLAYOUT_CHUNK)

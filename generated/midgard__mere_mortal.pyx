@@ -1129,7 +1129,7 @@ cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell, bi
     st.cellsets[0][cell >> 6] &= ~bit
     st.cellsets[piece][cell >> 6] |= bit
     st.board[cell] = <board_t>piece
-    keep_dilations(st, cell)
+    keep_dilations_put(st, cell, piece)
     return True
 
 
@@ -1276,7 +1276,7 @@ cdef inline void dilate_cached(State* st, int slot, const uint64_t* s, uint64_t*
                 x = (v << 6) + lowest_bit(gained)
                 gained &= gained - 1
                 for w in range(WORDS):
-                    near[w] |= NEAR[x >> 2][1 << (x & 3)][w]
+                    near[w] |= NBR_SETS[x][w]
     for w in range(WORDS):
         src[w] = s[w]
         out[w] = near[w]
@@ -1302,10 +1302,23 @@ cdef inline void keep_dilations(State* st, int cell) noexcept nogil:
         if not (st.dilated_from[0][w] & bit):
             st.dilated_from[0][w] |= bit
             for v in range(WORDS):
-                st.dilated[0][v] |= NEAR[cell >> 2][1 << (cell & 3)][v]
+                st.dilated[0][v] |= NBR_SETS[cell][v]
     elif st.dilated_from[0][w] & bit:
         st.dilated_from[0][w] &= ~bit
         st.dilated_stale[0] = True
+
+
+cdef inline void keep_dilations_put(State* st, int cell, int piece) noexcept nogil:
+    """keep_dilations() after `piece` was put on the empty `cell`: whether the cell was in
+    each kept set (holding nothing) and is now (holding `piece`) follows from the pieces
+    alone, so nothing is read back from the cell sets just written."""
+    cdef int w = cell >> 6
+    cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
+    cdef int v
+    if piece != 0:  # the cell joins slot 0's set
+        st.dilated_from[0][w] |= bit
+        for v in range(WORDS):
+            st.dilated[0][v] |= NBR_SETS[cell][v]
 
 
 # ---------------------------------------------------------------------------- lines, moves and turns
@@ -1762,9 +1775,10 @@ cdef int sole_winner(State* st, const int* cells, int size, const uint64_t* insi
     return winner if n_best == 1 else -1
 
 
-cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, int size, const uint64_t* inside) noexcept nogil:
+cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, int size, const uint64_t* inside, const uint64_t* reach) noexcept nogil:
     """put_piece() on cells[:size] (the set `inside`; the owner's hand holds that many
-    pieces): when they are all empty, the cell sets a word at a time."""
+    pieces): when they are all empty, the cell sets a word at a time. reach: the
+    neighbours of those cells, which the search has already gathered."""
     cdef int j
     cdef int piece = 1 + owner * N_KINDS + kind
     cdef uint64_t taken = 0
@@ -1781,19 +1795,18 @@ cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, in
         # the kept set of slot 0 (see keep_dilations()): a cell's membership
         # depends on its own piece, the same on every cell now, so the first cell tells
         # whether they all joined it (their rows are added below) or all left it
+        # (worked out from the piece, not read back from the sets just written)
         w = cells[0] >> 6
-        joined_0 = (((VALID[w] & ~st.cellsets[0][w])) & bit) != 0
+        joined_0 = piece != 0
         for v in range(WORDS):
             if joined_0:
                 st.dilated_from[0][v] |= inside[v]
+                st.dilated[0][v] |= reach[v]  # (the dilation of the cells that joined)
             elif st.dilated_from[0][v] & inside[v]:
                 st.dilated_from[0][v] &= ~inside[v]
                 st.dilated_stale[0] = True
         for j in range(size):
             st.board[cells[j]] = <board_t>piece
-            if joined_0:
-                for v in range(WORDS):
-                    st.dilated[0][v] |= NEAR[cells[j] >> 2][1 << (cells[j] & 3)][v]
         return
     for j in range(size):
         put_piece(st, owner, kind, cells[j])
@@ -1807,9 +1820,9 @@ cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, in
 
 
 
-cdef bint award_flood_0(State* st, const int* cells, int size, const uint64_t* inside, const uint64_t* firsts, int first, int f0) noexcept nogil:
+cdef bint award_flood_0(State* st, const int* cells, int size, const uint64_t* inside, const uint64_t* reach, const uint64_t* firsts, int first, int f0) noexcept nogil:
     """Award the closed region `inside` (cells[:size], found from the seed cells[0],
-    level by level). A sole winner with pieces
+    level by level; reach: their neighbours). A sole winner with pieces
     enough fills it whatever the order; otherwise the order decides which cells are
     filled, so it is worked out as the search without sets finds it (breadth-first from
     the seed in neighbour order, priority cells first) and award_region() gives the cells."""
@@ -1821,7 +1834,7 @@ cdef bint award_flood_0(State* st, const int* cells, int size, const uint64_t* i
     cdef int k, m
     cdef int winner = sole_winner(st, cells, size, inside)
     if winner >= 0 and st.hands[winner][0] >= size:
-        put_pieces(st, winner, 0, cells, size, inside)
+        put_pieces(st, winner, 0, cells, size, inside, reach)
         return True
     memset(seen, 0, sizeof(seen))
     add_cell(seen, cells[0])
@@ -1856,16 +1869,22 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
     of the last one's cells (grow_level()) that are members not yet visited. The
     regions found, and the order in which closed ones are filled, are those of the
     cell-by-cell search."""
-    cdef uint64_t visited[WORDS]       # the cells of the regions found so far
     cdef uint64_t members[WORDS]       # the cells that belong to regions (in the current state)
-    cdef uint64_t opening[WORDS]       # the cells that open a region they touch
-    cdef uint64_t partial[WORDS]       # the cells of open regions whose search stopped early
-    cdef uint64_t pending[WORDS]       # their cells whose neighbours are not visited yet
+    cdef uint64_t free[WORDS]          # the members not visited yet: what a search may still take
+    cdef uint64_t visited[WORDS]       # the cells visited before the sets were last computed
+    cdef uint64_t opening[WORDS]       # the cells that open a region they touch; and the cells
+                                       # of the open regions found since the sets were computed
+                                       # (a region that touches one is that open region)
+    cdef uint64_t pending[WORDS]       # cells of open regions whose neighbours are not visited yet
     cdef bint is_open
+    cdef int opened[N_CELLS]           # the seeds found open at themselves, not marked yet
+    cdef int n_opened = 0
+    cdef int j
     cdef uint64_t firsts[WORDS]        # the cells filled first
     cdef uint64_t region[WORDS]        # the region being grown
     cdef uint64_t level[WORDS]         # its cells found last
     cdef uint64_t near[WORDS]          # the neighbours of the level's cells
+    cdef uint64_t reach[WORDS]         # the neighbours of the region's cells
     cdef int cells[N_CELLS]            # the region's cells, level by level
     cdef int size
     cdef uint64_t hit, grown
@@ -1874,9 +1893,10 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
     cdef int seed_around
     cdef int seed_slot
     memset(visited, 0, sizeof(visited))
-    memset(partial, 0, sizeof(partial))
     memset(pending, 0, sizeof(pending))
     cellset_1(st, members, opening, firsts)
+    for w in range(WORDS):
+        free[w] = members[w]
     seed_around = f0
     for seed_slot in range(DEGREE[seed_around]):
         seed = NBRS[seed_around][seed_slot]
@@ -1884,18 +1904,28 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
             # a region was filled: the sets describe the old board (computed only when
             # another seed follows a fill)
             # first finish the open regions left unfinished, on that old board, so that
-            # `visited` holds what a search without early stops would have visited
+            # the cells visited are those a search without early stops would have
+            # visited (the seeds found open at themselves are marked now)
+            for j in range(n_opened):
+                if has_cell(free, opened[j]):
+                    for w in range(WORDS):
+                        free[w] &= ~ONE_CELL[opened[j]][w]
+                        pending[w] |= ONE_CELL[opened[j]][w]
+            n_opened = 0
             while True:
                 grow_level(pending, near, cells, 0)  # (the list is not needed: scratch)
                 grown = 0
                 for w in range(WORDS):
-                    pending[w] = near[w] & members[w] & ~visited[w]
-                    visited[w] |= pending[w]
+                    pending[w] = near[w] & free[w]
+                    free[w] &= ~pending[w]
                     grown |= pending[w]
                 if grown == 0:
                     break
-            memset(partial, 0, sizeof(partial))
+            for w in range(WORDS):
+                visited[w] |= members[w] & ~free[w]  # (a search visits members only)
             cellset_1(st, members, opening, firsts)
+            for w in range(WORDS):
+                free[w] = members[w] & ~visited[w]
             stale = False
         # (the seed as a one-cell set, word by word: every index below is a constant,
         # so the sets stay in registers; indexing them by the seed's word would keep
@@ -1904,59 +1934,55 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
             continue
         hit = 0
         for w in range(WORDS):
-            hit |= members[w] & ~visited[w] & ONE_CELL[seed][w]
+            hit |= free[w] & ONE_CELL[seed][w]
         if hit == 0:
             continue
         hit = 0
         for w in range(WORDS):
-            visited[w] |= ONE_CELL[seed][w]
             near[w] = NBR_SETS[seed][w]
             hit |= near[w] & opening[w]
         if hit:
-            # open at the seed itself (the common case): left unfinished like any open
-            # region whose search stopped early
-            for w in range(WORDS):
-                partial[w] |= ONE_CELL[seed][w]
-                pending[w] |= ONE_CELL[seed][w]
+            # open at the seed itself (the common case): noted, and marked visited only
+            # if a fill follows (see `stale`). Until then a search that meets the seed
+            # grows into it and finds it open: the same answer, the seed's region open.
+            opened[n_opened] = seed
+            n_opened += 1
             continue
         for w in range(WORDS):
+            free[w] &= ~ONE_CELL[seed][w]
             region[w] = ONE_CELL[seed][w]
             level[w] = ONE_CELL[seed][w]
+            reach[w] = near[w]
         cells[0] = seed
         size = 1
-        # stop growing as soon as the region is known to be open (a level next to an
-        # opening cell, or next to a cell of an open region left unfinished): an open
-        # region is never filled, and the rest of it is grown only before the board
-        # next changes
+        # stop growing as soon as the region is known to be open (a level next to a cell
+        # of `opening`): an open region is never filled, and the rest of it is grown
+        # only before the board next changes
         is_open = False
         while True:
-            hit = 0
-            for w in range(WORDS):
-                hit |= near[w] & partial[w]
-            if hit:
-                is_open = True
-                break
             grown = 0
             for w in range(WORDS):
-                level[w] = near[w] & members[w] & ~visited[w]
+                level[w] = near[w] & free[w]
                 grown |= level[w]
             if grown == 0:
                 break
             for w in range(WORDS):
-                visited[w] |= level[w]
+                free[w] &= ~level[w]
                 region[w] |= level[w]
             size = grow_level(level, near, cells, size)
+            hit = 0
             for w in range(WORDS):
+                reach[w] |= near[w]
                 hit |= near[w] & opening[w]
             if hit:
                 is_open = True
                 break
         if is_open:
             for w in range(WORDS):
-                partial[w] |= region[w]
+                opening[w] |= region[w]
                 pending[w] |= level[w]
             continue
-        if award_flood_0(st, cells, size, region, firsts, st.current, f0):
+        if award_flood_0(st, cells, size, region, reach, firsts, st.current, f0):
             stale = True
 
 
@@ -2223,6 +2249,7 @@ cdef dict stats_from(const State* start, bint deal, long long n, uint64_t seed):
     if moves == NULL:
         raise MemoryError()
     memset(&stats, 0, sizeof(Stats))
+    kept_dilation(&first, 0)  # (brought up to date once here, not in every game)
     try:
         while done < n:
             chunk = min(n - done, <long long>PLAYOUT_CHUNK)

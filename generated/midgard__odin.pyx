@@ -1129,7 +1129,7 @@ cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell, bi
     st.cellsets[0][cell >> 6] &= ~bit
     st.cellsets[piece][cell >> 6] |= bit
     st.board[cell] = <board_t>piece
-    keep_dilations(st, cell)
+    keep_dilations_put(st, cell, piece)
     return True
 
 
@@ -1276,7 +1276,7 @@ cdef inline void dilate_cached(State* st, int slot, const uint64_t* s, uint64_t*
                 x = (v << 6) + lowest_bit(gained)
                 gained &= gained - 1
                 for w in range(WORDS):
-                    near[w] |= NEAR[x >> 2][1 << (x & 3)][w]
+                    near[w] |= NBR_SETS[x][w]
     for w in range(WORDS):
         src[w] = s[w]
         out[w] = near[w]
@@ -1302,10 +1302,23 @@ cdef inline void keep_dilations(State* st, int cell) noexcept nogil:
         if not (st.dilated_from[0][w] & bit):
             st.dilated_from[0][w] |= bit
             for v in range(WORDS):
-                st.dilated[0][v] |= NEAR[cell >> 2][1 << (cell & 3)][v]
+                st.dilated[0][v] |= NBR_SETS[cell][v]
     elif st.dilated_from[0][w] & bit:
         st.dilated_from[0][w] &= ~bit
         st.dilated_stale[0] = True
+
+
+cdef inline void keep_dilations_put(State* st, int cell, int piece) noexcept nogil:
+    """keep_dilations() after `piece` was put on the empty `cell`: whether the cell was in
+    each kept set (holding nothing) and is now (holding `piece`) follows from the pieces
+    alone, so nothing is read back from the cell sets just written."""
+    cdef int w = cell >> 6
+    cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
+    cdef int v
+    if piece != 0:  # the cell joins slot 0's set
+        st.dilated_from[0][w] |= bit
+        for v in range(WORDS):
+            st.dilated[0][v] |= NBR_SETS[cell][v]
 
 
 # ---------------------------------------------------------------------------- lines, moves and turns
@@ -1758,9 +1771,10 @@ cdef int sole_winner(State* st, const int* cells, int size, const uint64_t* insi
     return winner if n_best == 1 else -1
 
 
-cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, int size, const uint64_t* inside) noexcept nogil:
+cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, int size, const uint64_t* inside, const uint64_t* reach) noexcept nogil:
     """put_piece() on cells[:size] (the set `inside`; the owner's hand holds that many
-    pieces): when they are all empty, the cell sets a word at a time."""
+    pieces): when they are all empty, the cell sets a word at a time. reach: the
+    neighbours of those cells, which the search has already gathered."""
     cdef int j
     cdef int piece = 1 + owner * N_KINDS + kind
     cdef uint64_t taken = 0
@@ -1777,19 +1791,18 @@ cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, in
         # the kept set of slot 0 (see keep_dilations()): a cell's membership
         # depends on its own piece, the same on every cell now, so the first cell tells
         # whether they all joined it (their rows are added below) or all left it
+        # (worked out from the piece, not read back from the sets just written)
         w = cells[0] >> 6
-        joined_0 = (((VALID[w] & ~st.cellsets[0][w])) & bit) != 0
+        joined_0 = piece != 0
         for v in range(WORDS):
             if joined_0:
                 st.dilated_from[0][v] |= inside[v]
+                st.dilated[0][v] |= reach[v]  # (the dilation of the cells that joined)
             elif st.dilated_from[0][v] & inside[v]:
                 st.dilated_from[0][v] &= ~inside[v]
                 st.dilated_stale[0] = True
         for j in range(size):
             st.board[cells[j]] = <board_t>piece
-            if joined_0:
-                for v in range(WORDS):
-                    st.dilated[0][v] |= NEAR[cells[j] >> 2][1 << (cells[j] & 3)][v]
         return
     for j in range(size):
         put_piece(st, owner, kind, cells[j])
@@ -1802,9 +1815,9 @@ cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, in
 
 
 
-cdef bint award_flood_0(State* st, const int* cells, int size, const uint64_t* inside, const uint64_t* firsts, int first) noexcept nogil:
+cdef bint award_flood_0(State* st, const int* cells, int size, const uint64_t* inside, const uint64_t* reach, const uint64_t* firsts, int first) noexcept nogil:
     """Award the closed region `inside` (cells[:size], found from the seed cells[0],
-    level by level). A sole winner with pieces
+    level by level; reach: their neighbours). A sole winner with pieces
     enough fills it whatever the order; otherwise the order decides which cells are
     filled, so it is worked out as the search without sets finds it (breadth-first from
     the seed in neighbour order, priority cells first) and award_region() gives the cells."""
@@ -1816,7 +1829,7 @@ cdef bint award_flood_0(State* st, const int* cells, int size, const uint64_t* i
     cdef int k, m
     cdef int winner = sole_winner(st, cells, size, inside)
     if winner >= 0 and st.hands[winner][0] >= size:
-        put_pieces(st, winner, 0, cells, size, inside)
+        put_pieces(st, winner, 0, cells, size, inside, reach)
         return True
     memset(seen, 0, sizeof(seen))
     add_cell(seen, cells[0])
@@ -1851,12 +1864,14 @@ cdef void assess_0(State* st) noexcept nogil:
     of the last one's cells (grow_level()) that are members not yet visited. The
     regions found, and the order in which closed ones are filled, are those of the
     cell-by-cell search."""
-    cdef uint64_t visited[WORDS]       # the cells of the regions found so far
     cdef uint64_t members[WORDS]       # the cells that belong to regions (in the current state)
+    cdef uint64_t free[WORDS]          # the members not visited yet: what a search may still take
+    cdef uint64_t visited[WORDS]       # the cells visited before the sets were last computed
     cdef uint64_t firsts[WORDS]        # the cells filled first
     cdef uint64_t region[WORDS]        # the region being grown
     cdef uint64_t level[WORDS]         # its cells found last
     cdef uint64_t near[WORDS]          # the neighbours of the level's cells
+    cdef uint64_t reach[WORDS]         # the neighbours of the region's cells
     cdef int cells[N_CELLS]            # the region's cells, level by level
     cdef int size
     cdef uint64_t hit, grown
@@ -1864,11 +1879,17 @@ cdef void assess_0(State* st) noexcept nogil:
     cdef bint stale = False            # a region was filled since the sets were computed
     memset(visited, 0, sizeof(visited))
     cellset_1(st, members, firsts)
+    for w in range(WORDS):
+        free[w] = members[w]
     for seed in range(N_CELLS):
         if stale:
             # a region was filled: the sets describe the old board (computed only when
             # another seed follows a fill)
+            for w in range(WORDS):
+                visited[w] |= members[w] & ~free[w]  # (a search visits members only)
             cellset_1(st, members, firsts)
+            for w in range(WORDS):
+                free[w] = members[w] & ~visited[w]
             stale = False
         # (the seed as a one-cell set, word by word: every index below is a constant,
         # so the sets stay in registers; indexing them by the seed's word would keep
@@ -1877,29 +1898,33 @@ cdef void assess_0(State* st) noexcept nogil:
             continue
         hit = 0
         for w in range(WORDS):
-            hit |= members[w] & ~visited[w] & ONE_CELL[seed][w]
+            hit |= free[w] & ONE_CELL[seed][w]
         if hit == 0:
             continue
+        hit = 0
         for w in range(WORDS):
-            visited[w] |= ONE_CELL[seed][w]
             near[w] = NBR_SETS[seed][w]
         for w in range(WORDS):
+            free[w] &= ~ONE_CELL[seed][w]
             region[w] = ONE_CELL[seed][w]
             level[w] = ONE_CELL[seed][w]
+            reach[w] = near[w]
         cells[0] = seed
         size = 1
         while True:
             grown = 0
             for w in range(WORDS):
-                level[w] = near[w] & members[w] & ~visited[w]
+                level[w] = near[w] & free[w]
                 grown |= level[w]
             if grown == 0:
                 break
             for w in range(WORDS):
-                visited[w] |= level[w]
+                free[w] &= ~level[w]
                 region[w] |= level[w]
             size = grow_level(level, near, cells, size)
-        if award_flood_0(st, cells, size, region, firsts, st.last):
+            for w in range(WORDS):
+                reach[w] |= near[w]
+        if award_flood_0(st, cells, size, region, reach, firsts, st.last):
             stale = True
 
 
@@ -2165,6 +2190,7 @@ cdef dict stats_from(const State* start, bint deal, long long n, uint64_t seed):
     if moves == NULL:
         raise MemoryError()
     memset(&stats, 0, sizeof(Stats))
+    kept_dilation(&first, 0)  # (brought up to date once here, not in every game)
     try:
         while done < n:
             chunk = min(n - done, <long long>PLAYOUT_CHUNK)

@@ -945,7 +945,7 @@ cdef inline void dilate_cached(State* st, int slot, const uint64_t* s, uint64_t*
                 x = (v << 6) + lowest_bit(gained)
                 gained &= gained - 1
                 for w in range(WORDS):
-                    near[w] |= NEAR[x >> 2][1 << (x & 3)][w]
+                    near[w] |= NBR_SETS[x][w]
     for w in range(WORDS):
         src[w] = s[w]
         out[w] = near[w]
