@@ -1877,7 +1877,7 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
                                        # (a region that touches one is that open region)
     cdef uint64_t pending[WORDS]       # cells of open regions whose neighbours are not visited yet
     cdef bint is_open
-    cdef int opened[N_CELLS]           # the seeds found open at themselves, not marked yet
+    cdef int opened[N_CELLS]           # the seeds found open at themselves, not tested or marked yet
     cdef int n_opened = 0
     cdef int j
     cdef uint64_t firsts[WORDS]        # the cells filled first
@@ -1934,19 +1934,20 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
             continue
         hit = 0
         for w in range(WORDS):
-            hit |= free[w] & ONE_CELL[seed][w]
-        if hit == 0:
-            continue
-        hit = 0
-        for w in range(WORDS):
             near[w] = NBR_SETS[seed][w]
             hit |= near[w] & opening[w]
         if hit:
-            # open at the seed itself (the common case): noted, and marked visited only
-            # if a fill follows (see `stale`). Until then a search that meets the seed
-            # grows into it and finds it open: the same answer, the seed's region open.
+            # open at itself (the common case), if a member not visited yet: noted, and
+            # only if a fill follows is it tested and marked visited (see `stale`). Until
+            # then a search that meets the seed grows into it and finds it open: the same
+            # answer, the seed's region open.
             opened[n_opened] = seed
             n_opened += 1
+            continue
+        hit = 0
+        for w in range(WORDS):
+            hit |= free[w] & ONE_CELL[seed][w]
+        if hit == 0:
             continue
         for w in range(WORDS):
             free[w] &= ~ONE_CELL[seed][w]

@@ -1898,12 +1898,11 @@ cdef void assess_0(State* st) noexcept nogil:
             continue
         hit = 0
         for w in range(WORDS):
+            near[w] = NBR_SETS[seed][w]
+        for w in range(WORDS):
             hit |= free[w] & ONE_CELL[seed][w]
         if hit == 0:
             continue
-        hit = 0
-        for w in range(WORDS):
-            near[w] = NBR_SETS[seed][w]
         for w in range(WORDS):
             free[w] &= ~ONE_CELL[seed][w]
             region[w] = ONE_CELL[seed][w]
