@@ -1645,7 +1645,7 @@ cdef inline void count_influence(State* st, const int* cells, int size, const ui
     for j in range(size):
         cell = cells[j]
         for w in range(WORDS):
-            outside = NBR_SETS[cell][w] & ~inside[w]
+            outside = NBR_SETS[cell][w]  # (a region's cells are empty: no piece of p is inside)
             for p in range(N_PLAYERS):
                 influence[p] += <int>popcount(outside & owned[p][w])
 
@@ -1785,9 +1785,7 @@ cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, in
     cdef int v, w
     cdef uint64_t bit = (<uint64_t>1) << (cells[0] & 63)
     cdef bint joined_0
-    for v in range(WORDS):
-        taken |= inside[v] & ~st.cellsets[0][v]
-    if taken == 0:
+    if True:  # (a region's cells are empty)
         st.hands[owner][kind] -= size
         for v in range(WORDS):
             st.cellsets[0][v] &= ~inside[v]
@@ -1930,8 +1928,6 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
         # (the seed as a one-cell set, word by word: every index below is a constant,
         # so the sets stay in registers; indexing them by the seed's word would keep
         # them in memory, each update a store the next test waits for)
-        if seed >= N_CELLS:
-            continue
         hit = 0
         for w in range(WORDS):
             near[w] = NBR_SETS[seed][w]

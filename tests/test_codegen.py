@@ -509,3 +509,18 @@ def test_a_kept_set_change_is_worked_out_from_the_piece():
     occupied, empty = SX("not", (SX("pieces", index=0),)), SX("pieces", index=0)
     assert cellsets.kept_changes(occupied) == {"joins": "piece != 0", "leaves": False, "member": "piece != 0"}
     assert cellsets.kept_changes(empty) == {"joins": False, "leaves": "piece != 0", "member": "piece == 0"}
+
+
+def test_regions_of_empty_cells_are_known_to_hold_no_piece():
+    # "empty(c) and ...": the fill skips its emptiness test and the influence count skips
+    # the region's own cells (Midgard); a membership that takes in pieces keeps both
+    empty, occupied = SX("pieces", index=0), SX("not", (SX("pieces", index=0),))
+    assert cellsets.within_empty(SX("and", (SX("const", index=1), empty)))
+    assert not cellsets.within_empty(SX("or", (SX("const", index=1), empty)))
+    assert not cellsets.within_empty(occupied) and not cellsets.within_empty(SX("pieces", index=2))
+    midgard = codegen.generate_module(load_game_ir(MIDGARD))
+    count = midgard[midgard.index("cdef inline void count_influence(") :]
+    assert "& ~inside[w]" not in count[: count.index("\n\n\n")]
+    held = codegen.generate_module(load_game_ir(str(ROOT / "tests" / "data" / "regions.yaml"), "held-cells"))
+    count = held[held.index("cdef inline void count_influence(") :]
+    assert "& ~inside[w]" in count[: count.index("\n\n\n")] and "taken |= inside[v] & ~st.cellsets[0][v]" in held

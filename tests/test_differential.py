@@ -109,6 +109,8 @@ def test_region_searches_that_stop_early_change_nothing():
     check_games(REGIONS, None, 300, SEED + 3)
     # ... and with a priority the compiled search evaluates cell by cell (no cell set)
     check_games(REGIONS, "counted-priority", 300, SEED + 4)
+    # ... and with regions that may hold pieces (members that are not all empty)
+    check_games(REGIONS, "held-cells", 300, SEED + 5)
 
 
 def test_interpreter_playouts_is_the_loop_these_tests_use():

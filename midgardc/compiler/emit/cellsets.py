@@ -403,6 +403,16 @@ def kept_changes(sx: SX) -> dict[str, Cond]:
     return {"joins": _and(now, _not(was)), "leaves": _and(was, _not(now)), "member": now}
 
 
+def within_empty(sx: SX) -> bool:
+    """Whether every cell of ``sx`` is empty, read off its algebra (an "and" with the
+    empty cells' set)."""
+    if sx.op == "pieces":
+        return sx.index == 0
+    if sx.op == "and":
+        return any(within_empty(a) for a in sx.args)
+    return False
+
+
 def _per_cell_piece(sx: SX) -> bool:
     """Whether a cell's membership of ``sx`` depends on the piece on that cell alone (set
     algebra over the piece sets and constant masks): it changes only where a piece is put

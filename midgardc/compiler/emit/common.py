@@ -378,6 +378,11 @@ class RegionFn:
     # grown a level at a time as sets (templates/regions.pyx.j2): membership is a cell
     # set and opening is one too, or there is none; else searched cell by cell
     flood: bool = False
+    # every member cell is empty (membership is "empty(c) and ..."): a region's cells hold
+    # no piece, so nobody's pieces are inside it and all of them can take one
+    empty_members: bool = False
+    # every seed is a board cell (neighbours, or all cells): no off-board test
+    seeds_on_board: bool = False
 
 
 @dataclass

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ...ir.nodes import CELL, AssessRegions, Expr
+from .cellsets import within_empty
 from .common import comment_text, unparse, unparse_domain, free_locals, Var, Scope, RegionFn
 
 
@@ -73,6 +74,8 @@ class Regions:
                 priority_set=priority_set,
                 sets_call=sets_call,
                 flood=self.sets_enabled and member_set is not None and (eff.open_if is None or open_set is not None),
+                empty_members=member_set is not None and within_empty(self.to_set(eff.member, eff.var, outer)),
+                seeds_on_board=eff.seeds is None or eff.seeds.kind in ("neighbours", "cells"),
             )
             self.regions.append(fn)
         args = "".join(", " + scope[n].cname for n in names)
