@@ -1118,7 +1118,7 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
         t0[w] = st.cellsets[0][w]
     pull_cells(t0, pulled0, 7)
     for w in range(WORDS):
-        cand0[w] = (st.cellsets[0][w] & (VALID[w] & ~(pulled0[w] & CELLSET_0[w])))
+        cand0[w] = (st.cellsets[0][w] & ~(pulled0[w] & CELLSET_0[w]))
 
 
 # ---------------------------------------------------------------------------- legal moves

@@ -1691,7 +1691,7 @@ cdef inline void cellset_3(State* st, uint64_t* cand2) noexcept nogil:
     s0 = 0
     s1 = st.current
     for w in range(WORDS):
-        cand2[w] = (kind_word(st, s0, w) & (VALID[w] & ~owner_word(st, s1, w)))
+        cand2[w] = (kind_word(st, s0, w) & ~owner_word(st, s1, w))
 
 
 # cellset 4:

@@ -1469,7 +1469,7 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     cdef const uint64_t* near0
     near0 = kept_dilation(st, 0)
     for w in range(WORDS):
-        cand0[w] = (st.cellsets[0][w] & (VALID[w] & ~(st.cellsets[0][w] & (CELLSET_0[w] | near0[w]))))
+        cand0[w] = (st.cellsets[0][w] & ~(st.cellsets[0][w] & (CELLSET_0[w] | near0[w])))
 
 
 # cellset 1:
@@ -1482,7 +1482,7 @@ cdef inline void cellset_1(State* st, uint64_t* members, uint64_t* opening, uint
     near0 = kept_dilation(st, 0)
     for w in range(WORDS):
         members[w] = (st.cellsets[0][w] & (CELLSET_0[w] | near0[w]))
-        opening[w] = (st.cellsets[0][w] & (VALID[w] & ~(st.cellsets[0][w] & (CELLSET_0[w] | near0[w]))))
+        opening[w] = (st.cellsets[0][w] & ~(st.cellsets[0][w] & (CELLSET_0[w] | near0[w])))
         firsts[w] = CELLSET_1[w]
 
 

@@ -309,6 +309,13 @@ class CellSets:
             out = {"owner": f"owner_word(st, {var}, w)", "kind": f"kind_word(st, {var}, w)", "scalar": f"all_if({var}, w)"}[sx.op]
         elif sx.op == "not":
             out = f"(VALID[w] & ~{self._emit_set(sx.args[0], decls, prelude, memo)})"
+        elif sx.op == "and" and [x.op == "not" for x in sx.args].count(True) == 1:
+            # x and not y: every set here is of board cells, so x already keeps the "not"'s
+            # VALID mask and y's complement needs none
+            x, y = sx.args if sx.args[1].op == "not" else sx.args[::-1]
+            a = self._emit_set(x, decls, prelude, memo)
+            b = self._emit_set(y.args[0], decls, prelude, memo)
+            out = f"({a} & ~{b})"
         elif sx.op in ("and", "or"):
             a = self._emit_set(sx.args[0], decls, prelude, memo)
             b = self._emit_set(sx.args[1], decls, prelude, memo)
