@@ -1758,12 +1758,21 @@ cdef inline int grow_level(const uint64_t* level, uint64_t* out, int* cells, int
     return n
 
 
-cdef int sole_winner(State* st, const int* cells, int size, const uint64_t* inside) noexcept nogil:
+cdef int sole_winner(State* st, const int* cells, int size, const uint64_t* inside, const uint64_t* reach) noexcept nogil:
     """The player with the most influence on the closed region `inside` (its cells
-    listed in cells[:size]), as award_region() counts it; -1 when the most is shared."""
+    listed in cells[:size]; reach: their neighbours), as award_region() counts it; -1
+    when the most is shared."""
     cdef int influence[N_PLAYERS]
     cdef int p, best, winner, n_best
-    count_influence(st, cells, size, inside, influence)
+    cdef int w
+    if size == 1:
+        # (most closed regions: one cell, whose neighbours are `reach`, each counted once)
+        for p in range(N_PLAYERS):
+            influence[p] = 0
+            for w in range(WORDS):
+                influence[p] += <int>popcount(reach[w] & owner_word(st, p, w))
+    else:
+        count_influence(st, cells, size, inside, influence)
     best = influence[0]
     winner = 0
     for p in range(1, N_PLAYERS):
@@ -1830,7 +1839,7 @@ cdef bint award_flood_0(State* st, const int* cells, int size, const uint64_t* i
     cdef int order[N_CELLS]            # the same cells in filling order: priority cells first
     cdef int later[N_CELLS]            # (while ordering) the cells after the priority ones
     cdef int k, m
-    cdef int winner = sole_winner(st, cells, size, inside)
+    cdef int winner = sole_winner(st, cells, size, inside, reach)
     if winner >= 0 and st.hands[winner][0] >= size:
         put_pieces(st, winner, 0, cells, size, inside, reach)
         return True
