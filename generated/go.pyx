@@ -884,14 +884,16 @@ cdef inline bint put_piece(State* st, int owner, int kind, int cell) noexcept no
     change) for nobody, the off-board cell or an empty hand."""
     cdef int piece = 1 + owner * N_KINDS + kind
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
+    cdef int old
     if owner < 0 or cell >= N_CELLS or st.hands[owner][kind] <= 0:
         return False
+    old = st.board[cell]
     st.hands[owner][kind] -= 1
-    st.cellsets[st.board[cell]][cell >> 6] &= ~bit
+    st.cellsets[old][cell >> 6] &= ~bit
     st.cellsets[piece][cell >> 6] |= bit
-    st.zboard ^= ZKEY[cell][st.board[cell]] ^ ZKEY[cell][piece]  # (the position hash's board part)
+    st.zboard ^= ZKEY[cell][old] ^ ZKEY[cell][piece]  # (the position hash's board part)
     st.board[cell] = <board_t>piece
-    keep_dilations(st, cell)
+    keep_dilations(st, cell, old, piece)
     return True
 
 
@@ -910,7 +912,7 @@ cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell, bi
     st.cellsets[piece][cell >> 6] |= bit
     st.zboard ^= ZKEY[cell][0] ^ ZKEY[cell][piece]  # (the position hash's board part)
     st.board[cell] = <board_t>piece
-    keep_dilations_put(st, cell, piece)
+    keep_dilations(st, cell, 0, piece)  # (the cell was empty: C folds the tests on `old`)
     return True
 
 
@@ -1072,31 +1074,20 @@ cdef inline const uint64_t* kept_dilation(State* st, int slot) noexcept nogil:
     return st.dilated[slot]
 
 
-cdef inline void keep_dilations(State* st, int cell) noexcept nogil:
-    """After the piece on `cell` changed: keep each kept slot's set (a cell's membership
-    depends on its own piece only) and add the cell's neighbours to its dilation when the
-    cell joined it (dilation distributes over union); a cell that left marks it stale."""
+cdef inline void keep_dilations(State* st, int cell, int old, int piece) noexcept nogil:
+    """After piece id `old` on `cell` gave way to `piece`: keep each kept slot's set and
+    add the cell's neighbours to its dilation when the cell joined it (dilation
+    distributes over union); a cell that left marks it stale. Whether the cell was and is
+    in a set follows from the two pieces alone (a cell's membership depends on its own
+    piece), so nothing is read back from the cell sets just written."""
     cdef int w = cell >> 6
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
     cdef int v
-    if (st.cellsets[0][w]) & bit:  # slot 1
-        if not (st.dilated_from[1][w] & bit):
-            st.dilated_from[1][w] |= bit
-            for v in range(WORDS):
-                st.dilated[1][v] |= NBR_SETS[cell][v]
-    elif st.dilated_from[1][w] & bit:
-        st.dilated_from[1][w] &= ~bit
-        st.dilated_stale[1] = True
-
-
-cdef inline void keep_dilations_put(State* st, int cell, int piece) noexcept nogil:
-    """keep_dilations() after `piece` was put on the empty `cell`: whether the cell was in
-    each kept set (holding nothing) and is now (holding `piece`) follows from the pieces
-    alone, so nothing is read back from the cell sets just written."""
-    cdef int w = cell >> 6
-    cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
-    cdef int v
-    if piece != 0:  # the cell leaves slot 1's set
+    if (piece == 0) and (old != 0):  # the cell joins slot 1's set
+        st.dilated_from[1][w] |= bit
+        for v in range(WORDS):
+            st.dilated[1][v] |= NBR_SETS[cell][v]
+    if (old == 0) and (piece != 0):  # the cell leaves slot 1's set
         st.dilated_from[1][w] &= ~bit
         st.dilated_stale[1] = True
 
@@ -1147,11 +1138,12 @@ cdef extern from *:
 cdef inline void set_piece(State* st, int cell, int piece) noexcept nogil:
     """Put piece id `piece` (0: empty) on board cell `cell`, keeping the cell sets."""
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
-    st.cellsets[st.board[cell]][cell >> 6] &= ~bit
+    cdef int old = st.board[cell]
+    st.cellsets[old][cell >> 6] &= ~bit
     st.cellsets[piece][cell >> 6] |= bit
-    st.zboard ^= ZKEY[cell][st.board[cell]] ^ ZKEY[cell][piece]  # (the position hash's board part)
+    st.zboard ^= ZKEY[cell][old] ^ ZKEY[cell][piece]  # (the position hash's board part)
     st.board[cell] = <board_t>piece
-    keep_dilations(st, cell)
+    keep_dilations(st, cell, old, piece)
 
 
 cdef inline void move_piece(State* st, int frm, int to, bint to_hand) noexcept nogil:

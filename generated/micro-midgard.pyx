@@ -380,10 +380,12 @@ cdef inline bint put_piece(State* st, int owner, int kind, int cell) noexcept no
     change) for nobody, the off-board cell or an empty hand."""
     cdef int piece = 1 + owner * N_KINDS + kind
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
+    cdef int old
     if owner < 0 or cell >= N_CELLS or st.hands[owner][kind] <= 0:
         return False
+    old = st.board[cell]
     st.hands[owner][kind] -= 1
-    st.cellsets[st.board[cell]][cell >> 6] &= ~bit
+    st.cellsets[old][cell >> 6] &= ~bit
     st.cellsets[piece][cell >> 6] |= bit
     st.board[cell] = <board_t>piece
     return True
@@ -548,7 +550,8 @@ cdef extern from *:
 cdef inline void set_piece(State* st, int cell, int piece) noexcept nogil:
     """Put piece id `piece` (0: empty) on board cell `cell`, keeping the cell sets."""
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
-    st.cellsets[st.board[cell]][cell >> 6] &= ~bit
+    cdef int old = st.board[cell]
+    st.cellsets[old][cell >> 6] &= ~bit
     st.cellsets[piece][cell >> 6] |= bit
     st.board[cell] = <board_t>piece
 

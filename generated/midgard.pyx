@@ -1105,13 +1105,15 @@ cdef inline bint put_piece(State* st, int owner, int kind, int cell) noexcept no
     change) for nobody, the off-board cell or an empty hand."""
     cdef int piece = 1 + owner * N_KINDS + kind
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
+    cdef int old
     if owner < 0 or cell >= N_CELLS or st.hands[owner][kind] <= 0:
         return False
+    old = st.board[cell]
     st.hands[owner][kind] -= 1
-    st.cellsets[st.board[cell]][cell >> 6] &= ~bit
+    st.cellsets[old][cell >> 6] &= ~bit
     st.cellsets[piece][cell >> 6] |= bit
     st.board[cell] = <board_t>piece
-    keep_dilations(st, cell)
+    keep_dilations(st, cell, old, piece)
     return True
 
 
@@ -1129,7 +1131,7 @@ cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell, bi
     st.cellsets[0][cell >> 6] &= ~bit
     st.cellsets[piece][cell >> 6] |= bit
     st.board[cell] = <board_t>piece
-    keep_dilations_put(st, cell, piece)
+    keep_dilations(st, cell, 0, piece)  # (the cell was empty: C folds the tests on `old`)
     return True
 
 
@@ -1291,34 +1293,22 @@ cdef inline const uint64_t* kept_dilation(State* st, int slot) noexcept nogil:
     return st.dilated[slot]
 
 
-cdef inline void keep_dilations(State* st, int cell) noexcept nogil:
-    """After the piece on `cell` changed: keep each kept slot's set (a cell's membership
-    depends on its own piece only) and add the cell's neighbours to its dilation when the
-    cell joined it (dilation distributes over union); a cell that left marks it stale."""
+cdef inline void keep_dilations(State* st, int cell, int old, int piece) noexcept nogil:
+    """After piece id `old` on `cell` gave way to `piece`: keep each kept slot's set and
+    add the cell's neighbours to its dilation when the cell joined it (dilation
+    distributes over union); a cell that left marks it stale. Whether the cell was and is
+    in a set follows from the two pieces alone (a cell's membership depends on its own
+    piece), so nothing is read back from the cell sets just written."""
     cdef int w = cell >> 6
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
     cdef int v
-    if ((VALID[w] & ~st.cellsets[0][w])) & bit:  # slot 0
-        if not (st.dilated_from[0][w] & bit):
-            st.dilated_from[0][w] |= bit
-            for v in range(WORDS):
-                st.dilated[0][v] |= NBR_SETS[cell][v]
-    elif st.dilated_from[0][w] & bit:
-        st.dilated_from[0][w] &= ~bit
-        st.dilated_stale[0] = True
-
-
-cdef inline void keep_dilations_put(State* st, int cell, int piece) noexcept nogil:
-    """keep_dilations() after `piece` was put on the empty `cell`: whether the cell was in
-    each kept set (holding nothing) and is now (holding `piece`) follows from the pieces
-    alone, so nothing is read back from the cell sets just written."""
-    cdef int w = cell >> 6
-    cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
-    cdef int v
-    if piece != 0:  # the cell joins slot 0's set
+    if (piece != 0) and (old == 0):  # the cell joins slot 0's set
         st.dilated_from[0][w] |= bit
         for v in range(WORDS):
             st.dilated[0][v] |= NBR_SETS[cell][v]
+    if (old != 0) and (piece == 0):  # the cell leaves slot 0's set
+        st.dilated_from[0][w] &= ~bit
+        st.dilated_stale[0] = True
 
 
 # ---------------------------------------------------------------------------- lines, moves and turns
@@ -1335,10 +1325,11 @@ cdef extern from *:
 cdef inline void set_piece(State* st, int cell, int piece) noexcept nogil:
     """Put piece id `piece` (0: empty) on board cell `cell`, keeping the cell sets."""
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
-    st.cellsets[st.board[cell]][cell >> 6] &= ~bit
+    cdef int old = st.board[cell]
+    st.cellsets[old][cell >> 6] &= ~bit
     st.cellsets[piece][cell >> 6] |= bit
     st.board[cell] = <board_t>piece
-    keep_dilations(st, cell)
+    keep_dilations(st, cell, old, piece)
 
 
 cdef inline void move_piece(State* st, int frm, int to, bint to_hand) noexcept nogil:
@@ -1790,33 +1781,25 @@ cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, in
     neighbours of those cells, which the search has already gathered."""
     cdef int j
     cdef int piece = 1 + owner * N_KINDS + kind
-    cdef uint64_t taken = 0
-    cdef int v, w
-    cdef uint64_t bit = (<uint64_t>1) << (cells[0] & 63)
-    cdef bint joined_0
-    if True:  # (a region's cells are empty)
-        st.hands[owner][kind] -= size
+    cdef int v
+    st.hands[owner][kind] -= size
+    for v in range(WORDS):
+        st.cellsets[0][v] &= ~inside[v]
+        st.cellsets[piece][v] |= inside[v]
+    # the kept set of slot 0 (see keep_dilations()): a cell's membership depends on
+    # its own piece, the same on every cell now, so the first cell tells whether they all
+    # joined it or all left it (worked out from the piece, not read back from the sets)
+    if piece != 0:
         for v in range(WORDS):
-            st.cellsets[0][v] &= ~inside[v]
-            st.cellsets[piece][v] |= inside[v]
-        # the kept set of slot 0 (see keep_dilations()): a cell's membership
-        # depends on its own piece, the same on every cell now, so the first cell tells
-        # whether they all joined it (their rows are added below) or all left it
-        # (worked out from the piece, not read back from the sets just written)
-        w = cells[0] >> 6
-        joined_0 = piece != 0
+            st.dilated_from[0][v] |= inside[v]
+            st.dilated[0][v] |= reach[v]  # (the dilation of the cells that joined)
+    else:
         for v in range(WORDS):
-            if joined_0:
-                st.dilated_from[0][v] |= inside[v]
-                st.dilated[0][v] |= reach[v]  # (the dilation of the cells that joined)
-            elif st.dilated_from[0][v] & inside[v]:
+            if st.dilated_from[0][v] & inside[v]:
                 st.dilated_from[0][v] &= ~inside[v]
                 st.dilated_stale[0] = True
-        for j in range(size):
-            st.board[cells[j]] = <board_t>piece
-        return
     for j in range(size):
-        put_piece(st, owner, kind, cells[j])
+        st.board[cells[j]] = <board_t>piece
 
 
 # -- assess 0: regions of blizzard($cell)
@@ -1957,7 +1940,6 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
         for w in range(WORDS):
             free[w] &= ~ONE_CELL[seed][w]
             region[w] = ONE_CELL[seed][w]
-            level[w] = ONE_CELL[seed][w]
             reach[w] = near[w]
         cells[0] = seed
         size = 1

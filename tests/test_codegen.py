@@ -289,12 +289,12 @@ def test_midgard_playouts_take_the_fast_paths():
     # of occupied cells depends on each cell's own piece only)
     assert text.count("kept_dilation(st, 0)") == 2 and "dilate_cached(st" not in text
     put = text[text.index("cdef inline bint put_piece(") :]
-    assert "keep_dilations(st, cell)" in put[: put.index("\n\n\n")]
+    assert "keep_dilations(st, cell, old, piece)" in put[: put.index("\n\n\n")]
     # a drop (on a cell known empty) knows from its piece that the cell joins the set
     put = text[text.index("cdef inline bint put_piece_on_empty(") :]
-    assert "keep_dilations_put(st, cell, piece)" in put[: put.index("\n\n\n")]
-    kept = text[text.index("cdef inline void keep_dilations_put(") :]
-    assert "if piece != 0:  # the cell joins slot 0's set" in kept[: kept.index("\n\n\n")]
+    assert "keep_dilations(st, cell, 0, piece)" in put[: put.index("\n\n\n")]
+    kept = text[text.index("cdef inline void keep_dilations(") :]
+    assert "if (piece != 0) and (old == 0):  # the cell joins slot 0's set" in kept[: kept.index("\n\n\n")]
     # the fast draw needs one action with one cell parameter picked by cell sets
     breakthrough = codegen.generate_module(load_game_ir(str(SPECS / "classics" / "breakthrough.yaml")))
     assert "nth_cell" not in breakthrough and "gen_legal(st, moves)" in breakthrough
@@ -496,19 +496,20 @@ def _member(sx, piece, masks):
 
 
 def test_a_kept_set_change_is_worked_out_from_the_piece():
-    # keep_dilations_put() decides from the piece put on an empty cell whether the cell
-    # joins or leaves a kept set: the folded conditions say what the set's algebra says
+    # keep_dilations() decides from the piece that gives way (old) and the piece put
+    # whether the cell joins or leaves a kept set: the conditions say what the set's
+    # algebra says
     for sx in _small_sets(2):
         changes = cellsets.kept_changes(sx)
-        for piece, m0, m1 in itertools.product(range(3), (0, 1), (0, 1)):
-            env = {"piece": piece, "bit": 1, "w": 0, "CELLSET_0": [m0], "CELLSET_1": [m1]}
-            was, now = _member(sx, 0, (m0, m1)), _member(sx, piece, (m0, m1))
+        for old, piece, m0, m1 in itertools.product(range(3), range(3), (0, 1), (0, 1)):
+            env = {"old": old, "piece": piece, "bit": 1, "w": 0, "CELLSET_0": [m0], "CELLSET_1": [m1]}
+            was, now = _member(sx, old, (m0, m1)), _member(sx, piece, (m0, m1))
             got = {k: bool(v if isinstance(v, bool) else eval(v, env)) for k, v in changes.items()}
-            assert got == {"joins": now and not was, "leaves": was and not now, "member": now}, (sx, piece, m0, m1)
-    # folded where the piece decides alone: Midgard's occupied cells, Go's empty ones
+            assert got == {"joins": now and not was, "leaves": was and not now, "member": now}, (sx, old, piece, m0, m1)
+    # where the pieces decide alone: Midgard's occupied cells, Go's empty ones
     occupied, empty = SX("not", (SX("pieces", index=0),)), SX("pieces", index=0)
-    assert cellsets.kept_changes(occupied) == {"joins": "piece != 0", "leaves": False, "member": "piece != 0"}
-    assert cellsets.kept_changes(empty) == {"joins": False, "leaves": "piece != 0", "member": "piece == 0"}
+    assert cellsets.kept_changes(occupied) == {"joins": "(piece != 0) and (old == 0)", "leaves": "(old != 0) and (piece == 0)", "member": "piece != 0"}
+    assert cellsets.kept_changes(empty) == {"joins": "(piece == 0) and (old != 0)", "leaves": "(old == 0) and (piece != 0)", "member": "piece == 0"}
 
 
 def test_regions_of_empty_cells_are_known_to_hold_no_piece():

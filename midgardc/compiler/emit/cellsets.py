@@ -366,8 +366,8 @@ Cond = Union[bool, str]  # a C condition, or a constant one
 def _not(a: Cond) -> Cond:
     if isinstance(a, bool):
         return not a
-    if re.fullmatch(r"\w+ == \d+", a):
-        return a.replace("==", "!=")
+    if re.fullmatch(r"\w+ [=!]= \d+", a):
+        return a.replace("==", "!=") if "==" in a else a.replace("!=", "==")
     return f"not ({a})"
 
 
@@ -404,9 +404,10 @@ def member_of(sx: SX, piece: Union[int, str]) -> Cond:
 
 
 def kept_changes(sx: SX) -> dict[str, Cond]:
-    """For a kept set: whether a cell joins it, or leaves it, when C's ``piece`` is put
-    on it while empty; and whether a cell holding ``piece`` is in it."""
-    was, now = member_of(sx, 0), member_of(sx, "piece")
+    """For a kept set: whether a cell joins it, or leaves it, when C's piece id ``old``
+    on it gives way to ``piece``; and whether a cell holding ``piece`` is in it. (Called
+    with a constant ``old``, as a placement on an empty cell is, C folds the rest.)"""
+    was, now = member_of(sx, "old"), member_of(sx, "piece")
     return {"joins": _and(now, _not(was)), "leaves": _and(was, _not(now)), "member": now}
 
 
