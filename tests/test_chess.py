@@ -243,7 +243,8 @@ def test_five_hundred_random_games_agree_with_python_chess():
 # tests/test_differential.py plays 8 chess games per run, 60 with MIDGARDC_LONG=1). The
 # interpreter plays a chess game in about 3.5 s of CPU (2026-11-23), so the 1,000 are ten
 # blocks of 100 (about 6 minutes each on an idle core; each interpreted game is played
-# once): run them all, or some blocks at a time in parallel processes with -k (README).
+# once): run them all, or some blocks at a time in parallel processes with -k
+# (benchmarks/README.md).
 CHESS_BLOCKS, CHESS_BLOCK_GAMES = 10, 100
 
 

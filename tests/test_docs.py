@@ -5,7 +5,8 @@ must have its own entry in docs/spec-language.md: a table row whose first cell s
 the backticked name, or a heading with it. Every key a section accepts and every limit
 must be mentioned. The examples in the built-in tables must type-check, every ```yaml
 snippet in docs/ must be YAML, and every snippet that is a whole spec (has a top-level
-``game:``) must validate, with all its variants.
+``game:``) must validate, with all its variants. The README stays an index of at most 200 lines, and
+every relative link in it, in benchmarks/README.md and in docs/*.md resolves.
 """
 
 from __future__ import annotations
@@ -282,3 +283,63 @@ def test_first_game_cli_commands_print_what_the_doc_shows() -> None:
             assert shown.strip() == expected.strip(), command
             checked += 1
     assert checked >= 4
+
+
+# --------------------------------------------------------------------------- the front door
+
+README = ROOT / "README.md"
+README_MAX_LINES = 200  # issue 29: the README is an index; the detail lives in the files it links
+
+_LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[`*]", "", heading.strip().lower())
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def _anchors(doc: Path) -> set[str]:
+    text = re.sub(r"^```.*?^```", "", doc.read_text(encoding="utf-8"), flags=re.S | re.M)
+    return {_slug(m.group(1)) for m in re.finditer(r"^#+\s+(.*)$", text, re.M)}
+
+
+def _relative_links(doc: Path) -> list[tuple[str, Path, str]]:
+    text = re.sub(r"^```.*?^```", "", doc.read_text(encoding="utf-8"), flags=re.S | re.M)
+    out = []
+    for m in _LINK.finditer(text):
+        target = m.group(1)
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):  # http:, https:, mailto:
+            continue
+        path, _, anchor = target.partition("#")
+        out.append((target, (doc.parent / path).resolve() if path else doc, anchor))
+    return out
+
+
+def test_readme_is_an_index() -> None:
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= README_MAX_LINES, f"README.md has {len(lines)} lines: move detail to docs/ or benchmarks/"
+    for must in ("make run", "make test", "docs/first-game.md", "docs/spec-language.md", "docs/research.md",
+                 "docs/design.md", "benchmarks/README.md"):
+        assert must in README.read_text(encoding="utf-8"), must
+
+
+@pytest.mark.parametrize("doc", [README, ROOT / "benchmarks" / "README.md", *sorted(DOCS.glob("*.md"))], ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_resolves(doc: Path) -> None:
+    broken = []
+    for target, path, anchor in _relative_links(doc):
+        if not path.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor and path.suffix == ".md" and anchor not in _anchors(path):
+            broken.append(f"{target}: no heading with that anchor")
+    assert not broken, f"{doc.name}: " + "; ".join(broken)
+
+
+def test_link_check_sees_a_broken_link(tmp_path: Path) -> None:
+    """The link test is not vacuous: a missing file and a missing anchor are both found."""
+    (tmp_path / "there.md").write_text("# A heading, `with` code\n", encoding="utf-8")
+    doc = tmp_path / "doc.md"
+    doc.write_text("[a](there.md#a-heading-with-code) [b](gone.md) [c](there.md#nope) [d](https://x.org/y)\n", encoding="utf-8")
+    links = _relative_links(doc)
+    assert [t for t, p, _ in links if not p.exists()] == ["gone.md"]
+    assert [t for t, p, a in links if p.exists() and a and a not in _anchors(p)] == ["there.md#nope"]

@@ -4,7 +4,7 @@ information states as the native kuhn_poker and leduc_poker, and CFR finds Kuhn'
 
 Cheap: OpenSpiel's consistency test, the trees' sizes, 50 CFR+ iterations on Kuhn (1-6 s).
 MIDGARDC_LONG=1: CFR on Leduc through the adapter against the native game (20 iterations:
-85 s to 8 minutes on this shared machine; see the README)."""
+85 s to 8 minutes on this shared machine; see docs/research.md)."""
 
 from __future__ import annotations
 

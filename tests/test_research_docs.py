@@ -1,5 +1,5 @@
-"""The Python snippets of docs/research.md and README's researcher section run as written
-(from the repository's root, where their spec paths point)."""
+"""The Python snippets of docs/research.md run as written (from the repository's root,
+where their spec paths point)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from conftest import ROOT  # noqa: E402
 
 
 def _snippets():
-    for doc in ("docs/research.md", "README.md"):
+    for doc in ("docs/research.md",):
         text = (ROOT / doc).read_text(encoding="utf-8")
         for m in re.finditer(r"```python\n(.*?)```", text, re.S):
             line = text.count("\n", 0, m.start()) + 1
@@ -27,7 +27,7 @@ def test_snippet_runs(code, monkeypatch, capsys):
     exec(compile(code, "<snippet>", "exec"), {"__name__": "__snippet__"})
     out = capsys.readouterr().out.strip()
     assert out  # every snippet prints what it shows
-    if "CFRPlusSolver" in code:  # README's CFR quick start: Kuhn's value, a low exploitability
+    if "CFRPlusSolver" in code:  # research.md's CFR on Kuhn poker: Kuhn's value, a low exploitability
         m = re.match(r"value (\S+) \(-1/18 = -0.0556\), exploitability (\S+)$", out)
         assert m, out
         assert abs(float(m.group(1)) + 1 / 18) < 0.002 and float(m.group(2)) < 0.01
