@@ -1,7 +1,8 @@
 """The ``midgardc`` command line: thin commands over the engine API, players and matches.
 
-The command names and options are a contract that outside checks rely on (see
-DESIGN.md); the error policy (exit 1 for user errors, 123 for bugs) lives in cli_errors.
+The command names and options are a contract that outside checks rely on (listed in
+docs/usage.md, "The command line at a glance", and held by tests/test_cli.py); the error
+policy (exit 1 for user errors, 123 for bugs) lives in cli_errors.
 One module per concern: build (validate, build, generate), matches (match, tournament,
 report), position (replay, moves, show, perft), playthrough, bench and explain; common holds the
 helpers they share, group the command group they register on.
