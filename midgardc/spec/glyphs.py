@@ -23,19 +23,19 @@ from ..ir.position import BoardField
 from .yamlpos import YMap
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .lower import Lowerer
+    from .context import Lowering
 
 EMPTY = "."  # an empty cell's glyph
 
 
-def _glyph(lw: "Lowerer", node: Any) -> str:
+def _glyph(lw: "Lowering", node: Any) -> str:
     glyph = lw.scalar(node, str, "a glyph")
     if len(glyph) != 1 or not glyph.isprintable() or glyph.isspace():
         raise SpecError(f"a glyph is one printable character, not '{glyph[:20]}'", node.pos)
     return glyph
 
 
-def lower_glyphs(lw: "Lowerer", body: Optional[dict], position: Any) -> tuple[list[str], tuple[tuple[str, ...], ...]]:
+def lower_glyphs(lw: "Lowering", body: Optional[dict], position: Any) -> tuple[list[str], tuple[tuple[str, ...], ...]]:
     """(a glyph per seat, a glyph per seat and kind or ()) from ``render.glyphs``, else
     from the position notation's piece letters."""
     glyphs = [p[0].upper() for p in lw.players]
@@ -85,7 +85,7 @@ def lower_glyphs(lw: "Lowerer", body: Optional[dict], position: Any) -> tuple[li
     return glyphs, tuple(per_kind[i] for i in range(len(lw.players)))
 
 
-def _from_position(lw: "Lowerer", position: Any) -> tuple[tuple[str, ...], ...]:
+def _from_position(lw: "Lowering", position: Any) -> tuple[tuple[str, ...], ...]:
     """Each piece's letter in the position notation's board field, when the game has
     several kinds of piece and the notation names every (owner, kind) (the first letter
     of each when it names one twice)."""

@@ -11,12 +11,12 @@ from .yamlpos import YList, YNode
 from .pools import pool_columns
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .lower import Lowerer
+    from .context import Lowering
 
 PARTS = ("board", "turn")  # besides counter names
 
 
-def lower_history(low: "Lowerer", node: Optional[YNode], counters: list[str], max_plies: int, max_plies_pos) -> Optional[HistoryIR]:
+def lower_history(low: "Lowering", node: Optional[YNode], counters: list[str], max_plies: int, max_plies_pos) -> Optional[HistoryIR]:
     """``history: {position: [board, turn, COUNTER...]}``: the parts of the state that make
     a position. None without the section (no history is kept)."""
     if node is None:

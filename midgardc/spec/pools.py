@@ -33,7 +33,7 @@ from .values import MAX_ARRAY_COLUMNS
 from .yamlpos import YMap, YNode, YScalar
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .lower import Lowerer
+    from .context import Lowering
 
 # key tables (merged into schema.SECTIONS)
 POOL_SECTIONS = {
@@ -43,7 +43,7 @@ MAX_POOL = 10_000  # pieces of one kind and owner a pool starts with
 _REF = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*\Z", re.S)
 
 
-def lower_pools(lw: "Lowerer", node: Optional[YNode], names: list, init: list, scopes: list, visible: list, types: list) -> None:
+def lower_pools(lw: "Lowering", node: Optional[YNode], names: list, init: list, scopes: list, visible: list, types: list) -> None:
     """``pools: {reserve: {pieces: {man: 9}}, taken: {}, supply: {of: game}}``: each pool's
     columns go after the counters (``names`` ... are the counters' lists, grown here)."""
     lw.pools = {}
@@ -93,7 +93,7 @@ def lower_pools(lw: "Lowerer", node: Optional[YNode], names: list, init: list, s
             lw.pool_labels[pname] = lw.scalar(body["label"], str, "a pool's label")
 
 
-def _starts(lw: "Lowerer", body: YMap, pname: str, per_player: bool) -> list[list[int]]:
+def _starts(lw: "Lowering", body: YMap, pname: str, per_player: bool) -> list[list[int]]:
     """``pieces: {man: 9}`` (every player's 9 men) or ``{man: {white: 9, black: 8}}``."""
     out = [[0] * len(lw.kinds) for _ in lw.players]
     if "pieces" not in body:
@@ -122,7 +122,7 @@ def _starts(lw: "Lowerer", body: YMap, pname: str, per_player: bool) -> list[lis
 # -- effects ------------------------------------------------------------------------------
 
 
-def pool_ref(lw: "Lowerer", node: YNode, scope: dict[str, str], key: str) -> Optional[tuple[str, Expr]]:
+def pool_ref(lw: "Lowering", node: YNode, scope: dict[str, str], key: str) -> Optional[tuple[str, Expr]]:
     """A pool where a cell could stand: ``reserve(mover)`` or ``supply`` -> (name, row);
     None when the text is not a pool's (then it is a cell expression)."""
     pools = getattr(lw, "pools", {})
@@ -152,19 +152,19 @@ def pool_ref(lw: "Lowerer", node: YNode, scope: dict[str, str], key: str) -> Opt
     return name, row
 
 
-def _slot(lw: "Lowerer", pool: str, row: Expr, owner: Expr, kind: Expr, add: int) -> SetElement:
+def _slot(lw: "Lowering", pool: str, row: Expr, owner: Expr, kind: Expr, add: int) -> SetElement:
     info = lw.pools[pool]
     return SetElement(info.column, row, ((0, len(lw.players), owner), (0, len(lw.kinds), kind)), Const(add, INT), True)
 
 
-def _has(lw: "Lowerer", pool: str, row: Expr, owner: Expr, kind: int) -> Expr:
+def _has(lw: "Lowering", pool: str, row: Expr, owner: Expr, kind: int) -> Expr:
     """The pool holds at least one of the owner's pieces of the kind."""
     col = lw.pools[pool].column
     read = Call("counter_at", (Const(col, INT), row, Const(0, INT), Const(0, INT), Const(len(lw.players), INT), owner, Const(0, INT), Const(len(lw.kinds), INT), Const(kind, KIND)), INT)
     return Binary(">", read, Const(0, INT), BOOL)
 
 
-def pool_effect(lw: "Lowerer", body: YMap, scope: dict[str, str], effect: str) -> Optional[Effect]:
+def pool_effect(lw: "Lowering", body: YMap, scope: dict[str, str], effect: str) -> Optional[Effect]:
     """``move``/``place`` with a pool on either side (None: an ordinary one). The legality
     of taking from a pool is kept in ``lw.pool_needs`` for the action's ``where``."""
     if not getattr(lw, "pools", None):
@@ -222,7 +222,7 @@ def pool_effect(lw: "Lowerer", body: YMap, scope: dict[str, str], effect: str) -
     return eff
 
 
-def with_stacks(lw: "Lowerer", ir):
+def with_stacks(lw: "Lowering", ir):
     """In a spec with stacks, a stack moved from a cell into a pool adds its height (known
     only once the whole spec is lowered): the pool's element grows by ``height(c)``."""
     if not ir.stacks or not lw.pool_stacks:
@@ -244,7 +244,7 @@ def with_stacks(lw: "Lowerer", ir):
     return replace(ir, actions=walk(ir.actions), triggers=walk(ir.triggers), start_effects=walk(ir.start_effects), end=walk(ir.end))
 
 
-def with_pool_checks(lw: "Lowerer", where: Expr, effects: tuple) -> Expr:
+def with_pool_checks(lw: "Lowering", where: Expr, effects: tuple) -> Expr:
     """An action taking a piece out of a pool is legal only while the pool holds one."""
     for eff in effects:
         need = getattr(lw, "pool_needs", {}).get(id(eff))
@@ -256,7 +256,7 @@ def with_pool_checks(lw: "Lowerer", where: Expr, effects: tuple) -> Expr:
 # -- pictures and history -----------------------------------------------------------------
 
 
-def pool_places(lw: "Lowerer", render):
+def pool_places(lw: "Lowering", render):
     """Every pool drawn off the board as a labelled tray, its pieces counted per owner and
     kind (a per-player pool: one tray per player). A ``render.places`` entry of the same
     name draws it instead."""
@@ -278,7 +278,7 @@ def pool_places(lw: "Lowerer", render):
     return replace(render, present=replace(present, places=present.places + tuple(trays)))
 
 
-def _owner_count(lw: "Lowerer", pool: str, row: Expr, kind: int) -> Expr:
+def _owner_count(lw: "Lowering", pool: str, row: Expr, kind: int) -> Expr:
     """The pieces of player ``p`` (the place's player) of the kind in the pool of ``row``."""
     from ..ir.nodes import Local
 
@@ -286,7 +286,7 @@ def _owner_count(lw: "Lowerer", pool: str, row: Expr, kind: int) -> Expr:
     return Call("counter_at", (Const(col, INT), row, Const(0, INT), Const(0, INT), Const(len(lw.players), INT), Local("p", PLAYER), Const(0, INT), Const(len(lw.kinds), INT), Const(kind, KIND)), INT)
 
 
-def pool_columns(lw: "Lowerer", name: str) -> Optional[range]:
+def pool_columns(lw: "Lowering", name: str) -> Optional[range]:
     """The counter columns of a pool (for ``history.position``), None if not a pool."""
     info = getattr(lw, "pools", {}).get(name)
     return range(info.column, info.column + len(lw.players) * len(lw.kinds)) if info else None

@@ -13,7 +13,7 @@ from ..ir.values import is_enum, none_value
 from .yamlpos import YList, YMap, YNode, YScalar
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .lower import Lowerer
+    from .context import Lowering
 
 FIELD_KINDS = ("board", "turn", "flags", "value")
 
@@ -26,7 +26,7 @@ POSITION_SECTIONS = {
 }
 
 
-def lower_position(low: "Lowerer", node: Optional[YNode], counters: list, scopes: tuple, types: tuple) -> Optional[PositionIR]:
+def lower_position(low: "Lowering", node: Optional[YNode], counters: list, scopes: tuple, types: tuple) -> Optional[PositionIR]:
     """``position: {name: NAME, separator: " ", fields: [{board: ...}, {turn: ...}, ...]}``."""
     if node is None:
         return None
@@ -60,14 +60,14 @@ def lower_position(low: "Lowerer", node: Optional[YNode], counters: list, scopes
     return PositionIR(name, sep, tuple(fields))
 
 
-def _char(low: "Lowerer", node: YNode, what: str) -> str:
+def _char(low: "Lowering", node: YNode, what: str) -> str:
     text = low.scalar(node, str, what)
     if len(text) != 1:
         raise SpecError(f"{what} is one character, got {text!r}", node.pos)
     return text
 
 
-def _board(low: "Lowerer", fb: YMap, optional: bool, sep: str) -> BoardField:
+def _board(low: "Lowering", fb: YMap, optional: bool, sep: str) -> BoardField:
     board = low.board
     rsep = _char(low, fb["rows"], "the board field's 'rows' (the character between rows)") if "rows" in fb else "/"
     if rsep == sep:
@@ -123,14 +123,14 @@ def _letter_ok(letter: str, pos, reserved: list) -> None:
         raise SpecError(f"the letter {letter!r} is also a separator or the empty cell", pos)
 
 
-def _player(low: "Lowerer", node: YNode) -> int:
+def _player(low: "Lowering", node: YNode) -> int:
     name = low.scalar(node, str, "a player")
     if name not in low.players:
         raise SpecError(f"unknown player '{name}'", node.pos, did_you_mean(name, low.players) or f"players: {', '.join(low.players)}")
     return low.players.index(name)
 
 
-def _letters(low: "Lowerer", node: YNode, value) -> tuple:
+def _letters(low: "Lowering", node: YNode, value) -> tuple:
     if not isinstance(node, YMap) or not node.items:
         raise SpecError("'letters' maps each letter (or word) to what it stands for, e.g. {w: white, b: black}", node.pos)
     out = []
@@ -145,7 +145,7 @@ def _counter_type(types: tuple, column: int) -> str:
     return types[column] if types else INT
 
 
-def _flags(low: "Lowerer", fb: YMap, optional: bool, counters: list, scopes: tuple, types: tuple) -> FlagsField:
+def _flags(low: "Lowering", fb: YMap, optional: bool, counters: list, scopes: tuple, types: tuple) -> FlagsField:
     cnode = fb["counter"]
     cname = low.scalar(cnode, str, "the flags field's counter")
     arrays = low.names.arrays
@@ -185,7 +185,7 @@ def _flags(low: "Lowerer", fb: YMap, optional: bool, counters: list, scopes: tup
     return FlagsField(cname, letters, none, optional)
 
 
-def _value(low: "Lowerer", fb: YMap, optional: bool, counters: list, scopes: tuple, types: tuple) -> ValueField:
+def _value(low: "Lowering", fb: YMap, optional: bool, counters: list, scopes: tuple, types: tuple) -> ValueField:
     cnode = fb["counter"]
     cname = low.scalar(cnode, str, "the value field's counter")
     if cname not in counters:

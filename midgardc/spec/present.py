@@ -32,12 +32,12 @@ from .schema import MAX_TRACK
 from .yamlpos import YList, YMap, YScalar
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .lower import Lowerer
+    from .context import Lowering
 
 SPACES_RE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*\Z")
 
 
-def lower_present(lw: "Lowerer", body: YMap, areas: tuple) -> PresentIR:
+def lower_present(lw: "Lowering", body: YMap, areas: tuple) -> PresentIR:
     """The presentation keys of ``render:`` (the others are lowered in lower.py)."""
     counters = {**lw.names.counters, **lw.names.game_counters}
     internal = _internal(lw, body, counters) if "internal" in body else ()
@@ -55,13 +55,13 @@ def lower_present(lw: "Lowerer", body: YMap, areas: tuple) -> PresentIR:
     return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral))
 
 
-def _names(lw: "Lowerer", node: Any, what: str) -> list[tuple[str, Any]]:
+def _names(lw: "Lowering", node: Any, what: str) -> list[tuple[str, Any]]:
     if not isinstance(node, YList):
         raise SpecError(f"{what} is a list of names", node.pos)
     return [(lw.scalar(x, str, "a name"), x.pos) for x in node]
 
 
-def _internal(lw: "Lowerer", body: YMap, counters: dict) -> tuple[int, ...]:
+def _internal(lw: "Lowering", body: YMap, counters: dict) -> tuple[int, ...]:
     out = []
     arrays = lw.names.arrays
     elements = {f"{a}[{sub}]": first + k for a, (first, _, dims, _) in arrays.items() for k, sub in enumerate(lw.element_labels(dims))}
@@ -79,7 +79,7 @@ def _internal(lw: "Lowerer", body: YMap, counters: dict) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _labels(lw: "Lowerer", node: Any, counters: dict) -> tuple[tuple[str, str], ...]:
+def _labels(lw: "Lowering", node: Any, counters: dict) -> tuple[tuple[str, str], ...]:
     if not isinstance(node, YMap):
         raise SpecError("render.labels maps names of the spec (counters, zones, pieces, items, scores, players) to the names shown", node.pos)
     elements = [f"{a}[{sub}]" for a, (_, _, dims, _) in lw.names.arrays.items() for sub in lw.element_labels(dims)]
@@ -98,7 +98,7 @@ def _labels(lw: "Lowerer", node: Any, counters: dict) -> tuple[tuple[str, str], 
     return tuple(out)
 
 
-def _cells(lw: "Lowerer", node: Any, what: str) -> tuple[int, ...]:
+def _cells(lw: "Lowering", node: Any, what: str) -> tuple[int, ...]:
     """Cell names, or patterns with ``*`` (``north.*``), in board order, each cell once."""
     names = lw.board.cell_names
     if not isinstance(node, YList) or len(node) == 0:
@@ -115,7 +115,7 @@ def _cells(lw: "Lowerer", node: Any, what: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _regions(lw: "Lowerer", node: Any, areas: tuple) -> tuple[RegionIR, ...]:
+def _regions(lw: "Lowering", node: Any, areas: tuple) -> tuple[RegionIR, ...]:
     if not isinstance(node, YList):
         raise SpecError("render.regions is a list of regions, e.g. - {label: north, cells: [a1, a2]}", node.pos)
     out = []
@@ -145,13 +145,13 @@ def _regions(lw: "Lowerer", node: Any, areas: tuple) -> tuple[RegionIR, ...]:
     return tuple(out)
 
 
-def _expr(lw: "Lowerer", node: Any, scope: dict) -> Any:
+def _expr(lw: "Lowering", node: Any, scope: dict) -> Any:
     if isinstance(node, YScalar) and isinstance(node.value, bool):
         raise SpecError("expected a number or a condition here, not true/false", node.pos)
     return lw.condition(node, scope, None)
 
 
-def _places(lw: "Lowerer", node: Any) -> tuple[PlaceIR, ...]:
+def _places(lw: "Lowering", node: Any) -> tuple[PlaceIR, ...]:
     if not isinstance(node, YMap):
         raise SpecError("render.places maps a place's name to {label, at, holds}", node.pos)
     out = []
@@ -176,7 +176,7 @@ def _places(lw: "Lowerer", node: Any) -> tuple[PlaceIR, ...]:
     return tuple(out)
 
 
-def _tracks(lw: "Lowerer", node: Any) -> tuple[TrackIR, ...]:
+def _tracks(lw: "Lowering", node: Any) -> tuple[TrackIR, ...]:
     if not isinstance(node, YMap):
         raise SpecError("render.tracks maps a track's name to {label, spaces, each, markers}", node.pos)
     out = []
@@ -200,7 +200,7 @@ def _tracks(lw: "Lowerer", node: Any) -> tuple[TrackIR, ...]:
     return tuple(out)
 
 
-def _highlights(lw: "Lowerer", node: Any) -> tuple[HighlightIR, ...]:
+def _highlights(lw: "Lowering", node: Any) -> tuple[HighlightIR, ...]:
     if not isinstance(node, YList):
         raise SpecError("render.highlight is a list of {label, when} (c is the cell)", node.pos)
     out = []

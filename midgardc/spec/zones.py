@@ -17,7 +17,7 @@ from ..ir.nodes import INT, ITEM, PLAYER, ZONE, Call, Const, Deal, Effect, Expr,
 from .yamlpos import YList, YMap, YNode, YScalar
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .lower import Lowerer
+    from .context import Lowering
 
 MAX_ZONES = 64  # zones declared under zones:
 MAX_ITEM_KINDS = 255  # kinds of item under items: (a pile stores a kind in one byte)
@@ -39,7 +39,7 @@ OWNERS = ("game", "player")
 VISIBILITY = ("all", "owner", "none")
 
 
-def lower_items(lw: "Lowerer", node: Optional[YNode]) -> Optional[tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, ...], ...]]]:
+def lower_items(lw: "Lowering", node: Optional[YNode]) -> Optional[tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, ...], ...]]]:
     """The kinds of item: names (constants of type item), texts (as moves write them) and
     the numbers each shows (item_has). None when the spec has no items section."""
     if node is None:
@@ -88,7 +88,7 @@ def lower_items(lw: "Lowerer", node: Optional[YNode]) -> Optional[tuple[tuple[st
     return tuple(names), tuple(texts), tuple(values)
 
 
-def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple]) -> Optional[ZonesIR]:
+def lower_zones(lw: "Lowering", node: Optional[YNode], items: Optional[tuple]) -> Optional[ZonesIR]:
     """The zones: each name becomes a constant of type zone (for holding/zone_size/top
     and the zone effects)."""
     if node is None:
@@ -159,7 +159,7 @@ def lower_zones(lw: "Lowerer", node: Optional[YNode], items: Optional[tuple]) ->
     return out
 
 
-def _choice(lw: "Lowerer", body: YMap, key: str, choices: tuple[str, ...], default: str, what: str, hint: str) -> str:
+def _choice(lw: "Lowering", body: YMap, key: str, choices: tuple[str, ...], default: str, what: str, hint: str) -> str:
     if key not in body:
         return default
     value = lw.scalar(body[key], str, what)
@@ -171,7 +171,7 @@ def _choice(lw: "Lowerer", body: YMap, key: str, choices: tuple[str, ...], defau
 # --------------------------------------------------------------------------- effects
 
 
-def _zone(lw: "Lowerer", node: YNode, what: str) -> int:
+def _zone(lw: "Lowering", node: YNode, what: str) -> int:
     name = lw.scalar(node, str, what)
     zones = lw.names.zones
     if name not in zones:
@@ -181,7 +181,7 @@ def _zone(lw: "Lowerer", node: YNode, what: str) -> int:
     return zones[name][0]
 
 
-def _owner(lw: "Lowerer", body: YMap, key: str, zone: int, scope: dict[str, str], effect: str) -> Expr:
+def _owner(lw: "Lowering", body: YMap, key: str, zone: int, scope: dict[str, str], effect: str) -> Expr:
     """Whose zone: a player expression for a per-player zone (default: the mover); none
     for a game zone (Const 0)."""
     zname = lw.zones_names[zone]
@@ -193,7 +193,7 @@ def _owner(lw: "Lowerer", body: YMap, key: str, zone: int, scope: dict[str, str]
     return lw.condition(body[key], scope, PLAYER) if key in body else Call("mover", (), PLAYER)
 
 
-def _count(lw: "Lowerer", body: YMap, scope: dict[str, str], effect: str) -> Expr:
+def _count(lw: "Lowering", body: YMap, scope: dict[str, str], effect: str) -> Expr:
     if "count" not in body:
         return Const(1, INT)
     count = lw.condition(body["count"], scope, INT)
@@ -202,18 +202,18 @@ def _count(lw: "Lowerer", body: YMap, scope: dict[str, str], effect: str) -> Exp
     return count
 
 
-def eff_deal(lw: "Lowerer", body: YMap, scope: dict[str, str]) -> Effect:
+def eff_deal(lw: "Lowering", body: YMap, scope: dict[str, str]) -> Effect:
     frm, to = _zone(lw, body["from"], "deal.from"), _zone(lw, body["to"], "deal.to")
     return Deal(frm, _owner(lw, body, "from_of", frm, scope, "deal"), to, _owner(lw, body, "of", to, scope, "deal"), _count(lw, body, scope, "deal"))
 
 
-def eff_take(lw: "Lowerer", body: YMap, scope: dict[str, str]) -> Effect:
+def eff_take(lw: "Lowering", body: YMap, scope: dict[str, str]) -> Effect:
     frm, to = _zone(lw, body["from"], "take.from"), _zone(lw, body["to"], "take.to")
     item = lw.condition(body["item"], scope, ITEM)
     return Take(item, frm, _owner(lw, body, "from_of", frm, scope, "take"), to, _owner(lw, body, "of", to, scope, "take"), _count(lw, body, scope, "take"))
 
 
-def eff_pass_zone(lw: "Lowerer", body: YMap, scope: dict[str, str]) -> Effect:
+def eff_pass_zone(lw: "Lowering", body: YMap, scope: dict[str, str]) -> Effect:
     zone = _zone(lw, body["zone"], "pass_zone.zone")
     zname = lw.zones_names[zone]
     if not lw.names.zones[zname][1]:
@@ -222,7 +222,7 @@ def eff_pass_zone(lw: "Lowerer", body: YMap, scope: dict[str, str]) -> Effect:
     return PassZone(zone, step)
 
 
-def eff_gather(lw: "Lowerer", body: YMap, scope: dict[str, str]) -> Effect:
+def eff_gather(lw: "Lowering", body: YMap, scope: dict[str, str]) -> Effect:
     frm, to = _zone(lw, body["from"], "gather.from"), _zone(lw, body["to"], "gather.to")
     if frm == to:
         raise SpecError("gather: 'from' and 'to' are the same zone", body["to"].pos)
@@ -236,7 +236,7 @@ def eff_gather(lw: "Lowerer", body: YMap, scope: dict[str, str]) -> Effect:
     return Gather(frm, to, owner)
 
 
-def eff_shuffle(lw: "Lowerer", body: YMap, scope: dict[str, str]) -> Effect:
+def eff_shuffle(lw: "Lowering", body: YMap, scope: dict[str, str]) -> Effect:
     zone = _zone(lw, body["zone"], "shuffle.zone")
     zname = lw.zones_names[zone]
     if not lw.names.zones[zname][2]:
