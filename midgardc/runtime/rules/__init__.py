@@ -3,5 +3,6 @@ construct, and the code generated for it is emitted by the module of the same na
 ``midgardc/compiler/emit/`` (see the table there). ``expressions.Program`` compiles a
 game's IR to closures; ``moves``, ``effects``, ``captures`` and ``regions`` are bases of
 ``midgardc.runtime.interpreter.Core`` (the state they read and change); ``zones`` holds
-the zone effects and queries as functions of a Core.
+the zone effects and queries as functions of a Core. The functions that are handed a Core
+name it by the protocol ``state.CoreState``, never by importing ``interpreter``.
 """

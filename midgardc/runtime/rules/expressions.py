@@ -30,9 +30,9 @@ from .cellsets import SetCompiler
 from .moves import plans
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..interpreter import Core
+    from .state import CoreState
 
-Fn = Callable[["Core", dict], int]
+Fn = Callable[["CoreState", dict], int]
 
 
 def _floordiv(a: int, b: int) -> int:
@@ -249,7 +249,7 @@ class Program:
             return self._quant(e)
         raise AssertionError(e)  # pragma: no cover
 
-    def domain(self, d: Domain) -> Callable[["Core", dict], list[int]]:
+    def domain(self, d: Domain) -> Callable[["CoreState", dict], list[int]]:
         if d.kind == "cells":
             cells = list(range(self.n))
             return lambda s, env: cells
@@ -284,7 +284,7 @@ class Program:
             return self._ray_domain(self.compile(d.args[0]), self.compile(d.args[1]), d.kind == "slide")
         raise AssertionError(d.kind)  # pragma: no cover
 
-    def _group_domain(self, cell: Fn, empty_too: bool = False) -> Callable[["Core", dict], list[int]]:
+    def _group_domain(self, cell: Fn, empty_too: bool = False) -> Callable[["CoreState", dict], list[int]]:
         """group(c): c's chain of same-owner pieces, breadth-first from c; with
         ``empty_too``, region(c): the same for any colour, an empty cell's region being the
         empty cells joined to it."""
@@ -305,7 +305,7 @@ class Program:
 
         return group
 
-    def _ray_domain(self, cell: Fn, direction: Fn, stop: bool = False) -> Callable[["Core", dict], list[int]]:
+    def _ray_domain(self, cell: Fn, direction: Fn, stop: bool = False) -> Callable[["CoreState", dict], list[int]]:
         """ray(c, d): the cells past c in direction d, to the edge (or back to c); with
         ``stop``, slide(c, d): the same up to and including the first occupied cell."""
         n, steps = self.n, self.steps

@@ -17,7 +17,7 @@ from ...ir.nodes import NO_ITEM, Deal, Gather, PassZone, Shuffle, Take
 from ..rng import Rng
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..interpreter import Core
+    from .state import CoreState
 
 Slot = list[int]
 
@@ -56,13 +56,13 @@ def builtins(zones: ZonesIR) -> dict[str, Callable]:
             return base
         return base + o if 0 <= o < n else -1
 
-    def holding(s: "Core", z: int, o: int, k: int) -> int:
+    def holding(s: "CoreState", z: int, o: int, k: int) -> int:
         slot = slot_of(z, o)
         if slot < 0 or k < 0:
             return 0
         return s.zones[slot].count(k) if ordered[z] else s.zones[slot][k]
 
-    def held(s: "Core", z: int, o: int) -> int:
+    def held(s: "CoreState", z: int, o: int) -> int:
         """The kinds with at least one item in the zone, as a set (bit k: kind k; the
         set form of ``holding(o, z, k) > 0``, rules/cellsets.py)."""
         slot = slot_of(z, o)
@@ -77,13 +77,13 @@ def builtins(zones: ZonesIR) -> dict[str, Callable]:
                         found |= 1 << k
         return found
 
-    def zone_size(s: "Core", z: int, o: int) -> int:
+    def zone_size(s: "CoreState", z: int, o: int) -> int:
         slot = slot_of(z, o)
         if slot < 0:
             return 0
         return len(s.zones[slot]) if ordered[z] else sum(s.zones[slot])
 
-    def top(s: "Core", z: int, o: int) -> int:
+    def top(s: "CoreState", z: int, o: int) -> int:
         slot = slot_of(z, o)
         if slot < 0 or not s.zones[slot]:
             return NO_ITEM
@@ -95,7 +95,7 @@ def builtins(zones: ZonesIR) -> dict[str, Callable]:
 # --------------------------------------------------------------------------- moving items
 
 
-def _remove_top(s: "Core", zones: ZonesIR, z: int, slot: int) -> int:
+def _remove_top(s: "CoreState", zones: ZonesIR, z: int, slot: int) -> int:
     """Take one item off a zone: the top of a pile, or a random one of a set (see ZonesIR);
     NO_ITEM when it is empty."""
     content = s.zones[slot]
@@ -113,7 +113,7 @@ def _remove_top(s: "Core", zones: ZonesIR, z: int, slot: int) -> int:
     raise AssertionError("counts changed")  # pragma: no cover
 
 
-def _remove_kind(s: "Core", zones: ZonesIR, z: int, slot: int, item: int) -> bool:
+def _remove_kind(s: "CoreState", zones: ZonesIR, z: int, slot: int, item: int) -> bool:
     """Take one copy of a kind off a zone (the one nearest the top of a pile)."""
     content = s.zones[slot]
     if zones.zones[z].ordered:
@@ -127,7 +127,7 @@ def _remove_kind(s: "Core", zones: ZonesIR, z: int, slot: int, item: int) -> boo
     return False
 
 
-def _add(s: "Core", zones: ZonesIR, z: int, slot: int, item: int) -> None:
+def _add(s: "CoreState", zones: ZonesIR, z: int, slot: int, item: int) -> None:
     """Put an item in a zone: at the bottom of a pile."""
     if zones.zones[z].ordered:
         s.zones[slot].append(item)
@@ -135,7 +135,7 @@ def _add(s: "Core", zones: ZonesIR, z: int, slot: int, item: int) -> None:
         s.zones[slot][item] += 1
 
 
-def deal(s: "Core", zones: ZonesIR, eff: Deal, env: dict) -> None:
+def deal(s: "CoreState", zones: ZonesIR, eff: Deal, env: dict) -> None:
     src = zones.slot(eff.frm, s._fn(eff.frm_owner)(s, env))
     dst = zones.slot(eff.to, s._fn(eff.to_owner)(s, env))
     count = min(s._fn(eff.count)(s, env), zones.capacity)  # (a zone dealt to itself turns round)
@@ -148,7 +148,7 @@ def deal(s: "Core", zones: ZonesIR, eff: Deal, env: dict) -> None:
         _add(s, zones, eff.to, dst, item)
 
 
-def take(s: "Core", zones: ZonesIR, eff: Take, env: dict) -> None:
+def take(s: "CoreState", zones: ZonesIR, eff: Take, env: dict) -> None:
     item = s._fn(eff.item)(s, env)
     src = zones.slot(eff.frm, s._fn(eff.frm_owner)(s, env))
     dst = zones.slot(eff.to, s._fn(eff.to_owner)(s, env))
@@ -161,7 +161,7 @@ def take(s: "Core", zones: ZonesIR, eff: Take, env: dict) -> None:
         _add(s, zones, eff.to, dst, item)
 
 
-def pass_zone(s: "Core", zones: ZonesIR, eff: PassZone, env: dict) -> None:
+def pass_zone(s: "CoreState", zones: ZonesIR, eff: PassZone, env: dict) -> None:
     n = zones.n_players
     step = s._fn(eff.step)(s, env) % n
     base = zones.zones[eff.zone].base
@@ -170,7 +170,7 @@ def pass_zone(s: "Core", zones: ZonesIR, eff: PassZone, env: dict) -> None:
         s.zones[base + (p + step) % n] = old[p]
 
 
-def _move_all(s: "Core", zones: ZonesIR, frm: int, src: int, to: int, dst: int) -> None:
+def _move_all(s: "CoreState", zones: ZonesIR, frm: int, src: int, to: int, dst: int) -> None:
     """Everything from one slot to another: a pile top first, a set kind by kind."""
     content = s.zones[src]
     if zones.zones[frm].ordered:
@@ -184,7 +184,7 @@ def _move_all(s: "Core", zones: ZonesIR, frm: int, src: int, to: int, dst: int) 
         _add(s, zones, to, dst, item)
 
 
-def gather(s: "Core", zones: ZonesIR, eff: Gather, env: dict) -> None:
+def gather(s: "CoreState", zones: ZonesIR, eff: Gather, env: dict) -> None:
     if eff.owner is not None:
         o = s._fn(eff.owner)(s, env)
         src, dst = zones.slot(eff.frm, o), zones.slot(eff.to, o)
@@ -198,7 +198,7 @@ def gather(s: "Core", zones: ZonesIR, eff: Gather, env: dict) -> None:
         _move_all(s, zones, eff.frm, zones.slot(eff.frm, p), eff.to, zones.slot(eff.to, p))
 
 
-def shuffle(s: "Core", zones: ZonesIR, eff: Shuffle, env: dict) -> None:
+def shuffle(s: "CoreState", zones: ZonesIR, eff: Shuffle, env: dict) -> None:
     slot = zones.slot(eff.zone, s._fn(eff.owner)(s, env))
     if slot >= 0:
         fisher_yates(s.zones[slot], s.rng)
