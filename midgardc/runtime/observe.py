@@ -29,7 +29,7 @@ from ..ir.dice import into_of
 from ..ir.nodes import Call, Const, DefineCall, GameIR, Local, Take
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import State
+    from .protocols import GameLike, StateLike
 
 GAME = -1  # the owner of a place of the whole game (not of a player)
 
@@ -99,7 +99,7 @@ DECK_PLACES: tuple[tuple[str, str, bool, Callable[[Any, int], tuple[int, ...]]],
 ZONE_POOL = "zones"
 
 
-def places(state: "State") -> list[Place]:
+def places(state: "StateLike") -> list[Place]:
     """Every item place of the state, in a fixed order: per player the deck section's,
     then every zone slot (zones in declared order, a per-player zone's seats in order)."""
     ir = state.game.ir
@@ -184,7 +184,7 @@ def _content_json(ir: GameIR, place: Place, viewer: int) -> dict:
     return {"size": len(place.items), "items": items}
 
 
-def observation(state: "State", viewer: int) -> dict:
+def observation(state: "StateLike", viewer: int) -> dict:
     """What ``viewer`` sees (JSON-able): the public state (board, hands of pieces, counters,
     scores, roll, whose turn, ply, the moves played, the result), each item place as its
     size and, when the viewer may see it, its items; the legal moves when ``viewer`` is to
@@ -228,7 +228,7 @@ def observation(state: "State", viewer: int) -> dict:
     return obs
 
 
-def observation_string(state: "State", viewer: int) -> str:
+def observation_string(state: "StateLike", viewer: int) -> str:
     """The observation as one line of JSON with sorted keys (stable: equal observations
     give equal strings, so they can be compared and diffed)."""
     return json.dumps(observation(state, viewer), separators=(",", ":"), sort_keys=True)
@@ -264,12 +264,12 @@ def hidden_params(ir: GameIR, action: Any, viewer: int, mover: int) -> frozenset
     return frozenset(out)
 
 
-def _moves_seen(state: "State", viewer: int) -> list[str]:
+def _moves_seen(state: "StateLike", viewer: int) -> list[str]:
     # (a compound move's text needed its position: the one written when it was played)
     return [text if state.game.compound else move_seen(state.game, move, mover, viewer) for move, mover, text in zip(state.history, state.movers, state.texts)]
 
 
-def move_seen(game: Any, move: int, mover: int, viewer: int) -> str:
+def move_seen(game: "GameLike", move: int, mover: int, viewer: int) -> str:
     """``mover``'s ``move`` as ``viewer`` sees it written (hidden parameters as ``?``)."""
     ir = game.ir
     action, values = game.decode_move(move)

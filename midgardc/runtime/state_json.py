@@ -16,7 +16,7 @@ from ..ir.values import counter_text
 from . import results
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import State
+    from .protocols import StateLike
 
 
 @lru_cache(maxsize=32)
@@ -26,7 +26,7 @@ def _program(ir: GameIR):
     return Program(ir)
 
 
-def mirror(state: "State"):
+def mirror(state: "StateLike"):
     """An interpreter core holding the same position as ``state`` (any back end)."""
     from .interpreter import Core
 
@@ -48,7 +48,7 @@ def mirror(state: "State"):
     return m
 
 
-def empty_states(state: "State") -> list[Optional[int]]:
+def empty_states(state: "StateLike") -> list[Optional[int]]:
     """Per cell: index into ``render.empty_states`` of the first state that holds (or None)."""
     ir = state.game.ir
     core = mirror(state)
@@ -67,7 +67,7 @@ def empty_states(state: "State") -> list[Optional[int]]:
     return out
 
 
-def state_json(state: "State") -> dict:
+def state_json(state: "StateLike") -> dict:
     ir = state.game.ir
     core = state.core
     board_raw = core.board

@@ -13,9 +13,9 @@ from ..ir.values import counter_lines
 from .state_json import deck_zones, empty_states
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import State
+    from .protocols import StateLike
 
-def render_text(state: "State", color: bool = True, viewer: Optional[int] = None) -> str:
+def render_text(state: "StateLike", color: bool = True, viewer: Optional[int] = None) -> str:
     """The board as text: one glyph per cell at its place, then a legend and the hands.
     With ``viewer`` (a seat, or -1 for a spectator who sees only what is public), only
     what that seat's observation shows: hidden items, counters and scores are written
@@ -231,7 +231,7 @@ def kind_letters(ir) -> list[str]:
     return [str(i % 10) for i in range(len(ir.kinds))]
 
 
-def _kind_grid(state: "State", row_labels: dict, label_width: int) -> list[str]:
+def _kind_grid(state: "StateLike", row_labels: dict, label_width: int) -> list[str]:
     """With several kinds of piece, the board a second time showing each piece's kind
     (the first grid shows whose it is)."""
     ir = state.game.ir
@@ -251,13 +251,13 @@ def _kind_grid(state: "State", row_labels: dict, label_width: int) -> list[str]:
     return out
 
 
-def zone_lines(state: "State") -> list[str]:
+def zone_lines(state: "StateLike") -> list[str]:
     """One line per zone and owner: every item as written in moves (a pile top first, a
     set kind by kind), with who may see it — the whole truth, as ``show`` prints it."""
     return seen_zone_lines(state, None)
 
 
-def seen_zone_lines(state: "State", viewer: Optional[int]) -> list[str]:
+def seen_zone_lines(state: "StateLike", viewer: Optional[int]) -> list[str]:
     """``zone_lines`` as seat ``viewer`` sees them (-1: a spectator; None: the whole truth):
     a place the viewer may not see shows only how many items it holds."""
     from .observe import GAME, SEES
