@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from midgardc.players.registry import parse_player  # noqa: E402
 from midgardc.players.view import PlayerView  # noqa: E402
-from midgardc.runtime.game import game_from_ir  # noqa: E402
+from midgardc.engines import game_from_ir  # noqa: E402
 from midgardc.runtime.rng import Rng, derive_seed  # noqa: E402
 from midgardc.spec.lower import MAX_PLIES, list_player_counts, list_variants, load_game_ir  # noqa: E402
 

@@ -18,7 +18,7 @@ import time
 
 from midgardc.players.mcts import MctsPlayer
 from midgardc.players.view import PlayerView
-from midgardc.runtime.game import load
+from midgardc.engines import load
 from midgardc.runtime.interpreter import random_move
 from midgardc.runtime.rng import Rng
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from midgardc.runtime.game import game_from_ir  # noqa: E402
+from midgardc.engines import game_from_ir  # noqa: E402
 from midgardc.spec.lower import load_game_ir  # noqa: E402
 
 SPEC = str(Path(__file__).resolve().parents[1] / "tests" / "data" / "equal_wordings.yaml")

@@ -32,7 +32,8 @@ from typing import Optional, Union
 import numpy as np
 
 from .research.tensor import native_facts, place_visibility, schema
-from .runtime.game import Game, load
+from .runtime.game import Game
+from .engines import load
 from .runtime.rng import MASK, derive_seed
 
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]

@@ -18,7 +18,7 @@ _games: dict = {}
 
 def get_game(spec: str, variant=None, engine: str = "interpreted"):
     """Load (and for 'compiled', build — cached by content hash) a game once per session."""
-    from midgardc.runtime.game import load
+    from midgardc.engines import load
 
     key = (spec, variant, engine)
     if key not in _games:

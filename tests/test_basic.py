@@ -21,7 +21,8 @@ from conftest import SPECS
 from midgardc.compiler import build
 from midgardc.errors import MoveError
 from midgardc.ir.nodes import CHANCE
-from midgardc.runtime.game import State, load, replay
+from midgardc.runtime.game import State, replay
+from midgardc.engines import load
 from midgardc.runtime.playthrough import Target, golden_targets
 from midgardc.runtime.rng import Rng, derive_seed
 

@@ -117,7 +117,7 @@ def test_illegal_actions_are_refused() -> None:
 
 
 def test_batch_of_a_prebuilt_game_and_its_seeds() -> None:
-    from midgardc.runtime.game import load
+    from midgardc.engines import load
 
     game = load(str(ROOT / "specs/classics/tic-tac-toe.yaml"), engine="compiled")
     batch = Batch(game, 2, seed=5)
@@ -139,7 +139,7 @@ def test_bench_reports_batch_rates() -> None:
 
     from midgardc.batch import bench
     from midgardc.cli import cli
-    from midgardc.runtime.game import load
+    from midgardc.engines import load
 
     spec = str(ROOT / "specs/classics/tic-tac-toe.yaml")
     r = bench(load(spec, engine="compiled"), [1, 8], steps=400, playouts=50)

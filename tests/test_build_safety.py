@@ -45,7 +45,7 @@ def _modules(cache: Path) -> list[Path]:
 def _plays(cache: Path, cwd: Path) -> None:
     """A fresh process loads the cached engine and plays a game on it."""
     code = (
-        "from midgardc.runtime.game import load\n"
+        "from midgardc.engines import load\n"
         f"g = load({SPEC!r}, engine='compiled')\n"
         "s = g.new_state(1)\n"
         "while not s.is_terminal():\n"

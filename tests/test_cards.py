@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from midgardc.cli import cli
 from midgardc.errors import SpecError
-from midgardc.runtime.game import load, perft, replay
+from midgardc.runtime.game import perft, replay
+from midgardc.engines import load
 from midgardc.spec.lower import load_game_ir
 
 CARDS = str(Path(__file__).parent / "data" / "cards.yaml")

@@ -13,7 +13,7 @@ import pytest
 from midgardc.errors import SpecError
 from midgardc.ir import colours
 from midgardc.render.svg import render_svg
-from midgardc.runtime.game import game_from_ir
+from midgardc.engines import game_from_ir
 from midgardc.runtime.view import render_text
 from midgardc.spec.lower import load_game_ir
 

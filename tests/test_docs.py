@@ -233,7 +233,8 @@ def test_first_game_outputs_match_the_engine() -> None:
     """The replay JSON and perft counts printed in the walk-through are what the game gives."""
     import json
 
-    from midgardc.runtime.game import load, perft, replay
+    from midgardc.runtime.game import perft, replay
+    from midgardc.engines import load
 
     text = FIRST_GAME.read_text(encoding="utf-8")
     game = load(str(TIC_TAC_TOE), engine="interpreted")

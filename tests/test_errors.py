@@ -274,7 +274,7 @@ def _spec(tmp_path: Path, actions: str) -> str:
 
 
 def test_default_notation_of_a_two_parameter_action(tmp_path: Path) -> None:
-    from midgardc.runtime.game import load
+    from midgardc.engines import load
 
     path = _spec(tmp_path, "  move: {params: {a: cell, b: cell}, where: a != b}\n  pass: {}\n")
     game = load(path, engine="interpreted")

@@ -14,7 +14,7 @@ import pytest
 from conftest import ROOT
 from midgardc.errors import SpecError
 from midgardc.render.svg import render_svg
-from midgardc.runtime.game import load
+from midgardc.engines import load
 from midgardc.runtime.view import render_text
 from midgardc.spec.lower import load_game_ir
 

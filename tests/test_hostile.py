@@ -240,7 +240,7 @@ def test_hostile_spec_is_refused_or_loads(name, tmp_path, monkeypatch):
 def test_hostile_spec_builds_and_plays_safely(name, tmp_path, monkeypatch):
     """Validated hostile specs compile with the real compiler, import, and play the same
     game in both engines; no canary appears."""
-    from midgardc.runtime.game import game_from_ir
+    from midgardc.engines import game_from_ir
 
     monkeypatch.chdir(tmp_path)
     path = _write(tmp_path, name, CASES[name])
@@ -416,7 +416,7 @@ PLAYS: dict[str, str] = {
 
 def _play_both(ir, seeds=range(3)):
     """Random games in both engines, move for move; every game ends within max_plies."""
-    from midgardc.runtime.game import game_from_ir
+    from midgardc.engines import game_from_ir
 
     compiled, interpreted = game_from_ir(ir, "compiled"), game_from_ir(ir, "interpreted")
     plies = []
@@ -447,7 +447,7 @@ PLAYS_COMPILED = ["extra_turn_forever_with_passes", "remove_off_board", "face_te
 
 @pytest.mark.parametrize("name", sorted(PLAYS))
 def test_hostile_new_feature_loads_and_plays_safely(name, tmp_path, monkeypatch):
-    from midgardc.runtime.game import game_from_ir
+    from midgardc.engines import game_from_ir
 
     monkeypatch.chdir(tmp_path)
     path = _write(tmp_path, name, PLAYS[name])
@@ -474,7 +474,7 @@ def test_hostile_new_feature_loads_and_plays_safely(name, tmp_path, monkeypatch)
 
 
 def test_extra_turn_forever_ends_by_max_plies_as_a_draw(tmp_path):
-    from midgardc.runtime.game import game_from_ir
+    from midgardc.engines import game_from_ir
 
     ir = load_game_ir(str(_write(tmp_path, "loop", PLAYS["extra_turn_forever"])))
     state = game_from_ir(ir, "interpreted").new_state(5)

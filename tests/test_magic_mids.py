@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from conftest import SPECS
 from midgardc.cli import cli
-from midgardc.runtime.game import load
+from midgardc.engines import load
 from midgardc.runtime.rng import MASK, Rng, derive_seed
 from test_chance import _interpreter_games
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ENGINES, SPECS, get_game
-from midgardc.runtime.game import load
+from midgardc.engines import load
 
 MIDS = str(SPECS / "magic-mids.yaml")
 FACES = ["A", "2", "3", "4", "5", "blank"]  # the dice faces in the spec's order

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from midgardc.cli import cli
 from midgardc.errors import MoveError
 from midgardc.players.view import PlayerView
-from midgardc.runtime.game import load
+from midgardc.engines import load
 from midgardc.runtime.interpreter import random_move
 from midgardc.runtime.rng import Rng, derive_seed
 from midgardc.runtime.state_json import mirror

@@ -23,7 +23,8 @@ from midgardc.players.mcts import MctsPlayer
 from midgardc.players.script import ScriptPlayer
 from midgardc.players.uniform import RandomPlayer
 from midgardc.players.view import PlayerView
-from midgardc.runtime.game import Game, State, load, replay
+from midgardc.runtime.game import Game, State, replay
+from midgardc.engines import load
 from midgardc.runtime.observe import places
 from midgardc.runtime.rng import Rng
 

@@ -98,7 +98,8 @@ def test_match_says_where_a_human_plays() -> None:
 
 def test_a_seat_is_shown_its_own_hidden_score_and_not_the_others() -> None:
     from midgardc.players.view import PlayerView
-    from midgardc.runtime.game import load, replay
+    from midgardc.runtime.game import replay
+    from midgardc.engines import load
     from midgardc.runtime.view import render_text
 
     state = replay(load("tests/data/phases.yaml", None, engine="interpreted"), ["a4", "a1", "d4"], 0)
@@ -114,7 +115,8 @@ def test_a_seat_is_shown_its_own_hidden_score_and_not_the_others() -> None:
 
 def test_a_seat_is_shown_its_own_hand_and_only_the_size_of_the_others() -> None:
     from midgardc.players.view import PlayerView
-    from midgardc.runtime.game import load, replay
+    from midgardc.runtime.game import replay
+    from midgardc.engines import load
     from midgardc.runtime.view import render_text
 
     state = replay(load("tests/data/draft.yaml", None, engine="interpreted", n_players=2), ["open", "open"], 1)

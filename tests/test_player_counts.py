@@ -21,7 +21,8 @@ from midgardc.compiler.build import module_stem
 from midgardc.errors import SpecError
 from midgardc.matches import run_match
 from midgardc.players.registry import parse_players
-from midgardc.runtime.game import load, replay
+from midgardc.runtime.game import replay
+from midgardc.engines import load
 from midgardc.runtime.rng import derive_seed
 from midgardc.spec.lower import list_player_counts, load_game_ir
 from test_chance import _interpreter_games

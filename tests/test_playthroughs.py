@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from conftest import ROOT, SPECS
 from midgardc.cli import cli
 from midgardc.compiler import build
-from midgardc.runtime.game import load
+from midgardc.engines import load
 from midgardc.runtime.playthrough import GOLDEN_SEED, Detail, Target, first_difference, golden_files, golden_targets, playthrough, spec_label
 
 GOLDEN = ROOT / "tests" / "playthroughs"

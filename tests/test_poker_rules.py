@@ -13,7 +13,7 @@ import pytest
 
 from conftest import ENGINES, SPECS, get_game
 from midgardc.errors import SpecError
-from midgardc.runtime.game import load
+from midgardc.engines import load
 
 KUHN = str(SPECS / "kuhn-poker.yaml")
 LEDUC = str(SPECS / "leduc-poker.yaml")

@@ -12,7 +12,8 @@ import pytest
 from conftest import ROOT
 from midgardc.errors import SpecError
 from midgardc.render.svg import frame_parts, render_svg
-from midgardc.runtime.game import game_from_ir, load, replay
+from midgardc.runtime.game import replay
+from midgardc.engines import game_from_ir, load
 from midgardc.runtime.observe import places
 from midgardc.spec.lower import load_game_ir
 import yaml

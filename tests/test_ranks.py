@@ -23,7 +23,7 @@ from midgardc.matches.results import GameResult, result_of
 from midgardc.matches.tally import Tally
 from midgardc.matches.tournament import Entry, variant_summary
 from midgardc.runtime import results
-from midgardc.runtime.game import load
+from midgardc.engines import load
 from midgardc.spec.lower import load_game_ir
 
 MAGIC = str(ROOT / "specs" / "magic-mids.yaml")

@@ -240,7 +240,7 @@ def test_midgard_display_states_are_replayed(tmp_path: Path) -> None:
     assert "blizzard" in legend and "ice" in legend
     # the replay's pictures are the pictures of render.svg, ply by ply (a spectator's view)
     from midgardc.render.svg import render_svg
-    from midgardc.runtime.game import game_from_ir
+    from midgardc.engines import game_from_ir
     from midgardc.spec.lower import load_game_ir
 
     state = game_from_ir(load_game_ir(MIDGARD, "mere-mortal")).new_state(lines[0]["game_seed"])

@@ -38,7 +38,7 @@ def _cli(*args: str, cwd=ROOT, timeout=300) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("engine", ["interpreted", "compiled"])
 def test_a_ply_limited_game_is_flagged_and_has_no_result(engine):
-    from midgardc.runtime.game import load
+    from midgardc.engines import load
 
     game = load(PLY, engine=engine)
     for seed in range(5):
@@ -55,7 +55,7 @@ def test_a_ply_limited_game_is_flagged_and_has_no_result(engine):
 
 
 def test_both_engines_agree_at_the_ply_limit():
-    from midgardc.runtime.game import load
+    from midgardc.engines import load
 
     compiled = load(PLY, engine="compiled")
     interpreted = load(PLY, engine="interpreted")
@@ -68,7 +68,7 @@ def test_both_engines_agree_at_the_ply_limit():
 
 def test_a_game_that_ends_by_its_rules_at_the_limit_is_not_flagged():
     """Tic-tac-toe cut at 5 plies: x's line on the 5th move is a win, not a limit."""
-    from midgardc.runtime.game import game_from_ir
+    from midgardc.engines import game_from_ir
 
     ir = load_game_ir(TTT)
     ir = dataclasses.replace(ir, max_plies=5)
@@ -177,7 +177,7 @@ def test_every_safety_stop_is_ten_times_the_longest_game_seen(name: str) -> None
 
 @pytest.mark.parametrize("name", sorted(LONGEST_SEEN))
 def test_random_games_of_every_spec_end_by_their_rules(name: str) -> None:
-    from midgardc.runtime.game import game_from_ir
+    from midgardc.engines import game_from_ir
 
     path = str(ROOT / "specs" / name)
     for variant, n in _configs(path):
@@ -293,7 +293,7 @@ def test_a_record_of_another_spec_is_refused(tmp_path):
 
 def test_the_svg_picture_of_a_stopped_game_says_it_has_no_result():
     from midgardc.render.svg import render_svg
-    from midgardc.runtime.game import load
+    from midgardc.engines import load
 
     state = load(PLY, engine="interpreted").new_state(0)
     while not state.is_terminal():

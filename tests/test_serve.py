@@ -22,7 +22,8 @@ from conftest import MIDGARD, ROOT
 from midgardc.cli import cli
 from midgardc.players import PlayerSpec, parse_player
 from midgardc.runtime.determinize import determinize
-from midgardc.runtime.game import load, replay
+from midgardc.runtime.game import replay
+from midgardc.engines import load
 from midgardc.runtime.observe import observation, places
 from midgardc.runtime.rng import Rng
 from midgardc.web.app import create_app

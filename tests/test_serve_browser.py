@@ -31,7 +31,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from midgardc.players import PlayerSpec, parse_player  # noqa: E402
-from midgardc.runtime.game import load  # noqa: E402
+from midgardc.engines import load  # noqa: E402
 from midgardc.web.app import create_app  # noqa: E402
 from midgardc.web.session import Session  # noqa: E402
 from midgardc.web.views import result_payload  # noqa: E402
@@ -222,7 +222,7 @@ SHOTS = [
 def test_screenshots(browser, spec: str, variant: Optional[str], count: Optional[int]) -> None:
     """Play the spec by clicks against random bots to mid-game (half a random game's length
     of the human's moves, at most 60) and save the page."""
-    from midgardc.runtime.game import load as load_game
+    from midgardc.engines import load as load_game
 
     game = load_game(str(ROOT / "specs" / spec), variant, engine="compiled", n_players=count)
     n = game.ir.n_players

@@ -13,7 +13,7 @@ from conftest import ROOT
 from midgardc.cli import cli
 from midgardc.errors import SpecError
 from midgardc.render.svg import render_svg, track_labels
-from midgardc.runtime.game import game_from_ir
+from midgardc.engines import game_from_ir
 from midgardc.spec.lower import list_variants, load_game_ir
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -13,7 +13,7 @@ import pytest
 from conftest import SPECS, get_game
 from midgardc.ir.values import counter_text
 from midgardc.research.tensor import native_facts, native_tensor, observation_tensor, python_tensor, schema
-from midgardc.runtime.game import load
+from midgardc.engines import load
 from midgardc.spec.lower import list_player_counts, list_variants
 
 LONG = bool(os.environ.get("MIDGARDC_LONG"))

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from midgardc.runtime.game import load, replay
+from midgardc.runtime.game import replay
+from midgardc.engines import load
 from midgardc.runtime.rng import Rng
 from midgardc.spec.lower import load_game_ir
 from test_differential import check_games

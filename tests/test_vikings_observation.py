@@ -21,7 +21,7 @@ from midgardc.matches import play_game
 from midgardc.players.script import ScriptPlayer
 from midgardc.players.uniform import RandomPlayer
 from midgardc.players.view import PlayerView
-from midgardc.runtime.game import load
+from midgardc.engines import load
 from midgardc.runtime.rng import Rng
 
 VIKINGS = str(SPECS / "midgard-vikings.yaml")

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from midgardc.runtime.game import load
+from midgardc.engines import load
 from midgardc.runtime.interpreter import random_move
 from midgardc.runtime.rng import Rng, derive_seed
 

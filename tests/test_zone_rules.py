@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from midgardc.ir.nodes import CHANCE_STREAM
-from midgardc.runtime.game import load
+from midgardc.engines import load
 from midgardc.runtime.rng import Rng, derive_seed
 
 RULES = str(Path(__file__).parent / "data" / "zone_rules.yaml")

@@ -18,7 +18,8 @@ from ..cli_options import (
     variant_option,
 )
 from ..errors import MidgardcError
-from ..runtime.game import Game, game_from_ir
+from ..runtime.game import Game
+from ..engines import game_from_ir
 from .common import _compiler, _load_ir, _open_game, _variants
 from .group import cli
 

@@ -8,7 +8,8 @@ import click
 
 from ..errors import BuildError, MidgardcError
 from ..ir.nodes import GameIR
-from ..runtime.game import Game, State, game_from_ir, replay
+from ..runtime.game import Game, State, replay
+from ..engines import game_from_ir
 
 COMPILED_MODULE = "midgardc.runtime.compiled"
 

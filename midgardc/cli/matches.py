@@ -19,7 +19,8 @@ from ..cli_options import (
 )
 from ..players import PlayerSpec, kinds_help
 from ..progress import progress, progress_option
-from ..runtime.game import Game, game_from_ir
+from ..runtime.game import Game
+from ..engines import game_from_ir
 from .common import _load_ir, _open_game, _variants
 from .group import cli
 

@@ -159,7 +159,7 @@ class Workshop:
     def game(self, variant: Optional[str]) -> "Game":
         game = self.games.get(variant)
         if game is None:
-            from ..runtime.game import load
+            from ..engines import load
 
             game = self.games[variant] = load(self.spec_path, variant, engine=self.config.engine, n_players=self.config.n_players)
             game.start_from(self.config.position)

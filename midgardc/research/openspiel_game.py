@@ -26,7 +26,8 @@ from typing import Any, Optional
 import numpy as np
 import pyspiel
 
-from midgardc.runtime.game import Game, State, load
+from midgardc.runtime.game import Game, State
+from midgardc.engines import load
 from midgardc.runtime.observe import may_hide
 from midgardc.research.deals import Deals, Dealing, lazy_piles
 from midgardc.research.tensor import observation_tensor, schema

@@ -19,7 +19,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from midgardc.research.tensor import observation_tensor, schema
-from midgardc.runtime.game import Game, load
+from midgardc.runtime.game import Game
+from midgardc.engines import load
 
 
 class MidgardcEnv(AECEnv):

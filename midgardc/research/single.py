@@ -25,7 +25,8 @@ from gymnasium import spaces
 from midgardc.players.registry import parse_player
 from midgardc.players.view import PlayerView
 from midgardc.research.tensor import observation_tensor, schema
-from midgardc.runtime.game import State, load
+from midgardc.runtime.game import State
+from midgardc.engines import load
 from midgardc.runtime.rng import Rng, derive_seed
 
 

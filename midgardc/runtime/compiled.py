@@ -1,7 +1,8 @@
 """The compiled back end: the game's generated Cython module behind the engine protocol.
 
-The module (see ``midgardc.compiler``) is built on first use and cached by content hash;
-its ``Core`` has the interpreter Core's protocol, and whole random games, their results
+The module is built (and cached by content hash) by ``midgardc.compiler.build`` and handed
+in by the engine loader, ``midgardc.engines``: the runtime never imports the compiler.
+Its ``Core`` has the interpreter Core's protocol, and whole random games, their results
 and perft run in C without the GIL.
 """
 
@@ -18,11 +19,10 @@ class CompiledEngine:
 
     name = "compiled"
 
-    def __init__(self, ir: GameIR, force_build: bool = False):
-        from ..compiler.build import build_engine
-
+    def __init__(self, ir: GameIR, module: Any):
+        """``module``: the engine built for ``ir`` (``midgardc.compiler.build.build_engine``)."""
         self.ir = ir
-        self.module = build_engine(ir, force=force_build)
+        self.module = module
 
     def new_core(self, seed: int = 0, start_zones: Optional[list[list[int]]] = None) -> Any:
         """A new game for ``seed``; ``start_zones``: as the interpreter's ``new_core``."""

@@ -414,27 +414,6 @@ class State:
         return render_text(self, color=False)
 
 
-def load(spec_path: str, variant: Optional[str] = None, engine: str = "interpreted", force_build: bool = False, n_players: Optional[int] = None) -> Game:
-    """Load a spec (and variant, for ``n_players`` players: default the spec's default
-    count) and bring up the chosen back end."""
-    from ..spec.lower import load_game_ir
-
-    ir = load_game_ir(spec_path, variant, n_players)
-    return game_from_ir(ir, engine, force_build)
-
-
-def game_from_ir(ir: GameIR, engine: str = "interpreted", force_build: bool = False) -> Game:
-    if engine == "interpreted":
-        from .interpreter import InterpretedEngine
-
-        return Game(ir, InterpretedEngine(ir))
-    if engine == "compiled":
-        from .compiled import CompiledEngine
-
-        return Game(ir, CompiledEngine(ir, force_build=force_build))
-    raise ValueError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
-
-
 def perft(state: State, depth: int) -> int:
     """Number of legal move sequences of length exactly ``depth`` (the standard perft: a
     game that ends earlier adds nothing). A roll's outcomes are moves here: each outcome

@@ -85,7 +85,7 @@ def play_briefly(ir: Any, seed: int) -> str:
     (rolls sampled as a match would): no exception, ply within ``max_plies``, and a game
     with a small ``max_plies`` (extra turns forever, passes forever) really ends by it.
     Returns what went wrong, or ""."""
-    from ..runtime.game import game_from_ir
+    from ..engines import game_from_ir
 
     rng = random.Random(seed)
     state = game_from_ir(ir, "interpreted").new_state(seed)

@@ -1,0 +1,37 @@
+"""Bring a game up on either back end: the engine loader.
+
+This is the one module that knows both the interpreter (``midgardc.runtime``) and the
+builder of compiled engines (``midgardc.compiler.build``). It sits a floor above the
+runtime (docs/design.md, "Package map") so that the runtime never imports the compiler:
+``runtime/compiled.py`` wraps a module that was built, and this loader builds it (or
+finds it in the cache) and hands it over.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .ir.nodes import GameIR
+from .runtime.compiled import CompiledEngine
+from .runtime.game import ENGINES, Game
+from .runtime.interpreter import InterpretedEngine
+from .spec.lower import load_game_ir
+
+
+def load(spec_path: str, variant: Optional[str] = None, engine: str = "interpreted", force_build: bool = False, n_players: Optional[int] = None) -> Game:
+    """Load a spec (and variant, for ``n_players`` players: default the spec's default
+    count) and bring up the chosen back end."""
+    ir = load_game_ir(spec_path, variant, n_players)
+    return game_from_ir(ir, engine, force_build)
+
+
+def game_from_ir(ir: GameIR, engine: str = "interpreted", force_build: bool = False) -> Game:
+    """A ``Game`` over ``ir`` on the named back end; ``compiled`` builds its module first
+    (cached by content; ``force_build`` rebuilds it)."""
+    if engine == "interpreted":
+        return Game(ir, InterpretedEngine(ir))
+    if engine == "compiled":
+        from .compiler.build import build_engine  # (code generation and Cython: loaded only when asked for)
+
+        return Game(ir, CompiledEngine(ir, build_engine(ir, force=force_build)))
+    raise ValueError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
