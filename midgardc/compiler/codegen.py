@@ -39,9 +39,10 @@ from __future__ import annotations
 import os
 from typing import Optional
 
+from ..ir.analysis import contains
 from ..ir.dice import KEEP_VAR, into_of, keep_of, when_of
 from ..ir.nodes import CELL, CHANCE_STREAM, INT, ITEM, DIR, KIND, PLAYER, Call, FlipFlanked, GameIR, SetElement, opposite_directions
-from .emit.bitboards import LinePlan, calls_builtin, contains, direction_shift, flip_shifts, flood_code, line_code, line_lengths, line_plan, line_windows, window_code, window_stages
+from .emit.bitboards import LinePlan, calls_builtin, direction_shift, flip_shifts, flood_code, line_code, line_lengths, line_plan, line_windows, window_code, window_stages
 from .emit.captures import Captures
 from .emit.cellsets import CellSets
 from .emit.common import (

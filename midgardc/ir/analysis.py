@@ -1,9 +1,14 @@
-"""Small facts about IR expressions: their conjuncts, the locals they read, and
-substitution. The move plans built on them are ``midgardc/ir/plan.py``."""
+"""Small facts about IR expressions: their conjuncts, the locals they read, substitution,
+and the generic walks over them (``children``, ``subexpressions``, ``map_children``,
+``contains``) that a pass uses instead of writing its own ``isinstance`` chain when all it
+does at a node is recurse. The move plans built on them are ``midgardc/ir/plan.py``."""
 
 from __future__ import annotations
 
-from .nodes import Binary, Call, DefineCall, Domain, Expr, Local, Quant, Unary
+from dataclasses import fields, is_dataclass, replace
+from typing import Callable, Iterator
+
+from .nodes import Binary, BoardIR, Call, DefineCall, Domain, Expr, Local, Quant, Unary
 
 
 def conjuncts(e: Expr) -> list[Expr]:
@@ -30,22 +35,72 @@ def reads(e: object, bound: frozenset = frozenset()) -> set[str]:
     return set()
 
 
-def substitute(e: Expr, values: dict) -> Expr:
-    """``e`` with the locals named in ``values`` replaced by those expressions."""
-    from dataclasses import fields, is_dataclass, replace
+def children(e: object) -> tuple:
+    """The expressions directly inside ``e``, in reading order: a call's arguments, an
+    operator's operands, a domain's arguments, a quantifier's domain arguments then body."""
+    if isinstance(e, (Call, DefineCall, Domain)):
+        return e.args
+    if isinstance(e, Unary):
+        return (e.arg,)
+    if isinstance(e, Binary):
+        return (e.left, e.right)
+    if isinstance(e, Quant):
+        return (*e.domain.args, e.body)
+    return ()
 
+
+def subexpressions(e: object) -> Iterator[Expr]:
+    """``e`` and every expression inside it, parent before children, in reading order
+    (bound variables are not tracked: see ``reads`` for the free ones)."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(reversed(children(x)))
+
+
+def map_children(e: Expr, fn: Callable[[Expr], Expr]) -> Expr:
+    """``e`` with ``fn`` applied to each expression directly inside it (a quantifier's
+    domain arguments and body alike): the rebuilding half of a transforming walk."""
+    if isinstance(e, Quant):
+        return replace(e, domain=map_children(e.domain, fn), body=fn(e.body))
+    if isinstance(e, (Call, DefineCall, Domain)):
+        return replace(e, args=tuple(fn(a) for a in e.args))
+    if isinstance(e, Unary):
+        return replace(e, arg=fn(e.arg))
+    if isinstance(e, Binary):
+        return replace(e, left=fn(e.left), right=fn(e.right))
+    return e
+
+
+def substitute(e: Expr, values: dict) -> Expr:
+    """``e`` with the free locals named in ``values`` replaced by those expressions, all at
+    once (so ``{a: b, b: a}`` swaps; a quantifier's variable hides an outer name)."""
     if isinstance(e, Local):
         return values.get(e.name, e)
-    if isinstance(e, Quant):
+    if isinstance(e, Quant) and e.var in values:
         inner = {k: v for k, v in values.items() if k != e.var}
-        return replace(e, domain=substitute(e.domain, values), body=substitute(e.body, inner))
-    if not is_dataclass(e):
-        return e
-    changes = {}
-    for f in fields(e):
-        v = getattr(e, f.name)
-        if is_dataclass(v):
-            changes[f.name] = substitute(v, values)
-        elif isinstance(v, tuple):
-            changes[f.name] = tuple(substitute(x, values) if is_dataclass(x) else x for x in v)
-    return replace(e, **changes)
+        return replace(e, domain=map_children(e.domain, lambda a: substitute(a, values)), body=substitute(e.body, inner))
+    return map_children(e, lambda a: substitute(a, values))
+
+
+def contains(root: object, found: Callable[[object], bool]) -> bool:
+    """Whether any node under ``root`` (an expression, an effect, a whole ``GameIR``, or
+    tuples, lists and dicts of them) satisfies ``found``: a walk over dataclasses and
+    containers. The board's tables hold no expressions and are skipped."""
+    seen: set[int] = set()
+    stack: list[object] = [root]
+    while stack:
+        x = stack.pop()
+        if found(x):
+            return True
+        if isinstance(x, (str, int, float, bool, type(None), BoardIR, type)) or id(x) in seen:
+            continue
+        seen.add(id(x))
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif is_dataclass(x):
+            stack.extend(getattr(x, f.name) for f in fields(x))
+    return False

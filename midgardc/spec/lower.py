@@ -18,6 +18,7 @@ from ..conditions.check import Names, a_type, check_condition
 from ..conditions.parse import parse_signature
 from ..errors import Pos, SpecError, did_you_mean
 from ..ir import colours
+from ..ir.analysis import contains
 from ..ir.chance import ChanceIR, chance_tables
 from ..ir.items import DeckIR
 from ..ir.nodes import (
@@ -698,17 +699,7 @@ def _uses_stacks(node: object) -> bool:
     """Whether any part of the IR reads or sets heights (height(), room(), a place with
     height or push): then the compiled state carries the height layer. ray() walks the
     board's directions only and reads no height, so on its own it keeps cells plain."""
-    from dataclasses import fields, is_dataclass
-
-    if isinstance(node, Call) and node.fn in STACK_CALLS:
-        return True
-    if isinstance(node, Place) and (node.height is not None or node.push is not None):
-        return True
-    if isinstance(node, (tuple, list)):
-        return any(_uses_stacks(x) for x in node)
-    if is_dataclass(node) and not isinstance(node, type):
-        return any(_uses_stacks(getattr(node, f.name)) for f in fields(node))
-    return False
+    return contains(node, lambda x: isinstance(x, Call) and x.fn in STACK_CALLS or isinstance(x, Place) and (x.height is not None or x.push is not None))
 
 
 def load_game_ir(path: str, variant: Optional[str] = None, n_players: Optional[int] = None) -> GameIR:

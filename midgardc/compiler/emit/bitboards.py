@@ -30,9 +30,10 @@ or has an opposite that is not its exact inverse, the cell-by-cell walk stays, a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
+from ...ir.analysis import contains
 from ...ir.nodes import AssessRegions, BoardIR, Binary, Call, Const, Expr, FlipFlanked, GameIR, Local, opposite_directions
 from .common import SX
 
@@ -354,27 +355,6 @@ def _has_c(src: str, words: int, indent: str) -> list[str]:
 def calls_builtin(ir: GameIR, fn: str) -> bool:
     """Whether any expression of the game calls built-in ``fn``."""
     return contains(ir, lambda x: isinstance(x, Call) and x.fn == fn)
-
-
-def contains(ir: GameIR, found) -> bool:
-    """Whether any node of the game satisfies ``found`` (a walk over the IR's dataclasses
-    and tuples; the board's tables hold no expressions and are skipped)."""
-    seen: set[int] = set()
-    stack: list[object] = [ir]
-    while stack:
-        x = stack.pop()
-        if found(x):
-            return True
-        if isinstance(x, (str, int, float, bool, type(None), BoardIR)) or id(x) in seen:
-            continue
-        seen.add(id(x))
-        if isinstance(x, (tuple, list)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-        elif is_dataclass(x):
-            stack.extend(getattr(x, f.name) for f in fields(x))
-    return False
 
 
 # -- flanks as directional fills ------------------------------------------------------------

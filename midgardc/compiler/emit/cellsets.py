@@ -9,6 +9,7 @@ import re
 from typing import Optional, Union
 
 from ...errors import BuildError
+from ...ir.analysis import substitute
 from ...ir.nodes import CELL, DIR, Binary, Call, Const, DefineCall, Expr, Local, Quant, Unary
 from .bitboards import flanked_set
 from .common import (
@@ -16,7 +17,6 @@ from .common import (
     MAX_UNROLL_DEPTH,
     comment_text,
     unparse,
-    substitute,
     free_locals,
     Var,
     Scope,
@@ -243,7 +243,7 @@ class CellSets:
         self._unrolling += 1
         try:
             for d in range(n_dirs):
-                part = self.to_set(substitute(q.body, q.var, Const(d, DIR)), var, scope)
+                part = self.to_set(substitute(q.body, {q.var: Const(d, DIR)}), var, scope)
                 if part is None:
                     return None
                 parts.append(part)

@@ -217,25 +217,6 @@ def unparse_domain(d: Domain, ir: GameIR) -> str:
     return d.kind if not d.args else f"{d.kind}({', '.join(unparse(a, ir) for a in d.args)})"
 
 
-def substitute(e: Expr, name: str, value: Expr) -> Expr:
-    """``e`` with the free local ``name`` replaced by ``value`` (a constant)."""
-    if isinstance(e, Local):
-        return value if e.name == name else e
-    if isinstance(e, Call):
-        return Call(e.fn, tuple(substitute(a, name, value) for a in e.args), e.type)
-    if isinstance(e, DefineCall):
-        return DefineCall(e.index, tuple(substitute(a, name, value) for a in e.args), e.type)
-    if isinstance(e, Unary):
-        return Unary(e.op, substitute(e.arg, name, value), e.type)
-    if isinstance(e, Binary):
-        return Binary(e.op, substitute(e.left, name, value), substitute(e.right, name, value), e.type)
-    if isinstance(e, Quant):
-        domain = Domain(e.domain.kind, tuple(substitute(a, name, value) for a in e.domain.args), e.domain.elem_type)
-        body = e.body if e.var == name else substitute(e.body, name, value)
-        return Quant(e.kind, e.var, domain, body, e.type)
-    return e
-
-
 def unparse_domain_head(var: str, d: Domain, ir: GameIR) -> str:
     return f"{var} in {unparse_domain(d, ir)}"
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ...ir.nodes import BOOL, CELL, KIND, PLAYER, Binary, BoardIR, Call, Const, DefineCall, Expr, GameIR, Local, Quant, Unary
-from .common import NIBBLE_TABLE_LIMIT, free_locals, substitute
+from ...ir.analysis import subexpressions, substitute
+from .common import NIBBLE_TABLE_LIMIT, free_locals
 
 _FOLD_COMPARE = {
     "==": lambda a, b: a == b,
@@ -79,25 +80,8 @@ def ray_plan(board: BoardIR, words: int) -> tuple[Optional[RayPlan], str]:
 
 
 def _bound_names(e: object) -> set:
-    out: set = set()
-
-    def walk(x: object) -> None:
-        if isinstance(x, Quant):
-            out.add(x.var)
-            for a in x.domain.args:
-                walk(a)
-            walk(x.body)
-        elif isinstance(x, (Call, DefineCall)):
-            for a in x.args:
-                walk(a)
-        elif isinstance(x, Unary):
-            walk(x.arg)
-        elif isinstance(x, Binary):
-            walk(x.left)
-            walk(x.right)
-
-    walk(e)
-    return out
+    """The names the quantifiers inside ``e`` bind."""
+    return {x.var for x in subexpressions(e) if isinstance(x, Quant)}
 
 
 def fold_empty(e: Expr, var: str, ir: GameIR, depth: int = 0) -> Expr:
@@ -123,11 +107,7 @@ def fold_empty(e: Expr, var: str, ir: GameIR, depth: int = 0) -> Expr:
         taken = _bound_names(body)
         if any(n in taken for a in e.args for n in free_locals(a)):
             return e
-        fresh = [f"\0arg{i}" for i in range(len(d.params))]  # (no spec name has a NUL)
-        for p, f in zip(d.params, fresh):
-            body = substitute(body, p.name, Local(f, p.type))
-        for p, f, a in zip(d.params, fresh, e.args):
-            body = substitute(body, f, a)
+        body = substitute(body, {p.name: a for p, a in zip(d.params, e.args)})  # (all at once)
         return fold_empty(body, var, ir, depth + 1)
     if isinstance(e, Unary) and e.op == "not":
         a = fold_empty(e.arg, var, ir, depth)
@@ -216,7 +196,7 @@ def unroll_slides(x, q: Quant, scope: dict):
     if x.ray_plan() is None or not _reads_a_slide(q.body):
         return None
     op = " or " if q.kind == "any" else " and "
-    parts = [x.expr(substitute(q.body, q.var, Const(d, "dir")), scope).text for d in range(n_dirs)]
+    parts = [x.expr(substitute(q.body, {q.var: Const(d, "dir")}), scope).text for d in range(n_dirs)]
     return Code("(" + op.join(parts) + ")", "bint")
 
 

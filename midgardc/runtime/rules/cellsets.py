@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterator, Optional
 
-from ...ir.analysis import reads
+from ...ir.analysis import children, map_children, reads
 from ...ir.nodes import BOOL, CELL, INT, Binary, Call, Const, DefineCall, Expr, GameIR, Local, Quant, Unary
 from ...ir.plan import inline, is_pure
 
@@ -302,7 +302,7 @@ class SetCompiler:
                 return True
             if isinstance(x, Quant):
                 return x.var != var and all(walk(a) for a in x.domain.args) and walk(x.body)
-            return all(walk(c) for c in _children(x))
+            return all(walk(c) for c in children(x))
 
         if not walk(e) or not found or any(g != found[0] for g in found):
             return None
@@ -354,32 +354,9 @@ def _by_piece(s, seen: dict, size: int) -> dict:
     return groups
 
 
-def _children(x: Expr) -> tuple:
-    if isinstance(x, (Call, DefineCall)):
-        return x.args
-    if isinstance(x, Unary):
-        return (x.arg,)
-    if isinstance(x, Binary):
-        return (x.left, x.right)
-    return ()
-
-
 def _replaced(x: Expr, old: Expr, new: Expr) -> Expr:
     """``x`` with every occurrence of ``old`` replaced by ``new``."""
-    if x == old:
-        return new
-    if isinstance(x, Call):
-        return Call(x.fn, tuple(_replaced(a, old, new) for a in x.args), x.type)
-    if isinstance(x, DefineCall):
-        return DefineCall(x.index, tuple(_replaced(a, old, new) for a in x.args), x.type)
-    if isinstance(x, Unary):
-        return Unary(x.op, _replaced(x.arg, old, new), x.type)
-    if isinstance(x, Binary):
-        return Binary(x.op, _replaced(x.left, old, new), _replaced(x.right, old, new), x.type)
-    if isinstance(x, Quant):
-        domain = type(x.domain)(x.domain.kind, tuple(_replaced(a, old, new) for a in x.domain.args), x.domain.elem_type)
-        return Quant(x.kind, x.var, domain, _replaced(x.body, old, new), x.type)
-    return x
+    return new if x == old else map_children(x, lambda c: _replaced(c, old, new))
 
 
 def _chain(e: Expr, op: str) -> list[Expr]:
