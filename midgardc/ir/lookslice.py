@@ -18,29 +18,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from .builtins import BOARD, BUILTINS, COUNTER, DOMAINS, HANDS, INDEXED, STATE, TURN, ZONE_FUNCTIONS
 from .nodes import Binary, Call, Const, DefineCall, Domain, GameIR, IfEffect, ForEach, Local, MovePiece, Place, Quant, Remove, SetCounter, SetElement, Unary, FlipFlanked
 
-ANY = "*"  # some part of the state this module does not know
-BOARD, HANDS, TURN = "board", "hands", "turn"
+ANY = STATE  # some part of the state this module does not know
 
-#: built-ins and the part of the state each reads (counters: by the column in args[0])
-_READS = {
-    "empty": BOARD,
-    "occupied": BOARD,
-    "owner": BOARD,
-    "kind_at": BOARD,
-    "line": BOARD,
-    "flanked": BOARD,
-    "height": BOARD,
-    "room": BOARD,
-    "hand": HANDS,
-    "mover": TURN,
-    "last_player": TURN,
-    "ply": TURN,
-}
-_COUNTER_READS = ("counter", "game_counter", "typed_counter", "counter_at")
-_DOMAIN_READS = {"slide": BOARD, "group": BOARD, "region": BOARD}
-_PURE_DOMAINS = frozenset({"cells", "players", "directions", "neighbours", "range", "ray", "enum", "item_kinds", "faces"})
+#: built-ins and the part of the state each reads, from the built-in table (Builtin.reads;
+#: counters: by the column in args[0])
+_READS = {n: b.reads for table in (BUILTINS, ZONE_FUNCTIONS, INDEXED) for n, b in table.items() if b.reads in (BOARD, HANDS, TURN)}
+_COUNTER_READS = tuple(n for n, b in INDEXED.items() if b.reads == COUNTER)
+_DOMAIN_READS = {n: b.reads for n, b in DOMAINS.items() if b.reads is not None}
+_PURE_DOMAINS = frozenset(n for n, b in DOMAINS.items() if b.reads is None) | {"enum"}  # (enum: an enumeration's values)
 
 
 def counter_key(ir: GameIR, column: int) -> str:

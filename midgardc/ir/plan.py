@@ -31,12 +31,13 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .analysis import reads, substitute
+from .builtins import DOMAINS, state_reads
 from .nodes import BOOL, CELL, DIR, INT, PLAYER, Action, Binary, Call, Const, DefineCall, Define, Expr, GameIR, Local, Param, Quant, Unary
 
 #: Built-in queries that read the state (the others read only their arguments and tables).
-STATE_READS = frozenset({"empty", "occupied", "owner", "kind_at", "hand", "mover", "last_player", "ply", "counter", "game_counter", "line", "flanked", "rolled", "die", "height", "room", "face_up", "in_deck", "discarded", "deck_left", "area_points", "areas_won", "holding", "zone_size", "top", "typed_counter", "counter_at", "times_seen", "repeated", "can_move"})
+STATE_READS = state_reads()  # from the built-in table (ir/builtins.py, Builtin.reads)
 #: Domains whose elements depend on the state.
-STATE_DOMAINS = frozenset({"group", "region", "slide"})
+STATE_DOMAINS = frozenset(n for n, b in DOMAINS.items() if b.reads is not None)
 #: ``any`` over a constant range is unrolled for candidates up to this many values.
 MAX_UNROLLED_RANGE = 16
 #: At most this many candidate cells per parameter (the generated code's array size).
