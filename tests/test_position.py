@@ -33,7 +33,20 @@ from midgardc.runtime.game import perft
 from midgardc.spec.lower import load_game_ir
 
 CHESS = str(SPECS / "classics" / "chess.yaml")
-TTT = str(Path(__file__).parent / "data" / "position.yaml")
+
+
+def _beside_its_base() -> str:
+    """tests/data/position.yaml extends tic-tac-toe.yaml beside it: a spec extends only
+    files in its own folder tree, so both are copied into one folder for these tests."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="midgardc-position-"))
+    (folder / "tic-tac-toe.yaml").write_bytes((SPECS / "classics" / "tic-tac-toe.yaml").read_bytes())
+    (folder / "position.yaml").write_bytes((Path(__file__).parent / "data" / "position.yaml").read_bytes())
+    return str(folder / "position.yaml")
+
+
+TTT = _beside_its_base()
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
