@@ -434,3 +434,72 @@ def test_the_page_never_lists_internal_counters_and_uses_the_rulebooks_names() -
     assert shown["actions[sun_action]"] == "Sun actions"  # render.labels
     plain = load_game_ir("specs/classics/tic-tac-toe.yaml", None, None)
     assert counter_labels(plain) == {name: name for name in plain.counters}
+
+
+# -- hostile requests and slow bots (issue 28, items 8 and 9) --------------------------------------
+
+
+def test_odd_tokens_and_deeply_nested_bodies_are_4xx_not_500() -> None:
+    client = create_app(_session(TTT, "human,random")).test_client()
+    for path in ("/seat/0/%C3%A9", "/seat/0/%FF%FE", "/seat/0/%C3%A9/state", "/seat/0/\u00e9t\u00e9/state"):
+        r = client.get(path)
+        assert r.status_code == 404 and "error" in r.get_json(), path
+    nested = "[" * 5_000 + "]" * 5_000  # deeper than Python recursion limit, within the size limit
+    for body in (nested, '{"step": 0, "move": ' + nested + "}", '{"step": ' + "9" * 5000 + ', "move": "a1"}'):
+        r = client.post("/seat/0/t0/move", data=body, content_type="application/json")
+        assert r.status_code == 400 and "JSON object" in r.get_json()["error"]
+    r = client.post("/seat/0/t0/move", data="x" * 100_000, content_type="application/json")
+    assert r.status_code == 413 and "too large" in r.get_json()["error"]
+
+
+class _BlockedBot:
+    """A bot that waits on an Event before choosing (as a long MCTS turn does)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.thinking = threading.Event()
+        self.go_on = threading.Event()
+
+    def choose(self, view, rng) -> int:
+        self.thinking.set()
+        assert self.go_on.wait(120), "the test never let the bot move"
+        return view.legal_move_ids()[0]
+
+
+def test_other_seats_are_answered_while_a_bot_thinks() -> None:
+    import threading
+
+    # a person, a bot, then people: the second person asks while the bot thinks
+    spec = str(ROOT / "specs" / "midgard-vikings.yaml")
+    game = load(spec, engine="interpreted")
+    n = game.ir.n_players
+    seats = ["human", "random"] + ["human"] * (n - 2)
+    session = Session(game, spec, _seats(",".join(seats)), tokens=[f"t{i}" for i in range(n - 1)])
+    bot = _BlockedBot()
+    session.bots[1] = bot
+    client = create_app(session).test_client()
+    mover = None
+    try:
+        while not bot.thinking.is_set():  # seat 0 plays until its move hands the turn to the bot
+            first = client.get("/seat/0/t0/state").get_json()
+            assert first["your_turn"], first["status"]
+            post = {"step": first["step"], "move": first["legal"][0]["text"]}
+            mover = threading.Thread(target=lambda: client.post("/seat/0/t0/move", json=post))
+            mover.start()
+            while mover.is_alive() and not bot.thinking.wait(0.05):
+                pass
+        r = client.get("/seat/2/t1/state")  # answered while the bot is still blocked
+        assert r.status_code == 200 and not r.get_json()["your_turn"]
+        assert r.get_json()["to_move"] == game.ir.players[1] and not bot.go_on.is_set()
+    finally:
+        bot.go_on.set()
+        if mover is not None:
+            mover.join(120)
+    assert client.get("/seat/2/t1/state").get_json()["step"] > first["step"] + 1  # the bot's move was played
+
+
+def test_the_page_polls_again_only_after_the_last_answer() -> None:
+    js = (ROOT / "midgardc" / "web" / "static" / "seat.js").read_text()
+    assert "setInterval" not in js  # a fixed clock piles requests up on a slow server
+    assert "asking.then(function () { setTimeout(poll, 1000); })" in js
