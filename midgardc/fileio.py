@@ -41,13 +41,40 @@ def open_input(path: str, noun: str, error: type[MidgardcError] = MidgardcError,
         raise error(f"cannot read {noun} {path}: {exc.strerror}") from None
     fh = os.fdopen(fd, "rb")
     try:
-        _check_kind(os.fstat(fd).st_mode, path, noun, error)  # it may have been swapped since
+        st = os.fstat(fd)
+        _check_kind(st.st_mode, path, noun, error)  # it may have been swapped since
+        _INPUTS[(st.st_dev, st.st_ino)] = (path, noun)
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
     except BaseException:
         fh.close()
         raise
     return fh
+
+
+# (device, inode) -> (path, noun) of every file this command read as an input: an output
+# that is one of them is refused (``check_output``). ``forget_inputs`` starts a command.
+_INPUTS: dict[tuple[int, int], tuple[str, str]] = {}
+
+
+def forget_inputs() -> None:
+    """A new command begins (several run in one process under tests): its inputs only."""
+    _INPUTS.clear()
+
+
+def check_output(path: str, what: str) -> None:
+    """Refuse to write ``what`` to ``path`` when that file is one this command reads (the
+    spec, a base it extends, the record): ``--record`` or ``--html`` naming the spec would
+    otherwise replace it without a word."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return  # not there yet (or unreachable: the write says why)
+    read = _INPUTS.get((st.st_dev, st.st_ino))
+    if read is not None:
+        source, noun = read
+        same = "" if os.path.abspath(source) == os.path.abspath(path) else f" ({source})"
+        raise MidgardcError(f"refusing to write {what} to {path}: it is {noun}{same} this command reads", hint="name another file to write")
 
 
 def read_input(path: str, noun: str, limit: int, error: type[MidgardcError] = MidgardcError, missing: Optional[str] = None) -> bytes:
@@ -74,6 +101,7 @@ class AtomicFile:
     """A text file open for writing at a temporary path; ``commit()`` moves it into place."""
 
     def __init__(self, path: str, what: str = ""):
+        check_output(path, what or "the output")
         self.path = path
         directory = os.path.dirname(os.path.abspath(path))
         try:

@@ -827,3 +827,30 @@ def test_a_record_line_python_cannot_read_is_a_clear_error(dice_record, tmp_path
     path.write_text("".join(change(json.dumps(d, separators=(",", ":"))) + "\n" for d in dice_record))
     for args in (["replay", DICE_SPEC, "--record", str(path)], ["report", str(path), "--engine", "interpreted"]):
         _one_clear_error(_cli(*args), f"{name}.jsonl:1:1", "not a match record line")
+
+
+# -- outputs never replace inputs (issue 28, item 11) --------------------------------------------
+
+
+def test_an_output_naming_an_input_is_refused_and_the_input_kept(dice_record, tmp_path):
+    import json
+
+    spec_path = tmp_path / "dice.yaml"
+    spec_path.write_bytes(Path(DICE_SPEC).read_bytes())
+    (tmp_path / "child.yaml").write_text("extends: dice.yaml\n")
+    record = tmp_path / "r.jsonl"
+    record.write_text("".join(json.dumps(dict(d, spec=str(spec_path))) + "\n" for d in dice_record))
+    before = {p: p.read_bytes() for p in (spec_path, record)}
+    cases = [
+        (["match", str(spec_path), "-p", "random,random", "-n", "1", "--engine", "interpreted", "--record", str(spec_path)], "it is the spec"),
+        (["match", str(tmp_path / "child.yaml"), "-p", "random,random", "-n", "1", "--engine", "interpreted", "--record", str(spec_path)], "it is the spec"),  # the base it extends
+        (["tournament", str(spec_path), "-p", "random,random", "-n", "1", "--player-count", "2", "--engine", "interpreted", "--record", str(spec_path)], "it is the spec"),
+        (["report", str(record), "--engine", "interpreted", "--html", str(record)], "it is the record"),
+        (["report", str(record), "--engine", "interpreted", "--html", str(spec_path)], "it is the spec"),
+        (["show", str(spec_path), "--svg", str(spec_path)], "it is the spec"),
+    ]
+    for args, phrase in cases:
+        _one_clear_error(_cli(*args), "refusing to write", phrase)
+        assert {p: p.read_bytes() for p in before} == before, args
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["child.yaml", "dice.yaml", "r.jsonl"]  # no temporary file left
+    assert _cli("report", str(record), "--engine", "interpreted", "--html", str(tmp_path / "out.html")).exit_code == 0

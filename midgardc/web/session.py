@@ -20,7 +20,7 @@ import threading
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from ..errors import MidgardcError, MoveError
-from ..fileio import write_atomic
+from ..fileio import check_output, write_atomic
 from ..matches.record import record_line, spec_sha256
 from ..matches.results import result_of
 from ..players import PlayerSpec, player_labels
@@ -80,6 +80,8 @@ class Session:
         self._turns = threading.Lock()  # held by the one caller running the bots' turns (advance)
         self.stopped = False
         self.header = {"spec": spec_path, "spec_sha256": spec_sha256(spec_path), "variant": game.variant, "players_count": n, "engine": game.engine_name, "seed": seed}
+        if record is not None:
+            check_output(record, "the record")  # before the game, not when it is written at the end
         self.advance()
 
     # -- seats -----------------------------------------------------------------------
