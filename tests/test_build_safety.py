@@ -166,3 +166,18 @@ def test_building_a_copy_of_a_spec_never_overwrites_the_originals_source(tmp_pat
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "generated/ply-limited.pyx was generated from another spec file (ply_limited.yaml)" in proc.stderr
     assert committed.read_bytes() == before
+
+
+def test_a_read_only_cache_that_holds_the_module_is_used(tmp_path):
+    # issue 28, item 11: the build took the module's lock (a file it creates) before
+    # looking, so a read-only cache that holds the module failed with "building ... failed"
+    cache = tmp_path / "cache"
+    assert _build(cache, tmp_path).returncode == 0
+    for lock in cache.glob("*.lock"):  # root writes through permissions: a lock that cannot
+        lock.unlink()  # be opened stands for a read-only mount as well
+        lock.mkdir()
+    cache.chmod(0o555)
+    try:
+        _plays(cache, tmp_path)
+    finally:
+        cache.chmod(0o755)

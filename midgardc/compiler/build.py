@@ -520,6 +520,12 @@ def build_engine(ir: GameIR, force: bool = False):
             raise BuildError(f"cannot create the engine cache {cache}: {exc.strerror or exc}", hint="set MIDGARDC_CACHE to a writable directory") from None
         so = cache / f"{name}{_ext_suffix()}"
         digest = cache / f"{name}{_ext_suffix()}.sha256"
+        try:
+            open(cache / f"{name}.lock", "a+b").close()
+        except OSError as exc:  # a read-only cache (shared, or on a read-only mount): usable if it holds the module
+            if force or not _cache_valid(so, digest):
+                raise BuildError(f"cannot write to the engine cache {cache}: {exc.strerror or exc}", hint="set MIDGARDC_CACHE to a writable directory") from None
+            return _load(name, so)
         _clean_scratch(cache)
         with _locked(cache / f"{name}.lock"):
             if force or not _cache_valid(so, digest):
