@@ -181,3 +181,30 @@ def test_a_read_only_cache_that_holds_the_module_is_used(tmp_path):
         _plays(cache, tmp_path)
     finally:
         cache.chmod(0o755)
+
+
+def test_namesakes_in_two_folders_never_share_a_generated_file(tmp_path):
+    # issue 28, item 11: one game name and one file name in two folders wrote one
+    # generated file, each over the other's (its SPEC line names only the file name)
+    from midgardc.compiler import build
+    from midgardc.errors import BuildError
+    from midgardc.spec.lower import load_game_ir
+
+    text = Path(SPEC).read_text()
+    project = tmp_path / "project"
+    for folder, plies in (("a", 3), ("b", 4)):
+        (project / "specs" / folder).mkdir(parents=True)
+        (project / "specs" / folder / "game.yaml").write_text(text.replace("max_plies: 3", f"max_plies: {plies}"))
+    root = str(project / "generated")
+    with pytest.raises(BuildError, match="have one file name and one game name"):
+        build.write_generated(load_game_ir(str(project / "specs" / "a" / "game.yaml")), root)
+    assert not (project / "generated").exists()
+
+    # a designer's folder (no specs/): its own files keep the plain name, others are keyed
+    designer = tmp_path / "designer"
+    for folder in ("", "a", "b"):
+        (designer / folder).mkdir(parents=True, exist_ok=True)
+        (designer / folder / "game.yaml").write_text(text)
+    root = str(designer / "generated")
+    paths = [build.generated_path(load_game_ir(str(designer / folder / "game.yaml")), root) for folder in ("", "a", "b")]
+    assert paths[0] == os.path.join(root, "ply-limited.pyx") and len(set(paths)) == 3
