@@ -266,3 +266,18 @@ def test_a_bad_position_section_is_an_error_at_its_place(tmp_path, section, word
         load_game_ir(str(path))
     assert words in info.value.message
     assert info.value.pos is not None and info.value.pos.line == line
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("8/8/8/4k3/8/8/8/4K3 w - - 0 " + "9" * 5000, "is too large"),
+    ("8/8/8/4k3/8/8/8/4K3 w - - 0 " + "0" * 5000 + "7", ""),  # leading zeros: the number 7
+    ("8" * 5000 + "/8/8/4k3/8/8/8/4K3 w - - 0 1", "a run of 5000 digits"),
+])
+def test_a_position_with_thousands_of_digits_is_read_or_refused_never_a_crash(text, phrase):
+    # issue 28, item 8: Python refuses to convert more than 4,300 digits (ValueError)
+    ir = load_game_ir(CHESS)
+    if not phrase:
+        read_position(ir, text)
+        return
+    with pytest.raises(PositionTextError, match=phrase):
+        read_position(ir, text)
