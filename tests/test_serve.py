@@ -9,6 +9,7 @@ import copy
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -499,7 +500,53 @@ def test_other_seats_are_answered_while_a_bot_thinks() -> None:
     assert client.get("/seat/2/t1/state").get_json()["step"] > first["step"] + 1  # the bot's move was played
 
 
-def test_the_page_polls_again_only_after_the_last_answer() -> None:
-    js = (ROOT / "midgardc" / "web" / "static" / "seat.js").read_text()
-    assert "setInterval" not in js  # a fixed clock piles requests up on a slow server
-    assert "asking.then(function () { setTimeout(poll, 1000); })" in js
+# seat.js run by Node with a stub page, a server that answers only the first request and
+# timers fired by hand: it prints how many requests the page sent over ten seconds.
+POLL_HARNESS = r"""
+// Runs seat.js with a stub page and a server that answers the first request only.
+const fs = require("fs"), vm = require("vm");
+function stub() {
+  const store = {};
+  return new Proxy(function () {}, {
+    get(t, k) {
+      if (typeof k === "symbol") return k === Symbol.toPrimitive ? () => "" : undefined;
+      if (k in store) return store[k];
+      if (k === "then") return undefined;
+      return (store[k] = stub());
+    },
+    set(t, k, v) { store[k] = v; return true; },
+    apply() { return stub(); },
+  });
+}
+const timers = [];
+let fetches = 0;
+const payload = { step: 0, your_turn: false, result: null, svg: "", to_move: "b", history: [], legal: [], observation: { players: [], counters: {}, zones: {} }, players: [], labels: {} };
+const sandbox = {
+  document: stub(), console,
+  Promise, Object, JSON, String, Error,
+  setTimeout: (f) => timers.push(f), setInterval: (f) => { timers.push(function again() { timers.push(again); f(); }); },
+  fetch: () => { fetches += 1; return fetches === 1 ? Promise.resolve({ ok: true, json: () => Promise.resolve(payload) }) : new Promise(() => {}); },
+};
+vm.runInNewContext(fs.readFileSync(process.argv[2], "utf8"), sandbox);
+(async () => {
+  for (let i = 0; i < 10; i++) {
+    await new Promise((r) => setImmediate(r));
+    const due = timers.splice(0);
+    due.forEach((f) => f());
+  }
+  await new Promise((r) => setImmediate(r));
+  console.log(fetches);
+})();
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the page's script")
+def test_the_page_polls_again_only_after_the_last_answer(tmp_path) -> None:
+    # issue 28, item 9: polling on a fixed clock sent a request a second whatever the last
+    # one did, so a slow server piled them up (the old script sent 11 here)
+    harness = tmp_path / "poll.js"
+    harness.write_text(POLL_HARNESS)
+    script = ROOT / "midgardc" / "web" / "static" / "seat.js"
+    proc = subprocess.run(["node", str(harness), str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["2"]  # the first answer, then one poll that is never answered
