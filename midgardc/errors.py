@@ -7,6 +7,7 @@ Everything a user can get wrong raises ``MidgardcError`` (or a subclass); the CL
 from __future__ import annotations
 
 import difflib
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
@@ -24,7 +25,11 @@ class Pos:
 
 
 class MidgardcError(Exception):
-    """An error a user can fix. ``pos`` points at the offending text when there is one."""
+    """An error a user can fix. ``pos`` points at the offending text when there is one.
+
+    The line at ``pos`` is quoted from ``source`` when given, else from the text a spec
+    loader read from ``pos.file`` (``remember_source``); a file is never opened here, so a
+    record, a FIFO or any file that was not read as a spec is never quoted."""
 
     def __init__(self, message: str, pos: Optional[Pos] = None, hint: str = "", source: Optional[str] = None):
         super().__init__(message)
@@ -47,13 +52,9 @@ class MidgardcError(Exception):
     def _snippet(self) -> str:
         if not self.pos:
             return ""
-        text = self.source
+        text = self.source if self.source is not None else _SOURCES.get(self.pos.file)
         if text is None:
-            try:
-                with open(self.pos.file, encoding="utf-8", errors="replace") as fh:
-                    text = fh.read()
-            except OSError:
-                return ""
+            return ""
         src_lines = text.splitlines()
         if not 1 <= self.pos.line <= len(src_lines):
             return ""
@@ -65,6 +66,20 @@ class MidgardcError(Exception):
         else:
             col = self.pos.col
         return f"    {line}\n    {' ' * max(col - 1, 0)}^"
+
+
+# path -> text of the specs this process read (through fileio.read_input), newest last: what
+# an error may quote. A few are kept: a long-running process loads many specs.
+_SOURCES: "OrderedDict[str, str]" = OrderedDict()
+MAX_SOURCES = 64
+
+
+def remember_source(path: str, text: str) -> None:
+    """``text`` was read as the spec at ``path``: its errors may quote it."""
+    _SOURCES[path] = text
+    _SOURCES.move_to_end(path)
+    while len(_SOURCES) > MAX_SOURCES:
+        _SOURCES.popitem(last=False)
 
 
 MAX_MESSAGE = 2000  # characters of a message or hint shown (a hostile spec's value may be huge)

@@ -166,3 +166,45 @@ def test_building_a_copy_of_a_spec_never_overwrites_the_originals_source(tmp_pat
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "generated/ply-limited.pyx was generated from another spec file (ply_limited.yaml)" in proc.stderr
     assert committed.read_bytes() == before
+
+
+def test_a_read_only_cache_that_holds_the_module_is_used(tmp_path):
+    # issue 28, item 11: the build took the module's lock (a file it creates) before
+    # looking, so a read-only cache that holds the module failed with "building ... failed"
+    cache = tmp_path / "cache"
+    assert _build(cache, tmp_path).returncode == 0
+    for lock in cache.glob("*.lock"):  # root writes through permissions: a lock that cannot
+        lock.unlink()  # be opened stands for a read-only mount as well
+        lock.mkdir()
+    cache.chmod(0o555)
+    try:
+        _plays(cache, tmp_path)
+    finally:
+        cache.chmod(0o755)
+
+
+def test_namesakes_in_two_folders_never_share_a_generated_file(tmp_path):
+    # issue 28, item 11: one game name and one file name in two folders wrote one
+    # generated file, each over the other's (its SPEC line names only the file name)
+    from midgardc.compiler import build
+    from midgardc.errors import BuildError
+    from midgardc.spec.lower import load_game_ir
+
+    text = Path(SPEC).read_text()
+    project = tmp_path / "project"
+    for folder, plies in (("a", 3), ("b", 4)):
+        (project / "specs" / folder).mkdir(parents=True)
+        (project / "specs" / folder / "game.yaml").write_text(text.replace("max_plies: 3", f"max_plies: {plies}"))
+    root = str(project / "generated")
+    with pytest.raises(BuildError, match="have one file name and one game name"):
+        build.write_generated(load_game_ir(str(project / "specs" / "a" / "game.yaml")), root)
+    assert not (project / "generated").exists()
+
+    # a designer's folder (no specs/): its own files keep the plain name, others are keyed
+    designer = tmp_path / "designer"
+    for folder in ("", "a", "b"):
+        (designer / folder).mkdir(parents=True, exist_ok=True)
+        (designer / folder / "game.yaml").write_text(text)
+    root = str(designer / "generated")
+    paths = [build.generated_path(load_game_ir(str(designer / folder / "game.yaml")), root) for folder in ("", "a", "b")]
+    assert paths[0] == os.path.join(root, "ply-limited.pyx") and len(set(paths)) == 3

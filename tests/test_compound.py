@@ -81,3 +81,15 @@ def test_explain_describes_the_compound_move():
     assert "a compound move: each legal binding above is a first step" in text
     assert "a step with f = landing(f, d) must follow when one is legal (at most 3 steps)" in text
     assert '">{d}" per further step' in text
+
+
+def test_too_many_moves_names_the_count_and_the_continue_ways(tmp_path):
+    # 25 cells x 8 directions x 2 = 400 first steps, numbered 4096 times each = 1,638,400
+    # ids: over the limit only because of continue.ways (issue 28, item 5)
+    text = Path(HOPS).read_text().replace("params: {f: cell, d: dir}", "params: {f: cell, d: dir, n: 1..2}").replace('"{f}>{d}"', '"{f}>{d}>{n}"').replace("ways: 16", "ways: 4096")
+    path = tmp_path / "many.yaml"
+    path.write_text(text)
+    with pytest.raises(SpecError) as err:
+        load_game_ir(str(path))
+    assert "action 'hop' has 1,638,400 possible moves (400 first steps, each numbered 4,096 times: a continue:'s ways multiply the first step's moves), after 25 of the actions before it; the limit is 1,048,576 in all" in err.value.message
+    assert "continue.ways" in err.value.hint

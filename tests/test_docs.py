@@ -208,8 +208,11 @@ def test_yaml_snippet_is_yaml(doc: str, line: int, snippet: str) -> None:
     ids=lambda v: str(v) if not isinstance(v, str) or len(v) < 30 else "",
 )
 def test_whole_spec_snippet_validates(tmp_path: Path, doc: str, line: int, snippet: str) -> None:
-    # a relative 'extends:' in a doc example names a file under specs/
-    snippet = re.sub(r"^extends:\s*(\S+)", lambda m: f"extends: {SPECS / m.group(1)}", snippet, flags=re.M)
+    # a relative 'extends:' in a doc example names a file under specs/: copied beside the
+    # example (a spec extends only files in its own folder tree)
+    for base in re.findall(r"^extends:\s*(\S+)", snippet, flags=re.M):
+        (tmp_path / base).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / base).write_bytes((SPECS / base).read_bytes())
     path = tmp_path / f"{doc}-{line}.yaml"
     path.write_text(snippet, encoding="utf-8")
     load_game_ir(str(path))

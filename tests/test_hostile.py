@@ -699,3 +699,158 @@ def test_dice_in_a_game_with_item_parameters_loads(tmp_path):
     with pytest.raises(SpecError, match="action 'play' can write a move starting 'roll:'") as caught:
         load_game_ir(str(_write(tmp_path, "cards_dice_roll_item", clash)))
     assert caught.value.pos is not None and caught.value.pos.line > 1
+
+
+# -- reading files: one bounded reader of regular files (issue 28, item 7) ----------------------
+
+SECRET = "password: hunter2-not-a-spec"
+
+
+def _cli_subprocess(*args: str, timeout: int = 120) -> subprocess.CompletedProcess:
+    """In a child process, with a timeout: a reader that hangs (a FIFO) fails the test
+    instead of stalling the suite."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "midgardc.cli", *args], capture_output=True, text=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+
+
+def _refused(proc: subprocess.CompletedProcess, *phrases: str) -> None:
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out
+    assert "Traceback" not in out and "internal error" not in out and "hunter2" not in out, out
+    for phrase in phrases:
+        assert phrase in out, out
+
+
+@pytest.mark.parametrize("target", ["../secret.yaml", "{tmp}/secret.yaml", "/etc/passwd", "/proc/self/environ", "/dev/zero"])
+def test_extends_stays_in_the_specs_folder_and_quotes_nothing_outside(tmp_path, target):
+    (tmp_path / "secret.yaml").write_text(SECRET + "\n")
+    folder = tmp_path / "game"
+    folder.mkdir()
+    child = folder / "child.yaml"
+    child.write_text(f"extends: {target.format(tmp=tmp_path)}\n")
+    with pytest.raises(SpecError) as err:
+        load_game_ir(str(child))
+    assert "outside this spec's folder" in err.value.message and err.value.pos.file == str(child)
+    assert "hunter2" not in str(err.value) and "root:" not in str(err.value)
+
+
+def test_extends_below_the_specs_folder_still_loads(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "base.yaml").write_text(spec())
+    (tmp_path / "child.yaml").write_text("extends: lib/base.yaml\ngame: {title: Child}\n")
+    assert load_game_ir(str(tmp_path / "child.yaml")).title == "Child"
+
+
+def test_extends_of_a_fifo_a_device_link_or_a_link_out_is_refused_at_once(tmp_path):
+    os.mkfifo(tmp_path / "pipe.yaml")
+    os.symlink("/dev/zero", tmp_path / "zero.yaml")
+    os.symlink("/dev/stdin", tmp_path / "stdin.yaml")
+    (tmp_path / "lib").mkdir()
+    os.symlink(tmp_path / "lib", tmp_path / "same")  # a link inside the folder is fine
+    (tmp_path / "lib" / "base.yaml").write_text(spec())
+    for name, phrase in (("pipe.yaml", "a FIFO"), ("zero.yaml", "outside this spec's folder"), ("stdin.yaml", "outside this spec's folder")):
+        (tmp_path / "child.yaml").write_text(f"extends: {name}\n")
+        _refused(_cli_subprocess("validate", str(tmp_path / "child.yaml")), phrase, "child.yaml:1:")
+    (tmp_path / "child.yaml").write_text("extends: same/base.yaml\n")
+    assert _cli_subprocess("validate", str(tmp_path / "child.yaml")).returncode == 0
+
+
+@pytest.mark.parametrize("path", ["/dev/zero", "/dev/stdin", "/proc/self/environ", "{tmp}/pipe.yaml"])
+def test_a_spec_that_is_not_a_regular_file_is_refused(tmp_path, path):
+    os.mkfifo(tmp_path / "pipe.yaml")
+    _refused(_cli_subprocess("validate", path.format(tmp=tmp_path)), "cannot read the spec")
+
+
+def test_a_huge_sparse_spec_or_record_is_refused_after_the_limit_not_read_whole(tmp_path):
+    big = tmp_path / "big.yaml"
+    with open(big, "wb") as fh:
+        fh.truncate(6 * 10**9)  # 6 GB of holes: reading it whole would take the memory limit
+    _refused(_cli_subprocess("validate", str(big)), "larger than the limit of 4,000,000 bytes")
+    record = tmp_path / "big.jsonl"
+    with open(record, "wb") as fh:
+        fh.truncate(6 * 10**9)  # one line without end
+    _refused(_cli_subprocess("replay", DICE_SPEC, "--record", str(record)), "longer than the limit")
+    _refused(_cli_subprocess("report", str(record)), "longer than the limit")
+
+
+@pytest.mark.parametrize("path", ["/dev/zero", "/dev/stdin", "{tmp}/pipe.jsonl", "/proc/self/environ"])
+def test_a_record_that_is_not_a_regular_file_is_refused(tmp_path, path):
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    path = path.format(tmp=tmp_path)
+    _refused(_cli_subprocess("replay", DICE_SPEC, "--record", path), "cannot read the record")
+    _refused(_cli_subprocess("report", path), "cannot read the record")
+
+
+def test_a_record_line_is_never_quoted(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(SECRET + "\n")
+    result = _cli("replay", DICE_SPEC, "--record", str(path))
+    _one_clear_error(result, "bad.jsonl:1:")
+    assert "hunter2" not in result.output + result.stderr
+
+
+def test_report_quotes_nothing_of_a_file_a_record_names_as_its_spec(dice_record, tmp_path):
+    import hashlib
+    import json
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text(SECRET + "\n")
+    sha = hashlib.sha256(secret.read_bytes()).hexdigest()
+    path = tmp_path / "forged.jsonl"
+    path.write_text("".join(json.dumps(dict(d, spec=str(secret), spec_sha256=sha)) + "\n" for d in dice_record))
+    result = _cli("report", str(path), "--engine", "interpreted")
+    _one_clear_error(result, "secret.txt")
+    assert "hunter2" not in result.output + result.stderr
+
+
+# -- numbers and nesting that Python refuses to read (issue 28, item 8) -------------------------
+
+
+def test_a_condition_with_a_5000_digit_number_is_refused_at_its_position(tmp_path):
+    path = tmp_path / "big.yaml"
+    path.write_text(spec().replace("where: empty(c)", "where: empty(c) and 1 < " + "7" * 5000))
+    with pytest.raises(SpecError) as err:
+        load_game_ir(str(path))
+    assert "number 77777777777777777777 is too large" in err.value.message and err.value.pos.line == 16
+    path.write_text(spec().replace("where: empty(c)", "where: empty(c) and 1 < " + "0" * 5000 + "2"))
+    assert load_game_ir(str(path)).name == "hostile"  # leading zeros are not digits of the value
+
+
+@pytest.mark.parametrize("name, change", [
+    ("seed_of_5000_digits", lambda raw: raw.replace('"game_seed":', '"game_seed":' + "9" * 5000 + ',"x":', 1)),
+    ("nested_100000_deep", lambda raw: raw.replace('"moves":', '"deep":' + "[" * 100_000 + "]" * 100_000 + ',"moves":', 1)),
+])
+def test_a_record_line_python_cannot_read_is_a_clear_error(dice_record, tmp_path, name, change):
+    import json
+
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("".join(change(json.dumps(d, separators=(",", ":"))) + "\n" for d in dice_record))
+    for args in (["replay", DICE_SPEC, "--record", str(path)], ["report", str(path), "--engine", "interpreted"]):
+        _one_clear_error(_cli(*args), f"{name}.jsonl:1:1", "not a match record line")
+
+
+# -- outputs never replace inputs (issue 28, item 11) --------------------------------------------
+
+
+def test_an_output_naming_an_input_is_refused_and_the_input_kept(dice_record, tmp_path):
+    import json
+
+    spec_path = tmp_path / "dice.yaml"
+    spec_path.write_bytes(Path(DICE_SPEC).read_bytes())
+    (tmp_path / "child.yaml").write_text("extends: dice.yaml\n")
+    record = tmp_path / "r.jsonl"
+    record.write_text("".join(json.dumps(dict(d, spec=str(spec_path))) + "\n" for d in dice_record))
+    before = {p: p.read_bytes() for p in (spec_path, record)}
+    cases = [
+        (["match", str(spec_path), "-p", "random,random", "-n", "1", "--engine", "interpreted", "--record", str(spec_path)], "it is the spec"),
+        (["match", str(tmp_path / "child.yaml"), "-p", "random,random", "-n", "1", "--engine", "interpreted", "--record", str(spec_path)], "it is the spec"),  # the base it extends
+        (["tournament", str(spec_path), "-p", "random,random", "-n", "1", "--player-count", "2", "--engine", "interpreted", "--record", str(spec_path)], "it is the spec"),
+        (["report", str(record), "--engine", "interpreted", "--html", str(record)], "it is the record"),
+        (["report", str(record), "--engine", "interpreted", "--html", str(spec_path)], "it is the spec"),
+        (["show", str(spec_path), "--svg", str(spec_path)], "it is the spec"),
+    ]
+    for args, phrase in cases:
+        _one_clear_error(_cli(*args), "refusing to write", phrase)
+        assert {p: p.read_bytes() for p in before} == before, args
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["child.yaml", "dice.yaml", "r.jsonl"]  # no temporary file left
+    assert _cli("report", str(record), "--engine", "interpreted", "--html", str(tmp_path / "out.html")).exit_code == 0

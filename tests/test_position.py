@@ -33,7 +33,20 @@ from midgardc.runtime.game import perft
 from midgardc.spec.lower import load_game_ir
 
 CHESS = str(SPECS / "classics" / "chess.yaml")
-TTT = str(Path(__file__).parent / "data" / "position.yaml")
+
+
+def _beside_its_base() -> str:
+    """tests/data/position.yaml extends tic-tac-toe.yaml beside it: a spec extends only
+    files in its own folder tree, so both are copied into one folder for these tests."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="midgardc-position-"))
+    (folder / "tic-tac-toe.yaml").write_bytes((SPECS / "classics" / "tic-tac-toe.yaml").read_bytes())
+    (folder / "position.yaml").write_bytes((Path(__file__).parent / "data" / "position.yaml").read_bytes())
+    return str(folder / "position.yaml")
+
+
+TTT = _beside_its_base()
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
@@ -253,3 +266,18 @@ def test_a_bad_position_section_is_an_error_at_its_place(tmp_path, section, word
         load_game_ir(str(path))
     assert words in info.value.message
     assert info.value.pos is not None and info.value.pos.line == line
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("8/8/8/4k3/8/8/8/4K3 w - - 0 " + "9" * 5000, "is too large"),
+    ("8/8/8/4k3/8/8/8/4K3 w - - 0 " + "0" * 5000 + "7", ""),  # leading zeros: the number 7
+    ("8" * 5000 + "/8/8/4k3/8/8/8/4K3 w - - 0 1", "a run of 5000 digits"),
+])
+def test_a_position_with_thousands_of_digits_is_read_or_refused_never_a_crash(text, phrase):
+    # issue 28, item 8: Python refuses to convert more than 4,300 digits (ValueError)
+    ir = load_game_ir(CHESS)
+    if not phrase:
+        read_position(ir, text)
+        return
+    with pytest.raises(PositionTextError, match=phrase):
+        read_position(ir, text)

@@ -223,10 +223,13 @@ def test_sizes_above_the_limits_are_refused_with_the_limit_named(tmp_path, text,
 
 
 @pytest.mark.skipif(os.name == "nt", reason="POSIX signals")
-def test_an_interrupted_match_keeps_complete_games(tmp_path):
+@pytest.mark.parametrize("command, games, sig", [("match", "100000000", signal.SIGINT), ("match", "100000000", signal.SIGTERM), ("tournament", "20000", signal.SIGTERM)])
+def test_an_interrupted_match_keeps_complete_games(tmp_path, command, games, sig):
+    # SIGTERM ('kill PID') as Ctrl-C: it lost the finished games and left the temporary
+    # file before (issue 28, item 11)
     record = tmp_path / "r.jsonl"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "midgardc.cli", "match", TTT, "--players", "random,greedy", "--games", "100000000", "--record", str(record), "--workers", "1"],
+        [sys.executable, "-m", "midgardc.cli", command, TTT, "--players", "random,greedy", "--games", games, "--record", str(record), "--workers", "1", "--engine", "interpreted"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -238,10 +241,10 @@ def test_an_interrupted_match_keeps_complete_games(tmp_path):
     while time.monotonic() < deadline and not any(p.stat().st_size > 0 for p in tmp_path.iterdir()):
         time.sleep(0.05)
     time.sleep(0.3)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert "Traceback" not in err
-    assert "player" in out and "wins" in out  # the partial results table
+    assert "wins" in out  # the partial results table
     assert proc.returncode in (0, 1, 130), err
     assert [p.name for p in tmp_path.iterdir()] == ["r.jsonl"]  # no temporary file left
     lines = record.read_text().split("\n")

@@ -9,6 +9,7 @@ import copy
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -435,3 +436,118 @@ def test_the_page_never_lists_internal_counters_and_uses_the_rulebooks_names() -
     assert shown["actions[sun_action]"] == "Sun actions"  # render.labels
     plain = load_game_ir("specs/classics/tic-tac-toe.yaml", None, None)
     assert counter_labels(plain) == {name: name for name in plain.counters}
+
+
+# -- hostile requests and slow bots (issue 28, items 8 and 9) --------------------------------------
+
+
+def test_odd_tokens_and_deeply_nested_bodies_are_4xx_not_500() -> None:
+    client = create_app(_session(TTT, "human,random")).test_client()
+    for path in ("/seat/0/%C3%A9", "/seat/0/%FF%FE", "/seat/0/%C3%A9/state", "/seat/0/\u00e9t\u00e9/state"):
+        r = client.get(path)
+        assert r.status_code == 404 and "error" in r.get_json(), path
+    nested = "[" * 5_000 + "]" * 5_000  # deeper than Python recursion limit, within the size limit
+    for body in (nested, '{"step": 0, "move": ' + nested + "}", '{"step": ' + "9" * 5000 + ', "move": "a1"}'):
+        r = client.post("/seat/0/t0/move", data=body, content_type="application/json")
+        assert r.status_code == 400 and "JSON object" in r.get_json()["error"]
+    r = client.post("/seat/0/t0/move", data="x" * 100_000, content_type="application/json")
+    assert r.status_code == 413 and "too large" in r.get_json()["error"]
+
+
+class _BlockedBot:
+    """A bot that waits on an Event before choosing (as a long MCTS turn does)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.thinking = threading.Event()
+        self.go_on = threading.Event()
+
+    def choose(self, view, rng) -> int:
+        self.thinking.set()
+        assert self.go_on.wait(120), "the test never let the bot move"
+        return view.legal_move_ids()[0]
+
+
+def test_other_seats_are_answered_while_a_bot_thinks() -> None:
+    import threading
+
+    # a person, a bot, then people: the second person asks while the bot thinks
+    spec = str(ROOT / "specs" / "midgard-vikings.yaml")
+    game = load(spec, engine="interpreted")
+    n = game.ir.n_players
+    seats = ["human", "random"] + ["human"] * (n - 2)
+    session = Session(game, spec, _seats(",".join(seats)), tokens=[f"t{i}" for i in range(n - 1)])
+    bot = _BlockedBot()
+    session.bots[1] = bot
+    client = create_app(session).test_client()
+    mover = None
+    try:
+        while not bot.thinking.is_set():  # seat 0 plays until its move hands the turn to the bot
+            first = client.get("/seat/0/t0/state").get_json()
+            assert first["your_turn"], first["status"]
+            post = {"step": first["step"], "move": first["legal"][0]["text"]}
+            mover = threading.Thread(target=lambda: client.post("/seat/0/t0/move", json=post))
+            mover.start()
+            while mover.is_alive() and not bot.thinking.wait(0.05):
+                pass
+        r = client.get("/seat/2/t1/state")  # answered while the bot is still blocked
+        assert r.status_code == 200 and not r.get_json()["your_turn"]
+        assert r.get_json()["to_move"] == game.ir.players[1] and not bot.go_on.is_set()
+    finally:
+        bot.go_on.set()
+        if mover is not None:
+            mover.join(120)
+    assert client.get("/seat/2/t1/state").get_json()["step"] > first["step"] + 1  # the bot's move was played
+
+
+# seat.js run by Node with a stub page, a server that answers only the first request and
+# timers fired by hand: it prints how many requests the page sent over ten seconds.
+POLL_HARNESS = r"""
+// Runs seat.js with a stub page and a server that answers the first request only.
+const fs = require("fs"), vm = require("vm");
+function stub() {
+  const store = {};
+  return new Proxy(function () {}, {
+    get(t, k) {
+      if (typeof k === "symbol") return k === Symbol.toPrimitive ? () => "" : undefined;
+      if (k in store) return store[k];
+      if (k === "then") return undefined;
+      return (store[k] = stub());
+    },
+    set(t, k, v) { store[k] = v; return true; },
+    apply() { return stub(); },
+  });
+}
+const timers = [];
+let fetches = 0;
+const payload = { step: 0, your_turn: false, result: null, svg: "", to_move: "b", history: [], legal: [], observation: { players: [], counters: {}, zones: {} }, players: [], labels: {} };
+const sandbox = {
+  document: stub(), console,
+  Promise, Object, JSON, String, Error,
+  setTimeout: (f) => timers.push(f), setInterval: (f) => { timers.push(function again() { timers.push(again); f(); }); },
+  fetch: () => { fetches += 1; return fetches === 1 ? Promise.resolve({ ok: true, json: () => Promise.resolve(payload) }) : new Promise(() => {}); },
+};
+vm.runInNewContext(fs.readFileSync(process.argv[2], "utf8"), sandbox);
+(async () => {
+  for (let i = 0; i < 10; i++) {
+    await new Promise((r) => setImmediate(r));
+    const due = timers.splice(0);
+    due.forEach((f) => f());
+  }
+  await new Promise((r) => setImmediate(r));
+  console.log(fetches);
+})();
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the page's script")
+def test_the_page_polls_again_only_after_the_last_answer(tmp_path) -> None:
+    # issue 28, item 9: polling on a fixed clock sent a request a second whatever the last
+    # one did, so a slow server piled them up (the old script sent 11 here)
+    harness = tmp_path / "poll.js"
+    harness.write_text(POLL_HARNESS)
+    script = ROOT / "midgardc" / "web" / "static" / "seat.js"
+    proc = subprocess.run(["node", str(harness), str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["2"]  # the first answer, then one poll that is never answered

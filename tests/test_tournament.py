@@ -325,12 +325,12 @@ def test_games_of_three_seats_count_as_pairwise_results(tmp_path: Path) -> None:
 
 
 def test_the_spec_travels_to_workers_by_value_extends_chain_included(tmp_path: Path) -> None:
-    (tmp_path / "base.yaml").write_text(Path(TICTACTOE).read_text())
-    child = tmp_path / "sub" / "child.yaml"
-    child.parent.mkdir()
-    child.write_text("extends: ../base.yaml\ngame:\n  title: Child game\n")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "base.yaml").write_text(Path(TICTACTOE).read_text())
+    child = tmp_path / "child.yaml"
+    child.write_text("extends: lib/base.yaml\ngame:\n  title: Child game\n")
     bundle = cluster_module.bundle_spec(str(child))
-    assert [rel for rel, _ in bundle.files] == ["child.yaml", os.path.join("..", "base.yaml")] and bundle.depth == 1
+    assert [rel for rel, _ in bundle.files] == ["child.yaml", os.path.join("lib", "base.yaml")] and bundle.depth == 0
     unpacked = cluster_module.unpack(bundle)
     assert os.path.basename(unpacked) == "child.yaml" and not unpacked.startswith(str(tmp_path))
     assert load_game_ir(unpacked).title == load_game_ir(str(child)).title == "Child game"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import contextlib
+import signal
+from typing import Any, Iterator, Optional
 
 import click
 
@@ -98,3 +100,21 @@ def _read_text(path: str) -> Optional[str]:
             return fh.read()
     except FileNotFoundError:
         return None
+
+
+@contextlib.contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """'kill PID' (SIGTERM) stops the work inside as Ctrl-C does: a match or tournament
+    keeps its finished games in --record and leaves no temporary file behind."""
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (an embedding program): leave SIGTERM alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

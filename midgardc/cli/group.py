@@ -12,6 +12,9 @@ from ..cli_errors import MidgardcGroup
 @click.version_option(__version__, prog_name="midgardc")
 def cli() -> None:
     """Compile tabletop-game rules written in YAML into engines, and play with them."""
+    from ..fileio import forget_inputs
+
+    forget_inputs()  # an output may not replace an input of this command (fileio.check_output)
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 import click
 
 from ..errors import MidgardcError
-from ..fileio import write_atomic
+from ..fileio import check_output, write_atomic
 from ..players import PlayerSpec, kinds_help, parse_player, player_labels
 from ..players.human import HumanPlayer, Quit, Undo
 from ..players.view import PlayerView
@@ -101,6 +101,8 @@ def play_session(
     n = ir.n_players
     if len(seats) != n:
         raise MidgardcError(f"{ir.title} has {n} seats ({', '.join(ir.players)}) but {len(seats)} player{' was' if len(seats) == 1 else 's were'} given")
+    if record is not None:
+        check_output(record, "the record")  # before the game, not when it is written at the end
     labels = player_labels(list(seats))
     players: list = []
     for spec, label in zip(seats, labels):

@@ -21,7 +21,7 @@ from ..players import PlayerSpec, kinds_help
 from ..progress import progress, progress_option
 from ..runtime.game import Game
 from ..engines import game_from_ir
-from .common import _load_ir, _open_game, _variants
+from .common import _load_ir, _open_game, _variants, sigterm_as_ctrl_c
 from .group import cli
 
 
@@ -85,7 +85,7 @@ def match(
         raise click.BadParameter(f"{ir.title} has {ir.n_players} seats ({', '.join(ir.players)}); {given}", param_hint="'--players'")
     game = _open_game(ctx, ir, engine, position)
     workers = workers or default_workers()
-    with progress(games, show_progress) as tick:
+    with progress(games, show_progress) as tick, sigterm_as_ctrl_c():
         outcome = run_match(game, spec, players, games, seed=seed, workers=workers, record=record, on_game=tick)
     meta = {
         "spec": spec,
@@ -202,7 +202,7 @@ def tournament(
         workers = workers or default_workers()
         backend = local_pool(workers) if workers > 1 else in_process(shop)
     total = sum(len(e.pairings) for e in entries) * games
-    with progress(total, show_progress) as tick:
+    with progress(total, show_progress) as tick, sigterm_as_ctrl_c():
         outcome = run_tournament(spec, entries, config, games, seed, backend, record=record, on_game=tick)
     data = summary(outcome, spec, entries[0].ir.name)
     if as_json:

@@ -104,10 +104,35 @@ def generated_path(ir: GameIR, root: str = "generated", specs_dir: Optional[str]
     specs/ that has the same game name."""
     stem = module_stem(ir)
     specs = _specs_dir(root) if specs_dir is None else specs_dir
-    if not ir.source or not os.path.isdir(specs) or _under(ir.source, specs):
+    if not ir.source:
         return os.path.join(root, stem + ".pyx")
+    if os.path.isdir(specs) and _under(ir.source, specs):
+        _refuse_a_namesake(ir, specs, os.path.join(root, stem + ".pyx"))
+        return os.path.join(root, stem + ".pyx")
+    if not os.path.isdir(specs) and os.path.dirname(os.path.realpath(ir.source)) == os.path.realpath(os.path.dirname(os.path.normpath(root)) or "."):
+        return os.path.join(root, stem + ".pyx")  # a designer's own folder: its spec files cannot share a name
     key = hashlib.sha256(os.path.realpath(ir.source).encode("utf-8")).hexdigest()[:12]
     return os.path.join(root, ELSEWHERE, f"{stem}--{key}.pyx")
+
+
+def _refuse_a_namesake(ir: GameIR, specs: str, path: str) -> None:
+    """Two spec files under specs/ with one file name (in different folders) and one game
+    name would write one generated file, each over the other's (its SPEC line names only
+    the file name, so the overwrite cannot be told from an edit): refused."""
+    from ..spec.variants import load_tree
+
+    base = os.path.basename(ir.source)
+    mine = os.path.realpath(ir.source)
+    for other in spec_files(specs):
+        if os.path.basename(other) != base or os.path.realpath(other) == mine:
+            continue
+        try:
+            game = load_tree(other).get("game")
+            name = game.get("name") if game is not None and hasattr(game, "get") else None
+        except MidgardcError:
+            continue  # a broken namesake generates nothing
+        if name is not None and getattr(name, "value", None) == ir.name:
+            raise BuildError(f"{ir.source} and {other} have one file name and one game name ({ir.name}), so both would generate {path}", hint="give one of the games another game.name")
 
 
 _SPEC_LINE = re.compile(r"^SPEC = (.*)$", re.M)
@@ -520,6 +545,12 @@ def build_engine(ir: GameIR, force: bool = False):
             raise BuildError(f"cannot create the engine cache {cache}: {exc.strerror or exc}", hint="set MIDGARDC_CACHE to a writable directory") from None
         so = cache / f"{name}{_ext_suffix()}"
         digest = cache / f"{name}{_ext_suffix()}.sha256"
+        try:
+            open(cache / f"{name}.lock", "a+b").close()
+        except OSError as exc:  # a read-only cache (shared, or on a read-only mount): usable if it holds the module
+            if force or not _cache_valid(so, digest):
+                raise BuildError(f"cannot write to the engine cache {cache}: {exc.strerror or exc}", hint="set MIDGARDC_CACHE to a writable directory") from None
+            return _load(name, so)
         _clean_scratch(cache)
         with _locked(cache / f"{name}.lock"):
             if force or not _cache_valid(so, digest):

@@ -86,7 +86,11 @@ def _at(meta_or_token) -> int:
 class _ToAst(Transformer):
     @v_args(meta=True)
     def number(self, meta, children):
-        return Num(int(children[0]), _at(meta))
+        # Only the first 21 significant digits are converted: already more than the checker's
+        # limit (2^62), which then refuses the number by them, and never more than Python
+        # converts (a literal of 4,301 digits raises ValueError).
+        digits = str(children[0]).lstrip("0") or "0"
+        return Num(int(digits[:21]), _at(meta))
 
     @v_args(meta=True)
     def name(self, meta, children):

@@ -202,6 +202,8 @@ def _read_board(f: BoardField, word: str, start: int, board: list[int], where: s
                 j = k
                 while j < len(row_text) and row_text[j].isdigit():
                     j += 1
+                if j - k > 20:  # (never converted: Python refuses past 4,300 digits)
+                    raise PositionTextError(f"{where}, character {at + k + 1} {row_text[k:k + 20]!r}...: a run of {j - k} digits; row {r + 1} has {len(cells)} cells")
                 run = int(row_text[k:j])
                 if run == 0 or filled + run > len(cells):
                     raise PositionTextError(f"{where}, character {at + k + 1} {row_text[k:j]!r}: row {r + 1} would hold {filled + run} cells; it has {len(cells)}")
@@ -232,7 +234,8 @@ def _read_value(f: ValueField, word: str, start: int, where: str) -> int:
         if not body.isdigit() or not body.isascii():
             bad = next((k for k, ch in enumerate(word) if not (ch.isdigit() and ch.isascii()) and not (k == 0 and ch in "+-")), len(word) - 1)
             raise PositionTextError(f"{where}, character {start + bad + 1} {word[bad:bad + 1]!r}: expected a whole number for '{f.counter}'" + (f" (or {f.none_text!r})" if f.none_text is not None else ""))
-        value = int(word)
+        digits = body.lstrip("0")
+        value = (-1 if word[:1] == "-" else 1) * int(digits or "0") if len(digits) <= 20 else 1 << 62  # (never convert thousands of digits: Python refuses past 4,300)
         if not -(1 << 62) <= value < (1 << 62):
             raise PositionTextError(f"{where}, character {start + 1}: the number {word[:20]} is too large for '{f.counter}'")
         return value

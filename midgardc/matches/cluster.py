@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Optional, Sequence, Union
 
 from ..errors import MidgardcError
+from ..fileio import read_input
 from .results import GameResult
 from .runner import Failure, GameTask, RunConfig, Workshop, open_workshop, play_safely
 
@@ -80,26 +81,22 @@ class SpecBundle:
 def bundle_spec(path: str) -> SpecBundle:
     import hashlib
 
-    from ..spec.yamlpos import YMap, YScalar, load_yaml
+    from ..errors import SpecError
+    from ..spec.variants import extends_target
+    from ..spec.yamlpos import MAX_SPEC_BYTES, YMap, load_yaml
 
     home = os.path.dirname(os.path.abspath(path))
+    root = os.path.dirname(os.path.realpath(path))
     files: list[tuple[str, bytes]] = []
     seen: set[str] = set()
     current: Optional[str] = os.path.abspath(path)
     while current is not None and current not in seen:
         seen.add(current)
-        try:
-            with open(current, "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            raise MidgardcError(f"cannot read {current}: {exc.strerror}") from None
+        data = read_input(current, "the spec", MAX_SPEC_BYTES, SpecError)
         files.append((os.path.relpath(current, home), data))
         tree = load_yaml(current)
         ext = tree.get("extends") if isinstance(tree, YMap) else None
-        if isinstance(ext, YScalar) and isinstance(ext.value, str):
-            current = os.path.abspath(os.path.join(os.path.dirname(current), ext.value))
-        else:
-            current = None
+        current = os.path.abspath(extends_target(current, root, ext)) if ext is not None else None
     depth = max(_ups(rel) for rel, _ in files)
     digest = hashlib.sha256(repr([(rel, hashlib.sha256(b).hexdigest()) for rel, b in files]).encode()).hexdigest()
     return SpecBundle(os.path.basename(path), tuple(files), depth, digest)

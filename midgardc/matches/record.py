@@ -12,7 +12,7 @@ import json
 from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence
 
 from ..errors import MidgardcError, Pos
-from ..fileio import AtomicFile
+from ..fileio import AtomicFile, open_input, read_input
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir.nodes import GameIR
@@ -21,11 +21,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def spec_sha256(path: str) -> str:
     """Of the file's bytes, so a record can tell when its spec has changed since."""
-    try:
-        with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
-    except OSError as exc:
-        raise MidgardcError(f"cannot read {path}: {exc.strerror}") from None
+    from ..spec.yamlpos import MAX_SPEC_BYTES
+
+    return hashlib.sha256(read_input(path, "the spec", MAX_SPEC_BYTES)).hexdigest()
 
 
 def result_json(ir: "GameIR", labels: Sequence[str], result: "GameResult") -> dict:
@@ -100,27 +98,46 @@ class RecordWriter:
         self.out.discard()
 
 
+MAX_RECORD_LINE = 32 << 20  # bytes of one line: a game of MAX_PLIES (10^6) moves fits
+
+
 def record_lines(path: str) -> Iterator[tuple[int, str, dict]]:
     """Each non-blank line of a record as (line number, raw text, JSON object); a line that
-    is not a JSON object is an error at its line:col."""
+    is not a JSON object is an error at its line:col. The file is read through the one
+    bounded reader (a regular file), a line at a time, none longer than MAX_RECORD_LINE."""
+    with open_input(path, "the record") as fh:
+        lineno = 0
+        while True:
+            try:
+                data = fh.readline(MAX_RECORD_LINE + 1)
+            except OSError as exc:
+                raise MidgardcError(f"cannot read the record {path}: {exc.strerror}") from None
+            if not data:
+                return
+            lineno += 1
+            if len(data) > MAX_RECORD_LINE:
+                raise MidgardcError(f"not a match record line: longer than the limit of {MAX_RECORD_LINE:,} bytes", Pos(path, lineno, 1))
+            try:
+                raw = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise MidgardcError(f"the record {path} is not UTF-8 text (is it a match record?)") from None
+            if not raw.strip():
+                continue
+            yield lineno, raw, _json_line(path, lineno, raw)
+
+
+def _json_line(path: str, lineno: int, raw: str) -> dict:
     try:
-        fh = open(path, encoding="utf-8")
-    except OSError as exc:
-        raise MidgardcError(f"cannot read the record {path}: {exc.strerror}") from None
-    with fh:
-        try:
-            for lineno, raw in enumerate(fh, start=1):
-                if not raw.strip():
-                    continue
-                try:
-                    data = json.loads(raw)
-                except json.JSONDecodeError as exc:
-                    raise MidgardcError(f"not a match record line: {exc.msg}", Pos(path, lineno, exc.colno)) from None
-                if not isinstance(data, dict):
-                    raise MidgardcError("not a match record line (expected a JSON object)", Pos(path, lineno, 1))
-                yield lineno, raw, data
-        except UnicodeDecodeError:
-            raise MidgardcError(f"the record {path} is not UTF-8 text (is it a match record?)") from None
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise MidgardcError(f"not a match record line: {exc.msg}", Pos(path, lineno, exc.colno)) from None
+    except RecursionError:
+        raise MidgardcError("not a match record line: its JSON nests too deeply", Pos(path, lineno, 1)) from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise MidgardcError("not a match record line: a number has too many digits to read", Pos(path, lineno, 1)) from None
+    if not isinstance(data, dict):
+        raise MidgardcError("not a match record line (expected a JSON object)", Pos(path, lineno, 1))
+    return data
 
 
 # field -> (types, what it is): checked wherever a line has the field (and where required)

@@ -65,7 +65,7 @@ def _import(path: str, real: str) -> ModuleType:
     except SyntaxError as exc:
         sys.modules.pop(name, None)
         pos = Pos(path, exc.lineno, exc.offset or 1) if exc.lineno else None
-        raise MidgardcError(f"player script {path} is not valid Python: {exc.msg}", pos) from None
+        raise MidgardcError(f"player script {path} is not valid Python: {exc.msg}", pos, source=_source(path)) from None
     except Exception as exc:
         sys.modules.pop(name, None)
         raise _script_failure(path, real, "while loading", exc) from None
@@ -79,7 +79,18 @@ def _script_failure(path: str, real: str, when: str, exc: BaseException) -> Midg
         if frame.filename and os.path.abspath(frame.filename) == real and frame.lineno:
             pos = Pos(path, frame.lineno, (getattr(frame, "colno", None) or 0) + 1)
     text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    return MidgardcError(f"player script {path} raised {text} {when}", pos)
+    return MidgardcError(f"player script {path} raised {text} {when}", pos, source=_source(path) if pos else None)
+
+
+def _source(path: str) -> str:
+    """The script's text, to quote its line (code the user named to be run); read through
+    the one bounded reader."""
+    from ..fileio import read_input
+
+    try:
+        return read_input(path, "the player script", 4_000_000).decode("utf-8", errors="replace")
+    except MidgardcError:
+        return ""
 
 
 class ScriptPlayer:

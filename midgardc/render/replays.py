@@ -9,13 +9,14 @@ same ``Tally`` as ``midgardc match``, so the report's tables equal the match's.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
-from ..errors import MidgardcError, MoveError, Pos
+from ..errors import MidgardcError, MoveError, Pos, SpecError
 from ..matches.record import check_fields, record_lines, spec_sha256
 from ..matches.results import GameResult, checked_fields, refuse_unfinished, result_of, result_words
 from ..matches.tally import Tally
@@ -132,6 +133,18 @@ def _pairing(data: dict) -> Optional[str]:
     return p if isinstance(p, str) else json.dumps(p, separators=(",", " "))
 
 
+@contextlib.contextmanager
+def _unquoted(named_by_record: bool) -> Iterator[None]:
+    """A spec the record names (not the user) may be any file on this machine: its errors
+    keep their position but quote none of its lines."""
+    try:
+        yield
+    except SpecError as exc:
+        if not named_by_record:
+            raise
+        raise SpecError(exc.message, exc.pos, exc.hint, source="") from None
+
+
 def _spec_path(record: str, named: str) -> str:
     """The record's spec path as written, or else beside the record."""
     if os.path.exists(named):
@@ -171,11 +184,12 @@ def load_groups(
                     hint="report on a record made with the current spec, or restore the spec it was made with",
                 )
             checked.add((path, want))
-        if (path, variant) not in counted:
-            counted[(path, variant)] = bool(list_player_counts(path, variant))
-        count = len(d["seat_names"]) if counted[(path, variant)] else None  # the count it was played with
-        if (path, variant, count) not in games:
-            games[(path, variant, count)] = open_game(load_game_ir(path, variant, count))
+        with _unquoted(spec is None):
+            if (path, variant) not in counted:
+                counted[(path, variant)] = bool(list_player_counts(path, variant))
+            count = len(d["seat_names"]) if counted[(path, variant)] else None  # the count it was played with
+            if (path, variant, count) not in games:
+                games[(path, variant, count)] = open_game(load_game_ir(path, variant, count))
         game = games[(path, variant, count)]
         pairing = _pairing(d)
         gkey = (path, variant, count, pairing)

@@ -93,7 +93,7 @@ class LowerActions:
                 chain = lower_chain(self, body["continue"], params, scope, aname, notation, size, after is not None, node.key_pos[aname])
                 size *= chain.ways
             if base + size > MAX_MOVES:
-                raise SpecError(f"too many possible moves (limit {MAX_MOVES})", node.key_pos[aname])
+                raise SpecError(_too_many(aname, base, size, chain.ways if chain else None), node.key_pos[aname], "give the parameters smaller domains" + (" or continue.ways a smaller number" if chain else ""))
             shape = tuple(part if isinstance(part, str) else params[part].type for part in notation)
             for other in actions:
                 if tuple(part if isinstance(part, str) else other.params[part].type for part in other.notation) == shape:
@@ -186,3 +186,13 @@ def _with_hand_checks(where: Expr, effects: tuple[Effect, ...]) -> Expr:
                 need = Binary(">=", hand, eff.height, BOOL)
             where = need if isinstance(where, Const) and where.value == 1 else Binary("and", need, where, BOOL)
     return where
+
+
+def _too_many(aname: str, base: int, size: int, ways: Optional[int]) -> str:
+    """The limit on move ids, with the count that broke it (and, for a compound move, why
+    it is so large: every first step is numbered once per way a ``continue:`` may go on)."""
+    count = f"action '{aname}' has {size:,} possible moves"
+    if ways is not None:
+        count += f" ({size // ways:,} first steps, each numbered {ways:,} times: a continue:'s ways multiply the first step's moves)"
+    before = f", after {base:,} of the actions before it" if base else ""
+    return f"too many possible moves: {count}{before}; the limit is {MAX_MOVES:,} in all"

@@ -396,7 +396,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
                 )
         base = sum(a.size for a in actions)
         if base + len(chance.outcomes) > MAX_MOVES:
-            raise SpecError(f"too many possible moves (limit {MAX_MOVES})", node.pos)
+            raise SpecError(f"too many possible moves: {base:,} of the actions and {len(chance.outcomes):,} outcomes of the roll; the limit is {MAX_MOVES:,} in all", node.pos)
         return lower_dice_rules(self, replace(chance, base=base), self.keys(node, "chance", "'chance'"))
 
     def lower_players(self, node: YNode) -> None:

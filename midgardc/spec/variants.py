@@ -12,7 +12,7 @@ import re
 from typing import Optional
 
 from ..errors import SpecError, did_you_mean
-from .yamlpos import YList, YMap, YNode, YScalar, load_yaml
+from .yamlpos import YList, YMap, YNode, YScalar, load_yaml, read_spec_text
 
 
 def merge(base: YNode, patch: YNode) -> YNode:
@@ -34,25 +34,26 @@ def merge(base: YNode, patch: YNode) -> YNode:
     return patch
 
 
-def load_tree(path: str, _seen: Optional[set] = None) -> YMap:
-    """Load a spec file, following ``extends:`` chains."""
+def load_tree(path: str, _seen: Optional[set] = None, _root: Optional[str] = None, _text: Optional[str] = None) -> YMap:
+    """Load a spec file, following ``extends:`` chains (within the first file's folder tree)."""
     seen = _seen or set()
     real = os.path.realpath(path)
+    root = _root or os.path.dirname(real)
     if real in seen:
         raise SpecError(f"'extends' goes round in a circle through {path}")
     seen.add(real)
-    tree = load_yaml(path)
+    tree = load_yaml(path, _text)
     if not isinstance(tree, YMap):
         raise SpecError("a spec is a YAML mapping (keys like game:, board:, actions:)", tree.pos)
     ext = tree.get("extends")
     if ext is None:
         return tree
-    if not isinstance(ext, YScalar) or not isinstance(ext.value, str):
-        raise SpecError("'extends' takes the path of another spec file", ext.pos)
-    parent_path = os.path.join(os.path.dirname(path), ext.value)
-    if not os.path.exists(parent_path):
-        raise SpecError(f"'extends' names a file that does not exist: {ext.value}", ext.pos)
-    base = load_tree(parent_path, seen)
+    parent_path = extends_target(path, root, ext)
+    try:
+        text = read_spec_text(parent_path)
+    except SpecError as exc:  # unreadable, not a regular file, too large: said at the 'extends'
+        raise SpecError(exc.message, ext.pos) from None
+    base = load_tree(parent_path, seen, root, text)
     own = YMap(
         {k: v for k, v in tree.items.items() if k != "extends"},
         tree.pos,
@@ -62,6 +63,25 @@ def load_tree(path: str, _seen: Optional[set] = None) -> YMap:
     merged = merge(base, own)
     assert isinstance(merged, YMap)
     return merged
+
+
+def extends_target(path: str, root: str, ext: YNode) -> str:
+    """The file an ``extends:`` in the spec at ``path`` names, which must lie in ``root``
+    (the real folder of the spec the chain starts from) or below it: a spec from a stranger
+    must not make its reader load (and quote) /etc/passwd or /proc/self/environ."""
+    if not isinstance(ext, YScalar) or not isinstance(ext.value, str) or not ext.value:
+        raise SpecError("'extends' takes the path of another spec file", ext.pos)
+    target = os.path.join(os.path.dirname(path), ext.value)
+    real = os.path.realpath(target)
+    if os.path.commonpath([root, real]) != root:
+        raise SpecError(
+            f"'extends' names {ext.value}, which is outside this spec's folder {root}",
+            ext.pos,
+            "a spec extends only spec files in its own folder or the folders below it; copy the base spec there",
+        )
+    if not os.path.exists(target):
+        raise SpecError(f"'extends' names a file that does not exist: {ext.value}", ext.pos)
+    return target
 
 
 def variant_names(tree: YMap) -> list[str]:

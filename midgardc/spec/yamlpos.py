@@ -14,11 +14,12 @@ from typing import Any, Iterator, Optional, Union
 
 import yaml
 
-from ..errors import Pos, SpecError
+from ..errors import Pos, SpecError, remember_source
+from ..fileio import read_input
 
 MAX_NODES = 200_000  # bounds alias bombs and absurd specs
 MAX_DEPTH = 64
-MAX_SPEC_BYTES = 4_000_000  # a spec file (characters), read before any parsing
+MAX_SPEC_BYTES = 4_000_000  # a spec file (bytes from a file; characters of a given text), checked before any parsing
 
 _STD_TAGS = {
     "tag:yaml.org,2002:str",
@@ -215,20 +216,24 @@ class _BoundedLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
+def read_spec_text(path: str) -> str:
+    """A spec file's text (newlines as Python's text mode reads them), read through the one
+    bounded reader: a regular file of at most MAX_SPEC_BYTES bytes."""
+    data = read_input(path, "the spec", MAX_SPEC_BYTES, SpecError, missing=f"no such spec file: {path}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def load_yaml(path: str, text: Optional[str] = None) -> YNode:
     """Load one YAML document from ``path`` (or ``text``) into positioned nodes."""
     if text is None:
-        try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-        except FileNotFoundError:
-            raise SpecError(f"no such spec file: {path}") from None
-        except UnicodeDecodeError as exc:
-            raise SpecError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        except OSError as exc:
-            raise SpecError(f"cannot read {path}: {exc.strerror}") from None
+        text = read_spec_text(path)
     if len(text) > MAX_SPEC_BYTES:
         raise SpecError(f"the spec is too large ({len(text)} characters; the limit is {MAX_SPEC_BYTES})", Pos(path, 1, 1), source="")
+    remember_source(path, text)
     try:
         loader = _BoundedLoader(text, path)
         try:

@@ -28,9 +28,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from .session import Session
 
 
+MAX_BODY = 64 * 1024  # bytes of a request body: a move is {"step": N, "move": "TEXT"}
+
+
 def create_app(session: "Session") -> Flask:
     app = Flask(__name__, static_folder="static", template_folder="templates")
     app.json.sort_keys = False  # keep the spec's order of players, counters and zones
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a longer body is 413, never read whole
     ir = session.game.ir
 
     def seat_or_404(seat: int, token: str) -> int:
@@ -58,7 +62,10 @@ def create_app(session: "Session") -> Flask:
     @app.post("/seat/<int:seat>/<token>/move")
     def move(seat: int, token: str):
         seat = seat_or_404(seat, token)
-        body = request.get_json(silent=True)
+        try:
+            body = request.get_json(silent=True)
+        except RecursionError:  # JSON nested deeper than Python's stack ('silent' covers ValueError only)
+            body = None
         if not isinstance(body, dict):
             return jsonify(error='send a JSON object: {"step": N, "move": "TEXT"}'), 400
         try:
@@ -71,6 +78,10 @@ def create_app(session: "Session") -> Flask:
     @app.errorhandler(404)
     def not_found(_exc):
         return jsonify(error="no such page: each person's address is printed by 'midgardc serve'"), 404
+
+    @app.errorhandler(413)
+    def too_large(_exc):
+        return jsonify(error=f"the request is too large (at most {MAX_BODY} bytes)"), 413
 
     @app.errorhandler(405)
     def not_allowed(_exc):

@@ -20,7 +20,7 @@ import threading
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from ..errors import MidgardcError, MoveError
-from ..fileio import write_atomic
+from ..fileio import check_output, write_atomic
 from ..matches.record import record_line, spec_sha256
 from ..matches.results import result_of
 from ..players import PlayerSpec, player_labels
@@ -76,8 +76,12 @@ class Session:
         self.recorded = False  # the finished game's record is written
         self.finished = False  # the end was announced
         self.say = say
-        self.lock = threading.RLock()
+        self.lock = threading.RLock()  # held while the state is read or changed, never while a bot thinks
+        self._turns = threading.Lock()  # held by the one caller running the bots' turns (advance)
+        self.stopped = False
         self.header = {"spec": spec_path, "spec_sha256": spec_sha256(spec_path), "variant": game.variant, "players_count": n, "engine": game.engine_name, "seed": seed}
+        if record is not None:
+            check_output(record, "the record")  # before the game, not when it is written at the end
         self.advance()
 
     # -- seats -----------------------------------------------------------------------
@@ -86,7 +90,9 @@ class Session:
         """``seat`` when ``token`` is its secret, else None (a wrong token and a bot's seat
         look the same from outside)."""
         known = self.tokens.get(seat)
-        return seat if known is not None and secrets.compare_digest(known, token) else None
+        if known is None or not token.isascii():  # (compare_digest refuses non-ASCII text; no token has any)
+            return None
+        return seat if secrets.compare_digest(known, token) else None
 
     def seat_path(self, seat: int) -> str:
         return f"/seat/{seat}/{self.tokens[seat]}"
@@ -98,19 +104,30 @@ class Session:
     # -- moves -----------------------------------------------------------------------
 
     def advance(self) -> None:
-        """Bots move and rolls are made until a person is to move or the game is over."""
-        with self.lock:
-            state = self.state
-            while not state.is_terminal():
-                seat = state.current_player()
-                if state.is_chance_node():
-                    state.sample_chance()
-                elif seat in self.bots:
-                    state.apply_unchecked(self.bots[seat].choose(PlayerView(state, seat), self.rngs[seat]))
-                else:
-                    break
-            if state.is_terminal() and not self.finished:
-                self.finish()
+        """Bots move and rolls are made until a person is to move or the game is over.
+
+        A bot thinks on a copy of the state with ``lock`` released (an MCTS turn may take
+        many seconds, and every other seat's page asks for its state meanwhile); its move is
+        then played on the real state under the lock. Nothing else changes the state while
+        a bot is to move (people's moves are refused as out of turn), and ``_turns`` lets
+        one caller at a time do this."""
+        with self._turns:
+            while True:
+                with self.lock:
+                    state = self.state
+                    while not state.is_terminal() and state.is_chance_node():
+                        state.sample_chance()
+                    seat = None if state.is_terminal() else state.current_player()
+                    if seat not in self.bots:
+                        if state.is_terminal() and not self.finished:
+                            self.finish()
+                        return
+                    step, copy = self.step(), state.clone()
+                move = self.bots[seat].choose(PlayerView(copy, seat), self.rngs[seat])
+                with self.lock:
+                    if self.step() != step or self.stopped:  # (the server stopped meanwhile)
+                        return
+                    self.state.apply_unchecked(move)
 
     def play(self, seat: int, step: object, text: object) -> None:
         """Seat ``seat`` plays ``text``, chosen at ``step``; MoveRefused when it may not."""
@@ -171,5 +188,6 @@ class Session:
     def stop(self) -> None:
         """The server stops: an unfinished game is recorded as far as it went."""
         with self.lock:
+            self.stopped = True
             if not self.state.is_terminal():
                 self.write_record()

@@ -224,8 +224,11 @@
   }
 
   document.getElementById("board").addEventListener("click", onBoardClick);
-  refresh();
-  setInterval(function () {
-    if (!busy && current && !current.your_turn && !current.result) refresh();
-  }, 1000);
+  // Poll while others are to move: a second after the last answer came (never on a fixed
+  // clock, so a slow server is not sent a new request before it answered the last one).
+  function poll() {
+    var asking = !busy && current && !current.your_turn && !current.result ? refresh() : Promise.resolve();
+    asking.then(function () { setTimeout(poll, 1000); });
+  }
+  refresh().then(function () { setTimeout(poll, 1000); });
 })();
