@@ -25,9 +25,11 @@ from ..matches.record import record_line, spec_sha256
 from ..matches.results import result_of
 from ..players import PlayerSpec, player_labels
 from ..players.view import PlayerView
+from ..runtime.engine_switch import BUILDING, EngineSwitch
 from ..runtime.rng import Rng, derive_seed
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..runtime.engine_switch import PendingEngine
     from ..runtime.game import Game
 
 HUMAN = "human"
@@ -53,7 +55,11 @@ class Session:
         record: Optional[str] = None,
         tokens: Optional[Sequence[str]] = None,
         say: Callable[[str], None] = lambda text: None,
+        pending: Optional["PendingEngine"] = None,
     ):
+        """``pending``: the compiled engine being built; the game starts on ``game`` (the
+        interpreter) and goes on on the compiled one from the first request after it is
+        ready (``refresh``)."""
         ir = game.ir
         n = ir.n_players
         if len(seats) != n:
@@ -77,6 +83,7 @@ class Session:
         self.finished = False  # the end was announced
         self.say = say
         self.lock = threading.RLock()
+        self.switch = EngineSwitch(pending, say)
         self.header = {"spec": spec_path, "spec_sha256": spec_sha256(spec_path), "variant": game.variant, "players_count": n, "engine": game.engine_name, "seed": seed}
         self.advance()
 
@@ -97,11 +104,24 @@ class Session:
 
     # -- moves -----------------------------------------------------------------------
 
+    def refresh(self) -> None:
+        """Go on on the compiled engine if it has become ready (once; see EngineSwitch)."""
+        with self.lock:
+            if self.switch.building:
+                self.state = self.switch.carry(self.state, self.game_seed)
+                self.game = self.state.game
+                self.header["engine"] = self.game.engine_name
+
+    def engine_note(self) -> Optional[str]:
+        """What a page says about the engine while the compiled one is being built."""
+        return BUILDING if self.switch.building else None
+
     def advance(self) -> None:
         """Bots move and rolls are made until a person is to move or the game is over."""
         with self.lock:
-            state = self.state
-            while not state.is_terminal():
+            while not self.state.is_terminal():
+                self.refresh()
+                state = self.state
                 seat = state.current_player()
                 if state.is_chance_node():
                     state.sample_chance()
@@ -109,12 +129,13 @@ class Session:
                     state.apply_unchecked(self.bots[seat].choose(PlayerView(state, seat), self.rngs[seat]))
                 else:
                     break
-            if state.is_terminal() and not self.finished:
+            if self.state.is_terminal() and not self.finished:
                 self.finish()
 
     def play(self, seat: int, step: object, text: object) -> None:
         """Seat ``seat`` plays ``text``, chosen at ``step``; MoveRefused when it may not."""
         with self.lock:
+            self.refresh()
             state = self.state
             ir = self.game.ir
             if not isinstance(text, str) or not text.strip():

@@ -187,6 +187,9 @@
     var turn = document.getElementById("turn");
     turn.className = p.your_turn ? "yours" : "";
     turn.textContent = p.result ? "The game is over." : p.your_turn ? "Your turn." : (p.to_move ? p.to_move + " is to move." : "");
+    var note = document.getElementById("engine-note");
+    note.hidden = !p.engine_note;
+    note.textContent = p.engine_note || "";
     renderPlayers(p);
     renderZones(p);
     var hist = document.getElementById("history");
@@ -226,6 +229,6 @@
   document.getElementById("board").addEventListener("click", onBoardClick);
   refresh();
   setInterval(function () {
-    if (!busy && current && !current.your_turn && !current.result) refresh();
+    if (!busy && current && (!current.your_turn || current.engine_note) && !current.result) refresh();
   }, 1000);
 })();
