@@ -133,7 +133,7 @@ def play_session(
     decided: dict[int, list[tuple[int, list[int]]]] = {s: [] for s in humans}
     on_screen: Optional[int] = None  # the human seat whose view was drawn last
     term.say(f"{ir.title}{f' [{game.variant}]' if game.variant else ''}: " + ", ".join(f"{ir.players[s]} {labels[s]}" for s in range(n)) + f"; seed {seed}")
-    if switch is not None and switch.building:
+    if pending is not None and not pending.done():
         term.say(BUILDING)
     finished = True
     while not state.is_terminal():

@@ -25,7 +25,7 @@ from typing import Callable, Optional, Sequence
 
 from ..errors import MidgardcError
 from ..players import PlayerSpec, player_labels
-from ..runtime.engine_switch import PendingEngine, compiled_game
+from ..runtime.engine_switch import PendingEngine, compiled_game, open_switching
 from ..runtime.game import Game, game_from_ir
 from .runner import play_game
 from .stats import wilson
@@ -97,12 +97,14 @@ def play_run(
         raise MidgardcError(f"{ir.title} has {ir.n_players} seats ({', '.join(ir.players)}); {given}")
     labels = player_labels(list(players))
     objects = [spec.make(label) for spec, label in zip(players, labels)]
-    game: Game = game_from_ir(ir, "interpreted")
-    if engine == "compiled" and pending is None:
-        pending = PendingEngine(ir, builder)
+    game: Game
+    if pending is None:
+        game, pending = open_switching(ir, engine, builder)
+    else:
+        game = game_from_ir(ir, "interpreted")
     engines: list[str] = []
     if pending is not None and not pending.done():
-        say("building the compiled engine (cached after the first time)... games play on the interpreter meanwhile")
+        say("building the compiled engine... games play on the interpreter meanwhile")
     tally = Tally(ir, labels)
     for i in range(games):
         if pending is not None and pending.done():

@@ -1,8 +1,9 @@
 """A game on the interpreter now, on the compiled engine as soon as it is built.
 
 Building a compiled engine takes from seconds to minutes; a person at ``play`` or ``serve``
-should see the board at once. ``open_switching`` gives a game that plays *now* (the
-interpreter) and a ``PendingEngine``: the compiled game, built in a background thread.
+should see the board at once. ``open_switching`` gives a game that plays *now* and a
+``PendingEngine``: the compiled game, built in a background thread. A cached engine that
+opens within ``GRACE_SECONDS`` is the game to play at once; otherwise the interpreter is.
 Between moves, the session asks ``EngineSwitch.carry`` whether it is ready; when it is, the
 game so far is replayed on it move by move (rolls drawn from the new engine's own chance
 stream, each checked against the roll the game had, so the stream stands where it stood)
@@ -11,8 +12,9 @@ two back ends play the same game move for move (differential tests), so nothing 
 the players; a build that fails, or a replay that does not agree, leaves the game on the
 interpreter, said once.
 
-This module is the only place that knows the switch exists: how an engine is built lies
-below ``game_from_ir`` (``builder``), how a session uses a state lies above.
+Sessions see the switch through two calls, ``open_switching`` and ``EngineSwitch.carry``;
+how an engine is built stays below ``game_from_ir`` (the ``builder``), so a change to the
+build does not reach the sessions.
 """
 
 from __future__ import annotations
@@ -26,7 +28,11 @@ from .game import Game, State, game_from_ir
 #: builds the compiled game for an IR (raises MidgardcError, e.g. BuildError, when it cannot)
 Builder = Callable[[Any], Game]
 
-BUILDING = "building the compiled engine (cached after the first time)... bots play on the interpreter meanwhile"
+BUILDING = "building the compiled engine... bots play on the interpreter meanwhile"
+
+#: how long a session waits for the compiled engine before it starts on the interpreter: a
+#: cached engine opens within it and the game starts on it, with nothing to say
+GRACE_SECONDS = 1.0
 
 
 def compiled_game(ir: Any) -> Game:
@@ -68,13 +74,16 @@ class PendingEngine:
         return self._done.wait(timeout)
 
 
-def open_switching(ir: Any, engine: str, builder: Optional[Builder] = None) -> tuple[Game, Optional[PendingEngine]]:
+def open_switching(ir: Any, engine: str, builder: Optional[Builder] = None, grace: float = GRACE_SECONDS) -> tuple[Game, Optional[PendingEngine]]:
     """The game to play now and, for ``engine == "compiled"``, the compiled one on its way
-    (None otherwise: the interpreter was asked for)."""
-    now = game_from_ir(ir, "interpreted")
+    (None otherwise: the interpreter was asked for, or the compiled engine was ready
+    within ``grace`` seconds and is the game to play now)."""
     if engine != "compiled":
-        return now, None
-    return now, PendingEngine(ir, builder or compiled_game)
+        return game_from_ir(ir, "interpreted"), None
+    pending = PendingEngine(ir, builder or compiled_game)
+    if pending.wait(grace) and pending.game is not None:
+        return pending.game, None
+    return game_from_ir(ir, "interpreted"), pending
 
 
 def replay_drawn(game: Game, moves: Sequence[int], seed: int) -> State:
