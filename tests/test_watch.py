@@ -137,3 +137,12 @@ def test_the_command_reruns_on_save_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     assert "stopped watching" in child.before and "Traceback" not in child.before
     child.close()
     assert child.exitstatus == 0
+
+
+def test_a_spec_that_does_not_exist_is_one_error_not_a_watch(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from midgardc.cli import cli
+
+    result = CliRunner().invoke(cli, ["watch", str(tmp_path / "nothing.yaml"), "--players", "random,random"])
+    assert result.exit_code == 1 and "no such spec file" in result.output and "Traceback" not in result.output

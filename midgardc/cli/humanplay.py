@@ -86,9 +86,9 @@ class Terminal:
 
 
 def open_session_game(ir: Any, engine: str, position: Optional[str] = None) -> tuple["Game", Optional[PendingEngine]]:
-    """The game a person plays at once (the interpreter) and, for ``engine == "compiled"``,
-    the compiled engine being built meanwhile; a bad ``position`` is refused before
-    anything is built."""
+    """The game a person plays at once (the interpreter, or the compiled engine when it
+    opens within a second) and the compiled engine still being built, if it is (None
+    otherwise); a bad ``position`` is refused before anything is built."""
     from ..runtime.engine_switch import open_switching
 
     if position is not None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 import click
 
 from ..cli_options import PlayersType, engine_option, seed_option, spec_argument, variant_option
+from ..errors import MidgardcError
 from ..players import PlayerSpec, kinds_help
 from ..progress import progress, progress_option
 from .group import cli
@@ -28,6 +30,8 @@ def watch(spec: str, players: list[PlayerSpec], games: int, variant: Optional[st
     the error with its position and the watch waits for the next save. Ctrl-C stops."""
     from ..matches.watch import Watcher
 
+    if not os.path.isfile(spec):  # a later save can mend a spec, not bring a mistyped path into being
+        raise MidgardcError(f"no such spec file: {spec}")
     watcher = Watcher(spec, players, games, variant, seed, engine, say=click.echo, progress=lambda total: progress(total, show_progress))
     try:
         watcher.loop()
