@@ -146,3 +146,29 @@ def test_a_spec_that_does_not_exist_is_one_error_not_a_watch(tmp_path: Path) -> 
 
     result = CliRunner().invoke(cli, ["watch", str(tmp_path / "nothing.yaml"), "--players", "random,random"])
     assert result.exit_code == 1 and "no such spec file" in result.output and "Traceback" not in result.output
+
+
+def test_one_build_at_a_time_and_none_for_an_overtaken_save(tmp_path: Path) -> None:
+    spec = _spec(tmp_path)
+    title = "  title: Dice placement (a chance test)"
+    gate = threading.Event()
+    built: list[str] = []
+
+    def builder(ir):  # a stand-in that records what it was asked to build
+        built.append(ir.title)
+        assert gate.wait(900)
+        return game_from_ir(ir, "interpreted")
+
+    out: list[str] = []
+    watcher = Watcher(str(spec), PLAYERS, 3, seed=1, engine="compiled", say=out.append, builder=builder)
+    watcher.poll()  # run 1: its build starts and is held
+    first = watcher.building
+    _edit(spec, title, "  title: Second")
+    watcher.poll()  # run 2: its build waits for run 1's
+    _edit(spec, "  title: Second", "  title: Third")
+    watcher.poll()  # run 3 overtakes run 2
+    assert built == ["Dice placement (a chance test)"]
+    gate.set()
+    assert watcher.building.wait(900) and first.done()
+    assert built == ["Dice placement (a chance test)", "Third"]
+    assert "".join(out).count("games play on the interpreter meanwhile") == 3

@@ -9,6 +9,8 @@ the edit's, not the luck's). Games are played one after the other; while the com
 engine of the new rules builds (``engine_switch.PendingEngine``) they are played on the
 interpreter, and on the compiled engine from the first game after it is ready: the two
 play the same games move for move, so the results do not depend on where a game ran.
+One build runs at a time: a save while one runs queues the next, and a build whose save has
+been overtaken by a newer one by the time its turn comes is not started.
 
 Polling, not inotify: one small file read twice a second costs nothing, works on every
 platform and over network file systems, and needs no dependency.
@@ -25,7 +27,7 @@ from typing import Callable, Optional, Sequence
 
 from ..errors import MidgardcError
 from ..players import PlayerSpec, player_labels
-from ..runtime.engine_switch import PendingEngine, compiled_game, open_switching
+from ..runtime.engine_switch import GRACE_SECONDS, PendingEngine, compiled_game, open_switching
 from ..runtime.game import Game, game_from_ir
 from .runner import play_game
 from .stats import wilson
@@ -192,6 +194,8 @@ class Watcher:
         self.say, self.builder = say, builder
         self.progress = progress  # progress(total) -> a context manager yielding tick(_)
         self.seen: Optional[tuple] = None
+        self.building: Optional[PendingEngine] = None  # the last compiled engine asked for
+        self.generation = 0  # how many have been asked for
         self.runs = 0
         self.last: Optional[Run] = None
 
@@ -214,11 +218,12 @@ class Watcher:
             if counts and len(self.players) not in counts:
                 raise MidgardcError(f"{len(self.players)} players were given; {self.spec} is played by {', '.join(map(str, counts))} players")
             ir = load_game_ir(self.spec, self.variant, len(self.players) if counts else None)
+            pending = self._build(ir) if self.engine == "compiled" else None
             if self.progress is None:
-                summary, engines = play_run(ir, self.players, self.games, self.seed, self.engine, self.say, self.builder)
+                summary, engines = play_run(ir, self.players, self.games, self.seed, self.engine, self.say, self.builder, pending=pending)
             else:
                 with self.progress(self.games) as tick:
-                    summary, engines = play_run(ir, self.players, self.games, self.seed, self.engine, self.say, self.builder, on_game=tick)
+                    summary, engines = play_run(ir, self.players, self.games, self.seed, self.engine, self.say, self.builder, on_game=tick, pending=pending)
         except MidgardcError as exc:
             self.say(str(exc))
             self.say("fix the spec and save it: the match runs again")
@@ -228,6 +233,25 @@ class Watcher:
         self.say(comparison(run, self.last))
         self.last = run
         return run
+
+    def _build(self, ir) -> PendingEngine:
+        """The compiled engine of ``ir``, built after the build before it ends (one build at
+        a time: a designer who saves every few seconds must not start a compiler each time),
+        and not at all when a newer save has come by then. Waits ``GRACE_SECONDS`` for it (a
+        cached engine), as ``play`` does."""
+        self.generation += 1
+        generation, before, builder = self.generation, self.building, self.builder
+
+        def build(ir):
+            if before is not None:
+                before.wait()
+            if generation != self.generation:
+                raise MidgardcError("a newer save came first")
+            return builder(ir)
+
+        self.building = PendingEngine(ir, build)
+        self.building.wait(GRACE_SECONDS)
+        return self.building
 
     def poll(self) -> bool:
         """One look at the files: True when the match ran (or failed) again."""
