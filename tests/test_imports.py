@@ -31,7 +31,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("midgardc.conditions",),
     ("midgardc.spec",),
     ("midgardc.runtime",),
-    ("midgardc.compiler", "midgardc.engines"),
+    ("midgardc.compiler", "midgardc.engines", "midgardc.engine_switch"),
     ("midgardc.players",),
     ("midgardc.matches",),
     ("midgardc.render", "midgardc.research", "midgardc.web", "midgardc.batch", "midgardc.openspiel", "midgardc.pettingzoo", "midgardc.gymnasium"),

@@ -308,3 +308,42 @@ def test_a_multi_jump_is_built_click_by_click(browser) -> None:
         assert _severe(browser) == []
     finally:
         served.close()
+
+
+def test_the_board_shows_before_the_compiled_engine_and_the_game_moves_over(browser) -> None:
+    """An engine still building (a builder held back by the test): the page draws the board
+    and says so; once it is ready the note goes, and the game played by clicks is the same
+    on the interpreter (its moves replayed there reach the same position)."""
+    from midgardc.engine_switch import BUILDING, open_switching, replay_drawn, same_position
+    from midgardc.engines import game_from_ir
+    from midgardc.spec.lower import load_game_ir
+
+    spec = str(ROOT / "specs" / "classics" / "tic-tac-toe.yaml")
+    ir = load_game_ir(spec)
+    gate = threading.Event()
+
+    def held(ir):
+        game = game_from_ir(ir, "compiled")  # cached by content
+        assert gate.wait(600)
+        return game
+
+    game, pending = open_switching(ir, "compiled", held)
+    session = Session(game, spec, [PlayerSpec("human"), parse_player("random")], seed=4, pending=pending)
+    served = Served(session)
+    try:
+        browser.get(served.url(0))
+        _wait(browser, lambda p: p["turn"])
+        note = browser.find_element(By.ID, "engine-note")
+        assert note.is_displayed() and note.text == BUILDING
+        assert browser.find_elements(By.CSS_SELECTOR, "#board svg [data-cell]")  # the board, drawn
+        click_a_move(browser, random.Random(3))
+        gate.set()
+        assert pending.wait(600)
+        WebDriverWait(browser, 30, poll_frequency=0.05).until(lambda d: not d.find_element(By.ID, "engine-note").is_displayed())
+        play_by_clicks(browser, served.url(0), random.Random(4))
+        assert session.state.is_terminal() and session.game.engine_name == "compiled"
+        alone = replay_drawn(game_from_ir(ir, "interpreted"), session.state.history, session.game_seed)
+        assert same_position(session.state, alone)
+        assert _severe(browser) == []
+    finally:
+        served.close()

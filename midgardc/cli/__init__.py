@@ -4,8 +4,9 @@ The command names and options are a contract that outside checks rely on (listed
 docs/usage.md, "The command line at a glance", and held by tests/test_cli.py); the error
 policy (exit 1 for user errors, 123 for bugs) lives in cli_errors.
 One module per concern: build (validate, build, generate), matches (match, tournament,
-report), position (replay, moves, show, perft), playthrough, bench and explain; common holds the
-helpers they share, group the command group they register on.
+report), position (replay, moves, show, perft), playthrough, bench, explain and watch (a
+match rerun at every save); common holds the helpers they share, group the command group
+they register on.
 Commands that look at single positions (replay, moves, show, perft) default to the
 interpreter, which needs no build; commands that play many games (match, bench) default
 to the compiled engine and fall back to the interpreter, with a note, when it cannot be
@@ -14,7 +15,7 @@ had and was not asked for by name.
 
 from __future__ import annotations
 
-from . import bench, build, explain, matches, play, playthrough, position, serve  # noqa: F401  (each registers its commands)
+from . import bench, build, explain, matches, play, playthrough, position, serve, watch  # noqa: F401  (each registers its commands)
 from .group import cli, main
 
 __all__ = ["cli", "main"]

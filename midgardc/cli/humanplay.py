@@ -26,7 +26,7 @@ from ..fileio import check_output, write_atomic
 from ..players import PlayerSpec, kinds_help, parse_player, player_labels
 from ..players.human import HumanPlayer, Quit, Undo
 from ..players.view import PlayerView
-from ..runtime.game import replay
+from ..engine_switch import BUILDING, EngineSwitch, PendingEngine, replay_drawn
 from ..runtime.observe import move_seen
 from ..runtime.rng import Rng, derive_seed
 
@@ -85,6 +85,21 @@ class Terminal:
             self.say("\n" * 40)
 
 
+def open_session_game(ir: Any, engine: str, position: Optional[str] = None) -> tuple["Game", Optional[PendingEngine]]:
+    """The game a person plays at once (the interpreter, or the compiled engine when it
+    opens within a second) and the compiled engine still being built, if it is (None
+    otherwise); a bad ``position`` is refused before anything is built."""
+    from ..engine_switch import open_switching
+
+    if position is not None:
+        from ..ir.position import read_position
+
+        read_position(ir, position)
+    game, pending = open_switching(ir, engine)
+    game.start_from(position)
+    return game, pending
+
+
 def play_session(
     game: "Game",
     spec_path: str,
@@ -94,9 +109,13 @@ def play_session(
     delay: float = 0.5,
     color: bool = False,
     term: Optional[Terminal] = None,
+    pending: Optional[PendingEngine] = None,
 ) -> bool:
-    """Play one game; True when it was played to the end, False when a human quit."""
+    """Play one game; True when it was played to the end, False when a human quit.
+    ``pending``: the compiled engine on its way (the game starts on ``game``, the
+    interpreter, and goes on on the compiled engine from the first move after it is ready)."""
     term = term or Terminal()
+    switch = None if pending is None else EngineSwitch(pending, term.say)
     ir = game.ir
     n = ir.n_players
     if len(seats) != n:
@@ -116,8 +135,12 @@ def play_session(
     decided: dict[int, list[tuple[int, list[int]]]] = {s: [] for s in humans}
     on_screen: Optional[int] = None  # the human seat whose view was drawn last
     term.say(f"{ir.title}{f' [{game.variant}]' if game.variant else ''}: " + ", ".join(f"{ir.players[s]} {labels[s]}" for s in range(n)) + f"; seed {seed}")
+    if pending is not None and not pending.done():
+        term.say(BUILDING)
     finished = True
     while not state.is_terminal():
+        if switch is not None:
+            state = switch.carry(state, game_seed)
         seat = state.current_player()
         if state.is_chance_node() or seat not in decided:
             try:  # Ctrl-C while a bot thinks stops the game like quit: the record keeps the moves
@@ -157,7 +180,7 @@ def play_session(
                 decided[s] = [d for d in decided[s] if d[0] < back]
             for rng, value in zip(rngs, streams):
                 rng.state = value
-            state = replay(game, state.texts[:back], game_seed)
+            state = replay_drawn(state.game, state.history[:back], game_seed)  # rolls redrawn: the dice stream stands where it stood
             taken = done - back
             term.say(f"undo: back to move {state.ply() + 1} (taking back {taken} move{'s' if taken != 1 else ''}{', rolls included' if ir.chance is not None else ''})")
             continue
@@ -173,6 +196,7 @@ def play_session(
     if finished:
         viewer = humans[0] if len(humans) == 1 else -1  # hot seat: only what is public
         term.say(state_text(state, viewer, color))
+    game = state.game  # the engine the game ended on
     header = {"spec": spec_path, "spec_sha256": _sha(spec_path), "variant": game.variant, "players_count": n, "engine": game.engine_name, "seed": seed}
     if game.start is not None:  # a game from a --position start: replay needs it
         header["position"] = game.start.text

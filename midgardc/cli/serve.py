@@ -11,9 +11,9 @@ import click
 
 from ..cli_options import engine_option, player_count_option, seed_option, spec_argument, variant_option
 from ..errors import MidgardcError
-from .common import _load_ir, _open_game
+from .common import _load_ir
 from .group import cli
-from .humanplay import SeatsType, seats_help
+from .humanplay import SeatsType, open_session_game, seats_help
 
 DEFAULT_PORT = 8000
 
@@ -24,7 +24,7 @@ DEFAULT_PORT = 8000
 @variant_option
 @player_count_option
 @seed_option
-@engine_option("compiled", "Falls back to the interpreter, with a note, if the compiled engine is unavailable.")
+@engine_option("compiled", "The game starts at once on the interpreter and goes on on the compiled engine when it is built (same moves); if it cannot be built, a note says so and the interpreter plays on.")
 @click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS", help="Address to listen on (0.0.0.0: every interface, for players on other machines).")
 @click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True, metavar="PORT", help="Port to listen on (0: any free port).")
 @click.option("--record", "-r", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE.jsonl", help="Write the game as the JSON line 'match --record' writes ('replay --record' checks it); an unfinished game when stopped early.")
@@ -50,8 +50,8 @@ def serve(ctx: click.Context, spec: str, seats: Optional[list], variant: Optiona
         raise click.BadParameter(f"{len(seats)} players were given; {spec} is played by {', '.join(str(c) for c in counts)} players", param_hint="'--players'")
     if not any(s.kind == "human" for s in seats):
         raise click.BadParameter("no human seat: give 'human' for at least one seat (bots alone: 'midgardc match')", param_hint="'--players'")
-    game = _open_game(ctx, _load_ir(spec, variant, len(seats) if counts else None), engine)
-    session = Session(game, spec, seats, seed=seed, record=record, say=click.echo)
+    game, pending = open_session_game(_load_ir(spec, variant, len(seats) if counts else None), engine)
+    session = Session(game, spec, seats, seed=seed, record=record, say=click.echo, pending=pending)
     app = create_app(session)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     try:  # bound here, so a port in use is our one message (werkzeug would print its own and exit)
@@ -69,6 +69,8 @@ def serve(ctx: click.Context, spec: str, seats: Optional[list], variant: Optiona
     click.echo(f"{ir.title}{f' [{game.variant}]' if game.variant else ''}: " + ", ".join(f"{ir.players[s]} {session.labels[s]}" for s in range(ir.n_players)) + f"; seed {seed}")
     for s in session.humans:
         click.echo(f"{ir.players[s]}: http://{shown}:{bound}{session.seat_path(s)}")
+    if session.engine_note():
+        click.echo(session.engine_note())
     click.echo("Ctrl-C stops the server.")
     previous = signal.signal(signal.SIGTERM, _interrupt)  # 'kill PID' stops it as Ctrl-C does
     try:

@@ -57,6 +57,7 @@ def create_app(session: "Session") -> Flask:
     def state(seat: int, token: str):
         seat = seat_or_404(seat, token)
         with session.lock:
+            session.refresh()  # the compiled engine, if it has become ready
             return jsonify(seat_payload(session, seat))
 
     @app.post("/seat/<int:seat>/<token>/move")

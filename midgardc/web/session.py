@@ -25,9 +25,11 @@ from ..matches.record import record_line, spec_sha256
 from ..matches.results import result_of
 from ..players import PlayerSpec, player_labels
 from ..players.view import PlayerView
+from ..engine_switch import BUILDING, EngineSwitch
 from ..runtime.rng import Rng, derive_seed
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..engine_switch import PendingEngine
     from ..runtime.game import Game
 
 HUMAN = "human"
@@ -53,7 +55,11 @@ class Session:
         record: Optional[str] = None,
         tokens: Optional[Sequence[str]] = None,
         say: Callable[[str], None] = lambda text: None,
+        pending: Optional["PendingEngine"] = None,
     ):
+        """``pending``: the compiled engine being built; the game starts on ``game`` (the
+        interpreter) and goes on on the compiled one from the first request after it is
+        ready (``refresh``)."""
         ir = game.ir
         n = ir.n_players
         if len(seats) != n:
@@ -79,6 +85,7 @@ class Session:
         self.lock = threading.RLock()  # held while the state is read or changed, never while a bot thinks
         self._turns = threading.Lock()  # held by the one caller running the bots' turns (advance)
         self.stopped = False
+        self.switch = EngineSwitch(pending, say)
         self.header = {"spec": spec_path, "spec_sha256": spec_sha256(spec_path), "variant": game.variant, "players_count": n, "engine": game.engine_name, "seed": seed}
         if record is not None:
             check_output(record, "the record")  # before the game, not when it is written at the end
@@ -103,6 +110,18 @@ class Session:
 
     # -- moves -----------------------------------------------------------------------
 
+    def refresh(self) -> None:
+        """Go on on the compiled engine if it has become ready (once; see EngineSwitch)."""
+        with self.lock:
+            if self.switch.building:
+                self.state = self.switch.carry(self.state, self.game_seed)
+                self.game = self.state.game
+                self.header["engine"] = self.game.engine_name
+
+    def engine_note(self) -> Optional[str]:
+        """What a page says about the engine while the compiled one is being built."""
+        return BUILDING if self.switch.building else None
+
     def advance(self) -> None:
         """Bots move and rolls are made until a person is to move or the game is over.
 
@@ -114,6 +133,7 @@ class Session:
         with self._turns:
             while True:
                 with self.lock:
+                    self.refresh()  # on the compiled engine once it is ready
                     state = self.state
                     while not state.is_terminal() and state.is_chance_node():
                         state.sample_chance()
@@ -132,6 +152,7 @@ class Session:
     def play(self, seat: int, step: object, text: object) -> None:
         """Seat ``seat`` plays ``text``, chosen at ``step``; MoveRefused when it may not."""
         with self.lock:
+            self.refresh()
             state = self.state
             ir = self.game.ir
             if not isinstance(text, str) or not text.strip():

@@ -72,6 +72,8 @@ def seat_payload(session: "Session", seat: int) -> dict:
         "legal": legal,
         "history": history,
         "result": result_payload(session) if state.is_terminal() else None,
+        "engine": game.engine_name,
+        "engine_note": session.engine_note(),  # while the compiled engine is being built
     }
 
 

@@ -187,6 +187,9 @@
     var turn = document.getElementById("turn");
     turn.className = p.your_turn ? "yours" : "";
     turn.textContent = p.result ? "The game is over." : p.your_turn ? "Your turn." : (p.to_move ? p.to_move + " is to move." : "");
+    var note = document.getElementById("engine-note");
+    note.hidden = !p.engine_note;
+    note.textContent = p.engine_note || "";
     renderPlayers(p);
     renderZones(p);
     var hist = document.getElementById("history");
@@ -227,7 +230,7 @@
   // Poll while others are to move: a second after the last answer came (never on a fixed
   // clock, so a slow server is not sent a new request before it answered the last one).
   function poll() {
-    var asking = !busy && current && !current.your_turn && !current.result ? refresh() : Promise.resolve();
+    var asking = !busy && current && (!current.your_turn || current.engine_note) && !current.result ? refresh() : Promise.resolve();
     asking.then(function () { setTimeout(poll, 1000); });
   }
   refresh().then(function () { setTimeout(poll, 1000); });
