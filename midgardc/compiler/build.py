@@ -41,6 +41,7 @@ from typing import Iterator, Optional
 
 from ..errors import BuildError, MidgardcError
 from ..ir.nodes import GameIR
+from .. import engine as engine_sources
 from . import codegen
 
 #: C compiler flags. Portable on purpose: no -march=native (a cache may be shared, and CI
@@ -505,35 +506,73 @@ def _load(name: str, path: Path):
     return module
 
 
+def _cached_module(text: str, name: str, what: str, force: bool):
+    """The extension module ``name`` compiled from ``text``: loaded, else built into the
+    cache (under its lock) and loaded."""
+    if not force and name in sys.modules:
+        return sys.modules[name]
+    cache = cache_dir()
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BuildError(f"cannot create the engine cache {cache}: {exc.strerror or exc}", hint="set MIDGARDC_CACHE to a writable directory") from None
+    so = cache / f"{name}{_ext_suffix()}"
+    digest = cache / f"{name}{_ext_suffix()}.sha256"
+    _clean_scratch(cache)
+    with _locked(cache / f"{name}.lock"):
+        if force or not _cache_valid(so, digest):
+            _compile(text, name, cache, so, digest, what)
+    try:
+        return _load(name, so)
+    except ImportError:
+        # A cached module that verifies but does not load: rebuild it once.
+        with _locked(cache / f"{name}.lock"):
+            _compile(text, name, cache, so, digest, what)
+        try:
+            return _load(name, so)
+        except ImportError as exc:
+            raise BuildError(f"the compiled engine for {what} does not load: {exc}") from None
+
+
+def generic_module_name(text: Optional[str] = None) -> str:
+    """``midgardc_generic_<hash16>``: the generic engine's importable name, which changes
+    with its source (the table's text included), the flags and the toolchain."""
+    text = engine_sources.generic_source() if text is None else text
+    return f"midgardc_generic_{build_key(text)[:16]}"
+
+
+def build_generic(force: bool = False):
+    """The generic engine module (midgardc/engine/generic.pyx): compiled once per
+    midgardc version and shared by every game's rules module."""
+    try:
+        text = engine_sources.generic_source()
+        return _cached_module(text, generic_module_name(text), "the generic engine (once for every game)", force)
+    except MidgardcError:
+        raise
+    except OSError as exc:
+        raise BuildError(f"building the generic engine failed: {exc}") from None
+
+
+#: rules module name -> its Engine (the generic module's view of it)
+_ENGINES: dict[str, object] = {}
+
+
 def build_engine(ir: GameIR, force: bool = False):
-    """The compiled engine module for ``ir``, built on first use and cached by content."""
+    """The compiled engine for ``ir``: its rules module (built on first use and cached by
+    content) behind the generic engine's ``Engine``, which has the protocol a whole
+    generated module had (Core, playouts, rollouts, perft, playout_trace, write_tensor,
+    Batch, mcts_search, mcts_search_set; INFO, GAME... from the rules module)."""
     what = f"{ir.name}" + (f" (variant {ir.variant})" if ir.variant else "")
     try:
         text = generate_source(ir)
         name = module_name(ir, text)
-        if not force and name in sys.modules:
-            return sys.modules[name]
-        cache = cache_dir()
-        try:
-            cache.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise BuildError(f"cannot create the engine cache {cache}: {exc.strerror or exc}", hint="set MIDGARDC_CACHE to a writable directory") from None
-        so = cache / f"{name}{_ext_suffix()}"
-        digest = cache / f"{name}{_ext_suffix()}.sha256"
-        _clean_scratch(cache)
-        with _locked(cache / f"{name}.lock"):
-            if force or not _cache_valid(so, digest):
-                _compile(text, name, cache, so, digest, what)
-        try:
-            return _load(name, so)
-        except ImportError:
-            # A cached module that verifies but does not load: rebuild it once.
-            with _locked(cache / f"{name}.lock"):
-                _compile(text, name, cache, so, digest, what)
-            try:
-                return _load(name, so)
-            except ImportError as exc:
-                raise BuildError(f"the compiled engine for {what} does not load: {exc}") from None
+        if not force and name in _ENGINES:
+            return _ENGINES[name]
+        rules = _cached_module(text, name, what, force)
+        generic = build_generic()
+        engine = generic.Engine(rules)
+        _ENGINES[name] = engine
+        return engine
     except MidgardcError:
         raise
     except OSError as exc:
