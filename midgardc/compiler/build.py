@@ -60,7 +60,7 @@ DIRECTIVES = {
     "initializedcheck": False,
 }
 #: Bump when the way modules are built changes, so old cache entries are not reused.
-BUILD_FORMAT = 1
+BUILD_FORMAT = 2  # 2: the rules module and the generic engine (midgardc/engine), cython + cc called directly
 DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_buildext.py")
 SPEC_SUFFIXES = (".yaml", ".yml")
 STALE_SCRATCH_SECONDS = 6 * 3600
