@@ -107,6 +107,13 @@ class MidgardcGame(pyspiel.Game):
     def new_initial_state(self) -> "MidgardcState":
         return MidgardcState(self)
 
+    def __reduce__(self) -> tuple:
+        # pyspiel's own pickling rebuilds the C++ game but not this Python object's
+        # attributes, so an unpickled game could not make a state (OpenSpiel's AlphaZero
+        # hands its game to worker processes by pickle): pickle as the game's string,
+        # loaded again through this module (whose import registers the game type)
+        return (game_from_string, (str(self),))
+
     def make_py_observer(self, iig_obs_type=None, params=None) -> "MidgardcObserver":
         return MidgardcObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
@@ -297,6 +304,11 @@ def _registered_type() -> "pyspiel.GameType":
 
 if SHORT_NAME not in pyspiel.registered_names():
     pyspiel.register_game(_registered_type(), MidgardcGame)
+
+
+def game_from_string(text: str) -> "pyspiel.Game":
+    """The game a ``python_midgardc(...)`` string names (what a pickled game loads as)."""
+    return pyspiel.load_game(text)
 
 
 def load_game(spec_path: str, variant: Optional[str] = None, players: Optional[int] = None, engine: str = "compiled", seed: int = 0) -> "pyspiel.Game":
