@@ -29,6 +29,7 @@ import pyspiel
 from midgardc.runtime.game import Game, State, load
 from midgardc.runtime.observe import may_hide
 from midgardc.research.deals import Deals, Dealing, lazy_piles
+from midgardc.research.infostate import info_layout, information_state_tensor
 from midgardc.research.tensor import observation_tensor, schema
 
 SHORT_NAME = "python_midgardc"
@@ -57,7 +58,7 @@ def _game_type(ir: Any, hidden: bool, dealt: bool) -> "pyspiel.GameType":
         max_num_players=n,
         min_num_players=n,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=ir.remembers is not None,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=dict(_PARAMS),
@@ -79,7 +80,6 @@ class MidgardcGame(pyspiel.Game):
         ir = game.ir
         self.schema = schema(ir)
         hidden = may_hide(ir)
-        chance_plies = ir.max_plies if ir.chance is not None else 0
         lazy = lazy_piles(ir)
         self.deals = Deals(game, self.seed, lazy) if lazy else None
         self.root: Any = None  # the initial state (a State, or a Dealing), made on first use
@@ -95,7 +95,9 @@ class MidgardcGame(pyspiel.Game):
             min_utility=lo,
             max_utility=hi,
             utility_sum=0.0 if ir.n_players > 1 else None,
-            max_game_length=ir.max_plies + chance_plies + 1 + (self.deals.n_items if self.deals else 0),
+            # OpenSpiel counts decisions, not chance nodes: the declared horizon, or else
+            # the safety stop (the only bound the engine guarantees)
+            max_game_length=ir.horizon if ir.horizon is not None else ir.max_plies,
         )
         super().__init__(_game_type(ir, hidden, bool(lazy)), info, p)
 
@@ -268,20 +270,34 @@ def _replayed(key: tuple, seed: int, actions: list[int]) -> _Holder:
 
 
 class MidgardcObserver:
-    """OpenSpiel's PyObserver for a spec: the tensor of ``midgardc.research.tensor``; the
-    string is the player's observation as JSON (with the moves it saw when perfect recall
-    is asked for)."""
+    """OpenSpiel's PyObserver for a spec. Without perfect recall: the observation tensor of
+    ``midgardc.research.tensor``. With it (the information state): the perfect-recall
+    tensor of ``midgardc.research.infostate`` when the spec declares what a player
+    remembers; otherwise writing the tensor fails with ``NoInformationState``, since the
+    observation would alias information states. The string is the player's observation
+    as JSON (with the moves it saw when perfect recall is asked for)."""
 
     def __init__(self, game: MidgardcGame, iig_obs_type: Any, params: Any):
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.game = game
         self.schema = game.schema
+        if self.perfect_recall and game.mgame.ir.remembers is None:
+            self.schema = None  # (set_from says why there is no tensor)
+            self.tensor = np.zeros(0, np.float32)
+            self.dict = {}
+            return
+        if self.perfect_recall:
+            self.schema = info_layout(game.mgame).schema
         self.tensor = np.zeros(self.schema.size, np.float32)
         self.dict = {p.name: self.schema.view(self.tensor, p.name) for p in self.schema.parts}
 
     def set_from(self, state: MidgardcState, player: int) -> None:
-        observation_tensor(state.mstate, player, self.tensor)
+        if not self.perfect_recall:
+            observation_tensor(state.mstate, player, self.tensor)
+        else:
+            information_state_tensor(state.mstate, player, self.tensor)
 
     def string_from(self, state: MidgardcState, player: int) -> str:
         obs = state.mstate.observation(player)
@@ -292,7 +308,7 @@ class MidgardcObserver:
 
 def _registered_type() -> "pyspiel.GameType":
     """The type the registry lists (any player count); each game carries its own exact type."""
-    t = _game_type(type("AnyIR", (), {"n_players": 2, "chance": None})(), True, True)
+    t = _game_type(type("AnyIR", (), {"n_players": 2, "chance": None, "remembers": None})(), True, True)
     return pyspiel.GameType(
         short_name=t.short_name, long_name=t.long_name, dynamics=t.dynamics, chance_mode=t.chance_mode,
         information=t.information, utility=pyspiel.GameType.Utility.GENERAL_SUM, reward_model=t.reward_model,
