@@ -157,6 +157,13 @@ def test_a_pickled_game_loads_in_a_fresh_process_and_the_import_registers():
     assert out.stdout.decode().split("\n")[:2] == [str(list(range(9))) + " [4]", "9"]
 
 
+def test_max_game_length_is_the_declared_horizon():
+    # OpenSpiel counts decisions: Connect Four's 42 cells; without a horizon, the safety stop
+    assert load_game(CONNECT4, engine="interpreted").max_game_length() == pyspiel.load_game("connect_four").max_game_length() == 42
+    game = load_game(MIDGARD, engine="interpreted")
+    assert game.mgame.ir.horizon is None and game.max_game_length() == game.mgame.ir.max_plies
+
+
 # -- the native games, move for move ---------------------------------------------------------
 
 
