@@ -9,9 +9,13 @@ chance node with the roll's exact outcome probabilities.
 Hidden information: what a player sees is ``State.observation(player)`` (the
 information-state string: the observation with the moves as that player saw them; the
 observation string: the same without the moves; the observation tensor:
-``midgardc.research.tensor``). A shuffled pile nobody may see (``ordered: true,
-visible: none``) is dealt one item at a time through chance nodes with exact
-probabilities (``midgardc.research.deals``), so CFR sees the whole tree of a card game;
+``midgardc.research.tensor``; the information-state tensor: ``midgardc.research.infostate``,
+only for a spec that declares ``game.remembers``, else an error). ``max_game_length()`` is
+``game.horizon``, else ``max_plies``. A game pickles as its string.
+
+A shuffled pile nobody may see (``ordered: true, visible: none``) is dealt one item at a
+time through chance nodes with exact probabilities (``midgardc.research.deals``), so CFR
+sees the whole tree of a card game;
 other hidden shuffles (decks, piles a player sees) are decided by the ``seed`` parameter.
 Returns are the State's: from ranks, or a ``returns:`` spec's payoff counter (chips),
 whose ``min``/``max`` are the game's utilities.
