@@ -703,6 +703,8 @@ cdef class Batch:
     cdef unsigned char* done
     cdef unsigned char* truncated
     cdef int* player
+    cdef float[:, :, ::1] final_v  # each seat's tensor of a game that ended in the last step
+    cdef float* final               # (NULL: not kept; see keep_final)
 
     def __cinit__(self, Engine eng not None, int n, uint64_t seed, layout, bytes places, bytes counters, int n_places, int n_actions,
                   float[:, ::1] obs, signed char[:, ::1] mask, float[:, ::1] rewards, unsigned char[::1] done, unsigned char[::1] truncated, int[::1] player,
@@ -751,6 +753,7 @@ cdef class Batch:
         self.obs_v, self.mask_v, self.rewards_v, self.done_v, self.truncated_v, self.player_v = obs, mask, rewards, done, truncated, player
         self.obs, self.mask, self.rewards = &obs[0, 0], &mask[0, 0], &rewards[0, 0]
         self.done, self.truncated, self.player = &done[0], &truncated[0], &player[0]
+        self.final = NULL
         for i in range(n):
             self.started[i] = 0
             self.n_legal[i] = 0
@@ -820,6 +823,8 @@ cdef class Batch:
         self.done[i] = 0
         self.truncated[i] = 0
         if st_int(self.vt, st, self.vt.off_terminal):
+            if self.final != NULL:  # the finished game, as every seat sees it, before the next starts
+                self.write_seats(i, self.final + <long long>i * N_PLAYERS * self.layout[self.vt.n_tensor_parts])
             self.returns(st, self.rewards + i * N_PLAYERS)
             self.done[i] = 1
             self.truncated[i] = <unsigned char>self.vt.get_field(st, MGC_PLY_LIMITED, 0, 0)
@@ -828,6 +833,81 @@ cdef class Batch:
             for p in range(N_PLAYERS):
                 self.rewards[i * N_PLAYERS + p] = 0
         self.observe(i, n)
+
+    cdef void write_seats(self, int i, float* out) noexcept nogil:
+        """Slot i's tensor as each seat sees it, seat after seat."""
+        cdef int p, size = self.layout[self.vt.n_tensor_parts]
+        for p in range(self.vt.n_players):
+            self.vt.fill_tensor(self.slot(i), out + p * size, self.layout,
+                                self.seen_places + p * self.n_places, self.seen_counters + p * self.n_seen_counters)
+
+    cdef check_seats(self, float[:, :, ::1] a, str what):
+        """a is [games, players, tensor size] for this batch, else a ValueError."""
+        if a.shape[0] != self.n or a.shape[1] != self.vt.n_players or a.shape[2] != self.layout[self.vt.n_tensor_parts]:
+            raise ValueError(f"{what}: [games, players, tensor size]")
+
+    def keep_final(self, float[:, :, ::1] final):
+        """Bind [n, players, size]: when a step ends slot i's game, row i gets that game's
+        last tensor for every seat (before the next game starts); other rows are left."""
+        self.check_seats(final, "final")
+        self.final_v = final
+        self.final = &final[0, 0, 0]
+
+    def observe_seats(self, float[:, :, ::1] out):
+        """Write every slot's tensor for every seat into out [n, players, size]."""
+        cdef int i
+        self.check_seats(out, "out")
+        with nogil:
+            for i in range(self.n):
+                self.write_seats(i, &out[i, 0, 0])
+
+    def reseed(self, uint64_t seed):
+        """Seed the batch again: slot i's next game is its game 0 of `seed`; step_random's
+        stream restarts from `seed`."""
+        cdef int i
+        self.seed = seed
+        self.rng.state = derive_seed(seed, <uint64_t>-1)
+        for i in range(self.n):
+            self.started[i] = 0
+
+    def reset_slots(self, const unsigned char[::1] which):
+        """The slots i with which[i] != 0 start their next game (observation, mask, player
+        written; done, truncated and rewards 0); the others are left as they are."""
+        cdef int i, p, n
+        cdef int N_PLAYERS = self.vt.n_players
+        if which.shape[0] != self.n:
+            raise ValueError(f"one flag per game: {self.n}, got {which.shape[0]}")
+        with nogil:
+            for i in range(self.n):
+                if which[i]:
+                    n = self.start(i)
+                    self.observe(i, n)
+                    self.done[i] = 0
+                    self.truncated[i] = 0
+                    for p in range(N_PLAYERS):
+                        self.rewards[i * N_PLAYERS + p] = 0
+
+    def save(self):
+        """The games (their opaque state bytes), their counts, their kept legal actions and
+        the random stream, as bytes (restore() takes them back; the bound arrays are the
+        caller's to copy)."""
+        cdef size_t n = self.n
+        return (self.seed, self.rng.state, self.st[:n * self.vt.state_size], (<char*>self.started)[:n * sizeof(long long)],
+                (<char*>self.n_legal)[:n * sizeof(int)], (<char*>self.legal)[:n * self.cap * sizeof(int)])
+
+    def restore(self, saved):
+        """Back to a save() of a batch of the same game, size and room (checked whole
+        before anything is written)."""
+        cdef size_t n = self.n
+        seed, rng, st, started, n_legal, legal = saved
+        if (len(st), len(started), len(n_legal), len(legal)) != (n * self.vt.state_size, n * sizeof(long long), n * sizeof(int), n * self.cap * sizeof(int)):
+            raise ValueError("a save of another batch (not this game, size and room)")
+        memcpy(self.st, <const char*>st, len(st))
+        memcpy(self.started, <const char*>started, len(started))
+        memcpy(self.n_legal, <const char*>n_legal, len(n_legal))
+        memcpy(self.legal, <const char*>legal, len(legal))
+        self.seed = seed
+        self.rng.state = rng
 
     def reset(self):
         """Every slot starts its next game; their observations, masks and players."""
