@@ -7,8 +7,11 @@
   ``generated/elsewhere/``, keyed by its path, so it never replaces a committed source.
 * ``check_generated``: regenerate every spec and variant under ``specs/`` in memory and
   report stale, missing and extra files in ``generated/``.
-* ``build_engine(ir)``: the compiled extension module, cached by content hash in
-  ``$MIDGARDC_CACHE`` (else ``$XDG_CACHE_HOME/midgardc``, else ``~/.cache/midgardc``).
+* ``build_engine(ir)``: the compiled extension module, cached in ``$MIDGARDC_CACHE``
+  (else ``$XDG_CACHE_HOME/midgardc``, else ``~/.cache/midgardc``) under a key computed
+  from the IR, the generator's code and the build settings without rendering the source
+  (``cachekey.py``), so opening a cached engine costs no template rendering; only a
+  miss renders and compiles.
 
 A build runs in a child process inside a scratch directory of the cache; only a finished
 module is renamed into place (with its sha256 beside it), under a per-module lock. A
@@ -41,7 +44,7 @@ from typing import Iterator, Optional
 
 from ..errors import BuildError, MidgardcError
 from ..ir.nodes import GameIR
-from . import codegen
+from .cachekey import cache_key
 
 #: C compiler flags. Portable on purpose: no -march=native (a cache may be shared, and CI
 #: machines differ from users'). -g0 drops debug info from the large generated C file.
@@ -69,7 +72,10 @@ STALE_SCRATCH_SECONDS = 6 * 3600
 
 
 def generate_source(ir: GameIR) -> str:
-    """The Cython source of ``ir``'s compiled engine."""
+    """The Cython source of ``ir``'s compiled engine. (The generator is imported here, not
+    at the top: opening a cached engine needs neither it nor Jinja2.)"""
+    from . import codegen
+
     return codegen.generate_module(ir)
 
 
@@ -363,27 +369,30 @@ def host_cflags() -> tuple[str, ...]:
     return flags
 
 
-def build_key(text: str) -> str:
-    """sha256 of everything that determines the compiled module."""
-    h = hashlib.sha256()
-    for part in (
-        text,
-        f"cython {_cython_version()}",
-        f"python {sys.version} {sys.implementation.cache_tag} {_ext_suffix()} {platform.machine()}",
-        f"cflags {' '.join(CFLAGS + host_cflags())} msvc {' '.join(MSVC_FLAGS)}",
-        f"directives {json.dumps(DIRECTIVES, sort_keys=True)}",
-        f"format {BUILD_FORMAT}",
-    ):
-        h.update(part.encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()
+def build_settings() -> str:
+    """How modules are compiled here, as text for the cache key: Cython and Python
+    versions, the C flags, the directives and BUILD_FORMAT."""
+    return "\0".join(
+        (
+            f"cython {_cython_version()}",
+            f"python {sys.version} {sys.implementation.cache_tag} {_ext_suffix()} {platform.machine()}",
+            f"cflags {' '.join(CFLAGS + host_cflags())} msvc {' '.join(MSVC_FLAGS)}",
+            f"directives {json.dumps(DIRECTIVES, sort_keys=True)}",
+            f"format {BUILD_FORMAT}",
+        )
+    )
 
 
-def module_name(ir: GameIR, text: Optional[str] = None) -> str:
+def build_key(ir: GameIR) -> str:
+    """sha256 of everything that determines ``ir``'s compiled module, found without
+    rendering its source (``cachekey``: the IR, the generator's code, build_settings())."""
+    return cache_key(ir, build_settings())
+
+
+def module_name(ir: GameIR) -> str:
     """``mgc_<game>_<hash16>``: an importable name that changes with the content."""
-    text = generate_source(ir) if text is None else text
     game = "".join(ch if ch.isalnum() else "_" for ch in ir.name)
-    return f"mgc_{game}_{build_key(text)[:16]}"
+    return f"mgc_{game}_{build_key(ir)[:16]}"
 
 
 def _sha256_file(path: Path) -> str:
@@ -509,8 +518,7 @@ def build_engine(ir: GameIR, force: bool = False):
     """The compiled engine module for ``ir``, built on first use and cached by content."""
     what = f"{ir.name}" + (f" (variant {ir.variant})" if ir.variant else "")
     try:
-        text = generate_source(ir)
-        name = module_name(ir, text)
+        name = module_name(ir)
         if not force and name in sys.modules:
             return sys.modules[name]
         cache = cache_dir()
@@ -523,13 +531,14 @@ def build_engine(ir: GameIR, force: bool = False):
         _clean_scratch(cache)
         with _locked(cache / f"{name}.lock"):
             if force or not _cache_valid(so, digest):
-                _compile(text, name, cache, so, digest, what)
+                # only a miss renders the source
+                _compile(generate_source(ir), name, cache, so, digest, what)
         try:
             return _load(name, so)
         except ImportError:
             # A cached module that verifies but does not load: rebuild it once.
             with _locked(cache / f"{name}.lock"):
-                _compile(text, name, cache, so, digest, what)
+                _compile(generate_source(ir), name, cache, so, digest, what)
             try:
                 return _load(name, so)
             except ImportError as exc:
