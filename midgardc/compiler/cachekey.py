@@ -11,7 +11,8 @@ instead of the text:
   (``midgardc.errors.Pos`` values, for messages) and the spec file's directory (the
   generated source names only the file, ``GameIR.source``'s basename);
 * the code that turns IR into source (``generator_digest``): every ``.py`` file of
-  ``midgardc/compiler`` and ``midgardc/ir``, every template, and every midgardc module
+  ``midgardc/compiler`` (but the cache and build scheduling) and ``midgardc/ir``, every
+  template, and every midgardc module
   those import (found by reading their import lines, lazy imports included: the
   generator asks the interpreter for constant masks, so the interpreter is in), so an
   edit to any of them gives new keys;
@@ -43,9 +44,10 @@ PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GENERATOR_DIRS = ("compiler", "ir")
 #: File endings that belong to the generator in those directories.
 GENERATOR_SUFFIXES = (".py", ".j2")
-#: Files of those directories hashed but whose imports are not followed: the build driver
-#: imports the front end only to list a project's specs, which never changes a source.
-NOT_FOLLOWED = ("compiler/build.py",)
+#: Files of those directories that are not the generator: the cache and the scheduling of
+#: builds (how a module is compiled is in the key as build.build_settings(); a change to
+#: it bumps build.BUILD_FORMAT), so editing them does not rebuild every engine.
+BUILD_MACHINERY = ("compiler/build.py", "compiler/parallel.py")
 #: Packages never part of the generator: the front end makes the IR (which is in the key
 #: itself) and the generator never calls it; lazy imports of runtime/game.py reach it.
 FRONT_END = ("spec/",)
@@ -175,10 +177,11 @@ def generator_files() -> list[str]:
     seen: set[str] = set()
     while todo:
         path = todo.pop()
-        if path in seen or os.path.relpath(path, PACKAGE).replace(os.sep, "/").startswith(FRONT_END):
+        name = os.path.relpath(path, PACKAGE).replace(os.sep, "/")
+        if path in seen or name.startswith(FRONT_END) or name in BUILD_MACHINERY:
             continue
         seen.add(path)
-        if path.endswith(".py") and os.path.relpath(path, PACKAGE).replace(os.sep, "/") not in NOT_FOLLOWED:
+        if path.endswith(".py"):
             todo += _imports(path)
     return sorted(seen)
 
