@@ -20,10 +20,11 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)  ## create .venv and install midgardc with its test tools
 
-build: setup  ## generate and compile the engines of every spec and variant (cached)
+build: setup  ## generate and compile the engines of every spec and variant (cached; --jobs: every core)
 	$(BIN)/midgardc build specs/*.yaml specs/*/*.yaml --all-variants
 
-run: build  ## build, then play a match of random against greedy
+run: setup  ## build only the engine of $(SPEC), then play a match of random against greedy
+	$(BIN)/midgardc build $(SPEC)
 	$(BIN)/midgardc match $(SPEC) --players random,greedy --games $(GAMES) --seed 1 --engine compiled
 
 test: setup browser  ## the whole suite (builds the engines it needs)

@@ -73,7 +73,8 @@ STALE_SCRATCH_SECONDS = 6 * 3600
 
 def generate_source(ir: GameIR) -> str:
     """The Cython source of ``ir``'s compiled engine. (The generator is imported here, not
-    at the top: opening a cached engine needs neither it nor Jinja2.)"""
+    at the top: opening a cached engine needs neither it nor Jinja2.) Nothing here may
+    change the text: this file is not in the cache key's generator digest (cachekey.py)."""
     from . import codegen
 
     return codegen.generate_module(ir)
@@ -514,8 +515,16 @@ def _load(name: str, path: Path):
     return module
 
 
-def build_engine(ir: GameIR, force: bool = False):
-    """The compiled engine module for ``ir``, built on first use and cached by content."""
+def is_cached(ir: GameIR) -> bool:
+    """Whether the cache holds ``ir``'s module, whole (so build_engine() will only load it)."""
+    name = module_name(ir)
+    so = cache_dir() / f"{name}{_ext_suffix()}"
+    return _cache_valid(so, Path(f"{so}.sha256"))
+
+
+def build_engine(ir: GameIR, force: bool = False, text: Optional[str] = None):
+    """The compiled engine module for ``ir``, built on first use and cached by content.
+    ``text``: its source when the caller has rendered it already (else rendered on a miss)."""
     what = f"{ir.name}" + (f" (variant {ir.variant})" if ir.variant else "")
     try:
         name = module_name(ir)
@@ -532,13 +541,13 @@ def build_engine(ir: GameIR, force: bool = False):
         with _locked(cache / f"{name}.lock"):
             if force or not _cache_valid(so, digest):
                 # only a miss renders the source
-                _compile(generate_source(ir), name, cache, so, digest, what)
+                _compile(generate_source(ir) if text is None else text, name, cache, so, digest, what)
         try:
             return _load(name, so)
         except ImportError:
             # A cached module that verifies but does not load: rebuild it once.
             with _locked(cache / f"{name}.lock"):
-                _compile(generate_source(ir), name, cache, so, digest, what)
+                _compile(generate_source(ir) if text is None else text, name, cache, so, digest, what)
             try:
                 return _load(name, so)
             except ImportError as exc:
