@@ -21,20 +21,22 @@ progress_option = click.option(
 
 
 @contextlib.contextmanager
-def progress(total: int, enabled: Optional[bool] = None, unit: str = "game") -> Iterator[Callable[[Any], None]]:
+def progress(total: Optional[int], enabled: Optional[bool] = None, unit: str = "game", desc: Optional[str] = None) -> Iterator[Callable[[Any], None]]:
     """Yield ``tick(_)``, called once per finished item (it ignores its argument, so it can
-    be an ``on_game`` callback). The bar is closed on the way out, Ctrl-C included, so a
+    be an ``on_game`` callback). ``total`` None: a count and a rate, for work of unknown
+    length (the steps of a game). The bar is closed on the way out, Ctrl-C included, so a
     table printed after it starts on a clean line."""
     stream = sys.stderr  # looked up now: test runners swap it
     if enabled is None:
-        enabled = total > 1 and stream.isatty()
+        enabled = (total is None or total > 1) and stream.isatty()
     if not enabled:
         yield lambda _item=None: None
         return
     from tqdm import tqdm
 
-    bar = tqdm(total=total, file=stream, unit=unit, dynamic_ncols=True, mininterval=0.2, leave=True)
+    bar = tqdm(total=total, file=stream, unit=unit, desc=desc, dynamic_ncols=True, mininterval=0.2, leave=True)
     try:
         yield lambda _item=None: bar.update(1)
     finally:
         bar.close()
+
