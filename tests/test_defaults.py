@@ -95,3 +95,25 @@ def test_load_brings_up_the_engine_the_research_entry_points_do():
     assert inspect.signature(openspiel_game.load_game).parameters["engine"].default == game_module.DEFAULT_ENGINE
     assert load(TTT).engine_name == "compiled"
 
+
+def test_a_build_on_first_use_is_announced(monkeypatch):
+    from midgardc.compiler import build
+
+    quiet = run("perft", TTT, "--depth", "1")
+    assert quiet.exit_code == 0 and "building" not in quiet.stderr  # in the cache: nothing to say
+    monkeypatch.setattr(build, "is_cached", lambda ir: False)  # as on a cold cache (the load itself is quick)
+    told = run("perft", TTT, "--depth", "1")
+    assert told.exit_code == 0, told.output
+    assert "building the compiled engine of tic-tac-toe (first use; cached after) ...\n" in told.stderr
+    assert "built the compiled engine of tic-tac-toe in " in told.stderr
+    assert told.stdout == quiet.stdout
+
+
+def test_a_failed_build_says_it_stopped(capsys):
+    from midgardc.progress import building
+
+    with pytest.raises(RuntimeError):
+        with building("an engine", enabled=False):
+            raise RuntimeError("the compiler broke")
+    err = capsys.readouterr().err
+    assert err.startswith("building an engine (first use; cached after) ...\n") and "building an engine stopped after " in err

@@ -57,11 +57,26 @@ def _open_game(ctx: click.Context, ir: GameIR, engine: str, position: Optional[s
     return game
 
 
+def _open_compiled(ir: GameIR) -> Game:
+    """The compiled game; a build (a miss in the cache) is announced on stderr first."""
+    from ..progress import building
+
+    try:
+        from ..compiler.build import is_cached
+    except ImportError:  # no compiler here: game_from_ir says so, as it always has
+        return game_from_ir(ir, "compiled")
+    if is_cached(ir):
+        return game_from_ir(ir, "compiled")
+    what = f"the compiled engine of {ir.name}" + (f" [{ir.variant}]" if ir.variant else "") + (f" ({ir.n_players} players)" if ir.player_counts else "")
+    with building(what):
+        return game_from_ir(ir, "compiled")
+
+
 def _open_engine(ctx: click.Context, ir: GameIR, engine: str) -> Game:
     if engine != "compiled":
         return game_from_ir(ir, engine)
     try:
-        return game_from_ir(ir, "compiled")
+        return _open_compiled(ir)
     except ModuleNotFoundError as exc:
         if exc.name != COMPILED_MODULE:
             raise
