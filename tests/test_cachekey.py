@@ -14,6 +14,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import ROOT, SPECS
+from midgardc import codedigest
 from midgardc.compiler import build, cachekey
 from midgardc.ir.nodes import Const
 from midgardc.spec.lower import load_game_ir
@@ -96,7 +97,7 @@ def test_the_build_settings_are_in_the_key(monkeypatch):
 
 
 def test_the_generators_files_are_in_the_digest(monkeypatch):
-    names = {os.path.relpath(p, cachekey.PACKAGE).replace(os.sep, "/") for p in cachekey.generator_files()}
+    names = {os.path.relpath(p, codedigest.PACKAGE).replace(os.sep, "/") for p in cachekey.generator_files()}
     assert "compiler/build.py" not in names  # the cache, not the generator (BUILD_FORMAT is in the key)
     assert {"compiler/codegen.py", "compiler/_buildext.py", "compiler/emit/common.py", "compiler/templates/core.pyx.j2", "ir/nodes.py"} <= names
     assert "runtime/observe.py" in names  # imported by compiler/tensor.py
@@ -106,8 +107,8 @@ def test_the_generators_files_are_in_the_digest(monkeypatch):
 
 def test_an_edit_to_the_generator_changes_the_digest(monkeypatch, tmp_path):
     copy = tmp_path / "midgardc"
-    shutil.copytree(cachekey.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(cachekey, "PACKAGE", str(copy))
+    shutil.copytree(codedigest.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(codedigest, "PACKAGE", str(copy))
     cachekey.generator_digest.cache_clear()
     try:
         before = cachekey.generator_digest()
@@ -146,10 +147,12 @@ def test_a_cached_engine_opens_without_the_generator(monkeypatch):
 
 
 def test_a_new_process_opens_a_cached_engine_without_importing_the_generator():
-    build.build_engine(load_game_ir(TIC_TAC_TOE))
+    from midgardc.runtime.game import load
+
+    load(TIC_TAC_TOE, engine="compiled")  # the engine and the IR in their caches
     script = (
         "import sys; from midgardc.runtime.game import load; g = load(sys.argv[1], engine='compiled'); "
-        "g.engine.playouts(1, 1); print(sorted(m for m in ('jinja2', 'midgardc.compiler.codegen') if m in sys.modules))"
+        "g.engine.playouts(1, 1); print(sorted(m for m in ('jinja2', 'midgardc.compiler.codegen', 'lark', 'yaml', 'midgardc.spec.lower') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", script, TIC_TAC_TOE], env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

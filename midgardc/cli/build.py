@@ -34,6 +34,8 @@ def validate(specs: tuple[str, ...], variant: Optional[str], player_count: Optio
     --player-count every player count the spec declares. Each good one prints "SPEC: ok"
     (or "SPEC [variant] (N players): ok"); errors go to stderr and the exit status is 1.
     """
+    from ..spec.lower import load_game_ir
+
     failed = False
     told: set[str] = set()  # a mistake shared by several variants or counts is told once
 
@@ -58,7 +60,7 @@ def validate(specs: tuple[str, ...], variant: Optional[str], player_count: Optio
                 continue
             for count in counts:
                 try:
-                    _load_ir(spec, target, count)
+                    load_game_ir(spec, target, count)  # the front end itself, never the IR cache
                 except MidgardcError as exc:
                     tell(exc)
                     continue

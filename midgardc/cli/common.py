@@ -21,9 +21,10 @@ def _label(spec: str, variant: Optional[str], count: Optional[int] = None) -> st
 
 
 def _load_ir(spec: str, variant: Optional[str], count: Optional[int] = None) -> GameIR:
-    from ..spec.lower import load_game_ir
+    """The spec's IR (from the IR cache when the spec and the front end are unchanged)."""
+    from ..spec.ircache import load_ir
 
-    return load_game_ir(spec, variant, count)
+    return load_ir(spec, variant, count)
 
 
 def _counts(spec: str, variant: Optional[str]) -> list[Optional[int]]:

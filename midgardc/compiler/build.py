@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Optional
 
+from ..codedigest import cache_dir  # (here too: callers know it as build.cache_dir)
 from ..errors import BuildError, MidgardcError
 from ..ir.nodes import GameIR
 from .cachekey import cache_key
@@ -278,17 +279,6 @@ def write_all_generated(specs_dir: str = "specs", root: str = "generated") -> li
 
 
 # --------------------------------------------------------------------------- the module cache
-
-
-def cache_dir() -> Path:
-    """Where compiled engines live: $MIDGARDC_CACHE, $XDG_CACHE_HOME/midgardc or ~/.cache/midgardc."""
-    env = os.environ.get("MIDGARDC_CACHE")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg:
-        return Path(xdg).expanduser() / "midgardc"
-    return Path.home() / ".cache" / "midgardc"
 
 
 def _cython_version() -> str:

@@ -32,22 +32,18 @@ import enum
 import functools
 import hashlib
 import os
-import re
 from typing import Any, Callable
 
+from .. import codedigest
 from ..errors import Pos
 from ..ir.nodes import GameIR
 
-#: midgardc's package directory (the parent of this file's directory).
-PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: Directories of the package whose every file is part of the generator.
 GENERATOR_DIRS = ("compiler", "ir")
-#: File endings that belong to the generator in those directories.
-GENERATOR_SUFFIXES = (".py", ".j2")
-#: Files of those directories that are not the generator: the cache and the scheduling of
+#: Files of those directories that are not the generator: the cache, its key and the scheduling of
 #: builds (how a module is compiled is in the key as build.build_settings(); a change to
 #: it bumps build.BUILD_FORMAT), so editing them does not rebuild every engine.
-BUILD_MACHINERY = ("compiler/build.py", "compiler/parallel.py")
+BUILD_MACHINERY = ("compiler/build.py", "compiler/parallel.py", "compiler/cachekey.py")
 #: Packages never part of the generator: the front end makes the IR (which is in the key
 #: itself) and the generator never calls it; lazy imports of runtime/game.py reach it.
 FRONT_END = ("spec/",)
@@ -126,76 +122,20 @@ def ir_text(ir: GameIR) -> str:
     return "".join(out)
 
 
-_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.+)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)|^[ \t]*(?:import|from)[ \t]+midgardc\.([\w.]+)", re.M)
-
-
-def _module_file(parts: list[str]) -> str | None:
-    """The file of module ``midgardc.<parts>`` (a package's ``__init__.py``), if any."""
-    base = os.path.join(PACKAGE, *parts)
-    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
-        if os.path.isfile(candidate):
-            return candidate
-    return None
-
-
-def _imports(path: str) -> list[str]:
-    """The midgardc files ``path`` imports (relative or absolute, anywhere in the file)."""
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    package = os.path.relpath(os.path.dirname(path), PACKAGE).split(os.sep)
-    package = [] if package == ["."] else package
-    found = []
-    for match in _IMPORT.finditer(text):
-        dots, name, names, absolute = match.groups()
-        if absolute is not None:
-            parts = absolute.split(".")
-        else:
-            up = len(dots) - 1
-            if up > len(package):
-                continue
-            parts = package[: len(package) - up] + ([p for p in name.split(".")] if name else [])
-        target = _module_file(parts)
-        if target:
-            found.append(target)
-        if names and absolute is None:  # ``from . import codegen``: the names may be modules
-            for item in re.split(r"[\s,()]+", names):
-                item = item.split(" as ")[0].strip()
-                sub = _module_file(parts + [item]) if item.isidentifier() else None
-                if sub:
-                    found.append(sub)
-    return found
+def _not_generator(name: str) -> bool:
+    return name.startswith(FRONT_END) or name in BUILD_MACHINERY
 
 
 def generator_files() -> list[str]:
     """Every file whose content can change a generated source, sorted: the files of
     ``GENERATOR_DIRS`` and the midgardc modules they import, transitively."""
-    todo = []
-    for directory in GENERATOR_DIRS:
-        for dirpath, dirnames, filenames in os.walk(os.path.join(PACKAGE, directory)):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-            todo += [os.path.join(dirpath, f) for f in filenames if f.endswith(GENERATOR_SUFFIXES)]
-    seen: set[str] = set()
-    while todo:
-        path = todo.pop()
-        name = os.path.relpath(path, PACKAGE).replace(os.sep, "/")
-        if path in seen or name.startswith(FRONT_END) or name in BUILD_MACHINERY:
-            continue
-        seen.add(path)
-        if path.endswith(".py"):
-            todo += _imports(path)
-    return sorted(seen)
+    return codedigest.code_files(GENERATOR_DIRS, _not_generator)
 
 
 @functools.lru_cache(maxsize=1)
 def generator_digest() -> str:
-    """sha256 over the generator's files (names relative to the package, and contents);
-    read once per process."""
-    h = hashlib.sha256()
-    for path in generator_files():
-        h.update(os.path.relpath(path, PACKAGE).replace(os.sep, "/").encode("utf-8") + b"\0")
-        with open(path, "rb") as fh:
-            h.update(hashlib.sha256(fh.read()).digest())
-    return h.hexdigest()
+    """sha256 over the generator's files; read once per process."""
+    return codedigest.code_digest(generator_files())
 
 
 def cache_key(ir: GameIR, settings: str) -> str:

@@ -67,12 +67,12 @@ def default_jobs() -> int:
 def build_one(target: Target, force: bool = False, write_source: bool = False) -> Outcome:
     """Build (or find in the cache) ``target``'s engine; with ``write_source``, write its
     generated source too (``build.write_generated``)."""
-    from ..spec.lower import load_game_ir
+    from ..spec.ircache import load_ir
     from . import build
 
     started = time.perf_counter()
     try:
-        ir = load_game_ir(target.spec, target.variant, target.players)
+        ir = load_ir(target.spec, target.variant, target.players)
         cached = not force and build.is_cached(ir)
         source = text = None
         if write_source:

@@ -427,9 +427,9 @@ def load(spec_path: str, variant: Optional[str] = None, engine: str = DEFAULT_EN
     """Load a spec (and variant, for ``n_players`` players: default the spec's default
     count) and bring up the chosen back end (default: compiled, built and cached on first
     use; ``engine="interpreted"`` for the reference)."""
-    from ..spec.lower import load_game_ir
+    from ..spec.ircache import load_ir  # the IR of a spec loaded before, without parsing it
 
-    ir = load_game_ir(spec_path, variant, n_players)
+    ir = load_ir(spec_path, variant, n_players)
     return game_from_ir(ir, engine, force_build)
 
 
