@@ -325,7 +325,6 @@ def test_module_names_follow_the_content():
     assert re.fullmatch(r"mgc_midgard_[0-9a-f]{16}", name)
     assert name == build.module_name(load_game_ir(MIDGARD, "odin"))
     assert name != build.module_name(loki)
-    assert build.module_name(odin, "other text") != name
     assert re.fullmatch(r"mgc_tic_tac_toe_[0-9a-f]{16}", build.module_name(load_game_ir(str(SPECS / "classics" / "tic-tac-toe.yaml"))))
 
 
@@ -412,7 +411,7 @@ def test_missing_compiler_is_a_clear_error(monkeypatch, tmp_path):
 
 def test_failed_build_leaves_the_cache_as_it_was(tmp_path):
     ir = load_game_ir(SAMPLER, "short")
-    name = build.module_name(ir, "broken")
+    name = "mgc_broken_0123456789abcdef"
     so = tmp_path / f"{name}.so"
     (tmp_path / "keep.txt").write_text("untouched")
     before = listing(tmp_path)

@@ -36,7 +36,7 @@ def merge(base: YNode, patch: YNode) -> YNode:
 
 def load_tree(path: str, _seen: Optional[set] = None) -> YMap:
     """Load a spec file, following ``extends:`` chains."""
-    seen = _seen or set()
+    seen = set() if _seen is None else _seen  # (a caller may pass its own set to learn the files read)
     real = os.path.realpath(path)
     if real in seen:
         raise SpecError(f"'extends' goes round in a circle through {path}")
