@@ -10,7 +10,7 @@ GAMES  ?= 200
 FUZZ_CASES ?= 10000
 TEST_JOBS ?= 2   # make test's processes (pytest-xdist, a test file per process at a time; 0: one process)
 
-.PHONY: setup run build test bench bench-peers check-generated generate clean fuzz browser playthroughs screenshots
+.PHONY: setup run build test bench bench-peers bench-open check-generated generate clean fuzz browser playthroughs screenshots
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,10 +20,11 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)  ## create .venv and install midgardc with its test tools
 
-build: setup  ## generate and compile the engines of every spec and variant (cached)
+build: setup  ## generate and compile the engines of every spec and variant (cached; --jobs: every core)
 	$(BIN)/midgardc build specs/*.yaml specs/*/*.yaml --all-variants
 
-run: build  ## build, then play a match of random against greedy
+run: setup  ## build only the engine of $(SPEC), then play a match of random against greedy
+	$(BIN)/midgardc build $(SPEC)
 	$(BIN)/midgardc match $(SPEC) --players random,greedy --games $(GAMES) --seed 1 --engine compiled
 
 test: setup browser  ## the whole suite (builds the engines it needs)
@@ -58,6 +59,9 @@ bench: setup  ## every spec and variant: random playouts/s of both engines and t
 
 bench-peers: setup  ## the classics and Midgard (compiled) beside the peers' figures from issue 15, with the ratios
 	$(BIN)/python benchmarks/peers.py
+
+bench-open: setup  ## a new process opening the cached Midgard engine + one playout, interleaved with the interpreter's open (target: 0.5 s)
+	$(BIN)/python benchmarks/engine_open.py specs/midgard.yaml --runs 7
 
 fuzz: setup  ## long fuzz campaign over every spec and the command line ($(FUZZ_CASES) cases)
 	$(BIN)/python -m midgardc.safety.fuzz --cases $(FUZZ_CASES)

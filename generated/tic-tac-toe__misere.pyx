@@ -9,7 +9,8 @@
 # Layout: constants, board tables, the state struct, runtime helpers (RNG, integer
 # arithmetic, built-in queries), the spec's definitions and the quantifiers lifted out of
 # them, legal moves, region assessment, effects, the end of the game, ranking, playing a
-# move, random playouts and perft, and the Python-facing Core.
+# move, random playouts and perft, and the table of entry points (RULES) through which
+# the generic engine (midgardc/engine/generic.pyx: Core, batches, MCTS) plays the game.
 # Names come from IR indices (define_3, quant_0, a0); spec names appear in comments only.
 
 from libc.stdint cimport uint32_t, uint64_t
@@ -1185,17 +1186,15 @@ state_init(&START)
 start_effects(&START)
 settle(&START, NULL)
 
-cdef int SCRATCH[N_MOVES]  # move buffer for the Python-facing methods (used with the GIL held)
-
-ctypedef struct Stats:
+ctypedef struct Stats:  # (only long longs, in the order of MGC_S_* in vtable.pxi)
     long long games
-    long long wins[N_PLAYERS]                    # ranked first alone
     long long draws                              # every seat ranked first (several seats)
     long long shared                             # first place shared by some, not all, seats
-    long long firsts[N_PLAYERS * N_PLAYERS]      # [p * N_PLAYERS + k - 1]: p first with k - 1 others
     long long plies
     long long margin
     long long ply_limited
+    long long wins[N_PLAYERS]                    # ranked first alone
+    long long firsts[N_PLAYERS * N_PLAYERS]      # [p * N_PLAYERS + k - 1]: p first with k - 1 others
 
 
 cdef void random_game(State* st, Rng* rng, int* moves) noexcept nogil:
@@ -1237,81 +1236,22 @@ cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long f
         stats.ply_limited += st.ply_limited
 
 
-def playouts(long long n, uint64_t seed):
-    """`n` random games from the start; game i uses derive_seed(seed, i). Returns the
-    dict of midgardc.runtime.results: games, wins, draws, shared, firsts, plies, margin,
-    ply_limited."""
-    return stats_from(&START, True, n, seed)
-
-
-def rollouts(Core core, long long n, uint64_t seed):
-    """`n` random games from `core`'s position (game i: derive_seed(seed, i)), the same
-    dict as playouts(): exact counts of first places, from which returns are summed."""
-    if core is None:
-        raise TypeError("rollouts() needs a Core")
-    return stats_from(&core.st, False, n, seed)
-
-
-cdef dict stats_from(const State* start, bint deal, long long n, uint64_t seed):
-    cdef State first = start[0]  # a copy: the caller's state cannot change under us
-    cdef Stats stats
-    cdef long long done = 0
-    cdef long long chunk
-    cdef int p
-    cdef int* moves = <int*>malloc(N_MOVES * sizeof(int))
-    if moves == NULL:
-        raise MemoryError()
-    memset(&stats, 0, sizeof(Stats))
-    try:
-        while done < n:
-            chunk = min(n - done, <long long>PLAYOUT_CHUNK)
-            with nogil:
-                run_playouts(&first, deal, seed, done, chunk, &stats, moves)
-            done += chunk
-            PyErr_CheckSignals()
-    finally:
-        free(moves)
-    return {
-        "games": stats.games,
-        "wins": [stats.wins[p] for p in range(N_PLAYERS)],
-        "draws": stats.draws,
-        "shared": stats.shared,
-        "firsts": [[stats.firsts[p * N_PLAYERS + j] for j in range(N_PLAYERS)] for p in range(N_PLAYERS)],
-        "plies": stats.plies,
-        "margin": stats.margin,
-        "ply_limited": stats.ply_limited,
-    }
-
-
-def playout_trace(uint64_t seed, Core core=None):
-    """The moves of one random game from the start (or from `core`) with Rng(seed)."""
-    cdef State st = START if core is None else core.st
+cdef int trace_game(State* st, uint64_t seed, int* moves, int* trace, int cap) noexcept nogil:
+    """The moves of one random game from `st` with Rng(seed), at most `cap` of them, into
+    `trace`; returns how many (the same draws as random_game())."""
     cdef Rng rng
     cdef int n, m
     cdef int count = 0
-    cdef int cap = MAX_PLIES + 1
-    cdef int* moves = <int*>malloc(N_MOVES * sizeof(int))
-    cdef int* trace = <int*>malloc(cap * sizeof(int))
-    if moves == NULL or trace == NULL:
-        free(moves)
-        free(trace)
-        raise MemoryError()
     cdef uint64_t cells[WORDS]
     rng.state = seed
-    try:
-        with nogil:
-            # the same draws as random_game()
-            n = legal_cells(&st, cells)
-            while n > 0 and count < cap:
-                m = nth_cell(cells, rng_below(&rng, n))
-                trace[count] = m
-                count += 1
-                play_move(&st, m)
-                n = settle_cells(&st, cells)
-        return [trace[i] for i in range(count)]
-    finally:
-        free(moves)
-        free(trace)
+    n = legal_cells(st, cells)
+    while n > 0 and count < cap:
+        m = nth_cell(cells, rng_below(&rng, n))
+        trace[count] = m
+        count += 1
+        play_move(st, m)
+        n = settle_cells(st, cells)
+    return count
 
 
 cdef long long perft_rec(State* st, int depth, int n, int* moves) noexcept nogil:
@@ -1331,231 +1271,6 @@ cdef long long perft_rec(State* st, int depth, int n, int* moves) noexcept nogil
         child_n = apply_move(&child, moves[i], moves + N_MOVES)
         total += perft_rec(&child, depth - 1, child_n, moves + N_MOVES)
     return total
-
-
-def perft(int depth, Core core=None):
-    """The number of legal move sequences of length `depth` from the start (or `core`)."""
-    cdef State st = START if core is None else core.st
-    cdef long long total
-    cdef int n
-    cdef int* moves
-    if depth < 0:
-        raise ValueError("perft depth must be at least 0")
-    moves = <int*>malloc((depth + 1) * N_MOVES * sizeof(int))
-    if moves == NULL:
-        raise MemoryError()
-    try:
-        with nogil:
-            n = gen_legal(&st, moves)
-            total = perft_rec(&st, depth, n, moves)
-        return total
-    finally:
-        free(moves)
-
-
-# ---------------------------------------------------------------------------- the Python-facing state
-
-
-cdef class Core:
-    """One game state with the interpreter Core's protocol: legal(), apply(move), clone(),
-    keys() and read-only terminal, current, last, ply, passes, ply_limited, board, hands,
-    counters. A new Core is the start position."""
-
-    cdef State st
-
-    def __cinit__(self, uint64_t seed=0):
-        self.st = START
-
-    def restart(self, uint64_t seed, slots):
-        """A new game for `seed` whose zones start as `slots` (every slot, as set_zones
-        takes them) instead of what the shuffle dealt; then the start effects and settling,
-        as the interpreter's Core(start_zones=...)."""
-        raise ValueError("this game has no zones")
-
-    def clone(self):
-        cdef Core other = Core.__new__(Core)
-        other.st = self.st
-        return other
-
-    def __reduce__(self):
-        # the raw state: only meaningful to this very module (same build, same machine)
-        return (core_from_bytes, ((<char*>&self.st)[:sizeof(State)],))
-
-    def legal(self):
-        """Legal move ids in ascending order ([] once the game is over)."""
-        cdef int n = gen_legal(&self.st, SCRATCH)
-        return [SCRATCH[i] for i in range(n)]
-
-    def apply(self, long long move):
-        """Play a move known to be legal (the API layer checks legality)."""
-        if not 0 <= move < N_MOVES:
-            raise ValueError(f"move id {move} out of range")
-        apply_move(&self.st, <int>move, NULL)
-
-    def sample_chance(self):
-        """The outcome of the due roll drawn from the state's chance stream (advancing it;
-        the caller applies it)."""
-        raise ValueError("this game has no dice")
-
-    def load(self, board, hands, int current, int last=-1, int ply=0, heights=None, counters=None):
-        """Set up an arbitrary position (for rule tests and puzzles), then settle it.
-        board: a piece id per cell; hands: [player][kind]; counters: [player][counter]
-        then the game's row, as `counters` reads them (default: kept); heights: the stack
-        height per cell (default 1 on every occupied cell)."""
-        cdef int c, p, k
-        if len(board) < N_CELLS or len(hands) != N_PLAYERS or any(len(h) != N_KINDS for h in hands):
-            raise ValueError(f"load() needs {N_CELLS} cells and {N_PLAYERS} hands of {N_KINDS} kinds")
-        for c in range(N_CELLS):
-            if not 0 <= board[c] < N_PIECES:
-                raise ValueError(f"cell {c}: {board[c]} is not a piece id (0 .. {N_PIECES - 1})")
-        if not -1 <= current < N_PLAYERS or not -1 <= last < N_PLAYERS:
-            raise ValueError("current and last must be players (or -1)")
-        if counters is not None and (len(counters) != N_PLAYERS + 1 or any(len(c) != N_COUNTERS for c in counters)):
-            raise ValueError(f"counters: {N_PLAYERS + 1} lists (the players', then the game's) of {N_COUNTERS} values")
-        for c in range(N_CELLS):
-            self.st.board[c] = <board_t>board[c]
-        self.st.board[N_CELLS] = OFFBOARD
-        for p in range(N_PLAYERS):
-            for k in range(N_KINDS):
-                self.st.hands[p][k] = hands[p][k]
-        if counters is not None:
-            for p in range(N_PLAYERS + 1):
-                for k in range(N_COUNTERS):
-                    self.st.counters[p][k] = counters[p][k]
-        self.st.current = current
-        self.st.last = last
-        self.st.ply = ply
-        self.st.terminal = False
-        self.st.passes = 0
-        self.st.ply_limited = False
-        sync_cellsets(&self.st)
-        settle(&self.st, NULL)
-
-    def set_counter(self, int player, int counter, long long value):
-        """Set one counter of a position being set up (rule tests); player N_PLAYERS is
-        the game's row (game counters). Takes effect with the next load(), which settles
-        the position."""
-        if not 0 <= player <= N_PLAYERS or not 0 <= counter < N_COUNTERS:
-            raise ValueError("set_counter: no such player or counter")
-        self.st.counters[player][counter] = value
-
-    def keys(self):
-        """Ranking keys per player, as written in the spec (before lower_is_better)."""
-        cdef long long keys[N_PLAYERS * N_RANK]
-        rank_keys(&self.st, keys)
-        return [[keys[p * N_RANK + j] for j in range(N_RANK)] for p in range(N_PLAYERS)]
-
-    @property
-    def terminal(self):
-        return bool(self.st.terminal)
-
-    @property
-    def current(self):
-        return self.st.current
-
-    @property
-    def last(self):
-        return self.st.last
-
-    @property
-    def ply(self):
-        return self.st.ply
-
-    @property
-    def passes(self):
-        return self.st.passes
-
-    @property
-    def ply_limited(self):
-        return bool(self.st.ply_limited)
-
-    @property
-    def chance(self):
-        """Whether a roll is due (a chance node)."""
-        return False
-
-    @property
-    def roll(self):
-        """The faces of the current roll (-1: not rolled yet)."""
-        return []
-
-    @property
-    def board(self):
-        """Piece id per cell, and -1 for the off-board cell at index N_CELLS."""
-        return [self.st.board[c] for c in range(N_CELLS + 1)]
-
-    @property
-    def deck(self):
-        """Each player's deck, top first (item kinds; the first drawn[p] are gone)."""
-        return [[] for p in range(N_PLAYERS)]
-
-    @property
-    def drawn(self):
-        return [0] * N_PLAYERS
-
-    @property
-    def up(self):
-        """Face-up items per player and kind."""
-        return [[] for p in range(N_PLAYERS)]
-
-    @property
-    def discards(self):
-        """Discard piles per player and kind."""
-        return [[] for p in range(N_PLAYERS)]
-
-    @property
-    def zones(self):
-        """Every zone slot's content: an ordered slot's item kinds top first, an unordered
-        slot's counts per kind (see midgardc/runtime/zones.py)."""
-        return []
-
-    def set_zones(self, slots):
-        """Replace every zone slot's content (the format of `zones`), as the interpreter's
-        Core.set_zones (which checks the slots the same way)."""
-        if slots:
-            raise ValueError("this game has no zones")
-
-    @property
-    def heights(self):
-        """Pieces stacked per cell, and 0 for the off-board cell at index N_CELLS."""
-        return [1 if 0 < self.st.board[c] else 0 for c in range(N_CELLS)] + [0]
-
-    @property
-    def hands(self):
-        return [[self.st.hands[p][k] for k in range(N_KINDS)] for p in range(N_PLAYERS)]
-
-    @property
-    def counters(self):
-        return [[self.st.counters[p][k] for k in range(N_COUNTERS)] for p in range(N_PLAYERS + 1)]  # then the game's row
-
-    # -- determinization writes (midgardc.runtime.determinize): a player's sample of what it
-    # cannot see is written into a copy of the state; the interpreter's Core sets the same
-    # fields directly
-
-    def set_deck(self, int player, items):
-        """The undrawn part of ``player``'s deck becomes ``items`` (item kinds, top first;
-        exactly as many as are left)."""
-        raise ValueError("this game has no decks")
-
-    def set_counter(self, int row, int counter, long long value):
-        """Counter ``counter`` of player ``row`` (the game's row: N_PLAYERS) becomes ``value``."""
-        if not 0 <= row <= N_PLAYERS or not 0 <= counter < N_COUNTERS:
-            raise ValueError(f"set_counter: a row 0 .. {N_PLAYERS} and a counter 0 .. {N_COUNTERS - 1}")
-        self.st.counters[row][counter] = value
-
-    def reseed(self, uint64_t seed):
-        """A new chance stream, ``derive_seed(seed, CHANCE_STREAM)`` (as rollouts give each
-        game): a sampled state must not carry the real game's future draws."""
-        pass  # no dice and no zones: the stream is not used after the deal
-
-
-def core_from_bytes(bytes data):
-    """The Core whose state Core.__reduce__ saved."""
-    cdef Core core = Core.__new__(Core)
-    if len(data) != sizeof(State):
-        raise ValueError("not a state of this engine")
-    memcpy(&core.st, <const char*>data, sizeof(State))
-    return core
 
 
 # ---------------------------------------------------------------------------- observation tensors
@@ -1588,30 +1303,9 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
         out[L[12] + st.current] = 1
 
 
-def write_tensor(Core core, float[::1] out, const int[::1] layout, const unsigned char[::1] seen_places, const unsigned char[::1] seen_counters):
-    """Fill ``out`` with one viewer's observation tensor of ``core`` in C. ``layout``: the
-    13 part offsets (compiler/tensor.py TENSOR_PARTS) then the size; the viewer's
-    visibility masks as described above (each at least one byte long)."""
-    if layout.shape[0] != 14 or out.shape[0] < layout[13]:
-        raise ValueError("the tensor buffer does not match the layout")
-    if seen_places.shape[0] < 1 or seen_counters.shape[0] < max((N_PLAYERS + 1) * N_COUNTERS, 1):
-        raise ValueError("visibility masks too short")
-    with nogil:
-        fill_tensor(&core.st, &out[0], &layout[0], &seen_places[0], &seen_counters[0])
-
-
 # ---------------------------------------------------------------------------- batches of games
-# B games stepped at once for learning (midgardc/batch.py): the actions in, then for every
-# game in C without the GIL: the move, the dice (the game's own chance stream), the result
-# (returns from ranks, as midgardc/runtime/results.py), a new game when it ends
-# (auto-reset), the observation tensor of the player to move (fill_tensor above) and its
-# legal-action mask. Slot i's k-th game is seeded derive_seed(derive_seed(seed, i), k) and
-# starts as Core(that seed) does.
-
-
-cdef void batch_new_game(State* st, uint64_t seed) noexcept nogil:
-    """A new game for `seed`, exactly as Core(seed) starts it."""
-    st[0] = START
+# B games stepped at once for learning (midgardc/batch.py) run in the generic engine
+# (midgardc/engine/generic.pyx); what it needs of the game is below and in the table.
 
 
 cdef int batch_settle(State* st, int n, int* moves) noexcept nogil:
@@ -1621,737 +1315,281 @@ cdef int batch_settle(State* st, int n, int* moves) noexcept nogil:
     return n
 
 
-cdef void batch_returns(State* st, float* out) noexcept nogil:
-    """Each seat's return of a finished game: k tied leaders get (n - k) / k (1 in a
-    one-seat game), the others -1; 0 for everyone in a game stopped by the ply limit."""
-    cdef long long margin
-    cdef bint lead[N_PLAYERS]
-    cdef int p, k = outcome(st, &margin, lead)
-    for p in range(N_PLAYERS):
-        if k == 0:
-            out[p] = 0
-        elif lead[p]:
-            out[p] = 1 if N_PLAYERS == 1 else <float>(N_PLAYERS - k) / k
-        else:
-            out[p] = -1
+# ---------------------------------------------------------------------------- the rules' table
+# Everything Python-facing (Core, playouts(), Batch, MCTS...) is the generic engine's
+# (midgardc/engine/generic.pyx, compiled once and shared by every game); this module gives
+# it the table below, filled at import and exported as the capsule RULES.
 
+from cpython.pycapsule cimport PyCapsule_New
 
-cdef class Batch:
-    """B games in C (see midgardc/batch.py, which owns the arrays: they are bound here once,
-    and every call writes into them). Observations are for the player to move; the tensor
-    layout and every viewer's visibility masks are given once (layout: the part offsets
-    then the size; viewer v's masks at v * their length)."""
+# ---------------------------------------------------------------------------- the rules' table
+# What a spec's rules module exports to the generic engine (midgardc/engine/generic.pyx):
+# its sizes, its flags and its entry points, behind one PyCapsule named "midgardc.rules".
+# The generic side sees a state only as MGC_STATE_SIZE opaque bytes (copied with memcpy)
+# and calls the game through these pointers; the hot loops (random games, perft, traces)
+# stay inside the rules module with direct, inlined calls. This text is copied verbatim
+# into every generated module and into the generic one: both build keys hash it, so a
+# change here rebuilds both sides, and MGC_ABI must match at load time.
 
-    cdef State* st
-    cdef long long* started   # games started in each slot (the k of its seed)
-    cdef int* n_legal         # legal actions in each slot
-    cdef int* legal           # each slot's legal actions, ascending (the first `cap` of them)
-    cdef int cap              # room per slot in `legal`: min(n_actions, room); a slot with more scans its mask
-    cdef int* moves           # a legal-move buffer (N_MOVES)
-    cdef int n
-    cdef uint64_t seed
-    cdef Rng rng              # the random actions of step_random()
-    cdef int layout[14]
-    cdef unsigned char* seen_places
-    cdef unsigned char* seen_counters
-    cdef int n_places, n_seen_counters, n_actions
-    # the bound arrays (kept alive by the views) and their data
-    cdef float[:, ::1] obs_v
-    cdef signed char[:, ::1] mask_v
-    cdef float[:, ::1] rewards_v
-    cdef unsigned char[::1] done_v
-    cdef unsigned char[::1] truncated_v
-    cdef int[::1] player_v
-    cdef float* obs
-    cdef signed char* mask
-    cdef float* rewards
-    cdef unsigned char* done
-    cdef unsigned char* truncated
-    cdef int* player
-
-    def __cinit__(self, int n, uint64_t seed, layout, bytes places, bytes counters, int n_places, int n_actions,
-                  float[:, ::1] obs, signed char[:, ::1] mask, float[:, ::1] rewards, unsigned char[::1] done, unsigned char[::1] truncated, int[::1] player,
-                  int room=512):
-        cdef int i
-        if n < 1:
-            raise ValueError("a batch holds at least one game")
-        if len(layout) != 14:
-            raise ValueError("layout: 13 part offsets and the size")
-        if len(places) != N_PLAYERS * n_places or len(counters) != N_PLAYERS * (N_PLAYERS + 1) * N_COUNTERS:
-            raise ValueError("visibility masks of the wrong size")
-        if not 0 < n_actions <= N_MOVES:
-            raise ValueError("n_actions: the players' move ids")
-        if (obs.shape[0] != n or obs.shape[1] != layout[13] or mask.shape[0] != n or mask.shape[1] != n_actions
-                or rewards.shape[0] != n or rewards.shape[1] != N_PLAYERS or done.shape[0] != n or truncated.shape[0] != n or player.shape[0] != n):
-            raise ValueError("the batch's arrays do not match its games")
-        self.st = <State*>malloc(n * sizeof(State))
-        self.started = <long long*>malloc(n * sizeof(long long))
-        self.n_legal = <int*>malloc(n * sizeof(int))
-        if room < 1:
-            raise ValueError("room: at least one legal action kept per slot")
-        self.cap = min(n_actions, room)
-        self.legal = <int*>malloc(<size_t>n * self.cap * sizeof(int))
-        self.moves = <int*>malloc(N_MOVES * sizeof(int))
-        self.seen_places = <unsigned char*>malloc(len(places) + 1)
-        self.seen_counters = <unsigned char*>malloc(len(counters) + 1)
-        if not (self.st and self.started and self.n_legal and self.legal and self.moves and self.seen_places and self.seen_counters):
-            raise MemoryError()
-        memcpy(self.seen_places, <const char*>places, len(places))
-        memcpy(self.seen_counters, <const char*>counters, len(counters))
-        for i in range(14):
-            self.layout[i] = layout[i]
-        self.n = n
-        self.seed = seed
-        self.rng.state = derive_seed(seed, <uint64_t>-1)
-        self.n_places = n_places
-        self.n_seen_counters = (N_PLAYERS + 1) * N_COUNTERS
-        self.n_actions = n_actions
-        self.obs_v, self.mask_v, self.rewards_v, self.done_v, self.truncated_v, self.player_v = obs, mask, rewards, done, truncated, player
-        self.obs, self.mask, self.rewards = &obs[0, 0], &mask[0, 0], &rewards[0, 0]
-        self.done, self.truncated, self.player = &done[0], &truncated[0], &player[0]
-        for i in range(n):
-            self.started[i] = 0
-            self.n_legal[i] = 0
-
-    def __dealloc__(self):
-        free(self.st)
-        free(self.started)
-        free(self.n_legal)
-        free(self.legal)
-        free(self.moves)
-        free(self.seen_places)
-        free(self.seen_counters)
-
-    cdef int start(self, int i) noexcept nogil:
-        """Slot i's next game, its dice rolled; its legal moves in self.moves."""
-        cdef State* st = &self.st[i]
-        batch_new_game(st, derive_seed(derive_seed(self.seed, <uint64_t>i), <uint64_t>self.started[i]))
-        self.started[i] += 1
-        return batch_settle(st, gen_legal(st, self.moves), self.moves)
-
-    cdef void observe(self, int i, int n) noexcept nogil:
-        """Slot i's tensor for the player to move, its n legal moves (listed in self.moves:
-        kept, and written as the mask), who that is."""
-        cdef State* st = &self.st[i]
-        cdef int p = st.current if st.current >= 0 else 0
-        cdef int k, m
-        cdef signed char* row = self.mask + <long long>i * self.n_actions
-        cdef int* legal = self.legal + <long long>i * self.cap
-        self.player[i] = st.current
-        fill_tensor(st, self.obs + <long long>i * self.layout[13], self.layout,
-                    self.seen_places + p * self.n_places, self.seen_counters + p * self.n_seen_counters)
-        memset(row, 0, self.n_actions)
-        k = 0
-        for m in range(n):
-            if self.moves[m] < self.n_actions:  # (always: a player's move)
-                row[self.moves[m]] = 1
-                if k < self.cap:
-                    legal[k] = self.moves[m]
-                k += 1
-        self.n_legal[i] = k
-
-    cdef void advance(self, int i, int move) noexcept nogil:
-        cdef State* st = &self.st[i]
-        cdef int p
-        cdef int n = batch_settle(st, apply_move(st, move, self.moves), self.moves)
-        self.done[i] = 0
-        self.truncated[i] = 0
-        if st.terminal:
-            batch_returns(st, self.rewards + i * N_PLAYERS)
-            self.done[i] = 1
-            self.truncated[i] = st.ply_limited
-            n = self.start(i)
-        else:
-            for p in range(N_PLAYERS):
-                self.rewards[i * N_PLAYERS + p] = 0
-        self.observe(i, n)
-
-    def reset(self):
-        """Every slot starts its next game; their observations, masks and players."""
-        cdef int i, n
-        with nogil:
-            for i in range(self.n):
-                n = self.start(i)
-                self.observe(i, n)
-                self.done[i] = 0
-                self.truncated[i] = 0
-        for i in range(self.n * N_PLAYERS):
-            self.rewards[i] = 0
-
-    def step(self, const long long[::1] actions):
-        """One legal action per slot (checked against the slot's mask), then everything
-        else in C (see above)."""
-        cdef int i
-        if actions.shape[0] != self.n:
-            raise ValueError(f"one action per game: {self.n}, got {actions.shape[0]}")
-        for i in range(self.n):
-            if not 0 <= actions[i] < self.n_actions or not self.mask[<long long>i * self.n_actions + actions[i]]:
-                raise ValueError(f"game {i}: action {actions[i]} is not legal there (see the mask)")
-        with nogil:
-            for i in range(self.n):
-                self.advance(i, <int>actions[i])
-
-    def step_random(self):
-        """step() with a uniformly random legal action in every slot, drawn in C: the r-th
-        of the slot's legal actions (ascending), r = rng_below(their count) from the
-        batch's own stream (derive_seed(seed, 2**64 - 1))."""
-        cdef int i, r, m
-        cdef signed char* row
-        with nogil:
-            for i in range(self.n):
-                r = rng_below(&self.rng, self.n_legal[i])
-                if r < self.cap:
-                    m = self.legal[<long long>i * self.cap + r]
-                else:  # beyond the kept list: the r-th one of the mask
-                    row = self.mask + <long long>i * self.n_actions
-                    m = 0
-                    while True:
-                        if row[m]:
-                            if r == 0:
-                                break
-                            r -= 1
-                        m += 1
-                self.advance(i, m)
-
-    def core(self, int i):
-        """A copy of slot i's state as a Core (for tests and inspection)."""
-        cdef Core c = Core.__new__(Core)
-        if not 0 <= i < self.n:
-            raise IndexError(f"no game {i} in a batch of {self.n}")
-        c.st = self.st[i]
-        return c
-
-    @property
-    def games_started(self):
-        """Games started in each slot so far."""
-        return [self.started[i] for i in range(self.n)]
-
-
-# ---------------------------------------------------------------------------- tree search (MCTS)
-# The MCTS player's whole search in C without the GIL: the algorithm of
-# midgardc/players/mcts.py (its plain Python twin), draw for draw on the same SplitMix64
-# stream and with the same float arithmetic and tie-breaking, so a seed plays the same game
-# on both engines. Nodes live in a pool of C structs (indices, no Python objects) that
-# doubles when full; children are kept in creation order (a linked list), which is the
-# order the twin scans them in, so ties go the same way.
-#
-# mcts_search():     UCT on one position (nothing hidden): each node keeps its state, its
-#                    untried moves (drawn at random, removed by swapping the last in) and
-#                    its chance outcomes (drawn by their odds, a child made the first time).
-# mcts_search_set(): single-observer information-set MCTS: each iteration samples what the
-#                    player cannot see (a Fisher-Yates shuffle of each hidden pool of items,
-#                    as midgardc/runtime/determinize.py deals it), descends through the
-#                    children legal in that sample, expands one legal untried move, selects
-#                    by UCB1 with availability counts.
-# Both return the root's children as (move, visits, reward) in creation order and the
-# RNG's new state; the player picks the most visited move (ties at random) in Python.
-
-from libc.math cimport log, sqrt
-from libc.stdlib cimport calloc, realloc
-
-ctypedef struct MNode:
-    long long visits                 # rollouts through this node
-    long long avail                  # (information sets) iterations in which its move was legal at its parent, times rollouts
-    double reward                    # summed share of the win of `mover`
-    double mean                      # reward / visits, as of the last backup (UCB1's first term)
-    int mover                        # who moved into it (-1: nobody, the root or a roll)
-    int move                         # the move into it
-    int parent
-    int first_child                  # children in creation order: first_child, then next_sibling
-    int last_child
-    int next_sibling
-    int n_untried                    # (one position) untried moves, at MPool.moves[untried_at ..]
-    long long untried_at
-    bint chance                      # (one position) a roll is due here
-
-ctypedef struct MPool:
-    MNode* nodes
-    State* states                    # (one position) each node's state; NULL for information sets
-    int n_nodes
-    int cap_nodes
-    int* moves                       # the untried moves of every node, block by block
-    long long n_moves
-    long long cap_moves
-    int* buf                         # N_MOVES scratch: legal moves, outcomes, untried moves
-    int* legal                       # N_MOVES scratch: the legal moves of a sample
-    int* roll                        # N_MOVES scratch for the rollouts
-    int* slot_of                     # N_MOVES: move -> its child at the node being looked at (-1)
-    unsigned char* allowed           # N_MOVES: (information sets) the player's real legal moves
-    State base                       # (information sets) the state samples start from
-    Rng rng
-    double c
-    long long n                      # rollouts per iteration
-    # (one position) UCB1's second term k / sqrt(v) for a child of v visits, memoised per
-    # selection step: siblings often share a visit count, and k is the same for all of them
-    # (the same operands, so the same double as computing it afresh)
-    double* explore                  # [v]: k / sqrt(v) of the selection step stamped at [v]
-    long long* explore_at            # [v]: the selection step it was computed in (0: never)
-    long long n_explore              # entries (visit counts 0 .. n_explore - 1)
-    long long step                   # selection steps so far
-    Stats stats
-    # (information sets) the hidden pools: pool g holds places g_start[g] .. g_start[g+1]-1;
-    # place i is a zone slot (p_src 0) or a player's deck (1), p_target, p_len items; the
-    # pool's items (as the state holds them) are items[i_start[g] .. i_start[g+1]-1]
-    int n_groups
-    int* g_start
-    int* i_start
-    int* p_src
-    int* p_target
-    int* p_len
-    unsigned char* items
-    unsigned char* shuffle
-
-
-cdef inline bint mc_chance(const State* st) noexcept nogil:
-    return False
-
-
-cdef int mc_new_node(MPool* P, int parent, int move, int mover) noexcept nogil:
-    """A new node (the last child of `parent`), or -1 when memory runs out. Pointers into
-    the pool are stale afterwards (it may move)."""
-    cdef MNode* grown
-    cdef State* states
-    cdef int cap
-    cdef int i = P.n_nodes
-    cdef MNode* nd
-    if i == P.cap_nodes:
-        cap = P.cap_nodes * 2
-        grown = <MNode*>realloc(P.nodes, cap * sizeof(MNode))
-        if grown == NULL:
-            return -1
-        P.nodes = grown
-        if P.states != NULL:
-            states = <State*>realloc(P.states, cap * sizeof(State))
-            if states == NULL:
-                return -1
-            P.states = states
-        P.cap_nodes = cap
-    P.n_nodes += 1
-    nd = &P.nodes[i]
-    nd.visits = 0
-    nd.avail = 0
-    nd.reward = 0.0
-    nd.mean = 0.0
-    nd.mover = mover
-    nd.move = move
-    nd.parent = parent
-    nd.first_child = -1
-    nd.last_child = -1
-    nd.next_sibling = -1
-    nd.n_untried = 0
-    nd.untried_at = 0
-    nd.chance = False
-    if parent >= 0:
-        if P.nodes[parent].last_child >= 0:
-            P.nodes[P.nodes[parent].last_child].next_sibling = i
-        else:
-            P.nodes[parent].first_child = i
-        P.nodes[parent].last_child = i
-    return i
-
-
-cdef int mc_child(MPool* P, int node, int move) noexcept nogil:
-    """The child of `node` reached by `move`, or -1."""
-    cdef int ch = P.nodes[node].first_child
-    while ch >= 0:
-        if P.nodes[ch].move == move:
-            return ch
-        ch = P.nodes[ch].next_sibling
-    return -1
-
-
-cdef int mc_draw_outcome(State* st, int* buf, Rng* rng) noexcept nogil:
-    """A due roll's outcome by its odds (as draw_outcome() in midgardc/players/mcts.py)."""
-    return -1
-
-
-cdef void mc_backup(MPool* P, const State* st, int leaf) noexcept nogil:
-    """Rollouts from `st` (one seed drawn), then each node from `leaf` up to the root gains
-    the visits and its mover's summed share (midgardc.runtime.results.summed_shares)."""
-    cdef double shares[N_PLAYERS]
-    cdef double s
-    cdef long long count
-    cdef int p, j
-    cdef int node = leaf
-    memset(&P.stats, 0, sizeof(Stats))
-    run_playouts(st, False, rng_next(&P.rng), 0, P.n, &P.stats, P.roll)
-    for p in range(N_PLAYERS):
-        s = 0.0
-        for j in range(N_PLAYERS):
-            count = P.stats.firsts[p * N_PLAYERS + j]
-            if count:
-                s = s + <double>count / <double>(j + 1)
-        shares[p] = s + <double>P.stats.ply_limited / <double>N_PLAYERS
-    while node >= 0:
-        P.nodes[node].visits += P.n
-        if P.nodes[node].mover >= 0:
-            P.nodes[node].reward += shares[P.nodes[node].mover]
-        P.nodes[node].mean = P.nodes[node].reward / <double>P.nodes[node].visits
-        node = P.nodes[node].parent
-
-
-# -- one position (nothing hidden)
-
-cdef int mc_tree_node(MPool* P, int parent, int move, int mover) noexcept nogil:
-    """A new node whose state is its parent's after `move` (the root: P.states[0] as it is),
-    with its untried moves listed; -1 when memory runs out."""
-    cdef int i = mc_new_node(P, parent, move, mover)
-    cdef int* grown
-    cdef long long cap
-    cdef int n, k
-    cdef State* st
-    if i < 0:
-        return -1
-    st = &P.states[i]
-    if parent >= 0:
-        st[0] = P.states[parent]
-        n = apply_move(st, move, P.buf)  # (settling lists the legal moves: gen_legal's)
-    else:
-        n = gen_legal(st, P.buf)
-    if mc_chance(st):
-        P.nodes[i].chance = True
-        return i
-    if P.n_moves + n > P.cap_moves:
-        cap = P.cap_moves * 2
-        while cap < P.n_moves + n:
-            cap *= 2
-        grown = <int*>realloc(P.moves, cap * sizeof(int))
-        if grown == NULL:
-            return -1
-        P.moves = grown
-        P.cap_moves = cap
-    P.nodes[i].untried_at = P.n_moves
-    P.nodes[i].n_untried = n
-    for k in range(n):
-        P.moves[P.n_moves + k] = P.buf[k]
-    P.n_moves += n
-    return i
-
-
-cdef int mc_tree_iterations(MPool* P, long long count) noexcept nogil:
-    """`count` iterations of UCT from P.states[0]; -1 when memory runs out."""
-    cdef long long it, at
-    cdef int node, child, best, move, mover, i, u
-    cdef double k, v, score, top, e
-    cdef long long visits
-    cdef MNode* nd
-    for it in range(count):
-        node = 0
-        # selection: UCB1 down through fully expanded nodes, chance nodes by their odds
-        while True:
-            nd = &P.nodes[node]
-            if nd.chance:
-                move = mc_draw_outcome(&P.states[node], P.buf, &P.rng)
-                child = mc_child(P, node, move)
-                if child < 0:
-                    child = mc_tree_node(P, node, move, -1)  # nobody chose it
-                    if child < 0:
-                        return -1
-                node = child
-                continue
-            if nd.n_untried == 0 and nd.first_child >= 0:
-                k = P.c * sqrt(log(<double>nd.visits))
-                P.step += 1
-                best = -1
-                top = -1.0
-                child = nd.first_child
-                while child >= 0:
-                    # score = reward / v + k / sqrt(v), both terms as the twin computes them
-                    visits = P.nodes[child].visits
-                    if visits < P.n_explore:
-                        if P.explore_at[visits] != P.step:
-                            P.explore_at[visits] = P.step
-                            P.explore[visits] = k / sqrt(<double>visits)
-                        e = P.explore[visits]
-                    else:
-                        e = k / sqrt(<double>visits)
-                    score = P.nodes[child].mean + e
-                    if score > top:
-                        best = child
-                        top = score
-                    child = P.nodes[child].next_sibling
-                node = best
-                continue
-            break
-        # expansion: one untried move, drawn at random
-        nd = &P.nodes[node]
-        if nd.n_untried > 0:
-            u = nd.n_untried
-            at = nd.untried_at
-            i = rng_below(&P.rng, u)
-            move = P.moves[at + i]
-            P.moves[at + i] = P.moves[at + u - 1]
-            nd.n_untried = u - 1
-            mover = P.states[node].current
-            node = mc_tree_node(P, node, move, mover)
-            if node < 0:
-                return -1
-        # simulation, then back-propagation of each mover's share
-        mc_backup(P, &P.states[node], node)
-    return 0
-
-
-# -- information sets (something hidden)
-
-cdef void mc_sample(MPool* P, State* st) noexcept nogil:
-    """A state consistent with the player's observation: P.base with each hidden pool's
-    items dealt again (Fisher-Yates from the end) and a new chance stream, drawn as
-    midgardc.runtime.determinize.determinize draws them."""
-    cdef int g, pl, i, j, at, size, slot, kk
-    cdef unsigned char t
-    cdef uint64_t seed
-    st[0] = P.base
-    for g in range(P.n_groups):
-        size = P.i_start[g + 1] - P.i_start[g]
-        for i in range(size):
-            P.shuffle[i] = P.items[P.i_start[g] + i]
-        for i in range(size - 1, 0, -1):
-            j = rng_below(&P.rng, i + 1)
-            t = P.shuffle[i]
-            P.shuffle[i] = P.shuffle[j]
-            P.shuffle[j] = t
-        at = 0
-        for pl in range(P.g_start[g], P.g_start[g + 1]):
-            at += P.p_len[pl]
-    seed = rng_next(&P.rng) if P.n_groups > 0 else mix64(P.rng.state)
-
-
-cdef inline void mc_clear_slots(MPool* P, int node) noexcept nogil:
-    cdef int ch = P.nodes[node].first_child
-    while ch >= 0:
-        P.slot_of[P.nodes[ch].move] = -1
-        ch = P.nodes[ch].next_sibling
-
-
-cdef int mc_set_iterations(MPool* P, State* st, long long count) noexcept nogil:
-    """`count` iterations of SO-ISMCTS (the root is node 0); -1 when memory runs out."""
-    cdef long long it
-    cdef int node, child, best, move, mover, pick, i, n, u, ch
-    cdef double v, score, top
-    for it in range(count):
-        mc_sample(P, st)
-        node = 0
-        while not st.terminal:
-            if mc_chance(st):  # a roll: an outcome by its odds
-                move = mc_draw_outcome(st, P.buf, &P.rng)
-                child = mc_child(P, node, move)
-                if child < 0:
-                    child = mc_new_node(P, node, move, -1)
-                    if child < 0:
-                        return -1
-                apply_move(st, move, NULL)
-                node = child
-                continue
-            n = gen_legal(st, P.legal)
-            if node == 0:  # only the player's real moves at the root
-                u = 0
-                for i in range(n):
-                    if P.allowed[P.legal[i]]:
-                        P.legal[u] = P.legal[i]
-                        u += 1
-                n = u
-                if n == 0:  # (a sample where none of the real moves is legal)
-                    break
-            ch = P.nodes[node].first_child
-            while ch >= 0:
-                P.slot_of[P.nodes[ch].move] = ch
-                ch = P.nodes[ch].next_sibling
-            u = 0
-            for i in range(n):
-                if P.slot_of[P.legal[i]] < 0:
-                    P.buf[u] = P.legal[i]
-                    u += 1
-            if u > 0:  # expansion: one legal untried move, drawn at random
-                move = P.buf[rng_below(&P.rng, u)]
-                mover = st.current
-                child = mc_new_node(P, node, move, mover)
-                if child < 0:
-                    mc_clear_slots(P, node)
-                    return -1
-                P.slot_of[move] = child
-                for i in range(n):  # every child whose move is legal here was available
-                    ch = P.slot_of[P.legal[i]]
-                    if ch >= 0:
-                        P.nodes[ch].avail += P.n
-                mc_clear_slots(P, node)
-                apply_move(st, move, NULL)
-                node = child
-                break
-            # selection: UCB1 over the children legal in this sample, by availability
-            best = -1
-            top = -1.0
-            pick = -1
-            for i in range(n):
-                ch = P.slot_of[P.legal[i]]
-                v = <double>P.nodes[ch].visits
-                score = P.nodes[ch].reward / v + P.c * sqrt(log(<double>P.nodes[ch].avail) / v)
-                if score > top:
-                    best = ch
-                    top = score
-                    pick = P.legal[i]
-            for i in range(n):
-                P.nodes[P.slot_of[P.legal[i]]].avail += P.n
-            mc_clear_slots(P, node)
-            apply_move(st, pick, NULL)
-            node = best
-        mc_backup(P, st, node)
-    return 0
-
-
-# -- from Python
+from libc.stdint cimport uint64_t
 
 cdef enum:
-    MCTS_CHUNK = 64  # iterations between checks for Ctrl-C
+    MGC_ABI = 1
+    # field ids of get_field/set_field (i, j: the indices the field takes; 0 otherwise)
+    MGC_BOARD = 0           # [cell]: piece id (cell N_CELLS: the off-board cell, -1)
+    MGC_HEIGHT = 1          # [cell]: stack height (stacks only)
+    MGC_HAND = 2            # [player][kind]
+    MGC_COUNTER = 3         # [row][counter], row N_PLAYERS the game's
+    MGC_CURRENT = 4
+    MGC_LAST = 5
+    MGC_PLY = 6
+    MGC_PASSES = 7
+    MGC_TERMINAL = 8
+    MGC_PLY_LIMITED = 9
+    MGC_AGAIN = 10          # (again only)
+    MGC_CHANCE = 11         # a roll is due (dice only)
+    MGC_ROLL = 12           # [die] (dice only)
+    MGC_DECK = 13           # [player][i] (decks only)
+    MGC_DRAWN = 14          # [player] (decks only)
+    MGC_UP = 15             # [player][kind] (decks only)
+    MGC_DISCARD = 16        # [player][kind] (decks only)
+    MGC_ZSIZE = 17          # [slot] (zones only)
+    MGC_ZCOUNT = 18         # [slot][kind] (zones only)
+    MGC_ZPILE = 19          # [pile][i] (zones only)
+    # the layout of the Stats struct as long longs: these, then wins[N_PLAYERS], then
+    # firsts[N_PLAYERS * N_PLAYERS] ([p * N_PLAYERS + k - 1]: p first with k - 1 others)
+    MGC_S_GAMES = 0
+    MGC_S_DRAWS = 1
+    MGC_S_SHARED = 2
+    MGC_S_PLIES = 3
+    MGC_S_MARGIN = 4
+    MGC_S_PLY_LIMITED = 5
+    MGC_S_WINS = 6
+
+ctypedef void (*mgc_seed_f)(void* st, uint64_t seed) noexcept nogil
+ctypedef void (*mgc_state_f)(void* st) noexcept nogil
+ctypedef int (*mgc_list_f)(void* st, int* moves) noexcept nogil
+ctypedef int (*mgc_apply_f)(void* st, int move, int* moves) noexcept nogil
+ctypedef int (*mgc_int_f)(void* st) noexcept nogil
+ctypedef int (*mgc_outcome_f)(void* st, long long* margin, int* lead) noexcept nogil
+ctypedef void (*mgc_keys_f)(void* st, long long* keys) noexcept nogil
+ctypedef void (*mgc_playouts_f)(const void* start, int deal, uint64_t seed, long long first, long long count, void* stats, int* moves) noexcept nogil
+ctypedef int (*mgc_trace_f)(void* st, uint64_t seed, int* moves, int* trace, int cap) noexcept nogil
+ctypedef long long (*mgc_perft_f)(void* st, int depth, int n, int* moves) noexcept nogil
+ctypedef void (*mgc_tensor_f)(const void* st, float* out, const int* L, const unsigned char* seen_places, const unsigned char* seen_counters) noexcept nogil
+ctypedef long long (*mgc_get_f)(const void* st, int field, int i, int j) noexcept nogil
+ctypedef void (*mgc_set_f)(void* st, int field, int i, int j, long long value) noexcept nogil
+ctypedef uint64_t (*mgc_key_f)(void* st, int turn) noexcept nogil
+ctypedef void (*mgc_place_f)(void* st, int src, int target, const unsigned char* items, int n) noexcept nogil
+
+ctypedef struct MgcRules:
+    int abi                         # MGC_ABI of the rules module
+    size_t state_size               # sizeof(State)
+    size_t stats_size               # sizeof(Stats)
+    int n_cells
+    int n_players
+    int n_kinds
+    int n_counters
+    int n_moves
+    int n_pieces
+    int n_rank
+    int max_plies
+    int trace_cap                   # the longest playout trace (moves and rolls)
+    int n_tensor_parts              # the layout array of fill_tensor has n_tensor_parts + 1 entries
+    int n_dice                      # 0 without dice
+    int n_item_kinds                # 0 without items
+    int deck_size                   # 0 without decks
+    int n_zslots                    # 0 without zones
+    int zone_cap
+    int max_height                  # 0 without stacks
+    const int* slot_pile            # [slot]: its pile, -1 for an unordered slot (NULL without zones)
+    const int* chance_weight        # [outcome]: equally likely draws (NULL without dice)
+    int chance_base                 # the first outcome's move id
+    # byte offsets of the fields MCTS reads in its loops (-1: the game has no such field)
+    int off_current
+    int off_terminal
+    int off_chance
+    int has_chance
+    int has_decks
+    int has_zones
+    int has_stacks
+    int has_history
+    int has_again
+    const void* start               # START: the start position (set up and settled)
+    mgc_seed_f new_game             # a new game for seed, as Core(seed) starts
+    mgc_seed_f prepare_game         # (zones) new_game() up to its start effects
+    mgc_state_f start_game          # (zones) the start effects, then settling
+    mgc_state_f load_finish         # after writing a position: cell sets, history, settling
+    mgc_state_f prepare_runs        # a start position brought up to date once before many games
+    mgc_seed_f perft_start          # the position perft() counts from without a Core
+    mgc_seed_f reseed               # a new chance stream derive_seed(seed, CHANCE_STREAM) (no-op without one)
+    mgc_list_f gen_legal
+    mgc_apply_f apply_move          # moves may be NULL
+    mgc_apply_f settle_rolls        # after a move with n legal moves: every due roll rolled (batches)
+    mgc_int_f sample_outcome        # NULL without dice
+    mgc_outcome_f outcome
+    mgc_keys_f rank_keys
+    mgc_playouts_f run_playouts
+    mgc_trace_f trace
+    mgc_perft_f perft
+    mgc_tensor_f fill_tensor
+    mgc_get_f get_field
+    mgc_set_f set_field
+    mgc_int_f times_seen            # NULL without history
+    mgc_key_f position_key          # NULL without history
+    mgc_place_f write_place         # (hidden items) place src (0 zone slot, 1 deck) `target` gets `items`
+    void* compound_path             # list (*)(void* st, long long move), or NULL
+
+cdef void x_new_game(void* p, uint64_t seed) noexcept nogil:
+    """A new game for `seed`, as Core(seed) starts it."""
+    cdef State* st = <State*>p
+    st[0] = START
 
 
-cdef int mc_open(MPool* P, bint with_states, long long iterations, double c, long long rollouts, uint64_t rng_state) except -1:
-    cdef int i
-    memset(P, 0, sizeof(MPool))
-    P.cap_nodes = <int>min(iterations + 2, 256)  # (doubled when full)
-    P.cap_moves = 1024
-    P.nodes = <MNode*>malloc(P.cap_nodes * sizeof(MNode))
-    P.moves = <int*>malloc(P.cap_moves * sizeof(int))
-    P.buf = <int*>malloc(N_MOVES * sizeof(int))
-    P.legal = <int*>malloc(N_MOVES * sizeof(int))
-    P.roll = <int*>malloc(N_MOVES * sizeof(int))
-    P.slot_of = <int*>malloc(N_MOVES * sizeof(int))
-    P.allowed = <unsigned char*>malloc(N_MOVES)
-    if with_states:
-        P.states = <State*>malloc(P.cap_nodes * sizeof(State))
-        P.n_explore = min(iterations * max(rollouts, 0) + 1, <long long>65536)
-        P.explore = <double*>malloc(P.n_explore * sizeof(double))
-        P.explore_at = <long long*>calloc(P.n_explore, sizeof(long long))
-        if P.explore == NULL or P.explore_at == NULL:
-            raise MemoryError()
-    if P.nodes == NULL or P.moves == NULL or P.buf == NULL or P.legal == NULL or P.roll == NULL or P.slot_of == NULL or P.allowed == NULL or (with_states and P.states == NULL):
-        raise MemoryError()
-    for i in range(N_MOVES):
-        P.slot_of[i] = -1
-        P.allowed[i] = 0
-    P.rng.state = rng_state
-    P.c = c
-    P.n = rollouts
+cdef void x_load_finish(void* p) noexcept nogil:
+    """After a position was written field by field (Core.load)."""
+    cdef State* st = <State*>p
+    sync_cellsets(st)
+    settle(st, NULL)
+
+
+cdef void x_prepare_runs(void* p) noexcept nogil:
+    pass
+
+
+cdef void x_perft_start(void* p, uint64_t seed) noexcept nogil:
+    """The position perft() starts from without a Core."""
+    (<State*>p)[0] = START
+
+
+cdef void x_reseed(void* p, uint64_t seed) noexcept nogil:
+    pass  # no dice and no zones: the stream is not used after the deal
+
+
+cdef int x_gen_legal(void* p, int* moves) noexcept nogil:
+    return gen_legal(<State*>p, moves)
+
+
+cdef int x_apply_move(void* p, int move, int* moves) noexcept nogil:
+    return apply_move(<State*>p, move, moves)
+
+
+cdef int x_settle_rolls(void* p, int n, int* moves) noexcept nogil:
+    return batch_settle(<State*>p, n, moves)
+
+
+cdef int x_outcome(void* p, long long* margin, int* lead) noexcept nogil:
+    return outcome(<State*>p, margin, <bint*>lead)
+
+
+cdef void x_rank_keys(void* p, long long* keys) noexcept nogil:
+    rank_keys(<State*>p, keys)
+
+
+cdef void x_run_playouts(const void* start, int deal, uint64_t seed, long long first, long long count, void* stats, int* moves) noexcept nogil:
+    run_playouts(<const State*>start, deal, seed, first, count, <Stats*>stats, moves)
+
+
+cdef int x_trace(void* p, uint64_t seed, int* moves, int* trace, int cap) noexcept nogil:
+    return trace_game(<State*>p, seed, moves, trace, cap)
+
+
+cdef long long x_perft(void* p, int depth, int n, int* moves) noexcept nogil:
+    return perft_rec(<State*>p, depth, n, moves)
+
+
+cdef void x_fill_tensor(const void* p, float* out, const int* L, const unsigned char* seen_places, const unsigned char* seen_counters) noexcept nogil:
+    fill_tensor(<const State*>p, out, L, seen_places, seen_counters)
+
+
+cdef long long x_get_field(const void* p, int field, int i, int j) noexcept nogil:
+    """One field of the state (MGC_* in the table's text), for the Python side."""
+    cdef const State* st = <const State*>p
+    if field == MGC_BOARD:
+        return st.board[i]
+    if field == MGC_HAND:
+        return st.hands[i][j]
+    if field == MGC_COUNTER:
+        return st.counters[i][j]
+    if field == MGC_CURRENT:
+        return st.current
+    if field == MGC_LAST:
+        return st.last
+    if field == MGC_PLY:
+        return st.ply
+    if field == MGC_PASSES:
+        return st.passes
+    if field == MGC_TERMINAL:
+        return st.terminal
+    if field == MGC_PLY_LIMITED:
+        return st.ply_limited
     return 0
 
 
-cdef void mc_close(MPool* P) noexcept:
-    free(P.nodes)
-    free(P.states)
-    free(P.moves)
-    free(P.buf)
-    free(P.legal)
-    free(P.roll)
-    free(P.slot_of)
-    free(P.allowed)
-    free(P.explore)
-    free(P.explore_at)
-    free(P.g_start)
-    free(P.i_start)
-    free(P.p_src)
-    free(P.p_target)
-    free(P.p_len)
-    free(P.items)
-    free(P.shuffle)
+cdef void x_set_field(void* p, int field, int i, int j, long long value) noexcept nogil:
+    """Write one field (Core.load and the determinization writes; checked by the caller)."""
+    cdef State* st = <State*>p
+    if field == MGC_BOARD:
+        st.board[i] = <board_t>value
+    elif field == MGC_HAND:
+        st.hands[i][j] = <int>value
+    elif field == MGC_COUNTER:
+        st.counters[i][j] = value
+    elif field == MGC_CURRENT:
+        st.current = <int>value
+    elif field == MGC_LAST:
+        st.last = <int>value
+    elif field == MGC_PLY:
+        st.ply = <int>value
+    elif field == MGC_PASSES:
+        st.passes = <int>value
+    elif field == MGC_TERMINAL:
+        st.terminal = value != 0
+    elif field == MGC_PLY_LIMITED:
+        st.ply_limited = value != 0
 
 
-cdef list mc_root_children(MPool* P):
-    out = []
-    cdef int ch = P.nodes[0].first_child
-    while ch >= 0:
-        out.append((P.nodes[ch].move, P.nodes[ch].visits, P.nodes[ch].reward))
-        ch = P.nodes[ch].next_sibling
-    return out
+cdef void x_write_place(void* p, int src, int target, const unsigned char* items, int n) noexcept nogil:
+    """A sample of hidden items (MCTS): zone slot `target` (src 0) or the undrawn part of
+    player `target`'s deck (src 1) holds `items`."""
+    cdef State* st = <State*>p
+    cdef int i, kk
 
 
-def mcts_search(Core root, long long iterations, double c, long long rollouts, uint64_t rng_state):
-    """UCT from `root` (the player to move's search on one position): returns (the RNG's new
-    state, [(move, visits, reward)] of the root's children in creation order)."""
-    cdef MPool P
-    cdef long long done = 0
-    cdef long long chunk
-    cdef int rc = 0
-    if root is None:
-        raise TypeError("mcts_search() needs a Core")
-    try:
-        mc_open(&P, True, iterations, c, rollouts, rng_state)
-        P.states[0] = root.st
-        if mc_tree_node(&P, -1, -1, -1) < 0:
-            raise MemoryError()
-        while done < iterations:
-            chunk = min(iterations - done, <long long>MCTS_CHUNK)
-            with nogil:
-                rc = mc_tree_iterations(&P, chunk)
-            if rc < 0:
-                raise MemoryError()
-            done += chunk
-            PyErr_CheckSignals()
-        return P.rng.state, mc_root_children(&P)
-    finally:
-        mc_close(&P)
-
-
-def mcts_search_set(Core base, groups, allowed, long long iterations, double c, long long rollouts, uint64_t rng_state):
-    """SO-ISMCTS from the player's information set: `base` is a state as the player may know
-    it (hidden counters estimated), `groups` the hidden pools (per pool, its places as
-    (source, target, items): source 0 a zone slot, 1 a player's deck), `allowed` the
-    player's legal moves. Returns what mcts_search() returns."""
-    cdef MPool P
-    cdef State st
-    cdef long long done = 0
-    cdef long long chunk
-    cdef int rc = 0
-    cdef int n_places, n_items, g, pl, it, widest, m
-    if base is None:
-        raise TypeError("mcts_search_set() needs a Core")
-    try:
-        mc_open(&P, False, iterations, c, rollouts, rng_state)
-        P.base = base.st
-        for m in allowed:
-            if not 0 <= m < N_MOVES:
-                raise ValueError(f"move id {m} out of range")
-            P.allowed[m] = 1
-        n_places = sum(len(group) for group in groups)
-        n_items = sum(len(items) for group in groups for _src, _target, items in group)
-        widest = max([sum(len(items) for _src, _target, items in group) for group in groups] or [0])
-        P.n_groups = len(groups)
-        P.g_start = <int*>malloc((P.n_groups + 1) * sizeof(int))
-        P.i_start = <int*>malloc((P.n_groups + 1) * sizeof(int))
-        P.p_src = <int*>malloc((n_places + 1) * sizeof(int))
-        P.p_target = <int*>malloc((n_places + 1) * sizeof(int))
-        P.p_len = <int*>malloc((n_places + 1) * sizeof(int))
-        P.items = <unsigned char*>malloc(n_items + 1)
-        P.shuffle = <unsigned char*>malloc(widest + 1)
-        if P.g_start == NULL or P.i_start == NULL or P.p_src == NULL or P.p_target == NULL or P.p_len == NULL or P.items == NULL or P.shuffle == NULL:
-            raise MemoryError()
-        pl = 0
-        it = 0
-        for g in range(P.n_groups):
-            P.g_start[g] = pl
-            P.i_start[g] = it
-            for src, target, items in groups[g]:
-                if src not in (0, 1) or (src == 0 and not False) or (src == 1 and not False):
-                    raise ValueError(f"mcts_search_set: no place ({src}, {target}) in this game")
-                P.p_src[pl] = src
-                P.p_target[pl] = target
-                P.p_len[pl] = len(items)
-                for m in items:
-                    if not 0 <= m < 256:
-                        raise ValueError("mcts_search_set: item kinds are 0 .. 255")
-                    P.items[it] = <unsigned char>m
-                    it += 1
-                pl += 1
-        P.g_start[P.n_groups] = pl
-        P.i_start[P.n_groups] = it
-        if mc_new_node(&P, -1, -1, -1) < 0:
-            raise MemoryError()
-        while done < iterations:
-            chunk = min(iterations - done, <long long>MCTS_CHUNK)
-            with nogil:
-                rc = mc_set_iterations(&P, &st, chunk)
-            if rc < 0:
-                raise MemoryError()
-            done += chunk
-            PyErr_CheckSignals()
-        return P.rng.state, mc_root_children(&P)
-    finally:
-        mc_close(&P)
+cdef MgcRules VT
+memset(&VT, 0, sizeof(MgcRules))
+VT.abi = MGC_ABI
+VT.state_size = sizeof(State)
+VT.stats_size = sizeof(Stats)
+VT.n_cells = N_CELLS
+VT.n_players = N_PLAYERS
+VT.n_kinds = N_KINDS
+VT.n_counters = N_COUNTERS
+VT.n_moves = N_MOVES
+VT.n_pieces = N_PIECES
+VT.n_rank = N_RANK
+VT.max_plies = MAX_PLIES
+VT.trace_cap = MAX_PLIES + 1
+VT.n_tensor_parts = 13
+VT.off_current = <int>(<char*>&START.current - <char*>&START)
+VT.off_terminal = <int>(<char*>&START.terminal - <char*>&START)
+VT.off_chance = -1
+VT.start = &START
+VT.new_game = x_new_game
+VT.load_finish = x_load_finish
+VT.prepare_runs = x_prepare_runs
+VT.perft_start = x_perft_start
+VT.reseed = x_reseed
+VT.gen_legal = x_gen_legal
+VT.apply_move = x_apply_move
+VT.settle_rolls = x_settle_rolls
+VT.outcome = x_outcome
+VT.rank_keys = x_rank_keys
+VT.run_playouts = x_run_playouts
+VT.trace = x_trace
+VT.perft = x_perft
+VT.fill_tensor = x_fill_tensor
+VT.get_field = x_get_field
+VT.set_field = x_set_field
+VT.write_place = x_write_place
+RULES = PyCapsule_New(&VT, b"midgardc.rules", NULL)

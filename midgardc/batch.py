@@ -13,7 +13,14 @@ or a compiled ``Game`` already loaded). Its arrays
   last step (from the ranks, as ``State.returns()``: +1/-1 for two players, 0 each on a
   draw or a game stopped by the ply limit), else 0;
 * ``done`` / ``truncated`` uint8 ``[n]``: the game ended in the last step (truncated: it
-  was stopped by the spec's ply limit).
+  was stopped by the spec's ply limit);
+* ``final_obs`` float32 ``[n, players, size]`` (unless ``keep_final=False``): for a slot
+  whose game ended in the last step (``done[i]``), that game's last tensor as every seat
+  sees it, written before the slot's next game starts (other rows hold older games' ends).
+
+``reset(seed)`` seeds the batch again, ``reset_slots(which)`` starts the next game in some
+slots only, ``save()``/``restore()`` take the whole batch back to a point (games, counts,
+random stream, arrays), and ``observe_seats()`` gives every slot's tensor for every seat.
 
 ``step(actions)`` plays one legal action per game; then, in C without the GIL, for every
 game: the move, the dice (the game's own chance stream), the result, a new game when it
@@ -27,7 +34,8 @@ State API (``tests/test_batch.py`` does).
 from __future__ import annotations
 
 import time
-from typing import Optional, Union
+from dataclasses import dataclass
+from typing import Optional, Sequence, Union
 
 import numpy as np
 
@@ -39,10 +47,30 @@ from .runtime.rng import MASK, derive_seed
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
+@dataclass(frozen=True)
+class Saved:
+    """A batch at one point (``Batch.save``): its engine, the C state, copies of its arrays."""
+
+    engine: str
+    seed: int
+    core: tuple
+    arrays: tuple[np.ndarray, ...]
+
+
 class Batch:
-    def __init__(self, spec: Union[str, Game], n: int, variant: Optional[str] = None, players: Optional[int] = None, seed: int = 0, room: int = 512):
+    def __init__(
+        self,
+        spec: Union[str, Game],
+        n: int,
+        variant: Optional[str] = None,
+        players: Optional[int] = None,
+        seed: int = 0,
+        room: int = 512,
+        keep_final: bool = True,
+    ):
         """``room``: legal actions kept per game for ``step_random`` (beyond them, the draw
-        scans the game's mask; the memory is n * min(actions, room) ints)."""
+        scans the game's mask; the memory is n * min(actions, room) ints). ``keep_final``:
+        keep ``final_obs`` (n * players * size floats, written only when a game ends)."""
         if n < 1:
             raise ValueError("a batch holds at least one game")
         self.game = spec if isinstance(spec, Game) else load(spec, variant, engine="compiled", n_players=players)
@@ -70,12 +98,69 @@ class Batch:
             n, seed & MASK, [int(x) for x in facts.layout], places, counters, n_places, self.n_actions,
             self.obs, self.mask, self.rewards, self.done, self.truncated, self.player, room,
         )  # (the arrays are bound: every call writes into them)
+        self.final_obs: Optional[np.ndarray] = None
+        if keep_final:
+            self.final_obs = np.zeros((n, ir.n_players, self.schema.size), np.float32)
+            self._c.keep_final(self.final_obs)
+        self._module = module.__name__
         self._c.reset()
 
-    def reset(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every game starts its next game (its next seed); returns (obs, mask, player)."""
+    def reset(self, seed: Optional[int] = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every slot starts its next game (its next seed); with ``seed``, the batch is
+        seeded again: slot i plays game 0 of ``seed`` next, exactly as ``Batch(.., seed)``
+        starts, and ``step_random``'s draws restart. Returns (obs, mask, player)."""
+        if seed is not None:
+            self.seed = seed
+            self._c.reseed(seed & MASK)
         self._c.reset()
         return self.obs, self.mask, self.player
+
+    def reset_slots(self, which: Union[np.ndarray, Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Start the next game in some slots only: ``which`` is a bool array of n flags (the
+        ``done`` array as bools, say), or the slots' indices. Their observation, mask and
+        player are rewritten, their done, truncated and rewards zeroed; the other slots are
+        left as they are."""
+        arr = np.asarray(which)
+        if arr.dtype == bool:
+            flags = np.ascontiguousarray(arr, dtype=np.uint8)
+        else:
+            flags = np.zeros(self.n, np.uint8)
+            idx = arr.astype(np.intp).ravel()
+            if idx.size and (idx.min() < 0 or idx.max() >= self.n):
+                raise IndexError(f"slots 0..{self.n - 1}; got {sorted(set(idx.tolist()))}")
+            flags[idx] = 1
+        if flags.shape != (self.n,):
+            raise ValueError(f"one flag per game: shape ({self.n},), got {flags.shape}")
+        self._c.reset_slots(flags)
+        return self.obs, self.mask, self.player
+
+    def observe_seats(self, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """Every slot's tensor for every seat, float32 ``[n, players, size]`` (written into
+        ``out`` when given), each with what that seat may see."""
+        if out is None:
+            out = np.empty((self.n, self.game.ir.n_players, self.schema.size), np.float32)
+        self._c.observe_seats(out)
+        return out
+
+    def save(self) -> Saved:
+        """The whole batch now: every game, the games started, the random stream and copies
+        of the arrays; ``restore`` takes the batch back to it (any number of times)."""
+        arrays = tuple(a.copy() for a in self._arrays())
+        return Saved(self._module, self.seed, self._c.save(), arrays)
+
+    def restore(self, saved: Saved) -> None:
+        """Back to ``saved`` (a ``save()`` of a batch of the same game, size and room)."""
+        mine = self._arrays()
+        if saved.engine != self._module or [a.shape for a in mine] != [a.shape for a in saved.arrays]:
+            raise ValueError("a save of another batch (not this game, size and final_obs)")
+        self._c.restore(saved.core)  # (checked first: a refused save changes nothing)
+        self.seed = saved.seed
+        for a, kept in zip(mine, saved.arrays):
+            np.copyto(a, kept)
+
+    def _arrays(self) -> list[np.ndarray]:
+        out = [self.obs, self.mask, self.player, self.rewards, self.done, self.truncated]
+        return out + ([self.final_obs] if self.final_obs is not None else [])
 
     def step(self, actions: np.ndarray) -> Arrays:
         """Play ``actions`` (one legal action per game); returns (obs, mask, rewards, done,

@@ -15,19 +15,29 @@ from .ir.nodes import GameIR
 from .runtime.compiled import CompiledEngine
 from .runtime.game import ENGINES, Game
 from .runtime.interpreter import InterpretedEngine
-from .spec.lower import load_game_ir
+from .spec.ircache import load_ir
+
+#: The back end ``load`` and ``game_from_ir`` bring up when none is named: the compiled
+#: engine, as every speed-facing entry point (the research API, match, tournament, bench,
+#: perft): code that loads a game mostly plays many games with it. The interpreter, the
+#: reference, is there by name (``engine="interpreted"``), and the commands that look at
+#: one position (moves, show, replay, playthrough) default to it, as they never wait for
+#: a build.
+DEFAULT_ENGINE = "compiled"
 
 
-def load(spec_path: str, variant: Optional[str] = None, engine: str = "interpreted", force_build: bool = False, n_players: Optional[int] = None) -> Game:
+def load(spec_path: str, variant: Optional[str] = None, engine: str = DEFAULT_ENGINE, force_build: bool = False, n_players: Optional[int] = None) -> Game:
     """Load a spec (and variant, for ``n_players`` players: default the spec's default
-    count) and bring up the chosen back end."""
-    ir = load_game_ir(spec_path, variant, n_players)
+    count) and bring up the chosen back end (default: compiled, built and cached on first
+    use; ``engine="interpreted"`` for the reference). The IR of a spec loaded before comes
+    from its cache (``spec/ircache.py``), without the front end."""
+    ir = load_ir(spec_path, variant, n_players)
     return game_from_ir(ir, engine, force_build)
 
 
-def game_from_ir(ir: GameIR, engine: str = "interpreted", force_build: bool = False) -> Game:
-    """A ``Game`` over ``ir`` on the named back end; ``compiled`` builds its module first
-    (cached by content; ``force_build`` rebuilds it)."""
+def game_from_ir(ir: GameIR, engine: str = DEFAULT_ENGINE, force_build: bool = False) -> Game:
+    """A ``Game`` over ``ir`` on the named back end (default: compiled, as ``load``);
+    ``compiled`` builds its module first (cached by content; ``force_build`` rebuilds it)."""
     if engine == "interpreted":
         return Game(ir, InterpretedEngine(ir))
     if engine == "compiled":

@@ -47,6 +47,7 @@ class Mirror:
         if not self.state.is_terminal():
             return [0.0] * self.batch.game.ir.n_players, False, False
         result = self.state.returns(), True, bool(self.state.core.ply_limited)
+        self.final = self.state  # (what final_obs shows)
         self.new_game()
         return result
 
@@ -57,6 +58,16 @@ def _check(batch: Batch, mirrors: list[Mirror]) -> None:
         assert batch.player[i] == p
         assert np.flatnonzero(batch.mask[i]).tolist() == m.state.legal_move_ids()
         assert np.array_equal(batch.obs[i], python_tensor(m.state, p)), f"slot {i}, ply {m.state.ply()}"
+        if batch.done[i]:  # the finished game as every seat saw it, kept past the auto-reset
+            for seat in range(batch.game.ir.n_players):
+                assert np.array_equal(batch.final_obs[i, seat], python_tensor(m.final, seat)), f"slot {i}, seat {seat}"
+
+
+def _check_seats(batch: Batch, mirrors: list[Mirror]) -> None:
+    seats = batch.observe_seats()
+    for i, m in enumerate(mirrors):
+        for seat in range(batch.game.ir.n_players):
+            assert np.array_equal(seats[i, seat], python_tensor(m.state, seat)), f"slot {i}, seat {seat}"
 
 
 CASES.append(("specs/classics/connect-four.yaml", None, None, 60, 3))  # step_random beyond the kept legal actions
@@ -84,6 +95,8 @@ def test_a_batch_plays_the_games_of_the_state_api(spec, variant, players, steps,
                 _follow(m, batch, i)
                 ended += int(batch.done[i])
         _check(batch, mirrors)
+        if step % 17 == 0:
+            _check_seats(batch, mirrors)
     assert batch.games_started() == [m.k for m in mirrors]
     assert ended >= 3, "too few games ended: auto-reset untested"
 
@@ -95,16 +108,73 @@ def _position(core) -> tuple:
 def _follow(mirror: Mirror, batch: Batch, i: int) -> None:
     """Advance ``mirror`` by the move step_random() took in slot ``i``: a legal move whose
     result (dice rolled, a new game if it ended) is the slot's state, with the slot's
-    rewards and flags (after the last move of a game, several moves give the same new game)."""
+    rewards and flags (after the last move of a game, several moves give the same new game:
+    the one whose finished game is the slot's final_obs)."""
     now = _position(batch.core(i))
     shown = (batch.rewards[i].tolist(), bool(batch.done[i]), bool(batch.truncated[i]))
     for move in mirror.state.legal_move_ids():
         probe = Mirror.__new__(Mirror)
         probe.batch, probe.slot, probe.k, probe.state = mirror.batch, mirror.slot, mirror.k, mirror.state.clone()
-        if probe.play(move) == shown and _position(probe.state.core) == now:
-            mirror.state, mirror.k = probe.state, probe.k
+        if probe.play(move) == shown and _position(probe.state.core) == now and (not shown[1] or _final_shown(batch, i, probe.final)):
+            mirror.state, mirror.k, mirror.final = probe.state, probe.k, getattr(probe, "final", None)
             return
     raise AssertionError(f"slot {i}: no legal move gives the batch's state and result")
+
+
+SEEDED = [("specs/classics/connect-four.yaml", None, None), ("specs/magic-mids.yaml", None, 3)]  # (the second: dice)
+
+
+@pytest.mark.parametrize("spec,variant,players", SEEDED, ids=[Path(c[0]).stem for c in SEEDED])
+def test_reset_with_a_seed_slots_and_save_restore(spec, variant, players) -> None:
+    batch = Batch(str(ROOT / spec), 4, variant, players, seed=9)
+    for _ in range(7):
+        batch.step_random()
+    # reset(seed): the batch a new Batch(seed) is, and the same random steps after it
+    batch.reset(seed=4)
+    fresh = Batch(batch.game, 4, seed=4)
+    assert batch.games_started() == fresh.games_started() == [1] * 4 and batch.seed == 4
+    for _ in range(30):
+        for a, b in zip(batch._arrays(), fresh._arrays()):
+            assert np.array_equal(a, b)
+        batch.step_random()
+        fresh.step_random()
+    # save, step, restore: the same steps again, to the bit
+    saved = batch.save()
+    seen = []
+    for _ in range(25):
+        batch.step_random()
+        seen.append([a.copy() for a in batch._arrays()] + [batch.games_started()])
+    batch.restore(saved)
+    assert np.array_equal(batch.obs, saved.arrays[0])
+    for want in seen:
+        batch.step_random()
+        got = [a.copy() for a in batch._arrays()] + [batch.games_started()]
+        assert all(np.array_equal(x, y) for x, y in zip(got[:-1], want[:-1])) and got[-1] == want[-1]
+    with pytest.raises(ValueError, match="another batch"):
+        Batch(batch.game, 3).restore(saved)
+    # per-slot reset: the chosen slots start their next game, the others go on
+    mirrors = [Mirror.__new__(Mirror) for _ in range(4)]
+    for i, m in enumerate(mirrors):  # (replayed: each slot's current game from its seed and moves)
+        m.batch, m.slot, m.k = batch, i, batch.games_started()[i]
+    before = batch.obs.copy()
+    started = batch.games_started()
+    batch.reset_slots(np.array([False, True, False, True]))
+    assert batch.games_started() == [started[0], started[1] + 1, started[2], started[3] + 1]
+    assert np.array_equal(batch.obs[[0, 2]], before[[0, 2]])
+    for i in (1, 3):
+        m = mirrors[i]
+        m.new_game()
+        assert np.array_equal(batch.obs[i], python_tensor(m.state, m.state.current_player()))
+        assert np.flatnonzero(batch.mask[i]).tolist() == m.state.legal_move_ids()
+        assert not batch.done[i] and not batch.rewards[i].any()
+    batch.reset_slots([0])
+    assert batch.games_started()[0] == started[0] + 1
+    with pytest.raises(IndexError, match="slots 0..3"):
+        batch.reset_slots([4])
+
+
+def _final_shown(batch: Batch, i: int, final) -> bool:
+    return all(np.array_equal(batch.final_obs[i, seat], python_tensor(final, seat)) for seat in range(batch.game.ir.n_players))
 
 
 def test_illegal_actions_are_refused() -> None:

@@ -126,7 +126,7 @@ def test_show_draws_owners_kinds_and_the_roll() -> None:
     assert lines[7:12] == ["  5  . . . .", "  4  . . . .", "  3  . . M .", "  2  . L . .", "  1  S . . ."]
     assert "kinds (second grid): S small   M medium   L large" in result.stdout
     assert "last roll: A-A-A" in result.stdout and "red to move (roll due)" in result.stdout
-    state = load(MIDS).new_state()
+    state = load(MIDS, engine="interpreted").new_state()
     for m in moves.split():
         state.apply(m)
     assert state.to_json()["kinds"] == {"c3": "medium", "b2": "large", "a1": "small"}

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -115,6 +118,50 @@ def test_mcts_bot_plays_midgard_through_the_adapter():
         state.apply_action(action)
         plies += 1
     assert plies == 12 or state.is_terminal()
+
+
+@pytest.mark.parametrize("spec", ALL_SPECS, ids=os.path.basename)
+def test_games_and_states_pickle(spec):
+    # OpenSpiel's AlphaZero hands the game to its worker processes by pickle
+    game = load_game(spec, engine="interpreted")
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.num_distinct_actions() == game.num_distinct_actions()
+    a, b = game.new_initial_state(), again.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(6):
+        if a.is_terminal():
+            break
+        assert str(a) == str(b) and a.legal_actions() == b.legal_actions()
+        action = rng.choice([o for o, _ in a.chance_outcomes()] if a.is_chance_node() else a.legal_actions())
+        a.apply_action(action)
+        b.apply_action(action)
+    copied = pickle.loads(pickle.dumps(a))
+    assert copied.history() == a.history() and str(copied) == str(a)
+    assert copied.legal_actions() == a.legal_actions() and copied.is_terminal() == a.is_terminal()
+
+
+def test_a_pickled_game_loads_in_a_fresh_process_and_the_import_registers():
+    # a worker process unpickles the game before anything imports midgardc; and the
+    # game type is registered by importing midgardc.openspiel (OpenSpiel has no entry points)
+    game = load_game(TICTACTOE, engine="interpreted")
+    state = game.new_initial_state()
+    state.apply_action(4)
+    code = (
+        "import pickle, sys\n"
+        "game, state = pickle.loads(sys.stdin.buffer.read())\n"
+        "print(game.new_initial_state().legal_actions(), state.history())\n"
+        "import pyspiel, midgardc.openspiel\n"
+        "print(pyspiel.load_game(sys.argv[1]).num_distinct_actions())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(game)], input=pickle.dumps((game, state)), capture_output=True, check=True)
+    assert out.stdout.decode().split("\n")[:2] == [str(list(range(9))) + " [4]", "9"]
+
+
+def test_max_game_length_is_the_declared_horizon():
+    # OpenSpiel counts decisions: Connect Four's 42 cells; without a horizon, the safety stop
+    assert load_game(CONNECT4, engine="interpreted").max_game_length() == pyspiel.load_game("connect_four").max_game_length() == 42
+    game = load_game(MIDGARD, engine="interpreted")
+    assert game.mgame.ir.horizon is None and game.max_game_length() == game.mgame.ir.max_plies
 
 
 # -- the native games, move for move ---------------------------------------------------------

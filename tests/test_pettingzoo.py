@@ -57,7 +57,7 @@ GYM_CASES = [
 def test_gymnasium_check_env(spec, kwargs):
     env = midgardc.gymnasium.make(str(SPECS / spec), **kwargs)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # (advice only: unbounded Box, no registered env spec)
+        warnings.simplefilter("ignore")  # (advice only: no registered env spec)
         check_env(env, skip_render_check=True)
 
 
@@ -85,6 +85,43 @@ def test_gymnasium_episode_against_a_bot():
     assert terminated and reward == -1.0 and info["illegal_action"]
     with pytest.raises(ValueError, match="seat"):
         midgardc.gymnasium.make(str(SPECS / "classics" / "connect-four.yaml"), seat=2)
+
+
+def test_agent_names_are_configurable():
+    spec = str(SPECS / "classics" / "tic-tac-toe.yaml")
+    env = midgardc.pettingzoo.env(spec, agent_names="index")
+    assert env.possible_agents == ["player_0", "player_1"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # (api_test warns about other names)
+        warnings.filterwarnings("ignore", message=".*NumPy array")  # (the observation is a dict)
+        warnings.filterwarnings("ignore", message=".*spaces.box")
+        api_test(env, num_cycles=10, verbose_progress=False)
+    assert midgardc.pettingzoo.env(spec).possible_agents == ["x", "o"]
+    assert midgardc.pettingzoo.env(spec, agent_names=["me", "you"]).possible_agents == ["me", "you"]
+    for bad in ("seats", ["a"], ["a", "a"]):
+        with pytest.raises(ValueError, match="agent_names"):
+            midgardc.pettingzoo.env(spec, agent_names=bad)
+
+
+def test_gymnasium_registration_and_finite_bounds():
+    import gymnasium
+
+    env = gymnasium.make("midgardc/connect-four", opponent="greedy", seat=1)
+    space = env.observation_space
+    assert np.isfinite(space.low).all() and np.isfinite(space.high).all()
+    assert space.shape == midgardc.gymnasium.make(str(SPECS / "classics" / "connect-four.yaml")).observation_space.shape
+    obs, info = env.reset(seed=2)
+    done = False
+    while not done:
+        assert space.contains(obs)
+        obs, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        done = terminated or truncated
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(gymnasium.make("midgardc/leduc-poker").unwrapped, skip_render_check=True)
+    assert "midgardc/midgard" in gymnasium.registry and "midgardc/chess" in gymnasium.registry
+    pz = midgardc.pettingzoo.env(str(SPECS / "midgard.yaml")).observation_space("sea")["observation"]
+    assert np.isfinite(pz.low).all() and np.isfinite(pz.high).all()
 
 
 def test_loop_plays_a_game_to_its_end_and_renders_the_board():

@@ -93,6 +93,53 @@ def test_leduc_information_states_equal_the_native_games():
     assert game.max_chance_outcomes() == native.max_chance_outcomes() == 6
 
 
+def info_state_tensors(ours, native) -> list[tuple[tuple, tuple]]:
+    """(native tensor, our tensor) of the player to move at every decision node, walking
+    the two trees in step (the specs use the native games' action ids, deals included)."""
+    pairs = []
+
+    def walk(a, b) -> None:
+        assert a.is_terminal() == b.is_terminal() and a.is_chance_node() == b.is_chance_node()
+        if b.is_terminal():
+            return
+        if b.is_chance_node():
+            assert a.chance_outcomes() == b.chance_outcomes()
+        else:
+            p = b.current_player()
+            assert a.current_player() == p and a.legal_actions() == b.legal_actions()
+            pairs.append((tuple(b.information_state_tensor(p)), tuple(a.information_state_tensor(p))))
+        for action in b.legal_actions():
+            walk(a.child(action), b.child(action))
+
+    walk(ours.new_initial_state(), native.new_initial_state())
+    return pairs
+
+
+@pytest.mark.parametrize("spec,native,count", [(KUHN, "kuhn_poker", 12), (LEDUC, "leduc_poker", 936)], ids=["kuhn", "leduc"])
+def test_information_state_tensors_partition_as_the_native_games(spec, native, count):
+    # the observation would alias them (Leduc: 576 distinct observation tensors)
+    game, theirs = load_game(spec), pyspiel.load_game(native)
+    assert game.get_type().provides_information_state_tensor
+    assert game.max_game_length() == theirs.max_game_length()
+    pairs = info_state_tensors(game, theirs)
+    ours_distinct, native_distinct = {o for _, o in pairs}, {n for n, _ in pairs}
+    # one of ours per native information state and the other way round: the same partition
+    assert len(ours_distinct) == len(native_distinct) == len(set(pairs)) == count
+    assert {len(o) for o in ours_distinct} == {game.information_state_tensor_shape()[0]}
+
+
+def test_a_spec_without_a_declared_memory_has_no_information_state_tensor():
+    from midgardc.research.infostate import NoInformationState
+
+    game = load_game(str(SPECS / "midgard-vikings.yaml"), engine="interpreted")
+    assert not game.get_type().provides_information_state_tensor
+    state = game.new_initial_state()
+    with pytest.raises(NoInformationState, match="does not declare what a player remembers"):
+        state.information_state_tensor(0)
+    assert state.information_state_string(0)  # the string is still there
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+
+
 def test_cfr_plus_finds_kuhns_value():
     game = load_game(KUHN)
     solver = cfr.CFRPlusSolver(game)

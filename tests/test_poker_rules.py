@@ -193,6 +193,39 @@ def test_returns_must_be_zero_sum_and_in_bounds(tmp_path, engine):
     assert "adding up to 1, not 0" in str(err.value) and err.value.pos.line == 9
 
 
+# --------------------------------------------------------------- game.horizon and game.remembers
+
+
+@pytest.mark.parametrize(
+    "game, message, at",
+    [
+        ("horizon: 3, remembers: moves", None, ""),
+        ("horizon: 0", "game.horizon must be between 1", "0"),
+        ("max_plies: 5, horizon: 6", "more moves than game.max_plies 5", "6"),
+        ("remembers: moves", "needs game.horizon", "moves"),
+        ("horizon: 3, remembers: everything", "game.remembers must be one of moves", "everything"),
+    ],
+)
+def test_horizon_and_memory_are_checked(tmp_path, game, message, at):
+    path = tmp_path / "memory.yaml"
+    line = f"game: {{name: memory, players: [a, b], {game}}}"
+    path.write_text(
+        line + "\n"
+        "board: {topology: graph, nodes: [x]}\n"
+        "actions:\n  go: {}\n"
+        "ranking: {none: 0}\n",
+        encoding="utf-8",
+    )
+    if message is None:
+        ir = load(str(path)).ir
+        assert (ir.horizon, ir.remembers) == (3, "moves")
+        return
+    with pytest.raises(SpecError) as err:
+        load(str(path))
+    assert message in err.value.message
+    assert (err.value.pos.line, err.value.pos.col) == (1, line.rindex(at) + 1)  # at the value
+
+
 # --------------------------------------------------------------------------- the start: option
 
 

@@ -289,7 +289,7 @@ def test_every_construct_lowers(tmp_path: Path) -> None:
     assert [(r.label, [ir.board.cell_names[c] for c in r.cells]) for r in pr.regions] == [("Row one", ["a1", "b1", "c1"]), ("area 1 (left)", ["a1", "a2"])]
     assert pr.regions[1].marks == ((ir.board.cell_names.index("a1"), "capital"),)
     assert [t.name for t in pr.tracks] == ["score", "clock"] and pr.hide_hand
-    state = game_from_ir(ir).new_state(0)
+    state = game_from_ir(ir, "interpreted").new_state(0)
     state.apply("b1")
     root = _svg(state)
     texts = _texts(root)

@@ -249,7 +249,7 @@ def test_move_cells_follow_the_notation() -> None:
     state = game.new_state(0)
     move = state.legal_moves()[0]
     assert move_cells(game, move.id) == move.text.split("-") and len(move_cells(game, move.id)) == 2
-    meridian = load(MERIDIAN, n_players=2)
+    meridian = load(MERIDIAN, engine="interpreted", n_players=2)
     state = meridian.new_state(0)
     for m in state.legal_moves():
         cells = move_cells(meridian, m.id)

@@ -201,7 +201,7 @@ def test_the_dice_roll_is_shown_and_a_due_roll_is_said() -> None:
     """Issue 3: 'midgardc show' for a game with dice makes the roll visible."""
     from midgardc.runtime.game import replay
 
-    game = game_from_ir(load_game_ir(str(ROOT / "specs" / "magic-mids.yaml"), None))
+    game = game_from_ir(load_game_ir(str(ROOT / "specs" / "magic-mids.yaml"), None), "interpreted")
     rolled = ET.fromstring(render_svg(replay(game, ["roll:A-A-5", "S:d5", "roll:2-3-blank"])))
     texts = [t.text or "" for t in rolled.iter("{http://www.w3.org/2000/svg}text")]
     assert "yellow to move (move 2, roll 2-3-blank)" in texts
@@ -213,7 +213,7 @@ def test_stacks_are_drawn_with_owner_and_height() -> None:
     """Issue 3: 'midgardc show' shows stacks with heights and owners (Meridian, fig. A's 2-high tower)."""
     from midgardc.runtime.game import replay
 
-    game = game_from_ir(load_game_ir(str(ROOT / "specs" / "meridian.yaml"), None, 2))
+    game = game_from_ir(load_game_ir(str(ROOT / "specs" / "meridian.yaml"), None, 2), "interpreted")
     state = replay(game, ["9:9.4:3"])
     root = ET.fromstring(render_svg(state))
     cell = [el for el in _cells(root) if el.get("data-cell") == "9.4"][0]

@@ -7,10 +7,11 @@ One module per concern: build (validate, build, generate), matches (match, tourn
 report), position (replay, moves, show, perft), playthrough, bench, explain and watch (a
 match rerun at every save); common holds the helpers they share, group the command group
 they register on.
-Commands that look at single positions (replay, moves, show, perft) default to the
-interpreter, which needs no build; commands that play many games (match, bench) default
-to the compiled engine and fall back to the interpreter, with a note, when it cannot be
-had and was not asked for by name.
+Commands that look at single positions (replay, moves, show, playthrough) default to the
+interpreter, which needs no build; commands that play many games or search deep (match,
+tournament, bench, perft) default to the compiled engine, as the library's load() does,
+and fall back to the interpreter, with a note, when it cannot be had and was not asked
+for by name.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from ..cli_options import (
     variant_option,
 )
 from ..errors import MidgardcError
+from ..progress import progress, progress_option
 from ..runtime.game import Game
 from ..engines import game_from_ir
 from .common import _compiler, _load_ir, _open_game, _variants
@@ -25,6 +26,10 @@ from .group import cli
 
 
 # -- bench ----------------------------------------------------------------------------------
+
+#: The interpreter's share of a bench run, at most (seconds per run; the game running at
+#: the bound is finished): a slow game on the interpreter would otherwise run for minutes.
+DEFAULT_INTERPRETER_SECONDS = 30.0
 
 
 @cli.command()
@@ -62,6 +67,15 @@ from .group import cli
     "steps/s beside the random-playout plies/s. Repeat for several sizes (--batch 1 --batch 64 --batch 1024).",
 )
 @click.option("--steps", type=click.IntRange(min=1), default=200_000, show_default=True, help="With --batch: game steps per batch size (at least 20 calls).")
+@click.option(
+    "--interpreter-seconds",
+    type=click.FloatRange(min=0),
+    default=DEFAULT_INTERPRETER_SECONDS,
+    show_default=True,
+    metavar="S",
+    help="Stop each interpreter run after the game that passes S seconds and report its rate from the games it finished (0: no bound).",
+)
+@progress_option
 @json_option
 @click.pass_context
 def bench(
@@ -77,12 +91,16 @@ def bench(
     runs: int,
     batch_sizes: tuple[int, ...],
     steps: int,
+    interpreter_seconds: float,
+    show_progress: Optional[bool],
     as_json: bool,
 ) -> None:
     """Measure random playouts per second (and plies per second) of each engine.
 
     With one SPEC: a table for that game. With no SPEC (or --all): one table over every
-    spec under specs/ and each of its variants, in the same run.
+    spec under specs/ and each of its variants, in the same run. The interpreter's runs
+    are bounded by --interpreter-seconds (a slow game's rate then comes from fewer games,
+    as the output says) and show a progress bar on a terminal.
     """
     if every_spec or not specs:
         if not os.path.isdir("specs"):
@@ -98,7 +116,11 @@ def bench(
     if batch_sizes:
         _bench_batches(ctx, targets, list(batch_sizes), playouts or 10_000, steps, seed, runs, as_json)
         return
-    results = [_bench_one(ctx, spec, v, playouts, engine, seed, runs, n) for spec, v, n in targets]
+    results = []
+    for k, (spec, v, n) in enumerate(targets):
+        if len(targets) > 1:
+            click.echo(f"[{k + 1}/{len(targets)}] {spec}" + (f" [{v}]" if v else ""), err=True)
+        results.append(_bench_one(ctx, spec, v, playouts, engine, seed, runs, n, interpreter_seconds or None, show_progress))
     if len(results) == 1:
         _print_bench_one(results[0], as_json)
         return
@@ -108,7 +130,18 @@ def bench(
     _print_bench_table(results, seed, runs)
 
 
-def _bench_one(ctx: click.Context, spec: str, variant: Optional[str], playouts: Optional[int], engine: str, seed: int, runs: int, count: Optional[int] = None) -> dict:
+def _bench_one(
+    ctx: click.Context,
+    spec: str,
+    variant: Optional[str],
+    playouts: Optional[int],
+    engine: str,
+    seed: int,
+    runs: int,
+    count: Optional[int] = None,
+    limit: Optional[float] = DEFAULT_INTERPRETER_SECONDS,
+    show_progress: Optional[bool] = None,
+) -> dict:
     ir = _load_ir(spec, variant, count)
     rows: dict[str, dict] = {}
     if engine in ("compiled", "both"):
@@ -120,7 +153,7 @@ def _bench_one(ctx: click.Context, spec: str, variant: Optional[str], playouts: 
             n = playouts or 100
         else:
             n = min(playouts or 10_000, max(20, (playouts or 10_000) // 100))
-        rows["interpreted"] = _median_run(game_from_ir(ir, "interpreted"), n, seed, runs)
+        rows["interpreted"] = _median_run(game_from_ir(ir, "interpreted"), n, seed, runs, limit, show_progress)
     ratio = None
     if "compiled" in rows and "interpreted" in rows and rows["interpreted"]["playouts_per_s"]:
         ratio = round(rows["compiled"]["playouts_per_s"] / rows["interpreted"]["playouts_per_s"], 1)
@@ -159,8 +192,8 @@ def _bench_batches(ctx: click.Context, targets: list, sizes: list[int], playouts
         _echo_table(table)
 
 
-def _median_run(game: Game, n: int, seed: int, runs: int) -> dict:
-    measured = sorted((_measure(game, n, seed + k) for k in range(runs)), key=lambda r: r["playouts_per_s"])
+def _median_run(game: Game, n: int, seed: int, runs: int, limit: Optional[float] = None, show_progress: Optional[bool] = None) -> dict:
+    measured = sorted((_measure(game, n, seed + k, limit, show_progress) for k in range(runs)), key=lambda r: r["playouts_per_s"])
     return measured[len(measured) // 2]
 
 
@@ -177,6 +210,7 @@ def _print_bench_one(result: dict, as_json: bool) -> None:
     _echo_table(table)
     if result["ratio"] is not None:
         click.echo(f"compiled/interpreted: {result['ratio']}x playouts per second")
+    _echo_time_limits([result])
 
 
 def _print_bench_table(results: list[dict], seed: int, runs: int) -> None:
@@ -188,6 +222,19 @@ def _print_bench_table(results: list[dict], seed: int, runs: int) -> None:
             ratio = f"{r['ratio']:,.1f}x" if r["ratio"] is not None and name == "compiled" else ""
             table.append([os.path.relpath(r["spec"]), r["variant"] or "-", name, str(row["playouts"]), f"{row['playouts_per_s']:,.1f}", f"{row['plies_per_s']:,.0f}", f"{row['mean_plies']:.1f}", ratio])
     _echo_table(table, left=3)
+    _echo_time_limits(results)
+
+
+def _echo_time_limits(results: list[dict]) -> None:
+    """A line for each interpreter run that the time bound stopped early."""
+    for r in results:
+        row = r["engines"].get("interpreted")
+        if row and row.get("time_limited"):
+            label = os.path.relpath(r["spec"]) + (f" [{r['variant']}]" if r["variant"] else "")
+            click.echo(
+                f"note: {label}: the interpreter stopped at the time bound after {row['playouts']} of {row['asked']} playouts "
+                f"({row['seconds']:.1f}s); its rate is from the playouts it finished (--interpreter-seconds)"
+            )
 
 
 def _echo_table(table: list[list[str]], left: int = 1) -> None:
@@ -197,12 +244,25 @@ def _echo_table(table: list[list[str]], left: int = 1) -> None:
         click.echo("  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
 
 
-def _measure(game: Game, n: int, seed: int) -> dict:
+def _measure(game: Game, n: int, seed: int, limit: Optional[float] = None, show_progress: Optional[bool] = None) -> dict:
+    """One run of ``n`` playouts. The interpreter's run shows a progress bar (on a terminal,
+    or as asked) and, with a ``limit``, stops after the game that passes ``limit`` seconds."""
     started = time.perf_counter()
-    stats = game.engine.playouts(n, seed)
+    if game.engine_name == "interpreted":
+        with progress(n, show_progress, unit="playout") as tick:
+
+            def stop(_games: int) -> bool:
+                tick()
+                return limit is not None and time.perf_counter() - started >= limit
+
+            stats = game.engine.playouts(n, seed, stop=stop)
+    else:
+        stats = game.engine.playouts(n, seed)
     seconds = max(time.perf_counter() - started, 1e-9)
     return {
         "playouts": stats["games"],
+        "asked": n,
+        "time_limited": stats["games"] < n,
         "seconds": round(seconds, 4),
         "playouts_per_s": round(stats["games"] / seconds, 2),
         "plies_per_s": round(stats["plies"] / seconds, 1),

@@ -34,6 +34,8 @@ def validate(specs: tuple[str, ...], variant: Optional[str], player_count: Optio
     --player-count every player count the spec declares. Each good one prints "SPEC: ok"
     (or "SPEC [variant] (N players): ok"); errors go to stderr and the exit status is 1.
     """
+    from ..spec.lower import load_game_ir
+
     failed = False
     told: set[str] = set()  # a mistake shared by several variants or counts is told once
 
@@ -58,7 +60,7 @@ def validate(specs: tuple[str, ...], variant: Optional[str], player_count: Optio
                 continue
             for count in counts:
                 try:
-                    _load_ir(spec, target, count)
+                    load_game_ir(spec, target, count)  # the front end itself, never the IR cache
                 except MidgardcError as exc:
                     tell(exc)
                     continue
@@ -79,41 +81,58 @@ def _targets(spec: str, variant: Optional[str], all_variants: bool) -> list[Opti
 @click.option("--all-variants", "-a", is_flag=True, help="Build the base game and every variant, each for every player count.")
 @player_count_option
 @click.option("--force", "-f", is_flag=True, help="Rebuild even when the cache holds this exact engine.")
-def build(specs: tuple[str, ...], variant: Optional[str], all_variants: bool, player_count: Optional[int], force: bool) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Engines built at once, each in its own process (default: the number of cores).")
+def build(specs: tuple[str, ...], variant: Optional[str], all_variants: bool, player_count: Optional[int], force: bool, jobs: Optional[int]) -> None:
     """Generate the Cython source under generated/ and compile the engine (cached by content).
 
-    An engine is built per spec, variant and player count."""
+    An engine is built per spec, variant and player count, --jobs at a time. A line on
+    stderr says when each starts; its result line (on stdout) says how long it took,
+    whether it was compiled or found in the cache, and how many are done."""
     if variant and all_variants:
         raise click.UsageError("--variant and --all-variants cannot be used together")
-    compiler = _compiler()
+    _compiler()
+    from ..compiler.parallel import Target, build_many, default_jobs
+
     failed = False
+    targets: list[Target] = []
     for spec in specs:
         try:
-            targets = _targets(spec, variant, all_variants)
+            names = _targets(spec, variant, all_variants)
         except MidgardcError as exc:
             click.echo(str(exc), err=True)
             failed = True
             continue
-        for target in targets:
+        for target in names:
             try:
                 counts = _counts(spec, target) if all_variants and not player_count else [player_count]
             except MidgardcError as exc:
                 click.echo(str(exc), err=True)
                 failed = True
                 continue
-            for count in counts:
-                try:
-                    ir = _load_ir(spec, target, count)
-                    started = time.perf_counter()
-                    path = compiler.write_generated(ir)
-                    compiler.build_engine(ir, force=force)
-                    took = time.perf_counter() - started
-                except MidgardcError as exc:
-                    click.echo(str(exc), err=True)
-                    failed = True
-                    continue
-                click.echo(f"{_label(spec, target, count)}: ok ({path}, {took:.1f}s)")
-    if failed:
+            targets += [Target(spec, target, count) for count in counts]
+    jobs = jobs or default_jobs()
+    total = len(targets)
+    if total > 1:
+        click.echo(f"building {total} engines, {min(jobs, total)} at a time", err=True)
+    started = time.perf_counter()
+
+    def on_start(target: Target, i: int) -> None:
+        click.echo(f"[started {i}/{total}] {target.label}", err=True)
+
+    def on_finish(outcome: Any, k: int) -> None:
+        if outcome.ok:
+            how = "cached" if outcome.cached else "compiled"
+            click.echo(f"{outcome.target.label}: ok ({outcome.source}, {outcome.seconds:.1f}s, {how}) [done {k}/{total}]")
+        else:
+            click.echo(outcome.error, err=True)
+            click.echo(f"{outcome.target.label}: failed [done {k}/{total}]", err=True)
+
+    outcomes = build_many(targets, jobs, force=force, write_source=True, on_start=on_start, on_finish=on_finish)
+    bad = sum(not o.ok for o in outcomes)
+    if total > 1:
+        cached = sum(o.ok and o.cached for o in outcomes)
+        click.echo(f"{total - bad} of {total} engines ready in {time.perf_counter() - started:.1f}s ({total - bad - cached} compiled, {cached} from the cache, {bad} failed)", err=True)
+    if failed or bad:
         sys.exit(EXIT_USER)
 
 

@@ -24,9 +24,10 @@ def _label(spec: str, variant: Optional[str], count: Optional[int] = None) -> st
 
 
 def _load_ir(spec: str, variant: Optional[str], count: Optional[int] = None) -> GameIR:
-    from ..spec.lower import load_game_ir
+    """The spec's IR (from the IR cache when the spec and the front end are unchanged)."""
+    from ..spec.ircache import load_ir
 
-    return load_game_ir(spec, variant, count)
+    return load_ir(spec, variant, count)
 
 
 def _counts(spec: str, variant: Optional[str]) -> list[Optional[int]]:
@@ -60,11 +61,26 @@ def _open_game(ctx: click.Context, ir: GameIR, engine: str, position: Optional[s
     return game
 
 
+def _open_compiled(ir: GameIR) -> Game:
+    """The compiled game; a build (a miss in the cache) is announced on stderr first."""
+    from ..progress import building
+
+    try:
+        from ..compiler.build import is_cached
+    except ImportError:  # no compiler here: game_from_ir says so, as it always has
+        return game_from_ir(ir, "compiled")
+    if is_cached(ir):
+        return game_from_ir(ir, "compiled")
+    what = f"the compiled engine of {ir.name}" + (f" [{ir.variant}]" if ir.variant else "") + (f" ({ir.n_players} players)" if ir.player_counts else "")
+    with building(what):
+        return game_from_ir(ir, "compiled")
+
+
 def _open_engine(ctx: click.Context, ir: GameIR, engine: str) -> Game:
     if engine != "compiled":
         return game_from_ir(ir, engine)
     try:
-        return game_from_ir(ir, "compiled")
+        return _open_compiled(ir)
     except ModuleNotFoundError as exc:
         if exc.name != COMPILED_MODULE:
             raise

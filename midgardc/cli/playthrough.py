@@ -17,6 +17,8 @@ from ..cli_options import (
 )
 from ..errors import MidgardcError
 from ..fileio import write_atomic
+from ..ir.nodes import GameIR
+from ..progress import progress, progress_option
 from .common import _compiler, _load_ir, _open_game, _read_text
 from .group import cli
 
@@ -38,6 +40,7 @@ GOLDEN_DIR = os.path.join("tests", "playthroughs")
 @click.option("--all", "every_spec", is_flag=True, help="Every spec under specs/, each variant and player count: compare with the golden files (exit 1 on a difference).")
 @click.option("--update", is_flag=True, help="With --all: rewrite the golden files (and remove those of specs that are gone); review the diff.")
 @click.option("--dir", "golden_dir", type=click.Path(file_okay=False), default=GOLDEN_DIR, show_default=True, metavar="DIR", help="Where the golden files live (with --all).")
+@progress_option
 @click.pass_context
 def playthrough(
     ctx: click.Context,
@@ -52,12 +55,14 @@ def playthrough(
     every_spec: bool,
     update: bool,
     golden_dir: str,
+    show_progress: Optional[bool],
 ) -> None:
     """Write one random game step by step: boards, legal moves, observations, moves, result.
 
     The game is the back end's own random playout from --seed, so both engines must write
     exactly the same text. With --all the golden files under tests/playthroughs/ (one per
     spec, variant and player count, seed 0) are checked, or rewritten with --update.
+    What it is playing, and (on a terminal) the steps played so far, go to stderr.
     """
     from ..runtime.playthrough import DEFAULT_DETAIL, Detail, playthrough as write_playthrough
 
@@ -69,8 +74,11 @@ def playthrough(
             raise MidgardcError("name a SPEC, or use --all for every spec under specs/")
         if update or ctx.get_parameter_source("golden_dir") == click.core.ParameterSource.COMMANDLINE:
             raise MidgardcError(f"{'--update' if update else '--dir'} goes with --all (for one spec, use --out FILE)")
-        game = _open_game(ctx, _load_ir(spec, variant, player_count), engine)
-        text = write_playthrough(game, seed, detail=detail)
+        ir = _load_ir(spec, variant, player_count)
+        game = _open_game(ctx, ir, engine)
+        click.echo(f"playthrough: {_what(spec, ir)}, seed {seed}, on the {game.engine_name} engine", err=True)
+        with progress(None, show_progress, unit="step", desc="playing") as tick:
+            text = write_playthrough(game, seed, detail=detail, on_step=tick)
         if out is None:
             click.echo(text, nl=False)
         else:
@@ -81,10 +89,15 @@ def playthrough(
     if fixed:
         given = ", ".join("SPEC" if n == "spec" else "--" + n.replace("_", "-") for n in fixed)
         raise MidgardcError(f"--all uses the golden settings (every spec, seed 0, the default detail); drop {given}")
-    _golden_playthroughs(ctx, engine, golden_dir, update)
+    _golden_playthroughs(ctx, engine, golden_dir, update, show_progress)
 
 
-def _golden_playthroughs(ctx: click.Context, engine: str, golden_dir: str, update: bool) -> None:
+def _what(spec: str, ir: GameIR) -> str:
+    """``SPEC [variant] (N players)``: the game a playthrough plays."""
+    return spec + (f" [{ir.variant}]" if ir.variant else "") + (f" ({ir.n_players} players)" if ir.player_counts else "")
+
+
+def _golden_playthroughs(ctx: click.Context, engine: str, golden_dir: str, update: bool, show_progress: Optional[bool] = None) -> None:
     from ..runtime.playthrough import GOLDEN_SEED, first_difference, golden_files, golden_targets, playthrough as write_playthrough
 
     if not os.path.isdir("specs"):
@@ -96,10 +109,12 @@ def _golden_playthroughs(ctx: click.Context, engine: str, golden_dir: str, updat
     stray = [name for name in golden_files(golden_dir) if name not in wanted] if os.path.isdir(golden_dir) else []
     problems: list[str] = []
     written = 0
-    for name, target in wanted.items():
+    for k, (name, target) in enumerate(wanted.items()):
         path = os.path.join(golden_dir, name)
         game = _open_game(ctx, _load_ir(target.spec, target.variant, target.count), engine)
-        text = write_playthrough(game, GOLDEN_SEED)
+        click.echo(f"[{k + 1}/{len(wanted)}] {name} ({game.engine_name})", err=True)
+        with progress(None, show_progress, unit="step", desc="playing") as tick:
+            text = write_playthrough(game, GOLDEN_SEED, on_step=tick)
         old = _read_text(path)
         if old == text:
             continue

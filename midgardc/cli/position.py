@@ -201,7 +201,7 @@ def show(ctx: click.Context, spec: str, moves: str, variant: Optional[str], play
 @click.option("--depth", "-d", type=click.IntRange(min=1), required=True, help="Count move sequences of every length 1..N.")
 @variant_option
 @player_count_option
-@engine_option("interpreted")
+@engine_option("compiled", "Falls back to the interpreter, with a note, if the compiled engine is unavailable.")
 @position_option
 @moves_option
 @click.pass_context
@@ -212,7 +212,8 @@ def perft(ctx: click.Context, spec: str, depth: int, variant: Optional[str], pla
     before the depth adds nothing there). A roll's outcomes count as moves, one branch
     each (not weighted by probability). Counted from the start, from --position, and
     after --moves. Both engines must give the same counts; a difference is a bug in one
-    of them.
+    of them. The compiled engine is the default (a deep count on the interpreter takes
+    hours); --engine interpreted counts with the reference.
     """
     from ..runtime.game import perft as count
 

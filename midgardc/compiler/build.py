@@ -7,8 +7,11 @@
   ``generated/elsewhere/``, keyed by its path, so it never replaces a committed source.
 * ``check_generated``: regenerate every spec and variant under ``specs/`` in memory and
   report stale, missing and extra files in ``generated/``.
-* ``build_engine(ir)``: the compiled extension module, cached by content hash in
-  ``$MIDGARDC_CACHE`` (else ``$XDG_CACHE_HOME/midgardc``, else ``~/.cache/midgardc``).
+* ``build_engine(ir)``: the compiled extension module, cached in ``$MIDGARDC_CACHE``
+  (else ``$XDG_CACHE_HOME/midgardc``, else ``~/.cache/midgardc``) under a key computed
+  from the IR, the generator's code and the build settings without rendering the source
+  (``cachekey.py``), so opening a cached engine costs no template rendering; only a
+  miss renders and compiles.
 
 A build runs in a child process inside a scratch directory of the cache; only a finished
 module is renamed into place (with its sha256 beside it), under a per-module lock. A
@@ -37,11 +40,13 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
+from ..codedigest import cache_dir  # (here too: callers know it as build.cache_dir)
 from ..errors import BuildError, MidgardcError
 from ..ir.nodes import GameIR
-from . import codegen
+from .. import engine as engine_sources
+from .cachekey import cache_key
 
 #: C compiler flags. Portable on purpose: no -march=native (a cache may be shared, and CI
 #: machines differ from users'). -g0 drops debug info from the large generated C file.
@@ -59,7 +64,7 @@ DIRECTIVES = {
     "initializedcheck": False,
 }
 #: Bump when the way modules are built changes, so old cache entries are not reused.
-BUILD_FORMAT = 1
+BUILD_FORMAT = 2  # 2: the rules module and the generic engine (midgardc/engine), cython + cc called directly
 DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_buildext.py")
 SPEC_SUFFIXES = (".yaml", ".yml")
 STALE_SCRATCH_SECONDS = 6 * 3600
@@ -69,7 +74,11 @@ STALE_SCRATCH_SECONDS = 6 * 3600
 
 
 def generate_source(ir: GameIR) -> str:
-    """The Cython source of ``ir``'s compiled engine."""
+    """The Cython source of ``ir``'s compiled engine. (The generator is imported here, not
+    at the top: opening a cached engine needs neither it nor Jinja2.) Nothing here may
+    change the text: this file is not in the cache key's generator digest (cachekey.py)."""
+    from . import codegen
+
     return codegen.generate_module(ir)
 
 
@@ -298,17 +307,6 @@ def write_all_generated(specs_dir: str = "specs", root: str = "generated") -> li
 # --------------------------------------------------------------------------- the module cache
 
 
-def cache_dir() -> Path:
-    """Where compiled engines live: $MIDGARDC_CACHE, $XDG_CACHE_HOME/midgardc or ~/.cache/midgardc."""
-    env = os.environ.get("MIDGARDC_CACHE")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg:
-        return Path(xdg).expanduser() / "midgardc"
-    return Path.home() / ".cache" / "midgardc"
-
-
 def _cython_version() -> str:
     try:
         import Cython
@@ -388,27 +386,30 @@ def host_cflags() -> tuple[str, ...]:
     return flags
 
 
-def build_key(text: str) -> str:
-    """sha256 of everything that determines the compiled module."""
-    h = hashlib.sha256()
-    for part in (
-        text,
-        f"cython {_cython_version()}",
-        f"python {sys.version} {sys.implementation.cache_tag} {_ext_suffix()} {platform.machine()}",
-        f"cflags {' '.join(CFLAGS + host_cflags())} msvc {' '.join(MSVC_FLAGS)}",
-        f"directives {json.dumps(DIRECTIVES, sort_keys=True)}",
-        f"format {BUILD_FORMAT}",
-    ):
-        h.update(part.encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()
+def build_settings() -> str:
+    """How modules are compiled here, as text for the cache key: Cython and Python
+    versions, the C flags, the directives and BUILD_FORMAT."""
+    return "\0".join(
+        (
+            f"cython {_cython_version()}",
+            f"python {sys.version} {sys.implementation.cache_tag} {_ext_suffix()} {platform.machine()}",
+            f"cflags {' '.join(CFLAGS + host_cflags())} msvc {' '.join(MSVC_FLAGS)}",
+            f"directives {json.dumps(DIRECTIVES, sort_keys=True)}",
+            f"format {BUILD_FORMAT}",
+        )
+    )
 
 
-def module_name(ir: GameIR, text: Optional[str] = None) -> str:
+def build_key(ir: GameIR) -> str:
+    """sha256 of everything that determines ``ir``'s compiled module, found without
+    rendering its source (``cachekey``: the IR, the generator's code, build_settings())."""
+    return cache_key(ir, build_settings())
+
+
+def module_name(ir: GameIR) -> str:
     """``mgc_<game>_<hash16>``: an importable name that changes with the content."""
-    text = generate_source(ir) if text is None else text
     game = "".join(ch if ch.isalnum() else "_" for ch in ir.name)
-    return f"mgc_{game}_{build_key(text)[:16]}"
+    return f"mgc_{game}_{build_key(ir)[:16]}"
 
 
 def _sha256_file(path: Path) -> str:
@@ -530,41 +531,97 @@ def _load(name: str, path: Path):
     return module
 
 
-def build_engine(ir: GameIR, force: bool = False):
-    """The compiled engine module for ``ir``, built on first use and cached by content."""
+def _cached_module(source: Callable[[], str], name: str, what: str, force: bool):
+    """The extension module ``name``: loaded, else built into the cache (under its lock)
+    from ``source()`` (called only on a miss: rendering a game's source takes seconds)
+    and loaded."""
+    if not force and name in sys.modules:
+        return sys.modules[name]
+    cache = cache_dir()
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BuildError(f"cannot create the engine cache {cache}: {exc.strerror or exc}", hint="set MIDGARDC_CACHE to a writable directory") from None
+    so = cache / f"{name}{_ext_suffix()}"
+    digest = cache / f"{name}{_ext_suffix()}.sha256"
+    try:
+        open(cache / f"{name}.lock", "a+b").close()
+    except OSError as exc:  # a read-only cache (shared, or on a read-only mount): usable if it holds the module
+        if force or not _cache_valid(so, digest):
+            raise BuildError(f"cannot write to the engine cache {cache}: {exc.strerror or exc}", hint="set MIDGARDC_CACHE to a writable directory") from None
+        return _load(name, so)
+    _clean_scratch(cache)
+    with _locked(cache / f"{name}.lock"):
+        if force or not _cache_valid(so, digest):
+            _compile(source(), name, cache, so, digest, what)
+    try:
+        return _load(name, so)
+    except ImportError:
+        # A cached module that verifies but does not load: rebuild it once.
+        with _locked(cache / f"{name}.lock"):
+            _compile(source(), name, cache, so, digest, what)
+        try:
+            return _load(name, so)
+        except ImportError as exc:
+            raise BuildError(f"the compiled engine for {what} does not load: {exc}") from None
+
+
+def generic_module_name(text: Optional[str] = None) -> str:
+    """``midgardc_generic_<hash16>``: the generic engine's importable name, which changes
+    with its source (midgardc/engine/generic.pyx with the table's text, vtable.pxi, in
+    it) and with build_settings() (flags, Cython and Python versions, BUILD_FORMAT)."""
+    text = engine_sources.generic_source() if text is None else text
+    h = hashlib.sha256()
+    for part in (text, build_settings()):
+        h.update(part.encode("utf-8"))
+        h.update(b"\0")
+    return f"midgardc_generic_{h.hexdigest()[:16]}"
+
+
+def build_generic(force: bool = False):
+    """The generic engine module (midgardc/engine/generic.pyx): compiled once per
+    midgardc version and shared by every game's rules module."""
+    try:
+        text = engine_sources.generic_source()
+        return _cached_module(lambda: text, generic_module_name(text), "the generic engine (once, for every game)", force)
+    except MidgardcError:
+        raise
+    except OSError as exc:
+        raise BuildError(f"building the generic engine failed: {exc}") from None
+
+
+def _in_cache(name: str) -> bool:
+    so = cache_dir() / f"{name}{_ext_suffix()}"
+    return _cache_valid(so, Path(f"{so}.sha256"))
+
+
+def is_cached(ir: GameIR) -> bool:
+    """Whether the cache holds ``ir``'s rules module and the generic engine, whole (so
+    build_engine() will only load them)."""
+    return _in_cache(module_name(ir)) and _in_cache(generic_module_name())
+
+
+#: rules module name -> its Engine (the generic module's view of it)
+_ENGINES: dict[str, object] = {}
+
+
+def build_engine(ir: GameIR, force: bool = False, text: Optional[str] = None):
+    """The compiled engine for ``ir``: its rules module (built on first use and cached
+    under a key computed from the IR, cachekey.py) behind the generic engine's
+    ``Engine``, which has the protocol a whole generated module had (Core, playouts,
+    rollouts, perft, playout_trace, write_tensor, Batch, mcts_search, mcts_search_set;
+    INFO, GAME... from the rules module). ``text``: the rules module's source when the
+    caller has rendered it already (else rendered on a miss)."""
     what = f"{ir.name}" + (f" (variant {ir.variant})" if ir.variant else "")
     try:
-        text = generate_source(ir)
-        name = module_name(ir, text)
-        if not force and name in sys.modules:
-            return sys.modules[name]
-        cache = cache_dir()
-        try:
-            cache.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise BuildError(f"cannot create the engine cache {cache}: {exc.strerror or exc}", hint="set MIDGARDC_CACHE to a writable directory") from None
-        so = cache / f"{name}{_ext_suffix()}"
-        digest = cache / f"{name}{_ext_suffix()}.sha256"
-        try:
-            open(cache / f"{name}.lock", "a+b").close()
-        except OSError as exc:  # a read-only cache (shared, or on a read-only mount): usable if it holds the module
-            if force or not _cache_valid(so, digest):
-                raise BuildError(f"cannot write to the engine cache {cache}: {exc.strerror or exc}", hint="set MIDGARDC_CACHE to a writable directory") from None
-            return _load(name, so)
-        _clean_scratch(cache)
-        with _locked(cache / f"{name}.lock"):
-            if force or not _cache_valid(so, digest):
-                _compile(text, name, cache, so, digest, what)
-        try:
-            return _load(name, so)
-        except ImportError:
-            # A cached module that verifies but does not load: rebuild it once.
-            with _locked(cache / f"{name}.lock"):
-                _compile(text, name, cache, so, digest, what)
-            try:
-                return _load(name, so)
-            except ImportError as exc:
-                raise BuildError(f"the compiled engine for {what} does not load: {exc}") from None
+        name = module_name(ir)
+        if not force and name in _ENGINES:
+            return _ENGINES[name]
+        rules = _cached_module(lambda: generate_source(ir) if text is None else text, name, what, force)
+        generic = build_generic()
+        engine = generic.Engine(rules)
+        _ENGINES[name] = engine
+        return engine
     except MidgardcError:
         raise
     except OSError as exc:

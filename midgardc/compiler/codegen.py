@@ -61,7 +61,8 @@ from .emit.moves import Moves
 from .emit.regions import Regions
 from .emit.zones import zone_facts
 from .emit.history import history_facts
-from .tensor import generate_batch, generate_tensor
+from ..engine import vtable_text
+from .tensor import generate_batch, generate_tensor, tensor_facts
 
 #: The order of the sections in a generated module.
 SECTIONS = (
@@ -89,10 +90,10 @@ SECTIONS = (
     "ranking",
     "moves",
     "playouts",
-    "core",
     "tensor",  # observation tensors written in C (compiler/tensor.py)
-    "batch",  # B games stepped at once (midgardc/batch.py)
-    "mcts",
+    "batch",  # what batches of games (midgardc/batch.py) need of the state
+    "mcts",  # what the MCTS player's search needs of the game (its odds of rolls)
+    "export",  # the table of entry points the generic engine calls (midgardc/engine/)
 )
 
 
@@ -472,8 +473,10 @@ def generate_playouts(g: Generator) -> str:
     return render("playouts.pyx.j2", **g.context())
 
 
-def generate_core(g: Generator) -> str:
-    return render("core.pyx.j2", **g.context(), keys=g.rank_keys)
+def generate_export(g: Generator) -> str:
+    """The rules' table (midgardc/engine/vtable.pxi, copied in verbatim) and its entry
+    points: what the generic engine calls."""
+    return render("export.pyx.j2", **g.context(), vtable=vtable_text().rstrip("\n"), tensor=tensor_facts(g.ir))
 
 
 _GENERATORS = {
@@ -501,10 +504,10 @@ _GENERATORS = {
     "ranking": generate_ranking,
     "moves": generate_moves,
     "playouts": generate_playouts,
-    "core": generate_core,
+    "export": generate_export,
     "tensor": generate_tensor,
     "batch": generate_batch,
-    "mcts": lambda g: render("mcts.pyx.j2", **g.context()),  # the MCTS player's search in C
+    "mcts": lambda g: render("mcts.pyx.j2", **g.context()),  # the odds MCTS draws rolls by
 }
 
 

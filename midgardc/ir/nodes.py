@@ -552,6 +552,11 @@ class GameIR:
     # per-player properties (player_props:): name -> value per player (ints, dirs, cells)
     player_props: tuple[tuple[str, tuple[int, ...]], ...] = ()
     max_plies: int = 10000
+    # game.horizon: the most moves any game takes (a proved bound; None: not declared)
+    horizon: Optional[int] = None
+    # game.remembers: what a player's information state holds ("moves": what it sees now
+    # and every move as it saw it; None: not declared, no information-state tensor)
+    remembers: Optional[str] = None
     chance: Optional[ChanceIR] = None  # dice rolled at the start of every turn
     # stacks: a cell holds a piece and a height (pieces stacked there); True when the spec
     # reads or sets heights, so the compiled state carries the height layer

@@ -9,9 +9,13 @@ chance node with the roll's exact outcome probabilities.
 Hidden information: what a player sees is ``State.observation(player)`` (the
 information-state string: the observation with the moves as that player saw them; the
 observation string: the same without the moves; the observation tensor:
-``midgardc.research.tensor``). A shuffled pile nobody may see (``ordered: true,
-visible: none``) is dealt one item at a time through chance nodes with exact
-probabilities (``midgardc.research.deals``), so CFR sees the whole tree of a card game;
+``midgardc.research.tensor``; the information-state tensor: ``midgardc.research.infostate``,
+only for a spec that declares ``game.remembers``, else an error). ``max_game_length()`` is
+``game.horizon``, else ``max_plies``. A game pickles as its string.
+
+A shuffled pile nobody may see (``ordered: true, visible: none``) is dealt one item at a
+time through chance nodes with exact probabilities (``midgardc.research.deals``), so CFR
+sees the whole tree of a card game;
 other hidden shuffles (decks, piles a player sees) are decided by the ``seed`` parameter.
 Returns are the State's: from ranks, or a ``returns:`` spec's payoff counter (chips),
 whose ``min``/``max`` are the game's utilities.
@@ -30,6 +34,7 @@ from midgardc.runtime.game import Game, State
 from midgardc.engines import load
 from midgardc.runtime.observe import may_hide
 from midgardc.research.deals import Deals, Dealing, lazy_piles
+from midgardc.research.infostate import info_layout, information_state_tensor
 from midgardc.research.tensor import observation_tensor, schema
 
 SHORT_NAME = "python_midgardc"
@@ -58,7 +63,7 @@ def _game_type(ir: Any, hidden: bool, dealt: bool) -> "pyspiel.GameType":
         max_num_players=n,
         min_num_players=n,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=ir.remembers is not None,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=dict(_PARAMS),
@@ -80,7 +85,6 @@ class MidgardcGame(pyspiel.Game):
         ir = game.ir
         self.schema = schema(ir)
         hidden = may_hide(ir)
-        chance_plies = ir.max_plies if ir.chance is not None else 0
         lazy = lazy_piles(ir)
         self.deals = Deals(game, self.seed, lazy) if lazy else None
         self.root: Any = None  # the initial state (a State, or a Dealing), made on first use
@@ -96,7 +100,9 @@ class MidgardcGame(pyspiel.Game):
             min_utility=lo,
             max_utility=hi,
             utility_sum=0.0 if ir.n_players > 1 else None,
-            max_game_length=ir.max_plies + chance_plies + 1 + (self.deals.n_items if self.deals else 0),
+            # OpenSpiel counts decisions, not chance nodes: the declared horizon, or else
+            # the safety stop (the only bound the engine guarantees)
+            max_game_length=ir.horizon if ir.horizon is not None else ir.max_plies,
         )
         super().__init__(_game_type(ir, hidden, bool(lazy)), info, p)
 
@@ -107,6 +113,13 @@ class MidgardcGame(pyspiel.Game):
 
     def new_initial_state(self) -> "MidgardcState":
         return MidgardcState(self)
+
+    def __reduce__(self) -> tuple:
+        # pyspiel's own pickling rebuilds the C++ game but not this Python object's
+        # attributes, so an unpickled game could not make a state (OpenSpiel's AlphaZero
+        # hands its game to worker processes by pickle): pickle as the game's string,
+        # loaded again through this module (whose import registers the game type)
+        return (game_from_string, (str(self),))
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> "MidgardcObserver":
         return MidgardcObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
@@ -262,20 +275,34 @@ def _replayed(key: tuple, seed: int, actions: list[int]) -> _Holder:
 
 
 class MidgardcObserver:
-    """OpenSpiel's PyObserver for a spec: the tensor of ``midgardc.research.tensor``; the
-    string is the player's observation as JSON (with the moves it saw when perfect recall
-    is asked for)."""
+    """OpenSpiel's PyObserver for a spec. Without perfect recall: the observation tensor of
+    ``midgardc.research.tensor``. With it (the information state): the perfect-recall
+    tensor of ``midgardc.research.infostate`` when the spec declares what a player
+    remembers; otherwise writing the tensor fails with ``NoInformationState``, since the
+    observation would alias information states. The string is the player's observation
+    as JSON (with the moves it saw when perfect recall is asked for)."""
 
     def __init__(self, game: MidgardcGame, iig_obs_type: Any, params: Any):
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.game = game
         self.schema = game.schema
+        if self.perfect_recall and game.mgame.ir.remembers is None:
+            self.schema = None  # (set_from says why there is no tensor)
+            self.tensor = np.zeros(0, np.float32)
+            self.dict = {}
+            return
+        if self.perfect_recall:
+            self.schema = info_layout(game.mgame).schema
         self.tensor = np.zeros(self.schema.size, np.float32)
         self.dict = {p.name: self.schema.view(self.tensor, p.name) for p in self.schema.parts}
 
     def set_from(self, state: MidgardcState, player: int) -> None:
-        observation_tensor(state.mstate, player, self.tensor)
+        if not self.perfect_recall:
+            observation_tensor(state.mstate, player, self.tensor)
+        else:
+            information_state_tensor(state.mstate, player, self.tensor)
 
     def string_from(self, state: MidgardcState, player: int) -> str:
         obs = state.mstate.observation(player)
@@ -286,7 +313,7 @@ class MidgardcObserver:
 
 def _registered_type() -> "pyspiel.GameType":
     """The type the registry lists (any player count); each game carries its own exact type."""
-    t = _game_type(type("AnyIR", (), {"n_players": 2, "chance": None})(), True, True)
+    t = _game_type(type("AnyIR", (), {"n_players": 2, "chance": None, "remembers": None})(), True, True)
     return pyspiel.GameType(
         short_name=t.short_name, long_name=t.long_name, dynamics=t.dynamics, chance_mode=t.chance_mode,
         information=t.information, utility=pyspiel.GameType.Utility.GENERAL_SUM, reward_model=t.reward_model,
@@ -298,6 +325,11 @@ def _registered_type() -> "pyspiel.GameType":
 
 if SHORT_NAME not in pyspiel.registered_names():
     pyspiel.register_game(_registered_type(), MidgardcGame)
+
+
+def game_from_string(text: str) -> "pyspiel.Game":
+    """The game a ``python_midgardc(...)`` string names (what a pickled game loads as)."""
+    return pyspiel.load_game(text)
 
 
 def load_game(spec_path: str, variant: Optional[str] = None, players: Optional[int] = None, engine: str = "compiled", seed: int = 0) -> "pyspiel.Game":

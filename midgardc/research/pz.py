@@ -1,6 +1,7 @@
 """Any spec as a PettingZoo AEC environment (``midgardc.research.pettingzoo_env``).
 
-Agents are the spec's players (by name). Each observation is a dict: ``"observation"``, the
+Agents are the spec's players (by name; ``agent_names="index"`` names them ``player_0``,
+``player_1``, ... as PettingZoo's conventions do, or pass a list). Each observation is a dict: ``"observation"``, the
 player's float32 tensor (``midgardc.research.tensor``, a Box of the schema's size), and
 ``"action_mask"``, an int8 Box over the player moves (``GameIR.n_action_moves``: action ids
 are the engine's move ids; only the agent to move has legal actions). Dice are rolled by the
@@ -12,13 +13,13 @@ others, 0 each on a draw). A game stopped by the spec's ply limit is a truncatio
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from midgardc.research.tensor import observation_tensor, schema
+from midgardc.research.tensor import bounds, observation_tensor, schema
 from midgardc.runtime.game import Game
 from midgardc.engines import load
 
@@ -26,7 +27,7 @@ from midgardc.engines import load
 class MidgardcEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "midgardc", "is_parallelizable": False}
 
-    def __init__(self, game: Game, render_mode: Optional[str] = None):
+    def __init__(self, game: Game, render_mode: Optional[str] = None, agent_names: Union[str, Sequence[str]] = "spec"):
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render mode {render_mode!r} is not supported (only 'ansi')")
@@ -36,10 +37,11 @@ class MidgardcEnv(AECEnv):
         self.metadata = dict(self.metadata, name=f"midgardc-{ir.name}")
         self._schema = schema(ir)
         self._n_actions = ir.n_action_moves
-        self.possible_agents = list(ir.players)
+        self.possible_agents = agents(ir.players, agent_names)
+        low, high = bounds(ir)
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=self._schema.shape, dtype=np.float32),
+                "observation": spaces.Box(low=low, high=high, dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(self._n_actions,), dtype=np.int8),
             }
         )
@@ -117,6 +119,29 @@ class MidgardcEnv(AECEnv):
         pass
 
 
-def env(spec_path: str, variant: Optional[str] = None, players: Optional[int] = None, engine: str = "compiled", render_mode: Optional[str] = "ansi") -> MidgardcEnv:
-    """An AEC environment for a spec, variant and player count (default: the spec's)."""
-    return MidgardcEnv(load(spec_path, variant, engine=engine, n_players=players), render_mode=render_mode)
+def agents(players: Sequence[str], names: Union[str, Sequence[str]]) -> list[str]:
+    """The agents' names: ``"spec"`` the spec's player names, ``"index"`` PettingZoo's
+    ``player_0``, ``player_1``, ...; or one distinct name per seat, in seat order."""
+    if names == "spec":
+        return list(players)
+    if names == "index":
+        return [f"player_{i}" for i in range(len(players))]
+    if isinstance(names, str):
+        raise ValueError(f"agent_names: 'spec', 'index' or a list of {len(players)} names, not {names!r}")
+    out = [str(n) for n in names]
+    if len(out) != len(players) or len(set(out)) != len(out):
+        raise ValueError(f"agent_names: {len(players)} distinct names, one per seat; got {out}")
+    return out
+
+
+def env(
+    spec_path: str,
+    variant: Optional[str] = None,
+    players: Optional[int] = None,
+    engine: str = "compiled",
+    render_mode: Optional[str] = "ansi",
+    agent_names: Union[str, Sequence[str]] = "spec",
+) -> MidgardcEnv:
+    """An AEC environment for a spec, variant and player count (default: the spec's);
+    ``agent_names``: see ``agents``."""
+    return MidgardcEnv(load(spec_path, variant, engine=engine, n_players=players), render_mode=render_mode, agent_names=agent_names)

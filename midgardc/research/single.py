@@ -12,10 +12,17 @@ action of the space is a valid input (as ``check_env`` requires). The reward com
 game ends: the seat's ``State.returns()`` entry (+1 win, -1 loss, 0 draw for two players);
 a game stopped by the spec's ply limit is truncated. Dice and the other seats' moves happen
 inside ``reset``/``step``; ``reset(seed=...)`` seeds the game, its dice and the bots.
+The observation ``Box``'s bounds are finite (``tensor.bounds``). Importing this module
+registers every spec of the repository's ``specs/`` as ``midgardc/<file stem>``
+(``gymnasium.make("midgardc/connect-four", opponent="greedy")``); ``register`` adds others.
+Gymnasium (1.x) has no plug-in entry points: ``gymnasium.make("midgardc.gymnasium:
+midgardc/connect-four")`` imports the module first.
 """
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any, Optional
 
 import gymnasium
@@ -24,7 +31,7 @@ from gymnasium import spaces
 
 from midgardc.players.registry import parse_player
 from midgardc.players.view import PlayerView
-from midgardc.research.tensor import observation_tensor, schema
+from midgardc.research.tensor import bounds, observation_tensor, schema
 from midgardc.runtime.game import State
 from midgardc.engines import load
 from midgardc.runtime.rng import Rng, derive_seed
@@ -58,7 +65,8 @@ class MidgardcGymEnv(gymnasium.Env):
         self.opponents = {p: spec.make() for p in range(ir.n_players) if p != seat}
         self.schema = schema(ir)
         self.n_actions = ir.n_action_moves
-        self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=self.schema.shape, dtype=np.float32)
+        low, high = bounds(ir)
+        self.observation_space = spaces.Box(low=low, high=high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.n_actions)
         self.render_mode = render_mode
         self.illegal_reward = float(illegal_reward)
@@ -125,6 +133,30 @@ class MidgardcGymEnv(gymnasium.Env):
         if self.render_mode is None or self.state is None:
             return None
         return str(self.state)
+
+
+NAMESPACE = "midgardc"
+# the repository's specs (absent from an installed wheel, which then registers none)
+SPECS = Path(__file__).resolve().parent.parent.parent / "specs"
+
+
+def register(spec_path: str, env_id: Optional[str] = None) -> str:
+    """Register a spec with Gymnasium as ``env_id`` (default ``midgardc/<file stem>``), so
+    ``gymnasium.make(env_id, **make's keywords)`` builds it; returns the id."""
+    env_id = env_id or f"{NAMESPACE}/{Path(spec_path).stem}"
+    if env_id not in gymnasium.registry:
+        gymnasium.register(id=env_id, entry_point="midgardc.research.single:MidgardcGymEnv", kwargs={"spec_path": os.path.abspath(spec_path)})
+    return env_id
+
+
+def register_specs(directory: Optional[str] = None) -> list[str]:
+    """Register every spec of a directory and its subdirectories (default: the repository's
+    ``specs/``; on import of this module); returns their ids."""
+    root = Path(directory) if directory is not None else SPECS
+    return [register(str(p)) for p in sorted(root.rglob("*.yaml"))] if root.is_dir() else []
+
+
+register_specs()
 
 
 def make(

@@ -126,6 +126,49 @@ def schema(ir: GameIR) -> Schema:
     return out
 
 
+# the bounds of each part's values (``bounds``): what the part can hold by its meaning (a
+# one-hot or a 0/1 flag), else what the engines' storage can hold (a number counter is a
+# 64-bit int, a hand or a count of items a 32-bit int, a stack height a 16-bit one)
+INT32, INT64 = (-(2**31), 2**31 - 1), (-(2**63), 2**63 - 1)
+_PART_BOUNDS: dict[str, tuple[int, int]] = {
+    "board": (0, 1), "height": (0, 2**16 - 1), "hand": INT32,
+    "counters_known": (0, 1), "game_counters_known": (0, 1),
+    "places_size": (0, INT32[1]), "places_known": (0, 1), "places_items": (0, INT32[1]),
+    "roll": (0, 1), "chance_due": (0, 1), "current": (0, 1),
+}
+
+
+def _counter_bounds(ir: GameIR, counter: int) -> tuple[int, int]:
+    """A counter's values: a number's are the engines' 64-bit ints; a condition's 0 and 1;
+    any other type's its values' indices, none (-1, or a cell's n_cells) included."""
+    from ..ir.nodes import BOOL, INT
+    from ..ir.values import counter_type, value_names
+
+    typ = counter_type(ir, counter)
+    if typ == INT:
+        return INT64
+    if typ == BOOL:
+        return (0, 1)
+    return (-1, max(len(value_names(ir, typ)), 1))
+
+
+def bounds(ir: GameIR) -> tuple[np.ndarray, np.ndarray]:
+    """Finite float32 (low, high) of every value of the tensor (Gymnasium's and
+    PettingZoo's ``Box`` bounds): no value of any state's tensor lies outside them."""
+    sch = schema(ir)
+    low, high = np.zeros(sch.size, np.float32), np.zeros(sch.size, np.float32)
+    for part in sch.parts:
+        lo, hi = sch.view(low, part.name), sch.view(high, part.name)
+        if part.name in ("counters", "game_counters"):
+            which = ir.player_counters if part.name == "counters" else ir.game_counters
+            for j, i in enumerate(which):
+                lo[..., j], hi[..., j] = _counter_bounds(ir, i)
+            lo[...] = np.minimum(lo, 0)  # (a hidden value is written 0)
+            continue
+        lo[...], hi[...] = _PART_BOUNDS[part.name]
+    return low, high
+
+
 def observation_tensor(state: "State", viewer: int, out: Optional[np.ndarray] = None) -> np.ndarray:
     """Player ``viewer``'s observation tensor (flat float32, layout ``schema(ir)``); written
     into ``out`` when given (any float buffer of the schema's size). A compiled state's

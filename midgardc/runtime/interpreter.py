@@ -9,7 +9,7 @@ in ``rules/`` (one module per concern, named like the code generator's in
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from ..ir.nodes import CHANCE_STREAM, NOBODY, GameIR
 from .rng import Rng, derive_seed
@@ -285,16 +285,19 @@ class InterpretedEngine:
             moves.append(move)
         return moves
 
-    def playouts(self, n: int, seed: int) -> dict:
-        """``n`` random games; game i uses ``derive_seed(seed, i)``. Aggregate results."""
-        return self._games(None, n, seed)
+    def playouts(self, n: int, seed: int, stop: Optional[Callable[[int], bool]] = None) -> dict:
+        """``n`` random games; game i uses ``derive_seed(seed, i)``. Aggregate results.
+        ``stop(games)``, when given, is asked after each game (``games`` finished so far);
+        True ends the run there, with the results of the games finished (a time bound
+        and a progress bar for a slow game, as ``midgardc bench`` uses)."""
+        return self._games(None, n, seed, stop)
 
     def rollouts(self, start: Core, n: int, seed: int) -> dict:
         """``n`` random games from ``start`` (left as it is); game i uses
         ``derive_seed(seed, i)``. The same dict as ``playouts``."""
         return self._games(start, n, seed)
 
-    def _games(self, start: Optional[Core], n: int, seed: int) -> dict:
+    def _games(self, start: Optional[Core], n: int, seed: int, stop: Optional[Callable[[int], bool]] = None) -> dict:
         """Game i from a new game for its seed (decks dealt, dice seeded) or, as a rollout,
         from a copy of ``start`` with dice of its own: as run_playouts() in C."""
         from .results import summarize_core
@@ -311,4 +314,6 @@ class InterpretedEngine:
             while not core.terminal:
                 core.apply(random_move(core, rng))
             stats = summarize_core(self.ir, core, stats)
+            if stop is not None and stop(i + 1):
+                break
         return stats or summarize_core(self.ir, None, None)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from .rng import Rng
 
@@ -73,12 +73,13 @@ def spec_label(path: str, root: Optional[str] = None) -> str:
     return rel.replace(os.sep, "/")
 
 
-def playthrough(game: "Game", seed: int = 0, spec: Optional[str] = None, detail: Detail = DEFAULT_DETAIL) -> str:
+def playthrough(game: "Game", seed: int = 0, spec: Optional[str] = None, detail: Detail = DEFAULT_DETAIL, on_step: Optional[Callable[[int], None]] = None) -> str:
     """One random game of ``game`` from ``seed`` as text (see the module docstring).
 
     ``spec`` is the spec path printed in the header (default: ``game.ir.source`` relative to
-    the current directory)."""
-    text = _playthrough(game, seed, spec, Detail(detail.full, detail.every))
+    the current directory). ``on_step(step)`` is called as each step is written (a long
+    game's progress; a text over the budget is written again, so steps may come twice)."""
+    text = _playthrough(game, seed, spec, Detail(detail.full, detail.every), on_step)
     steps = text.count("\nstep ") + text.count("\n## step ")
     while detail.budget is not None and detail.full is not None and len(text.encode()) > detail.budget:
         if detail.every <= steps:  # fewer steps in full after the opening ones
@@ -87,11 +88,11 @@ def playthrough(game: "Game", seed: int = 0, spec: Optional[str] = None, detail:
             detail = Detail(max(1, detail.full // 2), detail.every, detail.budget)
         else:  # step 0 and the end alone: as small as it gets
             break
-        text = _playthrough(game, seed, spec, Detail(detail.full, detail.every))
+        text = _playthrough(game, seed, spec, Detail(detail.full, detail.every), on_step)
     return text
 
 
-def _playthrough(game: "Game", seed: int, spec: Optional[str], detail: Detail) -> str:
+def _playthrough(game: "Game", seed: int, spec: Optional[str], detail: Detail, on_step: Optional[Callable[[int], None]] = None) -> str:
     ir = game.ir
     out: list[str] = _header(game, seed, spec if spec is not None else spec_label(ir.source), detail)
     state = game.new_state(seed)
@@ -108,6 +109,8 @@ def _playthrough(game: "Game", seed: int, spec: Optional[str], detail: Detail) -
             _chance_step(state, step, full, out, memo)
         else:
             _player_step(state, rng, full, out)
+        if on_step is not None:
+            on_step(step)
         step += 1
     out.append("")
     out.append(f"## end after step {step} (ply {state.ply()})")

@@ -59,6 +59,7 @@ from .schema import (
     MAX_DRAWS,
     COUNTER_SCOPES,
     VISIBILITIES,
+    REMEMBERS,
     REGION_VAR,
     SECTIONS,
     _REQUIRED_HINTS,
@@ -193,6 +194,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             raise SpecError(f"game.name '{name[:40]}' must be a short lowercase id (letters, digits, '-', '_')", game.items["name"].pos)
         title = self.scalar(game.items["title"], str, "game.title") if "title" in game else name
         max_plies = self.scalar(game.items["max_plies"], int, "game.max_plies", 1, MAX_PLIES) if "max_plies" in game else 1000
+        horizon, remembers = self.lower_research(game, max_plies)
         self.lower_players(game.items["players"])
         enums = self.lower_enums(top.get("enums"))
         hand_init = self.lower_pieces(top.get("pieces"))
@@ -251,6 +253,8 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             initial_board=initial_board,
             player_props=player_props,
             max_plies=max_plies,
+            horizon=horizon,
+            remembers=remembers,
             chance=chance,
             player_counts=self.counts[0],
             default_players=self.counts[1] or len(self.players),
@@ -265,6 +269,26 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             returns=returns,
             meta={"position": position} if position is not None else {},
         ))
+
+    def lower_research(self, game: YMap, max_plies: int) -> tuple[Optional[int], Optional[str]]:
+        """game.horizon (the most moves a game can take: a proved bound, below the safety
+        stop) and game.remembers (what a player's information state holds): facts the
+        engines do not read, for learning tools (docs/research.md)."""
+        horizon = None
+        if "horizon" in game:
+            node = game.items["horizon"]
+            horizon = self.scalar(node, int, "game.horizon", 1, MAX_PLIES)
+            if horizon > max_plies:
+                raise SpecError(f"game.horizon {horizon} is more moves than game.max_plies {max_plies} lets a game take", node.pos)
+        remembers = None
+        if "remembers" in game:
+            node = game.items["remembers"]
+            remembers = self.scalar(node, str, "game.remembers")
+            if remembers not in REMEMBERS:
+                raise SpecError(f"game.remembers must be one of {', '.join(REMEMBERS)}, got {remembers!r}", node.pos)
+            if horizon is None:  # (the information state holds one slot per move)
+                raise SpecError("game.remembers: moves needs game.horizon, the most moves a game takes", node.pos)
+        return horizon, remembers
 
     def lower_chance(self, node: Optional[YNode]) -> Optional[ChanceIR]:
         """The dice: their faces become names usable in conditions (type face)."""

@@ -19,6 +19,8 @@ MAX_TRACK = 1000  # spaces on one drawn track (render.tracks)
 MAX_FACES = 64
 MAX_DRAWS = 1 << 16  # faces ** dice: the sampling table's size
 COUNTER_SCOPES = ("player", "game")  # a counter per player, or one for the game
+# game.remembers: what a player's information state holds (docs/spec-language.md#game)
+REMEMBERS = ("moves",)
 VISIBILITIES = ("all", "owner", "none")  # who sees a value: everyone, its owner, nobody
 REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-writable name)
 
@@ -27,7 +29,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes", "history", "start", "returns", "pools", "position"}, {"game", "board", "actions", "ranking"}),
     "start": ({"effects"}, {"effects"}),
     "returns": ({"counter", "min", "max"}, {"counter", "min", "max"}),
-    "game": ({"name", "title", "players", "max_plies", "author", "source", "description"}, {"name", "players"}),
+    "game": ({"name", "title", "players", "max_plies", "horizon", "remembers", "author", "source", "description"}, {"name", "players"}),
     "piece": ({"hand", "description"}, set()),
     "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue"}, set()),
     # a compound move's step (spec/compound.py)

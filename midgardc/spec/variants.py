@@ -36,7 +36,7 @@ def merge(base: YNode, patch: YNode) -> YNode:
 
 def load_tree(path: str, _seen: Optional[set] = None, _root: Optional[str] = None, _text: Optional[str] = None) -> YMap:
     """Load a spec file, following ``extends:`` chains (within the first file's folder tree)."""
-    seen = _seen or set()
+    seen = set() if _seen is None else _seen  # (a caller may pass its own set to learn the files read)
     real = os.path.realpath(path)
     root = _root or os.path.dirname(real)
     if real in seen:
