@@ -249,6 +249,10 @@ cdef extern from *:
       {0xa0e0000000000000ULL},
       {0x40c0000000000000ULL}
     };
+    /* fixed set 0: dark(x) */
+    static const uint64_t MGC_CELLSET_0[1] = {0x55aa55aa55aa55aaULL};
+    /* fixed set 1: not dark(x) */
+    static const uint64_t MGC_CELLSET_1[1] = {0xaa55aa55aa55aa55ULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
     static const uint64_t MGC_NEAR[16][16][1] = {
@@ -564,6 +568,8 @@ cdef extern from *:
     const int STEP "MGC_STEP"[8][65]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[64][1]
+    const uint64_t CELLSET_0 "MGC_CELLSET_0"[1]
+    const uint64_t CELLSET_1 "MGC_CELLSET_1"[1]
     const uint64_t NEAR "MGC_NEAR"[16][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[65]
     const int HAND_INIT "MGC_HAND_INIT"[2][6]
@@ -1718,14 +1724,20 @@ cdef extern from *:
       64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
       64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 59, 64, 64, 64, 61, 64, 64
     };
-    /* corner_wing of every cell */
+    /* dark of every cell */
     static const long long MGC_ATTR_7[65] = {
+      0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1,
+      1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0,
+      0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 0
+    };
+    /* corner_wing of every cell */
+    static const long long MGC_ATTR_8[65] = {
       1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1, -1, 0, -1
     };
     /* corner_side of every cell */
-    static const long long MGC_ATTR_8[65] = {
+    static const long long MGC_ATTR_9[65] = {
       1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, 0, -1
@@ -1740,6 +1752,7 @@ cdef extern from *:
     const long long ATTR_6 "MGC_ATTR_6"[65]
     const long long ATTR_7 "MGC_ATTR_7"[65]
     const long long ATTR_8 "MGC_ATTR_8"[65]
+    const long long ATTR_9 "MGC_ATTR_9"[65]
 
 
 # ---------------------------------------------------------------------------- definitions
@@ -1829,6 +1842,11 @@ cdef inline bint define_15(State* st, int a0) noexcept nogil:
 # define 16: king_safe = not in_check(mover)
 cdef inline bint define_16(State* st) noexcept nogil:
     return (not define_8(st, st.current))
+
+
+# define 17: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and (count(x in cells: occupied(x) and kind_at(x) != king) <= 1 or not (any x in cells: kind_at(x) == knight) and not ((any x in cells: kind_at(x) == bishop and dark(x)) and (any x in cells: kind_at(x) == bishop and not dark(x))))
+cdef inline bint define_17(State* st) noexcept nogil:
+    return ((not quant_18(st)) and ((quant_19(st) <= 1) or ((not quant_20(st)) and (not (quant_21(st) and quant_22(st))))))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -2078,8 +2096,43 @@ cdef inline bint quant_17(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 18: count(q in players: q == p and checkmate_by == p)
-cdef inline long long quant_18(State* st, int f0) noexcept nogil:
+# quant 18: any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen
+cdef inline bint quant_18(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_1(st, found)
+    return set_any(found)
+
+
+# quant 19: count(x in cells: occupied(x) and kind_at(x) != king)
+cdef inline long long quant_19(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_2(st, found)
+    return set_count(found)
+
+
+# quant 20: any x in cells: kind_at(x) == knight
+cdef inline bint quant_20(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_3(st, found)
+    return set_any(found)
+
+
+# quant 21: any x in cells: kind_at(x) == bishop and dark(x)
+cdef inline bint quant_21(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_4(st, found)
+    return set_any(found)
+
+
+# quant 22: any x in cells: kind_at(x) == bishop and not dark(x)
+cdef inline bint quant_22(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_5(st, found)
+    return set_any(found)
+
+
+# quant 23: count(q in players: q == p and checkmate_by == p)
+cdef inline long long quant_23(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     cdef long long total = 0
@@ -2109,8 +2162,62 @@ cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
 
 
 # cellset 1:
+#   found = {x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen}
+cdef inline void cellset_1(State* st, uint64_t* found) noexcept nogil:
+    cdef int w
+    cdef int s0
+    cdef int s1
+    cdef int s2
+    s0 = 5
+    s1 = 2
+    s2 = 1
+    for w in range(WORDS):
+        found[w] = ((kind_word(st, s0, w) | kind_word(st, s1, w)) | kind_word(st, s2, w))
+
+
+# cellset 2:
+#   found = {x in cells: occupied(x) and kind_at(x) != king}
+cdef inline void cellset_2(State* st, uint64_t* found) noexcept nogil:
+    cdef int w
+    cdef int s0
+    s0 = 0
+    for w in range(WORDS):
+        found[w] = ((VALID[w] & ~st.cellsets[0][w]) & (VALID[w] & ~kind_word(st, s0, w)))
+
+
+# cellset 3:
+#   found = {x in cells: kind_at(x) == knight}
+cdef inline void cellset_3(State* st, uint64_t* found) noexcept nogil:
+    cdef int w
+    cdef int s0
+    s0 = 4
+    for w in range(WORDS):
+        found[w] = kind_word(st, s0, w)
+
+
+# cellset 4:
+#   found = {x in cells: kind_at(x) == bishop and dark(x)}
+cdef inline void cellset_4(State* st, uint64_t* found) noexcept nogil:
+    cdef int w
+    cdef int s0
+    s0 = 3
+    for w in range(WORDS):
+        found[w] = (kind_word(st, s0, w) & CELLSET_0[w])
+
+
+# cellset 5:
+#   found = {x in cells: kind_at(x) == bishop and not dark(x)}
+cdef inline void cellset_5(State* st, uint64_t* found) noexcept nogil:
+    cdef int w
+    cdef int s0
+    s0 = 3
+    for w in range(WORDS):
+        found[w] = (kind_word(st, s0, w) & CELLSET_1[w])
+
+
+# cellset 6:
 #   cand0 = {f in cells: owner(f) == mover}
-cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
+cdef inline void cellset_6(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
     s0 = st.current
@@ -2118,9 +2225,9 @@ cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
         cand0[w] = owner_word(st, s0, w)
 
 
-# cellset 2:
+# cellset 7:
 #   cand0 = {f in cells: owner(f) == mover and kind_at(f) == pawn}
-cdef inline void cellset_2(State* st, uint64_t* cand0) noexcept nogil:
+cdef inline void cellset_7(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
     cdef int s1
@@ -2449,7 +2556,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
     # where owner(f) == mover and owner(t) != mover and goes(f, t)
-    cellset_1(st, cand0)  # owner(f) == mover
+    cellset_6(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -2469,7 +2576,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 1: promote_queen(f: cell, t: cell) -> ids 4096..8191
     # where hand(mover, queen) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 1) > 0):
-        cellset_2(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -2491,7 +2598,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 2: promote_rook(f: cell, t: cell) -> ids 8192..12287
     # where hand(mover, rook) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 2) > 0):
-        cellset_2(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -2513,7 +2620,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 3: promote_bishop(f: cell, t: cell) -> ids 12288..16383
     # where hand(mover, bishop) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 3) > 0):
-        cellset_2(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -2535,7 +2642,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 4: promote_knight(f: cell, t: cell) -> ids 16384..20479
     # where hand(mover, knight) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 4) > 0):
-        cellset_2(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -2571,7 +2678,7 @@ cdef bint any_legal(State* st) noexcept nogil:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
     # where owner(f) == mover and owner(t) != mover and goes(f, t)
-    cellset_1(st, cand0)  # owner(f) == mover
+    cellset_6(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -2590,7 +2697,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 1: promote_queen(f: cell, t: cell) -> ids 4096..8191
     # where hand(mover, queen) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 1) > 0):
-        cellset_2(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -2611,7 +2718,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 2: promote_rook(f: cell, t: cell) -> ids 8192..12287
     # where hand(mover, rook) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 2) > 0):
-        cellset_2(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -2632,7 +2739,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 3: promote_bishop(f: cell, t: cell) -> ids 12288..16383
     # where hand(mover, bishop) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 3) > 0):
-        cellset_2(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -2653,7 +2760,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 4: promote_knight(f: cell, t: cell) -> ids 16384..20479
     # where hand(mover, knight) > 0 and (promotes(f, t) and owner(t) != mover)
     if (hand_of(st, st.current, 4) > 0):
-        cellset_2(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -2879,8 +2986,8 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     if (piece_kind(st.board[a1]) == 0):
         element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
         element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_8[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_7[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_8[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_7[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -2907,8 +3014,8 @@ cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     if (piece_kind(st.board[a1]) == 0):
         element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
         element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_8[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_7[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_8[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_7[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -2933,8 +3040,8 @@ cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
     if (piece_kind(st.board[a1]) == 0):
         element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
         element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_8[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_7[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_8[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_7[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -2959,8 +3066,8 @@ cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
     if (piece_kind(st.board[a1]) == 0):
         element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
         element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_8[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_7[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_8[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_7[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -2985,8 +3092,8 @@ cdef void apply_action_4(State* st, int a0, int a1) noexcept nogil:
     if (piece_kind(st.board[a1]) == 0):
         element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
         element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_8[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_7[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_8[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_7[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -3180,6 +3287,8 @@ cdef inline bint end_reached(State* st) noexcept nogil:
         return True
     if (times_seen_of(st) >= 3):  # times_seen >= 3
         return True
+    if define_17(st):  # dead_position
+        return True
     return False
 
 
@@ -3227,7 +3336,7 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 
 # key 0: won: count(q in players: q == p and checkmate_by == p)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return quant_18(st, a0)
+    return quant_23(st, a0)
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

@@ -36,7 +36,7 @@ cdef enum:
     N_DIRS = 8            # board directions
     MAX_DEGREE = 4        # neighbour table width
     N_MOVES = 266240      # move ids are 0 .. N_MOVES-1
-    MAX_PLIES = 4000      # the game stops (ply_limited) after this many moves
+    MAX_PLIES = 14000     # the game stops (ply_limited) after this many moves
     N_RANK = 1            # ranking keys per player
     N_PIECES = 5          # piece ids 0 (empty) .. N_PLAYERS * N_KINDS
     WORDS = 1             # 64-bit words in a set of cells (bit c of word c // 64)
@@ -1566,25 +1566,22 @@ cdef void remove_0(State* st, int f0, int f1) noexcept nogil:
 
 cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0: move(f: cell, t: cell)
+    counter_set(st, 2, 0, (<long long>(0) if (piece_kind(st.board[a0]) == 0) else <long long>((st.counters[N_PLAYERS][0] + 1))))  # set counter quiet of the game = either(kind_at(f) == man, 0, quiet + 1)
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    # trigger 0: count_quiet
-    counter_add(st, 2, 0, 1)  # add counter quiet of the game += 1
-    # trigger 2: crown when kind_at(t) == man and far_row(t)
+    # trigger 1: crown when kind_at(t) == man and far_row(t)
     if ((piece_kind(st.board[a1]) == 0) and define_5(st, a1)):
         put_piece(st, st.current, 1, a1)  # place king of mover at t
-        counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
 
 
 cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     # action 1: jump(f: cell, t: cell)
     remove_0(st, a1, a0)  # remove the piece on step(f, d) for each d in directions where diagonal(d) and t == step(step(f, d), d) (to out)
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    # trigger 1: capture_resets
+    # trigger 0: capture_resets
     counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
-    # trigger 2: crown when kind_at(t) == man and far_row(t)
+    # trigger 1: crown when kind_at(t) == man and far_row(t)
     if ((piece_kind(st.board[a1]) == 0) and define_5(st, a1)):
         put_piece(st, st.current, 1, a1)  # place king of mover at t
-        counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
 
 
 # ---------------------------------------------------------------------------- compound moves
@@ -1607,13 +1604,12 @@ cdef void step_1(State* st, int a0, int a1) noexcept nogil:
 cdef void step_triggers_1(State* st, int a0, int a1) noexcept nogil:
     # the triggers of action 1, once per whole move, with the last step's parameters
     pass
-    # trigger 1: capture_resets
+    # trigger 0: capture_resets
     counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
-    # trigger 2: crown when kind_at(t) == man and far_row(t)
+    # trigger 1: crown when kind_at(t) == man and far_row(t)
     if ((piece_kind(st.board[a1]) == 0) and define_5(st, a1)):
         pass
         put_piece(st, st.current, 1, a1)  # place king of mover at t
-        counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
 
 
 

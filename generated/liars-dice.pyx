@@ -1276,13 +1276,8 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: dice_in_play = 10
-cdef inline long long define_0(State* st) noexcept nogil:
-    return 10
-
-
-# define 1: matching(int f) = sum(p in players: sum(x in faces: either(face_value(x) == f or x == six, dice[p, x], 0)))
-cdef inline long long define_1(State* st, long long a0) noexcept nogil:
+# define 0: matching(int f) = sum(p in players: sum(x in faces: either(face_value(x) == f or x == six, dice[p, x], 0)))
+cdef inline long long define_0(State* st, long long a0) noexcept nogil:
     return quant_0(st, a0)
 
 
@@ -1348,7 +1343,6 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int n = 0
     cdef long long a0
     cdef long long a1
-    cdef long long lo0, hi0, bound0   # the bounds of integer parameter 0
     if st.terminal:
         return 0
     if st.chance:  # a chance node: every outcome of the roll, ascending
@@ -1356,13 +1350,8 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = CHANCE_BASE + n
         return N_OUTCOMES
     # action 0: bid(q: int, f: int) -> ids 0..59
-    # where q <= dice_in_play and (q > quantity or q == quantity and f > bid_face)
-    lo0 = 1  # q: int 1..10: between its bounds
-    hi0 = 11 - 1
-    bound0 = define_0(st)
-    if bound0 < hi0:
-        hi0 = bound0
-    for a0 in range(lo0, hi0 + 1):
+    # where q > quantity or q == quantity and f > bid_face
+    for a0 in range(1, 11):  # q: int 1..10
         for a1 in range(1, 7):  # f: int 1..6
             if not ((a0 > st.counters[N_PLAYERS][0]) or ((a0 == st.counters[N_PLAYERS][0]) and (a1 > st.counters[N_PLAYERS][1]))):  # q > quantity or q == quantity and f > bid_face
                 continue
@@ -1380,19 +1369,13 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef long long a0
     cdef long long a1
-    cdef long long lo0, hi0, bound0   # the bounds of integer parameter 0
     if st.terminal:
         return False
     if st.chance:  # a chance node: every outcome of the roll, ascending
         return True
     # action 0: bid(q: int, f: int) -> ids 0..59
-    # where q <= dice_in_play and (q > quantity or q == quantity and f > bid_face)
-    lo0 = 1  # q: int 1..10: between its bounds
-    hi0 = 11 - 1
-    bound0 = define_0(st)
-    if bound0 < hi0:
-        hi0 = bound0
-    for a0 in range(lo0, hi0 + 1):
+    # where q > quantity or q == quantity and f > bid_face
+    for a0 in range(1, 11):  # q: int 1..10
         for a1 in range(1, 7):  # f: int 1..6
             if not ((a0 > st.counters[N_PLAYERS][0]) or ((a0 == st.counters[N_PLAYERS][0]) and (a1 > st.counters[N_PLAYERS][1]))):  # q > quantity or q == quantity and f > bid_face
                 continue
@@ -1424,7 +1407,7 @@ cdef void apply_action_0(State* st, long long a0, long long a1) noexcept nogil:
 
 cdef void apply_action_1(State* st) noexcept nogil:
     # action 1: liar()
-    if (define_1(st, st.counters[N_PLAYERS][1]) >= st.counters[N_PLAYERS][0]):
+    if (define_0(st, st.counters[N_PLAYERS][1]) >= st.counters[N_PLAYERS][0]):
         counter_set(st, st.last, 2, 1)  # set counter won of last_player = 1
     else:
         counter_set(st, st.current, 2, 1)  # set counter won of mover = 1  # if matching(bid_face) >= quantity

@@ -35,7 +35,7 @@ cdef enum:
     COUNTER_SLOTS = 9     # counter array width (at least 1)
     N_DIRS = 8            # board directions
     MAX_DEGREE = 1        # neighbour table width
-    N_MOVES = 67          # move ids are 0 .. N_MOVES-1
+    N_MOVES = 19          # move ids are 0 .. N_MOVES-1
     MAX_PLIES = 1000      # the game stops (ply_limited) after this many moves
     N_RANK = 1            # ranking keys per player
     N_PIECES = 1          # piece ids 0 (empty) .. N_PLAYERS * N_KINDS
@@ -46,7 +46,7 @@ cdef enum:
     N_FACES = 6           # faces of each die
     N_OUTCOMES = 6        # outcomes of a roll: move ids CHANCE_BASE ..
     N_DRAWS = 6           # N_FACES ** N_DICE equally likely draws
-    CHANCE_BASE = 61      # the first outcome's move id (after every action's)
+    CHANCE_BASE = 13      # the first outcome's move id (after every action's)
     CHANCE_STREAM = 1048576# a state's chance stream: Rng(derive_seed(seed, CHANCE_STREAM))
     OFFBOARD = -1          # the piece id stored in the off-board cell
     PLAYOUT_CHUNK = 1024   # playouts between checks for Ctrl-C
@@ -705,13 +705,8 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: dice_in_play = 2
-cdef inline long long define_0(State* st) noexcept nogil:
-    return 2
-
-
-# define 1: matching(int f) = sum(p in players: sum(x in faces: either(face_value(x) == f or x == six, dice[p, x], 0)))
-cdef inline long long define_1(State* st, long long a0) noexcept nogil:
+# define 0: matching(int f) = sum(p in players: sum(x in faces: either(face_value(x) == f or x == six, dice[p, x], 0)))
+cdef inline long long define_0(State* st, long long a0) noexcept nogil:
     return quant_0(st, a0)
 
 
@@ -777,30 +772,24 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int n = 0
     cdef long long a0
     cdef long long a1
-    cdef long long lo0, hi0, bound0   # the bounds of integer parameter 0
     if st.terminal:
         return 0
     if st.chance:  # a chance node: every outcome of the roll, ascending
         for n in range(N_OUTCOMES):
             out[n] = CHANCE_BASE + n
         return N_OUTCOMES
-    # action 0: bid(q: int, f: int) -> ids 0..59
-    # where q <= dice_in_play and (q > quantity or q == quantity and f > bid_face)
-    lo0 = 1  # q: int 1..10: between its bounds
-    hi0 = 11 - 1
-    bound0 = define_0(st)
-    if bound0 < hi0:
-        hi0 = bound0
-    for a0 in range(lo0, hi0 + 1):
+    # action 0: bid(q: int, f: int) -> ids 0..11
+    # where q > quantity or q == quantity and f > bid_face
+    for a0 in range(1, 3):  # q: int 1..2
         for a1 in range(1, 7):  # f: int 1..6
             if not ((a0 > st.counters[N_PLAYERS][0]) or ((a0 == st.counters[N_PLAYERS][0]) and (a1 > st.counters[N_PLAYERS][1]))):  # q > quantity or q == quantity and f > bid_face
                 continue
             out[n] = (a0 - (1)) * 6 + (a1 - (1))
             n += 1
-    # action 1: liar() -> ids 60..60
+    # action 1: liar() -> ids 12..12
     # where quantity > 0
     if (st.counters[N_PLAYERS][0] > 0):
-        out[n] = 60
+        out[n] = 12
         n += 1
     return n
 
@@ -809,24 +798,18 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef long long a0
     cdef long long a1
-    cdef long long lo0, hi0, bound0   # the bounds of integer parameter 0
     if st.terminal:
         return False
     if st.chance:  # a chance node: every outcome of the roll, ascending
         return True
-    # action 0: bid(q: int, f: int) -> ids 0..59
-    # where q <= dice_in_play and (q > quantity or q == quantity and f > bid_face)
-    lo0 = 1  # q: int 1..10: between its bounds
-    hi0 = 11 - 1
-    bound0 = define_0(st)
-    if bound0 < hi0:
-        hi0 = bound0
-    for a0 in range(lo0, hi0 + 1):
+    # action 0: bid(q: int, f: int) -> ids 0..11
+    # where q > quantity or q == quantity and f > bid_face
+    for a0 in range(1, 3):  # q: int 1..2
         for a1 in range(1, 7):  # f: int 1..6
             if not ((a0 > st.counters[N_PLAYERS][0]) or ((a0 == st.counters[N_PLAYERS][0]) and (a1 > st.counters[N_PLAYERS][1]))):  # q > quantity or q == quantity and f > bid_face
                 continue
             return True
-    # action 1: liar() -> ids 60..60
+    # action 1: liar() -> ids 12..12
     # where quantity > 0
     if (st.counters[N_PLAYERS][0] > 0):
         return True
@@ -853,7 +836,7 @@ cdef void apply_action_0(State* st, long long a0, long long a1) noexcept nogil:
 
 cdef void apply_action_1(State* st) noexcept nogil:
     # action 1: liar()
-    if (define_1(st, st.counters[N_PLAYERS][1]) >= st.counters[N_PLAYERS][0]):
+    if (define_0(st, st.counters[N_PLAYERS][1]) >= st.counters[N_PLAYERS][0]):
         counter_set(st, st.last, 2, 1)  # set counter won of last_player = 1
     else:
         counter_set(st, st.current, 2, 1)  # set counter won of mover = 1  # if matching(bid_face) >= quantity
@@ -995,7 +978,7 @@ cdef inline void play_move(State* st, int move) noexcept nogil:
             st.counters[st.current][3 + OUTCOME_FACES[move - CHANCE_BASE][k]] += 1
         st.chance = False
         return
-    if move < 60:  # bid(q: int, f: int)
+    if move < 12:  # bid(q: int, f: int)
         offset = move
         v1 = offset % 6 + (1)
         offset = offset / 6
@@ -1003,7 +986,7 @@ cdef inline void play_move(State* st, int move) noexcept nogil:
         apply_action_0(st, v0, v1)
     # (the last action's ids run to the last move id: a legal move needs no test)
     else:  # liar()
-        offset = move - 60
+        offset = move - 12
         apply_action_1(st)
     st.last = st.current
     st.ply += 1

@@ -1615,6 +1615,8 @@ cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
 # order; an unvisited member seed starts a region grown breadth-first in neighbour order;
 # the region is skipped when open; otherwise award_region() gives it by border influence.
 # Regions are assessed one at a time: filling one happens before the next is found.
+# With a priority, a sole winner whose hand runs out before a priority cell takes a piece
+# back from a non-priority cell it won earlier in the same assessment (take_back()).
 
 
 cdef inline void count_influence(State* st, const int* cells, int size, const uint64_t* inside, int* influence) noexcept nogil:
@@ -1638,10 +1640,27 @@ cdef inline void count_influence(State* st, const int* cells, int size, const ui
                 influence[p] += <int>popcount(outside & owned[p][w])
 
 
-cdef bint award_region(State* st, const int* region, const int* order, int size, const uint64_t* inside, int kind, bint split, int first) noexcept nogil:
+cdef void take_back(State* st, int owner, int kind, uint64_t* spare) noexcept nogil:
+    """The owner's piece on the last cell (in board order) of the set `spare` that holds
+    one of theirs goes back to their hand, and the cell leaves `spare`; nothing when no
+    cell of `spare` holds one."""
+    cdef int cell = N_CELLS - 1
+    while cell >= 0:
+        if has_cell(spare, cell) and piece_owner(st.board[cell]) == owner:
+            spare[cell >> 6] &= ~((<uint64_t>1) << (cell & 63))
+            set_piece(st, cell, 0)
+            st.hands[owner][kind] += 1
+            return
+        cell -= 1
+
+
+cdef bint award_region(State* st, const int* region, const int* order, int size, const uint64_t* inside, int kind, bint split, int first, int n_first, uint64_t* spare) noexcept nogil:
     """Award one closed region. region: its cells in visiting order (also the set
-    `inside`); order: the same cells in filling order; split: share ties; first: who
-    starts a split. Returns whether any piece was placed."""
+    `inside`); order: the same cells in filling order, its first n_first the priority
+    cells; split: share ties; first: who starts a split; spare (NULL without a priority):
+    the non-priority cells given to sole winners earlier in this assessment, where a
+    sole winner short of pieces for a priority cell takes one back (take_back()), and
+    where this region's are added. Returns whether any piece was placed."""
     cdef int influence[N_PLAYERS]
     cdef int tied[N_PLAYERS]
     cdef int quota[N_PLAYERS]
@@ -1658,11 +1677,16 @@ cdef bint award_region(State* st, const int* region, const int* order, int size,
             tied[n_tied] = p
             n_tied += 1
     if n_tied == 1:
-        # a unique maximum: the winner fills cells in order until their hand runs out
+        # a unique maximum: the winner fills cells in order until their hand runs out (a
+        # priority cell first taking a piece back from their spare cells, if they have one)
         k = 0
         for j in range(size):
+            if j < n_first and st.hands[tied[0]][kind] <= 0:
+                take_back(st, tied[0], kind, spare)
             if not put_piece(st, tied[0], kind, order[j]):
                 break
+            if spare != NULL and j >= n_first:
+                spare[order[j] >> 6] |= (<uint64_t>1) << (order[j] & 63)
             k += 1
         return k > 0
     if not split:
@@ -1806,10 +1830,11 @@ cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, in
 
 
 
-cdef bint award_flood_0(State* st, const int* cells, int size, const uint64_t* inside, const uint64_t* reach, const uint64_t* firsts, int first) noexcept nogil:
+cdef bint award_flood_0(State* st, const int* cells, int size, const uint64_t* inside, const uint64_t* reach, const uint64_t* firsts, uint64_t* spare, int first) noexcept nogil:
     """Award the closed region `inside` (cells[:size], found from the seed cells[0],
     level by level; reach: their neighbours). A sole winner with pieces
-    enough fills it whatever the order; otherwise the order decides which cells are
+    enough fills it whatever the order (its non-priority cells join `spare`, see
+    award_region()); otherwise the order decides which cells are
     filled, so it is worked out as the search without sets finds it (breadth-first from
     the seed in neighbour order, priority cells first) and award_region() gives the cells."""
     cdef int region[N_CELLS]           # the region's cells in visiting order
@@ -1819,8 +1844,11 @@ cdef bint award_flood_0(State* st, const int* cells, int size, const uint64_t* i
     cdef int later[N_CELLS]            # (while ordering) the cells after the priority ones
     cdef int k, m
     cdef int winner = sole_winner(st, cells, size, inside, reach)
+    cdef int w
     if winner >= 0 and st.hands[winner][0] >= size:
         put_pieces(st, winner, 0, cells, size, inside, reach)
+        for w in range(WORDS):
+            spare[w] |= inside[w] & ~firsts[w]  # (`firsts` is of the board before the fill)
         return True
     memset(seen, 0, sizeof(seen))
     add_cell(seen, cells[0])
@@ -1847,7 +1875,7 @@ cdef bint award_flood_0(State* st, const int* cells, int size, const uint64_t* i
             m += 1
     for j in range(m):
         order[k + j] = later[j]
-    return award_region(st, region, order, size, inside, 0, True, first)
+    return award_region(st, region, order, size, inside, 0, True, first, k, spare)
 
 
 cdef void assess_0(State* st) noexcept nogil:
@@ -1859,6 +1887,7 @@ cdef void assess_0(State* st) noexcept nogil:
     cdef uint64_t free[WORDS]          # the members not visited yet: what a search may still take
     cdef uint64_t visited[WORDS]       # the cells visited before the sets were last computed
     cdef uint64_t firsts[WORDS]        # the cells filled first
+    cdef uint64_t spare[WORDS]         # the non-priority cells sole winners were given (award_region())
     cdef uint64_t region[WORDS]        # the region being grown
     cdef uint64_t level[WORDS]         # its cells found last
     cdef uint64_t near[WORDS]          # the neighbours of the level's cells
@@ -1869,6 +1898,7 @@ cdef void assess_0(State* st) noexcept nogil:
     cdef int w, seed
     cdef bint stale = False            # a region was filled since the sets were computed
     memset(visited, 0, sizeof(visited))
+    memset(spare, 0, sizeof(spare))
     cellset_1(st, members, firsts)
     for w in range(WORDS):
         free[w] = members[w]
@@ -1911,7 +1941,7 @@ cdef void assess_0(State* st) noexcept nogil:
             size = grow_level(level, near, cells, size)
             for w in range(WORDS):
                 reach[w] |= near[w]
-        if award_flood_0(st, cells, size, region, reach, firsts, st.last):
+        if award_flood_0(st, cells, size, region, reach, firsts, spare, st.last):
             stale = True
 
 

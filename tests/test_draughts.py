@@ -147,18 +147,48 @@ def test_a_player_who_cannot_move_loses(game):
     assert state.is_terminal() and state.to_json()["winner"] == "black"
 
 
-def test_forty_moves_each_without_capture_or_crowning_is_a_draw(game):
-    # the draw rule as data (see the spec's head): 80 plies without a capture or crowning
+# The draw rule, WCDF (quoted at the head of the spec): a draw "where [...] Neither player
+# has advanced an uncrowned man towards the king-row during their own previous 40 moves.
+# No pieces have been removed from the board during their own previous 40 moves", taken
+# as claimed as soon as it can be: 80 plies without a man's move or a capture.
+
+
+def test_forty_moves_each_without_a_mans_move_or_a_capture_is_a_draw(game):
     state = position(game, {"a1": "B", "h8": "W"}, "black", quiet=79)
     state.apply("a1-b2")
     assert state.is_terminal() and state.to_json()["winner"] == "draw"
     state = position(game, {"a1": "B", "h8": "W"}, "black", quiet=78)
     state.apply("a1-b2")
-    assert not state.is_terminal()
+    assert not state.is_terminal() and state.to_json()["counters"]["quiet"] == 79
+
+
+def test_a_kings_move_does_not_reset_the_draw_count(game):
+    # a king's move is no man's advance and removes nothing: the count goes on, the man
+    # standing still beside it
+    state = position(game, {"a1": "B", "c1": "b", "h8": "W"}, "black", quiet=40)
+    state.apply("a1-b2")
+    assert state.to_json()["counters"]["quiet"] == 41
+
+
+def test_a_mans_move_resets_the_draw_count(game):
+    # "advanced an uncrowned man towards the king-row": a man only moves forward, so any
+    # move of a man is one
+    state = position(game, {"a1": "B", "c1": "b", "h8": "W"}, "black", quiet=79)
+    state.apply("c1-d2")
+    assert not state.is_terminal() and state.to_json()["counters"]["quiet"] == 0
+
+
+def test_a_man_crowned_resets_the_draw_count(game):
+    # the man's last advance, onto the king-row, is one too
+    state = position(game, {"c7": "b", "a1": "W"}, "black", quiet=79)
+    state.apply("c7-d8")
+    assert kinds(state)["d8"] == "king"
+    assert not state.is_terminal() and state.to_json()["counters"]["quiet"] == 0
 
 
 def test_a_capture_resets_the_draw_count(game):
-    state = position(game, {"c3": "b", "d4": "w", "h8": "w"}, "black", quiet=79)
+    # "No pieces have been removed from the board": a capture, here by a king (no man moves)
+    state = position(game, {"c3": "B", "d4": "w", "h8": "W"}, "black", quiet=79)
     state.apply("c3xe5")
     assert not state.is_terminal() and state.to_json()["counters"]["quiet"] == 0
 

@@ -156,15 +156,31 @@ def test_moves_carry_openspiels_action_ids(game):
     assert game.move_id("liar") == 60 and game.ir.n_action_moves == 61
 
 
-def test_action_names_are_the_native_games():
+# each variant, the parameters of the native liars_dice it names, and its number of actions
+NATIVE = {"five-dice": (None, {"numdice": 5}, 61), "one-die": ("one-die", {}, 13)}
+
+
+@pytest.mark.parametrize("name", list(NATIVE))
+def test_action_ids_are_the_native_games(engine, name):
+    # the same number of actions and each id the same move: the bids, then "Liar" last (60
+    # with five dice each; 12 with one, liars_dice's default numdice=1), and after a bid
+    # the same legal ids
     pyspiel = pytest.importorskip("pyspiel")
-    native = pyspiel.load_game("liars_dice", {"numdice": 5})
-    game = get_game(LIARS)
-    assert native.num_distinct_actions() == game.ir.n_action_moves == 61
+    variant, params, n_actions = NATIVE[name]
+    native = pyspiel.load_game("liars_dice", params)
+    game = get_game(LIARS, variant, engine)
+    assert native.num_distinct_actions() == game.ir.n_action_moves == n_actions
+    assert game.move_id("liar") == n_actions - 1
     s = native.new_initial_state()
-    for _ in range(10):
+    while s.is_chance_node():
         s.apply_action(0)
-    assert [s.action_to_string(0, a) for a in range(61)] == [game.move_text(a).replace("liar", "Liar") for a in range(61)]
+    assert [s.action_to_string(0, a) for a in range(n_actions)] == [game.move_text(a).replace("liar", "Liar") for a in range(n_actions)]
+    s.apply_action(3)  # first bids 1-4
+    state = game.new_state()
+    roll = "roll:" + "-".join(["1"] * ((n_actions - 1) // 6 // 2))  # each rolled all ones (chance 0)
+    for text in (roll, "1-4", roll):
+        state.apply(text)
+    assert [m.id for m in state.legal_moves()] == s.legal_actions() == list(range(4, n_actions))
 
 
 def test_a_players_information_is_their_cup_and_the_bids():

@@ -145,6 +145,30 @@ def test_winner_short_of_tiles_fills_what_they_can_and_the_game_ends(midgard):
     assert state.is_terminal()
 
 
+# Found by an independent referee (issue 28, item 6): sea's drop on 4.8, with 5 tiles in
+# hand, encloses {5.9, 5.10, 6.11, 6.12} (found first) and the perimeter cell R4, and wins
+# both; 4 tiles are left for 5 cells.
+SHORT_OF_TILES = (
+    "9.6 6.7 4.0 R7 5.8 6.0 7.8 9.16 8.11 7.13 L7 1.0 R5 3.2 8.1 B6 6.4 1.2 9.14 8.14 9.10 "
+    "R6 7.3 L3 6.10 L8 4.6 0.0 R2 B4 5.3 B1 8.4 9.18 9.3 8.7 B2 L5 5.5 9.0 4.8"
+)
+
+
+def test_a_winner_short_of_tiles_fills_perimeter_cells_first_across_the_regions(midgard):
+    # Rule 2: "If the newly terraformed cell completes the enclosure of one or more regions
+    # of blizzard cells, each of these regions' cells must be terraformed with the tiles of
+    # whichever player influences the region the most"; Winning the Game: "In the case of
+    # a tie, the player who occupies the most perimeter cells wins"; FACTS (short of
+    # tiles): "a player who wins more cells than tiles in hand fills what they can,
+    # perimeter cells first". First across every region the drop encloses, not region by
+    # region: R4 is filled, and one cell of the other region (the last in board order)
+    # stays empty.
+    state = replay(midgard(), SHORT_OF_TILES.split())
+    assert owners(state, ["R4", "5.9", "5.10", "6.11", "6.12"]) == {"R4": "sea", "5.9": "sea", "5.10": "sea", "6.11": "sea", "6.12": None}
+    assert hand(state, "sea") == 0 and state.is_terminal()
+    assert state.scores()["sea"] == {"tiles": 70, "perimeter": 9}
+
+
 # -- Winning the Game ------------------------------------------------------------------
 
 

@@ -175,7 +175,11 @@ class AssessRegions:
        stays empty); with ``tie == "none"`` nothing happens.
     5. Cells are taken in *priority order*: region cells with ``priority(c)`` true first,
        then the rest, each group in region visiting order. A player with an empty hand
-       takes nothing more (their remaining cells stay empty).
+       takes nothing more (their remaining cells stay empty), except that a sole winner
+       whose hand is empty before a priority cell first takes back the piece of a
+       non-priority cell they won outright earlier in the same assessment (the last in
+       board order), while they have one: a winner short of pieces covers the priority
+       cells of all the regions of one assessment first. Tie shares take nothing back.
     Regions are assessed one at a time in discovery order; a region's filling happens
     before the next region is examined (membership is re-checked when it is reached).
     Locals visible in the sub-expressions: ``c`` (the candidate cell) plus the enclosing

@@ -29,6 +29,9 @@ class Regions:
         seeds = self.prog.domain(eff.seeds)(self, env) if eff.seeds is not None else range(n)
         seeds = list(seeds)
         visited = [False] * (n + 1)
+        # the non-priority cells given to sole winners so far in this assessment: a winner
+        # whose hand runs out before a priority cell takes a piece back from one of them
+        spare: list[int] = []
         for seed in seeds:
             if seed >= n or visited[seed] or not test(member_fn, seed):
                 continue
@@ -56,12 +59,18 @@ class Regions:
             if prio_fn is not None:
                 first_cells = [c for c in region if test(prio_fn, c)]
                 cells = first_cells + [c for c in region if not test(prio_fn, c)]
+                n_first = len(first_cells)
             else:
-                cells = region
+                cells, n_first = region, 0
             if len(tied) == 1:
-                for c in cells:
-                    if not self._put(tied[0], eff.kind, c):
+                winner = tied[0]
+                for j, c in enumerate(cells):
+                    if j < n_first and self.hands[winner][eff.kind] == 0:
+                        self._take_back(winner, eff.kind, spare)
+                    if not self._put(winner, eff.kind, c):
                         break
+                    if prio_fn is not None and j >= n_first:
+                        spare.append(c)
                 continue
             if eff.tie != "split":
                 continue
@@ -77,3 +86,15 @@ class Regions:
                 if quota[p] > 0 and self._put(p, eff.kind, cells[k]):
                     quota[p] -= 1
                     k += 1
+
+    def _take_back(self, owner: int, kind: int, spare: list[int]) -> None:
+        """The owner's piece on the last (in board order) of their cells in ``spare``
+        goes back to their hand and the cell is emptied; nothing when they have none."""
+        mine = [c for c in spare if self._owner(c) == owner]
+        if not mine:
+            return
+        cell = max(mine)
+        spare.remove(cell)
+        self._set(cell, 0)
+        self.heights[cell] = 0
+        self.hands[owner][kind] += 1
