@@ -19,7 +19,9 @@ from ..errors import MidgardcError, MoveError, Pos
 from ..matches.record import check_fields, record_lines, spec_sha256
 from ..matches.results import GameResult, checked_fields, refuse_unfinished, result_of, result_words
 from ..matches.tally import Tally
+from ..runtime.observe import moves_seen
 from .svg import frame_parts
+from .svg.seen import SPECTATOR
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir.nodes import GameIR
@@ -235,7 +237,8 @@ def _replay_line(record: str, line: Line, game: "Game", group: Optional[Group]) 
             replay.turns.append(state.current_player())
     _check(where, state, d["result"])
     labels = [str(s) for s in d["seats"]]
-    if replay is not None:
+    if replay is not None:  # the moves as the pictures show the game: to a spectator (hidden parts as '?')
+        replay.moves = moves_seen(state, SPECTATOR)
         replay.result = result_words(state.outcome(), [f"{labels[s]} ({ir.players[s]})" for s, r in enumerate(state.ranks() or ()) if r == 1])
     return state, replay
 
