@@ -200,7 +200,8 @@ def test_a_game_that_replays_differently_is_refused_by_number(tmp_path: Path) ->
     [
         ("", "holds no games"),
         ('{"game": 0}\n{not json\n', ":1:"),
-        ('{"spec": "x.yaml", "game": 0, "game_seed": 1, "seat_names": [], "seats": [], "moves": [], "result": {}}\n{oops\n', ":2:2: error: not a match record line"),
+        ('{"spec": "x.yaml", "spec_sha256": "0", "variant": null, "seed": 0, "game": 0, "game_seed": 1, "seat_names": [], "seats": [], "moves": [], "result": {}, "final_sha256": "0"}\n{oops\n', ":2:2: error: not a match record line"),
+        ('{"spec": "x.yaml", "game": 0, "game_seed": 1, "seat_names": [], "seats": [], "moves": [], "result": {}}\n', ":1:1: error: not a match record line: 'spec_sha256' (the spec's sha256) is missing"),
         ('{"spec": "x.yaml", "game": "zero"}\n', "'game' (the game's number) is a str"),
         ("[1, 2]\n", "expected a JSON object"),
     ],

@@ -213,7 +213,7 @@ def test_record_lines_carry_the_tournament_players_and_pairing(tmp_path: Path) -
     assert f"recorded 12 games in {record}" in result.stderr
     lines = [json.loads(t) for t in record.read_text().splitlines()]
     assert [line["game"] for line in lines] == list(range(12))
-    keys = ["spec", "spec_sha256", "variant", "players_count", "engine", "seed", "players", "game", "game_seed", "pairing", "seat_names", "seats", "moves", "result"]
+    keys = ["spec", "spec_sha256", "variant", "players_count", "engine", "seed", "players", "game", "game_seed", "pairing", "seed_index", "seat_names", "seats", "moves", "result", "final_sha256"]
     assert all(list(line) == keys for line in lines)
     players = lines[0]["players"]
     assert players[:2] == ["random", "greedy"] and len(players) == 3

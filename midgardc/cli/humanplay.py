@@ -27,7 +27,7 @@ from ..players import PlayerSpec, kinds_help, parse_player, player_labels
 from ..players.human import HumanPlayer, Quit, Undo
 from ..players.view import PlayerView
 from ..engine_switch import BUILDING, EngineSwitch, PendingEngine, replay_drawn
-from ..runtime.observe import move_seen
+from ..runtime.observe import moves_seen
 from ..runtime.rng import Rng, derive_seed
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -144,15 +144,16 @@ def play_session(
         seat = state.current_player()
         if state.is_chance_node() or seat not in decided:
             try:  # Ctrl-C while a bot thinks stops the game like quit: the record keeps the moves
+                viewer = humans[0] if len(humans) == 1 else -1  # the humans at the terminal (several: what is public)
                 if state.is_chance_node():
                     turn = state.turn_player()  # whose turn the roll is for
                     state.sample_chance()
-                    term.say(f"{ir.players[turn]}'s {ir.chance.name}: {'-'.join(state.roll())}")
+                    faces = moves_seen(state, viewer)[-1].partition(":")[2]  # (another's private roll: ?)
+                    term.say(f"{ir.players[turn]}'s {ir.chance.name}: {faces}")
                 else:
                     move_id = players[seat].choose(PlayerView(state, seat), rngs[seat])
-                    seen = state.move_text(move_id) if game.compound else move_seen(game, move_id, seat, humans[0] if len(humans) == 1 else -1)  # as the humans may see it (a compound move: whole, in its position)
-                    term.say(f"{ir.players[seat]} ({labels[seat]}) plays {seen}")
                     state.apply_unchecked(move_id)
+                    term.say(f"{ir.players[seat]} ({labels[seat]}) plays {moves_seen(state, viewer)[-1]}")  # as the humans may see it
                 if delay > 0:
                     time.sleep(delay)
             except KeyboardInterrupt:

@@ -17,9 +17,9 @@ from ..cli_options import (
     spec_argument,
     variant_option,
 )
-from ..errors import MidgardcError, MoveError
+from ..errors import MidgardcError
 from ..fileio import write_atomic
-from ..runtime.game import State, replay
+from ..runtime.game import State
 from .common import _load_ir, _open_game, _play
 from .group import cli
 
@@ -42,19 +42,12 @@ def _print_observations(state: State, who: str, seed: int) -> None:
         click.echo(step.observation_string(viewer))
 
 
-def _check_against_record(state: State, line: dict, record: str) -> str:
-    from ..matches.results import checked_fields, refuse_unfinished, result_words
+def _matches_note(state: State, line: dict, record: str) -> str:
+    """What ``replay --record`` says once the game proved itself (matches/proof.py)."""
+    from ..matches.results import result_words
 
-    recorded = line.get("result") or {}
-    refuse_unfinished(f"game {line['game']} of {record}", recorded)
-    if not state.is_terminal():
-        raise MidgardcError(f"game {line['game']} of {record} does not reach the end of the game when replayed (after {state.ply()} moves)")
-    got = checked_fields(state)
-    for key in ("winner_seat", "ranks", "plies", "keys"):
-        if key in recorded and recorded[key] != got[key]:
-            raise MidgardcError(f"game {line['game']} of {record} replays to a different result: recorded {key} {recorded[key]!r}, replayed {got[key]!r}")
-    seats = line.get("seats") if isinstance(line.get("seats"), list) else list(state.game.players)
-    winners = [str(seats[s]) if s < len(seats) else state.game.players[s] for s, r in enumerate(state.ranks() or ()) if r == 1]
+    seats = line["seats"]
+    winners = [str(seats[s]) for s, r in enumerate(state.ranks() or ()) if r == 1]
     return f"game {line['game']} of {record}: replayed {state.ply()} moves; result matches the record ({result_words(state.outcome() or 'draw', winners)})"
 
 
@@ -100,24 +93,26 @@ def replay_cmd(
             raise click.UsageError("--game needs --record")
         state = _play(ctx, spec, variant, engine, moves, seed, player_count, position)
     else:
-        from ..matches import read_record, spec_sha256
+        from ..errors import Pos
+        from ..matches.proof import check_proof_fields, prove
+        from ..matches.record import read_record_line, spec_sha256
 
         if moves:
             raise click.UsageError("--moves and --record cannot be used together")
         if ctx.get_parameter_source("seed") != click.core.ParameterSource.DEFAULT:
             raise click.UsageError("--seed and --record cannot be used together (the record holds each game's seed)")
-        line = read_record(record, game_index or 0)
-        rec_variant = line.get("variant")
+        lineno, raw, line = read_record_line(record, game_index or 0)
+        check_proof_fields(record, lineno, raw, line)
+        rec_variant = line["variant"]
         if variant is not None and variant != rec_variant:
             raise click.UsageError(f"--variant {variant} does not match the record's variant ({rec_variant or 'none'})")
-        if line.get("spec_sha256") and line["spec_sha256"] != spec_sha256(spec):
-            made_from = f" (it was made from {line['spec']})" if line.get("spec") else ""
+        if line["spec_sha256"] != spec_sha256(spec):
             raise MidgardcError(
-                f"{spec} is not the spec {record} was made from{made_from}: the file has changed since, so its games "
+                f"{spec} is not the spec {record} was made from (it was made from {line['spec']}; its 'spec_sha256' differs): the file has changed since, so its games "
                 "may no longer replay as recorded; refusing to replay",
                 hint="replay with the unchanged spec file, or record the games again",
             )
-        seated = len(line.get("seat_names") or []) or None
+        seated = len(line["seat_names"]) or None
         if player_count is not None and seated is not None and player_count != seated:
             raise click.UsageError(f"--player-count {player_count} does not match the record ({seated} players)")
         from ..spec.lower import list_player_counts
@@ -127,12 +122,9 @@ def replay_cmd(
             raise click.UsageError(f"--position does not match the record's start ({'the position ' + repr(recorded) if recorded else 'the setup'}); leave it off")
         position = recorded
         game = _open_game(ctx, _load_ir(spec, rec_variant, seated if list_player_counts(spec, rec_variant) else None), engine, position)
-        try:
-            state = replay(game, [str(m) for m in line["moves"]], int(line.get("game_seed", 0)))
-        except MoveError as exc:  # say which game of which file does not replay
-            raise MoveError(f"game {line['game']} of {record} does not replay: {exc.message}") from None
-        note = _check_against_record(state, line, record)
-        start_seed = int(line.get("game_seed", 0))
+        state = prove(game, spec, line, f"game {line['game']} of {record}", Pos(record, lineno, 1))
+        note = _matches_note(state, line, record)
+        start_seed = line["game_seed"]
     if as_player is not None:
         _print_observations(state, as_player, start_seed)
     elif as_json:

@@ -62,6 +62,7 @@ def record_line(ir: "GameIR", labels: Sequence[str], header: dict, result: "Game
             "seats": [labels[p] for p in result.seats],
             "moves": list(result.moves),
             "result": result_json(ir, labels, result),
+            "final_sha256": result.final,
         }
     )
     return line
@@ -147,33 +148,41 @@ FIELDS = {
     "variant": ((str, type(None)), "a variant name or null"),
     "game": ((int,), "the game's number"),
     "game_seed": ((int,), "the game's seed"),
+    "seed": ((int,), "the run's seed"),
+    "seed_index": ((int,), "the number the game's seed is derived with"),
     "seat_names": ((list,), "the seats' names"),
     "seats": ((list,), "the player in each seat"),
     "moves": ((list,), "the moves"),
     "result": ((dict,), "the result"),
+    "final_sha256": ((str,), "the sha256 of the final state"),
 }
 
 
 def check_fields(path: str, lineno: int, raw: str, data: dict, required: Sequence[str]) -> None:
     """A line's known fields have their types, and the ``required`` ones are there; an
     edited or forged line is an error at its line:col, not a crash further on."""
-    for key, (types, what) in FIELDS.items():
-        if key not in data and key not in required:
-            continue
+    for key, (types, what) in FIELDS.items():  # a field there of the wrong type first, then one missing
         value = data.get(key)
-        if key not in data or not isinstance(value, types) or isinstance(value, bool):
+        if key in data and (not isinstance(value, types) or isinstance(value, bool)):
             col = raw.find(f'"{key}"') + 1 or 1
-            found = "missing" if key not in data else f"a {type(value).__name__}"
-            raise MidgardcError(f"not a match record line: '{key}' ({what}) is {found}", Pos(path, lineno, col))
+            raise MidgardcError(f"not a match record line: '{key}' ({what}) is a {type(value).__name__}", Pos(path, lineno, col))
+    for key in FIELDS:
+        if key in required and key not in data:
+            raise MidgardcError(f"not a match record line: '{key}' ({FIELDS[key][1]}) is missing", Pos(path, lineno, 1))
 
 
 def read_record(path: str, index: int) -> dict:
     """The line of game ``index`` in a record file."""
+    return read_record_line(path, index)[2]
+
+
+def read_record_line(path: str, index: int) -> tuple[int, str, dict]:
+    """The line of game ``index`` in a record file: (line number, raw text, JSON object)."""
     found = []
     for lineno, raw, line in record_lines(path):
         check_fields(path, lineno, raw, line, ("game", "moves"))
         if line["game"] == index:
-            return line
+            return lineno, raw, line
         found.append(line["game"])
     if not found:
         raise MidgardcError(f"the record {path} holds no games")

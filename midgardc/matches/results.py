@@ -30,6 +30,7 @@ class GameResult:
     ply_limited: bool
     ranks: Optional[tuple[int, ...]] = None  # rank per seat (1 = first, shared ranks); None: stopped
     returns: Optional[tuple[float, ...]] = None  # per seat, for a spec with returns: (its payoff counter)
+    final: str = ""  # final_sha256 of the final state: what a record proves its deal by (matches/proof.py)
 
     @property
     def outcome(self) -> str:
@@ -63,21 +64,22 @@ def result_of(state: "State", index: int, seed: int, seats: tuple[int, ...], mov
         ply_limited=limited,
         ranks=ranks,
         returns=tuple(state.returns()) if ir.returns is not None else None,
+        final=final_sha256(state),
     )
 
 
-def checked_fields(state: "State") -> dict:
-    """What a replayed game must match in its record's ``result`` (fields a record lacks,
-    like ``ranks`` in records made before ranks existed, are not compared)."""
-    ir = state.game.ir
-    w = state.winner()
-    ranks = state.ranks()
-    return {
-        "winner_seat": None if w is None else ir.players[w],
-        "ranks": None if ranks is None else dict(zip(ir.players, ranks)),
-        "plies": state.ply(),
-        "keys": state.scores(),
-    }
+def final_sha256(state: "State") -> str:
+    """The sha256 of everything in ``state`` but its move list: the board, every counter,
+    every zone's and deck's items in their order (hidden ones too), the roll and the
+    result; equal on both back ends (it is read through ``to_json``). A record keeps it
+    (``final_sha256``) so that a game replayed from another seed is told apart
+    (matches/proof.py)."""
+    import hashlib
+    import json
+
+    whole = state.to_json()
+    whole.pop("moves", None)
+    return hashlib.sha256(json.dumps(whole, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def result_words(outcome: str, winners: list[str]) -> str:

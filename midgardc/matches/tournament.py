@@ -148,10 +148,15 @@ def run_tournament(
             for e in entries
         }
 
+        first: dict[Optional[str], int] = {}  # each variant's first game: its games' seeds count from there
+        for i, task in enumerate(tasks):
+            first.setdefault(task.variant, i)
+
         def make_line(result: GameResult) -> dict:
             entry = by_variant[tasks[result.index].variant]
             pairing = [labels[p] for p in sorted(result.seats)]
-            return record_line(entry.ir, labels, headers[entry.variant], result, {"pairing": pairing})
+            # seed_index: the game's seed is derive_seed(seed, seed_index) (see plan), which a record proves
+            return record_line(entry.ir, labels, headers[entry.variant], result, {"pairing": pairing, "seed_index": result.index - first[entry.variant]})
 
         writer = RecordWriter(record, make_line)
     pending: dict[int, GameResult] = {}

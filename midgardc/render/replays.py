@@ -16,18 +16,18 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
-from ..errors import MidgardcError, MoveError, Pos, SpecError
-from ..matches.record import check_fields, record_lines, spec_sha256
-from ..matches.results import GameResult, checked_fields, refuse_unfinished, result_of, result_words
+from ..errors import MidgardcError, Pos, SpecError
+from ..matches.proof import check_proof_fields, prove
+from ..matches.record import record_lines, spec_sha256
+from ..matches.results import GameResult, result_of, result_words
 from ..matches.tally import Tally
+from ..runtime.observe import moves_seen
 from .svg import frame_parts
+from .svg.seen import SPECTATOR
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir.nodes import GameIR
     from ..runtime.game import Game
-
-# the fields every line needs (their types: record.FIELDS)
-REQUIRED = ("spec", "game", "game_seed", "seat_names", "seats", "moves", "result")
 
 
 @dataclass
@@ -117,7 +117,7 @@ def read_lines(path: str) -> list[Line]:
     """The record's lines, each checked for the fields a report needs (errors at line:col)."""
     lines = []
     for lineno, raw, data in record_lines(path):
-        check_fields(path, lineno, raw, data, REQUIRED)
+        check_proof_fields(path, lineno, raw, data)
         lines.append(Line(lineno, data))
     if not lines:
         raise MidgardcError(f"the record {path} holds no games")
@@ -178,7 +178,7 @@ def load_groups(
         if want and (path, want) not in checked:
             if want != spec_sha256(path):
                 raise MidgardcError(
-                    f"{path} has changed since {record} was made (its sha256 no longer matches the record's), "
+                    f"{path} has changed since {record} was made (its sha256 is not the record's 'spec_sha256'), "
                     "so the games cannot be replayed faithfully",
                     Pos(record, line.lineno, 1),
                     hint="report on a record made with the current spec, or restore the spec it was made with",
@@ -206,7 +206,7 @@ def load_groups(
             )
         group = groups[gkey]
         keep = kept < max_replays
-        state, replay = _replay_line(record, line, game, group if keep else None)
+        state, replay = _replay_line(record, line, game, group if keep else None, path)
         for label in d["seats"]:
             if str(label) not in group.labels:
                 group.labels.append(str(label))
@@ -220,36 +220,32 @@ def load_groups(
     return list(groups.values())
 
 
-def _replay_line(record: str, line: Line, game: "Game", group: Optional[Group]) -> tuple[Any, Optional[Replay]]:
-    """Replay one recorded game, check it reaches the recorded result, and (given the
-    ``group`` that keeps its pictures) collect its frames."""
+def _replay_line(record: str, line: Line, game: "Game", group: Optional[Group], spec_path: str) -> tuple[Any, Optional[Replay]]:
+    """Replay one recorded game, which must prove itself (``matches.proof``: every field
+    reproduced), and (given the ``group`` that keeps its pictures) collect its frames."""
     d = line.data
     where = f"game {d['game']} (line {line.lineno}) of {record}"
     ir = game.ir
-    if len(d["seats"]) != len(d["seat_names"]):
-        raise MidgardcError(f"{where} names {len(d['seats'])} players in 'seats' for {len(d['seat_names'])} seats")
-    if len(d["seats"]) != ir.n_players or list(d["seat_names"]) != list(ir.players):
-        raise MidgardcError(f"{where} has seats {d['seat_names']} but {ir.title} has {list(ir.players)}")
     game.start_from(d.get("position"))  # a game recorded from a --position start begins there
-    state = game.new_state(int(d["game_seed"]))
-    replay = None
-    if group is not None:
-        frame = group.frame(state)
-        replay = Replay(d["game"], [str(s) for s in d["seats"]], [str(m) for m in d["moves"]], frame)
+    replay: Optional[Replay] = None
+
+    def draw(state: Any) -> None:
+        nonlocal replay
+        if group is None:
+            return
+        now = group.frame(state)
+        if replay is None:
+            replay = Replay(d["game"], [str(s) for s in d["seats"]], [], now)
+        else:
+            replay.steps.append(frame_step(replay_frame[0], now))
+        replay_frame[0] = now
         replay.turns.append(state.current_player())
-    for i, text in enumerate(d["moves"], start=1):
-        try:
-            state.apply(str(text))
-        except MoveError as exc:
-            raise MidgardcError(f"{where} does not replay: move {i} ({text}): {exc.message}") from None
-        if replay is not None and group is not None:
-            now = group.frame(state)
-            replay.steps.append(frame_step(frame, now))
-            frame = now
-            replay.turns.append(state.current_player())
-    _check(where, state, d["result"])
+
+    replay_frame: list[list[int]] = [[]]
+    state = prove(game, spec_path, d, where, Pos(record, line.lineno, 1), draw)
     labels = [str(s) for s in d["seats"]]
-    if replay is not None:
+    if replay is not None:  # the moves as the pictures show the game: to a spectator (hidden parts as '?')
+        replay.moves = moves_seen(state, SPECTATOR)
         replay.result = result_words(state.outcome(), [f"{labels[s]} ({ir.players[s]})" for s, r in enumerate(state.ranks() or ()) if r == 1])
     return state, replay
 
@@ -282,13 +278,3 @@ def apply_step(old: list[int], step: list[int]) -> list[int]:
             out += old[-v - 1 : -v - 1 + step[k + 1]]
             k += 2
     return out
-
-
-def _check(where: str, state: Any, recorded: dict) -> None:
-    refuse_unfinished(where, recorded)
-    if not state.is_terminal():
-        raise MidgardcError(f"{where} does not reach the end of the game when replayed (after {state.ply()} moves)")
-    got = checked_fields(state)
-    for key, value in got.items():
-        if key in recorded and recorded[key] != value:
-            raise MidgardcError(f"{where} replays to a different result: recorded {key} {recorded[key]!r}, replayed {value!r}")

@@ -198,6 +198,9 @@ class State:
         self.history: list[int] = []
         self.texts: list[str] = []  # how each move of ``history`` is written
         self.movers: list[int] = []  # who made each move of ``history`` (its turn's player at a roll)
+        # a compound move's steps (index in ``history`` -> each step's parameters), kept
+        # because its text is written from them: one viewer may see a step's value as '?'
+        self.paths: dict[int, list[dict]] = {}
 
     # -- queries ---------------------------------------------------------------------
 
@@ -261,11 +264,29 @@ class State:
     def move_text(self, move: int) -> str:
         """How ``move`` (legal here) is written: a compound move's whole path needs the
         position (``Game.move_text`` writes any other move)."""
+        action = self._compound_action(move)
+        if action is not None:
+            return self.game.compound_text(action, self.core.compound_path(move))
+        return self.game.move_text(move)
+
+    def _compound_action(self, move: int) -> Optional[Any]:
         if self.game.compound:
             for action in self.game.ir.actions:
                 if action.chain is not None and action.base <= move < action.base + action.size:
-                    return self.game.compound_text(action, self.core.compound_path(move))
-        return self.game.move_text(move)
+                    return action
+        return None
+
+    def _note(self, move: int) -> None:
+        """Remember how ``move`` (about to be applied) is written, who makes it, and a
+        compound move's steps."""
+        action = self._compound_action(move)
+        if action is not None:
+            path = self.core.compound_path(move)
+            self.paths[len(self.history)] = path
+            self.texts.append(self.game.compound_text(action, path))
+        else:
+            self.texts.append(self.game.move_text(move))
+        self.movers.append(self.core.current)
 
     def ply(self) -> int:
         return self.core.ply
@@ -351,15 +372,13 @@ class State:
 
     def apply(self, move: MoveLike) -> None:
         mid = self.resolve(move)
-        self.texts.append(self.move_text(mid))
-        self.movers.append(self.core.current)
+        self._note(mid)
         self.core.apply(mid)
         self.history.append(mid)
 
     def apply_unchecked(self, move_id: int) -> None:
         """Apply a move id taken from ``legal_move_ids()`` (the fast path for players)."""
-        self.texts.append(self.move_text(move_id))
-        self.movers.append(self.core.current)
+        self._note(move_id)
         self.core.apply(move_id)
         self.history.append(move_id)
 
@@ -368,6 +387,7 @@ class State:
         other.history = list(self.history)
         other.texts = list(self.texts)
         other.movers = list(self.movers)
+        other.paths = dict(self.paths)
         return other
 
     def zones(self) -> dict[str, dict[str, Union[list[str], dict[str, int]]]]:

@@ -12,11 +12,15 @@ visibility too (``counters: {x: {visible: owner}}``): a counter the viewer may n
 ``null``, and so is a ranking key (``score``) that reads one (or an item the viewer may
 not see through ``holding``/``top``), until the game is over.
 
-Moves are public, except what a move keeps out of sight: an item parameter of another
-player's move is written ``?`` when the move ``take``s that item from a zone the viewer
-cannot see into another zone it cannot see (a pick into an owner-only zone: the others see
-only that the zone grew by one). A private roll (``chance.into`` a counter array the viewer
-may not see) of another player is written ``roll:?``.
+Moves are public (which action a player plays, as at a table), except what a move keeps
+out of sight: a parameter of another player's move is written ``?`` when the move writes
+its value where the viewer cannot see (``take``s that item from a zone the viewer cannot
+see into another zone it cannot see, a pick into an owner-only zone: the others see only
+that the zone grew by one; or sets a counter it cannot see to it), or when it chooses
+whether such a write happens, at any depth: inside ``if`` and ``for_each``, in every step
+of a compound move and in the triggers the move sets off (``hidden_params``). A private
+roll (``chance.into`` a counter array the viewer may not see) of another player is written
+``roll:?``. Everything that shows moves to someone writes them with ``moves_seen``.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..ir.dice import into_of
-from ..ir.nodes import Call, Const, DefineCall, GameIR, Local, Take
+from ..ir.nodes import Call, Const, DefineCall, ForEach, GameIR, IfEffect, Local, SetCounter, SetElement, Take
 
 if TYPE_CHECKING:  # pragma: no cover
     from .protocols import GameLike, StateLike
@@ -222,7 +226,7 @@ def observation(state: "StateLike", viewer: int) -> dict:
     for i in ir.game_counters:
         if not counter_seen(ir, i, viewer, GAME):
             obs["counters"][ir.counters[i]] = None
-    obs["moves"] = _moves_seen(state, viewer)
+    obs["moves"] = moves_seen(state, viewer)
     if state.current_player() == viewer:
         obs["legal"] = [m.text for m in state.legal_moves()]
     return obs
@@ -237,6 +241,16 @@ def observation_string(state: "StateLike", viewer: int) -> str:
 # -- moves: what another player's move shows ---------------------------------------------------
 
 
+def _owner_of(ir: GameIR, owner: Any, mover: int) -> Optional[int]:
+    """The seat (or GAME) an owner expression names, when it is known without the position:
+    the mover, or the game's row; None for any other expression."""
+    if isinstance(owner, Call) and owner.fn == "mover":
+        return mover
+    if isinstance(owner, Const) and owner.value == ir.n_players:
+        return GAME
+    return None
+
+
 def _end_seen(ir: GameIR, zone: int, owner: Any, viewer: int, mover: int) -> bool:
     """Whether ``viewer`` sees zone ``zone`` of the player ``owner`` names (an expression;
     only ``mover`` is known without the position, any other owner counts as unseen)."""
@@ -247,46 +261,124 @@ def _end_seen(ir: GameIR, zone: int, owner: Any, viewer: int, mover: int) -> boo
     return SEES[z.visible](viewer, who)
 
 
+def _counter_written_seen(ir: GameIR, counter: int, owner: Any, viewer: int, mover: int) -> bool:
+    """Whether ``viewer`` sees counter ``counter`` (an array: its first column) of the row
+    ``owner`` names; an owner not known without the position counts as unseen."""
+    vis = counter_visibility(ir, counter)
+    if vis == "all":
+        return True
+    who = _owner_of(ir, owner, mover)
+    return who is not None and SEES[vis](viewer, who)
+
+
+def _locals_in(e: Any) -> set[str]:
+    """The names of every local an expression (or a tuple of them) mentions, however deep."""
+    out: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, Local):
+            out.add(x.name)
+        elif isinstance(x, tuple):
+            for y in x:
+                walk(y)
+        elif is_dataclass(x):
+            for f in fields(x):
+                walk(getattr(x, f.name))
+
+    walk(e)
+    return out
+
+
+# an effect that writes what it is given somewhere -> (the operands whose values it writes,
+# where they go is out of ``viewer``'s sight?) for the viewer and the mover. Every other
+# effect writes the board, hands, public counters or sizes (all public), or runs others
+# (IfEffect, ForEach: walked below).
+SINKS: dict[type, Callable[[GameIR, Any, int, int], tuple[tuple, bool]]] = {
+    Take: lambda ir, e, v, m: ((e.item,), not _end_seen(ir, e.frm, e.frm_owner, v, m) and not _end_seen(ir, e.to, e.to_owner, v, m)),
+    SetCounter: lambda ir, e, v, m: ((e.value,), not _counter_written_seen(ir, e.counter, e.owner, v, m)),
+    SetElement: lambda ir, e, v, m: ((e.value, e.index), not _counter_written_seen(ir, e.column, e.row, v, m)),
+}
+
+
+def _private_names(ir: GameIR, effects: tuple, viewer: int, mover: int, guards: frozenset[str] = frozenset()) -> set[str]:
+    """The locals whose values ``effects`` (at any depth) write out of ``viewer``'s sight,
+    and the locals of every condition that chooses whether such a write happens (an ``if``'s
+    ``when``, a ``for_each``'s collection and ``where``): the values a move keeps hidden."""
+    out: set[str] = set()
+    for eff in effects:
+        sink = SINKS.get(type(eff))
+        if sink is not None:
+            operands, hidden = sink(ir, eff, viewer, mover)
+            if hidden:
+                out |= _locals_in(operands) | guards
+        elif isinstance(eff, IfEffect):
+            inner = guards | _locals_in(eff.when)
+            out |= _private_names(ir, eff.then, viewer, mover, inner) | _private_names(ir, eff.other, viewer, mover, inner)
+        elif isinstance(eff, ForEach):
+            out |= _private_names(ir, eff.effects, viewer, mover, guards | _locals_in((eff.each, eff.where)))
+    return out
+
+
 @by_identity
 def hidden_params(ir: GameIR, action: Any, viewer: int, mover: int) -> frozenset[int]:
-    """The parameters of ``mover``'s ``action`` that ``viewer`` may not see: items it
-    ``take``s out of sight (from a zone the viewer cannot see into another one)."""
-    if viewer == mover or ir.zones is None:
+    """The parameters of ``mover``'s ``action`` that ``viewer`` may not see: those whose
+    values the move writes out of the viewer's sight (an item ``take``n from a zone it
+    cannot see into another; a value written into a counter it cannot see), or that choose
+    whether such a write happens, in the action's effects at any depth (inside ``if`` and
+    ``for_each``), in every step of a compound move (the same effects) and in the triggers
+    that run after it (which read its parameters). Over-hiding is safe: a value also shown
+    elsewhere (on the board) is still seen there."""
+    if viewer == mover:
         return frozenset()
-    out = set()
-    for i, param in enumerate(action.params):
-        if param.type != "item":
-            continue
-        for eff in action.effects:
-            if isinstance(eff, Take) and eff.item == Local(param.name, param.type):
-                if not _end_seen(ir, eff.frm, eff.frm_owner, viewer, mover) and not _end_seen(ir, eff.to, eff.to_owner, viewer, mover):
-                    out.add(i)
-    return frozenset(out)
+    index = next(i for i, a in enumerate(ir.actions) if a is action)
+    names = _private_names(ir, action.effects, viewer, mover)
+    for t in ir.triggers:
+        if not t.after or index in t.after:
+            names |= _private_names(ir, t.effects, viewer, mover, frozenset(_locals_in(t.when)) if t.when is not None else frozenset())
+    return frozenset(i for i, param in enumerate(action.params) if param.name in names)
 
 
-def _moves_seen(state: "StateLike", viewer: int) -> list[str]:
-    # (a compound move's text needed its position: the one written when it was played)
-    return [text if state.game.compound else move_seen(state.game, move, mover, viewer) for move, mover, text in zip(state.history, state.movers, state.texts)]
+def moves_seen(state: "StateLike", viewer: int) -> list[str]:
+    """Every move of the state's history as ``viewer`` sees it written (hidden parameters
+    as ``?``, another player's private roll as ``roll:?``). ``viewer`` may be a seat or
+    any other number (a spectator: sees what is public). Every place that shows moves to
+    someone (observations, the web page, a report, the terminal) writes them with this."""
+    game = state.game
+    out = []
+    for i, (move, mover) in enumerate(zip(state.history, state.movers)):
+        path = state.paths.get(i)
+        if path is not None and not hidden_params(game.ir, game.decode_move(move)[0], viewer, mover):
+            out.append(state.texts[i])  # a compound move with nothing hidden: as written when played
+        else:
+            out.append(move_seen(game, move, mover, viewer, path))
+    return out
 
 
-def move_seen(game: "GameLike", move: int, mover: int, viewer: int) -> str:
-    """``mover``'s ``move`` as ``viewer`` sees it written (hidden parameters as ``?``)."""
+def move_seen(game: "GameLike", move: int, mover: int, viewer: int, path: Optional[list] = None) -> str:
+    """``mover``'s ``move`` as ``viewer`` sees it written (hidden parameters as ``?``). A
+    compound move needs its ``path`` (its steps' parameters, ``State.paths``): without it
+    only its first step is written."""
     ir = game.ir
     action, values = game.decode_move(move)
     into = into_of(ir.chance)
     if action is None and into is not None and not counter_seen(ir, into, viewer, mover):
         return ir.chance.name + ":" + HIDDEN_VALUE  # a private roll (chance.into) of another player
     hidden = hidden_params(ir, action, viewer, mover) if action is not None else frozenset()
-    if not hidden:
-        return game.move_text(move)
+    if action is None or action.chain is None:
+        if not hidden:
+            return game.move_text(move)
+        steps = [(action.notation, values)]
+    else:
+        steps = [(action.notation if i == 0 else action.chain.notation, [env[p.name] for p in action.params]) for i, env in enumerate(path or [dict(zip((p.name for p in action.params), values))])]
     parts = []
-    for part in action.notation:
-        if isinstance(part, str):
-            parts.append(part)
-        elif part in hidden:
-            parts.append(HIDDEN_VALUE)
-        else:
-            parts.append(game.param_text(action.params[part], values[part]))
+    for notation, vals in steps:
+        for part in notation:
+            if isinstance(part, str):
+                parts.append(part)
+            elif part in hidden:
+                parts.append(HIDDEN_VALUE)
+            else:
+                parts.append(game.param_text(action.params[part], vals[part]))
     return "".join(parts)
 
 

@@ -41,6 +41,7 @@ class StateLike(Protocol):
     history: list[int]  # the move ids played
     texts: list[str]  # how each move of ``history`` is written
     movers: list[int]  # who made each move of ``history``
+    paths: dict[int, list[dict]]  # a compound move's steps (their parameters), by its index in ``history``
 
     def current_player(self) -> int: ...
 
