@@ -218,7 +218,7 @@ def test_missing_record_and_unknown_spec(tmp_path: Path) -> None:
     result = run("report", str(tmp_path / "none.jsonl"))
     assert result.exit_code == 1 and "cannot read the record" in result.stderr
     record = tmp_path / "r.jsonl"
-    record.write_text(json.dumps({"spec": str(tmp_path / "gone.yaml"), "game": 0, "game_seed": 1, "seat_names": ["x", "o"], "seats": ["a", "b"], "moves": [], "result": {}}) + "\n")
+    record.write_text(json.dumps({"spec": str(tmp_path / "gone.yaml"), "spec_sha256": "0" * 64, "variant": None, "seed": 0, "game": 0, "game_seed": 1, "seat_names": ["x", "o"], "seats": ["a", "b"], "moves": [], "result": {}, "final_sha256": "0"}) + "\n")
     result = run("report", str(record), "--engine", "interpreted")
     assert result.exit_code == 1 and "gone.yaml" in result.stderr and "Traceback" not in result.output
 
