@@ -99,7 +99,9 @@ def test_the_build_settings_are_in_the_key(monkeypatch):
 def test_the_generators_files_are_in_the_digest(monkeypatch):
     names = {os.path.relpath(p, codedigest.PACKAGE).replace(os.sep, "/") for p in cachekey.generator_files()}
     assert "compiler/build.py" not in names  # the cache, not the generator (BUILD_FORMAT is in the key)
-    assert {"compiler/codegen.py", "compiler/_buildext.py", "compiler/emit/common.py", "compiler/templates/core.pyx.j2", "ir/nodes.py"} <= names
+    assert {"compiler/codegen.py", "compiler/_buildext.py", "compiler/emit/common.py", "compiler/templates/export.pyx.j2", "ir/nodes.py"} <= names
+    assert "engine/vtable.pxi" in names  # the rules' table, copied into every generated source
+    assert "engine/generic.pyx" not in names  # the generic engine is keyed by its own text
     assert "runtime/observe.py" in names  # imported by compiler/tensor.py
     assert "runtime/interpreter.py" in names  # asked for constant masks (emit/cellsets.py)
     assert not any("__pycache__" in n or n.startswith("spec/") for n in names)  # the front end's output is the IR
