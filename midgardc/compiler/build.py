@@ -374,16 +374,19 @@ def build_settings() -> str:
     )
 
 
-def build_key(ir: GameIR) -> str:
+def build_key(ir: GameIR, tag: str = "") -> str:
     """sha256 of everything that determines ``ir``'s compiled module, found without
-    rendering its source (``cachekey``: the IR, the generator's code, build_settings())."""
-    return cache_key(ir, build_settings())
+    rendering its source (``cachekey``: the IR, the generator's code, build_settings()).
+    ``tag`` names a change made to the generator at run time (a test forcing another
+    code path by setting a constant), which its files cannot show: such a module gets a
+    key of its own instead of the one the unchanged generator's module has."""
+    return cache_key(ir, build_settings() + (f"\0tag {tag}" if tag else ""))
 
 
-def module_name(ir: GameIR) -> str:
+def module_name(ir: GameIR, tag: str = "") -> str:
     """``mgc_<game>_<hash16>``: an importable name that changes with the content."""
     game = "".join(ch if ch.isalnum() else "_" for ch in ir.name)
-    return f"mgc_{game}_{build_key(ir)[:16]}"
+    return f"mgc_{game}_{build_key(ir, tag)[:16]}"
 
 
 def _sha256_file(path: Path) -> str:
@@ -512,12 +515,13 @@ def is_cached(ir: GameIR) -> bool:
     return _cache_valid(so, Path(f"{so}.sha256"))
 
 
-def build_engine(ir: GameIR, force: bool = False, text: Optional[str] = None):
+def build_engine(ir: GameIR, force: bool = False, text: Optional[str] = None, tag: str = ""):
     """The compiled engine module for ``ir``, built on first use and cached by content.
-    ``text``: its source when the caller has rendered it already (else rendered on a miss)."""
+    ``text``: its source when the caller has rendered it already (else rendered on a miss);
+    ``tag``: a run-time change to the generator (``build_key``)."""
     what = f"{ir.name}" + (f" (variant {ir.variant})" if ir.variant else "")
     try:
-        name = module_name(ir)
+        name = module_name(ir, tag)
         if not force and name in sys.modules:
             return sys.modules[name]
         cache = cache_dir()
