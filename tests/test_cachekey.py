@@ -94,6 +94,8 @@ def test_the_build_settings_are_in_the_key(monkeypatch):
     monkeypatch.undo()
     monkeypatch.setattr(build, "CFLAGS", ("-O2", "-g0"))
     assert build.build_key(ir) != key
+    monkeypatch.undo()
+    assert build.build_key(ir, tag="MAX_SET_CELLS=0") != key == build.build_key(ir, tag="")
 
 
 def test_the_generators_files_are_in_the_digest(monkeypatch):

@@ -375,16 +375,19 @@ def build_settings() -> str:
     )
 
 
-def build_key(ir: GameIR) -> str:
+def build_key(ir: GameIR, tag: str = "") -> str:
     """sha256 of everything that determines ``ir``'s compiled module, found without
-    rendering its source (``cachekey``: the IR, the generator's code, build_settings())."""
-    return cache_key(ir, build_settings())
+    rendering its source (``cachekey``: the IR, the generator's code, build_settings()).
+    ``tag`` names a change made to the generator at run time (a test forcing another
+    code path by setting a constant), which its files cannot show: such a module gets a
+    key of its own instead of the one the unchanged generator's module has."""
+    return cache_key(ir, build_settings() + (f"\0tag {tag}" if tag else ""))
 
 
-def module_name(ir: GameIR) -> str:
+def module_name(ir: GameIR, tag: str = "") -> str:
     """``mgc_<game>_<hash16>``: an importable name that changes with the content."""
     game = "".join(ch if ch.isalnum() else "_" for ch in ir.name)
-    return f"mgc_{game}_{build_key(ir)[:16]}"
+    return f"mgc_{game}_{build_key(ir, tag)[:16]}"
 
 
 def _sha256_file(path: Path) -> str:
@@ -574,16 +577,17 @@ def is_cached(ir: GameIR) -> bool:
 _ENGINES: dict[str, object] = {}
 
 
-def build_engine(ir: GameIR, force: bool = False, text: Optional[str] = None):
+def build_engine(ir: GameIR, force: bool = False, text: Optional[str] = None, tag: str = ""):
     """The compiled engine for ``ir``: its rules module (built on first use and cached
     under a key computed from the IR, cachekey.py) behind the generic engine's
     ``Engine``, which has the protocol a whole generated module had (Core, playouts,
     rollouts, perft, playout_trace, write_tensor, Batch, mcts_search, mcts_search_set;
     INFO, GAME... from the rules module). ``text``: the rules module's source when the
-    caller has rendered it already (else rendered on a miss)."""
+    caller has rendered it already (else rendered on a miss); ``tag``: a run-time change
+    to the generator (``build_key``), which gets a rules module of its own."""
     what = f"{ir.name}" + (f" (variant {ir.variant})" if ir.variant else "")
     try:
-        name = module_name(ir)
+        name = module_name(ir, tag)
         if not force and name in _ENGINES:
             return _ENGINES[name]
         rules = _cached_module(lambda: generate_source(ir) if text is None else text, name, what, force)

@@ -18,11 +18,12 @@ class CompiledEngine:
 
     name = "compiled"
 
-    def __init__(self, ir: GameIR, force_build: bool = False):
+    def __init__(self, ir: GameIR, force_build: bool = False, tag: str = ""):
+        """``tag``: a run-time change to the generator, for a module of its own (tests)."""
         from ..compiler.build import build_engine
 
         self.ir = ir
-        self.module = build_engine(ir, force=force_build)
+        self.module = build_engine(ir, force=force_build, tag=tag)
 
     def new_core(self, seed: int = 0, start_zones: Optional[list[list[int]]] = None) -> Any:
         """A new game for ``seed``; ``start_zones``: as the interpreter's ``new_core``."""
