@@ -120,7 +120,7 @@ def test_an_edit_to_the_generator_changes_the_digest(monkeypatch, tmp_path):
             fh.write("# the front end: not the generator\n")
         cachekey.generator_digest.cache_clear()
         assert cachekey.generator_digest() == before
-        with open(copy / "compiler" / "templates" / "core.pyx.j2", "a", encoding="utf-8") as fh:
+        with open(copy / "compiler" / "templates" / "export.pyx.j2", "a", encoding="utf-8") as fh:
             fh.write("# a template edit\n")
         cachekey.generator_digest.cache_clear()
         assert cachekey.generator_digest() != before

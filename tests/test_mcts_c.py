@@ -1,4 +1,4 @@
-"""The MCTS search in C (``compiler/templates/mcts.pyx.j2``) against its plain Python twin
+"""The MCTS search in C (``midgardc/engine/generic.pyx``) against its plain Python twin
 (``midgardc/players/mcts.py``): the same tree, the same draws and the same move, so a seed
 plays the same game on both engines; with chance (Magic Mids, dice) and with hidden
 information (Meridian, Vikings: the samples are dealt in C)."""

@@ -614,8 +614,8 @@ def build_engine(ir: GameIR, force: bool = False, text: Optional[str] = None, ta
     ``Engine``, which has the protocol a whole generated module had (Core, playouts,
     rollouts, perft, playout_trace, write_tensor, Batch, mcts_search, mcts_search_set;
     INFO, GAME... from the rules module). ``text``: the rules module's source when the
-    caller has rendered it already (else rendered on a miss); ``tag``: a run-time change to
-    the generator (``build_key``)."""
+    caller has rendered it already (else rendered on a miss); ``tag``: a run-time change
+    to the generator (``build_key``), which gets a rules module of its own."""
     what = f"{ir.name}" + (f" (variant {ir.variant})" if ir.variant else "")
     try:
         name = module_name(ir, tag)

@@ -36,9 +36,9 @@ which its move was legal where it was considered) instead of the parent's visits
 player's real legal moves are candidates at the root.
 
 Where the search runs: with the compiled engine, the whole search (both kinds above, the
-samples of what the player cannot see included) runs in the generated module without the
+samples of what the player cannot see included) runs in the compiled engine without the
 GIL, on a pool of C structs (``mcts_search``/``mcts_search_set`` in
-``compiler/templates/mcts.pyx.j2``). ``search`` and ``search_information_set`` below are
+``midgardc/engine/generic.pyx``). ``search`` and ``search_information_set`` below are
 its plain Python twin: the same algorithm with the same draws from the same ``Rng`` in the
 same order, the same float arithmetic and the same tie-breaking (children in creation
 order, the first best score wins), so a seed plays the same game on either engine. The

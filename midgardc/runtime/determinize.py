@@ -91,7 +91,7 @@ def determinize(state: "State", viewer: int, rng: Rng) -> "State":
 
 def sampling_plan(state: "State", viewer: int) -> tuple[Any, list[list[tuple[int, int, tuple[int, ...]]]]]:
     """What ``determinize`` deals from, for a search that samples in C (``mcts_search_set``
-    in ``compiler/templates/mcts.pyx.j2`` draws as ``determinize`` does, item for item): a
+    in ``midgardc/engine/generic.pyx`` draws as ``determinize`` does, item for item): a
     copy of the state's core with the hidden counters estimated, and per hidden pool its
     places as (source, target, items): source 0 a zone slot (target: the slot), 1 a deck
     (target: its owner), items as ``determinize`` concatenates them before shuffling."""
@@ -129,7 +129,7 @@ def _estimate_counters(state: "State", viewer: int) -> None:
 # -- writes into a core, per back end --------------------------------------------------------
 # Zones: set_zones on either Core. The rest: the interpreter's Core keeps plain fields (and
 # a cache of its legal moves, dropped after a write: legality may read what was written);
-# the compiled Core has one method per write (core.pyx.j2: set_deck, set_counter, reseed).
+# the compiled Core has one method per write (midgardc/engine/generic.pyx: set_deck, set_counter, reseed).
 
 
 def _is_interpreted(core: Any) -> bool:
