@@ -1,10 +1,11 @@
-"""The compiled back end: the game's generated Cython module behind the engine protocol.
+"""The compiled back end: a game's compiled engine behind the engine protocol.
 
-The module is built (and cached by content hash) by ``midgardc.compiler.build`` and handed
-in by the engine loader, ``midgardc.engines``: the runtime never imports the compiler.
-Its ``Core`` has the interpreter Core's protocol, and whole random games, their results
-and perft run in C without the GIL.
-"""
+The engine is the game's small rules module (generated from its IR, cached by content)
+behind the generic engine compiled once for every game (``midgardc/engine/generic.pyx``;
+docs/design.md, "Building engines"). It is built by ``midgardc.compiler.build`` and
+handed in by the engine loader, ``midgardc.engines``: the runtime never imports the
+compiler. Its ``Core`` has the interpreter Core's protocol, and whole random games, their
+results and perft run in C without the GIL."""
 
 from __future__ import annotations
 
