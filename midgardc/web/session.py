@@ -100,7 +100,7 @@ class Session:
         # per human seat: (moves made when it decided, every seat's random stream then), so a
         # takeback puts the bots' streams back too and they answer as before (as 'play' does)
         self.decided: dict[int, list[tuple[int, list[int]]]] = {s: [] for s in self.humans}
-        self._positions: dict[int, "State"] = {}  # earlier positions, by moves made
+        self._positions: dict[int, "State"] = {}  # earlier positions, by moves made (kept as played)
 
     # -- seats -----------------------------------------------------------------------
 
@@ -147,6 +147,7 @@ class Session:
                     self.refresh()  # on the compiled engine once it is ready
                     state = self.state
                     while not state.is_terminal() and state.is_chance_node():
+                        self._remember()
                         state.sample_chance()
                     seat = None if state.is_terminal() else state.current_player()
                     if seat not in self.bots:
@@ -158,6 +159,7 @@ class Session:
                 with self.lock:
                     if self.step() != step or self.stopped:  # (the server stopped meanwhile)
                         return
+                    self._remember()
                     self.state.apply_unchecked(move)
 
     def thinking(self) -> Optional[int]:
@@ -169,22 +171,26 @@ class Session:
         return seat if seat in self.bots else None
 
     def position(self, moves: int) -> "State":
-        """The position after the first ``moves`` moves of the game (rolls included), replayed
-        from the start (each roll redrawn from the state's own stream, as a takeback does)."""
+        """The position after the first ``moves`` moves of the game (rolls included): as it was
+        kept when played, else replayed from the start (each roll redrawn from the state's
+        own stream, as a takeback does)."""
         if moves == self.step():
             return self.state
         if not 0 <= moves < self.step():
             raise MoveRefused(404, f"no position after {moves} moves: the game has {self.step()}")
         found = self._positions.get(moves)
-        if found is None or found.game is not self.game:
+        if found is None or found.history != self.state.history[:moves]:
             try:
                 found = replay_drawn(self.game, self.state.history[:moves], self.game_seed)
             except SwitchError:  # a state set from outside (a test's position): no earlier ones
                 raise MoveRefused(404, f"the position after {moves} moves cannot be shown: this game did not start from its spec's start") from None
-            if len(self._positions) > 64:  # (a review walks back and forth: keep the last few)
-                self._positions.clear()
             self._positions[moves] = found
         return found
+
+    def _remember(self) -> None:
+        """Keep the position before the move about to be applied (the page shows what a
+        move changed, and earlier positions, from these)."""
+        self._positions[self.step()] = self.state.clone()
 
     def takeback(self, seat: int) -> None:
         """Seat ``seat`` takes back its last move and every move after it (the bots' replies,
@@ -210,7 +216,7 @@ class Session:
                 for rng, value in zip(self.rngs, streams):
                     rng.state = value
                 self.state = replay_drawn(self.game, self.state.history[:back], self.game_seed)
-                self._positions.clear()
+                self._positions = {k: v for k, v in self._positions.items() if k < back}
         finally:
             self._turns.release()
 
@@ -247,6 +253,7 @@ class Session:
             except MoveError as exc:
                 raise MoveRefused(422, exc.message) from None
             self.decided.setdefault(seat, []).append((self.step(), [r.state for r in self.rngs]))
+            self._remember()
             state.apply_unchecked(move)
         if wait:
             self.advance()

@@ -13,7 +13,8 @@
   var stateUrl = body.getAttribute("data-state-url");
   var moveUrl = body.getAttribute("data-move-url");
   var baseUrl = body.getAttribute("data-base-url");
-  var MAX_CONTROLS = 12; // never more buttons than this at once
+  var MAX_CONTROLS = 12; // never more controls than this at once (a move's and cancel included)
+  var MAX_PICKS = MAX_CONTROLS - 2; // for the pickers: a play button and cancel may follow
   var MIN_PIECE = 24; // px: a cell is never drawn smaller (the board scrolls instead)
   var current = null; // the last payload
   var path = []; // cells clicked so far towards a move
@@ -107,10 +108,9 @@
     groups.forEach(function (g) {
       var values = distinct(matching(moves, g), g);
       if (values.length <= 1) return;
-      if (values.length > MAX_CONTROLS) sliders.push([g, values]); else buttons.push([g, values]);
+      if (values.length > MAX_PICKS) sliders.push([g, values]); else buttons.push([g, values]);
     });
-    sliders.forEach(function (gv) { // held values first: a click on a button then plays
-      var g = gv[0], values = gv[1];
+    function held(g, values) { // a slider (numbers) or a list: it holds a value, its first at first
       if (numeric(values)) values.sort(function (a, b) { return Number(a) - Number(b); });
       if (!(g in picks)) picks[g] = values[0];
       var row = el("div", { "class": "pick-group", "data-group": g });
@@ -121,7 +121,12 @@
         input = el("input", { type: "range", min: "0", max: String(values.length - 1), step: "1", "class": "pick-range", "data-group": g, "aria-label": g });
         input.value = String(values.indexOf(picks[g]));
         input.addEventListener("input", function () { picks[g] = values[Number(input.value)]; out.textContent = picks[g]; });
-        input.addEventListener("change", function () { picks[g] = values[Number(input.value)]; drawChoices(moves, box, cls, false); });
+        input.addEventListener("change", function () {
+          picks[g] = values[Number(input.value)];
+          drawChoices(moves, box, cls, false); // (the other groups may offer other values now)
+          var again = box.querySelector('input.pick-range[data-group="' + g + '"]');
+          if (again) again.focus(); // the arrow keys go on moving it
+        });
       } else {
         input = el("select", { "class": "pick-list", "data-group": g, "aria-label": g });
         values.forEach(function (v) { var o = el("option", { value: v }, v); if (v === picks[g]) o.selected = true; input.appendChild(o); });
@@ -132,11 +137,18 @@
       row.appendChild(out);
       box.appendChild(row);
       shown += 1;
-    });
+    }
+    sliders.forEach(function (gv) { held(gv[0], gv[1]); }); // held values first: a click on a button then plays
+    var pickers = 0;
     buttons.forEach(function (gv) {
       var g = gv[0], values = gv[1];
+      if (shown + values.length > MAX_PICKS) {
+        if (!pickers) { held(g, values); return; } // (too many beside the sliders: a list)
+        if (!(g in picks)) waiting += 1;
+        return; // shown once the others are chosen
+      }
       if (!(g in picks)) waiting += 1;
-      if (shown + values.length > MAX_CONTROLS) return; // shown once the others are chosen
+      pickers += 1;
       var row = el("div", { "class": "pick-group", "data-group": g });
       row.appendChild(el("span", { "class": "pick-label" }, (g === "action" ? "move" : g) + ": "));
       values.forEach(function (v) {
