@@ -162,6 +162,9 @@
       box.appendChild(row);
       shown += values.length;
     });
+    if (groups.indexOf("action") < 0 && box.firstChild) { // one kind of move: say which
+      box.insertBefore(el("div", { "class": "pick-action" }, moves[0].action + ":"), box.firstChild);
+    }
     var left = matching(moves);
     if (waiting === 0 && left.length === 1) {
       if (clicked) { submit(left[0].text); return; }
@@ -254,12 +257,15 @@
         copy.setAttribute("viewBox", [b[2], 0, whole[2] - b[2], whole[3]].join(" "));
         copy.setAttribute("width", String(whole[2] - b[2]));
         copy.setAttribute("height", String(whole[3]));
-        copy.setAttribute("class", "board-panel");
+        copy.setAttribute("class", (svg.getAttribute("class") || "") + " board-panel"); // (its style sheet is scoped to its class)
         panel.appendChild(copy);
       }
       svg.setAttribute("viewBox", box);
       svg.removeAttribute("width");
       svg.removeAttribute("height");
+      // as wide as the page allows and no taller than the window, in the board's own
+      // proportions (so nothing beyond the board shows beside it, turned or not)
+      svg.style.setProperty("--board-ratio", String(b[2] / b[3]));
     }
     markLast(svg, last);
     applyFlip();
@@ -437,6 +443,8 @@
     else if (p.thinking) turn.textContent = p.thinking + " is thinking…";
     else turn.textContent = p.your_turn ? "Your turn." : (p.to_move ? p.to_move + " is to move." : "");
     body.setAttribute("data-thinking", p.thinking ? "1" : "0");
+    var last = byId("last-text");
+    last.textContent = p.last && !p.result ? "Last move: " + (p.last.player ? p.last.player + " " : "") + p.last.move + (p.last.removed.length ? " (took " + p.last.removed.map(function (r) { return r.cell; }).join(", ") + ")" : "") + "." : "";
   }
 
   function render(p) {
