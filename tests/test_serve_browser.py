@@ -584,7 +584,7 @@ def test_at_400_px_the_board_keeps_the_width(browser) -> None:
             return {width: r.width, page: document.documentElement.clientWidth, smallest: Math.min.apply(null, cells),
                     aside: document.querySelector('aside').getBoundingClientRect().top, bottom: r.bottom};"""
         )
-        assert sizes["width"] >= 350 and sizes["smallest"] >= 24, sizes
+        assert sizes["page"] <= 400 and sizes["width"] >= 350 and sizes["smallest"] >= 24, sizes
         assert sizes["aside"] >= sizes["bottom"], sizes  # the panels are below the board
         assert browser.execute_script("return document.querySelector('meta[name=viewport]') !== null")
     finally:

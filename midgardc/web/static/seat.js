@@ -204,7 +204,19 @@
     if (busy) hint.textContent = "";
     else if (path.length === 0) hint.textContent = onBoard ? "Click a highlighted cell" + (more ? ", or choose:" : ".") : "Choose:";
     else if (Object.keys(next).length) hint.textContent = "Selected " + path.join(", ") + ": click a highlighted cell" + (complete.length ? ", or choose:" : ".");
-    else hint.textContent = "Selected " + path.join(", ") + ": choose:";
+    else hint.textContent = "Selected " + path.join(", ") + ": " + howToChoose(choices);
+  }
+
+  // "set height, then choose card (that plays it):" when a held value and pickers are shown
+  function howToChoose(box) {
+    function groups(q) {
+      var out = [];
+      Array.prototype.slice.call(box.querySelectorAll(q)).forEach(function (e) { var g = e.getAttribute("data-group"); if (out.indexOf(g) < 0) out.push(g); });
+      return out;
+    }
+    var held = groups(".pick-range, .pick-list"), picked = groups("button.pick");
+    if (held.length && picked.length) return "set " + held.join(", ") + ", then choose " + picked.join(", ") + " (that plays the move):";
+    return "choose:";
   }
 
   // why a click on the board does nothing now, in words
