@@ -270,7 +270,7 @@ def test_every_construct_lowers(tmp_path: Path) -> None:
         tmp_path,
         """\
   internal: [hour]
-  labels: {points: victory points, stone: stone, stones: stones on the board}
+  labels: {points: victory points, stone: stone, stones: stones on the board, play: place a stone, play.c: where}
   regions:
     - {label: Row one, cells: ["*1"]}
     - {areas: "area {n} ({name})", starred: capital}
@@ -306,6 +306,7 @@ def test_every_construct_lowers(tmp_path: Path) -> None:
     [
         ("  internal: [pionts]\n", "render.internal: unknown counter 'pionts'", 13, 14),
         ("  labels: {stoen: x}\n", "render.labels: 'stoen' names nothing of this spec", 13, 12),
+        ("  labels: {play.d: x}\n", "render.labels: 'play.d' names nothing of this spec", 13, 12),
         ("  regions:\n    - {label: x, cells: [z9]}\n", "a region's cells: no cell is called 'z9'", 14, 26),
         ("  regions:\n    - {label: x}\n", "a region needs 'cells' (or 'areas')", 14, 7),
         ("  regions:\n    - {label: x, cells: [a1], starred: c}\n", "'starred' marks the heavier cells", 14, 31),

@@ -75,6 +75,7 @@ def assert_only_observation(session: Session, seat: int, payload: dict, samples:
     for lst in _json_lists(payload):
         assert lst not in hidden, f"a hidden place's items were sent at step {payload['step']}: {lst}"
     assert session.seed not in [v for v in _scalars(payload) if isinstance(v, int) and v > 10**6]
+    _assert_last_seen(payload.get("last"), want["moves"])
     if state.is_terminal():
         return 0
     mine = _without_legal(payload)
@@ -86,6 +87,57 @@ def assert_only_observation(session: Session, seat: int, payload: dict, samples:
         twin.state = sample
         assert _without_legal(seat_payload(twin, seat)) == mine, f"what seat {seat} is sent depends on what it cannot see (step {payload['step']})"
     return differed
+
+
+def _assert_last_seen(last: Optional[dict], moves: list) -> None:
+    """What happened last is said as the viewer sees the move: its text as the move list
+    writes it, and its cells only when nothing of it is hidden."""
+    if last is None:
+        return
+    assert last["move"] == moves[last["index"]]
+    if "?" in last["move"]:
+        assert last["cells"] == [], last
+
+
+def _state_at(session: Session, moves: int):
+    game = session.game
+    if moves == session.step():
+        return session.state
+    return replay(game, [game.move_text(m) for m in session.state.history[:moves]], session.game_seed)
+
+
+def assert_only_public(session: Session, payload: dict, samples: int = 1) -> None:
+    """What the spectator's page (/watch) was sent is what every seat sees: the observation
+    of a spectator (-1), no hidden place's items, no moves, and the same payload for states
+    that any one seat could not tell from the real one."""
+    state = _state_at(session, payload["step"])
+    want = observation(state, -1)
+    assert payload["observation"] == want and payload["legal"] == [] and not payload["your_turn"]
+    hidden = [list(session.game.ir.item_texts[k] for k in p.items) for p in places(state) if not p.seen_by(-1) and len(p.items) >= 2]
+    for lst in _json_lists(payload):
+        assert lst not in hidden, f"a hidden place's items were sent to the spectator at step {payload['step']}: {lst}"
+    _assert_last_seen(payload.get("last"), want["moves"])
+    if state.is_terminal():
+        return
+    for seat in range(session.game.ir.n_players):
+        for i in range(samples):
+            twin = copy.copy(session)
+            twin.state = determinize(state, seat, Rng(2000 + i))
+            assert seat_payload(twin, -1) == payload, f"the spectator's page depends on what seat {seat} may not see (step {payload['step']})"
+
+
+def assert_review_private(session: Session, viewer: int, payload: dict) -> None:
+    """An earlier position shown in review is drawn as ``viewer`` (a seat, or -1) saw it."""
+    from midgardc.render.svg import render_svg
+
+    state = _state_at(session, payload["at"])
+    assert payload["svg"] == render_svg(state, viewer=viewer if viewer >= 0 else None)
+    hidden = [list(session.game.ir.item_texts[k] for k in p.items) for p in places(state) if not p.seen_by(viewer) and len(p.items) >= 2]
+    for lst in _json_lists(payload):
+        assert lst not in hidden
+    from midgardc.runtime.observe import moves_seen
+
+    _assert_last_seen(payload.get("last"), moves_seen(state, viewer))
 
 
 def _scalars(value: Any):
@@ -551,3 +603,94 @@ def test_the_page_polls_again_only_after_the_last_answer(tmp_path) -> None:
     proc = subprocess.run(["node", str(harness), str(script)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["2"]  # the first answer, then one poll that is never answered
+
+
+# -- the table: spectator, takeback, rematch, review, choices (issue 26) ---------------------------
+
+
+def test_the_spectator_is_sent_only_what_every_seat_sees() -> None:
+    """Vikings (two players, hidden hands): while seat 0 plays, every answer to /watch is
+    the public view; seat 0's and the spectator's review of earlier positions too."""
+    session = _session(VIKINGS, "human,random", seed=4, variant="two-players")
+    client = create_app(session).test_client()
+    watched = []
+
+    def check(payload: dict) -> None:
+        public = client.get("/watch/state").get_json()
+        assert_only_public(session, public)
+        watched.append(public)
+
+    _play_client(session, max_moves=12, check=check)
+    assert any((z.get("black") or {}).get("items", 0) is None and z["black"]["size"] > 0 for p in watched for z in p["observation"].get("zones", {}).values())
+    assert client.get("/watch").status_code == 200 and b"watching" in client.get("/watch").data
+    for moves in (0, 3, session.step() - 1):
+        assert_review_private(session, 0, client.get(f"/seat/0/t0/at/{moves}").get_json())
+        assert_review_private(session, -1, client.get(f"/watch/at/{moves}").get_json())
+    assert client.get(f"/watch/at/{session.step() + 5}").status_code == 404
+
+
+def test_takeback_and_rematch_through_the_app(tmp_path) -> None:
+    """Takeback puts the game and the bots' streams back where they were (the bot answers
+    the same move as before); a rematch starts the next game and both are recorded."""
+    record = tmp_path / "two.jsonl"
+    session = _session(str(ROOT / "specs" / "magic-mids.yaml"), "human,random", seed=3, record=str(record))
+    client = create_app(session).test_client()
+    first = client.get("/seat/0/t0/state").get_json()
+    assert not first["can_take_back"]
+    assert client.post("/seat/0/t0/takeback").status_code == 409
+    move = first["legal"][0]["text"]
+    after = client.post("/seat/0/t0/move", json={"step": first["step"], "move": move}).get_json()
+    back = client.post("/seat/0/t0/takeback").get_json()
+    assert back["step"] == first["step"] and back["your_turn"] and back["history"] == first["history"]
+    again = client.post("/seat/0/t0/move", json={"step": back["step"], "move": move}).get_json()
+    assert again["history"] == after["history"]  # the same rolls and the same replies
+    assert client.post("/seat/0/t0/rematch").status_code == 409  # not over yet
+    _play_client(session, rng=random.Random(1))
+    assert session.state.is_terminal()
+    fresh = client.post("/seat/0/t0/rematch").get_json()
+    assert fresh["result"] is None and len(fresh["history"]) < 5
+    _play_client(session, rng=random.Random(2))
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [line["game"] for line in lines] == [0, 1] and lines[0]["game_seed"] != lines[1]["game_seed"]
+    for game in ("0", "1"):
+        result = CliRunner().invoke(cli, ["replay", str(ROOT / "specs" / "magic-mids.yaml"), "--record", str(record), "--game", game])
+        assert result.exit_code == 0 and "result matches the record" in result.output, result.output
+
+
+def test_a_move_answered_at_once_names_who_is_thinking() -> None:
+    session = _session(TTT, "human,random")
+    bot = _BlockedBot()
+    session.bots[1] = bot
+    client = create_app(session).test_client()
+    try:
+        r = client.post("/seat/0/t0/move", json={"step": 0, "move": "b2", "wait": False}).get_json()
+        assert r["thinking"] == "o (random)" and not r["your_turn"] and r["history"][-1]["move"] == "b2"
+        assert r["last"] == {"index": 0, "player": session.game.ir.players[0], "move": "b2", "cells": ["b2"], "removed": []}
+        assert bot.thinking.wait(60)
+        r = client.post("/seat/0/t0/takeback")
+        assert r.status_code == 409 and "choosing" in r.get_json()["error"]
+    finally:
+        bot.go_on.set()
+    for _ in range(600):
+        state = client.get("/seat/0/t0/state").get_json()
+        if state["your_turn"]:
+            break
+        bot.thinking.wait(0.05)
+    assert state["your_turn"] and state["thinking"] is None and state["step"] == 2
+
+
+def test_moves_carry_their_choices_as_the_spec_names_them() -> None:
+    """Meridian's render.labels name its parameters: a move at a city is its card and
+    height (the page groups the moves that share a city by these)."""
+    from midgardc.web.views import move_choice
+
+    game = load(MERIDIAN, engine="interpreted", n_players=2)
+    state = game.new_state(0)
+    labels = dict(game.ir.render.present.labels)
+    for m in state.legal_moves():
+        choice = move_choice(game, m.id, labels)
+        if m.text.endswith(":pass"):
+            assert choice["action"] == "discard" and [p[0] for p in choice["params"]] == ["card"]
+        else:
+            assert choice["action"] == "build" and [p[0] for p in choice["params"]] == ["card", "height"]
+            assert m.text == f"{choice['params'][0][1]}:{move_cells(game, m.id)[0]}:{choice['params'][1][1]}"

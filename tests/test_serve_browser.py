@@ -74,7 +74,7 @@ class Served:
         def keep(response):
             from flask import request
 
-            if request.path.startswith(prefix) and response.is_json:
+            if (request.path.startswith(prefix) or request.path.startswith("/watch")) and response.is_json:
                 self.sent.append((request.path, response.get_json()))
             return response
 
@@ -101,9 +101,14 @@ def _session(spec: str, players: str, seed: int, variant: Optional[str] = None, 
 PAGE = """var b = document.body, all = function (q) { return Array.prototype.slice.call(document.querySelectorAll(q)); };
 return {step: b.getAttribute('data-step'), busy: b.getAttribute('data-busy') === '1', turn: b.getAttribute('data-your-turn') === '1',
   over: b.getAttribute('data-over') === '1', chosen: all('#board .chosen').length, hint: document.getElementById('hint').textContent,
+  thinking: b.getAttribute('data-thinking') === '1', message: document.getElementById('message').textContent,
   cells: all('#board [data-cell].target, #board [data-cell].movable').map(function (e) { return e.getAttribute('data-cell'); }),
   choices: all('#choices button.choice').map(function (e) { return e.getAttribute('data-move'); }),
-  others: all('#other-moves button').map(function (e) { return e.getAttribute('data-move'); })};"""
+  others: all('#other-moves button.other').map(function (e) { return e.getAttribute('data-move'); }),
+  picks: all('#choices button.pick, #other-moves button.pick').map(function (e) { return [e.parentNode.parentNode.id, e.getAttribute('data-group'), e.getAttribute('data-value')]; }),
+  controls: all('#choices button, #choices input, #choices select').length,
+  last: all('#board .last-move').map(function (e) { return e.getAttribute('data-at'); }),
+  removed: all('#board .removed-piece').map(function (e) { return e.getAttribute('data-at'); })};"""
 
 
 def _page(driver) -> dict:
@@ -115,27 +120,37 @@ def _wait(driver, ready: Callable[[dict], bool]) -> dict:
     return WebDriverWait(driver, 30, poll_frequency=0.02).until(lambda d: (lambda p: p if ready(p) else False)(_page(d)))
 
 
+def _click_pick(driver, where: str, group: str, value: str) -> None:
+    driver.find_element(By.CSS_SELECTOR, f'#{where} button.pick[data-group="{group}"][data-value="{value}"]').click()
+
+
 def click_a_move(driver, rng: random.Random) -> str:
     """Play one legal move by clicks: cells while the page highlights some (a random
-    highlighted one each time), then a button; returns how (for messages)."""
+    highlighted one each time), then the controls that tell the moves left apart (a random
+    value of a picker, or a button that plays a move); returns how (for messages)."""
     page = _page(driver)
     step = page["step"]
     how: list[str] = []
     for _ in range(12):
         if page["step"] != step:
             return " ".join(how)
-        cells, choices, others = page["cells"], page["choices"], page["others"]
-        if cells and not (choices and rng.random() < 0.5) and not (others and not how and rng.random() < 0.2):
+        cells, choices, others, picks = page["cells"], page["choices"], page["others"], page["picks"]
+        buttons = choices + others + picks
+        if cells and not (buttons and rng.random() < 0.5) and not ((others or picks) and not how and rng.random() < 0.2):
             cell = rng.choice(cells)
             how.append(cell)
             driver.find_element(By.CSS_SELECTOR, f'#board [data-cell="{cell}"]').click()
+        elif picks and not (choices or others):
+            where, group, value = rng.choice(picks)
+            how.append(f"{group}={value}")
+            _click_pick(driver, where, group, value)
         elif choices or others:
             where, move = ("choices", rng.choice(choices)) if choices else ("other-moves", rng.choice(others))
             how.append(f"[{move}]")
             driver.find_element(By.CSS_SELECTOR, f'#{where} button[data-move="{move}"]').click()
         else:
             raise AssertionError(f"nothing to click at step {step}: {page['hint']!r}")
-        page = _wait(driver, lambda p: not p["busy"] and (p["step"] != step or p["chosen"] or p["choices"]))
+        page = _wait(driver, lambda p: not p["busy"] and (p["step"] != step or p["chosen"] or p["choices"] or p["picks"] or p["others"]))
     raise AssertionError(f"no move after clicking {how} at step {step}")
 
 
@@ -154,12 +169,19 @@ def _severe(driver) -> list:
 
 
 def _check_private(served: Served, seat: int) -> None:
-    """Every state the page got is the one the seat's observation allows (see test_serve)."""
-    from test_serve import assert_only_observation
+    """Every state the page got is the one the seat's observation allows (see test_serve);
+    every earlier position it was shown (review) is drawn as the seat saw it then; the
+    spectator's page was sent only what is public."""
+    from test_serve import assert_only_observation, assert_only_public, assert_review_private
 
     assert served.sent
     for path, payload in served.sent:
-        assert_only_observation(served.session, seat, payload)
+        if path.startswith("/watch"):
+            (assert_review_private(served.session, -1, payload) if "/at/" in path else assert_only_public(served.session, payload))
+        elif "/at/" in path:
+            assert_review_private(served.session, seat, payload)
+        else:
+            assert_only_observation(served.session, seat, payload)
 
 
 def test_midgard_by_clicks(browser) -> None:
@@ -344,6 +366,249 @@ def test_the_board_shows_before_the_compiled_engine_and_the_game_moves_over(brow
         assert session.state.is_terminal() and session.game.engine_name == "compiled"
         alone = replay_drawn(game_from_ir(ir, "interpreted"), session.state.history, session.game_seed)
         assert same_position(session.state, alone)
+        assert _severe(browser) == []
+    finally:
+        served.close()
+
+
+# -- what happened, who is thinking, choices, table controls, the narrow page (issue 26) ----
+
+
+def _held_bot(session: Session, seat: int):
+    """The bot of ``seat`` replaced by one that chooses only when the test lets it."""
+    from test_serve import _BlockedBot
+
+    bot = _BlockedBot()
+    session.bots[seat] = bot
+    return bot
+
+
+def _click(driver, cell: str) -> None:
+    driver.find_element(By.CSS_SELECTOR, f'#board [data-cell="{cell}"]').click()
+
+
+def test_the_move_is_drawn_at_once_with_what_it_removed_while_the_bot_thinks(browser) -> None:
+    """Draughts: Black (the person) jumps c3xe5xg7 over d4 and f6 while White's bot is held.
+    The answer comes at once: the jump's cells are ringed as the last move, the two men it
+    took are shown where they stood, the page says White is thinking (a spinner), and a
+    click meanwhile says why nothing happens. Once the bot moves, its move is the last one."""
+    from test_draughts import position
+
+    session = _session("classics/draughts.yaml", "human,random", seed=1)
+    session.state = position(session.game, {"c3": "b", "d4": "w", "d6": "w", "f6": "w", "a7": "w"}, "black")
+    bot = _held_bot(session, 1)
+    served = Served(session)
+    try:
+        browser.get(served.url(0))
+        page = _wait(browser, lambda p: p["turn"])
+        step = page["step"]
+        for cell in ("c3", "e5", "g7"):
+            _click(browser, cell)
+        page = _wait(browser, lambda p: p["step"] != step and not p["busy"])
+        assert bot.thinking.is_set() and not bot.go_on.is_set()  # drawn while the bot is held
+        assert page["thinking"] and not page["turn"]
+        assert "white (random) is thinking" in browser.find_element(By.ID, "turn").text
+        assert browser.find_element(By.ID, "spinner").is_displayed()
+        assert sorted(page["last"]) == ["c3", "e5", "g7"] and sorted(page["removed"]) == ["d4", "f6"]
+        assert browser.find_elements(By.CSS_SELECTOR, '#board [data-cell="g7"].p0')  # my man stands on g7
+        _click(browser, "a7")
+        assert "is thinking" in _page(browser)["message"]
+        bot.go_on.set()
+        page = _wait(browser, lambda p: p["turn"] or p["over"])
+        assert not page["thinking"] and not browser.find_element(By.ID, "spinner").is_displayed()
+        bots_move = session.game.move_text(session.state.history[-1])
+        assert page["last"] and all(c in bots_move for c in page["last"])
+        # (draughts hides nothing; the privacy checks replay games from their start, and this
+        # one began at a position set by the test)
+        assert _severe(browser) == []
+    finally:
+        bot.go_on.set()
+        served.close()
+
+
+def test_meridian_placement_is_three_clicks_at_most_and_twelve_controls(browser) -> None:
+    """Meridian (two players: 40 tower-pieces, so up to 39 heights at a city): clicking a city
+    offers the card (when two fit) and the height (a slider) as controls, never more than
+    12; the tallest tower is built with a click on the city, the height and the card."""
+    session = _session("meridian.yaml", "human,random", seed=5, count=2)
+    served = Served(session)
+    try:
+        browser.get(served.url(0))
+        page = _wait(browser, lambda p: p["turn"])
+        legal = [m.text for m in session.state.legal_moves()]
+        city = max(page["cells"], key=lambda c: sum(f":{c}:" in t for t in legal))
+        raw = [t for t in legal if f":{city}:" in t]
+        assert len(raw) > 12  # as raw strings, too many to offer
+        step = page["step"]
+        _click(browser, city)  # click 1
+        page = _page(browser)
+        assert page["controls"] <= 12, page
+        slider = browser.find_element(By.CSS_SELECTOR, '#choices input.pick-range[data-group="height"]')
+        from selenium.webdriver.common.keys import Keys
+
+        slider.click()  # click 2: the height (then End: the tallest)
+        browser.switch_to.active_element.send_keys(Keys.END)  # (the slider, drawn again, keeps the focus)
+        tallest = max(int(t.rsplit(":", 1)[1]) for t in raw)
+        assert browser.find_element(By.CSS_SELECTOR, '#choices .pick-group[data-group="height"] output').text == str(tallest)
+        page = _page(browser)
+        assert page["controls"] <= 12 and page["step"] == step
+        cards = [p for p in page["picks"] if p[1] == "card"]
+        if cards:
+            _click_pick(browser, *cards[0])  # click 3: the card, and the move is played
+        else:
+            browser.find_element(By.CSS_SELECTOR, "#choices button.choice").click()  # click 3: play
+        _wait(browser, lambda p: p["step"] != step and not p["busy"])
+        played = session.game.move_text(session.state.history[0])
+        assert played in raw and played.endswith(f":{city}:{tallest}")
+        # and every later turn, to the end of the game, offers at most 12 controls at once
+        rng = random.Random(8)
+        while not _wait(browser, lambda p: p["turn"] or p["over"])["over"]:
+            assert _page(browser)["controls"] <= 12
+            click_a_move(browser, rng)
+        _check_private(served, 0)
+        assert _severe(browser) == []
+    finally:
+        served.close()
+
+
+def test_takeback_undoes_my_move_and_the_reply(browser) -> None:
+    session = _session("classics/tic-tac-toe.yaml", "human,random", seed=2)
+    served = Served(session)
+    try:
+        browser.get(served.url(0))
+        _wait(browser, lambda p: p["turn"])
+        assert not browser.find_element(By.ID, "takeback").is_enabled()  # nothing to take back yet
+        _click(browser, "b2")
+        page = _wait(browser, lambda p: p["turn"] and p["step"] == "2")
+        assert browser.find_element(By.ID, "takeback").is_enabled()
+        browser.find_element(By.ID, "takeback").click()
+        page = _wait(browser, lambda p: p["turn"] and p["step"] == "0" and not p["busy"])
+        assert session.step() == 0 and page["last"] == []
+        assert not browser.find_elements(By.CSS_SELECTOR, "#board [data-cell].p0, #board [data-cell].p1")
+        _click(browser, "a1")  # and the game goes on from there
+        _wait(browser, lambda p: p["turn"] and p["step"] == "2")
+        assert session.game.move_text(session.state.history[0]) == "a1"
+        assert _severe(browser) == []
+    finally:
+        served.close()
+
+
+def test_the_board_shows_my_side_at_the_bottom_and_flips(browser) -> None:
+    """Breakthrough played as the second seat (its men start at the top of the drawing): the
+    page turns the board round so they are at the bottom; 'flip board' turns it back."""
+    session = _session("classics/breakthrough.yaml", "random,human", seed=1)
+    served = Served(session, watched=1)
+    try:
+        browser.get(served.url(1))
+        _wait(browser, lambda p: p["turn"])
+        mine = browser.find_element(By.CSS_SELECTOR, "#board [data-cell].p1").get_attribute("data-cell")
+        theirs = browser.find_element(By.CSS_SELECTOR, "#board [data-cell].p0").get_attribute("data-cell")
+
+        def y(cell: str) -> float:
+            return browser.execute_script(f"return document.querySelector('#board [data-cell=\"{cell}\"]').getBoundingClientRect().top")
+
+        assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-flipped") == "1"
+        assert y(mine) > y(theirs)  # my men below
+        browser.find_element(By.ID, "flip").click()
+        assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-flipped") == "0"
+        assert y(mine) < y(theirs)
+        click_a_move(browser, random.Random(1))  # moves are still made by clicks on a flipped board
+        browser.find_element(By.ID, "flip").click()
+        click_a_move(browser, random.Random(2))
+        assert _severe(browser) == []
+    finally:
+        served.close()
+
+
+def test_the_move_list_shows_earlier_positions_read_only(browser) -> None:
+    session = _session("classics/tic-tac-toe.yaml", "human,random", seed=3)
+    served = Served(session)
+    try:
+        browser.get(served.url(0))
+        rng = random.Random(5)
+        for _ in range(2):
+            _wait(browser, lambda p: p["turn"])
+            click_a_move(browser, rng)
+        page = _wait(browser, lambda p: p["turn"] and p["step"] == "4")
+        pieces = "#board [data-cell].p0, #board [data-cell].p1"
+        assert len(browser.find_elements(By.CSS_SELECTOR, pieces)) == 4
+        browser.find_element(By.CSS_SELECTOR, '#history li[data-moves="1"] button').click()
+        WebDriverWait(browser, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-review") == "1")
+        assert len(browser.find_elements(By.CSS_SELECTOR, pieces)) == 1
+        first = session.game.move_text(session.state.history[0])
+        assert _page(browser)["last"] == [first] and _page(browser)["cells"] == []  # nothing to play here
+        _click(browser, "c3")
+        assert "earlier position" in _page(browser)["message"] and session.step() == 4
+        browser.find_element(By.ID, "review-next").click()
+        WebDriverWait(browser, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-review") == "2")
+        assert len(browser.find_elements(By.CSS_SELECTOR, pieces)) == 2
+        browser.find_element(By.ID, "review-end").click()
+        assert not browser.find_element(By.ID, "review").is_displayed()
+        assert len(browser.find_elements(By.CSS_SELECTOR, pieces)) == 4 and _page(browser)["cells"]
+        _check_private(served, 0)
+        assert _severe(browser) == []
+    finally:
+        served.close()
+
+
+def test_a_move_typed_on_the_keyboard(browser) -> None:
+    session = _session("classics/tic-tac-toe.yaml", "human,random", seed=4)
+    served = Served(session)
+    try:
+        browser.get(served.url(0))
+        _wait(browser, lambda p: p["turn"])
+        from selenium.webdriver.common.keys import Keys
+
+        box = browser.find_element(By.ID, "move-entry")
+        box.send_keys("z9", Keys.ENTER)
+        assert "no legal move" in _page(browser)["message"] and session.step() == 0
+        box.clear()
+        box.send_keys("c3", Keys.ENTER)
+        _wait(browser, lambda p: p["turn"] and p["step"] == "2")
+        assert session.game.move_text(session.state.history[0]) == "c3"
+    finally:
+        served.close()
+
+
+def test_at_400_px_the_board_keeps_the_width(browser) -> None:
+    """A phone-sized window: the board is at least 350 px wide, each cell at least 24 px, the
+    panels below it (Midgard, mid-game)."""
+    session = _session("midgard.yaml", "human,random", seed=3)
+    served = Served(session)
+    try:
+        browser.set_window_size(400, 800)
+        play_by_clicks(browser, served.url(0), random.Random(1), stop=lambda: session.step() > 10)
+        sizes = browser.execute_script(
+            """var svg = document.querySelector('#board svg'), r = svg.getBoundingClientRect();
+            var cells = Array.prototype.slice.call(svg.querySelectorAll('[data-cell]')).map(function (e) { var b = e.getBoundingClientRect(); return Math.min(b.width, b.height); });
+            return {width: r.width, page: document.documentElement.clientWidth, smallest: Math.min.apply(null, cells),
+                    aside: document.querySelector('aside').getBoundingClientRect().top, bottom: r.bottom};"""
+        )
+        assert sizes["page"] <= 400 and sizes["width"] >= 350 and sizes["smallest"] >= 24, sizes
+        assert sizes["aside"] >= sizes["bottom"], sizes  # the panels are below the board
+        assert browser.execute_script("return document.querySelector('meta[name=viewport]') !== null")
+    finally:
+        browser.set_window_size(1500, 1100)
+        served.close()
+
+
+def test_the_spectator_sees_what_is_public_and_the_players_page_hides_the_rest(browser) -> None:
+    """Midgard Vikings, two players (hidden hands): the person's page is played, then the
+    spectator's page (/watch) is opened and walked back through the moves; every response
+    either got is checked: the seat's against its observation, the spectator's against
+    what every seat sees."""
+    session = _session("midgard-vikings.yaml", "human,random", seed=4, variant="two-players")
+    served = Served(session)
+    try:
+        play_by_clicks(browser, served.url(0), random.Random(3), stop=lambda: session.step() > 14)
+        browser.get(served.base + "/watch")
+        _wait(browser, lambda p: p["step"] == str(session.step()))
+        assert not browser.find_elements(By.ID, "takeback") and _page(browser)["cells"] == []
+        browser.find_element(By.CSS_SELECTOR, '#history li[data-moves="3"] button').click()
+        WebDriverWait(browser, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-review") == "3")
+        assert any(path.startswith("/watch/at/") for path, _ in served.sent)
+        assert any(path == "/watch/state" for path, _ in served.sent)
+        _check_private(served, 0)
         assert _severe(browser) == []
     finally:
         served.close()

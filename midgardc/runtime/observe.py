@@ -196,10 +196,10 @@ def observation(state: "StateLike", viewer: int) -> dict:
     from .state_json import state_json
 
     ir = state.game.ir
-    if not 0 <= viewer < ir.n_players:
-        raise ValueError(f"no player {viewer} in {ir.title} (players 0..{ir.n_players - 1})")
+    if not -1 <= viewer < ir.n_players:
+        raise ValueError(f"no player {viewer} in {ir.title} (players 0..{ir.n_players - 1}, or -1: a spectator)")
     obs = state_json(state)
-    obs["observer"] = ir.players[viewer]
+    obs["observer"] = ir.players[viewer] if viewer >= 0 else None  # -1: a spectator, who sees what is public
     deck_zones: dict[int, dict[str, dict]] = {}
     zones: dict[str, dict[str, dict]] = {}
     for place in places(state):
@@ -227,7 +227,7 @@ def observation(state: "StateLike", viewer: int) -> dict:
         if not counter_seen(ir, i, viewer, GAME):
             obs["counters"][ir.counters[i]] = None
     obs["moves"] = moves_seen(state, viewer)
-    if state.current_player() == viewer:
+    if viewer >= 0 and state.current_player() == viewer:
         obs["legal"] = [m.text for m in state.legal_moves()]
     return obs
 

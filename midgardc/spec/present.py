@@ -3,6 +3,8 @@
     render:
       internal: [doing, left]              # counters never shown to people
       labels: {gems: gems in the vault}    # the rulebook's names for counters, zones, pieces...
+                                           # ... actions (dig: dig a tunnel) and their parameters
+                                           # (dig.d: depth, or d: depth for every action's d)
       regions:                             # cells outlined and labelled
         - {label: North, cells: ["north.*", a1, a2]}
         - {areas: "district {n}", starred: chief town}   # one per scoring area
@@ -81,7 +83,7 @@ def _internal(lw: "Lowering", body: YMap, counters: dict) -> tuple[int, ...]:
 
 def _labels(lw: "Lowering", node: Any, counters: dict) -> tuple[tuple[str, str], ...]:
     if not isinstance(node, YMap):
-        raise SpecError("render.labels maps names of the spec (counters, zones, pieces, items, scores, players) to the names shown", node.pos)
+        raise SpecError("render.labels maps names of the spec (counters, zones, pieces, items, scores, players, actions and their parameters) to the names shown", node.pos)
     elements = [f"{a}[{sub}]" for a, (_, _, dims, _) in lw.names.arrays.items() for sub in lw.element_labels(dims)]
     known = list(counters) + list(lw.names.arrays) + elements + list(lw.kinds) + list(lw.players) + list(getattr(lw, "zones_names", []))
     known += ["deck", "up", "discard", "hand"]
@@ -90,6 +92,8 @@ def _labels(lw: "Lowering", node: Any, counters: dict) -> tuple[tuple[str, str],
     if lw.deck_ir is not None:
         known += list(getattr(lw.deck_ir, "names", ()))
     known += list(getattr(lw, "ranking_names", [])) + list(getattr(lw, "chance_names", []))
+    for action, params in getattr(lw, "action_params", {}).items():  # the page's choices: "build", "build.h", "h"
+        known += [action] + [f"{action}.{p}" for p in params] + list(params)
     out = []
     for key, value in node.items.items():
         if key not in known and key not in lw.unseated:

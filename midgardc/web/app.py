@@ -8,6 +8,12 @@ bot's seat look alike):
 * ``GET /seat/N/T/state``: the seat's JSON (``views.seat_payload``);
 * ``POST /seat/N/T/move`` with ``{"step": S, "move": "TEXT"}``: plays the move; the answer is
   the new JSON, or a 4xx status with ``{"error": "..."}`` (out of turn, stale, illegal).
+  With ``"wait": false`` the answer comes at once, with the move drawn, and the bots reply
+  in the background (``thinking`` names who is choosing; the page polls);
+* ``POST /seat/N/T/takeback``: the seat's last move and the replies to it are taken back;
+* ``POST /seat/N/T/rematch``: once the game is over, a new one with the same seats;
+* ``GET /seat/N/T/at/K``: the position after K moves as the seat saw it (review, read-only);
+* ``GET /watch``, ``/watch/state``, ``/watch/at/K``: the spectator's page: what is public.
 
 Flask was chosen because its dependencies (Werkzeug, Jinja2, click) are small and two of
 them are already ours, it is maintained by the Pallets project, it serves from threads
@@ -22,7 +28,7 @@ from typing import TYPE_CHECKING
 from flask import Flask, abort, jsonify, render_template, request
 
 from .session import MoveRefused
-from .views import seat_payload
+from .views import SPECTATOR, review_payload, seat_payload
 
 if TYPE_CHECKING:  # pragma: no cover
     from .session import Session
@@ -51,7 +57,48 @@ def create_app(session: "Session") -> Flask:
     def page(seat: int, token: str):
         seat = seat_or_404(seat, token)
         base = session.seat_path(seat)
-        return render_template("seat.html", title=ir.title, variant=session.game.variant, seat_name=ir.players[seat], state_url=f"{base}/state", move_url=f"{base}/move")
+        return render_template("seat.html", title=ir.title, variant=session.game.variant, seat_name=ir.players[seat], state_url=f"{base}/state", move_url=f"{base}/move", base_url=base)
+
+    @app.get("/watch")
+    def watch():
+        return render_template("seat.html", title=ir.title, variant=session.game.variant, seat_name=None, state_url="/watch/state", move_url="", base_url="/watch")
+
+    @app.get("/watch/state")
+    def watch_state():
+        with session.lock:
+            session.refresh()
+            return jsonify(seat_payload(session, SPECTATOR))
+
+    @app.get("/watch/at/<int:moves>")
+    def watch_at(moves: int):
+        return review(SPECTATOR, moves)
+
+    @app.get("/seat/<int:seat>/<token>/at/<int:moves>")
+    def seat_at(seat: int, token: str, moves: int):
+        return review(seat_or_404(seat, token), moves)
+
+    def review(viewer: int, moves: int):
+        with session.lock:
+            try:
+                return jsonify(review_payload(session, viewer, moves))
+            except MoveRefused as exc:
+                return jsonify(error=exc.message), exc.status
+
+    @app.post("/seat/<int:seat>/<token>/takeback")
+    def takeback(seat: int, token: str):
+        return table_action(seat_or_404(seat, token), session.takeback)
+
+    @app.post("/seat/<int:seat>/<token>/rematch")
+    def rematch(seat: int, token: str):
+        return table_action(seat_or_404(seat, token), lambda _seat: session.rematch())
+
+    def table_action(seat: int, act):
+        try:
+            act(seat)
+        except MoveRefused as exc:
+            return jsonify(error=exc.message), exc.status
+        with session.lock:
+            return jsonify(seat_payload(session, seat))
 
     @app.get("/seat/<int:seat>/<token>/state")
     def state(seat: int, token: str):
@@ -70,7 +117,7 @@ def create_app(session: "Session") -> Flask:
         if not isinstance(body, dict):
             return jsonify(error='send a JSON object: {"step": N, "move": "TEXT"}'), 400
         try:
-            session.play(seat, body.get("step"), body.get("move"))
+            session.play(seat, body.get("step"), body.get("move"), wait=body.get("wait", True) is not False)
         except MoveRefused as exc:
             return jsonify(error=exc.message), exc.status
         with session.lock:

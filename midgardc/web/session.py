@@ -25,12 +25,12 @@ from ..matches.record import record_line, spec_sha256
 from ..matches.results import result_of
 from ..players import PlayerSpec, player_labels
 from ..players.view import PlayerView
-from ..engine_switch import BUILDING, EngineSwitch
+from ..engine_switch import BUILDING, EngineSwitch, SwitchError, replay_drawn
 from ..runtime.rng import Rng, derive_seed
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine_switch import PendingEngine
-    from ..runtime.game import Game
+    from ..runtime.game import Game, State
 
 HUMAN = "human"
 
@@ -75,12 +75,10 @@ class Session:
         self.tokens = dict(zip(self.humans, given))  # seat -> its secret
         self.bots = {s: spec.make(label) for s, (spec, label) in enumerate(zip(self.seats, self.labels)) if spec.kind != HUMAN}
         self.seed = seed
-        self.game_seed = derive_seed(seed, 0)  # game 0 of a match with this seed, as 'play' does
-        self.rngs = [Rng(derive_seed(self.game_seed, s)) for s in range(n)]
-        self.state = game.new_state(self.game_seed)
+        self.games_done: list[dict] = []  # record lines of the games before a rematch
+        self.bot_error: Optional[str] = None  # why a bot thinking in the background stopped
+        self._new_game(0)
         self.record = record
-        self.recorded = False  # the finished game's record is written
-        self.finished = False  # the end was announced
         self.say = say
         self.lock = threading.RLock()  # held while the state is read or changed, never while a bot thinks
         self._turns = threading.Lock()  # held by the one caller running the bots' turns (advance)
@@ -90,6 +88,19 @@ class Session:
         if record is not None:
             check_output(record, "the record")  # before the game, not when it is written at the end
         self.advance()
+
+    def _new_game(self, index: int) -> None:
+        """Game ``index`` of this session (0, then one more per rematch) at its start."""
+        n = self.game.ir.n_players
+        self.game_seed = derive_seed(self.seed, index)  # game ``index`` of a match with this seed, as 'play' does
+        self.rngs = [Rng(derive_seed(self.game_seed, s)) for s in range(n)]
+        self.state = self.game.new_state(self.game_seed)
+        self.recorded = False  # the finished game's record is written
+        self.finished = False  # the end was announced
+        # per human seat: (moves made when it decided, every seat's random stream then), so a
+        # takeback puts the bots' streams back too and they answer as before (as 'play' does)
+        self.decided: dict[int, list[tuple[int, list[int]]]] = {s: [] for s in self.humans}
+        self._positions: dict[int, "State"] = {}  # earlier positions, by moves made (kept as played)
 
     # -- seats -----------------------------------------------------------------------
 
@@ -136,6 +147,7 @@ class Session:
                     self.refresh()  # on the compiled engine once it is ready
                     state = self.state
                     while not state.is_terminal() and state.is_chance_node():
+                        self._remember()
                         state.sample_chance()
                     seat = None if state.is_terminal() else state.current_player()
                     if seat not in self.bots:
@@ -147,10 +159,81 @@ class Session:
                 with self.lock:
                     if self.step() != step or self.stopped:  # (the server stopped meanwhile)
                         return
+                    self._remember()
                     self.state.apply_unchecked(move)
 
-    def play(self, seat: int, step: object, text: object) -> None:
-        """Seat ``seat`` plays ``text``, chosen at ``step``; MoveRefused when it may not."""
+    def thinking(self) -> Optional[int]:
+        """The bot's seat that is to move (its move is being chosen), else None."""
+        state = self.state
+        if state.is_terminal() or state.is_chance_node():
+            return None
+        seat = state.current_player()
+        return seat if seat in self.bots else None
+
+    def position(self, moves: int) -> "State":
+        """The position after the first ``moves`` moves of the game (rolls included): as it was
+        kept when played, else replayed from the start (each roll redrawn from the state's
+        own stream, as a takeback does)."""
+        if moves == self.step():
+            return self.state
+        if not 0 <= moves < self.step():
+            raise MoveRefused(404, f"no position after {moves} moves: the game has {self.step()}")
+        found = self._positions.get(moves)
+        if found is None or found.history != self.state.history[:moves]:
+            try:
+                found = replay_drawn(self.game, self.state.history[:moves], self.game_seed)
+            except SwitchError:  # a state set from outside (a test's position): no earlier ones
+                raise MoveRefused(404, f"the position after {moves} moves cannot be shown: this game did not start from its spec's start") from None
+            self._positions[moves] = found
+        return found
+
+    def _remember(self) -> None:
+        """Keep the position before the move about to be applied (the page shows what a
+        move changed, and earlier positions, from these)."""
+        self._positions[self.step()] = self.state.clone()
+
+    def takeback(self, seat: int) -> None:
+        """Seat ``seat`` takes back its last move and every move after it (the bots' replies,
+        rolls included), as the terminal's ``undo`` does: the game is replayed up to that
+        decision and every seat's random stream is put back to where it stood then."""
+        if not self._turns.acquire(blocking=False):
+            raise MoveRefused(409, "a bot is choosing its move: take back once it has moved")
+        try:
+            with self.lock:
+                ir = self.game.ir
+                if self.state.is_terminal():
+                    raise MoveRefused(409, "the game is over: nothing to take back (a rematch starts a new game)")
+                done = self.step()
+                before = [d for d in self.decided.get(seat, []) if d[0] < done]
+                if not before:
+                    raise MoveRefused(409, "nothing to take back: you have not moved yet")
+                back, streams = before[-1]
+                others = [ir.players[s] for s in self.humans if s != seat and any(d[0] > back for d in self.decided[s])]
+                if others:
+                    raise MoveRefused(409, f"{' and '.join(others)} moved since: a takeback would undo their move too")
+                for s in self.humans:
+                    self.decided[s] = [d for d in self.decided[s] if d[0] < back]
+                for rng, value in zip(self.rngs, streams):
+                    rng.state = value
+                self.state = replay_drawn(self.game, self.state.history[:back], self.game_seed)
+                self._positions = {k: v for k, v in self._positions.items() if k < back}
+        finally:
+            self._turns.release()
+
+    def rematch(self) -> None:
+        """A new game with the same seats (the next game of the session's seed); only once
+        this one is over. Its record line is kept and written with the next one's."""
+        with self.lock:
+            if not self.state.is_terminal():
+                raise MoveRefused(409, "the game is not over: a rematch starts when it ends")
+            self.games_done.append(self.record_line())
+            self._new_game(len(self.games_done))
+        self.advance()
+
+    def play(self, seat: int, step: object, text: object, wait: bool = True) -> None:
+        """Seat ``seat`` plays ``text``, chosen at ``step``; MoveRefused when it may not.
+        ``wait``: the bots' replies are made before this returns; else in a thread (the
+        page draws the move at once and says who is thinking meanwhile)."""
         with self.lock:
             self.refresh()
             state = self.state
@@ -169,8 +252,21 @@ class Session:
                 move = state.resolve(text.strip())
             except MoveError as exc:
                 raise MoveRefused(422, exc.message) from None
+            self.decided.setdefault(seat, []).append((self.step(), [r.state for r in self.rngs]))
+            self._remember()
             state.apply_unchecked(move)
-        self.advance()
+        if wait:
+            self.advance()
+        else:
+            threading.Thread(target=self._advance_logged, name="midgardc-bots", daemon=True).start()
+
+    def _advance_logged(self) -> None:
+        """``advance`` in a thread: a bot that fails is said on the pages, not lost."""
+        try:
+            self.advance()
+        except Exception as exc:  # a bug in a bot: the game cannot go on, the pages say why
+            self.bot_error = f"a bot stopped: {type(exc).__name__}: {exc}"
+            self.say(self.bot_error)
 
     # -- the record ------------------------------------------------------------------
 
@@ -178,14 +274,14 @@ class Session:
         """The GameResult of the finished game (seats in order: labels are per seat)."""
         state = self.state
         moves = tuple(state.texts)
-        return result_of(state, 0, self.game_seed, tuple(range(self.game.ir.n_players)), moves)
+        return result_of(state, len(self.games_done), self.game_seed, tuple(range(self.game.ir.n_players)), moves)
 
     def record_line(self) -> dict:
         ir = self.game.ir
         if self.state.is_terminal():
             return record_line(ir, self.labels, self.header, self.result())
         moves = list(self.state.texts)
-        return dict(self.header, game=0, game_seed=self.game_seed, seat_names=list(ir.players), seats=list(self.labels), moves=moves, result={"unfinished": True, "plies": self.state.ply()})
+        return dict(self.header, game=len(self.games_done), game_seed=self.game_seed, seat_names=list(ir.players), seats=list(self.labels), moves=moves, result={"unfinished": True, "plies": self.state.ply()})
 
     def finish(self) -> None:
         """The game is over: say so and write the record."""
@@ -201,7 +297,8 @@ class Session:
         if self.record is None:
             return
         with self.lock:
-            write_atomic(self.record, json.dumps(self.record_line(), separators=(",", ":")) + "\n", "the record")
+            lines = self.games_done + [self.record_line()]
+            write_atomic(self.record, "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines), "the record")
             self.recorded = self.state.is_terminal()
             what = "the game" if self.recorded else f"the unfinished game ({self.step()} moves; 'replay --moves' shows them)"
             self.say(f"recorded {what} in {self.record}")

@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ..matches.results import result_words
-from ..render.svg import player_fills, render_svg, status_text
-from ..runtime.observe import observation
+from ..render.svg import cell_looks, player_fills, render_svg, status_text
+from ..runtime.observe import moves_seen, observation
+from .session import MoveRefused
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..runtime.game import Game, State
@@ -40,15 +41,81 @@ def move_cells(game: "Game", move: int, state: Optional["State"] = None) -> list
     return [names[values[part]] for part in action.notation if isinstance(part, int) and action.params[part].type == "cell"]
 
 
+def _labels(ir) -> dict[str, str]:
+    present = ir.render.present
+    return dict(present.labels) if present is not None else {}
+
+
+def move_choice(game: "Game", move: int, labels: dict[str, str]) -> dict:
+    """What a move chooses besides its cells, as the spec names it: its action (``render.labels``
+    may name it) and each other parameter as [label, value] (a label given for
+    ``action.param``, else for ``param``, else the parameter's own name), in the order the
+    move writes them. The page groups moves that share their cells by these."""
+    action, values = game.decode_move(move)
+    if action is None:
+        return {"action": "roll", "params": []}
+    params = []
+    for part in action.notation:
+        if isinstance(part, int) and action.params[part].type != "cell":
+            p = action.params[part]
+            label = labels.get(f"{action.name}.{p.name}") or labels.get(p.name) or p.name
+            params.append([label, game.param_text(p, values[part])])
+    return {"action": labels.get(action.name) or action.name.replace("_", " "), "params": params}
+
+
+def _piece_owners(ir, looks: list[int]) -> list[int]:
+    """Per cell, the owner of the piece on it (-1: none)."""
+    from ..render.svg.board import look_piece
+
+    return [ir.piece_owner(look_piece(ir, code)[0]) if code > 0 else -1 for code in looks]
+
+
+def last_move(session: "Session", viewer: int, state: Optional["State"] = None) -> Optional[dict]:
+    """What happened last, as ``viewer`` (a seat, or -1: a spectator) may see it: the last
+    move that was not a roll (its index, who made it, its text as the viewer sees it, and the
+    cells it names when the viewer sees all of it), and the cells whose pieces it removed
+    (found by comparing the public board before it and now: a cell whose piece is gone or
+    belongs to another player now, for a player who has fewer pieces on the board than
+    before; the cell a piece moved away from is not one)."""
+    state = state if state is not None else session.state
+    game = state.game
+    ir = game.ir
+    index = next((i for i in range(len(state.history) - 1, -1, -1) if game.decode_move(state.history[i])[0] is not None), None)
+    if index is None:
+        return None
+    seen = moves_seen(state, viewer)[index]
+    try:
+        before = session.position(index)  # (``state``'s history is the start of the session's)
+    except MoveRefused:  # (a position set from outside: what it was before is unknown)
+        return None
+    names = ir.board.cell_names
+    cells = move_cells(game, state.history[index], before) if seen == state.texts[index] else []
+    was, now = cell_looks(before), cell_looks(state)
+    owner_was, owner_now = _piece_owners(ir, was), _piece_owners(ir, now)
+    fewer = {p for p in range(ir.n_players) if owner_now.count(p) < owner_was.count(p)}
+    fills = player_fills(ir)
+    removed = []
+    for c, (a, b) in enumerate(zip(owner_was, owner_now)):
+        if a in fewer and b != a and not (b == -1 and names[c] in cells[:1]):
+            removed.append({"cell": names[c], "colour": fills[a]})
+    mover = state.movers[index]
+    return {"index": index, "player": ir.players[mover] if 0 <= mover < ir.n_players else None, "move": seen, "cells": cells, "removed": removed}
+
+
+SPECTATOR = -1  # the viewer of the spectator's page: sees what is public
+
+
 def seat_payload(session: "Session", seat: int) -> dict:
-    """The JSON a page of ``seat`` gets: its observation, its drawing, its moves."""
+    """The JSON a page of ``seat`` gets: its observation, its drawing, its moves (``seat``
+    -1: the spectator's page, which is sent what is public and never any moves)."""
     state = session.state
     game = session.game
     ir = game.ir
     obs = observation(state, seat)
     obs.pop("legal", None)  # sent below, with the cells of each move
-    to_move = state.current_player() == seat and not state.is_terminal()
-    legal = [{"text": m.text, "cells": move_cells(game, m.id, state)} for m in state.legal_moves()] if to_move else []
+    to_move = seat >= 0 and state.current_player() == seat and not state.is_terminal()
+    labels = _labels(ir)
+    legal = [{"text": m.text, "cells": move_cells(game, m.id, state), **move_choice(game, m.id, labels)} for m in state.legal_moves()] if to_move else []
     movers = list(state.movers)
     history = []
     for i, text in enumerate(obs["moves"]):
@@ -58,13 +125,13 @@ def seat_payload(session: "Session", seat: int) -> dict:
         "title": ir.title,
         "variant": game.variant,
         "seat": seat,
-        "seat_name": ir.players[seat],
+        "seat_name": ir.players[seat] if seat >= 0 else None,
         "players": [{"name": name, "label": session.labels[p], "human": p in session.tokens, "colour": fill} for p, (name, fill) in enumerate(zip(ir.players, player_fills(ir)))],
         "step": session.step(),
         "to_move": state.current_player_name() if not state.is_terminal() else None,
         "your_turn": to_move,
         "status": status_text(state),
-        "svg": render_svg(state, viewer=seat),
+        "svg": render_svg(state, viewer=seat if seat >= 0 else None),
         "observation": obs,
         "counter_labels": counter_labels(ir),
         # render.hand: false (the pieces in hand are the box's spares, or places show them)
@@ -74,7 +141,40 @@ def seat_payload(session: "Session", seat: int) -> dict:
         "result": result_payload(session) if state.is_terminal() else None,
         "engine": game.engine_name,
         "engine_note": session.engine_note(),  # while the compiled engine is being built
+        "thinking": _thinking(session),
+        "bot_error": session.bot_error,
+        "last": last_move(session, seat),
+        "flip": seat >= 0 and starts_at_top(session, seat),
+        "can_take_back": any(d[0] < session.step() for d in session.decided.get(seat, [])) and not state.is_terminal(),
     }
+
+
+def starts_at_top(session: "Session", seat: int) -> bool:
+    """Whether ``seat``'s pieces stand in the top half of the drawing at the start: its page
+    then turns the board round, so that each player sees their own side at the bottom."""
+    from ..render.svg.board import board_shapes
+
+    ir = session.game.ir
+    shapes, _, height = board_shapes(ir)
+    try:
+        start = session.position(0)
+    except MoveRefused:
+        return False
+    ys = [shapes[c].centre[1] for c, owner in enumerate(_piece_owners(ir, cell_looks(start))) if owner == seat]
+    return bool(ys) and sum(ys) / len(ys) < height / 2
+
+
+def _thinking(session: "Session") -> Optional[str]:
+    """Who is choosing a move on the server now, in words ("grey (mcts)"), else None."""
+    bot = session.thinking()
+    return None if bot is None else f"{session.game.ir.players[bot]} ({session.labels[bot]})"
+
+
+def review_payload(session: "Session", seat: int, moves: int) -> dict:
+    """An earlier position (after ``moves`` moves) as ``seat`` saw it then: its drawing and
+    what happened last then; read-only (no moves)."""
+    state = session.position(moves)
+    return {"at": moves, "step": session.step(), "svg": render_svg(state, viewer=seat if seat >= 0 else None), "status": status_text(state), "last": last_move(session, seat, state)}
 
 
 def counter_labels(ir) -> dict:

@@ -57,6 +57,7 @@ def board_svg(view: Seen, element_id: str = "board") -> ET.Element:
     width = bw + PANEL_WIDTH
     height = max(bh + 28.0, y + 12.0)
     svg.set("viewBox", f"0 0 {width:.0f} {height:.0f}")
+    svg.set("data-board-box", f"0 0 {bw:.0f} {bh + 28:.0f}")  # the board alone (the web page draws it apart from the panel)
     svg.set("width", f"{width:.0f}")
     svg.set("height", f"{height:.0f}")
     sub(svg, "text", {"id": f"{element_id}-status", "class": "status", "x": MARGIN, "y": f"{bh + 14:.1f}"}, status_text(view.state))

@@ -1,18 +1,29 @@
-/* midgardc serve: one seat's page. Knows no rules: the server sends the drawing (SVG whose
-   cells carry data-cell), the seat's observation and, on its turn, its legal moves with the
-   cells each one names in order (a compound move, c3xe5xc7: every step's). A move on the
-   board is built by clicking those cells one after the other, and sent once it is complete
-   and no longer move goes on from it; a move naming no cell is a button. */
+/* midgardc serve: one seat's page (or the spectator's). Knows no rules: the server sends the
+   drawing (SVG whose cells carry data-cell), the seat's observation, what happened last and,
+   on its turn, its legal moves, each with the cells it names in order (a compound move,
+   c3xe5xc7: every step's) and its other choices as the spec names them (its action and
+   [label, value] per parameter). A move on the board is built by clicking those cells one
+   after the other; the moves that share those cells are then told apart by controls, one
+   group per parameter (a picker of at most twelve buttons, or a slider or a list when a
+   parameter has more values), and sent as soon as one move is left. A move naming no cell
+   is chosen the same way from buttons. */
 (function () {
   "use strict";
   var body = document.body;
   var stateUrl = body.getAttribute("data-state-url");
   var moveUrl = body.getAttribute("data-move-url");
+  var baseUrl = body.getAttribute("data-base-url");
+  var MAX_CONTROLS = 12; // never more controls than this at once (a move's and cancel included)
+  var MAX_PICKS = MAX_CONTROLS - 2; // for the pickers: a play button and cancel may follow
+  var MIN_PIECE = 24; // px: a cell is never drawn smaller (the board scrolls instead)
   var current = null; // the last payload
   var path = []; // cells clicked so far towards a move
+  var picks = {}; // group -> value chosen so far (for the moves the path leaves)
   var busy = false;
   var lastSvg = null;
   var openCounters = {}; // player -> its counters are unfolded
+  var flipped = null; // null: as the server suggests (my seat at the bottom)
+  var reviewing = null; // the number of moves of the position shown in review, or null
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -21,14 +32,16 @@
     return e;
   }
 
-  function say(text) { document.getElementById("message").textContent = text || ""; }
+  function byId(id) { return document.getElementById(id); }
+
+  function say(text) { byId("message").textContent = text || ""; }
 
   function cellElements() {
     return Array.prototype.slice.call(document.querySelectorAll("#board [data-cell]"));
   }
 
   function candidates() {
-    if (!current || !current.your_turn) return [];
+    if (!current || !current.your_turn || reviewing !== null) return [];
     return current.legal.filter(function (m) {
       if (m.cells.length < path.length || m.cells.length === 0) return false;
       for (var i = 0; i < path.length; i++) if (m.cells[i] !== path[i]) return false;
@@ -42,13 +55,124 @@
     return out;
   }
 
-  function moveButton(text, cls) {
-    var b = el("button", { type: "button", "data-move": text, "class": cls }, text);
-    b.addEventListener("click", function () { submit(text); });
+  // -- choices as the game says them ------------------------------------------------------
+
+  // a move's value in a group ("action", or a parameter's label)
+  function valueOf(m, group) {
+    if (group === "action") return m.action;
+    for (var i = 0; i < m.params.length; i++) if (m.params[i][0] === group) return m.params[i][1];
+    return null;
+  }
+
+  function groupsOf(moves) {
+    var out = [];
+    if (moves.some(function (m) { return m.action !== moves[0].action; })) out.push("action");
+    moves.forEach(function (m) { m.params.forEach(function (p) { if (out.indexOf(p[0]) < 0) out.push(p[0]); }); });
+    return out;
+  }
+
+  function matching(moves, except) {
+    return moves.filter(function (m) {
+      return Object.keys(picks).every(function (g) { return g === except || valueOf(m, g) === picks[g]; });
+    });
+  }
+
+  function distinct(moves, group) {
+    var seen = [];
+    moves.forEach(function (m) { var v = valueOf(m, group); if (v !== null && seen.indexOf(v) < 0) seen.push(v); });
+    return seen;
+  }
+
+  function numeric(values) { return values.every(function (v) { return /^-?\d+$/.test(v); }); }
+
+  function playButton(m, cls) {
+    var label = [m.action].concat(m.params.map(function (p) { return p[1]; })).join(" ");
+    var b = el("button", { type: "button", "data-move": m.text, "class": cls, title: m.text }, m.params.length || cls === "other" ? label : m.text);
+    b.addEventListener("click", function () { submit(m.text); });
     return b;
   }
 
-  function updateMoves() {
+  /* The controls that tell ``moves`` apart, into ``box``. Groups with one value left are
+     settled; a slider or list holds a value (its first) until changed; a button group waits
+     for a click. Once every button group is settled and one move is left it is sent, if the
+     last thing done was a click on a button; otherwise a button plays it. */
+  function drawChoices(moves, box, cls, clicked) {
+    box.textContent = "";
+    if (!moves.length) return;
+    var groups = groupsOf(moves);
+    Object.keys(picks).forEach(function (g) { // a value no longer possible is forgotten
+      if (groups.indexOf(g) < 0 || distinct(matching(moves, g), g).indexOf(picks[g]) < 0) delete picks[g];
+    });
+    var waiting = 0, shown = 0;
+    var sliders = [], buttons = [];
+    groups.forEach(function (g) {
+      var values = distinct(matching(moves, g), g);
+      if (values.length <= 1) return;
+      if (values.length > MAX_PICKS) sliders.push([g, values]); else buttons.push([g, values]);
+    });
+    function held(g, values) { // a slider (numbers) or a list: it holds a value, its first at first
+      if (numeric(values)) values.sort(function (a, b) { return Number(a) - Number(b); });
+      if (!(g in picks)) picks[g] = values[0];
+      var row = el("div", { "class": "pick-group", "data-group": g });
+      var name = el("label", {}, g + ": ");
+      var out = el("output", { "class": "pick-value" }, picks[g]);
+      var input;
+      if (numeric(values)) {
+        input = el("input", { type: "range", min: "0", max: String(values.length - 1), step: "1", "class": "pick-range", "data-group": g, "aria-label": g });
+        input.value = String(values.indexOf(picks[g]));
+        input.addEventListener("input", function () { picks[g] = values[Number(input.value)]; out.textContent = picks[g]; });
+        input.addEventListener("change", function () {
+          picks[g] = values[Number(input.value)];
+          drawChoices(moves, box, cls, false); // (the other groups may offer other values now)
+          var again = box.querySelector('input.pick-range[data-group="' + g + '"]');
+          if (again) again.focus(); // the arrow keys go on moving it
+        });
+      } else {
+        input = el("select", { "class": "pick-list", "data-group": g, "aria-label": g });
+        values.forEach(function (v) { var o = el("option", { value: v }, v); if (v === picks[g]) o.selected = true; input.appendChild(o); });
+        input.addEventListener("change", function () { picks[g] = input.value; out.textContent = picks[g]; drawChoices(moves, box, cls, false); });
+      }
+      row.appendChild(name);
+      row.appendChild(input);
+      row.appendChild(out);
+      box.appendChild(row);
+      shown += 1;
+    }
+    sliders.forEach(function (gv) { held(gv[0], gv[1]); }); // held values first: a click on a button then plays
+    var pickers = 0;
+    buttons.forEach(function (gv) {
+      var g = gv[0], values = gv[1];
+      if (shown + values.length > MAX_PICKS) {
+        if (!pickers) { held(g, values); return; } // (too many beside the sliders: a list)
+        if (!(g in picks)) waiting += 1;
+        return; // shown once the others are chosen
+      }
+      if (!(g in picks)) waiting += 1;
+      pickers += 1;
+      var row = el("div", { "class": "pick-group", "data-group": g });
+      row.appendChild(el("span", { "class": "pick-label" }, (g === "action" ? "move" : g) + ": "));
+      values.forEach(function (v) {
+        var b = el("button", { type: "button", "class": "pick" + (picks[g] === v ? " picked" : ""), "data-group": g, "data-value": v }, v);
+        b.addEventListener("click", function () {
+          if (picks[g] === v) delete picks[g]; else picks[g] = v;
+          drawChoices(moves, box, cls, true);
+        });
+        row.appendChild(b);
+      });
+      box.appendChild(row);
+      shown += values.length;
+    });
+    if (groups.indexOf("action") < 0 && box.firstChild) { // one kind of move: say which
+      box.insertBefore(el("div", { "class": "pick-action" }, moves[0].action + ":"), box.firstChild);
+    }
+    var left = matching(moves);
+    if (waiting === 0 && left.length === 1) {
+      if (clicked) { submit(left[0].text); return; }
+      box.appendChild(playButton(left[0], cls));
+    }
+  }
+
+  function updateMoves(clicked) {
     var next = nextCells();
     var complete = path.length ? candidates().filter(function (m) { return m.cells.length === path.length; }) : [];
     cellElements().forEach(function (e) {
@@ -58,37 +182,166 @@
       // (a compound move may land again on a cell it passed: chosen, and a target again)
       if (next[c]) e.classList.add(path.length ? "target" : "movable");
     });
-    var choices = document.getElementById("choices");
-    var others = document.getElementById("other-moves");
+    var choices = byId("choices");
+    var others = byId("other-moves");
+    var hint = byId("hint");
     choices.textContent = "";
     others.textContent = "";
-    var hint = document.getElementById("hint");
-    if (!current || !current.your_turn) { hint.textContent = ""; return; }
+    if (!current || !current.your_turn || reviewing !== null) { hint.textContent = ""; return; }
     if (path.length && complete.length === 1 && Object.keys(next).length === 0) { submit(complete[0].text); return; }
-    complete.forEach(function (m) { choices.appendChild(moveButton(m.text, "choice")); });
     if (path.length) {
-      var cancel = el("button", { type: "button", id: "cancel" }, "cancel");
-      cancel.addEventListener("click", function () { path = []; say(""); updateMoves(); });
-      choices.appendChild(cancel);
+      drawChoices(complete, choices, "choice", clicked);
+      if (!busy) {
+        var cancel = el("button", { type: "button", id: "cancel" }, "cancel");
+        cancel.addEventListener("click", function () { path = []; picks = {}; say(""); updateMoves(false); });
+        choices.appendChild(cancel);
+      }
+    } else {
+      drawChoices(current.legal.filter(function (m) { return m.cells.length === 0; }), others, "other", clicked);
     }
-    current.legal.forEach(function (m) { if (m.cells.length === 0) others.appendChild(moveButton(m.text, "other")); });
     var onBoard = current.legal.some(function (m) { return m.cells.length > 0; });
-    if (path.length === 0) hint.textContent = onBoard ? "Click a highlighted cell" + (others.childNodes.length ? ", or choose:" : ".") : "Choose:";
+    var more = others.childNodes.length || choices.querySelector(".pick-group, button.choice");
+    if (busy) hint.textContent = "";
+    else if (path.length === 0) hint.textContent = onBoard ? "Click a highlighted cell" + (more ? ", or choose:" : ".") : "Choose:";
     else if (Object.keys(next).length) hint.textContent = "Selected " + path.join(", ") + ": click a highlighted cell" + (complete.length ? ", or choose:" : ".");
-    else hint.textContent = "Selected " + path.join(", ") + ": choose:";
+    else hint.textContent = "Selected " + path.join(", ") + ": " + howToChoose(choices);
+  }
+
+  // "set height, then choose card (that plays it):" when a held value and pickers are shown
+  function howToChoose(box) {
+    function groups(q) {
+      var out = [];
+      Array.prototype.slice.call(box.querySelectorAll(q)).forEach(function (e) { var g = e.getAttribute("data-group"); if (out.indexOf(g) < 0) out.push(g); });
+      return out;
+    }
+    var held = groups(".pick-range, .pick-list"), picked = groups("button.pick");
+    if (held.length && picked.length) return "set " + held.join(", ") + ", then choose " + picked.join(", ") + " (that plays the move):";
+    return "choose:";
+  }
+
+  // why a click on the board does nothing now, in words
+  function whyNot() {
+    if (reviewing !== null) return "you are looking at an earlier position: 'back to the game' to play";
+    if (!current) return "the page is still loading";
+    if (current.result) return "the game is over";
+    if (busy) return "your move is on its way to the server";
+    if (body.getAttribute("data-spectator") === "1") return "you are watching: the players move";
+    if (current.thinking) return current.thinking + " is thinking: your turn comes after its move";
+    if (!current.your_turn) return "it is not your turn: " + current.to_move + " is to move";
+    return null;
   }
 
   function onBoardClick(event) {
     var target = event.target.closest ? event.target.closest("[data-cell]") : null;
-    if (!target || busy || !current || !current.your_turn) return;
+    if (!target) return;
+    var why = whyNot();
+    if (why) { say(why); return; }
     var c = target.getAttribute("data-cell");
     say("");
-    if (path.length && path[path.length - 1] === c) { path.pop(); updateMoves(); return; }
-    if (nextCells()[c]) { path.push(c); updateMoves(); return; }
+    picks = {};
+    if (path.length && path[path.length - 1] === c) { path.pop(); updateMoves(false); return; }
+    if (nextCells()[c]) { path.push(c); updateMoves(true); return; }
     path = [];
     if (nextCells()[c]) { path.push(c); } else { say("no move of yours starts at " + c); }
-    updateMoves();
+    updateMoves(true);
   }
+
+  // -- the board: drawn apart from its panel, flipped, what happened last ------------------
+
+  var SVG_NS = "http://www.w3.org/2000/svg";
+
+  function drawBoard(svgText, last) {
+    var board = byId("board");
+    board.innerHTML = svgText;
+    var svg = board.querySelector("svg");
+    var panel = byId("board-panel");
+    panel.textContent = "";
+    if (!svg) return;
+    var box = svg.getAttribute("data-board-box");
+    var whole = (svg.getAttribute("viewBox") || "").split(" ").map(Number);
+    if (box && whole.length === 4) {
+      var b = box.split(" ").map(Number);
+      if (whole[2] > b[2] + 1) { // the panel beside the board: shown in the side column
+        var copy = svg.cloneNode(true);
+        copy.removeAttribute("id");
+        Array.prototype.slice.call(copy.querySelectorAll("[id]")).forEach(function (e) { e.removeAttribute("id"); });
+        Array.prototype.slice.call(copy.querySelectorAll("[data-cell]")).forEach(function (e) { e.removeAttribute("data-cell"); });
+        copy.setAttribute("viewBox", [b[2], 0, whole[2] - b[2], whole[3]].join(" "));
+        copy.setAttribute("width", String(whole[2] - b[2]));
+        copy.setAttribute("height", String(whole[3]));
+        copy.setAttribute("class", (svg.getAttribute("class") || "") + " board-panel"); // (its style sheet is scoped to its class)
+        panel.appendChild(copy);
+      }
+      svg.setAttribute("viewBox", box);
+      svg.removeAttribute("width");
+      svg.removeAttribute("height");
+      // as wide as the page allows and no taller than the window, in the board's own
+      // proportions (so nothing beyond the board shows beside it, turned or not)
+      svg.style.setProperty("--board-ratio", String(b[2] / b[3]));
+    }
+    markLast(svg, last);
+    applyFlip();
+    keepPiecesBig(svg);
+  }
+
+  function centre(e) {
+    var b = e.getBBox();
+    return [b.x + b.width / 2, b.y + b.height / 2, Math.min(b.width, b.height)];
+  }
+
+  function markLast(svg, last) {
+    if (!last || !svg.getBBox) return;
+    var g = document.createElementNS(SVG_NS, "g");
+    g.setAttribute("class", "what-happened");
+    (last.cells || []).forEach(function (name, i) {
+      var cell = svg.querySelector('[data-cell="' + name + '"]');
+      if (!cell) return;
+      var mark = cell.cloneNode(false);
+      mark.removeAttribute("data-cell");
+      mark.removeAttribute("data-index");
+      mark.removeAttribute("style");
+      mark.setAttribute("fill", "none");
+      mark.setAttribute("class", "last-move" + (i === 0 && last.cells.length > 1 ? " from" : " to"));
+      mark.setAttribute("data-at", name);
+      g.appendChild(mark);
+    });
+    (last.removed || []).forEach(function (r) {
+      var cell = svg.querySelector('[data-cell="' + r.cell + '"]');
+      if (!cell) return;
+      var c = centre(cell);
+      var ghost = document.createElementNS(SVG_NS, "circle");
+      ghost.setAttribute("cx", c[0]);
+      ghost.setAttribute("cy", c[1]);
+      ghost.setAttribute("r", Math.max(4, c[2] * 0.32));
+      ghost.setAttribute("fill", r.colour);
+      ghost.setAttribute("class", "removed-piece");
+      ghost.setAttribute("data-at", r.cell);
+      var t = document.createElementNS(SVG_NS, "title");
+      t.textContent = "removed by the last move: " + r.cell;
+      ghost.appendChild(t);
+      g.appendChild(ghost);
+    });
+    svg.appendChild(g);
+  }
+
+  function applyFlip() {
+    var on = flipped === null ? Boolean(current && current.flip) : flipped;
+    byId("board").classList.toggle("flipped", on);
+    body.setAttribute("data-flipped", on ? "1" : "0");
+  }
+
+  // a cell smaller than MIN_PIECE px: the board is drawn wider and scrolls
+  function keepPiecesBig(svg) {
+    svg.style.minWidth = "";
+    var first = svg.querySelector("[data-cell]");
+    if (!first || !first.getBoundingClientRect) return;
+    var r = first.getBoundingClientRect();
+    var size = Math.min(r.width, r.height);
+    var width = svg.getBoundingClientRect().width;
+    if (size > 0 && size < MIN_PIECE) svg.style.minWidth = Math.ceil(width * MIN_PIECE / size) + "px";
+  }
+
+  // -- the side panel --------------------------------------------------------------------
 
   function itemsText(zone) {
     var span = el("span");
@@ -105,7 +358,7 @@
   function valueText(v) { return v === null || v === undefined ? "?" : String(v); }
 
   function renderPlayers(p) {
-    var box = document.getElementById("players");
+    var box = byId("players");
     box.textContent = "";
     var obs = p.observation;
     obs.players.forEach(function (pl, i) {
@@ -145,7 +398,7 @@
   }
 
   function renderZones(p) {
-    var box = document.getElementById("zones");
+    var box = byId("zones");
     box.textContent = "";
     var zones = p.observation.zones || {};
     var names = Object.keys(zones);
@@ -158,7 +411,7 @@
         box.appendChild(d);
       });
     });
-    var gc = document.getElementById("game-counters");
+    var gc = byId("game-counters");
     gc.textContent = "";
     var labels = p.counter_labels || {}, counters = {};
     Object.keys(p.observation.counters || {}).forEach(function (k) { if (k in labels) counters[labels[k]] = p.observation.counters[k]; });
@@ -179,30 +432,87 @@
     }
   }
 
+  function renderHistory(p) {
+    var hist = byId("history");
+    hist.textContent = "";
+    p.history.forEach(function (h, i) {
+      var li = el("li", { "class": "move" + (reviewing === i + 1 ? " reviewed" : ""), "data-moves": String(i + 1) });
+      var a = el("button", { type: "button", "class": "history-move", title: "show the position after this move" }, (h.player ? h.player + ": " : "") + h.move);
+      a.addEventListener("click", function () { review(i + 1); });
+      li.appendChild(a);
+      hist.appendChild(li);
+    });
+    if (reviewing === null) hist.scrollTop = hist.scrollHeight;
+  }
+
+  function setTurn(p) {
+    var turn = byId("turn");
+    var spin = byId("spinner");
+    turn.className = p.your_turn ? "yours" : "";
+    spin.hidden = !(p.thinking && !p.result);
+    if (p.result) turn.textContent = "The game is over.";
+    else if (p.bot_error) turn.textContent = p.bot_error;
+    else if (p.thinking) turn.textContent = p.thinking + " is thinking…";
+    else turn.textContent = p.your_turn ? "Your turn." : (p.to_move ? p.to_move + " is to move." : "");
+    body.setAttribute("data-thinking", p.thinking ? "1" : "0");
+    var last = byId("last-text");
+    last.textContent = p.last && !p.result ? "Last move: " + (p.last.player ? p.last.player + " " : "") + p.last.move + (p.last.removed.length ? " (took " + p.last.removed.map(function (r) { return r.cell; }).join(", ") + ")" : "") + "." : "";
+  }
+
   function render(p) {
     var newStep = !current || current.step !== p.step;
     current = p;
-    if (newStep) path = [];
-    if (p.svg !== lastSvg) { document.getElementById("board").innerHTML = p.svg; lastSvg = p.svg; }
-    var turn = document.getElementById("turn");
-    turn.className = p.your_turn ? "yours" : "";
-    turn.textContent = p.result ? "The game is over." : p.your_turn ? "Your turn." : (p.to_move ? p.to_move + " is to move." : "");
-    var note = document.getElementById("engine-note");
+    if (newStep) { path = []; picks = {}; }
+    if (p.svg !== lastSvg && reviewing === null) { drawBoard(p.svg, p.last); lastSvg = p.svg; }
+    setTurn(p);
+    var note = byId("engine-note");
     note.hidden = !p.engine_note;
     note.textContent = p.engine_note || "";
     renderPlayers(p);
     renderZones(p);
-    var hist = document.getElementById("history");
-    hist.textContent = "";
-    p.history.forEach(function (h) { hist.appendChild(el("li", { "class": "move" }, (h.player ? h.player + ": " : "") + h.move)); });
-    hist.scrollTop = hist.scrollHeight;
-    var res = document.getElementById("result");
+    renderHistory(p);
+    var res = byId("result");
     if (p.result) { res.hidden = false; res.textContent = p.result.text + " (" + p.result.plies + " moves)"; } else { res.hidden = true; }
+    var tb = byId("takeback");
+    if (tb) tb.disabled = !p.can_take_back;
+    var rm = byId("rematch");
+    if (rm) rm.hidden = !p.result;
     body.setAttribute("data-step", String(p.step));
     body.setAttribute("data-your-turn", p.your_turn ? "1" : "0");
     body.setAttribute("data-over", p.result ? "1" : "0");
-    updateMoves();
+    updateMoves(false);
   }
+
+  // -- review: an earlier position, read-only -------------------------------------------
+
+  function review(moves) {
+    if (!current) return;
+    if (moves >= current.history.length) { endReview(); return; }
+    if (moves < 0) return;
+    fetch(baseUrl + "/at/" + moves, { cache: "no-store" }).then(function (r) { return r.json().then(function (j) { return { ok: r.ok, json: j }; }); })
+      .then(function (a) {
+        if (!a.ok) { say(a.json.error || "cannot show that position"); return; }
+        reviewing = moves;
+        path = []; picks = {};
+        drawBoard(a.json.svg, a.json.last);
+        lastSvg = null;
+        byId("review").hidden = false;
+        byId("review-text").textContent = moves === 0 ? "The start of the game." : "After move " + moves + " of " + current.history.length + ".";
+        body.setAttribute("data-review", String(moves));
+        say("");
+        renderHistory(current);
+        updateMoves(false);
+      }).catch(function (e) { say("cannot reach the server: " + e.message); });
+  }
+
+  function endReview() {
+    reviewing = null;
+    byId("review").hidden = true;
+    body.setAttribute("data-review", "");
+    if (current) { drawBoard(current.svg, current.last); lastSvg = current.svg; renderHistory(current); updateMoves(false); }
+  }
+
+  // -- talking to the server ------------------------------------------------------------
 
   function refresh() {
     return fetch(stateUrl, { cache: "no-store" }).then(function (r) {
@@ -211,27 +521,71 @@
     }).then(render).catch(function (e) { say("cannot reach the server: " + e.message); });
   }
 
-  function submit(text) {
-    if (busy || !current) return;
+  function post(url, data) {
     busy = true;
     body.setAttribute("data-busy", "1");
     say("");
-    fetch(moveUrl, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ step: current.step, move: text }) })
+    return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data || {}) })
       .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, json: j }; }); })
       .then(function (a) {
         busy = false;
         body.setAttribute("data-busy", "0");
-        if (a.ok) { render(a.json); } else { say(a.json.error || "refused"); path = []; refresh(); }
+        if (a.ok) { render(a.json); } else { say(a.json.error || "refused"); path = []; picks = {}; refresh(); }
       })
       .catch(function (e) { busy = false; body.setAttribute("data-busy", "0"); say("cannot reach the server: " + e.message); });
   }
 
-  document.getElementById("board").addEventListener("click", onBoardClick);
-  // Poll while others are to move: a second after the last answer came (never on a fixed
-  // clock, so a slow server is not sent a new request before it answered the last one).
+  function submit(text) {
+    if (busy || !current) return;
+    // the answer comes at once with the move drawn; the bots reply meanwhile (polled)
+    post(moveUrl, { step: current.step, move: text, wait: false });
+    updateMoves(false);
+  }
+
+  function control(id, fn) { var b = byId(id); if (b && b.addEventListener) b.addEventListener("click", fn); }
+
+  control("flip", function () {
+    flipped = !(flipped === null ? Boolean(current && current.flip) : flipped);
+    applyFlip();
+  });
+  control("takeback", function () { if (!busy) { endReview(); post(baseUrl + "/takeback"); } });
+  control("rematch", function () { if (!busy) { endReview(); post(baseUrl + "/rematch"); } });
+  control("review-end", endReview);
+  control("review-prev", function () { if (reviewing !== null) review(reviewing - 1); });
+  control("review-next", function () { if (reviewing !== null) review(reviewing + 1); });
+
+  var entry = byId("move-entry");
+  if (entry && entry.addEventListener) {
+    entry.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter") return;
+      var text = entry.value.trim();
+      if (!text) return;
+      var why = whyNot();
+      if (why) { say(why); return; }
+      var legal = current.legal.map(function (m) { return m.text; });
+      if (legal.indexOf(text) >= 0) { entry.value = ""; submit(text); return; }
+      var starting = legal.filter(function (t) { return t.indexOf(text) === 0; });
+      if (!starting.length) say("'" + text + "' is no legal move and starts none");
+      else say("'" + text + "' starts " + starting.length + " moves: " + starting.slice(0, MAX_CONTROLS).join(", ") + (starting.length > MAX_CONTROLS ? ", ..." : ""));
+    });
+  }
+
+  // left and right arrows walk through the moves (review); Escape goes back to the game
+  document.addEventListener("keydown", function (event) {
+    if (!current || (event.target && event.target.tagName === "INPUT")) return;
+    if (event.key === "ArrowLeft") review((reviewing === null ? current.history.length : reviewing) - 1);
+    else if (event.key === "ArrowRight" && reviewing !== null) review(reviewing + 1);
+    else if (event.key === "Escape") { if (reviewing !== null) endReview(); else { path = []; picks = {}; updateMoves(false); } }
+  });
+
+  var boardBox = byId("board");
+  boardBox.addEventListener("click", onBoardClick);
+  // Poll while others are to move: a while after the last answer came (never on a fixed
+  // clock, so a slow server is not sent a new request before it answered the last one);
+  // sooner while a bot thinks, so its move shows soon after it is made.
   function poll() {
     var asking = !busy && current && (!current.your_turn || current.engine_note) && !current.result ? refresh() : Promise.resolve();
-    asking.then(function () { setTimeout(poll, 1000); });
+    asking.then(function () { setTimeout(poll, current && current.thinking ? 400 : 1000); });
   }
   refresh().then(function () { setTimeout(poll, 1000); });
 })();
