@@ -37,7 +37,7 @@ from midgardc.runtime.determinize import determinize
 from midgardc.runtime.observe import moves_seen, observation, places, may_hide
 from midgardc.runtime.rng import Rng
 from midgardc.runtime.view import render_text
-from midgardc.web.session import Session
+from midgardc.web.session import MoveRefused, Session
 from midgardc.web.views import seat_payload
 
 DATA = ROOT / "tests" / "data"
@@ -66,11 +66,18 @@ def _session(state: Any, spec: str, viewer: int) -> Session:
     return Session(game, spec, seats, tokens=["t"])
 
 
+def _unknown_before(moves: int) -> Any:
+    raise MoveRefused(404, "a sample's earlier positions are not kept")
+
+
 def seen_by(state: Any, viewer: int, session: Session) -> dict:
     """Everything ``viewer`` is shown of ``state`` on every path (and a spectator's view,
     which is no more than any seat's)."""
     twin = copy.copy(session)
     twin.state = state
+    # (neither world's earlier positions are kept here: world B is a sample, so the page
+    # says the last move without the cells it changed in both, alike)
+    twin.position = _unknown_before
     payload = seat_payload(twin, viewer)
     payload.pop("step")  # (the number of moves made: equal in both worlds anyway)
     # its own legal moves follow the rules, which may read what it cannot see (a move legal

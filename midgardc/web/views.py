@@ -84,10 +84,12 @@ def last_move(session: "Session", viewer: int, state: Optional["State"] = None) 
     if index is None:
         return None
     seen = moves_seen(state, viewer)[index]
+    mover = state.movers[index]
+    last = {"index": index, "player": ir.players[mover] if 0 <= mover < ir.n_players else None, "move": seen, "cells": [], "removed": []}
     try:
         before = session.position(index)  # (``state``'s history is the start of the session's)
-    except MoveRefused:  # (a position set from outside: what it was before is unknown)
-        return None
+    except MoveRefused:  # (a position set from outside: what it was before is unknown, so
+        return last  # the move is said without its cells)
     names = ir.board.cell_names
     cells = move_cells(game, state.history[index], before) if seen == state.texts[index] else []
     was, now = cell_looks(before), cell_looks(state)
@@ -98,8 +100,7 @@ def last_move(session: "Session", viewer: int, state: Optional["State"] = None) 
     for c, (a, b) in enumerate(zip(owner_was, owner_now)):
         if a in fewer and b != a and not (b == -1 and names[c] in cells[:1]):
             removed.append({"cell": names[c], "colour": fills[a]})
-    mover = state.movers[index]
-    return {"index": index, "player": ir.players[mover] if 0 <= mover < ir.n_players else None, "move": seen, "cells": cells, "removed": removed}
+    return {**last, "cells": cells, "removed": removed}
 
 
 SPECTATOR = -1  # the viewer of the spectator's page: sees what is public
