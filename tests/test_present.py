@@ -208,7 +208,8 @@ def test_frame_parts_join_into_the_picture() -> None:
 
 # -- a spec without a presentation -------------------------------------------------------------
 
-PLAIN = sorted(p for p in DATA.glob("*.yaml") if "render" not in yaml.safe_load(p.read_text(encoding="utf-8")))
+# (position.yaml extends tic-tac-toe.yaml and loads only copied beside it: test_position)
+PLAIN = sorted(p for p in DATA.glob("*.yaml") if p.name != "position.yaml" and "render" not in yaml.safe_load(p.read_text(encoding="utf-8")))
 
 
 @pytest.mark.parametrize("spec", PLAIN, ids=[p.stem for p in PLAIN])

@@ -16,6 +16,10 @@
         - {label: marker, when: "marker(p) == num(c)", of: player}
       hand: false                          # the pieces in hand are not listed (places show them)
       neutral: [pawn]                      # pieces that belong to nobody: drawn in no player's colour
+      board: {style: checkered, ground: "#f0d9b5", dark: "#b58863"}   # or cells / lines
+      board: {style: lines, ground: "#dcb35c", line: "#3b2f1e", points: [c3, g7]}
+      board: {style: cells, ground: "#1f4fa0", hole: white}   # a frame with round holes
+      figures: {king: cross-crown, man: ringed-disc, stone: stone}   # built-in figures
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import SpecError, did_you_mean
 from ..ir.nodes import CELL, PLAYER
-from ..ir.present import HighlightIR, PlaceIR, PresentIR, RegionIR, TrackIR
+from ..ir import colours
+from ..ir.present import BOARD_STYLES, FIGURES, HighlightIR, PlaceIR, PresentIR, RegionIR, TrackIR
 from .schema import MAX_TRACK
 from .yamlpos import YList, YMap, YScalar
 
@@ -52,7 +57,55 @@ def lower_present(lw: "Lowering", body: YMap, areas: tuple) -> PresentIR:
         if name not in lw.kinds:
             raise SpecError(f"render.neutral: unknown piece '{name}'", pos, did_you_mean(name, list(lw.kinds)))
         neutral.append(lw.kinds.index(name))
-    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral))
+    look = _board_look(lw, body["board"]) if "board" in body else {}
+    figures = _figures(lw, body["figures"]) if "figures" in body else ()
+    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral), figures=figures, **look)
+
+
+def _colour(lw: "Lowering", node: Any, what: str) -> str:
+    """A colour of ``render.board`` as ``#rrggbb``."""
+    value = lw.scalar(node, str, what)
+    if not colours.is_colour(value):
+        raise SpecError(f"{what}: '{value}' is not a colour (a colour name or #rrggbb)", node.pos, did_you_mean(value.lower(), list(colours.NAMED)))
+    return colours.fill(colours.normal(value))
+
+
+def _board_look(lw: "Lowering", node: Any) -> dict:
+    """``render.board``: the style of the table under the pieces and its colours."""
+    body = lw.keys(node, "render_board", "render.board")
+    style = lw.scalar(body["style"], str, "a board style")
+    if style not in BOARD_STYLES:
+        raise SpecError(f"render.board: unknown style '{style}' (one of {', '.join(BOARD_STYLES)})", body["style"].pos, did_you_mean(style, list(BOARD_STYLES)))
+    out: dict = {"board_style": style}
+    for key in ("ground", "dark", "line", "hole"):
+        if key in body:
+            out[key] = _colour(lw, body[key], f"render.board.{key}")
+    if "dark" in body and style != "checkered":
+        raise SpecError("render.board: 'dark' colours the dark squares of a checkered board", body.key_pos["dark"])
+    if style == "checkered" and lw.board.topology != "square":
+        raise SpecError(f"render.board: a checkered board is a square board, not {lw.board.topology}", body["style"].pos)
+    if "line" in body and style != "lines":
+        raise SpecError("render.board: 'line' colours the lines of a lines board", body.key_pos["line"])
+    if "points" in body:
+        if style != "lines":
+            raise SpecError("render.board: 'points' (star points) are marked on a lines board", body.key_pos["points"])
+        out["points"] = _cells(lw, body["points"], "render.board.points")
+    return out
+
+
+def _figures(lw: "Lowering", node: Any) -> tuple[str, ...]:
+    """``render.figures``: a built-in figure per kind of piece ("" where none is given)."""
+    if not isinstance(node, YMap):
+        raise SpecError(f"render.figures maps a kind of piece to a figure ({', '.join(FIGURES)})", node.pos)
+    out = [""] * len(lw.kinds)
+    for kind, value in node.items.items():
+        if kind not in lw.kinds:
+            raise SpecError(f"render.figures: unknown piece '{kind}'", node.key_pos[kind], did_you_mean(kind, list(lw.kinds)))
+        figure = lw.scalar(value, str, "a figure")
+        if figure not in FIGURES:
+            raise SpecError(f"render.figures: unknown figure '{figure}' (one of {', '.join(FIGURES)})", value.pos, did_you_mean(figure, list(FIGURES)))
+        out[lw.kinds.index(kind)] = figure
+    return tuple(out)
 
 
 def _names(lw: "Lowering", node: Any, what: str) -> list[tuple[str, Any]]:

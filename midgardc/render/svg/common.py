@@ -62,6 +62,10 @@ def style_sheet(ir: GameIR) -> str:
     rules += [
         ".cell{stroke:#555;stroke-width:1}",
         ".edge{stroke:#888;stroke-width:2}",
+        ".lines .edge{stroke-width:1.5}",
+        ".cells.lines .cell{stroke:none}",
+        ".cells.checkered .cell{stroke:none}",
+        ".piece,.hole,.lines{pointer-events:none}",
         ".label{font-size:8px;fill:#555;pointer-events:none}",
         ".axis{font-size:11px;fill:#444;pointer-events:none}",
         ".glyph{font-size:14px;font-weight:bold;fill:#fff;pointer-events:none}",
@@ -86,6 +90,7 @@ def style_sheet(ir: GameIR) -> str:
         ".card-count{font-size:10px;font-weight:bold;fill:#fff;pointer-events:none}",
         ".die{fill:#fff;stroke:#222;stroke-width:1.5}",
         ".die-face{font-size:12px;font-weight:bold;fill:#222}",
+        ".pip{fill:#222;pointer-events:none}",
         ".bar{fill:#bbb}",
         ".track{font-size:11px;fill:#222}",
         ".player{font-size:13px;font-weight:bold;fill:#222}",
