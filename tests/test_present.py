@@ -176,11 +176,13 @@ def test_tracks_carry_a_marker_per_player_at_its_value() -> None:
         assert markers == {p["name"]: p["counters"][counter] for p in data["players"]}
     wolf = {el.get("data-marker"): int(el.get("data-value")) for el in tracks["sun_wolf"].iter(NS + "circle")}
     assert wolf == {"Skoll": data["counters"]["wolf_at[sun]"], "end": data["counters"]["track_end[sun]"] + 1}
-    # the meeples are nobody's ("MOVE an unmarked meeple"): drawn in wood, not in red
+    # the meeples are nobody's ("MOVE an unmarked meeple"): meeple figures drawn in wood,
+    # not in red, standing on their realms
     from midgardc.render.svg.common import NEUTRAL_FILL
 
-    meeples = [el for el in root.iter() if el.get("data-cell") and data["board"][el.get("data-cell")] is not None]
-    assert len(meeples) == 4 and all(el.get("style") == f"fill:{NEUTRAL_FILL}" for el in meeples)
+    meeples = {el.get("data-at"): el for el in root.iter(NS + "g") if el.get("data-figure") == "meeple"}
+    assert sorted(meeples) == sorted(c for c, v in data["board"].items() if v is not None)
+    assert all(el.get("fill") == NEUTRAL_FILL and el.get("data-player") == "nobody" for el in meeples.values())
     # the player markers: a ring in the player's colour on the meeple it marks
     rings = [el for el in root.iter(NS + "circle") if el.get("data-highlight") == "player marker"]
     assert rings
