@@ -217,6 +217,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         position = lower_position(self, top.get("position"), counters, counter_scope, counter_types)
         self.lower_defines(top.get("define"))
         actions = self.lower_actions(top.items["actions"])
+        self.action_names = [a.name for a in actions]  # (render.labels may name moves)
         if chance is not None:
             chance = self.place_chance(chance, actions, top.items["chance"])
         triggers = self.lower_triggers(top.get("triggers"), actions)

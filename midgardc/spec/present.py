@@ -134,7 +134,7 @@ def _internal(lw: "Lowering", body: YMap, counters: dict) -> tuple[int, ...]:
 
 def _labels(lw: "Lowering", node: Any, counters: dict) -> tuple[tuple[str, str], ...]:
     if not isinstance(node, YMap):
-        raise SpecError("render.labels maps names of the spec (counters, zones, pieces, items, scores, players) to the names shown", node.pos)
+        raise SpecError("render.labels maps names of the spec (counters, zones, pieces, items, scores, players, moves, values) to the names shown", node.pos)
     elements = [f"{a}[{sub}]" for a, (_, _, dims, _) in lw.names.arrays.items() for sub in lw.element_labels(dims)]
     known = list(counters) + list(lw.names.arrays) + elements + list(lw.kinds) + list(lw.players) + list(getattr(lw, "zones_names", []))
     known += ["deck", "up", "discard", "hand"]
@@ -143,6 +143,8 @@ def _labels(lw: "Lowering", node: Any, counters: dict) -> tuple[tuple[str, str],
     if lw.deck_ir is not None:
         known += list(getattr(lw.deck_ir, "names", ()))
     known += list(getattr(lw, "ranking_names", [])) + list(getattr(lw, "chance_names", []))
+    # the names of moves, and of values (an enumeration's values: a phase; items; faces)
+    known += list(getattr(lw, "action_names", [])) + list(lw.names.constants)
     out = []
     for key, value in node.items.items():
         if key not in known and key not in lw.unseated:
