@@ -293,7 +293,10 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
             glyph = str(look_piece(ir, code)[1]) if ir.stacks else ""
         # a piece's glyph takes the cell: its name stays in the cell's title (and the axes)
         if named and c not in at_place and (shape.circle or code <= 0 or not glyph.strip()) and not (figure and not shape.circle):
-            text(marks, cx, label_y, name, "label", "middle")
+            if style == "lines":  # beside the point, off the lines that leave it
+                text(marks, cx + NODE_RADIUS * 0.75, cy + NODE_RADIUS + 3, name, "label")
+            else:
+                text(marks, cx, label_y, name, "label", "middle")
         if marks_cells(ir, letters):
             mark = {"class": "glyph", "data-glyph": c, "x": fmt(cx), "y": fmt(cy + 4), "text-anchor": "middle"}
             if code > 0:  # dark on a light piece (a white king), light on a dark one
