@@ -220,3 +220,15 @@ def test_stacks_are_drawn_with_owner_and_height() -> None:
     cell = [el for el in _cells(root) if el.get("data-cell") == "9.4"][0]
     assert cell.get("class") == "cell p0 player-orange"
     assert root.find(f".//{NS}text[@data-glyph='{cell.get('data-index')}']").text == "3"
+
+
+def test_numbers_are_written_in_their_cells() -> None:
+    """Kalah says render.numbers: seeds: a picture writes each pit's seeds in the pit (as
+    the text board does), and the seeds are not listed again beside the board."""
+    state = _state_after(str(ROOT / "specs" / "classics" / "kalah.yaml"), None, 3)
+    root = ET.fromstring(render_svg(state))
+    numbers = {el.get("data-number"): int(el.text) for el in root.iter(NS + "text") if el.get("data-number")}
+    seeds = state.to_json()["counters"]
+    assert numbers == {c: seeds[f"seeds[{c}]"] for c in state.game.ir.board.cell_names}
+    assert sum(numbers.values()) == 48  # 4 seeds in each of 12 pits, sown, none lost
+    assert not [el for el in root.iter(NS + "text") if (el.get("data-counter") or "").startswith("seeds[")]

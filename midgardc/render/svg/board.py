@@ -302,9 +302,30 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
             if code > 0:  # dark on a light piece (a white king), light on a dark one
                 mark["style"] = f"fill:{text_fill(fill or attrs['fill'])}"
             sub(marks, "text", mark, glyph)
+    _draw_numbers(marks, view, shapes)
     _draw_axes(svg, ir, shapes)
     _draw_regions(svg, ir, shapes)
     _draw_highlights(svg, view, shapes)
+
+
+def number_counters(ir: GameIR) -> list[int]:
+    """Per cell, the game counter whose number ``render.numbers`` writes in it ([] : none)."""
+    if not ir.render.numbers:
+        return []
+    return [ir.counters.index(f"{ir.render.numbers}[{name}]") for name in ir.board.cell_names]
+
+
+def _draw_numbers(parent: ET.Element, view: Seen, shapes: list[Shape]) -> None:
+    """``render.numbers``: each cell's number written in it (a pit's seeds), as the text
+    board writes it; a number the viewer may not see is ``?``."""
+    from ...runtime.observe import GAME
+
+    ir = view.ir
+    row = view.state.core.counters[ir.n_players]
+    for c, i in enumerate(number_counters(ir)):
+        cx, cy = shapes[c].centre
+        v = str(int(row[i])) if view.counter(i, GAME) else "?"
+        text(parent, cx, cy + 5, v, "number", "middle", data_number=ir.board.cell_names[c])
 
 
 def visible_alone(fill: str, ground: str) -> bool:

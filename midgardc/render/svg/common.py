@@ -91,6 +91,7 @@ def style_sheet(ir: GameIR) -> str:
         ".die{fill:#fff;stroke:#222;stroke-width:1.5}",
         ".die-face{font-size:12px;font-weight:bold;fill:#222}",
         ".pip{fill:#222;pointer-events:none}",
+        ".number{font-size:15px;font-weight:bold;fill:#222;pointer-events:none}",
         ".bar{fill:#bbb}",
         ".track{font-size:11px;fill:#222}",
         ".player{font-size:13px;font-weight:bold;fill:#222}",
