@@ -332,6 +332,18 @@ def test_board_styles_figures_and_names_lower(tmp_path: Path) -> None:
     assert [g.get("data-figure") for g in root.iter(NS + "g") if g.get("data-figure")] == ["disc"]
 
 
+def test_a_figure_per_player(tmp_path: Path) -> None:
+    """render.figures: {stone: {a: cross, b: ring}}: each player's stones are drawn as
+    that player's figure."""
+    ir = _lower(tmp_path, "  figures: {stone: {a: cross, b: ring}}\n")
+    assert ir.render.present.seat_figures == (("cross",), ("ring",))
+    state = game_from_ir(ir, "interpreted").new_state(0)
+    state.apply("a1")
+    state.apply("b1")
+    root = _svg(state)
+    assert {g.get("data-at"): g.get("data-figure") for g in root.iter(NS + "g") if g.get("data-figure")} == {"a1": "cross", "b1": "ring"}
+
+
 def test_a_named_value_is_shown_by_its_label() -> None:
     """Vikings' phase counter holds a value of the enumeration round_phase: the panel
     writes the rulebook's name of the phase, not the value's name in the spec."""
@@ -367,6 +379,8 @@ def test_a_named_value_is_shown_by_its_label() -> None:
         ("  board: {ground: white}\n", "render.board needs a 'style' key", 13, 10),
         ("  figures: {stoen: disc}\n", "render.figures: unknown piece 'stoen'", 13, 13),
         ("  figures: {stone: rock}\n", "render.figures: unknown figure 'rock'", 13, 20),
+        ("  figures: {stone: {a: cross}}\n", "render.figures: stone has no figure for b (give every player one)", 13, 20),
+        ("  figures: {stone: {a: cross, c: ring}}\n", "render.figures: unknown player 'c'", 13, 31),
     ],
 )
 def test_broken_presentations_are_errors_at_their_place(tmp_path: Path, render: str, message: str, line: int, col: int) -> None:

@@ -18,7 +18,7 @@ from .nodes import Expr
 
 # the built-in piece figures (``render.figures``), named by what they show: the six of the
 # usual Staunton-like set, flat discs plain, ringed or crowned, round stones and meeples
-FIGURES = ("cross-crown", "crown", "tower", "mitre", "horse", "pawn", "ringed-disc", "crowned-disc", "stone", "disc", "meeple")
+FIGURES = ("cross-crown", "crown", "tower", "mitre", "horse", "pawn", "ringed-disc", "crowned-disc", "stone", "disc", "meeple", "cross", "ring")
 BOARD_STYLES = ("cells", "checkered", "lines")
 
 
@@ -94,6 +94,9 @@ class PresentIR:
     # render.figures: per kind of piece, the built-in figure it is drawn as ("": none; the
     # piece fills its cell, or on a checkered or lines board is a plain disc)
     figures: tuple[str, ...] = ()
+    # a figure per seat and kind where the spec gives one per player ({mark: {x: cross,
+    # o: ring}}): () or, per seat, per kind ("" : the kind's figure above)
+    seat_figures: tuple[tuple[str, ...], ...] = ()
 
     def label(self, name: str) -> str:
         for k, v in self.labels:

@@ -58,8 +58,8 @@ def lower_present(lw: "Lowering", body: YMap, areas: tuple) -> PresentIR:
             raise SpecError(f"render.neutral: unknown piece '{name}'", pos, did_you_mean(name, list(lw.kinds)))
         neutral.append(lw.kinds.index(name))
     look = _board_look(lw, body["board"]) if "board" in body else {}
-    figures = _figures(lw, body["figures"]) if "figures" in body else ()
-    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral), figures=figures, **look)
+    figures, seat_figures = _figures(lw, body["figures"]) if "figures" in body else ((), ())
+    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral), figures=figures, seat_figures=seat_figures, **look)
 
 
 def _colour(lw: "Lowering", node: Any, what: str) -> str:
@@ -93,19 +93,35 @@ def _board_look(lw: "Lowering", node: Any) -> dict:
     return out
 
 
-def _figures(lw: "Lowering", node: Any) -> tuple[str, ...]:
-    """``render.figures``: a built-in figure per kind of piece ("" where none is given)."""
+def _figure(lw: "Lowering", value: Any) -> str:
+    figure = lw.scalar(value, str, "a figure")
+    if figure not in FIGURES:
+        raise SpecError(f"render.figures: unknown figure '{figure}' (one of {', '.join(FIGURES)})", value.pos, did_you_mean(figure, list(FIGURES)))
+    return figure
+
+
+def _figures(lw: "Lowering", node: Any) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """``render.figures``: a built-in figure per kind of piece ("" where none is given), or
+    per kind a figure per player (``{mark: {x: cross, o: ring}}``: every player one)."""
     if not isinstance(node, YMap):
-        raise SpecError(f"render.figures maps a kind of piece to a figure ({', '.join(FIGURES)})", node.pos)
+        raise SpecError(f"render.figures maps a kind of piece to a figure ({', '.join(FIGURES)}) or to a figure per player", node.pos)
     out = [""] * len(lw.kinds)
+    seats = [[""] * len(lw.kinds) for _ in lw.players]
     for kind, value in node.items.items():
         if kind not in lw.kinds:
             raise SpecError(f"render.figures: unknown piece '{kind}'", node.key_pos[kind], did_you_mean(kind, list(lw.kinds)))
-        figure = lw.scalar(value, str, "a figure")
-        if figure not in FIGURES:
-            raise SpecError(f"render.figures: unknown figure '{figure}' (one of {', '.join(FIGURES)})", value.pos, did_you_mean(figure, list(FIGURES)))
-        out[lw.kinds.index(kind)] = figure
-    return tuple(out)
+        k = lw.kinds.index(kind)
+        if not isinstance(value, YMap):
+            out[k] = _figure(lw, value)
+            continue
+        for player, v in value.items.items():
+            if player not in lw.players:
+                raise SpecError(f"render.figures: unknown player '{player}'", value.key_pos[player], did_you_mean(player, list(lw.players)))
+            seats[lw.players.index(player)][k] = _figure(lw, v)
+        missing = [p for i, p in enumerate(lw.players) if not seats[i][k]]
+        if missing:
+            raise SpecError(f"render.figures: {kind} has no figure for {', '.join(missing)} (give every player one)", value.pos)
+    return tuple(out), (tuple(tuple(s) for s in seats) if any(any(s) for s in seats) else ())
 
 
 def _names(lw: "Lowering", node: Any, what: str) -> list[tuple[str, Any]]:

@@ -191,9 +191,11 @@ def grounds(ir: GameIR) -> list[str]:
     return [pr.ground or EMPTY_FILL]
 
 
-def figure_of(ir: GameIR, kind: int) -> str:
-    """The figure a kind of piece is drawn as ("" : the piece fills its cell)."""
+def figure_of(ir: GameIR, kind: int, owner: int = 0) -> str:
+    """The figure a kind of piece of ``owner``'s is drawn as ("" : the piece fills its cell)."""
     pr = present_of(ir)
+    if pr.seat_figures and pr.seat_figures[owner][kind]:
+        return pr.seat_figures[owner][kind]
     if pr.figures and pr.figures[kind]:
         return pr.figures[kind]
     return {"cells": "", "checkered": "disc", "lines": "stone"}[pr.board_style]
@@ -260,7 +262,7 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
         kind = ir.piece_kind(piece) if piece else -1
         neutral = piece and kind in pr.neutral
         fill = NEUTRAL_FILL if neutral else fills[ir.piece_owner(piece)] if piece else ""
-        figure = figure_of(ir, kind) if piece else ""
+        figure = figure_of(ir, kind, ir.piece_owner(piece)) if piece else ""
         if figure or style != "cells" or (code == 0 and pr.ground):  # the cell shows the table; a figure the piece
             attrs["fill"] = "transparent" if style == "lines" else ground[c]
             attrs["style"] = f"fill:{attrs['fill']}"

@@ -4,7 +4,7 @@ visible on the ground it stands on.
 Each figure is drawn in a 40 x 40 box (the base of an upright figure near y = 34) and
 scaled to its cell. The shapes are simple outlines drawn for midgardc (no figure set was
 copied): the six figures of the usual Staunton-like set, flat discs (plain, ringed,
-crowned), round stones and meeples. A figure is filled with its owner's colour and
+crowned), round stones, meeples, crosses and rings. A figure is filled with its owner's colour and
 outlined by ``outline``: when the fill alone has too little contrast with the ground (a
 white stone on a light board) the outline is the dark or light line that has enough.
 """
@@ -70,6 +70,8 @@ SHAPES: dict[str, tuple[tuple[str, dict, bool], ...]] = {
         ("circle", {"cx": "20", "cy": "20", "r": "12", "fill": "none"}, True),
         ("path", {"d": "M13.5,24.5 L12.5,15 L16.8,19.5 L20,12.5 L23.2,19.5 L27.5,15 L26.5,24.5 Z"}, True),
     ),
+    "cross": (("path", {"d": "M9,13 L13,9 L20,16 L27,9 L31,13 L24,20 L31,27 L27,31 L20,24 L13,31 L9,27 L16,20 Z"}, False),),
+    "ring": (("path", {"d": "M20,6 A14,14 0 1 1 19.99,6 Z M20,12 A8,8 0 1 0 20.01,12 Z", "fill-rule": "evenodd"}, False),),
     "meeple": (
         ("path", {"d": "M20,5 C23.5,5 25,7.5 25,10 C25,12 24,13.5 23,14 L32,17 C34,18 34,21 32,22 L26,23 L30,33 C30.5,35 29,35 28,35 L23,35 L20,29 L17,35 L12,35 C11,35 9.5,35 10,33 L14,23 L8,22 C6,21 6,18 8,17 L17,14 C16,13.5 15,12 15,10 C15,7.5 16.5,5 20,5 Z"}, False),
     ),
