@@ -16,8 +16,8 @@ from typing import Optional
 from .nodes import Expr
 
 
-# the built-in piece figures (``render.figures``), named by what they show: the six of the
-# usual Staunton-like set, flat discs plain, ringed or crowned, round stones and meeples
+# the built-in piece figures (``render.figures``), named by what they show: six carved
+# figures, flat discs plain, ringed or crowned, round stones, meeples, crosses and rings
 FIGURES = ("cross-crown", "crown", "tower", "mitre", "horse", "pawn", "ringed-disc", "crowned-disc", "stone", "disc", "meeple", "cross", "ring")
 BOARD_STYLES = ("cells", "checkered", "lines")
 

@@ -19,7 +19,7 @@
       board: {style: checkered, ground: "#f0d9b5", dark: "#b58863"}   # or cells / lines
       board: {style: lines, ground: "#dcb35c", line: "#3b2f1e", points: [c3, g7]}
       board: {style: cells, ground: "#1f4fa0", hole: white}   # a frame with round holes
-      figures: {king: cross-crown, man: ringed-disc, stone: stone}   # built-in figures
+      figures: {leader: cross-crown, soldier: pawn, token: {red: cross, blue: ring}}
 """
 
 from __future__ import annotations

@@ -169,8 +169,8 @@ def wraps(ir: GameIR) -> bool:
 
 def ground_of(ir: GameIR, shapes: list[Shape]) -> list[str]:
     """Per cell, the colour of the table under it (``render.board``): the light or dark
-    square of a checkered board (the bottom-left square is dark, as on a chessboard and a
-    draughtboard), else the spec's ground, else white."""
+    square of a checkered board (the bottom-left square is dark, the usual way round),
+    else the spec's ground, else white."""
     pr = present_of(ir)
     light = pr.ground or EMPTY_FILL
     if pr.board_style != "checkered":

@@ -3,7 +3,8 @@ visible on the ground it stands on.
 
 Each figure is drawn in a 40 x 40 box (the base of an upright figure near y = 34) and
 scaled to its cell. The shapes are simple outlines drawn for midgardc (no figure set was
-copied): the six figures of the usual Staunton-like set, flat discs (plain, ringed,
+copied): six carved figures (a crown with a cross, a crown, a tower, a mitre, a horse's
+head, a pawn), flat discs (plain, ringed,
 crowned), round stones, meeples, crosses and rings. A figure is filled with its owner's colour and
 outlined by ``outline``: when the fill alone has too little contrast with the ground (a
 white stone on a light board) the outline is the dark or light line that has enough.
