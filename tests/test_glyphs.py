@@ -62,22 +62,28 @@ def test_draughts_men_and_kings_have_their_own_glyphs() -> None:
     assert _grid(render_text(state, color=False))[4] == "4  . . . W . . . ."
 
 
-def test_pictures_mark_pieces_with_the_same_glyphs() -> None:
+def test_pictures_draw_the_figures_the_spec_names_and_list_the_glyphs() -> None:
+    """Chess names a figure per kind (render.figures): the pieces are drawn as those
+    figures in their owner's colour on the light and dark squares; the legend still gives
+    the glyphs the text board and the moves use."""
     state = load(str(CLASSICS / "chess.yaml")).new_state(0)
     root = ET.fromstring(render_svg(state))
     texts = ["".join(el.itertext()) for el in root.iter(NS + "text")]
-    names = state.game.ir.board.cell_names
-    glyphs = {names[int(el.get("data-glyph"))]: "".join(el.itertext()) for el in root.iter(NS + "text") if el.get("data-glyph") is not None}
-    assert glyphs["e1"] == "K" and glyphs["d8"] == "q"
+    figures = {el.get("data-at"): el for el in root.iter(NS + "g") if el.get("data-figure")}
+    assert sorted(figures) == sorted(c for c, v in state.to_json()["board"].items() if v is not None)
+    assert (figures["e1"].get("data-figure"), figures["e1"].get("data-kind"), figures["e1"].get("data-player")) == ("cross-crown", "king", "white")
+    assert (figures["d8"].get("data-figure"), figures["g8"].get("data-figure"), figures["a2"].get("data-figure")) == ("crown", "horse", "pawn")
+    assert figures["e1"].get("fill") == "#f4f4f4" and figures["e8"].get("fill") == "#222222"
     assert "white: K king, Q queen, R rook, B bishop, N knight, P pawn" in texts
     assert not any("in hand" in t for t in texts)
-    # a piece's glyph takes its cell (the name stays in the cell's title and on the axes);
-    # an empty cell still shows its name
-    labels = {"".join(el.itertext()) for el in root.iter(NS + "text") if el.get("class") == "label"}
-    assert "e1" not in labels and "d8" not in labels and "e4" in labels
-    # each glyph reads on its piece: dark on White's light pieces, light on Black's
-    style = {names[int(el.get("data-glyph"))]: el.get("style") for el in root.iter(NS + "text") if el.get("data-glyph") is not None}
-    assert style["e1"] == "fill:#222" and style["e8"] == "fill:#fff" and style["e4"] is None
+    # the glyph marks stay empty (the figure tells the kind); the axes name the squares
+    glyphs = ["".join(el.itertext()) for el in root.iter(NS + "text") if el.get("data-glyph") is not None]
+    assert glyphs and not any(glyphs)
+    assert not [el for el in root.iter(NS + "text") if el.get("class") == "label"]
+    # a1 is a dark square, h1 a light one (FIDE Laws 2.1: "the near corner square to the
+    # right of the player is white")
+    ground = {el.get("data-cell"): el.get("style") for el in root.iter() if el.get("data-cell")}
+    assert ground["a1"] == "fill:#b58863" and ground["h1"] == "fill:#f0d9b5" and ground["a2"] == "fill:#f0d9b5"
 
 
 BASE = """\

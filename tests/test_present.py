@@ -176,11 +176,13 @@ def test_tracks_carry_a_marker_per_player_at_its_value() -> None:
         assert markers == {p["name"]: p["counters"][counter] for p in data["players"]}
     wolf = {el.get("data-marker"): int(el.get("data-value")) for el in tracks["sun_wolf"].iter(NS + "circle")}
     assert wolf == {"Skoll": data["counters"]["wolf_at[sun]"], "end": data["counters"]["track_end[sun]"] + 1}
-    # the meeples are nobody's ("MOVE an unmarked meeple"): drawn in wood, not in red
+    # the meeples are nobody's ("MOVE an unmarked meeple"): meeple figures drawn in wood,
+    # not in red, standing on their realms
     from midgardc.render.svg.common import NEUTRAL_FILL
 
-    meeples = [el for el in root.iter() if el.get("data-cell") and data["board"][el.get("data-cell")] is not None]
-    assert len(meeples) == 4 and all(el.get("style") == f"fill:{NEUTRAL_FILL}" for el in meeples)
+    meeples = {el.get("data-at"): el for el in root.iter(NS + "g") if el.get("data-figure") == "meeple"}
+    assert sorted(meeples) == sorted(c for c, v in data["board"].items() if v is not None)
+    assert all(el.get("fill") == NEUTRAL_FILL and el.get("data-player") == "nobody" for el in meeples.values())
     # the player markers: a ring in the player's colour on the meeple it marks
     rings = [el for el in root.iter(NS + "circle") if el.get("data-highlight") == "player marker"]
     assert rings
@@ -301,6 +303,56 @@ def test_every_construct_lowers(tmp_path: Path) -> None:
     assert [el.get("data-at") for el in root.iter(NS + "circle") if el.get("data-highlight") == "taken"] == ["b1"]
 
 
+def test_board_styles_figures_and_names_lower(tmp_path: Path) -> None:
+    """render.board (a lines board with star points, a checkered board's two colours),
+    render.figures, and labels for moves and values: the picture draws them."""
+    ir = _lower(tmp_path, '  board: {style: lines, ground: "#dcb35c", line: "#3b2f1e", points: [b1, a2]}\n  figures: {stone: stone}\n  labels: {play: place a stone}\n')
+    pr = ir.render.present
+    assert (pr.board_style, pr.ground, pr.line) == ("lines", "#dcb35c", "#3b2f1e")
+    assert [ir.board.cell_names[c] for c in pr.points] == ["b1", "a2"] and pr.figures == ("stone",)
+    assert pr.label("play") == "place a stone"
+    state = game_from_ir(ir, "interpreted").new_state(0)
+    state.apply("b1")
+    root = _svg(state)
+    assert sorted(el.get("data-point") for el in root.iter(NS + "circle") if el.get("data-point")) == ["a2", "b1"]
+    lines = [el for el in root.iter(NS + "line") if el.get("class") == "edge"]
+    assert lines and all(el.get("style") == "stroke:#3b2f1e" for el in lines)
+    # a point where lines cross is a round target with nothing painted on it (the table
+    # shows through); the stone stands on it
+    cells = {el.get("data-cell"): el for el in root.iter(NS + "circle") if el.get("data-cell")}
+    assert sorted(cells) == sorted(ir.board.cell_names) and cells["a1"].get("style") == "fill:transparent"
+    assert [(g.get("data-at"), g.get("data-figure"), g.get("data-player")) for g in root.iter(NS + "g") if g.get("data-figure")] == [("b1", "stone", "a")]
+    ir = _lower(tmp_path, '  board: {style: checkered, ground: white, dark: navy}\n')
+    assert (ir.render.present.ground, ir.render.present.dark, ir.render.present.figures) == ("#f4f4f4", "#1f3a68", ())
+    state = game_from_ir(ir, "interpreted").new_state(0)
+    state.apply("a1")
+    root = _svg(state)
+    ground = {el.get("data-cell"): el.get("style") for el in root.iter() if el.get("data-cell")}
+    # the bottom-left square is dark; a piece with no figure is a disc on a checkered board
+    assert (ground["a1"], ground["b1"], ground["a2"], ground["b2"]) == ("fill:#1f3a68", "fill:#f4f4f4", "fill:#f4f4f4", "fill:#1f3a68")
+    assert [g.get("data-figure") for g in root.iter(NS + "g") if g.get("data-figure")] == ["disc"]
+
+
+def test_a_figure_per_player(tmp_path: Path) -> None:
+    """render.figures: {stone: {a: cross, b: ring}}: each player's stones are drawn as
+    that player's figure."""
+    ir = _lower(tmp_path, "  figures: {stone: {a: cross, b: ring}}\n")
+    assert ir.render.present.seat_figures == (("cross",), ("ring",))
+    state = game_from_ir(ir, "interpreted").new_state(0)
+    state.apply("a1")
+    state.apply("b1")
+    root = _svg(state)
+    assert {g.get("data-at"): g.get("data-figure") for g in root.iter(NS + "g") if g.get("data-figure")} == {"a1": "cross", "b1": "ring"}
+
+
+def test_a_named_value_is_shown_by_its_label() -> None:
+    """Vikings' phase counter holds a value of the enumeration round_phase: the panel
+    writes the rulebook's name of the phase, not the value's name in the spec."""
+    state = load(str(SPECS / "midgard-vikings.yaml"), engine="interpreted").new_state(0)
+    texts = _texts(_svg(state))
+    assert "phase: Doom Phase" in texts and not any("doom_phase" in t for t in texts)
+
+
 @pytest.mark.parametrize(
     "render,message,line,col",
     [
@@ -320,6 +372,17 @@ def test_every_construct_lowers(tmp_path: Path) -> None:
         ("  highlight:\n    - {when: \"occupied(c)\", of: team}\n", "a highlight is 'of: player'", 14, 33),
         ("  hand: maybe\n", "render.hand must be true or false", 13, 9),
         ("  neutral: [stoen]\n", "render.neutral: unknown piece 'stoen'", 13, 13),
+        ("  board: {style: chequered}\n", "render.board: unknown style 'chequered'", 13, 18),
+        ("  board: {style: lines, ground: wood}\n", "render.board.ground: 'wood' is not a colour", 13, 33),
+        ("  board: {style: cells, dark: black}\n", "'dark' colours the dark squares of a checkered board", 13, 25),
+        ("  board: {style: checkered, line: black}\n", "'line' colours the lines of a lines board", 13, 29),
+        ("  board: {style: cells, points: [a1]}\n", "'points' (star points) are marked on a lines board", 13, 25),
+        ("  board: {style: lines, points: [z9]}\n", "render.board.points: no cell is called 'z9'", 13, 34),
+        ("  board: {ground: white}\n", "render.board needs a 'style' key", 13, 10),
+        ("  figures: {stoen: disc}\n", "render.figures: unknown piece 'stoen'", 13, 13),
+        ("  figures: {stone: rock}\n", "render.figures: unknown figure 'rock'", 13, 20),
+        ("  figures: {stone: {a: cross}}\n", "render.figures: stone has no figure for b (give every player one)", 13, 20),
+        ("  figures: {stone: {a: cross, c: ring}}\n", "render.figures: unknown player 'c'", 13, 31),
     ],
 )
 def test_broken_presentations_are_errors_at_their_place(tmp_path: Path, render: str, message: str, line: int, col: int) -> None:

@@ -118,3 +118,22 @@ def seat_colours(ir) -> tuple[str, ...]:
     """The colours of an IR's seats (those lowered from the spec, or chosen by name)."""
     cs = getattr(ir.render, "colours", ())
     return tuple(cs) if len(cs) == ir.n_players else choose(ir.players)
+
+
+def luminance(hexcolour: str) -> float:
+    """WCAG 2.x relative luminance of ``#rrggbb`` (sRGB channels linearised, then weighted
+    0.2126, 0.7152, 0.0722: https://www.w3.org/TR/WCAG21/#dfn-relative-luminance)."""
+
+    def lin(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (lin(int(hexcolour[i : i + 2], 16)) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two ``#rrggbb`` colours, 1 to 21 (lighter + 0.05 over darker
+    + 0.05: https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)

@@ -16,6 +16,12 @@ from typing import Optional
 from .nodes import Expr
 
 
+# the built-in piece figures (``render.figures``), named by what they show: six carved
+# figures, flat discs plain, ringed or crowned, round stones, meeples, crosses and rings
+FIGURES = ("cross-crown", "crown", "tower", "mitre", "horse", "pawn", "ringed-disc", "crowned-disc", "stone", "disc", "meeple", "cross", "ring")
+BOARD_STYLES = ("cells", "checkered", "lines")
+
+
 @dataclass(frozen=True)
 class RegionIR:
     """A named set of cells drawn outlined and labelled; ``marks``: (cell, word) drawn as a
@@ -75,6 +81,22 @@ class PresentIR:
     # a glyph per kind of piece, per seat (render.glyphs: {player: {kind: glyph}}, or the
     # letters of the spec's position notation); () : a glyph per player only
     kind_glyphs: tuple[tuple[str, ...], ...] = ()
+    # render.board: how the table looks under the pieces. "cells": every cell a shape,
+    # filled by its owner's colour (territory games); "checkered": light and dark squares
+    # (``ground`` and ``dark``); "lines": pieces on the intersections of lines (``line``)
+    # drawn over ``ground``, with star points (``points``, cells) marked
+    board_style: str = "cells"
+    ground: str = ""  # the colour of an empty cell ("" : white), the light squares
+    dark: str = ""  # the dark squares of a checkered board
+    line: str = ""  # the lines of a lines board
+    hole: str = ""  # an empty cell drawn as a round hole of this colour (a frame's holes)
+    points: tuple[int, ...] = ()
+    # render.figures: per kind of piece, the built-in figure it is drawn as ("": none; the
+    # piece fills its cell, or on a checkered or lines board is a plain disc)
+    figures: tuple[str, ...] = ()
+    # a figure per seat and kind where the spec gives one per player ({mark: {x: cross,
+    # o: ring}}): () or, per seat, per kind ("" : the kind's figure above)
+    seat_figures: tuple[tuple[str, ...], ...] = ()
 
     def label(self, name: str) -> str:
         for k, v in self.labels:

@@ -218,6 +218,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.lower_defines(top.get("define"))
         actions = self.lower_actions(top.items["actions"])
         self.action_params = {a.name: tuple(p.name for p in a.params) for a in actions}  # render.labels may name them
+        self.action_names = [a.name for a in actions]  # (render.labels may name moves)
         if chance is not None:
             chance = self.place_chance(chance, actions, top.items["chance"])
         triggers = self.lower_triggers(top.get("triggers"), actions)

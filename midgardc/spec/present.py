@@ -18,6 +18,10 @@
         - {label: marker, when: "marker(p) == num(c)", of: player}
       hand: false                          # the pieces in hand are not listed (places show them)
       neutral: [pawn]                      # pieces that belong to nobody: drawn in no player's colour
+      board: {style: checkered, ground: "#f0d9b5", dark: "#b58863"}   # or cells / lines
+      board: {style: lines, ground: "#dcb35c", line: "#3b2f1e", points: [c3, g7]}
+      board: {style: cells, ground: "#1f4fa0", hole: white}   # a frame with round holes
+      figures: {leader: cross-crown, soldier: pawn, token: {red: cross, blue: ring}}
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import SpecError, did_you_mean
 from ..ir.nodes import CELL, PLAYER
-from ..ir.present import HighlightIR, PlaceIR, PresentIR, RegionIR, TrackIR
+from ..ir import colours
+from ..ir.present import BOARD_STYLES, FIGURES, HighlightIR, PlaceIR, PresentIR, RegionIR, TrackIR
 from .schema import MAX_TRACK
 from .yamlpos import YList, YMap, YScalar
 
@@ -54,7 +59,71 @@ def lower_present(lw: "Lowering", body: YMap, areas: tuple) -> PresentIR:
         if name not in lw.kinds:
             raise SpecError(f"render.neutral: unknown piece '{name}'", pos, did_you_mean(name, list(lw.kinds)))
         neutral.append(lw.kinds.index(name))
-    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral))
+    look = _board_look(lw, body["board"]) if "board" in body else {}
+    figures, seat_figures = _figures(lw, body["figures"]) if "figures" in body else ((), ())
+    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral), figures=figures, seat_figures=seat_figures, **look)
+
+
+def _colour(lw: "Lowering", node: Any, what: str) -> str:
+    """A colour of ``render.board`` as ``#rrggbb``."""
+    value = lw.scalar(node, str, what)
+    if not colours.is_colour(value):
+        raise SpecError(f"{what}: '{value}' is not a colour (a colour name or #rrggbb)", node.pos, did_you_mean(value.lower(), list(colours.NAMED)))
+    return colours.fill(colours.normal(value))
+
+
+def _board_look(lw: "Lowering", node: Any) -> dict:
+    """``render.board``: the style of the table under the pieces and its colours."""
+    body = lw.keys(node, "render_board", "render.board")
+    style = lw.scalar(body["style"], str, "a board style")
+    if style not in BOARD_STYLES:
+        raise SpecError(f"render.board: unknown style '{style}' (one of {', '.join(BOARD_STYLES)})", body["style"].pos, did_you_mean(style, list(BOARD_STYLES)))
+    out: dict = {"board_style": style}
+    for key in ("ground", "dark", "line", "hole"):
+        if key in body:
+            out[key] = _colour(lw, body[key], f"render.board.{key}")
+    if "dark" in body and style != "checkered":
+        raise SpecError("render.board: 'dark' colours the dark squares of a checkered board", body.key_pos["dark"])
+    if style == "checkered" and lw.board.topology != "square":
+        raise SpecError(f"render.board: a checkered board is a square board, not {lw.board.topology}", body["style"].pos)
+    if "line" in body and style != "lines":
+        raise SpecError("render.board: 'line' colours the lines of a lines board", body.key_pos["line"])
+    if "points" in body:
+        if style != "lines":
+            raise SpecError("render.board: 'points' (star points) are marked on a lines board", body.key_pos["points"])
+        out["points"] = _cells(lw, body["points"], "render.board.points")
+    return out
+
+
+def _figure(lw: "Lowering", value: Any) -> str:
+    figure = lw.scalar(value, str, "a figure")
+    if figure not in FIGURES:
+        raise SpecError(f"render.figures: unknown figure '{figure}' (one of {', '.join(FIGURES)})", value.pos, did_you_mean(figure, list(FIGURES)))
+    return figure
+
+
+def _figures(lw: "Lowering", node: Any) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """``render.figures``: a built-in figure per kind of piece ("" where none is given), or
+    per kind a figure per player (``{mark: {x: cross, o: ring}}``: every player one)."""
+    if not isinstance(node, YMap):
+        raise SpecError(f"render.figures maps a kind of piece to a figure ({', '.join(FIGURES)}) or to a figure per player", node.pos)
+    out = [""] * len(lw.kinds)
+    seats = [[""] * len(lw.kinds) for _ in lw.players]
+    for kind, value in node.items.items():
+        if kind not in lw.kinds:
+            raise SpecError(f"render.figures: unknown piece '{kind}'", node.key_pos[kind], did_you_mean(kind, list(lw.kinds)))
+        k = lw.kinds.index(kind)
+        if not isinstance(value, YMap):
+            out[k] = _figure(lw, value)
+            continue
+        for player, v in value.items.items():
+            if player not in lw.players:
+                raise SpecError(f"render.figures: unknown player '{player}'", value.key_pos[player], did_you_mean(player, list(lw.players)))
+            seats[lw.players.index(player)][k] = _figure(lw, v)
+        missing = [p for i, p in enumerate(lw.players) if not seats[i][k]]
+        if missing:
+            raise SpecError(f"render.figures: {kind} has no figure for {', '.join(missing)} (give every player one)", value.pos)
+    return tuple(out), (tuple(tuple(s) for s in seats) if any(any(s) for s in seats) else ())
 
 
 def _names(lw: "Lowering", node: Any, what: str) -> list[tuple[str, Any]]:
@@ -83,7 +152,7 @@ def _internal(lw: "Lowering", body: YMap, counters: dict) -> tuple[int, ...]:
 
 def _labels(lw: "Lowering", node: Any, counters: dict) -> tuple[tuple[str, str], ...]:
     if not isinstance(node, YMap):
-        raise SpecError("render.labels maps names of the spec (counters, zones, pieces, items, scores, players, actions and their parameters) to the names shown", node.pos)
+        raise SpecError("render.labels maps names of the spec (counters, zones, pieces, items, scores, players, moves and their parameters, values) to the names shown", node.pos)
     elements = [f"{a}[{sub}]" for a, (_, _, dims, _) in lw.names.arrays.items() for sub in lw.element_labels(dims)]
     known = list(counters) + list(lw.names.arrays) + elements + list(lw.kinds) + list(lw.players) + list(getattr(lw, "zones_names", []))
     known += ["deck", "up", "discard", "hand"]
@@ -94,6 +163,8 @@ def _labels(lw: "Lowering", node: Any, counters: dict) -> tuple[tuple[str, str],
     known += list(getattr(lw, "ranking_names", [])) + list(getattr(lw, "chance_names", []))
     for action, params in getattr(lw, "action_params", {}).items():  # the page's choices: "build", "build.h", "h"
         known += [action] + [f"{action}.{p}" for p in params] + list(params)
+    # the names of moves, and of values (an enumeration's values: a phase; items; faces)
+    known += list(getattr(lw, "action_names", [])) + list(lw.names.constants)
     out = []
     for key, value in node.items.items():
         if key not in known and key not in lw.unseated:

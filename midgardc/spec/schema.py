@@ -38,7 +38,8 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "history": ({"position"}, {"position"}),
     "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
     "end": ({"when", "no_moves", "effects"}, set()),
-    "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral", "numbers"}, set()),
+    "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral", "numbers", "board", "figures"}, set()),
+    "render_board": ({"style", "ground", "dark", "line", "points", "hole"}, {"style"}),
     # presentation (midgardc/spec/present.py): regions, places off the board, tracks, marked cells
     "region": ({"label", "cells", "areas", "starred"}, set()),
     "render_place": ({"label", "at", "holds"}, {"holds"}),

@@ -26,6 +26,8 @@ from .common import EMPTY_FILL, MARGIN, NODE_RADIUS, PANEL_WIDTH, PLAYER_FILLS, 
 from .panels import draw_game_counters, draw_legend, draw_players, status_text, track_labels, track_values
 from .seen import SPECTATOR, Seen, present_of, seen
 
+MIN_BOARD_AREA = 260.0  # the board's column is at least this wide: the status line fits
+
 if TYPE_CHECKING:  # pragma: no cover
     from ...runtime.game import State
 
@@ -43,7 +45,7 @@ def board_svg(view: Seen, element_id: str = "board") -> ET.Element:
     for pl in pr.places:
         if pl.cell >= 0:  # a place standing on a board node
             draw_place_at(svg, view, pl, shapes[pl.cell].centre, NODE_RADIUS * 1.6)
-    x0 = bw + 8
+    x0 = max(bw, MIN_BOARD_AREA) + 8  # (a tiny board still leaves room for the status line)
     y = draw_players(svg, view, x0, 24.0)
     y = draw_game_counters(svg, view, x0, y)
     y = draw_dice(svg, view, x0, y)
@@ -54,7 +56,7 @@ def board_svg(view: Seen, element_id: str = "board") -> ET.Element:
             y = draw_place(svg, view, pl, x0, y)
     y = draw_cards(svg, view, x0, y)
     y = draw_legend(svg, ir, x0, y + 4)
-    width = bw + PANEL_WIDTH
+    width = max(bw, MIN_BOARD_AREA) + PANEL_WIDTH
     height = max(bh + 28.0, y + 12.0)
     svg.set("viewBox", f"0 0 {width:.0f} {height:.0f}")
     svg.set("data-board-box", f"0 0 {bw:.0f} {bh + 28:.0f}")  # the board alone (the web page draws it apart from the panel)

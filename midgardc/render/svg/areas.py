@@ -7,6 +7,7 @@ from typing import Any
 
 from ...ir.present import PlaceIR, TrackIR, has_kind_glyphs, piece_glyph
 from .board import kind_letters
+from .figures import PIPS
 from .common import PANEL_WIDTH, fmt, player_fills, sub, text, text_fill
 from .seen import Seen, present_of
 
@@ -139,7 +140,11 @@ def draw_dice(svg: ET.Element, view: Seen, x0: float, y: float) -> float:
     for i, face in enumerate(roll):
         x = x0 + i * 34
         sub(g, "rect", {"class": "die", "x": fmt(x), "y": fmt(y), "width": "28", "height": "28", "rx": "5", "data-die": i, "data-face": face})
-        text(g, x + 14, y + 18.5, face[:5], "die-face", "middle")
+        if face in ("1", "2", "3", "4", "5", "6"):  # a number a die shows: its pips
+            for px, py in PIPS[int(face)]:
+                sub(g, "circle", {"class": "pip", "cx": fmt(x + px), "cy": fmt(y + py), "r": "2.6"})
+        else:  # a face with a word or a letter on it
+            text(g, x + 14, y + 18.5, face[:5], "die-face", "middle")
     return y + 34
 
 

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Sequence
 
 from ...ir.nodes import GameIR
 from ...ir.present import has_kind_glyphs, piece_glyph
+from ...ir.colours import contrast
+from .figures import MIN_CONTRAST, draw_figure, outline
 from .common import EMPTY_FILL, GRAPH_SPACING, NEUTRAL_FILL, MARGIN, NODE_RADIUS, SCALE, STATE_FILLS, fmt, player_fills, sub, text, text_fill
 from .seen import Seen, by_identity, present_of
 
@@ -165,6 +167,67 @@ def wraps(ir: GameIR) -> bool:
 # -- drawing --------------------------------------------------------------------------------
 
 
+def ground_of(ir: GameIR, shapes: list[Shape]) -> list[str]:
+    """Per cell, the colour of the table under it (``render.board``): the light or dark
+    square of a checkered board (the bottom-left square is dark, the usual way round),
+    else the spec's ground, else white."""
+    pr = present_of(ir)
+    light = pr.ground or EMPTY_FILL
+    if pr.board_style != "checkered":
+        return [light] * len(shapes)
+    def parity(c: int) -> int:  # the square's column plus row, counted from the corner
+        x, y = shapes[c].centre
+        return (round((x - MARGIN) / SCALE - 0.5) + round((y - MARGIN) / SCALE - 0.5)) % 2
+
+    corner = max(range(len(shapes)), key=lambda c: (round(shapes[c].centre[1], 1), -shapes[c].centre[0]))
+    return [pr.dark if pr.dark and parity(c) == parity(corner) else light for c in range(len(shapes))]
+
+
+def grounds(ir: GameIR) -> list[str]:
+    """Every colour a piece can stand on in pictures of ``ir`` (a cell's ground)."""
+    pr = present_of(ir)
+    if pr.board_style == "checkered":
+        return [pr.ground or EMPTY_FILL, *([pr.dark] if pr.dark else [])]
+    return [pr.ground or EMPTY_FILL]
+
+
+def figure_of(ir: GameIR, kind: int, owner: int = 0) -> str:
+    """The figure a kind of piece of ``owner``'s is drawn as ("" : the piece fills its cell)."""
+    pr = present_of(ir)
+    if pr.seat_figures and pr.seat_figures[owner][kind]:
+        return pr.seat_figures[owner][kind]
+    if pr.figures and pr.figures[kind]:
+        return pr.figures[kind]
+    return {"cells": "", "checkered": "disc", "lines": "stone"}[pr.board_style]
+
+
+def _draw_lines(svg: ET.Element, ir: GameIR, shapes: list[Shape]) -> None:
+    """A lines board: the ground, a line between the centres of every two neighbours side
+    by side (on a square board, not across corners) and the star points."""
+    pr = present_of(ir)
+    b = ir.board
+    g = sub(svg, "g", {"class": "lines"})
+    xs = [x for s in shapes for x, _ in s.points] if not shapes[0].circle else [s.centre[0] for s in shapes]
+    ys = [y for s in shapes for _, y in s.points] if not shapes[0].circle else [s.centre[1] for s in shapes]
+    pad = 0 if not shapes[0].circle else NODE_RADIUS + 4
+    sub(g, "rect", {"class": "ground", "fill": pr.ground or EMPTY_FILL, "x": fmt(min(xs) - pad), "y": fmt(min(ys) - pad), "width": fmt(max(xs) - min(xs) + 2 * pad), "height": fmt(max(ys) - min(ys) + 2 * pad)})
+    colour = pr.line or "#222222"
+    for a, ns in enumerate(b.neighbours):
+        for c in ns:
+            if c <= a:
+                continue
+            (x1, y1), (x2, y2) = shapes[a].centre, shapes[c].centre
+            if not shapes[0].circle and abs(x1 - x2) > 0.5 and abs(y1 - y2) > 0.5:
+                continue  # across a corner: no line
+            sub(g, "line", {"class": "edge", "style": f"stroke:{colour}", "x1": fmt(x1), "y1": fmt(y1), "x2": fmt(x2), "y2": fmt(y2), "data-edge": f"{b.cell_names[a]}-{b.cell_names[c]}"})
+    for c in pr.points:
+        x, y = shapes[c].centre
+        sub(g, "circle", {"class": "star-point", "fill": colour, "cx": fmt(x), "cy": fmt(y), "r": "3.5", "data-point": b.cell_names[c]})
+    if shapes[0].circle:  # a graph board's points are dots where lines meet
+        for c, s in enumerate(shapes):
+            sub(g, "circle", {"class": "point", "fill": colour, "cx": fmt(s.centre[0]), "cy": fmt(s.centre[1]), "r": "5"})
+
+
 def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: float) -> None:
     ir = view.ir
     b = ir.board
@@ -172,7 +235,11 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
     letters = kind_letters(ir)
     looks = cell_looks(view.state)
     at_place = {pl.cell: pl for pl in pr.places if pl.cell >= 0}
-    if b.topology == "graph":
+    style = pr.board_style
+    ground = ground_of(ir, shapes)
+    if style == "lines":
+        _draw_lines(svg, ir, shapes)
+    elif b.topology == "graph":
         edges = sub(svg, "g", {"class": "edges"})
         for a, ns in enumerate(b.neighbours):
             for c in ns:
@@ -181,37 +248,91 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
                     sub(edges, "line", {"class": "edge", "x1": fmt(x1), "y1": fmt(y1), "x2": fmt(x2), "y2": fmt(y2), "data-edge": f"{b.cell_names[a]}-{b.cell_names[c]}"})
     if wraps(ir):
         _draw_wrap(svg, bw, bh)
-    cells = sub(svg, "g", {"class": "cells"})
+    cells = sub(svg, "g", {"class": f"cells {style}"})
+    pieces = sub(svg, "g", {"class": "pieces"})
     marks = sub(svg, "g", {"class": "marks"})
+    fills = player_fills(ir)
+    # the axes name the squares of a styled board: no name in every cell
+    named = shapes[0].circle or (style == "cells" and not pr.ground)
     for c, shape in enumerate(shapes):
         code = looks[c]
         name = b.cell_names[c]
         attrs = {"class": look_class(ir, code), "fill": look_fill(ir, code), "data-cell": name, "data-index": c}
-        if code > 0 and ir.piece_kind(look_piece(ir, code)[0]) in pr.neutral:  # nobody's piece
-            attrs["fill"] = NEUTRAL_FILL
-            attrs["style"] = f"fill:{NEUTRAL_FILL}"
+        piece = look_piece(ir, code)[0] if code > 0 else 0
+        kind = ir.piece_kind(piece) if piece else -1
+        neutral = piece and kind in pr.neutral
+        fill = NEUTRAL_FILL if neutral else fills[ir.piece_owner(piece)] if piece else ""
+        figure = figure_of(ir, kind, ir.piece_owner(piece)) if piece else ""
+        if figure or style != "cells" or (code == 0 and pr.ground):  # the cell shows the table; a figure the piece
+            attrs["fill"] = "transparent" if style == "lines" else ground[c]
+            attrs["style"] = f"fill:{attrs['fill']}"
+        elif piece:  # the piece fills its cell, outlined where its colour is close to the ground
+            attrs["fill"] = fill
+            attrs["style"] = f"fill:{fill}" + (f";stroke:{outline(fill, ground[c])};stroke-width:2.5" if not visible_alone(fill, ground[c]) else "")
         if shape.circle:
             r = NODE_RADIUS * (1.6 if c in at_place else 1.0)
             attrs.update({"cx": fmt(shape.centre[0]), "cy": fmt(shape.centre[1]), "r": fmt(r)})
+            el = sub(cells, "circle", attrs)
+        elif style == "lines":  # a point where lines cross: a round target round it
+            attrs.update({"cx": fmt(shape.centre[0]), "cy": fmt(shape.centre[1]), "r": fmt(SCALE * 0.46)})
             el = sub(cells, "circle", attrs)
         else:
             attrs["points"] = " ".join(f"{fmt(x)},{fmt(y)}" for x, y in shape.points)
             el = sub(cells, "polygon", attrs)
         sub(el, "title", text=name)
         cx, cy = shape.centre
+        if code == 0 and pr.hole and not shape.circle:
+            sub(pieces, "circle", {"class": "hole", "fill": pr.hole, "cx": fmt(cx), "cy": fmt(cy), "r": fmt(SCALE * 0.38)})
+        if figure:
+            size = (NODE_RADIUS * 1.9 if shape.circle else SCALE * 0.92)
+            owner = ir.piece_owner(piece)
+            who = "nobody" if neutral else ir.players[owner]
+            fg = draw_figure(pieces, figure, cx, cy, size, fill, ground[c], {"class": f"piece p{owner}", "data-at": name, "data-kind": ir.kinds[kind], "data-player": who})
+            sub(fg, "title", text=f"{who}'s {pr.label(ir.kinds[kind])} on {name}" if not neutral else f"{pr.label(ir.kinds[kind])} on {name}")
         label_y = cy + (NODE_RADIUS + 10 if shape.circle else (9 if marks_cells(ir, letters) else 3))
         glyph = look_glyph(ir, code, letters) if marks_cells(ir, letters) else ""
+        if figure:  # the figure tells the kind: only a stack's height is written on it
+            glyph = str(look_piece(ir, code)[1]) if ir.stacks else ""
         # a piece's glyph takes the cell: its name stays in the cell's title (and the axes)
-        if c not in at_place and (shape.circle or code <= 0 or not glyph.strip()):
-            text(marks, cx, label_y, name, "label", "middle")
+        if named and c not in at_place and (shape.circle or code <= 0 or not glyph.strip()) and not (figure and not shape.circle):
+            if style == "lines":  # beside the point, off the lines that leave it
+                text(marks, cx + NODE_RADIUS * 0.75, cy + NODE_RADIUS + 3, name, "label")
+            else:
+                text(marks, cx, label_y, name, "label", "middle")
         if marks_cells(ir, letters):
             mark = {"class": "glyph", "data-glyph": c, "x": fmt(cx), "y": fmt(cy + 4), "text-anchor": "middle"}
             if code > 0:  # dark on a light piece (a white king), light on a dark one
-                mark["style"] = f"fill:{text_fill(attrs['fill'])}"
+                mark["style"] = f"fill:{text_fill(fill or attrs['fill'])}"
             sub(marks, "text", mark, glyph)
+    _draw_numbers(marks, view, shapes)
     _draw_axes(svg, ir, shapes)
     _draw_regions(svg, ir, shapes)
     _draw_highlights(svg, view, shapes)
+
+
+def number_counters(ir: GameIR) -> list[int]:
+    """Per cell, the game counter whose number ``render.numbers`` writes in it ([] : none)."""
+    if not ir.render.numbers:
+        return []
+    return [ir.counters.index(f"{ir.render.numbers}[{name}]") for name in ir.board.cell_names]
+
+
+def _draw_numbers(parent: ET.Element, view: Seen, shapes: list[Shape]) -> None:
+    """``render.numbers``: each cell's number written in it (a pit's seeds), as the text
+    board writes it; a number the viewer may not see is ``?``."""
+    from ...runtime.observe import GAME
+
+    ir = view.ir
+    row = view.state.core.counters[ir.n_players]
+    for c, i in enumerate(number_counters(ir)):
+        cx, cy = shapes[c].centre
+        v = str(int(row[i])) if view.counter(i, GAME) else "?"
+        text(parent, cx, cy + 5, v, "number", "middle", data_number=ir.board.cell_names[c])
+
+
+def visible_alone(fill: str, ground: str) -> bool:
+    """Whether a piece filling its cell stands out from an empty cell by its colour alone."""
+    return contrast(fill, ground) >= MIN_CONTRAST
 
 
 def _draw_axes(svg: ET.Element, ir: GameIR, shapes: list[Shape]) -> None:

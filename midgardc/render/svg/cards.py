@@ -13,6 +13,15 @@ from .seen import Seen, present_of
 
 CARD_W, CARD_H = 52.0, 20.0
 MAX_SHOWN = 24  # cards drawn face up per place (the rest are counted)
+CHAR_W = 5.2  # the width of one character of a card's 9 px text, about
+MAX_CHARS = 30  # a card's name is cut after this many characters
+
+
+def card_width(words: list[str]) -> float:
+    """A card wide enough for the longest name it shows (a card with its rulebook name, not
+    a cut-off code), at least the usual card and at most the panel."""
+    longest = max((min(len(w), MAX_CHARS) for w in words), default=0)
+    return max(CARD_W, min(PANEL_WIDTH - 16, longest * CHAR_W + 10))
 
 
 def draw_cards(svg: ET.Element, view: Seen, x0: float, y: float) -> float:
@@ -21,7 +30,6 @@ def draw_cards(svg: ET.Element, view: Seen, x0: float, y: float) -> float:
     ir = view.ir
     pr = present_of(ir)
     texts = ir.item_texts
-    per_row = int((PANEL_WIDTH - 16) // (CARD_W + 3))
     for place in places(view.state):
         owner = "" if place.owner == GAME else ir.players[place.owner]
         name = f"{place.zone}" + (f":{owner}" if owner else "")
@@ -39,13 +47,15 @@ def draw_cards(svg: ET.Element, view: Seen, x0: float, y: float) -> float:
             y += h + CARD_H + 6
             continue
         items = list(place.items)[:MAX_SHOWN]
+        width = card_width([pr.label(texts[k]) for k in items])
+        per_row = max(1, int((PANEL_WIDTH - 16) // (width + 3)))
         for i, k in enumerate(items):
             row, col = divmod(i, per_row)
             word = pr.label(texts[k])
-            card = sub(g, "g", {"class": "item", "data-item": texts[k], "transform": f"translate({fmt(col * (CARD_W + 3))},{fmt(h + row * (CARD_H + 3))})"})
-            sub(card, "rect", {"class": "card", "x": "0", "y": "0", "width": fmt(CARD_W), "height": fmt(CARD_H), "rx": "3"})
+            card = sub(g, "g", {"class": "item", "data-item": texts[k], "transform": f"translate({fmt(col * (width + 3))},{fmt(h + row * (CARD_H + 3))})"})
+            sub(card, "rect", {"class": "card", "x": "0", "y": "0", "width": fmt(width), "height": fmt(CARD_H), "rx": "3"})
             sub(card, "title", text=word)
-            text(card, CARD_W / 2, 13.5, word if len(word) <= 10 else word[:9] + "…", "card-text", "middle")
+            text(card, width / 2, 13.5, word if len(word) <= MAX_CHARS else word[: MAX_CHARS - 1] + "…", "card-text", "middle")
         h += -(-len(items) // per_row) * (CARD_H + 3) + 3
         if len(place.items) > MAX_SHOWN:
             text(g, 0, h + 9, f"+ {len(place.items) - MAX_SHOWN} more", "count")

@@ -32,6 +32,12 @@ def _panel_counters(ir: GameIR) -> list[int]:
     return [i for i in ir.player_counters if i not in hidden]
 
 
+def _shown(ir: GameIR, value: object) -> object:
+    """A counter's value as people read it: a named value (a phase, a player, an item) by
+    its ``render.labels`` name."""
+    return present_of(ir).label(value) if isinstance(value, str) else value
+
+
 def track_labels(ir: GameIR) -> list[tuple[int, str]]:
     """(seat, label) of every number in the players' panel, in panel order (``data-track``
     indices): pieces in hand, the counters not drawn elsewhere nor internal, the scores."""
@@ -54,7 +60,7 @@ def track_values(view: Seen) -> list[object]:
     for p in range(ir.n_players):
         out += [int(core.hands[p][i]) for i in _shown_kinds(ir)]
         # a counter holding a cell, player, kind or enum value is written as its name (no bar)
-        out += [counter_text(ir, i, int(core.counters[p][i])) if view.counter(i, p) else "?" for i in _panel_counters(ir)]
+        out += [_shown(ir, counter_text(ir, i, int(core.counters[p][i]))) if view.counter(i, p) else "?" for i in _panel_counters(ir)]
         out += [int(v) if over or view.all or SEES[key_visibility(ir, j)](view.viewer, p) else "?" for j, v in enumerate(keys[p])]
     return out
 
@@ -111,7 +117,7 @@ def draw_game_counters(svg: ET.Element, view: Seen, x0: float, y: float) -> floa
         return y
     g = sub(svg, "g", {"class": "game-counters"})
     for i in shown:
-        v = counter_text(ir, i, int(view.state.core.counters[ir.n_players][i])) if view.counter(i, GAME) else "?"
+        v = _shown(ir, counter_text(ir, i, int(view.state.core.counters[ir.n_players][i]))) if view.counter(i, GAME) else "?"
         v = str(v).lower() if isinstance(v, bool) else v
         text(g, x0, y + 11, f"{pr.label(ir.counters[i])}: {v}", "track", data_counter=ir.counters[i])
         y += LINE

@@ -160,6 +160,8 @@ def drawn_counters(ir: GameIR) -> frozenset[int]:
     for pl in pr.places:
         for _, e in pl.holds:
             out |= counters_read(ir, e)
+    if ir.render.numbers:  # written in the cells (render.numbers)
+        out |= {ir.counters.index(f"{ir.render.numbers}[{name}]") for name in ir.board.cell_names}
     return frozenset(out)
 
 
