@@ -75,6 +75,7 @@ class PresentIR:
     # a glyph per kind of piece, per seat (render.glyphs: {player: {kind: glyph}}, or the
     # letters of the spec's position notation); () : a glyph per player only
     kind_glyphs: tuple[tuple[str, ...], ...] = ()
+    move_plies: int = 1  # plies the rulebook counts as one move (render.move_plies; chess: 2)
 
     def label(self, name: str) -> str:
         for k, v in self.labels:

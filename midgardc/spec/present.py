@@ -52,7 +52,9 @@ def lower_present(lw: "Lowering", body: YMap, areas: tuple) -> PresentIR:
         if name not in lw.kinds:
             raise SpecError(f"render.neutral: unknown piece '{name}'", pos, did_you_mean(name, list(lw.kinds)))
         neutral.append(lw.kinds.index(name))
-    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral))
+    # render.move_plies: how many plies the rulebook counts as one move (chess: 2)
+    move_plies = lw.scalar(body["move_plies"], int, "render.move_plies", 1, 64) if "move_plies" in body else 1
+    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral), move_plies=move_plies)
 
 
 def _names(lw: "Lowering", node: Any, what: str) -> list[tuple[str, Any]]:
