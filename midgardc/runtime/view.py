@@ -103,8 +103,9 @@ def render_text(state: "StateLike", color: bool = True, viewer: Optional[int] = 
         seen = [viewer is None or state.is_terminal() or SEES[key_visibility(ir, j)](viewer, p) for j in range(len(ir.ranking))]
         # a key that means something only at the end (ranking ``final: true``) is left out before it
         shown_keys = [((k, v), ok) for ((k, v), ok, rk) in zip(scores[name].items(), seen, ir.ranking) if state.is_terminal() or not rk.final]
-        score = ", ".join(f"{k} {v if ok else '?'}" for (k, v), ok in shown_keys) or "-"
-        lines.append(f"  {name}: {score}" if hide_hand else f"  {name}: in hand {hand or '-'}; {score}")
+        score = ", ".join(f"{k} {v if ok else '?'}" for (k, v), ok in shown_keys)
+        parts = ([] if hide_hand else [f"in hand {hand or '-'}"]) + ([score] if score else [])
+        lines.append(f"  {name}: {'; '.join(parts) or '-'}")
         if shown and (ir.counter_types or any("[" in c for c in ir.counters)):  # values of every type, arrays
             lines += ["    " + line for line in counter_lines(ir, shown, lambda i: state.core.counters[p][i], lambda i: viewer is None or counter_seen(ir, i, viewer, p))]
         if ir.deck is not None:
