@@ -193,7 +193,8 @@ def test_a_whole_game_of_tic_tac_toe(tmp_path: Path) -> None:
             ended = _text(child.before)
             break
     assert ended is not None, "the game did not end"
-    assert "game over after" in ended
+    assert re.search(r"game over: \S+ wins by three in a row in \d+ moves", ended)  # the reason (issue 26)
+    assert re.search(r"ranks: 1\. \S+ \(line 1\)  2\. \S+ \(line 0\)", ended)
     assert "Tic-tac-toe: 1 game, seed 3" in ended and re.search(r"^human\s+[01]\s", ended, re.M)
     assert f"recorded the game in {record}" in ended
     child.close()
