@@ -31,8 +31,8 @@ cdef enum:
     N_KINDS = 6           # kinds of piece
     KIND_DIV = 6          # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 6        # hand array width (at least 1)
-    N_COUNTERS = 6        # per-player counters
-    COUNTER_SLOTS = 6     # counter array width (at least 1)
+    N_COUNTERS = 7        # per-player counters
+    COUNTER_SLOTS = 7     # counter array width (at least 1)
     N_DIRS = 8            # board directions
     MAX_DEGREE = 8        # neighbour table width
     N_MOVES = 20480       # move ids are 0 .. N_MOVES-1
@@ -557,10 +557,10 @@ cdef extern from *:
       {0, 8, 8, 8, 8, 0}
     };
     /* counters at setup [player][counter], then the game's row */
-    static const long long MGC_COUNTER_INIT[3][6] = {
-      {0, 0, 0, 0, 1, 1},
-      {0, 0, 0, 0, 1, 1},
-      {64, 0, 1, -1, 0, 0}
+    static const long long MGC_COUNTER_INIT[3][7] = {
+      {0, 0, 0, 0, 0, 1, 1},
+      {0, 0, 0, 0, 0, 1, 1},
+      {64, 0, 1, -1, 0, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[64][8]
@@ -573,7 +573,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[16][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[65]
     const int HAND_INIT "MGC_HAND_INIT"[2][6]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][6]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][7]
 
 
 # ---------------------------------------------------------------------------- state
@@ -2047,7 +2047,7 @@ cdef inline bint quant_13(State* st, int f0, int f1) noexcept nogil:
     # f1 = f
     cdef int x
     for x in range(N_DIRS):
-        if (((((((<bint>ATTR_0[x + 1]) and (f0 == STEP[x][STEP[x][f1]])) and (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[f0 + 0]) - 0, 2), 0))) and define_0(st, (<int>ATTR_5[f0 + 0]), st.current, 2)) and define_5(st, f1, (<int>ATTR_5[f0 + 0]), x)) and (not define_7(st, f1, st.current))) and (not define_7(st, STEP[x][f1], st.current))):
+        if (((((((<bint>ATTR_0[x + 1]) and (f0 == STEP[x][STEP[x][f1]])) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[f0 + 0]) - 0, 2), 0))) and define_0(st, (<int>ATTR_5[f0 + 0]), st.current, 2)) and define_5(st, f1, (<int>ATTR_5[f0 + 0]), x)) and (not define_7(st, f1, st.current))) and (not define_7(st, STEP[x][f1], st.current))):
             return True
     return False
 
@@ -2329,56 +2329,56 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
             add_candidate(out, STEP[6][a0])
             add_candidate(out, STEP[7][a0])
             if (<bint>ATTR_0[0 + 1]):
-                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[0][STEP[0][a0]] + 0]) - 0, 2), 0)):
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[0][STEP[0][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[0][STEP[0][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[0][STEP[0][a0]] + 0]), 0):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[0][a0], st.current)):
                                     add_candidate(out, STEP[0][STEP[0][a0]])
             if (<bint>ATTR_0[1 + 1]):
-                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[1][STEP[1][a0]] + 0]) - 0, 2), 0)):
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[1][STEP[1][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[1][STEP[1][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[1][STEP[1][a0]] + 0]), 1):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[1][a0], st.current)):
                                     add_candidate(out, STEP[1][STEP[1][a0]])
             if (<bint>ATTR_0[2 + 1]):
-                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[2][STEP[2][a0]] + 0]) - 0, 2), 0)):
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[2][STEP[2][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[2][STEP[2][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[2][STEP[2][a0]] + 0]), 2):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[2][a0], st.current)):
                                     add_candidate(out, STEP[2][STEP[2][a0]])
             if (<bint>ATTR_0[3 + 1]):
-                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[3][STEP[3][a0]] + 0]) - 0, 2), 0)):
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[3][STEP[3][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[3][STEP[3][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[3][STEP[3][a0]] + 0]), 3):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[3][a0], st.current)):
                                     add_candidate(out, STEP[3][STEP[3][a0]])
             if (<bint>ATTR_0[4 + 1]):
-                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[4][STEP[4][a0]] + 0]) - 0, 2), 0)):
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[4][STEP[4][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[4][STEP[4][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[4][STEP[4][a0]] + 0]), 4):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[4][a0], st.current)):
                                     add_candidate(out, STEP[4][STEP[4][a0]])
             if (<bint>ATTR_0[5 + 1]):
-                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[5][STEP[5][a0]] + 0]) - 0, 2), 0)):
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[5][STEP[5][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[5][STEP[5][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[5][STEP[5][a0]] + 0]), 5):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[5][a0], st.current)):
                                     add_candidate(out, STEP[5][STEP[5][a0]])
             if (<bint>ATTR_0[6 + 1]):
-                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[6][STEP[6][a0]] + 0]) - 0, 2), 0)):
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[6][STEP[6][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[6][STEP[6][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[6][STEP[6][a0]] + 0]), 6):
                             if (not define_7(st, a0, st.current)):
                                 if (not define_7(st, STEP[6][a0], st.current)):
                                     add_candidate(out, STEP[6][STEP[6][a0]])
             if (<bint>ATTR_0[7 + 1]):
-                if (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[STEP[7][STEP[7][a0]] + 0]) - 0, 2), 0)):
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[7][STEP[7][a0]] + 0]) - 0, 2), 0)):
                     if define_0(st, (<int>ATTR_5[STEP[7][STEP[7][a0]] + 0]), st.current, 2):
                         if define_5(st, a0, (<int>ATTR_5[STEP[7][STEP[7][a0]] + 0]), 7):
                             if (not define_7(st, a0, st.current)):
@@ -2984,10 +2984,10 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
-        element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
-        element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+        element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
+        element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
+    element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -3012,10 +3012,10 @@ cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     put_piece(st, st.current, 1, a1)  # place queen of mover at t
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
-        element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
-        element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+        element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
+        element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
+    element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -3038,10 +3038,10 @@ cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
     put_piece(st, st.current, 2, a1)  # place rook of mover at t
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
-        element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
-        element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+        element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
+        element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
+    element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -3064,10 +3064,10 @@ cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
     put_piece(st, st.current, 3, a1)  # place bishop of mover at t
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
-        element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
-        element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+        element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
+        element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
+    element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -3090,10 +3090,10 @@ cdef void apply_action_4(State* st, int a0, int a1) noexcept nogil:
     put_piece(st, st.current, 4, a1)  # place knight of mover at t
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
-        element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
-        element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+        element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
+        element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
+    element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -3137,10 +3137,10 @@ cdef uint64_t position_key(State* st, int turn) noexcept nogil:
     cdef int c
     h = st.zboard
     h ^= derive_seed(0xdeeed0a349242c37ULL, <uint64_t>st.counters[2][0])  # en_passant, row 2
-    h ^= derive_seed(0x2fb1092754808891ULL, <uint64_t>st.counters[0][4])  # castling[kingside], row 0
-    h ^= derive_seed(0x6741d5099ab55a5eULL, <uint64_t>st.counters[1][4])  # castling[kingside], row 1
-    h ^= derive_seed(0x7f40aaa1d780a086ULL, <uint64_t>st.counters[0][5])  # castling[queenside], row 0
-    h ^= derive_seed(0x08723cc5323b5759ULL, <uint64_t>st.counters[1][5])  # castling[queenside], row 1
+    h ^= derive_seed(0x7f40aaa1d780a086ULL, <uint64_t>st.counters[0][5])  # castling[kingside], row 0
+    h ^= derive_seed(0x08723cc5323b5759ULL, <uint64_t>st.counters[1][5])  # castling[kingside], row 1
+    h ^= derive_seed(0xfb6fcfdbb9015b74ULL, <uint64_t>st.counters[0][6])  # castling[queenside], row 0
+    h ^= derive_seed(0x17e48f4a825a96f3ULL, <uint64_t>st.counters[1][6])  # castling[queenside], row 1
     if turn >= 0:
         h ^= TKEY[turn]
     return h
@@ -3296,6 +3296,7 @@ cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
     counter_set(st, 2, 3, (<int>(st.last) if (define_8(st, st.current) and (not can_move_of(st))) else <int>((-1))))  # set counter checkmate_by of the game = (if in_check(mover) and not can_move then last_player else nobody)
+    counter_set(st, 2, 4, ((not define_8(st, st.current)) and (not can_move_of(st))))  # set counter stalemated of the game = not in_check(mover) and not can_move
     st.current = -1
 
 
@@ -3565,11 +3566,11 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
         for k in range(N_KINDS):
             out[L[2] + p * N_KINDS + k] = st.hands[p][k]
     for p in range(N_PLAYERS):
-        if seen_counters[p * N_COUNTERS + 4]:
-            out[L[3] + p * 2 + 0] = st.counters[p][4]
-            out[L[4] + p * 2 + 0] = 1
         if seen_counters[p * N_COUNTERS + 5]:
-            out[L[3] + p * 2 + 1] = st.counters[p][5]
+            out[L[3] + p * 2 + 0] = st.counters[p][5]
+            out[L[4] + p * 2 + 0] = 1
+        if seen_counters[p * N_COUNTERS + 6]:
+            out[L[3] + p * 2 + 1] = st.counters[p][6]
             out[L[4] + p * 2 + 1] = 1
     if seen_counters[N_PLAYERS * N_COUNTERS + 0]:
         out[L[5] + 0] = st.counters[N_PLAYERS][0]
@@ -3583,6 +3584,9 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
     if seen_counters[N_PLAYERS * N_COUNTERS + 3]:
         out[L[5] + 3] = st.counters[N_PLAYERS][3]
         out[L[6] + 3] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 4]:
+        out[L[5] + 4] = st.counters[N_PLAYERS][4]
+        out[L[6] + 4] = 1
     if not st.terminal and 0 <= st.current < N_PLAYERS:
         out[L[12] + st.current] = 1
 

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from conftest import ENGINES, SPECS, get_game
+from midgardc.runtime.ending import end_reason, ending
 
 CHESS = str(SPECS / "classics" / "chess.yaml")
 
@@ -67,6 +68,8 @@ def test_fools_mate_is_checkmate_and_black_wins(game):
     # 1.4, 1.4.1: the opponent's king under attack and no legal move: checkmate, a win
     state = play(game, "f2f3 e7e5 g2g4 d8h4")
     assert state.is_terminal() and state.to_json()["winner"] == "black"
+    # said as the table says it: the reason, the length in moves of both players (1.3)
+    assert ending(state)["text"] == "black wins by checkmate in 2 moves"
 
 
 def test_stalemate_is_a_draw(game):
@@ -74,6 +77,7 @@ def test_stalemate_is_a_draw(game):
     # is not in check" (Sam Loyd's ten-move stalemate)
     state = play(game, "e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 f7g6 c8e6")
     assert state.is_terminal() and state.to_json()["winner"] == "draw"
+    assert end_reason(state) == "stalemate"
 
 
 def test_threefold_repetition_ends_the_game_in_a_draw(game):
@@ -83,6 +87,7 @@ def test_threefold_repetition_ends_the_game_in_a_draw(game):
     assert not state.is_terminal()
     state.apply("f6g8")
     assert state.is_terminal() and state.to_json()["winner"] == "draw"
+    assert end_reason(state) == "threefold repetition"
 
 
 def test_a_position_with_other_castling_rights_is_not_the_same(game):
@@ -197,11 +202,13 @@ def test_a_mate_on_the_hundredth_quiet_ply_wins(game):
     state.apply("d8h4")
     assert state.to_json()["counters"]["quiet_moves"] == 100
     assert state.is_terminal() and state.to_json()["winner"] == "black"
+    assert end_reason(state) == "checkmate"
     # the same check with White's knight on e4, which could block on f2 or g3: not a
     # mate, so the fifty-move rule draws
     blocked.apply("c3e4")
     blocked.apply("d8h4")
     assert blocked.is_terminal() and blocked.to_json()["winner"] == "draw"
+    assert end_reason(blocked) == "the fifty-move rule"
 
 
 # 5.2.2 dead positions, each from a FEN start, with White to move: a dead position ends the
@@ -239,6 +246,7 @@ def test_a_dead_position_ends_the_game_in_a_draw(game, name):
     # ends the game"
     state = game.state_at(DEAD[name])
     assert state.is_terminal() and legal(state) == set() and state.to_json()["winner"] == "draw"
+    assert end_reason(state) == "insufficient material"
 
 
 @pytest.mark.parametrize("name", list(ALIVE))
@@ -284,6 +292,10 @@ def python_chess_over(chess, board) -> bool:
     return outcome.termination not in claims or board.is_fifty_moves() or board.is_repetition(3)
 
 
+# python-chess's Termination names, as the spec's end.reasons name them
+REASONS = {"CHECKMATE": "checkmate", "STALEMATE": "stalemate", "INSUFFICIENT_MATERIAL": "insufficient material", "FIFTY_MOVES": "the fifty-move rule", "THREEFOLD_REPETITION": "threefold repetition"}
+
+
 def random_game_against_python_chess(game, seed: int) -> int:
     """A random game (moves drawn by python-chess's list) where, at every position, our
     legal moves are python-chess's, the game ends exactly when python-chess's does
@@ -301,6 +313,10 @@ def random_game_against_python_chess(game, seed: int) -> int:
         if over:
             expected = {"1-0": "white", "0-1": "black", "1/2-1/2": "draw"}[board.outcome(claim_draw=True).result()]
             assert state.to_json()["winner"] == expected, f"seed {seed} at {board.fen()}"
+            termination = board.outcome(claim_draw=True).termination
+            if termination in (chess.Termination.FIFTY_MOVES, chess.Termination.THREEFOLD_REPETITION):
+                termination = chess.Termination.FIFTY_MOVES if board.is_fifty_moves() else chess.Termination.THREEFOLD_REPETITION
+            assert end_reason(state) == REASONS[termination.name], f"seed {seed} at {board.fen()}"
             return board.ply()
         move = rng.choice(theirs)
         state.apply(move)

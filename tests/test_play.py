@@ -193,7 +193,8 @@ def test_a_whole_game_of_tic_tac_toe(tmp_path: Path) -> None:
             ended = _text(child.before)
             break
     assert ended is not None, "the game did not end"
-    assert "game over after" in ended
+    assert re.search(r"game over: \S+ wins by three in a row in \d+ moves", ended)  # the reason (issue 26)
+    assert re.search(r"ranks: 1\. \S+ \(line 1\)  2\. \S+ \(line 0\)", ended)
     assert "Tic-tac-toe: 1 game, seed 3" in ended and re.search(r"^human\s+[01]\s", ended, re.M)
     assert f"recorded the game in {record}" in ended
     child.close()
@@ -344,3 +345,63 @@ def test_an_ambiguous_prefix_lists_its_moves_with_their_numbers() -> None:
     screen = "\n".join(said)
     assert "'5:5.3' is ambiguous: it starts 3 moves (5:5.3:1, 5:5.3:2, 5:5.3:3)" in screen
     assert "37. 5:5.3:1" in screen and "38. 5:5.3:2" in screen and "39. 5:5.3:3" in screen
+
+
+# Midgard-like moves: a cell named row.column, 30 rows of 5: the first word alone makes 30
+# groups, more than GROUPS (issue 26: one group "… (150)" said nothing)
+CELLS = [Move(i, f"{r}.{c}") for i, (r, c) in enumerate((r, c) for r in range(1, 31) for c in range(1, 6))]
+
+
+def _human_view(moves):
+    class View:  # the least a HumanPlayer reads of its seat's view
+        game = type("G", (), {"players": ["land", "sea"]})()
+        player = 0
+
+        def legal_moves(self):
+            return moves
+
+        def text(self, color=False):
+            return "(board)"
+
+    return View()
+
+
+def _choose(moves, typed_lines):
+    from midgardc.players.human import HumanPlayer
+    import midgardc.players.human as human_module
+
+    said: list[str] = []
+    typed = iter(typed_lines)
+    human = HumanPlayer(ask=lambda prompt: next(typed), say=said.append)
+    real = human_module.as_view
+    human_module.as_view = lambda v: v
+    try:
+        return human.choose(_human_view(moves), None), "\n".join(said)
+    finally:
+        human_module.as_view = real
+
+
+def test_when_one_group_would_hold_everything_the_first_word_groups():
+    groups = group_moves([m.text for m in CELLS])
+    assert groups == [(f"{r}.", 5) for r in range(1, 31)]
+    screen = "\n".join(move_list(CELLS, 100))
+    assert "7.… (5)" in screen and "… (150)" not in screen
+
+
+def test_a_number_never_shown_is_the_start_of_a_move_not_a_move():
+    # the grouped list shows no numbers: "7" names the moves starting "7", never move 7 (1.2)
+    with pytest.raises(MoveInputError, match="'7' is ambiguous: it starts 5 moves") as err:
+        parse_move("7", CELLS, shown=set())
+    assert [m.text for m in err.value.candidates] == [f"7.{c}" for c in range(1, 6)]
+    with pytest.raises(MoveInputError, match="no move numbered 99 is on screen"):
+        parse_move("99", CELLS, shown=set())
+    assert parse_move("7", CELLS, shown={7}).text == "2.2"  # a number on screen is a move
+    assert parse_move("7", MOVES).text == "pick:B"  # a list shown whole: every number
+
+
+def test_at_the_terminal_7_lists_the_moves_starting_7_and_their_numbers_then_count():
+    chosen, screen = _choose(CELLS, ["7", "33"])
+    assert CELLS[chosen].text == "7.3"  # 33 was on screen after "7": the 33rd move, 7.3
+    assert "'7' is ambiguous" in screen and "33. 7.3" in screen
+    chosen, _ = _choose(CELLS, ["moves", "7"])  # 'moves' numbers them all: 7 is move 7
+    assert CELLS[chosen].text == "2.2"

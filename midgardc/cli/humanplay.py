@@ -205,6 +205,8 @@ def play_session(
     if finished:
         result = _result(state, game_seed, moves)
         term.say(result_text(game, labels, result, seed))
+        if result.ending is not None:  # how it ended: the reason, the tie-break, each seat's rank
+            term.say(f"{result.ending['text']}\nranks: {ranks_line(result.ending)}")
         line = _record_line(ir, labels, header, result)
     else:
         line = dict(header, game=0, game_seed=game_seed, seat_names=list(ir.players), seats=list(labels), moves=list(moves), result={"unfinished": True, "plies": state.ply()})
@@ -238,6 +240,12 @@ def _record_line(ir, labels: Sequence[str], header: dict, result) -> dict:
     from ..matches.record import record_line
 
     return record_line(ir, labels, header, result)
+
+
+def ranks_line(end: dict) -> str:
+    from ..runtime.ending import ranks_line as line
+
+    return line(end)
 
 
 def result_text(game: "Game", labels: Sequence[str], result, seed: int) -> str:

@@ -23,6 +23,20 @@ from ..runtime.game import Game
 from ..engines import game_from_ir
 from .common import _load_ir, _open_game, _variants, sigterm_as_ctrl_c
 from .group import cli
+from ..matches.results import GameResult
+
+SAY_GAMES = 10  # a match of at most this many games says how each one ended
+
+
+def game_line(result: GameResult, players: list) -> str:
+    """One game of a match for people: who sat where, how it ended, the ranks."""
+    from ..runtime.ending import ranks_line
+
+    end = result.ending
+    if end is None:
+        return f"game {result.index + 1}: {result.outcome}"
+    seats = ", ".join(f"{s['player']}: {players[p].text}" for s, p in zip(end["seats"], result.seats))
+    return f"game {result.index + 1} ({seats}): {end['text']}; ranks: {ranks_line(end)}"
 
 
 # -- match ---------------------------------------------------------------------------------
@@ -86,7 +100,14 @@ def match(
     game = _open_game(ctx, ir, engine, position)
     workers = workers or default_workers()
     with progress(games, show_progress) as tick, sigterm_as_ctrl_c():
-        outcome = run_match(game, spec, players, games, seed=seed, workers=workers, record=record, on_game=tick)
+        endings: dict[int, GameResult] = {}
+
+        def took(result: GameResult) -> None:
+            if len(endings) < SAY_GAMES:
+                endings[result.index] = result
+            tick(result)
+
+        outcome = run_match(game, spec, players, games, seed=seed, workers=workers, record=record, on_game=took)
     meta = {
         "spec": spec,
         "game": game.name,
@@ -101,6 +122,9 @@ def match(
     }
     summary = outcome.tally.summary()
     click.echo(match_json(summary, meta) if as_json else match_table(summary, meta))
+    if not as_json and summary["games"] <= SAY_GAMES:  # a few games: how each ended, and the ranks
+        for index in sorted(endings):
+            click.echo(game_line(endings[index], players))
     if record:
         click.echo(f"recorded {summary['games']} game{'s' if summary['games'] != 1 else ''} in {record}", err=True)
     if outcome.interrupted:

@@ -450,21 +450,27 @@ class End:
     """After each move (action + triggers): the game ends when any condition holds.
     Before a player moves: when they have no legal move, ``no_moves`` says what happens
     ("end" the game or "pass" the turn; two passes in a row end it).
-    When the game ends, ``effects`` run once with ``last_player`` = the last mover."""
+    When the game ends, ``effects`` run once with ``last_player`` = the last mover.
+    ``reasons`` name how a game ended, for people ("checkmate", "two passes"): (name,
+    condition) in the spec's order, read on the final position after the effects; the
+    first that holds is the reason (``runtime.ending``). Rules never read them."""
 
     conditions: tuple[Expr, ...]
     no_moves: str
     effects: tuple[Effect, ...]
+    reasons: tuple[tuple[str, Expr], ...] = ()
 
 
 @dataclass(frozen=True)
 class RankKey:
     """A per-player integer (local ``p``); players are ranked by the keys in order,
-    higher first (``lower_is_better`` flips one key)."""
+    higher first (``lower_is_better`` flips one key). A ``final`` key means something
+    only once the game is over (who won): people are not shown it during the game."""
 
     name: str
     expr: Expr
     lower_is_better: bool = False
+    final: bool = False
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
 from ..runtime import results
+from ..runtime.ending import ending
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..runtime.game import State
@@ -31,6 +32,13 @@ class GameResult:
     ranks: Optional[tuple[int, ...]] = None  # rank per seat (1 = first, shared ranks); None: stopped
     returns: Optional[tuple[float, ...]] = None  # per seat, for a spec with returns: (its payoff counter)
     final: str = ""  # final_sha256 of the final state: what a record proves its deal by (matches/proof.py)
+    # how it ended, for people (runtime/ending.py): the sentence ("white wins by checkmate in
+    # 34 moves"), the reason named by the spec's end.reasons, and each seat's rank and score
+    ending: Optional[dict] = None
+
+    @property
+    def reason(self) -> Optional[str]:
+        return None if self.ending is None else self.ending["reason"]
 
     @property
     def outcome(self) -> str:
@@ -65,6 +73,7 @@ def result_of(state: "State", index: int, seed: int, seats: tuple[int, ...], mov
         ranks=ranks,
         returns=tuple(state.returns()) if ir.returns is not None else None,
         final=final_sha256(state),
+        ending=ending(state),
     )
 
 

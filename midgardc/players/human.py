@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 import shutil
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, AbstractSet, Callable, Optional, Sequence
 
 from .mcts import MctsPlayer
 from .view import as_view
@@ -53,9 +53,11 @@ class MoveInputError(ValueError):
         self.candidates = list(candidates)
 
 
-def parse_move(line: str, moves: Sequence["Move"]) -> "Move":
+def parse_move(line: str, moves: Sequence["Move"], shown: Optional[AbstractSet[int]] = None) -> "Move":
     """The legal move ``line`` names: its text exactly (case aside), its number in the list
-    (1-based), or a prefix that only one move's text starts with."""
+    (1-based), or a prefix that only one move's text starts with. ``shown``: the numbers
+    the person has been shown (None: all of them); a number never shown is read as the
+    start of a move's text (``7`` of ``7.3``), never as a move off a list nobody saw."""
     typed = line.strip()
     if not typed:
         raise MoveInputError("type a move, its number, or help")
@@ -66,7 +68,7 @@ def parse_move(line: str, moves: Sequence["Move"]) -> "Move":
     exact = [m for m in moves if m.text.casefold() == folded]
     if len(exact) == 1:
         return exact[0]
-    if typed.isdigit():
+    if typed.isdigit() and (shown is None or int(typed) in shown):
         number = int(typed)
         if 1 <= number <= len(moves):
             return moves[number - 1]
@@ -77,6 +79,8 @@ def parse_move(line: str, moves: Sequence["Move"]) -> "Move":
     if starts:
         shown = ", ".join(m.text for m in starts[:12]) + (f" and {len(starts) - 12} more" if len(starts) > 12 else "")
         raise MoveInputError(f"'{typed}' is ambiguous: it starts {len(starts)} moves ({shown}); type more of it, or its number", starts)
+    if typed.isdigit():  # a number not on screen, and no move starts with it
+        raise MoveInputError(f"no move numbered {typed} is on screen and no move starts with '{typed}'; type 'moves' to list them with numbers")
     close = difflib.get_close_matches(typed, [m.text for m in moves], n=3, cutoff=0.5)
     suggestion = f"; did you mean {' or '.join(close)}?" if close else "; type a number from the list, or help"
     raise MoveInputError(f"'{typed}' is not a legal move here{suggestion}")
@@ -123,6 +127,8 @@ class HumanPlayer:
         width = shutil.get_terminal_size((100, 24)).columns
         self.say(f"{seat}, your legal moves (type one, its number, or help):")
         self.say("\n".join(move_list(moves, width)))
+        # the numbers on screen: every one when the list is numbered, none when grouped
+        shown: set[int] = set(range(1, len(moves) + 1)) if len(moves) <= MAX_SHOWN else set()
         while True:
             try:
                 line = self.ask(f"{seat}> ")
@@ -137,6 +143,7 @@ class HumanPlayer:
                 continue
             if word == "moves":
                 self.say("\n".join(move_list(moves, width, every=True)))
+                shown = set(range(1, len(moves) + 1))
                 continue
             if word == "hint":
                 try:
@@ -145,12 +152,13 @@ class HumanPlayer:
                     self.say("\nhint stopped")
                 continue
             try:
-                return parse_move(line, moves).id
+                return parse_move(line, moves, shown).id
             except MoveInputError as exc:
                 self.say(str(exc))
                 if exc.candidates and len(exc.candidates) <= MAX_SHOWN:
                     number = {m.id: i for i, m in enumerate(moves, start=1)}
                     self.say("\n".join(numbered(exc.candidates, width, [number[m.id] for m in exc.candidates])))
+                    shown |= {number[m.id] for m in exc.candidates}
 
     def hint(self, view: "PlayerView", rng: "Rng") -> str:
         """What MCTS would play from this view (its own Rng: the game is not changed)."""
@@ -176,7 +184,9 @@ def group_moves(moves: Sequence[str], limit: int = GROUPS) -> list[tuple[str, in
     """Many moves summed up in at most ``limit`` groups that start alike: (the shared start,
     how many), a lone move as (itself, 1), in the list's order. Groups are split a word at a
     time, all at once while they still number at most ``limit``, so a person reads the
-    choices the way the notation builds them (a card, then a city, then a height)."""
+    choices the way the notation builds them (a card, then a city, then a height). When
+    the first word alone makes more than ``limit`` groups, they are its groups (one group
+    "… (123)" would say nothing)."""
     groups: dict[str, list[str]] = {"": list(moves)}
     while any(len(v) > 1 for v in groups.values()):
         finer: dict[str, list[str]] = {}
@@ -187,6 +197,8 @@ def group_moves(moves: Sequence[str], limit: int = GROUPS) -> list[tuple[str, in
             for m in members:
                 finer.setdefault(_next_word(m, len(prefix)), []).append(m)
         if len(finer) > limit:
+            if len(groups) == 1 and len(finer) > 1:  # one group would hold everything: split by the first word
+                groups = finer
             break
         groups = finer
     order = {m: i for i, m in enumerate(moves)}

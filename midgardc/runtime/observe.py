@@ -193,6 +193,7 @@ def observation(state: "StateLike", viewer: int) -> dict:
     scores, roll, whose turn, ply, the moves played, the result), each item place as its
     size and, when the viewer may see it, its items; the legal moves when ``viewer`` is to
     move. The same keys as ``state.to_json()`` where they mean the same thing."""
+    from . import ending
     from .state_json import state_json
 
     ir = state.game.ir
@@ -227,6 +228,11 @@ def observation(state: "StateLike", viewer: int) -> dict:
         if not counter_seen(ir, i, viewer, GAME):
             obs["counters"][ir.counters[i]] = None
     obs["moves"] = moves_seen(state, viewer)
+    finals = ending.final_keys(ir)
+    if finals:  # ranking keys that mean something only at the end: not shown while the game goes on
+        obs["final_keys"] = finals
+    if state.is_terminal():  # how it ended: reason, ranks and scores, tie-break, length in moves
+        obs["end"] = ending.ending(state)
     if viewer >= 0 and state.current_player() == viewer:
         obs["legal"] = [m.text for m in state.legal_moves()]
     return obs

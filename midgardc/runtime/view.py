@@ -101,8 +101,11 @@ def render_text(state: "StateLike", color: bool = True, viewer: Optional[int] = 
     for p, name in enumerate(ir.players):
         hand = ", ".join(f"{k} {state.core.hands[p][i]}" for i, k in enumerate(ir.kinds))
         seen = [viewer is None or state.is_terminal() or SEES[key_visibility(ir, j)](viewer, p) for j in range(len(ir.ranking))]
-        score = ", ".join(f"{k} {v if ok else '?'}" for (k, v), ok in zip(scores[name].items(), seen))
-        lines.append(f"  {name}: {score}" if hide_hand else f"  {name}: in hand {hand or '-'}; {score}")
+        # a key that means something only at the end (ranking ``final: true``) is left out before it
+        shown_keys = [((k, v), ok) for ((k, v), ok, rk) in zip(scores[name].items(), seen, ir.ranking) if state.is_terminal() or not rk.final]
+        score = ", ".join(f"{k} {v if ok else '?'}" for (k, v), ok in shown_keys)
+        parts = ([] if hide_hand else [f"in hand {hand or '-'}"]) + ([score] if score else [])
+        lines.append(f"  {name}: {'; '.join(parts) or '-'}")
         if shown and (ir.counter_types or any("[" in c for c in ir.counters)):  # values of every type, arrays
             lines += ["    " + line for line in counter_lines(ir, shown, lambda i: state.core.counters[p][i], lambda i: viewer is None or counter_seen(ir, i, viewer, p))]
         if ir.deck is not None:
@@ -114,7 +117,12 @@ def render_text(state: "StateLike", color: bool = True, viewer: Optional[int] = 
         lines += ["  game: " + line for line in game_lines]
     lines += seen_zone_lines(state, viewer)
     if state.is_terminal():
-        lines.append(f"  game over after {state.ply()} moves: " + result_text(state))
+        from .ending import ending, ranks_line
+
+        end = ending(state)
+        assert end is not None
+        lines.append("  game over: " + end["text"])
+        lines.append("  ranks: " + ranks_line(end))
     else:
         if ir.chance is not None and state.roll():
             last = "last " if state.is_chance_node() else ""  # (a new roll is due)

@@ -589,8 +589,16 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             if no_moves not in ("end", "pass"):
                 raise SpecError("end.no_moves is 'end' (the game ends) or 'pass' (the turn passes)", body["no_moves"].pos)
         effects = self.lower_effects(body.get("effects"), {}, "'end'")
-        self.names.in_end = False
-        return End(tuple(conds), no_moves, effects)
+        self.names.in_end = False  # the reasons read the final position, where no one is to move
+        reasons = self.lower_reasons(body["reasons"]) if "reasons" in body else ()
+        return End(tuple(conds), no_moves, effects, reasons)
+
+    def lower_reasons(self, node: YNode) -> tuple[tuple[str, Expr], ...]:
+        """end.reasons: {name: condition}, in order; the first that holds on the final
+        position names how the game ended (``true`` for the end no other names)."""
+        if not isinstance(node, YMap) or not node.items:
+            raise SpecError("end.reasons maps a reason's name (\"checkmate\") to a condition that holds when the game ended so", node.pos)
+        return tuple((name, self.condition(cond, {})) for name, cond in node.items.items())
 
     def lower_start(self, node: Optional[YNode]) -> tuple:
         """start: effects run once as a game begins (the first seat is the mover)."""
@@ -622,16 +630,17 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             raise SpecError("'ranking' maps score names to per-player expressions (p is the player), best first", node.pos)
         keys = []
         for kname, body in node.items.items():
-            lower = False
+            lower = final = False
             if isinstance(body, YMap):
                 for k in body.items:
-                    if k not in ("score", "lower_is_better"):
-                        raise SpecError(f"unknown key '{k}' in ranking '{kname}'", body.key_pos[k], did_you_mean(k, ["score", "lower_is_better"]))
+                    if k not in ("score", "lower_is_better", "final"):
+                        raise SpecError(f"unknown key '{k}' in ranking '{kname}'", body.key_pos[k], did_you_mean(k, ["score", "lower_is_better", "final"]))
                 if "score" not in body:
                     raise SpecError(f"ranking '{kname}' needs a 'score'", body.pos)
                 lower = self.scalar(body["lower_is_better"], bool, "lower_is_better") if "lower_is_better" in body else False
+                final = self.scalar(body["final"], bool, "final") if "final" in body else False
                 body = body["score"]
-            keys.append(RankKey(kname, self.condition(body, {"p": PLAYER}, INT), lower))
+            keys.append(RankKey(kname, self.condition(body, {"p": PLAYER}, INT), lower, final))
         return tuple(keys)
 
     def lower_render(self, node: Optional[YNode], areas: tuple = (), position=None) -> RenderIR:

@@ -59,9 +59,11 @@ def lower_present(lw: "Lowering", body: YMap, areas: tuple) -> PresentIR:
         if name not in lw.kinds:
             raise SpecError(f"render.neutral: unknown piece '{name}'", pos, did_you_mean(name, list(lw.kinds)))
         neutral.append(lw.kinds.index(name))
+    # render.move_plies: how many plies the rulebook counts as one move (chess: 2)
+    move_plies = lw.scalar(body["move_plies"], int, "render.move_plies", 1, 64) if "move_plies" in body else 1
     look = _board_look(lw, body["board"]) if "board" in body else {}
     figures, seat_figures = _figures(lw, body["figures"]) if "figures" in body else ((), ())
-    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral), figures=figures, seat_figures=seat_figures, **look)
+    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral), figures=figures, seat_figures=seat_figures, move_plies=move_plies, **look)
 
 
 def _colour(lw: "Lowering", node: Any, what: str) -> str:
