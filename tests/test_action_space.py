@@ -111,3 +111,45 @@ def test_a_bad_declaration_is_one_error(tmp_path):
     path.write_text(text)
     with pytest.raises(SpecError, match="col\\(cell\\), row\\(cell\\) or abs"):
         load(str(path), engine="interpreted")
+
+
+@pytest.mark.parametrize("spec", [C4, CHESS])
+def test_batch_through_the_map_plays_the_move_ids_game(spec):
+    """A batch stepped with declared ids and one stepped with the same moves' engine ids
+    keep equal observations; the mask is the map of the legal moves."""
+    from midgardc.batch import Batch
+
+    ours, moves = Batch(spec, 3, seed=5), Batch(spec, 3, seed=5, move_ids=True)
+    amap = action_map(ours.game)
+    assert ours.n_actions == amap.size and moves.n_actions == ours.game.ir.n_action_moves
+    rng = np.random.default_rng(1)
+    for _ in range(150):
+        chosen, plain = [], []
+        for i in range(3):
+            ids = amap.ids(int(ours.player[i]), np.flatnonzero(moves.mask[i]).tolist())
+            assert sorted(ids) == np.flatnonzero(ours.mask[i]).tolist()
+            a = int(rng.choice(sorted(ids)))
+            chosen.append(a)
+            plain.append(ids[a])
+        ours.step(np.array(chosen))
+        moves.step(np.array(plain))
+        assert np.array_equal(ours.obs, moves.obs) and np.array_equal(ours.done, moves.done)
+
+
+def test_batch_sample_draws_from_the_legal_weights():
+    from midgardc.batch import Batch
+
+    batch = Batch(CHESS, 4, seed=2)
+    probs = np.zeros((4, batch.n_actions), np.float32)
+    probs[:, 0] = 5.0  # an illegal action's weight never counts
+    legal = [int(np.flatnonzero(batch.mask[i])[3]) for i in range(4)]
+    probs[np.arange(4), legal] = 1.0
+    batch.sample(probs)
+    assert batch.chosen.tolist() == legal
+    # all weight on illegal actions: uniform over the legal ones, always a legal one
+    for _ in range(50):
+        before = batch.mask.copy()
+        batch.sample(probs)
+        assert all(before[i, batch.chosen[i]] for i in range(4))
+    with pytest.raises(ValueError, match="probs"):
+        batch.sample(np.zeros((4, 7), np.float32))
