@@ -76,7 +76,7 @@ IDS = [Path(c[0]).stem + ("-room" if len(c) > 4 else "") for c in CASES]
 
 @pytest.mark.parametrize("spec,variant,players,steps,room", [c if len(c) > 4 else (*c, 512) for c in CASES], ids=IDS)
 def test_a_batch_plays_the_games_of_the_state_api(spec, variant, players, steps, room) -> None:
-    batch = Batch(str(ROOT / spec), 3, variant, players, seed=9, room=room)
+    batch = Batch(str(ROOT / spec), 3, variant, players, seed=9, room=room, move_ids=True)  # (the State API speaks move ids; tests/test_action_space.py maps them)
     mirrors = [Mirror(batch, i) for i in range(3)]
     _check(batch, mirrors)
     rng = np.random.default_rng(9)
@@ -126,12 +126,12 @@ SEEDED = [("specs/classics/connect-four.yaml", None, None), ("specs/magic-mids.y
 
 @pytest.mark.parametrize("spec,variant,players", SEEDED, ids=[Path(c[0]).stem for c in SEEDED])
 def test_reset_with_a_seed_slots_and_save_restore(spec, variant, players) -> None:
-    batch = Batch(str(ROOT / spec), 4, variant, players, seed=9)
+    batch = Batch(str(ROOT / spec), 4, variant, players, seed=9, move_ids=True)
     for _ in range(7):
         batch.step_random()
     # reset(seed): the batch a new Batch(seed) is, and the same random steps after it
     batch.reset(seed=4)
-    fresh = Batch(batch.game, 4, seed=4)
+    fresh = Batch(batch.game, 4, seed=4, move_ids=True)
     assert batch.games_started() == fresh.games_started() == [1] * 4 and batch.seed == 4
     for _ in range(30):
         for a, b in zip(batch._arrays(), fresh._arrays()):
@@ -178,7 +178,7 @@ def _final_shown(batch: Batch, i: int, final) -> bool:
 
 
 def test_illegal_actions_are_refused() -> None:
-    batch = Batch(str(ROOT / "specs/classics/connect-four.yaml"), 2, seed=1)
+    batch = Batch(str(ROOT / "specs/classics/connect-four.yaml"), 2, seed=1, move_ids=True)  # (42 landing cells: most are illegal at the start)
     illegal = int(np.flatnonzero(batch.mask[1] == 0)[0])
     with pytest.raises(ValueError, match="game 1: action"):
         batch.step(np.array([int(np.flatnonzero(batch.mask[0])[0]), illegal]))

@@ -690,6 +690,13 @@ cdef class Batch:
     cdef unsigned char* seen_places
     cdef unsigned char* seen_counters
     cdef int n_places, n_seen_counters, n_actions
+    # a declared action space (midgardc/research/actions.py): amap[p * n_pm + move] is the
+    # action id of a player's move for seat p (-1: none); act_move[i * n_actions + a] is the
+    # move of slot i's legal action a (valid where the mask is set). NULL: ids are moves.
+    cdef int* amap
+    cdef int* act_move
+    cdef int n_pm             # the players' move ids (below them: a player's move)
+    cdef int bad              # 1 + a slot whose legal moves the map does not number one to one
     # the bound arrays (kept alive by the views) and their data
     cdef float[:, ::1] obs_v
     cdef signed char[:, ::1] mask_v
@@ -708,7 +715,7 @@ cdef class Batch:
 
     def __cinit__(self, Engine eng not None, int n, uint64_t seed, layout, bytes places, bytes counters, int n_places, int n_actions,
                   float[:, ::1] obs, signed char[:, ::1] mask, float[:, ::1] rewards, unsigned char[::1] done, unsigned char[::1] truncated, int[::1] player,
-                  int room=512):
+                  int room=512, const int[:, ::1] table=None):
         cdef const MgcRules* vt = eng.vt
         cdef int i
         cdef int parts = vt.n_tensor_parts
@@ -721,8 +728,25 @@ cdef class Batch:
             raise ValueError(f"layout: {parts} part offsets and the size")
         if len(places) != N_PLAYERS * n_places or len(counters) != N_PLAYERS * (N_PLAYERS + 1) * vt.n_counters:
             raise ValueError("visibility masks of the wrong size")
-        if not 0 < n_actions <= vt.n_moves:
-            raise ValueError("n_actions: the players' move ids")
+        self.amap = NULL
+        self.act_move = NULL
+        self.bad = 0
+        if table is None:
+            if not 0 < n_actions <= vt.n_moves:
+                raise ValueError("n_actions: the players' move ids")
+            self.n_pm = n_actions
+        else:
+            if n_actions < 1 or table.shape[0] != N_PLAYERS or not 0 < table.shape[1] <= vt.n_moves:
+                raise ValueError("table: [players, the players' move ids] of action ids")
+            self.n_pm = table.shape[1]
+            self.amap = <int*>malloc(<size_t>N_PLAYERS * self.n_pm * sizeof(int))
+            self.act_move = <int*>malloc(<size_t>n * n_actions * sizeof(int))
+            if not (self.amap and self.act_move):
+                raise MemoryError()
+            memcpy(self.amap, &table[0, 0], <size_t>N_PLAYERS * self.n_pm * sizeof(int))
+            for i in range(N_PLAYERS * self.n_pm):
+                if self.amap[i] >= n_actions:
+                    raise ValueError("table: an action id beyond n_actions")
         if (obs.shape[0] != n or obs.shape[1] != layout[parts] or mask.shape[0] != n or mask.shape[1] != n_actions
                 or rewards.shape[0] != n or rewards.shape[1] != N_PLAYERS or done.shape[0] != n or truncated.shape[0] != n or player.shape[0] != n):
             raise ValueError("the batch's arrays do not match its games")
@@ -768,6 +792,8 @@ cdef class Batch:
         free(self.layout)
         free(self.seen_places)
         free(self.seen_counters)
+        free(self.amap)
+        free(self.act_move)
 
     cdef inline char* slot(self, int i) noexcept nogil:
         return self.st + <size_t>i * self.vt.state_size
@@ -799,7 +825,7 @@ cdef class Batch:
         cdef char* st = self.slot(i)
         cdef int current = st_int(self.vt, st, self.vt.off_current)
         cdef int p = current if current >= 0 else 0
-        cdef int k, m
+        cdef int k, m, mv, a
         cdef signed char* row = self.mask + <long long>i * self.n_actions
         cdef int* legal = self.legal + <long long>i * self.cap
         self.player[i] = current
@@ -808,12 +834,34 @@ cdef class Batch:
         memset(row, 0, self.n_actions)
         k = 0
         for m in range(n):
-            if self.moves[m] < self.n_actions:  # (always: a player's move)
-                row[self.moves[m]] = 1
+            mv = self.moves[m]
+            if mv < self.n_pm:  # (always: a player's move)
+                a = mv
+                if self.amap != NULL:
+                    a = self.amap[p * self.n_pm + mv]
+                    if a < 0 or row[a]:  # no id, or one taken: not one to one (step raises)
+                        if not self.bad:
+                            self.bad = 1 + i
+                        continue
+                    self.act_move[<long long>i * self.n_actions + a] = mv
+                row[a] = 1
                 if k < self.cap:
-                    legal[k] = self.moves[m]
+                    legal[k] = a
                 k += 1
         self.n_legal[i] = k
+
+    cdef inline int to_move(self, int i, int a) noexcept nogil:
+        """The move of slot i's legal action a."""
+        if self.amap == NULL:
+            return a
+        return self.act_move[<long long>i * self.n_actions + a]
+
+    cdef check_bad(self):
+        """Raise when an observation met legal moves the action map does not number one to one."""
+        cdef int i = self.bad - 1
+        if self.bad:
+            self.bad = 0
+            raise ValueError(f"game {i}: a legal move has no action id, or two share one (the spec's action_space)")
 
     cdef void advance(self, int i, int move) noexcept nogil:
         cdef char* st = self.slot(i)
@@ -886,26 +934,32 @@ cdef class Batch:
                     self.truncated[i] = 0
                     for p in range(N_PLAYERS):
                         self.rewards[i * N_PLAYERS + p] = 0
+        self.check_bad()
 
     def save(self):
         """The games (their opaque state bytes), their counts, their kept legal actions and
         the random stream, as bytes (restore() takes them back; the bound arrays are the
         caller's to copy)."""
         cdef size_t n = self.n
+        cdef size_t na = n * self.n_actions if self.act_move != NULL else 0
         return (self.seed, self.rng.state, self.st[:n * self.vt.state_size], (<char*>self.started)[:n * sizeof(long long)],
-                (<char*>self.n_legal)[:n * sizeof(int)], (<char*>self.legal)[:n * self.cap * sizeof(int)])
+                (<char*>self.n_legal)[:n * sizeof(int)], (<char*>self.legal)[:n * self.cap * sizeof(int)],
+                (<char*>self.act_move)[:na * sizeof(int)] if na else b"")
 
     def restore(self, saved):
         """Back to a save() of a batch of the same game, size and room (checked whole
         before anything is written)."""
         cdef size_t n = self.n
-        seed, rng, st, started, n_legal, legal = saved
-        if (len(st), len(started), len(n_legal), len(legal)) != (n * self.vt.state_size, n * sizeof(long long), n * sizeof(int), n * self.cap * sizeof(int)):
+        cdef size_t na = n * self.n_actions if self.act_move != NULL else 0
+        seed, rng, st, started, n_legal, legal, act_move = saved
+        if (len(st), len(started), len(n_legal), len(legal), len(act_move)) != (n * self.vt.state_size, n * sizeof(long long), n * sizeof(int), n * self.cap * sizeof(int), na * sizeof(int)):
             raise ValueError("a save of another batch (not this game, size and room)")
         memcpy(self.st, <const char*>st, len(st))
         memcpy(self.started, <const char*>started, len(started))
         memcpy(self.n_legal, <const char*>n_legal, len(n_legal))
         memcpy(self.legal, <const char*>legal, len(legal))
+        if na:
+            memcpy(self.act_move, <const char*>act_move, len(act_move))
         self.seed = seed
         self.rng.state = rng
 
@@ -920,6 +974,7 @@ cdef class Batch:
                 self.truncated[i] = 0
         for i in range(self.n * self.vt.n_players):
             self.rewards[i] = 0
+        self.check_bad()
 
     def step(self, const long long[::1] actions):
         """One legal action per slot (checked against the slot's mask), then everything
@@ -932,7 +987,8 @@ cdef class Batch:
                 raise ValueError(f"game {i}: action {actions[i]} is not legal there (see the mask)")
         with nogil:
             for i in range(self.n):
-                self.advance(i, <int>actions[i])
+                self.advance(i, self.to_move(i, <int>actions[i]))
+        self.check_bad()
 
     def step_random(self):
         """step() with a uniformly random legal action in every slot, drawn in C: the r-th
@@ -954,7 +1010,72 @@ cdef class Batch:
                                 break
                             r -= 1
                         m += 1
-                self.advance(i, m)
+                self.advance(i, self.to_move(i, m))
+        self.check_bad()
+
+    def step_sample(self, const float[:, ::1] probs, long long[::1] chosen):
+        """step() with an action per slot drawn in C from ``probs`` [n, n_actions] restricted
+        to the slot's legal actions (weights max(p, 0), not renormalised by the caller;
+        uniform when they sum to 0); the actions drawn are written to ``chosen``. Draws
+        come from step_random's stream: u = (next >> 11) / 2**53, the first legal action
+        (ascending) whose running weight exceeds u * total."""
+        cdef int i, k, a, kept
+        cdef double total, u, w
+        cdef signed char* row
+        cdef const float* pr
+        cdef int* legal
+        if probs.shape[0] != self.n or probs.shape[1] != self.n_actions or chosen.shape[0] != self.n:
+            raise ValueError(f"probs: [{self.n}, {self.n_actions}]; chosen: [{self.n}]")
+        with nogil:
+            for i in range(self.n):
+                pr = &probs[i, 0]
+                row = self.mask + <long long>i * self.n_actions
+                legal = self.legal + <long long>i * self.cap
+                kept = self.n_legal[i] <= self.cap  # all legal actions listed: no mask scan
+                total = 0
+                if kept:
+                    for k in range(self.n_legal[i]):
+                        w = pr[legal[k]]
+                        if w > 0:
+                            total += w
+                else:
+                    for a in range(self.n_actions):
+                        if row[a] and pr[a] > 0:
+                            total += pr[a]
+                u = <double>(rng_next(&self.rng) >> 11) * (1.0 / 9007199254740992.0)
+                a = -1
+                if total > 0:
+                    u *= total
+                    if kept:
+                        for k in range(self.n_legal[i]):
+                            w = pr[legal[k]]
+                            if w > 0:
+                                a = legal[k]  # (the last positive one, should rounding leave u)
+                                u -= w
+                                if u < 0:
+                                    break
+                    else:
+                        for k in range(self.n_actions):
+                            if row[k] and pr[k] > 0:
+                                a = k
+                                u -= pr[k]
+                                if u < 0:
+                                    break
+                else:  # no weight on a legal action: uniform
+                    k = <int>(u * self.n_legal[i])
+                    if kept:
+                        a = legal[k]
+                    else:
+                        a = 0
+                        while True:
+                            if row[a]:
+                                if k == 0:
+                                    break
+                                k -= 1
+                            a += 1
+                chosen[i] = a
+                self.advance(i, self.to_move(i, a))
+        self.check_bad()
 
     def core(self, int i):
         """A copy of slot i's state as a Core (for tests and inspection)."""

@@ -567,6 +567,9 @@ class GameIR:
     # game.remembers: what a player's information state holds ("moves": what it sees now
     # and every move as it saw it; None: not declared, no information-state tensor)
     remembers: Optional[str] = None
+    # action_space: the spec's own numbering of the players' moves for learning tools
+    # (midgardc/spec/action_space.py; None: the move ids); the engines never read it
+    action_space: Optional[Any] = field(default=None, compare=False, hash=False)
     chance: Optional[ChanceIR] = None  # dice rolled at the start of every turn
     # stacks: a cell holds a piece and a height (pieces stacked there); True when the spec
     # reads or sets heights, so the compiled state carries the height layer

@@ -2,8 +2,10 @@
 
 One game type is registered, ``python_midgardc``, whose parameters name the spec, variant,
 player count, back end and seed, so ``pyspiel.load_game`` and OpenSpiel's serialization
-rebuild the same game from its string. Action ids are the engine's move ids (players' moves
-first, then the roll outcomes: ``GameIR.n_moves`` distinct actions). A roll is an OpenSpiel
+rebuild the same game from its string. A player's action ids are the spec's declared
+``action_space`` (``midgardc.research.actions``: Connect Four's 7 columns, chess's 4,672
+AlphaZero moves in OpenSpiel's numbering), else the engine's move ids; a chance node's are
+the roll outcomes. A roll is an OpenSpiel
 chance node with the roll's exact outcome probabilities.
 
 Hidden information: what a player sees is ``State.observation(player)`` (the
@@ -33,6 +35,7 @@ import pyspiel
 from midgardc.runtime.game import Game, State
 from midgardc.engines import load
 from midgardc.runtime.observe import may_hide
+from midgardc.research.actions import ActionMap, action_map
 from midgardc.research.deals import Deals, Dealing, lazy_piles
 from midgardc.research.infostate import info_layout, information_state_tensor
 from midgardc.research.tensor import observation_tensor, schema
@@ -89,12 +92,13 @@ class MidgardcGame(pyspiel.Game):
         self.deals = Deals(game, self.seed, lazy) if lazy else None
         self.root: Any = None  # the initial state (a State, or a Dealing), made on first use
         self.n_dice_outcomes = len(ir.chance.outcomes) if ir.chance is not None else 0
+        self.amap = action_map(game)  # None: the move ids are the actions
         if ir.returns is not None:  # chips: the spec says the bounds
             lo, hi = float(ir.returns.lo), float(ir.returns.hi)
         else:  # ranks: a sole winner of n seats gets n - 1, a loser -1
             lo, hi = -1.0, float(max(ir.n_players - 1, 1))
         info = pyspiel.GameInfo(
-            num_distinct_actions=ir.n_action_moves,
+            num_distinct_actions=self.amap.size if self.amap is not None else ir.n_action_moves,
             max_chance_outcomes=self.n_dice_outcomes + (ir.n_item_kinds if lazy else 0),
             num_players=ir.n_players,
             min_utility=lo,
@@ -143,6 +147,11 @@ class MidgardcState(pyspiel.State):
             self._held = _Holder(game._shared.key, game.seed, mstate)
 
     @property
+    def _amap(self) -> Optional[ActionMap]:
+        """The declared action map (not an attribute: states deep-copy and pickle theirs)."""
+        return action_map(_load(self._held.key))
+
+    @property
     def _dealing(self) -> Optional[Dealing]:
         """The pile waiting for its next item, when the state is a deal chance node."""
         d = self._held.dealing
@@ -160,7 +169,16 @@ class MidgardcState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         assert player >= 0
+        if self._amap is not None:
+            return sorted(self._amap.ids(player, self.mstate.legal_move_ids()))
         return sorted(self.mstate.legal_move_ids())
+
+    def _move(self, action: int) -> int:
+        """The move id of the player to move's action ``action``."""
+        if self._amap is None:
+            return int(action)
+        s = self.mstate
+        return self._amap.ids(s.current_player(), s.legal_move_ids())[int(action)]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         dealing = self._dealing
@@ -183,6 +201,8 @@ class MidgardcState(pyspiel.State):
             return
         if self.mstate.is_chance_node():
             action = int(action) + self._chance_base
+        else:
+            action = self._move(action)
         if held.dealing is not None:  # played once the piles it deals from are resolved
             held.dealing.play(int(action))
         else:
@@ -193,6 +213,10 @@ class MidgardcState(pyspiel.State):
             if self._held.dealing is not None and action >= self._n_dice:
                 return "deal:" + self.mstate.game.ir.item_texts[int(action) - self._n_dice]
             action = int(action) + self._chance_base
+        elif self._amap is not None:
+            if player != self.mstate.current_player():
+                raise ValueError("with a declared action_space, an action is written for the player to move")
+            action = self._move(action)
         if self.mstate.game.compound and player == self.mstate.current_player():
             return self.mstate.move_text(int(action))  # (a compound move's text needs the position)
         return self.mstate.game.move_text(int(action))

@@ -3,8 +3,9 @@
 Agents are the spec's players (by name; ``agent_names="index"`` names them ``player_0``,
 ``player_1``, ... as PettingZoo's conventions do, or pass a list). Each observation is a dict: ``"observation"``, the
 player's float32 tensor (``midgardc.research.tensor``, a Box of the schema's size), and
-``"action_mask"``, an int8 Box over the player moves (``GameIR.n_action_moves``: action ids
-are the engine's move ids; only the agent to move has legal actions). Dice are rolled by the
+``"action_mask"``, an int8 Box over the action ids (the spec's declared ``action_space``,
+``midgardc.research.actions``, else the engine's move ids; only the agent to move has legal
+actions). Dice are rolled by the
 environment itself, with the state's own chance stream seeded by ``reset(seed)``: agents never
 see a chance node. Rewards come once, at the end: the State's returns (+1 the winner, -1 the
 others, 0 each on a draw). A game stopped by the spec's ply limit is a truncation (a draw).
@@ -19,6 +20,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from midgardc.research.actions import legal_actions, n_actions
 from midgardc.research.tensor import bounds, observation_tensor, schema
 from midgardc.runtime.game import Game
 from midgardc.engines import load
@@ -36,7 +38,7 @@ class MidgardcEnv(AECEnv):
         ir = game.ir
         self.metadata = dict(self.metadata, name=f"midgardc-{ir.name}")
         self._schema = schema(ir)
-        self._n_actions = ir.n_action_moves
+        self._n_actions = n_actions(game)
         self.possible_agents = agents(ir.players, agent_names)
         low, high = bounds(ir)
         obs_space = spaces.Dict(
@@ -93,7 +95,7 @@ class MidgardcEnv(AECEnv):
         mask = np.zeros(self._n_actions, dtype=np.int8)
         s = self.state_
         if not s.is_terminal() and s.current_player() == p:
-            mask[s.legal_move_ids()] = 1
+            mask[list(legal_actions(self.game, s))] = 1
         return {"observation": observation_tensor(s, p), "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -102,11 +104,12 @@ class MidgardcEnv(AECEnv):
             self._was_dead_step(action)
             return
         action = int(action)
-        if action not in self.state_.legal_move_ids():
+        legal = legal_actions(self.game, self.state_)
+        if action not in legal:
             raise ValueError(f"action {action} is not legal for {agent} here (see the action mask)")
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.state_.apply_unchecked(action)
+        self.state_.apply_unchecked(legal[action])
         self._settle()
         self._accumulate_rewards()
 

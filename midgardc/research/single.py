@@ -3,8 +3,9 @@ midgardc players (``random``, ``greedy``, ``mcts:200``, ``script:PATH``: any tex
 ``--players`` takes).
 
 Observations are the seat's observation tensor (``midgardc.research.tensor``: a float32
-``Box`` of the schema's size, with what that seat may see); actions are the engine's move
-ids (``Discrete(n_action_moves)``, the same ids as OpenSpiel's and PettingZoo's). The legal
+``Box`` of the schema's size, with what that seat may see); actions are the spec's declared
+``action_space`` ids, else the engine's move ids (the same ids as OpenSpiel's and
+PettingZoo's). The legal
 moves are ``info["action_mask"]`` (int8) and ``env.action_masks()`` (the method
 sb3-contrib's MaskablePPO reads). An illegal action ends the episode at once with reward
 ``illegal_reward`` (default -1, a loss) and ``info["illegal_action"] = True``, so every
@@ -31,6 +32,7 @@ from gymnasium import spaces
 
 from midgardc.players.registry import parse_player
 from midgardc.players.view import PlayerView
+from midgardc.research.actions import legal_actions, n_actions
 from midgardc.research.tensor import bounds, observation_tensor, schema
 from midgardc.runtime.game import State
 from midgardc.engines import load
@@ -64,7 +66,7 @@ class MidgardcGymEnv(gymnasium.Env):
         spec = parse_player(opponent)
         self.opponents = {p: spec.make() for p in range(ir.n_players) if p != seat}
         self.schema = schema(ir)
-        self.n_actions = ir.n_action_moves
+        self.n_actions = n_actions(self.game)
         low, high = bounds(ir)
         self.observation_space = spaces.Box(low=low, high=high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.n_actions)
@@ -100,12 +102,12 @@ class MidgardcGymEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         if self.state.is_terminal():
             raise RuntimeError("the game is over: call reset()")
-        move = int(action)
-        if move not in self.state.legal_move_ids():
+        legal = legal_actions(self.game, self.state)
+        if int(action) not in legal:
             info = self._info()
             info["illegal_action"] = True
             return self._observation(), self.illegal_reward, True, False, info
-        self.state.apply_unchecked(move)
+        self.state.apply_unchecked(legal[int(action)])
         self._others()
         reward, terminated, truncated = 0.0, False, False
         if self.state.is_terminal():
@@ -119,7 +121,7 @@ class MidgardcGymEnv(gymnasium.Env):
         mask = np.zeros(self.n_actions, np.int8)
         s = self.state
         if s is not None and not s.is_terminal() and s.current_player() == self.seat:
-            mask[s.legal_move_ids()] = 1
+            mask[list(legal_actions(self.game, s))] = 1
         return mask
 
     def _observation(self) -> np.ndarray:

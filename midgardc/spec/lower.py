@@ -49,6 +49,7 @@ from .actions import LowerActions, _can_write_prefix
 from .board import LowerBoard
 from .effects import LowerEffects
 from .values import INLINE_ATTRIBUTES, LowerAttributes, LowerValues
+from .action_space import lower_action_space
 from .schema import (
     SPEC_VERSION,
     MAX_PLAYERS,
@@ -219,6 +220,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         actions = self.lower_actions(top.items["actions"])
         self.action_params = {a.name: tuple(p.name for p in a.params) for a in actions}  # render.labels may name them
         self.action_names = [a.name for a in actions]  # (render.labels may name moves)
+        action_space = lower_action_space(top.get("action_space"), self.players, actions)
         if chance is not None:
             chance = self.place_chance(chance, actions, top.items["chance"])
         triggers = self.lower_triggers(top.get("triggers"), actions)
@@ -257,6 +259,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             max_plies=max_plies,
             horizon=horizon,
             remembers=remembers,
+            action_space=action_space,
             chance=chance,
             player_counts=self.counts[0],
             default_players=self.counts[1] or len(self.players),
