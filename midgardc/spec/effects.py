@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
-from ..conditions.check import check_domain
+from ..conditions.check import check_domain, check_each
 from ..errors import SpecError, did_you_mean
 from ..ir.nodes import (
     BOOL,
@@ -19,6 +19,7 @@ from ..ir.nodes import (
     Draw,
     Action,
     AssessRegions,
+    Binary,
     Call,
     Const,
     Effect,
@@ -137,7 +138,7 @@ class LowerEffects:
 
     def eff_remove(self, body: YMap, scope: dict[str, str]) -> Effect:
         inner = dict(scope)
-        each, var = None, ""
+        each, var, member = None, "", None
         if "each" in body:
             enode = body["each"]
             text = self.scalar(enode, str, "remove.each")
@@ -148,9 +149,10 @@ class LowerEffects:
             if var in scope or var in self.names.constants:
                 raise SpecError(f"'{var}' is already a name here; pick another variable for remove.each", enode.pos)
             offset = m.start(2)
-            each = check_domain(m.group(2), lambda off: enode.text_pos(offset + off), self.names, scope)
+            each, member = check_each(m.group(2), lambda off: enode.text_pos(offset + off), self.names, scope, var)
             inner[var] = each.elem_type
         where = self.condition(body["where"], inner) if "where" in body else None
+        where = _and(member, where)
         to = "hand"
         if "to" in body:
             to = self.scalar(body["to"], str, "remove.to")
@@ -234,6 +236,13 @@ def _eff_if(self: LowerEffects, body: YMap, scope: dict[str, str]) -> Effect:
     return IfEffect(when, then, other)
 
 
+def _and(member, where):
+    """An effect's ``where`` over a direction set: the membership test first."""
+    if member is None:
+        return where
+    return member if where is None else Binary("and", member, where, BOOL)
+
+
 def _eff_for_each(self: LowerEffects, body: YMap, scope: dict[str, str]) -> Effect:
     enode = body["each"]
     text = self.scalar(enode, str, "for_each.each")
@@ -244,8 +253,8 @@ def _eff_for_each(self: LowerEffects, body: YMap, scope: dict[str, str]) -> Effe
     if var in scope or var in self.names.constants:
         raise SpecError(f"'{var}' is already a name here; pick another variable for for_each.each", enode.pos)
     offset = m.start(2)
-    each = check_domain(m.group(2), lambda off: enode.text_pos(offset + off), self.names, scope)
+    each, member = check_each(m.group(2), lambda off: enode.text_pos(offset + off), self.names, scope, var)
     inner = dict(scope)
     inner[var] = each.elem_type
-    where = self.condition(body["where"], inner, BOOL) if "where" in body else None
+    where = _and(member, self.condition(body["where"], inner, BOOL) if "where" in body else None)
     return ForEach(each, var, where, self.lower_effects(body["effects"], inner, "for_each"))

@@ -551,6 +551,8 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             self.ident(name, kpos, "definition name")
             if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.game_counters or name in self.names.constants or name in self.names.player_props or name in self.names.pools:
                 raise SpecError(f"'{name}' is already defined", kpos)
+            if name in self.names.dir_sets:
+                raise SpecError(f"'{name}' is already a direction set of this board", kpos)
             scope: dict[str, str] = {}
             ptuple = []
             for typ, pname, off, typ_off in params:
