@@ -1698,7 +1698,7 @@ cdef extern from *:
 
 cdef extern from *:
     """
-    /* straight of every dir */
+    /* orthogonal of every dir */
     static const long long MGC_ATTR_0[9] = {0, 1, 0, 1, 0, 1, 0, 1, 0};
     /* diagonal of every dir */
     static const long long MGC_ATTR_1[9] = {0, 0, 1, 0, 1, 0, 1, 0, 1};
@@ -1789,7 +1789,7 @@ cdef inline bint define_5(State* st, int a0, int a1, int a2) noexcept nogil:
     return quant_1(st, a0, a2, a1)
 
 
-# define 6: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(d) or kind_at(y) == bishop and diagonal(d))) or (any y in neighbours(x): is(y, q, king)) or (any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))) or is(step(step(x, player_prop(1, q)), e), q, pawn) or is(step(step(x, player_prop(1, q)), w), q, pawn)
+# define 6: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(d) or kind_at(y) == bishop and diagonal(d))) or (any y in neighbours(x): is(y, q, king)) or (any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))) or is(step(step(x, player_prop(1, q)), e), q, pawn) or is(step(step(x, player_prop(1, q)), w), q, pawn)
 cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
     return (((((quant_2(st, a0, a1) or quant_3(st, a0, a1) or quant_4(st, a0, a1) or quant_5(st, a0, a1) or quant_6(st, a0, a1) or quant_7(st, a0, a1) or quant_8(st, a0, a1) or quant_9(st, a0, a1)) or quant_10(st, a0, a1)) or quant_11(st, a0, a1)) or define_0(st, STEP[2][STEP[PPROP_1[a1 + 1]][a0]], a1, 5)) or define_0(st, STEP[6][STEP[PPROP_1[a1 + 1]][a0]], a1, 5))
 
@@ -1809,12 +1809,12 @@ cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
     return ((((a1 == define_1(st, a0, st.current)) and (st.board[a1] == 0)) or ((((a1 == define_1(st, define_1(st, a0, st.current), st.current)) and define_2(st, a0, st.current)) and (st.board[define_1(st, a0, st.current)] == 0)) and (st.board[a1] == 0))) or (((a1 == STEP[2][define_1(st, a0, st.current)]) or (a1 == STEP[6][define_1(st, a0, st.current)])) and ((st.board[a1] > 0) or (a1 == (<int>st.counters[N_PLAYERS][0])))))
 
 
-# define 10: castles(cell f, cell t) = any d in directions: straight(d) and t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover)
+# define 10: castles(cell f, cell t) = any d in directions: orthogonal(d) and (t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover))
 cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
     return quant_13(st, a1, a0)
 
 
-# define 11: piece_goes(cell f, cell t) = kind_at(f) == knight and knight_jump(f, t) or kind_at(f) == king and ((any d in directions: t == step(f, d)) or castles(f, t)) or kind_at(f) == rook and (any d in directions: straight(d) and slides_to(f, t, d)) or kind_at(f) == bishop and (any d in directions: diagonal(d) and slides_to(f, t, d)) or kind_at(f) == queen and (any d in directions: slides_to(f, t, d))
+# define 11: piece_goes(cell f, cell t) = kind_at(f) == knight and knight_jump(f, t) or kind_at(f) == king and ((any d in directions: t == step(f, d)) or castles(f, t)) or kind_at(f) == rook and (any d in directions: orthogonal(d) and slides_to(f, t, d)) or kind_at(f) == bishop and (any d in directions: diagonal(d) and slides_to(f, t, d)) or kind_at(f) == queen and (any d in directions: slides_to(f, t, d))
 cdef inline bint define_11(State* st, int a0, int a1) noexcept nogil:
     return ((((((piece_kind(st.board[a0]) == 4) and define_4(st, a0, a1)) or ((piece_kind(st.board[a0]) == 0) and (quant_14(st, a1, a0) or define_10(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 2) and quant_15(st, a0, a1))) or ((piece_kind(st.board[a0]) == 3) and quant_16(st, a0, a1))) or ((piece_kind(st.board[a0]) == 1) and quant_17(st, a0, a1)))
 
@@ -1885,7 +1885,7 @@ cdef inline bint quant_1(State* st, int f0, int f1, int f2) noexcept nogil:
     return False
 
 
-# quant 2: any y in slide(x, n): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(n) or kind_at(y) == bishop and diagonal(n))
+# quant 2: any y in slide(x, n): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(n) or kind_at(y) == bishop and diagonal(n))
 cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1899,7 +1899,7 @@ cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 3: any y in slide(x, ne): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(ne) or kind_at(y) == bishop and diagonal(ne))
+# quant 3: any y in slide(x, ne): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(ne) or kind_at(y) == bishop and diagonal(ne))
 cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1913,7 +1913,7 @@ cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 4: any y in slide(x, e): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(e) or kind_at(y) == bishop and diagonal(e))
+# quant 4: any y in slide(x, e): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(e) or kind_at(y) == bishop and diagonal(e))
 cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1927,7 +1927,7 @@ cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 5: any y in slide(x, se): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(se) or kind_at(y) == bishop and diagonal(se))
+# quant 5: any y in slide(x, se): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(se) or kind_at(y) == bishop and diagonal(se))
 cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1941,7 +1941,7 @@ cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 6: any y in slide(x, s): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(s) or kind_at(y) == bishop and diagonal(s))
+# quant 6: any y in slide(x, s): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(s) or kind_at(y) == bishop and diagonal(s))
 cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1955,7 +1955,7 @@ cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 7: any y in slide(x, sw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(sw) or kind_at(y) == bishop and diagonal(sw))
+# quant 7: any y in slide(x, sw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(sw) or kind_at(y) == bishop and diagonal(sw))
 cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1969,7 +1969,7 @@ cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 8: any y in slide(x, w): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(w) or kind_at(y) == bishop and diagonal(w))
+# quant 8: any y in slide(x, w): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(w) or kind_at(y) == bishop and diagonal(w))
 cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1983,7 +1983,7 @@ cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 9: any y in slide(x, nw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(nw) or kind_at(y) == bishop and diagonal(nw))
+# quant 9: any y in slide(x, nw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(nw) or kind_at(y) == bishop and diagonal(nw))
 cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -2041,13 +2041,13 @@ cdef inline bint quant_12(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 13: any d in directions: straight(d) and t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover)
+# quant 13: any d in directions: orthogonal(d) and (t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover))
 cdef inline bint quant_13(State* st, int f0, int f1) noexcept nogil:
     # f0 = t
     # f1 = f
     cdef int x
     for x in range(N_DIRS):
-        if (((((((<bint>ATTR_0[x + 1]) and (f0 == STEP[x][STEP[x][f1]])) and (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[f0 + 0]) - 0, 2), 0))) and define_0(st, (<int>ATTR_5[f0 + 0]), st.current, 2)) and define_5(st, f1, (<int>ATTR_5[f0 + 0]), x)) and (not define_7(st, f1, st.current))) and (not define_7(st, STEP[x][f1], st.current))):
+        if ((<bint>ATTR_0[x + 1]) and ((((((f0 == STEP[x][STEP[x][f1]]) and (<bint>element_of(st, st.current, 4, element_step(0, <long long>(<int>ATTR_4[f0 + 0]) - 0, 2), 0))) and define_0(st, (<int>ATTR_5[f0 + 0]), st.current, 2)) and define_5(st, f1, (<int>ATTR_5[f0 + 0]), x)) and (not define_7(st, f1, st.current))) and (not define_7(st, STEP[x][f1], st.current)))):
             return True
     return False
 
@@ -2063,7 +2063,7 @@ cdef inline bint quant_14(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 15: any d in directions: straight(d) and slides_to(f, t, d)
+# quant 15: any d in directions: orthogonal(d) and slides_to(f, t, d)
 cdef inline bint quant_15(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
