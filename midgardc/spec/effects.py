@@ -10,6 +10,7 @@ from ..conditions.check import check_domain, check_each
 from ..errors import SpecError, did_you_mean
 from ..ir.nodes import (
     BOOL,
+    KIND,
     CELL,
     DIR,
     INT,
@@ -23,6 +24,7 @@ from ..ir.nodes import (
     Call,
     Const,
     Effect,
+    Expr,
     Place,
     MovePiece,
     FlipFlanked,
@@ -65,6 +67,20 @@ class LowerEffects:
             raise SpecError(f"unknown piece kind '{k}'", node.pos, did_you_mean(k, self.kinds))
         return self.kinds.index(k)
 
+    def kind_value(self, node: YNode, scope: dict[str, str]) -> tuple[int, Optional[Expr]]:
+        """A piece kind given by name (its index, no expression) or by any condition of
+        type kind, e.g. a kind parameter or an attribute's value (-1 and the expression):
+        one action can then place whichever kind its parameter names."""
+        text = self.scalar(node, str, "a piece kind")
+        if text in self.kinds:
+            return self.kinds.index(text), None
+        if re.fullmatch(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*", text) and not any(text.strip() in names for names in (scope, self.names.game_counters, self.names.defines, self.names.constants)):
+            raise SpecError(f"unknown piece kind '{text}'", node.pos, did_you_mean(text, self.kinds))
+        expr = self.condition(node, scope, KIND)
+        if isinstance(expr, Const):
+            return expr.value, None
+        return -1, expr
+
     def eff_place(self, body: YMap, scope: dict[str, str]) -> Effect:
         pooled = pool_effect(self, body, scope, "place")  # from a pool (spec/pools.py)
         if pooled is not None:
@@ -77,7 +93,8 @@ class LowerEffects:
             if not self.names.has_directions:
                 raise SpecError("place.push needs a board with directions (a square or hex grid)", body["push"].pos)
             push = self.condition(body["push"], scope, DIR)
-        return Place(self.kind(body["piece"]), self.condition(body["at"], scope, CELL), owner, height, push)
+        kind, kind_expr = self.kind_value(body["piece"], scope)
+        return Place(kind, self.condition(body["at"], scope, CELL), owner, height, push, kind_expr)
 
     def eff_assess(self, body: YMap, scope: dict[str, str]) -> Effect:
         member = self.predicate(body["cells"], "assess_regions.cells")

@@ -89,6 +89,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.counts = counts  # (supported player counts, the default) from player_counts
         self.names = Names()
         self.kinds: list[str] = []
+        self.kind_texts: dict[str, str] = {}  # pieces' notation (how moves write a kind)
         self.players: list[str] = []
         self.unseated: set[str] = set()  # players declared but not seated at this count
         self.defines: list[Define] = []
@@ -235,6 +236,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             variant=self.variant,
             players=tuple(self.players),
             kinds=tuple(self.kinds),
+            kind_texts=tuple(self.kind_texts.get(k, k) for k in self.kinds) if self.kind_texts else (),
             hand_init=hand_init,
             counters=tuple(counters),
             counter_init=counter_init,
@@ -464,6 +466,11 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             elif hand is not None:
                 hands = [self.scalar(hand, int, "a hand size", 0, MAX_HAND)] * len(self.players)
             per_kind.append(hands)
+            if "notation" in body:  # how a move writes this kind (a kind parameter's text)
+                text = self.scalar(body["notation"], str, "a piece's notation")
+                if not text or any(ch.isspace() or ch == "," for ch in text) or text in self.kind_texts.values():
+                    raise SpecError(f"piece '{kind}': notation {text!r} must be non-empty, without spaces or commas, and not another kind's", body["notation"].pos)
+                self.kind_texts[kind] = text
         return tuple(tuple(per_kind[k][p] for k in range(len(self.kinds))) for p in range(len(self.players)))
 
     def lower_counters(self, node: Optional[YNode]) -> tuple[list[str], tuple[tuple[int, ...], ...], tuple[str, ...], tuple[str, ...]]:
