@@ -35,7 +35,7 @@ cdef enum:
     COUNTER_SLOTS = 6     # counter array width (at least 1)
     N_DIRS = 8            # board directions
     MAX_DEGREE = 8        # neighbour table width
-    N_MOVES = 20480       # move ids are 0 .. N_MOVES-1
+    N_MOVES = 28672       # move ids are 0 .. N_MOVES-1
     MAX_PLIES = 10000     # the game stops (ply_limited) after this many moves
     N_RANK = 1            # ranking keys per player
     N_PIECES = 13         # piece ids 0 (empty) .. N_PLAYERS * N_KINDS
@@ -2226,15 +2226,15 @@ cdef inline void cellset_6(State* st, uint64_t* cand0) noexcept nogil:
 
 
 # cellset 7:
-#   cand0 = {f in cells: owner(f) == mover and kind_at(f) == pawn}
-cdef inline void cellset_7(State* st, uint64_t* cand0) noexcept nogil:
+#   cand1 = {f in cells: owner(f) == mover and kind_at(f) == pawn}
+cdef inline void cellset_7(State* st, uint64_t* cand1) noexcept nogil:
     cdef int w
     cdef int s0
     cdef int s1
     s0 = st.current
     s1 = 5
     for w in range(WORDS):
-        cand0[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
+        cand1[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -2477,68 +2477,20 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
                 out[w] |= e23_ray[w]
 
 
-cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
+cdef void cands_1(State* st, uint64_t* out, int a0, int a1) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         out[w] = 0
-    if (st.board[define_1(st, a0, st.current)] == 0):
-        add_candidate(out, define_1(st, a0, st.current))
-    if define_2(st, a0, st.current):
-        if (st.board[define_1(st, a0, st.current)] == 0):
-            if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
-                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
-    if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
-    if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
-
-
-cdef void cands_2(State* st, uint64_t* out, int a0) noexcept nogil:
-    cdef int w
-    for w in range(WORDS):
-        out[w] = 0
-    if (st.board[define_1(st, a0, st.current)] == 0):
-        add_candidate(out, define_1(st, a0, st.current))
-    if define_2(st, a0, st.current):
-        if (st.board[define_1(st, a0, st.current)] == 0):
-            if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
-                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
-    if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
-    if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
-
-
-cdef void cands_3(State* st, uint64_t* out, int a0) noexcept nogil:
-    cdef int w
-    for w in range(WORDS):
-        out[w] = 0
-    if (st.board[define_1(st, a0, st.current)] == 0):
-        add_candidate(out, define_1(st, a0, st.current))
-    if define_2(st, a0, st.current):
-        if (st.board[define_1(st, a0, st.current)] == 0):
-            if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
-                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
-    if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
-    if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
-
-
-cdef void cands_4(State* st, uint64_t* out, int a0) noexcept nogil:
-    cdef int w
-    for w in range(WORDS):
-        out[w] = 0
-    if (st.board[define_1(st, a0, st.current)] == 0):
-        add_candidate(out, define_1(st, a0, st.current))
-    if define_2(st, a0, st.current):
-        if (st.board[define_1(st, a0, st.current)] == 0):
-            if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
-                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
-    if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
-    if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
+    if (st.board[define_1(st, a1, st.current)] == 0):
+        add_candidate(out, define_1(st, a1, st.current))
+    if define_2(st, a1, st.current):
+        if (st.board[define_1(st, a1, st.current)] == 0):
+            if (st.board[define_1(st, define_1(st, a1, st.current), st.current)] == 0):
+                add_candidate(out, define_1(st, define_1(st, a1, st.current), st.current))
+    if ((st.board[STEP[2][define_1(st, a1, st.current)]] > 0) or (STEP[2][define_1(st, a1, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[2][define_1(st, a1, st.current)])
+    if ((st.board[STEP[6][define_1(st, a1, st.current)]] > 0) or (STEP[6][define_1(st, a1, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[6][define_1(st, a1, st.current)])
 
 
 cdef int gen_legal(State* st, int* out) noexcept nogil:
@@ -2546,12 +2498,16 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int n = 0
     cdef int a0
     cdef int a1
+    cdef int a2
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
     cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
     cdef uint64_t bits1
     cdef int w1
+    cdef uint64_t cand2[WORDS]   # candidate cells for parameter 2
+    cdef uint64_t bits2
+    cdef int w2
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
@@ -2573,93 +2529,33 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     if after_ok_0(st, a0, a1):  # legal_after king_safe
                         out[n] = a0 * 64 + a1
                         n += 1
-    # action 1: promote_queen(f: cell, t: cell) -> ids 4096..8191
-    # where hand(mover, queen) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 1) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_1(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+    # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
+    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t) and owner(t) != mover)
+    for a0 in range(N_KINDS):  # k: kind
+        if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
+            continue
+        if not (a0 != 0):  # k != king
+            continue
+        if not (a0 != 5):  # k != pawn
+            continue
+        cellset_7(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
+        for w1 in range(WORDS):  # f: cell, ascending
+            bits1 = cand1[w1]
+            while bits1 != 0:
+                a1 = (w1 << 6) + lowest_bit(bits1)
+                bits1 &= bits1 - 1
+                cands_1(st, cand2, a0, a1)  # candidates of pawn_goes(f, t)
+                for w2 in range(WORDS):  # t: cell, ascending
+                    bits2 = cand2[w2]
+                    while bits2 != 0:
+                        a2 = (w2 << 6) + lowest_bit(bits2)
+                        bits2 &= bits2 - 1
+                        if not define_3(st, a2, st.current):  # last_rank(t, mover)
                             continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                        if not (piece_owner(st.board[a2]) != st.current):  # owner(t) != mover
                             continue
-                        if after_ok_1(st, a0, a1):  # legal_after king_safe
-                            out[n] = 4096 + a0 * 64 + a1
-                            n += 1
-    # action 2: promote_rook(f: cell, t: cell) -> ids 8192..12287
-    # where hand(mover, rook) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 2) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_2(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                            continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                            continue
-                        if after_ok_2(st, a0, a1):  # legal_after king_safe
-                            out[n] = 8192 + a0 * 64 + a1
-                            n += 1
-    # action 3: promote_bishop(f: cell, t: cell) -> ids 12288..16383
-    # where hand(mover, bishop) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 3) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_3(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                            continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                            continue
-                        if after_ok_3(st, a0, a1):  # legal_after king_safe
-                            out[n] = 12288 + a0 * 64 + a1
-                            n += 1
-    # action 4: promote_knight(f: cell, t: cell) -> ids 16384..20479
-    # where hand(mover, knight) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 4) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_4(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                            continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                            continue
-                        if after_ok_4(st, a0, a1):  # legal_after king_safe
-                            out[n] = 16384 + a0 * 64 + a1
+                        if after_ok_1(st, a0, a1, a2):  # legal_after king_safe
+                            out[n] = 4096 + a0 * 4096 + a1 * 64 + a2
                             n += 1
     return n
 
@@ -2668,12 +2564,16 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef int a0
     cdef int a1
+    cdef int a2
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
     cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
     cdef uint64_t bits1
     cdef int w1
+    cdef uint64_t cand2[WORDS]   # candidate cells for parameter 2
+    cdef uint64_t bits2
+    cdef int w2
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
@@ -2694,89 +2594,32 @@ cdef bint any_legal(State* st) noexcept nogil:
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after king_safe
                         return True
-    # action 1: promote_queen(f: cell, t: cell) -> ids 4096..8191
-    # where hand(mover, queen) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 1) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_1(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+    # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
+    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t) and owner(t) != mover)
+    for a0 in range(N_KINDS):  # k: kind
+        if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
+            continue
+        if not (a0 != 0):  # k != king
+            continue
+        if not (a0 != 5):  # k != pawn
+            continue
+        cellset_7(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
+        for w1 in range(WORDS):  # f: cell, ascending
+            bits1 = cand1[w1]
+            while bits1 != 0:
+                a1 = (w1 << 6) + lowest_bit(bits1)
+                bits1 &= bits1 - 1
+                cands_1(st, cand2, a0, a1)  # candidates of pawn_goes(f, t)
+                for w2 in range(WORDS):  # t: cell, ascending
+                    bits2 = cand2[w2]
+                    while bits2 != 0:
+                        a2 = (w2 << 6) + lowest_bit(bits2)
+                        bits2 &= bits2 - 1
+                        if not define_3(st, a2, st.current):  # last_rank(t, mover)
                             continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                        if not (piece_owner(st.board[a2]) != st.current):  # owner(t) != mover
                             continue
-                        if after_ok_1(st, a0, a1):  # legal_after king_safe
-                            return True
-    # action 2: promote_rook(f: cell, t: cell) -> ids 8192..12287
-    # where hand(mover, rook) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 2) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_2(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                            continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                            continue
-                        if after_ok_2(st, a0, a1):  # legal_after king_safe
-                            return True
-    # action 3: promote_bishop(f: cell, t: cell) -> ids 12288..16383
-    # where hand(mover, bishop) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 3) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_3(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                            continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                            continue
-                        if after_ok_3(st, a0, a1):  # legal_after king_safe
-                            return True
-    # action 4: promote_knight(f: cell, t: cell) -> ids 16384..20479
-    # where hand(mover, knight) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 4) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_4(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                            continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                            continue
-                        if after_ok_4(st, a0, a1):  # legal_after king_safe
+                        if after_ok_1(st, a0, a1, a2):  # legal_after king_safe
                             return True
     return False
 
@@ -2871,108 +2714,6 @@ cdef void remove_3(State* st, int f0) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_4(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    memset(found, 0, sizeof(found))
-    c = f0
-    if c < N_CELLS:
-        add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
-            bits &= bits - 1
-
-
-cdef void remove_5(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    memset(found, 0, sizeof(found))
-    c = f0
-    if c < N_CELLS:
-        add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
-            bits &= bits - 1
-
-
-cdef void remove_6(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    memset(found, 0, sizeof(found))
-    c = f0
-    if c < N_CELLS:
-        add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
-            bits &= bits - 1
-
-
-cdef void remove_7(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    memset(found, 0, sizeof(found))
-    c = f0
-    if c < N_CELLS:
-        add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
-            bits &= bits - 1
-
-
-cdef void remove_8(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    memset(found, 0, sizeof(found))
-    c = f0
-    if c < N_CELLS:
-        add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
-            bits &= bits - 1
-
-
-cdef void remove_9(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    memset(found, 0, sizeof(found))
-    c = f0
-    if c < N_CELLS:
-        add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
-            bits &= bits - 1
-
-
 cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0: move(f: cell, t: cell)
     counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a0]) == 5) or (st.board[a1] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
@@ -3003,108 +2744,30 @@ cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
 
 
-cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
-    # action 1: promote_queen(f: cell, t: cell)
+cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
+    # action 1: promote(k: kind, f: cell, t: cell)
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_2(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 1, a1)  # place queen of mover at t
+    move_piece(st, a1, a2, False)  # move the piece on f to t (capture: remove)
+    remove_2(st, a2)  # remove the piece on t (to out)
+    if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
     # trigger 0: castling_rights
-    if (piece_kind(st.board[a1]) == 0):
+    if (piece_kind(st.board[a2]) == 0):
         element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
         element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a2 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a2 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
 
-cdef void look_action_1(State* st, int a0, int a1) noexcept nogil:
+cdef void look_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 1 in its lookahead: only the effects and triggers that can change
     # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_3(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 1, a1)  # place queen of mover at t
-
-
-cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
-    # action 2: promote_rook(f: cell, t: cell)
-    counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
-    counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_4(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 2, a1)  # place rook of mover at t
-    # trigger 0: castling_rights
-    if (piece_kind(st.board[a1]) == 0):
-        element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
-        element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
-    # trigger 1: move_number when mover == black
-    if (st.current == 1):
-        counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
-
-
-cdef void look_action_2(State* st, int a0, int a1) noexcept nogil:
-    # action 2 in its lookahead: only the effects and triggers that can change
-    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_5(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 2, a1)  # place rook of mover at t
-
-
-cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
-    # action 3: promote_bishop(f: cell, t: cell)
-    counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
-    counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_6(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 3, a1)  # place bishop of mover at t
-    # trigger 0: castling_rights
-    if (piece_kind(st.board[a1]) == 0):
-        element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
-        element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
-    # trigger 1: move_number when mover == black
-    if (st.current == 1):
-        counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
-
-
-cdef void look_action_3(State* st, int a0, int a1) noexcept nogil:
-    # action 3 in its lookahead: only the effects and triggers that can change
-    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_7(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 3, a1)  # place bishop of mover at t
-
-
-cdef void apply_action_4(State* st, int a0, int a1) noexcept nogil:
-    # action 4: promote_knight(f: cell, t: cell)
-    counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
-    counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_8(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 4, a1)  # place knight of mover at t
-    # trigger 0: castling_rights
-    if (piece_kind(st.board[a1]) == 0):
-        element_set(st, st.current, 4, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
-        element_set(st, st.current, 4, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 4, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
-    # trigger 1: move_number when mover == black
-    if (st.current == 1):
-        counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
-
-
-cdef void look_action_4(State* st, int a0, int a1) noexcept nogil:
-    # action 4 in its lookahead: only the effects and triggers that can change
-    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_9(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 4, a1)  # place knight of mover at t
+    move_piece(st, a1, a2, False)  # move the piece on f to t (capture: remove)
+    remove_3(st, a2)  # remove the piece on t (to out)
+    if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
 
 
 # ---------------------------------------------------------------------------- lookahead and history
@@ -3206,7 +2869,7 @@ cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
     return define_16(st)
 
 
-cdef bint after_ok_1(State* origin, int a0, int a1) noexcept nogil:
+cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
     """king_safe: on a copy of the state after action 1's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
@@ -3217,52 +2880,7 @@ cdef bint after_ok_1(State* origin, int a0, int a1) noexcept nogil:
     memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
-    look_action_1(st, a0, a1)
-    return define_16(st)
-
-
-cdef bint after_ok_2(State* origin, int a0, int a1) noexcept nogil:
-    """king_safe: on a copy of the state after action 2's effects and triggers."""
-    cdef State look   # (the history stays with the origin: the copy reads it there)
-    cdef State* st = &look
-    # the copy takes what the move and the condition touch (board, hands, turn:
-    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
-    # then the scalars and the rest (templates/state.pyx.j2)
-    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
-    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
-    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
-    st.look_seen = origin.seen
-    look_action_2(st, a0, a1)
-    return define_16(st)
-
-
-cdef bint after_ok_3(State* origin, int a0, int a1) noexcept nogil:
-    """king_safe: on a copy of the state after action 3's effects and triggers."""
-    cdef State look   # (the history stays with the origin: the copy reads it there)
-    cdef State* st = &look
-    # the copy takes what the move and the condition touch (board, hands, turn:
-    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
-    # then the scalars and the rest (templates/state.pyx.j2)
-    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
-    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
-    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
-    st.look_seen = origin.seen
-    look_action_3(st, a0, a1)
-    return define_16(st)
-
-
-cdef bint after_ok_4(State* origin, int a0, int a1) noexcept nogil:
-    """king_safe: on a copy of the state after action 4's effects and triggers."""
-    cdef State look   # (the history stays with the origin: the copy reads it there)
-    cdef State* st = &look
-    # the copy takes what the move and the condition touch (board, hands, turn:
-    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
-    # then the scalars and the rest (templates/state.pyx.j2)
-    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
-    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
-    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
-    st.look_seen = origin.seen
-    look_action_4(st, a0, a1)
+    look_action_1(st, a0, a1, a2)
     return define_16(st)
 
 
@@ -3403,37 +3021,22 @@ cdef inline void play_move(State* st, int move) noexcept nogil:
     cdef int offset
     cdef int v0
     cdef int v1
+    cdef int v2
     if move < 4096:  # move(f: cell, t: cell)
         offset = move
         v1 = offset % 64
         offset = offset / 64
         v0 = offset
         apply_action_0(st, v0, v1)
-    elif move < 8192:  # promote_queen(f: cell, t: cell)
-        offset = move - 4096
-        v1 = offset % 64
-        offset = offset / 64
-        v0 = offset
-        apply_action_1(st, v0, v1)
-    elif move < 12288:  # promote_rook(f: cell, t: cell)
-        offset = move - 8192
-        v1 = offset % 64
-        offset = offset / 64
-        v0 = offset
-        apply_action_2(st, v0, v1)
-    elif move < 16384:  # promote_bishop(f: cell, t: cell)
-        offset = move - 12288
-        v1 = offset % 64
-        offset = offset / 64
-        v0 = offset
-        apply_action_3(st, v0, v1)
     # (the last action's ids run to the last move id: a legal move needs no test)
-    else:  # promote_knight(f: cell, t: cell)
-        offset = move - 16384
+    else:  # promote(k: kind, f: cell, t: cell)
+        offset = move - 4096
+        v2 = offset % 64
+        offset = offset / 64
         v1 = offset % 64
         offset = offset / 64
         v0 = offset
-        apply_action_4(st, v0, v1)
+        apply_action_1(st, v0, v1, v2)
     st.last = st.current
     st.ply += 1
     st.passes = 0
