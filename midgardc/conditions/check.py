@@ -105,13 +105,14 @@ class Checker(TypedValues):
 
     def expr(self, node: Ast, scope: dict[str, str], want: Optional[str] = None) -> Expr:
         out = self._expr(node, scope)
+        if (want, out.type) == (INT, BOOL):
+            out = as_number(out)  # a condition counts as 1 or 0 where a number is wanted
         if want is not None:
             out = self.coerce(out, want, _start(node))
         elif out.type == NONE:
             raise self.fail("cannot tell which type 'none' is here; say it where the value is compared or stored", _start(node))
         if want is not None and out.type != want:
-            hint = "a condition is not a number; to count it as 1 or 0, write count(k in range(1, 1): ...)" if (want, out.type) == (INT, BOOL) else ""
-            raise self.fail(f"expected {a_type(want)} here, but this is {a_type(out.type)}", _start(node), hint)
+            raise self.fail(f"expected {a_type(want)} here, but this is {a_type(out.type)}", _start(node))
         return out
 
     # -- the walk ------------------------------------------------------------------
@@ -350,6 +351,8 @@ class Checker(TypedValues):
         inner[node.var] = dom.elem_type
         body_type, result, _, _ = QUANTIFIERS[node.kind]
         body = self._expr(node.body, inner)
+        if (body_type, body.type) == (INT, BOOL):
+            body = as_number(body)  # sum(x in cells: occupied(x)) counts
         if body.type != body_type:
             raise self.fail(f"the body of '{node.kind}' must be {a_type(body_type)}, got {a_type(body.type)}", _start(node.body))
         if subset is not None:
@@ -378,6 +381,9 @@ class Checker(TypedValues):
             if left.type != right.type:
                 raise self.fail(f"'{op}' compares two values of one enumeration (in the order written) or two numbers, not {a_type(left.type)} with {a_type(right.type)}", node.at)
             return Binary(op, left, right, BOOL)
+        if op in _ARITH:  # a condition counts as 1 or 0 in arithmetic
+            left, right = (as_number(a) if a.type == BOOL else a for a in (left, right))
+            args = [left, right]
         if op in _ARITH or op in _ORDER:
             for a, src in zip(args, node.args):
                 if a.type != INT:
@@ -393,6 +399,12 @@ def check_condition(text: str, locate: Callable[[int], Pos], names: Names, scope
     """Parse, type-check and lower one condition string."""
     ast = parse_condition(text, locate)
     return Checker(names, locate).expr(ast, scope, want)
+
+
+def as_number(cond: Expr) -> Expr:
+    """A condition as a number, 1 when it holds and 0 when not: the one spelling of "1 if
+    ... else 0" (issue 27 item 8). It lowers to either(), which both back ends have."""
+    return Call("either", (cond, Const(1, INT), Const(0, INT)), INT)
 
 
 def _filtered(kind: str, member: Expr, body: Expr) -> Expr:
