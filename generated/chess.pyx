@@ -2131,17 +2131,6 @@ cdef inline bint quant_22(State* st) noexcept nogil:
     return set_any(found)
 
 
-# quant 23: count(q in players: q == p and checkmate_by == p)
-cdef inline long long quant_23(State* st, int f0) noexcept nogil:
-    # f0 = p
-    cdef int x
-    cdef long long total = 0
-    for x in range(N_PLAYERS):
-        if ((x == f0) and ((<int>st.counters[N_PLAYERS][3]) == f0)):
-            total += 1
-    return total
-
-
 # ---------------------------------------------------------------------------- cell sets
 # Conditions on one cell computed for every cell at once: out[w] holds cells 64w..64w+63.
 # Scalars (s0, ...) are evaluated once; "near" sets come from dilate(): the cells with a
@@ -2952,9 +2941,9 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 # Ranking keys per player (p = a0), higher first unless marked lower-is-better.
 
 
-# key 0: won: count(q in players: q == p and checkmate_by == p)
+# key 0: won: either(checkmate_by == p, 1, 0)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return quant_23(st, a0)
+    return (<long long>(1) if ((<int>st.counters[N_PLAYERS][3]) == a0) else <long long>(0))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
