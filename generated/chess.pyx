@@ -35,7 +35,7 @@ cdef enum:
     COUNTER_SLOTS = 7     # counter array width (at least 1)
     N_DIRS = 8            # board directions
     MAX_DEGREE = 8        # neighbour table width
-    N_MOVES = 20480       # move ids are 0 .. N_MOVES-1
+    N_MOVES = 28672       # move ids are 0 .. N_MOVES-1
     MAX_PLIES = 10000     # the game stops (ply_limited) after this many moves
     N_RANK = 1            # ranking keys per player
     N_PIECES = 13         # piece ids 0 (empty) .. N_PLAYERS * N_KINDS
@@ -1698,7 +1698,7 @@ cdef extern from *:
 
 cdef extern from *:
     """
-    /* straight of every dir */
+    /* orthogonal of every dir */
     static const long long MGC_ATTR_0[9] = {0, 1, 0, 1, 0, 1, 0, 1, 0};
     /* diagonal of every dir */
     static const long long MGC_ATTR_1[9] = {0, 0, 1, 0, 1, 0, 1, 0, 1};
@@ -1789,7 +1789,7 @@ cdef inline bint define_5(State* st, int a0, int a1, int a2) noexcept nogil:
     return quant_1(st, a0, a2, a1)
 
 
-# define 6: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(d) or kind_at(y) == bishop and diagonal(d))) or (any y in neighbours(x): is(y, q, king)) or (any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))) or is(step(step(x, player_prop(1, q)), e), q, pawn) or is(step(step(x, player_prop(1, q)), w), q, pawn)
+# define 6: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(d) or kind_at(y) == bishop and diagonal(d))) or (any y in neighbours(x): is(y, q, king)) or (any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))) or is(step(step(x, player_prop(1, q)), e), q, pawn) or is(step(step(x, player_prop(1, q)), w), q, pawn)
 cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
     return (((((quant_2(st, a0, a1) or quant_3(st, a0, a1) or quant_4(st, a0, a1) or quant_5(st, a0, a1) or quant_6(st, a0, a1) or quant_7(st, a0, a1) or quant_8(st, a0, a1) or quant_9(st, a0, a1)) or quant_10(st, a0, a1)) or quant_11(st, a0, a1)) or define_0(st, STEP[2][STEP[PPROP_1[a1 + 1]][a0]], a1, 5)) or define_0(st, STEP[6][STEP[PPROP_1[a1 + 1]][a0]], a1, 5))
 
@@ -1809,12 +1809,12 @@ cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
     return ((((a1 == define_1(st, a0, st.current)) and (st.board[a1] == 0)) or ((((a1 == define_1(st, define_1(st, a0, st.current), st.current)) and define_2(st, a0, st.current)) and (st.board[define_1(st, a0, st.current)] == 0)) and (st.board[a1] == 0))) or (((a1 == STEP[2][define_1(st, a0, st.current)]) or (a1 == STEP[6][define_1(st, a0, st.current)])) and ((st.board[a1] > 0) or (a1 == (<int>st.counters[N_PLAYERS][0])))))
 
 
-# define 10: castles(cell f, cell t) = any d in directions: straight(d) and t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover)
+# define 10: castles(cell f, cell t) = any d in directions: orthogonal(d) and (t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover))
 cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
     return quant_13(st, a1, a0)
 
 
-# define 11: piece_goes(cell f, cell t) = kind_at(f) == knight and knight_jump(f, t) or kind_at(f) == king and ((any d in directions: t == step(f, d)) or castles(f, t)) or kind_at(f) == rook and (any d in directions: straight(d) and slides_to(f, t, d)) or kind_at(f) == bishop and (any d in directions: diagonal(d) and slides_to(f, t, d)) or kind_at(f) == queen and (any d in directions: slides_to(f, t, d))
+# define 11: piece_goes(cell f, cell t) = kind_at(f) == knight and knight_jump(f, t) or kind_at(f) == king and ((any d in directions: t == step(f, d)) or castles(f, t)) or kind_at(f) == rook and (any d in directions: orthogonal(d) and slides_to(f, t, d)) or kind_at(f) == bishop and (any d in directions: diagonal(d) and slides_to(f, t, d)) or kind_at(f) == queen and (any d in directions: slides_to(f, t, d))
 cdef inline bint define_11(State* st, int a0, int a1) noexcept nogil:
     return ((((((piece_kind(st.board[a0]) == 4) and define_4(st, a0, a1)) or ((piece_kind(st.board[a0]) == 0) and (quant_14(st, a1, a0) or define_10(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 2) and quant_15(st, a0, a1))) or ((piece_kind(st.board[a0]) == 3) and quant_16(st, a0, a1))) or ((piece_kind(st.board[a0]) == 1) and quant_17(st, a0, a1)))
 
@@ -1885,7 +1885,7 @@ cdef inline bint quant_1(State* st, int f0, int f1, int f2) noexcept nogil:
     return False
 
 
-# quant 2: any y in slide(x, n): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(n) or kind_at(y) == bishop and diagonal(n))
+# quant 2: any y in slide(x, n): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(n) or kind_at(y) == bishop and diagonal(n))
 cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1899,7 +1899,7 @@ cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 3: any y in slide(x, ne): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(ne) or kind_at(y) == bishop and diagonal(ne))
+# quant 3: any y in slide(x, ne): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(ne) or kind_at(y) == bishop and diagonal(ne))
 cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1913,7 +1913,7 @@ cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 4: any y in slide(x, e): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(e) or kind_at(y) == bishop and diagonal(e))
+# quant 4: any y in slide(x, e): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(e) or kind_at(y) == bishop and diagonal(e))
 cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1927,7 +1927,7 @@ cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 5: any y in slide(x, se): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(se) or kind_at(y) == bishop and diagonal(se))
+# quant 5: any y in slide(x, se): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(se) or kind_at(y) == bishop and diagonal(se))
 cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1941,7 +1941,7 @@ cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 6: any y in slide(x, s): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(s) or kind_at(y) == bishop and diagonal(s))
+# quant 6: any y in slide(x, s): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(s) or kind_at(y) == bishop and diagonal(s))
 cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1955,7 +1955,7 @@ cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 7: any y in slide(x, sw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(sw) or kind_at(y) == bishop and diagonal(sw))
+# quant 7: any y in slide(x, sw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(sw) or kind_at(y) == bishop and diagonal(sw))
 cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1969,7 +1969,7 @@ cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 8: any y in slide(x, w): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(w) or kind_at(y) == bishop and diagonal(w))
+# quant 8: any y in slide(x, w): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(w) or kind_at(y) == bishop and diagonal(w))
 cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -1983,7 +1983,7 @@ cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 9: any y in slide(x, nw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and straight(nw) or kind_at(y) == bishop and diagonal(nw))
+# quant 9: any y in slide(x, nw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(nw) or kind_at(y) == bishop and diagonal(nw))
 cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
@@ -2041,13 +2041,13 @@ cdef inline bint quant_12(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 13: any d in directions: straight(d) and t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover)
+# quant 13: any d in directions: orthogonal(d) and (t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover))
 cdef inline bint quant_13(State* st, int f0, int f1) noexcept nogil:
     # f0 = t
     # f1 = f
     cdef int x
     for x in range(N_DIRS):
-        if (((((((<bint>ATTR_0[x + 1]) and (f0 == STEP[x][STEP[x][f1]])) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[f0 + 0]) - 0, 2), 0))) and define_0(st, (<int>ATTR_5[f0 + 0]), st.current, 2)) and define_5(st, f1, (<int>ATTR_5[f0 + 0]), x)) and (not define_7(st, f1, st.current))) and (not define_7(st, STEP[x][f1], st.current))):
+        if ((<bint>ATTR_0[x + 1]) and ((((((f0 == STEP[x][STEP[x][f1]]) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[f0 + 0]) - 0, 2), 0))) and define_0(st, (<int>ATTR_5[f0 + 0]), st.current, 2)) and define_5(st, f1, (<int>ATTR_5[f0 + 0]), x)) and (not define_7(st, f1, st.current))) and (not define_7(st, STEP[x][f1], st.current)))):
             return True
     return False
 
@@ -2063,7 +2063,7 @@ cdef inline bint quant_14(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 15: any d in directions: straight(d) and slides_to(f, t, d)
+# quant 15: any d in directions: orthogonal(d) and slides_to(f, t, d)
 cdef inline bint quant_15(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
@@ -2129,17 +2129,6 @@ cdef inline bint quant_22(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_5(st, found)
     return set_any(found)
-
-
-# quant 23: count(q in players: q == p and checkmate_by == p)
-cdef inline long long quant_23(State* st, int f0) noexcept nogil:
-    # f0 = p
-    cdef int x
-    cdef long long total = 0
-    for x in range(N_PLAYERS):
-        if ((x == f0) and ((<int>st.counters[N_PLAYERS][3]) == f0)):
-            total += 1
-    return total
 
 
 # ---------------------------------------------------------------------------- cell sets
@@ -2226,15 +2215,15 @@ cdef inline void cellset_6(State* st, uint64_t* cand0) noexcept nogil:
 
 
 # cellset 7:
-#   cand0 = {f in cells: owner(f) == mover and kind_at(f) == pawn}
-cdef inline void cellset_7(State* st, uint64_t* cand0) noexcept nogil:
+#   cand1 = {f in cells: owner(f) == mover and kind_at(f) == pawn}
+cdef inline void cellset_7(State* st, uint64_t* cand1) noexcept nogil:
     cdef int w
     cdef int s0
     cdef int s1
     s0 = st.current
     s1 = 5
     for w in range(WORDS):
-        cand0[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
+        cand1[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -2477,68 +2466,20 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
                 out[w] |= e23_ray[w]
 
 
-cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
+cdef void cands_1(State* st, uint64_t* out, int a0, int a1) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         out[w] = 0
-    if (st.board[define_1(st, a0, st.current)] == 0):
-        add_candidate(out, define_1(st, a0, st.current))
-    if define_2(st, a0, st.current):
-        if (st.board[define_1(st, a0, st.current)] == 0):
-            if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
-                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
-    if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
-    if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
-
-
-cdef void cands_2(State* st, uint64_t* out, int a0) noexcept nogil:
-    cdef int w
-    for w in range(WORDS):
-        out[w] = 0
-    if (st.board[define_1(st, a0, st.current)] == 0):
-        add_candidate(out, define_1(st, a0, st.current))
-    if define_2(st, a0, st.current):
-        if (st.board[define_1(st, a0, st.current)] == 0):
-            if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
-                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
-    if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
-    if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
-
-
-cdef void cands_3(State* st, uint64_t* out, int a0) noexcept nogil:
-    cdef int w
-    for w in range(WORDS):
-        out[w] = 0
-    if (st.board[define_1(st, a0, st.current)] == 0):
-        add_candidate(out, define_1(st, a0, st.current))
-    if define_2(st, a0, st.current):
-        if (st.board[define_1(st, a0, st.current)] == 0):
-            if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
-                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
-    if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
-    if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
-
-
-cdef void cands_4(State* st, uint64_t* out, int a0) noexcept nogil:
-    cdef int w
-    for w in range(WORDS):
-        out[w] = 0
-    if (st.board[define_1(st, a0, st.current)] == 0):
-        add_candidate(out, define_1(st, a0, st.current))
-    if define_2(st, a0, st.current):
-        if (st.board[define_1(st, a0, st.current)] == 0):
-            if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
-                add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
-    if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[2][define_1(st, a0, st.current)])
-    if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[6][define_1(st, a0, st.current)])
+    if (st.board[define_1(st, a1, st.current)] == 0):
+        add_candidate(out, define_1(st, a1, st.current))
+    if define_2(st, a1, st.current):
+        if (st.board[define_1(st, a1, st.current)] == 0):
+            if (st.board[define_1(st, define_1(st, a1, st.current), st.current)] == 0):
+                add_candidate(out, define_1(st, define_1(st, a1, st.current), st.current))
+    if ((st.board[STEP[2][define_1(st, a1, st.current)]] > 0) or (STEP[2][define_1(st, a1, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[2][define_1(st, a1, st.current)])
+    if ((st.board[STEP[6][define_1(st, a1, st.current)]] > 0) or (STEP[6][define_1(st, a1, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[6][define_1(st, a1, st.current)])
 
 
 cdef int gen_legal(State* st, int* out) noexcept nogil:
@@ -2546,12 +2487,16 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int n = 0
     cdef int a0
     cdef int a1
+    cdef int a2
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
     cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
     cdef uint64_t bits1
     cdef int w1
+    cdef uint64_t cand2[WORDS]   # candidate cells for parameter 2
+    cdef uint64_t bits2
+    cdef int w2
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
@@ -2573,93 +2518,33 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     if after_ok_0(st, a0, a1):  # legal_after king_safe
                         out[n] = a0 * 64 + a1
                         n += 1
-    # action 1: promote_queen(f: cell, t: cell) -> ids 4096..8191
-    # where hand(mover, queen) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 1) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_1(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+    # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
+    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t) and owner(t) != mover)
+    for a0 in range(N_KINDS):  # k: kind
+        if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
+            continue
+        if not (a0 != 0):  # k != king
+            continue
+        if not (a0 != 5):  # k != pawn
+            continue
+        cellset_7(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
+        for w1 in range(WORDS):  # f: cell, ascending
+            bits1 = cand1[w1]
+            while bits1 != 0:
+                a1 = (w1 << 6) + lowest_bit(bits1)
+                bits1 &= bits1 - 1
+                cands_1(st, cand2, a0, a1)  # candidates of pawn_goes(f, t)
+                for w2 in range(WORDS):  # t: cell, ascending
+                    bits2 = cand2[w2]
+                    while bits2 != 0:
+                        a2 = (w2 << 6) + lowest_bit(bits2)
+                        bits2 &= bits2 - 1
+                        if not define_3(st, a2, st.current):  # last_rank(t, mover)
                             continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                        if not (piece_owner(st.board[a2]) != st.current):  # owner(t) != mover
                             continue
-                        if after_ok_1(st, a0, a1):  # legal_after king_safe
-                            out[n] = 4096 + a0 * 64 + a1
-                            n += 1
-    # action 2: promote_rook(f: cell, t: cell) -> ids 8192..12287
-    # where hand(mover, rook) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 2) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_2(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                            continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                            continue
-                        if after_ok_2(st, a0, a1):  # legal_after king_safe
-                            out[n] = 8192 + a0 * 64 + a1
-                            n += 1
-    # action 3: promote_bishop(f: cell, t: cell) -> ids 12288..16383
-    # where hand(mover, bishop) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 3) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_3(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                            continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                            continue
-                        if after_ok_3(st, a0, a1):  # legal_after king_safe
-                            out[n] = 12288 + a0 * 64 + a1
-                            n += 1
-    # action 4: promote_knight(f: cell, t: cell) -> ids 16384..20479
-    # where hand(mover, knight) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 4) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_4(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                            continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                            continue
-                        if after_ok_4(st, a0, a1):  # legal_after king_safe
-                            out[n] = 16384 + a0 * 64 + a1
+                        if after_ok_1(st, a0, a1, a2):  # legal_after king_safe
+                            out[n] = 4096 + a0 * 4096 + a1 * 64 + a2
                             n += 1
     return n
 
@@ -2668,12 +2553,16 @@ cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef int a0
     cdef int a1
+    cdef int a2
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
     cdef uint64_t bits0
     cdef int w0
     cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
     cdef uint64_t bits1
     cdef int w1
+    cdef uint64_t cand2[WORDS]   # candidate cells for parameter 2
+    cdef uint64_t bits2
+    cdef int w2
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
@@ -2694,89 +2583,32 @@ cdef bint any_legal(State* st) noexcept nogil:
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after king_safe
                         return True
-    # action 1: promote_queen(f: cell, t: cell) -> ids 4096..8191
-    # where hand(mover, queen) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 1) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_1(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
+    # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
+    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t) and owner(t) != mover)
+    for a0 in range(N_KINDS):  # k: kind
+        if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
+            continue
+        if not (a0 != 0):  # k != king
+            continue
+        if not (a0 != 5):  # k != pawn
+            continue
+        cellset_7(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
+        for w1 in range(WORDS):  # f: cell, ascending
+            bits1 = cand1[w1]
+            while bits1 != 0:
+                a1 = (w1 << 6) + lowest_bit(bits1)
+                bits1 &= bits1 - 1
+                cands_1(st, cand2, a0, a1)  # candidates of pawn_goes(f, t)
+                for w2 in range(WORDS):  # t: cell, ascending
+                    bits2 = cand2[w2]
+                    while bits2 != 0:
+                        a2 = (w2 << 6) + lowest_bit(bits2)
+                        bits2 &= bits2 - 1
+                        if not define_3(st, a2, st.current):  # last_rank(t, mover)
                             continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                        if not (piece_owner(st.board[a2]) != st.current):  # owner(t) != mover
                             continue
-                        if after_ok_1(st, a0, a1):  # legal_after king_safe
-                            return True
-    # action 2: promote_rook(f: cell, t: cell) -> ids 8192..12287
-    # where hand(mover, rook) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 2) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_2(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                            continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                            continue
-                        if after_ok_2(st, a0, a1):  # legal_after king_safe
-                            return True
-    # action 3: promote_bishop(f: cell, t: cell) -> ids 12288..16383
-    # where hand(mover, bishop) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 3) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_3(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                            continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                            continue
-                        if after_ok_3(st, a0, a1):  # legal_after king_safe
-                            return True
-    # action 4: promote_knight(f: cell, t: cell) -> ids 16384..20479
-    # where hand(mover, knight) > 0 and (promotes(f, t) and owner(t) != mover)
-    if (hand_of(st, st.current, 4) > 0):
-        cellset_7(st, cand0)  # owner(f) == mover and kind_at(f) == pawn
-        for w0 in range(WORDS):  # f: cell, ascending
-            bits0 = cand0[w0]
-            while bits0 != 0:
-                a0 = (w0 << 6) + lowest_bit(bits0)
-                bits0 &= bits0 - 1
-                cands_4(st, cand1, a0)  # candidates of pawn_goes(f, t)
-                for w1 in range(WORDS):  # t: cell, ascending
-                    bits1 = cand1[w1]
-                    while bits1 != 0:
-                        a1 = (w1 << 6) + lowest_bit(bits1)
-                        bits1 &= bits1 - 1
-                        if not define_3(st, a1, st.current):  # last_rank(t, mover)
-                            continue
-                        if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
-                            continue
-                        if after_ok_4(st, a0, a1):  # legal_after king_safe
+                        if after_ok_1(st, a0, a1, a2):  # legal_after king_safe
                             return True
     return False
 
@@ -2871,108 +2703,6 @@ cdef void remove_3(State* st, int f0) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_4(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    memset(found, 0, sizeof(found))
-    c = f0
-    if c < N_CELLS:
-        add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
-            bits &= bits - 1
-
-
-cdef void remove_5(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    memset(found, 0, sizeof(found))
-    c = f0
-    if c < N_CELLS:
-        add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
-            bits &= bits - 1
-
-
-cdef void remove_6(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    memset(found, 0, sizeof(found))
-    c = f0
-    if c < N_CELLS:
-        add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
-            bits &= bits - 1
-
-
-cdef void remove_7(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    memset(found, 0, sizeof(found))
-    c = f0
-    if c < N_CELLS:
-        add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
-            bits &= bits - 1
-
-
-cdef void remove_8(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    memset(found, 0, sizeof(found))
-    c = f0
-    if c < N_CELLS:
-        add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
-            bits &= bits - 1
-
-
-cdef void remove_9(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    memset(found, 0, sizeof(found))
-    c = f0
-    if c < N_CELLS:
-        add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
-            bits &= bits - 1
-
-
 cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0: move(f: cell, t: cell)
     counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a0]) == 5) or (st.board[a1] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
@@ -3003,108 +2733,30 @@ cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
 
 
-cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
-    # action 1: promote_queen(f: cell, t: cell)
+cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
+    # action 1: promote(k: kind, f: cell, t: cell)
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_2(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 1, a1)  # place queen of mover at t
+    move_piece(st, a1, a2, False)  # move the piece on f to t (capture: remove)
+    remove_2(st, a2)  # remove the piece on t (to out)
+    if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
     # trigger 0: castling_rights
-    if (piece_kind(st.board[a1]) == 0):
+    if (piece_kind(st.board[a2]) == 0):
         element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
         element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a2 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a2 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
 
-cdef void look_action_1(State* st, int a0, int a1) noexcept nogil:
+cdef void look_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 1 in its lookahead: only the effects and triggers that can change
     # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_3(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 1, a1)  # place queen of mover at t
-
-
-cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
-    # action 2: promote_rook(f: cell, t: cell)
-    counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
-    counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_4(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 2, a1)  # place rook of mover at t
-    # trigger 0: castling_rights
-    if (piece_kind(st.board[a1]) == 0):
-        element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
-        element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
-    # trigger 1: move_number when mover == black
-    if (st.current == 1):
-        counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
-
-
-cdef void look_action_2(State* st, int a0, int a1) noexcept nogil:
-    # action 2 in its lookahead: only the effects and triggers that can change
-    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_5(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 2, a1)  # place rook of mover at t
-
-
-cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
-    # action 3: promote_bishop(f: cell, t: cell)
-    counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
-    counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_6(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 3, a1)  # place bishop of mover at t
-    # trigger 0: castling_rights
-    if (piece_kind(st.board[a1]) == 0):
-        element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
-        element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
-    # trigger 1: move_number when mover == black
-    if (st.current == 1):
-        counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
-
-
-cdef void look_action_3(State* st, int a0, int a1) noexcept nogil:
-    # action 3 in its lookahead: only the effects and triggers that can change
-    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_7(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 3, a1)  # place bishop of mover at t
-
-
-cdef void apply_action_4(State* st, int a0, int a1) noexcept nogil:
-    # action 4: promote_knight(f: cell, t: cell)
-    counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
-    counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_8(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 4, a1)  # place knight of mover at t
-    # trigger 0: castling_rights
-    if (piece_kind(st.board[a1]) == 0):
-        element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
-        element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
-    # trigger 1: move_number when mover == black
-    if (st.current == 1):
-        counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
-
-
-cdef void look_action_4(State* st, int a0, int a1) noexcept nogil:
-    # action 4 in its lookahead: only the effects and triggers that can change
-    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
-    remove_9(st, a1)  # remove the piece on t (to out)
-    put_piece(st, st.current, 4, a1)  # place knight of mover at t
+    move_piece(st, a1, a2, False)  # move the piece on f to t (capture: remove)
+    remove_3(st, a2)  # remove the piece on t (to out)
+    if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
 
 
 # ---------------------------------------------------------------------------- lookahead and history
@@ -3206,7 +2858,7 @@ cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
     return define_16(st)
 
 
-cdef bint after_ok_1(State* origin, int a0, int a1) noexcept nogil:
+cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
     """king_safe: on a copy of the state after action 1's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
@@ -3217,52 +2869,7 @@ cdef bint after_ok_1(State* origin, int a0, int a1) noexcept nogil:
     memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
-    look_action_1(st, a0, a1)
-    return define_16(st)
-
-
-cdef bint after_ok_2(State* origin, int a0, int a1) noexcept nogil:
-    """king_safe: on a copy of the state after action 2's effects and triggers."""
-    cdef State look   # (the history stays with the origin: the copy reads it there)
-    cdef State* st = &look
-    # the copy takes what the move and the condition touch (board, hands, turn:
-    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
-    # then the scalars and the rest (templates/state.pyx.j2)
-    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
-    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
-    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
-    st.look_seen = origin.seen
-    look_action_2(st, a0, a1)
-    return define_16(st)
-
-
-cdef bint after_ok_3(State* origin, int a0, int a1) noexcept nogil:
-    """king_safe: on a copy of the state after action 3's effects and triggers."""
-    cdef State look   # (the history stays with the origin: the copy reads it there)
-    cdef State* st = &look
-    # the copy takes what the move and the condition touch (board, hands, turn:
-    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
-    # then the scalars and the rest (templates/state.pyx.j2)
-    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
-    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
-    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
-    st.look_seen = origin.seen
-    look_action_3(st, a0, a1)
-    return define_16(st)
-
-
-cdef bint after_ok_4(State* origin, int a0, int a1) noexcept nogil:
-    """king_safe: on a copy of the state after action 4's effects and triggers."""
-    cdef State look   # (the history stays with the origin: the copy reads it there)
-    cdef State* st = &look
-    # the copy takes what the move and the condition touch (board, hands, turn:
-    # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
-    # then the scalars and the rest (templates/state.pyx.j2)
-    memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
-    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
-    memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
-    st.look_seen = origin.seen
-    look_action_4(st, a0, a1)
+    look_action_1(st, a0, a1, a2)
     return define_16(st)
 
 
@@ -3335,9 +2942,9 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 # Ranking keys per player (p = a0), higher first unless marked lower-is-better.
 
 
-# key 0: won: count(q in players: q == p and checkmate_by == p)
+# key 0: won: either(checkmate_by == p, 1, 0)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return quant_23(st, a0)
+    return (<long long>(1) if ((<int>st.counters[N_PLAYERS][3]) == a0) else <long long>(0))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
@@ -3404,37 +3011,22 @@ cdef inline void play_move(State* st, int move) noexcept nogil:
     cdef int offset
     cdef int v0
     cdef int v1
+    cdef int v2
     if move < 4096:  # move(f: cell, t: cell)
         offset = move
         v1 = offset % 64
         offset = offset / 64
         v0 = offset
         apply_action_0(st, v0, v1)
-    elif move < 8192:  # promote_queen(f: cell, t: cell)
-        offset = move - 4096
-        v1 = offset % 64
-        offset = offset / 64
-        v0 = offset
-        apply_action_1(st, v0, v1)
-    elif move < 12288:  # promote_rook(f: cell, t: cell)
-        offset = move - 8192
-        v1 = offset % 64
-        offset = offset / 64
-        v0 = offset
-        apply_action_2(st, v0, v1)
-    elif move < 16384:  # promote_bishop(f: cell, t: cell)
-        offset = move - 12288
-        v1 = offset % 64
-        offset = offset / 64
-        v0 = offset
-        apply_action_3(st, v0, v1)
     # (the last action's ids run to the last move id: a legal move needs no test)
-    else:  # promote_knight(f: cell, t: cell)
-        offset = move - 16384
+    else:  # promote(k: kind, f: cell, t: cell)
+        offset = move - 4096
+        v2 = offset % 64
+        offset = offset / 64
         v1 = offset % 64
         offset = offset / 64
         v0 = offset
-        apply_action_4(st, v0, v1)
+        apply_action_1(st, v0, v1, v2)
     st.last = st.current
     st.ply += 1
     st.passes = 0

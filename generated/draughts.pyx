@@ -930,18 +930,12 @@ cdef inline void dilate(const uint64_t* s, uint64_t* out) noexcept nogil:
 cdef extern from *:
     """
     /* per-player properties, index p + 1 (index 0: nobody, value 0) */
-    /* left */
-    static const int MGC_PPROP_0[3] = {0, 7, 3};
-    /* right */
-    static const int MGC_PPROP_1[3] = {0, 1, 5};
     /* up */
-    static const int MGC_PPROP_2[3] = {0, 0, 4};
+    static const int MGC_PPROP_0[3] = {0, 0, 4};
     /* the direction undoing each direction (-1: none) */
     static const int MGC_OPPOSITE[8] = {4, 5, 6, 7, 0, 1, 2, 3};
     """
     const int PPROP_0 "MGC_PPROP_0"[3]
-    const int PPROP_1 "MGC_PPROP_1"[3]
-    const int PPROP_2 "MGC_PPROP_2"[3]
     const int OPPOSITE "MGC_OPPOSITE"[8]
 
 
@@ -1102,6 +1096,28 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
         out[w] = (lo >> r) | ((hi << (64 - r)) if r else 0)
 
 
+# ---------------------------------------------------------------------------- attributes
+# Named attributes (AttributeIR in midgardc/ir/nodes.py): a fixed value per cell, player,
+# kind, item, face, direction or enumeration value; ATTR_i[x + offset], entry 0 (a cell's:
+# the last) being the default that none reads.
+
+cdef extern from *:
+    """
+    /* orthogonal of every dir */
+    static const long long MGC_ATTR_0[9] = {0, 1, 0, 1, 0, 1, 0, 1, 0};
+    /* diagonal of every dir */
+    static const long long MGC_ATTR_1[9] = {0, 0, 1, 0, 1, 0, 1, 0, 1};
+    /* forward.black of every dir */
+    static const long long MGC_ATTR_2[9] = {0, 0, 1, 0, 0, 0, 0, 0, 1};
+    /* forward.white of every dir */
+    static const long long MGC_ATTR_3[9] = {0, 0, 0, 0, 1, 0, 1, 0, 0};
+    """
+    const long long ATTR_0 "MGC_ATTR_0"[9]
+    const long long ATTR_1 "MGC_ATTR_1"[9]
+    const long long ATTR_2 "MGC_ATTR_2"[9]
+    const long long ATTR_3 "MGC_ATTR_3"[9]
+
+
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
@@ -1111,29 +1127,24 @@ cdef inline long long define_0(State* st) noexcept nogil:
     return 80
 
 
-# define 1: diagonal(dir d) = d == ne or d == nw or d == se or d == sw
-cdef inline bint define_1(State* st, int a0) noexcept nogil:
-    return ((((a0 == 1) or (a0 == 7)) or (a0 == 3)) or (a0 == 5))
+# define 1: may_go(cell f, dir d) = kind_at(f) == king or (mover == black and forward.black(d) or mover == white and forward.white(d))
+cdef inline bint define_1(State* st, int a0, int a1) noexcept nogil:
+    return ((piece_kind(st.board[a0]) == 1) or (((st.current == 0) and (<bint>ATTR_2[a1 + 1])) or ((st.current == 1) and (<bint>ATTR_3[a1 + 1]))))
 
 
-# define 2: may_go(cell f, dir d) = diagonal(d) and (kind_at(f) == king or d == player_prop(0, mover) or d == player_prop(1, mover))
+# define 2: jumps(cell f, dir d) = may_go(f, d) and owner(step(f, d)) == next_player(mover) and empty(step(step(f, d), d))
 cdef inline bint define_2(State* st, int a0, int a1) noexcept nogil:
-    return (define_1(st, a1) and (((piece_kind(st.board[a0]) == 1) or (a1 == PPROP_0[st.current + 1])) or (a1 == PPROP_1[st.current + 1])))
+    return ((define_1(st, a0, a1) and (piece_owner(st.board[STEP[a1][a0]]) == next_player(st.current))) and (st.board[STEP[a1][STEP[a1][a0]]] == 0))
 
 
-# define 3: jumps(cell f, dir d) = may_go(f, d) and owner(step(f, d)) == next_player(mover) and empty(step(step(f, d), d))
-cdef inline bint define_3(State* st, int a0, int a1) noexcept nogil:
-    return ((define_2(st, a0, a1) and (piece_owner(st.board[STEP[a1][a0]]) == next_player(st.current))) and (st.board[STEP[a1][STEP[a1][a0]]] == 0))
-
-
-# define 4: can_capture = any f in cells: owner(f) == mover and (any d in directions: jumps(f, d))
-cdef inline bint define_4(State* st) noexcept nogil:
+# define 3: can_capture = any f in cells: owner(f) == mover and (any d in directions: diagonal(d) and jumps(f, d))
+cdef inline bint define_3(State* st) noexcept nogil:
     return quant_0(st)
 
 
-# define 5: far_row(cell c) = not onboard(step(c, player_prop(2, mover)))
-cdef inline bint define_5(State* st, int a0) noexcept nogil:
-    return (not (STEP[PPROP_2[st.current + 1]][a0] < N_CELLS))
+# define 4: far_row(cell c) = not onboard(step(c, player_prop(0, mover)))
+cdef inline bint define_4(State* st, int a0) noexcept nogil:
+    return (not (STEP[PPROP_0[st.current + 1]][a0] < N_CELLS))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -1141,22 +1152,11 @@ cdef inline bint define_5(State* st, int a0) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: any f in cells: owner(f) == mover and (any d in directions: jumps(f, d))
+# quant 0: any f in cells: owner(f) == mover and (any d in directions: diagonal(d) and jumps(f, d))
 cdef inline bint quant_0(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_0(st, found)
     return set_any(found)
-
-
-# quant 1: count(q in players: q == p and q == last_player and quiet < quiet_limit)
-cdef inline long long quant_1(State* st, int f0) noexcept nogil:
-    # f0 = p
-    cdef int x
-    cdef long long total = 0
-    for x in range(N_PLAYERS):
-        if (((x == f0) and (x == st.last)) and (st.counters[N_PLAYERS][0] < define_0(st))):
-            total += 1
-    return total
 
 
 # ---------------------------------------------------------------------------- cell sets
@@ -1166,187 +1166,171 @@ cdef inline long long quant_1(State* st, int f0) noexcept nogil:
 
 
 # cellset 0:
-#   found = {f in cells: owner(f) == mover and (any d in directions: jumps(f, d))}
+#   found = {f in cells: owner(f) == mover and (any d in directions: diagonal(d) and jumps(f, d))}
 cdef inline void cellset_0(State* st, uint64_t* found) noexcept nogil:
     cdef int w
     cdef int s0
     cdef bint s1
     cdef int s2
     cdef bint s3
-    cdef bint s4
-    cdef int s5
-    cdef uint64_t t6[WORDS]
-    cdef uint64_t pulled6[WORDS]
-    cdef bint s8
-    cdef uint64_t t9[WORDS]
-    cdef uint64_t pulled9[WORDS]
-    cdef uint64_t t11[WORDS]
-    cdef uint64_t pulled11[WORDS]
+    cdef int s4
+    cdef uint64_t t5[WORDS]
+    cdef uint64_t pulled5[WORDS]
+    cdef bint s7
+    cdef uint64_t t8[WORDS]
+    cdef uint64_t pulled8[WORDS]
+    cdef uint64_t t10[WORDS]
+    cdef uint64_t pulled10[WORDS]
+    cdef bint s12
     cdef bint s13
-    cdef bint s14
-    cdef bint s15
+    cdef uint64_t t14[WORDS]
+    cdef uint64_t pulled14[WORDS]
     cdef uint64_t t16[WORDS]
     cdef uint64_t pulled16[WORDS]
     cdef uint64_t t18[WORDS]
     cdef uint64_t pulled18[WORDS]
-    cdef uint64_t t20[WORDS]
-    cdef uint64_t pulled20[WORDS]
-    cdef bint s22
-    cdef bint s23
-    cdef bint s24
-    cdef uint64_t t25[WORDS]
-    cdef uint64_t pulled25[WORDS]
-    cdef uint64_t t27[WORDS]
-    cdef uint64_t pulled27[WORDS]
-    cdef uint64_t t29[WORDS]
-    cdef uint64_t pulled29[WORDS]
-    cdef bint s31
-    cdef bint s32
-    cdef bint s33
+    cdef bint s20
+    cdef bint s21
+    cdef uint64_t t22[WORDS]
+    cdef uint64_t pulled22[WORDS]
+    cdef uint64_t t24[WORDS]
+    cdef uint64_t pulled24[WORDS]
+    cdef uint64_t t26[WORDS]
+    cdef uint64_t pulled26[WORDS]
+    cdef bint s28
+    cdef bint s29
+    cdef uint64_t t30[WORDS]
+    cdef uint64_t pulled30[WORDS]
+    cdef uint64_t t32[WORDS]
+    cdef uint64_t pulled32[WORDS]
     cdef uint64_t t34[WORDS]
     cdef uint64_t pulled34[WORDS]
-    cdef uint64_t t36[WORDS]
-    cdef uint64_t pulled36[WORDS]
+    cdef bint s36
+    cdef bint s37
     cdef uint64_t t38[WORDS]
     cdef uint64_t pulled38[WORDS]
-    cdef bint s40
-    cdef bint s41
-    cdef bint s42
-    cdef uint64_t t43[WORDS]
-    cdef uint64_t pulled43[WORDS]
-    cdef uint64_t t45[WORDS]
-    cdef uint64_t pulled45[WORDS]
-    cdef uint64_t t47[WORDS]
-    cdef uint64_t pulled47[WORDS]
-    cdef bint s49
-    cdef bint s50
-    cdef bint s51
-    cdef uint64_t t52[WORDS]
-    cdef uint64_t pulled52[WORDS]
+    cdef uint64_t t40[WORDS]
+    cdef uint64_t pulled40[WORDS]
+    cdef uint64_t t42[WORDS]
+    cdef uint64_t pulled42[WORDS]
+    cdef bint s44
+    cdef bint s45
+    cdef uint64_t t46[WORDS]
+    cdef uint64_t pulled46[WORDS]
+    cdef uint64_t t48[WORDS]
+    cdef uint64_t pulled48[WORDS]
+    cdef uint64_t t50[WORDS]
+    cdef uint64_t pulled50[WORDS]
+    cdef bint s52
+    cdef bint s53
     cdef uint64_t t54[WORDS]
     cdef uint64_t pulled54[WORDS]
     cdef uint64_t t56[WORDS]
     cdef uint64_t pulled56[WORDS]
-    cdef bint s58
-    cdef bint s59
+    cdef uint64_t t58[WORDS]
+    cdef uint64_t pulled58[WORDS]
     cdef bint s60
-    cdef uint64_t t61[WORDS]
-    cdef uint64_t pulled61[WORDS]
-    cdef uint64_t t63[WORDS]
-    cdef uint64_t pulled63[WORDS]
-    cdef uint64_t t65[WORDS]
-    cdef uint64_t pulled65[WORDS]
-    cdef bint s67
-    cdef bint s68
-    cdef bint s69
-    cdef uint64_t t70[WORDS]
-    cdef uint64_t pulled70[WORDS]
-    cdef uint64_t t72[WORDS]
-    cdef uint64_t pulled72[WORDS]
-    cdef uint64_t t74[WORDS]
-    cdef uint64_t pulled74[WORDS]
+    cdef bint s61
+    cdef uint64_t t62[WORDS]
+    cdef uint64_t pulled62[WORDS]
+    cdef uint64_t t64[WORDS]
+    cdef uint64_t pulled64[WORDS]
+    cdef uint64_t t66[WORDS]
+    cdef uint64_t pulled66[WORDS]
     s0 = st.current
-    s1 = define_1(st, 0)
+    s1 = (<bint>ATTR_1[0 + 1])
     s2 = 1
-    s3 = (0 == PPROP_0[st.current + 1])
-    s4 = (0 == PPROP_1[st.current + 1])
-    s5 = next_player(st.current)
+    s3 = (((st.current == 0) and (<bint>ATTR_2[0 + 1])) or ((st.current == 1) and (<bint>ATTR_3[0 + 1])))
+    s4 = next_player(st.current)
     for w in range(WORDS):
-        t6[w] = owner_word(st, s5, w)
-    pull_cells(t6, pulled6, -8)
-    s8 = (next_player(st.current) < 0)
+        t5[w] = owner_word(st, s4, w)
+    pull_cells(t5, pulled5, -8)
+    s7 = (next_player(st.current) < 0)
     for w in range(WORDS):
-        t9[w] = st.cellsets[0][w]
-    pull_cells(t9, pulled9, -8)
+        t8[w] = st.cellsets[0][w]
+    pull_cells(t8, pulled8, -8)
     for w in range(WORDS):
-        t11[w] = (pulled9[w] & CELLSET_0[w])
-    pull_cells(t11, pulled11, -8)
-    s13 = define_1(st, 1)
-    s14 = (1 == PPROP_0[st.current + 1])
-    s15 = (1 == PPROP_1[st.current + 1])
+        t10[w] = (pulled8[w] & CELLSET_0[w])
+    pull_cells(t10, pulled10, -8)
+    s12 = (<bint>ATTR_1[1 + 1])
+    s13 = (((st.current == 0) and (<bint>ATTR_2[1 + 1])) or ((st.current == 1) and (<bint>ATTR_3[1 + 1])))
     for w in range(WORDS):
-        t16[w] = owner_word(st, s5, w)
+        t14[w] = owner_word(st, s4, w)
+    pull_cells(t14, pulled14, -7)
+    for w in range(WORDS):
+        t16[w] = st.cellsets[0][w]
     pull_cells(t16, pulled16, -7)
     for w in range(WORDS):
-        t18[w] = st.cellsets[0][w]
+        t18[w] = (pulled16[w] & CELLSET_2[w])
     pull_cells(t18, pulled18, -7)
+    s20 = (<bint>ATTR_1[2 + 1])
+    s21 = (((st.current == 0) and (<bint>ATTR_2[2 + 1])) or ((st.current == 1) and (<bint>ATTR_3[2 + 1])))
     for w in range(WORDS):
-        t20[w] = (pulled18[w] & CELLSET_2[w])
-    pull_cells(t20, pulled20, -7)
-    s22 = define_1(st, 2)
-    s23 = (2 == PPROP_0[st.current + 1])
-    s24 = (2 == PPROP_1[st.current + 1])
+        t22[w] = owner_word(st, s4, w)
+    pull_cells(t22, pulled22, 1)
     for w in range(WORDS):
-        t25[w] = owner_word(st, s5, w)
-    pull_cells(t25, pulled25, 1)
+        t24[w] = st.cellsets[0][w]
+    pull_cells(t24, pulled24, 1)
     for w in range(WORDS):
-        t27[w] = st.cellsets[0][w]
-    pull_cells(t27, pulled27, 1)
+        t26[w] = (pulled24[w] & CELLSET_4[w])
+    pull_cells(t26, pulled26, 1)
+    s28 = (<bint>ATTR_1[3 + 1])
+    s29 = (((st.current == 0) and (<bint>ATTR_2[3 + 1])) or ((st.current == 1) and (<bint>ATTR_3[3 + 1])))
     for w in range(WORDS):
-        t29[w] = (pulled27[w] & CELLSET_4[w])
-    pull_cells(t29, pulled29, 1)
-    s31 = define_1(st, 3)
-    s32 = (3 == PPROP_0[st.current + 1])
-    s33 = (3 == PPROP_1[st.current + 1])
+        t30[w] = owner_word(st, s4, w)
+    pull_cells(t30, pulled30, 9)
     for w in range(WORDS):
-        t34[w] = owner_word(st, s5, w)
+        t32[w] = st.cellsets[0][w]
+    pull_cells(t32, pulled32, 9)
+    for w in range(WORDS):
+        t34[w] = (pulled32[w] & CELLSET_6[w])
     pull_cells(t34, pulled34, 9)
+    s36 = (<bint>ATTR_1[4 + 1])
+    s37 = (((st.current == 0) and (<bint>ATTR_2[4 + 1])) or ((st.current == 1) and (<bint>ATTR_3[4 + 1])))
     for w in range(WORDS):
-        t36[w] = st.cellsets[0][w]
-    pull_cells(t36, pulled36, 9)
+        t38[w] = owner_word(st, s4, w)
+    pull_cells(t38, pulled38, 8)
     for w in range(WORDS):
-        t38[w] = (pulled36[w] & CELLSET_6[w])
-    pull_cells(t38, pulled38, 9)
-    s40 = define_1(st, 4)
-    s41 = (4 == PPROP_0[st.current + 1])
-    s42 = (4 == PPROP_1[st.current + 1])
+        t40[w] = st.cellsets[0][w]
+    pull_cells(t40, pulled40, 8)
     for w in range(WORDS):
-        t43[w] = owner_word(st, s5, w)
-    pull_cells(t43, pulled43, 8)
+        t42[w] = (pulled40[w] & CELLSET_8[w])
+    pull_cells(t42, pulled42, 8)
+    s44 = (<bint>ATTR_1[5 + 1])
+    s45 = (((st.current == 0) and (<bint>ATTR_2[5 + 1])) or ((st.current == 1) and (<bint>ATTR_3[5 + 1])))
     for w in range(WORDS):
-        t45[w] = st.cellsets[0][w]
-    pull_cells(t45, pulled45, 8)
+        t46[w] = owner_word(st, s4, w)
+    pull_cells(t46, pulled46, 7)
     for w in range(WORDS):
-        t47[w] = (pulled45[w] & CELLSET_8[w])
-    pull_cells(t47, pulled47, 8)
-    s49 = define_1(st, 5)
-    s50 = (5 == PPROP_0[st.current + 1])
-    s51 = (5 == PPROP_1[st.current + 1])
+        t48[w] = st.cellsets[0][w]
+    pull_cells(t48, pulled48, 7)
     for w in range(WORDS):
-        t52[w] = owner_word(st, s5, w)
-    pull_cells(t52, pulled52, 7)
+        t50[w] = (pulled48[w] & CELLSET_10[w])
+    pull_cells(t50, pulled50, 7)
+    s52 = (<bint>ATTR_1[6 + 1])
+    s53 = (((st.current == 0) and (<bint>ATTR_2[6 + 1])) or ((st.current == 1) and (<bint>ATTR_3[6 + 1])))
     for w in range(WORDS):
-        t54[w] = st.cellsets[0][w]
-    pull_cells(t54, pulled54, 7)
+        t54[w] = owner_word(st, s4, w)
+    pull_cells(t54, pulled54, -1)
     for w in range(WORDS):
-        t56[w] = (pulled54[w] & CELLSET_10[w])
-    pull_cells(t56, pulled56, 7)
-    s58 = define_1(st, 6)
-    s59 = (6 == PPROP_0[st.current + 1])
-    s60 = (6 == PPROP_1[st.current + 1])
+        t56[w] = st.cellsets[0][w]
+    pull_cells(t56, pulled56, -1)
     for w in range(WORDS):
-        t61[w] = owner_word(st, s5, w)
-    pull_cells(t61, pulled61, -1)
+        t58[w] = (pulled56[w] & CELLSET_12[w])
+    pull_cells(t58, pulled58, -1)
+    s60 = (<bint>ATTR_1[7 + 1])
+    s61 = (((st.current == 0) and (<bint>ATTR_2[7 + 1])) or ((st.current == 1) and (<bint>ATTR_3[7 + 1])))
     for w in range(WORDS):
-        t63[w] = st.cellsets[0][w]
-    pull_cells(t63, pulled63, -1)
+        t62[w] = owner_word(st, s4, w)
+    pull_cells(t62, pulled62, -9)
     for w in range(WORDS):
-        t65[w] = (pulled63[w] & CELLSET_12[w])
-    pull_cells(t65, pulled65, -1)
-    s67 = define_1(st, 7)
-    s68 = (7 == PPROP_0[st.current + 1])
-    s69 = (7 == PPROP_1[st.current + 1])
+        t64[w] = st.cellsets[0][w]
+    pull_cells(t64, pulled64, -9)
     for w in range(WORDS):
-        t70[w] = owner_word(st, s5, w)
-    pull_cells(t70, pulled70, -9)
+        t66[w] = (pulled64[w] & CELLSET_14[w])
+    pull_cells(t66, pulled66, -9)
     for w in range(WORDS):
-        t72[w] = st.cellsets[0][w]
-    pull_cells(t72, pulled72, -9)
-    for w in range(WORDS):
-        t74[w] = (pulled72[w] & CELLSET_14[w])
-    pull_cells(t74, pulled74, -9)
-    for w in range(WORDS):
-        found[w] = (owner_word(st, s0, w) & ((((((((((all_if(s1, w) & ((kind_word(st, s2, w) | all_if(s3, w)) | all_if(s4, w))) & ((pulled6[w] & CELLSET_0[w]) | (all_if(s8, w) & CELLSET_1[w]))) & (pulled11[w] & CELLSET_0[w])) | (((all_if(s13, w) & ((kind_word(st, s2, w) | all_if(s14, w)) | all_if(s15, w))) & ((pulled16[w] & CELLSET_2[w]) | (all_if(s8, w) & CELLSET_3[w]))) & (pulled20[w] & CELLSET_2[w]))) | (((all_if(s22, w) & ((kind_word(st, s2, w) | all_if(s23, w)) | all_if(s24, w))) & ((pulled25[w] & CELLSET_4[w]) | (all_if(s8, w) & CELLSET_5[w]))) & (pulled29[w] & CELLSET_4[w]))) | (((all_if(s31, w) & ((kind_word(st, s2, w) | all_if(s32, w)) | all_if(s33, w))) & ((pulled34[w] & CELLSET_6[w]) | (all_if(s8, w) & CELLSET_7[w]))) & (pulled38[w] & CELLSET_6[w]))) | (((all_if(s40, w) & ((kind_word(st, s2, w) | all_if(s41, w)) | all_if(s42, w))) & ((pulled43[w] & CELLSET_8[w]) | (all_if(s8, w) & CELLSET_9[w]))) & (pulled47[w] & CELLSET_8[w]))) | (((all_if(s49, w) & ((kind_word(st, s2, w) | all_if(s50, w)) | all_if(s51, w))) & ((pulled52[w] & CELLSET_10[w]) | (all_if(s8, w) & CELLSET_11[w]))) & (pulled56[w] & CELLSET_10[w]))) | (((all_if(s58, w) & ((kind_word(st, s2, w) | all_if(s59, w)) | all_if(s60, w))) & ((pulled61[w] & CELLSET_12[w]) | (all_if(s8, w) & CELLSET_13[w]))) & (pulled65[w] & CELLSET_12[w]))) | (((all_if(s67, w) & ((kind_word(st, s2, w) | all_if(s68, w)) | all_if(s69, w))) & ((pulled70[w] & CELLSET_14[w]) | (all_if(s8, w) & CELLSET_15[w]))) & (pulled74[w] & CELLSET_14[w]))))
+        found[w] = (owner_word(st, s0, w) & ((((((((all_if(s1, w) & (((kind_word(st, s2, w) | all_if(s3, w)) & ((pulled5[w] & CELLSET_0[w]) | (all_if(s7, w) & CELLSET_1[w]))) & (pulled10[w] & CELLSET_0[w]))) | (all_if(s12, w) & (((kind_word(st, s2, w) | all_if(s13, w)) & ((pulled14[w] & CELLSET_2[w]) | (all_if(s7, w) & CELLSET_3[w]))) & (pulled18[w] & CELLSET_2[w])))) | (all_if(s20, w) & (((kind_word(st, s2, w) | all_if(s21, w)) & ((pulled22[w] & CELLSET_4[w]) | (all_if(s7, w) & CELLSET_5[w]))) & (pulled26[w] & CELLSET_4[w])))) | (all_if(s28, w) & (((kind_word(st, s2, w) | all_if(s29, w)) & ((pulled30[w] & CELLSET_6[w]) | (all_if(s7, w) & CELLSET_7[w]))) & (pulled34[w] & CELLSET_6[w])))) | (all_if(s36, w) & (((kind_word(st, s2, w) | all_if(s37, w)) & ((pulled38[w] & CELLSET_8[w]) | (all_if(s7, w) & CELLSET_9[w]))) & (pulled42[w] & CELLSET_8[w])))) | (all_if(s44, w) & (((kind_word(st, s2, w) | all_if(s45, w)) & ((pulled46[w] & CELLSET_10[w]) | (all_if(s7, w) & CELLSET_11[w]))) & (pulled50[w] & CELLSET_10[w])))) | (all_if(s52, w) & (((kind_word(st, s2, w) | all_if(s53, w)) & ((pulled54[w] & CELLSET_12[w]) | (all_if(s7, w) & CELLSET_13[w]))) & (pulled58[w] & CELLSET_12[w])))) | (all_if(s60, w) & (((kind_word(st, s2, w) | all_if(s61, w)) & ((pulled62[w] & CELLSET_14[w]) | (all_if(s7, w) & CELLSET_15[w]))) & (pulled66[w] & CELLSET_14[w])))))
 
 
 # cellset 1:
@@ -1376,44 +1360,60 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         out[w] = 0
-    if define_2(st, a0, 0):
-        add_candidate(out, STEP[0][a0])
-    if define_2(st, a0, 1):
-        add_candidate(out, STEP[1][a0])
-    if define_2(st, a0, 2):
-        add_candidate(out, STEP[2][a0])
-    if define_2(st, a0, 3):
-        add_candidate(out, STEP[3][a0])
-    if define_2(st, a0, 4):
-        add_candidate(out, STEP[4][a0])
-    if define_2(st, a0, 5):
-        add_candidate(out, STEP[5][a0])
-    if define_2(st, a0, 6):
-        add_candidate(out, STEP[6][a0])
-    if define_2(st, a0, 7):
-        add_candidate(out, STEP[7][a0])
+    if (<bint>ATTR_1[0 + 1]):
+        if define_1(st, a0, 0):
+            add_candidate(out, STEP[0][a0])
+    if (<bint>ATTR_1[1 + 1]):
+        if define_1(st, a0, 1):
+            add_candidate(out, STEP[1][a0])
+    if (<bint>ATTR_1[2 + 1]):
+        if define_1(st, a0, 2):
+            add_candidate(out, STEP[2][a0])
+    if (<bint>ATTR_1[3 + 1]):
+        if define_1(st, a0, 3):
+            add_candidate(out, STEP[3][a0])
+    if (<bint>ATTR_1[4 + 1]):
+        if define_1(st, a0, 4):
+            add_candidate(out, STEP[4][a0])
+    if (<bint>ATTR_1[5 + 1]):
+        if define_1(st, a0, 5):
+            add_candidate(out, STEP[5][a0])
+    if (<bint>ATTR_1[6 + 1]):
+        if define_1(st, a0, 6):
+            add_candidate(out, STEP[6][a0])
+    if (<bint>ATTR_1[7 + 1]):
+        if define_1(st, a0, 7):
+            add_candidate(out, STEP[7][a0])
 
 
 cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         out[w] = 0
-    if define_3(st, a0, 0):
-        add_candidate(out, STEP[0][STEP[0][a0]])
-    if define_3(st, a0, 1):
-        add_candidate(out, STEP[1][STEP[1][a0]])
-    if define_3(st, a0, 2):
-        add_candidate(out, STEP[2][STEP[2][a0]])
-    if define_3(st, a0, 3):
-        add_candidate(out, STEP[3][STEP[3][a0]])
-    if define_3(st, a0, 4):
-        add_candidate(out, STEP[4][STEP[4][a0]])
-    if define_3(st, a0, 5):
-        add_candidate(out, STEP[5][STEP[5][a0]])
-    if define_3(st, a0, 6):
-        add_candidate(out, STEP[6][STEP[6][a0]])
-    if define_3(st, a0, 7):
-        add_candidate(out, STEP[7][STEP[7][a0]])
+    if (<bint>ATTR_1[0 + 1]):
+        if define_2(st, a0, 0):
+            add_candidate(out, STEP[0][STEP[0][a0]])
+    if (<bint>ATTR_1[1 + 1]):
+        if define_2(st, a0, 1):
+            add_candidate(out, STEP[1][STEP[1][a0]])
+    if (<bint>ATTR_1[2 + 1]):
+        if define_2(st, a0, 2):
+            add_candidate(out, STEP[2][STEP[2][a0]])
+    if (<bint>ATTR_1[3 + 1]):
+        if define_2(st, a0, 3):
+            add_candidate(out, STEP[3][STEP[3][a0]])
+    if (<bint>ATTR_1[4 + 1]):
+        if define_2(st, a0, 4):
+            add_candidate(out, STEP[4][STEP[4][a0]])
+    if (<bint>ATTR_1[5 + 1]):
+        if define_2(st, a0, 5):
+            add_candidate(out, STEP[5][STEP[5][a0]])
+    if (<bint>ATTR_1[6 + 1]):
+        if define_2(st, a0, 6):
+            add_candidate(out, STEP[6][STEP[6][a0]])
+    if (<bint>ATTR_1[7 + 1]):
+        if define_2(st, a0, 7):
+            add_candidate(out, STEP[7][STEP[7][a0]])
 
 
 cdef int gen_legal(State* st, int* out) noexcept nogil:
@@ -1431,15 +1431,15 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and empty(t) and (any d in directions: may_go(f, d) and t == step(f, d)) and not can_capture
-    if (not define_4(st)):
+    # where owner(f) == mover and empty(t) and (any d in directions: diagonal(d) and (may_go(f, d) and t == step(f, d))) and not can_capture
+    if (not define_3(st)):
         cellset_1(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                cands_0(st, cand1, a0)  # candidates of any d in directions: may_go(f, d) and t == step(f, d)
+                cands_0(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (may_go(f, d) and t == step(f, d))
                 for w1 in range(WORDS):  # t: cell, ascending
                     bits1 = cand1[w1]
                     while bits1 != 0:
@@ -1450,14 +1450,14 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         out[n] = a0 * 64 + a1
                         n += 1
     # action 1: jump(f: cell, t: cell) -> ids 4096..266239
-    # where owner(f) == mover and (any d in directions: jumps(f, d) and t == step(step(f, d), d))
+    # where owner(f) == mover and (any d in directions: diagonal(d) and (jumps(f, d) and t == step(step(f, d), d)))
     cellset_1(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_1(st, cand1, a0)  # candidates of any d in directions: jumps(f, d) and t == step(step(f, d), d)
+            cands_1(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (jumps(f, d) and t == step(step(f, d), d))
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
@@ -1485,15 +1485,15 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and empty(t) and (any d in directions: may_go(f, d) and t == step(f, d)) and not can_capture
-    if (not define_4(st)):
+    # where owner(f) == mover and empty(t) and (any d in directions: diagonal(d) and (may_go(f, d) and t == step(f, d))) and not can_capture
+    if (not define_3(st)):
         cellset_1(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                cands_0(st, cand1, a0)  # candidates of any d in directions: may_go(f, d) and t == step(f, d)
+                cands_0(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (may_go(f, d) and t == step(f, d))
                 for w1 in range(WORDS):  # t: cell, ascending
                     bits1 = cand1[w1]
                     while bits1 != 0:
@@ -1503,14 +1503,14 @@ cdef bint any_legal(State* st) noexcept nogil:
                             continue
                         return True
     # action 1: jump(f: cell, t: cell) -> ids 4096..266239
-    # where owner(f) == mover and (any d in directions: jumps(f, d) and t == step(step(f, d), d))
+    # where owner(f) == mover and (any d in directions: diagonal(d) and (jumps(f, d) and t == step(step(f, d), d)))
     cellset_1(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_1(st, cand1, a0)  # candidates of any d in directions: jumps(f, d) and t == step(step(f, d), d)
+            cands_1(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (jumps(f, d) and t == step(step(f, d), d))
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
@@ -1552,7 +1552,7 @@ cdef void remove_0(State* st, int f0, int f1) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_DIRS):
-        if not (define_1(st, x) and (f0 == STEP[x][STEP[x][f1]])):
+        if not ((<bint>ATTR_1[x + 1]) and (f0 == STEP[x][STEP[x][f1]])):
             continue
         c = STEP[x][f1]
         if c < N_CELLS:
@@ -1569,7 +1569,7 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     counter_set(st, 2, 0, (<long long>(0) if (piece_kind(st.board[a0]) == 0) else <long long>((st.counters[N_PLAYERS][0] + 1))))  # set counter quiet of the game = either(kind_at(f) == man, 0, quiet + 1)
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
     # trigger 1: crown when kind_at(t) == man and far_row(t)
-    if ((piece_kind(st.board[a1]) == 0) and define_5(st, a1)):
+    if ((piece_kind(st.board[a1]) == 0) and define_4(st, a1)):
         put_piece(st, st.current, 1, a1)  # place king of mover at t
 
 
@@ -1580,7 +1580,7 @@ cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     # trigger 0: capture_resets
     counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
     # trigger 1: crown when kind_at(t) == man and far_row(t)
-    if ((piece_kind(st.board[a1]) == 0) and define_5(st, a1)):
+    if ((piece_kind(st.board[a1]) == 0) and define_4(st, a1)):
         put_piece(st, st.current, 1, a1)  # place king of mover at t
 
 
@@ -1607,7 +1607,7 @@ cdef void step_triggers_1(State* st, int a0, int a1) noexcept nogil:
     # trigger 0: capture_resets
     counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
     # trigger 1: crown when kind_at(t) == man and far_row(t)
-    if ((piece_kind(st.board[a1]) == 0) and define_5(st, a1)):
+    if ((piece_kind(st.board[a1]) == 0) and define_4(st, a1)):
         pass
         put_piece(st, st.current, 1, a1)  # place king of mover at t
 
@@ -1630,7 +1630,7 @@ cdef int steps_from_1(State* st, int first, int* out) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_1(st, cand1, a0)  # candidates of any d in directions: jumps(f, d) and t == step(step(f, d), d)
+            cands_1(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (jumps(f, d) and t == step(step(f, d), d))
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
@@ -1655,7 +1655,7 @@ cdef long long count_paths_1(State* origin, int a0, int a1, int depth) noexcept 
     step_1(st, a0, a1)
     if depth >= 16:
         return 1
-    if not (not ((piece_kind(st.board[a1]) == 0) and define_5(st, a1))):  # while not (kind_at(t) == man and far_row(t))
+    if not (not ((piece_kind(st.board[a1]) == 0) and define_4(st, a1))):  # while not (kind_at(t) == man and far_row(t))
         return 1
     n = steps_from_1(st, a1, buf)  # from t
     if n == 0:
@@ -1685,7 +1685,7 @@ cdef int walk_1(State* st, int a0, int a1, long long k, int* record) noexcept no
         step_1(st, a0, a1)
         if depth >= 16:
             return depth
-        if not (not ((piece_kind(st.board[a1]) == 0) and define_5(st, a1))):  # while not (kind_at(t) == man and far_row(t))
+        if not (not ((piece_kind(st.board[a1]) == 0) and define_4(st, a1))):  # while not (kind_at(t) == man and far_row(t))
             return depth
         n = steps_from_1(st, a1, buf)
         if n == 0:
@@ -1801,9 +1801,9 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 # Ranking keys per player (p = a0), higher first unless marked lower-is-better.
 
 
-# key 0: won: count(q in players: q == p and q == last_player and quiet < quiet_limit)
+# key 0: won: either(p == last_player and quiet < quiet_limit, 1, 0)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return quant_1(st, a0)
+    return (<long long>(1) if ((a0 == st.last) and (st.counters[N_PLAYERS][0] < define_0(st))) else <long long>(0))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

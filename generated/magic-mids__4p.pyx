@@ -864,10 +864,16 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
 
 cdef extern from *:
     """
+    /* orthogonal of every dir */
+    static const long long MGC_ATTR_0[9] = {0, 1, 0, 1, 0, 1, 0, 1, 0};
+    /* diagonal of every dir */
+    static const long long MGC_ATTR_1[9] = {0, 0, 1, 0, 1, 0, 1, 0, 1};
     /* pips of every kind */
-    static const long long MGC_ATTR_0[4] = {0, 1, 2, 3};
+    static const long long MGC_ATTR_2[4] = {0, 1, 2, 3};
     """
-    const long long ATTR_0 "MGC_ATTR_0"[4]
+    const long long ATTR_0 "MGC_ATTR_0"[9]
+    const long long ATTR_1 "MGC_ATTR_1"[9]
+    const long long ATTR_2 "MGC_ATTR_2"[4]
 
 
 # ---------------------------------------------------------------------------- definitions
@@ -876,7 +882,7 @@ cdef extern from *:
 
 # define 0: power(cell x) = pips(kind_at(x))
 cdef inline long long define_0(State* st, int a0) noexcept nogil:
-    return (<long long>ATTR_0[piece_kind(st.board[a0]) + 1])
+    return (<long long>ATTR_2[piece_kind(st.board[a0]) + 1])
 
 
 # define 1: shows(cell c) = count(k in range(0, 2): face_value(die(k)) == column(c))

@@ -1108,6 +1108,22 @@ cdef inline long long areas_won_of(State* st, int player) noexcept nogil:
     return total
 
 
+# ---------------------------------------------------------------------------- attributes
+# Named attributes (AttributeIR in midgardc/ir/nodes.py): a fixed value per cell, player,
+# kind, item, face, direction or enumeration value; ATTR_i[x + offset], entry 0 (a cell's:
+# the last) being the default that none reads.
+
+cdef extern from *:
+    """
+    /* orthogonal of every dir */
+    static const long long MGC_ATTR_0[9] = {0, 1, 0, 1, 0, 1, 0, 1, 0};
+    /* diagonal of every dir */
+    static const long long MGC_ATTR_1[9] = {0, 0, 1, 0, 1, 0, 1, 0, 1};
+    """
+    const long long ATTR_0 "MGC_ATTR_0"[9]
+    const long long ATTR_1 "MGC_ATTR_1"[9]
+
+
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 

@@ -8868,13 +8868,19 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
 
 cdef extern from *:
     """
+    /* orthogonal of every dir */
+    static const long long MGC_ATTR_0[9] = {0, 1, 0, 1, 0, 1, 0, 1, 0};
+    /* diagonal of every dir */
+    static const long long MGC_ATTR_1[9] = {0, 0, 1, 0, 1, 0, 1, 0, 1};
     /* counts of every enum:box */
-    static const long long MGC_ATTR_0[14] = {-1, 0, 1, 2, 3, 4, 5, -1, -1, -1, -1, -1, -1, -1};
+    static const long long MGC_ATTR_2[14] = {-1, 0, 1, 2, 3, 4, 5, -1, -1, -1, -1, -1, -1, -1};
     /* upper of every face */
-    static const long long MGC_ATTR_1[7] = {-1, 0, 1, 2, 3, 4, 5};
+    static const long long MGC_ATTR_3[7] = {-1, 0, 1, 2, 3, 4, 5};
     """
-    const long long ATTR_0 "MGC_ATTR_0"[14]
-    const long long ATTR_1 "MGC_ATTR_1"[7]
+    const long long ATTR_0 "MGC_ATTR_0"[9]
+    const long long ATTR_1 "MGC_ATTR_1"[9]
+    const long long ATTR_2 "MGC_ATTR_2"[14]
+    const long long ATTR_3 "MGC_ATTR_3"[7]
 
 
 # ---------------------------------------------------------------------------- definitions
@@ -8928,7 +8934,7 @@ cdef inline bint define_8(State* st) noexcept nogil:
 
 # define 9: points(enum:box b) = either(counts(b) != -1, rolled(counts(b)) * face_value(counts(b)), either(b == three_of_a_kind, either(of_a_kind(3), total, 0), either(b == four_of_a_kind, either(of_a_kind(4), total, 0), either(b == full_house, either(has_full_house, 25, 0), either(b == small_straight, either(has_small_straight, 30, 0), either(b == large_straight, either(has_large_straight, 40, 0), either(b == yahtzee, either(five_of_a_kind, 50, 0), total)))))))
 cdef inline long long define_9(State* st, int a0) noexcept nogil:
-    return (<long long>((rolled_count(st, (<int>ATTR_0[a0 + 1])) * face_value((<int>ATTR_0[a0 + 1])))) if ((<int>ATTR_0[a0 + 1]) != (-1)) else <long long>((<long long>((<long long>(define_0(st)) if define_1(st, 3) else <long long>(0))) if (a0 == 6) else <long long>((<long long>((<long long>(define_0(st)) if define_1(st, 4) else <long long>(0))) if (a0 == 7) else <long long>((<long long>((<long long>(25) if define_6(st) else <long long>(0))) if (a0 == 8) else <long long>((<long long>((<long long>(30) if define_7(st) else <long long>(0))) if (a0 == 9) else <long long>((<long long>((<long long>(40) if define_8(st) else <long long>(0))) if (a0 == 10) else <long long>((<long long>((<long long>(50) if define_2(st) else <long long>(0))) if (a0 == 11) else <long long>(define_0(st)))))))))))))))
+    return (<long long>((rolled_count(st, (<int>ATTR_2[a0 + 1])) * face_value((<int>ATTR_2[a0 + 1])))) if ((<int>ATTR_2[a0 + 1]) != (-1)) else <long long>((<long long>((<long long>(define_0(st)) if define_1(st, 3) else <long long>(0))) if (a0 == 6) else <long long>((<long long>((<long long>(define_0(st)) if define_1(st, 4) else <long long>(0))) if (a0 == 7) else <long long>((<long long>((<long long>(25) if define_6(st) else <long long>(0))) if (a0 == 8) else <long long>((<long long>((<long long>(30) if define_7(st) else <long long>(0))) if (a0 == 9) else <long long>((<long long>((<long long>(40) if define_8(st) else <long long>(0))) if (a0 == 10) else <long long>((<long long>((<long long>(50) if define_2(st) else <long long>(0))) if (a0 == 11) else <long long>(define_0(st)))))))))))))))
 
 
 # define 10: open(enum:box b) = used[mover, b] == 0
@@ -8938,7 +8944,7 @@ cdef inline bint define_10(State* st, int a0) noexcept nogil:
 
 # define 11: may_score(enum:box b) = open(b) and (not joker or (if open(upper(die(0))) then b == upper(die(0)) else counts(b) == -1 or not (any l in enum(13): counts(l) == -1 and open(l))))
 cdef inline bint define_11(State* st, int a0) noexcept nogil:
-    return (define_10(st, a0) and ((not define_5(st)) or (<bint>((a0 == (<int>ATTR_1[die_face(st, 0) + 1]))) if define_10(st, (<int>ATTR_1[die_face(st, 0) + 1])) else <bint>((((<int>ATTR_0[a0 + 1]) == (-1)) or (not quant_6(st)))))))
+    return (define_10(st, a0) and ((not define_5(st)) or (<bint>((a0 == (<int>ATTR_3[die_face(st, 0) + 1]))) if define_10(st, (<int>ATTR_3[die_face(st, 0) + 1])) else <bint>((((<int>ATTR_2[a0 + 1]) == (-1)) or (not quant_6(st)))))))
 
 
 # define 12: upper_total(player p) = sum(b in enum(13): either(counts(b) != -1, scored[p, b], 0))
@@ -9021,7 +9027,7 @@ cdef inline bint quant_5(State* st) noexcept nogil:
 cdef inline bint quant_6(State* st) noexcept nogil:
     cdef int x
     for x in range(13):
-        if (((<int>ATTR_0[x + 1]) == (-1)) and define_10(st, x)):
+        if (((<int>ATTR_2[x + 1]) == (-1)) and define_10(st, x)):
             return True
     return False
 
@@ -9032,7 +9038,7 @@ cdef inline long long quant_7(State* st, int f0) noexcept nogil:
     cdef int x
     cdef long long total = 0
     for x in range(13):
-        total += (<long long>((<long long>element_of(st, f0, 2, element_step(0, <long long>x - 0, 13), 0))) if ((<int>ATTR_0[x + 1]) != (-1)) else <long long>(0))
+        total += (<long long>((<long long>element_of(st, f0, 2, element_step(0, <long long>x - 0, 13), 0))) if ((<int>ATTR_2[x + 1]) != (-1)) else <long long>(0))
     return total
 
 
@@ -9107,7 +9113,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     for a0 in range(13):  # b: enum:box
         if not define_10(st, a0):  # open(b)
             continue
-        if not ((not define_5(st)) or (<bint>((a0 == (<int>ATTR_1[die_face(st, 0) + 1]))) if define_10(st, (<int>ATTR_1[die_face(st, 0) + 1])) else <bint>((((<int>ATTR_0[a0 + 1]) == (-1)) or (not quant_6(st)))))):  # not joker or (if open(upper(die(0))) then b == upper(die(0)) else counts(b) == -1 or not (any l in enum(13): counts(l) == -1 and open(l)))
+        if not ((not define_5(st)) or (<bint>((a0 == (<int>ATTR_3[die_face(st, 0) + 1]))) if define_10(st, (<int>ATTR_3[die_face(st, 0) + 1])) else <bint>((((<int>ATTR_2[a0 + 1]) == (-1)) or (not quant_6(st)))))):  # not joker or (if open(upper(die(0))) then b == upper(die(0)) else counts(b) == -1 or not (any l in enum(13): counts(l) == -1 and open(l)))
             continue
         out[n] = 32 + a0
         n += 1
@@ -9141,7 +9147,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     for a0 in range(13):  # b: enum:box
         if not define_10(st, a0):  # open(b)
             continue
-        if not ((not define_5(st)) or (<bint>((a0 == (<int>ATTR_1[die_face(st, 0) + 1]))) if define_10(st, (<int>ATTR_1[die_face(st, 0) + 1])) else <bint>((((<int>ATTR_0[a0 + 1]) == (-1)) or (not quant_6(st)))))):  # not joker or (if open(upper(die(0))) then b == upper(die(0)) else counts(b) == -1 or not (any l in enum(13): counts(l) == -1 and open(l)))
+        if not ((not define_5(st)) or (<bint>((a0 == (<int>ATTR_3[die_face(st, 0) + 1]))) if define_10(st, (<int>ATTR_3[die_face(st, 0) + 1])) else <bint>((((<int>ATTR_2[a0 + 1]) == (-1)) or (not quant_6(st)))))):  # not joker or (if open(upper(die(0))) then b == upper(die(0)) else counts(b) == -1 or not (any l in enum(13): counts(l) == -1 and open(l)))
             continue
         return True
     return False

@@ -68,7 +68,7 @@ CASES = [
     Case("effect_wrong_type.yaml", 11, 35, "expected a cell here, but this is a player"),
     Case("unknown_counter.yaml", 10, 24, "unknown counter 'pionts'", "did you mean 'points'?"),
     Case("define_order.yaml", 5, 35, "'crowded' is defined further down", "move 'crowded' above this one"),
-    Case("ranking_condition.yaml", 8, 12, "expected a number here, but this is a condition", "count(k in range(1, 1): ...)"),
+    Case("ranking_condition.yaml", 8, 12, "expected a number here, but this is a player"),
     Case("dice_without_chance.yaml", 6, 50, "rolled() reads the dice, but this spec has no 'chance' section", "chance: {dice: 2"),
     Case("face_text_dash.yaml", 9, 5, "face text '-1' may not be empty or contain spaces, commas, '-' or ':'"),
     Case("zone_unknown.yaml", 10, 22, "unknown zone 'piel'", "did you mean 'pile'?"),

@@ -278,6 +278,13 @@ def _graph_node(node) -> tuple[str, "tuple[float, float] | None"]:
 TOPOLOGIES: dict[str, Callable] = {"triangle": _triangle, "square": _square, "graph": _graph, "hex": _hex}
 
 # which keys each topology accepts (besides 'topology' and 'props')
+# The direction sets every board of a topology has (board.direction_sets adds more):
+# name -> its directions, in the board's direction order.
+BUILTIN_DIRECTION_SETS: dict[str, dict[str, tuple[str, ...]]] = {
+    "square": {"orthogonal": ("n", "e", "s", "w"), "diagonal": ("ne", "se", "sw", "nw")},
+    "hex": {},
+}
+
 TOPOLOGY_KEYS = {
     "triangle": {"size", "cell_name", "affixed"},
     "square": {"rows", "cols", "wrap", "neighbourhood", "cell_name"},

@@ -40,6 +40,10 @@ class Names:
     game_row: int = 0  # the counters' row of the game (= the number of players)
     player_props: dict[str, tuple[int, str]] = field(default_factory=dict)  # name -> (index, type)
     has_directions: bool = False
+    # direction sets (board.direction_sets, and a square board's orthogonal and diagonal):
+    # name -> the attributes of dir that say membership: one, or one per player (in seat
+    # order) for a set that differs by player, ranged over as ``any d in forward(p): ...``
+    dir_sets: dict[str, tuple[bool, tuple[int, ...]]] = field(default_factory=dict)
     has_deck: bool = False  # the spec declares decks (deck:)
     has_items: bool = False  # the spec declares kinds of item (deck: or items:)
     # zones (zones:): name -> (index, per-player, ordered)
@@ -101,13 +105,14 @@ class Checker(TypedValues):
 
     def expr(self, node: Ast, scope: dict[str, str], want: Optional[str] = None) -> Expr:
         out = self._expr(node, scope)
+        if (want, out.type) == (INT, BOOL):
+            out = as_number(out)  # a condition counts as 1 or 0 where a number is wanted
         if want is not None:
             out = self.coerce(out, want, _start(node))
         elif out.type == NONE:
             raise self.fail("cannot tell which type 'none' is here; say it where the value is compared or stored", _start(node))
         if want is not None and out.type != want:
-            hint = "a condition is not a number; to count it as 1 or 0, write count(k in range(1, 1): ...)" if (want, out.type) == (INT, BOOL) else ""
-            raise self.fail(f"expected {a_type(want)} here, but this is {a_type(out.type)}", _start(node), hint)
+            raise self.fail(f"expected {a_type(want)} here, but this is {a_type(out.type)}", _start(node))
         return out
 
     # -- the walk ------------------------------------------------------------------
@@ -211,6 +216,9 @@ class Checker(TypedValues):
             return DefineCall(idx, self._args(node, scope, ptypes, "definition"), result)
         if n in self.names.attributes:
             return self.attribute(node, scope)
+        if n in self.names.dir_sets:  # forward(p, d): d is in player p's set
+            (player, d) = self._args(node, scope, (PLAYER, DIR), "direction set")
+            return self.set_member(n, player, d)
         if n in self.names.pools:
             return pool_call(self, node, scope)  # a place off the board (conditions/pools.py)
         if n in self.names.props:
@@ -272,7 +280,36 @@ class Checker(TypedValues):
             out.append(e)
         return Call(n, tuple(out), ZONE_FUNCTIONS[n].result)
 
+    def direction_set(self, node: Ast, scope: dict[str, str], var: str) -> Optional[tuple[Domain, Expr]]:
+        """``orthogonal`` or ``forward(p)`` ranged over: the board's directions, and the
+        condition that the direction ``var`` belongs to the set (None: not a set). Both back
+        ends see only a quantifier over ``directions`` filtered by attributes of dir, so
+        they cannot disagree on what a set holds."""
+        name = getattr(node, "name", None)
+        if name not in self.names.dir_sets or name in scope:
+            return None
+        per_player, attrs = self.names.dir_sets[name]
+        d = Local(var, DIR)
+        if not per_player:
+            if isinstance(node, CallA):
+                raise self.fail(f"the direction set '{name}' is the same for every player: range over it as {name}, without arguments", node.at)
+            return Domain("directions", (), DIR), Call("attr", (Const(attrs[0], INT), d), BOOL)
+        if not isinstance(node, CallA):
+            raise self.fail(f"the direction set '{name}' differs by player: say whose, e.g. {name}(mover)", node.at)
+        (player,) = self._args(node, scope, (PLAYER,), "direction set")
+        return Domain("directions", (), DIR), self.set_member(name, player, d)
+
+    def set_member(self, name: str, player: Expr, d: Expr) -> Expr:
+        """Direction ``d`` is in ``player``'s part of the per-player set ``name``."""
+        member: Optional[Expr] = None
+        for seat, index in enumerate(self.names.dir_sets[name][1]):
+            this = Binary("and", Binary("==", player, Const(seat, PLAYER), BOOL), Call("attr", (Const(index, INT), d), BOOL), BOOL)
+            member = this if member is None else Binary("or", member, this, BOOL)
+        return member
+
     def domain(self, node: Ast, scope: dict[str, str]) -> Domain:
+        if getattr(node, "name", None) in self.names.dir_sets and getattr(node, "name", None) not in scope:
+            raise self.fail(f"a direction set such as '{node.name}' is ranged over by any, all, count, sum, remove.each and for_each, not here", node.at)
         if isinstance(node, Name) and node.name in DOMAINS and node.name not in scope:
             b = DOMAINS[node.name]
             if b.args:
@@ -296,7 +333,10 @@ class Checker(TypedValues):
         raise self.fail(f"expected a collection to range over ({', '.join(DOMAINS)})", node.at, hint)
 
     def _agg(self, node: Agg, scope: dict[str, str]) -> Expr:
-        dom = self.domain(node.domain, scope)
+        subset = self.direction_set(node.domain, scope, node.var)
+        if subset is not None and node.kind in ("min", "max"):
+            raise self.fail(f"'{node.kind}' over a direction set is not supported: range over directions and test the set, e.g. {node.kind}(d in directions: if {node.domain.name}(d) then ... else ...)", node.at)
+        dom = subset[0] if subset is not None else self.domain(node.domain, scope)
         if node.var in self.names.constants or node.var in BUILTINS or node.var in CONSTANTS:
             if node.var in self.names.constants:
                 what = a_type(self.names.constants[node.var][1])
@@ -311,8 +351,12 @@ class Checker(TypedValues):
         inner[node.var] = dom.elem_type
         body_type, result, _, _ = QUANTIFIERS[node.kind]
         body = self._expr(node.body, inner)
+        if (body_type, body.type) == (INT, BOOL):
+            body = as_number(body)  # sum(x in cells: occupied(x)) counts
         if body.type != body_type:
             raise self.fail(f"the body of '{node.kind}' must be {a_type(body_type)}, got {a_type(body.type)}", _start(node.body))
+        if subset is not None:
+            body = _filtered(node.kind, subset[1], body)
         return Quant(node.kind, node.var, dom, body, result)
 
     def _op(self, node: Op, scope: dict[str, str]) -> Expr:
@@ -337,6 +381,9 @@ class Checker(TypedValues):
             if left.type != right.type:
                 raise self.fail(f"'{op}' compares two values of one enumeration (in the order written) or two numbers, not {a_type(left.type)} with {a_type(right.type)}", node.at)
             return Binary(op, left, right, BOOL)
+        if op in _ARITH:  # a condition counts as 1 or 0 in arithmetic
+            left, right = (as_number(a) if a.type == BOOL else a for a in (left, right))
+            args = [left, right]
         if op in _ARITH or op in _ORDER:
             for a, src in zip(args, node.args):
                 if a.type != INT:
@@ -354,9 +401,33 @@ def check_condition(text: str, locate: Callable[[int], Pos], names: Names, scope
     return Checker(names, locate).expr(ast, scope, want)
 
 
+def as_number(cond: Expr) -> Expr:
+    """A condition as a number, 1 when it holds and 0 when not: the one spelling of "1 if
+    ... else 0" (issue 27 item 8). It lowers to either(), which both back ends have."""
+    return Call("either", (cond, Const(1, INT), Const(0, INT)), INT)
+
+
+def _filtered(kind: str, member: Expr, body: Expr) -> Expr:
+    """A quantifier's body over all directions that keeps to the set ``member`` says."""
+    if kind == "all":
+        return Binary("or", Unary("not", member, BOOL), body, BOOL)
+    if kind == "sum":
+        return Call("either", (member, body, Const(0, INT)), INT)
+    return Binary("and", member, body, BOOL)  # any, count
+
+
 def check_domain(text: str, locate: Callable[[int], Pos], names: Names, scope: dict[str, str]) -> Domain:
     ast = parse_condition(text, locate)
     return Checker(names, locate).domain(ast, scope)
 
 
-__all__ = ["Names", "Checker", "check_condition", "check_domain", "BOOL", "INT", "CELL", "PLAYER", "KIND", "DIR"]
+def check_each(text: str, locate: Callable[[int], Pos], names: Names, scope: dict[str, str], var: str) -> tuple[Domain, Optional[Expr]]:
+    """``VAR in COLLECTION`` of an effect (remove.each, for_each): the collection and, for a
+    direction set, the condition that VAR belongs to it (to be and-ed with the effect's where)."""
+    ast = parse_condition(text, locate)
+    checker = Checker(names, locate)
+    subset = checker.direction_set(ast, scope, var)
+    return subset if subset is not None else (checker.domain(ast, scope), None)
+
+
+__all__ = ["Names", "Checker", "check_condition", "check_domain", "check_each", "BOOL", "INT", "CELL", "PLAYER", "KIND", "DIR"]

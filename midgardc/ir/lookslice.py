@@ -102,6 +102,8 @@ class Reads:
         if isinstance(eff, Place):
             extra = [x for x in (eff.height, eff.push) if x is not None]
             reads = self.expr(Binary("and", eff.at, eff.owner, "bool")) | {BOARD, HANDS}
+            if eff.kind_expr is not None:
+                reads |= self.expr(eff.kind_expr)
             if extra:  # (stacks and pushes: a rule of their own; keep it whole)
                 return frozenset({ANY}), frozenset({ANY})
             return frozenset(reads), frozenset({BOARD, HANDS})

@@ -155,6 +155,9 @@ class Place:
     # and ``push`` a direction: an occupied ``at`` first shifts its run one step that way
     height: Optional[Expr] = None
     push: Optional[Expr] = None
+    # a kind worked out when the effect runs (``piece: "promoted(k)"``): then ``kind`` is
+    # -1; a kind of none, or past the last kind, places nothing
+    kind_expr: Optional[Expr] = None
 
 
 @dataclass(frozen=True)
@@ -593,6 +596,8 @@ class GameIR:
     start_effects: tuple[Effect, ...] = ()
     returns: Optional["ReturnsIR"] = None  # returns: a payoff counter instead of ranks
     meta: dict = field(default_factory=dict, compare=False, hash=False)
+    # how moves write a kind parameter (pieces: {queen: {notation: q}}); empty: by name
+    kind_texts: tuple[str, ...] = ()
 
     @property
     def n_players(self) -> int:

@@ -174,7 +174,7 @@ def _value_text(ir: GameIR, param, value: int) -> str:
     if param.type == "player":
         return ir.players[value]
     if param.type == "kind":
-        return ir.kinds[value]
+        return (ir.kind_texts or ir.kinds)[value]
     if param.type == "dir":
         return ir.board.directions[value]
     if param.type == "item":

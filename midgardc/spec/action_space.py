@@ -142,7 +142,7 @@ def _text(node: YNode, what: str) -> tuple[str, Callable[[int], Pos]]:
     return node.value, node.text_pos
 
 
-def lower_action_space(node: Optional[YNode], players: list[str], actions: Any) -> Optional[ActionSpace]:
+def lower_action_space(node: Optional[YNode], players: list[str], actions: Any, kinds: tuple[str, ...] = ()) -> Optional[ActionSpace]:
     """The ``action_space`` section, parsed and checked (see the module's doc); None
     without one."""
     if node is None:
@@ -160,7 +160,7 @@ def lower_action_space(node: Optional[YNode], players: list[str], actions: Any) 
     if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_ACTION_SPACE:
         raise SpecError(f"action_space.size must be a whole number 1..{MAX_ACTION_SPACE}", size_node.pos)
     params = {p.name for a in actions for p in a.params}
-    known = set(players) | {"mover"} | params
+    known = set(players) | set(kinds) | {"mover"} | params  # (names of kinds of piece: their indices)
     lets: list[tuple[str, Ast]] = []
     let_node = node.items.get("let")
     if let_node is not None:
@@ -205,7 +205,8 @@ def action_table(ir: Any, decode: Callable[[Any, int], list[int]]) -> list[list[
         for offset in range(action.size):
             values = decode(action, offset)
             for seat in range(len(ir.players)):
-                env: dict[str, Any] = {p: i for i, p in enumerate(ir.players)}
+                env: dict[str, Any] = {k: i for i, k in enumerate(ir.kinds)}
+                env.update((p, i) for i, p in enumerate(ir.players))
                 env.update((p.name, v) for p, v in zip(action.params, values))
                 env["mover"] = seat
                 for name, let in lets:

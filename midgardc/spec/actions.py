@@ -180,7 +180,7 @@ def _with_hand_checks(where: Expr, effects: tuple[Effect, ...]) -> Expr:
 
     for eff in effects:
         if isinstance(eff, Place):
-            hand = Call("hand", (eff.owner, Const(eff.kind, KIND)), INT)
+            hand = Call("hand", (eff.owner, eff.kind_expr if eff.kind_expr is not None else Const(eff.kind, KIND)), INT)
             need = Binary(">", hand, Const(0, INT), BOOL)
             if eff.height is not None:  # a stack: the hand holds all its pieces
                 need = Binary(">=", hand, eff.height, BOOL)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from ..board.topology import MAX_CELLS, TOPOLOGIES, TOPOLOGY_KEYS
+from ..board.topology import BUILTIN_DIRECTION_SETS, MAX_CELLS, TOPOLOGIES, TOPOLOGY_KEYS
 from ..conditions.check import a_type
 from ..errors import SpecError, did_you_mean
 from ..ir.nodes import BOOL, CELL, DIR, INT, BoardIR
@@ -26,7 +26,7 @@ class LowerBoard:
         topo = self.scalar(topo_node, str, "board.topology")
         if topo not in TOPOLOGIES:
             raise SpecError(f"unknown board topology '{topo}' (known: {', '.join(TOPOLOGIES)})", topo_node.pos, did_you_mean(topo, TOPOLOGIES))
-        allowed = TOPOLOGY_KEYS[topo] | {"topology", "props"}
+        allowed = TOPOLOGY_KEYS[topo] | {"topology", "props"} | ({"direction_sets"} if topo in BUILTIN_DIRECTION_SETS else set())
         for key in node.items:
             if key not in allowed:
                 raise SpecError(f"unknown key '{key}' for a {topo} board", node.key_pos[key], did_you_mean(key, allowed) or f"allowed keys: {', '.join(sorted(allowed))}")
@@ -55,6 +55,8 @@ class LowerBoard:
                 raise SpecError(f"direction '{dname}' clashes with a player or piece name", node.pos)
             self.names.constants[dname] = (d, DIR)
         self.names.has_directions = bool(raw.directions)
+        self.board_topology = topo
+        self.direction_sets_node = node.items.get("direction_sets")  # lowered with the attributes
         # cell names written like names are literals in conditions (values of every type)
         self.names.n_cells = len(raw.names)
         self.names.cells = {c: i for i, c in enumerate(raw.names) if re.match(r"[A-Za-z_][A-Za-z0-9_]*\Z", c)}
@@ -70,6 +72,56 @@ class LowerBoard:
             props=props,
         )
         return board
+
+    def lower_direction_sets(self) -> list[tuple[str, str, tuple[int, ...], int]]:
+        """The board's direction sets: the topology's own (orthogonal, diagonal on a square
+        grid) and ``board.direction_sets`` (name: [directions], or name: {player:
+        [directions]} for a set that differs by player, such as the directions forward).
+        Each becomes attributes of dir (one per player for a per-player set), so a set
+        reads as ``orthogonal(d)`` and ranges as ``any d in orthogonal: ...`` with no new
+        machinery in either back end. Returns (attribute name, set name, the directions'
+        indexes, seat or -1)."""
+        dirs = list(self.board.directions)
+        out = [(name, name, tuple(dirs.index(d) for d in members), -1)
+               for name, members in BUILTIN_DIRECTION_SETS.get(getattr(self, "board_topology", ""), {}).items()]
+        node = getattr(self, "direction_sets_node", None)
+        if node is None:
+            return out
+        example = "direction_sets: {forward: {white: [n], black: [s]}, rider: [n, s]}"
+        if not isinstance(node, YMap):
+            raise SpecError(f"board.direction_sets maps a set's name to its directions, e.g. {example}", node.pos)
+
+        def members(lnode: YNode, what: str) -> tuple[int, ...]:
+            if not isinstance(lnode, YList) or not lnode.items:
+                raise SpecError(f"{what} is a list of the board's directions, e.g. [n, e, s, w]", lnode.pos)
+            got = []
+            for item in lnode.items:
+                d = self.scalar(item, str, "a direction")
+                if d not in dirs:
+                    raise SpecError(f"'{d}' is not a direction of this board ({', '.join(dirs)})", item.pos, did_you_mean(d, dirs))
+                if dirs.index(d) in got:
+                    raise SpecError(f"direction '{d}' is listed twice in {what}", item.pos)
+                got.append(dirs.index(d))
+            return tuple(sorted(got))
+
+        for name, body in node.items.items():
+            pos = node.key_pos[name]
+            self.ident(name, pos, "direction set name")
+            if any(name == o[1] for o in out):
+                raise SpecError(f"'{name}' is already a direction set of this board", pos)
+            if any(name in t for t in (self.names.props, self.names.counters, self.names.game_counters, self.names.constants, self.names.player_props, self.names.arrays)):
+                raise SpecError(f"'{name}' is already a name in this spec", pos)
+            if isinstance(body, YMap):
+                for pname in body.items:
+                    if pname not in self.players:
+                        raise SpecError(f"'{pname}' is not a player", body.key_pos[pname], did_you_mean(pname, self.players))
+                for seat, pname in enumerate(self.players):
+                    if pname not in body.items:
+                        raise SpecError(f"direction set '{name}' differs by player: give every player's directions ({pname}'s are missing)", body.pos)
+                    out.append((f"{name}.{pname}", name, members(body.items[pname], f"direction set '{name}' of {pname}"), seat))
+            else:
+                out.append((name, name, members(body, f"direction set '{name}'"), -1))
+        return out
 
     def cell(self, node: YNode) -> int:
         name = self.scalar(node, str, "a cell name") if not isinstance(getattr(node, "value", None), int) else str(node.value)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
-from ..conditions.check import check_domain
+from ..conditions.check import check_domain, check_each
 from ..errors import SpecError, did_you_mean
 from ..ir.nodes import (
     BOOL,
+    KIND,
     CELL,
     DIR,
     INT,
@@ -19,9 +20,11 @@ from ..ir.nodes import (
     Draw,
     Action,
     AssessRegions,
+    Binary,
     Call,
     Const,
     Effect,
+    Expr,
     Place,
     MovePiece,
     FlipFlanked,
@@ -64,6 +67,20 @@ class LowerEffects:
             raise SpecError(f"unknown piece kind '{k}'", node.pos, did_you_mean(k, self.kinds))
         return self.kinds.index(k)
 
+    def kind_value(self, node: YNode, scope: dict[str, str]) -> tuple[int, Optional[Expr]]:
+        """A piece kind given by name (its index, no expression) or by any condition of
+        type kind, e.g. a kind parameter or an attribute's value (-1 and the expression):
+        one action can then place whichever kind its parameter names."""
+        text = self.scalar(node, str, "a piece kind")
+        if text in self.kinds:
+            return self.kinds.index(text), None
+        if re.fullmatch(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*", text) and not any(text.strip() in names for names in (scope, self.names.game_counters, self.names.defines, self.names.constants)):
+            raise SpecError(f"unknown piece kind '{text}'", node.pos, did_you_mean(text, self.kinds))
+        expr = self.condition(node, scope, KIND)
+        if isinstance(expr, Const):
+            return expr.value, None
+        return -1, expr
+
     def eff_place(self, body: YMap, scope: dict[str, str]) -> Effect:
         pooled = pool_effect(self, body, scope, "place")  # from a pool (spec/pools.py)
         if pooled is not None:
@@ -76,7 +93,8 @@ class LowerEffects:
             if not self.names.has_directions:
                 raise SpecError("place.push needs a board with directions (a square or hex grid)", body["push"].pos)
             push = self.condition(body["push"], scope, DIR)
-        return Place(self.kind(body["piece"]), self.condition(body["at"], scope, CELL), owner, height, push)
+        kind, kind_expr = self.kind_value(body["piece"], scope)
+        return Place(kind, self.condition(body["at"], scope, CELL), owner, height, push, kind_expr)
 
     def eff_assess(self, body: YMap, scope: dict[str, str]) -> Effect:
         member = self.predicate(body["cells"], "assess_regions.cells")
@@ -137,7 +155,7 @@ class LowerEffects:
 
     def eff_remove(self, body: YMap, scope: dict[str, str]) -> Effect:
         inner = dict(scope)
-        each, var = None, ""
+        each, var, member = None, "", None
         if "each" in body:
             enode = body["each"]
             text = self.scalar(enode, str, "remove.each")
@@ -148,9 +166,10 @@ class LowerEffects:
             if var in scope or var in self.names.constants:
                 raise SpecError(f"'{var}' is already a name here; pick another variable for remove.each", enode.pos)
             offset = m.start(2)
-            each = check_domain(m.group(2), lambda off: enode.text_pos(offset + off), self.names, scope)
+            each, member = check_each(m.group(2), lambda off: enode.text_pos(offset + off), self.names, scope, var)
             inner[var] = each.elem_type
         where = self.condition(body["where"], inner) if "where" in body else None
+        where = _and(member, where)
         to = "hand"
         if "to" in body:
             to = self.scalar(body["to"], str, "remove.to")
@@ -234,6 +253,13 @@ def _eff_if(self: LowerEffects, body: YMap, scope: dict[str, str]) -> Effect:
     return IfEffect(when, then, other)
 
 
+def _and(member, where):
+    """An effect's ``where`` over a direction set: the membership test first."""
+    if member is None:
+        return where
+    return member if where is None else Binary("and", member, where, BOOL)
+
+
 def _eff_for_each(self: LowerEffects, body: YMap, scope: dict[str, str]) -> Effect:
     enode = body["each"]
     text = self.scalar(enode, str, "for_each.each")
@@ -244,8 +270,8 @@ def _eff_for_each(self: LowerEffects, body: YMap, scope: dict[str, str]) -> Effe
     if var in scope or var in self.names.constants:
         raise SpecError(f"'{var}' is already a name here; pick another variable for for_each.each", enode.pos)
     offset = m.start(2)
-    each = check_domain(m.group(2), lambda off: enode.text_pos(offset + off), self.names, scope)
+    each, member = check_each(m.group(2), lambda off: enode.text_pos(offset + off), self.names, scope, var)
     inner = dict(scope)
     inner[var] = each.elem_type
-    where = self.condition(body["where"], inner, BOOL) if "where" in body else None
+    where = _and(member, self.condition(body["where"], inner, BOOL) if "where" in body else None)
     return ForEach(each, var, where, self.lower_effects(body["effects"], inner, "for_each"))

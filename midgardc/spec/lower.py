@@ -90,6 +90,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.counts = counts  # (supported player counts, the default) from player_counts
         self.names = Names()
         self.kinds: list[str] = []
+        self.kind_texts: dict[str, str] = {}  # pieces' notation (how moves write a kind)
         self.players: list[str] = []
         self.unseated: set[str] = set()  # players declared but not seated at this count
         self.defines: list[Define] = []
@@ -220,7 +221,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         actions = self.lower_actions(top.items["actions"])
         self.action_params = {a.name: tuple(p.name for p in a.params) for a in actions}  # render.labels may name them
         self.action_names = [a.name for a in actions]  # (render.labels may name moves)
-        action_space = lower_action_space(top.get("action_space"), self.players, actions)
+        action_space = lower_action_space(top.get("action_space"), self.players, actions, tuple(self.kinds))
         if chance is not None:
             chance = self.place_chance(chance, actions, top.items["chance"])
         triggers = self.lower_triggers(top.get("triggers"), actions)
@@ -239,6 +240,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             variant=self.variant,
             players=tuple(self.players),
             kinds=tuple(self.kinds),
+            kind_texts=tuple(self.kind_texts.get(k, k) for k in self.kinds) if self.kind_texts else (),
             hand_init=hand_init,
             counters=tuple(counters),
             counter_init=counter_init,
@@ -469,6 +471,11 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             elif hand is not None:
                 hands = [self.scalar(hand, int, "a hand size", 0, MAX_HAND)] * len(self.players)
             per_kind.append(hands)
+            if "notation" in body:  # how a move writes this kind (a kind parameter's text)
+                text = self.scalar(body["notation"], str, "a piece's notation")
+                if not text or any(ch.isspace() or ch == "," for ch in text) or text in self.kind_texts.values():
+                    raise SpecError(f"piece '{kind}': notation {text!r} must be non-empty, without spaces or commas, and not another kind's", body["notation"].pos)
+                self.kind_texts[kind] = text
         return tuple(tuple(per_kind[k][p] for k in range(len(self.kinds))) for p in range(len(self.players)))
 
     def lower_counters(self, node: Optional[YNode]) -> tuple[list[str], tuple[tuple[int, ...], ...], tuple[str, ...], tuple[str, ...]]:
@@ -556,6 +563,8 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             self.ident(name, kpos, "definition name")
             if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.game_counters or name in self.names.constants or name in self.names.player_props or name in self.names.pools:
                 raise SpecError(f"'{name}' is already defined", kpos)
+            if name in self.names.dir_sets:
+                raise SpecError(f"'{name}' is already a direction set of this board", kpos)
             scope: dict[str, str] = {}
             ptuple = []
             for typ, pname, off, typ_off in params:

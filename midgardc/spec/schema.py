@@ -30,7 +30,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "start": ({"effects"}, {"effects"}),
     "returns": ({"counter", "min", "max"}, {"counter", "min", "max"}),
     "game": ({"name", "title", "players", "max_plies", "horizon", "remembers", "author", "source", "description"}, {"name", "players"}),
-    "piece": ({"hand", "description"}, set()),
+    "piece": ({"hand", "description", "notation"}, set()),
     "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue"}, set()),
     # a compound move's step (spec/compound.py)
     "continue": ({"from", "while", "notation", "limit", "ways"}, {"from"}),

@@ -272,15 +272,26 @@ class LowerAttributes:
     def lower_attributes(self, node: Optional[YNode]) -> tuple:
         from ..ir.values import AttributeIR
 
+        out = []
+        for attr_name, set_name, members, seat in self.lower_direction_sets():
+            table = [0] * (len(self.board.directions) + 1)  # dir values are offset by one (none)
+            for d in members:
+                table[d + 1] = 1
+            per_player, indexes = self.names.dir_sets.get(set_name, (seat >= 0, ()))
+            self.names.dir_sets[set_name] = (per_player, (*indexes, len(out)))
+            if seat < 0:
+                self.names.attributes[attr_name] = (len(out), DIR, BOOL)  # orthogonal(d) tests it
+            out.append(AttributeIR(attr_name, DIR, BOOL, tuple(table), 1))
         if node is None:
-            return ()
+            return tuple(out)
         if not isinstance(node, YMap):
             raise SpecError("'attributes' maps an attribute's name to {of, type, values}, e.g. suit: {of: item, type: suit, values: {ace_h: hearts}}", node.pos)
-        out = []
         for aname, body in node.items.items():
             apos = node.key_pos[aname]
             self.ident(aname, apos, "attribute name")
             taken = (self.names.props, self.names.counters, self.names.game_counters, self.names.constants, self.names.player_props, self.names.arrays, self.names.attributes)
+            if aname in self.names.dir_sets:
+                raise SpecError(f"'{aname}' is already a direction set of this board", apos)
             if any(aname in t for t in taken):
                 raise SpecError(f"'{aname}' is already a name in this spec", apos)
             body = self.keys(body, "attribute", f"attribute '{aname}'")

@@ -103,6 +103,17 @@ class Effects:
         out = []
         ir = self.ir
         for k, eff in enumerate(effects):
+            if isinstance(eff, Place) and eff.kind_expr is not None:
+                # a kind worked out as the move runs: none (or no such kind) places nothing
+                owner, at, kind = self.expr(eff.owner, scope).text, self.expr(eff.at, scope).text, self.expr(eff.kind_expr, scope).text
+                height = self.expr(eff.height, scope).text if eff.height is not None else "1"
+                push = self.expr(eff.push, scope).text if eff.push is not None else "-1"
+                put = f"put_stack(st, {owner}, {kind}, {at}, {height}, {push})" if eff.height is not None or eff.push is not None else f"put_piece(st, {owner}, {kind}, {at})"
+                out.append({
+                    "comment": comment_text(f"place {unparse(eff.kind_expr, ir)} of {unparse(eff.owner, ir)} at {unparse(eff.at, ir)}"),
+                    "code": f"if 0 <= ({kind}) < {len(ir.kinds)}: {put}",
+                })
+                continue
             if k == 0 and isinstance(eff, Place) and eff.height is None and eff.push is None and isinstance(eff.at, Local) and eff.at.name in empty:
                 owner, at = self.expr(eff.owner, scope).text, self.expr(eff.at, scope).text
                 known = (eff.owner, eff.kind) in in_hand

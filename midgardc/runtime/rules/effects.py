@@ -104,7 +104,10 @@ class Effects:
     def _place(self, eff: Place, env: dict) -> None:
         owner, at = self._fn(eff.owner)(self, env), self._fn(eff.at)(self, env)
         height = self._fn(eff.height)(self, env) if eff.height is not None else 1
-        if owner < 0 or at >= self.prog.n or height < 1 or height > MAX_HEIGHT or self.hands[owner][eff.kind] < height:
+        kind = eff.kind if eff.kind_expr is None else self._fn(eff.kind_expr)(self, env)
+        if not 0 <= kind < len(self.prog.ir.kinds):
+            return  # (a kind of none places nothing)
+        if owner < 0 or at >= self.prog.n or height < 1 or height > MAX_HEIGHT or self.hands[owner][kind] < height:
             return
         if eff.push is not None and self.board[at] > 0:
             # push: the run of pieces from 'at' moves one step in the direction (with
@@ -118,7 +121,7 @@ class Effects:
             for i in range(len(run) - 1, 0, -1):  # from the empty end back to 'at'
                 self._set(run[i], self.board[run[i - 1]])
                 self.heights[run[i]] = self.heights[run[i - 1]]
-        self._put(owner, eff.kind, at, height)
+        self._put(owner, kind, at, height)
 
     def _move(self, eff: MovePiece, env: dict) -> None:
         n = self.prog.n
