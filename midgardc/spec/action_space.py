@@ -167,6 +167,8 @@ def lower_action_space(node: Optional[YNode], players: list[str], actions: Any, 
         if not isinstance(let_node, YMap):
             raise SpecError("action_space.let maps names to expressions", let_node.pos)
         for name, body in let_node.items.items():
+            if name in known:  # (a let named like a kind of piece would hide the kind in every id)
+                raise SpecError(f"action_space.let: '{name}' is already a name here (a player, kind of piece, parameter or earlier let); choose another", let_node.key_pos[name])
             text, locate = _text(body, f"action_space.let.{name}")
             expr = parse_condition(text, locate)
             _check(expr, known, locate)
