@@ -138,7 +138,7 @@ LONGEST_SEEN = {
     "classics/breakthrough.yaml": 110,
     "classics/chess.yaml": 807,  # random, 2,000 games
     "classics/connect-four.yaml": 42,  # a full board (default limit 1000)
-    "classics/draughts.yaml": 324,  # mcts:100; random and greedy 277
+    "classics/draughts.yaml": 295,  # mcts:100; random and greedy 277 (2026-11-27, after the WCDF 40-move rule)
     "classics/go.yaml": 501,  # greedy (110 games); random 469 in 2,000
     "classics/hex.yaml": 169,
     "classics/kalah.yaml": 81,
