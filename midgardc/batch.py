@@ -28,8 +28,8 @@ game: the move, the dice (the game's own chance stream), the result, a new game 
 ended (auto-reset: the observation is then the new game's first), the tensor and the
 mask. ``step_random()`` draws a uniformly random legal action per game in C (benchmarks,
 random opponents); ``sample(probs)`` draws each game's action from a policy's
-``[n, actions]`` weights restricted to the legal ones, in C, and steps (so a wide mask,
-chess's 4,672, costs no numpy pass per step). A declared action space reaches C as one
+``[n, actions]`` weights restricted to the legal ones, in C, and steps (so a wide mask
+(thousands of actions) costs no numpy pass per step). A declared action space reaches C as one
 table (action id per seat and move id), so the ids cost nothing per step either. Slot i's k-th game is seeded ``derive_seed(derive_seed(seed, i), k)``
 and starts as ``game.new_state(that seed)`` does, so any slot can be replayed through the
 State API (``tests/test_batch.py`` does).

@@ -97,7 +97,7 @@ class PresentIR:
     # a figure per seat and kind where the spec gives one per player ({mark: {x: cross,
     # o: ring}}): () or, per seat, per kind ("" : the kind's figure above)
     seat_figures: tuple[tuple[str, ...], ...] = ()
-    move_plies: int = 1  # plies the rulebook counts as one move (render.move_plies; chess: 2)
+    move_plies: int = 1  # plies the rulebook counts as one move (render.move_plies; 2: one of each side)
 
     def label(self, name: str) -> str:
         for k, v in self.labels:

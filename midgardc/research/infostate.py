@@ -2,8 +2,8 @@
 
 An information state must tell apart every two histories the player could tell apart; the
 observation tensor (``midgardc.research.tensor``) is only what the player sees *now*, so
-handing it out as the information state would alias states (Leduc: 936 information states,
-576 observation tensors) and silently break CFR-style learners. A spec says what its
+handing it out as the information state would alias states (a poker spec of the project's had
+936 information states but 576 observation tensors) and silently break CFR-style learners. A spec says what its
 players remember with ``game.remembers`` (docs/spec-language.md#game); without it there is
 no information-state tensor and asking for one is an error (``NoInformationState``).
 

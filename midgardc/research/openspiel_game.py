@@ -3,8 +3,8 @@
 One game type is registered, ``python_midgardc``, whose parameters name the spec, variant,
 player count, back end and seed, so ``pyspiel.load_game`` and OpenSpiel's serialization
 rebuild the same game from its string. A player's action ids are the spec's declared
-``action_space`` (``midgardc.research.actions``: Connect Four's 7 columns, chess's 4,672
-AlphaZero moves in OpenSpiel's numbering), else the engine's move ids; a chance node's are
+``action_space`` (``midgardc.research.actions``: a numbering the spec declares, e.g. one
+id per board column, or OpenSpiel's numbering of a native game), else the engine's move ids; a chance node's are
 the roll outcomes. A roll is an OpenSpiel
 chance node with the roll's exact outcome probabilities.
 

@@ -15,9 +15,9 @@ a game stopped by the spec's ply limit is truncated. Dice and the other seats' m
 inside ``reset``/``step``; ``reset(seed=...)`` seeds the game, its dice and the bots.
 The observation ``Box``'s bounds are finite (``tensor.bounds``). Importing this module
 registers every spec of the repository's ``specs/`` as ``midgardc/<file stem>``
-(``gymnasium.make("midgardc/connect-four", opponent="greedy")``); ``register`` adds others.
+(``gymnasium.make("midgardc/<stem>", opponent="greedy")``); ``register`` adds others.
 Gymnasium (1.x) has no plug-in entry points: ``gymnasium.make("midgardc.gymnasium:
-midgardc/connect-four")`` imports the module first.
+midgardc/<stem>")`` imports the module first.
 """
 
 from __future__ import annotations

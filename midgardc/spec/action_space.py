@@ -1,9 +1,10 @@
 """action_space: a spec's own numbering of its moves, for learning tools.
 
 The engines number a move by its action and parameter values (``GameIR.n_action_moves``
-ids: Connect Four's 42 landing cells, chess's 5 x 64 x 64 from-to pairs). Learning code
-and other frameworks number actions their own way (Connect Four's 7 columns, chess's
-8 x 8 x 73 AlphaZero planes), so a spec may declare that numbering::
+ids: a drop action has one id per cell, a from-to action one per pair of cells). Learning
+code and other frameworks number actions their own way (one id per column of the board,
+or planes of move directions and distances per square), so a spec may declare that
+numbering (the specs under specs/classics/ have examples)::
 
     action_space:
       size: 7

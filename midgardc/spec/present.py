@@ -59,7 +59,7 @@ def lower_present(lw: "Lowering", body: YMap, areas: tuple) -> PresentIR:
         if name not in lw.kinds:
             raise SpecError(f"render.neutral: unknown piece '{name}'", pos, did_you_mean(name, list(lw.kinds)))
         neutral.append(lw.kinds.index(name))
-    # render.move_plies: how many plies the rulebook counts as one move (chess: 2)
+    # render.move_plies: how many plies the rulebook counts as one move (2: a move of each side)
     move_plies = lw.scalar(body["move_plies"], int, "render.move_plies", 1, 64) if "move_plies" in body else 1
     look = _board_look(lw, body["board"]) if "board" in body else {}
     figures, seat_figures = _figures(lw, body["figures"]) if "figures" in body else ((), ())
