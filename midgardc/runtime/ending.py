@@ -30,7 +30,7 @@ PLY_LIMIT = "the ply limit"  # the reason of a game stopped by game.max_plies (n
 _PROGRAMS: dict[int, tuple[GameIR, Any]] = {}  # id(ir) -> (ir kept alive, its Program)
 
 
-def _program(ir: GameIR) -> Any:
+def program_of(ir: GameIR) -> Any:
     """The interpreter's expressions of ``ir``, made once per IR (by identity: an IR's
     hash walks the whole tree)."""
     from .rules.expressions import Program
@@ -41,10 +41,11 @@ def _program(ir: GameIR) -> Any:
     return hit[1]
 
 
-def _interpreter_core(state: "State") -> Any:
+def interpreter_core(state: "State") -> Any:
     """The state's fields on an interpreter Core (the state's own for the interpreter),
     for the interpreter's expressions; no position history (a reason cannot ask
-    ``times_seen()``: name that end last, by ``true``)."""
+    ``times_seen()``: name that end last, by ``true``). The pictures read
+    presentation expressions through it too (``render/svg/seen.py``)."""
     from .interpreter import OFFBOARD, Core
 
     core = state.core
@@ -53,7 +54,7 @@ def _interpreter_core(state: "State") -> Any:
     ir = state.game.ir
     n = ir.board.n_cells
     m = Core.__new__(Core)
-    m.prog = _program(ir)
+    m.prog = program_of(ir)
     m.board = list(core.board)[:n] + [OFFBOARD]
     m.heights = list(core.heights)[:n] + [0]
     m.hands = [list(h) for h in core.hands]
@@ -78,7 +79,7 @@ def end_reason(state: "State") -> Optional[str]:
         return PLY_LIMIT
     if not ir.end.reasons:
         return None
-    core = _interpreter_core(state)
+    core = interpreter_core(state)
     prog = core.prog
     for name, cond in ir.end.reasons:
         if prog.fn(cond)(core, {}):

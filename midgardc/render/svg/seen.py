@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ...ir.nodes import Call, Const, DefineCall, Expr, GameIR
 from ...ir.present import PresentIR
+from ...runtime.ending import interpreter_core, program_of
 from ...runtime.observe import SEES, by_identity, counter_visibility
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -24,38 +25,6 @@ SPECTATOR = -1  # a viewer who is no seat: sees what is public
 
 def present_of(ir: GameIR) -> PresentIR:
     return ir.render.present or PresentIR()
-
-
-@by_identity
-def _program(ir: GameIR) -> Any:
-    from ...runtime.rules.expressions import Program
-
-    return Program(ir)
-
-
-def _mirror(state: "State") -> Any:
-    """The state's fields on an interpreter Core, for the interpreter's expressions."""
-    from ...runtime.interpreter import OFFBOARD, Core
-
-    core = state.core
-    if isinstance(core, Core):
-        return core
-    ir = state.game.ir
-    n = ir.board.n_cells
-    m = Core.__new__(Core)
-    m.prog = _program(ir)
-    m.board = list(core.board)[:n] + [OFFBOARD]
-    m.heights = list(core.heights)[:n] + [0]
-    m.hands = [list(h) for h in core.hands]
-    m.counters = [list(c) for c in core.counters]
-    m.zones = [list(z) if not isinstance(z, dict) else z for z in core.zones] if ir.zones is not None else []
-    m.current, m.last, m.ply = core.current, core.last, core.ply
-    m.roll = list(core.roll)
-    m.terminal, m.passes, m.ply_limited, m.chance = core.terminal, core.passes, core.ply_limited, core.chance
-    m.deck, m.drawn = core.deck, list(core.drawn)
-    m.up, m.discards = [list(u) for u in core.up], [list(d) for d in core.discards]
-    m._legal, m.again, m.rng = None, 0, None
-    return m
 
 
 @dataclass
@@ -83,8 +52,8 @@ class Seen:
 
     def value(self, expr: Expr, **env: int) -> int:
         if not hasattr(self, "_core"):
-            self._core = _mirror(self.state)
-        return int(_program(self.ir).fn(expr)(self._core, env))
+            self._core = interpreter_core(self.state)
+        return int(program_of(self.ir).fn(expr)(self._core, env))
 
 
 def seen(state: "State", viewer: Optional[int]) -> Seen:
