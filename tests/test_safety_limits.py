@@ -302,5 +302,8 @@ def test_the_svg_picture_of_a_stopped_game_says_it_has_no_result():
     while not state.is_terminal():
         state.apply_unchecked(state.legal_move_ids()[0])
     svg = render_svg(state)
-    assert "game over after 3 moves: stopped at the ply limit (no result)" in svg
+    import xml.etree.ElementTree as ET
+
+    status = next(e for e in ET.fromstring(svg).iter() if e.get("class") == "status")
+    assert " ".join(t.strip() for t in status.itertext()) == "game over: stopped at the ply limit after 3 moves (no result)"  # (in lines)
     assert "draw" not in svg and " wins" not in svg

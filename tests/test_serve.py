@@ -347,15 +347,17 @@ def test_the_page_lists_the_pieces_in_hand_unless_render_hand_is_false() -> None
 
 def test_result_words_show_a_shared_first_place() -> None:
     """A shared first place is said as one (Vikings' two-player game can end shared); here
-    the words come straight from a finished session's result."""
+    the words come straight from a finished session's result, with how it ended."""
     from midgardc.matches.results import result_words
+    from midgardc.runtime.ending import ending
 
     session = _session(TTT, "human,random", seed=0)
     _play_client(session, token="t0")
     payload = seat_payload(session, 0)
     result = session.result()
-    names = [f"{session.game.ir.players[s]} ({session.labels[s]})" for s in result.leaders]
-    assert payload["result"]["text"] == result_words(result.outcome, names)
+    names = [f"{name} ({session.labels[s]})" for s, name in enumerate(session.game.ir.players)]
+    assert payload["result"]["text"] == ending(session.state, names)["text"]
+    assert payload["result"]["text"].startswith(result_words(result.outcome, [names[s] for s in result.leaders]))
     assert payload["result"]["outcome"] == result.outcome
     assert result_words("shared", ["a (human)", "b (random)"]) == "a (human) and b (random) share first place"
 

@@ -191,7 +191,7 @@ def test_midgard_by_clicks(browser) -> None:
         moves = play_by_clicks(browser, served.url(0), random.Random(1))
         assert session.state.is_terminal() and moves >= 10
         assert browser.find_element(By.ID, "result").is_displayed()
-        assert browser.find_element(By.ID, "result").text == f"{result_payload(session)['text']} ({session.state.ply()} moves)"
+        assert browser.find_element(By.ID, "result-text").text == result_payload(session)["headline"]
         assert len(browser.find_elements(By.CSS_SELECTOR, "#history li")) == len(session.state.history)
         assert _severe(browser) == []
     finally:
@@ -215,8 +215,8 @@ def test_meridian_by_clicks_sends_only_the_seats_view(browser) -> None:
         assert len(backs) == 2 and all(b.endswith(" hidden") for b in backs), backs
         moves += play_by_clicks(browser, served.url(0), rng)  # (the page is loaded again)
         assert session.state.is_terminal() and moves >= 10
-        text = browser.find_element(By.ID, "result").text
-        assert text.startswith(result_payload(session)["text"]) and ("wins" in text or "share first place" in text or "draw" in text)
+        text = browser.find_element(By.ID, "result-text").text
+        assert text.startswith(result_payload(session)["headline"]) and ("wins" in text or "share first place" in text or "draw" in text)
         _check_private(served, 0)
         assert _severe(browser) == []
     finally:

@@ -20,6 +20,9 @@ from .nodes import Expr
 # figures, flat discs plain, ringed or crowned, round stones, meeples, crosses and rings
 FIGURES = ("cross-crown", "crown", "tower", "mitre", "horse", "pawn", "ringed-disc", "crowned-disc", "stone", "disc", "meeple", "cross", "ring")
 BOARD_STYLES = ("cells", "checkered", "lines")
+# how a highlighted cell is marked: a ring (in the player's colour with ``of: player``), or
+# an alert, a red glow under the piece for a threat the rules name (a king in check)
+HIGHLIGHT_STYLES = ("ring", "alert")
 
 
 @dataclass(frozen=True)
@@ -61,11 +64,13 @@ class TrackIR:
 
 @dataclass(frozen=True)
 class HighlightIR:
-    """Cells marked by a condition in c (and, ``per_player``, in p: marked in p's colour)."""
+    """Cells marked by a condition in c (and, ``per_player``, in p: marked in p's colour),
+    as a ring or, ``style`` "alert", a red glow (HIGHLIGHT_STYLES)."""
 
     label: str
     when: Expr
     per_player: bool = False
+    style: str = "ring"
 
 
 @dataclass(frozen=True)

@@ -178,11 +178,15 @@ def ending_sentence(end: dict, winners: Sequence[str]) -> str:
         head = ", ".join(winners[:-1]) + " and " + winners[-1] + f" share first place{by} in {length}"
     else:
         head = f"draw{by} in {length}"
-    tb = end["tie_break"]
-    if tb is not None:
-        level = "-".join(str(v) for v in (tb["leader"][0], tb["runner_up"][0]))
-        head += f"; {level} tie broken by {tb['label']} ({tb['leader'][-1]}-{tb['runner_up'][-1]})"
+    if end["tie_break"] is not None:
+        head += "; " + tie_break_words(end["tie_break"])
     return head
+
+
+def tie_break_words(tb: dict) -> str:
+    """"73-73 tie broken by tokens (9-7)": the first key's level values, then the deciding
+    key's (``ending``'s ``tie_break``)."""
+    return f"{tb['leader'][0]}-{tb['runner_up'][0]} tie broken by {tb['label']} ({tb['leader'][-1]}-{tb['runner_up'][-1]})"
 
 
 def ranks_line(end: dict) -> str:

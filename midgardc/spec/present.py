@@ -16,6 +16,7 @@
       highlight:                           # cells marked while a condition holds
         - {label: destroyed, when: "ruined(c)"}
         - {label: marker, when: "marker(p) == num(c)", of: player}
+        - {label: check, when: "king_at(c) and attacked(c)", style: alert}   # a red glow
       hand: false                          # the pieces in hand are not listed (places show them)
       neutral: [pawn]                      # pieces that belong to nobody: drawn in no player's colour
       board: {style: checkered, ground: "#f0d9b5", dark: "#b58863"}   # or cells / lines
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import SpecError, did_you_mean
 from ..ir.nodes import CELL, PLAYER
 from ..ir import colours
-from ..ir.present import BOARD_STYLES, FIGURES, HighlightIR, PlaceIR, PresentIR, RegionIR, TrackIR
+from ..ir.present import BOARD_STYLES, FIGURES, HIGHLIGHT_STYLES, HighlightIR, PlaceIR, PresentIR, RegionIR, TrackIR
 from .schema import MAX_TRACK
 from .yamlpos import YList, YMap, YScalar
 
@@ -292,7 +293,10 @@ def _highlights(lw: "Lowering", node: Any) -> tuple[HighlightIR, ...]:
         scope = {"c": CELL, **({"p": PLAYER} if per_player else {})}
         when = lw.condition(body["when"], scope)
         label = lw.scalar(body["label"], str, "a highlight's label") if "label" in body else ""
-        out.append(HighlightIR(label, when, per_player))
+        style = lw.scalar(body["style"], str, "a highlight's style") if "style" in body else "ring"
+        if style not in HIGHLIGHT_STYLES:
+            raise SpecError(f"a highlight's style is {' or '.join(HIGHLIGHT_STYLES)}, not '{style}'", body["style"].pos, did_you_mean(style, list(HIGHLIGHT_STYLES)))
+        out.append(HighlightIR(label, when, per_player, style))
     return tuple(out)
 
 

@@ -44,7 +44,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "region": ({"label", "cells", "areas", "starred"}, set()),
     "render_place": ({"label", "at", "holds"}, {"holds"}),
     "track": ({"label", "spaces", "each", "markers"}, {"spaces"}),
-    "highlight": ({"label", "when", "of"}, {"when"}),
+    "highlight": ({"label", "when", "of", "style"}, {"when"}),
     "empty_state": ({"when", "glyph"}, {"when", "glyph"}),
     "place": ({"piece", "at", "owner", "height", "push", "from"}, {"piece", "at"}),
     "assess_regions": ({"cells", "open_if_touching", "near", "award", "tie", "first", "priority"}, {"cells", "award"}),

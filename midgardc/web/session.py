@@ -285,12 +285,12 @@ class Session:
 
     def finish(self) -> None:
         """The game is over: say so and write the record."""
-        from ..matches.results import result_words
+        from ..runtime.ending import ending, ranks_line
 
         self.finished = True
-        result = self.result()
-        names = [f"{self.game.ir.players[s]} ({self.labels[s]})" for s in result.leaders]
-        self.say(f"game over after {self.state.ply()} moves: {result_words(result.outcome, names)}")
+        end = ending(self.state, [f"{name} ({self.labels[s]})" for s, name in enumerate(self.game.ir.players)])
+        assert end is not None
+        self.say(f"game over: {end['text']}\nranks: {ranks_line(end)}")
         self.write_record()
 
     def write_record(self) -> None:

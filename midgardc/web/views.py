@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from ..matches.results import result_words
 from ..render.svg import cell_looks, player_fills, render_svg, status_text
+from ..runtime import results
+from ..runtime.ending import ending, ending_sentence, key_label, tie_break_words
 from ..runtime.observe import moves_seen, observation
 from .session import MoveRefused
 
@@ -135,6 +136,7 @@ def seat_payload(session: "Session", seat: int) -> dict:
         "svg": render_svg(state, viewer=seat if seat >= 0 else None),
         "observation": obs,
         "counter_labels": counter_labels(ir),
+        "score_labels": {k.name: key_label(ir, k.name) for k in ir.ranking},  # the rulebook's names of the keys
         # render.hand: false (the pieces in hand are the box's spares, or places show them)
         "show_hand": not (ir.render.present is not None and ir.render.present.hide_hand),
         "legal": legal,
@@ -189,9 +191,38 @@ def counter_labels(ir) -> dict:
 
 
 def result_payload(session: "Session") -> Optional[dict]:
-    """The result in words (a shared first place and a stopped game said as such), the ranks."""
+    """How the finished game ended, for the page's banner (``runtime.ending``, with each
+    seat's name and who played it): ``text``, the sentence ("x (human) wins by three in a
+    row in 5 moves; ..."), ``headline`` (it without the tie-break), ``outcome``, ``reason``
+    (the spec's ``end.reasons`` name), ``seats`` in rank order (``player``, ``label``,
+    ``colour``, ``rank`` shared by tied leaders, ``score`` by the keys' shown names),
+    ``ranked_by`` (the ranking keys' shown names, in order), ``tie_break`` (the key that
+    decided first place and its sentence, or None), ``plies`` and ``moves`` (as the
+    rulebook counts them); ``ranks`` by player, as before. Only at the end, when every key
+    is the result and public."""
+    state = session.state
     ir = session.game.ir
-    result = session.result()
-    names = [f"{ir.players[s]} ({session.labels[s]})" for s in result.leaders]
-    ranks = None if result.ranks is None else dict(zip(ir.players, result.ranks))
-    return {"outcome": result.outcome, "text": result_words(result.outcome, names), "ranks": ranks, "plies": result.plies}
+    names = [f"{name} ({session.labels[s]})" for s, name in enumerate(ir.players)]
+    end = ending(state, names)
+    if end is None:
+        return None
+    leaders = [names[s] for s in results.leaders(state.ranks())]
+    fills = player_fills(ir)
+    seats = [dict(seat, label=session.labels[s], colour=fills[s], seat=s) for s, seat in enumerate(end["seats"])]
+    seats.sort(key=lambda x: (x["rank"] is None, x["rank"] or 0, x["seat"]))
+    tb = end["tie_break"]
+    if tb is not None:
+        tb = dict(tb, text=tie_break_words(tb))
+    ranks = None if state.ranks() is None else dict(zip(ir.players, state.ranks()))
+    return {
+        "outcome": end["outcome"],
+        "text": end["text"],
+        "headline": ending_sentence(dict(end, tie_break=None), leaders),
+        "reason": end["reason"],
+        "seats": seats,
+        "ranked_by": [key_label(ir, k.name) for k in ir.ranking],
+        "tie_break": tb,
+        "ranks": ranks,
+        "plies": end["plies"],
+        "moves": end["moves"],
+    }

@@ -16,6 +16,7 @@ hidden places as backs with a count). Labels are the spec's ``render.labels``; c
 
 from __future__ import annotations
 
+import textwrap
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Optional
 
@@ -27,6 +28,8 @@ from .panels import draw_game_counters, draw_legend, draw_players, status_text, 
 from .seen import SPECTATOR, Seen, present_of, seen
 
 MIN_BOARD_AREA = 260.0  # the board's column is at least this wide: the status line fits
+STATUS_CHAR = 7.0  # px: a character of the status line (13 px sans-serif), at most: where it wraps
+STATUS_LINE = 16.0  # px between its lines
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...runtime.game import State
@@ -57,12 +60,20 @@ def board_svg(view: Seen, element_id: str = "board") -> ET.Element:
     y = draw_cards(svg, view, x0, y)
     y = draw_legend(svg, ir, x0, y + 4)
     width = max(bw, MIN_BOARD_AREA) + PANEL_WIDTH
-    height = max(bh + 28.0, y + 12.0)
+    # the status line under the board; how a game ended (its reason, its tie-break) in
+    # lines that stay in the board's column (the web page shows the board and the first
+    # line, and says how a game ended in a banner of its own)
+    status = status_text(view.state)
+    lines = textwrap.wrap(status, int((max(bw, MIN_BOARD_AREA) - MARGIN) / STATUS_CHAR)) if view.state.is_terminal() else [status]
+    height = max(bh + 28.0 + STATUS_LINE * (len(lines) - 1), y + 12.0)
     svg.set("viewBox", f"0 0 {width:.0f} {height:.0f}")
     svg.set("data-board-box", f"0 0 {bw:.0f} {bh + 28:.0f}")  # the board alone (the web page draws it apart from the panel)
     svg.set("width", f"{width:.0f}")
     svg.set("height", f"{height:.0f}")
-    sub(svg, "text", {"id": f"{element_id}-status", "class": "status", "x": MARGIN, "y": f"{bh + 14:.1f}"}, status_text(view.state))
+    line = sub(svg, "text", {"id": f"{element_id}-status", "class": "status", "x": MARGIN, "y": f"{bh + 14:.1f}"}, lines[0] if len(lines) == 1 else None)
+    if len(lines) > 1:
+        for i, words in enumerate(lines):
+            sub(line, "tspan", {"x": MARGIN, "dy": "0" if i == 0 else str(STATUS_LINE)}, words)
     return svg
 
 

@@ -249,6 +249,8 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
     if wraps(ir):
         _draw_wrap(svg, bw, bh)
     cells = sub(svg, "g", {"class": f"cells {style}"})
+    # a highlight with style alert glows under the piece it names (the group is filled below)
+    alerts = sub(svg, "g", {"class": "alerts"}) if any(h.style == "alert" for h in pr.highlights) else None
     pieces = sub(svg, "g", {"class": "pieces"})
     marks = sub(svg, "g", {"class": "marks"})
     fills = player_fills(ir)
@@ -307,7 +309,7 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
     _draw_numbers(marks, view, shapes)
     _draw_axes(svg, ir, shapes)
     _draw_regions(svg, ir, shapes)
-    _draw_highlights(svg, view, shapes)
+    _draw_highlights(svg, view, shapes, alerts)
 
 
 def number_counters(ir: GameIR) -> list[int]:
@@ -421,7 +423,20 @@ def _star(cx: float, cy: float, r: float) -> str:
     return " ".join(pts)
 
 
-def _draw_highlights(svg: ET.Element, view: Seen, shapes: list[Shape]) -> None:
+ALERT_FILL = "#e8000b"  # an alert's glow: a red that stands out on light and dark squares
+# an alert's glow: discs from the cell's edge inwards (radius as a share of the cell's),
+# each adding red, so that the red deepens towards the centre (no gradient: no ids to clash
+# when a page holds several pictures)
+ALERT_GLOW = ((1.0, 0.25), (0.8, 0.3), (0.6, 0.35), (0.4, 0.4))
+
+
+def _draw_highlights(svg: ET.Element, view: Seen, shapes: list[Shape], alerts: "ET.Element | None" = None) -> None:
+    """``render.highlight``: the cells whose condition holds, ringed (in the player's colour
+    for ``of: player``) or, style alert, glowing red under their piece (into ``alerts``,
+    drawn before the pieces). A highlight is drawn only when the viewer may see everything
+    its condition reads (a player's: what that player's own counters show, to that player)."""
+    from ...runtime.observe import GAME
+
     ir = view.ir
     hs = present_of(ir).highlights
     if not hs:
@@ -431,18 +446,27 @@ def _draw_highlights(svg: ET.Element, view: Seen, shapes: list[Shape]) -> None:
     for h in hs:
         owners = range(ir.n_players) if h.per_player else [-1]
         for p in owners:
-            if h.per_player and not view.expr_seen(h.when, p):
+            if not view.expr_seen(h.when, p if h.per_player else GAME):
                 continue
             for c, shape in enumerate(shapes):
                 env = {"c": c, "p": p} if h.per_player else {"c": c}
                 if not view.value(h.when, **env):
                     continue
-                colour = fills[p] if h.per_player else "#7b241c"
                 who = f" ({ir.players[p]})" if h.per_player else ""
+                name = ir.board.cell_names[c]
                 cx, cy = shape.centre
+                if h.style == "alert":
+                    assert alerts is not None
+                    r = NODE_RADIUS + 6 if shape.circle else SCALE * 0.5
+                    glow = sub(alerts, "g", {"class": "alert", "data-highlight": h.label, "data-at": name})
+                    for share, opacity in ALERT_GLOW:
+                        sub(glow, "circle", {"fill": ALERT_FILL, "fill-opacity": str(opacity), "cx": fmt(cx), "cy": fmt(cy), "r": fmt(r * share)})
+                    sub(glow, "title", text=f"{h.label}{who}: {name}")
+                    continue
+                colour = fills[p] if h.per_player else "#7b241c"
                 r = (NODE_RADIUS + 5 if shape.circle else SCALE * 0.42) + (3 * p if p > 0 else 0)
-                el = sub(g, "circle", {"class": "highlight", "stroke": colour, "cx": fmt(cx), "cy": fmt(cy), "r": fmt(r), "data-highlight": h.label, "data-at": ir.board.cell_names[c]})
-                sub(el, "title", text=f"{h.label}{who}: {ir.board.cell_names[c]}")
+                el = sub(g, "circle", {"class": "highlight", "stroke": colour, "cx": fmt(cx), "cy": fmt(cy), "r": fmt(r), "data-highlight": h.label, "data-at": name})
+                sub(el, "title", text=f"{h.label}{who}: {name}")
                 if not h.per_player and h.label:
                     text(g, cx, cy - r - 2, h.label, "mark-label", "middle")
 

@@ -38,15 +38,22 @@ def _shown(ir: GameIR, value: object) -> object:
     return present_of(ir).label(value) if isinstance(value, str) else value
 
 
-def track_labels(ir: GameIR) -> list[tuple[int, str]]:
+def _shown_keys(ir: GameIR, over: bool) -> list[int]:
+    """The ranking keys the panel lists: a key that means something only once the game is
+    over (``final: true``, a won flag) is left out while it goes on."""
+    return [j for j, k in enumerate(ir.ranking) if over or not k.final]
+
+
+def track_labels(ir: GameIR, over: bool = True) -> list[tuple[int, str]]:
     """(seat, label) of every number in the players' panel, in panel order (``data-track``
-    indices): pieces in hand, the counters not drawn elsewhere nor internal, the scores."""
+    indices): pieces in hand, the counters not drawn elsewhere nor internal, the scores
+    (while the game goes on, ``over`` False, without its final keys)."""
     pr = present_of(ir)
     out: list[tuple[int, str]] = []
     for p in range(ir.n_players):
         out += [(p, f"{pr.label(ir.kinds[k])} in hand") for k in _shown_kinds(ir)]
         out += [(p, pr.label(ir.counters[i])) for i in _panel_counters(ir)]
-        out += [(p, f"score: {pr.label(k.name)}") for k in ir.ranking]
+        out += [(p, f"score: {pr.label(ir.ranking[j].name)}") for j in _shown_keys(ir, over)]
     return out
 
 
@@ -61,17 +68,19 @@ def track_values(view: Seen) -> list[object]:
         out += [int(core.hands[p][i]) for i in _shown_kinds(ir)]
         # a counter holding a cell, player, kind or enum value is written as its name (no bar)
         out += [_shown(ir, counter_text(ir, i, int(core.counters[p][i]))) if view.counter(i, p) else "?" for i in _panel_counters(ir)]
-        out += [int(v) if over or view.all or SEES[key_visibility(ir, j)](view.viewer, p) else "?" for j, v in enumerate(keys[p])]
+        out += [int(keys[p][j]) if over or view.all or SEES[key_visibility(ir, j)](view.viewer, p) else "?" for j in _shown_keys(ir, over)]
     return out
 
 
 def status_text(state: "State") -> str:
-    """Whose turn it is, or how the game ended."""
-    from ...runtime.view import result_text
+    """Whose turn it is, or how the game ended: "game over: white wins by checkmate in 24
+    moves" (the reason and the length as the rulebook counts moves: ``runtime.ending``)."""
+    from ...runtime.ending import ending
 
-    ir = state.game.ir
     if state.is_terminal():
-        return f"game over after {state.ply()} moves: {result_text(state)}"
+        end = ending(state)
+        assert end is not None
+        return f"game over: {end['text']}"
     if state.is_chance_node():
         return f"a roll is due for {state.current_player_name()} (move {state.ply() + 1})"
     roll = state.roll()
@@ -82,7 +91,7 @@ def status_text(state: "State") -> str:
 def draw_players(svg: ET.Element, view: Seen, x0: float, y: float) -> float:
     ir = view.ir
     pr = present_of(ir)
-    labels = track_labels(ir)
+    labels = track_labels(ir, view.state.is_terminal())
     values = track_values(view)
     fills = player_fills(ir)
     g = sub(svg, "g", {"class": "tracks"})

@@ -266,6 +266,7 @@
         copy.removeAttribute("id");
         Array.prototype.slice.call(copy.querySelectorAll("[id]")).forEach(function (e) { e.removeAttribute("id"); });
         Array.prototype.slice.call(copy.querySelectorAll("[data-cell]")).forEach(function (e) { e.removeAttribute("data-cell"); });
+        Array.prototype.slice.call(copy.querySelectorAll(".status")).forEach(function (e) { e.parentNode.removeChild(e); }); // (the board's, under it)
         copy.setAttribute("viewBox", [b[2], 0, whole[2] - b[2], whole[3]].join(" "));
         copy.setAttribute("width", String(whole[2] - b[2]));
         copy.setAttribute("height", String(whole[3]));
@@ -379,7 +380,10 @@
         (into || t).appendChild(tr);
       }
       if (p.show_hand !== false) Object.keys(pl.hand || {}).forEach(function (k) { if (pl.hand[k]) row(k + " in hand", valueText(pl.hand[k])); });
-      Object.keys(pl.score || {}).forEach(function (k) { row("score: " + k, valueText(pl.score[k])); });
+      // a key that means something only at the end (a won flag) is not listed before it
+      var finals = p.result ? [] : (obs.final_keys || []);
+      var keyNames = p.score_labels || {};
+      Object.keys(pl.score || {}).forEach(function (k) { if (finals.indexOf(k) < 0) row("score: " + (keyNames[k] || k), valueText(pl.score[k])); });
       Object.keys(pl.zones || {}).forEach(function (k) { row(k, itemsText(pl.zones[k])); });
       box.appendChild(t);
       var shown = p.counter_labels || {}; // internal counters are never listed
@@ -459,6 +463,41 @@
     last.textContent = p.last && !p.result ? "Last move: " + (p.last.player ? p.last.player + " " : "") + p.last.move + (p.last.removed.length ? " (took " + p.last.removed.map(function (r) { return r.cell; }).join(", ") + ")" : "") + "." : "";
   }
 
+  // the end: who won and why, in how many moves, every seat's rank and score, the tie-break
+  function renderResult(r) {
+    var box = byId("result");
+    box.textContent = "";
+    box.hidden = !r;
+    if (!r) return;
+    box.setAttribute("data-outcome", r.outcome);
+    box.appendChild(el("div", { id: "result-text", "class": "result-head" }, r.headline));
+    var t = el("table", { "class": "ranks" });
+    var head = el("tr");
+    [r.outcome === "stopped" ? "" : "rank", "player"].concat(r.ranked_by).forEach(function (h) { head.appendChild(el("th", {}, h)); });
+    t.appendChild(head);
+    var firsts = r.seats.filter(function (s) { return s.rank === 1; }).length;
+    r.seats.forEach(function (s) {
+      var tr = el("tr", { "class": "seat-rank" + (s.rank === 1 ? " first" : ""), "data-player": s.player, "data-rank": s.rank === null ? "" : String(s.rank) });
+      var shared = s.rank === 1 && firsts > 1 && firsts < r.seats.length ? " (shared)" : "";
+      tr.appendChild(el("td", { "class": "rank" }, s.rank === null ? "-" : ordinal(s.rank) + shared));
+      var who = el("td", { "class": "who" });
+      who.appendChild(el("span", { "class": "swatch", style: "background:" + s.colour }));
+      who.appendChild(document.createTextNode(s.player + " (" + s.label + ")" + (current && s.seat === current.seat ? ": you" : "")));
+      tr.appendChild(who);
+      Object.keys(s.score).forEach(function (k) { tr.appendChild(el("td", { "class": "score" }, s.score[k])); });
+      t.appendChild(tr);
+    });
+    box.appendChild(t);
+    var how = r.ranked_by.length > 1 ? "Ranked by " + r.ranked_by.join(", then ") + "." : "";
+    if (r.tie_break) how += (how ? " " : "") + r.tie_break.text.charAt(0).toUpperCase() + r.tie_break.text.slice(1) + ".";
+    if (how) box.appendChild(el("p", { id: "tie-break", "class": "tie-break" }, how));
+  }
+
+  function ordinal(n) {
+    var tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th";
+    return n + tail;
+  }
+
   function render(p) {
     var newStep = !current || current.step !== p.step;
     current = p;
@@ -471,8 +510,7 @@
     renderPlayers(p);
     renderZones(p);
     renderHistory(p);
-    var res = byId("result");
-    if (p.result) { res.hidden = false; res.textContent = p.result.text + " (" + p.result.plies + " moves)"; } else { res.hidden = true; }
+    renderResult(p.result);
     var tb = byId("takeback");
     if (tb) tb.disabled = !p.can_take_back;
     var rm = byId("rematch");
