@@ -122,7 +122,7 @@ class Batch:
         )  # (the arrays are bound: every call writes into them)
         if self.view is not None:
             v = self.view
-            self._c.use_view(flat, v.src, v.gate, v.op, v.a, v.b, v.ext_size, v.options.history, v.hist_src, v.hist_off, v.hist_size, v.rep_off)
+            self._c.use_view(flat, v.size, v.runs, v.ext_size, v.options.history, v.hist_src, v.hist_off, v.hist_size, v.rep_off)
         self.final_obs: Optional[np.ndarray] = None
         if keep_final:
             final = np.zeros((n, ir.n_players, size), np.float32)

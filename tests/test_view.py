@@ -175,7 +175,29 @@ def test_interpreter_and_compiled_give_the_same_views(spec):
                 assert np.array_equal(view.tensor(a, p, pa), cview.tensor(b, p, pb))
 
 
-@pytest.mark.parametrize("spec, obs", [(CHESS, "learning"), (GO, "canonical,normalised,history=3"), (C4, "learning")])
+@pytest.mark.parametrize("spec", [CHESS, GO, "specs/leduc-poker.yaml", "specs/classics/yahtzee.yaml"])
+def test_runs_are_the_element_tables(spec):
+    """The runs the C loop reads expand to the element tables numpy applies."""
+    ir = load(spec, engine="interpreted").ir
+    for obs in ("learning", "canonical,normalised", "spatial,history=2"):
+        view = make_view(ir, obs)
+        runs = view.runs
+        for v in range(ir.n_players):
+            got = []
+            for r in range(runs.src.shape[1]):
+                for u in range(runs.rows[v, r]):
+                    for t in range(runs.length[v, r]):
+                        src = runs.src[v, r] + u * runs.row_step[v, r] + t * runs.src_step[v, r] if runs.src[v, r] >= 0 else -1
+                        a = runs.a[v, r] + u * runs.a_row_step[v, r] + t * runs.a_step[v, r]
+                        got.append((src, runs.gate[v, r], runs.op[v, r], a, runs.b[v, r]))
+            want = list(zip(view.src[v], view.gate[v], view.op[v], view.a[v], view.b[v]))
+            assert len(got) == view.size
+            for g, w in zip(got, want):
+                assert g[:3] == tuple(w[:3]) and (w[0] < 0 or g[3] == w[3] or w[2] != 2) and g[4] == w[4]
+        assert runs.src.shape[1] < view.size  # (constant planes and board rows are runs)
+
+
+@pytest.mark.parametrize("spec, obs", [(CHESS, "learning"), (GO, "canonical,normalised,history=3"), (C4, "learning"), ("specs/leduc-poker.yaml", "canonical,normalised")])
 def test_batch_writes_the_views_of_the_state_api(spec, obs):
     """Batch's C view equals the State API's, slot by slot, the history planes and the
     final observation of a finished game included (actions as move ids, replayed on

@@ -34,6 +34,12 @@ ctypedef struct Rng:
     uint64_t state
 
 
+ctypedef struct ViewRun:       # one run of a learning-ready view (see Batch.use_view)
+    int src, src_step, gate, length, rows, row_step, a_step, a_row_step
+    float a, b
+    unsigned char op
+
+
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
     z = (z ^ (z >> 30)) * MIX1
     z = (z ^ (z >> 27)) * MIX2
@@ -713,15 +719,14 @@ cdef class Batch:
     cdef float[:, :, ::1] final_v  # each seat's tensor of a game that ended in the last step
     cdef float* final               # (NULL: not kept; see keep_final)
     cdef int osize                  # floats per observation: the tensor's, or the view's
-    # a learning-ready view (midgardc/research/view.py; NULL vsrc: the raw tensor): per
-    # seat, element j of the view is op vop[j] on ext[vsrc[j]] (gated by ext[vgate[j]] != 0),
-    # ext being the slot's extended raw vector: the tensor, then the board parts of the
-    # positions before (vk - 1, newest first), then times_seen() at vrep (-1: none)
-    cdef int* vsrc
-    cdef int* vgate
-    cdef unsigned char* vop
-    cdef float* va
-    cdef float* vb
+    # a learning-ready view (midgardc/research/view.py's Runs; NULL vrun: the raw tensor):
+    # per seat, vruns runs; a run writes `rows` rows of `length` elements, element t of row
+    # u `op` on ext[src + u * row_step + t * src_step] (one-hot value a + u * a_row_step +
+    # t * a_step), all 0 unless ext[gate] != 0; ext is the slot's
+    # extended raw vector: the tensor, the board parts of the positions before (vk - 1,
+    # newest first), times_seen() at vrep (-1: none)
+    cdef ViewRun* vrun            # [players][vruns]
+    cdef int vruns
     cdef float* ext                 # n * vext floats
     cdef int vext, vk, vhist_src, vhist_off, vhist_size, vrep
 
@@ -797,11 +802,7 @@ cdef class Batch:
         self.done, self.truncated, self.player = &done[0], &truncated[0], &player[0]
         self.final = NULL
         self.osize = layout[parts]
-        self.vsrc = NULL
-        self.vgate = NULL
-        self.vop = NULL
-        self.va = NULL
-        self.vb = NULL
+        self.vrun = NULL
         self.ext = NULL
         for i in range(n):
             self.started[i] = 0
@@ -819,94 +820,140 @@ cdef class Batch:
         free(self.seen_counters)
         free(self.amap)
         free(self.act_move)
-        free(self.vsrc)
-        free(self.vgate)
-        free(self.vop)
-        free(self.va)
-        free(self.vb)
+        free(self.vrun)
         free(self.ext)
 
-    def use_view(self, float[:, ::1] obs, const int[:, ::1] src, const int[:, ::1] gate, const unsigned char[:, ::1] op,
-                 const float[:, ::1] a, const float[:, ::1] b, int ext_size, int k, int hist_src, int hist_off, int hist_size, int rep):
-        """Observe through a view (midgardc/research/view.py's tables, [players, size]):
-        obs [n, size] is bound in place of the raw tensor's array. Before the first reset."""
+    def use_view(self, float[:, ::1] obs, int size, runs, int ext_size, int k, int hist_src, int hist_off, int hist_size, int rep):
+        """Observe through a view: ``runs`` are midgardc/research/view.py's Runs (arrays
+        [players, runs]); obs [n, size] is bound in place of the raw tensor's array. Before
+        the first reset."""
         cdef int P = self.vt.n_players
-        cdef int size = src.shape[1]
         cdef int raw = self.layout[self.vt.n_tensor_parts]
-        cdef size_t cells = <size_t>P * size
-        cdef int i, j
-        if self.vsrc != NULL:
+        cdef const int[:, ::1] src = runs.src
+        cdef const int[:, ::1] sstep = runs.src_step
+        cdef const int[:, ::1] gate = runs.gate
+        cdef const unsigned char[:, ::1] op = runs.op
+        cdef const float[:, ::1] a = runs.a
+        cdef const int[:, ::1] astep = runs.a_step
+        cdef const float[:, ::1] b = runs.b
+        cdef const int[:, ::1] length = runs.length
+        cdef const int[:, ::1] rows = runs.rows
+        cdef const int[:, ::1] rstep = runs.row_step
+        cdef const int[:, ::1] arstep = runs.a_row_step
+        cdef long long first, last
+        cdef int R = src.shape[1]
+        cdef size_t cells = <size_t>P * R
+        cdef int i, r, total
+        cdef ViewRun* w
+        if self.vrun != NULL:
             raise ValueError("the batch already observes through a view")
-        if src.shape[0] != P or gate.shape[0] != P or op.shape[0] != P or a.shape[0] != P or b.shape[0] != P:
-            raise ValueError("view tables: one row per seat")
-        if gate.shape[1] != size or op.shape[1] != size or a.shape[1] != size or b.shape[1] != size or obs.shape[0] != self.n or obs.shape[1] != size:
-            raise ValueError("view tables and obs: one size")
+        if any(x.shape != (P, R) for x in (runs.src_step, runs.gate, runs.op, runs.a, runs.a_step, runs.b, runs.length, runs.rows, runs.row_step, runs.a_row_step)) or src.shape[0] != P:
+            raise ValueError("view runs: [players, runs] each")
+        if obs.shape[0] != self.n or obs.shape[1] != size:
+            raise ValueError("obs: [games, the view's size]")
         if k < 1 or ext_size != raw + (k - 1) * hist_size + (1 if rep >= 0 else 0) or hist_off != raw or not 0 <= hist_src <= raw - hist_size:
             raise ValueError("the view's extended vector does not match the tensor")
         if rep >= 0 and self.vt.times_seen == NULL:
             raise ValueError("a repetition count needs a game that keeps a history")
-        for i in range(P):
-            for j in range(size):
-                if not -1 <= src[i, j] < ext_size or not -1 <= gate[i, j] < ext_size or op[i, j] > 2:
-                    raise ValueError("a view element outside the extended vector")
-        self.vsrc = <int*>malloc(cells * sizeof(int))
-        self.vgate = <int*>malloc(cells * sizeof(int))
-        self.vop = <unsigned char*>malloc(cells)
-        self.va = <float*>malloc(cells * sizeof(float))
-        self.vb = <float*>malloc(cells * sizeof(float))
+        for i in range(P):  # every run inside the extended vector, every seat's runs filling the view
+            total = 0
+            for r in range(R):
+                if length[i, r] < 0 or rows[i, r] < 1 or op[i, r] > 2 or not -1 <= gate[i, r] < ext_size:
+                    raise ValueError("a view run out of range")
+                if length[i, r] and src[i, r] >= 0:  # its four corners inside ext (steps are even)
+                    for first in (src[i, r], src[i, r] + <long long>(rows[i, r] - 1) * rstep[i, r]):
+                        last = first + <long long>(length[i, r] - 1) * sstep[i, r]
+                        if not (0 <= first < ext_size and 0 <= last < ext_size):
+                            raise ValueError("a view run outside the extended vector")
+                total += length[i, r] * rows[i, r]
+            if total != size:
+                raise ValueError("a seat's view runs do not fill the view")
+        self.vrun = <ViewRun*>malloc(cells * sizeof(ViewRun) + 1)
         self.ext = <float*>calloc(<size_t>self.n * ext_size, sizeof(float))
-        if not (self.vsrc and self.vgate and self.vop and self.va and self.vb and self.ext):
+        if not (self.vrun and self.ext):
             raise MemoryError()
-        memcpy(self.vsrc, &src[0, 0], cells * sizeof(int))
-        memcpy(self.vgate, &gate[0, 0], cells * sizeof(int))
-        memcpy(self.vop, &op[0, 0], cells)
-        memcpy(self.va, &a[0, 0], cells * sizeof(float))
-        memcpy(self.vb, &b[0, 0], cells * sizeof(float))
+        for i in range(P):
+            for r in range(R):
+                w = &self.vrun[i * R + r]
+                w.src, w.src_step, w.gate, w.length = src[i, r], sstep[i, r], gate[i, r], length[i, r]
+                w.rows, w.row_step, w.a_step, w.a_row_step = rows[i, r], rstep[i, r], astep[i, r], arstep[i, r]
+                w.a, w.b, w.op = a[i, r], b[i, r], op[i, r]
+        self.vruns = R
         self.vext, self.vk, self.vhist_src, self.vhist_off, self.vhist_size, self.vrep = ext_size, k, hist_src, hist_off, hist_size, rep
         self.osize = size
         self.obs_v = obs
         self.obs = &obs[0, 0]
 
     cdef void fill_obs(self, int i, int p, float* out) noexcept nogil:
-        """Slot i's observation as seat p sees it: the raw tensor, or the view's."""
+        """Slot i's observation as seat p sees it: the raw tensor, or the view's (its runs)."""
         cdef const char* st = self.slot(i)
         cdef float* ext
-        cdef const int* src
-        cdef const int* gate
-        cdef const unsigned char* op
-        cdef const float* a
-        cdef const float* b
-        cdef int j, s, g
-        cdef float x, y
-        if self.vsrc == NULL:
+        cdef int r, t, u, n, s, ss, rows, rs, base = p * self.vruns
+        cdef const ViewRun* w
+        cdef float x, y, a, b, astep
+        cdef unsigned char op
+        if self.vrun == NULL:
             self.vt.fill_tensor(st, out, self.layout, self.seen_places + p * self.n_places, self.seen_counters + p * self.n_seen_counters)
             return
         ext = self.ext + <long long>i * self.vext
         self.vt.fill_tensor(st, ext, self.layout, self.seen_places + p * self.n_places, self.seen_counters + p * self.n_seen_counters)
         if self.vrep >= 0:
             ext[self.vrep] = self.vt.times_seen(<void*>st)
-        src, gate, op = self.vsrc + p * self.osize, self.vgate + p * self.osize, self.vop + p * self.osize
-        a, b = self.va + p * self.osize, self.vb + p * self.osize
-        for j in range(self.osize):
-            s = src[j]
-            g = gate[j]
-            if s < 0 or (g >= 0 and ext[g] == 0):
-                out[j] = 0
+        for r in range(base, base + self.vruns):
+            w = &self.vrun[r]
+            n = w.length
+            s = w.src
+            if s < 0 or (w.gate >= 0 and ext[w.gate] == 0):
+                memset(out, 0, n * w.rows * sizeof(float))
+                out += n * w.rows
                 continue
-            x = ext[s]
-            if op[j] == 0:
-                out[j] = x
-            elif op[j] == 1:
-                y = (x - a[j]) * b[j]
-                out[j] = 0 if y < 0 else (1 if y > 1 else y)
-            else:
-                out[j] = 1 if x == a[j] else 0
+            ss = w.src_step
+            if ss == 0 and w.row_step == 0 and (w.op != 2 or (w.a_step == 0 and w.a_row_step == 0)):  # a constant
+                x = ext[s]
+                if w.op == 1:
+                    y = (x - w.a) * w.b
+                    x = 0 if y < 0 else (1 if y > 1 else y)
+                elif w.op == 2:
+                    x = 1 if x == w.a else 0
+                n *= w.rows
+                for t in range(n):
+                    out[t] = x
+                out += n
+                continue
+            if w.op == 0 and ss == 1:  # board planes, rows (mirrored: rows read backwards)
+                rows, rs = w.rows, w.row_step  # (locals: no reload after each store)
+                for u in range(rows):
+                    memcpy(out, ext + s, n * sizeof(float))
+                    out += n
+                    s += rs
+                continue
+            rows, rs, op, a, b = w.rows, w.row_step, w.op, w.a, w.b
+            astep = <float>w.a_step
+            for u in range(rows):
+                if op == 0:
+                    if ss == 0:
+                        x = ext[s]
+                        for t in range(n):
+                            out[t] = x
+                    else:
+                        for t in range(n):
+                            out[t] = ext[s + t * ss]
+                elif op == 1:
+                    for t in range(n):
+                        y = (ext[s + t * ss] - a) * b
+                        out[t] = 0 if y < 0 else (1 if y > 1 else y)
+                else:
+                    for t in range(n):
+                        out[t] = 1 if ext[s + t * ss] == a + t * astep else 0
+                    a += <float>w.a_row_step
+                out += n
+                s += rs
 
     cdef void push_position(self, int i) noexcept nogil:
         """Before a player's move in slot i: its position's board part (in ext since its
         last observation) becomes the newest of the history, the oldest dropped."""
         cdef float* ext
-        if self.vsrc == NULL or self.vk < 2:
+        if self.vrun == NULL or self.vk < 2:
             return
         ext = self.ext + <long long>i * self.vext
         if self.vk > 2:
@@ -921,7 +968,7 @@ cdef class Batch:
         cdef char* st = self.slot(i)
         self.vt.new_game(st, derive_seed(derive_seed(self.seed, <uint64_t>i), <uint64_t>self.started[i]))
         self.started[i] += 1
-        if self.vsrc != NULL and self.vk > 1:  # a new game: no positions before
+        if self.vrun != NULL and self.vk > 1:  # a new game: no positions before
             memset(self.ext + <long long>i * self.vext + self.vhist_off, 0, <size_t>(self.vk - 1) * self.vhist_size * sizeof(float))
         return self.vt.settle_rolls(st, self.vt.gen_legal(st, self.moves), self.moves)
 

@@ -13,8 +13,9 @@ Every element of a view is one of (``op``): a copy of ``ext[src]``; a count norm
 counter: a cell, a player, an enumeration's value...). An element may be gated by a
 visibility flag (``ext[gate] != 0``, else 0): a hidden value stays 0 in every view. The
 tables (``src, gate, op, a, b`` per viewer) are numbers only, so the compiled ``Batch``
-applies them in C (``midgardc/engine/generic.pyx``) and Python applies them with numpy;
-both give the same floats.
+applies them in C (``midgardc/engine/generic.pyx``, as ``Runs``: a board plane, a mirrored
+plane's rows, a constant plane each one run) and Python applies them with numpy; both
+give the same floats.
 
 Options (``ViewOptions``; ``view_options`` reads words such as ``"canonical,spatial"``):
 
@@ -374,6 +375,8 @@ class View:
     # -- the layout -------------------------------------------------------------------
 
     def _layout(self, features: list[Feature]) -> None:
+        """Lay the features out (flat: one part each; spatial: one plane per index of the
+        non-cell axes, a non-cell value repeated over the grid) and build the tables."""
         P = self.ir.n_players
         rows: list[list[tuple[int, int, int, float, float]]] = [[] for _ in range(P)]
         entries: list[Entry] = []
@@ -408,6 +411,52 @@ class View:
         self.op = np.array([[r[2] for r in row] for row in rows], dtype=np.uint8).reshape(P, size)
         self.a = np.array([[r[3] for r in row] for row in rows], dtype=np.float32).reshape(P, size)
         self.b = np.array([[r[4] for r in row] for row in rows], dtype=np.float32).reshape(P, size)
+        self.runs = self._runs(rows)
+
+    @staticmethod
+    def _runs(rows: list[list[tuple[int, int, int, float, float]]]) -> "Runs":
+        """The element tables as runs, for the C loop: consecutive elements of one gate,
+        operation and scale whose source (and one-hot value) step evenly: a constant plane
+        is one run, a board row or plane another."""
+        per_seat = []
+        for row in rows:
+            runs: list[list] = []  # [src, src_step, gate, op, a, a_step, b, length]
+            for src, gate, op, a, b in row:
+                if runs:
+                    r = runs[-1]
+                    if r[2] == gate and r[3] == op and r[6] == b and (op == EQ or a == r[4]):
+                        if r[7] == 1 and (src < 0) == (r[0] < 0) and float(a - r[4]).is_integer():
+                            r[1], r[5], r[7] = (src - r[0] if src >= 0 else 0), int(a - r[4]), 2
+                            continue
+                        if r[7] > 1 and (r[0] < 0 and src < 0 or r[0] >= 0 and src >= 0 and src == r[0] + r[1] * r[7]) and a == r[4] + r[5] * r[7]:
+                            r[7] += 1
+                            continue
+                runs.append([src, 0, gate, op, a, 0, b, 1])
+            per_seat.append(runs)
+        # runs of one length whose sources (and values) step evenly from one to the next
+        # become the rows of one run: a mirrored plane's rows read the board backwards
+        blocks = []
+        for runs in per_seat:
+            out: list[list] = []  # [src, src_step, gate, op, a, a_step, b, length, rows, row_step, a_row_step]
+            for r in runs:
+                if out:
+                    q = out[-1]
+                    same = q[1:4] == r[1:4] and q[5:8] == r[5:8] and (q[0] < 0) == (r[0] < 0) and (r[3] == EQ or r[4] == q[4])
+                    d_src, d_a = (r[0] - q[0] if r[0] >= 0 else 0), r[4] - q[4]
+                    if same and q[8] == 1 and float(d_a).is_integer():
+                        q[8], q[9], q[10] = 2, d_src, int(d_a)
+                        continue
+                    if same and q[8] > 1 and (r[0] < 0 or r[0] == q[0] + q[9] * q[8]) and r[4] == q[4] + q[10] * q[8]:
+                        q[8] += 1
+                        continue
+                out.append(r + [1, 0, 0])
+            blocks.append(out)
+        width = max(len(r) for r in blocks)
+        for runs in blocks:  # (padded to one width with empty runs)
+            runs += [[-1, 0, -1, COPY, 0.0, 0, 1.0, 0, 1, 0, 0]] * (width - len(runs))
+        col = lambda k, dtype: np.ascontiguousarray(np.array([[r[k] for r in runs] for runs in blocks], dtype=dtype))
+        return Runs(col(0, np.intc), col(1, np.intc), col(2, np.intc), col(3, np.uint8), col(4, np.float32), col(5, np.intc), col(6, np.float32), col(7, np.intc),
+                    col(8, np.intc), col(9, np.intc), col(10, np.intc))
 
     # -- applying it ------------------------------------------------------------------
 
@@ -507,6 +556,26 @@ class View:
         else:
             lines += [f"{p['name']:<28}{str(p['shape']):<18}{p['offset']}" for p in d["parts"]]
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Runs:
+    """A view's tables as runs per seat ([players, runs] each): run r writes ``rows[r]``
+    rows of ``length[r]`` elements, element t of row u from ``ext[src + u * row_step + t *
+    src_step]`` by ``op`` (one-hot value ``a + u * a_row_step + t * a_step``), all 0 unless
+    ``ext[gate] != 0`` (gate -1: always; src -1: all 0)."""
+
+    src: np.ndarray
+    src_step: np.ndarray
+    gate: np.ndarray
+    op: np.ndarray
+    a: np.ndarray
+    a_step: np.ndarray
+    b: np.ndarray
+    length: np.ndarray
+    rows: np.ndarray
+    row_step: np.ndarray
+    a_row_step: np.ndarray
 
 
 class Positions:
