@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from midgardc.engines import load
+from midgardc.errors import SpecError
 from midgardc.research.tensor import observation_tensor
 from midgardc.research.view import Positions, ViewOptions, make_view, view_options
 from midgardc.runtime.rng import Rng
@@ -46,6 +47,21 @@ def random_positions(game, view, n, seed, max_plies=60):
             state.apply_unchecked(legal[rng.below(len(legal))])
         out.append((state, past))
     return out
+
+
+@pytest.mark.parametrize("section, message", [
+    ("observation: {forward: nowhere}", "no 'nowhere'"),
+    ("observation: {scale: {discs: 21}}", "unknown 'discs'"),
+    ("observation: {scale: {repetition: 3}}", "needs a history"),
+    ("observation: {scale: {fours: [1, 1]}}", "above the minimum"),
+    ("observation: {history: 0}", "observation.history"),
+])
+def test_a_bad_observation_section_is_one_error(tmp_path, section, message):
+    path = tmp_path / "c4.yaml"
+    path.write_text(open(C4).read() + "\n" + section + "\n")
+    with pytest.raises(SpecError, match=message) as err:
+        load(str(path), engine="interpreted")
+    assert err.value.pos is not None and err.value.pos.line > 1
 
 
 def test_options_read_from_words():
