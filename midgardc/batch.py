@@ -19,6 +19,12 @@ or a compiled ``Game`` already loaded). Its arrays
   whose game ended in the last step (``done[i]``), that game's last tensor as every seat
   sees it, written before the slot's next game starts (other rows hold older games' ends).
 
+``observation=`` asks for a learning-ready view (``midgardc.research.view``: ``"canonical"``,
+``"normalised"``, ``"spatial"``, ``"learning"``, ``history=K``, or a ``ViewOptions``): then
+``obs`` is ``[n, *batch.view.shape]`` (``[n, C, H, W]`` for a spatial view), written in C
+through the view's tables, its history planes kept per slot in C; ``batch.view`` describes
+it. The default (None) is the raw tensor, as before.
+
 ``reset(seed)`` seeds the batch again, ``reset_slots(which)`` starts the next game in some
 slots only, ``save()``/``restore()`` take the whole batch back to a point (games, counts,
 random stream, arrays), and ``observe_seats()`` gives every slot's tensor for every seat.
@@ -45,6 +51,7 @@ import numpy as np
 
 from .research.actions import action_map
 from .research.tensor import native_facts, place_visibility, schema
+from .research.view import Observation, View, make_view
 from .runtime.game import Game
 from .engines import load
 from .runtime.rng import MASK, derive_seed
@@ -73,12 +80,13 @@ class Batch:
         room: int = 512,
         keep_final: bool = True,
         move_ids: bool = False,
+        observation: Observation = None,
     ):
         """``room``: legal actions kept per game for ``step_random`` (beyond them, the draw
         scans the game's mask; the memory is n * min(actions, room) ints). ``keep_final``:
         keep ``final_obs`` (n * players * size floats, written only when a game ends).
         ``move_ids``: actions are the engine's move ids even when the spec declares an
-        action space."""
+        action space. ``observation``: a learning-ready view (see the module's doc)."""
         if n < 1:
             raise ValueError("a batch holds at least one game")
         self.game = spec if isinstance(spec, Game) else load(spec, variant, engine="compiled", n_players=players)
@@ -91,6 +99,9 @@ class Batch:
         self.n = n
         self.seed = seed
         self.schema = schema(ir)
+        self.view: Optional[View] = make_view(ir, observation)
+        shape = self.view.shape if self.view is not None else (self.schema.size,)
+        size = self.view.size if self.view is not None else self.schema.size
         amap = None if move_ids else action_map(self.game)
         self.n_actions = amap.size if amap is not None else ir.n_action_moves
         table = np.ascontiguousarray(amap.table, dtype=np.intc) if amap is not None else None
@@ -98,7 +109,8 @@ class Batch:
         n_places = len(place_visibility(ir))
         places = b"".join(bytes(m[:n_places]) for m in facts.places)
         counters = b"".join(bytes(m[: (ir.n_players + 1) * len(ir.counters)]) for m in facts.counters)
-        self.obs = np.zeros((n, self.schema.size), np.float32)
+        flat = np.zeros((n, size), np.float32)
+        self.obs = flat.reshape((n, *shape))  # (a view of flat: C writes rows of `size` floats)
         self.mask = np.zeros((n, self.n_actions), np.int8)
         self.player = np.zeros(n, np.intc)
         self.rewards = np.zeros((n, ir.n_players), np.float32)
@@ -106,12 +118,16 @@ class Batch:
         self.truncated = np.zeros(n, np.uint8)
         self._c = module.Batch(
             n, seed & MASK, [int(x) for x in facts.layout], places, counters, n_places, self.n_actions,
-            self.obs, self.mask, self.rewards, self.done, self.truncated, self.player, room, table,
+            flat if self.view is None else None, self.mask, self.rewards, self.done, self.truncated, self.player, room, table,
         )  # (the arrays are bound: every call writes into them)
+        if self.view is not None:
+            v = self.view
+            self._c.use_view(flat, v.size, v.runs, v.ext_size, v.options.history, v.hist_src, v.hist_off, v.hist_size, v.rep_off)
         self.final_obs: Optional[np.ndarray] = None
         if keep_final:
-            self.final_obs = np.zeros((n, ir.n_players, self.schema.size), np.float32)
-            self._c.keep_final(self.final_obs)
+            final = np.zeros((n, ir.n_players, size), np.float32)
+            self._c.keep_final(final)
+            self.final_obs = final.reshape((n, ir.n_players, *shape))
         self._module = module.__name__
         self._c.reset()
 
@@ -145,11 +161,12 @@ class Batch:
         return self.obs, self.mask, self.player
 
     def observe_seats(self, out: Optional[np.ndarray] = None) -> np.ndarray:
-        """Every slot's tensor for every seat, float32 ``[n, players, size]`` (written into
-        ``out`` when given), each with what that seat may see."""
+        """Every slot's tensor (or view) for every seat, float32 ``[n, players, *shape]``
+        (written into ``out`` when given), each with what that seat may see."""
+        shape = self.view.shape if self.view is not None else (self.schema.size,)
         if out is None:
-            out = np.empty((self.n, self.game.ir.n_players, self.schema.size), np.float32)
-        self._c.observe_seats(out)
+            out = np.empty((self.n, self.game.ir.n_players, *shape), np.float32)
+        self._c.observe_seats(out.reshape(self.n, self.game.ir.n_players, -1))
         return out
 
     def save(self) -> Saved:

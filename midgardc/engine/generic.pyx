@@ -11,7 +11,7 @@
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memmove, memset
 from libc.math cimport log, sqrt
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
@@ -32,6 +32,12 @@ cdef extern from *:
 
 ctypedef struct Rng:
     uint64_t state
+
+
+ctypedef struct ViewRun:       # one run of a learning-ready view (see Batch.use_view)
+    int src, src_step, gate, length, rows, row_step, a_step, a_row_step
+    float a, b
+    unsigned char op
 
 
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
@@ -712,6 +718,17 @@ cdef class Batch:
     cdef int* player
     cdef float[:, :, ::1] final_v  # each seat's tensor of a game that ended in the last step
     cdef float* final               # (NULL: not kept; see keep_final)
+    cdef int osize                  # floats per observation: the tensor's, or the view's
+    # a learning-ready view (midgardc/research/view.py's Runs; NULL vrun: the raw tensor):
+    # per seat, vruns runs; a run writes `rows` rows of `length` elements, element t of row
+    # u `op` on ext[src + u * row_step + t * src_step] (one-hot value a + u * a_row_step +
+    # t * a_step), all 0 unless ext[gate] != 0; ext is the slot's
+    # extended raw vector: the tensor, the board parts of the positions before (vk - 1,
+    # newest first), times_seen() at vrep (-1: none)
+    cdef ViewRun* vrun            # [players][vruns]
+    cdef int vruns
+    cdef float* ext                 # n * vext floats
+    cdef int vext, vk, vhist_src, vhist_off, vhist_size, vrep
 
     def __cinit__(self, Engine eng not None, int n, uint64_t seed, layout, bytes places, bytes counters, int n_places, int n_actions,
                   float[:, ::1] obs, signed char[:, ::1] mask, float[:, ::1] rewards, unsigned char[::1] done, unsigned char[::1] truncated, int[::1] player,
@@ -747,7 +764,9 @@ cdef class Batch:
             for i in range(N_PLAYERS * self.n_pm):
                 if self.amap[i] >= n_actions:
                     raise ValueError("table: an action id beyond n_actions")
-        if (obs.shape[0] != n or obs.shape[1] != layout[parts] or mask.shape[0] != n or mask.shape[1] != n_actions
+        if obs is not None and (obs.shape[0] != n or obs.shape[1] != layout[parts]):  # (None: a view's, see use_view)
+            raise ValueError("the batch's arrays do not match its games")
+        if (mask.shape[0] != n or mask.shape[1] != n_actions
                 or rewards.shape[0] != n or rewards.shape[1] != N_PLAYERS or done.shape[0] != n or truncated.shape[0] != n or player.shape[0] != n):
             raise ValueError("the batch's arrays do not match its games")
         self.st = <char*>malloc(<size_t>n * vt.state_size)
@@ -774,10 +793,17 @@ cdef class Batch:
         self.n_places = n_places
         self.n_seen_counters = (N_PLAYERS + 1) * vt.n_counters
         self.n_actions = n_actions
-        self.obs_v, self.mask_v, self.rewards_v, self.done_v, self.truncated_v, self.player_v = obs, mask, rewards, done, truncated, player
-        self.obs, self.mask, self.rewards = &obs[0, 0], &mask[0, 0], &rewards[0, 0]
+        self.mask_v, self.rewards_v, self.done_v, self.truncated_v, self.player_v = mask, rewards, done, truncated, player
+        self.obs = NULL
+        if obs is not None:
+            self.obs_v = obs
+            self.obs = &obs[0, 0]
+        self.mask, self.rewards = &mask[0, 0], &rewards[0, 0]
         self.done, self.truncated, self.player = &done[0], &truncated[0], &player[0]
         self.final = NULL
+        self.osize = layout[parts]
+        self.vrun = NULL
+        self.ext = NULL
         for i in range(n):
             self.started[i] = 0
             self.n_legal[i] = 0
@@ -794,6 +820,145 @@ cdef class Batch:
         free(self.seen_counters)
         free(self.amap)
         free(self.act_move)
+        free(self.vrun)
+        free(self.ext)
+
+    def use_view(self, float[:, ::1] obs, int size, runs, int ext_size, int k, int hist_src, int hist_off, int hist_size, int rep):
+        """Observe through a view: ``runs`` are midgardc/research/view.py's Runs (arrays
+        [players, runs]); obs [n, size] is bound in place of the raw tensor's array. Before
+        the first reset."""
+        cdef int P = self.vt.n_players
+        cdef int raw = self.layout[self.vt.n_tensor_parts]
+        cdef const int[:, ::1] src = runs.src
+        cdef const int[:, ::1] sstep = runs.src_step
+        cdef const int[:, ::1] gate = runs.gate
+        cdef const unsigned char[:, ::1] op = runs.op
+        cdef const float[:, ::1] a = runs.a
+        cdef const int[:, ::1] astep = runs.a_step
+        cdef const float[:, ::1] b = runs.b
+        cdef const int[:, ::1] length = runs.length
+        cdef const int[:, ::1] rows = runs.rows
+        cdef const int[:, ::1] rstep = runs.row_step
+        cdef const int[:, ::1] arstep = runs.a_row_step
+        cdef long long first, last
+        cdef int R = src.shape[1]
+        cdef size_t cells = <size_t>P * R
+        cdef int i, r, total
+        cdef ViewRun* w
+        if self.vrun != NULL:
+            raise ValueError("the batch already observes through a view")
+        if any(x.shape != (P, R) for x in (runs.src_step, runs.gate, runs.op, runs.a, runs.a_step, runs.b, runs.length, runs.rows, runs.row_step, runs.a_row_step)) or src.shape[0] != P:
+            raise ValueError("view runs: [players, runs] each")
+        if obs.shape[0] != self.n or obs.shape[1] != size:
+            raise ValueError("obs: [games, the view's size]")
+        if k < 1 or ext_size != raw + (k - 1) * hist_size + (1 if rep >= 0 else 0) or hist_off != raw or not 0 <= hist_src <= raw - hist_size:
+            raise ValueError("the view's extended vector does not match the tensor")
+        if rep >= 0 and self.vt.times_seen == NULL:
+            raise ValueError("a repetition count needs a game that keeps a history")
+        for i in range(P):  # every run inside the extended vector, every seat's runs filling the view
+            total = 0
+            for r in range(R):
+                if length[i, r] < 0 or rows[i, r] < 1 or op[i, r] > 2 or not -1 <= gate[i, r] < ext_size:
+                    raise ValueError("a view run out of range")
+                if length[i, r] and src[i, r] >= 0:  # its four corners inside ext (steps are even)
+                    for first in (src[i, r], src[i, r] + <long long>(rows[i, r] - 1) * rstep[i, r]):
+                        last = first + <long long>(length[i, r] - 1) * sstep[i, r]
+                        if not (0 <= first < ext_size and 0 <= last < ext_size):
+                            raise ValueError("a view run outside the extended vector")
+                total += length[i, r] * rows[i, r]
+            if total != size:
+                raise ValueError("a seat's view runs do not fill the view")
+        self.vrun = <ViewRun*>malloc(cells * sizeof(ViewRun) + 1)
+        self.ext = <float*>calloc(<size_t>self.n * ext_size, sizeof(float))
+        if not (self.vrun and self.ext):
+            raise MemoryError()
+        for i in range(P):
+            for r in range(R):
+                w = &self.vrun[i * R + r]
+                w.src, w.src_step, w.gate, w.length = src[i, r], sstep[i, r], gate[i, r], length[i, r]
+                w.rows, w.row_step, w.a_step, w.a_row_step = rows[i, r], rstep[i, r], astep[i, r], arstep[i, r]
+                w.a, w.b, w.op = a[i, r], b[i, r], op[i, r]
+        self.vruns = R
+        self.vext, self.vk, self.vhist_src, self.vhist_off, self.vhist_size, self.vrep = ext_size, k, hist_src, hist_off, hist_size, rep
+        self.osize = size
+        self.obs_v = obs
+        self.obs = &obs[0, 0]
+
+    cdef void fill_obs(self, int i, int p, float* out) noexcept nogil:
+        """Slot i's observation as seat p sees it: the raw tensor, or the view's (its runs)."""
+        cdef const char* st = self.slot(i)
+        cdef float* ext
+        cdef int r, t, u, n, s, ss, rows, rs, base = p * self.vruns
+        cdef const ViewRun* w
+        cdef float x, y, a, b, astep
+        cdef unsigned char op
+        if self.vrun == NULL:
+            self.vt.fill_tensor(st, out, self.layout, self.seen_places + p * self.n_places, self.seen_counters + p * self.n_seen_counters)
+            return
+        ext = self.ext + <long long>i * self.vext
+        self.vt.fill_tensor(st, ext, self.layout, self.seen_places + p * self.n_places, self.seen_counters + p * self.n_seen_counters)
+        if self.vrep >= 0:
+            ext[self.vrep] = self.vt.times_seen(<void*>st)
+        for r in range(base, base + self.vruns):
+            w = &self.vrun[r]
+            n = w.length
+            s = w.src
+            if s < 0 or (w.gate >= 0 and ext[w.gate] == 0):
+                memset(out, 0, n * w.rows * sizeof(float))
+                out += n * w.rows
+                continue
+            ss = w.src_step
+            if ss == 0 and w.row_step == 0 and (w.op != 2 or (w.a_step == 0 and w.a_row_step == 0)):  # a constant
+                x = ext[s]
+                if w.op == 1:
+                    y = (x - w.a) * w.b
+                    x = 0 if y < 0 else (1 if y > 1 else y)
+                elif w.op == 2:
+                    x = 1 if x == w.a else 0
+                n *= w.rows
+                for t in range(n):
+                    out[t] = x
+                out += n
+                continue
+            if w.op == 0 and ss == 1:  # board planes, rows (mirrored: rows read backwards)
+                rows, rs = w.rows, w.row_step  # (locals: no reload after each store)
+                for u in range(rows):
+                    memcpy(out, ext + s, n * sizeof(float))
+                    out += n
+                    s += rs
+                continue
+            rows, rs, op, a, b = w.rows, w.row_step, w.op, w.a, w.b
+            astep = <float>w.a_step
+            for u in range(rows):
+                if op == 0:
+                    if ss == 0:
+                        x = ext[s]
+                        for t in range(n):
+                            out[t] = x
+                    else:
+                        for t in range(n):
+                            out[t] = ext[s + t * ss]
+                elif op == 1:
+                    for t in range(n):
+                        y = (ext[s + t * ss] - a) * b
+                        out[t] = 0 if y < 0 else (1 if y > 1 else y)
+                else:
+                    for t in range(n):
+                        out[t] = 1 if ext[s + t * ss] == a + t * astep else 0
+                    a += <float>w.a_row_step
+                out += n
+                s += rs
+
+    cdef void push_position(self, int i) noexcept nogil:
+        """Before a player's move in slot i: its position's board part (in ext since its
+        last observation) becomes the newest of the history, the oldest dropped."""
+        cdef float* ext
+        if self.vrun == NULL or self.vk < 2:
+            return
+        ext = self.ext + <long long>i * self.vext
+        if self.vk > 2:
+            memmove(ext + self.vhist_off + self.vhist_size, ext + self.vhist_off, <size_t>(self.vk - 2) * self.vhist_size * sizeof(float))
+        memcpy(ext + self.vhist_off, ext + self.vhist_src, <size_t>self.vhist_size * sizeof(float))
 
     cdef inline char* slot(self, int i) noexcept nogil:
         return self.st + <size_t>i * self.vt.state_size
@@ -803,6 +968,8 @@ cdef class Batch:
         cdef char* st = self.slot(i)
         self.vt.new_game(st, derive_seed(derive_seed(self.seed, <uint64_t>i), <uint64_t>self.started[i]))
         self.started[i] += 1
+        if self.vrun != NULL and self.vk > 1:  # a new game: no positions before
+            memset(self.ext + <long long>i * self.vext + self.vhist_off, 0, <size_t>(self.vk - 1) * self.vhist_size * sizeof(float))
         return self.vt.settle_rolls(st, self.vt.gen_legal(st, self.moves), self.moves)
 
     cdef void returns(self, char* st, float* out) noexcept nogil:
@@ -829,8 +996,7 @@ cdef class Batch:
         cdef signed char* row = self.mask + <long long>i * self.n_actions
         cdef int* legal = self.legal + <long long>i * self.cap
         self.player[i] = current
-        self.vt.fill_tensor(st, self.obs + <long long>i * self.layout[self.vt.n_tensor_parts], self.layout,
-                            self.seen_places + p * self.n_places, self.seen_counters + p * self.n_seen_counters)
+        self.fill_obs(i, p, self.obs + <long long>i * self.osize)
         memset(row, 0, self.n_actions)
         k = 0
         for m in range(n):
@@ -867,12 +1033,14 @@ cdef class Batch:
         cdef char* st = self.slot(i)
         cdef int p
         cdef int N_PLAYERS = self.vt.n_players
-        cdef int n = self.vt.settle_rolls(st, self.vt.apply_move(st, move, self.moves), self.moves)
+        cdef int n
+        self.push_position(i)
+        n = self.vt.settle_rolls(st, self.vt.apply_move(st, move, self.moves), self.moves)
         self.done[i] = 0
         self.truncated[i] = 0
         if st_int(self.vt, st, self.vt.off_terminal):
             if self.final != NULL:  # the finished game, as every seat sees it, before the next starts
-                self.write_seats(i, self.final + <long long>i * N_PLAYERS * self.layout[self.vt.n_tensor_parts])
+                self.write_seats(i, self.final + <long long>i * N_PLAYERS * self.osize)
             self.returns(st, self.rewards + i * N_PLAYERS)
             self.done[i] = 1
             self.truncated[i] = <unsigned char>self.vt.get_field(st, MGC_PLY_LIMITED, 0, 0)
@@ -884,14 +1052,13 @@ cdef class Batch:
 
     cdef void write_seats(self, int i, float* out) noexcept nogil:
         """Slot i's tensor as each seat sees it, seat after seat."""
-        cdef int p, size = self.layout[self.vt.n_tensor_parts]
+        cdef int p
         for p in range(self.vt.n_players):
-            self.vt.fill_tensor(self.slot(i), out + p * size, self.layout,
-                                self.seen_places + p * self.n_places, self.seen_counters + p * self.n_seen_counters)
+            self.fill_obs(i, p, out + p * self.osize)
 
     cdef check_seats(self, float[:, :, ::1] a, str what):
         """a is [games, players, tensor size] for this batch, else a ValueError."""
-        if a.shape[0] != self.n or a.shape[1] != self.vt.n_players or a.shape[2] != self.layout[self.vt.n_tensor_parts]:
+        if a.shape[0] != self.n or a.shape[1] != self.vt.n_players or a.shape[2] != self.osize:
             raise ValueError(f"{what}: [games, players, tensor size]")
 
     def keep_final(self, float[:, :, ::1] final):
@@ -942,17 +1109,19 @@ cdef class Batch:
         caller's to copy)."""
         cdef size_t n = self.n
         cdef size_t na = n * self.n_actions if self.act_move != NULL else 0
+        cdef size_t ne = n * self.vext if self.ext != NULL else 0
         return (self.seed, self.rng.state, self.st[:n * self.vt.state_size], (<char*>self.started)[:n * sizeof(long long)],
                 (<char*>self.n_legal)[:n * sizeof(int)], (<char*>self.legal)[:n * self.cap * sizeof(int)],
-                (<char*>self.act_move)[:na * sizeof(int)] if na else b"")
+                (<char*>self.act_move)[:na * sizeof(int)] if na else b"", (<char*>self.ext)[:ne * sizeof(float)] if ne else b"")
 
     def restore(self, saved):
         """Back to a save() of a batch of the same game, size and room (checked whole
         before anything is written)."""
         cdef size_t n = self.n
         cdef size_t na = n * self.n_actions if self.act_move != NULL else 0
-        seed, rng, st, started, n_legal, legal, act_move = saved
-        if (len(st), len(started), len(n_legal), len(legal), len(act_move)) != (n * self.vt.state_size, n * sizeof(long long), n * sizeof(int), n * self.cap * sizeof(int), na * sizeof(int)):
+        cdef size_t ne = n * self.vext if self.ext != NULL else 0
+        seed, rng, st, started, n_legal, legal, act_move, ext = saved
+        if (len(st), len(started), len(n_legal), len(legal), len(act_move), len(ext)) != (n * self.vt.state_size, n * sizeof(long long), n * sizeof(int), n * self.cap * sizeof(int), na * sizeof(int), ne * sizeof(float)):
             raise ValueError("a save of another batch (not this game, size and room)")
         memcpy(self.st, <const char*>st, len(st))
         memcpy(self.started, <const char*>started, len(started))
@@ -960,12 +1129,16 @@ cdef class Batch:
         memcpy(self.legal, <const char*>legal, len(legal))
         if na:
             memcpy(self.act_move, <const char*>act_move, len(act_move))
+        if ne:
+            memcpy(self.ext, <const char*>ext, len(ext))
         self.seed = seed
         self.rng.state = rng
 
     def reset(self):
         """Every slot starts its next game; their observations, masks and players."""
         cdef int i, n
+        if self.obs == NULL:
+            raise ValueError("no observation array: pass obs, or call use_view first")
         with nogil:
             for i in range(self.n):
                 n = self.start(i)

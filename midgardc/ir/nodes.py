@@ -526,6 +526,20 @@ class RenderIR:
 
 
 @dataclass(frozen=True)
+class ObservationIR:
+    """``observation:`` (midgardc/spec/observation.py): facts for the learning-ready views
+    of the observation tensor (midgardc/research/view.py) that the rules do not say; the
+    engines never read them. ``forward``: each seat's forward direction (an index into
+    ``BoardIR.directions``; () when not declared); ``history``: positions in the history
+    planes (1: this one only); ``scales``: (name, min, max) of counters, piece kinds'
+    hands, repetition, height and items."""
+
+    forward: tuple[int, ...] = ()
+    history: int = 1
+    scales: tuple[tuple[str, int, int], ...] = ()
+
+
+@dataclass(frozen=True)
 class ReturnsIR:
     """``returns:``: a finished game's returns are each player's value of a per-player
     counter (chips won or lost), not ``n * share - 1`` from the ranks. They must add up to
@@ -598,6 +612,8 @@ class GameIR:
     meta: dict = field(default_factory=dict, compare=False, hash=False)
     # how moves write a kind parameter (pieces: {queen: {notation: q}}); empty: by name
     kind_texts: tuple[str, ...] = ()
+    # observation: the learning-ready views' facts (None: not declared)
+    observation: Optional[ObservationIR] = field(default=None, compare=False, hash=False)
 
     @property
     def n_players(self) -> int:

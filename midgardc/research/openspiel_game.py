@@ -13,7 +13,11 @@ information-state string: the observation with the moves as that player saw them
 observation string: the same without the moves; the observation tensor:
 ``midgardc.research.tensor``; the information-state tensor: ``midgardc.research.infostate``,
 only for a spec that declares ``game.remembers``, else an error). ``max_game_length()`` is
-``game.horizon``, else ``max_plies``. A game pickles as its string.
+``game.horizon``, else ``max_plies``. A game pickles as its string. The ``observation``
+parameter asks for a learning-ready view of the observation tensor
+(``midgardc.research.view``: ``canonical``, ``normalised``, ``spatial``, ``learning``,
+``history=K``, joined by ``+``; its shape is ``observation_tensor_shape()``); each state
+keeps the boards its history planes show.
 
 A shuffled pile nobody may see (``ordered: true, visible: none``) is dealt one item at a
 time through chance nodes with exact probabilities (``midgardc.research.deals``), so CFR
@@ -39,10 +43,11 @@ from midgardc.research.actions import ActionMap, action_map
 from midgardc.research.deals import Deals, Dealing, lazy_piles
 from midgardc.research.infostate import info_layout, information_state_tensor
 from midgardc.research.tensor import observation_tensor, schema
+from midgardc.research.view import Positions, View, make_view
 
 SHORT_NAME = "python_midgardc"
 
-_PARAMS = {"spec": "", "variant": "", "players": 0, "engine": "compiled", "seed": 0}
+_PARAMS = {"spec": "", "variant": "", "players": 0, "engine": "compiled", "seed": 0, "observation": ""}
 
 _GAMES: dict[tuple, Game] = {}
 
@@ -87,6 +92,7 @@ class MidgardcGame(pyspiel.Game):
         game = self.mgame
         ir = game.ir
         self.schema = schema(ir)
+        self.view: Optional[View] = make_view(ir, p["observation"] or None)
         hidden = may_hide(ir)
         lazy = lazy_piles(ir)
         self.deals = Deals(game, self.seed, lazy) if lazy else None
@@ -145,6 +151,8 @@ class MidgardcState(pyspiel.State):
             self._held = _Holder(game._shared.key, game.seed, game.root.clone())
         else:
             self._held = _Holder(game._shared.key, game.seed, mstate)
+        self._held.positions = Positions(game.view) if game.view is not None else None
+        self._held.observation = game.get_parameters().get("observation", "")
 
     @property
     def _amap(self) -> Optional[ActionMap]:
@@ -203,6 +211,8 @@ class MidgardcState(pyspiel.State):
             action = int(action) + self._chance_base
         else:
             action = self._move(action)
+            if held.positions is not None:  # (the view's history planes: this position)
+                held.positions.push(self.mstate)
         if held.dealing is not None:  # played once the piles it deals from are resolved
             held.dealing.play(int(action))
         else:
@@ -270,28 +280,31 @@ class _Holder:
     deep-copies through ``clone()`` and pickles as its game's key, seed and OpenSpiel
     actions (replayed on load)."""
 
-    __slots__ = ("key", "seed", "_state", "dealing", "actions")
+    __slots__ = ("key", "seed", "_state", "dealing", "actions", "positions", "observation")
 
-    def __init__(self, key: tuple, seed: int, state: Optional[State], dealing: Optional[Dealing] = None, actions: Optional[list[int]] = None):
+    def __init__(self, key: tuple, seed: int, state: Optional[State], dealing: Optional[Dealing] = None, actions: Optional[list[int]] = None, positions: Optional[Positions] = None, observation: str = ""):
         self.key, self.seed, self._state, self.dealing = key, seed, state, dealing
         self.actions = actions if actions is not None else []
+        self.positions = positions  # the boards a view's history planes show (None: no view)
+        self.observation = observation
 
     @property
     def state(self) -> State:
         return self.dealing.state if self.dealing is not None else self._state
 
     def __deepcopy__(self, memo: dict) -> "_Holder":
+        positions = self.positions.copy() if self.positions is not None else None
         if self.dealing is not None:
-            return _Holder(self.key, self.seed, None, Dealing(self.dealing.deals, self.dealing), list(self.actions))
-        return _Holder(self.key, self.seed, self._state.clone(), None, list(self.actions))
+            return _Holder(self.key, self.seed, None, Dealing(self.dealing.deals, self.dealing), list(self.actions), positions, self.observation)
+        return _Holder(self.key, self.seed, self._state.clone(), None, list(self.actions), positions, self.observation)
 
     def __reduce__(self) -> tuple:
-        return (_replayed, (self.key, self.seed, list(self.actions)))
+        return (_replayed, (self.key, self.seed, list(self.actions), self.observation))
 
 
-def _replayed(key: tuple, seed: int, actions: list[int]) -> _Holder:
+def _replayed(key: tuple, seed: int, actions: list[int], observation: str = "") -> _Holder:
     spec, variant, players, engine = key
-    game = MidgardcGame({"spec": spec, "variant": variant, "players": players, "engine": engine, "seed": seed})
+    game = MidgardcGame({"spec": spec, "variant": variant, "players": players, "engine": engine, "seed": seed, "observation": observation})
     state = game.new_initial_state()
     for action in actions:
         state.apply_action(action)
@@ -319,11 +332,17 @@ class MidgardcObserver:
             return
         if self.perfect_recall:
             self.schema = info_layout(game.mgame).schema
+        elif game.view is not None:  # a learning-ready view: one array in its own shape
+            self.tensor = np.zeros(game.view.size, np.float32)
+            self.dict = {"observation": self.tensor.reshape(game.view.shape)}
+            return
         self.tensor = np.zeros(self.schema.size, np.float32)
         self.dict = {p.name: self.schema.view(self.tensor, p.name) for p in self.schema.parts}
 
     def set_from(self, state: MidgardcState, player: int) -> None:
-        if not self.perfect_recall:
+        if not self.perfect_recall and self.game.view is not None:
+            self.game.view.tensor(state.mstate, player, state._held.positions, self.tensor)
+        elif not self.perfect_recall:
             observation_tensor(state.mstate, player, self.tensor)
         else:
             information_state_tensor(state.mstate, player, self.tensor)

@@ -9,7 +9,9 @@ actions). Dice are rolled by the
 environment itself, with the state's own chance stream seeded by ``reset(seed)``: agents never
 see a chance node. Rewards come once, at the end: the State's returns (+1 the winner, -1 the
 others, 0 each on a draw). A game stopped by the spec's ply limit is a truncation (a draw).
-``render()`` returns the text board (render mode ``"ansi"``).
+``render()`` returns the text board (render mode ``"ansi"``). ``observation=`` asks for a
+learning-ready view (``midgardc.research.view``; ``env.view`` describes it): then
+``"observation"`` is that view of the tensor, in its shape (``(C, H, W)`` when spatial).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pettingzoo import AECEnv
 
 from midgardc.research.actions import legal_actions, n_actions
 from midgardc.research.tensor import bounds, observation_tensor, schema
+from midgardc.research.view import Observation, Positions, make_view
 from midgardc.runtime.game import Game
 from midgardc.engines import load
 
@@ -29,7 +32,7 @@ from midgardc.engines import load
 class MidgardcEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "midgardc", "is_parallelizable": False}
 
-    def __init__(self, game: Game, render_mode: Optional[str] = None, agent_names: Union[str, Sequence[str]] = "spec"):
+    def __init__(self, game: Game, render_mode: Optional[str] = None, agent_names: Union[str, Sequence[str]] = "spec", observation: Observation = None):
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render mode {render_mode!r} is not supported (only 'ansi')")
@@ -40,7 +43,9 @@ class MidgardcEnv(AECEnv):
         self._schema = schema(ir)
         self._n_actions = n_actions(game)
         self.possible_agents = agents(ir.players, agent_names)
-        low, high = bounds(ir)
+        self.view = make_view(ir, observation)
+        self.positions = Positions(self.view) if self.view is not None else None
+        low, high = bounds(ir) if self.view is None else self.view.bounds()
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(low=low, high=high, dtype=np.float32),
@@ -66,6 +71,8 @@ class MidgardcEnv(AECEnv):
         else:
             self._seed += 1  # another deal and other rolls for the next game
         self.state_ = self.game.new_state(self._seed)
+        if self.positions is not None:
+            self.positions.clear()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -96,7 +103,8 @@ class MidgardcEnv(AECEnv):
         s = self.state_
         if not s.is_terminal() and s.current_player() == p:
             mask[list(legal_actions(self.game, s))] = 1
-        return {"observation": observation_tensor(s, p), "action_mask": mask}
+        tensor = self.view.tensor(s, p, self.positions) if self.view is not None else observation_tensor(s, p)
+        return {"observation": tensor, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -109,6 +117,8 @@ class MidgardcEnv(AECEnv):
             raise ValueError(f"action {action} is not legal for {agent} here (see the action mask)")
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.positions is not None:
+            self.positions.push(self.state_)
         self.state_.apply_unchecked(legal[action])
         self._settle()
         self._accumulate_rewards()
@@ -144,7 +154,9 @@ def env(
     engine: str = "compiled",
     render_mode: Optional[str] = "ansi",
     agent_names: Union[str, Sequence[str]] = "spec",
+    observation: Observation = None,
 ) -> MidgardcEnv:
     """An AEC environment for a spec, variant and player count (default: the spec's);
-    ``agent_names``: see ``agents``."""
-    return MidgardcEnv(load(spec_path, variant, engine=engine, n_players=players), render_mode=render_mode, agent_names=agent_names)
+    ``agent_names``: see ``agents``; ``observation``: a learning-ready view
+    (``midgardc.research.view``)."""
+    return MidgardcEnv(load(spec_path, variant, engine=engine, n_players=players), render_mode=render_mode, agent_names=agent_names, observation=observation)

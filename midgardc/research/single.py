@@ -13,7 +13,10 @@ action of the space is a valid input (as ``check_env`` requires). The reward com
 game ends: the seat's ``State.returns()`` entry (+1 win, -1 loss, 0 draw for two players);
 a game stopped by the spec's ply limit is truncated. Dice and the other seats' moves happen
 inside ``reset``/``step``; ``reset(seed=...)`` seeds the game, its dice and the bots.
-The observation ``Box``'s bounds are finite (``tensor.bounds``). Importing this module
+The observation ``Box``'s bounds are finite (``tensor.bounds``). ``observation=`` asks
+for a learning-ready view (``midgardc.research.view``: ``"canonical"``, ``"learning"``,
+``history=K``...; ``env.view`` describes it; every move, the other seats' too, goes into its
+history planes). Importing this module
 registers every spec of the repository's ``specs/`` as ``midgardc/<file stem>``
 (``gymnasium.make("midgardc/<stem>", opponent="greedy")``); ``register`` adds others.
 Gymnasium (1.x) has no plug-in entry points: ``gymnasium.make("midgardc.gymnasium:
@@ -34,6 +37,7 @@ from midgardc.players.registry import parse_player
 from midgardc.players.view import PlayerView
 from midgardc.research.actions import legal_actions, n_actions
 from midgardc.research.tensor import bounds, observation_tensor, schema
+from midgardc.research.view import Observation, Positions, make_view
 from midgardc.runtime.game import State
 from midgardc.engines import load
 from midgardc.runtime.rng import Rng, derive_seed
@@ -54,6 +58,7 @@ class MidgardcGymEnv(gymnasium.Env):
         render_mode: Optional[str] = None,
         engine: str = "compiled",
         illegal_reward: float = -1.0,
+        observation: Observation = None,
     ):
         super().__init__()
         if render_mode not in (None, "ansi"):
@@ -67,7 +72,9 @@ class MidgardcGymEnv(gymnasium.Env):
         self.opponents = {p: spec.make() for p in range(ir.n_players) if p != seat}
         self.schema = schema(ir)
         self.n_actions = n_actions(self.game)
-        low, high = bounds(ir)
+        self.view = make_view(ir, observation)
+        self.positions = Positions(self.view) if self.view is not None else None
+        low, high = bounds(ir) if self.view is None else self.view.bounds()
         self.observation_space = spaces.Box(low=low, high=high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.n_actions)
         self.render_mode = render_mode
@@ -79,6 +86,8 @@ class MidgardcGymEnv(gymnasium.Env):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63))
         self.state = self.game.new_state(game_seed)
+        if self.positions is not None:
+            self.positions.clear()
         self._rngs = {p: Rng(derive_seed(game_seed, 1 + p)) for p in self.opponents}
         self._others()
         return self._observation(), self._info()
@@ -95,7 +104,10 @@ class MidgardcGymEnv(gymnasium.Env):
             p = state.current_player()
             if p == self.seat:
                 return
-            state.apply_unchecked(self.opponents[p].choose(PlayerView(state, p), self._rngs[p]))
+            move = self.opponents[p].choose(PlayerView(state, p), self._rngs[p])
+            if self.positions is not None:
+                self.positions.push(state)
+            state.apply_unchecked(move)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         if self.state is None:
@@ -107,6 +119,8 @@ class MidgardcGymEnv(gymnasium.Env):
             info = self._info()
             info["illegal_action"] = True
             return self._observation(), self.illegal_reward, True, False, info
+        if self.positions is not None:
+            self.positions.push(self.state)
         self.state.apply_unchecked(legal[int(action)])
         self._others()
         reward, terminated, truncated = 0.0, False, False
@@ -126,6 +140,8 @@ class MidgardcGymEnv(gymnasium.Env):
 
     def _observation(self) -> np.ndarray:
         assert self.state is not None
+        if self.view is not None:
+            return self.view.tensor(self.state, self.seat, self.positions)
         return observation_tensor(self.state, self.seat)
 
     def _info(self) -> dict:
@@ -170,7 +186,9 @@ def make(
     render_mode: Optional[str] = None,
     engine: str = "compiled",
     illegal_reward: float = -1.0,
+    observation: Observation = None,
 ) -> MidgardcGymEnv:
     """Seat ``seat`` of a spec against ``opponent`` players (a player as ``--players`` takes
-    it: random, greedy, mcts:200, ...) as a Gymnasium environment."""
-    return MidgardcGymEnv(spec_path, variant, players, opponent, seat, render_mode, engine, illegal_reward)
+    it: random, greedy, mcts:200, ...) as a Gymnasium environment; ``observation``: a
+    learning-ready view (``midgardc.research.view``)."""
+    return MidgardcGymEnv(spec_path, variant, players, opponent, seat, render_mode, engine, illegal_reward, observation)

@@ -50,6 +50,7 @@ from .board import LowerBoard
 from .effects import LowerEffects
 from .values import INLINE_ATTRIBUTES, LowerAttributes, LowerValues
 from .action_space import lower_action_space
+from .observation import lower_observation
 from .schema import (
     SPEC_VERSION,
     MAX_PLAYERS,
@@ -222,6 +223,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.action_params = {a.name: tuple(p.name for p in a.params) for a in actions}  # render.labels may name them
         self.action_names = [a.name for a in actions]  # (render.labels may name moves)
         action_space = lower_action_space(top.get("action_space"), self.players, actions, tuple(self.kinds))
+        observation = lower_observation(self, top.get("observation"), counters, list(self.kinds), player_props, history is not None)
         if chance is not None:
             chance = self.place_chance(chance, actions, top.items["chance"])
         triggers = self.lower_triggers(top.get("triggers"), actions)
@@ -262,6 +264,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             horizon=horizon,
             remembers=remembers,
             action_space=action_space,
+            observation=observation,
             chance=chance,
             player_counts=self.counts[0],
             default_players=self.counts[1] or len(self.players),
