@@ -10,7 +10,7 @@ GAMES  ?= 200
 FUZZ_CASES ?= 10000
 TEST_JOBS ?= 2   # make test's processes (pytest-xdist, a test file per process at a time; 0: one process)
 
-.PHONY: setup run build test bench bench-peers bench-open check-generated generate clean fuzz browser playthroughs screenshots
+.PHONY: setup run build test bench bench-peers bench-open bench-first-board check-generated generate clean fuzz browser playthroughs screenshots
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -62,6 +62,9 @@ bench-peers: setup  ## the classics and Midgard (compiled) beside the peers' fig
 
 bench-open: setup  ## a new process opening the cached Midgard engine + one playout, interleaved with the interpreter's open (target: 0.5 s)
 	$(BIN)/python benchmarks/engine_open.py specs/midgard.yaml --runs 7
+
+bench-first-board: setup  ## the first board of `play` (in a pty) and `serve` (page + board JSON) on an empty engine cache: tic-tac-toe and Midgard, 5 runs interleaved (target: 3 s)
+	$(BIN)/python benchmarks/first_board.py --runs 5
 
 fuzz: setup  ## long fuzz campaign over every spec and the command line ($(FUZZ_CASES) cases)
 	$(BIN)/python -m midgardc.safety.fuzz --cases $(FUZZ_CASES)
