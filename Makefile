@@ -14,7 +14,9 @@ TEST_JOBS ?= 2   # make test's processes (pytest-xdist, a test file per process 
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@# pip 21.3 and later install a pyproject project editable (PEP 660): a newer one is kept (its upgrade took 8 s of make test's budget)
+	@$(BIN)/python -c 'import sys, pip; sys.exit(tuple(int(p) for p in pip.__version__.split(".")[:2]) < (21, 3))' 2>/dev/null \
+		|| $(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,cluster,research]'
 	@touch $(STAMP)
 
