@@ -10,11 +10,13 @@ GAMES  ?= 200
 FUZZ_CASES ?= 10000
 TEST_JOBS ?= 2   # make test's processes (pytest-xdist, a test file per process at a time; 0: one process)
 
-.PHONY: setup run build test bench bench-peers bench-open check-generated generate clean fuzz browser playthroughs screenshots
+.PHONY: setup run build test bench bench-peers bench-open bench-first-board check-generated generate clean fuzz browser playthroughs screenshots
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@# pip 21.3 and later install a pyproject project editable (PEP 660): a newer one is kept (its upgrade took 8 s of make test's budget)
+	@$(BIN)/python -c 'import sys, pip; sys.exit(tuple(int(p) for p in pip.__version__.split(".")[:2]) < (21, 3))' 2>/dev/null \
+		|| $(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,cluster,research]'
 	@touch $(STAMP)
 
@@ -62,6 +64,9 @@ bench-peers: setup  ## the classics and Midgard (compiled) beside the peers' fig
 
 bench-open: setup  ## a new process opening the cached Midgard engine + one playout, interleaved with the interpreter's open (target: 0.5 s)
 	$(BIN)/python benchmarks/engine_open.py specs/midgard.yaml --runs 7
+
+bench-first-board: setup  ## the first board of `play` (in a pty) and `serve` (page + board JSON) on an empty engine cache: tic-tac-toe and Midgard, 5 runs interleaved (target: 3 s)
+	$(BIN)/python benchmarks/first_board.py --runs 5
 
 fuzz: setup  ## long fuzz campaign over every spec and the command line ($(FUZZ_CASES) cases)
 	$(BIN)/python -m midgardc.safety.fuzz --cases $(FUZZ_CASES)

@@ -2,8 +2,9 @@
 
 Building a compiled engine takes from seconds to minutes; a person at ``play`` or ``serve``
 should see the board at once. ``open_switching`` gives a game that plays *now* and a
-``PendingEngine``: the compiled game, built in a background thread. A cached engine that
-opens within ``GRACE_SECONDS`` is the game to play at once; otherwise the interpreter is.
+``PendingEngine``: the compiled game, built in a background thread. An engine the cache
+holds is given ``GRACE_SECONDS`` to open and is then the game to play at once; one that
+must be built (seconds at least) is not waited for: the interpreter plays at once.
 Between moves, the session asks ``EngineSwitch.carry`` whether it is ready; when it is, the
 game so far is replayed on it move by move (rolls drawn from the new engine's own chance
 stream, each checked against the roll the game had, so the stream stands where it stood)
@@ -23,7 +24,7 @@ import threading
 from typing import Any, Callable, Optional, Sequence
 
 from .errors import MidgardcError
-from .engines import game_from_ir
+from .engines import compiled_is_cached, game_from_ir
 from .runtime.game import Game, State
 
 #: builds the compiled game for an IR (raises MidgardcError, e.g. BuildError, when it cannot)
@@ -31,8 +32,9 @@ Builder = Callable[[Any], Game]
 
 BUILDING = "building the compiled engine... bots play on the interpreter meanwhile"
 
-#: how long a session waits for the compiled engine before it starts on the interpreter: a
-#: cached engine opens within it and the game starts on it, with nothing to say
+#: how long a session waits for a cached compiled engine before it starts on the
+#: interpreter: it opens within it and the game starts on it, with nothing to say (an
+#: engine the cache does not hold is not waited for: the board shows a second sooner)
 GRACE_SECONDS = 1.0
 
 
@@ -75,14 +77,14 @@ class PendingEngine:
         return self._done.wait(timeout)
 
 
-def open_switching(ir: Any, engine: str, builder: Optional[Builder] = None, grace: float = GRACE_SECONDS) -> tuple[Game, Optional[PendingEngine]]:
+def open_switching(ir: Any, engine: str, builder: Optional[Builder] = None, grace: float = GRACE_SECONDS, cached: Callable[[Any], bool] = compiled_is_cached) -> tuple[Game, Optional[PendingEngine]]:
     """The game to play now and, for ``engine == "compiled"``, the compiled one on its way
-    (None otherwise: the interpreter was asked for, or the compiled engine was ready
-    within ``grace`` seconds and is the game to play now)."""
+    (None otherwise: the interpreter was asked for, or the compiled engine was in the
+    cache (``cached(ir)``), ready within ``grace`` seconds and is the game to play now)."""
     if engine != "compiled":
         return game_from_ir(ir, "interpreted"), None
     pending = PendingEngine(ir, builder or compiled_game)
-    if pending.wait(grace) and pending.game is not None:
+    if cached(ir) and pending.wait(grace) and pending.game is not None:
         return pending.game, None
     return game_from_ir(ir, "interpreted"), pending
 

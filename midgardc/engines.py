@@ -45,3 +45,19 @@ def game_from_ir(ir: GameIR, engine: str = DEFAULT_ENGINE, force_build: bool = F
 
         return Game(ir, CompiledEngine(ir, build_engine(ir, force=force_build)))
     raise ValueError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
+
+
+def compiled_is_cached(ir: GameIR) -> bool:
+    """Whether opening ``ir``'s compiled engine would only load it from the cache (found
+    from the cache key, without rendering anything). False when that cannot be told (no
+    Cython, no compiler package): such a game is not about to open either."""
+    from .errors import MidgardcError
+
+    try:
+        from .compiler.build import is_cached
+    except ImportError:
+        return False
+    try:
+        return is_cached(ir)
+    except MidgardcError:
+        return False

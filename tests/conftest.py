@@ -89,7 +89,11 @@ def pytest_sessionstart(session):
             state = "ok" if outcome.ok else "failed (the tests that load it will say why)"
             say(f"  [{k}/{len(targets)}] {outcome.target.label}: {state}, {outcome.seconds:.0f}s")
 
-    build_many(targets, jobs, on_finish=on_finish)
+    def on_generic(seconds, error) -> None:
+        if seconds is not None:
+            say(f"  the generic engine: {'ok' if error is None else 'failed (the tests that load an engine will say why)'}, {seconds:.0f}s")
+
+    build_many(targets, jobs, on_finish=on_finish, on_generic=on_generic)
 
 
 def pytest_report_header(config):

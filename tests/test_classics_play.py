@@ -3,8 +3,9 @@
 * perft (legal move sequences per depth) equals the published counts, in both engines:
   Connect Four 7^d up to depth 6, Reversi (Othello) 4 .. 55,092 to depth 7, and 8x8
   Breakthrough 22, 484, 11,132 (the interpreter goes less deep: it is the slow oracle);
-* 1,000 uniformly random games of each classic (and of the movers test spec) are the same
-  in both engines, move for move, with the same aggregate results;
+* uniformly random games of the movers test spec (60; and 1,000 of it and of each classic
+  with MIDGARDC_LONG=1) are the same in both engines, move for move, with the same
+  aggregate results (tests/test_differential.py plays 60 of each classic in every run);
 * the mean length of uniformly random games (20,000 compiled games) is within 3% of the
   published figures: Connect Four 21.3, Breakthrough 64.1, Reversi 60.4. A pass is not a
   move (no move id; ``ply`` counts moves, ``passes`` the passes before the player to move);
@@ -14,6 +15,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,8 @@ PERFT = {
     "reversi": ([4, 12, 56, 244, 1_396, 8_200, 55_092], 5),
     "breakthrough": ([22, 484, 11_132], 2),
 }
+
+LONG = bool(os.environ.get("MIDGARDC_LONG"))
 
 MEAN_PLIES = {"connect-four": 21.3, "breakthrough": 64.1, "reversi": 60.4}
 
@@ -53,9 +57,17 @@ def test_perft_interpreted_matches_published_counts(name):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not LONG, reason="1,000 interpreter games of each; set MIDGARDC_LONG=1")
 @pytest.mark.parametrize("path", [spec(n) for n in PERFT] + [MOVERS], ids=lambda p: Path(p).stem)
 def test_thousand_random_games_move_for_move(path):
+    """What the long run adds: 1,000 games of each (the default run plays 60 of each classic
+    in tests/test_differential.py and 60 of movers.yaml below)."""
     check_games(path, None, 1000, 20_261_120)
+
+
+def test_movers_random_games_move_for_move():
+    # movers.yaml is in no other differential test: a quick slice of the thousand above
+    check_games(MOVERS, None, 60, 20_261_120)
 
 
 @pytest.mark.slow

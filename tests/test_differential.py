@@ -82,16 +82,21 @@ def spec_id(item) -> str:
 # --------------------------------------------------------------------------- whole games
 
 
+LONG = bool(os.environ.get("MIDGARDC_LONG"))
+
+
 @pytest.mark.slow
+@pytest.mark.skipif(not LONG, reason="4,000 interpreter games of Midgard; set MIDGARDC_LONG=1")
 @pytest.mark.parametrize("variant", MIDGARD_VARIANTS, ids=str)
 def test_midgard_thousand_games_move_for_move(variant):
+    """What the long run adds: 1,000 games per Midgard variant (the default run plays 60 of
+    each in test_every_spec_plays_the_same_games, with another seed)."""
     check_games(MIDGARD, variant, GAMES, SEED)
 
 
 # Specs whose interpreted games are dear play fewer in every run (all 60 with MIDGARDC_LONG=1):
 # chess plays about 0.3 random games/s on the interpreter (about 400 plies each), 60 took 185 s.
 QUICK_GAMES = {"chess.yaml": 8}
-LONG = bool(os.environ.get("MIDGARDC_LONG"))
 
 
 @pytest.mark.parametrize("item", every_spec(), ids=spec_id)

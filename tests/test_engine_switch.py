@@ -114,6 +114,19 @@ def test_a_failed_build_is_said_once_and_the_interpreter_plays_on(tmp_path: Path
     assert line["engine"] == "interpreted" and "unfinished" not in line["result"]
 
 
+def test_only_a_cached_engine_is_waited_for() -> None:
+    # A cached engine opens within the grace and is played at once; an engine the cache
+    # does not hold is not waited for, however soon its build would end (here at once):
+    # the board shows on the interpreter without the grace's second.
+    ir = load_game_ir(DICE, None, None)
+    ready = game_from_ir(ir, "compiled")
+    game, pending = open_switching(ir, "compiled", lambda ir: ready, cached=lambda ir: True)
+    assert game is ready and pending is None
+    game, pending = open_switching(ir, "compiled", lambda ir: ready, cached=lambda ir: False)
+    assert game.engine_name == "interpreted" and pending is not None
+    assert pending.wait(GATE_WAIT) and pending.game is ready  # the switch comes at the next move
+
+
 def test_the_carried_state_draws_the_same_dice_as_the_game_would_have() -> None:
     ir = load_game_ir(DICE, None, None)
     interp, compiled = game_from_ir(ir, "interpreted"), game_from_ir(ir, "compiled")

@@ -3,6 +3,8 @@ legal and end, and a match from the command line."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -31,7 +33,10 @@ def test_both_engines_play_the_same_games() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("MIDGARDC_LONG"), reason="500 interpreter games; set MIDGARDC_LONG=1")
 def test_both_engines_play_the_same_five_hundred_games() -> None:
+    """What the long run adds: 500 games (the default run plays the 40 of
+    test_both_engines_play_the_same_games)."""
     _check_same_games(500, SEED + 1)
 
 

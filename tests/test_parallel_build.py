@@ -35,6 +35,38 @@ def test_build_many_reports_each_start_and_end_and_keeps_going_after_an_error(tm
     assert again[0].ok and again[0].cached
 
 
+def test_on_an_empty_cache_the_generic_module_builds_beside_the_rules_modules(monkeypatch):
+    # As if the cache had no generic module (the worker processes are forked, so they see
+    # it so too; the real one is found in the cache, so nothing slow is built): it is a job
+    # of its own, started first, and an engine is reported ready only after it.
+    from midgardc.compiler import build
+
+    monkeypatch.setattr(build, "generic_cached", lambda: False)
+    events = []
+    targets = [Target(SMALL), Target(TIC_TAC_TOE)]
+    outcomes = build_many(targets, 2, on_start=lambda t, i: events.append(("start", i)), on_finish=lambda o, k: events.append(("done", k)), on_generic=lambda s, e: events.append(("generic", s is not None, e)))
+    assert events[0] == ("generic", False, None)  # before any engine's build starts
+    ended = events.index(("generic", True, None))
+    assert {("start", 1), ("start", 2)} <= set(events) and [e for e in events if e[0] == "done"] == [("done", 1), ("done", 2)]
+    assert all(events.index(("done", k)) > ended for k in (1, 2))  # ready only with the generic module
+    assert [o.ok for o in outcomes] == [True, True] and [o.target for o in outcomes] == targets
+
+
+def test_a_failed_generic_build_fails_every_engine_with_its_message(monkeypatch):
+    from midgardc.compiler import build
+    from midgardc.errors import BuildError
+
+    def broken():
+        raise BuildError("the generic engine does not compile here")
+
+    monkeypatch.setattr(build, "generic_cached", lambda: False)
+    monkeypatch.setattr(build, "build_generic", broken)
+    told = []
+    outcomes = build_many([Target(SMALL), Target(TIC_TAC_TOE)], 2, on_generic=lambda s, e: told.append(e))
+    assert told == [None, "error: the generic engine does not compile here"]
+    assert [o.error for o in outcomes] == ["error: the generic engine does not compile here"] * 2
+
+
 def test_jobs_must_be_positive():
     assert default_jobs() >= 1
     with pytest.raises(ValueError):

@@ -8,6 +8,7 @@ agree on every state, heights included.
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -175,7 +176,10 @@ def test_random_games_agree():
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("MIDGARDC_LONG"), reason="1,000 interpreter games; set MIDGARDC_LONG=1")
 def test_thousand_random_games_agree():
+    """What the long run adds: 1,000 games (the default run plays the 200 of
+    test_random_games_agree)."""
     check_games(1000, 8)
 
 

@@ -127,7 +127,15 @@ def build(specs: tuple[str, ...], variant: Optional[str], all_variants: bool, pl
             click.echo(outcome.error, err=True)
             click.echo(f"{outcome.target.label}: failed [done {k}/{total}]", err=True)
 
-    outcomes = build_many(targets, jobs, force=force, write_source=True, on_start=on_start, on_finish=on_finish)
+    def on_generic(seconds: Optional[float], error: Optional[str]) -> None:
+        if seconds is None:
+            click.echo("[started] the generic engine (once, for every game), beside the games' own modules", err=True)
+        elif error is None:
+            click.echo(f"the generic engine: ok ({seconds:.1f}s, compiled)", err=True)
+        else:
+            click.echo(error, err=True)
+
+    outcomes = build_many(targets, jobs, force=force, write_source=True, on_start=on_start, on_finish=on_finish, on_generic=on_generic)
     bad = sum(not o.ok for o in outcomes)
     if total > 1:
         cached = sum(o.ok and o.cached for o in outcomes)

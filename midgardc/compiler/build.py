@@ -598,10 +598,37 @@ def _in_cache(name: str) -> bool:
     return _cache_valid(so, Path(f"{so}.sha256"))
 
 
+def generic_cached() -> bool:
+    """Whether the cache holds the generic engine, whole."""
+    return _in_cache(generic_module_name())
+
+
+def rules_cached(ir: GameIR) -> bool:
+    """Whether the cache holds ``ir``'s rules module, whole."""
+    return _in_cache(module_name(ir))
+
+
 def is_cached(ir: GameIR) -> bool:
     """Whether the cache holds ``ir``'s rules module and the generic engine, whole (so
     build_engine() will only load them)."""
-    return _in_cache(module_name(ir)) and _in_cache(generic_module_name())
+    return rules_cached(ir) and generic_cached()
+
+
+def _what(ir: GameIR) -> str:
+    return f"{ir.name}" + (f" (variant {ir.variant})" if ir.variant else "")
+
+
+def build_rules(ir: GameIR, force: bool = False, text: Optional[str] = None, tag: str = ""):
+    """``ir``'s rules module alone (built on a miss, cached, loaded), without the generic
+    engine: its build needs nothing of the generic module, so ``parallel.build_many`` runs
+    rules builds beside the generic module's instead of after it. ``text``, ``tag``: as
+    for build_engine."""
+    try:
+        return _cached_module(lambda: generate_source(ir) if text is None else text, module_name(ir, tag), _what(ir), force)
+    except MidgardcError:
+        raise
+    except OSError as exc:
+        raise BuildError(f"building the engine for {_what(ir)} failed: {exc}") from None
 
 
 #: rules module name -> its Engine (the generic module's view of it)
@@ -616,12 +643,12 @@ def build_engine(ir: GameIR, force: bool = False, text: Optional[str] = None, ta
     INFO, GAME... from the rules module). ``text``: the rules module's source when the
     caller has rendered it already (else rendered on a miss); ``tag``: a run-time change
     to the generator (``build_key``), which gets a rules module of its own."""
-    what = f"{ir.name}" + (f" (variant {ir.variant})" if ir.variant else "")
+    what = _what(ir)
     try:
         name = module_name(ir, tag)
         if not force and name in _ENGINES:
             return _ENGINES[name]
-        rules = _cached_module(lambda: generate_source(ir) if text is None else text, name, what, force)
+        rules = build_rules(ir, force, text, tag)
         generic = build_generic()
         engine = generic.Engine(rules)
         _ENGINES[name] = engine
