@@ -21,7 +21,7 @@ from .nodes import Expr
 FIGURES = ("cross-crown", "crown", "tower", "mitre", "horse", "pawn", "ringed-disc", "crowned-disc", "stone", "disc", "meeple", "cross", "ring")
 BOARD_STYLES = ("cells", "checkered", "lines")
 # how a highlighted cell is marked: a ring (in the player's colour with ``of: player``), or
-# an alert, a red glow under the piece for a threat the rules name (a king in check)
+# an alert, a red glow under the piece for a threat the rules name (a piece the rules say is attacked)
 HIGHLIGHT_STYLES = ("ring", "alert")
 
 
