@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import get_game
+from conftest import SPECS, get_game
 from midgardc.errors import SpecError
 from midgardc.runtime.game import perft
 from midgardc.spec.lower import load_game_ir
 
 RULES = str(Path(__file__).parent / "data" / "phase_rules.yaml")
+MORRIS = str(SPECS / "classics" / "nine-mens-morris.yaml")
 
 
 def play(spec: str, engine: str, moves: list[str]):
@@ -72,6 +73,22 @@ def test_the_phase_is_an_enumeration_and_a_game_counter():
     i = ir.counters.index("phase")
     assert ir.counter_scope[i] == "game" and ir.counter_types[i] == "enum:phase"
     assert ir.counter_init[-1][i] == 0  # the first phase written
+
+
+def test_the_phase_is_part_of_every_position():
+    # Nine Men's Morris lists [board, turn, unplaced]: the phase (a man due to be taken)
+    # joins them, so a position before and after a mill differs
+    ir = load_game_ir(MORRIS)
+    assert ir.counters.index("phase") in ir.history.counters
+
+
+def test_morris_removal_is_a_step_of_the_same_turn():
+    # white closes the mill a1-a4-a7 while placing: white takes a black man, then black places
+    state = play(MORRIS, "interpreted", ["a1", "d1", "a4", "d2", "a7"])
+    assert phase_and_mover(state) == ("removing", "white")
+    assert {m.text for m in state.legal_moves()} == {"xd1", "xd2"}
+    state.apply("xd1")
+    assert phase_and_mover(state) == ("placing", "black")
 
 
 SPEC = """\
