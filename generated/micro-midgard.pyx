@@ -176,7 +176,7 @@ cdef extern from *:
       0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     },
       {
-      0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
       0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
       0, 0, 1, 1, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1
     }
@@ -1090,33 +1090,38 @@ cdef inline long long define_19(State* st, int a0) noexcept nogil:
     return (<long long>(((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) - 1)) if ((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) > 1) else <long long>((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0))))
 
 
-# define 20: highest_level(player p) = max(b in enum(8): level[p, b])
-cdef inline long long define_20(State* st, int a0) noexcept nogil:
+# define 20: past_end(enum:sky s) = wolf_at[s] > track_end[s]
+cdef inline bint define_20(State* st, int a0) noexcept nogil:
+    return ((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) > (<long long>element_of(st, 2, 52, element_step(0, <long long>a0 - 0, 2), 0)))
+
+
+# define 21: highest_level(player p) = max(b in enum(8): level[p, b])
+cdef inline long long define_21(State* st, int a0) noexcept nogil:
     return quant_5(st, a0)
 
 
-# define 21: measure(item prophecy, player p) = either(prophecy == sun_most_gold, gold(p), either(prophecy == sun_most_sun_relics, zone_size(p, sun_relics), either(prophecy == sun_most_relics, relics_held(p), either(prophecy == sun_highest_level or prophecy == moon_highest_level, highest_level(p), either(prophecy == sun_fewest_vp, -vp(p), either(prophecy == moon_most_mead, mead(p), either(prophecy == moon_most_moon_relics, zone_size(p, moon_relics), either(prophecy == moon_most_resources, gold(p) + mead(p), -relics_held(p)))))))))
-cdef inline long long define_21(State* st, int a0, int a1) noexcept nogil:
-    return (<long long>(counter_of(st, a1, 1)) if (a0 == 8) else <long long>((<long long>(zone_size_of(st, 11, a1)) if (a0 == 9) else <long long>((<long long>(define_18(st, a1)) if (a0 == 10) else <long long>((<long long>(define_20(st, a1)) if ((a0 == 11) or (a0 == 16)) else <long long>((<long long>((-counter_of(st, a1, 0))) if (a0 == 12) else <long long>((<long long>(counter_of(st, a1, 2)) if (a0 == 13) else <long long>((<long long>(zone_size_of(st, 12, a1)) if (a0 == 14) else <long long>((<long long>((counter_of(st, a1, 1) + counter_of(st, a1, 2))) if (a0 == 15) else <long long>((-define_18(st, a1))))))))))))))))))
+# define 22: measure(item prophecy, player p) = either(prophecy == sun_most_gold, gold(p), either(prophecy == sun_most_sun_relics, zone_size(p, sun_relics), either(prophecy == sun_most_relics, relics_held(p), either(prophecy == sun_highest_level or prophecy == moon_highest_level, highest_level(p), either(prophecy == sun_fewest_vp, -vp(p), either(prophecy == moon_most_mead, mead(p), either(prophecy == moon_most_moon_relics, zone_size(p, moon_relics), either(prophecy == moon_most_resources, gold(p) + mead(p), -relics_held(p)))))))))
+cdef inline long long define_22(State* st, int a0, int a1) noexcept nogil:
+    return (<long long>(counter_of(st, a1, 1)) if (a0 == 8) else <long long>((<long long>(zone_size_of(st, 11, a1)) if (a0 == 9) else <long long>((<long long>(define_18(st, a1)) if (a0 == 10) else <long long>((<long long>(define_21(st, a1)) if ((a0 == 11) or (a0 == 16)) else <long long>((<long long>((-counter_of(st, a1, 0))) if (a0 == 12) else <long long>((<long long>(counter_of(st, a1, 2)) if (a0 == 13) else <long long>((<long long>(zone_size_of(st, 12, a1)) if (a0 == 14) else <long long>((<long long>((counter_of(st, a1, 1) + counter_of(st, a1, 2))) if (a0 == 15) else <long long>((-define_18(st, a1))))))))))))))))))
 
 
-# define 22: leftmost(enum:sky s) = (if s == sun then top(sun_row) else top(moon_row))
-cdef inline int define_22(State* st, int a0) noexcept nogil:
+# define 23: leftmost(enum:sky s) = (if s == sun then top(sun_row) else top(moon_row))
+cdef inline int define_23(State* st, int a0) noexcept nogil:
     return (<int>(zone_top_of(st, 3, 0)) if (a0 == 0) else <int>(zone_top_of(st, 4, 0)))
 
 
-# define 23: leader(item prophecy) = (if measure(prophecy, red) > measure(prophecy, blue) then red else (if measure(prophecy, blue) > measure(prophecy, red) then blue else nobody))
-cdef inline int define_23(State* st, int a0) noexcept nogil:
-    return (<int>(0) if (define_21(st, a0, 0) > define_21(st, a0, 1)) else <int>((<int>(1) if (define_21(st, a0, 1) > define_21(st, a0, 0)) else <int>((-1)))))
+# define 24: leader(item prophecy) = (if measure(prophecy, red) > measure(prophecy, blue) then red else (if measure(prophecy, blue) > measure(prophecy, red) then blue else nobody))
+cdef inline int define_24(State* st, int a0) noexcept nogil:
+    return (<int>(0) if (define_22(st, a0, 0) > define_22(st, a0, 1)) else <int>((<int>(1) if (define_22(st, a0, 1) > define_22(st, a0, 0)) else <int>((-1)))))
 
 
-# define 24: lead_vp = 2
-cdef inline long long define_24(State* st) noexcept nogil:
+# define 25: lead_vp = 2
+cdef inline long long define_25(State* st) noexcept nogil:
     return 2
 
 
-# define 25: tie_vp = 0
-cdef inline long long define_25(State* st) noexcept nogil:
+# define 26: tie_vp = 0
+cdef inline long long define_26(State* st) noexcept nogil:
     return 0
 
 
@@ -1197,11 +1202,11 @@ cdef inline long long quant_5(State* st, int f0) noexcept nogil:
     return best
 
 
-# quant 6: any s in enum(2): wolf_at[s] > track_end[s]
+# quant 6: any s in enum(2): past_end(s)
 cdef inline bint quant_6(State* st) noexcept nogil:
     cdef int x
     for x in range(2):
-        if ((<long long>element_of(st, 2, 50, element_step(0, <long long>x - 0, 2), 0)) > (<long long>element_of(st, 2, 52, element_step(0, <long long>x - 0, 2), 0))):
+        if define_20(st, x):
             return True
     return False
 
@@ -1278,8 +1283,8 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: deploy(c: cell) -> ids 0..8
-    # where hand(mover, meeple) > 0 and (turn_step == setup and c == realm(top(tokens)))
-    if (hand_of(st, st.current, 0) > 0) and ((<int>st.counters[N_PLAYERS][5]) == 0):
+    # where phase == setup and (hand(mover, meeple) > 0 and c == realm(top(tokens)))
+    if ((<int>st.counters[N_PLAYERS][6]) == 0) and (hand_of(st, st.current, 0) > 0):
         ncand0 = 0  # c: cell: only the cells a conjunct allows, ascending
         ncand0 = cand_insert(cands0, ncand0, (<int>ATTR_0[zone_top_of(st, 0, 0) + 1]))
         for k0 in range(ncand0):
@@ -1287,18 +1292,18 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = a0
             n += 1
     # action 1: start_gold() -> ids 9..9
-    # where turn_step == head_start
-    if ((<int>st.counters[N_PLAYERS][5]) == 1):
+    # where phase == head_start
+    if ((<int>st.counters[N_PLAYERS][6]) == 1):
         out[n] = 9
         n += 1
     # action 2: start_mead() -> ids 10..10
-    # where turn_step == head_start
-    if ((<int>st.counters[N_PLAYERS][5]) == 1):
+    # where phase == head_start
+    if ((<int>st.counters[N_PLAYERS][6]) == 1):
         out[n] = 10
         n += 1
     # action 3: go(f: cell, t: cell) -> ids 11..91
-    # where turn_step == move and free(f) and (empty(t) and linked(f, t) or forced(t))
-    if ((<int>st.counters[N_PLAYERS][5]) == 2):
+    # where phase == move and (free(f) and (empty(t) and linked(f, t) or forced(t)))
+    if ((<int>st.counters[N_PLAYERS][6]) == 2):
         cellset_0(st, cand0)  # occupied(f)
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
@@ -1316,26 +1321,26 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         out[n] = 11 + a0 * 9 + a1
                         n += 1
     # action 4: collect() -> ids 92..92
-    # where turn_step == activate and resources_due(mover)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (<bint>counter_or(st, st.current, 3, 0)):
+    # where phase == activate and resources_due(mover)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and (<bint>counter_or(st, st.current, 3, 0)):
         out[n] = 92
         n += 1
     # action 5: move_wolf(s: enum:sky) -> ids 93..94
-    # where turn_step == activate and wolf_actions[mover, s] > 0
-    if ((<int>st.counters[N_PLAYERS][5]) == 3):
+    # where phase == activate and wolf_actions[mover, s] > 0
+    if ((<int>st.counters[N_PLAYERS][6]) == 3):
         for a0 in range(2):  # s: enum:sky
             if not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>a0 - 0, 2), 0)) > 0):  # wolf_actions[mover, s] > 0
                 continue
             out[n] = 93 + a0
             n += 1
     # action 6: end_turn() -> ids 95..95
-    # where turn_step == activate and resolved
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (not (<bint>counter_or(st, st.current, 3, 0))) and quant_4(st):
+    # where phase == activate and resolved
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and (not (<bint>counter_or(st, st.current, 3, 0))) and quant_4(st):
         out[n] = 95
         n += 1
     # action 7: up(b: enum:blessing) -> ids 96..103
-    # where turn_step == activate and has(paid_with(b)) and level[mover, b] < 4
-    if ((<int>st.counters[N_PLAYERS][5]) == 3):
+    # where phase == activate and (has(paid_with(b)) and level[mover, b] < 4)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3):
         for a0 in range(8):  # b: enum:blessing
             if not define_14(st, (<int>ATTR_8[a0 + 1])):  # has(paid_with(b))
                 continue
@@ -1344,128 +1349,128 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 96 + a0
             n += 1
     # action 8: surtr_4() -> ids 104..104
-    # where turn_step == activate and may_activate(surtr, 4) and gold(mover) >= 3
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 3):
+    # where phase == activate and (may_activate(surtr, 4) and gold(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 3):
         out[n] = 104
         n += 1
     # action 9: surtr_3() -> ids 105..105
-    # where turn_step == activate and may_activate(surtr, 3) and gold(mover) >= 2
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 2):
+    # where phase == activate and (may_activate(surtr, 3) and gold(mover) >= 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 2):
         out[n] = 105
         n += 1
     # action 10: surtr_2() -> ids 106..106
-    # where turn_step == activate and may_activate(surtr, 2) and gold(mover) >= 3
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 3):
+    # where phase == activate and (may_activate(surtr, 2) and gold(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 3):
         out[n] = 106
         n += 1
     # action 11: surtr_1() -> ids 107..107
-    # where turn_step == activate and may_activate(surtr, 1) and gold(mover) >= 5
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 5):
+    # where phase == activate and (may_activate(surtr, 1) and gold(mover) >= 5)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 5):
         out[n] = 107
         n += 1
     # action 12: odin_4() -> ids 108..108
-    # where turn_step == activate and may_activate(odin, 4)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4):
+    # where phase == activate and may_activate(odin, 4)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4):
         out[n] = 108
         n += 1
     # action 13: odin_3() -> ids 109..109
-    # where turn_step == activate and may_activate(odin, 3)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3):
+    # where phase == activate and may_activate(odin, 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3):
         out[n] = 109
         n += 1
     # action 14: odin_2() -> ids 110..110
-    # where turn_step == activate and may_activate(odin, 2)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2):
+    # where phase == activate and may_activate(odin, 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2):
         out[n] = 110
         n += 1
     # action 15: odin_1() -> ids 111..111
-    # where turn_step == activate and may_activate(odin, 1)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1):
+    # where phase == activate and may_activate(odin, 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1):
         out[n] = 111
         n += 1
     # action 16: freya_4() -> ids 112..112
-    # where turn_step == activate and may_activate(freya, 4)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4):
+    # where phase == activate and may_activate(freya, 4)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4):
         out[n] = 112
         n += 1
     # action 17: freya_3() -> ids 113..113
-    # where turn_step == activate and may_activate(freya, 3)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3):
+    # where phase == activate and may_activate(freya, 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3):
         out[n] = 113
         n += 1
     # action 18: freya_2() -> ids 114..114
-    # where turn_step == activate and may_activate(freya, 2)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2):
+    # where phase == activate and may_activate(freya, 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2):
         out[n] = 114
         n += 1
     # action 19: freya_1() -> ids 115..115
-    # where turn_step == activate and may_activate(freya, 1) and mead(mover) >= 1
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 1):
+    # where phase == activate and (may_activate(freya, 1) and mead(mover) >= 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 1):
         out[n] = 115
         n += 1
     # action 20: angrboda_4() -> ids 116..116
-    # where turn_step == activate and may_activate(angrboda, 4)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4):
+    # where phase == activate and may_activate(angrboda, 4)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4):
         out[n] = 116
         n += 1
     # action 21: angrboda_3() -> ids 117..117
-    # where turn_step == activate and may_activate(angrboda, 3)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3):
+    # where phase == activate and may_activate(angrboda, 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3):
         out[n] = 117
         n += 1
     # action 22: angrboda_2() -> ids 118..118
-    # where turn_step == activate and may_activate(angrboda, 2)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2):
+    # where phase == activate and may_activate(angrboda, 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2):
         out[n] = 118
         n += 1
     # action 23: angrboda_1() -> ids 119..119
-    # where turn_step == activate and may_activate(angrboda, 1) and gold(mover) >= 1
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 1):
+    # where phase == activate and (may_activate(angrboda, 1) and gold(mover) >= 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 1):
         out[n] = 119
         n += 1
     # action 24: hel_4() -> ids 120..120
-    # where turn_step == activate and may_activate(hel, 4)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4):
+    # where phase == activate and may_activate(hel, 4)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4):
         out[n] = 120
         n += 1
     # action 25: hel_3() -> ids 121..121
-    # where turn_step == activate and may_activate(hel, 3)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3):
+    # where phase == activate and may_activate(hel, 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3):
         out[n] = 121
         n += 1
     # action 26: hel_2() -> ids 122..122
-    # where turn_step == activate and may_activate(hel, 2)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2):
+    # where phase == activate and may_activate(hel, 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2):
         out[n] = 122
         n += 1
     # action 27: hel_1() -> ids 123..123
-    # where turn_step == activate and may_activate(hel, 1)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1):
+    # where phase == activate and may_activate(hel, 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1):
         out[n] = 123
         n += 1
     # action 28: buri_4() -> ids 124..124
-    # where turn_step == activate and may_activate(buri, 4) and mead(mover) >= 3
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(buri, 4) and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 124
         n += 1
     # action 29: buri_3() -> ids 125..125
-    # where turn_step == activate and may_activate(buri, 3) and mead(mover) >= 2
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 2) >= 2):
+    # where phase == activate and (may_activate(buri, 3) and mead(mover) >= 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 2) >= 2):
         out[n] = 125
         n += 1
     # action 30: buri_2() -> ids 126..126
-    # where turn_step == activate and may_activate(buri, 2) and mead(mover) >= 3
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(buri, 2) and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 126
         n += 1
     # action 31: buri_1() -> ids 127..127
-    # where turn_step == activate and may_activate(buri, 1) and mead(mover) >= 5
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 5):
+    # where phase == activate and (may_activate(buri, 1) and mead(mover) >= 5)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 5):
         out[n] = 127
         n += 1
     # action 32: claim_wayland(l: int) -> ids 128..131
-    # where turn_step == activate and may_activate(wayland, l) and on_wayland[l] != no_item
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])):
+    # where phase == activate and (may_activate(wayland, l) and on_wayland[l] != no_item)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])):
         lo0 = 1  # l: int 1..4: between its bounds
         hi0 = 5 - 1
         bound0 = (<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0))
@@ -1477,37 +1482,37 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 128 + (a0 - (1))
             n += 1
     # action 33: wayland_4(r: item) -> ids 132..161
-    # where turn_step == activate and may_activate(wayland, 4) and on_wayland[4] == no_item and holding(mover, moon_relics, r) > 0
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 63, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(wayland, 4) and on_wayland[4] == no_item and holding(mover, moon_relics, r) > 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 63, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
         for a0 in range(N_ITEM_KINDS):  # r: item
             if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
                 continue
             out[n] = 132 + a0
             n += 1
     # action 34: wayland_3() -> ids 162..162
-    # where turn_step == activate and may_activate(wayland, 3) and on_wayland[3] == no_item and gold(mover) >= 3
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 63, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 3):
+    # where phase == activate and (may_activate(wayland, 3) and on_wayland[3] == no_item and gold(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 63, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 3):
         out[n] = 162
         n += 1
     # action 35: wayland_2(r: item) -> ids 163..192
-    # where turn_step == activate and may_activate(wayland, 2) and on_wayland[2] == no_item and holding(mover, moon_relics, r) > 0
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 63, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(wayland, 2) and on_wayland[2] == no_item and holding(mover, moon_relics, r) > 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 63, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
         for a0 in range(N_ITEM_KINDS):  # r: item
             if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
                 continue
             out[n] = 163 + a0
             n += 1
     # action 36: wayland_1(r: item) -> ids 193..222
-    # where turn_step == activate and may_activate(wayland, 1) and on_wayland[1] == no_item and holding(mover, sun_relics, r) > 0 and gold(mover) >= 2
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 63, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 2):
+    # where phase == activate and (may_activate(wayland, 1) and on_wayland[1] == no_item and holding(mover, sun_relics, r) > 0 and gold(mover) >= 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 63, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 2):
         for a0 in range(N_ITEM_KINDS):  # r: item
             if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
                 continue
             out[n] = 193 + a0
             n += 1
     # action 37: claim_svartalfheim(l: int) -> ids 223..226
-    # where turn_step == activate and may_activate(svartalfheim, l) and on_svartalfheim[l] != no_item
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])):
+    # where phase == activate and (may_activate(svartalfheim, l) and on_svartalfheim[l] != no_item)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])):
         lo0 = 1  # l: int 1..4: between its bounds
         hi0 = 5 - 1
         bound0 = (<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0))
@@ -1519,52 +1524,52 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 223 + (a0 - (1))
             n += 1
     # action 38: svartalfheim_4(r: item) -> ids 227..256
-    # where turn_step == activate and may_activate(svartalfheim, 4) and on_svartalfheim[4] == no_item and holding(mover, sun_relics, r) > 0
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 67, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(svartalfheim, 4) and on_svartalfheim[4] == no_item and holding(mover, sun_relics, r) > 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 67, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
         for a0 in range(N_ITEM_KINDS):  # r: item
             if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
                 continue
             out[n] = 227 + a0
             n += 1
     # action 39: svartalfheim_3() -> ids 257..257
-    # where turn_step == activate and may_activate(svartalfheim, 3) and on_svartalfheim[3] == no_item and mead(mover) >= 3
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 67, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(svartalfheim, 3) and on_svartalfheim[3] == no_item and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 67, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 257
         n += 1
     # action 40: svartalfheim_2(r: item) -> ids 258..287
-    # where turn_step == activate and may_activate(svartalfheim, 2) and on_svartalfheim[2] == no_item and holding(mover, sun_relics, r) > 0
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 67, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(svartalfheim, 2) and on_svartalfheim[2] == no_item and holding(mover, sun_relics, r) > 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 67, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
         for a0 in range(N_ITEM_KINDS):  # r: item
             if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
                 continue
             out[n] = 258 + a0
             n += 1
     # action 41: svartalfheim_1(r: item) -> ids 288..317
-    # where turn_step == activate and may_activate(svartalfheim, 1) and on_svartalfheim[1] == no_item and holding(mover, moon_relics, r) > 0 and mead(mover) >= 2
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 67, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 2):
+    # where phase == activate and (may_activate(svartalfheim, 1) and on_svartalfheim[1] == no_item and holding(mover, moon_relics, r) > 0 and mead(mover) >= 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 67, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 2):
         for a0 in range(N_ITEM_KINDS):  # r: item
             if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
                 continue
             out[n] = 288 + a0
             n += 1
     # action 42: r4a_sun() -> ids 318..318
-    # where turn_step == activate and has(craft_action) and gold(mover) >= 4 and sun_ready(r4a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= 4 and sun_ready(r4a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
         out[n] = 318
         n += 1
     # action 43: r4b_sun() -> ids 319..319
-    # where turn_step == activate and has(craft_action) and gold(mover) >= 4 and sun_ready(r4b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= 4 and sun_ready(r4b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
         out[n] = 319
         n += 1
     # action 44: r4c_sun() -> ids 320..320
-    # where turn_step == activate and has(sun_action) and gold(mover) >= 2 and sun_ready(r4c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 2) and (holding_of(st, 11, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
+    # where phase == activate and (has(sun_action) and gold(mover) >= 2 and sun_ready(r4c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 2) and (holding_of(st, 11, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
         out[n] = 320
         n += 1
     # action 45: r3a_sun(g: int) -> ids 321..325
-    # where turn_step == activate and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and sun_ready(r3a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and sun_ready(r3a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -1576,43 +1581,43 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 321 + a0
             n += 1
     # action 46: r3b_sun() -> ids 326..326
-    # where turn_step == activate and has(craft_action) and gold(mover) >= 3 and sun_ready(r3b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 3) and (holding_of(st, 11, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= 3 and sun_ready(r3b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 3) and (holding_of(st, 11, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
         out[n] = 326
         n += 1
     # action 47: r3c_sun() -> ids 327..327
-    # where turn_step == activate and has(craft_action) and gold(mover) >= 5 and sun_ready(r3c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 5) and (holding_of(st, 11, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= 5 and sun_ready(r3c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 5) and (holding_of(st, 11, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
         out[n] = 327
         n += 1
     # action 48: r2a_sun() -> ids 328..328
-    # where turn_step == activate and gold(mover) >= 2 and wolf_actions[mover, moon] >= 1 and sun_ready(r2a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (counter_of(st, st.current, 1) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) >= 1) and (holding_of(st, 11, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
+    # where phase == activate and (gold(mover) >= 2 and wolf_actions[mover, moon] >= 1 and sun_ready(r2a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and (counter_of(st, st.current, 1) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) >= 1) and (holding_of(st, 11, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
         out[n] = 328
         n += 1
     # action 49: r2b_sun() -> ids 329..329
-    # where turn_step == activate and has(sun_action) and sun_ready(r2b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 0) and (holding_of(st, 11, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
+    # where phase == activate and (has(sun_action) and sun_ready(r2b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 0) and (holding_of(st, 11, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
         out[n] = 329
         n += 1
     # action 50: r2c_sun() -> ids 330..330
-    # where turn_step == activate and has(craft_action) and sun_ready(r2c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and sun_ready(r2c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
         out[n] = 330
         n += 1
     # action 51: r1a_sun() -> ids 331..331
-    # where turn_step == activate and has(craft_action) and gold(mover) >= 1 and sun_ready(r1a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= 1 and sun_ready(r1a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
         out[n] = 331
         n += 1
     # action 52: r1b_sun() -> ids 332..332
-    # where turn_step == activate and has(sun_action) and gold(mover) >= 1 and sun_ready(r1b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
+    # where phase == activate and (has(sun_action) and gold(mover) >= 1 and sun_ready(r1b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
         out[n] = 332
         n += 1
     # action 53: r1c_sun(g: int) -> ids 333..340
-    # where turn_step == activate and has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and sun_ready(r1c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and sun_ready(r1c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
         lo0 = 0  # g: int 0..7: between its bounds
         hi0 = 8 - 1
         bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
@@ -1626,23 +1631,23 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 333 + a0
             n += 1
     # action 54: r4a_moon() -> ids 341..341
-    # where turn_step == activate and has(craft_action) and mead(mover) >= 4 and moon_ready(r4a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and mead(mover) >= 4 and moon_ready(r4a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
         out[n] = 341
         n += 1
     # action 55: r4b_moon() -> ids 342..342
-    # where turn_step == activate and has(craft_action) and mead(mover) >= 4 and moon_ready(r4b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and mead(mover) >= 4 and moon_ready(r4b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
         out[n] = 342
         n += 1
     # action 56: r4c_moon() -> ids 343..343
-    # where turn_step == activate and has(moon_action) and mead(mover) >= 2 and moon_ready(r4c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 2) and (holding_of(st, 12, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
+    # where phase == activate and (has(moon_action) and mead(mover) >= 2 and moon_ready(r4c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 2) and (holding_of(st, 12, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
         out[n] = 343
         n += 1
     # action 57: r3a_moon(g: int) -> ids 344..348
-    # where turn_step == activate and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and moon_ready(r3a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and moon_ready(r3a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -1654,43 +1659,43 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 344 + a0
             n += 1
     # action 58: r3b_moon() -> ids 349..349
-    # where turn_step == activate and has(craft_action) and mead(mover) >= 3 and moon_ready(r3b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 3) and (holding_of(st, 12, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and mead(mover) >= 3 and moon_ready(r3b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 3) and (holding_of(st, 12, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
         out[n] = 349
         n += 1
     # action 59: r3c_moon() -> ids 350..350
-    # where turn_step == activate and has(craft_action) and mead(mover) >= 5 and moon_ready(r3c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 5) and (holding_of(st, 12, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and mead(mover) >= 5 and moon_ready(r3c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 5) and (holding_of(st, 12, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
         out[n] = 350
         n += 1
     # action 60: r2a_moon() -> ids 351..351
-    # where turn_step == activate and mead(mover) >= 2 and wolf_actions[mover, sun] >= 1 and moon_ready(r2a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (counter_of(st, st.current, 2) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) >= 1) and (holding_of(st, 12, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
+    # where phase == activate and (mead(mover) >= 2 and wolf_actions[mover, sun] >= 1 and moon_ready(r2a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and (counter_of(st, st.current, 2) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) >= 1) and (holding_of(st, 12, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
         out[n] = 351
         n += 1
     # action 61: r2b_moon() -> ids 352..352
-    # where turn_step == activate and has(moon_action) and moon_ready(r2b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 1) and (holding_of(st, 12, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
+    # where phase == activate and (has(moon_action) and moon_ready(r2b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 1) and (holding_of(st, 12, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
         out[n] = 352
         n += 1
     # action 62: r2c_moon() -> ids 353..353
-    # where turn_step == activate and has(craft_action) and moon_ready(r2c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and moon_ready(r2c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
         out[n] = 353
         n += 1
     # action 63: r1a_moon() -> ids 354..354
-    # where turn_step == activate and has(craft_action) and mead(mover) >= 1 and moon_ready(r1a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and mead(mover) >= 1 and moon_ready(r1a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
         out[n] = 354
         n += 1
     # action 64: r1b_moon() -> ids 355..355
-    # where turn_step == activate and has(moon_action) and mead(mover) >= 1 and moon_ready(r1b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
+    # where phase == activate and (has(moon_action) and mead(mover) >= 1 and moon_ready(r1b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
         out[n] = 355
         n += 1
     # action 65: r1c_moon(g: int) -> ids 356..363
-    # where turn_step == activate and has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and moon_ready(r1c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and moon_ready(r1c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
         lo0 = 0  # g: int 0..7: between its bounds
         hi0 = 8 - 1
         bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
@@ -1704,10 +1709,10 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 356 + a0
             n += 1
     # action 66: ragnarok(s: enum:sky) -> ids 364..365
-    # where turn_step == ragnarok and wolf_at[s] > track_end[s]
-    if ((<int>st.counters[N_PLAYERS][5]) == 4):
+    # where phase == ragnarok and past_end(s)
+    if ((<int>st.counters[N_PLAYERS][6]) == 4):
         for a0 in range(2):  # s: enum:sky
-            if not ((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) > (<long long>element_of(st, 2, 52, element_step(0, <long long>a0 - 0, 2), 0))):  # wolf_at[s] > track_end[s]
+            if not define_20(st, a0):  # past_end(s)
                 continue
             out[n] = 364 + a0
             n += 1
@@ -1730,24 +1735,24 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: deploy(c: cell) -> ids 0..8
-    # where hand(mover, meeple) > 0 and (turn_step == setup and c == realm(top(tokens)))
-    if (hand_of(st, st.current, 0) > 0) and ((<int>st.counters[N_PLAYERS][5]) == 0):
+    # where phase == setup and (hand(mover, meeple) > 0 and c == realm(top(tokens)))
+    if ((<int>st.counters[N_PLAYERS][6]) == 0) and (hand_of(st, st.current, 0) > 0):
         ncand0 = 0  # c: cell: only the cells a conjunct allows, ascending
         ncand0 = cand_insert(cands0, ncand0, (<int>ATTR_0[zone_top_of(st, 0, 0) + 1]))
         for k0 in range(ncand0):
             a0 = cands0[k0]
             return True
     # action 1: start_gold() -> ids 9..9
-    # where turn_step == head_start
-    if ((<int>st.counters[N_PLAYERS][5]) == 1):
+    # where phase == head_start
+    if ((<int>st.counters[N_PLAYERS][6]) == 1):
         return True
     # action 2: start_mead() -> ids 10..10
-    # where turn_step == head_start
-    if ((<int>st.counters[N_PLAYERS][5]) == 1):
+    # where phase == head_start
+    if ((<int>st.counters[N_PLAYERS][6]) == 1):
         return True
     # action 3: go(f: cell, t: cell) -> ids 11..91
-    # where turn_step == move and free(f) and (empty(t) and linked(f, t) or forced(t))
-    if ((<int>st.counters[N_PLAYERS][5]) == 2):
+    # where phase == move and (free(f) and (empty(t) and linked(f, t) or forced(t)))
+    if ((<int>st.counters[N_PLAYERS][6]) == 2):
         cellset_0(st, cand0)  # occupied(f)
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
@@ -1764,23 +1769,23 @@ cdef bint any_legal(State* st) noexcept nogil:
                         bits1 &= bits1 - 1
                         return True
     # action 4: collect() -> ids 92..92
-    # where turn_step == activate and resources_due(mover)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (<bint>counter_or(st, st.current, 3, 0)):
+    # where phase == activate and resources_due(mover)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and (<bint>counter_or(st, st.current, 3, 0)):
         return True
     # action 5: move_wolf(s: enum:sky) -> ids 93..94
-    # where turn_step == activate and wolf_actions[mover, s] > 0
-    if ((<int>st.counters[N_PLAYERS][5]) == 3):
+    # where phase == activate and wolf_actions[mover, s] > 0
+    if ((<int>st.counters[N_PLAYERS][6]) == 3):
         for a0 in range(2):  # s: enum:sky
             if not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>a0 - 0, 2), 0)) > 0):  # wolf_actions[mover, s] > 0
                 continue
             return True
     # action 6: end_turn() -> ids 95..95
-    # where turn_step == activate and resolved
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (not (<bint>counter_or(st, st.current, 3, 0))) and quant_4(st):
+    # where phase == activate and resolved
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and (not (<bint>counter_or(st, st.current, 3, 0))) and quant_4(st):
         return True
     # action 7: up(b: enum:blessing) -> ids 96..103
-    # where turn_step == activate and has(paid_with(b)) and level[mover, b] < 4
-    if ((<int>st.counters[N_PLAYERS][5]) == 3):
+    # where phase == activate and (has(paid_with(b)) and level[mover, b] < 4)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3):
         for a0 in range(8):  # b: enum:blessing
             if not define_14(st, (<int>ATTR_8[a0 + 1])):  # has(paid_with(b))
                 continue
@@ -1788,104 +1793,104 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 8: surtr_4() -> ids 104..104
-    # where turn_step == activate and may_activate(surtr, 4) and gold(mover) >= 3
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 3):
+    # where phase == activate and (may_activate(surtr, 4) and gold(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 3):
         return True
     # action 9: surtr_3() -> ids 105..105
-    # where turn_step == activate and may_activate(surtr, 3) and gold(mover) >= 2
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 2):
+    # where phase == activate and (may_activate(surtr, 3) and gold(mover) >= 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 2):
         return True
     # action 10: surtr_2() -> ids 106..106
-    # where turn_step == activate and may_activate(surtr, 2) and gold(mover) >= 3
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 3):
+    # where phase == activate and (may_activate(surtr, 2) and gold(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 3):
         return True
     # action 11: surtr_1() -> ids 107..107
-    # where turn_step == activate and may_activate(surtr, 1) and gold(mover) >= 5
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 5):
+    # where phase == activate and (may_activate(surtr, 1) and gold(mover) >= 5)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 5):
         return True
     # action 12: odin_4() -> ids 108..108
-    # where turn_step == activate and may_activate(odin, 4)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4):
+    # where phase == activate and may_activate(odin, 4)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4):
         return True
     # action 13: odin_3() -> ids 109..109
-    # where turn_step == activate and may_activate(odin, 3)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3):
+    # where phase == activate and may_activate(odin, 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3):
         return True
     # action 14: odin_2() -> ids 110..110
-    # where turn_step == activate and may_activate(odin, 2)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2):
+    # where phase == activate and may_activate(odin, 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2):
         return True
     # action 15: odin_1() -> ids 111..111
-    # where turn_step == activate and may_activate(odin, 1)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1):
+    # where phase == activate and may_activate(odin, 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1):
         return True
     # action 16: freya_4() -> ids 112..112
-    # where turn_step == activate and may_activate(freya, 4)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4):
+    # where phase == activate and may_activate(freya, 4)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4):
         return True
     # action 17: freya_3() -> ids 113..113
-    # where turn_step == activate and may_activate(freya, 3)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3):
+    # where phase == activate and may_activate(freya, 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3):
         return True
     # action 18: freya_2() -> ids 114..114
-    # where turn_step == activate and may_activate(freya, 2)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2):
+    # where phase == activate and may_activate(freya, 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2):
         return True
     # action 19: freya_1() -> ids 115..115
-    # where turn_step == activate and may_activate(freya, 1) and mead(mover) >= 1
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 1):
+    # where phase == activate and (may_activate(freya, 1) and mead(mover) >= 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 1):
         return True
     # action 20: angrboda_4() -> ids 116..116
-    # where turn_step == activate and may_activate(angrboda, 4)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4):
+    # where phase == activate and may_activate(angrboda, 4)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4):
         return True
     # action 21: angrboda_3() -> ids 117..117
-    # where turn_step == activate and may_activate(angrboda, 3)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3):
+    # where phase == activate and may_activate(angrboda, 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3):
         return True
     # action 22: angrboda_2() -> ids 118..118
-    # where turn_step == activate and may_activate(angrboda, 2)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2):
+    # where phase == activate and may_activate(angrboda, 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2):
         return True
     # action 23: angrboda_1() -> ids 119..119
-    # where turn_step == activate and may_activate(angrboda, 1) and gold(mover) >= 1
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 1):
+    # where phase == activate and (may_activate(angrboda, 1) and gold(mover) >= 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 1):
         return True
     # action 24: hel_4() -> ids 120..120
-    # where turn_step == activate and may_activate(hel, 4)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4):
+    # where phase == activate and may_activate(hel, 4)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4):
         return True
     # action 25: hel_3() -> ids 121..121
-    # where turn_step == activate and may_activate(hel, 3)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3):
+    # where phase == activate and may_activate(hel, 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3):
         return True
     # action 26: hel_2() -> ids 122..122
-    # where turn_step == activate and may_activate(hel, 2)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2):
+    # where phase == activate and may_activate(hel, 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2):
         return True
     # action 27: hel_1() -> ids 123..123
-    # where turn_step == activate and may_activate(hel, 1)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1):
+    # where phase == activate and may_activate(hel, 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1):
         return True
     # action 28: buri_4() -> ids 124..124
-    # where turn_step == activate and may_activate(buri, 4) and mead(mover) >= 3
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(buri, 4) and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 29: buri_3() -> ids 125..125
-    # where turn_step == activate and may_activate(buri, 3) and mead(mover) >= 2
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 2) >= 2):
+    # where phase == activate and (may_activate(buri, 3) and mead(mover) >= 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 2) >= 2):
         return True
     # action 30: buri_2() -> ids 126..126
-    # where turn_step == activate and may_activate(buri, 2) and mead(mover) >= 3
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(buri, 2) and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 31: buri_1() -> ids 127..127
-    # where turn_step == activate and may_activate(buri, 1) and mead(mover) >= 5
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 5):
+    # where phase == activate and (may_activate(buri, 1) and mead(mover) >= 5)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 5):
         return True
     # action 32: claim_wayland(l: int) -> ids 128..131
-    # where turn_step == activate and may_activate(wayland, l) and on_wayland[l] != no_item
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])):
+    # where phase == activate and (may_activate(wayland, l) and on_wayland[l] != no_item)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])):
         lo0 = 1  # l: int 1..4: between its bounds
         hi0 = 5 - 1
         bound0 = (<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0))
@@ -1896,33 +1901,33 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 33: wayland_4(r: item) -> ids 132..161
-    # where turn_step == activate and may_activate(wayland, 4) and on_wayland[4] == no_item and holding(mover, moon_relics, r) > 0
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 63, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(wayland, 4) and on_wayland[4] == no_item and holding(mover, moon_relics, r) > 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 63, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
         for a0 in range(N_ITEM_KINDS):  # r: item
             if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
                 continue
             return True
     # action 34: wayland_3() -> ids 162..162
-    # where turn_step == activate and may_activate(wayland, 3) and on_wayland[3] == no_item and gold(mover) >= 3
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 63, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 3):
+    # where phase == activate and (may_activate(wayland, 3) and on_wayland[3] == no_item and gold(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 63, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 3):
         return True
     # action 35: wayland_2(r: item) -> ids 163..192
-    # where turn_step == activate and may_activate(wayland, 2) and on_wayland[2] == no_item and holding(mover, moon_relics, r) > 0
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 63, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(wayland, 2) and on_wayland[2] == no_item and holding(mover, moon_relics, r) > 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 63, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
         for a0 in range(N_ITEM_KINDS):  # r: item
             if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
                 continue
             return True
     # action 36: wayland_1(r: item) -> ids 193..222
-    # where turn_step == activate and may_activate(wayland, 1) and on_wayland[1] == no_item and holding(mover, sun_relics, r) > 0 and gold(mover) >= 2
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 63, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 2):
+    # where phase == activate and (may_activate(wayland, 1) and on_wayland[1] == no_item and holding(mover, sun_relics, r) > 0 and gold(mover) >= 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 63, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 2):
         for a0 in range(N_ITEM_KINDS):  # r: item
             if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
                 continue
             return True
     # action 37: claim_svartalfheim(l: int) -> ids 223..226
-    # where turn_step == activate and may_activate(svartalfheim, l) and on_svartalfheim[l] != no_item
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])):
+    # where phase == activate and (may_activate(svartalfheim, l) and on_svartalfheim[l] != no_item)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])):
         lo0 = 1  # l: int 1..4: between its bounds
         hi0 = 5 - 1
         bound0 = (<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0))
@@ -1933,45 +1938,45 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 38: svartalfheim_4(r: item) -> ids 227..256
-    # where turn_step == activate and may_activate(svartalfheim, 4) and on_svartalfheim[4] == no_item and holding(mover, sun_relics, r) > 0
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 67, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(svartalfheim, 4) and on_svartalfheim[4] == no_item and holding(mover, sun_relics, r) > 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 67, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
         for a0 in range(N_ITEM_KINDS):  # r: item
             if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
                 continue
             return True
     # action 39: svartalfheim_3() -> ids 257..257
-    # where turn_step == activate and may_activate(svartalfheim, 3) and on_svartalfheim[3] == no_item and mead(mover) >= 3
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 67, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(svartalfheim, 3) and on_svartalfheim[3] == no_item and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 67, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 40: svartalfheim_2(r: item) -> ids 258..287
-    # where turn_step == activate and may_activate(svartalfheim, 2) and on_svartalfheim[2] == no_item and holding(mover, sun_relics, r) > 0
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 67, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(svartalfheim, 2) and on_svartalfheim[2] == no_item and holding(mover, sun_relics, r) > 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 67, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
         for a0 in range(N_ITEM_KINDS):  # r: item
             if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
                 continue
             return True
     # action 41: svartalfheim_1(r: item) -> ids 288..317
-    # where turn_step == activate and may_activate(svartalfheim, 1) and on_svartalfheim[1] == no_item and holding(mover, moon_relics, r) > 0 and mead(mover) >= 2
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 67, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 2):
+    # where phase == activate and (may_activate(svartalfheim, 1) and on_svartalfheim[1] == no_item and holding(mover, moon_relics, r) > 0 and mead(mover) >= 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 67, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 2):
         for a0 in range(N_ITEM_KINDS):  # r: item
             if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
                 continue
             return True
     # action 42: r4a_sun() -> ids 318..318
-    # where turn_step == activate and has(craft_action) and gold(mover) >= 4 and sun_ready(r4a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= 4 and sun_ready(r4a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
         return True
     # action 43: r4b_sun() -> ids 319..319
-    # where turn_step == activate and has(craft_action) and gold(mover) >= 4 and sun_ready(r4b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= 4 and sun_ready(r4b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
         return True
     # action 44: r4c_sun() -> ids 320..320
-    # where turn_step == activate and has(sun_action) and gold(mover) >= 2 and sun_ready(r4c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 2) and (holding_of(st, 11, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
+    # where phase == activate and (has(sun_action) and gold(mover) >= 2 and sun_ready(r4c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 2) and (holding_of(st, 11, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
         return True
     # action 45: r3a_sun(g: int) -> ids 321..325
-    # where turn_step == activate and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and sun_ready(r3a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and sun_ready(r3a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -1982,36 +1987,36 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 46: r3b_sun() -> ids 326..326
-    # where turn_step == activate and has(craft_action) and gold(mover) >= 3 and sun_ready(r3b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 3) and (holding_of(st, 11, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= 3 and sun_ready(r3b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 3) and (holding_of(st, 11, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
         return True
     # action 47: r3c_sun() -> ids 327..327
-    # where turn_step == activate and has(craft_action) and gold(mover) >= 5 and sun_ready(r3c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 5) and (holding_of(st, 11, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= 5 and sun_ready(r3c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 5) and (holding_of(st, 11, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
         return True
     # action 48: r2a_sun() -> ids 328..328
-    # where turn_step == activate and gold(mover) >= 2 and wolf_actions[mover, moon] >= 1 and sun_ready(r2a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (counter_of(st, st.current, 1) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) >= 1) and (holding_of(st, 11, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
+    # where phase == activate and (gold(mover) >= 2 and wolf_actions[mover, moon] >= 1 and sun_ready(r2a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and (counter_of(st, st.current, 1) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) >= 1) and (holding_of(st, 11, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
         return True
     # action 49: r2b_sun() -> ids 329..329
-    # where turn_step == activate and has(sun_action) and sun_ready(r2b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 0) and (holding_of(st, 11, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
+    # where phase == activate and (has(sun_action) and sun_ready(r2b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 0) and (holding_of(st, 11, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
         return True
     # action 50: r2c_sun() -> ids 330..330
-    # where turn_step == activate and has(craft_action) and sun_ready(r2c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and sun_ready(r2c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
         return True
     # action 51: r1a_sun() -> ids 331..331
-    # where turn_step == activate and has(craft_action) and gold(mover) >= 1 and sun_ready(r1a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= 1 and sun_ready(r1a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
         return True
     # action 52: r1b_sun() -> ids 332..332
-    # where turn_step == activate and has(sun_action) and gold(mover) >= 1 and sun_ready(r1b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
+    # where phase == activate and (has(sun_action) and gold(mover) >= 1 and sun_ready(r1b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
         return True
     # action 53: r1c_sun(g: int) -> ids 333..340
-    # where turn_step == activate and has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and sun_ready(r1c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and sun_ready(r1c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
         lo0 = 0  # g: int 0..7: between its bounds
         hi0 = 8 - 1
         bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
@@ -2024,20 +2029,20 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 54: r4a_moon() -> ids 341..341
-    # where turn_step == activate and has(craft_action) and mead(mover) >= 4 and moon_ready(r4a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and mead(mover) >= 4 and moon_ready(r4a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
         return True
     # action 55: r4b_moon() -> ids 342..342
-    # where turn_step == activate and has(craft_action) and mead(mover) >= 4 and moon_ready(r4b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and mead(mover) >= 4 and moon_ready(r4b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
         return True
     # action 56: r4c_moon() -> ids 343..343
-    # where turn_step == activate and has(moon_action) and mead(mover) >= 2 and moon_ready(r4c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 2) and (holding_of(st, 12, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
+    # where phase == activate and (has(moon_action) and mead(mover) >= 2 and moon_ready(r4c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 2) and (holding_of(st, 12, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
         return True
     # action 57: r3a_moon(g: int) -> ids 344..348
-    # where turn_step == activate and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and moon_ready(r3a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and moon_ready(r3a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -2048,36 +2053,36 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 58: r3b_moon() -> ids 349..349
-    # where turn_step == activate and has(craft_action) and mead(mover) >= 3 and moon_ready(r3b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 3) and (holding_of(st, 12, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and mead(mover) >= 3 and moon_ready(r3b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 3) and (holding_of(st, 12, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
         return True
     # action 59: r3c_moon() -> ids 350..350
-    # where turn_step == activate and has(craft_action) and mead(mover) >= 5 and moon_ready(r3c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 5) and (holding_of(st, 12, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and mead(mover) >= 5 and moon_ready(r3c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 5) and (holding_of(st, 12, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
         return True
     # action 60: r2a_moon() -> ids 351..351
-    # where turn_step == activate and mead(mover) >= 2 and wolf_actions[mover, sun] >= 1 and moon_ready(r2a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and (counter_of(st, st.current, 2) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) >= 1) and (holding_of(st, 12, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
+    # where phase == activate and (mead(mover) >= 2 and wolf_actions[mover, sun] >= 1 and moon_ready(r2a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and (counter_of(st, st.current, 2) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) >= 1) and (holding_of(st, 12, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
         return True
     # action 61: r2b_moon() -> ids 352..352
-    # where turn_step == activate and has(moon_action) and moon_ready(r2b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 1) and (holding_of(st, 12, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
+    # where phase == activate and (has(moon_action) and moon_ready(r2b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 1) and (holding_of(st, 12, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
         return True
     # action 62: r2c_moon() -> ids 353..353
-    # where turn_step == activate and has(craft_action) and moon_ready(r2c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and moon_ready(r2c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
         return True
     # action 63: r1a_moon() -> ids 354..354
-    # where turn_step == activate and has(craft_action) and mead(mover) >= 1 and moon_ready(r1a)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and mead(mover) >= 1 and moon_ready(r1a))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
         return True
     # action 64: r1b_moon() -> ids 355..355
-    # where turn_step == activate and has(moon_action) and mead(mover) >= 1 and moon_ready(r1b)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
+    # where phase == activate and (has(moon_action) and mead(mover) >= 1 and moon_ready(r1b))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
         return True
     # action 65: r1c_moon(g: int) -> ids 356..363
-    # where turn_step == activate and has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and moon_ready(r1c)
-    if ((<int>st.counters[N_PLAYERS][5]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
+    # where phase == activate and (has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and moon_ready(r1c))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
         lo0 = 0  # g: int 0..7: between its bounds
         hi0 = 8 - 1
         bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
@@ -2090,10 +2095,10 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 66: ragnarok(s: enum:sky) -> ids 364..365
-    # where turn_step == ragnarok and wolf_at[s] > track_end[s]
-    if ((<int>st.counters[N_PLAYERS][5]) == 4):
+    # where phase == ragnarok and past_end(s)
+    if ((<int>st.counters[N_PLAYERS][6]) == 4):
         for a0 in range(2):  # s: enum:sky
-            if not ((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) > (<long long>element_of(st, 2, 52, element_step(0, <long long>a0 - 0, 2), 0))):  # wolf_at[s] > track_end[s]
+            if not define_20(st, a0):  # past_end(s)
                 continue
             return True
     return False
@@ -2132,9 +2137,9 @@ cdef void each_2(State* st, int f0) noexcept nogil:
     # f0 = s
     cdef int x
     for x in range(N_PLAYERS):
-        if not ((<int>st.counters[N_PLAYERS][6]) == (-1)):
+        if not ((<int>st.counters[N_PLAYERS][5]) == (-1)):
             continue
-        counter_add(st, x, 0, define_25(st))  # add counter vp of q += tie_vp
+        counter_add(st, x, 0, define_26(st))  # add counter vp of q += tie_vp
 
 
 cdef void each_3(State* st, int f0) noexcept nogil:
@@ -2149,11 +2154,8 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
     # action 0: deploy(c: cell)
     put_piece(st, st.current, 0, a0)  # place meeple of mover at c
     deal_items(st, 0, 0, 1, 0, 1)  # deal 1 from tokens to drawn
-    st.again = 1  # extra_turn: the mover moves again
     # trigger 0: setup_done when zone_size(drawn) == 4
     if (zone_size_of(st, 1, 0) == 4):
-        counter_set(st, 2, 5, 1)  # set counter turn_step of the game = head_start
-        next_turn(st, next_player(st.current))  # next_turn: next_player(mover) moves next
         element_set(st, 2, 63, element_step(0, <long long>1 - 1, 4), zone_top_of(st, 6, 0), False)  # set on_wayland[1] = top(level_1)
         deal_items(st, 6, 0, 10, 0, 1)  # deal 1 from level_1 to on_tracks
         element_set(st, 2, 67, element_step(0, <long long>1 - 1, 4), zone_top_of(st, 6, 0), False)  # set on_svartalfheim[1] = top(level_1)
@@ -2170,20 +2172,25 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
         deal_items(st, 9, 0, 10, 0, 1)  # deal 1 from level_4 to on_tracks
         element_set(st, 2, 67, element_step(0, <long long>4 - 1, 4), zone_top_of(st, 9, 0), False)  # set on_svartalfheim[4] = top(level_4)
         deal_items(st, 9, 0, 10, 0, 1)  # deal 1 from level_4 to on_tracks
+    # trigger 1: phases: setup
+    if (zone_size_of(st, 1, 0) == 4):
+        counter_set(st, 2, 6, 1)  # set counter phase of the game = head_start
+    else:
+        st.again = 1  # extra_turn: the mover moves again  # if zone_size(drawn) == 4
 
 
 cdef void apply_action_1(State* st) noexcept nogil:
     # action 1: start_gold()
     counter_add(st, st.current, 1, 1)  # add counter gold of mover += 1
-    counter_set(st, 2, 5, 2)  # set counter turn_step of the game = move
-    next_turn(st, next_player(st.current))  # next_turn: next_player(mover) moves next
+    # trigger 2: phases: head_start
+    counter_set(st, 2, 6, 2)  # set counter phase of the game = move
 
 
 cdef void apply_action_2(State* st) noexcept nogil:
     # action 2: start_mead()
     counter_add(st, st.current, 2, 1)  # add counter mead of mover += 1
-    counter_set(st, 2, 5, 2)  # set counter turn_step of the game = move
-    next_turn(st, next_player(st.current))  # next_turn: next_player(mover) moves next
+    # trigger 2: phases: head_start
+    counter_set(st, 2, 6, 2)  # set counter phase of the game = move
 
 
 cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
@@ -2193,7 +2200,8 @@ cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
     counter_set(st, st.current, 3, True)  # set counter resources_due of mover = true
     element_set(st, st.current, 10, element_step(0, <long long>define_5(st, a1) - 0, 2), 1, True)  # add wolf_actions[mover, wolf_shown(t)] += 1
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (<long long>(1) if define_6(st, a1) else <long long>(0)), True)  # add actions[mover, craft_action] += either(craft_shown(t), 1, 0)
-    counter_set(st, 2, 5, 3)  # set counter turn_step of the game = activate
+    # trigger 3: phases: move
+    counter_set(st, 2, 6, 3)  # set counter phase of the game = activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2202,6 +2210,7 @@ cdef void apply_action_4(State* st) noexcept nogil:
     counter_set(st, st.current, 1, define_1(st, define_3(st, (<int>counter_or(st, st.current, 4, 9)))))  # set counter gold of mover = gain_gold(gold_shown(marker(mover)))
     counter_set(st, st.current, 2, define_2(st, define_4(st, (<int>counter_or(st, st.current, 4, 9)))))  # set counter mead of mover = gain_mead(mead_shown(marker(mover)))
     counter_set(st, st.current, 3, False)  # set counter resources_due of mover = false
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2210,6 +2219,7 @@ cdef void apply_action_5(State* st, int a0) noexcept nogil:
     element_set(st, st.current, 10, element_step(0, <long long>a0 - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, s] += -1
     element_set(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 1, True)  # add wolf_at[s] += 1
     element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_7[a0 + 1]) - 0, 3), 1, True)  # add actions[mover, action_of(s)] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2217,17 +2227,20 @@ cdef void apply_action_6(State* st) noexcept nogil:
     # action 6: end_turn()
     each_0(st)  # for each a in enum(3)
     each_1(st)  # for each r in item_kinds where activated[mover, r]
-    counter_set(st, 2, 5, 2)  # set counter turn_step of the game = move
-    # trigger 1: ragnarok_due when any s in enum(2): wolf_at[s] > track_end[s]
-    if quant_6(st):
-        counter_set(st, 2, 5, 4)  # set counter turn_step of the game = ragnarok
+    # trigger 5: phases: activate
+    counter_set(st, 2, 6, (<int>(4) if quant_6(st) else <int>(2)))  # set counter phase of the game = (if any s in enum(2): past_end(s) then ragnarok else move)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3):
         st.again = 1  # extra_turn: the mover moves again
+    else:
+        if ((<int>st.counters[N_PLAYERS][6]) == 4):
+            st.again = 1  # extra_turn: the mover moves again  # if phase == ragnarok  # if phase == activate
 
 
 cdef void apply_action_7(State* st, int a0) noexcept nogil:
     # action 7: up(b: enum:blessing)
     element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[a0 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(b)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>a0 - 0, 8), 1, True)  # add level[mover, b] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2238,6 +2251,7 @@ cdef void apply_action_8(State* st) noexcept nogil:
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2247,6 +2261,7 @@ cdef void apply_action_9(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
     counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
     element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2256,6 +2271,7 @@ cdef void apply_action_10(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), 2, True)  # add actions[mover, sun_action] += 2
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2265,6 +2281,7 @@ cdef void apply_action_11(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
     counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2275,6 +2292,7 @@ cdef void apply_action_12(State* st) noexcept nogil:
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 4))  # set counter gold of mover = gain_gold(4)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2284,6 +2302,7 @@ cdef void apply_action_13(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
     counter_set(st, st.current, 1, define_1(st, 4))  # set counter gold of mover = gain_gold(4)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2292,6 +2311,7 @@ cdef void apply_action_14(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
     element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
     counter_set(st, st.current, 1, define_1(st, 3))  # set counter gold of mover = gain_gold(3)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2300,6 +2320,7 @@ cdef void apply_action_15(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
     element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
     counter_set(st, st.current, 1, define_1(st, 1))  # set counter gold of mover = gain_gold(1)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2309,6 +2330,7 @@ cdef void apply_action_16(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_19(st, 1), False)  # set wolf_at[moon] = back(moon)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2317,6 +2339,7 @@ cdef void apply_action_17(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
     element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2326,6 +2349,7 @@ cdef void apply_action_18(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
     counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2335,6 +2359,7 @@ cdef void apply_action_19(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
     counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
     counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2344,6 +2369,7 @@ cdef void apply_action_20(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_19(st, 0), False)  # set wolf_at[sun] = back(sun)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2352,6 +2378,7 @@ cdef void apply_action_21(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
     element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2361,6 +2388,7 @@ cdef void apply_action_22(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
     counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2370,6 +2398,7 @@ cdef void apply_action_23(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
     counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
     counter_set(st, st.current, 2, define_2(st, 2))  # set counter mead of mover = gain_mead(2)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2380,6 +2409,7 @@ cdef void apply_action_24(State* st) noexcept nogil:
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 2, define_2(st, 4))  # set counter mead of mover = gain_mead(4)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2389,6 +2419,7 @@ cdef void apply_action_25(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
     counter_set(st, st.current, 2, define_2(st, 4))  # set counter mead of mover = gain_mead(4)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2397,6 +2428,7 @@ cdef void apply_action_26(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
     element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
     counter_set(st, st.current, 2, define_2(st, 3))  # set counter mead of mover = gain_mead(3)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2405,6 +2437,7 @@ cdef void apply_action_27(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
     element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2415,6 +2448,7 @@ cdef void apply_action_28(State* st) noexcept nogil:
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2424,6 +2458,7 @@ cdef void apply_action_29(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
     element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2433,6 +2468,7 @@ cdef void apply_action_30(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), 2, True)  # add actions[mover, moon_action] += 2
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2442,6 +2478,7 @@ cdef void apply_action_31(State* st) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
     counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2451,6 +2488,7 @@ cdef void apply_action_32(State* st, long long a0) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 1, False)  # set level[mover, wayland] = 1
     take_items(st, (<int>element_of(st, 2, 63, element_step(0, a0 - 1, 4), (-1))), 10, 0, 11, st.current, 1)  # take 1 on_wayland[l] from on_tracks to sun_relics of mover
     element_set(st, 2, 63, element_step(0, a0 - 1, 4), (-1), False)  # set on_wayland[l] = no_item
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2461,6 +2499,7 @@ cdef void apply_action_33(State* st, int a0) noexcept nogil:
     take_items(st, a0, 12, st.current, 13, 0, 1)  # take 1 r from moon_relics of mover to destroyed_relics
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_19(st, 1), False)  # set wolf_at[moon] = back(moon)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2471,6 +2510,7 @@ cdef void apply_action_34(State* st) noexcept nogil:
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), 1, True)  # add actions[mover, sun_action] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2479,6 +2519,7 @@ cdef void apply_action_35(State* st, int a0) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     element_set(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 1, False)  # set level[mover, wayland] = 1
     take_items(st, a0, 12, st.current, 11, st.current, 1)  # take 1 r from moon_relics of mover to sun_relics of mover
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2489,6 +2530,7 @@ cdef void apply_action_36(State* st, int a0) noexcept nogil:
     take_items(st, a0, 11, st.current, 13, 0, 1)  # take 1 r from sun_relics of mover to destroyed_relics
     counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2498,6 +2540,7 @@ cdef void apply_action_37(State* st, long long a0) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 1, False)  # set level[mover, svartalfheim] = 1
     take_items(st, (<int>element_of(st, 2, 67, element_step(0, a0 - 1, 4), (-1))), 10, 0, 12, st.current, 1)  # take 1 on_svartalfheim[l] from on_tracks to moon_relics of mover
     element_set(st, 2, 67, element_step(0, a0 - 1, 4), (-1), False)  # set on_svartalfheim[l] = no_item
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2508,6 +2551,7 @@ cdef void apply_action_38(State* st, int a0) noexcept nogil:
     take_items(st, a0, 11, st.current, 13, 0, 1)  # take 1 r from sun_relics of mover to destroyed_relics
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_19(st, 0), False)  # set wolf_at[sun] = back(sun)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2518,6 +2562,7 @@ cdef void apply_action_39(State* st) noexcept nogil:
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), 1, True)  # add actions[mover, moon_action] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2526,6 +2571,7 @@ cdef void apply_action_40(State* st, int a0) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     element_set(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 1, False)  # set level[mover, svartalfheim] = 1
     take_items(st, a0, 11, st.current, 12, st.current, 1)  # take 1 r from sun_relics of mover to moon_relics of mover
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2536,6 +2582,7 @@ cdef void apply_action_41(State* st, int a0) noexcept nogil:
     take_items(st, a0, 12, st.current, 13, 0, 1)  # take 1 r from moon_relics of mover to destroyed_relics
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2546,6 +2593,7 @@ cdef void apply_action_42(State* st) noexcept nogil:
     counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_at[sun] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2556,6 +2604,7 @@ cdef void apply_action_43(State* st) noexcept nogil:
     counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_19(st, 1), False)  # set wolf_at[moon] = back(moon)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2565,6 +2614,7 @@ cdef void apply_action_44(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
     counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2575,6 +2625,7 @@ cdef void apply_action_45(State* st, long long a0) noexcept nogil:
     counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
     counter_add(st, st.current, 2, (a0 - 4))  # add counter mead of mover += g - 4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2584,6 +2635,7 @@ cdef void apply_action_46(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2594,6 +2646,7 @@ cdef void apply_action_47(State* st) noexcept nogil:
     counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2603,6 +2656,7 @@ cdef void apply_action_48(State* st) noexcept nogil:
     counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
     element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, moon] += -1
     element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2611,6 +2665,7 @@ cdef void apply_action_49(State* st) noexcept nogil:
     element_set(st, st.current, 20, element_step(0, <long long>22 - 0, 30), True, False)  # set activated[mover, r2b] = true
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
     counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2620,6 +2675,7 @@ cdef void apply_action_50(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     counter_set(st, st.current, 1, define_1(st, 1))  # set counter gold of mover = gain_gold(1)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2629,6 +2685,7 @@ cdef void apply_action_51(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), 1, True)  # add actions[mover, sun_action] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2638,6 +2695,7 @@ cdef void apply_action_52(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
     counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2647,6 +2705,7 @@ cdef void apply_action_53(State* st, long long a0) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     counter_set(st, st.current, 2, ((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0))  # set counter mead of mover = gold(mover) + mead(mover) - g
     counter_set(st, st.current, 1, a0)  # set counter gold of mover = g
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2657,6 +2716,7 @@ cdef void apply_action_54(State* st) noexcept nogil:
     counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_at[moon] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2667,6 +2727,7 @@ cdef void apply_action_55(State* st) noexcept nogil:
     counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_19(st, 0), False)  # set wolf_at[sun] = back(sun)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2676,6 +2737,7 @@ cdef void apply_action_56(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2686,6 +2748,7 @@ cdef void apply_action_57(State* st, long long a0) noexcept nogil:
     counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
     counter_add(st, st.current, 2, (a0 - 4))  # add counter mead of mover += g - 4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2695,6 +2758,7 @@ cdef void apply_action_58(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2705,6 +2769,7 @@ cdef void apply_action_59(State* st) noexcept nogil:
     counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2714,6 +2779,7 @@ cdef void apply_action_60(State* st) noexcept nogil:
     counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
     element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, sun] += -1
     element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2722,6 +2788,7 @@ cdef void apply_action_61(State* st) noexcept nogil:
     element_set(st, st.current, 20, element_step(0, <long long>22 - 0, 30), True, False)  # set activated[mover, r2b] = true
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
     counter_set(st, st.current, 2, define_2(st, 2))  # set counter mead of mover = gain_mead(2)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2731,6 +2798,7 @@ cdef void apply_action_62(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     counter_set(st, st.current, 1, define_1(st, 1))  # set counter gold of mover = gain_gold(1)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2740,6 +2808,7 @@ cdef void apply_action_63(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), 1, True)  # add actions[mover, moon_action] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2749,6 +2818,7 @@ cdef void apply_action_64(State* st) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
     counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2758,13 +2828,14 @@ cdef void apply_action_65(State* st, long long a0) noexcept nogil:
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
     counter_set(st, st.current, 2, ((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0))  # set counter mead of mover = gold(mover) + mead(mover) - g
     counter_set(st, st.current, 1, a0)  # set counter gold of mover = g
+    # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_66(State* st, int a0) noexcept nogil:
     # action 66: ragnarok(s: enum:sky)
-    counter_set(st, 2, 6, define_23(st, define_22(st, a0)))  # set counter prophecy_winner of the game = leader(leftmost(s))
-    counter_add(st, (<int>st.counters[N_PLAYERS][6]), 0, define_24(st))  # add counter vp of prophecy_winner += lead_vp
+    counter_set(st, 2, 5, define_24(st, define_23(st, a0)))  # set counter prophecy_winner of the game = leader(leftmost(s))
+    counter_add(st, (<int>st.counters[N_PLAYERS][5]), 0, define_25(st))  # add counter vp of prophecy_winner += lead_vp
     each_2(st, a0)  # for each q in players where prophecy_winner == nobody
     element_set(st, 2, 54, element_step(0, <long long>(<int>ATTR_0[zone_top_of(st, 1, 0) + 1]) - 0, 9), True, False)  # set destroyed[realm(top(drawn))] = true
     deal_items(st, 1, 0, 2, 0, 1)  # deal 1 from drawn to fallen
@@ -2772,7 +2843,8 @@ cdef void apply_action_66(State* st, int a0) noexcept nogil:
     deal_items(st, 4, 0, 5, 0, 1)  # deal 1 from moon_row to discards
     element_set(st, 2, 52, element_step(0, <long long>a0 - 0, 2), (-<long long>1), True)  # add track_end[s] += -1
     each_3(st, a0)  # for each w in enum(2)
-    counter_set(st, 2, 5, 2)  # set counter turn_step of the game = move
+    # trigger 6: phases: ragnarok
+    counter_set(st, 2, 6, 2)  # set counter phase of the game = move
 
 
 # ---------------------------------------------------------------------------- the end of the game

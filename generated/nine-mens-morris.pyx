@@ -251,7 +251,7 @@ cdef extern from *:
     static const long long MGC_COUNTER_INIT[3][5] = {
       {0, 0, 0, 0, 0},
       {0, 0, 0, 0, 0},
-      {0, 0, 0, 18, 0}
+      {0, 0, 18, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[24][4]
@@ -715,19 +715,24 @@ cdef inline long long define_2(State* st, int a0) noexcept nogil:
     return (<long long>9 - counter_of(st, a0, 0))
 
 
-# define 3: stage_of(player p) = (if hand(p, man) > 0 then placing else (if men(p) == 3 then flying else moving))
-cdef inline int define_3(State* st, int a0) noexcept nogil:
-    return (<int>(0) if (hand_of(st, a0, 0) > 0) else <int>((<int>(2) if (define_2(st, a0) == 3) else <int>(1))))
+# define 3: placed_all = unplaced == 0
+cdef inline bint define_3(State* st) noexcept nogil:
+    return (st.counters[N_PLAYERS][2] == 0)
 
 
-# define 4: removable(cell c) = owner(c) == next_player(mover) and (not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x)))
+# define 4: takes(cell t) = in_mill(t) and (any x in cells: owner(x) == next_player(mover))
 cdef inline bint define_4(State* st, int a0) noexcept nogil:
-    return ((piece_owner(st.board[a0]) == next_player(st.current)) and ((not define_1(st, a0)) or quant_1(st, a0)))
+    return (define_1(st, a0) and quant_1(st))
 
 
-# define 5: drawn = times_seen >= 3 or quiet >= 100
-cdef inline bint define_5(State* st) noexcept nogil:
-    return ((times_seen_of(st) >= 3) or (st.counters[N_PLAYERS][2] >= 100))
+# define 5: removable(cell c) = owner(c) == next_player(mover) and (not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x)))
+cdef inline bint define_5(State* st, int a0) noexcept nogil:
+    return ((piece_owner(st.board[a0]) == next_player(st.current)) and ((not define_1(st, a0)) or quant_2(st, a0)))
+
+
+# define 6: drawn = times_seen >= 3 or quiet >= 100
+cdef inline bint define_6(State* st) noexcept nogil:
+    return ((times_seen_of(st) >= 3) or (st.counters[N_PLAYERS][1] >= 100))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -745,21 +750,21 @@ cdef inline bint quant_0(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 1: all x in cells: owner(x) != owner(c) or in_mill(x)
-cdef inline bint quant_1(State* st, int f0) noexcept nogil:
+# quant 1: any x in cells: owner(x) == next_player(mover)
+cdef inline bint quant_1(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_0(st, found)
+    return set_any(found)
+
+
+# quant 2: all x in cells: owner(x) != owner(c) or in_mill(x)
+cdef inline bint quant_2(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
     for x in range(N_CELLS):
         if not ((piece_owner(st.board[x]) != piece_owner(st.board[f0])) or define_1(st, x)):
             return False
     return True
-
-
-# quant 2: any x in cells: owner(x) == next_player(mover)
-cdef inline bint quant_2(State* st) noexcept nogil:
-    cdef uint64_t found[WORDS]   # the cells where the condition holds
-    cellset_1(st, found)
-    return set_any(found)
 
 
 # quant 3: any x in neighbours(f): x == t
@@ -793,21 +798,21 @@ cdef inline bint quant_4(State* st) noexcept nogil:
 
 
 # cellset 0:
-#   cand0 = {t in cells: empty(t)}
-cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
-    cdef int w
-    for w in range(WORDS):
-        cand0[w] = st.cellsets[0][w]
-
-
-# cellset 1:
 #   found = {x in cells: owner(x) == next_player(mover)}
-cdef inline void cellset_1(State* st, uint64_t* found) noexcept nogil:
+cdef inline void cellset_0(State* st, uint64_t* found) noexcept nogil:
     cdef int w
     cdef int s0
     s0 = next_player(st.current)
     for w in range(WORDS):
         found[w] = owner_word(st, s0, w)
+
+
+# cellset 1:
+#   cand0 = {t in cells: empty(t)}
+cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
+    cdef int w
+    for w in range(WORDS):
+        cand0[w] = st.cellsets[0][w]
 
 
 # cellset 2:
@@ -859,9 +864,9 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: place(t: cell) -> ids 0..23
-    # where hand(mover, man) > 0 and (not removing and empty(t))
-    if (hand_of(st, st.current, 0) > 0) and (not (<bint>st.counters[N_PLAYERS][1])):
-        cellset_0(st, cand0)  # empty(t)
+    # where phase == placing and (hand(mover, man) > 0 and empty(t))
+    if ((<int>st.counters[N_PLAYERS][4]) == 0) and (hand_of(st, st.current, 0) > 0):
+        cellset_1(st, cand0)  # empty(t)
         for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -870,8 +875,8 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 out[n] = a0
                 n += 1
     # action 1: move(f: cell, t: cell) -> ids 24..599
-    # where not removing and stage_of(mover) != placing and owner(f) == mover and empty(t) and ((any x in neighbours(f): x == t) or stage_of(mover) == flying)
-    if (not (<bint>st.counters[N_PLAYERS][1])) and (define_3(st, st.current) != 0):
+    # where phase == moving and (owner(f) == mover and empty(t) and ((any x in neighbours(f): x == t) or men(mover) == 3))
+    if ((<int>st.counters[N_PLAYERS][4]) == 1):
         cellset_2(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
@@ -884,20 +889,20 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     while bits1 != 0:
                         a1 = (w1 << 6) + lowest_bit(bits1)
                         bits1 &= bits1 - 1
-                        if not (quant_3(st, a0, a1) or (define_3(st, st.current) == 2)):  # (any x in neighbours(f): x == t) or stage_of(mover) == flying
+                        if not (quant_3(st, a0, a1) or (define_2(st, st.current) == 3)):  # (any x in neighbours(f): x == t) or men(mover) == 3
                             continue
                         out[n] = 24 + a0 * 24 + a1
                         n += 1
     # action 2: remove(c: cell) -> ids 600..623
-    # where removing and removable(c)
-    if (<bint>st.counters[N_PLAYERS][1]):
+    # where phase == removing and removable(c)
+    if ((<int>st.counters[N_PLAYERS][4]) == 2):
         cellset_4(st, cand0)  # owner(c) == next_player(mover)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not ((not define_1(st, a0)) or quant_1(st, a0)):  # not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x))
+                if not ((not define_1(st, a0)) or quant_2(st, a0)):  # not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x))
                     continue
                 out[n] = 600 + a0
                 n += 1
@@ -917,9 +922,9 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: place(t: cell) -> ids 0..23
-    # where hand(mover, man) > 0 and (not removing and empty(t))
-    if (hand_of(st, st.current, 0) > 0) and (not (<bint>st.counters[N_PLAYERS][1])):
-        cellset_0(st, cand0)  # empty(t)
+    # where phase == placing and (hand(mover, man) > 0 and empty(t))
+    if ((<int>st.counters[N_PLAYERS][4]) == 0) and (hand_of(st, st.current, 0) > 0):
+        cellset_1(st, cand0)  # empty(t)
         for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -927,8 +932,8 @@ cdef bint any_legal(State* st) noexcept nogil:
                 bits0 &= bits0 - 1
                 return True
     # action 1: move(f: cell, t: cell) -> ids 24..599
-    # where not removing and stage_of(mover) != placing and owner(f) == mover and empty(t) and ((any x in neighbours(f): x == t) or stage_of(mover) == flying)
-    if (not (<bint>st.counters[N_PLAYERS][1])) and (define_3(st, st.current) != 0):
+    # where phase == moving and (owner(f) == mover and empty(t) and ((any x in neighbours(f): x == t) or men(mover) == 3))
+    if ((<int>st.counters[N_PLAYERS][4]) == 1):
         cellset_2(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
@@ -941,19 +946,19 @@ cdef bint any_legal(State* st) noexcept nogil:
                     while bits1 != 0:
                         a1 = (w1 << 6) + lowest_bit(bits1)
                         bits1 &= bits1 - 1
-                        if not (quant_3(st, a0, a1) or (define_3(st, st.current) == 2)):  # (any x in neighbours(f): x == t) or stage_of(mover) == flying
+                        if not (quant_3(st, a0, a1) or (define_2(st, st.current) == 3)):  # (any x in neighbours(f): x == t) or men(mover) == 3
                             continue
                         return True
     # action 2: remove(c: cell) -> ids 600..623
-    # where removing and removable(c)
-    if (<bint>st.counters[N_PLAYERS][1]):
+    # where phase == removing and removable(c)
+    if ((<int>st.counters[N_PLAYERS][4]) == 2):
         cellset_4(st, cand0)  # owner(c) == next_player(mover)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not ((not define_1(st, a0)) or quant_1(st, a0)):  # not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x))
+                if not ((not define_1(st, a0)) or quant_2(st, a0)):  # not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x))
                     continue
                 return True
     return False
@@ -1001,35 +1006,37 @@ cdef void remove_0(State* st, int f0) noexcept nogil:
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
     # action 0: place(t: cell)
     put_piece_on_empty(st, st.current, 0, a0, False)  # place man of mover at t (empty and in hand: the condition says so)
-    counter_add(st, 2, 3, (-<long long>1))  # add counter unplaced of the game += -1
+    counter_add(st, 2, 2, (-<long long>1))  # add counter unplaced of the game += -1
     # trigger 0: count_quiet_moves
-    counter_add(st, 2, 2, 1)  # add counter quiet of the game += 1
-    # trigger 1: mill when in_mill(t)
-    if define_1(st, a0):
-        counter_set(st, 2, 2, 0)  # set counter quiet of the game = 0
-        if quant_2(st):
-            counter_set(st, 2, 1, True)  # set counter removing of the game = true
-            st.again = 1  # extra_turn: the mover moves again  # if any x in cells: owner(x) == next_player(mover)
+    counter_set(st, 2, 1, (<long long>(0) if define_1(st, a0) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet of the game = either(in_mill(t), 0, quiet + 1)
+    # trigger 1: phases: placing
+    if define_4(st, a0):
+        counter_set(st, 2, 4, 2)  # set counter phase of the game = removing
+        st.again = 1  # extra_turn: the mover moves again
+    else:
+        if define_3(st):
+            counter_set(st, 2, 4, 1)  # set counter phase of the game = moving  # if placed_all  # if takes(t)
 
 
 cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     # action 1: move(f: cell, t: cell)
     move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
     # trigger 0: count_quiet_moves
-    counter_add(st, 2, 2, 1)  # add counter quiet of the game += 1
-    # trigger 1: mill when in_mill(t)
-    if define_1(st, a1):
-        counter_set(st, 2, 2, 0)  # set counter quiet of the game = 0
-        if quant_2(st):
-            counter_set(st, 2, 1, True)  # set counter removing of the game = true
-            st.again = 1  # extra_turn: the mover moves again  # if any x in cells: owner(x) == next_player(mover)
+    counter_set(st, 2, 1, (<long long>(0) if define_1(st, a1) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet of the game = either(in_mill(t), 0, quiet + 1)
+    # trigger 2: phases: moving
+    if define_4(st, a1):
+        counter_set(st, 2, 4, 2)  # set counter phase of the game = removing
+        st.again = 1  # extra_turn: the mover moves again  # if takes(t)
 
 
 cdef void apply_action_2(State* st, int a0) noexcept nogil:
     # action 2: remove(c: cell)
     counter_add(st, piece_owner(st.board[a0]), 0, 1)  # add counter lost of owner(c) += 1
     remove_0(st, a0)  # remove the piece on c (to out)
-    counter_set(st, 2, 1, False)  # set counter removing of the game = false
+    # trigger 3: phases: removing
+    counter_set(st, 2, 4, (<int>(1) if define_3(st) else <int>(0)))  # set counter phase of the game = (if placed_all then moving else placing)
+    if ((<int>st.counters[N_PLAYERS][4]) == 2):
+        st.again = 1  # extra_turn: the mover moves again  # if phase == removing
 
 
 # ---------------------------------------------------------------------------- lookahead and history
@@ -1061,8 +1068,8 @@ cdef uint64_t position_key(State* st, int turn) noexcept nogil:
     cdef uint64_t h = 0
     cdef int c
     h = st.zboard
-    h ^= derive_seed(0x49e295901bb36673ULL, <uint64_t>st.counters[2][1])  # removing, row 2
-    h ^= derive_seed(0xa378c550d884dce8ULL, <uint64_t>st.counters[2][3])  # unplaced, row 2
+    h ^= derive_seed(0x6d8f205b3355a06cULL, <uint64_t>st.counters[2][2])  # unplaced, row 2
+    h ^= derive_seed(0xd62ef6d19b83375aULL, <uint64_t>st.counters[2][4])  # phase, row 2
     if turn >= 0:
         h ^= TKEY[turn]
     return h
@@ -1122,7 +1129,7 @@ cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
     if quant_4(st):  # any p in players: men(p) < 3
         return True
-    if define_5(st):  # drawn
+    if define_6(st):  # drawn
         return True
     return False
 
@@ -1130,7 +1137,7 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 4, define_5(st))  # set counter drawn_game of the game = drawn
+    counter_set(st, 2, 3, define_6(st))  # set counter drawn_game of the game = drawn
     st.current = -1
 
 
@@ -1171,12 +1178,12 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 
 # key 0: won: either(drawn_game, 0, either(p == last_player, 1, 0))
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return (<long long>(0) if (<bint>st.counters[N_PLAYERS][4]) else <long long>((<long long>(1) if (a0 == st.last) else <long long>(0))))
+    return (<long long>(0) if (<bint>st.counters[N_PLAYERS][3]) else <long long>((<long long>(1) if (a0 == st.last) else <long long>(0))))
 
 
-# key 1: men: either(drawn_game, 0, either(removing and p != mover, men(p) - 1, men(p)))
+# key 1: men: either(drawn_game, 0, either(phase == removing and p != mover, men(p) - 1, men(p)))
 cdef inline long long rank_key_1(State* st, int a0) noexcept nogil:
-    return (<long long>(0) if (<bint>st.counters[N_PLAYERS][4]) else <long long>((<long long>((define_2(st, a0) - 1)) if ((<bint>st.counters[N_PLAYERS][1]) and (a0 != st.current)) else <long long>(define_2(st, a0)))))
+    return (<long long>(0) if (<bint>st.counters[N_PLAYERS][3]) else <long long>((<long long>((define_2(st, a0) - 1)) if (((<int>st.counters[N_PLAYERS][4]) == 2) and (a0 != st.current)) else <long long>(define_2(st, a0)))))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

@@ -27,6 +27,7 @@ REGIONS = str(Path(__file__).parent / "data" / "regions.yaml")
 DICE = str(Path(__file__).parent / "data" / "dice.yaml")  # chance, player counts
 CAPTURES = str(Path(__file__).parent / "data" / "captures.yaml")  # remove, extra_turn
 PHASES = str(Path(__file__).parent / "data" / "phases.yaml")  # game counters, next_turn
+PHASE_RULES = str(Path(__file__).parent / "data" / "phase_rules.yaml")  # phases: stages and steps of a turn
 SEED = 20_240_607
 GAMES = 1000  # per Midgard variant, in the slow run
 
@@ -68,7 +69,7 @@ def _first_difference(a: list[int], b: list[int]) -> int:
 
 def every_spec() -> list[tuple[str, object]]:
     out = []
-    for path in build.spec_files(str(SPECS)) + [SAMPLER, REGIONS, DICE, CAPTURES, PHASES]:
+    for path in build.spec_files(str(SPECS)) + [SAMPLER, REGIONS, DICE, CAPTURES, PHASES, PHASE_RULES]:
         for variant in [None, *list_variants(path)]:
             out.append((path, variant))
     return out
@@ -171,7 +172,7 @@ def snapshot(core) -> tuple:
 @pytest.mark.parametrize(
     "item",
     [(MIDGARD, v) for v in MIDGARD_VARIANTS]
-    + [(SAMPLER, None), (SAMPLER, "short"), (str(SPECS / "classics" / "tic-tac-toe.yaml"), None), (DICE, None), (DICE, "ordered"), (CAPTURES, None), (PHASES, None)]
+    + [(SAMPLER, None), (SAMPLER, "short"), (str(SPECS / "classics" / "tic-tac-toe.yaml"), None), (DICE, None), (DICE, "ordered"), (CAPTURES, None), (PHASES, None), (PHASE_RULES, None)]
     + [(str(SPECS / "kuhn-poker.yaml"), None), (str(SPECS / "leduc-poker.yaml"), None)]
     + [(str(SPECS / "classics" / "liars-dice.yaml"), None), (str(SPECS / "classics" / "yahtzee.yaml"), None)],  # private and partial rolls
     ids=spec_id,

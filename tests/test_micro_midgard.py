@@ -53,8 +53,8 @@ def test_random_games_stay_legal_and_end(seed) -> None:
     game = get_game(MICRO, None, "compiled")
     ir = game.ir
     names = list(ir.counters)
-    col = {n: names.index(n) for n in ("gold", "mead", "marker", "vp", "turn_step")}
-    setup = dict(ir.enums)["steps"].index("setup")
+    col = {n: names.index(n) for n in ("gold", "mead", "marker", "vp", "phase")}
+    setup = dict(ir.enums)["phase"].index("setup")
     state = game.new_state(seed)
     rng = Rng(seed ^ 0x5EED)
     steps = 0
@@ -71,7 +71,7 @@ def test_random_games_stay_legal_and_end(seed) -> None:
             assert 0 <= counters[p][col["gold"]] <= 7 and 0 <= counters[p][col["mead"]] <= 7
         # four meeples, on four realms ("Meeples may not share the same Realm space"),
         # once the setup has placed them
-        assert sum(1 for v in board if v > 0) == 4 or counters[-1][col["turn_step"]] == setup  # (a game counter)
+        assert sum(1 for v in board if v > 0) == 4 or counters[-1][col["phase"]] == setup  # (a game counter)
         # a marker always sits on a meeple (none: the off-board cell, before its first move)
         for p in range(ir.n_players):
             realm = counters[p][col["marker"]]

@@ -120,7 +120,7 @@ def position(engine: str, meeples: list[str], counters: dict | None = None, curr
     ir = game.ir
     names = list(ir.counters)
     rows = [list(r) for r in ir.counter_init]  # the players' rows, then the game's
-    counters = {"turn_step": "move", **(counters or {})}  # setup done, the starting choice made
+    counters = {"phase": "move", **(counters or {})}  # setup done, the starting choice made
     for name, value in counters.items():
         if name == "destroyed":
             for realm in value:
@@ -407,7 +407,7 @@ def expected(before: dict, spend: dict, gain: dict) -> dict:
 
 def activation(engine, red: dict, game: dict | None = None):
     """Red in the middle of its activation step (stage 1), a meeple in Midgard."""
-    return position(engine, ["midgard", "niflheim", "muspelheim"], {"turn_step": "activate", **WOLVES, **(game or {})}, red={"marker": "midgard", **red})
+    return position(engine, ["midgard", "niflheim", "muspelheim"], {"phase": "activate", **WOLVES, **(game or {})}, red={"marker": "midgard", **red})
 
 
 PLAYER_KEYS = ["vp", "gold", "mead", "sun", "moon", "craft", "sw", "mw"]
@@ -645,7 +645,7 @@ def test_ragnarok_destroys_the_realm_on_its_token(engine, realm) -> None:
     # "DESTROY the Realm shown on the Ragnarok token. Flip it to the destroyed side";
     # FACTS: the 4 tokens drawn at setup fix which realms are destroyed, in which order
     base = dealt(engine, lambda z: z["drawn"]["game"][0] == f"token_{realm}")
-    state = position(engine, ["midgard", "niflheim", "muspelheim"], {"turn_step": "activate", **WOLVES, "ws": 9}, base=base, red={"marker": "midgard"})
+    state = position(engine, ["midgard", "niflheim", "muspelheim"], {"phase": "activate", **WOLVES, "ws": 9}, base=base, red={"marker": "midgard"})
     second = row(state, "drawn")[1]
     state.apply("end_turn")
     state.apply("ragnarok_sun")
@@ -696,7 +696,7 @@ def alike(counters: dict) -> dict:
 def test_each_prophecy_scores_2_for_the_leader_and_nothing_on_a_tie(engine, wolf, kind, red, blue) -> None:
     # "SCORE the leftmost Prophecy corresponding to the Wolf ... Award the points shown to
     # the winning player ... then discard both Prophecies."
-    game = {"turn_step": "activate", "ws" if wolf == "sun" else "wm": 9}
+    game = {"phase": "activate", "ws" if wolf == "sun" else "wm": 9}
     base = dealt(engine, lambda z: z[f"{wolf}_row"]["game"][0] == kind)  # the leftmost
     for leader in (RED, BLUE):  # the row's leading counters to either player
         other = 1 - leader
@@ -722,7 +722,7 @@ def test_each_prophecy_scores_2_for_the_leader_and_nothing_on_a_tie(engine, wolf
 def test_the_prophecy_tie_shares_variant_gives_1_each_on_a_tie(engine, wolf, kind, red, blue) -> None:
     # not the rulebook's rule ("or neither in the event of a tie"): the variant keeps the
     # old FACTS line "1 each on a tie"; the leader still scores 2
-    game = {"turn_step": "activate", "ws" if wolf == "sun" else "wm": 9}
+    game = {"phase": "activate", "ws" if wolf == "sun" else "wm": 9}
     base = dealt(engine, lambda z: z[f"{wolf}_row"]["game"][0] == kind, variant="prophecy-tie-shares")
     state = position(engine, ["midgard", "niflheim", "muspelheim"], game, base=base.clone(), red=red, blue=alike(red))
     state.apply("end_turn")
@@ -749,7 +749,7 @@ def last_prophecy(engine: str, kind: str):
     """A game after four Ragnaroks, the last Sun prophecy being ``kind``."""
     state = dealt(engine, lambda z: z["sun_row"]["game"][-1] == kind)
     for _ in range(4):
-        state = position(engine, ["midgard", "niflheim", "muspelheim"], {"turn_step": "activate", "ws": 9, "destroyed": destroyed_realms(state)}, base=state)
+        state = position(engine, ["midgard", "niflheim", "muspelheim"], {"phase": "activate", "ws": 9, "destroyed": destroyed_realms(state)}, base=state)
         state.apply("end_turn")
         state.apply("ragnarok_sun")
         assert not state.is_terminal()
@@ -765,7 +765,7 @@ def test_the_final_prophecy_ends_the_game(engine) -> None:
     # destroys nothing)
     state = last_prophecy(engine, "sun_most_gold")
     ruins = destroyed_realms(state)
-    state = position(engine, ["midgard", "niflheim", "muspelheim"], {"turn_step": "activate", "ws": 9, "destroyed": ruins}, base=state, red={"gold": 1}, blue={"vp": 3})
+    state = position(engine, ["midgard", "niflheim", "muspelheim"], {"phase": "activate", "ws": 9, "destroyed": ruins}, base=state, red={"gold": 1}, blue={"vp": 3})
     state.apply("end_turn")
     assert not state.is_terminal()
     state.apply("ragnarok_sun")
@@ -777,7 +777,7 @@ def test_the_final_prophecy_ends_the_game(engine) -> None:
 def test_a_tie_on_points_goes_to_the_most_resources(engine) -> None:
     # "In the event of a tie, the player with the most remaining resources is the winner."
     for red_res, winner in (((3, 2), RED), ((1, 1), BLUE)):
-        state = position(engine, ["midgard", "niflheim", "muspelheim"], {"turn_step": "activate", "ws": 9}, base=last_prophecy(engine, "sun_highest_level"), red={"vp": 5, "gold": red_res[0], "mead": red_res[1]}, blue={"vp": 5, "gold": 2, "mead": 2})
+        state = position(engine, ["midgard", "niflheim", "muspelheim"], {"phase": "activate", "ws": 9}, base=last_prophecy(engine, "sun_highest_level"), red={"vp": 5, "gold": red_res[0], "mead": red_res[1]}, blue={"vp": 5, "gold": 2, "mead": 2})
         state.apply("end_turn")
         state.apply("ragnarok_sun")  # highest blessing level: a tie, "or neither"
         assert state.is_terminal() and get(state, "vp", RED) == get(state, "vp", BLUE) == 5

@@ -39,7 +39,8 @@ def position(game, white=(), black=(), to_move="white", hands=(0, 0), removing=F
     rows = [list(r) for r in ir.counter_init]
     for p, men in enumerate((white, black)):  # the men not in hand nor on the board are lost
         rows[p][ir.counters.index("lost")] = 9 - hands[p] - len(men)
-    rows[-1][ir.counters.index("removing")] = int(removing)
+    phases = dict(ir.enums)["phase"]  # the phase: a man to take, else placing while men are in hand
+    rows[-1][ir.counters.index("phase")] = phases.index("removing" if removing else "placing" if sum(hands) else "moving")
     rows[-1][ir.counters.index("quiet")] = quiet
     rows[-1][ir.counters.index("unplaced")] = sum(hands)
     state = game.new_state()

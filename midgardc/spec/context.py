@@ -28,6 +28,7 @@ class Lowering(Protocol):
     players: list[str]  # the seated players, in seat order
     unseated: set[str]  # players declared but not seated at this count
     board: Optional[BoardIR]
+    has_phases: bool  # a phases: section was declared (spec/phases.py)
     deck_ir: Optional[DeckIR]
     zones_ir: Optional[ZonesIR]
     zones_names: list[str]  # zone names by index

@@ -124,6 +124,8 @@ class LowerEffects:
             raise SpecError(f"'{cname}' is a counter array: write one element, counter: \"{cname}[...]\"", cnode.pos)
         if cname not in self.names.counters and cname not in self.names.game_counters:
             raise SpecError(f"unknown counter '{cname}'", cnode.pos, did_you_mean(cname, [*self.names.counters, *self.names.game_counters]))
+        if cname == "phase" and self.has_phases:
+            raise SpecError("the phase changes only as 'phases' says (its until, after and next); no effect sets it", cnode.pos)
         value = self.condition(body["to"], scope, self.counter_effect_type(cname, body, add))
         if cname in self.names.game_counters:
             if "of" in body:

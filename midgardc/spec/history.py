@@ -51,5 +51,7 @@ def lower_history(low: "Lowering", node: Optional[YNode], counters: list[str], m
             )
     if max_plies > MAX_HISTORY_PLIES:
         raise SpecError(f"a spec with a history keeps every position of a game, so game.max_plies may be at most {MAX_HISTORY_PLIES} (it is {max_plies})", max_plies_pos)
+    if low.has_phases:  # the current phase is part of every position
+        covered = sorted(set(covered) | {counters.index("phase")})
     low.names.has_history = True
     return HistoryIR(board, turn, tuple(sorted(covered)))

@@ -80,6 +80,7 @@ from .zones import lower_items, lower_zones
 from .history import lower_history
 from .position import lower_position
 from .pools import lower_pools, pool_places, with_stacks
+from .phases import declare_phases, lower_phases
 
 
 class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoard):
@@ -105,6 +106,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.pools: dict = {}  # places off the board (pools:), spec/pools.py
         self.pool_labels: dict[str, str] = {}
         self.pool_needs: dict[int, Expr] = {}  # a pool effect -> the legality it adds to an action
+        self.has_phases = False  # a phases: section (spec/phases.py): its enumeration and counter are declared
         self.pool_stacks: dict[int, Expr] = {}  # a cell -> pool effect's add -> the cell (its height, with stacks)
 
     # -- small checked readers -----------------------------------------------------
@@ -199,7 +201,8 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         max_plies = self.scalar(game.items["max_plies"], int, "game.max_plies", 1, MAX_PLIES) if "max_plies" in game else 1000
         horizon, remembers = self.lower_research(game, max_plies)
         self.lower_players(game.items["players"])
-        enums = self.lower_enums(top.get("enums"))
+        enums = declare_phases(self, top.get("phases"), self.lower_enums(top.get("enums")))
+        top = self.tree  # (with the phase counter among the counters)
         hand_init = self.lower_pieces(top.get("pieces"))
         counters, counter_init, counter_scope, counter_visible = self.lower_counters(top.get("counters"))
         self.board = self.lower_board(top.items["board"])
@@ -220,13 +223,14 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         position = lower_position(self, top.get("position"), counters, counter_scope, counter_types)
         self.lower_defines(top.get("define"))
         actions = self.lower_actions(top.items["actions"])
+        actions, phase_triggers = lower_phases(self, top.get("phases"), actions, top.items["actions"])
         self.action_params = {a.name: tuple(p.name for p in a.params) for a in actions}  # render.labels may name them
         self.action_names = [a.name for a in actions]  # (render.labels may name moves)
         action_space = lower_action_space(top.get("action_space"), self.players, actions, tuple(self.kinds))
         observation = lower_observation(self, top.get("observation"), counters, list(self.kinds), player_props, history is not None)
         if chance is not None:
             chance = self.place_chance(chance, actions, top.items["chance"])
-        triggers = self.lower_triggers(top.get("triggers"), actions)
+        triggers = self.lower_triggers(top.get("triggers"), actions) + phase_triggers
         end = self.lower_end(top.get("end"))
         start_effects = self.lower_start(top.get("start"))
         ranking = self.lower_ranking(top.items["ranking"])

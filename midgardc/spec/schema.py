@@ -26,7 +26,7 @@ REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-wri
 
 # section -> (allowed keys, required keys)
 SECTIONS: dict[str, tuple[set[str], set[str]]] = {
-    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes", "history", "start", "returns", "pools", "position", "action_space", "observation"}, {"game", "board", "actions", "ranking"}),
+    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes", "history", "start", "returns", "pools", "position", "action_space", "observation", "phases"}, {"game", "board", "actions", "ranking"}),
     "start": ({"effects"}, {"effects"}),
     "returns": ({"counter", "min", "max"}, {"counter", "min", "max"}),
     "game": ({"name", "title", "players", "max_plies", "horizon", "remembers", "author", "source", "description"}, {"name", "players"}),
@@ -39,6 +39,8 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     # learning-ready observation views (spec/observation.py)
     "observation": ({"forward", "history", "scale"}, set()),
     "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
+    "phase": ({"actions", "mover", "first", "until", "after", "next", "description"}, {"actions"}),  # phases: (spec/phases.py)
+    "phase_exit": ({"to", "when"}, {"to"}),
     "end": ({"when", "no_moves", "effects", "reasons"}, set()),
     "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral", "numbers", "board", "figures", "move_plies"}, set()),
     "render_board": ({"style", "ground", "dark", "line", "points", "hole"}, {"style"}),
