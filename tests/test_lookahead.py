@@ -119,3 +119,13 @@ def test_hashes_agree_and_are_kept_incrementally():
             a.apply(move)
             b.apply(move)
         assert a.times_seen() == b.times_seen()
+
+
+def test_the_seen_filter_has_about_sixteen_bits_a_position_in_whole_words():
+    # the compiled history's filter (templates/history.pyx.j2, count_seen): a power of 2
+    # words, at least 16 bits per position the history can hold, at most 1 KiB
+    from midgardc.compiler.emit.history import FILTER_MAX_WORDS, filter_words
+
+    cases = [(1, 1), (4, 1), (5, 2), (61, 16), (64, 16), (65, 32), (6001, FILTER_MAX_WORDS), (10001, FILTER_MAX_WORDS)]
+    assert [filter_words(cap) for cap, _ in cases] == [words for _, words in cases]
+    assert FILTER_MAX_WORDS * 64 == 8192
