@@ -71,6 +71,7 @@ from .schema import (
 )
 from .variants import apply_player_count, apply_variant, load_tree, player_counts, variant_names
 from .dice import lower_dice_rules
+from .tables import lower_tables
 from .yamlpos import YList, YMap, YNode, YScalar
 from .present import lower_present
 from .glyphs import lower_glyphs
@@ -215,6 +216,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         areas = self.lower_areas(top.get("areas"))
         counters, counter_init, counter_scope, counter_visible, counter_types = self.lower_counter_values(counters, counter_init, counter_scope, counter_visible, top.get("pools"))
         attributes = self.lower_attributes(top.get("attributes"))
+        attributes += lower_tables(self, top.get("tables"), len(attributes))
         history = lower_history(self, top.get("history"), counters, max_plies, game.items["max_plies"].pos if "max_plies" in game else game.pos)
         position = lower_position(self, top.get("position"), counters, counter_scope, counter_types)
         self.lower_defines(top.get("define"))
