@@ -3316,14 +3316,12 @@ cdef void apply_action_3(State* st, int a0, int a1, int a2) noexcept nogil:
         if (a0 == 0):
             element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[mover, place(src)] += -1  # if k == warrior  # if village(src)
     if (a0 == 1):
-        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)
-        if define_0(st, a2):
-            put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if village(dst)
+        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)  # if k == leader
+    if define_0(st, a2):
+        if 0 <= (a0) < 2: put_piece(st, st.current, a0, a2)  # place k of mover at dst
     else:
-        if define_0(st, a2):
-            put_piece(st, st.current, 0, a2)  # place warrior of mover at dst
-        else:
-            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if village(dst)  # if k == leader
+        if (a0 == 0):
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if k == warrior  # if village(dst)
     # trigger 1: horde_target when doing(mover) == viking_horde
     if ((<int>counter_or(st, st.current, 2, (-1))) == 3):
         counter_set(st, st.current, 5, a2)  # set counter target of mover = dst
@@ -3373,14 +3371,12 @@ cdef void apply_action_4(State* st, int a0, int a1, int a2) noexcept nogil:
         if (a0 == 0):
             element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[mover, place(src)] += -1  # if k == warrior  # if village(src)
     if (a0 == 1):
-        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)
-        if define_0(st, a2):
-            put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if village(dst)
+        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)  # if k == leader
+    if define_0(st, a2):
+        if 0 <= (a0) < 2: put_piece(st, st.current, a0, a2)  # place k of mover at dst
     else:
-        if define_0(st, a2):
-            put_piece(st, st.current, 0, a2)  # place warrior of mover at dst
-        else:
-            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if village(dst)  # if k == leader
+        if (a0 == 0):
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if k == warrior  # if village(dst)
     # trigger 2: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
     if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
@@ -3427,14 +3423,12 @@ cdef void apply_action_5(State* st, int a0, int a1, int a2, int a3) noexcept nog
         if (a0 == 0):
             element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[mover, place(src)] += -1  # if k == warrior  # if village(src)
     if (a0 == 1):
-        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)
-        if define_0(st, a2):
-            put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if village(dst)
+        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)  # if k == leader
+    if define_0(st, a2):
+        if 0 <= (a0) < 2: put_piece(st, st.current, a0, a2)  # place k of mover at dst
     else:
-        if define_0(st, a2):
-            put_piece(st, st.current, 0, a2)  # place warrior of mover at dst
-        else:
-            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if village(dst)  # if k == leader
+        if (a0 == 0):
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if k == warrior  # if village(dst)
     # trigger 2: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
     if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
@@ -3473,10 +3467,13 @@ cdef void apply_action_5(State* st, int a0, int a1, int a2, int a3) noexcept nog
 cdef void apply_action_6(State* st, int a0) noexcept nogil:
     # action 6: recruit(dst: cell)
     element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 6), (-<long long>1), True)  # add warriors[mover, offboard] += -1
+    if (0 == 1):
+        counter_set(st, st.current, 1, (<int>ATTR_12[a0 + 0]))  # set counter leader_at of mover = place(dst)  # if warrior == leader
     if define_0(st, a0):
         put_piece(st, st.current, 0, a0)  # place warrior of mover at dst
     else:
-        element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a0 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if village(dst)
+        if (0 == 0):
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a0 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if warrior == warrior  # if village(dst)
     # trigger 2: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
     if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
