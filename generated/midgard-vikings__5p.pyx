@@ -1248,6 +1248,10 @@ cdef extern from *:
       0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3,
       0
     };
+    /* kingdom_points of every int */
+    static const long long MGC_ATTR_13[6] = {0, 0, 3, 7, 12, 20};
+    /* weight of every kind */
+    static const long long MGC_ATTR_14[3] = {0, 2, 3};
     """
     const long long ATTR_0 "MGC_ATTR_0"[36]
     const long long ATTR_1 "MGC_ATTR_1"[36]
@@ -1262,6 +1266,12 @@ cdef extern from *:
     const long long ATTR_10 "MGC_ATTR_10"[11]
     const long long ATTR_11 "MGC_ATTR_11"[49]
     const long long ATTR_12 "MGC_ATTR_12"[49]
+    const long long ATTR_13 "MGC_ATTR_13"[6]
+    const long long ATTR_14 "MGC_ATTR_14"[3]
+
+cdef inline long long ATTR_13_AT(long long k) noexcept nogil:
+    # a table keyed by a number range: entry k for a key in it, else the default (entry 0)
+    return ATTR_13[k] if 0 < k <= 5 else ATTR_13[0]
 
 
 # ---------------------------------------------------------------------------- definitions
@@ -1293,7 +1303,7 @@ cdef inline long long define_4(State* st, int a0) noexcept nogil:
     return (((((<long long>element_of(st, a0, 12, element_step(0, <long long>1 - 0, 6), 0)) + (<long long>element_of(st, a0, 12, element_step(0, <long long>2 - 0, 6), 0))) + (<long long>element_of(st, a0, 12, element_step(0, <long long>3 - 0, 6), 0))) + (<long long>(1) if ((((<int>counter_or(st, a0, 1, (-1))) == 1) or ((<int>counter_or(st, a0, 1, (-1))) == 2)) or ((<int>counter_or(st, a0, 1, (-1))) == 3)) else <long long>(0))) + quant_0(st, a0))
 
 
-# define 5: strength(player p, enum:province v) = sum(c in cells: either(province(c) == v and owner(c) == p, either(kind_at(c) == leader, 3, 2), 0))
+# define 5: strength(player p, enum:province v) = sum(c in cells: either(province(c) == v and owner(c) == p, weight(kind_at(c)), 0))
 cdef inline long long define_5(State* st, int a0, int a1) noexcept nogil:
     return quant_1(st, a1, a0)
 
@@ -1313,53 +1323,48 @@ cdef inline bint define_8(State* st, int a0, int a1) noexcept nogil:
     return (define_6(st, a0, a1) > quant_3(st, a0, a1))
 
 
-# define 9: kingdom_points(int n) = either(n >= 4, 20, either(n == 3, 12, either(n == 2, 7, either(n == 1, 3, 0))))
-cdef inline long long define_9(State* st, long long a0) noexcept nogil:
-    return (<long long>(20) if (a0 >= 4) else <long long>((<long long>(12) if (a0 == 3) else <long long>((<long long>(7) if (a0 == 2) else <long long>((<long long>(3) if (a0 == 1) else <long long>(0))))))))
-
-
-# define 10: provinces_won(player p, enum:kingdom g) = count(v in enum(10): in_kingdom(v) == g and controls(p, v))
-cdef inline long long define_10(State* st, int a0, int a1) noexcept nogil:
+# define 9: provinces_won(player p, enum:kingdom g) = count(v in enum(10): in_kingdom(v) == g and controls(p, v))
+cdef inline long long define_9(State* st, int a0, int a1) noexcept nogil:
     return quant_4(st, a1, a0)
 
 
-# define 11: occupied_in(player p, enum:kingdom g) = count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == p))
-cdef inline long long define_11(State* st, int a0, int a1) noexcept nogil:
+# define 10: occupied_in(player p, enum:kingdom g) = count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == p))
+cdef inline long long define_10(State* st, int a0, int a1) noexcept nogil:
     return quant_5(st, a1, a0)
 
 
-# define 12: doomed_province(enum:province v) = v != none and (any t in item_kinds: holding(doomed, t) > 0 and dooms(t) == v)
-cdef inline bint define_12(State* st, int a0) noexcept nogil:
+# define 11: doomed_province(enum:province v) = v != none and (any t in item_kinds: holding(doomed, t) > 0 and dooms(t) == v)
+cdef inline bint define_11(State* st, int a0) noexcept nogil:
     return ((a0 != (-1)) and quant_7(st, a0))
 
 
-# define 13: best_gold(player p) = max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
-cdef inline long long define_13(State* st, int a0) noexcept nogil:
+# define 12: best_gold(player p) = max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
+cdef inline long long define_12(State* st, int a0) noexcept nogil:
     return quant_8(st, a0)
 
 
-# define 14: first_player(player p) = best_gold(p) > 0 and (all o in players: o == p or best_gold(o) < best_gold(p))
-cdef inline bint define_14(State* st, int a0) noexcept nogil:
-    return ((define_13(st, a0) > 0) and quant_9(st, a0))
+# define 13: first_player(player p) = best_gold(p) > 0 and (all o in players: o == p or best_gold(o) < best_gold(p))
+cdef inline bint define_13(State* st, int a0) noexcept nogil:
+    return ((define_12(st, a0) > 0) and quant_9(st, a0))
 
 
-# define 15: busy = doing(mover) != none and left(mover) > 0
-cdef inline bint define_15(State* st) noexcept nogil:
+# define 14: busy = doing(mover) != none and left(mover) > 0
+cdef inline bint define_14(State* st) noexcept nogil:
     return (((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0))
 
 
-# define 16: same_area(cell a, cell b) = a == b or village(a) and province(a) == province(b)
-cdef inline bint define_16(State* st, int a0, int a1) noexcept nogil:
+# define 15: same_area(cell a, cell b) = a == b or village(a) and province(a) == province(b)
+cdef inline bint define_15(State* st, int a0, int a1) noexcept nogil:
     return ((a0 == a1) or (define_0(st, a0) and ((<int>ATTR_11[a0 + 0]) == (<int>ATTR_11[a1 + 0]))))
 
 
-# define 17: dest_ok(cell d) = (if doing(mover) == viking_horde then (village(d) and empty(d) or heaven(d)) and (target(mover) == none or same_area(d, target(mover))) else kingdom_of(d) == realm(mover) and empty(d) or heaven(d))
+# define 16: dest_ok(cell d) = (if doing(mover) == viking_horde then (village(d) and empty(d) or heaven(d)) and (target(mover) == none or same_area(d, target(mover))) else kingdom_of(d) == realm(mover) and empty(d) or heaven(d))
+cdef inline bint define_16(State* st, int a0) noexcept nogil:
+    return (<bint>((((define_0(st, a0) and (st.board[a0] == 0)) or define_1(st, a0)) and (((<int>counter_or(st, st.current, 5, 48)) == 48) or define_15(st, a0, (<int>counter_or(st, st.current, 5, 48)))))) if ((<int>counter_or(st, st.current, 2, (-1))) == 3) else <bint>((((define_2(st, a0) == (<int>counter_or(st, st.current, 3, (-1)))) and (st.board[a0] == 0)) or define_1(st, a0))))
+
+
+# define 17: recruit_ok(cell d) = (if realm(mover) == none then heaven(d) else kingdom_of(d) == realm(mover) and empty(d))
 cdef inline bint define_17(State* st, int a0) noexcept nogil:
-    return (<bint>((((define_0(st, a0) and (st.board[a0] == 0)) or define_1(st, a0)) and (((<int>counter_or(st, st.current, 5, 48)) == 48) or define_16(st, a0, (<int>counter_or(st, st.current, 5, 48)))))) if ((<int>counter_or(st, st.current, 2, (-1))) == 3) else <bint>((((define_2(st, a0) == (<int>counter_or(st, st.current, 3, (-1)))) and (st.board[a0] == 0)) or define_1(st, a0))))
-
-
-# define 18: recruit_ok(cell d) = (if realm(mover) == none then heaven(d) else kingdom_of(d) == realm(mover) and empty(d))
-cdef inline bint define_18(State* st, int a0) noexcept nogil:
     return (<bint>(define_1(st, a0)) if ((<int>counter_or(st, st.current, 3, (-1))) == (-1)) else <bint>(((define_2(st, a0) == (<int>counter_or(st, st.current, 3, (-1)))) and (st.board[a0] == 0))))
 
 
@@ -1376,14 +1381,14 @@ cdef inline long long quant_0(State* st, int f0) noexcept nogil:
     return set_count(found)
 
 
-# quant 1: sum(c in cells: either(province(c) == v and owner(c) == p, either(kind_at(c) == leader, 3, 2), 0))
+# quant 1: sum(c in cells: either(province(c) == v and owner(c) == p, weight(kind_at(c)), 0))
 cdef inline long long quant_1(State* st, int f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = p
     cdef int x
     cdef long long total = 0
     for x in range(N_CELLS):
-        total += (<long long>((<long long>(3) if (piece_kind(st.board[x]) == 1) else <long long>(2))) if (((<int>ATTR_11[x + 0]) == f0) and (piece_owner(st.board[x]) == f1)) else <long long>(0))
+        total += (<long long>((<long long>ATTR_14[piece_kind(st.board[x]) + 1])) if (((<int>ATTR_11[x + 0]) == f0) and (piece_owner(st.board[x]) == f1)) else <long long>(0))
     return total
 
 
@@ -1492,7 +1497,7 @@ cdef inline bint quant_9(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     for x in range(N_PLAYERS):
-        if not ((x == f0) or (define_13(st, x) < define_13(st, f0))):
+        if not ((x == f0) or (define_12(st, x) < define_12(st, f0))):
             return False
     return True
 
@@ -1529,7 +1534,7 @@ cdef inline long long quant_12(State* st, int f0) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if define_12(st, (<int>ATTR_11[x + 0])):
+            if define_11(st, (<int>ATTR_11[x + 0])):
                 total += 1
     return total
 
@@ -1548,7 +1553,7 @@ cdef inline long long quant_13(State* st, int f0) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if define_12(st, (<int>ATTR_11[x + 0])):
+            if define_11(st, (<int>ATTR_11[x + 0])):
                 total += 1
     return total
 
@@ -1566,7 +1571,7 @@ cdef inline bint quant_14(State* st, int f0) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if define_12(st, (<int>ATTR_11[x + 0])):
+            if define_11(st, (<int>ATTR_11[x + 0])):
                 return True
     return False
 
@@ -1766,7 +1771,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 for a2 in range(N_CELLS):  # dst: cell
                     if not (a1 != a2):  # src != dst
                         continue
-                    if not define_17(st, a2):  # dest_ok(dst)
+                    if not define_16(st, a2):  # dest_ok(dst)
                         continue
                     out[n] = 71 + a0 * 2304 + a1 * 48 + a2
                     n += 1
@@ -1811,7 +1816,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # where busy and doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] > 0 and recruit_ok(dst)
     if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) > 0):
         for a0 in range(N_CELLS):  # dst: cell
-            if not define_18(st, a0):  # recruit_ok(dst)
+            if not define_17(st, a0):  # recruit_ok(dst)
                 continue
             out[n] = 32327 + a0
             n += 1
@@ -1879,7 +1884,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                 for a2 in range(N_CELLS):  # dst: cell
                     if not (a1 != a2):  # src != dst
                         continue
-                    if not define_17(st, a2):  # dest_ok(dst)
+                    if not define_16(st, a2):  # dest_ok(dst)
                         continue
                     return True
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
@@ -1921,7 +1926,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     # where busy and doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] > 0 and recruit_ok(dst)
     if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) > 0):
         for a0 in range(N_CELLS):  # dst: cell
-            if not define_18(st, a0):  # recruit_ok(dst)
+            if not define_17(st, a0):  # recruit_ok(dst)
                 continue
             return True
     # action 7: destroy(v: enum:province) -> ids 32375..32384
@@ -1976,7 +1981,7 @@ cdef void remove_0(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, (<int>ATTR_11[x + 0])):
+        if not define_11(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -1996,7 +2001,7 @@ cdef void remove_1(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, (<int>ATTR_11[x + 0])):
+        if not define_11(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2016,7 +2021,7 @@ cdef void remove_2(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, (<int>ATTR_11[x + 0])):
+        if not define_11(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2053,7 +2058,7 @@ cdef void remove_4(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, (<int>ATTR_11[x + 0])):
+        if not define_11(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2107,7 +2112,7 @@ cdef void remove_7(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, (<int>ATTR_11[x + 0])):
+        if not define_11(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2144,7 +2149,7 @@ cdef void remove_9(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, (<int>ATTR_11[x + 0])):
+        if not define_11(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2164,7 +2169,7 @@ cdef void remove_10(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, (<int>ATTR_11[x + 0])):
+        if not define_11(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2205,7 +2210,7 @@ cdef void remove_12(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, (<int>ATTR_11[x + 0])):
+        if not define_11(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2225,7 +2230,7 @@ cdef void remove_13(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, (<int>ATTR_11[x + 0])):
+        if not define_11(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2245,7 +2250,7 @@ cdef void remove_14(State* st) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_12(st, (<int>ATTR_11[x + 0])):
+        if not define_11(st, (<int>ATTR_11[x + 0])):
             continue
         c = x
         if c < N_CELLS:
@@ -2290,8 +2295,8 @@ cdef void each_3(State* st) noexcept nogil:
     for x in range(N_PLAYERS):
         if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
             continue
-        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
 cdef void each_4(State* st) noexcept nogil:
@@ -2308,8 +2313,8 @@ cdef void each_5(State* st, int f0) noexcept nogil:
     # f0 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f0)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f0 - 0, 3), define_11(st, x, f0), True)  # add tokens[q, g] += occupied_in(q, g)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f0) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f0 - 0, 3), define_10(st, x, f0), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
 cdef void each_6(State* st) noexcept nogil:
@@ -2371,7 +2376,7 @@ cdef void each_12(State* st, int f0) noexcept nogil:
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_14(st, x):
+        if not define_13(st, x):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
@@ -2403,8 +2408,8 @@ cdef void each_15(State* st, int f0) noexcept nogil:
     for x in range(N_PLAYERS):
         if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
             continue
-        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
 cdef void each_16(State* st, int f0) noexcept nogil:
@@ -2423,8 +2428,8 @@ cdef void each_17(State* st, int f0, int f1) noexcept nogil:
     # f1 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_11(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f1) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_10(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
 cdef void each_18(State* st, int f0) noexcept nogil:
@@ -2484,8 +2489,8 @@ cdef void each_23(State* st, int f0) noexcept nogil:
     for x in range(N_PLAYERS):
         if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
             continue
-        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
 cdef void each_24(State* st, int f0) noexcept nogil:
@@ -2504,8 +2509,8 @@ cdef void each_25(State* st, int f0, int f1) noexcept nogil:
     # f1 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_11(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f1) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_10(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
 cdef void each_26(State* st, int f0) noexcept nogil:
@@ -2571,8 +2576,8 @@ cdef void each_31(State* st, int f0, int f1, int f2) noexcept nogil:
     for x in range(N_PLAYERS):
         if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
             continue
-        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
 cdef void each_32(State* st, int f0, int f1, int f2) noexcept nogil:
@@ -2595,8 +2600,8 @@ cdef void each_33(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f3)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f3 - 0, 3), define_11(st, x, f3), True)  # add tokens[q, g] += occupied_in(q, g)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f3) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f3 - 0, 3), define_10(st, x, f3), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
 cdef void each_34(State* st, int f0, int f1, int f2) noexcept nogil:
@@ -2668,8 +2673,8 @@ cdef void each_39(State* st, int f0, int f1, int f2) noexcept nogil:
     for x in range(N_PLAYERS):
         if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
             continue
-        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
 cdef void each_40(State* st, int f0, int f1, int f2) noexcept nogil:
@@ -2692,8 +2697,8 @@ cdef void each_41(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f3)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f3 - 0, 3), define_11(st, x, f3), True)  # add tokens[q, g] += occupied_in(q, g)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f3) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f3 - 0, 3), define_10(st, x, f3), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
 cdef void each_42(State* st, int f0, int f1, int f2) noexcept nogil:
@@ -2768,8 +2773,8 @@ cdef void each_47(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     for x in range(N_PLAYERS):
         if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
             continue
-        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
 cdef void each_48(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
@@ -2794,8 +2799,8 @@ cdef void each_49(State* st, int f0, int f1, int f2, int f3, int f4) noexcept no
     # f4 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f4)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f4 - 0, 3), define_11(st, x, f4), True)  # add tokens[q, g] += occupied_in(q, g)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f4) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f4 - 0, 3), define_10(st, x, f4), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
 cdef void each_50(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
@@ -2864,8 +2869,8 @@ cdef void each_55(State* st, int f0) noexcept nogil:
     for x in range(N_PLAYERS):
         if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
             continue
-        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
 cdef void each_56(State* st, int f0) noexcept nogil:
@@ -2884,8 +2889,8 @@ cdef void each_57(State* st, int f0, int f1) noexcept nogil:
     # f1 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_11(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f1) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_10(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
 cdef void each_58(State* st, int f0) noexcept nogil:
@@ -2955,8 +2960,8 @@ cdef void each_64(State* st, int f0) noexcept nogil:
     for x in range(N_PLAYERS):
         if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
             continue
-        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
 cdef void each_65(State* st, int f0) noexcept nogil:
@@ -2975,8 +2980,8 @@ cdef void each_66(State* st, int f0, int f1) noexcept nogil:
     # f1 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_11(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f1) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_10(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
 cdef void each_67(State* st, int f0) noexcept nogil:
@@ -3033,8 +3038,8 @@ cdef void each_72(State* st) noexcept nogil:
     for x in range(N_PLAYERS):
         if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
             continue
-        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
 cdef void each_73(State* st) noexcept nogil:
@@ -3051,8 +3056,8 @@ cdef void each_74(State* st, int f0) noexcept nogil:
     # f0 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f0)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f0 - 0, 3), define_11(st, x, f0), True)  # add tokens[q, g] += occupied_in(q, g)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f0) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f0 - 0, 3), define_10(st, x, f0), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
 cdef void each_75(State* st) noexcept nogil:
@@ -3112,8 +3117,8 @@ cdef void each_80(State* st, int f0, int f1) noexcept nogil:
     for x in range(N_PLAYERS):
         if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
             continue
-        counter_add(st, x, 0, define_9(st, define_10(st, x, (<int>st.counters[N_PLAYERS][10]))))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_11(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
+        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
 
 
 cdef void each_81(State* st, int f0, int f1) noexcept nogil:
@@ -3134,8 +3139,8 @@ cdef void each_82(State* st, int f0, int f1, int f2) noexcept nogil:
     # f2 = g
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, define_9(st, define_10(st, x, f2)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f2 - 0, 3), define_11(st, x, f2), True)  # add tokens[q, g] += occupied_in(q, g)
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f2) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
+        element_set(st, x, 18, element_step(0, <long long>f2 - 0, 3), define_10(st, x, f2), True)  # add tokens[q, g] += occupied_in(q, g)
 
 
 cdef void each_83(State* st, int f0, int f1) noexcept nogil:
@@ -3311,14 +3316,12 @@ cdef void apply_action_3(State* st, int a0, int a1, int a2) noexcept nogil:
         if (a0 == 0):
             element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[mover, place(src)] += -1  # if k == warrior  # if village(src)
     if (a0 == 1):
-        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)
-        if define_0(st, a2):
-            put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if village(dst)
+        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)  # if k == leader
+    if define_0(st, a2):
+        if 0 <= (a0) < 2: put_piece(st, st.current, a0, a2)  # place k of mover at dst
     else:
-        if define_0(st, a2):
-            put_piece(st, st.current, 0, a2)  # place warrior of mover at dst
-        else:
-            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if village(dst)  # if k == leader
+        if (a0 == 0):
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if k == warrior  # if village(dst)
     # trigger 1: horde_target when doing(mover) == viking_horde
     if ((<int>counter_or(st, st.current, 2, (-1))) == 3):
         counter_set(st, st.current, 5, a2)  # set counter target of mover = dst
@@ -3368,14 +3371,12 @@ cdef void apply_action_4(State* st, int a0, int a1, int a2) noexcept nogil:
         if (a0 == 0):
             element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[mover, place(src)] += -1  # if k == warrior  # if village(src)
     if (a0 == 1):
-        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)
-        if define_0(st, a2):
-            put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if village(dst)
+        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)  # if k == leader
+    if define_0(st, a2):
+        if 0 <= (a0) < 2: put_piece(st, st.current, a0, a2)  # place k of mover at dst
     else:
-        if define_0(st, a2):
-            put_piece(st, st.current, 0, a2)  # place warrior of mover at dst
-        else:
-            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if village(dst)  # if k == leader
+        if (a0 == 0):
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if k == warrior  # if village(dst)
     # trigger 2: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
     if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
@@ -3422,14 +3423,12 @@ cdef void apply_action_5(State* st, int a0, int a1, int a2, int a3) noexcept nog
         if (a0 == 0):
             element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[mover, place(src)] += -1  # if k == warrior  # if village(src)
     if (a0 == 1):
-        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)
-        if define_0(st, a2):
-            put_piece(st, st.current, 1, a2)  # place leader of mover at dst  # if village(dst)
+        counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)  # if k == leader
+    if define_0(st, a2):
+        if 0 <= (a0) < 2: put_piece(st, st.current, a0, a2)  # place k of mover at dst
     else:
-        if define_0(st, a2):
-            put_piece(st, st.current, 0, a2)  # place warrior of mover at dst
-        else:
-            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if village(dst)  # if k == leader
+        if (a0 == 0):
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if k == warrior  # if village(dst)
     # trigger 2: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
     if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
@@ -3468,10 +3467,13 @@ cdef void apply_action_5(State* st, int a0, int a1, int a2, int a3) noexcept nog
 cdef void apply_action_6(State* st, int a0) noexcept nogil:
     # action 6: recruit(dst: cell)
     element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 6), (-<long long>1), True)  # add warriors[mover, offboard] += -1
+    if (0 == 1):
+        counter_set(st, st.current, 1, (<int>ATTR_12[a0 + 0]))  # set counter leader_at of mover = place(dst)  # if warrior == leader
     if define_0(st, a0):
         put_piece(st, st.current, 0, a0)  # place warrior of mover at dst
     else:
-        element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a0 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if village(dst)
+        if (0 == 0):
+            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a0 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if warrior == warrior  # if village(dst)
     # trigger 2: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
     if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):

@@ -490,7 +490,7 @@ _GENERATORS = {
     "deck": lambda g: render("deck.pyx.j2", **g.context()),
     "zones": lambda g: render("zones.pyx.j2", **g.context()),
     "areas": lambda g: render("areas.pyx.j2", **g.context()),
-    "attributes": lambda g: render("attributes.pyx.j2", **g.context(), attributes=[{"index": i, "comment": f"{a.name} of every {a.of}", "table": list(a.table)} for i, a in enumerate(g.ir.attributes)]),
+    "attributes": lambda g: render("attributes.pyx.j2", **g.context(), attributes=[{"index": i, "comment": f"{a.name} of every {a.of}", "table": list(a.table), "keys": a.keys} for i, a in enumerate(g.ir.attributes)]),
     "defines": generate_defines,
     "quantifiers": generate_quantifiers,
     "cellsets": generate_cellsets,

@@ -63,9 +63,11 @@ class Names:
     types: dict[str, str] = field(default_factory=dict)  # type words of the spec (enums) -> type
     attributes: dict[str, tuple[int, str, str]] = field(default_factory=dict)  # name -> (index, of type, value type)
     pools: set[str] = field(default_factory=set)  # places off the board (pools:), also in arrays
+    # tables (tables:): name -> (attribute index, key type, value type, first key, number of keys)
+    tables: dict[str, tuple[int, str, str, int, int]] = field(default_factory=dict)
 
     def all_callables(self) -> list[str]:
-        return [*BUILTINS, *(ZONE_FUNCTIONS if self.zones else ()), *self.defines, *self.props, *self.counters, *self.player_props, *self.attributes, *self.pools, *DOMAINS, *QUANTIFIERS]
+        return [*BUILTINS, *(ZONE_FUNCTIONS if self.zones else ()), *self.defines, *self.props, *self.counters, *self.player_props, *self.attributes, *self.pools, *self.tables, *DOMAINS, *QUANTIFIERS]
 
     def all_values(self) -> list[str]:
         return [*self.constants, *CONSTANTS, *self.game_counters, *(k for k, b in BUILTINS.items() if not b.args), *self.cells]
@@ -165,6 +167,8 @@ class Checker(TypedValues):
             raise self.fail(f"'{n}' is a per-player pool: say whose, e.g. {n}(mover) or {n}(mover, KIND)", node.at)
         if n in self.names.arrays:
             raise self.fail(f"'{n}' is a counter array; read one element, e.g. {n}[...]", node.at)
+        if n in self.names.tables:
+            raise self.fail(f"'{n}' is a table; read one entry, e.g. {n}[...]", node.at)
         if n in BUILTINS or n in self.names.defines or n in self.names.props or n in self.names.counters or n in self.names.player_props:
             raise self.fail(f"'{n}' is a function; call it with arguments, e.g. {n}(...)", node.at)
         if n in DOMAINS:
@@ -216,6 +220,8 @@ class Checker(TypedValues):
             return DefineCall(idx, self._args(node, scope, ptypes, "definition"), result)
         if n in self.names.attributes:
             return self.attribute(node, scope)
+        if n in self.names.tables:
+            raise self.fail(f"'{n}' is a table: read an entry with brackets, {n}[...]", node.at)
         if n in self.names.dir_sets:  # forward(p, d): d is in player p's set
             (player, d) = self._args(node, scope, (PLAYER, DIR), "direction set")
             return self.set_member(n, player, d)

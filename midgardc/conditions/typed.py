@@ -111,6 +111,8 @@ class TypedValues:
         """``name[i, j]``: an element of a counter array (see ``Names.arrays``)."""
 
         arrays = self.names.arrays
+        if node.name in self.names.tables:
+            return self.table_read(node, scope)
         if node.name not in arrays:
             if node.name in self.names.counters or node.name in self.names.game_counters:
                 raise self.fail(f"'{node.name}' is not an array (it has no 'index'); read it as {node.name}{'(p)' if node.name in self.names.counters else ''}", node.at)
@@ -132,6 +134,22 @@ class TypedValues:
         for (t, lo, size), e in zip(dims, got):
             args += [Const(lo, INT), Const(size, INT), e]
         return Call("counter_at", tuple(args), typ)
+
+    def table_read(self, node: Index, scope: dict[str, str]) -> Expr:
+        """``name[key]``: an entry of a table (``tables:``, midgardc/spec/tables.py); a
+        fixed number outside a range key is an error here, any other reads the default."""
+        index, key_type, typ, lo, size = self.names.tables[node.name]
+        if len(node.args) != 1:
+            raise self.fail(f"table '{node.name}' takes 1 key: {node.name}[KEY]", node.at)
+        arg = node.args[0]
+        e = self.coerce(self._expr(arg, scope), key_type, _start(arg))
+        if (key_type, e.type) == (INT, BOOL):
+            e = Call("either", (e, Const(1, INT), Const(0, INT)), INT)  # a condition counts as 1 or 0
+        if e.type != key_type:
+            raise self.fail(f"the key of table '{node.name}' must be {a_type(key_type)}, got {a_type(e.type)}", _start(arg))
+        if key_type == INT and isinstance(e, Const) and not lo <= e.value < lo + size:
+            raise self.fail(f"{e.value} is outside the keys of table '{node.name}' ({lo}..{lo + size - 1})", _start(arg))
+        return Call("attr", (Const(index, INT), e), typ)
 
 
 def is_choice_call(node: Ast) -> bool:

@@ -19,13 +19,19 @@ class AttributeIR:
     of type ``of`` (a cell, player, kind, item, face, dir or enumeration value). ``table``
     is indexed by ``x + offset``: a cell's table has ``n_cells + 1`` entries (the last, the
     off-board cell's, is the default); the others have ``offset`` 1, entry 0 being none's
-    (the default). Read with Call("attr", (Const(index), x)), typed ``type``."""
+    (the default). Read with Call("attr", (Const(index), x)), typed ``type``.
+
+    A table keyed by a number range (``tables:``, ``of`` a number) has ``keys`` > 0: entry
+    ``x + offset`` for x in the range (1..keys), entry 0 (its default) for any other x, so
+    a number outside the range reads the default in both back ends instead of another
+    table's memory."""
 
     name: str
     of: str
     type: str
     table: tuple[int, ...]
     offset: int
+    keys: int = 0
 
 
 NULLABLE = (CELL, PLAYER, KIND, ITEM, FACE)  # and every enumeration

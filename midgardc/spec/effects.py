@@ -40,6 +40,7 @@ from .yamlpos import YList, YMap, YNode
 from .zones import ZONE_EFFECTS
 from .pools import pool_effect
 from .loops import eff_repeat
+from .blocks import use_block
 from .schema import REGION_VAR
 
 
@@ -56,8 +57,12 @@ class LowerEffects:
             if not isinstance(item, YMap) or len(item.items) != 1:
                 raise SpecError(f"each effect is a one-key mapping ({', '.join(EFFECTS)})", item.pos)
             (ename, body), = item.items.items()
+            if ename in getattr(self, "blocks", {}):  # a named block of effects (spec/blocks.py)
+                out.extend(use_block(self, ename, body, item.key_pos[ename], scope))
+                continue
             if ename not in EFFECTS:
-                raise SpecError(f"unknown effect '{ename}'", item.key_pos[ename], did_you_mean(ename, EFFECTS) or f"effects: {', '.join(EFFECTS)}")
+                names = [*EFFECTS, *getattr(self, "blocks", {})]
+                raise SpecError(f"unknown effect '{ename}'", item.key_pos[ename], did_you_mean(ename, names) or f"effects: {', '.join(names)}")
             out.append(EFFECTS[ename](self, self.keys(body, ename, f"effect '{ename}'"), scope))
         return tuple(out)
 

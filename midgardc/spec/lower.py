@@ -47,7 +47,7 @@ from ..ir.nodes import (
 )
 from .actions import LowerActions, _can_write_prefix
 from .board import LowerBoard
-from .effects import LowerEffects
+from .effects import EFFECTS, LowerEffects
 from .values import INLINE_ATTRIBUTES, LowerAttributes, LowerValues
 from .action_space import lower_action_space
 from .observation import lower_observation
@@ -72,6 +72,8 @@ from .schema import (
 )
 from .variants import apply_player_count, apply_variant, load_tree, player_counts, variant_names
 from .dice import lower_dice_rules
+from .tables import lower_tables
+from .blocks import lower_blocks
 from .yamlpos import YList, YMap, YNode, YScalar
 from .present import lower_present
 from .glyphs import lower_glyphs
@@ -219,9 +221,11 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         areas = self.lower_areas(top.get("areas"))
         counters, counter_init, counter_scope, counter_visible, counter_types = self.lower_counter_values(counters, counter_init, counter_scope, counter_visible, top.get("pools"))
         attributes = self.lower_attributes(top.get("attributes"))
+        attributes += lower_tables(self, top.get("tables"), len(attributes))
         history = lower_history(self, top.get("history"), counters, max_plies, game.items["max_plies"].pos if "max_plies" in game else game.pos)
         position = lower_position(self, top.get("position"), counters, counter_scope, counter_types)
         self.lower_defines(top.get("define"))
+        lower_blocks(self, top.get("blocks"), EFFECTS)
         actions = self.lower_actions(top.items["actions"])
         actions, phase_triggers = lower_phases(self, top.get("phases"), actions, top.items["actions"])
         self.action_params = {a.name: tuple(p.name for p in a.params) for a in actions}  # render.labels may name them

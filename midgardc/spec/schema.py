@@ -26,7 +26,7 @@ REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-wri
 
 # section -> (allowed keys, required keys)
 SECTIONS: dict[str, tuple[set[str], set[str]]] = {
-    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes", "history", "start", "returns", "pools", "position", "action_space", "observation", "phases"}, {"game", "board", "actions", "ranking"}),
+    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes", "tables", "blocks", "history", "start", "returns", "pools", "position", "action_space", "observation", "phases"}, {"game", "board", "actions", "ranking"}),
     "start": ({"effects"}, {"effects"}),
     "returns": ({"counter", "min", "max"}, {"counter", "min", "max"}),
     "game": ({"name", "title", "players", "max_plies", "horizon", "remembers", "author", "source", "description"}, {"name", "players"}),
@@ -66,6 +66,8 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "next_turn": ({"to"}, {"to"}),
     "counter": ({"start", "of", "visible", "type", "index"}, set()),
     "attribute": ({"of", "type", "values", "default", "description"}, {"of"}),
+    "block": ({"params", "effects", "description"}, {"effects"}),
+    "table": ({"key", "type", "values", "default", "description"}, {"key", "values"}),
     "repeat": ({"times", "while", "limit", "effects"}, {"limit", "effects"}),
     "face": ({"text", "value"}, set()),
     # items: every player's deck, face-up items and discard pile

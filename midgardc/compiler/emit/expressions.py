@@ -152,6 +152,8 @@ class Expressions:
             index = e.args[0].value
             offset = self.ir.attributes[index].offset if index < len(self.ir.attributes) else 0
             arg = self.expr(e.args[1], scope).text
+            if index < len(self.ir.attributes) and self.ir.attributes[index].keys:  # a table keyed by a number range
+                return Code(f"(<{CTYPE[e.type]}>ATTR_{index}_AT({arg} + {offset}))", CTYPE[e.type])
             return Code(f"(<{CTYPE[e.type]}>ATTR_{index}[{arg} + {offset}])", CTYPE[e.type])
         if fn == "either" and e.type != INT:
             a = [self.expr(x, scope).text for x in e.args]

@@ -574,11 +574,12 @@ class Program:
             k = element(row, index)
             return none if k < 0 else s.counters[row][column + k]
 
-        attrs = [(a.table, a.offset) for a in ir.attributes]
+        attrs = [(a.table, a.offset, a.keys) for a in ir.attributes]
 
         def attr(s, i, x):
-            table, offset = attrs[i]
-            return table[x + offset]
+            table, offset, keys = attrs[i]
+            k = x + offset
+            return table[k if not keys or 0 < k <= keys else 0]  # a number outside a table's range: its default
 
         return {
             "attr": attr,
