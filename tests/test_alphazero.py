@@ -93,7 +93,7 @@ def test_seat_orders_put_the_mover_first():
     assert sorted(orders[1]) == list(range(sch.size))
 
 
-def test_two_rounds_checkpoint_and_evaluation(tmp_path):
+def test_two_rounds_checkpoint_and_evaluation(tmp_path, capsys):
     cfg = az.Config(spec=TICTACTOE, simulations=4, train_simulations=4, mcts_simulations=4, hidden=(8,))
     ckpt = str(tmp_path / "az.npz")
     out = io.StringIO()
@@ -109,6 +109,10 @@ def test_two_rounds_checkpoint_and_evaluation(tmp_path):
         np.testing.assert_array_equal(loaded.params[name], value)
     assert [s.games for s in scores] == [2, 2]
     assert scores[1].line().startswith("vs mcts:4 ")
+    # the command line evaluates a saved checkpoint without training
+    assert az.main([TICTACTOE, "--load", ckpt, "--eval-random", "2", "--eval-mcts", "0", "--simulations", "4", "--actors", "1"]) == 0
+    shown = capsys.readouterr().out
+    assert "loaded " + ckpt + ": 2 rounds, 4 games" in shown and "vs uniform random: win " in shown and "\nround " not in shown
 
 
 def test_wilson_interval():

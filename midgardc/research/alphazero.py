@@ -4,16 +4,18 @@
 evaluates the agent against a uniformly random player and against ``mcts:100``.
 
 Why not ``open_spiel.python.algorithms.alpha_zero`` itself: in OpenSpiel 2.0.2 it is
-built on JAX, Flax, Optax, Orbax and Chex (hundreds of MB of wheels, a JIT compile per
+built on JAX, Flax, Optax, Orbax and Chex (hundreds of MB installed, a JIT compile per
 process), which the ``research`` extra cannot carry without making every ``make test``
-setup slow, and whose per-process compile and memory do not fit two shared cores. This
+setup slow, and whose per-process compile and memory do not fit two shared cores (it is
+the opt-in extra ``alphazero``; docs/research.md shows it running on a spec). This
 module keeps OpenSpiel's recipe and its search: ``open_spiel.python.algorithms.mcts``'s
 ``MCTSBot`` with PUCT child selection, Dirichlet noise at the root of self-play searches,
-visit counts (temperature 1 for the first ``--temperature-drop`` moves, then the most
-visited) as the policy target, the game's outcome as the value target, a replay buffer,
-and a learner that trains on it between rounds of self-play. Only the network is ours: a
-small multi-layer perceptron in numpy (``Net``), trained with Adam, whose input is the
-adapter's observation tensor of the player to move.
+visit counts (moves sampled from them for the first ``Config.temperature_drop`` moves,
+then the most visited) as the policy target, the game's outcome as the value target, a
+replay buffer, and a learner that trains on it while the actors play on. Only the network
+is ours: a small multi-layer perceptron in numpy (``Net``), trained with Adam, whose input
+is the adapter's observation tensor of the player to move, seats rotated to put the mover
+first (``seat_orders``).
 
 The opponent ``mcts:100`` is OpenSpiel's ``MCTSBot`` with 100 simulations, UCT constant 2,
 one uniformly random rollout per leaf and the MCTS-Solver (``solve=True``): the opponent
@@ -21,7 +23,7 @@ OpenSpiel's AlphaZero evaluates against. The agent plays with its own search
 (``--simulations``, no noise, the most visited move). Seats alternate game by game.
 
 Self-play and evaluation games run in ``--actors`` worker processes, each with its own copy
-of the compiled engine; the learner runs in the main process between rounds. Every round
+of the compiled engine; the learner runs in the main process. Every round
 prints one progress line; the checkpoint (a ``.npz``) is rewritten atomically each round.
 """
 
@@ -175,6 +177,9 @@ def save_checkpoint(path: str, net: Net, meta: dict[str, Any]) -> None:
     fd, tmp = tempfile.mkstemp(suffix=".npz", dir=folder)
     os.close(fd)
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as an open() would have made it, not mkstemp's 0600
         np.savez(tmp, scale=net.scale, meta=np.array(json.dumps(meta)), **{"p_" + k: v for k, v in net.params.items()})
         os.replace(tmp, path)
     except BaseException:
@@ -425,7 +430,7 @@ def _pool(actors: int) -> Any:
 
 
 def train(cfg: Config, minutes: float, seed: int = 0, actors: int = 2, games_per_round: int = 16, batch: int = 256,
-          reuse: float = 8.0, buffer_size: int = 50_000, lr: float = 1e-3, l2: float = 1e-4, rounds: Optional[int] = None,
+          reuse: float = 24.0, buffer_size: int = 50_000, lr: float = 1e-3, l2: float = 1e-4, rounds: Optional[int] = None,
           checkpoint: Optional[str] = None, out: Any = None, pool: Any = None) -> Net:
     """Self-play and learn until ``minutes`` have passed (or ``rounds`` rounds), printing a
     line per round and rewriting ``checkpoint`` after each. Returns the network.
@@ -538,6 +543,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--simulations", type=int, default=100, help="the agent's MCTS simulations a move in evaluation")
     ap.add_argument("--train-simulations", type=int, default=50, help="its MCTS simulations a move in self-play")
     ap.add_argument("--games-per-round", type=int, default=16)
+    ap.add_argument("--reuse", type=float, default=24.0, help="how often the learner samples a position, on average (steps a round: reuse x new positions / 256)")
     ap.add_argument("--hidden", default="256,256", help="hidden layer widths")
     ap.add_argument("--checkpoint", default=None, help="where to save the network (default: alphazero-SPECNAME.npz here)")
     ap.add_argument("--load", default=None, help="skip training: evaluate this checkpoint")
@@ -565,7 +571,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                                 "dirichlet": tuple(meta["config"]["dirichlet"]), "hidden": tuple(meta["config"]["hidden"])})
                 print(f"loaded {args.load}: {meta['rounds']} rounds, {meta['games']} games, {meta['positions']} positions", flush=True)
             else:
-                net = train(cfg, args.minutes, args.seed, args.actors, args.games_per_round, rounds=args.rounds, checkpoint=checkpoint, pool=pool)
+                net = train(cfg, args.minutes, args.seed, args.actors, args.games_per_round, reuse=args.reuse, rounds=args.rounds, checkpoint=checkpoint, pool=pool)
                 print(f"checkpoint: {checkpoint}", flush=True)
             scores = [evaluate(cfg, net, opp, n, args.seed, args.actors, pool=pool) for opp, n in (("random", args.eval_random), ("mcts", args.eval_mcts))]
     except MidgardcError as exc:
