@@ -153,3 +153,11 @@ def test_stock_openspiel_alphazero_runs_two_steps(tmp_path):
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
     steps = [json.loads(line)["step"] for line in (tmp_path / "learner.jsonl").read_text().splitlines()]
     assert steps == [1, 2]
+
+
+def test_buffer_keeps_the_newest_positions():
+    buf = az.Buffer(3)
+    buf.add(x=np.arange(5, dtype=np.float32)[:, None], z=np.arange(5, dtype=np.float32))
+    assert buf.size == 3 and sorted(buf.rows["x"][:, 0]) == [2, 3, 4]
+    sample = buf.sample(50, np.random.default_rng(0))
+    assert set(sample["z"]) == {2.0, 3.0, 4.0} and (sample["x"][:, 0] == sample["z"]).all()

@@ -250,13 +250,15 @@ def _evaluator(net: Net, scale: float, orders: list[np.ndarray]) -> Any:
     def infer(state: Any, mover: int) -> tuple[float, np.ndarray]:
         # MCTSBot asks for a leaf's value, then for its prior when it is next reached:
         # the network sees only the observation, so its answer is kept by observation
+        # (with the legal moves in the key: a rule reading history can change them alone)
         obs = _observe(state, mover, orders)
-        key = obs.tobytes()
+        mask = np.asarray(state.legal_actions_mask(mover), np.float32)
+        key = obs.tobytes() + mask.tobytes()
         found = seen.get(key)
         if found is None:
             if len(seen) > 200_000:
                 seen.clear()
-            found = seen[key] = net.predict(obs, np.asarray(state.legal_actions_mask(mover), np.float32))
+            found = seen[key] = net.predict(obs, mask)
         return found
 
     class NetEvaluator(mcts.Evaluator):
@@ -396,7 +398,7 @@ class Buffer:
     capacity: int
     rows: dict[str, np.ndarray] = field(default_factory=dict)
     size: int = 0
-    next: int = 0
+    head: int = 0  # where the next position goes
 
     def add(self, **cols: np.ndarray) -> None:
         n = len(next(iter(cols.values())))
@@ -405,8 +407,8 @@ class Buffer:
                 self.rows[name] = np.zeros((self.capacity, *col.shape[1:]), np.float32)
         for i in range(n):  # positions wrap around the ring one by one
             for name, col in cols.items():
-                self.rows[name][self.next] = col[i]
-            self.next = (self.next + 1) % self.capacity
+                self.rows[name][self.head] = col[i]
+            self.head = (self.head + 1) % self.capacity
             self.size = min(self.size + 1, self.capacity)
 
     def sample(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
