@@ -4,20 +4,13 @@ Midgard (every move one click on the board) and Meridian (a card game: a click o
 then a button for the card and height; passes are buttons), while a recorder in the app
 keeps every response the seat's page received, which must never hold what the seat may not
 see. The two games took 6 s (Midgard) and 10 s (Meridian) on the 2-core machine
-while it was busy (load average 15), 2026-11-23.
-
-``make screenshots`` runs this module with MIDGARDC_SCREENSHOTS=DIR: then
-``test_screenshots`` plays each seed spec and variant to mid-game by clicks and writes
-DIR/<spec>[-<variant>].png (it is skipped otherwise)."""
+while it was busy (load average 15), 2026-11-23. (``make screenshots``: test_screenshots.py.)"""
 
 from __future__ import annotations
 
 import logging
-import os
 import random
 import threading
-import time
-from pathlib import Path
 from typing import Callable, Optional
 
 import pytest
@@ -41,7 +34,6 @@ pytestmark = pytest.mark.skipif(
     reason=f"headless browser test skipped: {_missing()} not found (install Debian's chromium and chromium-driver; `make test` does when it can)",
 )
 
-SCREENSHOTS = os.environ.get("MIDGARDC_SCREENSHOTS")
 logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
 
 
@@ -219,63 +211,6 @@ def test_meridian_by_clicks_sends_only_the_seats_view(browser) -> None:
         assert text.startswith(result_payload(session)["text"]) and ("wins" in text or "share first place" in text or "draw" in text)
         _check_private(served, 0)
         assert _severe(browser) == []
-    finally:
-        served.close()
-
-
-# -- screenshots (make screenshots) ---------------------------------------------------------
-
-SHOTS = [
-    ("midgard.yaml", None, None),
-    ("midgard.yaml", "mere-mortal", None),
-    ("midgard.yaml", "odin", None),
-    ("midgard.yaml", "loki", None),
-    ("magic-mids.yaml", None, None),
-    ("meridian.yaml", None, 2),
-    ("midgard-vikings.yaml", None, None),
-    ("midgard-vikings.yaml", "two-players", None),
-    ("micro-midgard.yaml", None, None),
-    ("micro-midgard.yaml", "prophecy-tie-shares", None),
-]
-
-
-@pytest.mark.skipif(not SCREENSHOTS, reason="screenshots only with MIDGARDC_SCREENSHOTS=DIR (make screenshots)")
-@pytest.mark.parametrize("spec,variant,count", SHOTS, ids=[f"{s[:-5]}{'-' + v if v else ''}" for s, v, _ in SHOTS])
-def test_screenshots(browser, spec: str, variant: Optional[str], count: Optional[int]) -> None:
-    """Play the spec by clicks against random bots to mid-game (half a random game's length
-    of the human's moves, at most 60) and save the page."""
-    from midgardc.engines import load as load_game
-
-    game = load_game(str(ROOT / "specs" / spec), variant, engine="compiled", n_players=count)
-    n = game.ir.n_players
-    probe = game.new_state(7)
-    rng = random.Random(7)
-    while not probe.is_terminal():  # a random game's length, to stop half way
-        if probe.is_chance_node():
-            probe.sample_chance()
-        else:
-            ids = probe.legal_move_ids()
-            probe.apply_unchecked(ids[rng.randrange(len(ids))])
-    mine = min(60, probe.ply() // (2 * n))
-    session = _session(spec, ",".join(["human"] + ["random"] * (n - 1)), seed=7, variant=variant, count=count)
-    served = Served(session)
-    try:
-        played = [0]
-
-        def enough() -> bool:
-            played[0] += 1
-            return played[0] > mine
-
-        play_by_clicks(browser, served.url(0), random.Random(7), stop=enough)
-        time.sleep(0.2)
-        out = Path(SCREENSHOTS)
-        out.mkdir(parents=True, exist_ok=True)
-        name = spec[:-5] + (f"-{variant}" if variant else "")
-        height = browser.execute_script("return Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)")
-        browser.set_window_size(1500, max(900, min(int(height) + 40, 2400)))
-        browser.execute_script("window.scrollTo(0, 0)")
-        browser.save_screenshot(str(out / f"{name}.png"))
-        browser.set_window_size(1500, 1100)
     finally:
         served.close()
 
