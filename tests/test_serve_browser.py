@@ -547,3 +547,50 @@ def test_the_spectator_sees_what_is_public_and_the_players_page_hides_the_rest(b
         assert _severe(browser) == []
     finally:
         served.close()
+
+
+def test_the_page_draws_the_last_move_under_pieces_and_trims_the_panel(browser) -> None:
+    """Chess after 1. e4: the last move's squares are ringed over the board and tinted under
+    the pawn (so the pawn keeps its colour); the panel beside the board ends below its last
+    line (no empty height of the board's); the board's status line is left to the header."""
+    session = _session("classics/chess.yaml", "human,random", seed=1)
+    served = Served(session)
+    try:
+        browser.get(served.url(0))
+        _wait(browser, lambda p: p["turn"])
+        _click(browser, "e2")
+        _click(browser, "e4")
+        page = _wait(browser, lambda p: p["turn"] and p["step"] == "2")
+        found = browser.execute_script(
+            """var svg = document.querySelector('#board svg'), before = function (a, b) { return Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING); };
+            var tints = Array.prototype.slice.call(svg.querySelectorAll('.last-move-ground'));
+            var panel = document.querySelector('#board-panel svg'), box = panel.getBoundingClientRect(), bottom = 0;
+            Array.prototype.slice.call(panel.querySelectorAll('text')).forEach(function (t) { var r = t.getBoundingClientRect(); if (r.right > box.left) bottom = Math.max(bottom, r.bottom); });
+            var status = svg.querySelector('.status');
+            return {tints: tints.length, under: tints.every(function (t) { return Array.prototype.slice.call(svg.querySelectorAll('[data-figure]')).every(function (f) { return before(t, f); }); }),
+                    rings: svg.querySelectorAll('.what-happened .last-move').length, slack: box.bottom - bottom, status: status ? getComputedStyle(status).display : 'none'};"""
+        )
+        last = session.game.move_text(session.state.history[-1])
+        assert sorted(page["last"]) == sorted([last[:2], last[2:4]])
+        assert found["rings"] == 2 and found["tints"] == 2 and found["under"], found
+        assert 0 <= found["slack"] < 40 and found["status"] == "none", found
+        assert _severe(browser) == []
+    finally:
+        served.close()
+
+
+def test_a_table_of_one_spot_is_drawn_as_its_panel(browser) -> None:
+    """Kuhn poker's board is one spot (the table): the page draws the panel, with the cards
+    and chips, in the board's place, and no empty board."""
+    session = _session("kuhn-poker.yaml", "human,random", seed=1)
+    served = Served(session)
+    try:
+        browser.get(served.url(0))
+        _wait(browser, lambda p: p["turn"])
+        assert not browser.find_elements(By.CSS_SELECTOR, "#board [data-cell]")
+        drawn = browser.find_element(By.CSS_SELECTOR, "#board svg.board-panel")
+        assert "chips in the pot" in drawn.text and drawn.size["width"] > 400
+        assert not browser.find_elements(By.CSS_SELECTOR, "#board-panel svg")
+        assert _severe(browser) == []
+    finally:
+        served.close()

@@ -266,11 +266,21 @@
         copy.removeAttribute("id");
         Array.prototype.slice.call(copy.querySelectorAll("[id]")).forEach(function (e) { e.removeAttribute("id"); });
         Array.prototype.slice.call(copy.querySelectorAll("[data-cell]")).forEach(function (e) { e.removeAttribute("data-cell"); });
+        Array.prototype.slice.call(copy.querySelectorAll(".status")).forEach(function (e) { e.parentNode.removeChild(e); }); // (the board's line, said in the header)
         copy.setAttribute("viewBox", [b[2], 0, whole[2] - b[2], whole[3]].join(" "));
         copy.setAttribute("width", String(whole[2] - b[2]));
         copy.setAttribute("height", String(whole[3]));
         copy.setAttribute("class", (svg.getAttribute("class") || "") + " board-panel"); // (its style sheet is scoped to its class)
+        if (svg.querySelectorAll("[data-cell]").length <= 1) {
+          // one spot on the table (a card or dice game): the panel, with the hands, dice
+          // and score card, is the table, drawn in the board's place at up to twice its size
+          board.textContent = "";
+          board.appendChild(copy);
+          copy.style.maxWidth = 2 * (trimPanel(copy, whole[2] - b[2]) || whole[2] - b[2]) + "px";
+          return;
+        }
         panel.appendChild(copy);
+        trimPanel(copy, whole[2] - b[2]);
       }
       svg.setAttribute("viewBox", box);
       svg.removeAttribute("width");
@@ -282,6 +292,31 @@
     markLast(svg, last);
     applyFlip();
     keepPiecesBig(svg);
+  }
+
+  // the panel's picture is as tall as the whole one (the board's height, or more) and starts
+  // where a small board's room ends: cut it round what is drawn in the panel's column, so
+  // no empty space is left above, beside or below it
+  function trimPanel(copy, width) {
+    var box = copy.getBoundingClientRect();
+    if (!box.width) return;
+    var scale = box.width / width, left = Infinity, right = 0, bottom = 0;
+    Array.prototype.slice.call(copy.querySelectorAll("text, rect, circle, ellipse, line, path, polygon, polyline, use, image")).forEach(function (e) {
+      var r = e.getBoundingClientRect();
+      if (!(r.width > 0 && r.right > box.left + 0.5 && r.left < box.right)) return;
+      left = Math.min(left, r.left - box.left);
+      right = Math.max(right, r.right - box.left);
+      bottom = Math.max(bottom, r.bottom - box.top);
+    });
+    if (!bottom) return;
+    var v = copy.getAttribute("viewBox").split(" ").map(Number);
+    var x = v[0] + Math.max(0, Math.floor(left / scale) - 6);
+    var w = Math.min(v[0] + v[2], v[0] + Math.ceil(right / scale) + 6) - x;
+    var h = Math.min(v[3], Math.ceil(bottom / scale) + 6);
+    copy.setAttribute("viewBox", [x, v[1], w, h].join(" "));
+    copy.setAttribute("width", String(w));
+    copy.setAttribute("height", String(h));
+    return w;
   }
 
   function centre(e) {
@@ -297,13 +332,25 @@
       var cell = svg.querySelector('[data-cell="' + name + '"]');
       if (!cell) return;
       var mark = cell.cloneNode(false);
+      var how = i === 0 && last.cells.length > 1 ? " from" : " to";
       mark.removeAttribute("data-cell");
       mark.removeAttribute("data-index");
       mark.removeAttribute("style");
       mark.setAttribute("fill", "none");
-      mark.setAttribute("class", "last-move" + (i === 0 && last.cells.length > 1 ? " from" : " to"));
+      var edge = mark.cloneNode(false); // a dark ring under the gold one: seen on every colour, gold too
+      edge.setAttribute("class", "last-move-edge" + how);
+      g.appendChild(edge);
+      mark.setAttribute("class", "last-move" + how);
       mark.setAttribute("data-at", name);
       g.appendChild(mark);
+      // a cell painted by the board (a square, a point) is also tinted, under the piece on
+      // it (as the last of the cells' layer); a cell the piece fills in its owner's colour
+      // is only ringed, so the piece keeps its colour
+      if (/(^|\s)p\d+(\s|$)/.test(cell.getAttribute("class") || "") && !svg.querySelector('[data-figure][data-at="' + name + '"]')) return;
+      var tint = mark.cloneNode(false);
+      tint.removeAttribute("data-at");
+      tint.setAttribute("class", "last-move-ground" + how);
+      cell.parentNode.appendChild(tint);
     });
     (last.removed || []).forEach(function (r) {
       var cell = svg.querySelector('[data-cell="' + r.cell + '"]');
