@@ -280,7 +280,8 @@
           return;
         }
         panel.appendChild(copy);
-        trimPanel(copy, whole[2] - b[2]);
+        var w = trimPanel(copy, whole[2] - b[2]);
+        if (w) copy.style.maxWidth = "min(36em, " + Math.round(1.6 * w) + "px)"; // its text readable, a short panel not blown up
       }
       svg.setAttribute("viewBox", box);
       svg.removeAttribute("width");
@@ -343,10 +344,10 @@
       mark.setAttribute("class", "last-move" + how);
       mark.setAttribute("data-at", name);
       g.appendChild(mark);
-      // a cell painted by the board (a square, a point) is also tinted, under the piece on
-      // it (as the last of the cells' layer); a cell the piece fills in its owner's colour
-      // is only ringed, so the piece keeps its colour
-      if (/(^|\s)p\d+(\s|$)/.test(cell.getAttribute("class") || "") && !svg.querySelector('[data-figure][data-at="' + name + '"]')) return;
+      // a square of a checkered board is also tinted, under the piece on it (as the last of
+      // the cells' layer), as a chessboard shows it; other cells (a colour a piece fills, a
+      // frame's hole, a point) are only ringed, so they keep their colours
+      if (!/(^|\s)checkered(\s|$)/.test(cell.parentNode.getAttribute("class") || "")) return;
       var tint = mark.cloneNode(false);
       tint.removeAttribute("data-at");
       tint.setAttribute("class", "last-move-ground" + how);
