@@ -308,6 +308,8 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
     _draw_axes(svg, ir, shapes)
     _draw_regions(svg, ir, shapes)
     _draw_highlights(svg, view, shapes)
+    svg.remove(marks)  # the names and glyphs over the regions' outlines and highlight rings, to stay readable
+    svg.append(marks)
 
 
 def number_counters(ir: GameIR) -> list[int]:
