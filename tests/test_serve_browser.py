@@ -160,6 +160,13 @@ def _severe(driver) -> list:
     return [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
 
 
+def _fresh(driver) -> None:
+    """A blank page and an empty log: what an earlier test's page said after its server
+    stopped (a poll that failed) is not this test's."""
+    driver.get("about:blank")
+    driver.get_log("browser")
+
+
 def _check_private(served: Served, seat: int) -> None:
     """Every state the page got is the one the seat's observation allows (see test_serve);
     every earlier position it was shown (review) is drawn as the seat saw it then; the
@@ -556,6 +563,7 @@ def test_the_page_draws_the_last_move_under_pieces_and_trims_the_panel(browser) 
     session = _session("classics/chess.yaml", "human,random", seed=1)
     served = Served(session)
     try:
+        _fresh(browser)
         browser.get(served.url(0))
         _wait(browser, lambda p: p["turn"])
         _click(browser, "e2")
@@ -585,6 +593,7 @@ def test_a_table_of_one_spot_is_drawn_as_its_panel(browser) -> None:
     session = _session("kuhn-poker.yaml", "human,random", seed=1)
     served = Served(session)
     try:
+        _fresh(browser)
         browser.get(served.url(0))
         _wait(browser, lambda p: p["turn"])
         assert not browser.find_elements(By.CSS_SELECTOR, "#board [data-cell]")
