@@ -248,3 +248,15 @@ def test_cell_names_are_drawn_over_highlight_rings_and_regions() -> None:
     assert "highlights" in layers and layers.index("marks") > layers.index("highlights") > layers.index("cells cells")
     sheet = "".join(s.text or "" for s in root.iter(NS + "style"))
     assert ".label{" in sheet and "paint-order:stroke;stroke:#fff" in sheet.split(".label{", 1)[1].split("}", 1)[0]
+
+
+def test_a_cell_name_on_a_piece_reads_on_its_colour() -> None:
+    """Midgard's tiles fill their cells in the owner's colour: the cell's name on a tile is
+    written light on a dark tile (dark on a light one), without the halo of names on the
+    board's own colours."""
+    from midgardc.runtime.game import replay
+
+    game = game_from_ir(load_game_ir(str(ROOT / "specs" / "midgard.yaml"), None), "interpreted")
+    root = ET.fromstring(render_svg(replay(game, ["2.2"])))
+    names = {t.text: t.get("style") for t in root.iter(NS + "text") if t.get("class") == "label"}
+    assert names["2.2"] == "fill:#fff;stroke:none" and names["2.1"] is None
