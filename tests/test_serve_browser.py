@@ -603,3 +603,26 @@ def test_a_table_of_one_spot_is_drawn_as_its_panel(browser) -> None:
         assert _severe(browser) == []
     finally:
         served.close()
+
+
+def test_playable_cells_are_ringed_in_a_colour_that_shows_on_them(browser) -> None:
+    """Reversi's green squares would hide the green ring of a playable square: there it is
+    drawn light; on a chessboard's light squares it stays green."""
+    for spec, light in (("classics/reversi.yaml", True), ("classics/chess.yaml", False)):
+        session = _session(spec, "human,random", seed=1)
+        served = Served(session)
+        try:
+            _fresh(browser)
+            browser.get(served.url(0))
+            page = _wait(browser, lambda p: p["turn"])
+            strokes = browser.execute_script(
+                "return arguments[0].map(function (c) { var e = document.querySelector('#board [data-cell=\"' + c + '\"]'); return [e.getAttribute('data-dark'), getComputedStyle(e).stroke]; });",
+                page["cells"],
+            )
+            if light:
+                assert strokes and all(s == ["1", "rgb(171, 235, 198)"] for s in strokes), strokes
+            else:  # chess: the pawns and knights stand on both colours; the light squares keep green
+                assert any(s == [None, "rgb(30, 132, 73)"] for s in strokes), strokes
+            assert _severe(browser) == []
+        finally:
+            served.close()

@@ -181,6 +181,9 @@
       if (path.indexOf(c) >= 0) e.classList.add("chosen");
       // (a compound move may land again on a cell it passed: chosen, and a target again)
       if (next[c]) e.classList.add(path.length ? "target" : "movable");
+      // a ringed cell is drawn after its neighbours, which would cover half its ring (the
+      // last move's tint, the last of the layer, stays over it)
+      if (e.classList.length > 1 && /movable|target|chosen/.test(e.getAttribute("class"))) e.parentNode.insertBefore(e, e.parentNode.querySelector(".last-move-ground"));
     });
     var choices = byId("choices");
     var others = byId("other-moves");
@@ -289,10 +292,53 @@
       // as wide as the page allows and no taller than the window, in the board's own
       // proportions (so nothing beyond the board shows beside it, turned or not)
       svg.style.setProperty("--board-ratio", String(b[2] / b[3]));
+      cropBoard(svg, b);
     }
     markLast(svg, last);
     applyFlip();
     keepPiecesBig(svg);
+    markDarkCells(svg);
+  }
+
+  // the green ring of a playable cell hardly shows on a dark or green cell (a Reversi
+  // board, a blue frame): such cells are marked so the ring is drawn in a light green
+  var RING = [30, 132, 73], RING_LIGHT = [171, 235, 198]; // #1e8449, #abebc6 (seat.css)
+
+  function luminance(rgb) {
+    var c = rgb.map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  }
+
+  function contrast(a, b) {
+    var x = luminance(a), y = luminance(b);
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  }
+
+  function markDarkCells(svg) {
+    Array.prototype.slice.call(svg.querySelectorAll("[data-cell]")).forEach(function (cell) {
+      var m = /rgba?\(([\d.]+), ([\d.]+), ([\d.]+)(?:, ([\d.]+))?\)/.exec(getComputedStyle(cell).fill || "");
+      if (!m || (m[4] !== undefined && Number(m[4]) === 0)) return; // no paint of its own (a point of a lines board)
+      var fill = [Number(m[1]), Number(m[2]), Number(m[3])];
+      if (contrast(RING, fill) < 2 && contrast(RING_LIGHT, fill) > contrast(RING, fill)) cell.setAttribute("data-dark", "1");
+    });
+  }
+
+  // the board's box keeps room for a status line (said in the header here) and, on a small
+  // board, for the panel's width: cut it round what is drawn, so the board takes the width
+  function cropBoard(svg, b) {
+    var box = svg.getBoundingClientRect();
+    if (!box.width || !box.height) return;
+    var scale = box.width / b[2], l = Infinity, t = Infinity, r = -Infinity, bottom = -Infinity;
+    Array.prototype.slice.call(svg.querySelectorAll("text, rect, circle, ellipse, line, path, polygon, polyline, use, image")).forEach(function (e) {
+      var q = e.getBoundingClientRect();
+      if (!(q.width > 0 || q.height > 0) || q.right <= box.left || q.left >= box.right || q.bottom <= box.top || q.top >= box.bottom) return;
+      l = Math.min(l, q.left); t = Math.min(t, q.top); r = Math.max(r, q.right); bottom = Math.max(bottom, q.bottom);
+    });
+    if (!(r > l && bottom > t)) return;
+    var x = Math.max(b[0], b[0] + (l - box.left) / scale - 4), y = Math.max(b[1], b[1] + (t - box.top) / scale - 4);
+    var w = Math.min(b[0] + b[2], b[0] + (r - box.left) / scale + 4) - x, h = Math.min(b[1] + b[3], b[1] + (bottom - box.top) / scale + 4) - y;
+    svg.setAttribute("viewBox", [x, y, w, h].map(function (v) { return v.toFixed(1); }).join(" "));
+    svg.style.setProperty("--board-ratio", String(w / h));
   }
 
   // the panel's picture is as tall as the whole one (the board's height, or more) and starts
