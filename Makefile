@@ -52,8 +52,9 @@ browser:  ## make sure chromium and chromedriver are there for the browser test 
 		echo "      (sudo apt-get install chromium chromium-driver)"; \
 	fi
 
-screenshots: setup browser  ## play every seed spec and variant to mid-game by clicks in chromium (midgardc serve); write docs/screenshots/*.png
-	MIDGARDC_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -q tests/test_serve_browser.py -k screenshots
+screenshots: setup browser  ## every spec in specs/ at the start, mid-game and end, 1400 and 400 px wide, in chromium (midgardc serve): docs/screenshots/*.png
+	rm -f docs/screenshots/*.png
+	MIDGARDC_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -q tests/test_screenshots.py -k screenshots
 
 bench: setup  ## every spec and variant: random playouts/s of both engines and their ratio (median of 3)
 	$(BIN)/midgardc bench --all --engine both --runs 3 --playouts 50000

@@ -353,6 +353,15 @@ def test_a_named_value_is_shown_by_its_label() -> None:
     assert "phase: Doom Phase" in texts and not any("doom_phase" in t for t in texts)
 
 
+def test_an_array_element_is_named_by_its_arrays_and_its_indexs_labels() -> None:
+    """Yahtzee's score card is arrays indexed by box: a line of the panel is the array's
+    label with the box's own label ("points [3 of a kind]"), never the spec's names."""
+    state = load(str(SPECS / "classics" / "yahtzee.yaml"), engine="interpreted").new_state(0)
+    texts = _texts(_svg(state))
+    assert "points [3 of a kind]: 0" in texts and "points [ones]: 0" in texts
+    assert not any("three_of_a_kind" in t for t in texts)
+
+
 @pytest.mark.parametrize(
     "render,message,line,col",
     [

@@ -4,20 +4,13 @@ Midgard (every move one click on the board) and Meridian (a card game: a click o
 then a button for the card and height; passes are buttons), while a recorder in the app
 keeps every response the seat's page received, which must never hold what the seat may not
 see. The two games took 6 s (Midgard) and 10 s (Meridian) on the 2-core machine
-while it was busy (load average 15), 2026-11-23.
-
-``make screenshots`` runs this module with MIDGARDC_SCREENSHOTS=DIR: then
-``test_screenshots`` plays each seed spec and variant to mid-game by clicks and writes
-DIR/<spec>[-<variant>].png (it is skipped otherwise)."""
+while it was busy (load average 15), 2026-11-23. (``make screenshots``: test_screenshots.py.)"""
 
 from __future__ import annotations
 
 import logging
-import os
 import random
 import threading
-import time
-from pathlib import Path
 from typing import Callable, Optional
 
 import pytest
@@ -41,7 +34,6 @@ pytestmark = pytest.mark.skipif(
     reason=f"headless browser test skipped: {_missing()} not found (install Debian's chromium and chromium-driver; `make test` does when it can)",
 )
 
-SCREENSHOTS = os.environ.get("MIDGARDC_SCREENSHOTS")
 logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
 
 
@@ -168,6 +160,13 @@ def _severe(driver) -> list:
     return [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
 
 
+def _fresh(driver) -> None:
+    """A blank page and an empty log: what an earlier test's page said after its server
+    stopped (a poll that failed) is not this test's."""
+    driver.get("about:blank")
+    driver.get_log("browser")
+
+
 def _check_private(served: Served, seat: int) -> None:
     """Every state the page got is the one the seat's observation allows (see test_serve);
     every earlier position it was shown (review) is drawn as the seat saw it then; the
@@ -219,63 +218,6 @@ def test_meridian_by_clicks_sends_only_the_seats_view(browser) -> None:
         assert text.startswith(result_payload(session)["headline"]) and ("wins" in text or "share first place" in text or "draw" in text)
         _check_private(served, 0)
         assert _severe(browser) == []
-    finally:
-        served.close()
-
-
-# -- screenshots (make screenshots) ---------------------------------------------------------
-
-SHOTS = [
-    ("midgard.yaml", None, None),
-    ("midgard.yaml", "mere-mortal", None),
-    ("midgard.yaml", "odin", None),
-    ("midgard.yaml", "loki", None),
-    ("magic-mids.yaml", None, None),
-    ("meridian.yaml", None, 2),
-    ("midgard-vikings.yaml", None, None),
-    ("midgard-vikings.yaml", "two-players", None),
-    ("micro-midgard.yaml", None, None),
-    ("micro-midgard.yaml", "prophecy-tie-shares", None),
-]
-
-
-@pytest.mark.skipif(not SCREENSHOTS, reason="screenshots only with MIDGARDC_SCREENSHOTS=DIR (make screenshots)")
-@pytest.mark.parametrize("spec,variant,count", SHOTS, ids=[f"{s[:-5]}{'-' + v if v else ''}" for s, v, _ in SHOTS])
-def test_screenshots(browser, spec: str, variant: Optional[str], count: Optional[int]) -> None:
-    """Play the spec by clicks against random bots to mid-game (half a random game's length
-    of the human's moves, at most 60) and save the page."""
-    from midgardc.engines import load as load_game
-
-    game = load_game(str(ROOT / "specs" / spec), variant, engine="compiled", n_players=count)
-    n = game.ir.n_players
-    probe = game.new_state(7)
-    rng = random.Random(7)
-    while not probe.is_terminal():  # a random game's length, to stop half way
-        if probe.is_chance_node():
-            probe.sample_chance()
-        else:
-            ids = probe.legal_move_ids()
-            probe.apply_unchecked(ids[rng.randrange(len(ids))])
-    mine = min(60, probe.ply() // (2 * n))
-    session = _session(spec, ",".join(["human"] + ["random"] * (n - 1)), seed=7, variant=variant, count=count)
-    served = Served(session)
-    try:
-        played = [0]
-
-        def enough() -> bool:
-            played[0] += 1
-            return played[0] > mine
-
-        play_by_clicks(browser, served.url(0), random.Random(7), stop=enough)
-        time.sleep(0.2)
-        out = Path(SCREENSHOTS)
-        out.mkdir(parents=True, exist_ok=True)
-        name = spec[:-5] + (f"-{variant}" if variant else "")
-        height = browser.execute_script("return Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)")
-        browser.set_window_size(1500, max(900, min(int(height) + 40, 2400)))
-        browser.execute_script("window.scrollTo(0, 0)")
-        browser.save_screenshot(str(out / f"{name}.png"))
-        browser.set_window_size(1500, 1100)
     finally:
         served.close()
 
@@ -612,3 +554,75 @@ def test_the_spectator_sees_what_is_public_and_the_players_page_hides_the_rest(b
         assert _severe(browser) == []
     finally:
         served.close()
+
+
+def test_the_page_draws_the_last_move_under_pieces_and_trims_the_panel(browser) -> None:
+    """Chess after 1. e4: the last move's squares are ringed over the board and tinted under
+    the pawn (so the pawn keeps its colour); the panel beside the board ends below its last
+    line (no empty height of the board's); the board's status line is left to the header."""
+    session = _session("classics/chess.yaml", "human,random", seed=1)
+    served = Served(session)
+    try:
+        _fresh(browser)
+        browser.get(served.url(0))
+        _wait(browser, lambda p: p["turn"])
+        _click(browser, "e2")
+        _click(browser, "e4")
+        page = _wait(browser, lambda p: p["turn"] and p["step"] == "2")
+        found = browser.execute_script(
+            """var svg = document.querySelector('#board svg'), before = function (a, b) { return Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING); };
+            var tints = Array.prototype.slice.call(svg.querySelectorAll('.last-move-ground'));
+            var panel = document.querySelector('#board-panel svg'), box = panel.getBoundingClientRect(), bottom = 0;
+            Array.prototype.slice.call(panel.querySelectorAll('text')).forEach(function (t) { var r = t.getBoundingClientRect(); if (r.right > box.left) bottom = Math.max(bottom, r.bottom); });
+            var status = svg.querySelector('.status');
+            return {tints: tints.length, under: tints.every(function (t) { return Array.prototype.slice.call(svg.querySelectorAll('[data-figure]')).every(function (f) { return before(t, f); }); }),
+                    rings: svg.querySelectorAll('.what-happened .last-move').length, slack: box.bottom - bottom, status: status ? getComputedStyle(status).display : 'none'};"""
+        )
+        last = session.game.move_text(session.state.history[-1])
+        assert sorted(page["last"]) == sorted([last[:2], last[2:4]])
+        assert found["rings"] == 2 and found["tints"] == 2 and found["under"], found
+        assert 0 <= found["slack"] < 40 and found["status"] == "none", found
+        assert _severe(browser) == []
+    finally:
+        served.close()
+
+
+def test_a_table_of_one_spot_is_drawn_as_its_panel(browser) -> None:
+    """Kuhn poker's board is one spot (the table): the page draws the panel, with the cards
+    and chips, in the board's place, and no empty board."""
+    session = _session("kuhn-poker.yaml", "human,random", seed=1)
+    served = Served(session)
+    try:
+        _fresh(browser)
+        browser.get(served.url(0))
+        _wait(browser, lambda p: p["turn"])
+        assert not browser.find_elements(By.CSS_SELECTOR, "#board [data-cell]")
+        drawn = browser.find_element(By.CSS_SELECTOR, "#board svg.board-panel")
+        assert "chips in the pot" in drawn.text and drawn.size["width"] > 400
+        assert not browser.find_elements(By.CSS_SELECTOR, "#board-panel svg")
+        assert _severe(browser) == []
+    finally:
+        served.close()
+
+
+def test_playable_cells_are_ringed_in_a_colour_that_shows_on_them(browser) -> None:
+    """Reversi's green squares would hide the green ring of a playable square: there it is
+    drawn light; on a chessboard's light squares it stays green."""
+    for spec, light in (("classics/reversi.yaml", True), ("classics/chess.yaml", False)):
+        session = _session(spec, "human,random", seed=1)
+        served = Served(session)
+        try:
+            _fresh(browser)
+            browser.get(served.url(0))
+            page = _wait(browser, lambda p: p["turn"])
+            strokes = browser.execute_script(
+                "return arguments[0].map(function (c) { var e = document.querySelector('#board [data-cell=\"' + c + '\"]'); return [e.getAttribute('data-dark'), getComputedStyle(e).stroke]; });",
+                page["cells"],
+            )
+            if light:
+                assert strokes and all(s == ["1", "rgb(171, 235, 198)"] for s in strokes), strokes
+            else:  # chess: the pawns and knights stand on both colours; the light squares keep green
+                assert any(s == [None, "rgb(30, 132, 73)"] for s in strokes), strokes
+            assert _severe(browser) == []
+        finally:
+            served.close()

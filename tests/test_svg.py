@@ -206,6 +206,10 @@ def test_the_dice_roll_is_shown_and_a_due_roll_is_said() -> None:
     rolled = ET.fromstring(render_svg(replay(game, ["roll:A-A-5", "S:d5", "roll:2-3-blank"])))
     texts = [t.text or "" for t in rolled.iter("{http://www.w3.org/2000/svg}text")]
     assert "yellow to move (move 2, roll 2-3-blank)" in texts
+    # a word on a face is written small enough to stay on the die (28 wide; about 0.62 em a
+    # bold letter): 'blank' at 8 px, a letter at the die's 12 px
+    faces = {t.text: t.get("font-size") for t in rolled.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "die-face"}
+    assert faces == {"blank": "8.0px"} and 5 * 0.62 * 8.0 < 28
     due = ET.fromstring(render_svg(replay(game, ["roll:A-A-5", "S:d5"])))
     assert "a roll is due for yellow (move 2)" in [t.text for t in due.iter("{http://www.w3.org/2000/svg}text")]
 
@@ -232,3 +236,27 @@ def test_numbers_are_written_in_their_cells() -> None:
     assert numbers == {c: seeds[f"seeds[{c}]"] for c in state.game.ir.board.cell_names}
     assert sum(numbers.values()) == 48  # 4 seeds in each of 12 pits, sown, none lost
     assert not [el for el in root.iter(NS + "text") if (el.get("data-counter") or "").startswith("seeds[")]
+
+
+def test_cell_names_are_drawn_over_highlight_rings_and_regions() -> None:
+    """Micro Midgard rings a realm in its owner's colour (render.highlight), over the
+    realm's name below it: the names are drawn last, with a light halo, so they stay
+    readable over rings, outlines and coloured cells."""
+    game = game_from_ir(load_game_ir(str(ROOT / "specs" / "micro-midgard.yaml"), None), "interpreted")
+    root = ET.fromstring(render_svg(game.new_state(3)))
+    layers = [g.get("class") for g in root if g.tag == NS + "g"]
+    assert "highlights" in layers and layers.index("marks") > layers.index("highlights") > layers.index("cells cells")
+    sheet = "".join(s.text or "" for s in root.iter(NS + "style"))
+    assert ".label{" in sheet and "paint-order:stroke;stroke:#fff" in sheet.split(".label{", 1)[1].split("}", 1)[0]
+
+
+def test_a_cell_name_on_a_piece_reads_on_its_colour() -> None:
+    """Midgard's tiles fill their cells in the owner's colour: the cell's name on a tile is
+    written light on a dark tile (dark on a light one), without the halo of names on the
+    board's own colours."""
+    from midgardc.runtime.game import replay
+
+    game = game_from_ir(load_game_ir(str(ROOT / "specs" / "midgard.yaml"), None), "interpreted")
+    root = ET.fromstring(render_svg(replay(game, ["2.2"])))
+    names = {t.text: t.get("style") for t in root.iter(NS + "text") if t.get("class") == "label"}
+    assert names["2.2"] == "fill:#fff;stroke:none" and names["2.1"] is None

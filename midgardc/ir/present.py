@@ -108,10 +108,10 @@ class PresentIR:
         for k, v in self.labels:
             if k == name:
                 return v
-        if name.endswith("]") and "[" in name:  # an array's element: its array's label
+        if name.endswith("]") and "[" in name:  # an array's element: its array's label, indexed by its value's
             head, sub = name[:-1].split("[", 1)
-            shown = self.label(head)
-            return name if shown == head else f"{shown} [{sub}]"
+            shown, index = self.label(head), self.label(sub)
+            return name if (shown, index) == (head, sub) else f"{shown} [{index}]"
         return name
 
 

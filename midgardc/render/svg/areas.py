@@ -143,8 +143,10 @@ def draw_dice(svg: ET.Element, view: Seen, x0: float, y: float) -> float:
         if face in ("1", "2", "3", "4", "5", "6"):  # a number a die shows: its pips
             for px, py in PIPS[int(face)]:
                 sub(g, "circle", {"class": "pip", "cx": fmt(x + px), "cy": fmt(y + py), "r": "2.6"})
-        else:  # a face with a word or a letter on it
-            text(g, x + 14, y + 18.5, face[:5], "die-face", "middle")
+        else:  # a face with a word or a letter on it, in a size that keeps a word on the die
+            word = face[:5]
+            sized = {"font_size": f"{40 / len(word):.1f}px"} if len(word) > 3 else {}
+            text(g, x + 14, y + 18.5, word, "die-face", "middle", **sized)
     return y + 34
 
 

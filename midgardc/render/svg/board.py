@@ -299,6 +299,8 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
         if named and c not in at_place and (shape.circle or code <= 0 or not glyph.strip()) and not (figure and not shape.circle):
             if style == "lines":  # beside the point, off the lines that leave it
                 text(marks, cx + NODE_RADIUS * 0.75, cy + NODE_RADIUS + 3, name, "label")
+            elif piece and not figure and not shape.circle:  # in a piece's colour: light or dark on it, no halo
+                text(marks, cx, label_y, name, "label", "middle", style=f"fill:{text_fill(fill)};stroke:none")
             else:
                 text(marks, cx, label_y, name, "label", "middle")
         if marks_cells(ir, letters):
@@ -310,6 +312,8 @@ def draw_board(svg: ET.Element, view: Seen, shapes: list[Shape], bw: float, bh: 
     _draw_axes(svg, ir, shapes)
     _draw_regions(svg, ir, shapes)
     _draw_highlights(svg, view, shapes, alerts)
+    svg.remove(marks)  # the names and glyphs over the regions' outlines and highlight rings, to stay readable
+    svg.append(marks)
 
 
 def number_counters(ir: GameIR) -> list[int]:

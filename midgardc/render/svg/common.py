@@ -66,7 +66,7 @@ def style_sheet(ir: GameIR) -> str:
         ".cells.lines .cell{stroke:none}",
         ".cells.checkered .cell{stroke:none}",
         ".piece,.hole,.lines{pointer-events:none}",
-        ".label{font-size:8px;fill:#555;pointer-events:none}",
+        ".label{font-size:8px;fill:#555;pointer-events:none;paint-order:stroke;stroke:#fff;stroke-width:2px;stroke-opacity:0.8}",
         ".axis{font-size:11px;fill:#444;pointer-events:none}",
         ".glyph{font-size:14px;font-weight:bold;fill:#fff;pointer-events:none}",
         ".wrap{stroke:#c0392b;stroke-width:1.5;stroke-dasharray:6 4;fill:none}",

@@ -181,6 +181,9 @@
       if (path.indexOf(c) >= 0) e.classList.add("chosen");
       // (a compound move may land again on a cell it passed: chosen, and a target again)
       if (next[c]) e.classList.add(path.length ? "target" : "movable");
+      // a ringed cell is drawn after its neighbours, which would cover half its ring (the
+      // last move's tint, the last of the layer, stays over it)
+      if (e.classList.length > 1 && /movable|target|chosen/.test(e.getAttribute("class"))) e.parentNode.insertBefore(e, e.parentNode.querySelector(".last-move-ground"));
     });
     var choices = byId("choices");
     var others = byId("other-moves");
@@ -266,12 +269,22 @@
         copy.removeAttribute("id");
         Array.prototype.slice.call(copy.querySelectorAll("[id]")).forEach(function (e) { e.removeAttribute("id"); });
         Array.prototype.slice.call(copy.querySelectorAll("[data-cell]")).forEach(function (e) { e.removeAttribute("data-cell"); });
-        Array.prototype.slice.call(copy.querySelectorAll(".status")).forEach(function (e) { e.parentNode.removeChild(e); }); // (the board's, under it)
+        Array.prototype.slice.call(copy.querySelectorAll(".status")).forEach(function (e) { e.parentNode.removeChild(e); }); // (the board's line, said in the header)
         copy.setAttribute("viewBox", [b[2], 0, whole[2] - b[2], whole[3]].join(" "));
         copy.setAttribute("width", String(whole[2] - b[2]));
         copy.setAttribute("height", String(whole[3]));
         copy.setAttribute("class", (svg.getAttribute("class") || "") + " board-panel"); // (its style sheet is scoped to its class)
+        if (svg.querySelectorAll("[data-cell]").length <= 1) {
+          // one spot on the table (a card or dice game): the panel, with the hands, dice
+          // and score card, is the table, drawn in the board's place at up to twice its size
+          board.textContent = "";
+          board.appendChild(copy);
+          copy.style.maxWidth = 2 * (trimPanel(copy, whole[2] - b[2]) || whole[2] - b[2]) + "px";
+          return;
+        }
         panel.appendChild(copy);
+        var w = trimPanel(copy, whole[2] - b[2]);
+        if (w) copy.style.maxWidth = "min(36em, " + Math.round(1.6 * w) + "px)"; // its text readable, a short panel not blown up
       }
       svg.setAttribute("viewBox", box);
       svg.removeAttribute("width");
@@ -279,10 +292,78 @@
       // as wide as the page allows and no taller than the window, in the board's own
       // proportions (so nothing beyond the board shows beside it, turned or not)
       svg.style.setProperty("--board-ratio", String(b[2] / b[3]));
+      cropBoard(svg, b);
     }
     markLast(svg, last);
     applyFlip();
     keepPiecesBig(svg);
+    markDarkCells(svg);
+  }
+
+  // the green ring of a playable cell hardly shows on a dark or green cell (a Reversi
+  // board, a blue frame): such cells are marked so the ring is drawn in a light green
+  var RING = [30, 132, 73], RING_LIGHT = [171, 235, 198]; // #1e8449, #abebc6 (seat.css)
+
+  function luminance(rgb) {
+    var c = rgb.map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  }
+
+  function contrast(a, b) {
+    var x = luminance(a), y = luminance(b);
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  }
+
+  function markDarkCells(svg) {
+    Array.prototype.slice.call(svg.querySelectorAll("[data-cell]")).forEach(function (cell) {
+      var m = /rgba?\(([\d.]+), ([\d.]+), ([\d.]+)(?:, ([\d.]+))?\)/.exec(getComputedStyle(cell).fill || "");
+      if (!m || (m[4] !== undefined && Number(m[4]) === 0)) return; // no paint of its own (a point of a lines board)
+      var fill = [Number(m[1]), Number(m[2]), Number(m[3])];
+      if (contrast(RING, fill) < 2 && contrast(RING_LIGHT, fill) > contrast(RING, fill)) cell.setAttribute("data-dark", "1");
+    });
+  }
+
+  // the board's box keeps room for a status line (said in the header here) and, on a small
+  // board, for the panel's width: cut it round what is drawn, so the board takes the width
+  function cropBoard(svg, b) {
+    var box = svg.getBoundingClientRect();
+    if (!box.width || !box.height) return;
+    var scale = box.width / b[2], l = Infinity, t = Infinity, r = -Infinity, bottom = -Infinity;
+    Array.prototype.slice.call(svg.querySelectorAll("text, rect, circle, ellipse, line, path, polygon, polyline, use, image")).forEach(function (e) {
+      var q = e.getBoundingClientRect();
+      if (!(q.width > 0 || q.height > 0) || q.right <= box.left || q.left >= box.right || q.bottom <= box.top || q.top >= box.bottom) return;
+      l = Math.min(l, q.left); t = Math.min(t, q.top); r = Math.max(r, q.right); bottom = Math.max(bottom, q.bottom);
+    });
+    if (!(r > l && bottom > t)) return;
+    var x = Math.max(b[0], b[0] + (l - box.left) / scale - 4), y = Math.max(b[1], b[1] + (t - box.top) / scale - 4);
+    var w = Math.min(b[0] + b[2], b[0] + (r - box.left) / scale + 4) - x, h = Math.min(b[1] + b[3], b[1] + (bottom - box.top) / scale + 4) - y;
+    svg.setAttribute("viewBox", [x, y, w, h].map(function (v) { return v.toFixed(1); }).join(" "));
+    svg.style.setProperty("--board-ratio", String(w / h));
+  }
+
+  // the panel's picture is as tall as the whole one (the board's height, or more) and starts
+  // where a small board's room ends: cut it round what is drawn in the panel's column, so
+  // no empty space is left above, beside or below it
+  function trimPanel(copy, width) {
+    var box = copy.getBoundingClientRect();
+    if (!box.width) return;
+    var scale = box.width / width, left = Infinity, right = 0, bottom = 0;
+    Array.prototype.slice.call(copy.querySelectorAll("text, rect, circle, ellipse, line, path, polygon, polyline, use, image")).forEach(function (e) {
+      var r = e.getBoundingClientRect();
+      if (!(r.width > 0 && r.right > box.left + 0.5 && r.left < box.right)) return;
+      left = Math.min(left, r.left - box.left);
+      right = Math.max(right, r.right - box.left);
+      bottom = Math.max(bottom, r.bottom - box.top);
+    });
+    if (!bottom) return;
+    var v = copy.getAttribute("viewBox").split(" ").map(Number);
+    var x = v[0] + Math.max(0, Math.floor(left / scale) - 6);
+    var w = Math.min(v[0] + v[2], v[0] + Math.ceil(right / scale) + 6) - x;
+    var h = Math.min(v[3], Math.ceil(bottom / scale) + 6);
+    copy.setAttribute("viewBox", [x, v[1], w, h].join(" "));
+    copy.setAttribute("width", String(w));
+    copy.setAttribute("height", String(h));
+    return w;
   }
 
   function centre(e) {
@@ -298,13 +379,25 @@
       var cell = svg.querySelector('[data-cell="' + name + '"]');
       if (!cell) return;
       var mark = cell.cloneNode(false);
+      var how = i === 0 && last.cells.length > 1 ? " from" : " to";
       mark.removeAttribute("data-cell");
       mark.removeAttribute("data-index");
       mark.removeAttribute("style");
       mark.setAttribute("fill", "none");
-      mark.setAttribute("class", "last-move" + (i === 0 && last.cells.length > 1 ? " from" : " to"));
+      var edge = mark.cloneNode(false); // a dark ring under the gold one: seen on every colour, gold too
+      edge.setAttribute("class", "last-move-edge" + how);
+      g.appendChild(edge);
+      mark.setAttribute("class", "last-move" + how);
       mark.setAttribute("data-at", name);
       g.appendChild(mark);
+      // a square of a checkered board is also tinted, under the piece on it (as the last of
+      // the cells' layer), as a chessboard shows it; other cells (a colour a piece fills, a
+      // frame's hole, a point) are only ringed, so they keep their colours
+      if (!/(^|\s)checkered(\s|$)/.test(cell.parentNode.getAttribute("class") || "")) return;
+      var tint = mark.cloneNode(false);
+      tint.removeAttribute("data-at");
+      tint.setAttribute("class", "last-move-ground" + how);
+      cell.parentNode.appendChild(tint);
     });
     (last.removed || []).forEach(function (r) {
       var cell = svg.querySelector('[data-cell="' + r.cell + '"]');
