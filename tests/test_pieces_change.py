@@ -14,6 +14,7 @@ import pytest
 
 from midgardc.engines import load
 from midgardc.errors import SpecError
+from midgardc.ir.position import PositionTextError
 from midgardc.runtime.game import perft
 from midgardc.spec.lower import load_game_ir
 
@@ -64,6 +65,10 @@ end:
   when: ["times_seen() >= 3"]
 ranking:
   pieces: "count(c in cells: owner(c) == p) + hand(p, soldier)"
+position:
+  fields:
+    - board: {rows: "/", hand: "[]", pieces: {S: [red, soldier], G~: [red, general], s: [blue, soldier], g~: [blue, general]}}
+    - turn: {letters: {r: red, b: blue}}
 """
 
 
@@ -125,6 +130,18 @@ def test_the_pieces_in_hand_are_part_of_a_position(spec, tmp_path, engine):
     assert state.is_terminal()
 
 
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_a_position_text_gives_the_pieces_in_hand_and_marked_letters(spec, engine):
+    # '[...]' after the rows says every hand (one letter per piece); G~ is a general
+    game = load(str(spec), None, engine=engine)
+    state = game.state_at("G~1/1s[SSs] b")
+    assert board(state) == {"a2": "red", "b1": "blue"} and state.to_json()["kinds"] == {"a2": "general", "b1": "soldier"}
+    assert hands(state) == [{"soldier": 2, "general": 0}, {"soldier": 1, "general": 0}]
+    assert hands(game.state_at("2/2 r")) == [{"soldier": 1, "general": 0}, {"soldier": 1, "general": 0}]  # (no '[...]': the start's)
+    with pytest.raises(PositionTextError, match=r"field 1 \(board\), character 9 'x': not a piece letter \(.*\) in hand"):
+        game.state_at("G~1/1s[Sx] b")
+
+
 def test_both_back_ends_count_the_same_moves(spec):
     interpreted = perft(load(str(spec), None, engine="interpreted").new_state(), 6)
     assert interpreted == load(str(spec), None, engine="compiled").engine.perft(6) and interpreted > 100
@@ -138,6 +155,9 @@ BROKEN = [
     ("      - remove: {at: c, to: captor}", "      - remove: {at: c, to: taker}", "remove.to is 'hand'", 38, 29),
     ("  general: {base: soldier, notation: G}", "  general: {base: sergeant, notation: G}", "unknown piece kind 'sergeant'", 5, 19),
     ("  position: [board, turn, hands]", "  position: [board, turn, hand]", "unknown part of a position 'hand'", 8, 27),
+    ('rows: "/", hand: "[]"', 'rows: "/", hand: "["', "the board field's 'hand' is the two characters", 46, 32),
+    ('rows: "/", hand: "[]"', 'rows: "/", hand: "S]"', "the board field's 'hand' is the two characters", 46, 32),
+    ("G~: [red, general]", "G~~~: [red, general]", "a letter of a position is one character", 46, 66),
 ]
 
 
