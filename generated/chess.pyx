@@ -948,16 +948,42 @@ cdef inline void set_piece(State* st, int cell, int piece) noexcept nogil:
     st.board[cell] = <board_t>piece
 
 
-cdef inline void move_piece(State* st, int frm, int to, bint to_hand) noexcept nogil:
-    """The move effect: the piece on frm goes to to; what stood there is captured."""
+cdef inline void to_hand(State* st, int piece, int height, int capture) noexcept nogil:
+    """A piece taken off the board into a hand, as its kind's base: its owner's (capture
+    1), or (2) the mover's, the piece changing side."""
+    cdef int owner = st.current if capture == 2 else piece_owner(piece)
+    if owner >= 0:
+        st.hands[owner][piece_kind(piece)] += height
+
+
+cdef inline void move_piece(State* st, int frm, int to, int capture) noexcept nogil:
+    """The move effect: the piece on frm goes to to; what stood there is captured: out of
+    the game (capture 0), into its owner's hand (1) or into the mover's (2)."""
     cdef int taken
     if frm >= N_CELLS or to >= N_CELLS or frm == to or st.board[frm] <= 0:
         return
     taken = st.board[to]
-    if taken > 0 and to_hand:
-        st.hands[piece_owner(taken)][piece_kind(taken)] += 1
+    if taken > 0 and capture != 0:
+        to_hand(st, taken, 1, capture)
     set_piece(st, to, st.board[frm])
     set_piece(st, frm, 0)
+
+
+cdef inline void convert_piece(State* st, int cell, int owner, int kind) noexcept nogil:
+    """The convert effect: the piece on cell becomes owner's (-2: keep its owner) and of
+    kind (-2: keep its kind), where it stands; nothing on an empty or off-board cell, for
+    nobody or a kind of none."""
+    cdef int piece
+    if cell >= N_CELLS or st.board[cell] <= 0:
+        return
+    piece = st.board[cell]
+    if owner == -2:
+        owner = piece_owner(piece)
+    if kind == -2:
+        kind = piece_kind(piece)
+    if owner < 0 or kind < 0 or kind >= N_KINDS:
+        return
+    set_piece(st, cell, 1 + owner * N_KINDS + kind)
 
 
 # -- rays and pushes along directions (room() and ray() in the interpreter)
@@ -2629,13 +2655,14 @@ cdef bint any_legal(State* st) noexcept nogil:
 # (when its condition holds), with the action's parameters in scope.
 
 
-cdef inline void remove_piece(State* st, int cell, bint to_hand) noexcept nogil:
-    """Take the piece on a board cell off (back to its owner's hand when to_hand)."""
+cdef inline void remove_piece(State* st, int cell, int to) noexcept nogil:
+    """Take the piece on a board cell off: out of the game (to 0), back to its owner's
+    hand (1) or into the mover's (2)."""
     cdef int piece = st.board[cell]
     if piece <= 0:
         return
-    if to_hand:
-        st.hands[piece_owner(piece)][piece_kind(piece)] += 1
+    if to != 0:
+        to_hand(st, piece, 1, to)
     set_piece(st, cell, 0)
 
 
@@ -2652,7 +2679,7 @@ cdef void remove_0(State* st, int f0) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 0)
             bits &= bits - 1
 
 
@@ -2669,7 +2696,7 @@ cdef void remove_1(State* st, int f0) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 0)
             bits &= bits - 1
 
 
@@ -2686,7 +2713,7 @@ cdef void remove_2(State* st, int f0) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 0)
             bits &= bits - 1
 
 
@@ -2703,7 +2730,7 @@ cdef void remove_3(State* st, int f0) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), False)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 0)
             bits &= bits - 1
 
 
@@ -2714,8 +2741,8 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
         remove_0(st, a1)  # remove the piece on step(t, player_prop(1, mover)) (to out)  # if kind_at(f) == pawn and t == en_passant
     counter_set(st, 2, 0, (<int>(define_1(st, a0, st.current)) if (define_14(st, a0, a1) and define_15(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if double_step(f, t) and capturable_en_passant(t) then forward(f, mover) else none)
     if ((piece_kind(st.board[a0]) == 0) and ((a1 == STEP[2][STEP[2][a0]]) or (a1 == STEP[6][STEP[6][a0]]))):
-        move_piece(st, (<int>ATTR_5[a1 + 0]), (<int>ATTR_6[a1 + 0]), False)  # move the piece on castle_rook(t) to castle_rook_to(t) (capture: remove)  # if kind_at(f) == king and (t == step(step(f, e), e) or t == step(step(f, w), w))
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
+        move_piece(st, (<int>ATTR_5[a1 + 0]), (<int>ATTR_6[a1 + 0]), 0)  # move the piece on castle_rook(t) to castle_rook_to(t) (capture: remove)  # if kind_at(f) == king and (t == step(step(f, e), e) or t == step(step(f, w), w))
+    move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
         element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
@@ -2733,15 +2760,15 @@ cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
     if ((piece_kind(st.board[a0]) == 5) and (a1 == (<int>st.counters[N_PLAYERS][0]))):
         remove_1(st, a1)  # remove the piece on step(t, player_prop(1, mover)) (to out)  # if kind_at(f) == pawn and t == en_passant
     if ((piece_kind(st.board[a0]) == 0) and ((a1 == STEP[2][STEP[2][a0]]) or (a1 == STEP[6][STEP[6][a0]]))):
-        move_piece(st, (<int>ATTR_5[a1 + 0]), (<int>ATTR_6[a1 + 0]), False)  # move the piece on castle_rook(t) to castle_rook_to(t) (capture: remove)  # if kind_at(f) == king and (t == step(step(f, e), e) or t == step(step(f, w), w))
-    move_piece(st, a0, a1, False)  # move the piece on f to t (capture: remove)
+        move_piece(st, (<int>ATTR_5[a1 + 0]), (<int>ATTR_6[a1 + 0]), 0)  # move the piece on castle_rook(t) to castle_rook_to(t) (capture: remove)  # if kind_at(f) == king and (t == step(step(f, e), e) or t == step(step(f, w), w))
+    move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
 
 
 cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 1: promote(k: kind, f: cell, t: cell)
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
-    move_piece(st, a1, a2, False)  # move the piece on f to t (capture: remove)
+    move_piece(st, a1, a2, 0)  # move the piece on f to t (capture: remove)
     remove_2(st, a2)  # remove the piece on t (to out)
     if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
     # trigger 0: castling_rights
@@ -2758,7 +2785,7 @@ cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
 cdef void look_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 1 in its lookahead: only the effects and triggers that can change
     # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
-    move_piece(st, a1, a2, False)  # move the piece on f to t (capture: remove)
+    move_piece(st, a1, a2, 0)  # move the piece on f to t (capture: remove)
     remove_3(st, a2)  # remove the piece on t (to out)
     if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
 

@@ -796,16 +796,42 @@ cdef inline void set_piece(State* st, int cell, int piece) noexcept nogil:
     st.board[cell] = <board_t>piece
 
 
-cdef inline void move_piece(State* st, int frm, int to, bint to_hand) noexcept nogil:
-    """The move effect: the piece on frm goes to to; what stood there is captured."""
+cdef inline void to_hand(State* st, int piece, int height, int capture) noexcept nogil:
+    """A piece taken off the board into a hand, as its kind's base: its owner's (capture
+    1), or (2) the mover's, the piece changing side."""
+    cdef int owner = st.current if capture == 2 else piece_owner(piece)
+    if owner >= 0:
+        st.hands[owner][piece_kind(piece)] += height
+
+
+cdef inline void move_piece(State* st, int frm, int to, int capture) noexcept nogil:
+    """The move effect: the piece on frm goes to to; what stood there is captured: out of
+    the game (capture 0), into its owner's hand (1) or into the mover's (2)."""
     cdef int taken
     if frm >= N_CELLS or to >= N_CELLS or frm == to or st.board[frm] <= 0:
         return
     taken = st.board[to]
-    if taken > 0 and to_hand:
-        st.hands[piece_owner(taken)][piece_kind(taken)] += 1
+    if taken > 0 and capture != 0:
+        to_hand(st, taken, 1, capture)
     set_piece(st, to, st.board[frm])
     set_piece(st, frm, 0)
+
+
+cdef inline void convert_piece(State* st, int cell, int owner, int kind) noexcept nogil:
+    """The convert effect: the piece on cell becomes owner's (-2: keep its owner) and of
+    kind (-2: keep its kind), where it stands; nothing on an empty or off-board cell, for
+    nobody or a kind of none."""
+    cdef int piece
+    if cell >= N_CELLS or st.board[cell] <= 0:
+        return
+    piece = st.board[cell]
+    if owner == -2:
+        owner = piece_owner(piece)
+    if kind == -2:
+        kind = piece_kind(piece)
+    if owner < 0 or kind < 0 or kind >= N_KINDS:
+        return
+    set_piece(st, cell, 1 + owner * N_KINDS + kind)
 
 
 cdef inline bint line_at(State* st, int c, long long length) noexcept nogil:
@@ -1951,13 +1977,14 @@ cdef bint any_legal(State* st) noexcept nogil:
 # (when its condition holds), with the action's parameters in scope.
 
 
-cdef inline void remove_piece(State* st, int cell, bint to_hand) noexcept nogil:
-    """Take the piece on a board cell off (back to its owner's hand when to_hand)."""
+cdef inline void remove_piece(State* st, int cell, int to) noexcept nogil:
+    """Take the piece on a board cell off: out of the game (to 0), back to its owner's
+    hand (1) or into the mover's (2)."""
     cdef int piece = st.board[cell]
     if piece <= 0:
         return
-    if to_hand:
-        st.hands[piece_owner(piece)][piece_kind(piece)] += 1
+    if to != 0:
+        to_hand(st, piece, 1, to)
     set_piece(st, cell, 0)
 
 
@@ -1977,7 +2004,7 @@ cdef void remove_0(State* st) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -1997,7 +2024,7 @@ cdef void remove_1(State* st) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -2017,7 +2044,7 @@ cdef void remove_2(State* st) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -2034,7 +2061,7 @@ cdef void remove_3(State* st, int f0) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -2054,7 +2081,7 @@ cdef void remove_4(State* st) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -2071,7 +2098,7 @@ cdef void remove_5(State* st, int f0) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -2088,7 +2115,7 @@ cdef void remove_6(State* st, int f0) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -2108,7 +2135,7 @@ cdef void remove_7(State* st) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -2125,7 +2152,7 @@ cdef void remove_8(State* st, int f0) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -2145,7 +2172,7 @@ cdef void remove_9(State* st) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -2165,7 +2192,7 @@ cdef void remove_10(State* st) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -2186,7 +2213,7 @@ cdef void remove_11(State* st, int f0) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -2206,7 +2233,7 @@ cdef void remove_12(State* st) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -2226,7 +2253,7 @@ cdef void remove_13(State* st) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 
@@ -2246,7 +2273,7 @@ cdef void remove_14(State* st) noexcept nogil:
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), True)
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
             bits &= bits - 1
 
 

@@ -977,16 +977,42 @@ cdef inline void set_piece(State* st, int cell, int piece) noexcept nogil:
     st.board[cell] = <board_t>piece
 
 
-cdef inline void move_piece(State* st, int frm, int to, bint to_hand) noexcept nogil:
-    """The move effect: the piece on frm goes to to; what stood there is captured."""
+cdef inline void to_hand(State* st, int piece, int height, int capture) noexcept nogil:
+    """A piece taken off the board into a hand, as its kind's base: its owner's (capture
+    1), or (2) the mover's, the piece changing side."""
+    cdef int owner = st.current if capture == 2 else piece_owner(piece)
+    if owner >= 0:
+        st.hands[owner][piece_kind(piece)] += height
+
+
+cdef inline void move_piece(State* st, int frm, int to, int capture) noexcept nogil:
+    """The move effect: the piece on frm goes to to; what stood there is captured: out of
+    the game (capture 0), into its owner's hand (1) or into the mover's (2)."""
     cdef int taken
     if frm >= N_CELLS or to >= N_CELLS or frm == to or st.board[frm] <= 0:
         return
     taken = st.board[to]
-    if taken > 0 and to_hand:
-        st.hands[piece_owner(taken)][piece_kind(taken)] += 1
+    if taken > 0 and capture != 0:
+        to_hand(st, taken, 1, capture)
     set_piece(st, to, st.board[frm])
     set_piece(st, frm, 0)
+
+
+cdef inline void convert_piece(State* st, int cell, int owner, int kind) noexcept nogil:
+    """The convert effect: the piece on cell becomes owner's (-2: keep its owner) and of
+    kind (-2: keep its kind), where it stands; nothing on an empty or off-board cell, for
+    nobody or a kind of none."""
+    cdef int piece
+    if cell >= N_CELLS or st.board[cell] <= 0:
+        return
+    piece = st.board[cell]
+    if owner == -2:
+        owner = piece_owner(piece)
+    if kind == -2:
+        kind = piece_kind(piece)
+    if owner < 0 or kind < 0 or kind >= N_KINDS:
+        return
+    set_piece(st, cell, 1 + owner * N_KINDS + kind)
 
 
 # -- rays and pushes along directions (room() and ray() in the interpreter)

@@ -97,7 +97,7 @@ def test_midgard_thousand_games_move_for_move(variant):
 
 # Specs whose interpreted games are dear play fewer in every run (all 60 with MIDGARDC_LONG=1):
 # chess plays about 0.3 random games/s on the interpreter (about 400 plies each), 60 took 185 s.
-QUICK_GAMES = {"chess.yaml": 8}
+QUICK_GAMES = {"chess.yaml": 8, "crazyhouse.yaml": 8}
 
 
 @pytest.mark.parametrize("item", every_spec(), ids=spec_id)

@@ -373,7 +373,7 @@ def generate_runtime(g: Generator) -> str:
 def generate_lines(g: Generator) -> str:
     ir = g.ir
     pprops = [{"index": i, "comment": name, "values": [0] + list(values)} for i, (name, values) in enumerate(ir.player_props)]
-    return render("lines.pyx.j2", **g.context(), pprops=pprops, opposite=list(opposite_directions(ir.board)), line_bits=_line_plan(g).bits, line_lengths=_line_lengths(g), flip_bits=bool(_flip_shifts(g)))
+    return render("lines.pyx.j2", **g.context(), pprops=pprops, opposite=list(opposite_directions(ir.board)), kind_base=list(ir.kind_base), line_bits=_line_plan(g).bits, line_lengths=_line_lengths(g), flip_bits=bool(_flip_shifts(g)))
 
 
 def _flip_shifts(g: Generator) -> list:

@@ -15,7 +15,10 @@ A position's hash is the XOR of
   game's row of a game counter), ``derive_seed(zkey(COUNTER_KEYS + counter * rows + row),
   value mod 2^64)``;
 * with ``turn``: ``zkey(TURN_KEYS + p)`` for the player ``p`` to move (nothing for
-  nobody).
+  nobody);
+* with ``hands``: one key per player and kind of piece, ``derive_seed(zkey(HAND_KEYS +
+  player * n_kinds + kind), count)`` (pieces in hand that can come back into play, as
+  drops do, are part of the position).
 
 The keys come from SplitMix64 (``zkey(i) = derive_seed(HASH_SEED, i)``), so they are the
 same on every machine and in both engines. The board part is the one kept incrementally
@@ -32,6 +35,7 @@ PIECE_KEYS = 0
 HEIGHT_KEYS = 1 << 40
 COUNTER_KEYS = 2 << 40
 TURN_KEYS = 3 << 40
+HAND_KEYS = 4 << 40
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 #: The longest game (``game.max_plies``) a spec with a history may have: every state
@@ -50,6 +54,7 @@ class HistoryIR:
     board: bool
     turn: bool
     counters: tuple[int, ...] = ()
+    hands: bool = False  # every player's count of every kind in hand
 
 
 def _mix64(z: int) -> int:
@@ -80,6 +85,11 @@ def height_key(cell: int, height: int) -> int:
 
 def counter_key(counter: int, row: int, rows: int, value: int) -> int:
     return derive(zkey(COUNTER_KEYS + counter * rows + row), value & MASK)
+
+
+def hand_key(player: int, kind: int, n_kinds: int, count: int) -> int:
+    """The key of ``count`` pieces of ``kind`` in ``player``'s hand."""
+    return derive(zkey(HAND_KEYS + player * n_kinds + kind), count & MASK)
 
 
 def turn_key(player: int) -> int:

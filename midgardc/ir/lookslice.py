@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .builtins import BOARD, BUILTINS, COUNTER, DOMAINS, HANDS, INDEXED, STATE, TURN, ZONE_FUNCTIONS
-from .nodes import Binary, Call, Const, DefineCall, Domain, GameIR, IfEffect, ForEach, Local, MovePiece, Place, Quant, Remove, SetCounter, SetElement, Unary, FlipFlanked
+from .nodes import Binary, Call, Const, DefineCall, Domain, GameIR, IfEffect, ForEach, Local, MovePiece, Convert, Place, Quant, Remove, SetCounter, SetElement, Unary, FlipFlanked
 
 ANY = STATE  # some part of the state this module does not know
 
@@ -118,14 +118,19 @@ class Reads:
                 reads |= self.expr(x)
             return frozenset(reads), frozenset({key})
         if isinstance(eff, MovePiece):
-            hands = {HANDS} if eff.capture == "hand" else set()
-            return frozenset(self.expr(eff.frm) | self.expr(eff.to) | {BOARD} | hands), frozenset({BOARD} | hands)
+            hands = {HANDS} if eff.capture != "remove" else set()
+            captor = {TURN} if eff.capture == "captor" else set()  # (into the mover's hand)
+            return frozenset(self.expr(eff.frm) | self.expr(eff.to) | {BOARD} | hands | captor), frozenset({BOARD} | hands)
         if isinstance(eff, Remove):
             reads = set(self.expr(eff.at) | self.expr(eff.where)) | {BOARD}
             if eff.each is not None:
                 self._domain(eff.each, reads)
-            hands = {HANDS} if eff.to == "hand" else set()
-            return frozenset(reads | hands), frozenset({BOARD} | hands)
+            hands = {HANDS} if eff.to != "out" else set()
+            captor = {TURN} if eff.to == "captor" else set()
+            return frozenset(reads | hands | captor), frozenset({BOARD} | hands)
+        if isinstance(eff, Convert):
+            reads = self.expr(eff.at) | self.expr(eff.owner) | self.expr(eff.kind_expr) | {BOARD}
+            return frozenset(reads), frozenset({BOARD})
         if isinstance(eff, FlipFlanked):
             return frozenset(self.expr(eff.at) | {BOARD, TURN}), frozenset({BOARD})
         return frozenset({ANY}), frozenset({ANY})

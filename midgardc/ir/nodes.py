@@ -216,13 +216,15 @@ class SetCounter:
 @dataclass(frozen=True)
 class MovePiece:
     """Take the piece on cell ``frm`` to cell ``to``. Whatever stood on ``to`` is captured:
-    removed from the game (``capture == "remove"``) or put back into its owner's hand
-    (``capture == "hand"``). Nothing happens when ``frm`` is empty or off the board, when
-    ``to`` is off the board, or when ``frm == to``."""
+    removed from the game (``capture == "remove"``), put back into its owner's hand
+    (``"hand"``) or, changing side, into the hand of the player making the move
+    (``"captor"``); a piece going into a hand goes as its kind's base (``GameIR.kind_base``).
+    Nothing happens when ``frm`` is empty or off the board, when ``to`` is off the board,
+    or when ``frm == to``."""
 
     frm: Expr
     to: Expr
-    capture: str = "remove"  # "remove" | "hand"
+    capture: str = "remove"  # "remove" | "hand" | "captor"
 
 
 @dataclass(frozen=True)
@@ -248,7 +250,22 @@ class Remove:
     where: Optional[Expr]
     each: Optional[Domain]
     var: str
-    to: str = "hand"  # "hand" | "out"
+    to: str = "hand"  # "hand" | "out" | "captor" (the mover's hand: the piece changes side)
+
+
+@dataclass(frozen=True)
+class Convert:
+    """Change the piece on cell ``at`` in place: its kind to ``kind`` (or, with
+    ``kind_expr``, the kind that expression gives when the effect runs; ``kind == -2``:
+    keep the kind) and/or its owner to ``owner`` (None: keep it). A promotion is a change
+    of kind, a piece won over a change of owner. Hands do not change. Nothing happens on
+    an empty or off-board cell, for a kind of none (or past the last kind) or for an
+    owner of nobody."""
+
+    at: Expr
+    kind: int = -2
+    owner: Optional[Expr] = None
+    kind_expr: Optional[Expr] = None
 
 
 @dataclass(frozen=True)
@@ -394,7 +411,7 @@ class SetElement:
     add: bool
 
 
-Effect = Union[SetElement, Place, AssessRegions, SetCounter, MovePiece, FlipFlanked, Remove, ExtraTurn, NextTurn, Discard, Draw, Deal, Take, PassZone, Gather, Shuffle, IfEffect, ForEach]
+Effect = Union[SetElement, Place, AssessRegions, SetCounter, MovePiece, FlipFlanked, Remove, Convert, ExtraTurn, NextTurn, Discard, Draw, Deal, Take, PassZone, Gather, Shuffle, IfEffect, ForEach]
 
 
 # --------------------------------------------------------------------------- structure
@@ -614,6 +631,9 @@ class GameIR:
     kind_texts: tuple[str, ...] = ()
     # observation: the learning-ready views' facts (None: not declared)
     observation: Optional[ObservationIR] = field(default=None, compare=False, hash=False)
+    # per kind, the kind a piece of it becomes when it goes into a hand (pieces: {tokin:
+    # {base: pawn}}: a promoted piece captured goes back as what it was); () = itself
+    kind_base: tuple[int, ...] = ()
 
     @property
     def n_players(self) -> int:
@@ -667,6 +687,10 @@ class GameIR:
 
     def piece_kind(self, piece: int) -> int:
         return -1 if piece <= 0 else (piece - 1) % self.n_kinds
+
+    def base_of(self, kind: int) -> int:
+        """The kind a piece of ``kind`` is in a hand (its ``base``, or itself)."""
+        return self.kind_base[kind] if self.kind_base else kind
 
 
 # --- direction opposites (for line()) --------------------------------------------------

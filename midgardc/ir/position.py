@@ -39,6 +39,9 @@ class BoardField:
     empty: str = ""  # one character per empty cell ("" : none)
     optional: bool = False
     name: str = "board"
+    # the marks that open and close the pieces in hand after the rows ("[]": ...R[Pp]),
+    # one piece letter per piece; "": no hands in the text
+    hand: str = ""
 
 
 @dataclass(frozen=True)
@@ -135,9 +138,14 @@ def read_position(ir: GameIR, text: str) -> StartPosition:
     if len(parts) > len(notation.fields):
         start, word = parts[len(notation.fields)]
         raise PositionTextError(f"--position: {notation.name} has {len(notation.fields)} fields ({described}); character {start + 1} {word[:20]!r} begins an extra one")
+    hands = [list(h) for h in ir.hand_init]
     for i, (f, (start, word)) in enumerate(zip(notation.fields, parts)):
         where = f"--position: {notation.name} field {i + 1} ({_field_label(f)})"
         if isinstance(f, BoardField):
+            if f.hand and word.endswith(f.hand[1]) and f.hand[0] in word:
+                cut = word.index(f.hand[0])
+                _read_hand(f, word[cut + 1:-1], start + cut + 1, hands, ir.n_kinds, where)
+                word = word[:cut]
             _read_board(f, word, start, board, where)
         elif isinstance(f, TurnField):
             current = _lookup(dict(f.letters), word, start, where, "player")
@@ -157,8 +165,20 @@ def read_position(ir: GameIR, text: str) -> StartPosition:
                     counters[row][column] = 1
         else:
             counters[f.row][f.column] = _read_value(f, word, start, where)
-    hands = tuple(tuple(h) for h in ir.hand_init)
-    return StartPosition(text, tuple(board), hands, current, tuple(tuple(c) for c in counters))
+    return StartPosition(text, tuple(board), tuple(tuple(h) for h in hands), current, tuple(tuple(c) for c in counters))
+
+
+def _read_hand(f: BoardField, word: str, start: int, hands: list, n_kinds: int, where: str) -> None:
+    """The pieces in hand, one letter per piece: the text says every hand (the others
+    are empty)."""
+    pieces = dict(f.pieces)
+    for row in hands:
+        row[:] = [0] * len(row)
+    for k, ch in enumerate(word):
+        if ch not in pieces:
+            raise PositionTextError(f"{where}, character {start + k + 1} {ch!r}: not a piece letter ({' '.join(pieces)}) in hand")
+        owner, kind = (pieces[ch] - 1) // n_kinds, (pieces[ch] - 1) % n_kinds
+        hands[owner][kind] += 1
 
 
 def _split(text: str, sep: str) -> list[tuple[int, str]]:
@@ -189,6 +209,7 @@ def _split(text: str, sep: str) -> list[tuple[int, str]]:
 
 def _read_board(f: BoardField, word: str, start: int, board: list[int], where: str) -> None:
     pieces = dict(f.pieces)
+    marked = sorted((t for t in pieces if len(t) > 1), key=len, reverse=True)  # letters with marks
     rows = word.split(f.separator)
     if len(rows) != len(f.rows):
         raise PositionTextError(f"{where}: {len(rows)} rows separated by {f.separator!r}; the board has {len(f.rows)}")
@@ -212,11 +233,13 @@ def _read_board(f: BoardField, word: str, start: int, board: list[int], where: s
                 continue
             if filled >= len(cells):
                 raise PositionTextError(f"{where}, character {at + k + 1} {ch!r}: row {r + 1} has only {len(cells)} cells")
+            token = next((t for t in marked if row_text.startswith(t, k)), ch)  # (Q~ before Q)
             if f.empty and ch == f.empty:
                 filled += 1
-            elif ch in pieces:
-                board[cells[filled]] = pieces[ch]
+            elif token in pieces:
+                board[cells[filled]] = pieces[token]
                 filled += 1
+                k += len(token) - 1
             else:
                 empties = (["a digit"] if f.digits else []) + ([repr(f.empty)] if f.empty else [])
                 raise PositionTextError(f"{where}, character {at + k + 1} {ch!r}: not a piece letter ({' '.join(pieces)}) nor an empty cell ({' or '.join(empties)})")

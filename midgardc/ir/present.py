@@ -125,6 +125,17 @@ def piece_glyph(ir, piece: int) -> str:
     return ir.render.piece_glyphs[owner]
 
 
+def hand_kinds(ir) -> list[int]:
+    """The kinds the pictures list in each hand: those some hand starts with and, in a
+    spec where captured pieces change side into the captor's hand (``captor``), every
+    kind a piece is in a hand (its own base): a crazyhouse pocket starts empty."""
+    from .analysis import contains
+    from .nodes import MovePiece, Remove
+
+    captor = contains((ir.actions, ir.triggers, ir.end, ir.start_effects), lambda x: isinstance(x, MovePiece) and x.capture == "captor" or isinstance(x, Remove) and x.to == "captor")
+    return [k for k in range(ir.n_kinds) if any(h[k] for h in ir.hand_init) or captor and ir.base_of(k) == k]
+
+
 def has_kind_glyphs(ir) -> bool:
     """Whether every piece is drawn by a glyph of its own (owner and kind)."""
     return ir.render.present is not None and bool(ir.render.present.kind_glyphs)

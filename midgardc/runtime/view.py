@@ -99,7 +99,8 @@ def render_text(state: "StateLike", color: bool = True, viewer: Optional[int] = 
     shown = [i for i in ir.player_counters if i not in internal and i not in scored]  # (render.internal: never shown)
     hide_hand = ir.render.present is not None and ir.render.present.hide_hand  # (render.hand: false)
     for p, name in enumerate(ir.players):
-        hand = ", ".join(f"{k} {state.core.hands[p][i]}" for i, k in enumerate(ir.kinds))
+        # (a kind whose pieces go into a hand as another, its base, is never in one)
+        hand = ", ".join(f"{k} {state.core.hands[p][i]}" for i, k in enumerate(ir.kinds) if ir.base_of(i) == i)
         seen = [viewer is None or state.is_terminal() or SEES[key_visibility(ir, j)](viewer, p) for j in range(len(ir.ranking))]
         # a key that means something only at the end (ranking ``final: true``) is left out before it
         shown_keys = [((k, v), ok) for ((k, v), ok, rk) in zip(scores[name].items(), seen, ir.ranking) if state.is_terminal() or not rk.final]

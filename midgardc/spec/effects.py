@@ -33,6 +33,7 @@ from ..ir.nodes import (
     IfEffect,
     NextTurn,
     Remove,
+    Convert,
     SetCounter,
     Trigger,
 )
@@ -151,8 +152,8 @@ class LowerEffects:
         capture = "remove"
         if "capture" in body:
             capture = self.scalar(body["capture"], str, "move.capture")
-            if capture not in ("remove", "hand"):
-                raise SpecError("move.capture is 'remove' (a captured piece leaves the game) or 'hand' (it goes back to its owner's hand)", body["capture"].pos)
+            if capture not in ("remove", "hand", "captor"):
+                raise SpecError("move.capture is 'remove' (a captured piece leaves the game), 'hand' (it goes back to its owner's hand) or 'captor' (it changes side, into the mover's hand)", body["capture"].pos)
         return MovePiece(self.condition(body["from"], scope, CELL), self.condition(body["to"], scope, CELL), capture)
 
     def eff_flip(self, body: YMap, scope: dict[str, str]) -> Effect:
@@ -180,9 +181,18 @@ class LowerEffects:
         to = "hand"
         if "to" in body:
             to = self.scalar(body["to"], str, "remove.to")
-            if to not in ("hand", "out"):
-                raise SpecError("remove.to is 'hand' (back to the owner's hand, the default) or 'out' (out of the game)", body["to"].pos)
+            if to not in ("hand", "out", "captor"):
+                raise SpecError("remove.to is 'hand' (back to the owner's hand, the default), 'out' (out of the game) or 'captor' (it changes side, into the mover's hand)", body["to"].pos)
         return Remove(self.condition(body["at"], inner, CELL), where, each, var, to)
+
+    def eff_convert(self, body: YMap, scope: dict[str, str]) -> Effect:
+        """``convert: {at, piece, owner}``: the piece on a cell changes kind (a promotion)
+        and/or owner (it changes side) where it stands; at least one of the two."""
+        if "piece" not in body and "owner" not in body:
+            raise SpecError("convert changes the piece on a cell: give its new kind ('piece'), its new owner ('owner') or both, e.g. convert: {at: t, piece: queen}", body.pos)
+        kind, kind_expr = self.kind_value(body["piece"], scope) if "piece" in body else (-2, None)
+        owner = self.condition(body["owner"], scope, PLAYER) if "owner" in body else None
+        return Convert(self.condition(body["at"], scope, CELL), kind, owner, kind_expr)
 
     def eff_discard(self, body: YMap, scope: dict[str, str]) -> Effect:
         if self.deck_ir is None:
@@ -239,6 +249,7 @@ EFFECTS: dict[str, Callable] = {
     "move": LowerEffects.eff_move,
     "flip_flanked": LowerEffects.eff_flip,
     "remove": LowerEffects.eff_remove,
+    "convert": LowerEffects.eff_convert,
     "extra_turn": LowerEffects.eff_extra_turn,
     "next_turn": LowerEffects.eff_next_turn,
     "discard": LowerEffects.eff_discard,

@@ -96,9 +96,9 @@ def _from_position(lw: "Lowering", position: Any) -> tuple[tuple[str, ...], ...]
         if not isinstance(f, BoardField):
             continue
         letter: dict[int, str] = {}
-        for text, piece in f.pieces:
-            if len(text) == 1 and text != EMPTY:
-                letter.setdefault(piece, text)
+        for text, piece in sorted(f.pieces, key=lambda tp: len(tp[0])):  # (Q before Q~)
+            if text[0] != EMPTY:
+                letter.setdefault(piece, text[0])  # (a marked letter, Q~, draws as its letter)
         pieces = range(1, len(lw.players) * n_kinds + 1)
         if all(pc in letter for pc in pieces):
             return tuple(tuple(letter[1 + seat * n_kinds + k] for k in range(n_kinds)) for seat in range(len(lw.players)))

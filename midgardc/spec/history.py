@@ -13,11 +13,11 @@ from .pools import pool_columns
 if TYPE_CHECKING:  # pragma: no cover
     from .context import Lowering
 
-PARTS = ("board", "turn")  # besides counter names
+PARTS = ("board", "turn", "hands")  # besides counter names
 
 
 def lower_history(low: "Lowering", node: Optional[YNode], counters: list[str], max_plies: int, max_plies_pos) -> Optional[HistoryIR]:
-    """``history: {position: [board, turn, COUNTER...]}``: the parts of the state that make
+    """``history: {position: [board, turn, hands, COUNTER...]}``: the parts of the state that make
     a position. None without the section (no history is kept)."""
     if node is None:
         return None
@@ -25,7 +25,7 @@ def lower_history(low: "Lowering", node: Optional[YNode], counters: list[str], m
     pnode = body["position"]
     if not isinstance(pnode, YList) or len(pnode) == 0:
         raise SpecError("history.position lists what a position is: board, turn and counter names, e.g. [board, turn]", pnode.pos)
-    board = turn = False
+    board = turn = hands = False
     covered: list[int] = []
     seen: set[str] = set()
     for item in pnode:
@@ -37,6 +37,8 @@ def lower_history(low: "Lowering", node: Optional[YNode], counters: list[str], m
             board = True
         elif name == "turn":
             turn = True
+        elif name == "hands":
+            hands = True
         elif name in counters:
             covered.append(counters.index(name))
         elif pool_columns(low, name) is not None:  # a pool: every owner's and kind's count
@@ -45,7 +47,7 @@ def lower_history(low: "Lowering", node: Optional[YNode], counters: list[str], m
             covered.extend(i for i, c in enumerate(counters) if c.startswith(name + "["))
         else:
             raise SpecError(
-                f"unknown part of a position '{name}' (board, turn, or a counter or pool: {', '.join([*counters, *low.pools]) or 'none declared'})",
+                f"unknown part of a position '{name}' (board, turn, hands, or a counter or pool: {', '.join([*counters, *low.pools]) or 'none declared'})",
                 item.pos,
                 did_you_mean(name, [*PARTS, *counters, *low.pools]),
             )
@@ -54,4 +56,4 @@ def lower_history(low: "Lowering", node: Optional[YNode], counters: list[str], m
     if low.has_phases:  # the current phase is part of every position
         covered = sorted(set(covered) | {counters.index("phase")})
     low.names.has_history = True
-    return HistoryIR(board, turn, tuple(sorted(covered)))
+    return HistoryIR(board, turn, tuple(sorted(covered)), hands)

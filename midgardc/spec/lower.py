@@ -95,6 +95,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.names = Names()
         self.kinds: list[str] = []
         self.kind_texts: dict[str, str] = {}  # pieces' notation (how moves write a kind)
+        self.kind_base: dict[int, int] = {}  # pieces' base (the kind each is in a hand)
         self.players: list[str] = []
         self.unseated: set[str] = set()  # players declared but not seated at this count
         self.defines: list[Define] = []
@@ -251,6 +252,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             players=tuple(self.players),
             kinds=tuple(self.kinds),
             kind_texts=tuple(self.kind_texts.get(k, k) for k in self.kinds) if self.kind_texts else (),
+            kind_base=tuple(self.kind_base.get(k, k) for k in range(len(self.kinds))) if self.kind_base else (),
             hand_init=hand_init,
             counters=tuple(counters),
             counter_init=counter_init,
@@ -462,6 +464,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         if not isinstance(node, YMap):
             raise SpecError("'pieces' maps each kind of piece to its details, e.g. stone: {hand: 20}", node.pos)
         per_kind: list[list[int]] = []
+        bases: list = []  # (kind, its base's node)
         for kind, body in node.items.items():
             kpos = node.key_pos[kind]
             self.ident(kind, kpos, "piece kind")
@@ -487,6 +490,15 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
                 if not text or any(ch.isspace() or ch == "," for ch in text) or text in self.kind_texts.values():
                     raise SpecError(f"piece '{kind}': notation {text!r} must be non-empty, without spaces or commas, and not another kind's", body["notation"].pos)
                 self.kind_texts[kind] = text
+            if "base" in body:  # the kind it becomes in a hand (read once every kind is known)
+                bases.append((kind, body["base"]))
+        for kind, bnode in bases:
+            # a promoted piece captured into a hand goes back as what it was: tokin -> pawn
+            self.kind_base[self.kinds.index(kind)] = self.kind(bnode)
+        for kind, bnode in bases:
+            base = self.kind_base[self.kinds.index(kind)]
+            if self.kind_base.get(base, base) != base:
+                raise SpecError(f"piece '{kind}': its base '{self.kinds[base]}' has a base of its own; a base is the kind a piece is in a hand, so it has none", bnode.pos)
         return tuple(tuple(per_kind[k][p] for k in range(len(self.kinds))) for p in range(len(self.players)))
 
     def lower_counters(self, node: Optional[YNode]) -> tuple[list[str], tuple[tuple[int, ...], ...], tuple[str, ...], tuple[str, ...]]:

@@ -19,7 +19,7 @@ FIELD_KINDS = ("board", "turn", "flags", "value")
 
 POSITION_SECTIONS = {
     "position": ({"name", "separator", "fields"}, {"fields"}),
-    "position_board": ({"rows", "from", "empty", "pieces", "optional"}, {"pieces"}),
+    "position_board": ({"rows", "from", "empty", "pieces", "hand", "optional"}, {"pieces"}),
     "position_turn": ({"letters", "optional"}, {"letters"}),
     "position_flags": ({"counter", "letters", "none", "optional"}, {"counter", "letters"}),
     "position_value": ({"counter", "none", "optional"}, {"counter"}),
@@ -113,14 +113,20 @@ def _board(low: "Lowering", fb: YMap, optional: bool, sep: str) -> BoardField:
             raise SpecError(f"{low.players[owner]}'s {kname} already has the letter {taken[owner, kind]!r}", v.pos)
         taken[owner, kind] = letter
         pieces.append((letter, owner * len(low.kinds) + kind + 1))
-    return BoardField(rsep, rows, tuple(pieces), digits, empty, optional)
+    hand = ""
+    if "hand" in fb:  # the pieces in hand after the rows, between two marks: [Pp]
+        hand = low.scalar(fb["hand"], str, "the board field's 'hand'")
+        if len(hand) != 2 or any(ch in (rsep, sep, empty) or ch in dict(pieces) or ch.isdigit() or ch.isspace() for ch in hand):
+            raise SpecError(f"the board field's 'hand' is the two characters that open and close the pieces in hand, e.g. \"[]\" for [Pp] (not a piece letter, digit or separator), got {hand!r}", fb["hand"].pos)
+    return BoardField(rsep, rows, tuple(pieces), digits, empty, optional, hand=hand)
 
 
 def _letter_ok(letter: str, pos, reserved: list) -> None:
-    if len(letter) != 1 or letter.isspace():
-        raise SpecError(f"a letter of a position is one character, got {letter!r}", pos)
-    if letter in reserved:
-        raise SpecError(f"the letter {letter!r} is also a separator or the empty cell", pos)
+    # (a piece's letter may carry marks after it: crazyhouse FEN writes a promoted queen Q~)
+    if not 1 <= len(letter) <= 3 or any(ch.isspace() for ch in letter):
+        raise SpecError(f"a letter of a position is one character (a piece's may have up to two marks after it, Q~), got {letter!r}", pos)
+    if any(ch in reserved for ch in letter if ch):
+        raise SpecError(f"the letter {letter!r} holds a separator or the empty cell", pos)
 
 
 def _player(low: "Lowering", node: YNode) -> int:

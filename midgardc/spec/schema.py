@@ -30,7 +30,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "start": ({"effects"}, {"effects"}),
     "returns": ({"counter", "min", "max"}, {"counter", "min", "max"}),
     "game": ({"name", "title", "players", "max_plies", "horizon", "remembers", "author", "source", "description"}, {"name", "players"}),
-    "piece": ({"hand", "description", "notation"}, set()),
+    "piece": ({"hand", "description", "notation", "base"}, set()),
     "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue"}, set()),
     # a compound move's step (spec/compound.py)
     "continue": ({"from", "while", "notation", "limit", "ways"}, {"from"}),
@@ -62,6 +62,8 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "chance": ({"name", "dice", "faces", "ordered", "keep", "into", "when"}, {"dice", "faces"}),
     # taking pieces off the board; moving again
     "remove": ({"at", "each", "where", "to"}, {"at"}),
+    # a piece that changes where it stands: its kind (a promotion) and/or its owner
+    "convert": ({"at", "piece", "owner"}, {"at"}),
     "extra_turn": (set(), set()),
     "next_turn": ({"to"}, {"to"}),
     "counter": ({"start", "of", "visible", "type", "index"}, set()),

@@ -5,7 +5,7 @@ call of the template's ``flip_flanked``)."""
 from __future__ import annotations
 
 from ...ir.nodes import Remove
-from .common import comment_text, unparse, unparse_domain, free_locals, Var, Scope, RemoveFn
+from .common import CAPTURE_MODES, comment_text, unparse, unparse_domain, free_locals, Var, Scope, RemoveFn
 
 
 class Captures:
@@ -35,5 +35,5 @@ class Captures:
         where = self.expr(eff.where, inner).text if eff.where is not None else None
         at = self.expr(eff.at, inner).text
         index = len(self.removals)
-        self.removals.append(RemoveFn(index, params, loop, where, at, eff.to == "hand", self.removals_comment(eff)))
+        self.removals.append(RemoveFn(index, params, loop, where, at, CAPTURE_MODES[eff.to], self.removals_comment(eff)))
         return f"remove_{index}(st" + "".join(", " + scope[n].cname for n in names) + ")"

@@ -376,8 +376,12 @@ class RemoveFn:
     loop: Optional[DomainLoop]
     where: Optional[str]
     at: str
-    to_hand: bool
+    to: int  # 0: out of the game, 1: the owner's hand, 2: the mover's (CAPTURE_MODES)
     comment: str
+
+
+#: where a captured or removed piece goes, as move_piece() and remove_piece() number it
+CAPTURE_MODES = {"remove": 0, "out": 0, "hand": 1, "captor": 2}
 
 
 @dataclass

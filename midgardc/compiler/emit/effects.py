@@ -23,6 +23,7 @@ from ...ir.nodes import (
     ExtraTurn,
     NextTurn,
     Remove,
+    Convert,
     Effect,
     Place,
     MovePiece,
@@ -31,7 +32,7 @@ from ...ir.nodes import (
     SetElement,
 )
 from ...ir.pools import HandAdd
-from .common import comment_text, unparse, unparse_domain, Var, Scope, EachFn
+from .common import CAPTURE_MODES, comment_text, unparse, unparse_domain, Var, Scope, EachFn
 from .zones import ZONE_EFFECT_TYPES, zone_effect
 
 
@@ -163,7 +164,18 @@ class Effects:
                 frm, to = self.expr(eff.frm, scope).text, self.expr(eff.to, scope).text
                 out.append({
                     "comment": comment_text(f"move the piece on {unparse(eff.frm, ir)} to {unparse(eff.to, ir)} (capture: {eff.capture})"),
-                    "code": f"move_piece(st, {frm}, {to}, {'True' if eff.capture == 'hand' else 'False'})",
+                    "code": f"move_piece(st, {frm}, {to}, {CAPTURE_MODES[eff.capture]})",
+                })
+            elif isinstance(eff, Convert):
+                at = self.expr(eff.at, scope).text
+                owner = self.expr(eff.owner, scope).text if eff.owner is not None else "-2"
+                kind = self.expr(eff.kind_expr, scope).text if eff.kind_expr is not None else str(eff.kind)
+                what = [f"kind {unparse(eff.kind_expr, ir) if eff.kind_expr is not None else ir.kinds[eff.kind]}"] if eff.kind != -2 or eff.kind_expr is not None else []
+                what += [f"owner {unparse(eff.owner, ir)}"] if eff.owner is not None else []
+                out.append({
+                    "comment": comment_text(f"convert the piece on {unparse(eff.at, ir)} to {' and '.join(what)}"),
+                    # (a kind of none is -1 and an owner of nobody -1: convert_piece() skips them)
+                    "code": f"convert_piece(st, {at}, {owner}, {kind})",
                 })
             elif isinstance(eff, FlipFlanked):
                 out.append({

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ...ir.history import COUNTER_KEYS, HASH_SEED, HEIGHT_KEYS, MAX_HISTORY_PLIES, PIECE_KEYS, TURN_KEYS, zkey
+from ...ir.history import COUNTER_KEYS, HAND_KEYS, HASH_SEED, HEIGHT_KEYS, MAX_HISTORY_PLIES, PIECE_KEYS, TURN_KEYS, zkey
 from ...ir.nodes import GameIR
 
 
@@ -42,6 +42,8 @@ def history_facts(ir: GameIR) -> Optional[dict]:
     return {
         "board": h.board,
         "turn": h.turn,
+        "hands": h.hands,
+        "hand_keys": HAND_KEYS,
         "counters": counters,
         # the start and a position per move; the front end keeps max_plies within the limit
         # (an IR made by hand with more plies keeps the first MAX_HISTORY_PLIES + 1)

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from ...ir.nodes import GameIR
-from ...ir.present import has_kind_glyphs, piece_glyph
+from ...ir.present import hand_kinds, has_kind_glyphs, piece_glyph
 from ...ir.values import counter_text
 from ...runtime.observe import GAME, SEES, key_visibility
 from .board import kind_letters
@@ -24,7 +24,7 @@ BAR_MAX = 40  # bars stop growing here (the number still shows the value)
 def _shown_kinds(ir: GameIR) -> list[int]:
     if present_of(ir).hide_hand:
         return []
-    return [i for i in range(ir.n_kinds) if any(h[i] for h in ir.hand_init)]
+    return hand_kinds(ir)
 
 
 def _panel_counters(ir: GameIR) -> list[int]:

@@ -41,12 +41,11 @@ class Captures:
                 local[eff.var] = x
                 if where is None or where(self, local):
                     found.append(at(self, local))
-        nk = max(self.prog.ir.n_kinds, 1)
         for c in dict.fromkeys(found):  # each cell once, all found before any is emptied
             piece = self.board[c] if c < self.prog.n else 0
             if piece <= 0:
                 continue
-            if eff.to == "hand":  # (a whole stack goes back)
-                self.hands[(piece - 1) // nk][(piece - 1) % nk] += self.heights[c]
+            if eff.to != "out":  # (a whole stack goes, as its kind's base)
+                self._to_hand(piece, self.heights[c], eff.to == "captor")
             self._set(c, 0)
             self.heights[c] = 0

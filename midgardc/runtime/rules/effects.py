@@ -14,6 +14,7 @@ from ...ir.nodes import (
     ExtraTurn,
     NextTurn,
     Remove,
+    Convert,
     Discard,
     Draw,
     ForEach,
@@ -49,6 +50,8 @@ class Effects:
                 self._flip(eff, env)
             elif isinstance(eff, Remove):
                 self._remove(eff, env)
+            elif isinstance(eff, Convert):
+                self._convert(eff, env)
             elif isinstance(eff, ExtraTurn):
                 self.again = 1  # (the last of extra_turn and next_turn in a move decides)
             elif isinstance(eff, NextTurn):
@@ -129,13 +132,39 @@ class Effects:
         if frm >= n or to >= n or frm == to or self.board[frm] <= 0:
             return
         taken = self.board[to]
-        if taken > 0 and eff.capture == "hand":
-            nk = max(self.prog.ir.n_kinds, 1)
-            self.hands[(taken - 1) // nk][(taken - 1) % nk] += self.heights[to]
+        if taken > 0 and eff.capture != "remove":
+            self._to_hand(taken, self.heights[to], eff.capture == "captor")
         self._set(to, self.board[frm])
         self.heights[to] = self.heights[frm]
         self._set(frm, 0)
         self.heights[frm] = 0
+
+    def _to_hand(self, piece: int, height: int, captor: bool) -> None:
+        """A piece taken off the board into a hand, as its kind's base: its owner's, or
+        (``captor``) the mover's, the piece changing side; a whole stack goes."""
+        ir = self.prog.ir
+        nk = max(ir.n_kinds, 1)
+        owner = self.current if captor else (piece - 1) // nk
+        if owner >= 0:  # (nobody to move: the piece leaves the game)
+            self.hands[owner][ir.base_of((piece - 1) % nk)] += height
+
+    def _convert(self, eff: Convert, env: dict) -> None:
+        """The piece on a cell changes kind and/or owner where it stands."""
+        at = self._fn(eff.at)(self, env)
+        if at >= self.prog.n or self.board[at] <= 0:
+            return
+        ir = self.prog.ir
+        nk = max(ir.n_kinds, 1)
+        owner, kind = (self.board[at] - 1) // nk, (self.board[at] - 1) % nk
+        if eff.kind_expr is not None:
+            kind = self._fn(eff.kind_expr)(self, env)
+        elif eff.kind >= 0:
+            kind = eff.kind
+        if eff.owner is not None:
+            owner = self._fn(eff.owner)(self, env)
+        if not 0 <= kind < ir.n_kinds or owner < 0:
+            return  # (a kind of none, or nobody, changes nothing)
+        self._set(at, ir.piece_id(owner, kind))
 
     def _element(self, eff: SetElement, env: dict) -> None:
         row = self._fn(eff.row)(self, env)

@@ -7,7 +7,7 @@ and ``templates/history.pyx.j2``."""
 
 from __future__ import annotations
 
-from ...ir.history import board_hash, counter_key, height_key, turn_key
+from ...ir.history import board_hash, counter_key, hand_key, height_key, turn_key
 
 
 class History:
@@ -59,6 +59,11 @@ class History:
         for i in hist.counters:
             for r in (range(ir.n_players) if (not ir.counter_scope or ir.counter_scope[i] == "player") else (ir.n_players,)):
                 h ^= counter_key(i, r, rows, self.counters[r][i])
+        if hist.hands:
+            nk = ir.n_kinds
+            for p in range(ir.n_players):
+                for k in range(nk):
+                    h ^= hand_key(p, k, nk, self.hands[p][k])
         if hist.turn:
             h ^= turn_key(turn)
         return h
