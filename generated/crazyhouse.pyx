@@ -44,6 +44,7 @@ cdef enum:
     NO_MOVES_END = 1      # 1: a player without a move ends the game; 0: passes
     OFFBOARD = -1          # the piece id stored in the off-board cell
     HISTORY_CAP = 10001   # positions a state's history holds (the start and one per move)
+    SEEN_FILTER_WORDS = 128 # words of the filter in front of the history's hashes (a power of 2)
     PLAYOUT_CHUNK = 1024   # playouts between checks for Ctrl-C
 
 INFO = {
@@ -598,7 +599,10 @@ ctypedef struct State:
     uint64_t zboard                                # the position hash's board part, kept by set_piece()/put_piece()
     const uint64_t* look_seen                      # in a lookahead's copy: the history of the state looked from (else NULL)
     int n_seen                                     # positions recorded
-    uint64_t seen[HISTORY_CAP]                     # their hashes: the start, then one after every move
+    int last_seen_count                            # how many of them are the last one (counted as it was recorded)
+    # a filter of the hashes recorded (SEEN_FILTER_WORDS words, a bit per hash: templates/
+    # history.pyx.j2, count_seen), then the hashes: the start, then one after every move
+    uint64_t seen[SEEN_FILTER_WORDS + HISTORY_CAP]
 
 
 cdef void sync_cellsets(State* st) noexcept nogil:
@@ -2934,12 +2938,32 @@ cdef void history_start(State* st) noexcept nogil:
             st.zboard ^= ZKEY[c][st.board[c]]
     st.look_seen = NULL
     st.n_seen = 0
+    memset(st.seen, 0, SEEN_FILTER_WORDS * sizeof(uint64_t))
     record_position(st)
 
 
+cdef inline long long count_seen(const uint64_t* seen, int n_seen, uint64_t key) noexcept nogil:
+    """How many of the n_seen hashes recorded in `seen` are `key`. The filter in front of
+    the hashes has a bit set for every hash recorded (bit = the hash's low bits): a clear
+    bit answers 0 without reading the list, as it does for most positions, which are new."""
+    cdef long long n = 0
+    cdef int i
+    if not (seen[(key >> 6) & (SEEN_FILTER_WORDS - 1)] >> (key & 63)) & 1:
+        return 0
+    seen += SEEN_FILTER_WORDS
+    for i in range(n_seen):
+        if seen[i] == key:
+            n += 1
+    return n
+
+
 cdef inline void record_position(State* st) noexcept nogil:
+    cdef uint64_t key
     if st.n_seen < HISTORY_CAP:
-        st.seen[st.n_seen] = position_key(st, st.current)
+        key = position_key(st, st.current)
+        st.last_seen_count = <int>count_seen(st.seen, st.n_seen, key) + 1
+        st.seen[SEEN_FILTER_WORDS + st.n_seen] = key
+        st.seen[(key >> 6) & (SEEN_FILTER_WORDS - 1)] |= (<uint64_t>1) << (key & 63)
         st.n_seen += 1
 
 
@@ -2950,21 +2974,18 @@ cdef inline int next_mover(State* st) noexcept nogil:
 
 cdef long long times_seen_of(State* st) noexcept nogil:
     """times_seen(): the position's count in the history, itself included; in a
-    lookahead, the position the move would make, counted as if recorded."""
+    lookahead, the position the move would make, counted as if recorded. The end
+    conditions ask it of the position just recorded, counted as it was recorded; other
+    positions go through the filter (a scan of the whole game at every ply made each ply
+    cost more the longer the game ran)."""
     cdef uint64_t key
-    cdef const uint64_t* seen = st.seen
-    cdef long long n = 0
-    cdef int i
     if st.look_seen != NULL:
         key = position_key(st, next_mover(st))
-        seen = st.look_seen
-        n = 1
-    else:
-        key = position_key(st, st.current)
-    for i in range(st.n_seen):
-        if seen[i] == key:
-            n += 1
-    return n
+        return 1 + count_seen(st.look_seen, st.n_seen, key)
+    key = position_key(st, st.current)
+    if st.n_seen > 0 and st.seen[SEEN_FILTER_WORDS + st.n_seen - 1] == key:
+        return st.last_seen_count
+    return count_seen(st.seen, st.n_seen, key)
 
 
 cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
