@@ -128,7 +128,7 @@ def piece_glyph(ir, piece: int) -> str:
 def hand_kinds(ir) -> list[int]:
     """The kinds the pictures list in each hand: those some hand starts with and, in a
     spec where captured pieces change side into the captor's hand (``captor``), every
-    kind a piece is in a hand (its own base): a crazyhouse pocket starts empty."""
+    kind a piece is in a hand (its own base): a hand that fills only by captures starts empty."""
     from .analysis import contains
     from .nodes import MovePiece, Remove
 

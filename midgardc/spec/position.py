@@ -122,7 +122,7 @@ def _board(low: "Lowering", fb: YMap, optional: bool, sep: str) -> BoardField:
 
 
 def _letter_ok(letter: str, pos, reserved: list) -> None:
-    # (a piece's letter may carry marks after it: crazyhouse FEN writes a promoted queen Q~)
+    # (a piece's letter may carry marks after it: a variant FEN writes a promoted piece Q~)
     if not 1 <= len(letter) <= 3 or any(ch.isspace() for ch in letter):
         raise SpecError(f"a letter of a position is one character (a piece's may have up to two marks after it, Q~), got {letter!r}", pos)
     if any(ch in reserved for ch in letter if ch):

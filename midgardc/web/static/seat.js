@@ -300,7 +300,7 @@
     markDarkCells(svg);
   }
 
-  // the green ring of a playable cell hardly shows on a dark or green cell (a Reversi
+  // the green ring of a playable cell hardly shows on a dark or green cell (a baize-green
   // board, a blue frame): such cells are marked so the ring is drawn in a light green
   var RING = [30, 132, 73], RING_LIGHT = [171, 235, 198]; // #1e8449, #abebc6 (seat.css)
 
