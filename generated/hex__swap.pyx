@@ -1507,6 +1507,12 @@ cdef bint flood_bits(State* st, int src, bint pieces_only, const uint64_t* stop,
     owner = piece_owner(st.board[src])
     if pieces_only and owner < 0:
         return False
+    if stop != NULL and (stop[src >> 6] >> (src & 63)) & 1:
+        # src meets stop itself, as a move's own cell or a stone next to an empty point
+        # mostly does: {src} is the part found, with no masks built and the cache of the
+        # last flood left as it is (it holds for any state with the same cells)
+        out[src >> 6] = (<uint64_t>1) << (src & 63)
+        return True
     o0 = owner_word(st, owner, 0)
     o1 = owner_word(st, owner, 1)
     if o0 == st.flood_own[0] and o1 == st.flood_own[1] and (st.flood_found[src >> 6] >> (src & 63)) & 1:

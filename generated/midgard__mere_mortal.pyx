@@ -1297,19 +1297,35 @@ cdef inline const uint64_t* kept_dilation(State* st, int slot) noexcept nogil:
 cdef inline void keep_dilations(State* st, int cell, int old, int piece) noexcept nogil:
     """After piece id `old` on `cell` gave way to `piece`: keep each kept slot's set and
     add the cell's neighbours to its dilation when the cell joined it (dilation
-    distributes over union); a cell that left marks it stale. Whether the cell was and is
+    distributes over union); when a cell left, drop the neighbours of it that have no
+    other neighbour in the set (on a one-way graph: mark the dilation stale, computed
+    afresh when next read; a full dilate costs a table row per 4 cells, and a lookahead
+    that puts a piece on an empty cell made one at every candidate). Whether the cell was and is
     in a set follows from the two pieces alone (a cell's membership depends on its own
     piece), so nothing is read back from the cell sets just written."""
     cdef int w = cell >> 6
     cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
     cdef int v
+    cdef int k, y
+    cdef uint64_t hit
     if (piece != 0) and (old == 0):  # the cell joins slot 0's set
         st.dilated_from[0][w] |= bit
         for v in range(WORDS):
             st.dilated[0][v] |= NBR_SETS[cell][v]
     if (old != 0) and (piece == 0):  # the cell leaves slot 0's set
         st.dilated_from[0][w] &= ~bit
-        st.dilated_stale[0] = True
+        if not st.dilated_stale[0]:
+            # only the cell's neighbours can leave the dilation: each that has no
+            # neighbour left in the set (neighbourhood is symmetric)
+            for k in range(DEGREE[cell]):
+                y = NBRS[cell][k]
+                if y >= N_CELLS:
+                    continue
+                hit = 0
+                for v in range(WORDS):
+                    hit |= NBR_SETS[y][v] & st.dilated_from[0][v]
+                if not hit:
+                    st.dilated[0][y >> 6] &= ~((<uint64_t>1) << (y & 63))
 
 
 # ---------------------------------------------------------------------------- lines, moves and turns
