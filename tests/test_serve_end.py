@@ -150,3 +150,16 @@ def test_a_highlight_style_is_ring_or_alert(tmp_path) -> None:
     bad.write_text(text)
     with pytest.raises(SpecError, match="a highlight's style is ring or alert, not 'glow'"):
         load_game_ir(str(bad))
+
+
+def test_a_won_flag_is_left_to_the_result_and_a_real_score_stays() -> None:
+    """At the end a final key that is only a flag (tic-tac-toe's line: 1 and 0) is not a
+    panel row: the result line and the page's banner say who won; go's half points (a
+    score, not a flag) stay in the picture's panel."""
+    session = _session(TTT, ["a1", "b1", "a2", "b2", "a3"])
+    assert session.state.is_terminal() and ">score: " not in render_svg(session.state, viewer=0)
+    go = str(SPECS / "classics" / "go.yaml")
+    passed = _session(go, ["e5", "pass", "pass"])
+    assert passed.state.is_terminal()
+    assert re.findall(r">score: half points: (\d+)<", render_svg(passed.state, viewer=0)) == ["162", "15"]
+

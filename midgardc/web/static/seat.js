@@ -473,8 +473,9 @@
         (into || t).appendChild(tr);
       }
       if (p.show_hand !== false) Object.keys(pl.hand || {}).forEach(function (k) { if (pl.hand[k]) row(k + " in hand", valueText(pl.hand[k])); });
-      // a key that means something only at the end (a won flag) is not listed before it
-      var finals = p.result ? [] : (obs.final_keys || []);
+      // a key that means something only at the end (a won flag) is not listed: the end
+      // banner gives it beside the ranks
+      var finals = obs.final_keys || [];
       var keyNames = p.score_labels || {};
       Object.keys(pl.score || {}).forEach(function (k) { if (finals.indexOf(k) < 0) row("score: " + (keyNames[k] || k), valueText(pl.score[k])); });
       Object.keys(pl.zones || {}).forEach(function (k) { row(k, itemsText(pl.zones[k])); });
