@@ -163,3 +163,14 @@ def test_a_won_flag_is_left_to_the_result_and_a_real_score_stays() -> None:
     assert passed.state.is_terminal()
     assert re.findall(r">score: half points: (\d+)<", render_svg(passed.state, viewer=0)) == ["162", "15"]
 
+
+def test_a_private_roll_draws_no_empty_dice() -> None:
+    """Liar's dice rolls into each cup's counters (``chance.into``): the picture has no
+    dice area that would say "not rolled yet" after both cups were rolled."""
+    session = _session(str(SPECS / "classics" / "liars-dice.yaml"), [])
+    state = session.state
+    while state.is_chance_node() or state.ply() < 2:
+        state.apply(state.legal_moves()[0].text if not state.is_chance_node() else state.chance_outcomes()[0][0])
+    svg = render_svg(state, viewer=0)
+    assert "not rolled yet" not in svg and 'class="dice"' not in svg
+
