@@ -174,3 +174,13 @@ def test_a_private_roll_draws_no_empty_dice() -> None:
     svg = render_svg(state, viewer=0)
     assert "not rolled yet" not in svg and 'class="dice"' not in svg
 
+
+def test_the_page_names_cards_and_tokens_as_the_rulebook_does() -> None:
+    """The page lists zones and items by their ``render.labels`` (micro-midgard's "Sun
+    Prophecies"), and the spec's name stays only where no label is given."""
+    session = _session(str(SPECS / "micro-midgard.yaml"), [])
+    payload = seat_payload(session, 0)
+    names = payload["names"]
+    assert names["sun_row"] == "Sun Prophecies" and names["sun_fewest_vp"] == "fewest VP"
+    assert set(names) <= set(payload["observation"]["zones"]) | {i for o in payload["observation"]["zones"].values() for z in o.values() for i in (z["items"] or ())} | {z for p in payload["observation"]["players"] for z in p.get("zones", {})}
+    assert all(k != v for k, v in names.items())
