@@ -144,11 +144,11 @@ def test_an_alert_shows_only_what_its_viewer_may_see() -> None:
     assert ("a secret square", "d4") in ALERT.findall(render_svg(state)) and ("a secret square", "d4") not in ALERT.findall(render_svg(state, viewer=0))
 
 
-def test_a_highlight_style_is_ring_or_alert(tmp_path) -> None:
+def test_a_highlight_style_is_ring_alert_or_side(tmp_path) -> None:
     text = open(THREATS).read().replace("style: alert}\n", "style: glow}\n", 1)
     bad = tmp_path / "t.yaml"
     bad.write_text(text)
-    with pytest.raises(SpecError, match="a highlight's style is ring or alert, not 'glow'"):
+    with pytest.raises(SpecError, match="a highlight's style is ring, alert or side, not 'glow'"):
         load_game_ir(str(bad))
 
 
