@@ -3,6 +3,7 @@ the players' tracks, torus marks, graph node places (given or laid out) and thei
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -279,3 +280,13 @@ def test_a_side_highlight_draws_each_players_board_edges_in_their_colour() -> No
     assert len(sides["red"]) == len(sides["blue"]) == 22
     shapes, _, _ = board_shapes(game.ir)
     assert set(outline_edges(shapes)) == {c for c, name in enumerate(game.ir.board.cell_names) if name[0] in "ak" or name[1:] in ("1", "11")}
+
+
+def test_connect_four_rings_the_winning_four() -> None:
+    """render.highlight on line(c, 4): the four that won are ringed, nothing before."""
+    from midgardc.runtime.game import replay
+
+    game = game_from_ir(load_game_ir(str(ROOT / "specs" / "classics" / "connect-four.yaml"), None), "interpreted")
+    ringed = re.compile(r'class="highlight"[^>]*data-at="(\w+)"')
+    assert ringed.findall(render_svg(replay(game, ["a1", "b1", "a2", "b2", "a3", "b3"]))) == []
+    assert sorted(ringed.findall(render_svg(replay(game, ["a1", "b1", "a2", "b2", "a3", "b3", "a4"])))) == ["a1", "a2", "a3", "a4"]
