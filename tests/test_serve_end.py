@@ -182,5 +182,7 @@ def test_the_page_names_cards_and_tokens_as_the_rulebook_does() -> None:
     payload = seat_payload(session, 0)
     names = payload["names"]
     assert names["sun_row"] == "Sun Prophecies" and names["sun_fewest_vp"] == "fewest VP"
-    assert set(names) <= set(payload["observation"]["zones"]) | {i for o in payload["observation"]["zones"].values() for z in o.values() for i in (z["items"] or ())} | {z for p in payload["observation"]["players"] for z in p.get("zones", {})}
+    assert set(names) <= set(session.game.ir.kinds) | set(payload["observation"]["zones"]) | {i for o in payload["observation"]["zones"].values() for z in o.values() for i in (z["items"] or ())} | {z for p in payload["observation"]["players"] for z in p.get("zones", {})}
     assert all(k != v for k, v in names.items())
+    # and the pieces in hand: connect four's disc is written "discs", as in the picture
+    assert seat_payload(_session(str(SPECS / "classics" / "connect-four.yaml"), []), 0)["names"] == {"disc": "discs"}

@@ -192,13 +192,13 @@ def counter_labels(ir) -> dict:
 
 
 def zone_names(ir, obs: dict) -> dict:
-    """The names the pictures use for the zones and items in ``obs`` (an item's text, both
+    """The names the pictures use for the kinds of piece, the zones and items in ``obs`` (an item's text, all
     through ``render.labels``), by their names in the spec, where they differ: the page
     lists cards and tokens by them as the picture does."""
     present = ir.render.present
     if present is None:
         return {}
-    names = set(obs.get("zones", {}))
+    names = set(obs.get("zones", {})) | set(ir.kinds)  # (the pieces in hand too)
     for owners in obs.get("zones", {}).values():
         for zone in owners.values():
             names.update(zone.get("items") or ())

@@ -449,7 +449,7 @@
     return span;
   }
 
-  // a name of the spec (a zone, an item) as the rulebook says it (render.labels)
+  // a name of the spec (a piece, a zone, an item) as the rulebook says it (render.labels)
   function shownName(name) { return (current && current.names && current.names[name]) || name; }
 
   function valueText(v) { return v === null || v === undefined ? "?" : String(v); }
@@ -475,7 +475,7 @@
         tr.appendChild(td);
         (into || t).appendChild(tr);
       }
-      if (p.show_hand !== false) Object.keys(pl.hand || {}).forEach(function (k) { if (pl.hand[k]) row(k + " in hand", valueText(pl.hand[k])); });
+      if (p.show_hand !== false) Object.keys(pl.hand || {}).forEach(function (k) { if (pl.hand[k]) row(shownName(k) + " in hand", valueText(pl.hand[k])); });
       // a key that means something only at the end (a won flag) is not listed: the end
       // banner gives it beside the ranks
       var finals = obs.final_keys || [];
