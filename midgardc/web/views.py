@@ -192,9 +192,9 @@ def counter_labels(ir) -> dict:
 
 
 def zone_names(ir, obs: dict) -> dict:
-    """The names the pictures use for the kinds of piece, the zones and items in ``obs`` (an item's text, all
-    through ``render.labels``), by their names in the spec, where they differ: the page
-    lists cards and tokens by them as the picture does."""
+    """The names the pictures use for the kinds of piece and the zones and items in
+    ``obs`` (an item by its text; all through ``render.labels``), by their names in the
+    spec, where they differ: the page lists pieces, cards and tokens as the picture does."""
     present = ir.render.present
     if present is None:
         return {}
