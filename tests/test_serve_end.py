@@ -161,7 +161,7 @@ def test_a_won_flag_is_left_to_the_result_and_a_real_score_stays() -> None:
     go = str(SPECS / "classics" / "go.yaml")
     passed = _session(go, ["e5", "pass", "pass"])
     assert passed.state.is_terminal()
-    assert re.findall(r">score: half points: (\d+)<", render_svg(passed.state, viewer=0)) == ["162", "15"]
+    assert re.findall(r">score: half points with komi: (\d+)<", render_svg(passed.state, viewer=0)) == ["162", "15"]
 
 
 def test_a_private_roll_draws_no_empty_dice() -> None:
