@@ -1,7 +1,7 @@
 """The end of a game and the check in a real headless browser (as test_serve_browser.py
 drives it, clicks like a person; issue 26, items 2 and 5): the banner with the result, its
 reason, every seat's rank and score and the ranking keys; no final-only key (a won flag)
-in the players' panel before the end; a king in check glowing red on the board. Every
+in the players' panel (the banner gives it at the end); a king in check glowing red on the board. Every
 response a watched seat's page received holds only what that seat may see."""
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def test_tic_tac_toe_to_the_end_banner_by_clicks(browser) -> None:
         assert [(r[0], r[1]) for r in banner["rows"]] == [(s["player"], str(s["rank"])) for s in want["seats"]]
         assert banner["rows"][0][2] == "1st" + (" (shared)" if want["outcome"] == "shared" else "")
         assert banner["scores"] == [[str(s["score"]["line"])] for s in want["seats"]]
-        assert "score: line" in _players_text(browser)  # the result: shown at the end
+        assert "score" not in _players_text(browser)  # the result: in the banner, not a panel row
         _check_private(served, 0)
         assert _severe(browser) == []
     finally:

@@ -144,9 +144,45 @@ def test_an_alert_shows_only_what_its_viewer_may_see() -> None:
     assert ("a secret square", "d4") in ALERT.findall(render_svg(state)) and ("a secret square", "d4") not in ALERT.findall(render_svg(state, viewer=0))
 
 
-def test_a_highlight_style_is_ring_or_alert(tmp_path) -> None:
+def test_a_highlight_style_is_ring_alert_or_side(tmp_path) -> None:
     text = open(THREATS).read().replace("style: alert}\n", "style: glow}\n", 1)
     bad = tmp_path / "t.yaml"
     bad.write_text(text)
-    with pytest.raises(SpecError, match="a highlight's style is ring or alert, not 'glow'"):
+    with pytest.raises(SpecError, match="a highlight's style is ring, alert or side, not 'glow'"):
         load_game_ir(str(bad))
+
+
+def test_a_won_flag_is_left_to_the_result_and_a_real_score_stays() -> None:
+    """At the end a final key that is only a flag (tic-tac-toe's line: 1 and 0) is not a
+    panel row: the result line and the page's banner say who won; go's half points (a
+    score, not a flag) stay in the picture's panel."""
+    session = _session(TTT, ["a1", "b1", "a2", "b2", "a3"])
+    assert session.state.is_terminal() and ">score: " not in render_svg(session.state, viewer=0)
+    go = str(SPECS / "classics" / "go.yaml")
+    passed = _session(go, ["e5", "pass", "pass"])
+    assert passed.state.is_terminal()
+    assert re.findall(r">score: half points with komi: (\d+)<", render_svg(passed.state, viewer=0)) == ["162", "15"]
+
+
+def test_a_private_roll_draws_no_empty_dice() -> None:
+    """Liar's dice rolls into each cup's counters (``chance.into``): the picture has no
+    dice area that would say "not rolled yet" after both cups were rolled."""
+    session = _session(str(SPECS / "classics" / "liars-dice.yaml"), [])
+    state = session.state
+    while state.is_chance_node() or state.ply() < 2:
+        state.apply(state.legal_moves()[0].text if not state.is_chance_node() else state.chance_outcomes()[0][0])
+    svg = render_svg(state, viewer=0)
+    assert "not rolled yet" not in svg and 'class="dice"' not in svg
+
+
+def test_the_page_names_cards_and_tokens_as_the_rulebook_does() -> None:
+    """The page lists zones and items by their ``render.labels`` (micro-midgard's "Sun
+    Prophecies"), and the spec's name stays only where no label is given."""
+    session = _session(str(SPECS / "micro-midgard.yaml"), [])
+    payload = seat_payload(session, 0)
+    names = payload["names"]
+    assert names["sun_row"] == "Sun Prophecies" and names["sun_fewest_vp"] == "fewest VP"
+    assert set(names) <= set(session.game.ir.kinds) | set(payload["observation"]["zones"]) | {i for o in payload["observation"]["zones"].values() for z in o.values() for i in (z["items"] or ())} | {z for p in payload["observation"]["players"] for z in p.get("zones", {})}
+    assert all(k != v for k, v in names.items())
+    # and the pieces in hand: connect four's disc is written "discs", as in the picture
+    assert seat_payload(_session(str(SPECS / "classics" / "connect-four.yaml"), []), 0)["names"] == {"disc": "discs"}

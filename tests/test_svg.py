@@ -3,6 +3,7 @@ the players' tracks, torus marks, graph node places (given or laid out) and thei
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -260,3 +261,32 @@ def test_a_cell_name_on_a_piece_reads_on_its_colour() -> None:
     root = ET.fromstring(render_svg(replay(game, ["2.2"])))
     names = {t.text: t.get("style") for t in root.iter(NS + "text") if t.get("class") == "label"}
     assert names["2.2"] == "fill:#fff;stroke:none" and names["2.1"] is None
+
+
+def test_a_side_highlight_draws_each_players_board_edges_in_their_colour() -> None:
+    """``style: side`` (Hex: red joins top and bottom, blue left and right): the marked
+    cells' edges on the board's outline, thick, in the player's colour; no inner edge."""
+    from midgardc.render.svg.board import board_shapes, outline_edges
+    from midgardc.render.svg.common import player_fills
+
+    game = game_from_ir(load_game_ir(str(ROOT / "specs" / "classics" / "hex.yaml"), None), "interpreted")
+    root = ET.fromstring(render_svg(game.new_state(0)))
+    fills = dict(zip(player_fills(game.ir), game.ir.players))
+    sides: dict[str, set[str]] = {}
+    for line in root.iter("{http://www.w3.org/2000/svg}line"):
+        if line.get("class") == "side":
+            sides.setdefault(fills[line.get("stroke")], set()).add(line.get("data-at"))
+    assert {c[1:] for c in sides["red"]} == {"1", "11"} and {c[0] for c in sides["blue"]} == {"a", "k"}
+    assert len(sides["red"]) == len(sides["blue"]) == 22
+    shapes, _, _ = board_shapes(game.ir)
+    assert set(outline_edges(shapes)) == {c for c, name in enumerate(game.ir.board.cell_names) if name[0] in "ak" or name[1:] in ("1", "11")}
+
+
+def test_connect_four_rings_the_winning_four() -> None:
+    """render.highlight on line(c, 4): the four that won are ringed, nothing before."""
+    from midgardc.runtime.game import replay
+
+    game = game_from_ir(load_game_ir(str(ROOT / "specs" / "classics" / "connect-four.yaml"), None), "interpreted")
+    ringed = re.compile(r'class="highlight"[^>]*data-at="(\w+)"')
+    assert ringed.findall(render_svg(replay(game, ["a1", "b1", "a2", "b2", "a3", "b3"]))) == []
+    assert sorted(ringed.findall(render_svg(replay(game, ["a1", "b1", "a2", "b2", "a3", "b3", "a4"])))) == ["a1", "a2", "a3", "a4"]

@@ -22,7 +22,8 @@ FIGURES = ("cross-crown", "crown", "tower", "mitre", "horse", "pawn", "ringed-di
 BOARD_STYLES = ("cells", "checkered", "lines")
 # how a highlighted cell is marked: a ring (in the player's colour with ``of: player``), or
 # an alert, a red glow under the piece for a threat the rules name (a piece the rules say is attacked)
-HIGHLIGHT_STYLES = ("ring", "alert")
+# a side, the cell's edges on the board's outline drawn thick (each player's sides to join)
+HIGHLIGHT_STYLES = ("ring", "alert", "side")
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,8 @@ class TrackIR:
 @dataclass(frozen=True)
 class HighlightIR:
     """Cells marked by a condition in c (and, ``per_player``, in p: marked in p's colour),
-    as a ring or, ``style`` "alert", a red glow (HIGHLIGHT_STYLES)."""
+    as a ring, ``style`` "alert" a red glow, or "side" its edges on the board's outline
+    drawn thick (HIGHLIGHT_STYLES)."""
 
     label: str
     when: Expr

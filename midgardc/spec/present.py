@@ -17,6 +17,7 @@
         - {label: destroyed, when: "ruined(c)"}
         - {label: marker, when: "marker(p) == num(c)", of: player}
         - {label: check, when: "king_at(c) and attacked(c)", style: alert}   # a red glow
+        - {label: your side, when: "edge(c, p)", of: player, style: side}   # the outline, thick
       hand: false                          # the pieces in hand are not listed (places show them)
       neutral: [pawn]                      # pieces that belong to nobody: drawn in no player's colour
       board: {style: checkered, ground: "#f0d9b5", dark: "#b58863"}   # or cells / lines
@@ -295,7 +296,7 @@ def _highlights(lw: "Lowering", node: Any) -> tuple[HighlightIR, ...]:
         label = lw.scalar(body["label"], str, "a highlight's label") if "label" in body else ""
         style = lw.scalar(body["style"], str, "a highlight's style") if "style" in body else "ring"
         if style not in HIGHLIGHT_STYLES:
-            raise SpecError(f"a highlight's style is {' or '.join(HIGHLIGHT_STYLES)}, not '{style}'", body["style"].pos, did_you_mean(style, list(HIGHLIGHT_STYLES)))
+            raise SpecError(f"a highlight's style is {', '.join(HIGHLIGHT_STYLES[:-1])} or {HIGHLIGHT_STYLES[-1]}, not '{style}'", body["style"].pos, did_you_mean(style, list(HIGHLIGHT_STYLES)))
         out.append(HighlightIR(label, when, per_player, style))
     return tuple(out)
 

@@ -137,6 +137,7 @@ def seat_payload(session: "Session", seat: int) -> dict:
         "observation": obs,
         "counter_labels": counter_labels(ir),
         "score_labels": {k.name: key_label(ir, k.name) for k in ir.ranking},  # the rulebook's names of the keys
+        "names": zone_names(ir, obs),
         # render.hand: false (the pieces in hand are the box's spares, or places show them)
         "show_hand": not (ir.render.present is not None and ir.render.present.hide_hand),
         "legal": legal,
@@ -188,6 +189,26 @@ def counter_labels(ir) -> dict:
     if present is None:
         return {name: name for name in ir.counters}
     return {name: present.label(name) for i, name in enumerate(ir.counters) if i not in present.internal}
+
+
+def zone_names(ir, obs: dict) -> dict:
+    """The names the pictures use for the kinds of piece and the zones and items in
+    ``obs`` (an item by its text; all through ``render.labels``), by their names in the
+    spec, where they differ: the page lists pieces, cards and tokens as the picture does."""
+    present = ir.render.present
+    if present is None:
+        return {}
+    names = set(obs.get("zones", {})) | set(ir.kinds)  # (the pieces in hand too)
+    for owners in obs.get("zones", {}).values():
+        for zone in owners.values():
+            names.update(zone.get("items") or ())
+    for player in obs.get("players", []):
+        for z, zone in (player.get("zones") or {}).items():
+            names.add(z)
+            names.update(zone.get("items") or ())
+    texts = dict(zip(ir.item_names, ir.item_texts))  # an item is written by its text (a card's face)
+    shown = {n: present.label(texts.get(n, n)) for n in sorted(names) if isinstance(n, str)}
+    return {n: v for n, v in shown.items() if v != n}
 
 
 def result_payload(session: "Session") -> Optional[dict]:

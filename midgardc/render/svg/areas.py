@@ -5,6 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from ...ir.dice import into_of
 from ...ir.present import PlaceIR, TrackIR, has_kind_glyphs, piece_glyph
 from .board import kind_letters
 from .figures import PIPS
@@ -128,7 +129,7 @@ def draw_dice(svg: ET.Element, view: Seen, x0: float, y: float) -> float:
     ir = view.ir
     state = view.state
     roll = state.roll() if ir.chance is not None else []
-    if ir.chance is None:
+    if ir.chance is None or into_of(ir.chance) is not None:  # a private roll lands in counters: the panel shows it
         return y
     g = sub(svg, "g", {"class": "dice", "data-place": ir.chance.name})
     due = state.is_chance_node()

@@ -434,6 +434,28 @@ ALERT_FILL = "#e8000b"  # an alert's glow: a red that stands out on light and da
 ALERT_GLOW = ((1.0, 0.25), (0.8, 0.3), (0.6, 0.35), (0.4, 0.4))
 
 
+def outline_edges(shapes: list[Shape]) -> dict[int, list[tuple[tuple[float, float], tuple[float, float]]]]:
+    """Per cell, the edges of its polygon that no other cell shares: the board's outline
+    (a circle, a graph's node, has none)."""
+    def key(a: tuple[float, float], b: tuple[float, float]) -> tuple:
+        return tuple(sorted(((round(a[0], 1), round(a[1], 1)), (round(b[0], 1), round(b[1], 1)))))
+
+    seen: dict[tuple, int] = {}
+    for shape in shapes:
+        pts = shape.points if not shape.circle else ()
+        for i in range(len(pts)):
+            k = key(pts[i], pts[(i + 1) % len(pts)])
+            seen[k] = seen.get(k, 0) + 1
+    out: dict[int, list] = {}
+    for c, shape in enumerate(shapes):
+        pts = shape.points if not shape.circle else ()
+        for i in range(len(pts)):
+            a, b = pts[i], pts[(i + 1) % len(pts)]
+            if seen[key(a, b)] == 1:
+                out.setdefault(c, []).append((a, b))
+    return out
+
+
 def _draw_highlights(svg: ET.Element, view: Seen, shapes: list[Shape], alerts: "ET.Element | None" = None) -> None:
     """``render.highlight``: the cells whose condition holds, ringed (in the player's colour
     for ``of: player``) or, style alert, glowing red under their piece (into ``alerts``,
@@ -468,6 +490,11 @@ def _draw_highlights(svg: ET.Element, view: Seen, shapes: list[Shape], alerts: "
                     sub(glow, "title", text=f"{h.label}{who}: {name}")
                     continue
                 colour = fills[p] if h.per_player else "#7b241c"
+                if h.style == "side":
+                    for (x1, y1), (x2, y2) in outline_edges(shapes).get(c, ()):
+                        el = sub(g, "line", {"class": "side", "stroke": colour, "x1": fmt(x1), "y1": fmt(y1), "x2": fmt(x2), "y2": fmt(y2), "data-highlight": h.label, "data-at": name})
+                        sub(el, "title", text=f"{h.label}{who}: {name}")
+                    continue
                 r = (NODE_RADIUS + 5 if shape.circle else SCALE * 0.42) + (3 * p if p > 0 else 0)
                 el = sub(g, "circle", {"class": "highlight", "stroke": colour, "cx": fmt(cx), "cy": fmt(cy), "r": fmt(r), "data-highlight": h.label, "data-at": name})
                 sub(el, "title", text=f"{h.label}{who}: {name}")

@@ -77,6 +77,7 @@ def style_sheet(ir: GameIR) -> str:
         ".region-label{font-size:11px;font-weight:bold;fill:#1f3a68;pointer-events:none;paint-order:stroke;stroke:#fff;stroke-width:3px}",
         ".starred{fill:#f1c40f;stroke:#7d6608;stroke-width:1;pointer-events:none}",
         ".highlight{fill:none;stroke-width:3;pointer-events:none}",
+        ".side{fill:none;stroke-width:6;stroke-linecap:round;pointer-events:none}",
         ".alert{pointer-events:none}",
         ".mark-label{font-size:9px;fill:#7b241c;pointer-events:none}",
         ".area{fill:#f8f9f9;stroke:#7f8c8d;stroke-width:1.2}",

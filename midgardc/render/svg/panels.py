@@ -4,7 +4,7 @@ and the status line (whose turn, or the result)."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from ...ir.nodes import GameIR
 from ...ir.present import hand_kinds, has_kind_glyphs, piece_glyph
@@ -38,22 +38,30 @@ def _shown(ir: GameIR, value: object) -> object:
     return present_of(ir).label(value) if isinstance(value, str) else value
 
 
-def _shown_keys(ir: GameIR, over: bool) -> list[int]:
+def _is_flag(keys: Sequence[Sequence[int]], j: int) -> bool:
+    """Whether ranking key ``j`` is a flag on every seat (0 or 1: won, connected): once the
+    game is over the result line says what it says."""
+    return all(row[j] in (0, 1) for row in keys)
+
+
+def _shown_keys(ir: GameIR, over: bool, keys: Optional[Sequence[Sequence[int]]] = None) -> list[int]:
     """The ranking keys the panel lists: a key that means something only once the game is
-    over (``final: true``, a won flag) is left out while it goes on."""
-    return [j for j, k in enumerate(ir.ranking) if over or not k.final]
+    over (``final: true``) is left out while it goes on, and after it too when ``keys``
+    (every seat's values) show it is only a flag (a won flag: the result line tells it)."""
+    return [j for j, k in enumerate(ir.ranking) if not k.final or (over and not (keys is not None and _is_flag(keys, j)))]
 
 
-def track_labels(ir: GameIR, over: bool = True) -> list[tuple[int, str]]:
+def track_labels(ir: GameIR, over: bool = True, keys: Optional[Sequence[Sequence[int]]] = None) -> list[tuple[int, str]]:
     """(seat, label) of every number in the players' panel, in panel order (``data-track``
     indices): pieces in hand, the counters not drawn elsewhere nor internal, the scores
-    (while the game goes on, ``over`` False, without its final keys)."""
+    (while the game goes on, ``over`` False, without its final keys; at the end without
+    the final keys that ``keys``, the seats' values, show to be flags)."""
     pr = present_of(ir)
     out: list[tuple[int, str]] = []
     for p in range(ir.n_players):
         out += [(p, f"{pr.label(ir.kinds[k])} in hand") for k in _shown_kinds(ir)]
         out += [(p, pr.label(ir.counters[i])) for i in _panel_counters(ir)]
-        out += [(p, f"score: {pr.label(ir.ranking[j].name)}") for j in _shown_keys(ir, over)]
+        out += [(p, f"score: {pr.label(ir.ranking[j].name)}") for j in _shown_keys(ir, over, keys)]
     return out
 
 
@@ -68,7 +76,7 @@ def track_values(view: Seen) -> list[object]:
         out += [int(core.hands[p][i]) for i in _shown_kinds(ir)]
         # a counter holding a cell, player, kind or enum value is written as its name (no bar)
         out += [_shown(ir, counter_text(ir, i, int(core.counters[p][i]))) if view.counter(i, p) else "?" for i in _panel_counters(ir)]
-        out += [int(keys[p][j]) if over or view.all or SEES[key_visibility(ir, j)](view.viewer, p) else "?" for j in _shown_keys(ir, over)]
+        out += [int(keys[p][j]) if over or view.all or SEES[key_visibility(ir, j)](view.viewer, p) else "?" for j in _shown_keys(ir, over, keys)]
     return out
 
 
@@ -91,7 +99,7 @@ def status_text(state: "State") -> str:
 def draw_players(svg: ET.Element, view: Seen, x0: float, y: float) -> float:
     ir = view.ir
     pr = present_of(ir)
-    labels = track_labels(ir, view.state.is_terminal())
+    labels = track_labels(ir, view.state.is_terminal(), view.state.core.keys())
     values = track_values(view)
     fills = player_fills(ir)
     g = sub(svg, "g", {"class": "tracks"})

@@ -444,10 +444,13 @@
     } else if (zone.items === null) {
       span.appendChild(el("span", { "class": "item back", title: "hidden" }, zone.size + " hidden"));
     } else {
-      zone.items.forEach(function (it) { span.appendChild(el("span", { "class": "item" }, it)); });
+      zone.items.forEach(function (it) { span.appendChild(el("span", { "class": "item", title: it }, shownName(it))); });
     }
     return span;
   }
+
+  // a name of the spec (a piece, a zone, an item) as the rulebook says it (render.labels)
+  function shownName(name) { return (current && current.names && current.names[name]) || name; }
 
   function valueText(v) { return v === null || v === undefined ? "?" : String(v); }
 
@@ -472,12 +475,13 @@
         tr.appendChild(td);
         (into || t).appendChild(tr);
       }
-      if (p.show_hand !== false) Object.keys(pl.hand || {}).forEach(function (k) { if (pl.hand[k]) row(k + " in hand", valueText(pl.hand[k])); });
-      // a key that means something only at the end (a won flag) is not listed before it
-      var finals = p.result ? [] : (obs.final_keys || []);
+      if (p.show_hand !== false) Object.keys(pl.hand || {}).forEach(function (k) { if (pl.hand[k]) row(shownName(k) + " in hand", valueText(pl.hand[k])); });
+      // a key that means something only at the end (a won flag) is not listed: the end
+      // banner gives it beside the ranks
+      var finals = obs.final_keys || [];
       var keyNames = p.score_labels || {};
       Object.keys(pl.score || {}).forEach(function (k) { if (finals.indexOf(k) < 0) row("score: " + (keyNames[k] || k), valueText(pl.score[k])); });
-      Object.keys(pl.zones || {}).forEach(function (k) { row(k, itemsText(pl.zones[k])); });
+      Object.keys(pl.zones || {}).forEach(function (k) { row(shownName(k), itemsText(pl.zones[k])); });
       box.appendChild(t);
       var shown = p.counter_labels || {}; // internal counters are never listed
       var names = Object.keys(pl.counters || {}).filter(function (k) { return k in shown; });
@@ -503,7 +507,7 @@
     names.forEach(function (z) {
       Object.keys(zones[z]).forEach(function (owner) {
         var d = el("div", { "class": "zone", "data-zone": z, "data-owner": owner });
-        d.appendChild(el("strong", {}, z + (owner === "game" ? "" : " of " + owner) + ": "));
+        d.appendChild(el("strong", {}, shownName(z) + (owner === "game" ? "" : " of " + owner) + ": "));
         d.appendChild(itemsText(zones[z][owner]));
         box.appendChild(d);
       });
