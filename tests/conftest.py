@@ -26,6 +26,21 @@ def get_game(spec: str, variant=None, engine: str = "interpreted"):
     return _games[key]
 
 
+def assert_spec_error(tmp_path, text: str, message: str, line: int, col: int,
+                      name: str = "broken.yaml") -> None:
+    """A broken spec is refused with one error that says ``message`` at ``name:line:col``
+    (the error tests of every construct check the position the same way)."""
+    from midgardc.errors import SpecError
+    from midgardc.spec.lower import load_game_ir
+
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        load_game_ir(str(path), None)
+    got = str(info.value)
+    assert message in got and f"{name}:{line}:{col}:" in got.splitlines()[0], got
+
+
 @pytest.fixture(params=ENGINES)
 def engine(request) -> str:
     return request.param

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import assert_spec_error
 from midgardc.engines import load
 from midgardc.errors import SpecError
 from midgardc.runtime.game import perft
@@ -126,12 +127,7 @@ BROKEN = [
 @pytest.mark.parametrize("old,new,message,line,col", BROKEN, ids=[b[2][:40] for b in BROKEN])
 def test_mistakes_are_positioned_errors(tmp_path, old, new, message, line, col):
     assert old in SPEC
-    path = tmp_path / "broken.yaml"
-    path.write_text(SPEC.replace(old, new, 1), encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        load_game_ir(str(path), None)
-    text = str(info.value)
-    assert message in text and f"broken.yaml:{line}:{col}:" in text, text
+    assert_spec_error(tmp_path, SPEC.replace(old, new, 1), message, line, col)
 
 
 def test_a_graph_board_has_no_direction_sets(tmp_path):

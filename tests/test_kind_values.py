@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import assert_spec_error
 from midgardc.engines import load
-from midgardc.errors import SpecError
 from midgardc.runtime.game import perft
-from midgardc.spec.lower import load_game_ir
 
 # Each player in turn drops a lion or a hare from the hand on an empty cell, or turns its
 # own piece on a cell into the other kind (an attribute of type kind says which; the new
@@ -79,8 +78,4 @@ BROKEN = [
 @pytest.mark.parametrize("old,new,message,line,col", BROKEN, ids=[b[2][:30] for b in BROKEN])
 def test_mistakes_are_positioned_errors(tmp_path, old, new, message, line, col):
     assert old in SPEC
-    path = tmp_path / "broken.yaml"
-    path.write_text(SPEC.replace(old, new, 1), encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        load_game_ir(str(path), None)
-    assert message in str(info.value) and f"broken.yaml:{line}:{col}:" in str(info.value), str(info.value)
+    assert_spec_error(tmp_path, SPEC.replace(old, new, 1), message, line, col)

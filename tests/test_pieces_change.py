@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import assert_spec_error
 from midgardc.engines import load
 from midgardc.errors import SpecError
 from midgardc.ir.position import PositionTextError
@@ -164,11 +165,7 @@ BROKEN = [
 @pytest.mark.parametrize("old,new,message,line,col", BROKEN, ids=[b[2][:30] for b in BROKEN])
 def test_mistakes_are_positioned_errors(tmp_path, old, new, message, line, col):
     assert old in SPEC
-    path = tmp_path / "broken.yaml"
-    path.write_text(SPEC.replace(old, new, 1), encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        load_game_ir(str(path), None)
-    assert message in str(info.value) and f"broken.yaml:{line}:{col}:" in str(info.value), str(info.value)
+    assert_spec_error(tmp_path, SPEC.replace(old, new, 1), message, line, col)
 
 
 def test_a_base_with_a_base_of_its_own_is_refused(tmp_path):

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENGINES, get_game
-from midgardc.errors import SpecError
+from conftest import ENGINES, assert_spec_error, get_game
 from midgardc.runtime.game import replay
 from midgardc.spec.lower import load_game_ir
 from test_differential import check_games
@@ -91,10 +90,4 @@ ranking: {score: "count(x in cells: owner(x) == p)"}
     ],
 )
 def test_table_errors(tmp_path, tables, where, message, line, col) -> None:
-    path = tmp_path / "t.yaml"
-    path.write_text(BASE.replace("TABLES", tables).replace("WHERE", where))
-    with pytest.raises(SpecError) as info:
-        load_game_ir(str(path))
-    text = str(info.value)
-    assert message in text, text
-    assert f":{line}:{col}:" in text.splitlines()[0], text
+    assert_spec_error(tmp_path, BASE.replace("TABLES", tables).replace("WHERE", where), message, line, col)
