@@ -290,3 +290,14 @@ def test_connect_four_rings_the_winning_four() -> None:
     ringed = re.compile(r'class="highlight"[^>]*data-at="(\w+)"')
     assert ringed.findall(render_svg(replay(game, ["a1", "b1", "a2", "b2", "a3", "b3"]))) == []
     assert sorted(ringed.findall(render_svg(replay(game, ["a1", "b1", "a2", "b2", "a3", "b3", "a4"])))) == ["a1", "a2", "a3", "a4"]
+
+
+def test_a_long_legend_wraps_inside_the_panel() -> None:
+    """A spec with many kinds (promoted pieces beside the plain ones) lists them all, in
+    lines of at most 60 characters, so none runs off the picture's right edge."""
+    root = ET.fromstring(render_svg(_state_after(str(ROOT / "specs/classics/crazyhouse.yaml"), None, 0)))
+    legend = root.find(".//{http://www.w3.org/2000/svg}g[@class='legend']")
+    lines = ["".join(t.itertext()) for t in legend.iter("{http://www.w3.org/2000/svg}text")]
+    assert lines and max(len(line) for line in lines) <= 60, lines
+    whole = " ".join(line.strip() for line in lines)
+    assert "white: K king" in whole and "promoted queen" in whole.replace("_", " "), whole

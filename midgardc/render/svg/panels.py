@@ -3,6 +3,7 @@ and the status line (whose turn, or the result)."""
 
 from __future__ import annotations
 
+import textwrap
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Optional, Sequence
 
@@ -11,7 +12,7 @@ from ...ir.present import hand_kinds, has_kind_glyphs, piece_glyph
 from ...ir.values import counter_text
 from ...runtime.observe import GAME, SEES, key_visibility
 from .board import kind_letters
-from .common import EMPTY_FILL, LINE, NEUTRAL_FILL, STATE_FILLS, fmt, player_fills, sub, text, text_fill
+from .common import EMPTY_FILL, LINE, NEUTRAL_FILL, PANEL_WIDTH, STATE_FILLS, fmt, player_fills, sub, text, text_fill
 from .seen import Seen, drawn_counters, present_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -156,11 +157,17 @@ def draw_legend(svg: ET.Element, ir: GameIR, x0: float, y: float) -> float:
         text(g, x0 + 18, y + 10, f"{pr.label(ir.kinds[k])}: nobody's", "track")
         y += LINE
     letters = kind_letters(ir)
+    rows = []
     if has_kind_glyphs(ir):  # each player's glyph per kind
-        for p, name in enumerate(ir.players):
-            text(g, x0, y + 10, f"{pr.label(name)}: " + ", ".join(f"{piece_glyph(ir, 1 + p * ir.n_kinds + k)} {pr.label(kind)}" for k, kind in enumerate(ir.kinds)), "track")
-            y += LINE
+        rows = [f"{pr.label(name)}: " + ", ".join(f"{piece_glyph(ir, 1 + p * ir.n_kinds + k)} {pr.label(kind)}" for k, kind in enumerate(ir.kinds))
+                for p, name in enumerate(ir.players)]
     elif len(letters) > 1 and letters[0]:
-        text(g, x0, y + 10, "pieces: " + ", ".join(f"{m} {pr.label(k)}" for m, k in zip(letters, ir.kinds)), "track")
-        y += LINE
+        rows = ["pieces: " + ", ".join(f"{m} {pr.label(k)}" for m, k in zip(letters, ir.kinds))]
+    for row in rows:  # wrapped to the panel's width: a long list of kinds stays on the picture
+        for part in textwrap.wrap(row, int((PANEL_WIDTH - 16) / LEGEND_CHAR), subsequent_indent="  "):
+            text(g, x0, y + 10, part, "track")
+            y += LINE
     return y
+
+
+LEGEND_CHAR = 5.4  # px: a character of the legend's 11 px text, about (60 to a line): where a legend line wraps
