@@ -87,6 +87,11 @@ def check_moves(state: State) -> None:
         if not game.compound:  # (a compound move's text needs its position: State.move_text)
             assert game.move_text(m.id) == m.text
             assert game.move_id(m.text) == m.id
+    # State.resolve checks legality against the whole list, so asking it of every move of a
+    # roll with hundreds of outcomes is quadratic: every move where there are few, else a
+    # spread of 32 (the first and the last among them)
+    step = max(1, len(legal) // 32)
+    for m in legal[::step] + legal[-1:]:
         assert state.resolve(m.text) == m.id
     if state.is_terminal():
         assert legal == []  # who is to move at the end: test_a_finished_game_offers_no_roll
