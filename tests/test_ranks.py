@@ -177,7 +177,11 @@ def test_match_tournament_record_and_report_show_shared_first_places(tmp_path) -
 def test_the_svg_picture_says_a_shared_first_place_as_the_table_does() -> None:
     from midgardc.render.svg import render_svg
 
+    import xml.etree.ElementTree as ET
+
     state = _played("compiled", 3, SHARED_3P[0])
     svg = render_svg(state)
-    assert "red and yellow share first place" in svg
+    status = next(t for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "status")
+    said = " ".join(part.strip() for part in status.itertext())  # (wrapped in lines under the board)
+    assert "red and yellow share first place" in said, said
     assert " wins" not in svg and "draw" not in svg
