@@ -23,6 +23,9 @@ def _snippets():
 
 @pytest.mark.parametrize("code", list(_snippets()))
 def test_snippet_runs(code, monkeypatch, capsys):
+    if "algorithms.alpha_zero" in code:  # OpenSpiel's own AlphaZero: the opt-in extra .[alphazero]
+        for module in ("jax", "flax", "optax", "chex"):
+            pytest.importorskip(module, reason="OpenSpiel's AlphaZero needs the extra: pip install -e '.[alphazero]'")
     monkeypatch.chdir(ROOT)
     exec(compile(code, "<snippet>", "exec"), {"__name__": "__snippet__"})
     out = capsys.readouterr().out.strip()
