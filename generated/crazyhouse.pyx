@@ -36,14 +36,14 @@ cdef enum:
     N_DIRS = 8            # board directions
     MAX_DEGREE = 8        # neighbour table width
     N_MOVES = 45696       # move ids are 0 .. N_MOVES-1
-    MAX_PLIES = 10000     # the game stops (ply_limited) after this many moves
+    MAX_PLIES = 25000     # the game stops (ply_limited) after this many moves
     N_RANK = 1            # ranking keys per player
     N_PIECES = 21         # piece ids 0 (empty) .. N_PLAYERS * N_KINDS
     WORDS = 1             # 64-bit words in a set of cells (bit c of word c // 64)
     N_NIBBLES = 16        # 4-cell groups in the dilation table
     NO_MOVES_END = 1      # 1: a player without a move ends the game; 0: passes
     OFFBOARD = -1          # the piece id stored in the off-board cell
-    HISTORY_CAP = 10001   # positions a state's history holds (the start and one per move)
+    HISTORY_CAP = 25001   # positions a state's history holds (the start and one per move)
     SEEN_FILTER_WORDS = 128 # words of the filter in front of the history's hashes (a power of 2)
     PLAYOUT_CHUNK = 1024   # playouts between checks for Ctrl-C
 

@@ -137,6 +137,7 @@ LONGEST_SEEN = {
     "leduc-poker.yaml": 8,  # two rounds of call, raise, raise, call
     "classics/breakthrough.yaml": 110,
     "classics/chess.yaml": 807,  # random, 2,000 games
+    "classics/crazyhouse.yaml": 2470,  # random, 2,000 games (no fifty-move rule)
     "classics/connect-four.yaml": 42,  # a full board (default limit 1000)
     "classics/draughts.yaml": 295,  # mcts:100; random and greedy 277 (2026-11-27, after the WCDF 40-move rule)
     "classics/go.yaml": 501,  # greedy (110 games); random 469 in 2,000

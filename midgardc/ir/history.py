@@ -40,7 +40,7 @@ MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 #: The longest game (``game.max_plies``) a spec with a history may have: every state
 #: carries its history (a hash per position reached), so the compiled state grows with it.
-MAX_HISTORY_PLIES = 10_000
+MAX_HISTORY_PLIES = 25_000
 
 
 @dataclass(frozen=True)
