@@ -3,6 +3,7 @@
     render:
       internal: [doing, left]              # counters never shown to people
       labels: {gems: gems in the vault}    # the rulebook's names for counters, zones, pieces...
+      card_text: {raid: "Move up to 2 ships to one harbour."}   # an item's face, under its name
                                            # ... actions (dig: dig a tunnel) and their parameters
                                            # (dig.d: depth, or d: depth for every action's d)
       regions:                             # cells outlined and labelled
@@ -37,7 +38,7 @@ from ..errors import SpecError, did_you_mean
 from ..ir.nodes import CELL, PLAYER
 from ..ir import colours
 from ..ir.present import BOARD_STYLES, FIGURES, HIGHLIGHT_STYLES, HighlightIR, PlaceIR, PresentIR, RegionIR, TrackIR
-from .schema import MAX_TRACK
+from .schema import MAX_CARD_TEXT, MAX_TRACK
 from .yamlpos import YList, YMap, YScalar
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,7 +66,8 @@ def lower_present(lw: "Lowering", body: YMap, areas: tuple) -> PresentIR:
     move_plies = lw.scalar(body["move_plies"], int, "render.move_plies", 1, 64) if "move_plies" in body else 1
     look = _board_look(lw, body["board"]) if "board" in body else {}
     figures, seat_figures = _figures(lw, body["figures"]) if "figures" in body else ((), ())
-    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral), figures=figures, seat_figures=seat_figures, move_plies=move_plies, **look)
+    card_texts = _card_texts(lw, body["card_text"]) if "card_text" in body else ()
+    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral), figures=figures, seat_figures=seat_figures, move_plies=move_plies, card_texts=card_texts, **look)
 
 
 def _colour(lw: "Lowering", node: Any, what: str) -> str:
@@ -174,6 +176,23 @@ def _labels(lw: "Lowering", node: Any, counters: dict) -> tuple[tuple[str, str],
         if key not in known and key not in lw.unseated:
             raise SpecError(f"render.labels: '{key}' names nothing of this spec", node.key_pos[key], did_you_mean(key, known))
         out.append((key, lw.scalar(value, str, "a label")))
+    return tuple(out)
+
+
+def _card_texts(lw: "Lowering", node: Any) -> tuple[tuple[str, str], ...]:
+    """``render.card_text``: an item (by its name in ``items:``) to the short text on its
+    face; the card is drawn with its name (``labels``) and this text under it."""
+    items = list(lw.zones_ir.names if lw.zones_ir is not None else getattr(lw.deck_ir, "names", ()) if lw.deck_ir is not None else ())
+    if not isinstance(node, YMap):
+        raise SpecError("render.card_text maps items to the short text on their face", node.pos)
+    out = []
+    for key, value in node.items.items():
+        if key not in items:
+            raise SpecError(f"render.card_text: '{key}' is not an item of this spec", node.key_pos[key], did_you_mean(key, items))
+        words = lw.scalar(value, str, "a card's text").strip()
+        if not words or len(words) > MAX_CARD_TEXT:
+            raise SpecError(f"render.card_text: the text of '{key}' is 1 to {MAX_CARD_TEXT} characters (it has {len(words)})", getattr(value, "pos", node.key_pos[key]))
+        out.append((key, " ".join(words.split())))
     return tuple(out)
 
 

@@ -51,7 +51,9 @@ def move_choice(game: "Game", move: int, labels: dict[str, str]) -> dict:
     """What a move chooses besides its cells, as the spec names it: its action (``render.labels``
     may name it) and each other parameter as [label, value] (a label given for
     ``action.param``, else for ``param``, else the parameter's own name), in the order the
-    move writes them. The page groups moves that share their cells by these."""
+    move writes them; an item is [label, value, its name] (a card's name, where the spec
+    gives one: the page's button says the name and sends the move as written). The page
+    groups moves that share their cells by these."""
     action, values = game.decode_move(move)
     if action is None:
         return {"action": "roll", "params": []}
@@ -60,8 +62,17 @@ def move_choice(game: "Game", move: int, labels: dict[str, str]) -> dict:
         if isinstance(part, int) and action.params[part].type != "cell":
             p = action.params[part]
             label = labels.get(f"{action.name}.{p.name}") or labels.get(p.name) or p.name
-            params.append([label, game.param_text(p, values[part])])
+            value = game.param_text(p, values[part])
+            shown = _item_name(game.ir, values[part]) if p.type == "item" else value
+            params.append([label, value] + ([shown] if shown != value else []))
     return {"action": labels.get(action.name) or action.name.replace("_", " "), "params": params}
+
+
+def _item_name(ir, item: int) -> str:
+    """An item as the pictures name it (``render.labels`` by its name or text)."""
+    present = ir.render.present
+    text = ir.item_texts[item]
+    return present.item_label(ir.item_names[item], text) if present is not None else text
 
 
 def _piece_owners(ir, looks: list[int]) -> list[int]:
@@ -206,8 +217,8 @@ def zone_names(ir, obs: dict) -> dict:
         for z, zone in (player.get("zones") or {}).items():
             names.add(z)
             names.update(zone.get("items") or ())
-    texts = dict(zip(ir.item_names, ir.item_texts))  # an item is written by its text (a card's face)
-    shown = {n: present.label(texts.get(n, n)) for n in sorted(names) if isinstance(n, str)}
+    named = dict(zip(ir.item_texts, ir.item_names))  # an item is written by its text (a card's face)
+    shown = {n: present.item_label(named[n], n) if n in named else present.label(n) for n in sorted(names) if isinstance(n, str)}
     return {n: v for n, v in shown.items() if v != n}
 
 
