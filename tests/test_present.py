@@ -458,3 +458,18 @@ def test_card_texts_that_do_not_fit_a_card_are_errors(tmp_path: Path) -> None:
         load_game_ir(str(spec))
     assert "render.card_text: the text of 'low' is 1 to 200 characters" in info.value.message and info.value.pos.line > 60
 
+
+def test_every_vikings_card_has_a_name_and_a_text_from_the_rulebook() -> None:
+    """Issue 26: "cards are bare codes (InvA, G14) with no name or text". Every card of the
+    three decks has a name and a text; a doom token (a token, not a card) a name; moves still
+    write the codes."""
+    ir = load_game_ir(str(SPECS / "midgard-vikings.yaml"))
+    pr = ir.render.present
+    for name, code in zip(ir.item_names, ir.item_texts):
+        assert pr.item_label(name, code) != code, name
+        assert bool(pr.card_text(name)) != name.startswith("doom_"), name
+    assert pr.item_label("inv_a", "InvA") == "Invasion: Alfheim" and pr.item_label("g14", "G14") == "New Warriors: Mannheim"
+    state = _play(str(SPECS / "midgard-vikings.yaml"), 60)
+    root = _svg(state, 0)
+    played = [f for p in ir.players for f in _faces(root, f"played:{p}")]
+    assert played and all(code == [item] and name and rule for item, name, code, rule in played)
