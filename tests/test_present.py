@@ -381,6 +381,7 @@ def test_an_array_element_is_named_by_its_arrays_and_its_indexs_labels() -> None
         ("  highlight:\n    - {when: \"occupied(c)\", of: team}\n", "a highlight is 'of: player'", 14, 33),
         ("  hand: maybe\n", "render.hand must be true or false", 13, 9),
         ("  neutral: [stoen]\n", "render.neutral: unknown piece 'stoen'", 13, 13),
+        ("  revealed_at_end: [pionts]\n", "render.revealed_at_end: unknown counter 'pionts'", 13, 21),
         ("  card_text: {stoen: x}\n", "render.card_text: 'stoen' is not an item of this spec", 13, 15),
         ("  card_text: [stone]\n", "render.card_text maps items to the short text on their face", 13, 14),
         ("  board: {style: chequered}\n", "render.board: unknown style 'chequered'", 13, 18),

@@ -109,6 +109,10 @@ class PresentIR:
     # render.card_text: an item's name -> the short text on its face (what the card does, in
     # the rulebook's words), drawn on the card under its name
     card_texts: tuple[tuple[str, str], ...] = ()
+    # render.revealed_at_end: counters every seat's picture and page show once the game is
+    # over, where the rules put them on the table then (the cups lifted after a challenge);
+    # observations are unchanged
+    revealed_at_end: tuple[int, ...] = ()
 
     def label(self, name: str) -> str:
         for k, v in self.labels:

@@ -43,7 +43,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "phase": ({"actions", "mover", "first", "until", "after", "next", "description"}, {"actions"}),  # phases: (spec/phases.py)
     "phase_exit": ({"to", "when"}, {"to"}),
     "end": ({"when", "no_moves", "effects", "reasons"}, set()),
-    "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral", "numbers", "board", "figures", "move_plies", "card_text"}, set()),
+    "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral", "numbers", "board", "figures", "move_plies", "card_text", "revealed_at_end"}, set()),
     "render_board": ({"style", "ground", "dark", "line", "points", "hole"}, {"style"}),
     # presentation (midgardc/spec/present.py): regions, places off the board, tracks, marked cells
     "region": ({"label", "cells", "areas", "starred"}, set()),

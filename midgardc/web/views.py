@@ -126,6 +126,7 @@ def seat_payload(session: "Session", seat: int) -> dict:
     ir = game.ir
     obs = observation(state, seat)
     obs.pop("legal", None)  # sent below, with the cells of each move
+    reveal_at_end(state, obs)
     to_move = seat >= 0 and state.current_player() == seat and not state.is_terminal()
     labels = _labels(ir)
     legal = [{"text": m.text, "cells": move_cells(game, m.id, state), **move_choice(game, m.id, labels)} for m in state.legal_moves()] if to_move else []
@@ -190,6 +191,27 @@ def review_payload(session: "Session", seat: int, moves: int) -> dict:
     what happened last then; read-only (no moves)."""
     state = session.position(moves)
     return {"at": moves, "step": session.step(), "svg": render_svg(state, viewer=seat if seat >= 0 else None), "status": status_text(state), "last": last_move(session, seat, state)}
+
+
+def reveal_at_end(state, obs: dict) -> None:
+    """Once the game is over, the counters ``render.revealed_at_end`` names, filled into the
+    page's copy of the observation from the whole state (the picture shows them too)."""
+    from ..render.svg.seen import revealed
+    from ..runtime.state_json import state_json
+
+    ir = state.game.ir
+    if not state.is_terminal() or ir.render.present is None or not ir.render.present.revealed_at_end:
+        return
+    whole = state_json(state)
+    for i in ir.render.present.revealed_at_end:
+        if not revealed(state, i):
+            continue
+        name = ir.counters[i]
+        if i in ir.game_counters:
+            obs["counters"][name] = whole["counters"][name]
+            continue
+        for entry, full in zip(obs["players"], whole["players"]):
+            entry["counters"][name] = full["counters"][name]
 
 
 def counter_labels(ir) -> dict:
