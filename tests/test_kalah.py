@@ -141,3 +141,16 @@ def test_perft_counts_an_extra_turn_as_a_move_and_both_engines_agree():
     counts = [compiled.perft(d) for d in range(1, 6)]
     assert counts[:2] == [6, 35]
     assert [perft(interpreted.new_state(), d) for d in range(1, 4)] == counts[:3]
+
+
+def test_the_stores_and_houses_have_readable_names():
+    """The panels name the stores as the table does ("seeds in south's store"), not by the
+    spec's cell names (seeds[store_s]); the score keeps its name, "store"."""
+    from midgardc.runtime.ending import key_label
+    from midgardc.spec.lower import load_game_ir
+    from midgardc.web.views import counter_labels
+
+    ir = load_game_ir(KALAH)
+    shown = counter_labels(ir)
+    assert shown["seeds[store_s]"] == "seeds in south's store" and shown["seeds[store_n]"] == "seeds in north's store"
+    assert shown["seeds[s1]"] == "seeds in house [s1]" and key_label(ir, "store") == "store"

@@ -132,6 +132,30 @@ def test_every_view_hides_the_other_cup(game):
         assert [values[1 - viewer, j] for j in columns] == [0] * 6
 
 
+def test_the_cups_are_shown_once_liar_is_called_and_not_before(game):
+    """"Then every die is shown": once liar ends the game, every seat's picture and page show
+    both cups (``render.revealed_at_end``); before, the other cup is "?". The observation
+    itself stays OpenSpiel's (its own cup only)."""
+    import re
+
+    from midgardc.render.svg import render_svg
+    from midgardc.web.views import reveal_at_end
+
+    state = rolled(game, "roll:1-2-2-6-6", "roll:3-3-4-5-5", bid="2-3")
+    assert re.findall(r">3s in the cup: ([^<]+)<", render_svg(state, viewer=0)) == ["0", "?"]
+    page = state.observation(0)
+    reveal_at_end(state, page)
+    assert page["players"][1]["counters"]["dice[three]"] is None
+    state.apply("liar")
+    assert state.is_terminal()
+    for viewer in (0, 1):
+        assert re.findall(r">3s in the cup: ([^<]+)<", render_svg(state, viewer=viewer)) == ["0", "2"]
+        page = state.observation(viewer)
+        assert page["players"][1 - viewer]["counters"]["dice[three]"] is None  # (the observation)
+        reveal_at_end(state, page)
+        assert [page["players"][p]["counters"]["dice[three]"] for p in (0, 1)] == [0, 2]
+
+
 def test_the_openspiel_adapter_tells_each_player_their_own_roll():
     pytest.importorskip("pyspiel")
     from midgardc.research.openspiel import load_game

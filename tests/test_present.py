@@ -381,6 +381,9 @@ def test_an_array_element_is_named_by_its_arrays_and_its_indexs_labels() -> None
         ("  highlight:\n    - {when: \"occupied(c)\", of: team}\n", "a highlight is 'of: player'", 14, 33),
         ("  hand: maybe\n", "render.hand must be true or false", 13, 9),
         ("  neutral: [stoen]\n", "render.neutral: unknown piece 'stoen'", 13, 13),
+        ("  revealed_at_end: [pionts]\n", "render.revealed_at_end: unknown counter 'pionts'", 13, 21),
+        ("  card_text: {stoen: x}\n", "render.card_text: 'stoen' is not an item of this spec", 13, 15),
+        ("  card_text: [stone]\n", "render.card_text maps items to the short text on their face", 13, 14),
         ("  board: {style: chequered}\n", "render.board: unknown style 'chequered'", 13, 18),
         ("  board: {style: lines, ground: wood}\n", "render.board.ground: 'wood' is not a colour", 13, 33),
         ("  board: {style: cells, dark: black}\n", "'dark' colours the dark squares of a checkered board", 13, 25),
@@ -401,3 +404,73 @@ def test_broken_presentations_are_errors_at_their_place(tmp_path: Path, render: 
     assert info.value.pos.line == line
     if col:
         assert info.value.pos.col == col
+
+
+# -- cards with a name and a text (render.card_text; issue 26) -------------------------------
+
+
+def _faces(root: ET.Element, place: str) -> list[tuple[str, list[str], list[str], list[str]]]:
+    """Each card of ``place`` drawn with a face: (data-item, name lines, code, text lines)."""
+    out = []
+    for card in _zone(root, place).iter(NS + "g"):
+        if card.get("class") == "item face":
+            lines = {cls: ["".join(t.itertext()) for t in card.iter(NS + "text") if t.get("class") == cls] for cls in ("card-name", "card-code", "card-rule")}
+            out.append((card.get("data-item"), lines["card-name"], lines["card-code"], lines["card-rule"]))
+    return out
+
+
+def test_a_card_shows_its_name_its_code_and_its_text_wrapped_to_its_width() -> None:
+    """tests/data/cards.yaml names four of its cards and gives every card a text: each face-up
+    card is drawn with its name (the move's code in its corner, where the name differs), and
+    its text in lines that fit the card; "1-2", unnamed, is named by its code alone."""
+    from midgardc.render.svg.cards import FACE_COLUMNS, PAD, RULE_CHAR
+    from midgardc.render.svg.common import PANEL_WIDTH
+
+    state = _play(str(DATA / "cards.yaml"), 3)
+    root = _svg(state, 0)
+    width = (PANEL_WIDTH - 16 - 3 * (FACE_COLUMNS - 1)) / FACE_COLUMNS
+    faces = _faces(root, "up:red") + _faces(root, "discard:red") + _faces(root, "up:blue")
+    assert len(faces) >= 4
+    names = {"1": "First column", "2": "Second column", "3": "Third column", "4": "Fourth column", "1-2": "1-2"}
+    for item, name, code, rule in faces:
+        assert " ".join(name) == names[item]
+        assert code == ([] if item == "1-2" else [item])
+        assert " ".join(rule).startswith("Place a stone on an empty cell of the") and rule[-1].endswith("or discard it.")
+        assert len(rule) >= 2 and all(len(line) * RULE_CHAR <= width - 2 * PAD for line in rule)
+    # a card's rect is as wide as the text was wrapped for, and cards of a row are as tall
+    rects = [r for r in _zone(root, "up:red").iter(NS + "rect") if r.get("class") == "card"]
+    assert {float(r.get("width")) for r in rects} == {round(width, 1)} and len({r.get("height") for r in rects}) == 1
+
+
+def test_a_hidden_card_shows_no_name_nor_text() -> None:
+    """A deck nobody sees is a back with its count: no card's name or text reaches the page."""
+    state = _play(str(DATA / "cards.yaml"), 0)
+    root = _svg(state, 1)
+    deck = _zone(root, "deck:red")
+    assert not _faces(root, "deck:red") and "Place a stone" not in "".join(deck.itertext())
+    assert [r.get("data-count") for r in deck.iter(NS + "rect") if r.get("class") == "card back"] == [deck.get("data-size")]
+
+
+def test_card_texts_that_do_not_fit_a_card_are_errors(tmp_path: Path) -> None:
+    text = (DATA / "cards.yaml").read_text(encoding="utf-8")
+    spec = tmp_path / "long.yaml"
+    spec.write_text(text.replace("    low: \"Place", "    low: \"" + "very " * 50 + "Place"), encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        load_game_ir(str(spec))
+    assert "render.card_text: the text of 'low' is 1 to 200 characters" in info.value.message and info.value.pos.line > 60
+
+
+def test_every_vikings_card_has_a_name_and_a_text_from_the_rulebook() -> None:
+    """Issue 26: "cards are bare codes (InvA, G14) with no name or text". Every card of the
+    three decks has a name and a text; a doom token (a token, not a card) a name; moves still
+    write the codes."""
+    ir = load_game_ir(str(SPECS / "midgard-vikings.yaml"))
+    pr = ir.render.present
+    for name, code in zip(ir.item_names, ir.item_texts):
+        assert pr.item_label(name, code) != code, name
+        assert bool(pr.card_text(name)) != name.startswith("doom_"), name
+    assert pr.item_label("inv_a", "InvA") == "Invasion: Alfheim" and pr.item_label("g14", "G14") == "New Warriors: Mannheim"
+    state = _play(str(SPECS / "midgard-vikings.yaml"), 60)
+    root = _svg(state, 0)
+    played = [f for p in ir.players for f in _faces(root, f"played:{p}")]
+    assert played and all(code == [item] and name and rule for item, name, code, rule in played)

@@ -38,7 +38,7 @@ from midgardc.runtime.observe import moves_seen, observation, places, may_hide
 from midgardc.runtime.rng import Rng
 from midgardc.runtime.view import render_text
 from midgardc.web.session import MoveRefused, Session
-from midgardc.web.views import seat_payload
+from midgardc.web.views import reveal_at_end, seat_payload
 
 DATA = ROOT / "tests" / "data"
 NESTING = str(DATA / "hidden_nesting.yaml")
@@ -96,8 +96,11 @@ def seen_by(state: Any, viewer: int, session: Session) -> dict:
 
 
 def _public(state: Any, viewer: int) -> str:
-    """The viewer's observation without the move list: what B's moves are matched on."""
+    """The viewer's observation without the move list, with what the rules put on the
+    table once the game is over (``render.revealed_at_end``: liar's dice's cups, public
+    then): what B's moves are matched on."""
     obs = observation(state, viewer)
+    reveal_at_end(state, obs)
     obs.pop("moves")
     return json.dumps(obs, sort_keys=True)
 

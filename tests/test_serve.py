@@ -696,3 +696,23 @@ def test_moves_carry_their_choices_as_the_spec_names_them() -> None:
         else:
             assert choice["action"] == "build" and [p[0] for p in choice["params"]] == ["card", "height"]
             assert m.text == f"{choice['params'][0][1]}:{move_cells(game, m.id)[0]}:{choice['params'][1][1]}"
+
+
+def test_a_card_is_named_on_the_page_and_its_move_still_written_by_its_code() -> None:
+    """Issue 26: the page's choices and its list of cards say a Vikings card by its name
+    (``render.labels``), while the move sent is the move as written (``pick:InvA``)."""
+    from midgardc.web.views import move_choice, zone_names
+
+    game = load(VIKINGS, engine="interpreted")
+    state = game.new_state(0)
+    state.apply(state.legal_moves()[0])  # deal: the draft sets
+    labels = dict(game.ir.render.present.labels)
+    picks = [(m.text, move_choice(game, m.id, labels)["params"]) for m in state.legal_moves()]
+    assert picks and all(text.startswith("pick:") for text, _ in picks)
+    for text, params in picks:
+        [(label, value, shown)] = params
+        assert text == f"pick:{value}" and shown == game.ir.render.present.item_label(game.ir.item_names[game.ir.item_texts.index(value)], value) != value
+    obs = state.observation(state.current_player())
+    names = zone_names(game.ir, obs)
+    drafted = obs["zones"]["draft"][game.ir.players[state.current_player()]]["items"]
+    assert {names[code] for code in drafted} == {params[0][2] for _, params in picks}  # the hand, as the choices name it

@@ -1,7 +1,8 @@
 """How a game is presented to people (``render:`` beyond glyphs and colours): regions of
 cells outlined and labelled, places off the board holding pieces, tracks with markers,
-cells marked by a condition, the names shown for counters, zones, pieces and items, and
-the counters nobody is shown. Pictures read this (``midgardc.render.svg``); rules never do.
+cells marked by a condition, the names shown for counters, zones, pieces and items, the
+short text printed on a card, and the counters nobody is shown. Pictures read this
+(``midgardc.render.svg``); rules never do.
 
 Quantities are expressions of the spec's condition language: ``p`` is a player (a place's
 or a track's per-player count), ``c`` a cell (a marked cell). They are evaluated on a
@@ -105,6 +106,13 @@ class PresentIR:
     # o: ring}}): () or, per seat, per kind ("" : the kind's figure above)
     seat_figures: tuple[tuple[str, ...], ...] = ()
     move_plies: int = 1  # plies the rulebook counts as one move (render.move_plies; 2: one of each side)
+    # render.card_text: an item's name -> the short text on its face (what the card does, in
+    # the rulebook's words), drawn on the card under its name
+    card_texts: tuple[tuple[str, str], ...] = ()
+    # render.revealed_at_end: counters every seat's picture and page show once the game is
+    # over, where the rules put them on the table then (the cups lifted after a challenge);
+    # observations are unchanged
+    revealed_at_end: tuple[int, ...] = ()
 
     def label(self, name: str) -> str:
         for k, v in self.labels:
@@ -115,6 +123,19 @@ class PresentIR:
             shown, index = self.label(head), self.label(sub)
             return name if (shown, index) == (head, sub) else f"{shown} [{index}]"
         return name
+
+    def item_label(self, name: str, text: str) -> str:
+        """The name an item is shown by: its label (given for the item's name, or for the
+        text moves write it by), else that text: a card read as the table reads it, with
+        the code of the move notation only where the spec names nothing better."""
+        for k, v in self.labels:
+            if k == name:
+                return v
+        return self.label(text)
+
+    def card_text(self, name: str) -> str:
+        """The short text on an item's face (``render.card_text``; "" : none)."""
+        return dict(self.card_texts).get(name, "")
 
 
 def piece_glyph(ir, piece: int) -> str:

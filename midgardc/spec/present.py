@@ -5,6 +5,8 @@
       labels: {gems: gems in the vault}    # the rulebook's names for counters, zones, pieces...
                                            # ... actions (dig: dig a tunnel) and their parameters
                                            # (dig.d: depth, or d: depth for every action's d)
+      card_text: {raid: "Move up to 2 ships to one harbour."}   # an item's face, under its name
+      revealed_at_end: [cup]               # hidden counters every seat is shown once it is over
       regions:                             # cells outlined and labelled
         - {label: North, cells: ["north.*", a1, a2]}
         - {areas: "district {n}", starred: chief town}   # one per scoring area
@@ -37,7 +39,7 @@ from ..errors import SpecError, did_you_mean
 from ..ir.nodes import CELL, PLAYER
 from ..ir import colours
 from ..ir.present import BOARD_STYLES, FIGURES, HIGHLIGHT_STYLES, HighlightIR, PlaceIR, PresentIR, RegionIR, TrackIR
-from .schema import MAX_TRACK
+from .schema import MAX_CARD_TEXT, MAX_TRACK
 from .yamlpos import YList, YMap, YScalar
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -49,7 +51,7 @@ SPACES_RE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*\Z")
 def lower_present(lw: "Lowering", body: YMap, areas: tuple) -> PresentIR:
     """The presentation keys of ``render:`` (the others are lowered in lower.py)."""
     counters = {**lw.names.counters, **lw.names.game_counters}
-    internal = _internal(lw, body, counters) if "internal" in body else ()
+    internal = _counter_list(lw, body["internal"], counters, "render.internal") if "internal" in body else ()
     labels = _labels(lw, body["labels"], counters) if "labels" in body else ()
     regions = _regions(lw, body["regions"], areas) if "regions" in body else ()
     places = _places(lw, body["places"]) if "places" in body else ()
@@ -65,7 +67,9 @@ def lower_present(lw: "Lowering", body: YMap, areas: tuple) -> PresentIR:
     move_plies = lw.scalar(body["move_plies"], int, "render.move_plies", 1, 64) if "move_plies" in body else 1
     look = _board_look(lw, body["board"]) if "board" in body else {}
     figures, seat_figures = _figures(lw, body["figures"]) if "figures" in body else ((), ())
-    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral), figures=figures, seat_figures=seat_figures, move_plies=move_plies, **look)
+    card_texts = _card_texts(lw, body["card_text"]) if "card_text" in body else ()
+    revealed = _counter_list(lw, body["revealed_at_end"], counters, "render.revealed_at_end") if "revealed_at_end" in body else ()
+    return PresentIR(internal, labels, regions, places, tracks, highlights, hide_hand, tuple(neutral), figures=figures, seat_figures=seat_figures, move_plies=move_plies, card_texts=card_texts, revealed_at_end=revealed, **look)
 
 
 def _colour(lw: "Lowering", node: Any, what: str) -> str:
@@ -136,11 +140,13 @@ def _names(lw: "Lowering", node: Any, what: str) -> list[tuple[str, Any]]:
     return [(lw.scalar(x, str, "a name"), x.pos) for x in node]
 
 
-def _internal(lw: "Lowering", body: YMap, counters: dict) -> tuple[int, ...]:
+def _counter_list(lw: "Lowering", node: Any, counters: dict, what: str) -> tuple[int, ...]:
+    """A list of counters (``render.internal``, ``render.revealed_at_end``): a counter
+    array's name stands for all its elements, ``"name[index]"`` for one."""
     out = []
     arrays = lw.names.arrays
     elements = {f"{a}[{sub}]": first + k for a, (first, _, dims, _) in arrays.items() for k, sub in enumerate(lw.element_labels(dims))}
-    for name, pos in _names(lw, body["internal"], "render.internal"):
+    for name, pos in _names(lw, node, what):
         if name in arrays:  # a counter array: every element
             first, _, dims, _ = arrays[name]
             out.extend(range(first, first + math.prod(size for _, _, size in dims)))
@@ -149,7 +155,7 @@ def _internal(lw: "Lowering", body: YMap, counters: dict) -> tuple[int, ...]:
             out.append(elements[name])
             continue
         if name not in counters:
-            raise SpecError(f"render.internal: unknown counter '{name}'", pos, did_you_mean(name, [*counters, *arrays, *elements]))
+            raise SpecError(f"{what}: unknown counter '{name}'", pos, did_you_mean(name, [*counters, *arrays, *elements]))
         out.append(counters[name])
     return tuple(out)
 
@@ -174,6 +180,23 @@ def _labels(lw: "Lowering", node: Any, counters: dict) -> tuple[tuple[str, str],
         if key not in known and key not in lw.unseated:
             raise SpecError(f"render.labels: '{key}' names nothing of this spec", node.key_pos[key], did_you_mean(key, known))
         out.append((key, lw.scalar(value, str, "a label")))
+    return tuple(out)
+
+
+def _card_texts(lw: "Lowering", node: Any) -> tuple[tuple[str, str], ...]:
+    """``render.card_text``: an item (by its name in ``items:``) to the short text on its
+    face; the card is drawn with its name (``labels``) and this text under it."""
+    items = list(lw.zones_ir.names if lw.zones_ir is not None else getattr(lw.deck_ir, "names", ()) if lw.deck_ir is not None else ())
+    if not isinstance(node, YMap):
+        raise SpecError("render.card_text maps items to the short text on their face", node.pos)
+    out = []
+    for key, value in node.items.items():
+        if key not in items:
+            raise SpecError(f"render.card_text: '{key}' is not an item of this spec", node.key_pos[key], did_you_mean(key, items))
+        words = lw.scalar(value, str, "a card's text").strip()
+        if not words or len(words) > MAX_CARD_TEXT:
+            raise SpecError(f"render.card_text: the text of '{key}' is 1 to {MAX_CARD_TEXT} characters (it has {len(words)})", getattr(value, "pos", node.key_pos[key]))
+        out.append((key, " ".join(words.split())))
     return tuple(out)
 
 

@@ -16,6 +16,7 @@ MAX_HAND = 10_000
 MAX_MOVES = 1 << 20
 MAX_PLIES = 1_000_000
 MAX_TRACK = 1000  # spaces on one drawn track (render.tracks)
+MAX_CARD_TEXT = 200  # characters of one card's text (render.card_text): a few lines, not a rules page
 MAX_FACES = 64
 MAX_DRAWS = 1 << 16  # faces ** dice: the sampling table's size
 COUNTER_SCOPES = ("player", "game")  # a counter per player, or one for the game
@@ -42,7 +43,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "phase": ({"actions", "mover", "first", "until", "after", "next", "description"}, {"actions"}),  # phases: (spec/phases.py)
     "phase_exit": ({"to", "when"}, {"to"}),
     "end": ({"when", "no_moves", "effects", "reasons"}, set()),
-    "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral", "numbers", "board", "figures", "move_plies"}, set()),
+    "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral", "numbers", "board", "figures", "move_plies", "card_text", "revealed_at_end"}, set()),
     "render_board": ({"style", "ground", "dark", "line", "points", "hole"}, {"style"}),
     # presentation (midgardc/spec/present.py): regions, places off the board, tracks, marked cells
     "region": ({"label", "cells", "areas", "starred"}, set()),

@@ -51,7 +51,9 @@ def move_choice(game: "Game", move: int, labels: dict[str, str]) -> dict:
     """What a move chooses besides its cells, as the spec names it: its action (``render.labels``
     may name it) and each other parameter as [label, value] (a label given for
     ``action.param``, else for ``param``, else the parameter's own name), in the order the
-    move writes them. The page groups moves that share their cells by these."""
+    move writes them; an item is [label, value, its name] (a card's name, where the spec
+    gives one: the page's button says the name and sends the move as written). The page
+    groups moves that share their cells by these."""
     action, values = game.decode_move(move)
     if action is None:
         return {"action": "roll", "params": []}
@@ -60,8 +62,17 @@ def move_choice(game: "Game", move: int, labels: dict[str, str]) -> dict:
         if isinstance(part, int) and action.params[part].type != "cell":
             p = action.params[part]
             label = labels.get(f"{action.name}.{p.name}") or labels.get(p.name) or p.name
-            params.append([label, game.param_text(p, values[part])])
+            value = game.param_text(p, values[part])
+            shown = _item_name(game.ir, values[part]) if p.type == "item" else value
+            params.append([label, value] + ([shown] if shown != value else []))
     return {"action": labels.get(action.name) or action.name.replace("_", " "), "params": params}
+
+
+def _item_name(ir, item: int) -> str:
+    """An item as the pictures name it (``render.labels`` by its name or text)."""
+    present = ir.render.present
+    text = ir.item_texts[item]
+    return present.item_label(ir.item_names[item], text) if present is not None else text
 
 
 def _piece_owners(ir, looks: list[int]) -> list[int]:
@@ -115,6 +126,7 @@ def seat_payload(session: "Session", seat: int) -> dict:
     ir = game.ir
     obs = observation(state, seat)
     obs.pop("legal", None)  # sent below, with the cells of each move
+    reveal_at_end(state, obs)
     to_move = seat >= 0 and state.current_player() == seat and not state.is_terminal()
     labels = _labels(ir)
     legal = [{"text": m.text, "cells": move_cells(game, m.id, state), **move_choice(game, m.id, labels)} for m in state.legal_moves()] if to_move else []
@@ -181,6 +193,27 @@ def review_payload(session: "Session", seat: int, moves: int) -> dict:
     return {"at": moves, "step": session.step(), "svg": render_svg(state, viewer=seat if seat >= 0 else None), "status": status_text(state), "last": last_move(session, seat, state)}
 
 
+def reveal_at_end(state, obs: dict) -> None:
+    """Once the game is over, the counters ``render.revealed_at_end`` names, filled into the
+    page's copy of the observation from the whole state (the picture shows them too)."""
+    from ..render.svg.seen import revealed
+    from ..runtime.state_json import state_json
+
+    ir = state.game.ir
+    if not state.is_terminal() or ir.render.present is None or not ir.render.present.revealed_at_end:
+        return
+    whole = state_json(state)
+    for i in ir.render.present.revealed_at_end:
+        if not revealed(state, i):
+            continue
+        name = ir.counters[i]
+        if i in ir.game_counters:
+            obs["counters"][name] = whole["counters"][name]
+            continue
+        for entry, full in zip(obs["players"], whole["players"]):
+            entry["counters"][name] = full["counters"][name]
+
+
 def counter_labels(ir) -> dict:
     """The counters a person may be shown, by their name in the observation, with the
     rulebook's name for them (``render.labels``); those ``render.internal`` marks (bookkeeping
@@ -206,8 +239,8 @@ def zone_names(ir, obs: dict) -> dict:
         for z, zone in (player.get("zones") or {}).items():
             names.add(z)
             names.update(zone.get("items") or ())
-    texts = dict(zip(ir.item_names, ir.item_texts))  # an item is written by its text (a card's face)
-    shown = {n: present.label(texts.get(n, n)) for n in sorted(names) if isinstance(n, str)}
+    named = dict(zip(ir.item_texts, ir.item_names))  # an item is written by its text (a card's face)
+    shown = {n: present.item_label(named[n], n) if n in named else present.label(n) for n in sorted(names) if isinstance(n, str)}
     return {n: v for n, v in shown.items() if v != n}
 
 

@@ -40,8 +40,10 @@ class Seen:
         return self.state.game.ir
 
     def counter(self, i: int, owner: int) -> bool:
-        """Whether counter ``i`` of ``owner`` (a seat, or GAME) is shown."""
-        return self.all or SEES[counter_visibility(self.ir, i)](self.viewer, owner)
+        """Whether counter ``i`` of ``owner`` (a seat, or GAME) is shown: what the viewer
+        observes, and once the game is over what the rules then put on the table
+        (``render.revealed_at_end``)."""
+        return self.all or SEES[counter_visibility(self.ir, i)](self.viewer, owner) or revealed(self.state, i)
 
     def place(self, place: Any) -> bool:
         return self.all or place.seen_by(self.viewer)
@@ -54,6 +56,12 @@ class Seen:
         if not hasattr(self, "_core"):
             self._core = interpreter_core(self.state)
         return int(program_of(self.ir).fn(expr)(self._core, env))
+
+
+def revealed(state: "State", counter: int) -> bool:
+    """Whether ``counter`` is shown to everyone now: the game is over and the spec's
+    ``render.revealed_at_end`` names it (never before the end)."""
+    return counter in present_of(state.game.ir).revealed_at_end and state.is_terminal()
 
 
 def seen(state: "State", viewer: Optional[int]) -> Seen:

@@ -64,6 +64,15 @@
     return null;
   }
 
+  // how a value is shown: a card by its name (a parameter's third element), else as written
+  function shownValue(moves, group, v) {
+    for (var i = 0; i < moves.length; i++) {
+      var ps = moves[i].params;
+      for (var j = 0; j < ps.length; j++) if (ps[j][0] === group && ps[j][1] === v) return ps[j][2] || v;
+    }
+    return v;
+  }
+
   function groupsOf(moves) {
     var out = [];
     if (moves.some(function (m) { return m.action !== moves[0].action; })) out.push("action");
@@ -86,7 +95,7 @@
   function numeric(values) { return values.every(function (v) { return /^-?\d+$/.test(v); }); }
 
   function playButton(m, cls) {
-    var label = [m.action].concat(m.params.map(function (p) { return p[1]; })).join(" ");
+    var label = [m.action].concat(m.params.map(function (p) { return p[2] || p[1]; })).join(" ");
     var b = el("button", { type: "button", "data-move": m.text, "class": cls, title: m.text }, m.params.length || cls === "other" ? label : m.text);
     b.addEventListener("click", function () { submit(m.text); });
     return b;
@@ -115,12 +124,12 @@
       if (!(g in picks)) picks[g] = values[0];
       var row = el("div", { "class": "pick-group", "data-group": g });
       var name = el("label", {}, g + ": ");
-      var out = el("output", { "class": "pick-value" }, picks[g]);
+      var out = el("output", { "class": "pick-value" }, shownValue(moves, g, picks[g]));
       var input;
       if (numeric(values)) {
         input = el("input", { type: "range", min: "0", max: String(values.length - 1), step: "1", "class": "pick-range", "data-group": g, "aria-label": g });
         input.value = String(values.indexOf(picks[g]));
-        input.addEventListener("input", function () { picks[g] = values[Number(input.value)]; out.textContent = picks[g]; });
+        input.addEventListener("input", function () { picks[g] = values[Number(input.value)]; out.textContent = shownValue(moves, g, picks[g]); });
         input.addEventListener("change", function () {
           picks[g] = values[Number(input.value)];
           drawChoices(moves, box, cls, false); // (the other groups may offer other values now)
@@ -129,8 +138,8 @@
         });
       } else {
         input = el("select", { "class": "pick-list", "data-group": g, "aria-label": g });
-        values.forEach(function (v) { var o = el("option", { value: v }, v); if (v === picks[g]) o.selected = true; input.appendChild(o); });
-        input.addEventListener("change", function () { picks[g] = input.value; out.textContent = picks[g]; drawChoices(moves, box, cls, false); });
+        values.forEach(function (v) { var o = el("option", { value: v }, shownValue(moves, g, v)); if (v === picks[g]) o.selected = true; input.appendChild(o); });
+        input.addEventListener("change", function () { picks[g] = input.value; out.textContent = shownValue(moves, g, picks[g]); drawChoices(moves, box, cls, false); });
       }
       row.appendChild(name);
       row.appendChild(input);
@@ -152,7 +161,8 @@
       var row = el("div", { "class": "pick-group", "data-group": g });
       row.appendChild(el("span", { "class": "pick-label" }, (g === "action" ? "move" : g) + ": "));
       values.forEach(function (v) {
-        var b = el("button", { type: "button", "class": "pick" + (picks[g] === v ? " picked" : ""), "data-group": g, "data-value": v }, v);
+        var shownV = shownValue(moves, g, v);
+        var b = el("button", { type: "button", "class": "pick" + (picks[g] === v ? " picked" : ""), "data-group": g, "data-value": v, title: v }, shownV === v ? v : shownV + " (" + v + ")");
         b.addEventListener("click", function () {
           if (picks[g] === v) delete picks[g]; else picks[g] = v;
           drawChoices(moves, box, cls, true);
