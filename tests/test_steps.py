@@ -96,3 +96,13 @@ def test_both_engines_count_and_play_the_same():
 def test_then_is_checked_with_positions(tmp_path, old, new, message, line, col):
     assert old in SPEC
     assert_spec_error(tmp_path, SPEC.replace(old, new), message, line, col)
+
+
+def test_reading_a_move_through_its_notation_agrees_with_the_table():
+    # a game of many move ids (Amazons: 1,000,000) reads a move's text through the
+    # notation (Game._read_move) rather than a table of every move's text: the two agree
+    game = get_game(STEPS, None, "interpreted")
+    for move in range(game.ir.n_moves):
+        text = game.move_text(move)
+        assert game._read_move(text) == game.move_id(text) == move
+    assert game._read_move("a1>n") is None and game._read_move("a1>n+e+e") is None
