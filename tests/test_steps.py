@@ -106,3 +106,13 @@ def test_reading_a_move_through_its_notation_agrees_with_the_table():
         text = game.move_text(move)
         assert game._read_move(text) == game.move_id(text) == move
     assert game._read_move("a1>n") is None and game._read_move("a1>n+e+e") is None
+
+
+def test_explain_describes_both_steps():
+    from midgardc.cli.explain import explain_lines
+    from midgardc.spec.lower import load_game_ir
+
+    text = "\n".join(explain_lines(load_game_ir(STEPS)))
+    assert "a move of two steps: each legal binding above is a first step" in text
+    assert "the second step's loops run there (where hand(mover, marker) > 0 and (straight(e) and empty(step(step(f, d), e))))" in text
+    assert "loop e: every dir value" in text and "the triggers run once, after both steps" in text
