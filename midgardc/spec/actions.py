@@ -96,6 +96,7 @@ class LowerActions:
             then = None
             if "then" in body:  # a second step of another kind (spec/compound.py): its parameters follow the first step's
                 second, where2, effects2, notation2 = lower_then(self, body["then"], params, scope, aname, after is not None, chain is not None, node.key_pos[aname])
+                where2 = with_pool_checks(self, _with_hand_checks(where2, effects2), effects2)  # (read after the first step)
                 then = Then(len(params), len(effects), where2)
                 params, effects, notation = params + second, effects + effects2, notation + notation2
                 for p in second:

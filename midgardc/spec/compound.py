@@ -44,12 +44,10 @@ def lower_chain(low, node: YNode, params: tuple[Param, ...], scope: dict, aname:
 
 
 def lower_then(low, node: YNode, params: tuple[Param, ...], scope: dict, aname: str, has_after: bool, has_chain: bool, pos: Pos) -> tuple[tuple[Param, ...], Expr, tuple[Effect, ...], tuple]:
-    """The second step of action ``aname``: (its parameters, its ``where`` with the hand
-    checks of its effects, its effects, its notation with parameter places counted after
-    the first step's). ``low`` is the ``Lowerer``; ``scope`` the first step's parameters."""
-    from .actions import _with_hand_checks
-    from .pools import with_pool_checks
-
+    """The second step of action ``aname``: (its parameters, its ``where``, its effects,
+    its notation with parameter places counted after the first step's). ``low`` is the
+    ``Lowerer``; ``scope`` the first step's parameters. (The caller adds the hand and
+    pool checks of the effects to the ``where``, as for any action.)"""
     if not isinstance(node, YMap):
         raise SpecError("'then' is the move's second step, a mapping: {params: {...}, where: CONDITION, effects: [...], notation: TEXT}", node.pos)
     body = low.keys(node, "then", f"'then' of action '{aname}'")
@@ -67,7 +65,6 @@ def lower_then(low, node: YNode, params: tuple[Param, ...], scope: dict, aname: 
     inner = dict(scope, **{p.name: p.type for p in second})
     where = low.condition(body["where"], inner) if "where" in body else Const(1, BOOL)
     effects = low.lower_effects(body.get("effects"), inner, f"the second step of action '{aname}'")
-    where = with_pool_checks(low, _with_hand_checks(where, effects), effects)
     if "notation" in body:
         notation = low.lower_notation(body["notation"], second, aname, body["notation"].pos)
         if isinstance(notation[0], int):
