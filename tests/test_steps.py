@@ -116,3 +116,42 @@ def test_explain_describes_both_steps():
     assert "a move of two steps: each legal binding above is a first step" in text
     assert "the second step's loops run there (where hand(mover, marker) > 0 and (straight(e) and empty(step(step(f, d), e))))" in text
     assert "loop e: every dir value" in text and "the triggers run once, after both steps" in text
+
+
+ZERO = """\
+midgardc: 1
+game: {name: zero, players: [x, o], max_plies: 6}
+pieces:
+  stone: {hand: 9}
+counters:
+  rounds: 0
+board: {topology: square, rows: 3, cols: 3}
+actions:
+  go:
+    effects:
+      - add: {counter: rounds, to: 1}
+    then:
+      params: {c: cell, k: 1..2}
+      where: "empty(c) and rounds(mover) == k"
+      effects:
+        - place: {piece: stone, at: c}
+ranking:
+  rounds: rounds(p)
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_first_step_without_parameters_and_the_default_notation(tmp_path, engine):
+    # the second step reads the counter the first step's effect raised (k is the round
+    # the player is in: 1, then 2); its notation is the default "/{c}:{k}"
+    from midgardc.engines import load
+
+    path = tmp_path / "zero.yaml"
+    path.write_text(ZERO, encoding="utf-8")
+    game = load(str(path), None, engine=engine)
+    state = game.new_state()
+    assert [m.text for m in state.legal_moves()][:3] == ["go/a3:1", "go/b3:1", "go/c3:1"]
+    assert [perft(game.new_state(), d) for d in (1, 2, 3)] == [9, 72, 504]
+    state.apply("go/b2:1")
+    state.apply("go/a1:1")
+    assert all(m.text.endswith(":2") for m in state.legal_moves()) and len(state.legal_moves()) == 7
