@@ -109,4 +109,26 @@ def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text, gen) -> list[
         out.append(f"    a step with {a.params[0].name} = {text(c.value)} must follow when one is legal (at most {c.limit} steps); the whole moves a")
         out.append(f"    first step starts are found depth first on scratch states (the k-th: id {a.base} + first step * {c.ways} + k, at most {c.ways}),")
         out.append(f"    written as the first step, then \"{further}\" per further step; the triggers run once, after the last step")
+    if a.then is not None:  # a move of two steps (ir/compound.py)
+        from ..ir.plan import plan_then
+
+        second = plan_then(ir, p.action)
+        loops = compiled["then"]["step"]["loops"][a.then.first :]
+        out.append(f"  a move of two steps: each legal binding above is a first step; its effects ({a.then.effects} of the move's {len(a.effects)}) run on a scratch")
+        out.append(f"    copy, and the second step's loops run there (where {text(a.then.where)}); a first step no second step follows is no move")
+        if second.top:
+            out.append("    before its loops: " + " and ".join(text(c) for c in second.top))
+        for L, loop in zip(second.levels, loops):
+            pad = "  " * (L.index + 1)
+            if L.candidates is not None:
+                how = f"only the candidate cells {', '.join(text(x) for x in L.candidates)} (from {text(L.pin)})"
+            elif loop["set_call"]:
+                how = f"the cells of one cell set, by bitboard operations: {{{L.param.name} in cells: {loop['set_comment']}}}"
+            else:
+                how = f"every {L.param.type} value"
+            out.append(f"  {pad}loop {L.param.name}: {how}")
+            tested = {comment for _, comment in loop["conds"]}
+            out += [f"  {pad}  test {text(c)}" for c in L.conds if comment_text(text(c)) in tested]
+        out.append(f"    id = {a.base} + the mixed radix of all {len(a.params)} parameters (the first step's slowest), written as both notations joined;")
+        out.append("    the triggers run once, after both steps")
     return out

@@ -185,13 +185,13 @@ class Generator(Moves):
             "no_moves_end": ir.end.no_moves == "end",
             "max_params": self.max_params,
             "param_types": self.param_var_types(),
-            "max_cands": max([len(L["cands"]) for a in self.actions for L in a["loops"] if L.get("cands")] or [1]),
+            "max_cands": max([len(L["cands"]) for a in self.actions for L in self._all_loops(a) if L.get("cands")] or [1]),
             "cand_fns": self.cand_fns,  # candidate listings (emit/candidates.py)
-            "cand_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L.get("cands") is not None}),
-            "bit_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L["set_call"] or (a["steps"] and L["level"] == 0)}),
+            "cand_levels": sorted({L["level"] for a in self.actions for L in self._all_loops(a) if L.get("cands") is not None}),
+            "bit_levels": sorted({L["level"] for a in self.actions for L in self._all_loops(a) if L["set_call"] or (a["steps"] and L["level"] == 0)}),
             "step_actions": [a["steps"] for a in self.actions if a["steps"]],
             "max_clauses": max([len(a["steps"]["clauses"]) for a in self.actions if a["steps"]] or [1]),
-            "bound_levels": sorted({L["level"] for a in self.actions for L in a["loops"] if L["lower"] or L["upper"]}),
+            "bound_levels": sorted({L["level"] for a in self.actions for L in self._all_loops(a) if L["lower"] or L["upper"]}),
             "words": self.x.words,
             "sets": self.x.sets_enabled,
             "n_nibbles": (n + 3) // 4,
@@ -224,7 +224,14 @@ class Generator(Moves):
             # compound moves (templates/compound.pyx.j2)
             "compound": any(a.chain is not None for a in ir.actions),
             "max_chain_limit": max([a.chain.limit for a in ir.actions if a.chain is not None] or [1]),
+            # moves of two steps (then:; templates/compound.pyx.j2)
+            "two_steps": any(a.then is not None for a in ir.actions),
         }
+
+    @staticmethod
+    def _all_loops(a: dict) -> list[dict]:
+        """An action's parameter loops, and its second step's (then:), if any."""
+        return a["loops"] + (a["then"]["step"]["loops"][a["then"]["first"] :] if a["then"] else [])
 
     def area_facts(self) -> Optional[dict]:
         """The areas' tables (see AreaIR), or None for a game without areas."""

@@ -1,5 +1,7 @@
-"""Compound moves: one move made of several steps of one action by the same player (a
-multi-jump), written as one notation and counted as one move.
+"""Compound moves: one move made of several steps by the same player, written as one
+notation and counted as one move. Two kinds: steps of one action repeated while one is
+legal (``continue:``, a multi-jump: ``Chain``), and a first step followed by one step of a
+different kind (``then:``, move a piece and then shoot from where it landed: ``Then``).
 
 An action with ``continue:`` is a *step*. After a step's effects, while ``going`` holds
 on the state it left (and fewer than ``limit`` steps were made), the same player must make
@@ -10,6 +12,18 @@ search over the steps, continuations in ascending order of their step ids; the k
 them (from 0) has the id ``base + first_step * ways + k``, where ``first_step`` is the
 mixed-radix binding of the first step's parameters. Triggers run once, after the last
 step, with the last step's parameters.
+
+An action with ``then:`` is a move of two steps. Its parameters are the first step's and
+then the second step's, so a whole move is one binding of them all, its id the usual
+mixed radix (``base + binding``: it does not depend on the position) and its text the two
+notations joined (``d1-d7/g7``). A binding is legal when the first step's ``where`` holds,
+and then the second step's ``where`` holds on the state the first step's effects left
+(read with every parameter); a first step that no second step can follow is no move.
+The move's effects are the first step's and then the second step's (``Action.effects``
+holds both, ``Then.effects`` says how many are the first step's), its triggers run once,
+after both, with every parameter. The legal moves are listed like any action's, first
+step's parameters slowest: for each legal first step, its effects on a copy of the state,
+then the second step's parameter loops on that copy.
 
 The rules are ``midgardc/runtime/rules/compound.py`` (Python) and
 ``midgardc/compiler/emit/compound.py`` (C)."""
@@ -34,3 +48,12 @@ class Chain:
     limit: int  # the most steps in one move
     ways: int  # id slots per first step: the most whole moves one first step starts
     step_size: int  # how many bindings the step's parameters have (Action.size // ways)
+
+
+@dataclass(frozen=True)
+class Then:
+    """``Action.then``: the second step of a move of two steps (see the module's text)."""
+
+    first: int  # how many of the action's parameters are the first step's (the rest: the second's)
+    effects: int  # how many of the action's effects are the first step's (the rest: the second's)
+    where: "object"  # Expr: the second step's condition, on the state after the first step's effects

@@ -444,6 +444,7 @@ class Action:
     # then discarded. None: no lookahead.
     legal_after: Optional["Expr"] = None
     chain: Optional[object] = None  # a compound move's step (continue:): ir/compound.py Chain
+    then: Optional[object] = None  # a move of two different steps (then:): ir/compound.py Then
 
 
 @dataclass(frozen=True)

@@ -330,15 +330,36 @@ def bounds(e: Expr, var: str, lo: int, hi: int, ir: GameIR) -> tuple[list[Expr],
 
 
 def plan_action(ir: GameIR, index: int) -> ActionPlan:
-    """The loops that list action ``index``'s legal moves (see the module docstring)."""
+    """The loops that list action ``index``'s legal moves (see the module docstring); for
+    a move of two steps (``then:``, ir/compound.py), its first step's."""
     a: Action = ir.actions[index]
-    names = [p.name for p in a.params]
+    if a.then is not None:
+        return _plan(ir, index, a.params[: a.then.first], a.where, 0)
+    return _plan(ir, index, a.params, a.where, 0)
+
+
+def plan_then(ir: GameIR, index: int) -> Optional[ActionPlan]:
+    """For a move of two steps (``then:``): the loops of its second step, run on the state
+    the first step left, its parameters bound; its conjuncts that read only the first
+    step's parameters are in ``top``. None for any other action."""
+    a: Action = ir.actions[index]
+    if a.then is None:
+        return None
+    return _plan(ir, index, a.params, a.then.where, a.then.first)
+
+
+def _plan(ir: GameIR, index: int, params: tuple, where: Expr, bound: int) -> ActionPlan:
+    """The plan of ``where`` over ``params``, the first ``bound`` of them already bound."""
+    names = [p.name for p in params]
     at: list[list[Expr]] = [[] for _ in range(len(names) + 1)]
-    for conj in conjuncts(a.where, ir.defines):
+    for conj in conjuncts(where, ir.defines):
         used = [names.index(x) for x in reads(conj) if x in names]
         at[max(used) + 1 if used else 0].append(conj)
+    top = [c for j in range(bound + 1) for c in at[j]]
     levels = []
-    for j, p in enumerate(a.params):
+    for j, p in enumerate(params):
+        if j < bound:
+            continue
         conds = at[j + 1]
         cands, pin, exact = None, None, False
         if p.type == CELL:
@@ -379,7 +400,7 @@ def plan_action(ir: GameIR, index: int) -> ActionPlan:
                 if keyed is not None:
                     break
         levels.append(Level(j, p, cands, pin, exact, tuple(conds), once, facts, tuple(lower), tuple(upper), keyed))
-    return ActionPlan(index, tuple(at[0]), tuple(levels))
+    return ActionPlan(index, tuple(top), tuple(levels))
 
 
 def plan_game(ir: GameIR) -> tuple[ActionPlan, ...]:

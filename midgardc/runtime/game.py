@@ -13,6 +13,10 @@ from typing import Any, Iterable, Optional, Union
 from ..errors import MoveError
 from ..ir.nodes import CHANCE, GameIR
 from . import results
+
+#: Above this many move ids, a move's text is read through the notation (Game._read_move)
+#: instead of a table of every move's text.
+MANY_MOVES = 1 << 16
 from .results import summed_returns  # (re-exported: its home is results.py)
 
 ENGINES = ("interpreted", "compiled")
@@ -38,6 +42,8 @@ class Game:
         self.players = ir.players
         self._texts: dict[int, str] = {}
         self._ids: Optional[dict[str, int]] = None
+        self._patterns: Optional[list] = None  # per action: its notation as a pattern (_read_move)
+        self._roll_ids: dict[str, int] = {}
         self.compound = any(a.chain is not None for a in ir.actions)  # moves whose text needs the position
         self.start = None  # a StartPosition (start_from): where every new game begins instead of the setup
 
@@ -125,6 +131,14 @@ class Game:
 
     def move_id(self, text: str) -> int:
         """The move written ``text``; MoveError when no move is written that way."""
+        if self.ir.n_moves > MANY_MOVES:  # (writing every move once would take long)
+            found = self._read_move(text)
+            if found is None:
+                canonical = self._roll_text(text)
+                found = self._read_move(canonical) if canonical is not None else None
+            if found is None:
+                raise MoveError(f"'{text}' is not a move of {self.ir.title}")
+            return found
         if self._ids is None:
             ids: dict[str, int] = {}
             for move in range(self.ir.n_moves):
@@ -136,6 +150,32 @@ class Game:
                 return self._ids[canonical]
             raise MoveError(f"'{text}' is not a move of {self.ir.title}")
         return self._ids[text]
+
+    def _read_move(self, text: str) -> Optional[int]:
+        """The lowest move id written ``text``, read through each action's notation (a
+        pattern of its literal text and its parameters' value texts) rather than from a
+        table of every move's text: for games of many move ids (a move of two steps,
+        ``then:``, has the product of both steps' parameters)."""
+        if self._patterns is None:
+            self._patterns = [_notation_pattern(self.ir, a) for a in self.ir.actions]
+            chance = self.ir.chance
+            self._roll_ids = {chance.text(k): chance.base + k for k in range(len(chance.outcomes))} if chance is not None else {}
+        found = []
+        for action, (pattern, readers) in zip(self.ir.actions, self._patterns):
+            m = pattern.fullmatch(text) if action.chain is None else None  # (a compound move is read where it is legal: State.apply)
+            if m is None:
+                continue
+            values: dict[int, int] = {}
+            for group, (index, read) in enumerate(readers, 1):
+                values.setdefault(index, read[m.group(group)])
+            offset = 0
+            for j, param in enumerate(action.params):
+                offset = offset * _param_size(self.ir, param) + values[j] - (param.lo if param.type == "int" else 0)
+            if self.move_text(action.base + offset) == text:  # (a parameter written twice, alike)
+                found.append(action.base + offset)
+        if text in self._roll_ids:
+            found.append(self._roll_ids[text])
+        return min(found) if found else None
 
     def _roll_text(self, text: str) -> Optional[str]:
         """A multiset roll written in any order (roll:4-A-blank), as its outcome is
@@ -162,6 +202,24 @@ def _decode(ir: GameIR, action, offset: int) -> list[int]:
         values[i] = offset % sizes[i] + (action.params[i].lo if action.params[i].type == "int" else 0)
         offset //= sizes[i]
     return values
+
+
+def _notation_pattern(ir: GameIR, action) -> tuple:
+    """An action's notation as a regular expression (a group per parameter place, its
+    value texts longest first) and, per group, (the parameter's index, text -> value)."""
+    import re
+
+    parts, readers = [], []
+    for part in action.notation:
+        if isinstance(part, str):
+            parts.append(re.escape(part))
+            continue
+        param = action.params[part]
+        lo = param.lo if param.type == "int" else 0
+        read = {_value_text(ir, param, v): v for v in range(lo, lo + _param_size(ir, param))}
+        parts.append("(" + "|".join(re.escape(t) for t in sorted(read, key=len, reverse=True)) + ")")
+        readers.append((part, read))
+    return re.compile("".join(parts)), readers
 
 
 def _param_size(ir: GameIR, p) -> int:

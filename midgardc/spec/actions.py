@@ -24,7 +24,8 @@ from ..ir.nodes import (
     Place,
 )
 from .yamlpos import YMap, YNode, YScalar
-from .compound import lower_chain
+from .compound import lower_chain, lower_then
+from ..ir.compound import Then
 from .schema import MAX_MOVES, PARAM_TYPES
 from .pools import with_pool_checks
 
@@ -92,6 +93,14 @@ class LowerActions:
             if "continue" in body:  # a compound move's step (spec/compound.py)
                 chain = lower_chain(self, body["continue"], params, scope, aname, notation, size, after is not None, node.key_pos[aname])
                 size *= chain.ways
+            then = None
+            if "then" in body:  # a second step of another kind (spec/compound.py): its parameters follow the first step's
+                second, where2, effects2, notation2 = lower_then(self, body["then"], params, scope, aname, after is not None, chain is not None, node.key_pos[aname])
+                where2 = with_pool_checks(self, _with_hand_checks(where2, effects2), effects2)  # (read after the first step)
+                then = Then(len(params), len(effects), where2)
+                params, effects, notation = params + second, effects + effects2, notation + notation2
+                for p in second:
+                    size *= self.param_size(p)
             if base + size > MAX_MOVES:
                 raise SpecError(_too_many(aname, base, size, chain.ways if chain else None), node.key_pos[aname], "give the parameters smaller domains" + (" or continue.ways a smaller number" if chain else ""))
             shape = tuple(part if isinstance(part, str) else params[part].type for part in notation)
@@ -103,7 +112,7 @@ class LowerActions:
                         npos,
                         f"give '{aname}' a notation of its own, e.g. notation: \"" + ":".join([aname] + ["{%s}" % p.name for p in params]) + '"',
                     )
-            actions.append(Action(aname, params, where, effects, notation, base, size, legal_after=after, chain=chain))
+            actions.append(Action(aname, params, where, effects, notation, base, size, legal_after=after, chain=chain, then=then))
             base += size
         return tuple(actions)
 

@@ -1,12 +1,13 @@
 """Lowering of an action's ``continue:`` (a compound move's step, ``midgardc/ir/compound.py``):
 the value of the next step's first parameter, the condition to go on, the notation of the
-further steps and the bounds."""
+further steps and the bounds; and of its ``then:`` (a second step of another kind): its
+parameters, condition, effects and notation, joined to the first step's."""
 
 from __future__ import annotations
 
 from ..errors import Pos, SpecError
-from ..ir.compound import MAX_NEXT, MAX_STEPS, MAX_WAYS, Chain
-from ..ir.nodes import Param
+from ..ir.compound import MAX_NEXT, MAX_STEPS, MAX_WAYS, Chain, Then
+from ..ir.nodes import BOOL, Const, Effect, Expr, Param
 from .yamlpos import YMap, YNode
 
 
@@ -40,3 +41,34 @@ def lower_chain(low, node: YNode, params: tuple[Param, ...], scope: dict, aname:
         raise SpecError(f"action '{aname}': a further step's notation must start with a separator (e.g. 'x{{t}}'), so one move's steps can be told apart", body["notation"].pos if "notation" in body else node.pos)
     return Chain(value, going, further, limit, ways, step_size)
 
+
+
+def lower_then(low, node: YNode, params: tuple[Param, ...], scope: dict, aname: str, has_after: bool, has_chain: bool, pos: Pos) -> tuple[tuple[Param, ...], Expr, tuple[Effect, ...], tuple]:
+    """The second step of action ``aname``: (its parameters, its ``where``, its effects,
+    its notation with parameter places counted after the first step's). ``low`` is the
+    ``Lowerer``; ``scope`` the first step's parameters. (The caller adds the hand and
+    pool checks of the effects to the ``where``, as for any action.)"""
+    if not isinstance(node, YMap):
+        raise SpecError("'then' is the move's second step, a mapping: {params: {...}, where: CONDITION, effects: [...], notation: TEXT}", node.pos)
+    body = low.keys(node, "then", f"'then' of action '{aname}'")
+    if has_after:
+        raise SpecError(f"action '{aname}': 'then' and 'legal_after' cannot be used together yet (say the condition in the second step's 'where')", node.pos)
+    if has_chain:
+        raise SpecError(f"action '{aname}': 'then' and 'continue' cannot be used together yet (a move is either one action's steps repeated or two steps of different kinds)", node.pos)
+    second = low.lower_params(body["params"])
+    if not second:
+        raise SpecError(f"action '{aname}': the second step ('then') needs parameters, e.g. params: {{a: cell}} (without any, put its effects in the first step's)", body["params"].pos)
+    taken = {p.name for p in params}
+    for p in second:
+        if p.name in taken:
+            raise SpecError(f"action '{aname}': the second step's parameter '{p.name}' is also a parameter of the first step; give it another name (the second step reads the first step's parameters by their names)", body["params"].key_pos[p.name])
+    inner = dict(scope, **{p.name: p.type for p in second})
+    where = low.condition(body["where"], inner) if "where" in body else Const(1, BOOL)
+    effects = low.lower_effects(body.get("effects"), inner, f"the second step of action '{aname}'")
+    if "notation" in body:
+        notation = low.lower_notation(body["notation"], second, aname, body["notation"].pos)
+        if isinstance(notation[0], int):
+            raise SpecError(f"action '{aname}': the second step's notation must start with a separator (e.g. '/{{{second[0].name}}}'), so the two steps of a move can be told apart", body["notation"].pos)
+    else:  # "/{a}", or "/{a}:{b}" for several parameters
+        notation = ("/",) + tuple(x for j in range(len(second)) for x in ((":", j) if j else (j,)))
+    return second, where, effects, tuple(x if isinstance(x, str) else x + len(params) for x in notation)

@@ -12,7 +12,7 @@ from ...ir.lookslice import ANY, HANDS, counter_key, look_slice
 from ...ir.plan import STATE_READS, plan_action
 from .common import comment_text, unparse, Var
 from .effects import known_empty, known_in_hand
-from .compound import chain_facts
+from .compound import chain_facts, then_facts
 from .candidates import candidate_function, plain
 from .stepmoves import step_facts
 
@@ -48,14 +48,77 @@ class Moves:
             stride *= self._param_range(p)[1]
         strides.reverse()
         id_terms = [str(a.base)] if a.base else []
-        loops = []
-        made: dict[int, int] = {}  # level -> the index of its cands_<n>() listing
         for j, p in enumerate(a.params):
             lo, size = self._param_range(p)
             var = scope[p.name].cname
             index = var if lo == 0 else f"({var} - ({lo}))"
             id_terms.append(index if strides[j] == 1 else f"{index} * {strides[j]}")
-            level = plan.levels[j]
+        loops, made = self._loops(a, plan, scope, scalar)
+        # a from/to action of steps: whole-board sets instead of the loops (emit/stepmoves.py)
+        steps = step_facts(self, i, plan, scope, loops[0]) if len(loops) == 2 else None
+        if steps and made.get(1) == len(self.cand_fns) - 1:
+            self.cand_fns.pop()  # the step sets replace t's loop, and with it t's listing
+        # a move of two steps (then:): the second step's loops, on the state the first left
+        then = then_facts(self, i, scope, scalar, " + ".join(id_terms) or "0")
+        # a legal move's first effect may rely on the condition's empty cells (not for a
+        # lookahead or a compound step, whose effects also run on candidates)
+        first = a.where is not None and a.legal_after is None and a.chain is None and a.then is None
+        empty = known_empty(a.where, ir) if first else frozenset()
+        in_hand = known_in_hand(a.where) if first else frozenset()
+        effects = self.x.effects(a.effects, scope, empty, in_hand)
+        chain = chain_facts(self, i, scope, id_terms[1:] if a.base else id_terms)  # a compound move's step (emit/compound.py)
+        decode = []
+        for j in range(len(a.params) - 1, -1, -1):
+            lo, size = self._param_range(a.params[j])
+            decode.append({"var": f"v{j}", "size": size, "lo": lo})
+        # trigger order is a rule (docs/spec-language.md): the template unrolls this list in
+        # the order written, each `if when:` right after the previous trigger's effects
+        triggers = []
+        for t_index, trig in enumerate(ir.triggers):
+            if trig.after and i not in trig.after:
+                continue
+            triggers.append({
+                "index": t_index,
+                "comment": comment_text(f"{trig.name}" + (f" when {unparse(trig.when, ir)}" if trig.when is not None else "")),
+                "when": self.x.expr(trig.when, scope).text if trig.when is not None else None,
+                "effects": self.x.effects(trig.effects, scope),
+            })
+        return {
+            "index": i,
+            # what the lookahead applies and copies (ir/lookslice.py; templates/history.pyx.j2)
+            "look": self._look(i, scope),
+            # lookahead legality (templates/history.pyx.j2): tested at the loops' leaf
+            "after": self.x.expr(a.legal_after, scope).text if a.legal_after is not None else None,
+            "after_comment": comment_text(unparse(a.legal_after, ir)) if a.legal_after is not None else "",
+            "base": a.base,
+            "size": a.size,
+            "end": a.base + a.size,
+            "params": [scope[p.name] for p in a.params],
+            "top_conds": scalar(list(plan.top)),
+            "loops": loops,
+            "move_id": " + ".join(id_terms) or "0",
+            "decode": decode,
+            "effects": effects,
+            "triggers": triggers,
+            "chain": chain,
+            "then": then,
+            "steps": steps,
+            "comment": comment_text(f"{a.name}({', '.join(f'{p.name}: {p.type}' for p in a.params)})"),
+            "where_comment": comment_text(unparse(a.where, ir)),
+        }
+
+    def _loops(self, a, plan, scope: dict, scalar) -> tuple[list[dict], dict[int, int]]:
+        """The parameter loops of a plan's levels (an action's, or a second step's: its
+        levels start after the first step's parameters), and which levels list their
+        candidates with a cands_<n>() function (level -> n)."""
+        ir = self.ir
+        loops = []
+        made: dict[int, int] = {}  # level -> the index of its cands_<n>() listing
+        for level in plan.levels:
+            j = level.index
+            p = a.params[j]
+            lo, size = self._param_range(p)
+            var = scope[p.name].cname
             conds = list(level.conds)
             set_call, set_comment = None, ""
             cands = None
@@ -91,55 +154,7 @@ class Moves:
                 "upper": [self.x.expr(x, scope).text for x in level.upper],
                 "comment": comment_text(f"{p.name}: {p.type}" + (f" {p.lo}..{p.hi}" if p.type == INT else "")),
             })
-        decode = []
-        for j in range(len(a.params) - 1, -1, -1):
-            lo, size = self._param_range(a.params[j])
-            decode.append({"var": f"v{j}", "size": size, "lo": lo})
-        # a from/to action of steps: whole-board sets instead of the loops (emit/stepmoves.py)
-        steps = step_facts(self, i, plan, scope, loops[0]) if len(loops) == 2 else None
-        if steps and made.get(1) == len(self.cand_fns) - 1:
-            self.cand_fns.pop()  # the step sets replace t's loop, and with it t's listing
-        # a legal move's first effect may rely on the condition's empty cells (not for a
-        # lookahead or a compound step, whose effects also run on candidates)
-        first = a.where is not None and a.legal_after is None and a.chain is None
-        empty = known_empty(a.where, ir) if first else frozenset()
-        in_hand = known_in_hand(a.where) if first else frozenset()
-        effects = self.x.effects(a.effects, scope, empty, in_hand)
-        chain = chain_facts(self, i, scope, id_terms[1:] if a.base else id_terms)  # a compound move's step (emit/compound.py)
-        # trigger order is a rule (docs/spec-language.md): the template unrolls this list in
-        # the order written, each `if when:` right after the previous trigger's effects
-        triggers = []
-        for t_index, trig in enumerate(ir.triggers):
-            if trig.after and i not in trig.after:
-                continue
-            triggers.append({
-                "index": t_index,
-                "comment": comment_text(f"{trig.name}" + (f" when {unparse(trig.when, ir)}" if trig.when is not None else "")),
-                "when": self.x.expr(trig.when, scope).text if trig.when is not None else None,
-                "effects": self.x.effects(trig.effects, scope),
-            })
-        return {
-            "index": i,
-            # what the lookahead applies and copies (ir/lookslice.py; templates/history.pyx.j2)
-            "look": self._look(i, scope),
-            # lookahead legality (templates/history.pyx.j2): tested at the loops' leaf
-            "after": self.x.expr(a.legal_after, scope).text if a.legal_after is not None else None,
-            "after_comment": comment_text(unparse(a.legal_after, ir)) if a.legal_after is not None else "",
-            "base": a.base,
-            "size": a.size,
-            "end": a.base + a.size,
-            "params": [scope[p.name] for p in a.params],
-            "top_conds": scalar(list(plan.top)),
-            "loops": loops,
-            "move_id": " + ".join(id_terms) or "0",
-            "decode": decode,
-            "effects": effects,
-            "triggers": triggers,
-            "chain": chain,
-            "steps": steps,
-            "comment": comment_text(f"{a.name}({', '.join(f'{p.name}: {p.type}' for p in a.params)})"),
-            "where_comment": comment_text(unparse(a.where, ir)),
-        }
+        return loops, made
 
     def _look(self, i: int, scope: dict) -> Optional[dict]:
         """For an action with ``legal_after``: the effects and triggers its lookahead

@@ -73,7 +73,7 @@ def analyse(ir, index: int, plan, f: str, t: str) -> tuple[Optional[StepPlan], s
     a = ir.actions[index]
     if len(a.params) != 2 or any(p.type != CELL for p in a.params):
         return None, "not an action of two cells"
-    if a.legal_after is not None or a.chain is not None:
+    if a.legal_after is not None or a.chain is not None or a.then is not None:
         return None, "a lookahead or compound move"
     if not board.directions or board.n_cells > MAX_BITBOARD_CELLS:
         return None, f"the board has no directions or more than {MAX_BITBOARD_CELLS} cells"

@@ -1,6 +1,8 @@
 """Compound moves in Python (``midgardc/ir/compound.py``): the whole moves a first step
 starts, found by a depth-first search over the steps on copies of the state, their ids,
-and a whole move played step by step. Generated code: ``midgardc.compiler.emit.compound``."""
+and a whole move played step by step; for a move of two steps (``then:``), the state a
+first step leaves, where its second steps are listed (``rules/moves.py``). Generated code:
+``midgardc.compiler.emit.compound``."""
 
 from __future__ import annotations
 
@@ -44,6 +46,14 @@ class Compound:
         first = action.params[0]
         envs = [self._unbind(ai, m - action.base) for m in out]
         return [e for e in envs if e[first.name] == value]
+
+    def _after_first(self, ai: int, env: dict):
+        """A copy of this state after a move of two steps' first step (``then:``): its
+        share of the action's effects (it shares the history)."""
+        action = self.prog.ir.actions[ai]
+        look = type(self)(self.prog, self, look=True)
+        look.run_effects(action.effects[: action.then.effects], dict(env))
+        return look
 
     def _after_step(self, ai: int, env: dict):
         """A copy of this state after the step's effects (it shares the history)."""

@@ -24,7 +24,7 @@ from ...ir.nodes import (
     Unary,
 )
 from ...ir.analysis import conjuncts, reads
-from ...ir.plan import is_pure
+from ...ir.plan import is_pure, plan_then
 from . import zones as zone_rules
 from .cellsets import SetCompiler
 from .moves import plans
@@ -145,6 +145,10 @@ class Program:
         sizes = {"cell": self.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(b.directions), "item": ir.n_item_kinds}
         self.sizes = [[sizes.get(p.type, p.hi - p.lo + 1) for p in a.params] for a in ir.actions]
         self.plans = plans(ir, self.sizes, self.compile, self.domain, self.sets)
+        # moves of two steps (then:, rules/compound.py): the second step's plan, listed on
+        # the state the first step left
+        second = [plan_then(ir, i) for i in range(len(ir.actions))]
+        self.then_plans = dict(zip((i for i, p in enumerate(second) if p is not None), plans(ir, self.sizes, self.compile, self.domain, self.sets, tuple(p for p in second if p is not None))))
         self.rank = [self.compile(k.expr) for k in ir.ranking]
         self.end_conds = [self.compile(e) for e in ir.end.conditions]
         self.triggers = [(t, self.compile(t.when) if t.when is not None else None) for t in ir.triggers]

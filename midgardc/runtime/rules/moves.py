@@ -85,12 +85,13 @@ def candidate_lister(c: Expr, compile_expr: Callable, compile_domain: Callable) 
 _NONE = object()
 
 
-def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Callable], compile_domain: Callable, sets: SetCompiler) -> list[tuple[list[Callable], list[Loop]]]:
+def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Callable], compile_domain: Callable, sets: SetCompiler, game: Optional[tuple] = None) -> list[tuple[list[Callable], list[Loop]]]:
     """``Program.plans``: per action, its plan as (conditions tested before any loop, one
     ``Loop`` per parameter). ``sizes``: each parameter's domain size; ``compile_expr`` is
     ``Program.compile``, ``compile_domain`` ``Program.domain``, ``sets`` the game's
-    ``SetCompiler`` (``rules/cellsets.py``)."""
-    game = plan_game(ir)
+    ``SetCompiler`` (``rules/cellsets.py``); ``game``: the plans (default: every action's,
+    ``plan_game``; ``Program.then_plans`` passes the second steps')."""
+    game = plan_game(ir) if game is None else game
     uses: dict = {}
     for p in game:
         for L in p.levels:
@@ -101,7 +102,8 @@ def plans(ir: GameIR, sizes: list[list[int]], compile_expr: Callable[[Expr], Cal
     for p in game:
         params = {q.name for q in ir.actions[p.action].params}
         loops = []
-        for j, L in enumerate(p.levels):
+        for L in p.levels:
+            j = L.index  # (a second step's loops start after the first step's parameters)
             stride = 1
             for size in sizes[p.action][j + 1 :]:
                 stride *= size
@@ -172,15 +174,24 @@ class Moves:
             self._list_action(ai, action, out, seen)
         return out
 
-    def _list_action(self, ai: int, action: Action, out: list[int], seen: dict, steps: bool = False) -> None:
+    def _list_action(self, ai: int, action: Action, out: list[int], seen: dict, steps: bool = False, second: Optional[tuple[dict, int]] = None) -> None:
         """Append an action's legal moves, ascending, by its plan: the conditions on no
         parameter first, then the parameter loops, outermost first (see ir/plan.py).
         A compound move's step (``action.chain``) appends its whole moves (rules/compound.py),
-        or with ``steps`` the steps themselves (as ``base + binding``)."""
+        or with ``steps`` the steps themselves (as ``base + binding``). A move of two steps
+        (``action.then``) lists its first steps, and for each the second steps on the state
+        it leaves: ``second`` is (the first step's parameters, its offset), given when
+        listing the second steps on that state."""
         chained = action.chain is not None and not steps
-        top, loops = self.prog.plans[ai]
+        two = action.then is not None and second is None  # a first step: its second steps at the leaf
+        if second is None:
+            top, loops = self.prog.plans[ai]
+            env: dict = {}
+            start = 0
+        else:
+            top, loops = self.prog.then_plans[ai]
+            env, start = dict(second[0]), second[1]
         after = self.prog.afters[ai]  # lookahead legality (rules/history.py): on a copy after the move
-        env: dict = {}
         for cond in top:
             if not cond(self, env):
                 return
@@ -209,7 +220,7 @@ class Moves:
         def level(j: int, offset: int) -> None:
             loop = loops[j]
             name, lo, conds = loop.name, loop.lo, loop.conds
-            if j == last and not conds and not chained and after is None:  # every value is a move
+            if j == last and not conds and not chained and not two and after is None:  # every value is a move
                 base, stride = action.base + offset, loop.stride
                 out.extend(base + v * stride for v in values(j))
                 return
@@ -222,6 +233,8 @@ class Moves:
                     if j == last:
                         if chained:  # the whole moves this first step starts
                             self._chain_leaf(ai, env, out)
+                        elif two:  # the second steps, on the state this first step leaves
+                            self._after_first(ai, env)._list_action(ai, action, out, {}, second=(env, offset + v * loop.stride))
                         elif after is None or self._after_ok(ai, env):  # lookahead legality, tested last
                             out.append(action.base + offset + v * loop.stride)
                     else:
@@ -229,9 +242,11 @@ class Moves:
             env.pop(name, None)
 
         if loops:
-            level(0, 0)
+            level(0, start)
+        elif two:  # a first step without parameters
+            self._after_first(ai, env)._list_action(ai, action, out, {}, second=(env, 0))
         elif after is None or self._after_ok(ai, env):
-            out.append(action.base)
+            out.append(action.base + start)
 
     def decode(self, move: int) -> tuple[Action, dict]:
         for action, sizes in zip(self.prog.ir.actions, self.prog.sizes):
