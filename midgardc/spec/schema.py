@@ -33,7 +33,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "piece": ({"hand", "description", "notation", "base"}, set()),
     "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue"}, set()),
     # a compound move's step (spec/compound.py)
-    "continue": ({"from", "while", "notation", "limit", "ways"}, {"from"}),
+    "continue": ({"from", "while", "notation", "limit", "ways", "most"}, {"from"}),
     # the position history (history:)
     "history": ({"position"}, {"position"}),
     # learning-ready observation views (spec/observation.py)

@@ -178,6 +178,7 @@ class Moves:
         A compound move's step (``action.chain``) appends its whole moves (rules/compound.py),
         or with ``steps`` the steps themselves (as ``base + binding``)."""
         chained = action.chain is not None and not steps
+        best: list = [None, len(out)]  # continue.most: the greatest value so far, where the action's moves start
         top, loops = self.prog.plans[ai]
         after = self.prog.afters[ai]  # lookahead legality (rules/history.py): on a copy after the move
         env: dict = {}
@@ -221,7 +222,7 @@ class Moves:
                 else:
                     if j == last:
                         if chained:  # the whole moves this first step starts
-                            self._chain_leaf(ai, env, out)
+                            self._chain_leaf(ai, env, out, best)
                         elif after is None or self._after_ok(ai, env):  # lookahead legality, tested last
                             out.append(action.base + offset + v * loop.stride)
                     else:
