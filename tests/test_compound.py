@@ -93,3 +93,60 @@ def test_too_many_moves_names_the_count_and_the_continue_ways(tmp_path):
         load_game_ir(str(path))
     assert "action 'hop' has 1,638,400 possible moves (400 first steps, each numbered 4,096 times: a continue:'s ways multiply the first step's moves), after 25 of the actions before it; the limit is 1,048,576 in all" in err.value.message
     assert "continue.ways" in err.value.hint
+
+
+# continue.most (a second use beside international draughts' majority capture,
+# tests/test_international_draughts.py): tests/data/compound_most.yaml is the same hopping
+# game where a stone must hop as far as possible.
+LONGEST = str(Path(__file__).parent / "data" / "compound_most.yaml")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_most_keeps_only_the_longest_whole_moves(engine):
+    game = get_game(LONGEST, None, engine)
+    state = game.new_state()
+    # c4's hops (two each: c4>s>e, c4>s>w) are shorter than b2's three: only b2's is legal
+    assert [m.text for m in state.legal_moves()] == ["b4", "d4", "d3", "c2", "b2>n>e>w"]
+    with pytest.raises(MoveError, match="not legal for x here"):
+        state.apply("c4>s>e")
+    state.apply("b2>n>e>w")
+    assert state.scores()["x"]["score"] == 9 and state.to_json()["counters"]["hops"] == 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_most_keeps_every_longest_move_and_numbers_them_among_themselves(engine):
+    game = get_game(LONGEST, None, engine)
+    state = game.new_state()
+    state.apply("b2>n>e>w")  # x: b2 hops b3 (taken), c4, c4 again: on b4; c4 stays
+    state.apply("c2")  # o places on c2
+    # x: b4 and c4 (two stones side by side on row 4) hop the same lengths each way; the
+    # longest whole moves of each first step are numbered 0, 1, ... among themselves
+    moves = state.legal_moves()
+    hops = [m for m in moves if ">" in m.text]
+    longest = max(m.text.count(">") for m in hops)
+    assert hops and all(m.text.count(">") == longest for m in hops)
+    ir = game.ir
+    hop = ir.actions[1]
+    for m in hops:  # every legal whole move is the first step's k-th of its longest, k < their number
+        assert (m.id - hop.base) % hop.chain.ways < len([x for x in hops if (x.id - hop.base) // hop.chain.ways == (m.id - hop.base) // hop.chain.ways])
+
+
+def test_most_in_both_engines_counts_and_plays_the_same():
+    interp, comp = (get_game(LONGEST, None, e) for e in ENGINES)
+    assert [perft(interp.new_state(), d) for d in (1, 2, 3, 4)] == [perft(comp.new_state(), d) for d in (1, 2, 3, 4)] == [5, 26, 121, 724]
+    check_games(LONGEST, None, 150, 9)
+
+
+def test_most_must_be_a_number(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(Path(LONGEST).read_text().replace("most: hops ", "most: f "))
+    with pytest.raises(SpecError, match="expected a number here, but this is a cell") as err:
+        load_game_ir(str(path))
+    assert "bad.yaml:43:13" in str(err.value)
+
+
+def test_explain_says_the_most_rule():
+    from midgardc.cli.explain import explain_lines
+
+    text = "\n".join(explain_lines(load_game_ir(LONGEST)))
+    assert "of the action's whole moves here only those with the greatest hops (after the move, before its triggers) are legal" in text
