@@ -116,19 +116,23 @@ def test_most_keeps_only_the_longest_whole_moves(engine):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_most_keeps_every_longest_move_and_numbers_them_among_themselves(engine):
     game = get_game(LONGEST, None, engine)
-    state = game.new_state()
-    state.apply("b2>n>e>w")  # x: b2 hops b3 (taken), c4, c4 again: on b4; c4 stays
-    state.apply("c2")  # o places on c2
-    # x: b4 and c4 (two stones side by side on row 4) hop the same lengths each way; the
-    # longest whole moves of each first step are numbered 0, 1, ... among themselves
-    moves = state.legal_moves()
-    hops = [m for m in moves if ">" in m.text]
-    longest = max(m.text.count(">") for m in hops)
-    assert hops and all(m.text.count(">") == longest for m in hops)
     ir = game.ir
+    board = [0] * ir.board.n_cells
+    for cell, code in {"c3": 1, "d3": 1, "a1": 2, "a3": 2, "b4": 2, "d2": 2}.items():  # 1: x's stone, 2: o's
+        board[ir.board.cell_names.index(cell)] = code
+    state = game.new_state()
+    state.core.load(board, [[4], [4]], 0)
+    # d3 hops c3 west onto b3, then n (over b4, onto the edge: one hop less), or e back
+    # over c3 to d3 and on s or w: without `most` d3>w starts d3>w>n (k 0), d3>w>e>s (1)
+    # and d3>w>e>w (2); c3>e and d3>s are one hop. Only the three-hop moves stay, and they
+    # are numbered among themselves: k 0 and 1
     hop = ir.actions[1]
-    for m in hops:  # every legal whole move is the first step's k-th of its longest, k < their number
-        assert (m.id - hop.base) % hop.chain.ways < len([x for x in hops if (x.id - hop.base) // hop.chain.ways == (m.id - hop.base) // hop.chain.ways])
+    hops = {m.text: divmod(m.id - hop.base, hop.chain.ways) for m in state.legal_moves() if ">" in m.text}
+    d3, w = ir.board.cell_names.index("d3"), ir.board.directions.index("w")
+    first = d3 * len(ir.board.directions) + w
+    assert hops == {"d3>w>e>s": (first, 0), "d3>w>e>w": (first, 1)}
+    state.apply("d3>w>e>w")
+    assert state.to_json()["board"]["b3"] == "x" and state.to_json()["board"]["c3"] == "x"
 
 
 def test_most_in_both_engines_counts_and_plays_the_same():

@@ -174,7 +174,8 @@ def test_a_player_who_cannot_move_loses(game):
     state = position(game, {"c3": "w", "d4": "b"}, "white")
     state.apply("c3xe5")
     assert state.is_terminal() and state.to_json()["winner"] == "white"
-    # blocked: black's man on a1? (black moves down): black's only man b8 faces a7 and c7 taken up
+    # blocked: black's only man, on j8, can neither step (i7 is white's) nor jump i7 (h6 is
+    # white's too, so nothing is free behind it)
     state = position(game, {"j8": "b", "i7": "w", "h6": "w", "a1": "w"}, "white")
     state.apply("a1-b2")
     assert state.is_terminal() and state.to_json()["winner"] == "white"
