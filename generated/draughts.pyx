@@ -1445,7 +1445,9 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
 cdef int gen_legal(State* st, int* out) noexcept nogil:
     """Write the legal move ids, ascending, to `out`; return how many there are."""
     cdef int n = 0
-    cdef long long npaths, jpath
+    cdef long long npaths, jpath, value
+    cdef long long best = 0   # continue.most: the greatest value of the action's moves so far
+    cdef int astart = 0   # ... and where they start in `out`
     cdef int a0
     cdef int a1
     cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
@@ -1489,7 +1491,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    npaths = count_paths_1(st, a0, a1, 1)  # the whole moves this first step starts (compound.pyx.j2)
+                    count_paths_1(st, a0, a1, 1, &npaths)  # the whole moves this first step starts (compound.pyx.j2)
                     if npaths > 64:
                         npaths = 64
                     for jpath in range(npaths):
@@ -1669,41 +1671,53 @@ cdef int steps_from_1(State* st, int first, int* out) noexcept nogil:
     return n
 
 
-cdef long long count_paths_1(State* origin, int a0, int a1, int depth) noexcept nogil:
-    """How many whole moves go on from the step (a0, a1), the depth-th of its move, made on `origin`."""
+cdef long long count_paths_1(State* origin, int a0, int a1, int depth, long long* count) noexcept nogil:
+    """The greatest `continue.most` of the whole moves that go on from the step
+    (a0, a1), the depth-th of its move, made on `origin` (0 without `most`);
+    how many reach it goes to `count`."""
     cdef State look   # (the history stays with the origin)
     cdef State* st = &look
     cdef int buf[64]
     cdef int n, i, binding
+    cdef long long best = 0, value, m
     cdef long long total = 0
     cdef int b1
     cdef int b0
     memcpy(st, origin, sizeof(State))
     step_1(st, a0, a1)
+    count[0] = 1
     if depth >= 16:
-        return 1
+        return 0
     if not (not ((piece_kind(st.board[a1]) == 0) and define_4(st, a1))):  # while not (kind_at(t) == man and far_row(t))
-        return 1
+        return 0
     n = steps_from_1(st, a1, buf)  # from t
     if n == 0:
-        return 1
+        return 0
     for i in range(n):
         binding = buf[i]
         b1 = binding % 64
         binding = binding / 64
         b0 = binding
-        total += count_paths_1(st, b0, b1, depth + 1)
-    return total
+        value = count_paths_1(st, b0, b1, depth + 1, &m)
+        if i == 0 or value > best:
+            best = value
+            total = m
+        elif value == best:
+            total += m
+    count[0] = total
+    return best
 
 
 cdef int walk_1(State* st, int a0, int a1, long long k, int* record) noexcept nogil:
     """Make the k-th whole move that starts with the step (a0, a1) on `st`, step by
-    step (no triggers); write each step's binding to `record` (when not NULL); return the
-    number of steps."""
+    step (no triggers), among those reaching the greatest `continue.most` of its whole
+    moves (all of them without `most`); write each step's binding to `record` (when not
+    NULL); return the number of steps."""
     cdef int buf[64]
     cdef int n, i, binding
     cdef int depth = 1
     cdef long long m
+    cdef long long target = count_paths_1(st, a0, a1, 1, &m)
     cdef int b1
     cdef int b0
     while True:
@@ -1722,7 +1736,8 @@ cdef int walk_1(State* st, int a0, int a1, long long k, int* record) noexcept no
             b1 = binding % 64
             binding = binding / 64
             b0 = binding
-            m = count_paths_1(st, b0, b1, depth + 1)
+            if count_paths_1(st, b0, b1, depth + 1, &m) != target:
+                continue
             if k < m:
                 break
             k -= m

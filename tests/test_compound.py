@@ -93,3 +93,64 @@ def test_too_many_moves_names_the_count_and_the_continue_ways(tmp_path):
         load_game_ir(str(path))
     assert "action 'hop' has 1,638,400 possible moves (400 first steps, each numbered 4,096 times: a continue:'s ways multiply the first step's moves), after 25 of the actions before it; the limit is 1,048,576 in all" in err.value.message
     assert "continue.ways" in err.value.hint
+
+
+# continue.most (a second use beside international draughts' majority capture,
+# tests/test_international_draughts.py): tests/data/compound_most.yaml is the same hopping
+# game where a stone must hop as far as possible.
+LONGEST = str(Path(__file__).parent / "data" / "compound_most.yaml")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_most_keeps_only_the_longest_whole_moves(engine):
+    game = get_game(LONGEST, None, engine)
+    state = game.new_state()
+    # c4's hops (two each: c4>s>e, c4>s>w) are shorter than b2's three: only b2's is legal
+    assert [m.text for m in state.legal_moves()] == ["b4", "d4", "d3", "c2", "b2>n>e>w"]
+    with pytest.raises(MoveError, match="not legal for x here"):
+        state.apply("c4>s>e")
+    state.apply("b2>n>e>w")
+    assert state.scores()["x"]["score"] == 9 and state.to_json()["counters"]["hops"] == 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_most_keeps_every_longest_move_and_numbers_them_among_themselves(engine):
+    game = get_game(LONGEST, None, engine)
+    ir = game.ir
+    board = [0] * ir.board.n_cells
+    for cell, code in {"c3": 1, "d3": 1, "a1": 2, "a3": 2, "b4": 2, "d2": 2}.items():  # 1: x's stone, 2: o's
+        board[ir.board.cell_names.index(cell)] = code
+    state = game.new_state()
+    state.core.load(board, [[4], [4]], 0)
+    # d3 hops c3 west onto b3, then n (over b4, onto the edge: one hop less), or e back
+    # over c3 to d3 and on s or w: without `most` d3>w starts d3>w>n (k 0), d3>w>e>s (1)
+    # and d3>w>e>w (2); c3>e and d3>s are one hop. Only the three-hop moves stay, and they
+    # are numbered among themselves: k 0 and 1
+    hop = ir.actions[1]
+    hops = {m.text: divmod(m.id - hop.base, hop.chain.ways) for m in state.legal_moves() if ">" in m.text}
+    d3, w = ir.board.cell_names.index("d3"), ir.board.directions.index("w")
+    first = d3 * len(ir.board.directions) + w
+    assert hops == {"d3>w>e>s": (first, 0), "d3>w>e>w": (first, 1)}
+    state.apply("d3>w>e>w")
+    assert state.to_json()["board"]["b3"] == "x" and state.to_json()["board"]["c3"] == "x"
+
+
+def test_most_in_both_engines_counts_and_plays_the_same():
+    interp, comp = (get_game(LONGEST, None, e) for e in ENGINES)
+    assert [perft(interp.new_state(), d) for d in (1, 2, 3, 4)] == [perft(comp.new_state(), d) for d in (1, 2, 3, 4)] == [5, 26, 121, 724]
+    check_games(LONGEST, None, 150, 9)
+
+
+def test_most_must_be_a_number(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(Path(LONGEST).read_text().replace("most: hops ", "most: f "))
+    with pytest.raises(SpecError, match="expected a number here, but this is a cell") as err:
+        load_game_ir(str(path))
+    assert "bad.yaml:43:13" in str(err.value)
+
+
+def test_explain_says_the_most_rule():
+    from midgardc.cli.explain import explain_lines
+
+    text = "\n".join(explain_lines(load_game_ir(LONGEST)))
+    assert "of the action's whole moves here only those with the greatest hops (after the move, before its triggers) are legal" in text

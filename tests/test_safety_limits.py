@@ -142,6 +142,7 @@ LONGEST_SEEN = {
     "classics/draughts.yaml": 295,  # mcts:100; random and greedy 277 (2026-11-27, after the WCDF 40-move rule)
     "classics/go.yaml": 501,  # greedy (110 games); random 469 in 2,000
     "classics/hex.yaml": 169,
+    "classics/international-draughts.yaml": 234,  # mcts:100 (20 games); random and greedy 162 in 2,000 each (2026-11-27)
     "classics/kalah.yaml": 81,
     "classics/nine-mens-morris.yaml": 467,  # random; greedy 105, mcts:100 120
     "classics/liars-dice.yaml": 12,  # random (the rules' own bound: 61, 60 bids and a call)

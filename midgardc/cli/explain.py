@@ -109,6 +109,8 @@ def _action_lines(ir: GameIR, p: ActionPlan, compiled: dict, text, gen) -> list[
         out.append(f"    a step with {a.params[0].name} = {text(c.value)} must follow when one is legal (at most {c.limit} steps); the whole moves a")
         out.append(f"    first step starts are found depth first on scratch states (the k-th: id {a.base} + first step * {c.ways} + k, at most {c.ways}),")
         out.append(f"    written as the first step, then \"{further}\" per further step; the triggers run once, after the last step")
+        if c.most is not None:
+            out.append(f"  of the action's whole moves here only those with the greatest {text(c.most)} (after the move, before its triggers) are legal")
     if a.then is not None:  # a move of two steps (ir/compound.py)
         from ..ir.plan import plan_then
 

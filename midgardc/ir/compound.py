@@ -25,6 +25,14 @@ after both, with every parameter. The legal moves are listed like any action's, 
 step's parameters slowest: for each legal first step, its effects on a copy of the state,
 then the second step's parameter loops on that copy.
 
+With ``most`` (an integer expression, read on the state a whole move leaves before its
+triggers, with its last step's parameters) only the whole moves of the action with the
+greatest value in the position are legal ("the sequence capturing the most pieces must be
+taken"). Then ``k`` counts only the whole moves of the first step that reach the greatest
+value among that first step's own whole moves: a first step with a legal move reaches
+the action's greatest value, so its legal moves are exactly those, and a move can be
+played knowing its first step alone.
+
 The rules are ``midgardc/runtime/rules/compound.py`` (Python) and
 ``midgardc/compiler/emit/compound.py`` (C)."""
 
@@ -48,6 +56,7 @@ class Chain:
     limit: int  # the most steps in one move
     ways: int  # id slots per first step: the most whole moves one first step starts
     step_size: int  # how many bindings the step's parameters have (Action.size // ways)
+    most: Optional["object"] = None  # Expr (int) or None: only the whole moves with its greatest value are legal
 
 
 @dataclass(frozen=True)

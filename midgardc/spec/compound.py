@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from ..errors import Pos, SpecError
 from ..ir.compound import MAX_NEXT, MAX_STEPS, MAX_WAYS, Chain, Then
-from ..ir.nodes import BOOL, Const, Effect, Expr, Param
+from ..ir.nodes import BOOL, INT, Const, Effect, Expr, Param
 from .yamlpos import YMap, YNode
 
 
 def lower_chain(low, node: YNode, params: tuple[Param, ...], scope: dict, aname: str, notation: tuple, step_size: int, has_after: bool, pos: Pos) -> Chain:
     """``low`` is the ``Lowerer``; ``notation`` the step's own (lowered)."""
     if not isinstance(node, YMap):
-        raise SpecError("'continue' is a mapping: {from: EXPRESSION, while: CONDITION, notation: TEXT, limit: N, ways: N}", node.pos)
+        raise SpecError("'continue' is a mapping: {from: EXPRESSION, while: CONDITION, notation: TEXT, limit: N, ways: N, most: NUMBER}", node.pos)
     body = low.keys(node, "continue", f"'continue' of action '{aname}'")
     if not params:
         raise SpecError(f"action '{aname}' has no parameters, so no step can go on from where the last one ended: 'continue' binds the first parameter of the next step", node.pos)
@@ -25,6 +25,7 @@ def lower_chain(low, node: YNode, params: tuple[Param, ...], scope: dict, aname:
         raise SpecError(f"action '{aname}': a step has {step_size // low.param_size(first)} bindings for one value of its first parameter '{first.name}' (at most {MAX_NEXT}); give the other parameters smaller domains", node.pos)
     value = low.condition(body["from"], scope, first.type)
     going = low.condition(body["while"], scope) if "while" in body else None
+    most = low.condition(body["most"], scope, INT) if "most" in body else None  # the measure a whole move must maximise
     limit = low.scalar(body["limit"], int, "continue.limit", 1, MAX_STEPS) if "limit" in body else 16
     ways = low.scalar(body["ways"], int, "continue.ways", 1, MAX_WAYS) if "ways" in body else 64
     if "notation" in body:
@@ -39,7 +40,7 @@ def lower_chain(low, node: YNode, params: tuple[Param, ...], scope: dict, aname:
             raise SpecError(f"action '{aname}': a further step would not show {', '.join(missing)}; give continue.notation", node.pos)
     if not further or isinstance(further[0], int):
         raise SpecError(f"action '{aname}': a further step's notation must start with a separator (e.g. 'x{{t}}'), so one move's steps can be told apart", body["notation"].pos if "notation" in body else node.pos)
-    return Chain(value, going, further, limit, ways, step_size)
+    return Chain(value, going, further, limit, ways, step_size, most)
 
 
 

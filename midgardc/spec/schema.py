@@ -34,7 +34,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "piece": ({"hand", "description", "notation", "base"}, set()),
     "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue", "then"}, set()),
     # a compound move's step (spec/compound.py)
-    "continue": ({"from", "while", "notation", "limit", "ways"}, {"from"}),
+    "continue": ({"from", "while", "notation", "limit", "ways", "most"}, {"from"}),
     "then": ({"params", "where", "effects", "notation", "description"}, {"params"}),
     # the position history (history:)
     "history": ({"position"}, {"position"}),

@@ -38,6 +38,8 @@ def chain_facts(gen, i: int, scope: dict, id_terms: list[str]) -> Optional[dict]
         "value_comment": comment_text(unparse(chain.value, ir)),
         "going": gen.x.expr(chain.going, scope).text if chain.going is not None else None,
         "going_comment": comment_text(unparse(chain.going, ir)) if chain.going is not None else "",
+        "most": gen.x.expr(chain.most, scope).text if chain.most is not None else None,
+        "most_comment": comment_text(unparse(chain.most, ir)) if chain.most is not None else "",
     }
 
 

@@ -30,12 +30,21 @@ class Compound:
             env[params[j].name] = v + params[j].lo if params[j].type == "int" else v
         return env
 
-    def _chain_leaf(self, ai: int, env: dict, out: list) -> None:
-        """A legal first step: one id per whole move it starts (at most ``ways``)."""
+    def _chain_leaf(self, ai: int, env: dict, out: list, best: list) -> None:
+        """A legal first step: one id per whole move it starts (at most ``ways``). With
+        ``continue.most``, ``best`` holds the greatest value of the action's whole moves
+        listed so far and where they start in ``out``: a greater value drops them."""
         action = self.prog.ir.actions[ai]
         ways = action.chain.ways
         first = action.base + self._binding(ai, env) * ways
-        n = min(self._count_paths(ai, env, 1), ways)
+        value, n = self._count_paths(ai, env, 1)
+        if action.chain.most is not None:
+            if best[0] is not None and value < best[0]:
+                return
+            if best[0] is None or value > best[0]:
+                del out[best[1] :]
+                best[0] = value
+        n = min(n, ways)
         out.extend(range(first, first + n))
 
     def _steps_from(self, ai: int, value: int) -> list[dict]:
@@ -70,15 +79,29 @@ class Compound:
             return []
         return self._steps_from(ai, self.prog.chain_value[ai](self, env))
 
-    def _count_paths(self, ai: int, env: dict, depth: int) -> int:
+    def _count_paths(self, ai: int, env: dict, depth: int) -> tuple[int, int]:
+        """The greatest ``continue.most`` of the whole moves going on from the step
+        ``env`` (the ``depth``-th of its move, made on self), and how many reach it (0 and
+        all of them without ``most``)."""
         look = self._after_step(ai, env)
         nexts = look._next_steps(ai, env, depth)
         if not nexts:
-            return 1
-        return sum(look._count_paths(ai, e, depth + 1) for e in nexts)
+            most = self.prog.chain_most[ai]
+            return (most(look, env) if most is not None else 0), 1
+        best, count = None, 0
+        for e in nexts:
+            value, n = look._count_paths(ai, e, depth + 1)
+            if best is None or value > best:
+                best, count = value, n
+            elif value == best:
+                count += n
+        return best, count
 
     def _path(self, ai: int, env: dict, k: int) -> list[dict]:
-        """The k-th whole move (from 0, depth first) starting with the step ``env``."""
+        """The k-th whole move (from 0, depth first) starting with the step ``env``, among
+        those that reach the greatest ``continue.most`` of its whole moves (all of them
+        without ``most``)."""
+        target, _ = self._count_paths(ai, env, 1)
         path = [env]
         state = self
         while True:
@@ -87,7 +110,9 @@ class Compound:
             if not nexts:
                 return path
             for e in nexts:
-                n = look._count_paths(ai, e, len(path) + 1)
+                value, n = look._count_paths(ai, e, len(path) + 1)
+                if value != target:
+                    continue
                 if k < n:
                     break
                 k -= n

@@ -141,6 +141,7 @@ class Program:
         # compound moves (rules/compound.py): where the next step starts, whether it may
         self.chain_value = [self.compile(a.chain.value) if a.chain is not None else None for a in ir.actions]
         self.chain_going = [self.compile(a.chain.going) if a.chain is not None and a.chain.going is not None else None for a in ir.actions]
+        self.chain_most = [self.compile(a.chain.most) if a.chain is not None and a.chain.most is not None else None for a in ir.actions]
         self.zkeys = _zobrist(ir) if ir.history is not None and ir.history.board else None
         sizes = {"cell": self.n, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(b.directions), "item": ir.n_item_kinds}
         self.sizes = [[sizes.get(p.type, p.hi - p.lo + 1) for p in a.params] for a in ir.actions]

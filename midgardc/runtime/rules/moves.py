@@ -184,6 +184,7 @@ class Moves:
         listing the second steps on that state."""
         chained = action.chain is not None and not steps
         two = action.then is not None and second is None  # a first step: its second steps at the leaf
+        best: list = [None, len(out)]  # continue.most: the greatest value so far, where the action's moves start
         if second is None:
             top, loops = self.prog.plans[ai]
             env: dict = {}
@@ -232,7 +233,7 @@ class Moves:
                 else:
                     if j == last:
                         if chained:  # the whole moves this first step starts
-                            self._chain_leaf(ai, env, out)
+                            self._chain_leaf(ai, env, out, best)
                         elif two:  # the second steps, on the state this first step leaves
                             self._after_first(ai, env)._list_action(ai, action, out, {}, second=(env, offset + v * loop.stride))
                         elif after is None or self._after_ok(ai, env):  # lookahead legality, tested last
