@@ -690,7 +690,8 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         marks: list[str] = []
         if node is None:
             glyphs, kind_glyphs = lower_glyphs(self, None, position)
-            return RenderIR(tuple(glyphs), colours=colours.choose(self.players), present=PresentIR(kind_glyphs=kind_glyphs) if kind_glyphs else None)
+            return RenderIR(tuple(glyphs), colours=colours.choose(self.players), present=PresentIR(kind_glyphs=kind_glyphs) if kind_glyphs else None,
+                            numbers=self.pile_kinds[0] if self.pile_kinds else "", piles=tuple(self.pile_kinds))
         body = self.keys(node, "render", "'render'")
         explicit = self.render_colours(body)
         glyphs, kind_glyphs = lower_glyphs(self, body, position)
@@ -716,7 +717,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
                     raise SpecError(f"unknown render state '{s}'", item.pos, did_you_mean(s, known))
                 marks.append(s)
         present = replace(lower_present(self, body, areas), kind_glyphs=kind_glyphs)
-        return RenderIR(tuple(glyphs), tuple(states), tuple(marks), colours=colours.choose(self.players, explicit), present=present, numbers=self.render_numbers(body))
+        return RenderIR(tuple(glyphs), tuple(states), tuple(marks), colours=colours.choose(self.players, explicit), present=present, numbers=self.render_numbers(body), piles=tuple(self.pile_kinds))
 
     def render_colours(self, body: dict) -> dict[str, str]:
         """``render.colors`` (or ``colours``): player name to a colour name or ``#rrggbb``."""

@@ -67,6 +67,8 @@ def declare_piles(lw, node: Optional[YNode]) -> None:
     for pname, body in node.items.items():
         ppos = node.key_pos[pname]
         lw.ident(pname, ppos, "pile name")
+        if pname in (SOWN, SOWING):
+            raise SpecError(f"'{pname}' is a counter that comes with piles ({'where the last sown piece fell' if pname == SOWN else 'the pieces in hand while sowing'}); give the pile another name", ppos)
         if pname in items:
             raise SpecError(f"'{pname}' is already a counter; a pile is a counter of its own, so give one another name", ppos)
         if body is None or (isinstance(body, YScalar) and body.value is None):
@@ -166,7 +168,10 @@ def _track(lw, node: Optional[YNode]) -> tuple[int, ...]:
 def eff_sow(lw, body: YMap, scope: dict[str, str]) -> tuple[Effect, ...]:
     """``sow: {from, along, skip, pile, limit}``: every piece of ``from`` is lifted and
     dropped one at a time on the next cells along the track, passing over the cells where
-    ``skip`` holds (read with ``sown`` the cell reached); ``sown`` ends on the last."""
+    ``skip`` holds (read with ``sown`` the cell reached); ``sown`` ends on the last. From
+    a cell off the track nothing is lifted (``sown`` is that cell). At most ``limit``
+    cells are stepped on (default: twice the pieces at the start, plus the track's length);
+    the pieces still in hand after that stay in ``sowing``."""
     if not lw.pile_kinds:
         raise SpecError("sow moves the pieces of a pile: declare the piles first, e.g. piles: {seeds: {start: 4}}", body.pos)
     pile = _pile(lw, body)
@@ -177,19 +182,20 @@ def eff_sow(lw, body: YMap, scope: dict[str, str]) -> tuple[Effect, ...]:
     limit = lw.scalar(body["limit"], int, "sow.limit", 1, MAX_REPEAT) if "limit" in body else default
     subs = {_FROM: lw.condition(body["from"], scope, CELL)}
     skip = lw.condition(body["skip"], scope, BOOL) if "skip" in body else Const(0, BOOL)
-    start = _effects(lw, [
-        ("set", {"counter": SOWN, "to": _FROM}),
+    start = _effects(lw, [("set", {"counter": SOWN, "to": _FROM})], scope, subs, pos)
+    lift = _effects(lw, [
         ("set", {"counter": SOWING, "to": f"{pile}[{SOWN}]"}),
         ("set", {"counter": f"{pile}[{SOWN}]", "to": "0"}),
-    ], scope, subs, pos)
+    ], scope, {}, pos)
     step = Call("attr", (Const(attr, INT), _written(lw, SOWN, pos, scope, {}, CELL)), CELL)
+    on_track = _written(lw, f"onboard({_TO})", pos, scope, {_TO: step}, BOOL)  # (off it: nothing is lifted)
     move_on = SetCounter(lw.names.game_counters[SOWN], Const(lw.names.game_row, PLAYER), step, False)
     drop = _effects(lw, [("add", {"counter": f"{pile}[{SOWN}]", "to": "1"}), ("add", {"counter": SOWING, "to": "-1"})], scope, {}, pos)
     not_skipped = Unary("not", skip, BOOL)
     rounds = ForEach(Domain("range", (Const(1, INT), Const(limit, INT)), INT), ROUND_VAR,
                      _written(lw, f"{SOWING} > 0", pos, scope, {}, BOOL),
                      (move_on, IfEffect(not_skipped, drop, ())))
-    return (*start, rounds)
+    return (*start, IfEffect(on_track, (*lift, rounds), ()))
 
 
 def eff_take_pile(lw, body: YMap, scope: dict[str, str]) -> tuple[Effect, ...]:
