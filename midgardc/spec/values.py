@@ -185,9 +185,10 @@ class LowerValues:
 
     def render_numbers(self, body: YMap) -> str:
         """``render.numbers``: a game counter array of numbers indexed by cell, whose values
-        the text board writes in the cells (a mancala's seeds)."""
+        the text board writes in the cells (a mancala's seeds); by default the first kind of
+        pile (piles:), whose counts are written in the cells and drawn in pictures."""
         if "numbers" not in body:
-            return ""
+            return self.pile_kinds[0] if self.pile_kinds else ""
         node = body["numbers"]
         name = self.scalar(node, str, "render.numbers")
         found = self.names.arrays.get(name)
