@@ -657,22 +657,18 @@ cdef extern from *:
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
+# define 0: houses_empty(player p) = all x in cells: house(x) != p or seeds[x] == 0
+cdef inline bint define_0(State* st, int a0) noexcept nogil:
+    return quant_0(st, a0)
+
+
 # ---------------------------------------------------------------------------- quantifiers
 # Each quantifier, lifted into a function of the locals it reads (f0, f1, ...); its bound
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: any p in players: all x in cells: house(x) != p or seeds[x] == 0
-cdef inline bint quant_0(State* st) noexcept nogil:
-    cdef int x
-    for x in range(N_PLAYERS):
-        if quant_1(st, x):
-            return True
-    return False
-
-
-# quant 1: all x in cells: house(x) != p or seeds[x] == 0
-cdef inline bint quant_1(State* st, int f0) noexcept nogil:
+# quant 0: all x in cells: house(x) != p or seeds[x] == 0
+cdef inline bint quant_0(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     for x in range(N_CELLS):
@@ -789,7 +785,7 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if quant_0(st):  # any p in players: all x in cells: house(x) != p or seeds[x] == 0
+    if (define_0(st, 0) or define_0(st, 1)):  # houses_empty(south) or houses_empty(north)
         return True
     return False
 
