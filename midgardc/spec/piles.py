@@ -107,8 +107,9 @@ def _pile(lw, body: YMap) -> str:
 
 def _written(lw, text: str, pos: Any, scope: dict[str, str], subs: dict[str, Expr], want: str) -> Expr:
     """One expression of the written-out effects, with the spec's expressions in place of
-    the placeholders."""
-    local = {**scope, **{k: CELL for k in subs}}
+    the placeholders. It is read without the spec's local names (``scope`` is the
+    caller's, unused here), so a loop variable called ``sown`` cannot stand for the counter."""
+    local = {k: CELL for k in subs}
     return _substitute(check_condition(text, lambda _off: pos, lw.names, local, want), subs)
 
 
@@ -117,7 +118,7 @@ def _effects(lw, lines: list[tuple[str, dict]], scope: dict[str, str], subs: dic
     out: list[Effect] = []
     for kind, keys in lines:
         if kind in ("set", "add"):
-            target = check_condition(keys["counter"], lambda _off: pos, lw.names, {**scope, **{k: CELL for k in subs}}, None)
+            target = check_condition(keys["counter"], lambda _off: pos, lw.names, {k: CELL for k in subs}, None)
             value = _written(lw, keys["to"], pos, scope, subs, target.type)
             target = _substitute(target, subs)
             if target.fn == "counter_at":
