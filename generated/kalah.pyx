@@ -34,7 +34,7 @@ cdef enum:
     N_COUNTERS = 16       # per-player counters
     COUNTER_SLOTS = 16    # counter array width (at least 1)
     N_DIRS = 0            # board directions
-    MAX_DEGREE = 2        # neighbour table width
+    MAX_DEGREE = 1        # neighbour table width
     N_MOVES = 14          # move ids are 0 .. N_MOVES-1
     MAX_PLIES = 1000      # the game stops (ply_limited) after this many moves
     N_RANK = 1            # ranking keys per player
@@ -64,119 +64,117 @@ cdef extern from *:
     """
     #include <stdint.h>
     /* neighbours of each cell in adjacency-table order; unused slots hold N_CELLS */
-    static const int MGC_NBRS[14][2] = {
-      {1, 13},
-      {0, 2},
-      {1, 3},
-      {2, 4},
-      {3, 5},
-      {4, 6},
-      {5, 7},
-      {6, 8},
-      {7, 9},
-      {8, 10},
-      {9, 11},
-      {10, 12},
-      {11, 13},
-      {12, 0}
+    static const int MGC_NBRS[14][1] = {
+      {14},
+      {14},
+      {14},
+      {14},
+      {14},
+      {14},
+      {14},
+      {14},
+      {14},
+      {14},
+      {14},
+      {14},
+      {14},
+      {14}
     };
     /* number of neighbours (0 for the off-board cell) */
-    static const int MGC_DEGREE[15] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0};
+    static const int MGC_DEGREE[15] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     /* sets of cells: bit c of word c / 64. Every board cell: */
     static const uint64_t MGC_VALID[1] = {0x0000000000003fffULL};
     /* the neighbours of each cell, as a set */
     static const uint64_t MGC_NBR_SETS[14][1] = {
-      {0x0000000000002002ULL},
-      {0x0000000000000005ULL},
-      {0x000000000000000aULL},
-      {0x0000000000000014ULL},
-      {0x0000000000000028ULL},
-      {0x0000000000000050ULL},
-      {0x00000000000000a0ULL},
-      {0x0000000000000140ULL},
-      {0x0000000000000280ULL},
-      {0x0000000000000500ULL},
-      {0x0000000000000a00ULL},
-      {0x0000000000001400ULL},
-      {0x0000000000002800ULL},
-      {0x0000000000001001ULL}
+      {0x0000000000000000ULL},
+      {0x0000000000000000ULL},
+      {0x0000000000000000ULL},
+      {0x0000000000000000ULL},
+      {0x0000000000000000ULL},
+      {0x0000000000000000ULL},
+      {0x0000000000000000ULL},
+      {0x0000000000000000ULL},
+      {0x0000000000000000ULL},
+      {0x0000000000000000ULL},
+      {0x0000000000000000ULL},
+      {0x0000000000000000ULL},
+      {0x0000000000000000ULL},
+      {0x0000000000000000ULL}
     };
-    /* fixed set 0: not is_store(c) */
-    static const uint64_t MGC_CELLSET_0[1] = {0x0000000000001fbfULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
     static const uint64_t MGC_NEAR[4][16][1] = {
       { /* cells 0.. */
         {0x0000000000000000ULL},
-        {0x0000000000002002ULL},
-        {0x0000000000000005ULL},
-        {0x0000000000002007ULL},
-        {0x000000000000000aULL},
-        {0x000000000000200aULL},
-        {0x000000000000000fULL},
-        {0x000000000000200fULL},
-        {0x0000000000000014ULL},
-        {0x0000000000002016ULL},
-        {0x0000000000000015ULL},
-        {0x0000000000002017ULL},
-        {0x000000000000001eULL},
-        {0x000000000000201eULL},
-        {0x000000000000001fULL},
-        {0x000000000000201fULL}
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL}
       },
       { /* cells 4.. */
         {0x0000000000000000ULL},
-        {0x0000000000000028ULL},
-        {0x0000000000000050ULL},
-        {0x0000000000000078ULL},
-        {0x00000000000000a0ULL},
-        {0x00000000000000a8ULL},
-        {0x00000000000000f0ULL},
-        {0x00000000000000f8ULL},
-        {0x0000000000000140ULL},
-        {0x0000000000000168ULL},
-        {0x0000000000000150ULL},
-        {0x0000000000000178ULL},
-        {0x00000000000001e0ULL},
-        {0x00000000000001e8ULL},
-        {0x00000000000001f0ULL},
-        {0x00000000000001f8ULL}
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL}
       },
       { /* cells 8.. */
         {0x0000000000000000ULL},
-        {0x0000000000000280ULL},
-        {0x0000000000000500ULL},
-        {0x0000000000000780ULL},
-        {0x0000000000000a00ULL},
-        {0x0000000000000a80ULL},
-        {0x0000000000000f00ULL},
-        {0x0000000000000f80ULL},
-        {0x0000000000001400ULL},
-        {0x0000000000001680ULL},
-        {0x0000000000001500ULL},
-        {0x0000000000001780ULL},
-        {0x0000000000001e00ULL},
-        {0x0000000000001e80ULL},
-        {0x0000000000001f00ULL},
-        {0x0000000000001f80ULL}
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL}
       },
       { /* cells 12.. */
         {0x0000000000000000ULL},
-        {0x0000000000002800ULL},
-        {0x0000000000001001ULL},
-        {0x0000000000003801ULL},
         {0x0000000000000000ULL},
-        {0x0000000000002800ULL},
-        {0x0000000000001001ULL},
-        {0x0000000000003801ULL},
         {0x0000000000000000ULL},
-        {0x0000000000002800ULL},
-        {0x0000000000001001ULL},
-        {0x0000000000003801ULL},
         {0x0000000000000000ULL},
-        {0x0000000000002800ULL},
-        {0x0000000000001001ULL},
-        {0x0000000000003801ULL}
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL},
+        {0x0000000000000000ULL}
       }
     };
     /* the board at setup (piece ids) */
@@ -193,11 +191,10 @@ cdef extern from *:
       {0, 14, 4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0}
     };
     """
-    const int NBRS "MGC_NBRS"[14][2]
+    const int NBRS "MGC_NBRS"[14][1]
     const int DEGREE "MGC_DEGREE"[15]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[14][1]
-    const uint64_t CELLSET_0 "MGC_CELLSET_0"[1]
     const uint64_t NEAR "MGC_NEAR"[4][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[15]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
@@ -641,40 +638,27 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
 
 cdef extern from *:
     """
-    /* side of every cell */
-    static const long long MGC_ATTR_0[15] = {0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, -1};
-    /* is_store of every cell */
-    static const long long MGC_ATTR_1[15] = {0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0};
+    /* house of every cell */
+    static const long long MGC_ATTR_0[15] = {0, 0, 0, 0, 0, 0, -1, 1, 1, 1, 1, 1, 1, -1, -1};
     /* store of every player */
-    static const long long MGC_ATTR_2[3] = {14, 6, 13};
-    /* after of every cell */
-    static const long long MGC_ATTR_3[15] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 14};
+    static const long long MGC_ATTR_1[3] = {14, 6, 13};
     /* opposite of every cell */
-    static const long long MGC_ATTR_4[15] = {12, 11, 10, 9, 8, 7, 14, 5, 4, 3, 2, 1, 0, 14, 14};
+    static const long long MGC_ATTR_2[15] = {12, 11, 10, 9, 8, 7, 14, 5, 4, 3, 2, 1, 0, 14, 14};
+    /* $next1 of every cell */
+    static const long long MGC_ATTR_3[15] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 14};
     """
     const long long ATTR_0 "MGC_ATTR_0"[15]
-    const long long ATTR_1 "MGC_ATTR_1"[15]
-    const long long ATTR_2 "MGC_ATTR_2"[3]
+    const long long ATTR_1 "MGC_ATTR_1"[3]
+    const long long ATTR_2 "MGC_ATTR_2"[15]
     const long long ATTR_3 "MGC_ATTR_3"[15]
-    const long long ATTR_4 "MGC_ATTR_4"[15]
 
 
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: house(cell c, player p) = side(c) == p and not is_store(c)
-cdef inline bint define_0(State* st, int a0, int a1) noexcept nogil:
-    return (((<int>ATTR_0[a0 + 0]) == a1) and (not (<bint>ATTR_1[a0 + 0])))
-
-
-# define 1: sow_next(cell c) = (if after(c) == store(next_player(mover)) then after(after(c)) else after(c))
-cdef inline int define_1(State* st, int a0) noexcept nogil:
-    return (<int>((<int>ATTR_3[(<int>ATTR_3[a0 + 0]) + 0])) if ((<int>ATTR_3[a0 + 0]) == (<int>ATTR_2[next_player(st.current) + 1])) else <int>((<int>ATTR_3[a0 + 0])))
-
-
-# define 2: houses_empty(player p) = all x in cells: not house(x, p) or seeds[x] == 0
-cdef inline bint define_2(State* st, int a0) noexcept nogil:
+# define 0: houses_empty(player p) = all x in cells: house(x) != p or seeds[x] == 0
+cdef inline bint define_0(State* st, int a0) noexcept nogil:
     return quant_0(st, a0)
 
 
@@ -683,12 +667,12 @@ cdef inline bint define_2(State* st, int a0) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: all x in cells: not house(x, p) or seeds[x] == 0
+# quant 0: all x in cells: house(x) != p or seeds[x] == 0
 cdef inline bint quant_0(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     for x in range(N_CELLS):
-        if not ((not define_0(st, x, f0)) or ((<long long>element_of(st, 2, 2, element_step(0, <long long>x - 0, 14), 0)) == 0)):
+        if not (((<int>ATTR_0[x + 0]) != f0) or ((<long long>element_of(st, 2, 2, element_step(0, <long long>x - 0, 14), 0)) == 0)):
             return False
     return True
 
@@ -697,14 +681,6 @@ cdef inline bint quant_0(State* st, int f0) noexcept nogil:
 # Conditions on one cell computed for every cell at once: out[w] holds cells 64w..64w+63.
 # Scalars (s0, ...) are evaluated once; "near" sets come from dilate(): the cells with a
 # neighbour in a set. Used for legal cells, quantifiers over cells and region search.
-
-
-# cellset 0:
-#   cand0 = {c in cells: not is_store(c)}
-cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
-    cdef int w
-    for w in range(WORDS):
-        cand0[w] = CELLSET_0[w]
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -718,49 +694,33 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     """Write the legal move ids, ascending, to `out`; return how many there are."""
     cdef int n = 0
     cdef int a0
-    cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
-    cdef uint64_t bits0
-    cdef int w0
     if st.terminal:
         return 0
     # action 0: sow(c: cell) -> ids 0..13
-    # where house(c, mover) and seeds[c] > 0
-    cellset_0(st, cand0)  # not is_store(c)
-    for w0 in range(WORDS):  # c: cell, ascending
-        bits0 = cand0[w0]
-        while bits0 != 0:
-            a0 = (w0 << 6) + lowest_bit(bits0)
-            bits0 &= bits0 - 1
-            if not ((<int>ATTR_0[a0 + 0]) == st.current):  # side(c) == mover
-                continue
-            if not ((<long long>element_of(st, 2, 2, element_step(0, <long long>a0 - 0, 14), 0)) > 0):  # seeds[c] > 0
-                continue
-            out[n] = a0
-            n += 1
+    # where house(c) == mover and seeds[c] > 0
+    for a0 in range(N_CELLS):  # c: cell
+        if not ((<int>ATTR_0[a0 + 0]) == st.current):  # house(c) == mover
+            continue
+        if not ((<long long>element_of(st, 2, 2, element_step(0, <long long>a0 - 0, 14), 0)) > 0):  # seeds[c] > 0
+            continue
+        out[n] = a0
+        n += 1
     return n
 
 
 cdef bint any_legal(State* st) noexcept nogil:
     """Whether the player to move has any legal move (stops at the first)."""
     cdef int a0
-    cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
-    cdef uint64_t bits0
-    cdef int w0
     if st.terminal:
         return False
     # action 0: sow(c: cell) -> ids 0..13
-    # where house(c, mover) and seeds[c] > 0
-    cellset_0(st, cand0)  # not is_store(c)
-    for w0 in range(WORDS):  # c: cell, ascending
-        bits0 = cand0[w0]
-        while bits0 != 0:
-            a0 = (w0 << 6) + lowest_bit(bits0)
-            bits0 &= bits0 - 1
-            if not ((<int>ATTR_0[a0 + 0]) == st.current):  # side(c) == mover
-                continue
-            if not ((<long long>element_of(st, 2, 2, element_step(0, <long long>a0 - 0, 14), 0)) > 0):  # seeds[c] > 0
-                continue
-            return True
+    # where house(c) == mover and seeds[c] > 0
+    for a0 in range(N_CELLS):  # c: cell
+        if not ((<int>ATTR_0[a0 + 0]) == st.current):  # house(c) == mover
+            continue
+        if not ((<long long>element_of(st, 2, 2, element_step(0, <long long>a0 - 0, 14), 0)) > 0):  # seeds[c] > 0
+            continue
+        return True
     return False
 
 
@@ -777,43 +737,47 @@ cdef bint any_legal(State* st) noexcept nogil:
 
 
 cdef void each_0(State* st, int f0) noexcept nogil:
-    # for each $round in range(1, 48) where in_hand > 0
+    # for each $round in range(1, 110) where sowing > 0
     # f0 = c
     cdef long long x
     cdef long long each_lo
     cdef long long each_hi
     each_lo = 1
-    each_hi = 48
+    each_hi = 110
     for x in range(each_lo, each_hi + 1):
         if not (st.counters[N_PLAYERS][0] > 0):
             continue
-        counter_set(st, 2, 1, define_1(st, (<int>st.counters[N_PLAYERS][1])))  # set counter last of the game = sow_next(last)
-        element_set(st, 2, 2, element_step(0, <long long>(<int>st.counters[N_PLAYERS][1]) - 0, 14), 1, True)  # add seeds[last] += 1
-        counter_add(st, 2, 0, (-<long long>1))  # add counter in_hand of the game += -1
+        counter_set(st, 2, 1, (<int>ATTR_3[(<int>st.counters[N_PLAYERS][1]) + 0]))  # set counter sown of the game = $next1(sown)
+        if (not ((<int>st.counters[N_PLAYERS][1]) == (<int>ATTR_1[next_player(st.current) + 1]))):
+            element_set(st, 2, 2, element_step(0, <long long>(<int>st.counters[N_PLAYERS][1]) - 0, 14), 1, True)  # add seeds[sown] += 1
+            counter_add(st, 2, 0, (-<long long>1))  # add counter sowing of the game += -1  # if not sown == store(next_player(mover))
 
 
 cdef void each_1(State* st) noexcept nogil:
-    # for each x in cells where not is_store(x)
+    # for each x in cells
     cdef int x
     for x in range(N_CELLS):
-        if not (not (<bint>ATTR_1[x + 0])):
-            continue
-        element_set(st, 2, 2, element_step(0, <long long>(<int>ATTR_2[(<int>ATTR_0[x + 0]) + 1]) - 0, 14), (<long long>element_of(st, 2, 2, element_step(0, <long long>x - 0, 14), 0)), True)  # add seeds[store(side(x))] += seeds[x]
-        element_set(st, 2, 2, element_step(0, <long long>x - 0, 14), 0, False)  # set seeds[x] = 0
+        if ((x != (<int>ATTR_1[(<int>ATTR_0[x + 0]) + 1])) and ((<int>ATTR_1[(<int>ATTR_0[x + 0]) + 1]) < N_CELLS)):
+            element_set(st, 2, 2, element_step(0, <long long>(<int>ATTR_1[(<int>ATTR_0[x + 0]) + 1]) - 0, 14), (<long long>element_of(st, 2, 2, element_step(0, <long long>x - 0, 14), 0)), True)  # add seeds[store(house(x))] += seeds[x]
+            element_set(st, 2, 2, element_step(0, <long long>x - 0, 14), 0, False)  # set seeds[x] = 0  # if x != store(house(x)) and onboard(store(house(x)))
 
 
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
     # action 0: sow(c: cell)
-    counter_set(st, 2, 0, (<long long>element_of(st, 2, 2, element_step(0, <long long>a0 - 0, 14), 0)))  # set counter in_hand of the game = seeds[c]
-    element_set(st, 2, 2, element_step(0, <long long>a0 - 0, 14), 0, False)  # set seeds[c] = 0
-    counter_set(st, 2, 1, a0)  # set counter last of the game = c
-    each_0(st, a0)  # for each $round in range(1, 48) where in_hand > 0
-    if ((define_0(st, (<int>st.counters[N_PLAYERS][1]), st.current) and ((<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>st.counters[N_PLAYERS][1]) - 0, 14), 0)) == 1)) and ((<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>ATTR_4[(<int>st.counters[N_PLAYERS][1]) + 0]) - 0, 14), 0)) > 0)):
-        element_set(st, 2, 2, element_step(0, <long long>(<int>ATTR_2[st.current + 1]) - 0, 14), ((<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>ATTR_4[(<int>st.counters[N_PLAYERS][1]) + 0]) - 0, 14), 0)) + 1), True)  # add seeds[store(mover)] += seeds[opposite(last)] + 1
-        element_set(st, 2, 2, element_step(0, <long long>(<int>ATTR_4[(<int>st.counters[N_PLAYERS][1]) + 0]) - 0, 14), 0, False)  # set seeds[opposite(last)] = 0
-        element_set(st, 2, 2, element_step(0, <long long>(<int>st.counters[N_PLAYERS][1]) - 0, 14), 0, False)  # set seeds[last] = 0  # if house(last, mover) and seeds[last] == 1 and seeds[opposite(last)] > 0
-    if ((<int>st.counters[N_PLAYERS][1]) == (<int>ATTR_2[st.current + 1])):
-        st.again = 1  # extra_turn: the mover moves again  # if last == store(mover)
+    counter_set(st, 2, 1, a0)  # set counter sown of the game = c
+    if ((<int>ATTR_3[(<int>st.counters[N_PLAYERS][1]) + 0]) < N_CELLS):
+        counter_set(st, 2, 0, (<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>st.counters[N_PLAYERS][1]) - 0, 14), 0)))  # set counter sowing of the game = seeds[sown]
+        element_set(st, 2, 2, element_step(0, <long long>(<int>st.counters[N_PLAYERS][1]) - 0, 14), 0, False)  # set seeds[sown] = 0
+        each_0(st, a0)  # for each $round in range(1, 110) where sowing > 0  # if onboard($next1(sown))
+    if ((((<int>ATTR_0[(<int>st.counters[N_PLAYERS][1]) + 0]) == st.current) and ((<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>st.counters[N_PLAYERS][1]) - 0, 14), 0)) == 1)) and ((<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>ATTR_2[(<int>st.counters[N_PLAYERS][1]) + 0]) - 0, 14), 0)) > 0)):
+        if (((<int>ATTR_2[(<int>st.counters[N_PLAYERS][1]) + 0]) != (<int>ATTR_1[st.current + 1])) and ((<int>ATTR_1[st.current + 1]) < N_CELLS)):
+            element_set(st, 2, 2, element_step(0, <long long>(<int>ATTR_1[st.current + 1]) - 0, 14), (<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>ATTR_2[(<int>st.counters[N_PLAYERS][1]) + 0]) - 0, 14), 0)), True)  # add seeds[store(mover)] += seeds[opposite(sown)]
+            element_set(st, 2, 2, element_step(0, <long long>(<int>ATTR_2[(<int>st.counters[N_PLAYERS][1]) + 0]) - 0, 14), 0, False)  # set seeds[opposite(sown)] = 0  # if opposite(sown) != store(mover) and onboard(store(mover))
+        if (((<int>st.counters[N_PLAYERS][1]) != (<int>ATTR_1[st.current + 1])) and ((<int>ATTR_1[st.current + 1]) < N_CELLS)):
+            element_set(st, 2, 2, element_step(0, <long long>(<int>ATTR_1[st.current + 1]) - 0, 14), (<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>st.counters[N_PLAYERS][1]) - 0, 14), 0)), True)  # add seeds[store(mover)] += seeds[sown]
+            element_set(st, 2, 2, element_step(0, <long long>(<int>st.counters[N_PLAYERS][1]) - 0, 14), 0, False)  # set seeds[sown] = 0  # if sown != store(mover) and onboard(store(mover))  # if house(sown) == mover and seeds[sown] == 1 and seeds[opposite(sown)] > 0
+    if ((<int>st.counters[N_PLAYERS][1]) == (<int>ATTR_1[st.current + 1])):
+        st.again = 1  # extra_turn: the mover moves again  # if sown == store(mover)
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -821,7 +785,7 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if (define_2(st, 0) or define_2(st, 1)):  # houses_empty(south) or houses_empty(north)
+    if (define_0(st, 0) or define_0(st, 1)):  # houses_empty(south) or houses_empty(north)
         return True
     return False
 
@@ -829,7 +793,7 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    each_1(st)  # for each x in cells where not is_store(x)
+    each_1(st)  # for each x in cells
     st.current = -1
 
 
@@ -870,7 +834,7 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 
 # key 0: store: seeds[store(p)]
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return (<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>ATTR_2[a0 + 1]) - 0, 14), 0))
+    return (<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>ATTR_1[a0 + 1]) - 0, 14), 0))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

@@ -215,6 +215,11 @@ def _graph(spec: YMap, get) -> RawBoard:
             raise SpecError(f"node '{name}' {'has no' if place is None else 'has a'} place but the first node {first} 'at:'; give every node 'at: [x, y]' or none", node.pos)
         places.append(place)
         ids[name] = b.add(name, (i // 8, 10 * (i % 8)), ())
+    layout = spec.get("layout")
+    if layout is not None:
+        if places[0] is not None:
+            raise SpecError("a graph board places its nodes by 'layout' or by 'at', not both", layout.pos)
+        places = _graph_layout(layout, ids)
     n = len(places)
     for i, place in enumerate(places):
         if place is None:
@@ -239,6 +244,35 @@ def _graph(spec: YMap, get) -> RawBoard:
 
 
 MAX_PLACE = 1e6
+
+
+def _graph_layout(layout, ids: dict[str, int]) -> list:
+    """``layout``: the board drawn as text, one row per line, the nodes' names in their
+    columns and ``.`` for an empty place; every node once. Places only: the board order
+    stays the order of ``nodes``."""
+    from ..errors import did_you_mean
+    from ..spec.yamlpos import YScalar
+
+    if not isinstance(layout, YScalar) or not isinstance(layout.value, str) or not layout.value.strip():
+        raise SpecError("a graph board's 'layout' is text: one line per row of the picture, the node names in their columns and '.' for a gap", layout.pos)
+    text = layout.value
+    places: list = [None] * len(ids)
+    offset = 0
+    for y, line in enumerate(text.split("\n")):
+        for m in re.finditer(r"\S+", line):
+            word, at = m.group(), layout.text_pos(offset + m.start())
+            if word == ".":
+                continue
+            if word not in ids:
+                raise SpecError(f"unknown node '{word}' in the layout", at, did_you_mean(word, ids) or "list it under 'nodes' too")
+            if places[ids[word]] is not None:
+                raise SpecError(f"node '{word}' is twice in the layout", at)
+            places[ids[word]] = (float(len(line[:m.start()].split())), float(y))  # column: the words before it
+        offset += len(line) + 1
+    missing = [name for name, i in ids.items() if places[i] is None]
+    if missing:
+        raise SpecError(f"node '{missing[0]}' is not in the layout: every node has a place in it", layout.pos)
+    return places
 _DECIMAL = re.compile(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
 
 
@@ -288,6 +322,6 @@ BUILTIN_DIRECTION_SETS: dict[str, dict[str, tuple[str, ...]]] = {
 TOPOLOGY_KEYS = {
     "triangle": {"size", "cell_name", "affixed"},
     "square": {"rows", "cols", "wrap", "neighbourhood", "cell_name"},
-    "graph": {"nodes", "edges"},
+    "graph": {"nodes", "edges", "layout"},
     "hex": {"rows", "cols", "cell_name"},
 }

@@ -541,6 +541,7 @@ class RenderIR:
     colours: tuple[str, ...] = ()
     present: Any = None  # a midgardc.ir.present.PresentIR: regions, places, tracks, labels
     numbers: str = ""  # a game counter array indexed by cell whose values the text board shows in the cells
+    piles: tuple[str, ...] = ()  # the kinds of pile (piles:): pictures draw their pieces on the cells
 
 
 @dataclass(frozen=True)

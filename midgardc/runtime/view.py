@@ -165,6 +165,8 @@ def graph_drawing(b, glyphs: list[str]) -> list[str]:
             lines.append("  " + line)
     else:
         lines += [f"  {t}" for t in texts]
+    if not any(b.neighbours):  # a graph linking nothing (a table, a sowing's places): no lists of no neighbours
+        return lines
     lines.append("")
     width = max(len(n) for n in b.cell_names)
     for c, name in enumerate(b.cell_names):

@@ -41,6 +41,7 @@ from .yamlpos import YList, YMap, YNode
 from .zones import ZONE_EFFECTS
 from .pools import pool_effect
 from .loops import eff_repeat
+from .piles import eff_sow, eff_take_pile
 from .blocks import use_block
 from .schema import REGION_VAR
 
@@ -64,7 +65,11 @@ class LowerEffects:
             if ename not in EFFECTS:
                 names = [*EFFECTS, *getattr(self, "blocks", {})]
                 raise SpecError(f"unknown effect '{ename}'", item.key_pos[ename], did_you_mean(ename, names) or f"effects: {', '.join(names)}")
-            out.append(EFFECTS[ename](self, self.keys(body, ename, f"effect '{ename}'"), scope))
+            if ename == "take" and self.pile_kinds and not (isinstance(body, YMap) and "item" in body):
+                out.extend(eff_take_pile(self, self.keys(body, "take_pile", "effect 'take'"), scope))  # a pile's (spec/piles.py)
+                continue
+            lowered = EFFECTS[ename](self, self.keys(body, ename, f"effect '{ename}'"), scope)
+            out.extend(lowered) if isinstance(lowered, tuple) else out.append(lowered)
         return tuple(out)
 
     def kind(self, node: YNode) -> int:
@@ -258,6 +263,7 @@ EFFECTS: dict[str, Callable] = {
     "for_each": lambda self, body, scope: _eff_for_each(self, body, scope),
     **ZONE_EFFECTS,
     "repeat": lambda self, body, scope: eff_repeat(self, body, scope),
+    "sow": lambda self, body, scope: eff_sow(self, body, scope),
 }
 
 

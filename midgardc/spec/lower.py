@@ -83,6 +83,7 @@ from .history import lower_history
 from .position import lower_position
 from .pools import lower_pools, pool_places, with_stacks
 from .phases import declare_phases, lower_phases
+from .piles import declare_piles, pile_totals
 
 
 class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoard):
@@ -108,6 +109,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.array_columns = 0
         self.pools: dict = {}  # places off the board (pools:), spec/pools.py
         self.pool_labels: dict[str, str] = {}
+        self.pile_kinds: list[str] = []  # kinds of pile (piles:), spec/piles.py
         self.pool_needs: dict[int, Expr] = {}  # a pool effect -> the legality it adds to an action
         self.has_phases = False  # a phases: section (spec/phases.py): its enumeration and counter are declared
         self.pool_stacks: dict[int, Expr] = {}  # a cell -> pool effect's add -> the cell (its height, with stacks)
@@ -206,6 +208,8 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.lower_players(game.items["players"])
         enums = declare_phases(self, top.get("phases"), self.lower_enums(top.get("enums")))
         top = self.tree  # (with the phase counter among the counters)
+        declare_piles(self, top.get("piles"))  # (the piles join the counters: spec/piles.py)
+        top = self.tree
         hand_init = self.lower_pieces(top.get("pieces"))
         counters, counter_init, counter_scope, counter_visible = self.lower_counters(top.get("counters"))
         self.board = self.lower_board(top.items["board"])
@@ -221,8 +225,11 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.zones_names = [z.name for z in self.zones_ir.zones] if self.zones_ir else []
         areas = self.lower_areas(top.get("areas"))
         counters, counter_init, counter_scope, counter_visible, counter_types = self.lower_counter_values(counters, counter_init, counter_scope, counter_visible, top.get("pools"))
+        if self.pile_kinds:
+            pile_totals(self, list(counters), [list(r) for r in counter_init])
         attributes = self.lower_attributes(top.get("attributes"))
         attributes += lower_tables(self, top.get("tables"), len(attributes))
+        self.attributes_ir = attributes  # (a sowing adds its track's "next cell": spec/piles.py)
         history = lower_history(self, top.get("history"), counters, max_plies, game.items["max_plies"].pos if "max_plies" in game else game.pos)
         position = lower_position(self, top.get("position"), counters, counter_scope, counter_types)
         self.lower_defines(top.get("define"))
@@ -260,7 +267,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             counter_visible=counter_visible,
             counter_types=counter_types,
             enums=enums,
-            attributes=attributes,
+            attributes=self.attributes_ir,
             board=self.board,
             defines=tuple(self.defines),
             actions=actions,
@@ -683,7 +690,8 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         marks: list[str] = []
         if node is None:
             glyphs, kind_glyphs = lower_glyphs(self, None, position)
-            return RenderIR(tuple(glyphs), colours=colours.choose(self.players), present=PresentIR(kind_glyphs=kind_glyphs) if kind_glyphs else None)
+            return RenderIR(tuple(glyphs), colours=colours.choose(self.players), present=PresentIR(kind_glyphs=kind_glyphs) if kind_glyphs else None,
+                            numbers=self.pile_kinds[0] if self.pile_kinds else "", piles=tuple(self.pile_kinds))
         body = self.keys(node, "render", "'render'")
         explicit = self.render_colours(body)
         glyphs, kind_glyphs = lower_glyphs(self, body, position)
@@ -709,7 +717,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
                     raise SpecError(f"unknown render state '{s}'", item.pos, did_you_mean(s, known))
                 marks.append(s)
         present = replace(lower_present(self, body, areas), kind_glyphs=kind_glyphs)
-        return RenderIR(tuple(glyphs), tuple(states), tuple(marks), colours=colours.choose(self.players, explicit), present=present, numbers=self.render_numbers(body))
+        return RenderIR(tuple(glyphs), tuple(states), tuple(marks), colours=colours.choose(self.players, explicit), present=present, numbers=self.render_numbers(body), piles=tuple(self.pile_kinds))
 
     def render_colours(self, body: dict) -> dict[str, str]:
         """``render.colors`` (or ``colours``): player name to a colour name or ``#rrggbb``."""

@@ -8,6 +8,7 @@ import re
 from ..ir.nodes import CELL, DIR, INT, KIND, PLAYER, ITEM
 from .zones import ZONE_SECTIONS
 from .pools import POOL_SECTIONS
+from .piles import PILE_SECTIONS
 from .position import POSITION_SECTIONS
 
 SPEC_VERSION = 1
@@ -27,7 +28,7 @@ REGION_VAR = "$cell"  # the candidate cell inside assess_regions (not a user-wri
 
 # section -> (allowed keys, required keys)
 SECTIONS: dict[str, tuple[set[str], set[str]]] = {
-    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes", "tables", "blocks", "history", "start", "returns", "pools", "position", "action_space", "observation", "phases"}, {"game", "board", "actions", "ranking"}),
+    "": ({"midgardc", "game", "pieces", "counters", "board", "define", "actions", "triggers", "end", "ranking", "render", "variants", "extends", "setup", "player_props", "chance", "player_counts", "deck", "areas", "items", "zones", "enums", "attributes", "tables", "blocks", "history", "start", "returns", "pools", "position", "action_space", "observation", "phases", "piles"}, {"game", "board", "actions", "ranking"}),
     "start": ({"effects"}, {"effects"}),
     "returns": ({"counter", "min", "max"}, {"counter", "min", "max"}),
     "game": ({"name", "title", "players", "max_plies", "horizon", "remembers", "author", "source", "description"}, {"name", "players"}),
@@ -87,6 +88,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     # kinds of item and zones (items:, zones:) and the effects moving items: see zones.py
     **ZONE_SECTIONS,
     **POSITION_SECTIONS,  # the spec's position notation (position:): see position.py
+    **PILE_SECTIONS,  # cells holding counts of identical pieces (piles:): see piles.py
     **POOL_SECTIONS,  # places off the board holding pieces (pools:): see pools.py
 }
 

@@ -185,9 +185,10 @@ class LowerValues:
 
     def render_numbers(self, body: YMap) -> str:
         """``render.numbers``: a game counter array of numbers indexed by cell, whose values
-        the text board writes in the cells (a mancala's seeds)."""
+        the text board writes in the cells (a mancala's seeds); by default the first kind of
+        pile (piles:), whose counts are written in the cells and drawn in pictures."""
         if "numbers" not in body:
-            return ""
+            return self.pile_kinds[0] if self.pile_kinds else ""
         node = body["numbers"]
         name = self.scalar(node, str, "render.numbers")
         found = self.names.arrays.get(name)
@@ -319,8 +320,8 @@ class LowerAttributes:
             pairs += inline
             for knode, value in pairs:
                 key = self.scalar(knode, str, "a value name") if not isinstance(knode.value, int) else str(knode.value)
-                # a cell pattern with '*' ("north.*") gives every cell it matches the value
-                keys = [n for n in names if fnmatch.fnmatchcase(n, key)] if of == CELL and "*" in key else [key]
+                # a cell pattern with '*' ("north.*") or '?' ("s?") gives every cell it matches the value
+                keys = [n for n in names if fnmatch.fnmatchcase(n, key)] if of == CELL and ("*" in key or "?" in key) else [key]
                 if not keys or keys[0] not in names:
                     raise SpecError(f"'{key}' is not {a_type(of)}" if keys else f"no cell matches '{key}'", knode.pos, did_you_mean(key, names))
                 for k in keys:

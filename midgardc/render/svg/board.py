@@ -323,17 +323,30 @@ def number_counters(ir: GameIR) -> list[int]:
     return [ir.counters.index(f"{ir.render.numbers}[{name}]") for name in ir.board.cell_names]
 
 
+MAX_DOTS = 6  # a pile of up to this many pieces is drawn piece by piece; a bigger one by its count
+DOT_RING = 11.0  # the pieces lie on a ring this far from the cell's centre, around the count
+DOT_RADIUS = 2.6
+
+
 def _draw_numbers(parent: ET.Element, view: Seen, shapes: list[Shape]) -> None:
     """``render.numbers``: each cell's number written in it (a pit's seeds), as the text
-    board writes it; a number the viewer may not see is ``?``."""
+    board writes it; a number the viewer may not see is ``?``. A pile's pieces (piles:)
+    are also drawn, as small dots around the count, when there are a few of them."""
     from ...runtime.observe import GAME
 
     ir = view.ir
     row = view.state.core.counters[ir.n_players]
+    pile = ir.render.numbers in ir.render.piles
     for c, i in enumerate(number_counters(ir)):
         cx, cy = shapes[c].centre
-        v = str(int(row[i])) if view.counter(i, GAME) else "?"
+        seen = view.counter(i, GAME)
+        v = str(int(row[i])) if seen else "?"
         text(parent, cx, cy + 5, v, "number", "middle", data_number=ir.board.cell_names[c])
+        count = int(row[i]) if seen and pile else 0
+        for k in range(count if count <= MAX_DOTS else 0):  # clockwise from the top
+            angle = 2 * math.pi * k / count - math.pi / 2
+            sub(parent, "circle", {"class": "seed", "cx": fmt(cx + DOT_RING * math.cos(angle)), "cy": fmt(cy + DOT_RING * math.sin(angle)),
+                                   "r": fmt(DOT_RADIUS), "data-pile": ir.board.cell_names[c]})
 
 
 def visible_alone(fill: str, ground: str) -> bool:

@@ -97,6 +97,7 @@ def style_sheet(ir: GameIR) -> str:
         ".die-face{font-size:12px;font-weight:bold;fill:#222}",
         ".pip{fill:#222;pointer-events:none}",
         ".number{font-size:15px;font-weight:bold;fill:#222;pointer-events:none}",
+        ".seed{fill:#8a5a2b;stroke:#3b2716;stroke-width:0.6;pointer-events:none}",
         ".bar{fill:#bbb}",
         ".track{font-size:11px;fill:#222}",
         ".player{font-size:13px;font-weight:bold;fill:#222}",
