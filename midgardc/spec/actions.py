@@ -27,7 +27,7 @@ from .yamlpos import YMap, YNode, YScalar
 from .compound import lower_chain
 from .schema import MAX_MOVES, PARAM_TYPES
 from .pools import with_pool_checks
-from .rows import action_rows, default_row_notation, row_columns, row_notation, substitute
+from .rows import action_rows, check_free, default_row_notation, row_columns, row_notation, substitute
 
 
 class LowerActions:
@@ -93,6 +93,8 @@ class LowerActions:
                     raise SpecError(f"there is already an action '{rname}'", rpos, "give the row another name")
                 self.action_pos[rname] = rpos
                 where, effects, after = substitute((where0, effects0, after0), values)
+                if "params" in body and rparams is not params:
+                    check_free(aname, rname, rpos, (where, effects, after), rparams)
                 where = with_pool_checks(self, _with_hand_checks(where, effects), effects)
                 if "rows" in body:
                     template = row_notation(self.scalar(nnode, str, "notation"), texts) if nnode is not None else default_row_notation(rname, rparams)

@@ -24,7 +24,7 @@ from typing import Any, Iterator, Optional
 
 from ..errors import Pos, SpecError, did_you_mean
 from ..ir.nodes import BOOL, INT, Expr
-from .blocks import _substitute
+from .blocks import _bound, _locals, _substitute
 from .yamlpos import YMap, YNode, YScalar
 
 MAX_ROWS = 1024
@@ -99,6 +99,14 @@ def action_rows(lw, body: YMap, aname: str, apos: Pos, columns: dict[str, str], 
 def substitute(node: Any, values: dict[str, Expr]) -> Any:
     """``node`` (a condition, effects) with each column replaced by the row's value."""
     return _substitute(node, values) if values else node
+
+
+def check_free(aname: str, rname: str, rpos: Pos, lowered: Any, params: tuple) -> None:
+    """A row with parameters of its own must still have each parameter of the action that
+    its ``where`` or effects use."""
+    missing = sorted(_locals(lowered) - _bound(lowered) - {p.name for p in params})
+    if missing:
+        raise SpecError(f"row '{rname}' has its own params without '{missing[0]}', which action '{aname}' uses", rpos, f"give the row a parameter '{missing[0]}' too")
 
 
 def row_notation(template: str, texts: dict[str, str]) -> str:
