@@ -116,3 +116,18 @@ TAIL = "ranking: {coins: coins(p)}\n"
 ])
 def test_a_broken_table_is_refused_at_its_place(tmp_path, actions: str, message: str, line: int, col: int) -> None:
     assert_spec_error(tmp_path, HEAD + actions + TAIL, message, line, col)
+
+
+def test_what_a_row_decides_is_folded_away() -> None:
+    """A row's constants are computed where the spec is read: ``0 == 0 and x`` is ``x``,
+    ``1 < 0 or x`` is ``x``, ``not (2 > 1)`` is false; a division is left for the run."""
+    from midgardc.ir.nodes import BOOL, INT, Binary, Const, Local, Unary
+    from midgardc.spec.rows import fold
+
+    x = Local("x", BOOL)
+    assert fold(Binary("and", Binary("==", Const(0, INT), Const(0, INT), BOOL), x, BOOL)) == x
+    assert fold(Binary("or", x, Binary("<", Const(1, INT), Const(0, INT), BOOL), BOOL)) == x
+    assert fold(Binary("or", Const(1, BOOL), x, BOOL)) == Const(1, BOOL)
+    assert fold(Unary("not", Binary(">", Const(2, INT), Const(1, INT), BOOL), BOOL)) == Const(0, BOOL)
+    assert fold(Binary("-", Const(4, INT), Const(1, INT), INT)) == Const(3, INT)
+    assert isinstance(fold(Binary("//", Const(4, INT), Const(0, INT), INT)), Binary)

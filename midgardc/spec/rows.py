@@ -20,10 +20,11 @@ actions. A column a row leaves out is 0, false or none."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Iterator, Optional
 
 from ..errors import Pos, SpecError, did_you_mean
-from ..ir.nodes import BOOL, INT, Expr
+from ..ir.nodes import BOOL, INT, Binary, Const, Expr, Unary
 from .blocks import _bound, _locals, _substitute
 from .yamlpos import YMap, YNode, YScalar
 
@@ -97,8 +98,41 @@ def action_rows(lw, body: YMap, aname: str, apos: Pos, columns: dict[str, str], 
 
 
 def substitute(node: Any, values: dict[str, Expr]) -> Any:
-    """``node`` (a condition, effects) with each column replaced by the row's value."""
-    return _substitute(node, values) if values else node
+    """``node`` (a condition, effects) with each column replaced by the row's value, and
+    what the values decide folded (``spend == none`` of a row without a spend is true), so
+    a row costs what the action written out by hand would."""
+    return fold(_substitute(node, values)) if values else node
+
+
+# comparisons and sums of two constants (never // or %: a zero divisor stays for the run)
+_FOLD = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+         ">": lambda a, b: a > b, ">=": lambda a, b: a >= b, "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+
+
+def fold(node: Any) -> Any:
+    """``node`` with constant comparisons and sums computed and ``and``/``or``/``not`` of
+    a constant reduced (bottom up; conditions are pure, so dropping one changes nothing)."""
+    if isinstance(node, tuple):
+        return tuple(fold(x) for x in node)
+    if not dataclasses.is_dataclass(node) or isinstance(node, type):
+        return node
+    changes = {f.name: fold(getattr(node, f.name)) for f in dataclasses.fields(node)}
+    if any(changes[k] is not getattr(node, k) for k in changes):
+        node = dataclasses.replace(node, **changes)
+    if isinstance(node, Unary) and isinstance(node.arg, Const):
+        return Const(int(not node.arg.value), BOOL) if node.op == "not" else Const(-node.arg.value, node.type)
+    if not isinstance(node, Binary):
+        return node
+    left, right = node.left, node.right
+    if isinstance(left, Const) and isinstance(right, Const) and node.op in _FOLD:
+        value = _FOLD[node.op](left.value, right.value)
+        return Const(int(value), node.type)
+    if node.op in ("and", "or"):
+        stop = 0 if node.op == "and" else 1  # the value that decides: false for and, true for or
+        for side, other in ((left, right), (right, left)):
+            if isinstance(side, Const):
+                return Const(stop, BOOL) if bool(side.value) == bool(stop) else other
+    return node
 
 
 def check_free(aname: str, rname: str, rpos: Pos, lowered: Any, params: tuple) -> None:
