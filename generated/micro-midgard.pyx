@@ -1574,23 +1574,23 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 288 + a0
             n += 1
     # action 42: r4a_sun() -> ids 318..318
-    # where phase == activate and (ready(sun, r4a) and (craft_action == none or has(craft_action)) and gold(mover) >= 4 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 27)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 27))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 4) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r4a) and has(craft_action) and gold(mover) >= 4 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 27)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 27))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 318
         n += 1
     # action 43: r4b_sun() -> ids 319..319
-    # where phase == activate and (ready(sun, r4b) and (craft_action == none or has(craft_action)) and gold(mover) >= 4 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 28)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 28))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 4) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r4b) and has(craft_action) and gold(mover) >= 4 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 28)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 28))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 319
         n += 1
     # action 44: r4c_sun() -> ids 320..320
-    # where phase == activate and (ready(sun, r4c) and (sun_action == none or has(sun_action)) and gold(mover) >= 2 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 29)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 29))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))) and ((0 == (-1)) or define_14(st, 0)) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r4c) and has(sun_action) and gold(mover) >= 2 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 29)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 29))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 320
         n += 1
     # action 45: r3a_sun(g: int) -> ids 321..325
-    # where phase == activate and (ready(sun, r3a) and (craft_action == none or has(craft_action)) and gold(mover) >= g and mead(mover) >= 4 - g and mead(mover) - (4 - g) <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 24)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 24))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (not False):
+    # where phase == activate and (ready(sun, r3a) and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and mead(mover) - (4 - g) <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 24)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 24))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))) and define_14(st, 2):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -1604,43 +1604,43 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 321 + a0
             n += 1
     # action 46: r3b_sun() -> ids 326..326
-    # where phase == activate and (ready(sun, r3b) and (craft_action == none or has(craft_action)) and gold(mover) >= 3 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 25)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 25))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r3b) and has(craft_action) and gold(mover) >= 3 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 25)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 25))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 326
         n += 1
     # action 47: r3c_sun() -> ids 327..327
-    # where phase == activate and (ready(sun, r3c) and (craft_action == none or has(craft_action)) and gold(mover) >= 5 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 26)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 26))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 5) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r3c) and has(craft_action) and gold(mover) >= 5 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 26)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 26))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 5) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 327
         n += 1
     # action 48: r2a_sun() -> ids 328..328
-    # where phase == activate and (ready(sun, r2a) and (none == none or has(none)) and gold(mover) >= 2 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not wolf_actions[mover, moon] < 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 21)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 21))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))) and (((-1) == (-1)) or define_14(st, (-1))) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) < 1)):
+    # where phase == activate and (ready(sun, r2a) and gold(mover) >= 2 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not wolf_actions[mover, moon] < 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 21)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 21))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) < 1)):
         out[n] = 328
         n += 1
     # action 49: r2b_sun() -> ids 329..329
-    # where phase == activate and (ready(sun, r2b) and (sun_action == none or has(sun_action)) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 22)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 22))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))) and ((0 == (-1)) or define_14(st, 0)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r2b) and has(sun_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 22)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 22))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 329
         n += 1
     # action 50: r2c_sun() -> ids 330..330
-    # where phase == activate and (ready(sun, r2c) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 23)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 23))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r2c) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 23)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 23))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 330
         n += 1
     # action 51: r1a_sun() -> ids 331..331
-    # where phase == activate and (ready(sun, r1a) and (craft_action == none or has(craft_action)) and gold(mover) >= 1 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 18)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 18))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r1a) and has(craft_action) and gold(mover) >= 1 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 18)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 18))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 331
         n += 1
     # action 52: r1b_sun() -> ids 332..332
-    # where phase == activate and (ready(sun, r1b) and (sun_action == none or has(sun_action)) and gold(mover) >= 1 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 19)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 19))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))) and ((0 == (-1)) or define_14(st, 0)) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r1b) and has(sun_action) and gold(mover) >= 1 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 19)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 19))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 332
         n += 1
     # action 53: r1c_sun(g: int) -> ids 333..340
-    # where phase == activate and (ready(sun, r1c) and (craft_action == none or has(craft_action)) and gold(mover) >= gold(mover) - g and mead(mover) >= g - gold(mover) and mead(mover) - (g - gold(mover)) <= 7 and not g == gold(mover))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 20)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 20))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)):
+    # where phase == activate and (ready(sun, r1c) and has(craft_action) and gold(mover) >= gold(mover) - g and mead(mover) >= g - gold(mover) and mead(mover) - (g - gold(mover)) <= 7 and not g == gold(mover))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 20)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 20))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))) and define_14(st, 2):
         for a0 in range(8):  # g: int 0..7
             if not (counter_of(st, st.current, 1) >= (counter_of(st, st.current, 1) - a0)):  # gold(mover) >= gold(mover) - g
                 continue
@@ -1653,23 +1653,23 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 333 + a0
             n += 1
     # action 54: r4a_moon() -> ids 341..341
-    # where phase == activate and (ready(moon, r4a) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 4 and mead(mover) - 4 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 27)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 27))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 4) and ((counter_of(st, st.current, 2) - 4) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r4a) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 4 and mead(mover) - 4 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 27)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 27))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 4) and ((counter_of(st, st.current, 2) - 4) <= 7):
         out[n] = 341
         n += 1
     # action 55: r4b_moon() -> ids 342..342
-    # where phase == activate and (ready(moon, r4b) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 4 and mead(mover) - 4 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 28)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 28))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 4) and ((counter_of(st, st.current, 2) - 4) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r4b) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 4 and mead(mover) - 4 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 28)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 28))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 4) and ((counter_of(st, st.current, 2) - 4) <= 7):
         out[n] = 342
         n += 1
     # action 56: r4c_moon() -> ids 343..343
-    # where phase == activate and (ready(moon, r4c) and (moon_action == none or has(moon_action)) and gold(mover) >= 0 and mead(mover) >= 2 and mead(mover) - 2 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 29)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 29))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))) and ((1 == (-1)) or define_14(st, 1)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2) and ((counter_of(st, st.current, 2) - 2) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r4c) and has(moon_action) and gold(mover) >= 0 and mead(mover) >= 2 and mead(mover) - 2 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 29)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 29))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))) and define_14(st, 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2) and ((counter_of(st, st.current, 2) - 2) <= 7):
         out[n] = 343
         n += 1
     # action 57: r3a_moon(g: int) -> ids 344..348
-    # where phase == activate and (ready(moon, r3a) and (craft_action == none or has(craft_action)) and gold(mover) >= g and mead(mover) >= 4 - g and mead(mover) - (4 - g) <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 24)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 24))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (not False):
+    # where phase == activate and (ready(moon, r3a) and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and mead(mover) - (4 - g) <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 24)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 24))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))) and define_14(st, 2):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -1683,43 +1683,43 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 344 + a0
             n += 1
     # action 58: r3b_moon() -> ids 349..349
-    # where phase == activate and (ready(moon, r3b) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 3 and mead(mover) - 3 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 25)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 25))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3) and ((counter_of(st, st.current, 2) - 3) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r3b) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 3 and mead(mover) - 3 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 25)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 25))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3) and ((counter_of(st, st.current, 2) - 3) <= 7):
         out[n] = 349
         n += 1
     # action 59: r3c_moon() -> ids 350..350
-    # where phase == activate and (ready(moon, r3c) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 5 and mead(mover) - 5 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 26)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 26))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 5) and ((counter_of(st, st.current, 2) - 5) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r3c) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 5 and mead(mover) - 5 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 26)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 26))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 5) and ((counter_of(st, st.current, 2) - 5) <= 7):
         out[n] = 350
         n += 1
     # action 60: r2a_moon() -> ids 351..351
-    # where phase == activate and (ready(moon, r2a) and (none == none or has(none)) and gold(mover) >= 0 and mead(mover) >= 2 and mead(mover) - 2 <= 7 and not wolf_actions[mover, sun] < 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 21)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 21))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))) and (((-1) == (-1)) or define_14(st, (-1))) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2) and ((counter_of(st, st.current, 2) - 2) <= 7) and (not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) < 1)):
+    # where phase == activate and (ready(moon, r2a) and gold(mover) >= 0 and mead(mover) >= 2 and mead(mover) - 2 <= 7 and not wolf_actions[mover, sun] < 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 21)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 21))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2) and ((counter_of(st, st.current, 2) - 2) <= 7) and (not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) < 1)):
         out[n] = 351
         n += 1
     # action 61: r2b_moon() -> ids 352..352
-    # where phase == activate and (ready(moon, r2b) and (moon_action == none or has(moon_action)) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 22)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 22))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))) and ((1 == (-1)) or define_14(st, 1)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r2b) and has(moon_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 22)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 22))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))) and define_14(st, 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 352
         n += 1
     # action 62: r2c_moon() -> ids 353..353
-    # where phase == activate and (ready(moon, r2c) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 23)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 23))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r2c) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 23)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 23))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 353
         n += 1
     # action 63: r1a_moon() -> ids 354..354
-    # where phase == activate and (ready(moon, r1a) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 1 and mead(mover) - 1 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 18)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 18))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1) and ((counter_of(st, st.current, 2) - 1) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r1a) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 1 and mead(mover) - 1 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 18)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 18))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1) and ((counter_of(st, st.current, 2) - 1) <= 7):
         out[n] = 354
         n += 1
     # action 64: r1b_moon() -> ids 355..355
-    # where phase == activate and (ready(moon, r1b) and (moon_action == none or has(moon_action)) and gold(mover) >= 0 and mead(mover) >= 1 and mead(mover) - 1 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 19)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 19))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))) and ((1 == (-1)) or define_14(st, 1)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1) and ((counter_of(st, st.current, 2) - 1) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r1b) and has(moon_action) and gold(mover) >= 0 and mead(mover) >= 1 and mead(mover) - 1 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 19)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 19))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))) and define_14(st, 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1) and ((counter_of(st, st.current, 2) - 1) <= 7):
         out[n] = 355
         n += 1
     # action 65: r1c_moon(g: int) -> ids 356..363
-    # where phase == activate and (ready(moon, r1c) and (craft_action == none or has(craft_action)) and gold(mover) >= gold(mover) - g and mead(mover) >= g - gold(mover) and mead(mover) - (g - gold(mover)) <= 7 and not g == gold(mover))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 20)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 20))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)):
+    # where phase == activate and (ready(moon, r1c) and has(craft_action) and gold(mover) >= gold(mover) - g and mead(mover) >= g - gold(mover) and mead(mover) - (g - gold(mover)) <= 7 and not g == gold(mover))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 20)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 20))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))) and define_14(st, 2):
         for a0 in range(8):  # g: int 0..7
             if not (counter_of(st, st.current, 1) >= (counter_of(st, st.current, 1) - a0)):  # gold(mover) >= gold(mover) - g
                 continue
@@ -1986,20 +1986,20 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 42: r4a_sun() -> ids 318..318
-    # where phase == activate and (ready(sun, r4a) and (craft_action == none or has(craft_action)) and gold(mover) >= 4 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 27)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 27))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 4) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r4a) and has(craft_action) and gold(mover) >= 4 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 27)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 27))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 43: r4b_sun() -> ids 319..319
-    # where phase == activate and (ready(sun, r4b) and (craft_action == none or has(craft_action)) and gold(mover) >= 4 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 28)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 28))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 4) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r4b) and has(craft_action) and gold(mover) >= 4 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 28)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 28))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 44: r4c_sun() -> ids 320..320
-    # where phase == activate and (ready(sun, r4c) and (sun_action == none or has(sun_action)) and gold(mover) >= 2 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 29)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 29))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))) and ((0 == (-1)) or define_14(st, 0)) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r4c) and has(sun_action) and gold(mover) >= 2 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 29)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 29))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 45: r3a_sun(g: int) -> ids 321..325
-    # where phase == activate and (ready(sun, r3a) and (craft_action == none or has(craft_action)) and gold(mover) >= g and mead(mover) >= 4 - g and mead(mover) - (4 - g) <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 24)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 24))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (not False):
+    # where phase == activate and (ready(sun, r3a) and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and mead(mover) - (4 - g) <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 24)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 24))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))) and define_14(st, 2):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -2012,36 +2012,36 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 46: r3b_sun() -> ids 326..326
-    # where phase == activate and (ready(sun, r3b) and (craft_action == none or has(craft_action)) and gold(mover) >= 3 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 25)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 25))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r3b) and has(craft_action) and gold(mover) >= 3 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 25)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 25))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 47: r3c_sun() -> ids 327..327
-    # where phase == activate and (ready(sun, r3c) and (craft_action == none or has(craft_action)) and gold(mover) >= 5 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 26)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 26))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 5) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r3c) and has(craft_action) and gold(mover) >= 5 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 26)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 26))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 5) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 48: r2a_sun() -> ids 328..328
-    # where phase == activate and (ready(sun, r2a) and (none == none or has(none)) and gold(mover) >= 2 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not wolf_actions[mover, moon] < 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 21)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 21))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))) and (((-1) == (-1)) or define_14(st, (-1))) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) < 1)):
+    # where phase == activate and (ready(sun, r2a) and gold(mover) >= 2 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not wolf_actions[mover, moon] < 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 21)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 21))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) < 1)):
         return True
     # action 49: r2b_sun() -> ids 329..329
-    # where phase == activate and (ready(sun, r2b) and (sun_action == none or has(sun_action)) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 22)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 22))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))) and ((0 == (-1)) or define_14(st, 0)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r2b) and has(sun_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 22)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 22))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 50: r2c_sun() -> ids 330..330
-    # where phase == activate and (ready(sun, r2c) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 23)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 23))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r2c) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 23)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 23))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 51: r1a_sun() -> ids 331..331
-    # where phase == activate and (ready(sun, r1a) and (craft_action == none or has(craft_action)) and gold(mover) >= 1 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 18)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 18))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r1a) and has(craft_action) and gold(mover) >= 1 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 18)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 18))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 52: r1b_sun() -> ids 332..332
-    # where phase == activate and (ready(sun, r1b) and (sun_action == none or has(sun_action)) and gold(mover) >= 1 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 19)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 19))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))) and ((0 == (-1)) or define_14(st, 0)) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(sun, r1b) and has(sun_action) and gold(mover) >= 1 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 19)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 19))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 53: r1c_sun(g: int) -> ids 333..340
-    # where phase == activate and (ready(sun, r1c) and (craft_action == none or has(craft_action)) and gold(mover) >= gold(mover) - g and mead(mover) >= g - gold(mover) and mead(mover) - (g - gold(mover)) <= 7 and not g == gold(mover))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 20)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 20))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)):
+    # where phase == activate and (ready(sun, r1c) and has(craft_action) and gold(mover) >= gold(mover) - g and mead(mover) >= g - gold(mover) and mead(mover) - (g - gold(mover)) <= 7 and not g == gold(mover))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 20)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 20))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))) and define_14(st, 2):
         for a0 in range(8):  # g: int 0..7
             if not (counter_of(st, st.current, 1) >= (counter_of(st, st.current, 1) - a0)):  # gold(mover) >= gold(mover) - g
                 continue
@@ -2053,20 +2053,20 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 54: r4a_moon() -> ids 341..341
-    # where phase == activate and (ready(moon, r4a) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 4 and mead(mover) - 4 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 27)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 27))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 4) and ((counter_of(st, st.current, 2) - 4) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r4a) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 4 and mead(mover) - 4 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 27)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 27))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 4) and ((counter_of(st, st.current, 2) - 4) <= 7):
         return True
     # action 55: r4b_moon() -> ids 342..342
-    # where phase == activate and (ready(moon, r4b) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 4 and mead(mover) - 4 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 28)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 28))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 4) and ((counter_of(st, st.current, 2) - 4) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r4b) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 4 and mead(mover) - 4 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 28)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 28))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 4) and ((counter_of(st, st.current, 2) - 4) <= 7):
         return True
     # action 56: r4c_moon() -> ids 343..343
-    # where phase == activate and (ready(moon, r4c) and (moon_action == none or has(moon_action)) and gold(mover) >= 0 and mead(mover) >= 2 and mead(mover) - 2 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 29)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 29))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))) and ((1 == (-1)) or define_14(st, 1)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2) and ((counter_of(st, st.current, 2) - 2) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r4c) and has(moon_action) and gold(mover) >= 0 and mead(mover) >= 2 and mead(mover) - 2 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 29)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 29))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))) and define_14(st, 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2) and ((counter_of(st, st.current, 2) - 2) <= 7):
         return True
     # action 57: r3a_moon(g: int) -> ids 344..348
-    # where phase == activate and (ready(moon, r3a) and (craft_action == none or has(craft_action)) and gold(mover) >= g and mead(mover) >= 4 - g and mead(mover) - (4 - g) <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 24)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 24))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (not False):
+    # where phase == activate and (ready(moon, r3a) and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and mead(mover) - (4 - g) <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 24)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 24))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))) and define_14(st, 2):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -2079,36 +2079,36 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 58: r3b_moon() -> ids 349..349
-    # where phase == activate and (ready(moon, r3b) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 3 and mead(mover) - 3 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 25)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 25))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3) and ((counter_of(st, st.current, 2) - 3) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r3b) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 3 and mead(mover) - 3 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 25)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 25))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3) and ((counter_of(st, st.current, 2) - 3) <= 7):
         return True
     # action 59: r3c_moon() -> ids 350..350
-    # where phase == activate and (ready(moon, r3c) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 5 and mead(mover) - 5 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 26)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 26))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 5) and ((counter_of(st, st.current, 2) - 5) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r3c) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 5 and mead(mover) - 5 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 26)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 26))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 5) and ((counter_of(st, st.current, 2) - 5) <= 7):
         return True
     # action 60: r2a_moon() -> ids 351..351
-    # where phase == activate and (ready(moon, r2a) and (none == none or has(none)) and gold(mover) >= 0 and mead(mover) >= 2 and mead(mover) - 2 <= 7 and not wolf_actions[mover, sun] < 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 21)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 21))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))) and (((-1) == (-1)) or define_14(st, (-1))) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2) and ((counter_of(st, st.current, 2) - 2) <= 7) and (not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) < 1)):
+    # where phase == activate and (ready(moon, r2a) and gold(mover) >= 0 and mead(mover) >= 2 and mead(mover) - 2 <= 7 and not wolf_actions[mover, sun] < 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 21)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 21))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2) and ((counter_of(st, st.current, 2) - 2) <= 7) and (not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) < 1)):
         return True
     # action 61: r2b_moon() -> ids 352..352
-    # where phase == activate and (ready(moon, r2b) and (moon_action == none or has(moon_action)) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 22)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 22))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))) and ((1 == (-1)) or define_14(st, 1)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r2b) and has(moon_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 22)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 22))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))) and define_14(st, 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 62: r2c_moon() -> ids 353..353
-    # where phase == activate and (ready(moon, r2c) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 23)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 23))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r2c) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 23)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 23))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 63: r1a_moon() -> ids 354..354
-    # where phase == activate and (ready(moon, r1a) and (craft_action == none or has(craft_action)) and gold(mover) >= 0 and mead(mover) >= 1 and mead(mover) - 1 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 18)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 18))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1) and ((counter_of(st, st.current, 2) - 1) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r1a) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 1 and mead(mover) - 1 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 18)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 18))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1) and ((counter_of(st, st.current, 2) - 1) <= 7):
         return True
     # action 64: r1b_moon() -> ids 355..355
-    # where phase == activate and (ready(moon, r1b) and (moon_action == none or has(moon_action)) and gold(mover) >= 0 and mead(mover) >= 1 and mead(mover) - 1 <= 7 and not false)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 19)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 19))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))) and ((1 == (-1)) or define_14(st, 1)) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1) and ((counter_of(st, st.current, 2) - 1) <= 7) and (not False):
+    # where phase == activate and (ready(moon, r1b) and has(moon_action) and gold(mover) >= 0 and mead(mover) >= 1 and mead(mover) - 1 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 19)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 19))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))) and define_14(st, 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1) and ((counter_of(st, st.current, 2) - 1) <= 7):
         return True
     # action 65: r1c_moon(g: int) -> ids 356..363
-    # where phase == activate and (ready(moon, r1c) and (craft_action == none or has(craft_action)) and gold(mover) >= gold(mover) - g and mead(mover) >= g - gold(mover) and mead(mover) - (g - gold(mover)) <= 7 and not g == gold(mover))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 20)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 20))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))) and ((2 == (-1)) or define_14(st, 2)):
+    # where phase == activate and (ready(moon, r1c) and has(craft_action) and gold(mover) >= gold(mover) - g and mead(mover) >= g - gold(mover) and mead(mover) - (g - gold(mover)) <= 7 and not g == gold(mover))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 20)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 20))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))) and define_14(st, 2):
         for a0 in range(8):  # g: int 0..7
             if not (counter_of(st, st.current, 1) >= (counter_of(st, st.current, 1) - a0)):  # gold(mover) >= gold(mover) - g
                 continue
@@ -2271,10 +2271,10 @@ cdef void apply_action_7(State* st, int a0) noexcept nogil:
 
 cdef void apply_action_8(State* st) noexcept nogil:
     # action 8: surtr_4()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[0 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(surtr)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[0 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(surtr)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2287,10 +2287,10 @@ cdef void apply_action_8(State* st) noexcept nogil:
 
 cdef void apply_action_9(State* st) noexcept nogil:
     # action 9: surtr_3()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[0 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(surtr)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[0 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(surtr)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-2))  # add counter gold of mover += -2
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2303,10 +2303,10 @@ cdef void apply_action_9(State* st) noexcept nogil:
 
 cdef void apply_action_10(State* st) noexcept nogil:
     # action 10: surtr_2()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[0 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(surtr)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[0 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(surtr)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2319,10 +2319,10 @@ cdef void apply_action_10(State* st) noexcept nogil:
 
 cdef void apply_action_11(State* st) noexcept nogil:
     # action 11: surtr_1()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[0 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(surtr)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[0 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(surtr)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-5))  # add counter gold of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2335,10 +2335,10 @@ cdef void apply_action_11(State* st) noexcept nogil:
 
 cdef void apply_action_12(State* st) noexcept nogil:
     # action 12: odin_4()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[1 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(odin)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[1 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(odin)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 4))  # set counter gold of mover = gain_gold(4)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2351,10 +2351,10 @@ cdef void apply_action_12(State* st) noexcept nogil:
 
 cdef void apply_action_13(State* st) noexcept nogil:
     # action 13: odin_3()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[1 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(odin)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[1 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(odin)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 4))  # set counter gold of mover = gain_gold(4)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2367,10 +2367,10 @@ cdef void apply_action_13(State* st) noexcept nogil:
 
 cdef void apply_action_14(State* st) noexcept nogil:
     # action 14: odin_2()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[1 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(odin)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[1 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(odin)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 3))  # set counter gold of mover = gain_gold(3)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2383,10 +2383,10 @@ cdef void apply_action_14(State* st) noexcept nogil:
 
 cdef void apply_action_15(State* st) noexcept nogil:
     # action 15: odin_1()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[1 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(odin)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[1 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(odin)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 1))  # set counter gold of mover = gain_gold(1)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2399,10 +2399,10 @@ cdef void apply_action_15(State* st) noexcept nogil:
 
 cdef void apply_action_16(State* st) noexcept nogil:
     # action 16: freya_4()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[2 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(freya)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[2 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(freya)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2415,10 +2415,10 @@ cdef void apply_action_16(State* st) noexcept nogil:
 
 cdef void apply_action_17(State* st) noexcept nogil:
     # action 17: freya_3()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[2 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(freya)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[2 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(freya)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2431,10 +2431,10 @@ cdef void apply_action_17(State* st) noexcept nogil:
 
 cdef void apply_action_18(State* st) noexcept nogil:
     # action 18: freya_2()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[2 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(freya)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[2 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(freya)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
@@ -2447,10 +2447,10 @@ cdef void apply_action_18(State* st) noexcept nogil:
 
 cdef void apply_action_19(State* st) noexcept nogil:
     # action 19: freya_1()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[2 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(freya)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[2 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(freya)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
-    counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, (-1))  # add counter mead of mover += -1
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2463,10 +2463,10 @@ cdef void apply_action_19(State* st) noexcept nogil:
 
 cdef void apply_action_20(State* st) noexcept nogil:
     # action 20: angrboda_4()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[3 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(angrboda)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[3 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(angrboda)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2479,10 +2479,10 @@ cdef void apply_action_20(State* st) noexcept nogil:
 
 cdef void apply_action_21(State* st) noexcept nogil:
     # action 21: angrboda_3()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[3 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(angrboda)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[3 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(angrboda)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2495,10 +2495,10 @@ cdef void apply_action_21(State* st) noexcept nogil:
 
 cdef void apply_action_22(State* st) noexcept nogil:
     # action 22: angrboda_2()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[3 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(angrboda)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[3 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(angrboda)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
@@ -2511,10 +2511,10 @@ cdef void apply_action_22(State* st) noexcept nogil:
 
 cdef void apply_action_23(State* st) noexcept nogil:
     # action 23: angrboda_1()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[3 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(angrboda)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[3 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(angrboda)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-1))  # add counter gold of mover += -1
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 2))  # set counter mead of mover = gain_mead(2)
@@ -2527,10 +2527,10 @@ cdef void apply_action_23(State* st) noexcept nogil:
 
 cdef void apply_action_24(State* st) noexcept nogil:
     # action 24: hel_4()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[4 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(hel)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[4 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(hel)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 4))  # set counter mead of mover = gain_mead(4)
@@ -2543,10 +2543,10 @@ cdef void apply_action_24(State* st) noexcept nogil:
 
 cdef void apply_action_25(State* st) noexcept nogil:
     # action 25: hel_3()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[4 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(hel)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[4 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(hel)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 4))  # set counter mead of mover = gain_mead(4)
@@ -2559,10 +2559,10 @@ cdef void apply_action_25(State* st) noexcept nogil:
 
 cdef void apply_action_26(State* st) noexcept nogil:
     # action 26: hel_2()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[4 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(hel)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[4 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(hel)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 3))  # set counter mead of mover = gain_mead(3)
@@ -2575,10 +2575,10 @@ cdef void apply_action_26(State* st) noexcept nogil:
 
 cdef void apply_action_27(State* st) noexcept nogil:
     # action 27: hel_1()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[4 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(hel)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[4 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(hel)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
@@ -2591,10 +2591,10 @@ cdef void apply_action_27(State* st) noexcept nogil:
 
 cdef void apply_action_28(State* st) noexcept nogil:
     # action 28: buri_4()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[5 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(buri)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[5 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(buri)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
-    counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, (-3))  # add counter mead of mover += -3
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2607,10 +2607,10 @@ cdef void apply_action_28(State* st) noexcept nogil:
 
 cdef void apply_action_29(State* st) noexcept nogil:
     # action 29: buri_3()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[5 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(buri)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[5 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(buri)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
-    counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, (-2))  # add counter mead of mover += -2
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2623,10 +2623,10 @@ cdef void apply_action_29(State* st) noexcept nogil:
 
 cdef void apply_action_30(State* st) noexcept nogil:
     # action 30: buri_2()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[5 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(buri)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[5 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(buri)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
-    counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, (-3))  # add counter mead of mover += -3
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2639,10 +2639,10 @@ cdef void apply_action_30(State* st) noexcept nogil:
 
 cdef void apply_action_31(State* st) noexcept nogil:
     # action 31: buri_1()
-    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[5 + 1]) - 0, 3), (-<long long>1), True)  # add actions[mover, paid_with(buri)] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[5 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(buri)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
-    counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, (-5))  # add counter mead of mover += -5
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2760,11 +2760,11 @@ cdef void apply_action_41(State* st, int a0) noexcept nogil:
 cdef void apply_action_42(State* st) noexcept nogil:
     # action 42: r4a_sun()
     element_set(st, st.current, 20, element_step(0, <long long>27 - 0, 30), True, False)  # set activated[mover, r4a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_at[sun] += 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-4))  # add counter gold of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2778,11 +2778,11 @@ cdef void apply_action_42(State* st) noexcept nogil:
 cdef void apply_action_43(State* st) noexcept nogil:
     # action 43: r4b_sun()
     element_set(st, st.current, 20, element_step(0, <long long>28 - 0, 30), True, False)  # set activated[mover, r4b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-4))  # add counter gold of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2796,11 +2796,11 @@ cdef void apply_action_43(State* st) noexcept nogil:
 cdef void apply_action_44(State* st) noexcept nogil:
     # action 44: r4c_sun()
     element_set(st, st.current, 20, element_step(0, <long long>29 - 0, 30), True, False)  # set activated[mover, r4c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-2))  # add counter gold of mover += -2
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2814,8 +2814,8 @@ cdef void apply_action_44(State* st) noexcept nogil:
 cdef void apply_action_45(State* st, long long a0) noexcept nogil:
     # action 45: r3a_sun(g: int)
     element_set(st, st.current, 20, element_step(0, <long long>24 - 0, 30), True, False)  # set activated[mover, r3a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
     counter_add(st, st.current, 2, (-(<long long>4 - a0)))  # add counter mead of mover += -(4 - g)
     counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
@@ -2832,11 +2832,11 @@ cdef void apply_action_45(State* st, long long a0) noexcept nogil:
 cdef void apply_action_46(State* st) noexcept nogil:
     # action 46: r3b_sun()
     element_set(st, st.current, 20, element_step(0, <long long>25 - 0, 30), True, False)  # set activated[mover, r3b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2850,11 +2850,11 @@ cdef void apply_action_46(State* st) noexcept nogil:
 cdef void apply_action_47(State* st) noexcept nogil:
     # action 47: r3c_sun()
     element_set(st, st.current, 20, element_step(0, <long long>26 - 0, 30), True, False)  # set activated[mover, r3c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-5))  # add counter gold of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2868,11 +2868,11 @@ cdef void apply_action_47(State* st) noexcept nogil:
 cdef void apply_action_48(State* st) noexcept nogil:
     # action 48: r2a_sun()
     element_set(st, st.current, 20, element_step(0, <long long>21 - 0, 30), True, False)  # set activated[mover, r2a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), (-<long long>1), True)  # add actions[mover, none] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, moon] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), (-1), True)  # add actions[mover, none] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), (-1), True)  # add wolf_actions[mover, moon] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-2))  # add counter gold of mover += -2
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2886,11 +2886,11 @@ cdef void apply_action_48(State* st) noexcept nogil:
 cdef void apply_action_49(State* st) noexcept nogil:
     # action 49: r2b_sun()
     element_set(st, st.current, 20, element_step(0, <long long>22 - 0, 30), True, False)  # set activated[mover, r2b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2904,11 +2904,11 @@ cdef void apply_action_49(State* st) noexcept nogil:
 cdef void apply_action_50(State* st) noexcept nogil:
     # action 50: r2c_sun()
     element_set(st, st.current, 20, element_step(0, <long long>23 - 0, 30), True, False)  # set activated[mover, r2c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 1))  # set counter gold of mover = gain_gold(1)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
@@ -2922,11 +2922,11 @@ cdef void apply_action_50(State* st) noexcept nogil:
 cdef void apply_action_51(State* st) noexcept nogil:
     # action 51: r1a_sun()
     element_set(st, st.current, 20, element_step(0, <long long>18 - 0, 30), True, False)  # set activated[mover, r1a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-1))  # add counter gold of mover += -1
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2940,11 +2940,11 @@ cdef void apply_action_51(State* st) noexcept nogil:
 cdef void apply_action_52(State* st) noexcept nogil:
     # action 52: r1b_sun()
     element_set(st, st.current, 20, element_step(0, <long long>19 - 0, 30), True, False)  # set activated[mover, r1b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-1))  # add counter gold of mover += -1
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2958,8 +2958,8 @@ cdef void apply_action_52(State* st) noexcept nogil:
 cdef void apply_action_53(State* st, long long a0) noexcept nogil:
     # action 53: r1c_sun(g: int)
     element_set(st, st.current, 20, element_step(0, <long long>20 - 0, 30), True, False)  # set activated[mover, r1c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
     counter_add(st, st.current, 2, (-(a0 - counter_of(st, st.current, 1))))  # add counter mead of mover += -(g - gold(mover))
     counter_add(st, st.current, 1, (-(counter_of(st, st.current, 1) - a0)))  # add counter gold of mover += -(gold(mover) - g)
@@ -2976,11 +2976,11 @@ cdef void apply_action_53(State* st, long long a0) noexcept nogil:
 cdef void apply_action_54(State* st) noexcept nogil:
     # action 54: r4a_moon()
     element_set(st, st.current, 20, element_step(0, <long long>27 - 0, 30), True, False)  # set activated[mover, r4a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_at[moon] += 1
-    counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, (-4))  # add counter mead of mover += -4
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -2994,11 +2994,11 @@ cdef void apply_action_54(State* st) noexcept nogil:
 cdef void apply_action_55(State* st) noexcept nogil:
     # action 55: r4b_moon()
     element_set(st, st.current, 20, element_step(0, <long long>28 - 0, 30), True, False)  # set activated[mover, r4b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, (-4))  # add counter mead of mover += -4
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -3012,11 +3012,11 @@ cdef void apply_action_55(State* st) noexcept nogil:
 cdef void apply_action_56(State* st) noexcept nogil:
     # action 56: r4c_moon()
     element_set(st, st.current, 20, element_step(0, <long long>29 - 0, 30), True, False)  # set activated[mover, r4c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, (-2))  # add counter mead of mover += -2
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -3030,8 +3030,8 @@ cdef void apply_action_56(State* st) noexcept nogil:
 cdef void apply_action_57(State* st, long long a0) noexcept nogil:
     # action 57: r3a_moon(g: int)
     element_set(st, st.current, 20, element_step(0, <long long>24 - 0, 30), True, False)  # set activated[mover, r3a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
     counter_add(st, st.current, 2, (-(<long long>4 - a0)))  # add counter mead of mover += -(4 - g)
     counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
@@ -3048,11 +3048,11 @@ cdef void apply_action_57(State* st, long long a0) noexcept nogil:
 cdef void apply_action_58(State* st) noexcept nogil:
     # action 58: r3b_moon()
     element_set(st, st.current, 20, element_step(0, <long long>25 - 0, 30), True, False)  # set activated[mover, r3b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, (-3))  # add counter mead of mover += -3
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -3066,11 +3066,11 @@ cdef void apply_action_58(State* st) noexcept nogil:
 cdef void apply_action_59(State* st) noexcept nogil:
     # action 59: r3c_moon()
     element_set(st, st.current, 20, element_step(0, <long long>26 - 0, 30), True, False)  # set activated[mover, r3c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, (-5))  # add counter mead of mover += -5
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -3084,11 +3084,11 @@ cdef void apply_action_59(State* st) noexcept nogil:
 cdef void apply_action_60(State* st) noexcept nogil:
     # action 60: r2a_moon()
     element_set(st, st.current, 20, element_step(0, <long long>21 - 0, 30), True, False)  # set activated[mover, r2a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), (-<long long>1), True)  # add actions[mover, none] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, sun] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), (-1), True)  # add actions[mover, none] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), (-1), True)  # add wolf_actions[mover, sun] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, (-2))  # add counter mead of mover += -2
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -3102,11 +3102,11 @@ cdef void apply_action_60(State* st) noexcept nogil:
 cdef void apply_action_61(State* st) noexcept nogil:
     # action 61: r2b_moon()
     element_set(st, st.current, 20, element_step(0, <long long>22 - 0, 30), True, False)  # set activated[mover, r2b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 2))  # set counter mead of mover = gain_mead(2)
@@ -3120,11 +3120,11 @@ cdef void apply_action_61(State* st) noexcept nogil:
 cdef void apply_action_62(State* st) noexcept nogil:
     # action 62: r2c_moon()
     element_set(st, st.current, 20, element_step(0, <long long>23 - 0, 30), True, False)  # set activated[mover, r2c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>0))  # add counter mead of mover += -0
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 1))  # set counter gold of mover = gain_gold(1)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
@@ -3138,11 +3138,11 @@ cdef void apply_action_62(State* st) noexcept nogil:
 cdef void apply_action_63(State* st) noexcept nogil:
     # action 63: r1a_moon()
     element_set(st, st.current, 20, element_step(0, <long long>18 - 0, 30), True, False)  # set activated[mover, r1a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, (-1))  # add counter mead of mover += -1
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -3156,11 +3156,11 @@ cdef void apply_action_63(State* st) noexcept nogil:
 cdef void apply_action_64(State* st) noexcept nogil:
     # action 64: r1b_moon()
     element_set(st, st.current, 20, element_step(0, <long long>19 - 0, 30), True, False)  # set activated[mover, r1b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
-    counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
-    counter_add(st, st.current, 1, (-<long long>0))  # add counter gold of mover += -0
+    counter_add(st, st.current, 2, (-1))  # add counter mead of mover += -1
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
@@ -3174,8 +3174,8 @@ cdef void apply_action_64(State* st) noexcept nogil:
 cdef void apply_action_65(State* st, long long a0) noexcept nogil:
     # action 65: r1c_moon(g: int)
     element_set(st, st.current, 20, element_step(0, <long long>20 - 0, 30), True, False)  # set activated[mover, r1c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
     counter_add(st, st.current, 2, (-(a0 - counter_of(st, st.current, 1))))  # add counter mead of mover += -(g - gold(mover))
     counter_add(st, st.current, 1, (-(counter_of(st, st.current, 1) - a0)))  # add counter gold of mover += -(gold(mover) - g)
