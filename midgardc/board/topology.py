@@ -218,7 +218,7 @@ def _graph(spec: YMap, get) -> RawBoard:
             places.append(place)
             ids[name] = b.add(name, (i // 8, 10 * (i % 8)), ())
             if k and row is not None and _linked(node):
-                b.link(ids[name] - 1, ids[name])  # a row's huts joined in a line
+                b.link(ids[name] - 1, ids[name])  # a linked row: each node to the next
     n = len(places)
     for i, place in enumerate(places):
         if place is None:
@@ -248,8 +248,8 @@ _ROW_KEYS = ("row", "count", "at", "step", "linked")
 
 
 def _graph_row(node) -> "list[tuple[str, tuple[float, float] | None]] | None":
-    """A row of nodes, ``{row: hut, count: 3, at: [x, y], step: [dx, dy], linked: true}``:
-    the nodes ``hut.1`` .. ``hut.3``, the first at [x, y] (or none: no places) and each
+    """A row of nodes, ``{row: pit, count: 3, at: [x, y], step: [dx, dy], linked: true}``:
+    the nodes ``pit.1`` .. ``pit.3``, the first at [x, y] (or none: no places) and each
     next one step further (default [1, 0]); ``linked``: each linked to the next. None for
     an entry that is not a row."""
     from ..errors import did_you_mean
@@ -263,7 +263,7 @@ def _graph_row(node) -> "list[tuple[str, tuple[float, float] | None]] | None":
     base = node.get("row")
     count = node.get("count")
     if not isinstance(base, YScalar) or not isinstance(base.value, str):
-        raise SpecError("a row of nodes is named by a string: 'row: hut' gives hut.1, hut.2, ...", base.pos)
+        raise SpecError("a row of nodes is named by a string: 'row: pit' gives pit.1, pit.2, ...", base.pos)
     if not isinstance(count, YScalar) or isinstance(count.value, bool) or not isinstance(count.value, int) or not 1 <= count.value <= MAX_ROW:
         raise SpecError(f"a row of nodes needs 'count': how many, 1 to {MAX_ROW}", (count or node).pos)
     linked = node.get("linked")

@@ -2,15 +2,15 @@
 written once as the action and once more as one line of data per row:
 
     actions:
-      bless:
-        columns: {b: blessing, cost: number, vp: number}
+      buy:
+        columns: {g: good, cost: number, pts: number}
         rows:
-          odin_4: {b: odin, cost: 0, vp: 1}
-          buri_1: {b: buri, cost: 5, vp: 1}
-        where: "gold(mover) >= cost"
+          buy_grain: {g: grain, cost: 1}
+          buy_ore: {g: ore, cost: 4, pts: 2}
+        where: "coins(mover) >= cost"
         effects:
-          - add: {counter: gold, to: "-cost"}
-          - add: {counter: vp, to: vp}
+          - add: {counter: coins, to: "-cost"}
+          - add: {counter: points, to: pts}
 
 Each row is an action named by the row, in the order written (so its moves keep the ids
 and text they would have as hand-written actions); the action's ``where``, ``effects`` and
@@ -41,7 +41,7 @@ def row_columns(lw, body: YMap, aname: str) -> dict[str, str]:
     if node is None:
         return {}
     if not isinstance(node, YMap):
-        raise SpecError(f"the columns of action '{aname}' map each name to its type, e.g. {{b: blessing, cost: number}}", node.pos)
+        raise SpecError(f"the columns of action '{aname}' map each name to its type, e.g. {{g: good, cost: number}}", node.pos)
     columns: dict[str, str] = {}
     for cname, tnode in node.items.items():
         lw.ident(cname, node.key_pos[cname], "column name")
@@ -65,7 +65,7 @@ def action_rows(lw, body: YMap, aname: str, apos: Pos, columns: dict[str, str], 
         yield aname, apos, {}, {}, params, body.get("notation")
         return
     if not isinstance(node, YMap) or not node.items or len(node.items) > MAX_ROWS:
-        raise SpecError(f"the rows of action '{aname}' map each move's name to its columns' values (1 to {MAX_ROWS} rows), e.g. odin_4: {{b: odin, vp: 1}}", node.pos)
+        raise SpecError(f"the rows of action '{aname}' map each move's name to its columns' values (1 to {MAX_ROWS} rows), e.g. buy_ore: {{g: ore, cost: 4}}", node.pos)
     clash = sorted(set(columns) & {p.name for p in params})
     if clash:
         raise SpecError(f"'{clash[0]}' is both a parameter and a column of action '{aname}'", body["columns"].key_pos[clash[0]], "rename one of them")
