@@ -1096,58 +1096,53 @@ cdef inline bint define_15(State* st, int a0, long long a1) noexcept nogil:
     return (define_14(st, (<int>ATTR_8[a0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>a0 - 0, 8), 0)) >= a1))
 
 
-# define 16: sun_ready(item r) = holding(mover, sun_relics, r) > 0 and not activated[mover, r]
-cdef inline bint define_16(State* st, int a0) noexcept nogil:
-    return ((holding_of(st, 11, st.current, a0) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>a0 - 0, 30), 0))))
+# define 16: ready(enum:sky side, item r) = either(side == sun, holding(mover, sun_relics, r), holding(mover, moon_relics, r)) > 0 and not activated[mover, r]
+cdef inline bint define_16(State* st, int a0, int a1) noexcept nogil:
+    return (((<long long>(holding_of(st, 11, st.current, a1)) if (a0 == 0) else <long long>(holding_of(st, 12, st.current, a1))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>a1 - 0, 30), 0))))
 
 
-# define 17: moon_ready(item r) = holding(mover, moon_relics, r) > 0 and not activated[mover, r]
-cdef inline bint define_17(State* st, int a0) noexcept nogil:
-    return ((holding_of(st, 12, st.current, a0) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>a0 - 0, 30), 0))))
-
-
-# define 18: relics_held(player p) = zone_size(p, sun_relics) + zone_size(p, moon_relics)
-cdef inline long long define_18(State* st, int a0) noexcept nogil:
+# define 17: relics_held(player p) = zone_size(p, sun_relics) + zone_size(p, moon_relics)
+cdef inline long long define_17(State* st, int a0) noexcept nogil:
     return (zone_size_of(st, 11, a0) + zone_size_of(st, 12, a0))
 
 
-# define 19: back(enum:sky s) = either(wolf_at[s] > 1, wolf_at[s] - 1, wolf_at[s])
-cdef inline long long define_19(State* st, int a0) noexcept nogil:
+# define 18: back(enum:sky s) = either(wolf_at[s] > 1, wolf_at[s] - 1, wolf_at[s])
+cdef inline long long define_18(State* st, int a0) noexcept nogil:
     return (<long long>(((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) - 1)) if ((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) > 1) else <long long>((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0))))
 
 
-# define 20: past_end(enum:sky s) = wolf_at[s] > track_end[s]
-cdef inline bint define_20(State* st, int a0) noexcept nogil:
+# define 19: past_end(enum:sky s) = wolf_at[s] > track_end[s]
+cdef inline bint define_19(State* st, int a0) noexcept nogil:
     return ((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) > (<long long>element_of(st, 2, 52, element_step(0, <long long>a0 - 0, 2), 0)))
 
 
-# define 21: highest_level(player p) = max(b in enum(8): level[p, b])
-cdef inline long long define_21(State* st, int a0) noexcept nogil:
+# define 20: highest_level(player p) = max(b in enum(8): level[p, b])
+cdef inline long long define_20(State* st, int a0) noexcept nogil:
     return quant_5(st, a0)
 
 
-# define 22: measure(item prophecy, player p) = either(prophecy == sun_most_gold, gold(p), either(prophecy == sun_most_sun_relics, zone_size(p, sun_relics), either(prophecy == sun_most_relics, relics_held(p), either(prophecy == sun_highest_level or prophecy == moon_highest_level, highest_level(p), either(prophecy == sun_fewest_vp, -vp(p), either(prophecy == moon_most_mead, mead(p), either(prophecy == moon_most_moon_relics, zone_size(p, moon_relics), either(prophecy == moon_most_resources, gold(p) + mead(p), -relics_held(p)))))))))
-cdef inline long long define_22(State* st, int a0, int a1) noexcept nogil:
-    return (<long long>(counter_of(st, a1, 1)) if (a0 == 8) else <long long>((<long long>(zone_size_of(st, 11, a1)) if (a0 == 9) else <long long>((<long long>(define_18(st, a1)) if (a0 == 10) else <long long>((<long long>(define_21(st, a1)) if ((a0 == 11) or (a0 == 16)) else <long long>((<long long>((-counter_of(st, a1, 0))) if (a0 == 12) else <long long>((<long long>(counter_of(st, a1, 2)) if (a0 == 13) else <long long>((<long long>(zone_size_of(st, 12, a1)) if (a0 == 14) else <long long>((<long long>((counter_of(st, a1, 1) + counter_of(st, a1, 2))) if (a0 == 15) else <long long>((-define_18(st, a1))))))))))))))))))
+# define 21: measure(item prophecy, player p) = either(prophecy == sun_most_gold, gold(p), either(prophecy == sun_most_sun_relics, zone_size(p, sun_relics), either(prophecy == sun_most_relics, relics_held(p), either(prophecy == sun_highest_level or prophecy == moon_highest_level, highest_level(p), either(prophecy == sun_fewest_vp, -vp(p), either(prophecy == moon_most_mead, mead(p), either(prophecy == moon_most_moon_relics, zone_size(p, moon_relics), either(prophecy == moon_most_resources, gold(p) + mead(p), -relics_held(p)))))))))
+cdef inline long long define_21(State* st, int a0, int a1) noexcept nogil:
+    return (<long long>(counter_of(st, a1, 1)) if (a0 == 8) else <long long>((<long long>(zone_size_of(st, 11, a1)) if (a0 == 9) else <long long>((<long long>(define_17(st, a1)) if (a0 == 10) else <long long>((<long long>(define_20(st, a1)) if ((a0 == 11) or (a0 == 16)) else <long long>((<long long>((-counter_of(st, a1, 0))) if (a0 == 12) else <long long>((<long long>(counter_of(st, a1, 2)) if (a0 == 13) else <long long>((<long long>(zone_size_of(st, 12, a1)) if (a0 == 14) else <long long>((<long long>((counter_of(st, a1, 1) + counter_of(st, a1, 2))) if (a0 == 15) else <long long>((-define_17(st, a1))))))))))))))))))
 
 
-# define 23: leftmost(enum:sky s) = (if s == sun then top(sun_row) else top(moon_row))
-cdef inline int define_23(State* st, int a0) noexcept nogil:
+# define 22: leftmost(enum:sky s) = (if s == sun then top(sun_row) else top(moon_row))
+cdef inline int define_22(State* st, int a0) noexcept nogil:
     return (<int>(zone_top_of(st, 3, 0)) if (a0 == 0) else <int>(zone_top_of(st, 4, 0)))
 
 
-# define 24: leader(item prophecy) = (if measure(prophecy, red) > measure(prophecy, blue) then red else (if measure(prophecy, blue) > measure(prophecy, red) then blue else nobody))
-cdef inline int define_24(State* st, int a0) noexcept nogil:
-    return (<int>(0) if (define_22(st, a0, 0) > define_22(st, a0, 1)) else <int>((<int>(1) if (define_22(st, a0, 1) > define_22(st, a0, 0)) else <int>((-1)))))
+# define 23: leader(item prophecy) = (if measure(prophecy, red) > measure(prophecy, blue) then red else (if measure(prophecy, blue) > measure(prophecy, red) then blue else nobody))
+cdef inline int define_23(State* st, int a0) noexcept nogil:
+    return (<int>(0) if (define_21(st, a0, 0) > define_21(st, a0, 1)) else <int>((<int>(1) if (define_21(st, a0, 1) > define_21(st, a0, 0)) else <int>((-1)))))
 
 
-# define 25: lead_vp = 2
-cdef inline long long define_25(State* st) noexcept nogil:
+# define 24: lead_vp = 2
+cdef inline long long define_24(State* st) noexcept nogil:
     return 2
 
 
-# define 26: tie_vp = 0
-cdef inline long long define_26(State* st) noexcept nogil:
+# define 25: tie_vp = 0
+cdef inline long long define_25(State* st) noexcept nogil:
     return 0
 
 
@@ -1232,7 +1227,7 @@ cdef inline long long quant_5(State* st, int f0) noexcept nogil:
 cdef inline bint quant_6(State* st) noexcept nogil:
     cdef int x
     for x in range(2):
-        if define_20(st, x):
+        if define_19(st, x):
             return True
     return False
 
@@ -1375,123 +1370,123 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 96 + a0
             n += 1
     # action 8: surtr_4() -> ids 104..104
-    # where phase == activate and (may_activate(surtr, 4) and gold(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 3):
+    # where phase == activate and (may_activate(surtr, 4) and gold(mover) >= 3 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 104
         n += 1
     # action 9: surtr_3() -> ids 105..105
-    # where phase == activate and (may_activate(surtr, 3) and gold(mover) >= 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 2):
+    # where phase == activate and (may_activate(surtr, 3) and gold(mover) >= 2 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 105
         n += 1
     # action 10: surtr_2() -> ids 106..106
-    # where phase == activate and (may_activate(surtr, 2) and gold(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 3):
+    # where phase == activate and (may_activate(surtr, 2) and gold(mover) >= 3 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 106
         n += 1
     # action 11: surtr_1() -> ids 107..107
-    # where phase == activate and (may_activate(surtr, 1) and gold(mover) >= 5)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 5):
+    # where phase == activate and (may_activate(surtr, 1) and gold(mover) >= 5 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 5) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 107
         n += 1
     # action 12: odin_4() -> ids 108..108
-    # where phase == activate and may_activate(odin, 4)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4):
+    # where phase == activate and (may_activate(odin, 4) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 108
         n += 1
     # action 13: odin_3() -> ids 109..109
-    # where phase == activate and may_activate(odin, 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3):
+    # where phase == activate and (may_activate(odin, 3) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 109
         n += 1
     # action 14: odin_2() -> ids 110..110
-    # where phase == activate and may_activate(odin, 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2):
+    # where phase == activate and (may_activate(odin, 2) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 110
         n += 1
     # action 15: odin_1() -> ids 111..111
-    # where phase == activate and may_activate(odin, 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1):
+    # where phase == activate and (may_activate(odin, 1) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 111
         n += 1
     # action 16: freya_4() -> ids 112..112
-    # where phase == activate and may_activate(freya, 4)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4):
+    # where phase == activate and (may_activate(freya, 4) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 112
         n += 1
     # action 17: freya_3() -> ids 113..113
-    # where phase == activate and may_activate(freya, 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3):
+    # where phase == activate and (may_activate(freya, 3) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 113
         n += 1
     # action 18: freya_2() -> ids 114..114
-    # where phase == activate and may_activate(freya, 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2):
+    # where phase == activate and (may_activate(freya, 2) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 114
         n += 1
     # action 19: freya_1() -> ids 115..115
-    # where phase == activate and (may_activate(freya, 1) and mead(mover) >= 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 1):
+    # where phase == activate and (may_activate(freya, 1) and gold(mover) >= 0 and mead(mover) >= 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1):
         out[n] = 115
         n += 1
     # action 20: angrboda_4() -> ids 116..116
-    # where phase == activate and may_activate(angrboda, 4)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4):
+    # where phase == activate and (may_activate(angrboda, 4) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 116
         n += 1
     # action 21: angrboda_3() -> ids 117..117
-    # where phase == activate and may_activate(angrboda, 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3):
+    # where phase == activate and (may_activate(angrboda, 3) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 117
         n += 1
     # action 22: angrboda_2() -> ids 118..118
-    # where phase == activate and may_activate(angrboda, 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2):
+    # where phase == activate and (may_activate(angrboda, 2) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 118
         n += 1
     # action 23: angrboda_1() -> ids 119..119
-    # where phase == activate and (may_activate(angrboda, 1) and gold(mover) >= 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 1):
+    # where phase == activate and (may_activate(angrboda, 1) and gold(mover) >= 1 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 119
         n += 1
     # action 24: hel_4() -> ids 120..120
-    # where phase == activate and may_activate(hel, 4)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4):
+    # where phase == activate and (may_activate(hel, 4) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 120
         n += 1
     # action 25: hel_3() -> ids 121..121
-    # where phase == activate and may_activate(hel, 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3):
+    # where phase == activate and (may_activate(hel, 3) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 121
         n += 1
     # action 26: hel_2() -> ids 122..122
-    # where phase == activate and may_activate(hel, 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2):
+    # where phase == activate and (may_activate(hel, 2) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 122
         n += 1
     # action 27: hel_1() -> ids 123..123
-    # where phase == activate and may_activate(hel, 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1):
+    # where phase == activate and (may_activate(hel, 1) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 123
         n += 1
     # action 28: buri_4() -> ids 124..124
-    # where phase == activate and (may_activate(buri, 4) and mead(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(buri, 4) and gold(mover) >= 0 and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 124
         n += 1
     # action 29: buri_3() -> ids 125..125
-    # where phase == activate and (may_activate(buri, 3) and mead(mover) >= 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 2) >= 2):
+    # where phase == activate and (may_activate(buri, 3) and gold(mover) >= 0 and mead(mover) >= 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2):
         out[n] = 125
         n += 1
     # action 30: buri_2() -> ids 126..126
-    # where phase == activate and (may_activate(buri, 2) and mead(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(buri, 2) and gold(mover) >= 0 and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 126
         n += 1
     # action 31: buri_1() -> ids 127..127
-    # where phase == activate and (may_activate(buri, 1) and mead(mover) >= 5)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 5):
+    # where phase == activate and (may_activate(buri, 1) and gold(mover) >= 0 and mead(mover) >= 5)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 5):
         out[n] = 127
         n += 1
     # action 32: claim_wayland(l: int) -> ids 128..131
@@ -1579,23 +1574,23 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 288 + a0
             n += 1
     # action 42: r4a_sun() -> ids 318..318
-    # where phase == activate and (has(craft_action) and gold(mover) >= 4 and sun_ready(r4a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r4a) and has(craft_action) and gold(mover) >= 4 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 27)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 27))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 318
         n += 1
     # action 43: r4b_sun() -> ids 319..319
-    # where phase == activate and (has(craft_action) and gold(mover) >= 4 and sun_ready(r4b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r4b) and has(craft_action) and gold(mover) >= 4 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 28)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 28))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 319
         n += 1
     # action 44: r4c_sun() -> ids 320..320
-    # where phase == activate and (has(sun_action) and gold(mover) >= 2 and sun_ready(r4c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 2) and (holding_of(st, 11, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r4c) and has(sun_action) and gold(mover) >= 2 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 29)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 29))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 320
         n += 1
     # action 45: r3a_sun(g: int) -> ids 321..325
-    # where phase == activate and (has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and sun_ready(r3a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r3a) and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and mead(mover) - (4 - g) <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 24)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 24))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))) and define_14(st, 2):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -1603,77 +1598,78 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             hi0 = bound0
         for a0 in range(lo0, hi0 + 1):
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
+                continue
+            if not ((counter_of(st, st.current, 2) - (<long long>4 - a0)) <= 7):  # mead(mover) - (4 - g) <= 7
                 continue
             out[n] = 321 + a0
             n += 1
     # action 46: r3b_sun() -> ids 326..326
-    # where phase == activate and (has(craft_action) and gold(mover) >= 3 and sun_ready(r3b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 3) and (holding_of(st, 11, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r3b) and has(craft_action) and gold(mover) >= 3 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 25)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 25))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 326
         n += 1
     # action 47: r3c_sun() -> ids 327..327
-    # where phase == activate and (has(craft_action) and gold(mover) >= 5 and sun_ready(r3c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 5) and (holding_of(st, 11, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r3c) and has(craft_action) and gold(mover) >= 5 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 26)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 26))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 5) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 327
         n += 1
     # action 48: r2a_sun() -> ids 328..328
-    # where phase == activate and (gold(mover) >= 2 and wolf_actions[mover, moon] >= 1 and sun_ready(r2a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and (counter_of(st, st.current, 1) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) >= 1) and (holding_of(st, 11, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r2a) and gold(mover) >= 2 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not wolf_actions[mover, moon] < 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 21)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 21))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) < 1)):
         out[n] = 328
         n += 1
     # action 49: r2b_sun() -> ids 329..329
-    # where phase == activate and (has(sun_action) and sun_ready(r2b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 0) and (holding_of(st, 11, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r2b) and has(sun_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 22)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 22))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 329
         n += 1
     # action 50: r2c_sun() -> ids 330..330
-    # where phase == activate and (has(craft_action) and sun_ready(r2c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r2c) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 23)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 23))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 330
         n += 1
     # action 51: r1a_sun() -> ids 331..331
-    # where phase == activate and (has(craft_action) and gold(mover) >= 1 and sun_ready(r1a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r1a) and has(craft_action) and gold(mover) >= 1 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 18)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 18))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 331
         n += 1
     # action 52: r1b_sun() -> ids 332..332
-    # where phase == activate and (has(sun_action) and gold(mover) >= 1 and sun_ready(r1b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r1b) and has(sun_action) and gold(mover) >= 1 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 19)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 19))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 332
         n += 1
     # action 53: r1c_sun(g: int) -> ids 333..340
-    # where phase == activate and (has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and sun_ready(r1c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
-        lo0 = 0  # g: int 0..7: between its bounds
-        hi0 = 8 - 1
-        bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
-        if bound0 < hi0:
-            hi0 = bound0
-        for a0 in range(lo0, hi0 + 1):
-            if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
+    # where phase == activate and (ready(sun, r1c) and has(craft_action) and gold(mover) >= gold(mover) - g and mead(mover) >= g - gold(mover) and mead(mover) - (g - gold(mover)) <= 7 and not g == gold(mover))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 20)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 20))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))) and define_14(st, 2):
+        for a0 in range(8):  # g: int 0..7
+            if not (counter_of(st, st.current, 1) >= (counter_of(st, st.current, 1) - a0)):  # gold(mover) >= gold(mover) - g
                 continue
-            if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
+            if not (counter_of(st, st.current, 2) >= (a0 - counter_of(st, st.current, 1))):  # mead(mover) >= g - gold(mover)
+                continue
+            if not ((counter_of(st, st.current, 2) - (a0 - counter_of(st, st.current, 1))) <= 7):  # mead(mover) - (g - gold(mover)) <= 7
+                continue
+            if not (not (a0 == counter_of(st, st.current, 1))):  # not g == gold(mover)
                 continue
             out[n] = 333 + a0
             n += 1
     # action 54: r4a_moon() -> ids 341..341
-    # where phase == activate and (has(craft_action) and mead(mover) >= 4 and moon_ready(r4a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r4a) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 4 and mead(mover) - 4 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 27)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 27))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 4) and ((counter_of(st, st.current, 2) - 4) <= 7):
         out[n] = 341
         n += 1
     # action 55: r4b_moon() -> ids 342..342
-    # where phase == activate and (has(craft_action) and mead(mover) >= 4 and moon_ready(r4b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r4b) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 4 and mead(mover) - 4 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 28)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 28))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 4) and ((counter_of(st, st.current, 2) - 4) <= 7):
         out[n] = 342
         n += 1
     # action 56: r4c_moon() -> ids 343..343
-    # where phase == activate and (has(moon_action) and mead(mover) >= 2 and moon_ready(r4c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 2) and (holding_of(st, 12, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r4c) and has(moon_action) and gold(mover) >= 0 and mead(mover) >= 2 and mead(mover) - 2 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 29)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 29))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))) and define_14(st, 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2) and ((counter_of(st, st.current, 2) - 2) <= 7):
         out[n] = 343
         n += 1
     # action 57: r3a_moon(g: int) -> ids 344..348
-    # where phase == activate and (has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and moon_ready(r3a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r3a) and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and mead(mover) - (4 - g) <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 24)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 24))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))) and define_14(st, 2):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -1682,55 +1678,56 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         for a0 in range(lo0, hi0 + 1):
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
                 continue
+            if not ((counter_of(st, st.current, 2) - (<long long>4 - a0)) <= 7):  # mead(mover) - (4 - g) <= 7
+                continue
             out[n] = 344 + a0
             n += 1
     # action 58: r3b_moon() -> ids 349..349
-    # where phase == activate and (has(craft_action) and mead(mover) >= 3 and moon_ready(r3b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 3) and (holding_of(st, 12, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r3b) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 3 and mead(mover) - 3 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 25)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 25))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3) and ((counter_of(st, st.current, 2) - 3) <= 7):
         out[n] = 349
         n += 1
     # action 59: r3c_moon() -> ids 350..350
-    # where phase == activate and (has(craft_action) and mead(mover) >= 5 and moon_ready(r3c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 5) and (holding_of(st, 12, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r3c) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 5 and mead(mover) - 5 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 26)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 26))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 5) and ((counter_of(st, st.current, 2) - 5) <= 7):
         out[n] = 350
         n += 1
     # action 60: r2a_moon() -> ids 351..351
-    # where phase == activate and (mead(mover) >= 2 and wolf_actions[mover, sun] >= 1 and moon_ready(r2a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and (counter_of(st, st.current, 2) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) >= 1) and (holding_of(st, 12, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r2a) and gold(mover) >= 0 and mead(mover) >= 2 and mead(mover) - 2 <= 7 and not wolf_actions[mover, sun] < 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 21)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 21))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2) and ((counter_of(st, st.current, 2) - 2) <= 7) and (not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) < 1)):
         out[n] = 351
         n += 1
     # action 61: r2b_moon() -> ids 352..352
-    # where phase == activate and (has(moon_action) and moon_ready(r2b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 1) and (holding_of(st, 12, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r2b) and has(moon_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 22)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 22))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))) and define_14(st, 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 352
         n += 1
     # action 62: r2c_moon() -> ids 353..353
-    # where phase == activate and (has(craft_action) and moon_ready(r2c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r2c) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 23)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 23))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         out[n] = 353
         n += 1
     # action 63: r1a_moon() -> ids 354..354
-    # where phase == activate and (has(craft_action) and mead(mover) >= 1 and moon_ready(r1a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r1a) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 1 and mead(mover) - 1 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 18)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 18))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1) and ((counter_of(st, st.current, 2) - 1) <= 7):
         out[n] = 354
         n += 1
     # action 64: r1b_moon() -> ids 355..355
-    # where phase == activate and (has(moon_action) and mead(mover) >= 1 and moon_ready(r1b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r1b) and has(moon_action) and gold(mover) >= 0 and mead(mover) >= 1 and mead(mover) - 1 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 19)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 19))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))) and define_14(st, 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1) and ((counter_of(st, st.current, 2) - 1) <= 7):
         out[n] = 355
         n += 1
     # action 65: r1c_moon(g: int) -> ids 356..363
-    # where phase == activate and (has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and moon_ready(r1c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
-        lo0 = 0  # g: int 0..7: between its bounds
-        hi0 = 8 - 1
-        bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
-        if bound0 < hi0:
-            hi0 = bound0
-        for a0 in range(lo0, hi0 + 1):
-            if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
+    # where phase == activate and (ready(moon, r1c) and has(craft_action) and gold(mover) >= gold(mover) - g and mead(mover) >= g - gold(mover) and mead(mover) - (g - gold(mover)) <= 7 and not g == gold(mover))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 20)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 20))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))) and define_14(st, 2):
+        for a0 in range(8):  # g: int 0..7
+            if not (counter_of(st, st.current, 1) >= (counter_of(st, st.current, 1) - a0)):  # gold(mover) >= gold(mover) - g
                 continue
-            if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
+            if not (counter_of(st, st.current, 2) >= (a0 - counter_of(st, st.current, 1))):  # mead(mover) >= g - gold(mover)
+                continue
+            if not ((counter_of(st, st.current, 2) - (a0 - counter_of(st, st.current, 1))) <= 7):  # mead(mover) - (g - gold(mover)) <= 7
+                continue
+            if not (not (a0 == counter_of(st, st.current, 1))):  # not g == gold(mover)
                 continue
             out[n] = 356 + a0
             n += 1
@@ -1738,7 +1735,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # where phase == ragnarok and past_end(s)
     if ((<int>st.counters[N_PLAYERS][6]) == 4):
         for a0 in range(2):  # s: enum:sky
-            if not define_20(st, a0):  # past_end(s)
+            if not define_19(st, a0):  # past_end(s)
                 continue
             out[n] = 364 + a0
             n += 1
@@ -1819,100 +1816,100 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 8: surtr_4() -> ids 104..104
-    # where phase == activate and (may_activate(surtr, 4) and gold(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 3):
+    # where phase == activate and (may_activate(surtr, 4) and gold(mover) >= 3 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 9: surtr_3() -> ids 105..105
-    # where phase == activate and (may_activate(surtr, 3) and gold(mover) >= 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 2):
+    # where phase == activate and (may_activate(surtr, 3) and gold(mover) >= 2 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 10: surtr_2() -> ids 106..106
-    # where phase == activate and (may_activate(surtr, 2) and gold(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 3):
+    # where phase == activate and (may_activate(surtr, 2) and gold(mover) >= 3 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 11: surtr_1() -> ids 107..107
-    # where phase == activate and (may_activate(surtr, 1) and gold(mover) >= 5)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 5):
+    # where phase == activate and (may_activate(surtr, 1) and gold(mover) >= 5 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 5) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 12: odin_4() -> ids 108..108
-    # where phase == activate and may_activate(odin, 4)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4):
+    # where phase == activate and (may_activate(odin, 4) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 13: odin_3() -> ids 109..109
-    # where phase == activate and may_activate(odin, 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3):
+    # where phase == activate and (may_activate(odin, 3) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 14: odin_2() -> ids 110..110
-    # where phase == activate and may_activate(odin, 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2):
+    # where phase == activate and (may_activate(odin, 2) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 15: odin_1() -> ids 111..111
-    # where phase == activate and may_activate(odin, 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1):
+    # where phase == activate and (may_activate(odin, 1) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 16: freya_4() -> ids 112..112
-    # where phase == activate and may_activate(freya, 4)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4):
+    # where phase == activate and (may_activate(freya, 4) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 17: freya_3() -> ids 113..113
-    # where phase == activate and may_activate(freya, 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3):
+    # where phase == activate and (may_activate(freya, 3) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 18: freya_2() -> ids 114..114
-    # where phase == activate and may_activate(freya, 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2):
+    # where phase == activate and (may_activate(freya, 2) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 19: freya_1() -> ids 115..115
-    # where phase == activate and (may_activate(freya, 1) and mead(mover) >= 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 1):
+    # where phase == activate and (may_activate(freya, 1) and gold(mover) >= 0 and mead(mover) >= 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1):
         return True
     # action 20: angrboda_4() -> ids 116..116
-    # where phase == activate and may_activate(angrboda, 4)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4):
+    # where phase == activate and (may_activate(angrboda, 4) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 21: angrboda_3() -> ids 117..117
-    # where phase == activate and may_activate(angrboda, 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3):
+    # where phase == activate and (may_activate(angrboda, 3) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 22: angrboda_2() -> ids 118..118
-    # where phase == activate and may_activate(angrboda, 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2):
+    # where phase == activate and (may_activate(angrboda, 2) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 23: angrboda_1() -> ids 119..119
-    # where phase == activate and (may_activate(angrboda, 1) and gold(mover) >= 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 1):
+    # where phase == activate and (may_activate(angrboda, 1) and gold(mover) >= 1 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 24: hel_4() -> ids 120..120
-    # where phase == activate and may_activate(hel, 4)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4):
+    # where phase == activate and (may_activate(hel, 4) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 25: hel_3() -> ids 121..121
-    # where phase == activate and may_activate(hel, 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3):
+    # where phase == activate and (may_activate(hel, 3) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 26: hel_2() -> ids 122..122
-    # where phase == activate and may_activate(hel, 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2):
+    # where phase == activate and (may_activate(hel, 2) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 27: hel_1() -> ids 123..123
-    # where phase == activate and may_activate(hel, 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1):
+    # where phase == activate and (may_activate(hel, 1) and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 28: buri_4() -> ids 124..124
-    # where phase == activate and (may_activate(buri, 4) and mead(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(buri, 4) and gold(mover) >= 0 and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 29: buri_3() -> ids 125..125
-    # where phase == activate and (may_activate(buri, 3) and mead(mover) >= 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 2) >= 2):
+    # where phase == activate and (may_activate(buri, 3) and gold(mover) >= 0 and mead(mover) >= 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2):
         return True
     # action 30: buri_2() -> ids 126..126
-    # where phase == activate and (may_activate(buri, 2) and mead(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(buri, 2) and gold(mover) >= 0 and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 31: buri_1() -> ids 127..127
-    # where phase == activate and (may_activate(buri, 1) and mead(mover) >= 5)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 2) >= 5):
+    # where phase == activate and (may_activate(buri, 1) and gold(mover) >= 0 and mead(mover) >= 5)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 5):
         return True
     # action 32: claim_wayland(l: int) -> ids 128..131
     # where phase == activate and (may_activate(wayland, l) and on_wayland[l] != no_item)
@@ -1989,20 +1986,20 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 42: r4a_sun() -> ids 318..318
-    # where phase == activate and (has(craft_action) and gold(mover) >= 4 and sun_ready(r4a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r4a) and has(craft_action) and gold(mover) >= 4 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 27)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 27))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 43: r4b_sun() -> ids 319..319
-    # where phase == activate and (has(craft_action) and gold(mover) >= 4 and sun_ready(r4b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (holding_of(st, 11, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r4b) and has(craft_action) and gold(mover) >= 4 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 28)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 28))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 4) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 44: r4c_sun() -> ids 320..320
-    # where phase == activate and (has(sun_action) and gold(mover) >= 2 and sun_ready(r4c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 2) and (holding_of(st, 11, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r4c) and has(sun_action) and gold(mover) >= 2 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 29)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 29))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 45: r3a_sun(g: int) -> ids 321..325
-    # where phase == activate and (has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and sun_ready(r3a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r3a) and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and mead(mover) - (4 - g) <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 24)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 24))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))) and define_14(st, 2):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -2010,65 +2007,66 @@ cdef bint any_legal(State* st) noexcept nogil:
             hi0 = bound0
         for a0 in range(lo0, hi0 + 1):
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
+                continue
+            if not ((counter_of(st, st.current, 2) - (<long long>4 - a0)) <= 7):  # mead(mover) - (4 - g) <= 7
                 continue
             return True
     # action 46: r3b_sun() -> ids 326..326
-    # where phase == activate and (has(craft_action) and gold(mover) >= 3 and sun_ready(r3b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 3) and (holding_of(st, 11, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r3b) and has(craft_action) and gold(mover) >= 3 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 25)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 25))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 47: r3c_sun() -> ids 327..327
-    # where phase == activate and (has(craft_action) and gold(mover) >= 5 and sun_ready(r3c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 5) and (holding_of(st, 11, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r3c) and has(craft_action) and gold(mover) >= 5 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 26)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 26))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 5) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 48: r2a_sun() -> ids 328..328
-    # where phase == activate and (gold(mover) >= 2 and wolf_actions[mover, moon] >= 1 and sun_ready(r2a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and (counter_of(st, st.current, 1) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) >= 1) and (holding_of(st, 11, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r2a) and gold(mover) >= 2 and mead(mover) >= 0 and mead(mover) - 0 <= 7 and not wolf_actions[mover, moon] < 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 21)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 21))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7) and (not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 0)) < 1)):
         return True
     # action 49: r2b_sun() -> ids 329..329
-    # where phase == activate and (has(sun_action) and sun_ready(r2b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 0) and (holding_of(st, 11, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r2b) and has(sun_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 22)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 22))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 50: r2c_sun() -> ids 330..330
-    # where phase == activate and (has(craft_action) and sun_ready(r2c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r2c) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 23)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 23))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 51: r1a_sun() -> ids 331..331
-    # where phase == activate and (has(craft_action) and gold(mover) >= 1 and sun_ready(r1a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r1a) and has(craft_action) and gold(mover) >= 1 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 18)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 18))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 52: r1b_sun() -> ids 332..332
-    # where phase == activate and (has(sun_action) and gold(mover) >= 1 and sun_ready(r1b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 1) and (holding_of(st, 11, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
+    # where phase == activate and (ready(sun, r1b) and has(sun_action) and gold(mover) >= 1 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 19)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 19))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))) and define_14(st, 0) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 53: r1c_sun(g: int) -> ids 333..340
-    # where phase == activate and (has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and sun_ready(r1c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 11, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
-        lo0 = 0  # g: int 0..7: between its bounds
-        hi0 = 8 - 1
-        bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
-        if bound0 < hi0:
-            hi0 = bound0
-        for a0 in range(lo0, hi0 + 1):
-            if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
+    # where phase == activate and (ready(sun, r1c) and has(craft_action) and gold(mover) >= gold(mover) - g and mead(mover) >= g - gold(mover) and mead(mover) - (g - gold(mover)) <= 7 and not g == gold(mover))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 20)) if (0 == 0) else <long long>(holding_of(st, 12, st.current, 20))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))) and define_14(st, 2):
+        for a0 in range(8):  # g: int 0..7
+            if not (counter_of(st, st.current, 1) >= (counter_of(st, st.current, 1) - a0)):  # gold(mover) >= gold(mover) - g
                 continue
-            if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
+            if not (counter_of(st, st.current, 2) >= (a0 - counter_of(st, st.current, 1))):  # mead(mover) >= g - gold(mover)
+                continue
+            if not ((counter_of(st, st.current, 2) - (a0 - counter_of(st, st.current, 1))) <= 7):  # mead(mover) - (g - gold(mover)) <= 7
+                continue
+            if not (not (a0 == counter_of(st, st.current, 1))):  # not g == gold(mover)
                 continue
             return True
     # action 54: r4a_moon() -> ids 341..341
-    # where phase == activate and (has(craft_action) and mead(mover) >= 4 and moon_ready(r4a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 27) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r4a) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 4 and mead(mover) - 4 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 27)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 27))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>27 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 4) and ((counter_of(st, st.current, 2) - 4) <= 7):
         return True
     # action 55: r4b_moon() -> ids 342..342
-    # where phase == activate and (has(craft_action) and mead(mover) >= 4 and moon_ready(r4b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 4) and (holding_of(st, 12, st.current, 28) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r4b) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 4 and mead(mover) - 4 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 28)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 28))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>28 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 4) and ((counter_of(st, st.current, 2) - 4) <= 7):
         return True
     # action 56: r4c_moon() -> ids 343..343
-    # where phase == activate and (has(moon_action) and mead(mover) >= 2 and moon_ready(r4c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 2) and (holding_of(st, 12, st.current, 29) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r4c) and has(moon_action) and gold(mover) >= 0 and mead(mover) >= 2 and mead(mover) - 2 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 29)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 29))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>29 - 0, 30), 0))) and define_14(st, 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2) and ((counter_of(st, st.current, 2) - 2) <= 7):
         return True
     # action 57: r3a_moon(g: int) -> ids 344..348
-    # where phase == activate and (has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and moon_ready(r3a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 24) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r3a) and has(craft_action) and gold(mover) >= g and mead(mover) >= 4 - g and mead(mover) - (4 - g) <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 24)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 24))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>24 - 0, 30), 0))) and define_14(st, 2):
         lo0 = 0  # g: int 0..4: between its bounds
         hi0 = 5 - 1
         bound0 = counter_of(st, st.current, 1)
@@ -2077,54 +2075,55 @@ cdef bint any_legal(State* st) noexcept nogil:
         for a0 in range(lo0, hi0 + 1):
             if not (counter_of(st, st.current, 2) >= (<long long>4 - a0)):  # mead(mover) >= 4 - g
                 continue
+            if not ((counter_of(st, st.current, 2) - (<long long>4 - a0)) <= 7):  # mead(mover) - (4 - g) <= 7
+                continue
             return True
     # action 58: r3b_moon() -> ids 349..349
-    # where phase == activate and (has(craft_action) and mead(mover) >= 3 and moon_ready(r3b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 3) and (holding_of(st, 12, st.current, 25) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r3b) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 3 and mead(mover) - 3 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 25)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 25))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>25 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3) and ((counter_of(st, st.current, 2) - 3) <= 7):
         return True
     # action 59: r3c_moon() -> ids 350..350
-    # where phase == activate and (has(craft_action) and mead(mover) >= 5 and moon_ready(r3c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 5) and (holding_of(st, 12, st.current, 26) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r3c) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 5 and mead(mover) - 5 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 26)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 26))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>26 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 5) and ((counter_of(st, st.current, 2) - 5) <= 7):
         return True
     # action 60: r2a_moon() -> ids 351..351
-    # where phase == activate and (mead(mover) >= 2 and wolf_actions[mover, sun] >= 1 and moon_ready(r2a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and (counter_of(st, st.current, 2) >= 2) and ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) >= 1) and (holding_of(st, 12, st.current, 21) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r2a) and gold(mover) >= 0 and mead(mover) >= 2 and mead(mover) - 2 <= 7 and not wolf_actions[mover, sun] < 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 21)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 21))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>21 - 0, 30), 0))) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2) and ((counter_of(st, st.current, 2) - 2) <= 7) and (not ((<long long>element_of(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 0)) < 1)):
         return True
     # action 61: r2b_moon() -> ids 352..352
-    # where phase == activate and (has(moon_action) and moon_ready(r2b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 1) and (holding_of(st, 12, st.current, 22) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r2b) and has(moon_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 22)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 22))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>22 - 0, 30), 0))) and define_14(st, 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 62: r2c_moon() -> ids 353..353
-    # where phase == activate and (has(craft_action) and moon_ready(r2c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 23) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r2c) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 0 and mead(mover) - 0 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 23)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 23))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>23 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0) and ((counter_of(st, st.current, 2) - 0) <= 7):
         return True
     # action 63: r1a_moon() -> ids 354..354
-    # where phase == activate and (has(craft_action) and mead(mover) >= 1 and moon_ready(r1a))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 18) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r1a) and has(craft_action) and gold(mover) >= 0 and mead(mover) >= 1 and mead(mover) - 1 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 18)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 18))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>18 - 0, 30), 0))) and define_14(st, 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1) and ((counter_of(st, st.current, 2) - 1) <= 7):
         return True
     # action 64: r1b_moon() -> ids 355..355
-    # where phase == activate and (has(moon_action) and mead(mover) >= 1 and moon_ready(r1b))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 1) and (counter_of(st, st.current, 2) >= 1) and (holding_of(st, 12, st.current, 19) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))):
+    # where phase == activate and (ready(moon, r1b) and has(moon_action) and gold(mover) >= 0 and mead(mover) >= 1 and mead(mover) - 1 <= 7)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 19)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 19))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>19 - 0, 30), 0))) and define_14(st, 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1) and ((counter_of(st, st.current, 2) - 1) <= 7):
         return True
     # action 65: r1c_moon(g: int) -> ids 356..363
-    # where phase == activate and (has(craft_action) and g != gold(mover) and g <= gold(mover) + mead(mover) and gold(mover) + mead(mover) - g <= 7 and moon_ready(r1c))
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, 2) and (holding_of(st, 12, st.current, 20) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))):
-        lo0 = 0  # g: int 0..7: between its bounds
-        hi0 = 8 - 1
-        bound0 = (counter_of(st, st.current, 1) + counter_of(st, st.current, 2))
-        if bound0 < hi0:
-            hi0 = bound0
-        for a0 in range(lo0, hi0 + 1):
-            if not (a0 != counter_of(st, st.current, 1)):  # g != gold(mover)
+    # where phase == activate and (ready(moon, r1c) and has(craft_action) and gold(mover) >= gold(mover) - g and mead(mover) >= g - gold(mover) and mead(mover) - (g - gold(mover)) <= 7 and not g == gold(mover))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and ((<long long>(holding_of(st, 11, st.current, 20)) if (1 == 0) else <long long>(holding_of(st, 12, st.current, 20))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>20 - 0, 30), 0))) and define_14(st, 2):
+        for a0 in range(8):  # g: int 0..7
+            if not (counter_of(st, st.current, 1) >= (counter_of(st, st.current, 1) - a0)):  # gold(mover) >= gold(mover) - g
                 continue
-            if not (((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0) <= 7):  # gold(mover) + mead(mover) - g <= 7
+            if not (counter_of(st, st.current, 2) >= (a0 - counter_of(st, st.current, 1))):  # mead(mover) >= g - gold(mover)
+                continue
+            if not ((counter_of(st, st.current, 2) - (a0 - counter_of(st, st.current, 1))) <= 7):  # mead(mover) - (g - gold(mover)) <= 7
+                continue
+            if not (not (a0 == counter_of(st, st.current, 1))):  # not g == gold(mover)
                 continue
             return True
     # action 66: ragnarok(s: enum:sky) -> ids 364..365
     # where phase == ragnarok and past_end(s)
     if ((<int>st.counters[N_PLAYERS][6]) == 4):
         for a0 in range(2):  # s: enum:sky
-            if not define_20(st, a0):  # past_end(s)
+            if not define_19(st, a0):  # past_end(s)
                 continue
             return True
     return False
@@ -2165,7 +2164,7 @@ cdef void each_2(State* st, int f0) noexcept nogil:
     for x in range(N_PLAYERS):
         if not ((<int>st.counters[N_PLAYERS][5]) == (-1)):
             continue
-        counter_add(st, x, 0, define_26(st))  # add counter vp of q += tie_vp
+        counter_add(st, x, 0, define_25(st))  # add counter vp of q += tie_vp
 
 
 cdef void each_3(State* st, int f0) noexcept nogil:
@@ -2272,238 +2271,384 @@ cdef void apply_action_7(State* st, int a0) noexcept nogil:
 
 cdef void apply_action_8(State* st) noexcept nogil:
     # action 8: surtr_4()
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[0 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(surtr)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
-    counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_9(State* st) noexcept nogil:
     # action 9: surtr_3()
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[0 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(surtr)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
-    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-2))  # add counter gold of mover += -2
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_10(State* st) noexcept nogil:
     # action 10: surtr_2()
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[0 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(surtr)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
-    counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-3))  # add counter gold of mover += -3
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), 2, True)  # add actions[mover, sun_action] += 2
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_11(State* st) noexcept nogil:
     # action 11: surtr_1()
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[0 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(surtr)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 1, False)  # set level[mover, surtr] = 1
-    counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-5))  # add counter gold of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_12(State* st) noexcept nogil:
     # action 12: odin_4()
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[1 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(odin)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
     counter_set(st, st.current, 1, define_1(st, 4))  # set counter gold of mover = gain_gold(4)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_13(State* st) noexcept nogil:
     # action 13: odin_3()
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[1 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(odin)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 4))  # set counter gold of mover = gain_gold(4)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_14(State* st) noexcept nogil:
     # action 14: odin_2()
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[1 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(odin)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 3))  # set counter gold of mover = gain_gold(3)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_15(State* st) noexcept nogil:
     # action 15: odin_1()
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[1 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(odin)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 1, False)  # set level[mover, odin] = 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 1))  # set counter gold of mover = gain_gold(1)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_16(State* st) noexcept nogil:
     # action 16: freya_4()
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[2 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(freya)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_19(st, 1), False)  # set wolf_at[moon] = back(moon)
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_18(st, 1), False)  # set wolf_at[moon] = back(moon)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_17(State* st) noexcept nogil:
     # action 17: freya_3()
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[2 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(freya)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_18(State* st) noexcept nogil:
     # action 18: freya_2()
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[2 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(freya)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_19(State* st) noexcept nogil:
     # action 19: freya_1()
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[2 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(freya)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 1, False)  # set level[mover, freya] = 1
-    counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
+    counter_add(st, st.current, 2, (-1))  # add counter mead of mover += -1
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_20(State* st) noexcept nogil:
     # action 20: angrboda_4()
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[3 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(angrboda)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_19(st, 0), False)  # set wolf_at[sun] = back(sun)
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_18(st, 0), False)  # set wolf_at[sun] = back(sun)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_21(State* st) noexcept nogil:
     # action 21: angrboda_3()
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[3 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(angrboda)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_22(State* st) noexcept nogil:
     # action 22: angrboda_2()
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[3 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(angrboda)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_23(State* st) noexcept nogil:
     # action 23: angrboda_1()
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[3 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(angrboda)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 1, False)  # set level[mover, angrboda] = 1
-    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-1))  # add counter gold of mover += -1
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 2))  # set counter mead of mover = gain_mead(2)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_24(State* st) noexcept nogil:
     # action 24: hel_4()
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[4 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(hel)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 4))  # set counter mead of mover = gain_mead(4)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_25(State* st) noexcept nogil:
     # action 25: hel_3()
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[4 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(hel)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 4))  # set counter mead of mover = gain_mead(4)
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_26(State* st) noexcept nogil:
     # action 26: hel_2()
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[4 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(hel)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 3))  # set counter mead of mover = gain_mead(3)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_27(State* st) noexcept nogil:
     # action 27: hel_1()
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[4 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(hel)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 1, False)  # set level[mover, hel] = 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_28(State* st) noexcept nogil:
     # action 28: buri_4()
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[5 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(buri)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
-    counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
+    counter_add(st, st.current, 2, (-3))  # add counter mead of mover += -3
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_29(State* st) noexcept nogil:
     # action 29: buri_3()
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[5 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(buri)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
-    counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
+    counter_add(st, st.current, 2, (-2))  # add counter mead of mover += -2
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_30(State* st) noexcept nogil:
     # action 30: buri_2()
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[5 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(buri)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
-    counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
+    counter_add(st, st.current, 2, (-3))  # add counter mead of mover += -3
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), 2, True)  # add actions[mover, moon_action] += 2
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_31(State* st) noexcept nogil:
     # action 31: buri_1()
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[5 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(buri)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 1, False)  # set level[mover, buri] = 1
-    counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
+    counter_add(st, st.current, 2, (-5))  # add counter mead of mover += -5
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2524,7 +2669,7 @@ cdef void apply_action_33(State* st, int a0) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 1, False)  # set level[mover, wayland] = 1
     take_items(st, a0, 12, st.current, 13, 0, 1)  # take 1 r from moon_relics of mover to destroyed_relics
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_19(st, 1), False)  # set wolf_at[moon] = back(moon)
+    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_18(st, 1), False)  # set wolf_at[moon] = back(moon)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2576,7 +2721,7 @@ cdef void apply_action_38(State* st, int a0) noexcept nogil:
     element_set(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 1, False)  # set level[mover, svartalfheim] = 1
     take_items(st, a0, 11, st.current, 13, 0, 1)  # take 1 r from sun_relics of mover to destroyed_relics
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_19(st, 0), False)  # set wolf_at[sun] = back(sun)
+    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_18(st, 0), False)  # set wolf_at[sun] = back(sun)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2615,10 +2760,17 @@ cdef void apply_action_41(State* st, int a0) noexcept nogil:
 cdef void apply_action_42(State* st) noexcept nogil:
     # action 42: r4a_sun()
     element_set(st, st.current, 20, element_step(0, <long long>27 - 0, 30), True, False)  # set activated[mover, r4a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_at[sun] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-4))  # add counter gold of mover += -4
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2626,10 +2778,17 @@ cdef void apply_action_42(State* st) noexcept nogil:
 cdef void apply_action_43(State* st) noexcept nogil:
     # action 43: r4b_sun()
     element_set(st, st.current, 20, element_step(0, <long long>28 - 0, 30), True, False)  # set activated[mover, r4b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    counter_add(st, st.current, 1, (-<long long>4))  # add counter gold of mover += -4
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-4))  # add counter gold of mover += -4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_19(st, 1), False)  # set wolf_at[moon] = back(moon)
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_18(st, 1), False)  # set wolf_at[moon] = back(moon)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2637,9 +2796,17 @@ cdef void apply_action_43(State* st) noexcept nogil:
 cdef void apply_action_44(State* st) noexcept nogil:
     # action 44: r4c_sun()
     element_set(st, st.current, 20, element_step(0, <long long>29 - 0, 30), True, False)  # set activated[mover, r4c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
-    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-2))  # add counter gold of mover += -2
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2647,10 +2814,17 @@ cdef void apply_action_44(State* st) noexcept nogil:
 cdef void apply_action_45(State* st, long long a0) noexcept nogil:
     # action 45: r3a_sun(g: int)
     element_set(st, st.current, 20, element_step(0, <long long>24 - 0, 30), True, False)  # set activated[mover, r3a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, (-(<long long>4 - a0)))  # add counter mead of mover += -(4 - g)
     counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
-    counter_add(st, st.current, 2, (a0 - 4))  # add counter mead of mover += g - 4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2658,9 +2832,17 @@ cdef void apply_action_45(State* st, long long a0) noexcept nogil:
 cdef void apply_action_46(State* st) noexcept nogil:
     # action 46: r3b_sun()
     element_set(st, st.current, 20, element_step(0, <long long>25 - 0, 30), True, False)  # set activated[mover, r3b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2668,10 +2850,17 @@ cdef void apply_action_46(State* st) noexcept nogil:
 cdef void apply_action_47(State* st) noexcept nogil:
     # action 47: r3c_sun()
     element_set(st, st.current, 20, element_step(0, <long long>26 - 0, 30), True, False)  # set activated[mover, r3c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    counter_add(st, st.current, 1, (-<long long>5))  # add counter gold of mover += -5
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-5))  # add counter gold of mover += -5
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2679,9 +2868,17 @@ cdef void apply_action_47(State* st) noexcept nogil:
 cdef void apply_action_48(State* st) noexcept nogil:
     # action 48: r2a_sun()
     element_set(st, st.current, 20, element_step(0, <long long>21 - 0, 30), True, False)  # set activated[mover, r2a] = true
-    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
-    element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, moon] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), (-1), True)  # add actions[mover, none] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), (-1), True)  # add wolf_actions[mover, moon] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-2))  # add counter gold of mover += -2
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2689,8 +2886,17 @@ cdef void apply_action_48(State* st) noexcept nogil:
 cdef void apply_action_49(State* st) noexcept nogil:
     # action 49: r2b_sun()
     element_set(st, st.current, 20, element_step(0, <long long>22 - 0, 30), True, False)  # set activated[mover, r2b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 2))  # set counter gold of mover = gain_gold(2)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2698,9 +2904,17 @@ cdef void apply_action_49(State* st) noexcept nogil:
 cdef void apply_action_50(State* st) noexcept nogil:
     # action 50: r2c_sun()
     element_set(st, st.current, 20, element_step(0, <long long>23 - 0, 30), True, False)  # set activated[mover, r2c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 1))  # set counter gold of mover = gain_gold(1)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2708,9 +2922,17 @@ cdef void apply_action_50(State* st) noexcept nogil:
 cdef void apply_action_51(State* st) noexcept nogil:
     # action 51: r1a_sun()
     element_set(st, st.current, 20, element_step(0, <long long>18 - 0, 30), True, False)  # set activated[mover, r1a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-1))  # add counter gold of mover += -1
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), 1, True)  # add actions[mover, sun_action] += 1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2718,9 +2940,17 @@ cdef void apply_action_51(State* st) noexcept nogil:
 cdef void apply_action_52(State* st) noexcept nogil:
     # action 52: r1b_sun()
     element_set(st, st.current, 20, element_step(0, <long long>19 - 0, 30), True, False)  # set activated[mover, r1b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-<long long>1), True)  # add actions[mover, sun_action] += -1
-    counter_add(st, st.current, 1, (-<long long>1))  # add counter gold of mover += -1
+    element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), (-1), True)  # add actions[mover, sun_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-1))  # add counter gold of mover += -1
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2728,9 +2958,17 @@ cdef void apply_action_52(State* st) noexcept nogil:
 cdef void apply_action_53(State* st, long long a0) noexcept nogil:
     # action 53: r1c_sun(g: int)
     element_set(st, st.current, 20, element_step(0, <long long>20 - 0, 30), True, False)  # set activated[mover, r1c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    counter_set(st, st.current, 2, ((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0))  # set counter mead of mover = gold(mover) + mead(mover) - g
-    counter_set(st, st.current, 1, a0)  # set counter gold of mover = g
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, (-(a0 - counter_of(st, st.current, 1))))  # add counter mead of mover += -(g - gold(mover))
+    counter_add(st, st.current, 1, (-(counter_of(st, st.current, 1) - a0)))  # add counter gold of mover += -(gold(mover) - g)
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2738,10 +2976,17 @@ cdef void apply_action_53(State* st, long long a0) noexcept nogil:
 cdef void apply_action_54(State* st) noexcept nogil:
     # action 54: r4a_moon()
     element_set(st, st.current, 20, element_step(0, <long long>27 - 0, 30), True, False)  # set activated[mover, r4a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
-    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
     element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_at[moon] += 1
+    counter_add(st, st.current, 2, (-4))  # add counter mead of mover += -4
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2749,10 +2994,17 @@ cdef void apply_action_54(State* st) noexcept nogil:
 cdef void apply_action_55(State* st) noexcept nogil:
     # action 55: r4b_moon()
     element_set(st, st.current, 20, element_step(0, <long long>28 - 0, 30), True, False)  # set activated[mover, r4b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    counter_add(st, st.current, 2, (-<long long>4))  # add counter mead of mover += -4
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, (-4))  # add counter mead of mover += -4
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_19(st, 0), False)  # set wolf_at[sun] = back(sun)
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_18(st, 0), False)  # set wolf_at[sun] = back(sun)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2760,9 +3012,17 @@ cdef void apply_action_55(State* st) noexcept nogil:
 cdef void apply_action_56(State* st) noexcept nogil:
     # action 56: r4c_moon()
     element_set(st, st.current, 20, element_step(0, <long long>29 - 0, 30), True, False)  # set activated[mover, r4c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
-    counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, (-2))  # add counter mead of mover += -2
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2770,10 +3030,17 @@ cdef void apply_action_56(State* st) noexcept nogil:
 cdef void apply_action_57(State* st, long long a0) noexcept nogil:
     # action 57: r3a_moon(g: int)
     element_set(st, st.current, 20, element_step(0, <long long>24 - 0, 30), True, False)  # set activated[mover, r3a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, (-(<long long>4 - a0)))  # add counter mead of mover += -(4 - g)
     counter_add(st, st.current, 1, (-a0))  # add counter gold of mover += -g
-    counter_add(st, st.current, 2, (a0 - 4))  # add counter mead of mover += g - 4
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2781,9 +3048,17 @@ cdef void apply_action_57(State* st, long long a0) noexcept nogil:
 cdef void apply_action_58(State* st) noexcept nogil:
     # action 58: r3b_moon()
     element_set(st, st.current, 20, element_step(0, <long long>25 - 0, 30), True, False)  # set activated[mover, r3b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, (-3))  # add counter mead of mover += -3
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2791,10 +3066,17 @@ cdef void apply_action_58(State* st) noexcept nogil:
 cdef void apply_action_59(State* st) noexcept nogil:
     # action 59: r3c_moon()
     element_set(st, st.current, 20, element_step(0, <long long>26 - 0, 30), True, False)  # set activated[mover, r3c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    counter_add(st, st.current, 2, (-<long long>5))  # add counter mead of mover += -5
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, (-5))  # add counter mead of mover += -5
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2802,9 +3084,17 @@ cdef void apply_action_59(State* st) noexcept nogil:
 cdef void apply_action_60(State* st) noexcept nogil:
     # action 60: r2a_moon()
     element_set(st, st.current, 20, element_step(0, <long long>21 - 0, 30), True, False)  # set activated[mover, r2a] = true
-    counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
-    element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), (-<long long>1), True)  # add wolf_actions[mover, sun] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), (-1), True)  # add actions[mover, none] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), (-1), True)  # add wolf_actions[mover, sun] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, (-2))  # add counter mead of mover += -2
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2812,8 +3102,17 @@ cdef void apply_action_60(State* st) noexcept nogil:
 cdef void apply_action_61(State* st) noexcept nogil:
     # action 61: r2b_moon()
     element_set(st, st.current, 20, element_step(0, <long long>22 - 0, 30), True, False)  # set activated[mover, r2b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
     counter_set(st, st.current, 2, define_2(st, 2))  # set counter mead of mover = gain_mead(2)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2821,9 +3120,17 @@ cdef void apply_action_61(State* st) noexcept nogil:
 cdef void apply_action_62(State* st) noexcept nogil:
     # action 62: r2c_moon()
     element_set(st, st.current, 20, element_step(0, <long long>23 - 0, 30), True, False)  # set activated[mover, r2c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
     counter_set(st, st.current, 1, define_1(st, 1))  # set counter gold of mover = gain_gold(1)
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2831,9 +3138,17 @@ cdef void apply_action_62(State* st) noexcept nogil:
 cdef void apply_action_63(State* st) noexcept nogil:
     # action 63: r1a_moon()
     element_set(st, st.current, 20, element_step(0, <long long>18 - 0, 30), True, False)  # set activated[mover, r1a] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, (-1))  # add counter mead of mover += -1
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), 1, True)  # add actions[mover, moon_action] += 1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2841,9 +3156,17 @@ cdef void apply_action_63(State* st) noexcept nogil:
 cdef void apply_action_64(State* st) noexcept nogil:
     # action 64: r1b_moon()
     element_set(st, st.current, 20, element_step(0, <long long>19 - 0, 30), True, False)  # set activated[mover, r1b] = true
-    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-<long long>1), True)  # add actions[mover, moon_action] += -1
-    counter_add(st, st.current, 2, (-<long long>1))  # add counter mead of mover += -1
+    element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), (-1), True)  # add actions[mover, moon_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, (-1))  # add counter mead of mover += -1
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2851,17 +3174,25 @@ cdef void apply_action_64(State* st) noexcept nogil:
 cdef void apply_action_65(State* st, long long a0) noexcept nogil:
     # action 65: r1c_moon(g: int)
     element_set(st, st.current, 20, element_step(0, <long long>20 - 0, 30), True, False)  # set activated[mover, r1c] = true
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
-    counter_set(st, st.current, 2, ((counter_of(st, st.current, 1) + counter_of(st, st.current, 2)) - a0))  # set counter mead of mover = gold(mover) + mead(mover) - g
-    counter_set(st, st.current, 1, a0)  # set counter gold of mover = g
+    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), (-1), True)  # add wolf_actions[mover, none] += -1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_at[none] += 1
+    counter_add(st, st.current, 2, (-(a0 - counter_of(st, st.current, 1))))  # add counter mead of mover += -(g - gold(mover))
+    counter_add(st, st.current, 1, (-(counter_of(st, st.current, 1) - a0)))  # add counter gold of mover += -(gold(mover) - g)
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_66(State* st, int a0) noexcept nogil:
     # action 66: ragnarok(s: enum:sky)
-    counter_set(st, 2, 5, define_24(st, define_23(st, a0)))  # set counter prophecy_winner of the game = leader(leftmost(s))
-    counter_add(st, (<int>st.counters[N_PLAYERS][5]), 0, define_25(st))  # add counter vp of prophecy_winner += lead_vp
+    counter_set(st, 2, 5, define_23(st, define_22(st, a0)))  # set counter prophecy_winner of the game = leader(leftmost(s))
+    counter_add(st, (<int>st.counters[N_PLAYERS][5]), 0, define_24(st))  # add counter vp of prophecy_winner += lead_vp
     each_2(st, a0)  # for each q in players where prophecy_winner == nobody
     element_set(st, 2, 54, element_step(0, <long long>(<int>ATTR_0[zone_top_of(st, 1, 0) + 1]) - 0, 9), True, False)  # set destroyed[realm(top(drawn))] = true
     deal_items(st, 1, 0, 2, 0, 1)  # deal 1 from drawn to fallen

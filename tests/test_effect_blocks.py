@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENGINES, get_game
+from conftest import ENGINES, assert_spec_error, get_game
 from midgardc.errors import SpecError
 from midgardc.ir.nodes import IfEffect, Place, SetCounter
 from midgardc.runtime.game import replay
@@ -99,3 +99,47 @@ def test_block_errors(tmp_path, blocks, use, message, line, col) -> None:
     text = str(info.value)
     assert message in text, text
     assert f":{line}:{col}:" in text.splitlines()[0], text
+
+
+ZONE_BLOCK = """midgardc: 1
+game: {name: z, players: [red, blue], max_plies: 6}
+counters: {drawn: {type: item}}
+items: {ace: {}, king: {}, queen: {}}
+zones:
+  low: {of: game, ordered: true, items: {ace: 1, king: 1}}
+  high: {of: game, ordered: true, items: {queen: 2}}
+  held: {of: player}
+blocks:
+  draw_from:                 # a zone parameter: the pile a use names
+    params: {pile: zone, n: number}
+    effects:
+      - set: {counter: drawn, to: top(pile)}
+      - deal: {from: pile, to: held, count: n}
+board: {topology: graph, nodes: [table]}
+actions:
+  small: {where: "zone_size(low) > 0", effects: [{draw_from: {pile: low, n: 1}}]}
+  big: {where: "zone_size(high) > 0", effects: [{draw_from: {pile: high, n: 2}}]}
+ranking: {cards: "zone_size(p, held)"}
+"""
+
+
+def test_a_zone_parameter_names_the_pile_each_use_passes(tmp_path) -> None:
+    from midgardc.engines import load
+
+    path = tmp_path / "zones.yaml"
+    path.write_text(ZONE_BLOCK, encoding="utf-8")
+    state = replay(load(str(path), engine="interpreted"), ["big", "small"])
+    zones = state.zones()
+    assert zones["high"]["game"] == [] and len(zones["low"]["game"]) == 1   # two queens dealt, one low card
+    red, blue = state.to_json()["players"]
+    assert red["counters"]["drawn"] == "queen" and blue["counters"]["drawn"] in ("ace", "king")
+    ir = load_game_ir(str(path))
+    assert ir.actions[0].effects[1].frm != ir.actions[1].effects[1].frm  # low, then high
+
+
+@pytest.mark.parametrize("old, new, message, line, col", [
+    ("params: {pile: zone, n: number}", "params: {low: zone, n: number}", "has the name of a zone", 11, 14),
+    ("{pile: low, n: 1}", "{pile: lowest, n: 1}", "takes a zone's name for 'pile'", 17, 69),
+])
+def test_a_broken_zone_parameter_is_refused_at_its_place(tmp_path, old: str, new: str, message: str, line: int, col: int) -> None:
+    assert_spec_error(tmp_path, ZONE_BLOCK.replace(old, new), message, line, col)

@@ -206,15 +206,19 @@ def _graph(spec: YMap, get) -> RawBoard:
     b = RawBoard()
     ids: dict[str, int] = {}
     places: list[tuple[float, float] | None] = []
-    for i, node in enumerate(nodes):
-        name, place = _graph_node(node)
-        if name in ids:
-            raise SpecError(f"node '{name}' is listed twice", node.pos)
-        if places and (place is None) != (places[0] is None):
-            first = "has" if places[0] is not None else "has no"
-            raise SpecError(f"node '{name}' {'has no' if place is None else 'has a'} place but the first node {first} 'at:'; give every node 'at: [x, y]' or none", node.pos)
-        places.append(place)
-        ids[name] = b.add(name, (i // 8, 10 * (i % 8)), ())
+    for node in nodes:
+        row = _graph_row(node)
+        for k, (name, place) in enumerate(row or [_graph_node(node)]):
+            if name in ids:
+                raise SpecError(f"node '{name}' is listed twice", node.pos)
+            if places and (place is None) != (places[0] is None):
+                first = "has" if places[0] is not None else "has no"
+                raise SpecError(f"node '{name}' {'has no' if place is None else 'has a'} place but the first node {first} 'at:'; give every node 'at: [x, y]' or none", node.pos)
+            i = len(places)
+            places.append(place)
+            ids[name] = b.add(name, (i // 8, 10 * (i % 8)), ())
+            if k and row is not None and _linked(node):
+                b.link(ids[name] - 1, ids[name])  # a linked row: each node to the next
     layout = spec.get("layout")
     if layout is not None:
         if places[0] is not None:
@@ -229,8 +233,8 @@ def _graph(spec: YMap, get) -> RawBoard:
     if edges is not None and not isinstance(edges, YList) and getattr(edges, "value", 0) is not None:
         raise SpecError("a graph board's 'edges' is a list of pairs of node names, like [[a, b], [b, c]]", edges.pos)
     for edge in edges if isinstance(edges, YList) else []:
-        if not isinstance(edge, YList) or len(edge) != 2:
-            raise SpecError("an edge is a list of two node names, like [a, b]", edge.pos)
+        if not isinstance(edge, YList) or len(edge) < 2:
+            raise SpecError("an edge is a list of two node names, like [a, b] (or of more: a path, each linked to the next)", edge.pos)
         ends = []
         for end in edge:
             name = str(getattr(end, "value", ""))
@@ -239,8 +243,46 @@ def _graph(spec: YMap, get) -> RawBoard:
 
                 raise SpecError(f"unknown node '{name}' in edge", end.pos, did_you_mean(name, ids))
             ends.append(ids[name])
-        b.link(*ends)
+        for a, z in zip(ends, ends[1:]):  # a path [a, b, c]: the edges a-b and b-c, in order
+            b.link(a, z)
     return b
+
+
+MAX_ROW = 256
+_ROW_KEYS = ("row", "count", "at", "step", "linked")
+
+
+def _graph_row(node) -> "list[tuple[str, tuple[float, float] | None]] | None":
+    """A row of nodes, ``{row: pit, count: 3, at: [x, y], step: [dx, dy], linked: true}``:
+    the nodes ``pit.1`` .. ``pit.3``, the first at [x, y] (or none: no places) and each
+    next one step further (default [1, 0]); ``linked``: each linked to the next. None for
+    an entry that is not a row."""
+    from ..errors import did_you_mean
+    from ..spec.yamlpos import YScalar
+
+    if not isinstance(node, YMap) or "row" not in node.items:
+        return None
+    for key in node.items:
+        if key not in _ROW_KEYS:
+            raise SpecError(f"unknown key '{key}' for a row of graph nodes", node.key_pos[key], did_you_mean(key, list(_ROW_KEYS)) or "a row has " + ", ".join(_ROW_KEYS))
+    base = node.get("row")
+    count = node.get("count")
+    if not isinstance(base, YScalar) or not isinstance(base.value, str):
+        raise SpecError("a row of nodes is named by a string: 'row: pit' gives pit.1, pit.2, ...", base.pos)
+    if not isinstance(count, YScalar) or isinstance(count.value, bool) or not isinstance(count.value, int) or not 1 <= count.value <= MAX_ROW:
+        raise SpecError(f"a row of nodes needs 'count': how many, 1 to {MAX_ROW}", (count or node).pos)
+    linked = node.get("linked")
+    if linked is not None and not isinstance(getattr(linked, "value", None), bool):
+        raise SpecError("'linked' is true or false", linked.pos)
+    start = _xy(node.get("at")) if "at" in node.items else None
+    step = _xy(node.get("step")) if "step" in node.items else (1.0, 0.0)
+    if "step" in node.items and start is None:
+        raise SpecError("a row's 'step' moves its places: give the first node's place with 'at: [x, y]'", node.key_pos["step"])
+    return [(f"{base.value}.{k + 1}", None if start is None else (start[0] + k * step[0], start[1] + k * step[1])) for k in range(count.value)]
+
+
+def _linked(node) -> bool:
+    return bool(getattr(node.get("linked"), "value", False))
 
 
 MAX_PLACE = 1e6
@@ -279,7 +321,7 @@ _DECIMAL = re.compile(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
 def _graph_node(node) -> tuple[str, "tuple[float, float] | None"]:
     """A node entry: a plain name, or ``{name: ..., at: [x, y]}``."""
     from ..errors import did_you_mean
-    from ..spec.yamlpos import YList, YScalar
+    from ..spec.yamlpos import YScalar
 
     if isinstance(node, YScalar):
         if node.value is None:
@@ -296,6 +338,14 @@ def _graph_node(node) -> tuple[str, "tuple[float, float] | None"]:
     at = node.get("at")
     if at is None:
         raise SpecError(f"node '{name_node.value}' needs 'at: [x, y]' (or write just its name)", node.pos)
+    xy = _xy(at)
+    return str(name_node.value), xy
+
+
+def _xy(at) -> tuple[float, float]:
+    """A place ``[x, y]``: two finite numbers."""
+    from ..spec.yamlpos import YList
+
     if not isinstance(at, YList) or len(at) != 2:
         raise SpecError("'at' is a list of two numbers [x, y]", at.pos)
     xy = []
@@ -306,7 +356,7 @@ def _graph_node(node) -> tuple[str, "tuple[float, float] | None"]:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or abs(value) > MAX_PLACE:
             raise SpecError(f"a node's place is given by two numbers between -{MAX_PLACE:g} and {MAX_PLACE:g}", v.pos)
         xy.append(float(value))
-    return str(name_node.value), (xy[0], xy[1])
+    return xy[0], xy[1]
 
 
 TOPOLOGIES: dict[str, Callable] = {"triangle": _triangle, "square": _square, "graph": _graph, "hex": _hex}

@@ -28,6 +28,7 @@ from .compound import lower_chain, lower_then
 from ..ir.compound import Then
 from .schema import MAX_MOVES, PARAM_TYPES
 from .pools import with_pool_checks
+from .rows import action_rows, check_free, default_row_notation, row_columns, row_notation, substitute
 
 
 class LowerActions:
@@ -75,49 +76,73 @@ class LowerActions:
             raise SpecError("'actions' maps action names to their parameters, condition and effects", node.pos)
         actions = []
         base = 0
+        self.action_pos = {}  # every action's place (a row's: its line in rows:)
         for aname, body in node.items.items():
             self.ident(aname, node.key_pos[aname], "action name")
             body = self.keys(body, "action", f"action '{aname}'")
             params = self.lower_params(body.get("params"))
+            columns = row_columns(self, body, aname)
             scope = {p.name: p.type for p in params}
-            where = self.condition(body["where"], scope) if "where" in body else Const(1, BOOL)
-            effects = self.lower_effects(body.get("effects"), scope, f"action '{aname}'")
-            where = with_pool_checks(self, _with_hand_checks(where, effects), effects)
+            rscope = {**scope, **columns}
+            # lowered once; a row substitutes its values for the columns (spec/rows.py)
+            where0 = self.condition(body["where"], rscope) if "where" in body else Const(1, BOOL)
+            effects0 = self.lower_effects(body.get("effects"), rscope, f"action '{aname}'")
             # lookahead legality: a condition on the state the move would leave
-            after = self.condition(body["legal_after"], scope) if "legal_after" in body else None
-            notation = self.lower_notation(body.get("notation"), params, aname, node.key_pos[aname])
-            size = 1
-            for p in params:
-                size *= self.param_size(p)
-            chain = None
-            if "continue" in body:  # a compound move's step (spec/compound.py)
-                chain = lower_chain(self, body["continue"], params, scope, aname, notation, size, after is not None, node.key_pos[aname])
-                size *= chain.ways
-            then = None
-            if "then" in body:  # a second step of another kind (spec/compound.py): its parameters follow the first step's
-                second, where2, effects2, notation2 = lower_then(self, body["then"], params, scope, aname, after is not None, chain is not None, node.key_pos[aname])
-                where2 = with_pool_checks(self, _with_hand_checks(where2, effects2), effects2)  # (read after the first step)
-                then = Then(len(params), len(effects), where2)
-                params, effects, notation = params + second, effects + effects2, notation + notation2
-                for p in second:
-                    size *= self.param_size(p)
-            if base + size > MAX_MOVES:
-                raise SpecError(_too_many(aname, base, size, chain.ways if chain else None), node.key_pos[aname], "give the parameters smaller domains" + (" or continue.ways a smaller number" if chain else ""))
-            shape = tuple(part if isinstance(part, str) else params[part].type for part in notation)
-            for other in actions:
-                if tuple(part if isinstance(part, str) else other.params[part].type for part in other.notation) == shape:
-                    npos = body["notation"].pos if "notation" in body else node.key_pos[aname]
-                    raise SpecError(
-                        f"actions '{other.name}' and '{aname}' write their moves the same way, so a move's text would not say which is meant",
-                        npos,
-                        f"give '{aname}' a notation of its own, e.g. notation: \"" + ":".join([aname] + ["{%s}" % p.name for p in params]) + '"',
-                    )
-            actions.append(Action(aname, params, where, effects, notation, base, size, legal_after=after, chain=chain, then=then))
-            base += size
+            after0 = self.condition(body["legal_after"], rscope) if "legal_after" in body else None
+            for rname, rpos, values, texts, rparams, nnode in action_rows(self, body, aname, node.key_pos[aname], columns, params):
+                if rname in self.action_pos:
+                    raise SpecError(f"there is already an action '{rname}'", rpos, "give the row another name")
+                self.action_pos[rname] = rpos
+                where, effects, after = substitute((where0, effects0, after0), values)
+                if "params" in body and rparams is not params:
+                    check_free(aname, rname, rpos, (where, effects, after), rparams)
+                where = with_pool_checks(self, _with_hand_checks(where, effects), effects)
+                if "rows" in body:
+                    template = row_notation(self.scalar(nnode, str, "notation"), texts) if nnode is not None else default_row_notation(rname, rparams)
+                    notation = self.lower_notation(nnode, rparams, rname, rpos, template)
+                else:
+                    notation = self.lower_notation(nnode, params, aname, rpos)
+                base = self._add_action(actions, body, rname, rpos, rparams, {p.name: p.type for p in rparams}, where, effects, after, notation, base)
         return tuple(actions)
 
-    def lower_notation(self, node: Optional[YNode], params: tuple[Param, ...], aname: str, pos: Pos) -> tuple:
-        if node is None:
+    def _add_action(self, actions: list, body: YMap, aname: str, apos: Pos, params: tuple[Param, ...], scope: dict[str, str], where: Expr, effects: tuple[Effect, ...], after: Optional[Expr], notation: tuple, base: int) -> int:
+        """Append one lowered action (checked: its move count, a notation of its own);
+        returns the next action's first move id."""
+        size = 1
+        for p in params:
+            size *= self.param_size(p)
+        chain = None
+        if "continue" in body:  # a compound move's step (spec/compound.py)
+            chain = lower_chain(self, body["continue"], params, scope, aname, notation, size, after is not None, apos)
+            size *= chain.ways
+        then = None
+        if "then" in body:  # a second step of another kind (spec/compound.py): its parameters follow the first step's
+            second, where2, effects2, notation2 = lower_then(self, body["then"], params, scope, aname, after is not None, chain is not None, apos)
+            where2 = with_pool_checks(self, _with_hand_checks(where2, effects2), effects2)  # (read after the first step)
+            then = Then(len(params), len(effects), where2)
+            params, effects, notation = params + second, effects + effects2, notation + notation2
+            for p in second:
+                size *= self.param_size(p)
+        if base + size > MAX_MOVES:
+            raise SpecError(_too_many(aname, base, size, chain.ways if chain else None), apos, "give the parameters smaller domains" + (" or continue.ways a smaller number" if chain else ""))
+        shape = tuple(part if isinstance(part, str) else params[part].type for part in notation)
+        for other in actions:
+            if tuple(part if isinstance(part, str) else other.params[part].type for part in other.notation) == shape:
+                npos = body["notation"].pos if "notation" in body else apos
+                raise SpecError(
+                    f"actions '{other.name}' and '{aname}' write their moves the same way, so a move's text would not say which is meant",
+                    npos,
+                    f"give '{aname}' a notation of its own, e.g. notation: \"" + ":".join([aname] + ["{%s}" % p.name for p in params]) + '"',
+                )
+        actions.append(Action(aname, params, where, effects, notation, base, size, legal_after=after, chain=chain, then=then))
+        return base + size
+
+    def lower_notation(self, node: Optional[YNode], params: tuple[Param, ...], aname: str, pos: Pos, row_template: Optional[str] = None) -> tuple:
+        if row_template is not None:  # a row of an action's rows: (spec/rows.py)
+            template = row_template
+            npos = node.pos if node is not None else pos
+            node = None  # (the row's text is not the scalar's: errors name the notation)
+        elif node is None:
             # one parameter: its value ('b2'); none: the action's name ('pass');
             # several: the name and the values joined by ':' ('move:a1:b2')
             template = "{%s}" % params[0].name if len(params) == 1 else ":".join([aname] + ["{%s}" % p.name for p in params])

@@ -22,9 +22,10 @@ from typing import Any, Iterable, Optional
 from ..conditions.check import a_type
 from ..errors import SpecError, did_you_mean
 from ..ir.nodes import Const, Effect, Expr, Local, Place
-from .yamlpos import YMap, YNode
+from .yamlpos import YMap, YNode, YScalar
 
 MAX_BLOCKS = 256
+ZONE_PARAM = "zone"  # a parameter naming a zone (a place items are in), not a value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +37,9 @@ class Block:
     params: dict[str, str]
     effects: tuple[Effect, ...]
     bound: frozenset[str]
+    # a block with zone parameters is lowered at each use, each zone parameter standing
+    # for the zone the use names (zones are places, not values): its effects' node
+    node: Optional[YNode] = None
 
 
 def lower_blocks(lw, node: Optional[YNode], effects: Iterable[str]) -> dict[str, Block]:
@@ -60,7 +64,17 @@ def lower_blocks(lw, node: Optional[YNode], effects: Iterable[str]) -> dict[str,
                 raise SpecError(f"the params of block '{bname}' map each name to its type, e.g. {{d: cell, n: number}}", pnode.pos)
             for pname, tnode in pnode.items.items():
                 lw.ident(pname, pnode.key_pos[pname], "parameter name")
-                params[pname] = lw.value_type(tnode, "a block parameter's type")
+                if isinstance(tnode, YScalar) and tnode.value == ZONE_PARAM:
+                    if pname in lw.names.zones:
+                        raise SpecError(f"the zone parameter '{pname}' has the name of a zone; rename it", pnode.key_pos[pname])
+                    params[pname] = ZONE_PARAM
+                else:
+                    params[pname] = lw.value_type(tnode, "a block parameter's type")
+        if ZONE_PARAM in params.values():  # lowered at each use, with its zones (use_block)
+            if not lw.names.zones:
+                raise SpecError(f"block '{bname}' has a zone parameter, but this spec has no 'zones' section", pnode.pos)
+            lw.blocks[bname] = Block(params, (), frozenset(), body["effects"])
+            continue
         effects = lw.lower_effects(body["effects"], dict(params), f"block '{bname}'")
         lw.blocks[bname] = Block(params, effects, frozenset(_bound(effects)))
     return lw.blocks
@@ -74,10 +88,15 @@ def use_block(lw, name: str, body: YNode, pos: Any, scope: dict[str, str]) -> tu
     for key in body.items:
         if key not in block.params:
             raise SpecError(f"block '{name}' has no parameter '{key}'", body.key_pos[key], did_you_mean(key, list(block.params)) or f"its parameters: {', '.join(block.params) or 'none'}")
-    args: dict[str, Expr] = {}
     for pname, typ in block.params.items():
         if pname not in body.items:
-            raise SpecError(f"block '{name}' needs its parameter '{pname}' ({a_type(typ)})", body.pos)
+            raise SpecError(f"block '{name}' needs its parameter '{pname}' ({'a zone' if typ == ZONE_PARAM else a_type(typ)})", body.pos)
+    if block.node is not None:
+        block = _with_zones(lw, name, block, body)
+    args: dict[str, Expr] = {}
+    for pname, typ in block.params.items():
+        if typ == ZONE_PARAM:
+            continue
         arg = lw.condition(body.items[pname], scope, typ)
         # any name the argument mentions, its own quantifiers' too: once substituted, no
         # variable may be bound twice on one path (the checker forbids it in every spec)
@@ -91,6 +110,28 @@ def use_block(lw, name: str, body: YNode, pos: Any, scope: dict[str, str]) -> tu
         word = sorted(shadow)[0]
         raise SpecError(f"block '{name}' binds '{word}', which is already a name here", pos, f"rename the variable '{word}' in the block")
     return tuple(_substitute(e, args) for e in block.effects)
+
+
+def _with_zones(lw, name: str, block: Block, body: YMap) -> Block:
+    """The block lowered for one use: each zone parameter names, while its effects are
+    read, the zone the use passes (so ``deal: {from: pile}`` and ``top(pile)`` read it)."""
+    aliases = {}
+    for pname, typ in block.params.items():
+        if typ != ZONE_PARAM:
+            continue
+        arg = body.items[pname]
+        zname = arg.value if isinstance(arg, YScalar) else None
+        if not isinstance(zname, str) or zname not in lw.names.zones:
+            raise SpecError(f"block '{name}' takes a zone's name for '{pname}'", arg.pos, did_you_mean(str(zname), list(lw.names.zones)) or f"zones: {', '.join(lw.names.zones)}")
+        aliases[pname] = lw.names.zones[zname]
+    lw.names.zones.update(aliases)
+    try:
+        plain = {p: t for p, t in block.params.items() if t != ZONE_PARAM}
+        effects = lw.lower_effects(block.node, dict(plain), f"block '{name}'")
+    finally:
+        for pname in aliases:
+            del lw.names.zones[pname]
+    return Block(block.params, effects, frozenset(_bound(effects)))
 
 
 def _substitute(node: Any, args: dict[str, Expr]) -> Any:

@@ -220,7 +220,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         player_props = self.lower_player_props(top.get("player_props"))
         chance = self.lower_chance(top.get("chance"))
         self.deck_ir = self.lower_deck(top.get("deck"))
-        items = lower_items(self, top.get("items"))
+        items = lower_items(self, top.get("items"), top.get("zones"))
         self.zones_ir = lower_zones(self, top.get("zones"), items)
         self.zones_names = [z.name for z in self.zones_ir.zones] if self.zones_ir else []
         areas = self.lower_areas(top.get("areas"))

@@ -122,7 +122,7 @@ def lower_phases(low: "Lowering", node: Optional[YNode], actions: tuple[Action, 
             if others is None:
                 raise SpecError(
                     f"action '{a.name}' is in no phase: no move could ever play it",
-                    actions_node.key_pos[a.name],
+                    getattr(low, "action_pos", {}).get(a.name) or actions_node.key_pos[a.name],
                     f"list it under a phase's actions (phases: {', '.join(order)}), or give one phase 'actions: {OTHERS}'",
                 )
             phases[others].actions.append(i)

@@ -9,7 +9,7 @@ Kept apart from ``lower.py`` so the zone language is one module: the Lowerer cal
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import SpecError, did_you_mean
 from ..ir.items import ZoneIR, ZonesIR
@@ -39,11 +39,15 @@ OWNERS = ("game", "player")
 VISIBILITY = ("all", "owner", "none")
 
 
-def lower_items(lw: "Lowering", node: Optional[YNode]) -> Optional[tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, ...], ...]]]:
+def lower_items(lw: "Lowering", node: Optional[YNode], zones: Optional[YNode] = None) -> Optional[tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, ...], ...]]]:
     """The kinds of item: names (constants of type item), texts (as moves write them) and
-    the numbers each shows (item_has). None when the spec has no items section."""
+    the numbers each shows (item_has). None when the spec has no items section and its
+    zones start empty; without an items section the kinds are those the zones start with
+    (plain kinds, written by name), in the order first named."""
     if node is None:
-        return None
+        node = _items_of_zones(zones)
+        if node is None:
+            return None
     if lw.deck_ir is not None:
         raise SpecError(
             "a spec declares its kinds of item once: 'deck' (every player's deck) or 'items' with 'zones', not both",
@@ -86,6 +90,23 @@ def lower_items(lw: "Lowering", node: Optional[YNode]) -> Optional[tuple[tuple[s
         values.append(nums)
     lw.names.has_items = True
     return tuple(names), tuple(texts), tuple(values)
+
+
+def _items_of_zones(zones: Optional[YNode]) -> Optional[YMap]:
+    """The kinds the zones' ``items:`` name, as an ``items:`` section of plain kinds would
+    declare them (each at its first mention); None if no zone starts with items."""
+    if not isinstance(zones, YMap):
+        return None
+    kinds: dict[str, YNode] = {}
+    where: dict[str, Any] = {}
+    for body in zones.items.values():
+        inode = body.get("items") if isinstance(body, YMap) else None
+        if isinstance(inode, YMap):
+            for iname in inode.items:
+                if iname not in kinds:
+                    kinds[iname] = YScalar(None, inode.key_pos[iname])
+                    where[iname] = inode.key_pos[iname]
+    return YMap(kinds, zones.pos, where) if kinds else None
 
 
 def lower_zones(lw: "Lowering", node: Optional[YNode], items: Optional[tuple]) -> Optional[ZonesIR]:
