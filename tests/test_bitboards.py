@@ -18,9 +18,10 @@ FLANKS = str(Path(__file__).parent / "data" / "flanks.yaml")
 CONNECT_FOUR = str(SPECS / "classics" / "connect-four.yaml")
 
 
-@pytest.mark.parametrize("variant", [None, "hex", "small", "wrap"], ids=str)
+@pytest.mark.parametrize("variant", [None, "hex", "small", "wrap", "rings"], ids=str)
 def test_lines_play_the_same_games(variant):
-    # 81 and 121 cells (two words), 30 cells (one), a torus (the walk); lengths 0 to 12
+    # 81 and 121 cells (two words), 30 cells (one), a torus and concentric squares (the
+    # walk); lengths 0 to 12
     check_games(LINES, variant, 60, SEED + 11)
 
 

@@ -85,6 +85,34 @@ from .pools import lower_pools, pool_places, with_stacks
 from .phases import declare_phases, lower_phases
 
 
+# Standard definitions: words for the commonest conditions, written in the condition
+# language itself (Ludii keeps a library of such defines). A spec gets the ones it calls
+# and does not define or use as another name; its own definition of a word wins.
+STANDARD_DEFINES: dict[str, tuple[str, str]] = {
+    "mine": ("mine(cell c)", "owner(c) == mover"),                   # the mover's piece stands on c
+    "foe": ("foe(cell c)", "occupied(c) and owner(c) != mover"),     # another player's piece stands on c
+    "hop": ("hop(cell c, dir d)", "step(step(c, d), d)"),            # two steps from c along d
+    "adjacent": ("adjacent(cell a, cell b)", "any x in neighbours(a): x == b"),   # b is a neighbour of a
+}
+
+
+def _called_names(node: YNode) -> set[str]:
+    """Every word followed by '(' in the spec's texts (keys and values): the functions it calls."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, YMap):
+            stack.extend(n.items.values())
+            for key in n.items:
+                out.update(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", key))
+        elif isinstance(n, YList):
+            stack.extend(n.items)
+        elif isinstance(n, YScalar) and isinstance(n.value, str) and "(" in n.value:
+            out.update(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", n.value))
+    return out
+
+
 class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoard):
     def __init__(self, tree: YMap, path: str, variant: Optional[str], seated: Optional[int] = None, counts: tuple[tuple[int, ...], int] = ((), 0)):
         self.tree = tree
@@ -210,7 +238,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         counters, counter_init, counter_scope, counter_visible = self.lower_counters(top.get("counters"))
         self.board = self.lower_board(top.items["board"])
         self.setup_heights: list[int] = []
-        initial_board = self.lower_setup(top.get("setup"))
+        initial_board = self.lower_setup(top.get("setup"), top.get("position"))
         # stacks at setup: kept only when some cell holds more than one piece
         initial_heights = tuple(self.setup_heights) if any(h > 1 for h in self.setup_heights) else ()
         player_props = self.lower_player_props(top.get("player_props"))
@@ -572,41 +600,53 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
     # -- setup and per-player properties ---------------------------------------------
 
     def lower_defines(self, node: Optional[YNode]) -> None:
+        if node is not None and not isinstance(node, YMap):
+            raise SpecError("'define' maps heads like 'free(cell c)' to conditions", node.pos)
+        own = {m.group(1) for head in (node.items if node is not None else ()) if (m := re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)", head))}
+        # the standard definitions the spec calls and does not define or name otherwise
+        called = _called_names(self.tree)
+        taken = {*self.names.all_callables(), *self.names.all_values(), *self.names.dir_sets, *self.names.arrays}
+        for name, (head, text) in STANDARD_DEFINES.items():
+            if name in called and name not in own and name not in taken:
+                at = (node or self.tree).pos
+                self.lower_define(head, YScalar(text, at), lambda off, at=at: at)
         if node is None:
             return
-        if not isinstance(node, YMap):
-            raise SpecError("'define' maps heads like 'free(cell c)' to conditions", node.pos)
-        self.names.later = {m.group(1) for head in node.items if (m := re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)", head))}
+        self.names.later = own
         for head, body in node.items.items():
             kpos = node.key_pos[head]
             knode = node.key_nodes.get(head)
             locate = knode.text_pos if knode is not None else (lambda off, kpos=kpos: Pos(kpos.file, kpos.line, kpos.col + off))
-            name, params = parse_signature(head, locate)
-            kpos = locate(len(head) - len(head.lstrip()))
-            self.ident(name, kpos, "definition name")
-            if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.game_counters or name in self.names.constants or name in self.names.player_props or name in self.names.pools:
-                raise SpecError(f"'{name}' is already defined", kpos)
-            if name in self.names.dir_sets:
-                raise SpecError(f"'{name}' is already a direction set of this board", kpos)
-            scope: dict[str, str] = {}
-            ptuple = []
-            for typ, pname, off, typ_off in params:
-                ppos = locate(off)
-                known = {**DEFINE_TYPES, **self.names.types, **({"face": FACE} if self.names.has_chance else {})}  # (enumerations and die faces too)
-                if typ not in known:
-                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(known)})", locate(typ_off), did_you_mean(typ, list(known)))
-                self.ident(pname, ppos, "parameter name")
-                if pname in scope:
-                    raise SpecError(f"parameter '{pname}' appears twice", ppos)
-                scope[pname] = known[typ]
-                ptuple.append(Param(pname, known[typ]))
-            self.names.defining = name
-            expr = self.condition(body, scope, want=None)
-            self.names.defining = ""
-            self.names.later.discard(name)
-            self.names.defines[name] = (len(self.defines), tuple(p.type for p in ptuple), expr.type)
-            self.defines.append(Define(name, tuple(ptuple), expr, expr.type))
+            self.lower_define(head, body, locate)
         self.names.later = set()
+
+    def lower_define(self, head: str, body: YNode, locate) -> None:
+        """One definition: its head ``name(type param, ...)`` and its body."""
+        name, params = parse_signature(head, locate)
+        kpos = locate(len(head) - len(head.lstrip()))
+        self.ident(name, kpos, "definition name")
+        if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.game_counters or name in self.names.constants or name in self.names.player_props or name in self.names.pools:
+            raise SpecError(f"'{name}' is already defined", kpos)
+        if name in self.names.dir_sets:
+            raise SpecError(f"'{name}' is already a direction set of this board", kpos)
+        scope: dict[str, str] = {}
+        ptuple = []
+        for typ, pname, off, typ_off in params:
+            ppos = locate(off)
+            known = {**DEFINE_TYPES, **self.names.types, **({"face": FACE} if self.names.has_chance else {})}  # (enumerations and die faces too)
+            if typ not in known:
+                raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(known)})", locate(typ_off), did_you_mean(typ, list(known)))
+            self.ident(pname, ppos, "parameter name")
+            if pname in scope:
+                raise SpecError(f"parameter '{pname}' appears twice", ppos)
+            scope[pname] = known[typ]
+            ptuple.append(Param(pname, known[typ]))
+        self.names.defining = name
+        expr = self.condition(body, scope, want=None)
+        self.names.defining = ""
+        self.names.later.discard(name)
+        self.names.defines[name] = (len(self.defines), tuple(p.type for p in ptuple), expr.type)
+        self.defines.append(Define(name, tuple(ptuple), expr, expr.type))
 
     def lower_end(self, node: Optional[YNode]) -> End:
         if node is None:
