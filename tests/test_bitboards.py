@@ -213,7 +213,8 @@ def test_group_quantifiers_flood_bits_where_neighbours_are_shifts():
     # Hex's connection test: both group quantifiers meet one flood with a cell set, no walk
     assert hexes.count("return flood_bits(st, f0, True, found, chain)") == 2 and "group_fill(" not in hexes
     go = build.generate_source(load_game_ir(str(SPECS / "classics" / "go.yaml")))
-    assert go.count("return flood_bits(st, f0, False, found, chain)") == 2
+    # Go's reach (one definition, reaches(c, q); reaching empty is reaching nobody)
+    assert go.count("return flood_bits(st, f0, False, found, chain)") == 1
     wrap = build.generate_source(load_game_ir(GROUPS, "wrap"))
     assert "flood_bits" not in wrap and "group_fill(st, f0, chain)" in wrap and "region_fill(st, " in wrap
 
