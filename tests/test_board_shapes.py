@@ -61,6 +61,11 @@ def test_two_rings_and_their_lines_in_play(tmp_path):
     assert load_game_ir(LINES, "rings").board.n_cells == 16
 
 
+def test_nine_mens_morris_reads_its_mills_off_the_board():
+    ir = load_game_ir(str(SPECS / "classics" / "nine-mens-morris.yaml"))
+    assert ir.board.n_cells == 24 and ir.board.directions == ("n", "e", "s", "w")
+
+
 @pytest.mark.parametrize("board,message", [
     ("{topology: concentric, rings: 0}", "board.rings"),
     ("{topology: concentric}", "needs 'rings'"),
