@@ -94,3 +94,13 @@ def test_a_spec_s_own_word_wins(tmp_path):
     assert len(hops) == 1 and "step" in repr(hops[0].body) and repr(hops[0].body).count("step") == 1
     counter = STANDARD.replace("counters: {placed: 0}", "counters: {placed: 0, mine: 0}").replace("mine(f)", "mine(mover) == 0")
     assert "mine" not in [d.name for d in _ir(tmp_path, counter, "c.yaml").defines]
+
+
+def test_a_standard_definition_that_does_not_fit_is_an_error_at_its_call(tmp_path):
+    graph = STANDARD.replace("board: {topology: square, size: 4}", "board: {topology: graph, nodes: [x, y, z], edges: [[x, y], [y, z]]}")
+    graph = graph.replace('define:\n  near(cell f, cell t): "adjacent(f, t) or t == hop(f, e)"\n', "")
+    graph = graph.replace('near(f, t)', "empty(hop(t, n))")
+    with pytest.raises(SpecError) as err:
+        _ir(tmp_path, graph)
+    assert "the standard definition hop(cell c, dir d)" in str(err.value) and "directions" in str(err.value)
+    assert (err.value.pos.line, err.value.pos.col) == (11, 32)   # the call hop(t, n)

@@ -96,20 +96,32 @@ STANDARD_DEFINES: dict[str, tuple[str, str]] = {
 }
 
 
-def _called_names(node: YNode) -> set[str]:
-    """Every word followed by '(' in the spec's texts (keys and values): the functions it calls."""
-    out: set[str] = set()
+_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+
+
+def _called_names(node: YNode) -> dict[str, Pos]:
+    """Every word followed by '(' in the spec's texts (keys and values), the functions it
+    calls, with where it is first called (in file order)."""
+    out: dict[str, Pos] = {}
+
+    def note(text: str, locate) -> None:
+        for m in _CALL.finditer(text):
+            pos = locate(m.start())
+            if m.group(1) not in out or (pos.line, pos.col) < (out[m.group(1)].line, out[m.group(1)].col):
+                out[m.group(1)] = pos
+
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, YMap):
             stack.extend(n.items.values())
             for key in n.items:
-                out.update(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", key))
+                knode = n.key_nodes.get(key)
+                note(key, knode.text_pos if knode is not None else (lambda off, p=n.key_pos[key]: p))
         elif isinstance(n, YList):
             stack.extend(n.items)
         elif isinstance(n, YScalar) and isinstance(n.value, str) and "(" in n.value:
-            out.update(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", n.value))
+            note(n.value, n.text_pos)
     return out
 
 
@@ -608,8 +620,11 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         taken = {*self.names.all_callables(), *self.names.all_values(), *self.names.dir_sets, *self.names.arrays}
         for name, (head, text) in STANDARD_DEFINES.items():
             if name in called and name not in own and name not in taken:
-                at = (node or self.tree).pos
-                self.lower_define(head, YScalar(text, at), lambda off, at=at: at)
+                at = called[name]  # where the spec first calls it: what an error points at
+                try:
+                    self.lower_define(head, YScalar(text, at), lambda off, at=at: at)
+                except SpecError as exc:
+                    raise SpecError(f"the standard definition {head}: {text} does not fit this spec: {exc.message}", at) from None
         if node is None:
             return
         self.names.later = own
