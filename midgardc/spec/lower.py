@@ -81,48 +81,9 @@ from ..ir.present import PresentIR
 from .zones import lower_items, lower_zones
 from .history import lower_history
 from .position import lower_position
+from .standard import lower_standard_defines
 from .pools import lower_pools, pool_places, with_stacks
 from .phases import declare_phases, lower_phases
-
-
-# Standard definitions: words for the commonest conditions, written in the condition
-# language itself (Ludii keeps a library of such defines). A spec gets the ones it calls
-# and does not define or use as another name; its own definition of a word wins.
-STANDARD_DEFINES: dict[str, tuple[str, str]] = {
-    "mine": ("mine(cell c)", "owner(c) == mover"),                   # the mover's piece stands on c
-    "foe": ("foe(cell c)", "occupied(c) and owner(c) != mover"),     # another player's piece stands on c
-    "hop": ("hop(cell c, dir d)", "step(step(c, d), d)"),            # two steps from c along d
-    "adjacent": ("adjacent(cell a, cell b)", "any x in neighbours(a): x == b"),   # b is a neighbour of a
-}
-
-
-_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
-
-
-def _called_names(node: YNode) -> dict[str, Pos]:
-    """Every word followed by '(' in the spec's texts (keys and values), the functions it
-    calls, with where it is first called (in file order)."""
-    out: dict[str, Pos] = {}
-
-    def note(text: str, locate) -> None:
-        for m in _CALL.finditer(text):
-            pos = locate(m.start())
-            if m.group(1) not in out or (pos.line, pos.col) < (out[m.group(1)].line, out[m.group(1)].col):
-                out[m.group(1)] = pos
-
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, YMap):
-            stack.extend(n.items.values())
-            for key in n.items:
-                knode = n.key_nodes.get(key)
-                note(key, knode.text_pos if knode is not None else (lambda off, p=n.key_pos[key]: p))
-        elif isinstance(n, YList):
-            stack.extend(n.items)
-        elif isinstance(n, YScalar) and isinstance(n.value, str) and "(" in n.value:
-            note(n.value, n.text_pos)
-    return out
 
 
 class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoard):
@@ -615,16 +576,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         if node is not None and not isinstance(node, YMap):
             raise SpecError("'define' maps heads like 'free(cell c)' to conditions", node.pos)
         own = {m.group(1) for head in (node.items if node is not None else ()) if (m := re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)", head))}
-        # the standard definitions the spec calls and does not define or name otherwise
-        called = _called_names(self.tree)
-        taken = {*self.names.all_callables(), *self.names.all_values(), *self.names.dir_sets, *self.names.arrays}
-        for name, (head, text) in STANDARD_DEFINES.items():
-            if name in called and name not in own and name not in taken:
-                at = called[name]  # where the spec first calls it: what an error points at
-                try:
-                    self.lower_define(head, YScalar(text, at), lambda off, at=at: at)
-                except SpecError as exc:
-                    raise SpecError(f"the standard definition {head}: {text} does not fit this spec: {exc.message}", at) from None
+        lower_standard_defines(self, own)
         if node is None:
             return
         self.names.later = own
