@@ -1801,98 +1801,108 @@ cdef extern from *:
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: is(cell c, player q, kind k) = owner(c) == q and moves_as(kind_at(c)) == k
-cdef inline bint define_0(State* st, int a0, int a1, int a2) noexcept nogil:
+# define 0: mine(cell c) = owner(c) == mover
+cdef inline bint define_0(State* st, int a0) noexcept nogil:
+    return (piece_owner(st.board[a0]) == st.current)
+
+
+# define 1: hop(cell c, dir d) = step(step(c, d), d)
+cdef inline int define_1(State* st, int a0, int a1) noexcept nogil:
+    return STEP[a1][STEP[a1][a0]]
+
+
+# define 2: is(cell c, player q, kind k) = owner(c) == q and moves_as(kind_at(c)) == k
+cdef inline bint define_2(State* st, int a0, int a1, int a2) noexcept nogil:
     return ((piece_owner(st.board[a0]) == a1) and ((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == a2))
 
 
-# define 1: forward(cell c, player p) = step(c, player_prop(0, p))
-cdef inline int define_1(State* st, int a0, int a1) noexcept nogil:
+# define 3: forward(cell c, player p) = step(c, player_prop(0, p))
+cdef inline int define_3(State* st, int a0, int a1) noexcept nogil:
     return STEP[PPROP_0[a1 + 1]][a0]
 
 
-# define 2: second_rank(cell c, player p) = not onboard(step(step(c, player_prop(1, p)), player_prop(1, p)))
-cdef inline bint define_2(State* st, int a0, int a1) noexcept nogil:
+# define 4: second_rank(cell c, player p) = not onboard(step(step(c, player_prop(1, p)), player_prop(1, p)))
+cdef inline bint define_4(State* st, int a0, int a1) noexcept nogil:
     return (not (STEP[PPROP_1[a1 + 1]][STEP[PPROP_1[a1 + 1]][a0]] < N_CELLS))
 
 
-# define 3: last_rank(cell c, player p) = not onboard(forward(c, p))
-cdef inline bint define_3(State* st, int a0, int a1) noexcept nogil:
-    return (not (define_1(st, a0, a1) < N_CELLS))
+# define 5: last_rank(cell c, player p) = not onboard(forward(c, p))
+cdef inline bint define_5(State* st, int a0, int a1) noexcept nogil:
+    return (not (define_3(st, a0, a1) < N_CELLS))
 
 
-# define 4: knight_jump(cell f, cell t) = any d in directions: diagonal(d) and (t == step(step(f, d), rank_part(d)) or t == step(step(f, d), file_part(d)))
-cdef inline bint define_4(State* st, int a0, int a1) noexcept nogil:
+# define 6: knight_jump(cell f, cell t) = any d in directions: diagonal(d) and (t == step(step(f, d), rank_part(d)) or t == step(step(f, d), file_part(d)))
+cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
     return quant_0(st, a1, a0)
 
 
-# define 5: slides_to(cell f, cell t, dir d) = any x in slide(f, d): x == t
-cdef inline bint define_5(State* st, int a0, int a1, int a2) noexcept nogil:
+# define 7: slides_to(cell f, cell t, dir d) = any x in slide(f, d): x == t
+cdef inline bint define_7(State* st, int a0, int a1, int a2) noexcept nogil:
     return quant_1(st, a0, a2, a1)
 
 
-# define 6: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (is(y, q, queen) or is(y, q, rook) and orthogonal(d) or is(y, q, bishop) and diagonal(d))) or (any y in neighbours(x): is(y, q, king)) or (any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))) or is(step(step(x, player_prop(1, q)), e), q, pawn) or is(step(step(x, player_prop(1, q)), w), q, pawn)
-cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
-    return (((((quant_2(st, a0, a1) or quant_3(st, a0, a1) or quant_4(st, a0, a1) or quant_5(st, a0, a1) or quant_6(st, a0, a1) or quant_7(st, a0, a1) or quant_8(st, a0, a1) or quant_9(st, a0, a1)) or quant_10(st, a0, a1)) or quant_11(st, a0, a1)) or define_0(st, STEP[2][STEP[PPROP_1[a1 + 1]][a0]], a1, 5)) or define_0(st, STEP[6][STEP[PPROP_1[a1 + 1]][a0]], a1, 5))
+# define 8: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (is(y, q, queen) or is(y, q, rook) and orthogonal(d) or is(y, q, bishop) and diagonal(d))) or (any y in neighbours(x): is(y, q, king)) or (any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))) or is(step(step(x, player_prop(1, q)), e), q, pawn) or is(step(step(x, player_prop(1, q)), w), q, pawn)
+cdef inline bint define_8(State* st, int a0, int a1) noexcept nogil:
+    return (((((quant_2(st, a0, a1) or quant_3(st, a0, a1) or quant_4(st, a0, a1) or quant_5(st, a0, a1) or quant_6(st, a0, a1) or quant_7(st, a0, a1) or quant_8(st, a0, a1) or quant_9(st, a0, a1)) or quant_10(st, a0, a1)) or quant_11(st, a0, a1)) or define_2(st, STEP[2][STEP[PPROP_1[a1 + 1]][a0]], a1, 5)) or define_2(st, STEP[6][STEP[PPROP_1[a1 + 1]][a0]], a1, 5))
 
 
-# define 7: attacked(cell x, player p) = attacked_by(x, next_player(p))
-cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
-    return define_6(st, a0, next_player(a1))
+# define 9: attacked(cell x, player p) = attacked_by(x, next_player(p))
+cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
+    return define_8(st, a0, next_player(a1))
 
 
-# define 8: in_check(player p) = any x in cells: is(x, p, king) and attacked(x, p)
-cdef inline bint define_8(State* st, int a0) noexcept nogil:
+# define 10: in_check(player p) = any x in cells: is(x, p, king) and attacked(x, p)
+cdef inline bint define_10(State* st, int a0) noexcept nogil:
     return quant_12(st, a0)
 
 
-# define 9: pawn_goes(cell f, cell t) = t == forward(f, mover) and empty(t) or t == forward(forward(f, mover), mover) and second_rank(f, mover) and empty(forward(f, mover)) and empty(t) or (t == step(forward(f, mover), e) or t == step(forward(f, mover), w)) and (occupied(t) or t == en_passant)
-cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
-    return ((((a1 == define_1(st, a0, st.current)) and (st.board[a1] == 0)) or ((((a1 == define_1(st, define_1(st, a0, st.current), st.current)) and define_2(st, a0, st.current)) and (st.board[define_1(st, a0, st.current)] == 0)) and (st.board[a1] == 0))) or (((a1 == STEP[2][define_1(st, a0, st.current)]) or (a1 == STEP[6][define_1(st, a0, st.current)])) and ((st.board[a1] > 0) or (a1 == (<int>st.counters[N_PLAYERS][0])))))
+# define 11: pawn_goes(cell f, cell t) = t == forward(f, mover) and empty(t) or t == forward(forward(f, mover), mover) and second_rank(f, mover) and empty(forward(f, mover)) and empty(t) or (t == step(forward(f, mover), e) or t == step(forward(f, mover), w)) and (occupied(t) or t == en_passant)
+cdef inline bint define_11(State* st, int a0, int a1) noexcept nogil:
+    return ((((a1 == define_3(st, a0, st.current)) and (st.board[a1] == 0)) or ((((a1 == define_3(st, define_3(st, a0, st.current), st.current)) and define_4(st, a0, st.current)) and (st.board[define_3(st, a0, st.current)] == 0)) and (st.board[a1] == 0))) or (((a1 == STEP[2][define_3(st, a0, st.current)]) or (a1 == STEP[6][define_3(st, a0, st.current)])) and ((st.board[a1] > 0) or (a1 == (<int>st.counters[N_PLAYERS][0])))))
 
 
-# define 10: castles(cell f, cell t) = any d in directions: orthogonal(d) and (t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover))
-cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
+# define 12: castles(cell f, cell t) = any d in directions: orthogonal(d) and (t == hop(f, d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover))
+cdef inline bint define_12(State* st, int a0, int a1) noexcept nogil:
     return quant_13(st, a1, a0)
 
 
-# define 11: piece_goes(cell f, cell t) = moves_as(kind_at(f)) == knight and knight_jump(f, t) or kind_at(f) == king and ((any d in directions: t == step(f, d)) or castles(f, t)) or moves_as(kind_at(f)) == rook and (any d in directions: orthogonal(d) and slides_to(f, t, d)) or moves_as(kind_at(f)) == bishop and (any d in directions: diagonal(d) and slides_to(f, t, d)) or moves_as(kind_at(f)) == queen and (any d in directions: slides_to(f, t, d))
-cdef inline bint define_11(State* st, int a0, int a1) noexcept nogil:
-    return (((((((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 4) and define_4(st, a0, a1)) or ((piece_kind(st.board[a0]) == 0) and (quant_14(st, a1, a0) or define_10(st, a0, a1)))) or (((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 2) and quant_15(st, a0, a1))) or (((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 3) and quant_16(st, a0, a1))) or (((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 1) and quant_17(st, a0, a1)))
-
-
-# define 12: goes(cell f, cell t) = kind_at(f) == pawn and pawn_goes(f, t) and not last_rank(t, mover) or kind_at(f) != pawn and piece_goes(f, t)
-cdef inline bint define_12(State* st, int a0, int a1) noexcept nogil:
-    return ((((piece_kind(st.board[a0]) == 5) and define_9(st, a0, a1)) and (not define_3(st, a1, st.current))) or ((piece_kind(st.board[a0]) != 5) and define_11(st, a0, a1)))
-
-
-# define 13: promotes(cell f, cell t) = is(f, mover, pawn) and last_rank(t, mover) and pawn_goes(f, t)
+# define 13: piece_goes(cell f, cell t) = moves_as(kind_at(f)) == knight and knight_jump(f, t) or kind_at(f) == king and ((any d in directions: t == step(f, d)) or castles(f, t)) or moves_as(kind_at(f)) == rook and (any d in directions: orthogonal(d) and slides_to(f, t, d)) or moves_as(kind_at(f)) == bishop and (any d in directions: diagonal(d) and slides_to(f, t, d)) or moves_as(kind_at(f)) == queen and (any d in directions: slides_to(f, t, d))
 cdef inline bint define_13(State* st, int a0, int a1) noexcept nogil:
-    return ((define_0(st, a0, st.current, 5) and define_3(st, a1, st.current)) and define_9(st, a0, a1))
+    return (((((((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 4) and define_6(st, a0, a1)) or ((piece_kind(st.board[a0]) == 0) and (quant_14(st, a1, a0) or define_12(st, a0, a1)))) or (((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 2) and quant_15(st, a0, a1))) or (((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 3) and quant_16(st, a0, a1))) or (((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 1) and quant_17(st, a0, a1)))
 
 
-# define 14: double_step(cell f, cell t) = kind_at(f) == pawn and t == forward(forward(f, mover), mover)
+# define 14: goes(cell f, cell t) = kind_at(f) == pawn and pawn_goes(f, t) and not last_rank(t, mover) or kind_at(f) != pawn and piece_goes(f, t)
 cdef inline bint define_14(State* st, int a0, int a1) noexcept nogil:
-    return ((piece_kind(st.board[a0]) == 5) and (a1 == define_1(st, define_1(st, a0, st.current), st.current)))
+    return ((((piece_kind(st.board[a0]) == 5) and define_11(st, a0, a1)) and (not define_5(st, a1, st.current))) or ((piece_kind(st.board[a0]) != 5) and define_13(st, a0, a1)))
 
 
-# define 15: capturable_en_passant(cell t) = is(step(t, e), next_player(mover), pawn) or is(step(t, w), next_player(mover), pawn)
-cdef inline bint define_15(State* st, int a0) noexcept nogil:
-    return (define_0(st, STEP[2][a0], next_player(st.current), 5) or define_0(st, STEP[6][a0], next_player(st.current), 5))
+# define 15: promotes(cell f, cell t) = is(f, mover, pawn) and last_rank(t, mover) and pawn_goes(f, t)
+cdef inline bint define_15(State* st, int a0, int a1) noexcept nogil:
+    return ((define_2(st, a0, st.current, 5) and define_5(st, a1, st.current)) and define_11(st, a0, a1))
 
 
-# define 16: king_safe = not in_check(mover)
-cdef inline bint define_16(State* st) noexcept nogil:
-    return (not define_8(st, st.current))
+# define 16: double_step(cell f, cell t) = kind_at(f) == pawn and t == forward(forward(f, mover), mover)
+cdef inline bint define_16(State* st, int a0, int a1) noexcept nogil:
+    return ((piece_kind(st.board[a0]) == 5) and (a1 == define_3(st, define_3(st, a0, st.current), st.current)))
 
 
-# define 17: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and (count(x in cells: occupied(x) and kind_at(x) != king) <= 1 or not (any x in cells: kind_at(x) == knight) and not ((any x in cells: kind_at(x) == bishop and dark(x)) and (any x in cells: kind_at(x) == bishop and not dark(x))))
-cdef inline bint define_17(State* st) noexcept nogil:
+# define 17: capturable_en_passant(cell t) = is(step(t, e), next_player(mover), pawn) or is(step(t, w), next_player(mover), pawn)
+cdef inline bint define_17(State* st, int a0) noexcept nogil:
+    return (define_2(st, STEP[2][a0], next_player(st.current), 5) or define_2(st, STEP[6][a0], next_player(st.current), 5))
+
+
+# define 18: king_safe = not in_check(mover)
+cdef inline bint define_18(State* st) noexcept nogil:
+    return (not define_10(st, st.current))
+
+
+# define 19: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and (count(x in cells: occupied(x) and kind_at(x) != king) <= 1 or not (any x in cells: kind_at(x) == knight) and not ((any x in cells: kind_at(x) == bishop and dark(x)) and (any x in cells: kind_at(x) == bishop and not dark(x))))
+cdef inline bint define_19(State* st) noexcept nogil:
     return ((not quant_18(st)) and ((quant_19(st) <= 1) or ((not quant_20(st)) and (not (quant_21(st) and quant_22(st))))))
 
 
-# define 18: drops_on(kind k, cell c) = empty(c) and k != king and (k != pawn or onboard(step(c, n)) and onboard(step(c, s)))
-cdef inline bint define_18(State* st, int a0, int a1) noexcept nogil:
+# define 20: drops_on(kind k, cell c) = empty(c) and k != king and (k != pawn or onboard(step(c, n)) and onboard(step(c, s)))
+cdef inline bint define_20(State* st, int a0, int a1) noexcept nogil:
     return (((st.board[a1] == 0) and (a0 != 0)) and ((a0 != 5) or ((STEP[0][a1] < N_CELLS) and (STEP[4][a1] < N_CELLS))))
 
 
@@ -1942,7 +1952,7 @@ cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     cdef int w
     x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and ((define_0(st, x, f1, 1) or (define_0(st, x, f1, 2) and (<bint>ATTR_0[0 + 1]))) or (define_0(st, x, f1, 3) and (<bint>ATTR_1[0 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((define_2(st, x, f1, 1) or (define_2(st, x, f1, 2) and (<bint>ATTR_0[0 + 1]))) or (define_2(st, x, f1, 3) and (<bint>ATTR_1[0 + 1])))):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
     # the empty cells before it, the body as it reads on an empty cell
@@ -1966,7 +1976,7 @@ cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
     cdef int w
     x = slide_bits(&st.cellsets[0][0], f0, 1, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and ((define_0(st, x, f1, 1) or (define_0(st, x, f1, 2) and (<bint>ATTR_0[1 + 1]))) or (define_0(st, x, f1, 3) and (<bint>ATTR_1[1 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((define_2(st, x, f1, 1) or (define_2(st, x, f1, 2) and (<bint>ATTR_0[1 + 1]))) or (define_2(st, x, f1, 3) and (<bint>ATTR_1[1 + 1])))):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
     # the empty cells before it, the body as it reads on an empty cell
@@ -1990,7 +2000,7 @@ cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
     cdef int w
     x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and ((define_0(st, x, f1, 1) or (define_0(st, x, f1, 2) and (<bint>ATTR_0[2 + 1]))) or (define_0(st, x, f1, 3) and (<bint>ATTR_1[2 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((define_2(st, x, f1, 1) or (define_2(st, x, f1, 2) and (<bint>ATTR_0[2 + 1]))) or (define_2(st, x, f1, 3) and (<bint>ATTR_1[2 + 1])))):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
     # the empty cells before it, the body as it reads on an empty cell
@@ -2014,7 +2024,7 @@ cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
     cdef int w
     x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and ((define_0(st, x, f1, 1) or (define_0(st, x, f1, 2) and (<bint>ATTR_0[3 + 1]))) or (define_0(st, x, f1, 3) and (<bint>ATTR_1[3 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((define_2(st, x, f1, 1) or (define_2(st, x, f1, 2) and (<bint>ATTR_0[3 + 1]))) or (define_2(st, x, f1, 3) and (<bint>ATTR_1[3 + 1])))):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
     # the empty cells before it, the body as it reads on an empty cell
@@ -2038,7 +2048,7 @@ cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
     cdef int w
     x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and ((define_0(st, x, f1, 1) or (define_0(st, x, f1, 2) and (<bint>ATTR_0[4 + 1]))) or (define_0(st, x, f1, 3) and (<bint>ATTR_1[4 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((define_2(st, x, f1, 1) or (define_2(st, x, f1, 2) and (<bint>ATTR_0[4 + 1]))) or (define_2(st, x, f1, 3) and (<bint>ATTR_1[4 + 1])))):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
     # the empty cells before it, the body as it reads on an empty cell
@@ -2062,7 +2072,7 @@ cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
     cdef int w
     x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and ((define_0(st, x, f1, 1) or (define_0(st, x, f1, 2) and (<bint>ATTR_0[5 + 1]))) or (define_0(st, x, f1, 3) and (<bint>ATTR_1[5 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((define_2(st, x, f1, 1) or (define_2(st, x, f1, 2) and (<bint>ATTR_0[5 + 1]))) or (define_2(st, x, f1, 3) and (<bint>ATTR_1[5 + 1])))):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
     # the empty cells before it, the body as it reads on an empty cell
@@ -2086,7 +2096,7 @@ cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     cdef int w
     x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and ((define_0(st, x, f1, 1) or (define_0(st, x, f1, 2) and (<bint>ATTR_0[6 + 1]))) or (define_0(st, x, f1, 3) and (<bint>ATTR_1[6 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((define_2(st, x, f1, 1) or (define_2(st, x, f1, 2) and (<bint>ATTR_0[6 + 1]))) or (define_2(st, x, f1, 3) and (<bint>ATTR_1[6 + 1])))):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
     # the empty cells before it, the body as it reads on an empty cell
@@ -2110,7 +2120,7 @@ cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
     cdef int w
     x = slide_bits(&st.cellsets[0][0], f0, 7, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and ((define_0(st, x, f1, 1) or (define_0(st, x, f1, 2) and (<bint>ATTR_0[7 + 1]))) or (define_0(st, x, f1, 3) and (<bint>ATTR_1[7 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((define_2(st, x, f1, 1) or (define_2(st, x, f1, 2) and (<bint>ATTR_0[7 + 1]))) or (define_2(st, x, f1, 3) and (<bint>ATTR_1[7 + 1])))):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
     # the empty cells before it, the body as it reads on an empty cell
@@ -2134,7 +2144,7 @@ cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
     around = f0
     for slot in range(DEGREE[around]):
         x = NBRS[around][slot]
-        if define_0(st, x, f1, 0):
+        if define_2(st, x, f1, 0):
             return True
     return False
 
@@ -2145,7 +2155,7 @@ cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
     # f1 = q
     cdef int x
     for x in range(N_DIRS):
-        if ((<bint>ATTR_1[x + 1]) and (define_0(st, STEP[(<int>ATTR_2[x + 1])][STEP[x][f0]], f1, 4) or define_0(st, STEP[(<int>ATTR_3[x + 1])][STEP[x][f0]], f1, 4))):
+        if ((<bint>ATTR_1[x + 1]) and (define_2(st, STEP[(<int>ATTR_2[x + 1])][STEP[x][f0]], f1, 4) or define_2(st, STEP[(<int>ATTR_3[x + 1])][STEP[x][f0]], f1, 4))):
             return True
     return False
 
@@ -2155,18 +2165,18 @@ cdef inline bint quant_12(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     for x in range(N_CELLS):
-        if (define_0(st, x, f0, 0) and define_7(st, x, f0)):
+        if (define_2(st, x, f0, 0) and define_9(st, x, f0)):
             return True
     return False
 
 
-# quant 13: any d in directions: orthogonal(d) and (t == step(step(f, d), d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover))
+# quant 13: any d in directions: orthogonal(d) and (t == hop(f, d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover))
 cdef inline bint quant_13(State* st, int f0, int f1) noexcept nogil:
     # f0 = t
     # f1 = f
     cdef int x
     for x in range(N_DIRS):
-        if ((<bint>ATTR_0[x + 1]) and ((((((f0 == STEP[x][STEP[x][f1]]) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[f0 + 0]) - 0, 2), 0))) and define_0(st, (<int>ATTR_5[f0 + 0]), st.current, 2)) and define_5(st, f1, (<int>ATTR_5[f0 + 0]), x)) and (not define_7(st, f1, st.current))) and (not define_7(st, STEP[x][f1], st.current)))):
+        if ((<bint>ATTR_0[x + 1]) and ((((((f0 == define_1(st, f1, x)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[f0 + 0]) - 0, 2), 0))) and define_2(st, (<int>ATTR_5[f0 + 0]), st.current, 2)) and define_7(st, f1, (<int>ATTR_5[f0 + 0]), x)) and (not define_9(st, f1, st.current))) and (not define_9(st, STEP[x][f1], st.current)))):
             return True
     return False
 
@@ -2188,7 +2198,7 @@ cdef inline bint quant_15(State* st, int f0, int f1) noexcept nogil:
     # f1 = t
     cdef int x
     for x in range(N_DIRS):
-        if ((<bint>ATTR_0[x + 1]) and define_5(st, f0, f1, x)):
+        if ((<bint>ATTR_0[x + 1]) and define_7(st, f0, f1, x)):
             return True
     return False
 
@@ -2199,7 +2209,7 @@ cdef inline bint quant_16(State* st, int f0, int f1) noexcept nogil:
     # f1 = t
     cdef int x
     for x in range(N_DIRS):
-        if ((<bint>ATTR_1[x + 1]) and define_5(st, f0, f1, x)):
+        if ((<bint>ATTR_1[x + 1]) and define_7(st, f0, f1, x)):
             return True
     return False
 
@@ -2210,7 +2220,7 @@ cdef inline bint quant_17(State* st, int f0, int f1) noexcept nogil:
     # f1 = t
     cdef int x
     for x in range(N_DIRS):
-        if define_5(st, f0, f1, x):
+        if define_7(st, f0, f1, x):
             return True
     return False
 
@@ -2311,7 +2321,7 @@ cdef inline void cellset_4(State* st, uint64_t* found) noexcept nogil:
 
 
 # cellset 5:
-#   cand0 = {f in cells: owner(f) == mover}
+#   cand0 = {f in cells: mine(f)}
 cdef inline void cellset_5(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
@@ -2383,20 +2393,20 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
     for w in range(WORDS):
         out[w] = 0
     if (piece_kind(st.board[a0]) == 5):
-        if (st.board[define_1(st, a0, st.current)] == 0):
-            if (not define_3(st, define_1(st, a0, st.current), st.current)):
-                add_candidate(out, define_1(st, a0, st.current))
-        if define_2(st, a0, st.current):
-            if (st.board[define_1(st, a0, st.current)] == 0):
-                if (st.board[define_1(st, define_1(st, a0, st.current), st.current)] == 0):
-                    if (not define_3(st, define_1(st, define_1(st, a0, st.current), st.current), st.current)):
-                        add_candidate(out, define_1(st, define_1(st, a0, st.current), st.current))
-        if ((st.board[STEP[2][define_1(st, a0, st.current)]] > 0) or (STEP[2][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-            if (not define_3(st, STEP[2][define_1(st, a0, st.current)], st.current)):
-                add_candidate(out, STEP[2][define_1(st, a0, st.current)])
-        if ((st.board[STEP[6][define_1(st, a0, st.current)]] > 0) or (STEP[6][define_1(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-            if (not define_3(st, STEP[6][define_1(st, a0, st.current)], st.current)):
-                add_candidate(out, STEP[6][define_1(st, a0, st.current)])
+        if (st.board[define_3(st, a0, st.current)] == 0):
+            if (not define_5(st, define_3(st, a0, st.current), st.current)):
+                add_candidate(out, define_3(st, a0, st.current))
+        if define_4(st, a0, st.current):
+            if (st.board[define_3(st, a0, st.current)] == 0):
+                if (st.board[define_3(st, define_3(st, a0, st.current), st.current)] == 0):
+                    if (not define_5(st, define_3(st, define_3(st, a0, st.current), st.current), st.current)):
+                        add_candidate(out, define_3(st, define_3(st, a0, st.current), st.current))
+        if ((st.board[STEP[2][define_3(st, a0, st.current)]] > 0) or (STEP[2][define_3(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+            if (not define_5(st, STEP[2][define_3(st, a0, st.current)], st.current)):
+                add_candidate(out, STEP[2][define_3(st, a0, st.current)])
+        if ((st.board[STEP[6][define_3(st, a0, st.current)]] > 0) or (STEP[6][define_3(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+            if (not define_5(st, STEP[6][define_3(st, a0, st.current)], st.current)):
+                add_candidate(out, STEP[6][define_3(st, a0, st.current)])
     if (piece_kind(st.board[a0]) != 5):
         if ((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 4):
             if (<bint>ATTR_1[0 + 1]):
@@ -2433,61 +2443,61 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
             add_candidate(out, STEP[6][a0])
             add_candidate(out, STEP[7][a0])
             if (<bint>ATTR_0[0 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[0][STEP[0][a0]] + 0]) - 0, 2), 0)):
-                    if define_0(st, (<int>ATTR_5[STEP[0][STEP[0][a0]] + 0]), st.current, 2):
-                        if define_5(st, a0, (<int>ATTR_5[STEP[0][STEP[0][a0]] + 0]), 0):
-                            if (not define_7(st, a0, st.current)):
-                                if (not define_7(st, STEP[0][a0], st.current)):
-                                    add_candidate(out, STEP[0][STEP[0][a0]])
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 0) + 0]) - 0, 2), 0)):
+                    if define_2(st, (<int>ATTR_5[define_1(st, a0, 0) + 0]), st.current, 2):
+                        if define_7(st, a0, (<int>ATTR_5[define_1(st, a0, 0) + 0]), 0):
+                            if (not define_9(st, a0, st.current)):
+                                if (not define_9(st, STEP[0][a0], st.current)):
+                                    add_candidate(out, define_1(st, a0, 0))
             if (<bint>ATTR_0[1 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[1][STEP[1][a0]] + 0]) - 0, 2), 0)):
-                    if define_0(st, (<int>ATTR_5[STEP[1][STEP[1][a0]] + 0]), st.current, 2):
-                        if define_5(st, a0, (<int>ATTR_5[STEP[1][STEP[1][a0]] + 0]), 1):
-                            if (not define_7(st, a0, st.current)):
-                                if (not define_7(st, STEP[1][a0], st.current)):
-                                    add_candidate(out, STEP[1][STEP[1][a0]])
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 1) + 0]) - 0, 2), 0)):
+                    if define_2(st, (<int>ATTR_5[define_1(st, a0, 1) + 0]), st.current, 2):
+                        if define_7(st, a0, (<int>ATTR_5[define_1(st, a0, 1) + 0]), 1):
+                            if (not define_9(st, a0, st.current)):
+                                if (not define_9(st, STEP[1][a0], st.current)):
+                                    add_candidate(out, define_1(st, a0, 1))
             if (<bint>ATTR_0[2 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[2][STEP[2][a0]] + 0]) - 0, 2), 0)):
-                    if define_0(st, (<int>ATTR_5[STEP[2][STEP[2][a0]] + 0]), st.current, 2):
-                        if define_5(st, a0, (<int>ATTR_5[STEP[2][STEP[2][a0]] + 0]), 2):
-                            if (not define_7(st, a0, st.current)):
-                                if (not define_7(st, STEP[2][a0], st.current)):
-                                    add_candidate(out, STEP[2][STEP[2][a0]])
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 2) + 0]) - 0, 2), 0)):
+                    if define_2(st, (<int>ATTR_5[define_1(st, a0, 2) + 0]), st.current, 2):
+                        if define_7(st, a0, (<int>ATTR_5[define_1(st, a0, 2) + 0]), 2):
+                            if (not define_9(st, a0, st.current)):
+                                if (not define_9(st, STEP[2][a0], st.current)):
+                                    add_candidate(out, define_1(st, a0, 2))
             if (<bint>ATTR_0[3 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[3][STEP[3][a0]] + 0]) - 0, 2), 0)):
-                    if define_0(st, (<int>ATTR_5[STEP[3][STEP[3][a0]] + 0]), st.current, 2):
-                        if define_5(st, a0, (<int>ATTR_5[STEP[3][STEP[3][a0]] + 0]), 3):
-                            if (not define_7(st, a0, st.current)):
-                                if (not define_7(st, STEP[3][a0], st.current)):
-                                    add_candidate(out, STEP[3][STEP[3][a0]])
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 3) + 0]) - 0, 2), 0)):
+                    if define_2(st, (<int>ATTR_5[define_1(st, a0, 3) + 0]), st.current, 2):
+                        if define_7(st, a0, (<int>ATTR_5[define_1(st, a0, 3) + 0]), 3):
+                            if (not define_9(st, a0, st.current)):
+                                if (not define_9(st, STEP[3][a0], st.current)):
+                                    add_candidate(out, define_1(st, a0, 3))
             if (<bint>ATTR_0[4 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[4][STEP[4][a0]] + 0]) - 0, 2), 0)):
-                    if define_0(st, (<int>ATTR_5[STEP[4][STEP[4][a0]] + 0]), st.current, 2):
-                        if define_5(st, a0, (<int>ATTR_5[STEP[4][STEP[4][a0]] + 0]), 4):
-                            if (not define_7(st, a0, st.current)):
-                                if (not define_7(st, STEP[4][a0], st.current)):
-                                    add_candidate(out, STEP[4][STEP[4][a0]])
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 4) + 0]) - 0, 2), 0)):
+                    if define_2(st, (<int>ATTR_5[define_1(st, a0, 4) + 0]), st.current, 2):
+                        if define_7(st, a0, (<int>ATTR_5[define_1(st, a0, 4) + 0]), 4):
+                            if (not define_9(st, a0, st.current)):
+                                if (not define_9(st, STEP[4][a0], st.current)):
+                                    add_candidate(out, define_1(st, a0, 4))
             if (<bint>ATTR_0[5 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[5][STEP[5][a0]] + 0]) - 0, 2), 0)):
-                    if define_0(st, (<int>ATTR_5[STEP[5][STEP[5][a0]] + 0]), st.current, 2):
-                        if define_5(st, a0, (<int>ATTR_5[STEP[5][STEP[5][a0]] + 0]), 5):
-                            if (not define_7(st, a0, st.current)):
-                                if (not define_7(st, STEP[5][a0], st.current)):
-                                    add_candidate(out, STEP[5][STEP[5][a0]])
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 5) + 0]) - 0, 2), 0)):
+                    if define_2(st, (<int>ATTR_5[define_1(st, a0, 5) + 0]), st.current, 2):
+                        if define_7(st, a0, (<int>ATTR_5[define_1(st, a0, 5) + 0]), 5):
+                            if (not define_9(st, a0, st.current)):
+                                if (not define_9(st, STEP[5][a0], st.current)):
+                                    add_candidate(out, define_1(st, a0, 5))
             if (<bint>ATTR_0[6 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[6][STEP[6][a0]] + 0]) - 0, 2), 0)):
-                    if define_0(st, (<int>ATTR_5[STEP[6][STEP[6][a0]] + 0]), st.current, 2):
-                        if define_5(st, a0, (<int>ATTR_5[STEP[6][STEP[6][a0]] + 0]), 6):
-                            if (not define_7(st, a0, st.current)):
-                                if (not define_7(st, STEP[6][a0], st.current)):
-                                    add_candidate(out, STEP[6][STEP[6][a0]])
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 6) + 0]) - 0, 2), 0)):
+                    if define_2(st, (<int>ATTR_5[define_1(st, a0, 6) + 0]), st.current, 2):
+                        if define_7(st, a0, (<int>ATTR_5[define_1(st, a0, 6) + 0]), 6):
+                            if (not define_9(st, a0, st.current)):
+                                if (not define_9(st, STEP[6][a0], st.current)):
+                                    add_candidate(out, define_1(st, a0, 6))
             if (<bint>ATTR_0[7 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[STEP[7][STEP[7][a0]] + 0]) - 0, 2), 0)):
-                    if define_0(st, (<int>ATTR_5[STEP[7][STEP[7][a0]] + 0]), st.current, 2):
-                        if define_5(st, a0, (<int>ATTR_5[STEP[7][STEP[7][a0]] + 0]), 7):
-                            if (not define_7(st, a0, st.current)):
-                                if (not define_7(st, STEP[7][a0], st.current)):
-                                    add_candidate(out, STEP[7][STEP[7][a0]])
+                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 7) + 0]) - 0, 2), 0)):
+                    if define_2(st, (<int>ATTR_5[define_1(st, a0, 7) + 0]), st.current, 2):
+                        if define_7(st, a0, (<int>ATTR_5[define_1(st, a0, 7) + 0]), 7):
+                            if (not define_9(st, a0, st.current)):
+                                if (not define_9(st, STEP[7][a0], st.current)):
+                                    add_candidate(out, define_1(st, a0, 7))
         if ((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 2):
             if (<bint>ATTR_0[0 + 1]):
                 slide_bits(&st.cellsets[0][0], a0, 0, e0_ray)
@@ -2585,16 +2595,16 @@ cdef void cands_1(State* st, uint64_t* out, int a0, int a1) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         out[w] = 0
-    if (st.board[define_1(st, a1, st.current)] == 0):
-        add_candidate(out, define_1(st, a1, st.current))
-    if define_2(st, a1, st.current):
-        if (st.board[define_1(st, a1, st.current)] == 0):
-            if (st.board[define_1(st, define_1(st, a1, st.current), st.current)] == 0):
-                add_candidate(out, define_1(st, define_1(st, a1, st.current), st.current))
-    if ((st.board[STEP[2][define_1(st, a1, st.current)]] > 0) or (STEP[2][define_1(st, a1, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[2][define_1(st, a1, st.current)])
-    if ((st.board[STEP[6][define_1(st, a1, st.current)]] > 0) or (STEP[6][define_1(st, a1, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[6][define_1(st, a1, st.current)])
+    if (st.board[define_3(st, a1, st.current)] == 0):
+        add_candidate(out, define_3(st, a1, st.current))
+    if define_4(st, a1, st.current):
+        if (st.board[define_3(st, a1, st.current)] == 0):
+            if (st.board[define_3(st, define_3(st, a1, st.current), st.current)] == 0):
+                add_candidate(out, define_3(st, define_3(st, a1, st.current), st.current))
+    if ((st.board[STEP[2][define_3(st, a1, st.current)]] > 0) or (STEP[2][define_3(st, a1, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[2][define_3(st, a1, st.current)])
+    if ((st.board[STEP[6][define_3(st, a1, st.current)]] > 0) or (STEP[6][define_3(st, a1, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
+        add_candidate(out, STEP[6][define_3(st, a1, st.current)])
 
 
 cdef int gen_legal(State* st, int* out) noexcept nogil:
@@ -2615,8 +2625,8 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and owner(t) != mover and goes(f, t)
-    cellset_5(st, cand0)  # owner(f) == mover
+    # where mine(f) and not mine(t) and goes(f, t)
+    cellset_5(st, cand0)  # mine(f)
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -2628,7 +2638,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                    if not (not define_0(st, a1)):  # not mine(t)
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after king_safe
                         out[n] = a0 * 64 + a1
@@ -2652,7 +2662,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_3(st, a2, st.current):  # last_rank(t, mover)
+                        if not define_5(st, a2, st.current):  # last_rank(t, mover)
                             continue
                         if not (piece_owner(st.board[a2]) != st.current):  # owner(t) != mover
                             continue
@@ -2695,8 +2705,8 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and owner(t) != mover and goes(f, t)
-    cellset_5(st, cand0)  # owner(f) == mover
+    # where mine(f) and not mine(t) and goes(f, t)
+    cellset_5(st, cand0)  # mine(f)
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -2708,7 +2718,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                    if not (not define_0(st, a1)):  # not mine(t)
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after king_safe
                         return True
@@ -2731,7 +2741,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_3(st, a2, st.current):  # last_rank(t, mover)
+                        if not define_5(st, a2, st.current):  # last_rank(t, mover)
                             continue
                         if not (piece_owner(st.board[a2]) != st.current):  # owner(t) != mover
                             continue
@@ -2817,7 +2827,7 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a0]) == 5) or (st.board[a1] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
     if ((piece_kind(st.board[a0]) == 5) and (a1 == (<int>st.counters[N_PLAYERS][0]))):
         remove_0(st, a1)  # remove the piece on step(t, player_prop(1, mover)) (to captor)  # if kind_at(f) == pawn and t == en_passant
-    counter_set(st, 2, 0, (<int>(define_1(st, a0, st.current)) if (define_14(st, a0, a1) and define_15(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if double_step(f, t) and capturable_en_passant(t) then forward(f, mover) else none)
+    counter_set(st, 2, 0, (<int>(define_3(st, a0, st.current)) if (define_16(st, a0, a1) and define_17(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if double_step(f, t) and capturable_en_passant(t) then forward(f, mover) else none)
     if ((piece_kind(st.board[a0]) == 0) and ((a1 == STEP[2][STEP[2][a0]]) or (a1 == STEP[6][STEP[6][a0]]))):
         move_piece(st, (<int>ATTR_5[a1 + 0]), (<int>ATTR_6[a1 + 0]), 0)  # move the piece on castle_rook(t) to castle_rook_to(t) (capture: remove)  # if kind_at(f) == king and (t == step(step(f, e), e) or t == step(step(f, w), w))
     move_piece(st, a0, a1, 2)  # move the piece on f to t (capture: captor)
@@ -3003,7 +3013,7 @@ cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
     look_action_0(st, a0, a1)
-    return define_16(st)
+    return define_18(st)
 
 
 cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
@@ -3018,7 +3028,7 @@ cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
     look_action_1(st, a0, a1, a2)
-    return define_16(st)
+    return define_18(st)
 
 
 cdef bint after_ok_2(State* origin, int a0, int a1) noexcept nogil:
@@ -3033,7 +3043,7 @@ cdef bint after_ok_2(State* origin, int a0, int a1) noexcept nogil:
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.seen
     look_action_2(st, a0, a1)
-    return define_16(st)
+    return define_18(st)
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -3061,8 +3071,8 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 3, (<int>(st.last) if (define_8(st, st.current) and (not can_move_of(st))) else <int>((-1))))  # set counter checkmate_by of the game = (if in_check(mover) and not can_move then last_player else nobody)
-    counter_set(st, 2, 4, ((not define_8(st, st.current)) and (not can_move_of(st))))  # set counter stalemated of the game = not in_check(mover) and not can_move
+    counter_set(st, 2, 3, (<int>(st.last) if (define_10(st, st.current) and (not can_move_of(st))) else <int>((-1))))  # set counter checkmate_by of the game = (if in_check(mover) and not can_move then last_player else nobody)
+    counter_set(st, 2, 4, ((not define_10(st, st.current)) and (not can_move_of(st))))  # set counter stalemated of the game = not in_check(mover) and not can_move
     st.current = -1
 
 

@@ -248,38 +248,6 @@ cdef extern from *:
       {0xa040000000000000ULL},
       {0x4080000000000000ULL}
     };
-    /* fixed set 0: the cells whose n step is on the board */
-    static const uint64_t MGC_CELLSET_0[1] = {0xffffffffffffff00ULL};
-    /* fixed set 1: the cells whose n step is off the board */
-    static const uint64_t MGC_CELLSET_1[1] = {0x00000000000000ffULL};
-    /* fixed set 2: the cells whose ne step is on the board */
-    static const uint64_t MGC_CELLSET_2[1] = {0x7f7f7f7f7f7f7f00ULL};
-    /* fixed set 3: the cells whose ne step is off the board */
-    static const uint64_t MGC_CELLSET_3[1] = {0x80808080808080ffULL};
-    /* fixed set 4: the cells whose e step is on the board */
-    static const uint64_t MGC_CELLSET_4[1] = {0x7f7f7f7f7f7f7f7fULL};
-    /* fixed set 5: the cells whose e step is off the board */
-    static const uint64_t MGC_CELLSET_5[1] = {0x8080808080808080ULL};
-    /* fixed set 6: the cells whose se step is on the board */
-    static const uint64_t MGC_CELLSET_6[1] = {0x007f7f7f7f7f7f7fULL};
-    /* fixed set 7: the cells whose se step is off the board */
-    static const uint64_t MGC_CELLSET_7[1] = {0xff80808080808080ULL};
-    /* fixed set 8: the cells whose s step is on the board */
-    static const uint64_t MGC_CELLSET_8[1] = {0x00ffffffffffffffULL};
-    /* fixed set 9: the cells whose s step is off the board */
-    static const uint64_t MGC_CELLSET_9[1] = {0xff00000000000000ULL};
-    /* fixed set 10: the cells whose sw step is on the board */
-    static const uint64_t MGC_CELLSET_10[1] = {0x00fefefefefefefeULL};
-    /* fixed set 11: the cells whose sw step is off the board */
-    static const uint64_t MGC_CELLSET_11[1] = {0xff01010101010101ULL};
-    /* fixed set 12: the cells whose w step is on the board */
-    static const uint64_t MGC_CELLSET_12[1] = {0xfefefefefefefefeULL};
-    /* fixed set 13: the cells whose w step is off the board */
-    static const uint64_t MGC_CELLSET_13[1] = {0x0101010101010101ULL};
-    /* fixed set 14: the cells whose nw step is on the board */
-    static const uint64_t MGC_CELLSET_14[1] = {0xfefefefefefefe00ULL};
-    /* fixed set 15: the cells whose nw step is off the board */
-    static const uint64_t MGC_CELLSET_15[1] = {0x01010101010101ffULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
     static const uint64_t MGC_NEAR[16][16][1] = {
@@ -595,22 +563,6 @@ cdef extern from *:
     const int STEP "MGC_STEP"[8][65]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[64][1]
-    const uint64_t CELLSET_0 "MGC_CELLSET_0"[1]
-    const uint64_t CELLSET_1 "MGC_CELLSET_1"[1]
-    const uint64_t CELLSET_2 "MGC_CELLSET_2"[1]
-    const uint64_t CELLSET_3 "MGC_CELLSET_3"[1]
-    const uint64_t CELLSET_4 "MGC_CELLSET_4"[1]
-    const uint64_t CELLSET_5 "MGC_CELLSET_5"[1]
-    const uint64_t CELLSET_6 "MGC_CELLSET_6"[1]
-    const uint64_t CELLSET_7 "MGC_CELLSET_7"[1]
-    const uint64_t CELLSET_8 "MGC_CELLSET_8"[1]
-    const uint64_t CELLSET_9 "MGC_CELLSET_9"[1]
-    const uint64_t CELLSET_10 "MGC_CELLSET_10"[1]
-    const uint64_t CELLSET_11 "MGC_CELLSET_11"[1]
-    const uint64_t CELLSET_12 "MGC_CELLSET_12"[1]
-    const uint64_t CELLSET_13 "MGC_CELLSET_13"[1]
-    const uint64_t CELLSET_14 "MGC_CELLSET_14"[1]
-    const uint64_t CELLSET_15 "MGC_CELLSET_15"[1]
     const uint64_t NEAR "MGC_NEAR"[16][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[65]
     const int HAND_INIT "MGC_HAND_INIT"[2][2]
@@ -1148,28 +1100,43 @@ cdef extern from *:
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: quiet_limit = 80
-cdef inline long long define_0(State* st) noexcept nogil:
+# define 0: mine(cell c) = owner(c) == mover
+cdef inline bint define_0(State* st, int a0) noexcept nogil:
+    return (piece_owner(st.board[a0]) == st.current)
+
+
+# define 1: foe(cell c) = occupied(c) and owner(c) != mover
+cdef inline bint define_1(State* st, int a0) noexcept nogil:
+    return ((st.board[a0] > 0) and (piece_owner(st.board[a0]) != st.current))
+
+
+# define 2: hop(cell c, dir d) = step(step(c, d), d)
+cdef inline int define_2(State* st, int a0, int a1) noexcept nogil:
+    return STEP[a1][STEP[a1][a0]]
+
+
+# define 3: quiet_limit = 80
+cdef inline long long define_3(State* st) noexcept nogil:
     return 80
 
 
-# define 1: may_go(cell f, dir d) = kind_at(f) == king or (mover == black and forward.black(d) or mover == white and forward.white(d))
-cdef inline bint define_1(State* st, int a0, int a1) noexcept nogil:
+# define 4: may_go(cell f, dir d) = kind_at(f) == king or (mover == black and forward.black(d) or mover == white and forward.white(d))
+cdef inline bint define_4(State* st, int a0, int a1) noexcept nogil:
     return ((piece_kind(st.board[a0]) == 1) or (((st.current == 0) and (<bint>ATTR_2[a1 + 1])) or ((st.current == 1) and (<bint>ATTR_3[a1 + 1]))))
 
 
-# define 2: jumps(cell f, dir d) = may_go(f, d) and owner(step(f, d)) == next_player(mover) and empty(step(step(f, d), d))
-cdef inline bint define_2(State* st, int a0, int a1) noexcept nogil:
-    return ((define_1(st, a0, a1) and (piece_owner(st.board[STEP[a1][a0]]) == next_player(st.current))) and (st.board[STEP[a1][STEP[a1][a0]]] == 0))
+# define 5: jumps(cell f, dir d) = may_go(f, d) and foe(step(f, d)) and empty(hop(f, d))
+cdef inline bint define_5(State* st, int a0, int a1) noexcept nogil:
+    return ((define_4(st, a0, a1) and define_1(st, STEP[a1][a0])) and (st.board[define_2(st, a0, a1)] == 0))
 
 
-# define 3: can_capture = any f in cells: owner(f) == mover and (any d in directions: diagonal(d) and jumps(f, d))
-cdef inline bint define_3(State* st) noexcept nogil:
+# define 6: can_capture = any f in cells: mine(f) and (any d in directions: diagonal(d) and jumps(f, d))
+cdef inline bint define_6(State* st) noexcept nogil:
     return quant_0(st)
 
 
-# define 4: far_row(cell c) = not onboard(step(c, player_prop(0, mover)))
-cdef inline bint define_4(State* st, int a0) noexcept nogil:
+# define 7: far_row(cell c) = not onboard(step(c, player_prop(0, mover)))
+cdef inline bint define_7(State* st, int a0) noexcept nogil:
     return (not (STEP[PPROP_0[st.current + 1]][a0] < N_CELLS))
 
 
@@ -1178,11 +1145,31 @@ cdef inline bint define_4(State* st, int a0) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: any f in cells: owner(f) == mover and (any d in directions: diagonal(d) and jumps(f, d))
+# quant 0: any f in cells: mine(f) and (any d in directions: diagonal(d) and jumps(f, d))
 cdef inline bint quant_0(State* st) noexcept nogil:
-    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
+    cdef int x
     cellset_0(st, found)
-    return set_any(found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if quant_1(st, x):
+                return True
+    return False
+
+
+# quant 1: any d in directions: diagonal(d) and jumps(f, d)
+cdef inline bint quant_1(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef int x
+    for x in range(N_DIRS):
+        if ((<bint>ATTR_1[x + 1]) and define_5(st, f0, x)):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------- cell sets
@@ -1192,171 +1179,13 @@ cdef inline bint quant_0(State* st) noexcept nogil:
 
 
 # cellset 0:
-#   found = {f in cells: owner(f) == mover and (any d in directions: diagonal(d) and jumps(f, d))}
+#   found = {f in cells: mine(f)}
 cdef inline void cellset_0(State* st, uint64_t* found) noexcept nogil:
     cdef int w
     cdef int s0
-    cdef bint s1
-    cdef int s2
-    cdef bint s3
-    cdef int s4
-    cdef uint64_t t5[WORDS]
-    cdef uint64_t pulled5[WORDS]
-    cdef bint s7
-    cdef uint64_t t8[WORDS]
-    cdef uint64_t pulled8[WORDS]
-    cdef uint64_t t10[WORDS]
-    cdef uint64_t pulled10[WORDS]
-    cdef bint s12
-    cdef bint s13
-    cdef uint64_t t14[WORDS]
-    cdef uint64_t pulled14[WORDS]
-    cdef uint64_t t16[WORDS]
-    cdef uint64_t pulled16[WORDS]
-    cdef uint64_t t18[WORDS]
-    cdef uint64_t pulled18[WORDS]
-    cdef bint s20
-    cdef bint s21
-    cdef uint64_t t22[WORDS]
-    cdef uint64_t pulled22[WORDS]
-    cdef uint64_t t24[WORDS]
-    cdef uint64_t pulled24[WORDS]
-    cdef uint64_t t26[WORDS]
-    cdef uint64_t pulled26[WORDS]
-    cdef bint s28
-    cdef bint s29
-    cdef uint64_t t30[WORDS]
-    cdef uint64_t pulled30[WORDS]
-    cdef uint64_t t32[WORDS]
-    cdef uint64_t pulled32[WORDS]
-    cdef uint64_t t34[WORDS]
-    cdef uint64_t pulled34[WORDS]
-    cdef bint s36
-    cdef bint s37
-    cdef uint64_t t38[WORDS]
-    cdef uint64_t pulled38[WORDS]
-    cdef uint64_t t40[WORDS]
-    cdef uint64_t pulled40[WORDS]
-    cdef uint64_t t42[WORDS]
-    cdef uint64_t pulled42[WORDS]
-    cdef bint s44
-    cdef bint s45
-    cdef uint64_t t46[WORDS]
-    cdef uint64_t pulled46[WORDS]
-    cdef uint64_t t48[WORDS]
-    cdef uint64_t pulled48[WORDS]
-    cdef uint64_t t50[WORDS]
-    cdef uint64_t pulled50[WORDS]
-    cdef bint s52
-    cdef bint s53
-    cdef uint64_t t54[WORDS]
-    cdef uint64_t pulled54[WORDS]
-    cdef uint64_t t56[WORDS]
-    cdef uint64_t pulled56[WORDS]
-    cdef uint64_t t58[WORDS]
-    cdef uint64_t pulled58[WORDS]
-    cdef bint s60
-    cdef bint s61
-    cdef uint64_t t62[WORDS]
-    cdef uint64_t pulled62[WORDS]
-    cdef uint64_t t64[WORDS]
-    cdef uint64_t pulled64[WORDS]
-    cdef uint64_t t66[WORDS]
-    cdef uint64_t pulled66[WORDS]
     s0 = st.current
-    s1 = (<bint>ATTR_1[0 + 1])
-    s2 = 1
-    s3 = (((st.current == 0) and (<bint>ATTR_2[0 + 1])) or ((st.current == 1) and (<bint>ATTR_3[0 + 1])))
-    s4 = next_player(st.current)
     for w in range(WORDS):
-        t5[w] = owner_word(st, s4, w)
-    pull_cells(t5, pulled5, -8)
-    s7 = (next_player(st.current) < 0)
-    for w in range(WORDS):
-        t8[w] = st.cellsets[0][w]
-    pull_cells(t8, pulled8, -8)
-    for w in range(WORDS):
-        t10[w] = (pulled8[w] & CELLSET_0[w])
-    pull_cells(t10, pulled10, -8)
-    s12 = (<bint>ATTR_1[1 + 1])
-    s13 = (((st.current == 0) and (<bint>ATTR_2[1 + 1])) or ((st.current == 1) and (<bint>ATTR_3[1 + 1])))
-    for w in range(WORDS):
-        t14[w] = owner_word(st, s4, w)
-    pull_cells(t14, pulled14, -7)
-    for w in range(WORDS):
-        t16[w] = st.cellsets[0][w]
-    pull_cells(t16, pulled16, -7)
-    for w in range(WORDS):
-        t18[w] = (pulled16[w] & CELLSET_2[w])
-    pull_cells(t18, pulled18, -7)
-    s20 = (<bint>ATTR_1[2 + 1])
-    s21 = (((st.current == 0) and (<bint>ATTR_2[2 + 1])) or ((st.current == 1) and (<bint>ATTR_3[2 + 1])))
-    for w in range(WORDS):
-        t22[w] = owner_word(st, s4, w)
-    pull_cells(t22, pulled22, 1)
-    for w in range(WORDS):
-        t24[w] = st.cellsets[0][w]
-    pull_cells(t24, pulled24, 1)
-    for w in range(WORDS):
-        t26[w] = (pulled24[w] & CELLSET_4[w])
-    pull_cells(t26, pulled26, 1)
-    s28 = (<bint>ATTR_1[3 + 1])
-    s29 = (((st.current == 0) and (<bint>ATTR_2[3 + 1])) or ((st.current == 1) and (<bint>ATTR_3[3 + 1])))
-    for w in range(WORDS):
-        t30[w] = owner_word(st, s4, w)
-    pull_cells(t30, pulled30, 9)
-    for w in range(WORDS):
-        t32[w] = st.cellsets[0][w]
-    pull_cells(t32, pulled32, 9)
-    for w in range(WORDS):
-        t34[w] = (pulled32[w] & CELLSET_6[w])
-    pull_cells(t34, pulled34, 9)
-    s36 = (<bint>ATTR_1[4 + 1])
-    s37 = (((st.current == 0) and (<bint>ATTR_2[4 + 1])) or ((st.current == 1) and (<bint>ATTR_3[4 + 1])))
-    for w in range(WORDS):
-        t38[w] = owner_word(st, s4, w)
-    pull_cells(t38, pulled38, 8)
-    for w in range(WORDS):
-        t40[w] = st.cellsets[0][w]
-    pull_cells(t40, pulled40, 8)
-    for w in range(WORDS):
-        t42[w] = (pulled40[w] & CELLSET_8[w])
-    pull_cells(t42, pulled42, 8)
-    s44 = (<bint>ATTR_1[5 + 1])
-    s45 = (((st.current == 0) and (<bint>ATTR_2[5 + 1])) or ((st.current == 1) and (<bint>ATTR_3[5 + 1])))
-    for w in range(WORDS):
-        t46[w] = owner_word(st, s4, w)
-    pull_cells(t46, pulled46, 7)
-    for w in range(WORDS):
-        t48[w] = st.cellsets[0][w]
-    pull_cells(t48, pulled48, 7)
-    for w in range(WORDS):
-        t50[w] = (pulled48[w] & CELLSET_10[w])
-    pull_cells(t50, pulled50, 7)
-    s52 = (<bint>ATTR_1[6 + 1])
-    s53 = (((st.current == 0) and (<bint>ATTR_2[6 + 1])) or ((st.current == 1) and (<bint>ATTR_3[6 + 1])))
-    for w in range(WORDS):
-        t54[w] = owner_word(st, s4, w)
-    pull_cells(t54, pulled54, -1)
-    for w in range(WORDS):
-        t56[w] = st.cellsets[0][w]
-    pull_cells(t56, pulled56, -1)
-    for w in range(WORDS):
-        t58[w] = (pulled56[w] & CELLSET_12[w])
-    pull_cells(t58, pulled58, -1)
-    s60 = (<bint>ATTR_1[7 + 1])
-    s61 = (((st.current == 0) and (<bint>ATTR_2[7 + 1])) or ((st.current == 1) and (<bint>ATTR_3[7 + 1])))
-    for w in range(WORDS):
-        t62[w] = owner_word(st, s4, w)
-    pull_cells(t62, pulled62, -9)
-    for w in range(WORDS):
-        t64[w] = st.cellsets[0][w]
-    pull_cells(t64, pulled64, -9)
-    for w in range(WORDS):
-        t66[w] = (pulled64[w] & CELLSET_14[w])
-    pull_cells(t66, pulled66, -9)
-    for w in range(WORDS):
-        found[w] = (owner_word(st, s0, w) & ((((((((all_if(s1, w) & (((kind_word(st, s2, w) | all_if(s3, w)) & ((pulled5[w] & CELLSET_0[w]) | (all_if(s7, w) & CELLSET_1[w]))) & (pulled10[w] & CELLSET_0[w]))) | (all_if(s12, w) & (((kind_word(st, s2, w) | all_if(s13, w)) & ((pulled14[w] & CELLSET_2[w]) | (all_if(s7, w) & CELLSET_3[w]))) & (pulled18[w] & CELLSET_2[w])))) | (all_if(s20, w) & (((kind_word(st, s2, w) | all_if(s21, w)) & ((pulled22[w] & CELLSET_4[w]) | (all_if(s7, w) & CELLSET_5[w]))) & (pulled26[w] & CELLSET_4[w])))) | (all_if(s28, w) & (((kind_word(st, s2, w) | all_if(s29, w)) & ((pulled30[w] & CELLSET_6[w]) | (all_if(s7, w) & CELLSET_7[w]))) & (pulled34[w] & CELLSET_6[w])))) | (all_if(s36, w) & (((kind_word(st, s2, w) | all_if(s37, w)) & ((pulled38[w] & CELLSET_8[w]) | (all_if(s7, w) & CELLSET_9[w]))) & (pulled42[w] & CELLSET_8[w])))) | (all_if(s44, w) & (((kind_word(st, s2, w) | all_if(s45, w)) & ((pulled46[w] & CELLSET_10[w]) | (all_if(s7, w) & CELLSET_11[w]))) & (pulled50[w] & CELLSET_10[w])))) | (all_if(s52, w) & (((kind_word(st, s2, w) | all_if(s53, w)) & ((pulled54[w] & CELLSET_12[w]) | (all_if(s7, w) & CELLSET_13[w]))) & (pulled58[w] & CELLSET_12[w])))) | (all_if(s60, w) & (((kind_word(st, s2, w) | all_if(s61, w)) & ((pulled62[w] & CELLSET_14[w]) | (all_if(s7, w) & CELLSET_15[w]))) & (pulled66[w] & CELLSET_14[w])))))
+        found[w] = owner_word(st, s0, w)
 
 
 # cellset 1:
@@ -1387,28 +1216,28 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
     for w in range(WORDS):
         out[w] = 0
     if (<bint>ATTR_1[0 + 1]):
-        if define_1(st, a0, 0):
+        if define_4(st, a0, 0):
             add_candidate(out, STEP[0][a0])
     if (<bint>ATTR_1[1 + 1]):
-        if define_1(st, a0, 1):
+        if define_4(st, a0, 1):
             add_candidate(out, STEP[1][a0])
     if (<bint>ATTR_1[2 + 1]):
-        if define_1(st, a0, 2):
+        if define_4(st, a0, 2):
             add_candidate(out, STEP[2][a0])
     if (<bint>ATTR_1[3 + 1]):
-        if define_1(st, a0, 3):
+        if define_4(st, a0, 3):
             add_candidate(out, STEP[3][a0])
     if (<bint>ATTR_1[4 + 1]):
-        if define_1(st, a0, 4):
+        if define_4(st, a0, 4):
             add_candidate(out, STEP[4][a0])
     if (<bint>ATTR_1[5 + 1]):
-        if define_1(st, a0, 5):
+        if define_4(st, a0, 5):
             add_candidate(out, STEP[5][a0])
     if (<bint>ATTR_1[6 + 1]):
-        if define_1(st, a0, 6):
+        if define_4(st, a0, 6):
             add_candidate(out, STEP[6][a0])
     if (<bint>ATTR_1[7 + 1]):
-        if define_1(st, a0, 7):
+        if define_4(st, a0, 7):
             add_candidate(out, STEP[7][a0])
 
 
@@ -1417,29 +1246,29 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
     for w in range(WORDS):
         out[w] = 0
     if (<bint>ATTR_1[0 + 1]):
-        if define_2(st, a0, 0):
-            add_candidate(out, STEP[0][STEP[0][a0]])
+        if define_5(st, a0, 0):
+            add_candidate(out, define_2(st, a0, 0))
     if (<bint>ATTR_1[1 + 1]):
-        if define_2(st, a0, 1):
-            add_candidate(out, STEP[1][STEP[1][a0]])
+        if define_5(st, a0, 1):
+            add_candidate(out, define_2(st, a0, 1))
     if (<bint>ATTR_1[2 + 1]):
-        if define_2(st, a0, 2):
-            add_candidate(out, STEP[2][STEP[2][a0]])
+        if define_5(st, a0, 2):
+            add_candidate(out, define_2(st, a0, 2))
     if (<bint>ATTR_1[3 + 1]):
-        if define_2(st, a0, 3):
-            add_candidate(out, STEP[3][STEP[3][a0]])
+        if define_5(st, a0, 3):
+            add_candidate(out, define_2(st, a0, 3))
     if (<bint>ATTR_1[4 + 1]):
-        if define_2(st, a0, 4):
-            add_candidate(out, STEP[4][STEP[4][a0]])
+        if define_5(st, a0, 4):
+            add_candidate(out, define_2(st, a0, 4))
     if (<bint>ATTR_1[5 + 1]):
-        if define_2(st, a0, 5):
-            add_candidate(out, STEP[5][STEP[5][a0]])
+        if define_5(st, a0, 5):
+            add_candidate(out, define_2(st, a0, 5))
     if (<bint>ATTR_1[6 + 1]):
-        if define_2(st, a0, 6):
-            add_candidate(out, STEP[6][STEP[6][a0]])
+        if define_5(st, a0, 6):
+            add_candidate(out, define_2(st, a0, 6))
     if (<bint>ATTR_1[7 + 1]):
-        if define_2(st, a0, 7):
-            add_candidate(out, STEP[7][STEP[7][a0]])
+        if define_5(st, a0, 7):
+            add_candidate(out, define_2(st, a0, 7))
 
 
 cdef int gen_legal(State* st, int* out) noexcept nogil:
@@ -1460,7 +1289,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
     # where owner(f) == mover and empty(t) and (any d in directions: diagonal(d) and (may_go(f, d) and t == step(f, d))) and not can_capture
-    if (not define_3(st)):
+    if (not define_6(st)):
         cellset_1(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
@@ -1478,14 +1307,14 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         out[n] = a0 * 64 + a1
                         n += 1
     # action 1: jump(f: cell, t: cell) -> ids 4096..266239
-    # where owner(f) == mover and (any d in directions: diagonal(d) and (jumps(f, d) and t == step(step(f, d), d)))
+    # where owner(f) == mover and (any d in directions: diagonal(d) and (jumps(f, d) and t == hop(f, d)))
     cellset_1(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_1(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (jumps(f, d) and t == step(step(f, d), d))
+            cands_1(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (jumps(f, d) and t == hop(f, d))
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
@@ -1514,7 +1343,7 @@ cdef bint any_legal(State* st) noexcept nogil:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
     # where owner(f) == mover and empty(t) and (any d in directions: diagonal(d) and (may_go(f, d) and t == step(f, d))) and not can_capture
-    if (not define_3(st)):
+    if (not define_6(st)):
         cellset_1(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
@@ -1531,14 +1360,14 @@ cdef bint any_legal(State* st) noexcept nogil:
                             continue
                         return True
     # action 1: jump(f: cell, t: cell) -> ids 4096..266239
-    # where owner(f) == mover and (any d in directions: diagonal(d) and (jumps(f, d) and t == step(step(f, d), d)))
+    # where owner(f) == mover and (any d in directions: diagonal(d) and (jumps(f, d) and t == hop(f, d)))
     cellset_1(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_1(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (jumps(f, d) and t == step(step(f, d), d))
+            cands_1(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (jumps(f, d) and t == hop(f, d))
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
@@ -1572,7 +1401,7 @@ cdef inline void remove_piece(State* st, int cell, int to) noexcept nogil:
 
 
 cdef void remove_0(State* st, int f0, int f1) noexcept nogil:
-    # remove the piece on step(f, d) for each d in directions where diagonal(d) and t == step(step(f, d), d) (to out)
+    # remove the piece on step(f, d) for each d in directions where diagonal(d) and t == hop(f, d) (to out)
     # f0 = t
     # f1 = f
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
@@ -1581,7 +1410,7 @@ cdef void remove_0(State* st, int f0, int f1) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_DIRS):
-        if not ((<bint>ATTR_1[x + 1]) and (f0 == STEP[x][STEP[x][f1]])):
+        if not ((<bint>ATTR_1[x + 1]) and (f0 == define_2(st, f1, x))):
             continue
         c = STEP[x][f1]
         if c < N_CELLS:
@@ -1598,18 +1427,18 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     counter_set(st, 2, 0, (<long long>(0) if (piece_kind(st.board[a0]) == 0) else <long long>((st.counters[N_PLAYERS][0] + 1))))  # set counter quiet of the game = either(kind_at(f) == man, 0, quiet + 1)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
     # trigger 1: crown when kind_at(t) == man and far_row(t)
-    if ((piece_kind(st.board[a1]) == 0) and define_4(st, a1)):
+    if ((piece_kind(st.board[a1]) == 0) and define_7(st, a1)):
         put_piece(st, st.current, 1, a1)  # place king of mover at t
 
 
 cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     # action 1: jump(f: cell, t: cell)
-    remove_0(st, a1, a0)  # remove the piece on step(f, d) for each d in directions where diagonal(d) and t == step(step(f, d), d) (to out)
+    remove_0(st, a1, a0)  # remove the piece on step(f, d) for each d in directions where diagonal(d) and t == hop(f, d) (to out)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
     # trigger 0: capture_resets
     counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
     # trigger 1: crown when kind_at(t) == man and far_row(t)
-    if ((piece_kind(st.board[a1]) == 0) and define_4(st, a1)):
+    if ((piece_kind(st.board[a1]) == 0) and define_7(st, a1)):
         put_piece(st, st.current, 1, a1)  # place king of mover at t
 
 
@@ -1625,7 +1454,7 @@ cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
 cdef void step_1(State* st, int a0, int a1) noexcept nogil:
     # one step of action 1: jump(f: cell, t: cell) (its effects; the triggers run once, after the last step)
     pass
-    remove_0(st, a1, a0)  # remove the piece on step(f, d) for each d in directions where diagonal(d) and t == step(step(f, d), d) (to out)
+    remove_0(st, a1, a0)  # remove the piece on step(f, d) for each d in directions where diagonal(d) and t == hop(f, d) (to out)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
 
 
@@ -1636,7 +1465,7 @@ cdef void step_triggers_1(State* st, int a0, int a1) noexcept nogil:
     # trigger 0: capture_resets
     counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
     # trigger 1: crown when kind_at(t) == man and far_row(t)
-    if ((piece_kind(st.board[a1]) == 0) and define_4(st, a1)):
+    if ((piece_kind(st.board[a1]) == 0) and define_7(st, a1)):
         pass
         put_piece(st, st.current, 1, a1)  # place king of mover at t
 
@@ -1659,7 +1488,7 @@ cdef int steps_from_1(State* st, int first, int* out) noexcept nogil:
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_1(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (jumps(f, d) and t == step(step(f, d), d))
+            cands_1(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (jumps(f, d) and t == hop(f, d))
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
@@ -1688,7 +1517,7 @@ cdef long long count_paths_1(State* origin, int a0, int a1, int depth, long long
     count[0] = 1
     if depth >= 16:
         return 0
-    if not (not ((piece_kind(st.board[a1]) == 0) and define_4(st, a1))):  # while not (kind_at(t) == man and far_row(t))
+    if not (not ((piece_kind(st.board[a1]) == 0) and define_7(st, a1))):  # while not (kind_at(t) == man and far_row(t))
         return 0
     n = steps_from_1(st, a1, buf)  # from t
     if n == 0:
@@ -1726,7 +1555,7 @@ cdef int walk_1(State* st, int a0, int a1, long long k, int* record) noexcept no
         step_1(st, a0, a1)
         if depth >= 16:
             return depth
-        if not (not ((piece_kind(st.board[a1]) == 0) and define_4(st, a1))):  # while not (kind_at(t) == man and far_row(t))
+        if not (not ((piece_kind(st.board[a1]) == 0) and define_7(st, a1))):  # while not (kind_at(t) == man and far_row(t))
             return depth
         n = steps_from_1(st, a1, buf)
         if n == 0:
@@ -1797,7 +1626,7 @@ cdef list compound_path_of(State* origin, long long move):
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if (st.counters[N_PLAYERS][0] >= define_0(st)):  # quiet >= quiet_limit
+    if (st.counters[N_PLAYERS][0] >= define_3(st)):  # quiet >= quiet_limit
         return True
     return False
 
@@ -1845,7 +1674,7 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 
 # key 0: won: either(p == last_player and quiet < quiet_limit, 1, 0)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return (<long long>(1) if ((a0 == st.last) and (st.counters[N_PLAYERS][0] < define_0(st))) else <long long>(0))
+    return (<long long>(1) if ((a0 == st.last) and (st.counters[N_PLAYERS][0] < define_3(st))) else <long long>(0))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

@@ -726,11 +726,8 @@ ctypedef struct State:
     uint64_t flood_found[WORDS]
     # a cache for dilate_cached(): per slot, the last set dilated and its dilation (a pure
     # function of the set, so any pair is valid; all zero: the empty set)
-    uint64_t dilated_from[2][WORDS]
-    uint64_t dilated[2][WORDS]
-    # the slots of kept_dilations: always the set itself; its dilation is stale (to be
-    # computed afresh by kept_dilation()) once the set lost a cell
-    bint dilated_stale[2]
+    uint64_t dilated_from[1][WORDS]
+    uint64_t dilated[1][WORDS]
     # the position history (history:), kept last: a lookahead copies the state without it
     uint64_t zboard                                # the position hash's board part, kept by set_piece()/put_piece()
     const uint64_t* look_seen                      # in a lookahead's copy: the history of the state looked from (else NULL)
@@ -742,18 +739,13 @@ ctypedef struct State:
 
 
 cdef void sync_cellsets(State* st) noexcept nogil:
-    """Rebuild the per-piece cell sets from the board (and the kept sets of keep_dilations())."""
+    """Rebuild the per-piece cell sets from the board."""
     cdef int c, piece
-    cdef int w
     memset(st.cellsets, 0, sizeof(st.cellsets))
     for c in range(N_CELLS):
         piece = st.board[c]
         if 0 <= piece < N_PIECES:
             st.cellsets[piece][c >> 6] |= (<uint64_t>1) << (c & 63)
-    # the kept set of slot 1 (see keep_dilations()), its dilation computed when next read
-    for w in range(WORDS):
-        st.dilated_from[1][w] = st.cellsets[0][w]
-    st.dilated_stale[1] = True
 
 
 cdef void state_init(State* st) noexcept nogil:
@@ -777,7 +769,6 @@ cdef void state_init(State* st) noexcept nogil:
     memset(st.flood_found, 0, sizeof(st.flood_found))
     memset(st.dilated_from, 0, sizeof(st.dilated_from))
     memset(st.dilated, 0, sizeof(st.dilated))
-    memset(st.dilated_stale, 0, sizeof(st.dilated_stale))
     sync_cellsets(st)
     history_start(st)
 
@@ -898,7 +889,6 @@ cdef inline bint put_piece(State* st, int owner, int kind, int cell) noexcept no
     st.cellsets[piece][cell >> 6] |= bit
     st.zboard ^= ZKEY[cell][old] ^ ZKEY[cell][piece]  # (the position hash's board part)
     st.board[cell] = <board_t>piece
-    keep_dilations(st, cell, old, piece)
     return True
 
 
@@ -917,7 +907,6 @@ cdef inline bint put_piece_on_empty(State* st, int owner, int kind, int cell, bi
     st.cellsets[piece][cell >> 6] |= bit
     st.zboard ^= ZKEY[cell][0] ^ ZKEY[cell][piece]  # (the position hash's board part)
     st.board[cell] = <board_t>piece
-    keep_dilations(st, cell, 0, piece)  # (the cell was empty: C folds the tests on `old`)
     return True
 
 
@@ -1070,49 +1059,6 @@ cdef inline void dilate_cached(State* st, int slot, const uint64_t* s, uint64_t*
         out[w] = near[w]
 
 
-cdef inline const uint64_t* kept_dilation(State* st, int slot) noexcept nogil:
-    """The dilation of a kept slot's set (see keep_dilations()): kept as cells join the
-    set, computed afresh only after the set lost a cell."""
-    if st.dilated_stale[slot]:
-        dilate(st.dilated_from[slot], st.dilated[slot])
-        st.dilated_stale[slot] = False
-    return st.dilated[slot]
-
-
-cdef inline void keep_dilations(State* st, int cell, int old, int piece) noexcept nogil:
-    """After piece id `old` on `cell` gave way to `piece`: keep each kept slot's set and
-    add the cell's neighbours to its dilation when the cell joined it (dilation
-    distributes over union); when a cell left, drop the neighbours of it that have no
-    other neighbour in the set (on a one-way graph: mark the dilation stale, computed
-    afresh when next read; a full dilate costs a table row per 4 cells, and a lookahead
-    that puts a piece on an empty cell made one at every candidate). Whether the cell was and is
-    in a set follows from the two pieces alone (a cell's membership depends on its own
-    piece), so nothing is read back from the cell sets just written."""
-    cdef int w = cell >> 6
-    cdef uint64_t bit = (<uint64_t>1) << (cell & 63)
-    cdef int v
-    cdef int k, y
-    cdef uint64_t hit
-    if (piece == 0) and (old != 0):  # the cell joins slot 1's set
-        st.dilated_from[1][w] |= bit
-        for v in range(WORDS):
-            st.dilated[1][v] |= NBR_SETS[cell][v]
-    if (old == 0) and (piece != 0):  # the cell leaves slot 1's set
-        st.dilated_from[1][w] &= ~bit
-        if not st.dilated_stale[1]:
-            # only the cell's neighbours can leave the dilation: each that has no
-            # neighbour left in the set (neighbourhood is symmetric)
-            for k in range(DEGREE[cell]):
-                y = NBRS[cell][k]
-                if y >= N_CELLS:
-                    continue
-                hit = 0
-                for v in range(WORDS):
-                    hit |= NBR_SETS[y][v] & st.dilated_from[1][v]
-                if not hit:
-                    st.dilated[1][y >> 6] &= ~((<uint64_t>1) << (y & 63))
-
-
 # -- region(c): the cells of a cell's colour joined to it (an empty cell: the empty ones)
 
 cdef int region_fill(State* st, int src, int* order) noexcept nogil:
@@ -1164,7 +1110,6 @@ cdef inline void set_piece(State* st, int cell, int piece) noexcept nogil:
     st.cellsets[piece][cell >> 6] |= bit
     st.zboard ^= ZKEY[cell][old] ^ ZKEY[cell][piece]  # (the position hash's board part)
     st.board[cell] = <board_t>piece
-    keep_dilations(st, cell, old, piece)
 
 
 cdef inline void to_hand(State* st, int piece, int height, int capture) noexcept nogil:
@@ -1427,24 +1372,19 @@ cdef extern from *:
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: reaches(cell c, player q) = any x in region(c): any y in neighbours(x): owner(y) == q
-cdef inline bint define_0(State* st, int a0, int a1) noexcept nogil:
+# define 0: foe(cell c) = occupied(c) and owner(c) != mover
+cdef inline bint define_0(State* st, int a0) noexcept nogil:
+    return ((st.board[a0] > 0) and (piece_owner(st.board[a0]) != st.current))
+
+
+# define 1: reaches(cell c, player q) = any x in region(c): any y in neighbours(x): owner(y) == q
+cdef inline bint define_1(State* st, int a0, int a1) noexcept nogil:
     return quant_0(st, a0, a1)
 
 
-# define 1: reaches_empty(cell c) = any x in region(c): any y in neighbours(x): empty(y)
-cdef inline bint define_1(State* st, int a0) noexcept nogil:
+# define 2: area(player q) = count(c in cells: owner(c) == q or empty(c) and reaches(c, q) and not reaches(c, next_player(q)))
+cdef inline long long define_2(State* st, int a0) noexcept nogil:
     return quant_1(st, a0)
-
-
-# define 2: cleared(cell x) = occupied(x) and owner(x) != mover and not reaches_empty(x)
-cdef inline bint define_2(State* st, int a0) noexcept nogil:
-    return (((st.board[a0] > 0) and (piece_owner(st.board[a0]) != st.current)) and (not define_1(st, a0)))
-
-
-# define 3: area(player q) = count(c in cells: owner(c) == q or empty(c) and reaches(c, q) and not reaches(c, next_player(q)))
-cdef inline long long define_3(State* st, int a0) noexcept nogil:
-    return quant_2(st, a0)
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -1462,22 +1402,13 @@ cdef inline bint quant_0(State* st, int f0, int f1) noexcept nogil:
     return flood_bits(st, f0, False, found, chain)
 
 
-# quant 1: any x in region(c): any y in neighbours(x): empty(y)
-cdef inline bint quant_1(State* st, int f0) noexcept nogil:
-    # f0 = c
-    cdef uint64_t found[WORDS]   # the cells where the condition holds
-    cdef uint64_t chain[WORDS]   # the group, flooded as bits (flood_bits)
-    cellset_1(st, found)
-    return flood_bits(st, f0, False, found, chain)
-
-
-# quant 2: count(c in cells: owner(c) == q or empty(c) and reaches(c, q) and not reaches(c, next_player(q)))
-cdef inline long long quant_2(State* st, int f0) noexcept nogil:
+# quant 1: count(c in cells: owner(c) == q or empty(c) and reaches(c, q) and not reaches(c, next_player(q)))
+cdef inline long long quant_1(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef int x
     cdef long long total = 0
     for x in range(N_CELLS):
-        if ((piece_owner(st.board[x]) == f0) or (((st.board[x] == 0) and define_0(st, x, f0)) and (not define_0(st, x, next_player(f0))))):
+        if ((piece_owner(st.board[x]) == f0) or (((st.board[x] == 0) and define_1(st, x, f0)) and (not define_1(st, x, next_player(f0))))):
             total += 1
     return total
 
@@ -1505,18 +1436,8 @@ cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
 
 
 # cellset 1:
-#   found = {x in cells: any y in neighbours(x): empty(y)}
-cdef inline void cellset_1(State* st, uint64_t* found) noexcept nogil:
-    cdef int w
-    cdef const uint64_t* near0
-    near0 = kept_dilation(st, 1)
-    for w in range(WORDS):
-        found[w] = near0[w]
-
-
-# cellset 2:
 #   cand0 = {c in cells: empty(c)}
-cdef inline void cellset_2(State* st, uint64_t* cand0) noexcept nogil:
+cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         cand0[w] = st.cellsets[0][w]
@@ -1541,13 +1462,13 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 0: play(c: cell) -> ids 0..80
     # where hand(mover, stone) > 0 and empty(c)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_2(st, cand0)  # empty(c)
+        cellset_1(st, cand0)  # empty(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if after_ok_0(st, a0):  # legal_after reaches_empty(c) and not repeated
+                if after_ok_0(st, a0):  # legal_after reaches(c, nobody) and not repeated
                     out[n] = a0
                     n += 1
     # action 1: pass() -> ids 81..81
@@ -1569,13 +1490,13 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 0: play(c: cell) -> ids 0..80
     # where hand(mover, stone) > 0 and empty(c)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_2(st, cand0)  # empty(c)
+        cellset_1(st, cand0)  # empty(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if after_ok_0(st, a0):  # legal_after reaches_empty(c) and not repeated
+                if after_ok_0(st, a0):  # legal_after reaches(c, nobody) and not repeated
                     return True
     # action 1: pass() -> ids 81..81
     # where true
@@ -1632,7 +1553,7 @@ cdef void remove_0(State* st, int f0) noexcept nogil:
 
 
 cdef void each_0(State* st, int f0) noexcept nogil:
-    # for each x in neighbours(c) where cleared(x)
+    # for each x in neighbours(c) where foe(x) and not reaches(x, nobody)
     # f0 = c
     cdef int x
     cdef int each_around
@@ -1640,7 +1561,7 @@ cdef void each_0(State* st, int f0) noexcept nogil:
     each_around = f0
     for each_slot in range(DEGREE[each_around]):
         x = NBRS[each_around][each_slot]
-        if not define_2(st, x):
+        if not (define_0(st, x) and (not define_1(st, x, (-1)))):
             continue
         remove_0(st, x)  # remove the piece on y for each y in region(x) (to out)
 
@@ -1648,7 +1569,7 @@ cdef void each_0(State* st, int f0) noexcept nogil:
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
     # action 0: play(c: cell)
     put_piece(st, st.current, 0, a0)  # place stone of mover at c
-    each_0(st, a0)  # for each x in neighbours(c) where cleared(x)
+    each_0(st, a0)  # for each x in neighbours(c) where foe(x) and not reaches(x, nobody)
     counter_set(st, 2, 0, 0)  # set counter passes_in_a_row of the game = 0
 
 
@@ -1750,13 +1671,13 @@ cdef long long times_seen_of(State* st) noexcept nogil:
 
 
 cdef bint after_ok_0(State* origin, int a0) noexcept nogil:
-    """reaches_empty(c) and not repeated: on a copy of the state after action 0's effects and triggers."""
+    """reaches(c, nobody) and not repeated: on a copy of the state after action 0's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
     memcpy(st, origin, <size_t>(<char*>&origin.seen[0] - <char*>origin))
     st.look_seen = origin.seen
     apply_action_0(st, a0)
-    return (define_1(st, a0) and (not (times_seen_of(st) >= 2)))
+    return (define_1(st, a0, (-1)) and (not (times_seen_of(st) >= 2)))
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -1812,7 +1733,7 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 
 # key 0: score: 2 * area(p) + player_prop(0, p)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return ((<long long>2 * define_3(st, a0)) + PPROP_0[a0 + 1])
+    return ((<long long>2 * define_2(st, a0)) + PPROP_0[a0 + 1])
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
@@ -2175,7 +2096,6 @@ cdef void x_load_finish(void* p) noexcept nogil:
 
 
 cdef void x_prepare_runs(void* p) noexcept nogil:
-    kept_dilation(<State*>p, 1)  # (brought up to date once here, not in every game)
     pass
 
 

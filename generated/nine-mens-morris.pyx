@@ -33,7 +33,7 @@ cdef enum:
     HAND_SLOTS = 1        # hand array width (at least 1)
     N_COUNTERS = 5        # per-player counters
     COUNTER_SLOTS = 5     # counter array width (at least 1)
-    N_DIRS = 0            # board directions
+    N_DIRS = 4            # board directions
     MAX_DEGREE = 4        # neighbour table width
     N_MOVES = 624         # move ids are 0 .. N_MOVES-1
     MAX_PLIES = 5000      # the game stops (ply_limited) after this many moves
@@ -96,6 +96,25 @@ cdef extern from *:
     static const int MGC_DEGREE[25] = {
       2, 3, 2, 2, 4, 2, 2, 3, 2, 3, 4, 3, 3, 4, 3, 2, 3, 2, 2, 4, 2, 2, 3, 2,
       0
+    };
+    /* step[d][c]: the next cell from c in direction d, or N_CELLS off the board */
+    static const int MGC_STEP[4][25] = {
+        /* n */ {
+          24, 24, 24, 24, 1, 24, 24, 4, 24, 0, 3, 6, 8, 5, 2, 11, 24, 12, 10, 16, 13, 9, 19, 14,
+          24
+        },
+        /* e */ {
+          1, 2, 24, 4, 5, 24, 7, 8, 24, 10, 11, 24, 13, 14, 24, 16, 17, 24, 19, 20, 24, 22, 23, 24,
+          24
+        },
+        /* s */ {
+          9, 4, 14, 10, 7, 13, 11, 24, 12, 21, 18, 15, 17, 20, 23, 24, 19, 24, 24, 22, 24, 24, 24, 24,
+          24
+        },
+        /* w */ {
+          24, 0, 1, 24, 3, 4, 24, 6, 7, 24, 9, 10, 24, 12, 13, 24, 15, 16, 24, 18, 19, 24, 21, 22,
+          24
+        }
     };
     /* sets of cells: bit c of word c / 64. Every board cell: */
     static const uint64_t MGC_VALID[1] = {0x0000000000ffffffULL};
@@ -257,6 +276,7 @@ cdef extern from *:
     """
     const int NBRS "MGC_NBRS"[24][4]
     const int DEGREE "MGC_DEGREE"[25]
+    const int STEP "MGC_STEP"[4][25]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[24][1]
     const uint64_t NEAR "MGC_NEAR"[6][16][1]
@@ -621,7 +641,10 @@ cdef inline void dilate(const uint64_t* s, uint64_t* out) noexcept nogil:
 cdef extern from *:
     """
     /* per-player properties, index p + 1 (index 0: nobody, value 0) */
+    /* the direction undoing each direction (-1: none) */
+    static const int MGC_OPPOSITE[4] = {2, 3, 0, 1};
     """
+    const int OPPOSITE "MGC_OPPOSITE"[4]
 
 
 cdef inline void set_piece(State* st, int cell, int piece) noexcept nogil:
@@ -672,9 +695,110 @@ cdef inline void convert_piece(State* st, int cell, int owner, int kind) noexcep
     set_piece(st, cell, 1 + owner * N_KINDS + kind)
 
 
+# -- rays and pushes along directions (room() and ray() in the interpreter)
+
+cdef inline bint room_at(State* st, int c, int d) noexcept nogil:
+    """room(c, d): the run of occupied cells from c in direction d ends before the edge."""
+    cdef int x = c
+    if c >= N_CELLS:
+        return False
+    while st.board[x] > 0:
+        x = STEP[d][x]
+        if x >= N_CELLS or x == c:
+            return False
+    return True
+
+
+cdef inline int ray_fill(int c, int d, int* order) noexcept nogil:
+    """Write ray(c, d) into order (the cells past c in direction d, to the edge or back
+    to c) and return its length."""
+    cdef int size = 0
+    cdef int x
+    if c >= N_CELLS:
+        return 0
+    x = STEP[d][c]
+    while x < N_CELLS and x != c:
+        order[size] = x
+        size += 1
+        x = STEP[d][x]
+    return size
+
+
+cdef inline int run_of(State* st, int c, int d, int o) noexcept nogil:
+    """How many cells in a row from step(c, d) on belong to player o, stopping when the
+    walk comes back to c (a wrapping board); -1 - k when it does, the whole ring round c
+    being o's."""
+    cdef int k = 0
+    cdef int x = STEP[d][c]
+    while x < N_CELLS and piece_owner(st.board[x]) == o:
+        if x == c:
+            return -1 - k
+        k += 1
+        x = STEP[d][x]
+    return k
+
+
 cdef inline bint line_at(State* st, int c, long long length) noexcept nogil:
-    """line(c, n) on a board without directions: only a single piece is a line."""
-    return piece_owner(st.board[c]) >= 0 and length <= 1
+    """line(c, n): the piece on c is one of at least n of its owner's in a row."""
+    cdef int o = piece_owner(st.board[c])
+    cdef int d, e, ahead
+    cdef long long total
+    if o < 0:
+        return False
+    if length <= 1:
+        return True
+    for d in range(N_DIRS):
+        e = OPPOSITE[d]
+        if 0 <= e < d and OPPOSITE[e] == d:
+            continue  # the same line as direction e, already counted
+        ahead = run_of(st, c, d, o)
+        if ahead < 0:  # a whole ring of o's: the line is the ring, counted once
+            total = -ahead
+        else:
+            total = 1 + ahead
+            if e >= 0:
+                total += run_of(st, c, e, o)
+        if total >= length:
+            return True
+    return False
+
+
+cdef inline int flanked_run(State* st, int c, int d) noexcept nogil:
+    """flanked(c, d): the run of other players' pieces from step(c, d), closed by a piece
+    of the mover; 0 when it is not closed so."""
+    cdef int k = 0
+    cdef int x, o
+    cdef int me = st.current
+    if c >= N_CELLS:
+        return 0
+    x = STEP[d][c]
+    while x < N_CELLS:
+        o = piece_owner(st.board[x])
+        if o < 0 or o == me:
+            break
+        if x == c:  # round a wrapping board back to c: nothing closes the run
+            return 0
+        k += 1
+        x = STEP[d][x]
+    if x < N_CELLS and piece_owner(st.board[x]) == me:
+        return k
+    return 0
+
+
+cdef inline void flip_flanked(State* st, int at) noexcept nogil:
+    """The flip_flanked effect: every flanked run next to `at` turns to the mover."""
+    cdef int runs[N_DIRS]
+    cdef int d, i, x, piece
+    if at >= N_CELLS:
+        return
+    for d in range(N_DIRS):
+        runs[d] = flanked_run(st, at, d)
+    for d in range(N_DIRS):
+        x = at
+        for i in range(runs[d]):
+            x = STEP[d][x]
+            piece = st.board[x]
+            set_piece(st, x, 1 + st.current * N_KINDS + (piece - 1) % KIND_DIV)
 
 
 cdef inline int cand_insert(int* arr, int n, int v) noexcept nogil:
@@ -707,61 +831,47 @@ cdef inline void pull_cells(const uint64_t* s, uint64_t* out, int delta) noexcep
         out[w] = (lo >> r) | ((hi << (64 - r)) if r else 0)
 
 
-# ---------------------------------------------------------------------------- attributes
-# Named attributes (AttributeIR in midgardc/ir/nodes.py): a fixed value per cell, player,
-# kind, item, face, direction or enumeration value; ATTR_i[x + offset], entry 0 (a cell's:
-# the last) being the default that none reads.
-
-cdef extern from *:
-    """
-    /* end1 of every enum:row */
-    static const long long MGC_ATTR_0[17] = {24, 0, 3, 6, 9, 12, 15, 18, 21, 21, 18, 15, 7, 22, 17, 20, 23};
-    /* middle of every enum:row */
-    static const long long MGC_ATTR_1[17] = {24, 1, 4, 7, 10, 13, 16, 19, 22, 9, 10, 11, 4, 19, 12, 13, 14};
-    /* end2 of every enum:row */
-    static const long long MGC_ATTR_2[17] = {24, 2, 5, 8, 11, 14, 17, 20, 23, 0, 3, 6, 1, 16, 8, 5, 2};
-    """
-    const long long ATTR_0 "MGC_ATTR_0"[17]
-    const long long ATTR_1 "MGC_ATTR_1"[17]
-    const long long ATTR_2 "MGC_ATTR_2"[17]
-
-
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: on(cell c, enum:row l) = c == end1(l) or c == middle(l) or c == end2(l)
-cdef inline bint define_0(State* st, int a0, int a1) noexcept nogil:
-    return (((a0 == (<int>ATTR_0[a1 + 1])) or (a0 == (<int>ATTR_1[a1 + 1]))) or (a0 == (<int>ATTR_2[a1 + 1])))
+# define 0: foe(cell c) = occupied(c) and owner(c) != mover
+cdef inline bint define_0(State* st, int a0) noexcept nogil:
+    return ((st.board[a0] > 0) and (piece_owner(st.board[a0]) != st.current))
 
 
-# define 1: in_mill(cell c) = occupied(c) and (any l in enum(16): on(c, l) and owner(end1(l)) == owner(c) and owner(middle(l)) == owner(c) and owner(end2(l)) == owner(c))
-cdef inline bint define_1(State* st, int a0) noexcept nogil:
-    return ((st.board[a0] > 0) and quant_0(st, a0))
+# define 1: adjacent(cell a, cell b) = any x in neighbours(a): x == b
+cdef inline bint define_1(State* st, int a0, int a1) noexcept nogil:
+    return quant_0(st, a0, a1)
 
 
-# define 2: men(player p) = 9 - lost(p)
-cdef inline long long define_2(State* st, int a0) noexcept nogil:
+# define 2: in_mill(cell c) = line(c, 3)
+cdef inline bint define_2(State* st, int a0) noexcept nogil:
+    return line_at(st, a0, 3)
+
+
+# define 3: men(player p) = 9 - lost(p)
+cdef inline long long define_3(State* st, int a0) noexcept nogil:
     return (<long long>9 - counter_of(st, a0, 0))
 
 
-# define 3: placed_all = unplaced == 0
-cdef inline bint define_3(State* st) noexcept nogil:
+# define 4: placed_all = unplaced == 0
+cdef inline bint define_4(State* st) noexcept nogil:
     return (st.counters[N_PLAYERS][2] == 0)
 
 
-# define 4: takes(cell t) = in_mill(t) and (any x in cells: owner(x) == next_player(mover))
-cdef inline bint define_4(State* st, int a0) noexcept nogil:
-    return (define_1(st, a0) and quant_1(st))
-
-
-# define 5: removable(cell c) = owner(c) == next_player(mover) and (not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x)))
+# define 5: takes(cell t) = in_mill(t) and (any x in cells: foe(x))
 cdef inline bint define_5(State* st, int a0) noexcept nogil:
-    return ((piece_owner(st.board[a0]) == next_player(st.current)) and ((not define_1(st, a0)) or quant_2(st, a0)))
+    return (define_2(st, a0) and quant_1(st))
 
 
-# define 6: drawn = times_seen >= 3 or quiet >= 100
-cdef inline bint define_6(State* st) noexcept nogil:
+# define 6: removable(cell c) = foe(c) and (not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x)))
+cdef inline bint define_6(State* st, int a0) noexcept nogil:
+    return (define_0(st, a0) and ((not define_2(st, a0)) or quant_2(st, a0)))
+
+
+# define 7: drawn = times_seen >= 3 or quiet >= 100
+cdef inline bint define_7(State* st) noexcept nogil:
     return ((times_seen_of(st) >= 3) or (st.counters[N_PLAYERS][1] >= 100))
 
 
@@ -770,37 +880,10 @@ cdef inline bint define_6(State* st) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: any l in enum(16): on(c, l) and owner(end1(l)) == owner(c) and owner(middle(l)) == owner(c) and owner(end2(l)) == owner(c)
-cdef inline bint quant_0(State* st, int f0) noexcept nogil:
-    # f0 = c
-    cdef int x
-    for x in range(16):
-        if (((define_0(st, f0, x) and (piece_owner(st.board[(<int>ATTR_0[x + 1])]) == piece_owner(st.board[f0]))) and (piece_owner(st.board[(<int>ATTR_1[x + 1])]) == piece_owner(st.board[f0]))) and (piece_owner(st.board[(<int>ATTR_2[x + 1])]) == piece_owner(st.board[f0]))):
-            return True
-    return False
-
-
-# quant 1: any x in cells: owner(x) == next_player(mover)
-cdef inline bint quant_1(State* st) noexcept nogil:
-    cdef uint64_t found[WORDS]   # the cells where the condition holds
-    cellset_0(st, found)
-    return set_any(found)
-
-
-# quant 2: all x in cells: owner(x) != owner(c) or in_mill(x)
-cdef inline bint quant_2(State* st, int f0) noexcept nogil:
-    # f0 = c
-    cdef int x
-    for x in range(N_CELLS):
-        if not ((piece_owner(st.board[x]) != piece_owner(st.board[f0])) or define_1(st, x)):
-            return False
-    return True
-
-
-# quant 3: any x in neighbours(f): x == t
-cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
-    # f0 = f
-    # f1 = t
+# quant 0: any x in neighbours(a): x == b
+cdef inline bint quant_0(State* st, int f0, int f1) noexcept nogil:
+    # f0 = a
+    # f1 = b
     cdef int x
     cdef int around
     cdef int slot
@@ -812,11 +895,28 @@ cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 4: any p in players: men(p) < 3
-cdef inline bint quant_4(State* st) noexcept nogil:
+# quant 1: any x in cells: foe(x)
+cdef inline bint quant_1(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_0(st, found)
+    return set_any(found)
+
+
+# quant 2: all x in cells: owner(x) != owner(c) or in_mill(x)
+cdef inline bint quant_2(State* st, int f0) noexcept nogil:
+    # f0 = c
+    cdef int x
+    for x in range(N_CELLS):
+        if not ((piece_owner(st.board[x]) != piece_owner(st.board[f0])) or define_2(st, x)):
+            return False
+    return True
+
+
+# quant 3: any p in players: men(p) < 3
+cdef inline bint quant_3(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
-        if (define_2(st, x) < 3):
+        if (define_3(st, x) < 3):
             return True
     return False
 
@@ -828,13 +928,13 @@ cdef inline bint quant_4(State* st) noexcept nogil:
 
 
 # cellset 0:
-#   found = {x in cells: owner(x) == next_player(mover)}
+#   found = {x in cells: foe(x)}
 cdef inline void cellset_0(State* st, uint64_t* found) noexcept nogil:
     cdef int w
     cdef int s0
-    s0 = next_player(st.current)
+    s0 = st.current
     for w in range(WORDS):
-        found[w] = owner_word(st, s0, w)
+        found[w] = ((VALID[w] & ~st.cellsets[0][w]) & (VALID[w] & ~owner_word(st, s0, w)))
 
 
 # cellset 1:
@@ -864,13 +964,13 @@ cdef inline void cellset_3(State* st, uint64_t* cand1) noexcept nogil:
 
 
 # cellset 4:
-#   cand0 = {c in cells: owner(c) == next_player(mover)}
+#   cand0 = {c in cells: occupied(c) and owner(c) != mover}
 cdef inline void cellset_4(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
-    s0 = next_player(st.current)
+    s0 = st.current
     for w in range(WORDS):
-        cand0[w] = owner_word(st, s0, w)
+        cand0[w] = ((VALID[w] & ~st.cellsets[0][w]) & (VALID[w] & ~owner_word(st, s0, w)))
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -905,7 +1005,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 out[n] = a0
                 n += 1
     # action 1: move(f: cell, t: cell) -> ids 24..599
-    # where phase == moving and (owner(f) == mover and empty(t) and ((any x in neighbours(f): x == t) or men(mover) == 3))
+    # where phase == moving and (owner(f) == mover and empty(t) and (adjacent(f, t) or men(mover) == 3))
     if ((<int>st.counters[N_PLAYERS][4]) == 1):
         cellset_2(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
@@ -919,20 +1019,20 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     while bits1 != 0:
                         a1 = (w1 << 6) + lowest_bit(bits1)
                         bits1 &= bits1 - 1
-                        if not (quant_3(st, a0, a1) or (define_2(st, st.current) == 3)):  # (any x in neighbours(f): x == t) or men(mover) == 3
+                        if not (define_1(st, a0, a1) or (define_3(st, st.current) == 3)):  # adjacent(f, t) or men(mover) == 3
                             continue
                         out[n] = 24 + a0 * 24 + a1
                         n += 1
     # action 2: remove(c: cell) -> ids 600..623
     # where phase == removing and removable(c)
     if ((<int>st.counters[N_PLAYERS][4]) == 2):
-        cellset_4(st, cand0)  # owner(c) == next_player(mover)
+        cellset_4(st, cand0)  # occupied(c) and owner(c) != mover
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not ((not define_1(st, a0)) or quant_2(st, a0)):  # not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x))
+                if not ((not define_2(st, a0)) or quant_2(st, a0)):  # not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x))
                     continue
                 out[n] = 600 + a0
                 n += 1
@@ -962,7 +1062,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                 bits0 &= bits0 - 1
                 return True
     # action 1: move(f: cell, t: cell) -> ids 24..599
-    # where phase == moving and (owner(f) == mover and empty(t) and ((any x in neighbours(f): x == t) or men(mover) == 3))
+    # where phase == moving and (owner(f) == mover and empty(t) and (adjacent(f, t) or men(mover) == 3))
     if ((<int>st.counters[N_PLAYERS][4]) == 1):
         cellset_2(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
@@ -976,19 +1076,19 @@ cdef bint any_legal(State* st) noexcept nogil:
                     while bits1 != 0:
                         a1 = (w1 << 6) + lowest_bit(bits1)
                         bits1 &= bits1 - 1
-                        if not (quant_3(st, a0, a1) or (define_2(st, st.current) == 3)):  # (any x in neighbours(f): x == t) or men(mover) == 3
+                        if not (define_1(st, a0, a1) or (define_3(st, st.current) == 3)):  # adjacent(f, t) or men(mover) == 3
                             continue
                         return True
     # action 2: remove(c: cell) -> ids 600..623
     # where phase == removing and removable(c)
     if ((<int>st.counters[N_PLAYERS][4]) == 2):
-        cellset_4(st, cand0)  # owner(c) == next_player(mover)
+        cellset_4(st, cand0)  # occupied(c) and owner(c) != mover
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not ((not define_1(st, a0)) or quant_2(st, a0)):  # not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x))
+                if not ((not define_2(st, a0)) or quant_2(st, a0)):  # not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x))
                     continue
                 return True
     return False
@@ -1039,13 +1139,13 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
     put_piece_on_empty(st, st.current, 0, a0, False)  # place man of mover at t (empty and in hand: the condition says so)
     counter_add(st, 2, 2, (-<long long>1))  # add counter unplaced of the game += -1
     # trigger 0: count_quiet_moves
-    counter_set(st, 2, 1, (<long long>(0) if define_1(st, a0) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet of the game = either(in_mill(t), 0, quiet + 1)
+    counter_set(st, 2, 1, (<long long>(0) if define_2(st, a0) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet of the game = either(in_mill(t), 0, quiet + 1)
     # trigger 1: phases: placing
-    if define_4(st, a0):
+    if define_5(st, a0):
         counter_set(st, 2, 4, 2)  # set counter phase of the game = removing
         st.again = 1  # extra_turn: the mover moves again
     else:
-        if define_3(st):
+        if define_4(st):
             counter_set(st, 2, 4, 1)  # set counter phase of the game = moving  # if placed_all  # if takes(t)
 
 
@@ -1053,9 +1153,9 @@ cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     # action 1: move(f: cell, t: cell)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
     # trigger 0: count_quiet_moves
-    counter_set(st, 2, 1, (<long long>(0) if define_1(st, a1) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet of the game = either(in_mill(t), 0, quiet + 1)
+    counter_set(st, 2, 1, (<long long>(0) if define_2(st, a1) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet of the game = either(in_mill(t), 0, quiet + 1)
     # trigger 2: phases: moving
-    if define_4(st, a1):
+    if define_5(st, a1):
         counter_set(st, 2, 4, 2)  # set counter phase of the game = removing
         st.again = 1  # extra_turn: the mover moves again  # if takes(t)
 
@@ -1065,7 +1165,7 @@ cdef void apply_action_2(State* st, int a0) noexcept nogil:
     counter_add(st, piece_owner(st.board[a0]), 0, 1)  # add counter lost of owner(c) += 1
     remove_0(st, a0)  # remove the piece on c (to out)
     # trigger 3: phases: removing
-    counter_set(st, 2, 4, (<int>(1) if define_3(st) else <int>(0)))  # set counter phase of the game = (if placed_all then moving else placing)
+    counter_set(st, 2, 4, (<int>(1) if define_4(st) else <int>(0)))  # set counter phase of the game = (if placed_all then moving else placing)
     if ((<int>st.counters[N_PLAYERS][4]) == 2):
         st.again = 1  # extra_turn: the mover moves again  # if phase == removing
 
@@ -1175,9 +1275,9 @@ cdef long long times_seen_of(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if quant_4(st):  # any p in players: men(p) < 3
+    if quant_3(st):  # any p in players: men(p) < 3
         return True
-    if define_6(st):  # drawn
+    if define_7(st):  # drawn
         return True
     return False
 
@@ -1185,7 +1285,7 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 3, define_6(st))  # set counter drawn_game of the game = drawn
+    counter_set(st, 2, 3, define_7(st))  # set counter drawn_game of the game = drawn
     st.current = -1
 
 
@@ -1231,7 +1331,7 @@ cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
 
 # key 1: men: either(drawn_game, 0, either(phase == removing and p != mover, men(p) - 1, men(p)))
 cdef inline long long rank_key_1(State* st, int a0) noexcept nogil:
-    return (<long long>(0) if (<bint>st.counters[N_PLAYERS][3]) else <long long>((<long long>((define_2(st, a0) - 1)) if (((<int>st.counters[N_PLAYERS][4]) == 2) and (a0 != st.current)) else <long long>(define_2(st, a0)))))
+    return (<long long>(0) if (<bint>st.counters[N_PLAYERS][3]) else <long long>((<long long>((define_3(st, a0) - 1)) if (((<int>st.counters[N_PLAYERS][4]) == 2) and (a0 != st.current)) else <long long>(define_3(st, a0)))))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

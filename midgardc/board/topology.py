@@ -125,8 +125,14 @@ def _square(spec: YMap, get) -> RawBoard:
     """``rows`` x ``cols`` squares, row 0 at the top. ``wrap: true`` makes a torus.
     Neighbours share an edge (``neighbourhood: 8`` adds diagonals). Directions n..nw step
     across edges and corners; past an edge without wrap they reach the off-board cell."""
-    rows = get("rows", int, lo=1, hi=64)
-    cols = get("cols", int, lo=1, hi=64)
+    if "size" in spec.items:  # a square of squares: rows and cols both
+        for key in ("rows", "cols"):
+            if key in spec.items:
+                raise SpecError(f"a square board has 'size' (rows and cols alike) or 'rows' and 'cols', not both: remove '{key}'", spec.key_pos[key])
+        rows = cols = get("size", int, lo=1, hi=64)
+    else:
+        rows = get("rows", int, lo=1, hi=64)
+        cols = get("cols", int, lo=1, hi=64)
     wrap = get("wrap", bool, default=False)
     hood = get("neighbourhood", int, default=4, choices=(4, 8))
     template = get("cell_name", str, default="{col_letter}{row_from_bottom}")
@@ -285,6 +291,47 @@ def _linked(node) -> bool:
     return bool(getattr(node.get("linked"), "value", False))
 
 
+def _concentric(spec: YMap, get) -> RawBoard:
+    """``rings`` squares one inside the other, their sides joined at the middles (the
+    board of the mill games): the points are each square's corners and side middles, on a
+    grid of ``2 * rings + 1`` lines with the centre left out. Points are named like a
+    square board's cells (``{col_letter}{row_from_bottom}`` by default) and listed row by
+    row from the top, left to right; the lines join neighbouring points along a square's
+    side and along the cross from one square's middle to the next. Directions n, e, s, w
+    step along those lines (off the board where a line ends), so ``line(c, 3)`` is three
+    of a player's points along one line. It is drawn as a graph with the points placed
+    on the grid."""
+    rings = get("rings", int, lo=1, hi=20)
+    template = get("cell_name", str, default="{col_letter}{row_from_bottom}")
+    side = 2 * rings
+    # a square's corners are as far from the centre across as down, its middles on the cross
+    pts = [(y, x) for y in range(side + 1) for x in range(side + 1)
+           if (x, y) != (rings, rings) and (x == rings or y == rings or abs(x - rings) == abs(y - rings))]
+    b = RawBoard()
+    letters = string.ascii_lowercase
+    at: dict[tuple[int, int], int] = {}
+    for i, (y, x) in enumerate(pts):
+        name = _fmt(template, spec.pos, row=y, col=x, row1=y + 1, col1=x + 1, col_letter=letters[x % 26] * (1 + x // 26), row_from_bottom=side + 1 - y)
+        at[(x, y)] = b.add(name, (i // 8, 10 * (i % 8)), ((float(x), float(y)),))
+    n = len(pts)
+    b.directions = ["n", "e", "s", "w"]
+    b.steps = [[n] * n for _ in b.directions]
+    # neighbouring points of a row (then of a column) are joined unless the centre lies
+    # between them; rows first, then columns, as a spec listing the edges would
+    for axis in (0, 1):
+        for line in range(side + 1):
+            row = sorted(v for v in range(side + 1) if ((v, line) if axis == 0 else (line, v)) in at)
+            for u, v in zip(row, row[1:]):
+                if u < rings < v and line == rings:
+                    continue
+                a, c = (at[(u, line)], at[(v, line)]) if axis == 0 else (at[(line, u)], at[(line, v)])
+                b.link(a, c)
+                forward, back = (1, 3) if axis == 0 else (2, 0)  # e/w along a row, s/n down a column
+                b.steps[forward][a] = c
+                b.steps[back][c] = a
+    return b
+
+
 MAX_PLACE = 1e6
 
 
@@ -359,7 +406,11 @@ def _xy(at) -> tuple[float, float]:
     return xy[0], xy[1]
 
 
-TOPOLOGIES: dict[str, Callable] = {"triangle": _triangle, "square": _square, "graph": _graph, "hex": _hex}
+TOPOLOGIES: dict[str, Callable] = {"triangle": _triangle, "square": _square, "graph": _graph, "hex": _hex, "concentric": _concentric}
+
+# A topology drawn and shown as another one (the IR names how a board is laid out): a
+# concentric board is a graph whose nodes have places.
+DRAWN_AS: dict[str, str] = {"concentric": "graph"}
 
 # which keys each topology accepts (besides 'topology' and 'props')
 # The direction sets every board of a topology has (board.direction_sets adds more):
@@ -367,11 +418,13 @@ TOPOLOGIES: dict[str, Callable] = {"triangle": _triangle, "square": _square, "gr
 BUILTIN_DIRECTION_SETS: dict[str, dict[str, tuple[str, ...]]] = {
     "square": {"orthogonal": ("n", "e", "s", "w"), "diagonal": ("ne", "se", "sw", "nw")},
     "hex": {},
+    "concentric": {},
 }
 
 TOPOLOGY_KEYS = {
     "triangle": {"size", "cell_name", "affixed"},
-    "square": {"rows", "cols", "wrap", "neighbourhood", "cell_name"},
+    "square": {"size", "rows", "cols", "wrap", "neighbourhood", "cell_name"},
     "graph": {"nodes", "edges", "layout"},
     "hex": {"rows", "cols", "cell_name"},
+    "concentric": {"rings", "cell_name"},
 }

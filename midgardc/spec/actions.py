@@ -8,6 +8,7 @@ from typing import Optional
 
 from ..errors import Pos, SpecError, did_you_mean
 from ..ir.nodes import (
+    Binary,
     BOOL,
     CELL,
     DIR,
@@ -23,7 +24,7 @@ from ..ir.nodes import (
     Param,
     Place,
 )
-from .yamlpos import YMap, YNode, YScalar
+from .yamlpos import YList, YMap, YNode, YScalar
 from .compound import lower_chain, lower_then
 from ..ir.compound import Then
 from .schema import MAX_MOVES, PARAM_TYPES
@@ -80,13 +81,18 @@ class LowerActions:
         for aname, body in node.items.items():
             self.ident(aname, node.key_pos[aname], "action name")
             body = self.keys(body, "action", f"action '{aname}'")
-            params = self.lower_params(body.get("params"))
+            shape = _shape_of(body)
+            params = SHAPES[shape[0]][0] if shape else self.lower_params(body.get("params"))
             columns = row_columns(self, body, aname)
             scope = {p.name: p.type for p in params}
             rscope = {**scope, **columns}
             # lowered once; a row substitutes its values for the columns (spec/rows.py)
             where0 = self.condition(body["where"], rscope) if "where" in body else Const(1, BOOL)
             effects0 = self.lower_effects(body.get("effects"), rscope, f"action '{aname}'")
+            if shape:
+                where0, effects0 = self.shaped(shape, where0, effects0, rscope, aname)
+                if "notation" not in body:
+                    body = YMap({**body.items, "notation": YScalar(SHAPES[shape[0]][1], shape[1].pos)}, body.pos, {**body.key_pos, "notation": shape[1].pos})
             # lookahead legality: a condition on the state the move would leave
             after0 = self.condition(body["legal_after"], rscope) if "legal_after" in body else None
             for rname, rpos, values, texts, rparams, nnode in action_rows(self, body, aname, node.key_pos[aname], columns, params):
@@ -104,6 +110,32 @@ class LowerActions:
                     notation = self.lower_notation(nnode, params, aname, rpos)
                 base = self._add_action(actions, body, rname, rpos, rparams, {p.name: p.type for p in rparams}, where, effects, after, notation, base)
         return tuple(actions)
+
+    def shaped(self, shape: tuple[str, YNode], where: Expr, effects: tuple[Effect, ...], scope: dict, aname: str) -> tuple[Expr, tuple[Effect, ...]]:
+        """The legality and effects a shaped action adds to its own ``where`` and
+        ``effects`` (see SHAPES): ``moves: COND``: the mover's piece on f, COND holding, and
+        the piece moved to t after the action's effects; ``drops: KIND``: t empty, and a
+        piece of that kind from the mover's hand placed on t before them."""
+        key, node = shape
+        pos = node.pos
+
+        def text(value: str) -> YScalar:
+            return YScalar(value, pos)
+
+        if key == "moves":
+            need = _first(self.condition(text("owner(f) == mover"), scope), self.condition(node, scope))
+            step = YMap({"move": YMap({"from": text("f"), "to": text("t")}, pos, {"from": pos, "to": pos})}, pos, {"move": pos})
+            extra = self.lower_effects(YList([step], pos), scope, f"action '{aname}'")
+            effects = tuple(effects) + tuple(extra)
+        else:
+            kind = self.scalar(node, str, "the kind of piece 'drops' places")
+            if kind not in self.kinds:
+                raise SpecError(f"unknown kind of piece '{kind}'", pos, did_you_mean(kind, self.kinds) or f"kinds: {', '.join(self.kinds)}")
+            need = self.condition(text("empty(t)"), scope)
+            put = YMap({"place": YMap({"piece": text(kind), "at": text("t")}, pos, {"piece": pos, "at": pos})}, pos, {"place": pos})
+            # (the hand check a placement implies is added with every action's, after this)
+            effects = tuple(self.lower_effects(YList([put], pos), scope, f"action '{aname}'")) + tuple(effects)
+        return (need if isinstance(where, Const) and where.value == 1 else _first(need, where)), effects
 
     def _add_action(self, actions: list, body: YMap, aname: str, apos: Pos, params: tuple[Param, ...], scope: dict[str, str], where: Expr, effects: tuple[Effect, ...], after: Optional[Expr], notation: tuple, base: int) -> int:
         """Append one lowered action (checked: its move count, a notation of its own);
@@ -230,3 +262,32 @@ def _too_many(aname: str, base: int, size: int, ways: Optional[int]) -> str:
         count += f" ({size // ways:,} first steps, each numbered {ways:,} times: a continue:'s ways multiply the first step's moves)"
     before = f", after {base:,} of the actions before it" if base else ""
     return f"too many possible moves: {count}{before}; the limit is {MAX_MOVES:,} in all"
+
+
+# Action shapes: a key that gives an action its parameters, part of its legality and an
+# effect, and a default notation (a whole action in one line): key -> (params, notation).
+SHAPES: dict[str, tuple[tuple[Param, ...], str]] = {
+    "moves": ((Param("f", CELL), Param("t", CELL)), "{f}-{t}"),   # the mover's piece from f to t
+    "drops": ((Param("t", CELL),), "{t}"),                          # a piece from the hand onto t
+}
+
+
+def _first(need: Expr, rest: Expr) -> Expr:
+    """``need and rest`` as the text ``need and a and b`` parses (the and-chain nests to
+    the left), so a shaped action is the same expression its long form is."""
+    if isinstance(rest, Binary) and rest.op == "and":
+        return Binary("and", _first(need, rest.left), rest.right, BOOL)
+    return Binary("and", need, rest, BOOL)
+
+
+def _shape_of(body: dict) -> Optional[tuple[str, YNode]]:
+    """The action's shape key and its node, if it has one (at most one, and no params)."""
+    keys = [k for k in SHAPES if k in body]
+    if len(keys) > 1:
+        raise SpecError(f"an action has one shape: '{keys[0]}' or '{keys[1]}', not both", body[keys[1]].pos)
+    if not keys:
+        return None
+    if "params" in body:
+        names = ", ".join(p.name for p in SHAPES[keys[0]][0])
+        raise SpecError(f"an action with '{keys[0]}' has the parameters {names}: remove 'params'", body["params"].pos)
+    return keys[0], body[keys[0]]

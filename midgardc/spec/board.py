@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from ..board.topology import BUILTIN_DIRECTION_SETS, MAX_CELLS, TOPOLOGIES, TOPOLOGY_KEYS
+from ..board.topology import BUILTIN_DIRECTION_SETS, DRAWN_AS, MAX_CELLS, TOPOLOGIES, TOPOLOGY_KEYS
 from ..conditions.check import a_type
 from ..errors import SpecError, did_you_mean
 from ..ir.nodes import BOOL, CELL, DIR, INT, BoardIR
@@ -62,7 +62,7 @@ class LowerBoard:
         self.names.cells = {c: i for i, c in enumerate(raw.names) if re.match(r"[A-Za-z_][A-Za-z0-9_]*\Z", c)}
         props = self.lower_props(node.get("props"), len(raw.names))
         board = BoardIR(
-            topology=topo,
+            topology=DRAWN_AS.get(topo, topo),
             cell_names=tuple(raw.names),
             neighbours=tuple(tuple(n) for n in raw.neighbours),
             directions=tuple(raw.directions),
@@ -156,11 +156,14 @@ class LowerBoard:
             out.append((pname, tuple(values)))
         return tuple(out)
 
-    def lower_setup(self, node: Optional[YNode]) -> tuple[int, ...]:
+    def lower_setup(self, node: Optional[YNode], position: Optional[YNode] = None) -> tuple[int, ...]:
         """setup: a list of {piece, owner, cells}: those pieces stand there at the start
-        (they do not come from any hand)."""
+        (they do not come from any hand); or a text, the board row by row as the position
+        notation writes it (``setup_field``)."""
         if node is None:
             return ()
+        if isinstance(node, YScalar) and isinstance(node.value, str):
+            return self.setup_text(node, position)
         if not isinstance(node, YList):
             raise SpecError("'setup' is a list of entries like {piece: stone, owner: white, cells: [d4, e5]}", node.pos)
         n = len(self.cell_index)
@@ -187,6 +190,20 @@ class LowerBoard:
                     raise SpecError(f"cell '{self.board.cell_names[c]}' is set up twice", item.pos)
                 board[c] = piece
                 self.setup_heights[c] = height
+        return tuple(board)
+
+    def setup_text(self, node: YScalar, position: Optional[YNode]) -> tuple[int, ...]:
+        """``setup: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"``: every cell, row by row."""
+        from ..ir.position import PositionTextError, _read_board
+        from .position import setup_field
+
+        field = setup_field(self, position, node.pos)
+        board = [0] * len(self.cell_index)
+        try:
+            _read_board(field, node.value, 0, board, "the setup text")
+        except PositionTextError as exc:
+            raise SpecError(str(exc), node.pos) from None
+        self.setup_heights = [1 if p else 0 for p in board]
         return tuple(board)
 
     def lower_player_props(self, node: Optional[YNode]) -> tuple[tuple[str, tuple[int, ...]], ...]:

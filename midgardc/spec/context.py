@@ -58,6 +58,11 @@ class Lowering(Protocol):
         """The index of the piece kind ``node`` names."""
         ...
 
+    def lower_define(self, head: str, body: YNode, locate: Any) -> None:
+        """One definition (``head`` like ``name(cell c)``, ``body`` its condition) added
+        to the spec's; ``locate`` maps an offset in ``head`` to a position."""
+        ...
+
     def value_names(self, typ: str) -> list[str]:
         """The names of a finite type's values."""
         ...

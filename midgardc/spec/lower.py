@@ -81,6 +81,7 @@ from ..ir.present import PresentIR
 from .zones import lower_items, lower_zones
 from .history import lower_history
 from .position import lower_position
+from .standard import lower_standard_defines
 from .pools import lower_pools, pool_places, with_stacks
 from .phases import declare_phases, lower_phases
 from .piles import declare_piles, pile_totals
@@ -214,7 +215,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         counters, counter_init, counter_scope, counter_visible = self.lower_counters(top.get("counters"))
         self.board = self.lower_board(top.items["board"])
         self.setup_heights: list[int] = []
-        initial_board = self.lower_setup(top.get("setup"))
+        initial_board = self.lower_setup(top.get("setup"), top.get("position"))
         # stacks at setup: kept only when some cell holds more than one piece
         initial_heights = tuple(self.setup_heights) if any(h > 1 for h in self.setup_heights) else ()
         player_props = self.lower_player_props(top.get("player_props"))
@@ -579,41 +580,47 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
     # -- setup and per-player properties ---------------------------------------------
 
     def lower_defines(self, node: Optional[YNode]) -> None:
+        if node is not None and not isinstance(node, YMap):
+            raise SpecError("'define' maps heads like 'free(cell c)' to conditions", node.pos)
+        own = {m.group(1) for head in (node.items if node is not None else ()) if (m := re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)", head))}
+        lower_standard_defines(self, own)
         if node is None:
             return
-        if not isinstance(node, YMap):
-            raise SpecError("'define' maps heads like 'free(cell c)' to conditions", node.pos)
-        self.names.later = {m.group(1) for head in node.items if (m := re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)", head))}
+        self.names.later = own
         for head, body in node.items.items():
             kpos = node.key_pos[head]
             knode = node.key_nodes.get(head)
             locate = knode.text_pos if knode is not None else (lambda off, kpos=kpos: Pos(kpos.file, kpos.line, kpos.col + off))
-            name, params = parse_signature(head, locate)
-            kpos = locate(len(head) - len(head.lstrip()))
-            self.ident(name, kpos, "definition name")
-            if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.game_counters or name in self.names.constants or name in self.names.player_props or name in self.names.pools:
-                raise SpecError(f"'{name}' is already defined", kpos)
-            if name in self.names.dir_sets:
-                raise SpecError(f"'{name}' is already a direction set of this board", kpos)
-            scope: dict[str, str] = {}
-            ptuple = []
-            for typ, pname, off, typ_off in params:
-                ppos = locate(off)
-                known = {**DEFINE_TYPES, **self.names.types, **({"face": FACE} if self.names.has_chance else {})}  # (enumerations and die faces too)
-                if typ not in known:
-                    raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(known)})", locate(typ_off), did_you_mean(typ, list(known)))
-                self.ident(pname, ppos, "parameter name")
-                if pname in scope:
-                    raise SpecError(f"parameter '{pname}' appears twice", ppos)
-                scope[pname] = known[typ]
-                ptuple.append(Param(pname, known[typ]))
-            self.names.defining = name
-            expr = self.condition(body, scope, want=None)
-            self.names.defining = ""
-            self.names.later.discard(name)
-            self.names.defines[name] = (len(self.defines), tuple(p.type for p in ptuple), expr.type)
-            self.defines.append(Define(name, tuple(ptuple), expr, expr.type))
+            self.lower_define(head, body, locate)
         self.names.later = set()
+
+    def lower_define(self, head: str, body: YNode, locate) -> None:
+        """One definition: its head ``name(type param, ...)`` and its body."""
+        name, params = parse_signature(head, locate)
+        kpos = locate(len(head) - len(head.lstrip()))
+        self.ident(name, kpos, "definition name")
+        if name in self.names.defines or name in self.names.props or name in self.names.counters or name in self.names.game_counters or name in self.names.constants or name in self.names.player_props or name in self.names.pools:
+            raise SpecError(f"'{name}' is already defined", kpos)
+        if name in self.names.dir_sets:
+            raise SpecError(f"'{name}' is already a direction set of this board", kpos)
+        scope: dict[str, str] = {}
+        ptuple = []
+        for typ, pname, off, typ_off in params:
+            ppos = locate(off)
+            known = {**DEFINE_TYPES, **self.names.types, **({"face": FACE} if self.names.has_chance else {})}  # (enumerations and die faces too)
+            if typ not in known:
+                raise SpecError(f"unknown parameter type '{typ}' (types: {', '.join(known)})", locate(typ_off), did_you_mean(typ, list(known)))
+            self.ident(pname, ppos, "parameter name")
+            if pname in scope:
+                raise SpecError(f"parameter '{pname}' appears twice", ppos)
+            scope[pname] = known[typ]
+            ptuple.append(Param(pname, known[typ]))
+        self.names.defining = name
+        expr = self.condition(body, scope, want=None)
+        self.names.defining = ""
+        self.names.later.discard(name)
+        self.names.defines[name] = (len(self.defines), tuple(p.type for p in ptuple), expr.type)
+        self.defines.append(Define(name, tuple(ptuple), expr, expr.type))
 
     def lower_end(self, node: Optional[YNode]) -> End:
         if node is None:

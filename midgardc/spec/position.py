@@ -75,12 +75,7 @@ def _board(low: "Lowering", fb: YMap, optional: bool, sep: str) -> BoardField:
     first = low.scalar(fb["from"], str, "the board field's 'from'") if "from" in fb else "top"
     if first not in ("top", "bottom"):
         raise SpecError(f"the board field's 'from' is top (the top row as drawn first) or bottom, got {first!r}", fb["from"].pos)
-    if not board.coords:
-        raise SpecError("this board has no rows to read (its topology draws no grid)", fb.pos)
-    by_row: dict[int, list[tuple[int, int]]] = {}
-    for cell, (r, c) in enumerate(board.coords):
-        by_row.setdefault(r, []).append((c, cell))
-    rows = tuple(tuple(cell for _, cell in sorted(by_row[r])) for r in sorted(by_row, reverse=first == "bottom"))
+    rows = board_rows(board, first, fb.pos)
     digits, empty = True, ""
     if "empty" in fb:
         words = fb["empty"].items if isinstance(fb["empty"], YList) else [fb["empty"]]
@@ -119,6 +114,43 @@ def _board(low: "Lowering", fb: YMap, optional: bool, sep: str) -> BoardField:
         if len(hand) != 2 or any(ch in (rsep, sep, empty) or ch in dict(pieces) or ch.isdigit() or ch.isspace() for ch in hand):
             raise SpecError(f"the board field's 'hand' is the two characters that open and close the pieces in hand, e.g. \"[]\" for [Pp] (not a piece letter, digit or separator), got {hand!r}", fb["hand"].pos)
     return BoardField(rsep, rows, tuple(pieces), digits, empty, optional, hand=hand)
+
+
+def board_rows(board, first: str, pos) -> tuple[tuple[int, ...], ...]:
+    """The board's cells row by row as drawn (the top row first, or the bottom one), each
+    row left to right."""
+    if not board.coords or board.topology == "graph":
+        raise SpecError("this board has no rows to read (its topology draws no grid)", pos)
+    by_row: dict[int, list[tuple[int, int]]] = {}
+    for cell, (r, c) in enumerate(board.coords):
+        by_row.setdefault(r, []).append((c, cell))
+    return tuple(tuple(cell for _, cell in sorted(by_row[r])) for r in sorted(by_row, reverse=first == "bottom"))
+
+
+def setup_field(low: "Lowering", position: Optional[YNode], pos) -> BoardField:
+    """How a ``setup:`` text is read: the board field of the spec's ``position`` notation
+    when it has one; else rows top first separated by ``/``, a number for that many empty
+    cells, and a letter per piece: its kind's ``notation`` when that is one character, else
+    the first letter of the kind's name, capital for the first player and small for the
+    second (as FEN writes White's and Black's pieces)."""
+    if isinstance(position, YMap) and isinstance(position.get("fields"), YList):
+        sep_node = position.get("separator")
+        sep = _char(low, sep_node, "position.separator") if sep_node is not None else " "
+        for item in position.get("fields"):
+            if isinstance(item, YMap) and "board" in item.items:
+                return _board(low, low.keys(item.items["board"], "position_board", "the position's board field"), False, sep)
+    if len(low.players) != 2:
+        raise SpecError(f"a setup text writes the first player's pieces in capitals and the second's in small letters; with {len(low.players)} players, declare a position notation with a board field (its 'pieces' letters) or list the setup's cells", pos)
+    pieces: list[tuple[str, int]] = []
+    for kind, kname in enumerate(low.kinds):
+        text = low.kind_texts.get(kname, kname)
+        letter = (text if len(text) == 1 else kname[0]).lower()
+        taken = next((k for k, p in pieces if k == letter), None)
+        if taken is not None or not letter.isalpha():
+            raise SpecError(f"in a setup text kind '{kname}' would be written {letter!r}, like another kind: give one of them a one-letter 'notation' under pieces", pos)
+        for seat, written in enumerate((letter.upper(), letter)):
+            pieces.append((written, seat * len(low.kinds) + kind + 1))
+    return BoardField("/", board_rows(low.board, "top", pos), tuple(pieces))
 
 
 def _letter_ok(letter: str, pos, reserved: list) -> None:

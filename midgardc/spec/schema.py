@@ -33,7 +33,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "returns": ({"counter", "min", "max"}, {"counter", "min", "max"}),
     "game": ({"name", "title", "players", "max_plies", "horizon", "remembers", "author", "source", "description"}, {"name", "players"}),
     "piece": ({"hand", "description", "notation", "base"}, set()),
-    "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue", "then", "columns", "rows"}, set()),
+    "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue", "then", "columns", "rows", "moves", "drops"}, set()),
     # a compound move's step (spec/compound.py)
     "continue": ({"from", "while", "notation", "limit", "ways", "most"}, {"from"}),
     "then": ({"params", "where", "effects", "notation", "description"}, {"params"}),
