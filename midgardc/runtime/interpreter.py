@@ -39,7 +39,9 @@ class Core(Effects, Captures, Regions, Moves, History, Compound, Dice):
             # position history: a copy for a lookahead shares the history (it never writes it)
             self.zboard = copy_from.zboard
             self.seen = copy_from.seen if look else dict(copy_from.seen)
-            self.looking = look
+            # 0: a state of play; 1: a copy made to test a move's legal_after; 2: a copy
+            # made inside that copy's can_move() (rules/history.py, the lookahead's bound)
+            self.looking = copy_from.looking + 1 if look else 0
             self.board = list(copy_from.board)
             self.hands = [list(h) for h in copy_from.hands]
             self.counters = [list(c) for c in copy_from.counters]

@@ -83,7 +83,14 @@ class LowerActions:
             effects = self.lower_effects(body.get("effects"), scope, f"action '{aname}'")
             where = with_pool_checks(self, _with_hand_checks(where, effects), effects)
             # lookahead legality: a condition on the state the move would leave
-            after = self.condition(body["legal_after"], scope) if "legal_after" in body else None
+            # (in it, can_move() asks whether the next mover has a move there: conditions/check.py)
+            after = None
+            if "legal_after" in body:
+                self.names.in_after = True
+                try:
+                    after = self.condition(body["legal_after"], scope)
+                finally:
+                    self.names.in_after = False
             notation = self.lower_notation(body.get("notation"), params, aname, node.key_pos[aname])
             size = 1
             for p in params:

@@ -36,7 +36,7 @@ class History:
         ir = self.prog.ir
         self.zboard = board_hash(self.board, self.prog.n, ir.n_players * ir.n_kinds + 1) if self.prog.zkeys is not None else 0
         self.seen = {}
-        self.looking = False
+        self.looking = 0
         if ir.history is not None:
             self._record()
 
@@ -95,3 +95,18 @@ class History:
         action = self.prog.ir.actions[index]
         look._act(action, index, dict(env))
         return bool(self.prog.afters[index](look, env))
+
+    def _can_move_after(self) -> bool:
+        """can_move() in a ``legal_after``, on the copy the move made: whether the player
+        who would move next (as ``apply`` passes the turn) has a legal move there. Those
+        moves are listed with their own ``where`` and ``legal_after``, but the lookahead
+        is bounded at one move: a can_move() inside their ``legal_after`` (a copy made in
+        this listing, ``looking == 2``) counts as true, so no third move is listed. The
+        end conditions are not checked on the copy."""
+        if self.looking >= 2:
+            return True
+        saved = (self.current, self.last, self.again, self._legal)
+        self.last, self.current, self.again = self.current, self._next_mover(), 0
+        found = bool(self._generate())
+        self.current, self.last, self.again, self._legal = saved
+        return found
