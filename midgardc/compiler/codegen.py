@@ -212,6 +212,7 @@ class Generator(Moves):
             "chance": self.chance_facts(),
             "again": self.x.uses_again,
             "can_move": self.x.uses_can_move,
+            "since_first_seen": self.x.uses_since_first_seen,
             "stacks": ir.stacks,
             "decks": self.deck_facts(),
             "zones": zone_facts(ir),

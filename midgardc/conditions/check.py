@@ -24,7 +24,7 @@ DICE_BUILTINS = ("rolled", "die", "face_value")
 DECK_BUILTINS = ("face_up", "in_deck", "discarded", "deck_left")
 DIRECTION_BUILTINS = ("step", "room")
 AREA_BUILTINS = ("area_points", "areas_won")  # (and the collection ray(c, d))
-HISTORY_BUILTINS = ("times_seen", "repeated")  # the position history (history:)
+HISTORY_BUILTINS = ("times_seen", "repeated", "moves_since_first_seen")  # the position history (history:)
 END_BUILTINS = ("can_move",)  # list the moves of the player to move: only in the end section
 
 

@@ -36,6 +36,7 @@ class History:
         ir = self.prog.ir
         self.zboard = board_hash(self.board, self.prog.n, ir.n_players * ir.n_kinds + 1) if self.prog.zkeys is not None else 0
         self.seen = {}
+        self.order = []  # the hashes recorded, in the order reached (moves_since_first_seen)
         self.looking = 0
         if ir.history is not None:
             self._record()
@@ -43,6 +44,7 @@ class History:
     def _record(self) -> None:
         key = self.position_key(self.current)
         self.seen[key] = self.seen.get(key, 0) + 1
+        self.order.append(key)
 
     def position_key(self, turn: int) -> int:
         """The hash of the position as it stands with ``turn`` to move (see ir/history.py)."""
@@ -75,6 +77,18 @@ class History:
         if self.looking:
             return self.seen.get(self.position_key(self._next_mover()), 0) + 1
         return self.seen.get(self.position_key(self.current), 0)
+
+    def moves_since_first_seen(self) -> int:
+        """How many moves ago the position was first reached (0 the first time: each move
+        records one position); in a lookahead, the position the move would make."""
+        if self.looking:
+            key, now = self.position_key(self._next_mover()), len(self.order)
+        else:
+            key, now = self.position_key(self.current), len(self.order) - 1
+        try:
+            return now - self.order.index(key)
+        except ValueError:
+            return 0
 
     def _next_mover(self) -> int:
         """Who moves after the move being made (as ``apply`` passes the turn)."""
