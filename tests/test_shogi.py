@@ -261,3 +261,28 @@ def test_random_games_list_cshogis_moves():
             move = rng.choice(ours)
             state.apply(move)
             board.push_usi(move)
+
+
+def test_perpetual_check_loses_for_the_checking_side(game):
+    # "if this is caused by consecutive checks [...] by one side, the player giving these
+    # checks loses the game" (GNU Shogi 2.1.6): the rook checks along file 5, then file 4,
+    # the king steps between them; the position after the first check comes back a fourth
+    # time at ply 13, every Black move since a check: Black loses
+    state = game.state_at("4k4/9/9/9/9/9/9/3R5/K8 b - 1")
+    moves = ["6h5h"] + "5a4a 5h4h 4a5a 4h5h".split() * 3
+    for ply, move in enumerate(moves, 1):
+        assert not state.is_terminal(), ply
+        state.apply(move)
+    data = state.to_json()
+    assert state.is_terminal() and data["winner"] == "gote"
+
+
+def test_a_repetition_with_a_quiet_move_in_it_is_a_draw(game):
+    # the same shuffle, but Black's rook steps aside once per cycle (5h6h, no check) and
+    # back: not every Black move of the repetition checked, so a draw
+    state = game.state_at("4k4/9/9/9/9/9/9/4R4/K8 w - 1")
+    cycle = "5a4a 5h6h 4a5a 6h5h".split()
+    for move in cycle * 3:
+        assert not state.is_terminal()
+        state.apply(move)
+    assert state.is_terminal() and state.to_json()["winner"] == "draw"
