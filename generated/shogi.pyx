@@ -31,8 +31,8 @@ cdef enum:
     N_KINDS = 14          # kinds of piece
     KIND_DIV = 14         # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 14       # hand array width (at least 1)
-    N_COUNTERS = 2        # per-player counters
-    COUNTER_SLOTS = 2     # counter array width (at least 1)
+    N_COUNTERS = 4        # per-player counters
+    COUNTER_SLOTS = 4     # counter array width (at least 1)
     N_DIRS = 8            # board directions
     MAX_DEGREE = 8        # neighbour table width
     N_MOVES = 14256       # move ids are 0 .. N_MOVES-1
@@ -688,10 +688,10 @@ cdef extern from *:
       {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
     };
     /* counters at setup [player][counter], then the game's row */
-    static const long long MGC_COUNTER_INIT[3][2] = {
-      {0, 0},
-      {0, 0},
-      {-1, 1}
+    static const long long MGC_COUNTER_INIT[3][4] = {
+      {0, 0, 0, 0},
+      {0, 0, 0, 0},
+      {-1, 1, 0, -1}
     };
     """
     const int NBRS "MGC_NBRS"[81][8]
@@ -702,7 +702,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[21][16][2]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[82]
     const int HAND_INIT "MGC_HAND_INIT"[2][14]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][2]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][4]
 
 
 # ---------------------------------------------------------------------------- state
@@ -2901,6 +2901,7 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     move_piece(st, a0, a1, 2)  # move the piece on f to t (capture: captor)
     # trigger 0: move_count
     counter_add(st, 2, 1, 1)  # add counter move_count of the game += 1
+    counter_set(st, st.current, 2, (<long long>((counter_of(st, st.current, 2) + 1)) if define_7(st, next_player(st.current)) else <long long>(0)))  # set counter checks_in_a_row of mover = either(in_check(next_player(mover)), checks_in_a_row(mover) + 1, 0)
 
 
 cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
@@ -2915,6 +2916,7 @@ cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     convert_piece(st, a1, -2, (<int>ATTR_12[piece_kind(st.board[a1]) + 1]))  # convert the piece on t to kind promoted(kind_at(t))
     # trigger 0: move_count
     counter_add(st, 2, 1, 1)  # add counter move_count of the game += 1
+    counter_set(st, st.current, 2, (<long long>((counter_of(st, st.current, 2) + 1)) if define_7(st, next_player(st.current)) else <long long>(0)))  # set counter checks_in_a_row of mover = either(in_check(next_player(mover)), checks_in_a_row(mover) + 1, 0)
 
 
 cdef void look_action_1(State* st, int a0, int a1) noexcept nogil:
@@ -2929,6 +2931,7 @@ cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
     if 0 <= (a0) < 14: put_piece(st, st.current, a0, a1)  # place k of mover at c
     # trigger 0: move_count
     counter_add(st, 2, 1, 1)  # add counter move_count of the game += 1
+    counter_set(st, st.current, 2, (<long long>((counter_of(st, st.current, 2) + 1)) if define_7(st, next_player(st.current)) else <long long>(0)))  # set counter checks_in_a_row of mover = either(in_check(next_player(mover)), checks_in_a_row(mover) + 1, 0)
 
 
 # ---------------------------------------------------------------------------- lookahead and history
@@ -3031,6 +3034,25 @@ cdef long long times_seen_of(State* st) noexcept nogil:
         return st.last_seen_count
     return count_seen(st.seen, st.n_seen, key)
 
+cdef long long since_first_seen_of(State* st) noexcept nogil:
+    """moves_since_first_seen(): how many moves ago the position was first reached (0 the
+    first time); in a lookahead, the position the move would make."""
+    cdef uint64_t key
+    cdef const uint64_t* seen
+    cdef int i, now
+    if st.look_seen != NULL:
+        key = position_key(st, next_mover(st))
+        seen = st.look_seen + SEEN_FILTER_WORDS
+        now = st.n_seen
+    else:
+        key = position_key(st, st.current)
+        seen = st.seen + SEEN_FILTER_WORDS
+        now = st.n_seen - 1
+    for i in range(st.n_seen):
+        if seen[i] == key:
+            return now - i
+    return 0
+
 
 cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
     """king_safe: on a copy of the state after action 0's effects and triggers."""
@@ -3112,6 +3134,7 @@ cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
     counter_set(st, 2, 0, (<int>(st.last) if (not can_move_of(st)) else <int>((-1))))  # set counter mated_by of the game = (if not can_move then last_player else nobody)
+    counter_set(st, 2, 3, (<int>((-1)) if (times_seen_of(st) < 4) else <int>((<int>(st.last) if ((<long long>2 * counter_of(st, st.last, 2)) >= (since_first_seen_of(st) + 1)) else <int>((<int>(st.current) if ((<long long>2 * counter_of(st, st.current, 2)) >= since_first_seen_of(st)) else <int>((-1))))))))  # set counter perpetual_by of the game = (if times_seen < 4 then nobody else (if 2 * checks_in_a_row(last_player) >= moves_since_first_seen + 1 then last_player else (if 2 * checks_in_a_row(mover) >= moves_since_first_seen then mover else nobody)))
     st.current = -1
 
 
@@ -3150,9 +3173,9 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 # Ranking keys per player (p = a0), higher first unless marked lower-is-better.
 
 
-# key 0: won: either(mated_by == p, 1, 0)
+# key 0: won: either(mated_by == p or perpetual_by != nobody and perpetual_by != p, 1, 0)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return (<long long>(1) if ((<int>st.counters[N_PLAYERS][0]) == a0) else <long long>(0))
+    return (<long long>(1) if (((<int>st.counters[N_PLAYERS][0]) == a0) or (((<int>st.counters[N_PLAYERS][3]) != (-1)) and ((<int>st.counters[N_PLAYERS][3]) != a0))) else <long long>(0))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
@@ -3368,12 +3391,19 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
     for p in range(N_PLAYERS):
         for k in range(N_KINDS):
             out[L[2] + p * N_KINDS + k] = st.hands[p][k]
+    for p in range(N_PLAYERS):
+        if seen_counters[p * N_COUNTERS + 2]:
+            out[L[3] + p * 1 + 0] = st.counters[p][2]
+            out[L[4] + p * 1 + 0] = 1
     if seen_counters[N_PLAYERS * N_COUNTERS + 0]:
         out[L[5] + 0] = st.counters[N_PLAYERS][0]
         out[L[6] + 0] = 1
     if seen_counters[N_PLAYERS * N_COUNTERS + 1]:
         out[L[5] + 1] = st.counters[N_PLAYERS][1]
         out[L[6] + 1] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 3]:
+        out[L[5] + 2] = st.counters[N_PLAYERS][3]
+        out[L[6] + 2] = 1
     if not st.terminal and 0 <= st.current < N_PLAYERS:
         out[L[12] + st.current] = 1
 
