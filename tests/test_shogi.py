@@ -210,7 +210,8 @@ def test_fourfold_repetition_is_a_draw(game):
 
 
 def test_checkmate_wins(game):
-    # "The object of the game is to capture the opponent's king": a king that cannot
+    # "A game of shogi is won by capturing the opponent's king. In general, this is done
+    # by checkmating the king" (GNU Shogi 2.1.5): a king that cannot
     # escape capture is mated, and the player who mated wins
     state = game.state_at("k8/9/1G7/9/9/9/9/9/4K4 b G 1")
     state.apply("G*9b")
