@@ -2919,7 +2919,7 @@ cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
     for row in range(N_PLAYERS + 1):
         st.counters[row][0] = origin.counters[row][0]
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
-    st.look_seen = origin.seen
+    st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     look_action_0(st, a0, a1)
     return define_19(st)
 
@@ -2934,7 +2934,7 @@ cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
     memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
     memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
-    st.look_seen = origin.seen
+    st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     look_action_1(st, a0, a1, a2)
     return define_19(st)
 
@@ -2945,7 +2945,8 @@ cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
 cdef bint can_move_of(State* st) noexcept nogil:
     """can_move(): the player to move has a legal move (a roll at a chance node). Asked
     only in the end section; in the end effects the game is already marked over, so the
-    moves are looked for as if it were not."""
+    moves are looked for as if it were not. In a legal_after (a lookahead's copy): the
+    next mover's moves after the move, as runtime/rules/history.py's _can_move_after."""
     cdef bint over = st.terminal
     cdef bint found
     st.terminal = False

@@ -1675,7 +1675,7 @@ cdef bint after_ok_0(State* origin, int a0) noexcept nogil:
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
     memcpy(st, origin, <size_t>(<char*>&origin.seen[0] - <char*>origin))
-    st.look_seen = origin.seen
+    st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     apply_action_0(st, a0)
     return (define_1(st, a0, (-1)) and (not (times_seen_of(st) >= 2)))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 import pytest
 
@@ -28,6 +29,10 @@ from midgardc.runtime.rng import Rng, derive_seed
 
 TARGETS = golden_targets(build.spec_files(str(SPECS)))
 GAMES = 2  # per target and engine; each game is checked at every step
+# Specs whose random games run to hundreds of plies with hundreds of moves each (every
+# step's moves are checked): their games are checked over their first plies only, without
+# the end's checks (tests/test_shogi.py plays its games to their ends)
+MAX_STEPS = {"shogi.yaml": 60}
 SEED = 20_251_121
 
 _games: dict = {}
@@ -174,7 +179,10 @@ def test_random_games_keep_the_state_api_consistent(target: Target, engine: str)
         rng = Rng(seed)
         state = game.new_state(seed)
         steps = 0
+        cap = MAX_STEPS.get(os.path.basename(target.spec))
         while not state.is_terminal():
+            if cap is not None and steps >= cap:
+                break
             data = check_json(state)
             check_moves(state)
             check_clone(state, data, rng)
@@ -188,7 +196,8 @@ def test_random_games_keep_the_state_api_consistent(target: Target, engine: str)
             steps += 1
         check_json(state)
         check_moves(state)
-        check_end(state, seed)
+        if state.is_terminal():
+            check_end(state, seed)
 
 
 CHANCE_TARGETS = [t for t in TARGETS if load(t.spec, t.variant, engine="interpreted", n_players=t.count).ir.chance is not None]

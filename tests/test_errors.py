@@ -78,9 +78,9 @@ CASES = [
     Case("history_missing.yaml", 8, 10, "times_seen() reads the position history, but this spec has no 'history' section", "history: {position: [board, turn]}"),
     Case("history_unknown_part.yaml", 6, 21, "unknown part of a position 'trun'", "did you mean 'turn'?"),
     # can_move(): only in the end section (end.when, end.effects)
-    Case("can_move_in_legal_after.yaml", 10, 19, "can_move() is allowed only in the 'end' section (end.when, end.effects), not here", "set a counter from it in end.effects"),
-    Case("can_move_in_ranking.yaml", 8, 46, "can_move() is allowed only in the 'end' section (end.when, end.effects), not here", "set a counter from it in end.effects"),
-    Case("can_move_in_define.yaml", 6, 15, "can_move() is allowed only in the 'end' section (end.when, end.effects), not in definition 'stuck'", "write it in end.when or end.effects itself"),
+    Case("can_move_in_where.yaml", 8, 26, "can_move() is allowed only in the 'end' section (end.when, end.effects) and in an action's legal_after, not here", "set a counter from it in end.effects"),
+    Case("can_move_in_ranking.yaml", 8, 46, "can_move() is allowed only in the 'end' section (end.when, end.effects) and in an action's legal_after, not here", "set a counter from it in end.effects"),
+    Case("can_move_in_define.yaml", 6, 15, "can_move() is allowed only in the 'end' section (end.when, end.effects) and in an action's legal_after, not in definition 'stuck'", "write it in end.when or end.effects itself"),
     Case("region_not_a_cell.yaml", 6, 68, "argument 1 of 'region' must be a cell, got a player"),
     Case("setup_height_zero.yaml", 6, 51, "a setup height must be between 1 and 32767, got 0"),
     Case("counter_start_per_player_game.yaml", 5, 28, "a game counter has one starting value, not one per player"),

@@ -129,3 +129,49 @@ def test_the_seen_filter_has_about_sixteen_bits_a_position_in_whole_words():
     cases = [(1, 1), (4, 1), (5, 2), (61, 16), (64, 16), (65, 32), (6001, FILTER_MAX_WORDS), (10001, FILTER_MAX_WORDS)]
     assert [filter_words(cap) for cap, _ in cases] == [words for _, words in cases]
     assert FILTER_MAX_WORDS * 64 == 8192
+
+
+# -- can_move() in legal_after: the next mover's moves, one move ahead -------------------
+
+REPLY = str(Path(__file__).parent / "data" / "lookahead_reply.yaml")
+
+
+def test_reply_lookahead_both_engines_play_the_same_games():
+    check_games(REPLY, None, 40, 31)
+
+
+def _reply_rules(board: list[int], nbrs, c: int, me: int) -> bool:
+    """lookahead_reply.yaml's where and legal_after (its can_move() as true) for a drop
+    on ``c`` by player ``me`` (1 or 2, the piece id)."""
+    if board[c] != 0 or any(board[y] not in (0, me) for y in nbrs[c]):
+        return False
+    return sum(board[y] == me for y in nbrs[c]) < 2
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_drop_may_not_leave_the_next_player_without_a_move(engine):
+    # A drop is legal when the where and the mover's own part of legal_after hold and
+    # the player who moves next (the mover again after a corner) has a drop passing its
+    # where and the own part of its legal_after (its can_move() not asked: the bound).
+    game = get_game(REPLY, None, engine).engine
+    nbrs = game.ir.board.neighbours
+    rng = random.Random(3)
+    refused = 0
+    for _ in range(25):
+        core = game.new_core()
+        while not core.terminal:
+            me = core.current + 1
+            expected = []
+            for c in range(16):
+                if not _reply_rules(core.board, nbrs, c, me):
+                    continue
+                after = list(core.board)
+                after[c] = me
+                nxt = me if len(nbrs[c]) == 2 else 3 - me
+                if any(_reply_rules(after, nbrs, y, nxt) for y in range(16)):
+                    expected.append(c)
+                else:
+                    refused += 1
+            assert core.legal() == expected, (core.ply, core.board)
+            core.apply(rng.choice(expected))
+    assert refused > 5  # the lookahead did refuse moves

@@ -140,7 +140,8 @@ def _square(spec: YMap, get) -> RawBoard:
     letters = string.ascii_lowercase
     for r in range(rows):
         for c in range(cols):
-            name = _fmt(template, spec.pos, row=r, col=c, row1=r + 1, col1=c + 1, col_letter=letters[c % 26] * (1 + c // 26), row_from_bottom=rows - r)
+            name = _fmt(template, spec.pos, row=r, col=c, row1=r + 1, col1=c + 1, col_letter=letters[c % 26] * (1 + c // 26), row_from_bottom=rows - r,
+                        col_from_right=cols - c, row_letter=letters[r % 26] * (1 + r // 26))
             b.add(name, (r, 2 * c), ((c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)))
 
     def at(r: int, c: int) -> int:

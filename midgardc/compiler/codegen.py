@@ -212,6 +212,7 @@ class Generator(Moves):
             "chance": self.chance_facts(),
             "again": self.x.uses_again,
             "can_move": self.x.uses_can_move,
+            "since_first_seen": self.x.uses_since_first_seen,
             "stacks": ir.stacks,
             "decks": self.deck_facts(),
             "zones": zone_facts(ir),
@@ -221,6 +222,8 @@ class Generator(Moves):
             "history": history_facts(ir),
             "initial_heights": list(ir.initial_heights) + [0] if ir.initial_heights else None,
             "lookahead": any(a.legal_after is not None for a in ir.actions),
+            # a legal_after asks can_move(): the copies count their depth (templates/end.pyx.j2)
+            "look_can_move": any(a.legal_after is not None and contains(a.legal_after, _asks_can_move) for a in ir.actions),
             # compound moves (templates/compound.pyx.j2)
             "compound": any(a.chain is not None for a in ir.actions),
             "max_chain_limit": max([a.chain.limit for a in ir.actions if a.chain is not None] or [1]),
@@ -541,3 +544,8 @@ def _reads_or_writes_an_element(x: object) -> bool:
     """A counter array in use, told by its nodes (not by its columns' names, which a spec
     chooses)."""
     return isinstance(x, SetElement) or (isinstance(x, Call) and x.fn == "counter_at")
+
+
+def _asks_can_move(x: object) -> bool:
+    """A can_move() call (in a legal_after: the lookahead's second move)."""
+    return isinstance(x, Call) and x.fn == "can_move"

@@ -24,7 +24,7 @@ DICE_BUILTINS = ("rolled", "die", "face_value")
 DECK_BUILTINS = ("face_up", "in_deck", "discarded", "deck_left")
 DIRECTION_BUILTINS = ("step", "room")
 AREA_BUILTINS = ("area_points", "areas_won")  # (and the collection ray(c, d))
-HISTORY_BUILTINS = ("times_seen", "repeated")  # the position history (history:)
+HISTORY_BUILTINS = ("times_seen", "repeated", "moves_since_first_seen")  # the position history (history:)
 END_BUILTINS = ("can_move",)  # list the moves of the player to move: only in the end section
 
 
@@ -52,6 +52,7 @@ class Names:
     has_chance: bool = False  # the spec declares dice (chance:), so rolled()/die() mean something
     has_history: bool = False  # the spec keeps a position history (history:)
     in_end: bool = False  # checking the end section (end.when, end.effects): can_move() is allowed
+    in_after: bool = False  # checking an action's legal_after: can_move() asks about the next mover (a lookahead)
     later: set[str] = field(default_factory=set)  # definitions written further down (not usable yet)
     defining: str = ""  # the definition whose body is being checked
     # -- values of every type (conditions/typed.py)
@@ -94,10 +95,10 @@ class Checker(TypedValues):
     def _not_in_end(self, n: str, at: int) -> SpecError:
         where = f"in definition '{self.names.defining}'" if self.names.defining else "here"
         return self.fail(
-            f"{n}() is allowed only in the 'end' section (end.when, end.effects), not {where}: it lists the moves of the player to move, "
+            f"{n}() is allowed only in the 'end' section (end.when, end.effects) and in an action's legal_after, not {where}: it lists the moves of the player to move, "
             "which anywhere else would happen while moves are being listed, or after the end, when no one is to move",
             at,
-            "write it in end.when or end.effects itself; to rank by it, set a counter from it in end.effects and read that counter",
+            "write it in end.when or end.effects itself, or in legal_after (the next mover's moves after the move); to rank by it, set a counter from it in end.effects and read that counter",
         )
 
     def _no_history(self, n: str, at: int) -> SpecError:
@@ -151,7 +152,7 @@ class Checker(TypedValues):
         if n in BUILTINS and not BUILTINS[n].args:
             if n in HISTORY_BUILTINS and not self.names.has_history:
                 raise self._no_history(n, node.at)
-            if n in END_BUILTINS and not self.names.in_end:
+            if n in END_BUILTINS and not (self.names.in_end or self.names.in_after and not self.names.defining):
                 raise self._not_in_end(n, node.at)
             return Call(n, (), BUILTINS[n].result)
         if n in self.names.defines and not self.names.defines[n][1]:
@@ -210,7 +211,7 @@ class Checker(TypedValues):
                 raise self.fail(f"{n}() scores the areas, but this spec has no 'areas' section", node.at, "declare them: areas: {north: {cells: [a1, a2], points: 2}}")
             if n in HISTORY_BUILTINS and not self.names.has_history:
                 raise self._no_history(n, node.at)
-            if n in END_BUILTINS and not self.names.in_end:
+            if n in END_BUILTINS and not (self.names.in_end or self.names.in_after and not self.names.defining):
                 raise self._not_in_end(n, node.at)
             if n in DICE_BUILTINS and not self.names.has_chance:
                 raise self.fail(f"{n}() reads the dice, but this spec has no 'chance' section", node.at, "declare the dice: chance: {dice: 2, faces: {one: 1, two: 2}}")

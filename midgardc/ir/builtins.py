@@ -69,9 +69,10 @@ BUILTINS: dict[str, Builtin] = {
     "areas_won": Builtin((PLAYER,), INT, "how many areas the player has the strictly greatest weight in", "areas_won(p) >= 2", reads=STATE),
     # -- position history (specs with a history section): the position as history: defines it
     "times_seen": Builtin((), INT, "how many times the current position has been reached in this game, this time included (in legal_after: the position the move would make)", "times_seen() >= 3", reads=STATE),
+    "moves_since_first_seen": Builtin((), INT, "how many moves ago the current position was first reached in this game (0 the first time; in legal_after: the position the move would make)", "moves_since_first_seen() <= 8", reads=STATE),
     "repeated": Builtin((), BOOL, "the current position was reached before in this game (times_seen() >= 2; in legal_after: the move would recreate an earlier position)", "not repeated()", reads=STATE),
     # -- the end of the game: whether the player to move could still move (only in end:)
-    "can_move": Builtin((), BOOL, "the player to move has at least one legal move (at a chance node: a roll is due); only in the end section (end.when, end.effects), where no move is being listed", "not can_move()", reads=STATE),
+    "can_move": Builtin((), BOOL, "the player to move has at least one legal move (at a chance node: a roll is due); only in the end section (end.when, end.effects), where no move is being listed, and in legal_after, where it asks whether the next mover has a move after the move (one move ahead)", "not can_move()", reads=STATE),
 }
 
 # Queries of zones of items (specs with a zones section), kept apart from BUILTINS: their

@@ -10,7 +10,10 @@ A spec may declare a notation for whole positions (e.g. one its players publish)
 * ``flags``: letters each setting one element of a true/false counter (or counter array)
   to true, all the others false; a ``none`` text for "no letter at all";
 * ``value``: one game counter's value in its type's own words (a number, a cell name, a
-  player, an enumeration value) or the ``none`` text for the type's none value.
+  player, an enumeration value) or the ``none`` text for the type's none value;
+* ``hands``: the pieces in hand as a field of its own, a letter per (owner, kind), each
+  after an optional count (``S2Pb3p``: one silver and two pawns for the owner of S and
+  P, ...), or a ``none`` text for empty hands.
 
 Trailing fields may be optional (the counter keeps its start value). Reading a text gives
 what both back ends' ``Core.load`` takes, so the interpreter and the compiled engine start
@@ -82,7 +85,18 @@ class ValueField:
     name: str = "value"
 
 
-Field = Union[BoardField, TurnField, FlagsField, ValueField]
+@dataclass(frozen=True)
+class HandsField:
+    """Every player's pieces in hand: letter -> piece id (as the board's), each letter
+    after an optional count; ``none``: the text for no piece in any hand."""
+
+    pieces: tuple[tuple[str, int], ...]
+    none: str = "-"
+    optional: bool = False
+    name: str = "hands"
+
+
+Field = Union[BoardField, TurnField, FlagsField, ValueField, HandsField]
 
 
 @dataclass(frozen=True)
@@ -149,6 +163,8 @@ def read_position(ir: GameIR, text: str) -> StartPosition:
             _read_board(f, word, start, board, where)
         elif isinstance(f, TurnField):
             current = _lookup(dict(f.letters), word, start, where, "player")
+        elif isinstance(f, HandsField):
+            _read_hands(f, word, start, hands, ir.n_kinds, where)
         elif isinstance(f, FlagsField):
             letters = dict(f.letters)
             for row, column in letters.values():
@@ -179,6 +195,33 @@ def _read_hand(f: BoardField, word: str, start: int, hands: list, n_kinds: int, 
             raise PositionTextError(f"{where}, character {start + k + 1} {ch!r}: not a piece letter ({' '.join(pieces)}) in hand")
         owner, kind = (pieces[ch] - 1) // n_kinds, (pieces[ch] - 1) % n_kinds
         hands[owner][kind] += 1
+
+
+def _read_hands(f: HandsField, word: str, start: int, hands: list, n_kinds: int, where: str) -> None:
+    """A hands field: every hand, each piece's letter after an optional count (2P: two)."""
+    pieces = dict(f.pieces)
+    for row in hands:
+        row[:] = [0] * len(row)
+    if word == f.none:
+        return
+    k = 0
+    while k < len(word):
+        j = k
+        while j < len(word) and word[j].isdigit() and word[j].isascii():
+            j += 1
+        if j - k > 5:
+            raise PositionTextError(f"{where}, character {start + k + 1} {word[k:j][:20]!r}: a count of {j - k} digits (at most 10000 pieces of a kind in hand)")
+        count = int(word[k:j]) if j > k else 1
+        token = next((t for t in sorted(pieces, key=len, reverse=True) if word.startswith(t, j)), None)
+        if token is None or count == 0:
+            ch = word[j:j + 1] if j < len(word) else word[-1:]
+            what = "a count of 0" if token is not None else f"not a piece letter ({' '.join(pieces)})" + (" after a count" if j > k else f", a count, nor {f.none!r} for empty hands")
+            raise PositionTextError(f"{where}, character {start + min(j, len(word) - 1) + 1} {ch!r}: {what}")
+        owner, kind = (pieces[token] - 1) // n_kinds, (pieces[token] - 1) % n_kinds
+        hands[owner][kind] += count
+        if hands[owner][kind] > 10000:
+            raise PositionTextError(f"{where}, character {start + k + 1}: more than 10000 pieces of a kind in hand")
+        k = j + len(token)
 
 
 def _split(text: str, sep: str) -> list[tuple[int, str]]:

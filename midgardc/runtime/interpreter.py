@@ -31,7 +31,7 @@ class Core(Effects, Captures, Regions, Moves, History, Compound, Dice):
     structure (chance, a move applied, settling, the end) and, from its bases in
     ``rules/``, listing moves and running effects."""
 
-    __slots__ = ("prog", "board", "hands", "counters", "current", "last", "ply", "terminal", "passes", "ply_limited", "_legal", "roll", "chance", "rng", "again", "heights", "deck", "drawn", "up", "discards", "zones", "zboard", "seen", "looking")
+    __slots__ = ("prog", "board", "hands", "counters", "current", "last", "ply", "terminal", "passes", "ply_limited", "_legal", "roll", "chance", "rng", "again", "heights", "deck", "drawn", "up", "discards", "zones", "zboard", "seen", "order", "looking")
 
     def __init__(self, prog: Program, copy_from: Optional["Core"] = None, seed: int = 0, look: bool = False, start_zones: Optional[list[list[int]]] = None):
         self.prog = prog
@@ -39,7 +39,10 @@ class Core(Effects, Captures, Regions, Moves, History, Compound, Dice):
             # position history: a copy for a lookahead shares the history (it never writes it)
             self.zboard = copy_from.zboard
             self.seen = copy_from.seen if look else dict(copy_from.seen)
-            self.looking = look
+            self.order = copy_from.order if look else list(copy_from.order)
+            # 0: a state of play; 1: a copy made to test a move's legal_after; 2: a copy
+            # made inside that copy's can_move() (rules/history.py, the lookahead's bound)
+            self.looking = copy_from.looking + 1 if look else 0
             self.board = list(copy_from.board)
             self.hands = [list(h) for h in copy_from.hands]
             self.counters = [list(c) for c in copy_from.counters]

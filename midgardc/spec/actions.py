@@ -94,7 +94,14 @@ class LowerActions:
                 if "notation" not in body:
                     body = YMap({**body.items, "notation": YScalar(SHAPES[shape[0]][1], shape[1].pos)}, body.pos, {**body.key_pos, "notation": shape[1].pos})
             # lookahead legality: a condition on the state the move would leave
-            after0 = self.condition(body["legal_after"], rscope) if "legal_after" in body else None
+            # (in it, can_move() asks whether the next mover has a move there: conditions/check.py)
+            after0 = None
+            if "legal_after" in body:
+                self.names.in_after = True
+                try:
+                    after0 = self.condition(body["legal_after"], rscope)
+                finally:
+                    self.names.in_after = False
             for rname, rpos, values, texts, rparams, nnode in action_rows(self, body, aname, node.key_pos[aname], columns, params):
                 if rname in self.action_pos:
                     raise SpecError(f"there is already an action '{rname}'", rpos, "give the row another name")

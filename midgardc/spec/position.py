@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Optional
 
 from ..errors import SpecError, did_you_mean
 from ..ir.nodes import BOOL, CELL, INT, KIND, PLAYER
-from ..ir.position import BoardField, FlagsField, PositionIR, TurnField, ValueField
+from ..ir.position import BoardField, FlagsField, HandsField, PositionIR, TurnField, ValueField
 from ..ir.values import is_enum, none_value
 from .yamlpos import YList, YMap, YNode, YScalar
 
 if TYPE_CHECKING:  # pragma: no cover
     from .context import Lowering
 
-FIELD_KINDS = ("board", "turn", "flags", "value")
+FIELD_KINDS = ("board", "turn", "flags", "value", "hands")
 
 POSITION_SECTIONS = {
     "position": ({"name", "separator", "fields"}, {"fields"}),
@@ -23,6 +23,7 @@ POSITION_SECTIONS = {
     "position_turn": ({"letters", "optional"}, {"letters"}),
     "position_flags": ({"counter", "letters", "none", "optional"}, {"counter", "letters"}),
     "position_value": ({"counter", "none", "optional"}, {"counter"}),
+    "position_hands": ({"pieces", "none", "optional"}, {"pieces"}),
 }
 
 
@@ -53,6 +54,8 @@ def lower_position(low: "Lowering", node: Optional[YNode], counters: list, scope
             fields.append(_board(low, fb, optional, sep))
         elif kind == "turn":
             fields.append(TurnField(_letters(low, fb["letters"], lambda v: _player(low, v)), optional))
+        elif kind == "hands":
+            fields.append(_hands(low, fb, optional, sep))
         elif kind == "flags":
             fields.append(_flags(low, fb, optional, counters, scopes, types))
         else:
@@ -88,13 +91,32 @@ def _board(low: "Lowering", fb: YMap, optional: bool, sep: str) -> BoardField:
                 empty = text
             else:
                 raise SpecError(f"the board field's 'empty' is 'digits' (a number: that many empty cells) and/or one character per empty cell, got {text!r}", w.pos)
-    pnode = fb["pieces"]
+    pieces = _pieces(low, fb["pieces"], [rsep, sep, empty], digits)
+    hand = ""
+    if "hand" in fb:  # the pieces in hand after the rows, between two marks: [Pp]
+        hand = low.scalar(fb["hand"], str, "the board field's 'hand'")
+        if len(hand) != 2 or any(ch in (rsep, sep, empty) or ch in dict(pieces) or ch.isdigit() or ch.isspace() for ch in hand):
+            raise SpecError(f"the board field's 'hand' is the two characters that open and close the pieces in hand, e.g. \"[]\" for [Pp] (not a piece letter, digit or separator), got {hand!r}", fb["hand"].pos)
+    return BoardField(rsep, rows, pieces, digits, empty, optional, hand=hand)
+
+
+def _hands(low: "Lowering", fb: YMap, optional: bool, sep: str) -> HandsField:
+    """A hands field: piece letters (as a board's), each after an optional count."""
+    none = low.scalar(fb["none"], str, "the hands field's 'none'") if "none" in fb else "-"
+    pieces = _pieces(low, fb["pieces"], [sep], True)
+    if none in dict(pieces) or not none or any(ch.isdigit() for ch in none):
+        raise SpecError(f"the hands field's 'none' (the text for empty hands) is neither a piece letter nor a number, got {none!r}", fb["none"].pos if "none" in fb else fb.pos)
+    return HandsField(pieces, none, optional)
+
+
+def _pieces(low: "Lowering", pnode: YNode, reserved: list, digits: bool) -> tuple[tuple[str, int], ...]:
+    """The letters of the pieces: letter -> piece id (owner * kinds + kind + 1)."""
     if not isinstance(pnode, YMap) or not pnode.items:
-        raise SpecError("the board field's 'pieces' maps a letter to an owner and a kind, e.g. {K: [white, king], k: [black, king]}", pnode.pos)
+        raise SpecError("a position field's 'pieces' maps a letter to an owner and a kind, e.g. {K: [white, king], k: [black, king]}", pnode.pos)
     pieces = []
     taken: dict[tuple[int, int], str] = {}
     for letter, v in pnode.items.items():
-        _letter_ok(letter, pnode.key_pos[letter], [rsep, sep, empty])
+        _letter_ok(letter, pnode.key_pos[letter], reserved)
         if digits and letter.isdigit():
             raise SpecError(f"the letter {letter!r} is a digit, which stands for empty cells here", pnode.key_pos[letter])
         if not isinstance(v, YList) or len(v) != 2:
@@ -108,12 +130,7 @@ def _board(low: "Lowering", fb: YMap, optional: bool, sep: str) -> BoardField:
             raise SpecError(f"{low.players[owner]}'s {kname} already has the letter {taken[owner, kind]!r}", v.pos)
         taken[owner, kind] = letter
         pieces.append((letter, owner * len(low.kinds) + kind + 1))
-    hand = ""
-    if "hand" in fb:  # the pieces in hand after the rows, between two marks: [Pp]
-        hand = low.scalar(fb["hand"], str, "the board field's 'hand'")
-        if len(hand) != 2 or any(ch in (rsep, sep, empty) or ch in dict(pieces) or ch.isdigit() or ch.isspace() for ch in hand):
-            raise SpecError(f"the board field's 'hand' is the two characters that open and close the pieces in hand, e.g. \"[]\" for [Pp] (not a piece letter, digit or separator), got {hand!r}", fb["hand"].pos)
-    return BoardField(rsep, rows, tuple(pieces), digits, empty, optional, hand=hand)
+    return tuple(pieces)
 
 
 def board_rows(board, first: str, pos) -> tuple[tuple[int, ...], ...]:
@@ -154,9 +171,10 @@ def setup_field(low: "Lowering", position: Optional[YNode], pos) -> BoardField:
 
 
 def _letter_ok(letter: str, pos, reserved: list) -> None:
-    # (a piece's letter may carry marks after it: a variant FEN writes a promoted piece Q~)
+    # (a piece's letter may carry marks before or after it: a variant FEN writes a promoted
+    # piece Q~, SFEN +P)
     if not 1 <= len(letter) <= 3 or any(ch.isspace() for ch in letter):
-        raise SpecError(f"a letter of a position is one character (a piece's may have up to two marks after it, Q~), got {letter!r}", pos)
+        raise SpecError(f"a letter of a position is one character (a piece's may have up to two marks before or after it, Q~, +P), got {letter!r}", pos)
     if any(ch in reserved for ch in letter if ch):
         raise SpecError(f"the letter {letter!r} holds a separator or the empty cell", pos)
 

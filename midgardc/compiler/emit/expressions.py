@@ -77,6 +77,7 @@ class Expressions:
         self.eaches: list = []  # EachFn per for_each effect
         self.uses_again = False  # some effect is extra_turn: the state carries the flag
         self.uses_can_move = False  # the end section asks can_move(): emit can_move_of()
+        self.uses_since_first_seen = False  # moves_since_first_seen() is asked: emit since_first_seen_of()
         self._unrolling = 0  # any/all over directions being unrolled into cell sets
         self._ray_plan: Optional[tuple] = None  # (emit/rays.py ray_plan of the board, computed once)
         self.uses_ray_bits = False  # some slide is tested as bits: emit the ray masks and slide_bits()
@@ -209,12 +210,17 @@ class Expressions:
             # the position history (templates/history.pyx.j2)
             "times_seen": lambda: Code("times_seen_of(st)", "long long"),
             "repeated": lambda: Code("(times_seen_of(st) >= 2)", "bint"),
+            "moves_since_first_seen": lambda: self._since_first_seen(),
             # the end of the game (templates/end.pyx.j2)
             "can_move": lambda: self._can_move(),
         }
         if fn not in table:
             raise BuildError(f"internal error: the compiled back end lacks built-in {fn!r}")
         return table[fn]()
+
+    def _since_first_seen(self) -> Code:
+        self.uses_since_first_seen = True
+        return Code("since_first_seen_of(st)", "long long")
 
     def _can_move(self) -> Code:
         self.uses_can_move = True

@@ -630,6 +630,7 @@ class Program:
             # the position history
             "times_seen": lambda s: s.times_seen(),
             "repeated": lambda s: int(s.times_seen() >= 2),
+            "moves_since_first_seen": lambda s: s.moves_since_first_seen(),
             # the end of the game: the player to move has a legal move (rules/moves.py)
             "can_move": lambda s: int(s.can_move()),
             # zones of items (holding, zone_size, top)

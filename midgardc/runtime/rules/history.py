@@ -36,13 +36,15 @@ class History:
         ir = self.prog.ir
         self.zboard = board_hash(self.board, self.prog.n, ir.n_players * ir.n_kinds + 1) if self.prog.zkeys is not None else 0
         self.seen = {}
-        self.looking = False
+        self.order = []  # the hashes recorded, in the order reached (moves_since_first_seen)
+        self.looking = 0
         if ir.history is not None:
             self._record()
 
     def _record(self) -> None:
         key = self.position_key(self.current)
         self.seen[key] = self.seen.get(key, 0) + 1
+        self.order.append(key)
 
     def position_key(self, turn: int) -> int:
         """The hash of the position as it stands with ``turn`` to move (see ir/history.py)."""
@@ -76,6 +78,18 @@ class History:
             return self.seen.get(self.position_key(self._next_mover()), 0) + 1
         return self.seen.get(self.position_key(self.current), 0)
 
+    def moves_since_first_seen(self) -> int:
+        """How many moves ago the position was first reached (0 the first time: each move
+        records one position); in a lookahead, the position the move would make."""
+        if self.looking:
+            key, now = self.position_key(self._next_mover()), len(self.order)
+        else:
+            key, now = self.position_key(self.current), len(self.order) - 1
+        try:
+            return now - self.order.index(key)
+        except ValueError:
+            return 0
+
     def _next_mover(self) -> int:
         """Who moves after the move being made (as ``apply`` passes the turn)."""
         if self.again >= 2:
@@ -95,3 +109,18 @@ class History:
         action = self.prog.ir.actions[index]
         look._act(action, index, dict(env))
         return bool(self.prog.afters[index](look, env))
+
+    def _can_move_after(self) -> bool:
+        """can_move() in a ``legal_after``, on the copy the move made: whether the player
+        who would move next (as ``apply`` passes the turn) has a legal move there. Those
+        moves are listed with their own ``where`` and ``legal_after``, but the lookahead
+        is bounded at one move: a can_move() inside their ``legal_after`` (a copy made in
+        this listing, ``looking == 2``) counts as true, so no third move is listed. The
+        end conditions are not checked on the copy."""
+        if self.looking >= 2:
+            return True
+        saved = (self.current, self.last, self.again, self._legal)
+        self.last, self.current, self.again = self.current, self._next_mover(), 0
+        found = bool(self._generate())
+        self.current, self.last, self.again, self._legal = saved
+        return found

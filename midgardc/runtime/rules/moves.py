@@ -160,7 +160,11 @@ class Moves:
         """can_move(): the player to move has a legal move (a roll's outcome at a chance
         node). Asked only in the end section: in end.when, before the game is over, the
         list is kept for the turn; in end.effects the game is already marked over
-        (``terminal``), so the moves are listed afresh, on the state as the effects left it."""
+        (``terminal``), so the moves are listed afresh, on the state as the effects left it.
+        In a ``legal_after`` (a lookahead's copy): the next mover's moves after the move
+        (rules/history.py, ``_can_move_after``)."""
+        if self.looking:
+            return self._can_move_after()
         if self.terminal:
             return bool(self._generate())
         return bool(self.legal())
