@@ -3636,7 +3636,8 @@ cdef list compound_path_of(State* origin, long long move):
 cdef bint can_move_of(State* st) noexcept nogil:
     """can_move(): the player to move has a legal move (a roll at a chance node). Asked
     only in the end section; in the end effects the game is already marked over, so the
-    moves are looked for as if it were not."""
+    moves are looked for as if it were not. In a legal_after (a lookahead's copy): the
+    next mover's moves after the move, as runtime/rules/history.py's _can_move_after."""
     cdef bint over = st.terminal
     cdef bint found
     st.terminal = False
