@@ -19,7 +19,6 @@ from ..conditions.parse import parse_signature
 from ..errors import Pos, SpecError, did_you_mean
 from ..ir import colours
 from ..ir.analysis import contains
-from ..ir.chance import ChanceIR, chance_tables
 from ..ir.items import DeckIR
 from ..ir.nodes import (
     BOOL,
@@ -31,7 +30,6 @@ from ..ir.nodes import (
     ReturnsIR,
     ITEM,
     AreaIR,
-    Action,
     BoardIR,
     Call,
     Const,
@@ -45,7 +43,7 @@ from ..ir.nodes import (
     RankKey,
     RenderIR,
 )
-from .actions import LowerActions, _can_write_prefix
+from .actions import LowerActions
 from .board import LowerBoard
 from .effects import EFFECTS, LowerEffects
 from .values import INLINE_ATTRIBUTES, LowerAttributes, LowerValues
@@ -55,10 +53,7 @@ from .schema import (
     SPEC_VERSION,
     MAX_PLAYERS,
     MAX_HAND,
-    MAX_MOVES,
     MAX_PLIES,
-    MAX_FACES,
-    MAX_DRAWS,
     COUNTER_SCOPES,
     VISIBILITIES,
     REMEMBERS,
@@ -71,7 +66,7 @@ from .schema import (
     SLUG_RE,
 )
 from .variants import apply_player_count, apply_variant, load_tree, player_counts, variant_names
-from .dice import lower_dice_rules
+from .dice import LowerChance
 from .tables import lower_tables
 from .blocks import lower_blocks
 from .yamlpos import YList, YMap, YNode, YScalar
@@ -87,7 +82,7 @@ from .phases import declare_phases, lower_phases
 from .piles import declare_piles, pile_totals
 
 
-class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoard):
+class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoard, LowerChance):
     def __init__(self, tree: YMap, path: str, variant: Optional[str], seated: Optional[int] = None, counts: tuple[tuple[int, ...], int] = ((), 0)):
         self.tree = tree
         self.path = path
@@ -318,44 +313,6 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
                 raise SpecError("game.remembers: moves needs game.horizon, the most moves a game takes", node.pos)
         return horizon, remembers
 
-    def lower_chance(self, node: Optional[YNode]) -> Optional[ChanceIR]:
-        """The dice: their faces become names usable in conditions (type face)."""
-        if node is None:
-            return None
-        body = self.keys(node, "chance", "'chance'")
-        name = self.ident(self.scalar(body["name"], str, "chance.name"), body["name"].pos, "chance.name") if "name" in body else "roll"
-        dice = self.scalar(body["dice"], int, "chance.dice", 1, 16)
-        ordered = self.scalar(body["ordered"], bool, "chance.ordered") if "ordered" in body else False
-        fnode = body["faces"]
-        if not isinstance(fnode, YMap) or not 1 <= len(fnode.items) <= MAX_FACES:
-            raise SpecError(f"chance.faces maps 1 to {MAX_FACES} face names to their values, e.g. {{ace: 1, blank: 0}}", fnode.pos)
-        if len(fnode.items) ** dice > MAX_DRAWS:
-            raise SpecError(f"{len(fnode.items)} faces on {dice} dice make {len(fnode.items) ** dice} draws (limit {MAX_DRAWS})", body["dice"].pos)
-        faces, texts, values = [], [], []
-        for face, fbody in fnode.items.items():
-            fpos = fnode.key_pos[face]
-            self.ident(face, fpos, "face name")
-            if face in self.names.constants:
-                raise SpecError(f"face '{face}' has the same name as a player, piece kind or direction", fpos)
-            text, value = face, len(faces)
-            if isinstance(fbody, YMap):
-                fbody = self.keys(fbody, "face", f"face '{face}'")
-                text = self.scalar(fbody["text"], str, "a face's text") if "text" in fbody else face
-                value = self.scalar(fbody["value"], int, "a face's value", -(2**31), 2**31 - 1) if "value" in fbody else value
-            elif fbody is not None and not (isinstance(fbody, YScalar) and fbody.value is None):
-                value = self.scalar(fbody, int, "a face's value", -(2**31), 2**31 - 1)
-            if not text or any(ch.isspace() or ch in ",-:" for ch in text):
-                raise SpecError(f"face text {text!r} may not be empty or contain spaces, commas, '-' or ':' (it is part of a move's text)", fpos)
-            if text in texts:
-                raise SpecError(f"two faces are written {text!r}; a roll's text would not say which", fpos)
-            self.names.constants[face] = (len(faces), FACE)
-            faces.append(face)
-            texts.append(text)
-            values.append(value)
-        self.names.has_chance = True
-        outcomes, weights, draw_outcome = chance_tables(len(faces), dice, ordered)
-        return ChanceIR(name, tuple(faces), tuple(texts), tuple(values), dice, ordered, outcomes, weights, draw_outcome)
-
     def lower_deck(self, node: Optional[YNode]) -> Optional[DeckIR]:
         """The decks: each kind of item becomes a name usable in conditions (type item)."""
         if node is None:
@@ -430,26 +387,6 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             out.append(AreaIR(aname, tuple(cells), tuple(weights), points))
         self.names.has_areas = True
         return tuple(out)
-
-    def place_chance(self, chance: ChanceIR, actions: tuple[Action, ...], node: YNode) -> ChanceIR:
-        """The outcomes' move ids follow the actions'."""
-        from dataclasses import replace
-
-        if any(a.name == chance.name for a in actions):
-            raise SpecError(f"the roll is called '{chance.name}', like an action; give it another chance.name", node.pos)
-        prefix = chance.name + ":"
-        for a in actions:
-            values = [self.value_texts(a.params[part]) if isinstance(part, int) else () for part in a.notation]
-            if _can_write_prefix(a.notation, values, prefix):
-                raise SpecError(
-                    f"action '{a.name}' can write a move starting '{prefix}', as the roll's outcomes are written, so a move's text would not say which is meant",
-                    node.pos,
-                    "give the roll another chance.name, or the action a notation (and cell names) that cannot start with it",
-                )
-        base = sum(a.size for a in actions)
-        if base + len(chance.outcomes) > MAX_MOVES:
-            raise SpecError(f"too many possible moves: {base:,} of the actions and {len(chance.outcomes):,} outcomes of the roll; the limit is {MAX_MOVES:,} in all", node.pos)
-        return lower_dice_rules(self, replace(chance, base=base), self.keys(node, "chance", "'chance'"))
 
     def lower_players(self, node: YNode) -> None:
         if not isinstance(node, YList) or not 1 <= len(node) <= MAX_PLAYERS:
