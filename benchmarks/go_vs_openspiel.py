@@ -12,7 +12,8 @@ shared machine slows the wall clock, much less the CPU time), interleaved A, B, 
   engine's own C playout loop (what ``midgardc bench`` times);
 * ``openspiel``: ``pyspiel.evaluate_bots`` with two ``make_uniform_random_bot`` bots, which
   plays whole games in C++ (the bot draws uniformly from ``LegalActions()``, pass
-  included, as our playouts do). Its plies are counted by replaying the same games from
+  included; ours draw each legal move as likely, by rejection: only the move drawn is
+  looked ahead, see docs/design.md). Its plies are counted by replaying the same games from
   Python with bots of the same seeds (a uniform bot's draws depend only on its seed and the
   legal actions, so the games are the same; the returns are compared to prove it);
   that replay is not timed;

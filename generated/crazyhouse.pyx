@@ -2765,6 +2765,115 @@ cdef bint any_legal(State* st) noexcept nogil:
     return False
 
 
+cdef int gen_unchecked(State* st, int* out) noexcept nogil:
+    """Write the move ids whose `where` holds, ascending, to `out`, their legal_after not
+    tested (random_game() tests only the move it draws: after_holds()); return how many."""
+    cdef int n = 0
+    cdef int a0
+    cdef int a1
+    cdef int a2
+    cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
+    cdef uint64_t bits0
+    cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
+    cdef uint64_t cand2[WORDS]   # candidate cells for parameter 2
+    cdef uint64_t bits2
+    cdef int w2
+    if st.terminal:
+        return 0
+    # action 0: move(f: cell, t: cell) -> ids 0..4095
+    # where owner(f) == mover and owner(t) != mover and goes(f, t)
+    cellset_5(st, cand0)  # owner(f) == mover
+    for w0 in range(WORDS):  # f: cell, ascending
+        bits0 = cand0[w0]
+        while bits0 != 0:
+            a0 = (w0 << 6) + lowest_bit(bits0)
+            bits0 &= bits0 - 1
+            cands_0(st, cand1, a0)  # candidates of goes(f, t)
+            for w1 in range(WORDS):  # t: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                        continue
+                    out[n] = a0 * 64 + a1
+                    n += 1
+    # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..45055
+    # where (k == queen or k == rook or k == bishop or k == knight) and promotes(f, t) and owner(t) != mover
+    for a0 in range(N_KINDS):  # k: kind
+        if not ((((a0 == 1) or (a0 == 2)) or (a0 == 3)) or (a0 == 4)):  # k == queen or k == rook or k == bishop or k == knight
+            continue
+        cellset_6(st, cand1)  # owner(f) == mover
+        for w1 in range(WORDS):  # f: cell, ascending
+            bits1 = cand1[w1]
+            while bits1 != 0:
+                a1 = (w1 << 6) + lowest_bit(bits1)
+                bits1 &= bits1 - 1
+                if not ((<int>ATTR_10[piece_kind(st.board[a1]) + 1]) == 5):  # moves_as(kind_at(f)) == pawn
+                    continue
+                cands_1(st, cand2, a0, a1)  # candidates of pawn_goes(f, t)
+                for w2 in range(WORDS):  # t: cell, ascending
+                    bits2 = cand2[w2]
+                    while bits2 != 0:
+                        a2 = (w2 << 6) + lowest_bit(bits2)
+                        bits2 &= bits2 - 1
+                        if not define_3(st, a2, st.current):  # last_rank(t, mover)
+                            continue
+                        if not (piece_owner(st.board[a2]) != st.current):  # owner(t) != mover
+                            continue
+                        out[n] = 4096 + a0 * 4096 + a1 * 64 + a2
+                        n += 1
+    # action 2: drop(k: kind, c: cell) -> ids 45056..45695
+    # where hand(mover, k) > 0 and drops_on(k, c)
+    for a0 in range(N_KINDS):  # k: kind
+        if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
+            continue
+        if not (a0 != 0):  # k != king
+            continue
+        cellset_7(st, a0, cand1)  # empty(c) and (k != pawn or onboard(step(c, n)) and onboard(step(c, s)))
+        for w1 in range(WORDS):  # c: cell, ascending
+            bits1 = cand1[w1]
+            while bits1 != 0:
+                a1 = (w1 << 6) + lowest_bit(bits1)
+                bits1 &= bits1 - 1
+                out[n] = 45056 + a0 * 64 + a1
+                n += 1
+    return n
+
+
+cdef bint after_holds(State* st, int move) noexcept nogil:
+    """Whether `move` (one of gen_unchecked()'s) passes its action's legal_after (True for
+    an action without one): random playouts look ahead only at the move they draw."""
+    cdef int offset
+    cdef int v0
+    cdef int v1
+    cdef int v2
+    if 0 <= move < 4096:  # move(f: cell, t: cell)
+        offset = move
+        v1 = offset % 64
+        offset = offset / 64
+        v0 = offset
+        return after_ok_0(st, v0, v1)
+    if 4096 <= move < 45056:  # promote(k: kind, f: cell, t: cell)
+        offset = move - 4096
+        v2 = offset % 64
+        offset = offset / 64
+        v1 = offset % 64
+        offset = offset / 64
+        v0 = offset
+        return after_ok_1(st, v0, v1, v2)
+    if 45056 <= move < 45696:  # drop(k: kind, c: cell)
+        offset = move - 45056
+        v1 = offset % 64
+        offset = offset / 64
+        v0 = offset
+        return after_ok_2(st, v0, v1)
+    return True
+
+
 # ---------------------------------------------------------------------------- region assessment
 # assess_regions (see AssessRegions in midgardc/ir/nodes.py), in C: seeds are scanned in
 # order; an unvisited member seed starts a region grown breadth-first in neighbour order;
@@ -3225,6 +3334,13 @@ state_init(&START)
 start_effects(&START)
 settle(&START, NULL)
 
+
+cdef inline void copy_state(State* dst, const State* src) noexcept nogil:
+    """*dst = *src, the history's hashes only as far as recorded: a State has room for
+    HISTORY_CAP of them (48 KB at 6,000 plies), and a playout starts with a copy."""
+    memcpy(dst, src, <size_t>(<char*>&src.seen[SEEN_FILTER_WORDS + src.n_seen] - <char*>src))
+
+
 ctypedef struct Stats:  # (only long longs, in the order of MGC_S_* in vtable.pxi)
     long long games
     long long draws                              # every seat ranked first (several seats)
@@ -3237,10 +3353,33 @@ ctypedef struct Stats:  # (only long longs, in the order of MGC_S_* in vtable.px
 
 
 cdef void random_game(State* st, Rng* rng, int* moves) noexcept nogil:
-    """Uniformly random legal moves until the game ends."""
-    cdef int n = gen_legal(st, moves)
+    """Uniformly random legal moves, each drawn by rejection (draw_move()), until the game
+    ends; a move settles without listing the next."""
+    cdef int m
+    while not st.terminal:
+        m = draw_move(st, rng, moves)
+        if m < 0:
+            return
+        play_move(st, m)
+        settle(st, NULL)
+
+
+cdef int draw_move(State* st, Rng* rng, int* moves) noexcept nogil:
+    """A uniformly random legal move of a settled state (-1: none), as
+    midgardc/runtime/interpreter.py random_move draws it: from the moves whose `where`
+    holds (gen_unchecked(), ascending), looking ahead (after_holds()) only at the one
+    drawn; one that fails takes the last one's place and the draw is made again from one
+    fewer. Listing the legal moves would look ahead at every candidate at every ply."""
+    cdef int n = gen_unchecked(st, moves)
+    cdef int k, m
     while n > 0:
-        n = apply_move(st, moves[rng_below(rng, n)], moves)
+        k = rng_below(rng, n)
+        m = moves[k]
+        if after_holds(st, m):
+            return m
+        n -= 1
+        moves[k] = moves[n]
+    return -1
 
 
 cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long first, long long count, Stats* stats, int* moves) noexcept nogil:
@@ -3254,7 +3393,7 @@ cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long f
     cdef int k, p
     for i in range(first, first + count):
         rng.state = derive_seed(seed, <uint64_t>i)
-        st = start[0]
+        copy_state(&st, start)
         random_game(&st, &rng, moves)
         k = outcome(&st, &margin, lead)
         stats.games += 1
@@ -3279,12 +3418,14 @@ cdef int trace_game(State* st, uint64_t seed, int* moves, int* trace, int cap) n
     cdef int n, m
     cdef int count = 0
     rng.state = seed
-    n = gen_legal(st, moves)
-    while n > 0 and count < cap:
-        m = moves[rng_below(&rng, n)]
+    while not st.terminal and count < cap:
+        m = draw_move(st, &rng, moves)
+        if m < 0:
+            break
         trace[count] = m
         count += 1
-        n = apply_move(st, m, moves)
+        play_move(st, m)
+        settle(st, NULL)
     return count
 
 

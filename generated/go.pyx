@@ -1487,6 +1487,10 @@ cdef bint any_legal(State* st) noexcept nogil:
     cdef int w0
     if st.terminal:
         return False
+    # action 1: pass() -> ids 81..81
+    # where true
+    if True:
+        return True
     # action 0: play(c: cell) -> ids 0..80
     # where hand(mover, stone) > 0 and empty(c)
     if (hand_of(st, st.current, 0) > 0):
@@ -1498,11 +1502,48 @@ cdef bint any_legal(State* st) noexcept nogil:
                 bits0 &= bits0 - 1
                 if after_ok_0(st, a0):  # legal_after reaches(c, nobody) and not repeated
                     return True
+    return False
+
+
+cdef int gen_unchecked(State* st, int* out) noexcept nogil:
+    """Write the move ids whose `where` holds, ascending, to `out`, their legal_after not
+    tested (random_game() tests only the move it draws: after_holds()); return how many."""
+    cdef int n = 0
+    cdef int a0
+    cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
+    cdef uint64_t bits0
+    cdef int w0
+    if st.terminal:
+        return 0
+    # action 0: play(c: cell) -> ids 0..80
+    # where hand(mover, stone) > 0 and empty(c)
+    if (hand_of(st, st.current, 0) > 0):
+        cellset_2(st, cand0)  # empty(c)
+        for w0 in range(WORDS):  # c: cell, ascending
+            bits0 = cand0[w0]
+            while bits0 != 0:
+                a0 = (w0 << 6) + lowest_bit(bits0)
+                bits0 &= bits0 - 1
+                out[n] = a0
+                n += 1
     # action 1: pass() -> ids 81..81
     # where true
     if True:
-        return True
-    return False
+        out[n] = 81
+        n += 1
+    return n
+
+
+cdef bint after_holds(State* st, int move) noexcept nogil:
+    """Whether `move` (one of gen_unchecked()'s) passes its action's legal_after (True for
+    an action without one): random playouts look ahead only at the move they draw."""
+    cdef int offset
+    cdef int v0
+    if 0 <= move < 81:  # play(c: cell)
+        offset = move
+        v0 = offset
+        return after_ok_0(st, v0)
+    return True
 
 
 # ---------------------------------------------------------------------------- region assessment
@@ -1829,6 +1870,13 @@ state_init(&START)
 start_effects(&START)
 settle(&START, NULL)
 
+
+cdef inline void copy_state(State* dst, const State* src) noexcept nogil:
+    """*dst = *src, the history's hashes only as far as recorded: a State has room for
+    HISTORY_CAP of them (48 KB at 6,000 plies), and a playout starts with a copy."""
+    memcpy(dst, src, <size_t>(<char*>&src.seen[SEEN_FILTER_WORDS + src.n_seen] - <char*>src))
+
+
 ctypedef struct Stats:  # (only long longs, in the order of MGC_S_* in vtable.pxi)
     long long games
     long long draws                              # every seat ranked first (several seats)
@@ -1841,10 +1889,33 @@ ctypedef struct Stats:  # (only long longs, in the order of MGC_S_* in vtable.px
 
 
 cdef void random_game(State* st, Rng* rng, int* moves) noexcept nogil:
-    """Uniformly random legal moves until the game ends."""
-    cdef int n = gen_legal(st, moves)
+    """Uniformly random legal moves, each drawn by rejection (draw_move()), until the game
+    ends; a move settles without listing the next."""
+    cdef int m
+    while not st.terminal:
+        m = draw_move(st, rng, moves)
+        if m < 0:
+            return
+        play_move(st, m)
+        settle(st, NULL)
+
+
+cdef int draw_move(State* st, Rng* rng, int* moves) noexcept nogil:
+    """A uniformly random legal move of a settled state (-1: none), as
+    midgardc/runtime/interpreter.py random_move draws it: from the moves whose `where`
+    holds (gen_unchecked(), ascending), looking ahead (after_holds()) only at the one
+    drawn; one that fails takes the last one's place and the draw is made again from one
+    fewer. Listing the legal moves would look ahead at every candidate at every ply."""
+    cdef int n = gen_unchecked(st, moves)
+    cdef int k, m
     while n > 0:
-        n = apply_move(st, moves[rng_below(rng, n)], moves)
+        k = rng_below(rng, n)
+        m = moves[k]
+        if after_holds(st, m):
+            return m
+        n -= 1
+        moves[k] = moves[n]
+    return -1
 
 
 cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long first, long long count, Stats* stats, int* moves) noexcept nogil:
@@ -1858,7 +1929,7 @@ cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long f
     cdef int k, p
     for i in range(first, first + count):
         rng.state = derive_seed(seed, <uint64_t>i)
-        st = start[0]
+        copy_state(&st, start)
         random_game(&st, &rng, moves)
         k = outcome(&st, &margin, lead)
         stats.games += 1
@@ -1883,12 +1954,14 @@ cdef int trace_game(State* st, uint64_t seed, int* moves, int* trace, int cap) n
     cdef int n, m
     cdef int count = 0
     rng.state = seed
-    n = gen_legal(st, moves)
-    while n > 0 and count < cap:
-        m = moves[rng_below(&rng, n)]
+    while not st.terminal and count < cap:
+        m = draw_move(st, &rng, moves)
+        if m < 0:
+            break
         trace[count] = m
         count += 1
-        n = apply_move(st, m, moves)
+        play_move(st, m)
+        settle(st, NULL)
     return count
 
 

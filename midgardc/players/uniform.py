@@ -12,7 +12,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class RandomPlayer:
-    """Draws exactly like the engines' own playouts, so its games match theirs seed for seed."""
+    """Draws from the legal list as the engines' own playouts do for a spec without a
+    ``legal_after``, so its games match theirs seed for seed; with one, the playouts draw
+    by rejection (``runtime/interpreter.random_move``): as likely a move, another game."""
 
     def __init__(self, name: str = "random"):
         self.name = name

@@ -256,11 +256,30 @@ class Core(Effects, Captures, Regions, Moves, History, Compound, Dice):
 
 def random_move(core: Core, rng: Rng) -> int:
     """A random playout's next move: a roll's outcome from the state's chance stream at a
-    chance node, else a uniformly random legal move drawn from ``rng``."""
+    chance node, else a uniformly random legal move drawn from ``rng``.
+
+    With a ``legal_after`` in the spec, the draw is by rejection: a move is drawn from
+    those whose ``where`` holds (ascending) and only it is looked ahead; a move that fails
+    takes the last one's place and the draw is made again from one fewer. Every legal move
+    is as likely as by drawing from the whole legal list, which would look ahead at every
+    candidate (in Go, every empty point) at every ply. Without one, the first draw is
+    the move: the same draw as from the legal list. random_game() in C draws alike. (A
+    compiled engine's Core, which tests hand in too, lists only legal moves: drawn from
+    them.)"""
     if core.chance:
         return core.sample_chance()
-    legal = core.legal()
-    return legal[rng.below(len(legal))]
+    if not getattr(getattr(core, "prog", None), "lookahead", False):
+        legal = core.legal()
+        return legal[rng.below(len(legal))]
+    moves = core.unchecked()
+    n = len(moves)
+    while True:
+        k = rng.below(n)
+        move = moves[k]
+        if core.after_holds(move):
+            return move
+        n -= 1
+        moves[k] = moves[n]
 
 
 class InterpretedEngine:

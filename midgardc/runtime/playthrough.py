@@ -9,7 +9,8 @@ text on the interpreter and on the compiled engine, today and after any refactor
 change that is intended shows up as a diff to review when the files are regenerated.
 
 The game is the back end's own random playout (``playout_trace(seed)``): a uniformly random
-legal move drawn from ``Rng(seed)`` for players, the state's own chance stream (seeded by
+legal move drawn from ``Rng(seed)`` for players (by rejection when the spec has a
+``legal_after``: ``interpreter.random_move``), the state's own chance stream (seeded by
 ``new_state(seed)``) for rolls. Everything printed is deterministic: no floats that could
 round differently (probabilities are exact fractions), no time, no addresses.
 
@@ -31,7 +32,6 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Optional
 
-from .rng import Rng
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game, State
@@ -96,7 +96,10 @@ def _playthrough(game: "Game", seed: int, spec: Optional[str], detail: Detail, o
     ir = game.ir
     out: list[str] = _header(game, seed, spec if spec is not None else spec_label(ir.source), detail)
     state = game.new_state(seed)
-    rng = Rng(seed)
+    # the moves of the back end's own random game (a roll's outcome among them, which the
+    # state's chance stream draws alike): a spec with a legal_after draws by rejection
+    # (interpreter.random_move), not from the legal list written at each step
+    trace = iter(game.engine.playout_trace(seed, state.core))
     step = 0
     memo: dict = {}  # the last outcome listing written in full, and its step
     while not state.is_terminal():
@@ -105,10 +108,11 @@ def _playthrough(game: "Game", seed: int, spec: Optional[str], detail: Detail, o
             out += ["", f"## step {step} (ply {state.ply()})"]
         else:
             out.append(f"step {step} (ply {state.ply()}): ")  # the step's function ends the line
+        drawn = next(trace)
         if state.is_chance_node():
             _chance_step(state, step, full, out, memo)
         else:
-            _player_step(state, rng, full, out)
+            _player_step(state, drawn, full, out)
         if on_step is not None:
             on_step(step)
         step += 1
@@ -141,10 +145,10 @@ def _header(game: "Game", seed: int, spec: str, detail: Detail) -> list[str]:
     ]
 
 
-def _player_step(state: "State", rng: Rng, full: bool, out: list[str]) -> None:
-    """Write a player's step and play the move the playout draws (``rng.below``)."""
+def _player_step(state: "State", drawn: int, full: bool, out: list[str]) -> None:
+    """Write a player's step and play the move the playout drew (``drawn``, legal here)."""
     legal = state.legal_moves()
-    move = legal[rng.below(len(legal))]
+    move = next(m for m in legal if m.id == drawn)
     who = state.current_player_name()
     if full:
         out += _position(state)

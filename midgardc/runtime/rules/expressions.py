@@ -138,6 +138,7 @@ class Program:
         self.wheres = [self.compile(a.where) for a in ir.actions]
         # lookahead legality and the position history (rules/history.py)
         self.afters = [self.compile(a.legal_after) if a.legal_after is not None else None for a in ir.actions]
+        self.lookahead = any(a is not None for a in self.afters)  # random playouts draw by rejection
         # compound moves (rules/compound.py): where the next step starts, whether it may
         self.chain_value = [self.compile(a.chain.value) if a.chain is not None else None for a in ir.actions]
         self.chain_going = [self.compile(a.chain.going) if a.chain is not None and a.chain.going is not None else None for a in ir.actions]

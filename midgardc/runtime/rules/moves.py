@@ -169,23 +169,42 @@ class Moves:
             return bool(self._generate())
         return bool(self.legal())
 
-    def _generate(self) -> list[int]:
+    def _generate(self, lookahead: bool = True) -> list[int]:
         if self.chance:  # a chance node: every outcome of the roll (kept dice fixed), ascending
             return self.roll_outcomes()
         out: list[int] = []
         seen: dict = {}  # (once condition, value) -> whether it holds, in this position
         for ai, action in enumerate(self.prog.ir.actions):
-            self._list_action(ai, action, out, seen)
+            self._list_action(ai, action, out, seen, lookahead=lookahead)
         return out
 
-    def _list_action(self, ai: int, action: Action, out: list[int], seen: dict, steps: bool = False, second: Optional[tuple[dict, int]] = None) -> None:
+    def unchecked(self) -> list[int]:
+        """The moves whose ``where`` holds, ascending, their ``legal_after`` not yet tested:
+        a random playout tests only the move it draws (``after_holds``; see
+        ``interpreter.random_move``). The legal moves when no action has a lookahead."""
+        if self.terminal:
+            return []
+        return self._generate(lookahead=False)
+
+    def after_holds(self, move: int) -> bool:
+        """Whether ``move`` (one of ``unchecked()``) passes its action's ``legal_after``
+        (True for an action without one)."""
+        for ai, action in enumerate(self.prog.ir.actions):
+            if action.base <= move < action.base + action.size:
+                if self.prog.afters[ai] is None:
+                    return True
+                return self._after_ok(ai, self.decode(move)[1])
+        raise ValueError(f"move id {move} out of range")
+
+    def _list_action(self, ai: int, action: Action, out: list[int], seen: dict, steps: bool = False, second: Optional[tuple[dict, int]] = None, lookahead: bool = True) -> None:
         """Append an action's legal moves, ascending, by its plan: the conditions on no
         parameter first, then the parameter loops, outermost first (see ir/plan.py).
         A compound move's step (``action.chain``) appends its whole moves (rules/compound.py),
         or with ``steps`` the steps themselves (as ``base + binding``). A move of two steps
         (``action.then``) lists its first steps, and for each the second steps on the state
         it leaves: ``second`` is (the first step's parameters, its offset), given when
-        listing the second steps on that state."""
+        listing the second steps on that state. Without ``lookahead``, the moves whose
+        ``legal_after`` is yet to be tested (``unchecked``)."""
         chained = action.chain is not None and not steps
         two = action.then is not None and second is None  # a first step: its second steps at the leaf
         best: list = [None, len(out)]  # continue.most: the greatest value so far, where the action's moves start
@@ -196,7 +215,8 @@ class Moves:
         else:
             top, loops = self.prog.then_plans[ai]
             env, start = dict(second[0]), second[1]
-        after = self.prog.afters[ai]  # lookahead legality (rules/history.py): on a copy after the move
+        # lookahead legality (rules/history.py): on a copy after the move
+        after = self.prog.afters[ai] if lookahead else None
         for cond in top:
             if not cond(self, env):
                 return
