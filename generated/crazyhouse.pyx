@@ -2784,8 +2784,8 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and owner(t) != mover and goes(f, t)
-    cellset_5(st, cand0)  # owner(f) == mover
+    # where mine(f) and not mine(t) and goes(f, t)
+    cellset_5(st, cand0)  # mine(f)
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -2797,7 +2797,7 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                    if not (not define_0(st, a1)):  # not mine(t)
                         continue
                     out[n] = a0 * 64 + a1
                     n += 1
@@ -2820,7 +2820,7 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_3(st, a2, st.current):  # last_rank(t, mover)
+                        if not define_5(st, a2, st.current):  # last_rank(t, mover)
                             continue
                         if not (piece_owner(st.board[a2]) != st.current):  # owner(t) != mover
                             continue

@@ -1518,7 +1518,7 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
     # action 0: play(c: cell) -> ids 0..80
     # where hand(mover, stone) > 0 and empty(c)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_2(st, cand0)  # empty(c)
+        cellset_1(st, cand0)  # empty(c)
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:

@@ -2884,6 +2884,109 @@ cdef bint any_legal(State* st) noexcept nogil:
     return False
 
 
+cdef int gen_unchecked(State* st, int* out) noexcept nogil:
+    """Write the move ids whose `where` holds, ascending, to `out`, their legal_after not
+    tested (random_game() tests only the move it draws: after_holds()); return how many."""
+    cdef int n = 0
+    cdef int a0
+    cdef int a1
+    cdef uint64_t cand0[WORDS]   # candidate cells for parameter 0
+    cdef uint64_t bits0
+    cdef int w0
+    cdef uint64_t cand1[WORDS]   # candidate cells for parameter 1
+    cdef uint64_t bits1
+    cdef int w1
+    if st.terminal:
+        return 0
+    # action 0: move(f: cell, t: cell) -> ids 0..6560
+    # where owner(f) == mover and owner(t) != mover and goes(f, t) and not stuck(kind_at(f), t, mover)
+    cellset_1(st, cand0)  # owner(f) == mover
+    for w0 in range(WORDS):  # f: cell, ascending
+        bits0 = cand0[w0]
+        while bits0 != 0:
+            a0 = (w0 << 6) + lowest_bit(bits0)
+            bits0 &= bits0 - 1
+            cands_0(st, cand1, a0)  # candidates of goes(f, t)
+            for w1 in range(WORDS):  # t: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                        continue
+                    if not (not define_2(st, piece_kind(st.board[a0]), a1, st.current)):  # not stuck(kind_at(f), t, mover)
+                        continue
+                    out[n] = a0 * 81 + a1
+                    n += 1
+    # action 1: promote(f: cell, t: cell) -> ids 6561..13121
+    # where owner(f) == mover and promoted(kind_at(f)) != -1 and (in_zone(f, mover) or in_zone(t, mover)) and owner(t) != mover and goes(f, t)
+    cellset_1(st, cand0)  # owner(f) == mover
+    for w0 in range(WORDS):  # f: cell, ascending
+        bits0 = cand0[w0]
+        while bits0 != 0:
+            a0 = (w0 << 6) + lowest_bit(bits0)
+            bits0 &= bits0 - 1
+            if not ((<int>ATTR_12[piece_kind(st.board[a0]) + 1]) != (-1)):  # promoted(kind_at(f)) != -1
+                continue
+            cands_1(st, cand1, a0)  # candidates of goes(f, t)
+            for w1 in range(WORDS):  # t: cell, ascending
+                bits1 = cand1[w1]
+                while bits1 != 0:
+                    a1 = (w1 << 6) + lowest_bit(bits1)
+                    bits1 &= bits1 - 1
+                    if not (define_1(st, a0, st.current) or define_1(st, a1, st.current)):  # in_zone(f, mover) or in_zone(t, mover)
+                        continue
+                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                        continue
+                    out[n] = 6561 + a0 * 81 + a1
+                    n += 1
+    # action 2: drop(k: kind, c: cell) -> ids 13122..14255
+    # where hand(mover, k) > 0 and (empty(c) and not stuck(k, c, mover) and (k != pawn or not nifu(c)))
+    for a0 in range(N_KINDS):  # k: kind
+        if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
+            continue
+        cellset_2(st, cand1)  # empty(c)
+        for w1 in range(WORDS):  # c: cell, ascending
+            bits1 = cand1[w1]
+            while bits1 != 0:
+                a1 = (w1 << 6) + lowest_bit(bits1)
+                bits1 &= bits1 - 1
+                if not (not define_2(st, a0, a1, st.current)):  # not stuck(k, c, mover)
+                    continue
+                if not ((a0 != 7) or (not define_9(st, a1))):  # k != pawn or not nifu(c)
+                    continue
+                out[n] = 13122 + a0 * 81 + a1
+                n += 1
+    return n
+
+
+cdef bint after_holds(State* st, int move) noexcept nogil:
+    """Whether `move` (one of gen_unchecked()'s) passes its action's legal_after (True for
+    an action without one): random playouts look ahead only at the move they draw."""
+    cdef int offset
+    cdef int v0
+    cdef int v1
+    if 0 <= move < 6561:  # move(f: cell, t: cell)
+        offset = move
+        v1 = offset % 81
+        offset = offset / 81
+        v0 = offset
+        return after_ok_0(st, v0, v1)
+    if 6561 <= move < 13122:  # promote(f: cell, t: cell)
+        offset = move - 6561
+        v1 = offset % 81
+        offset = offset / 81
+        v0 = offset
+        return after_ok_1(st, v0, v1)
+    if 13122 <= move < 14256:  # drop(k: kind, c: cell)
+        offset = move - 13122
+        v1 = offset % 81
+        offset = offset / 81
+        v0 = offset
+        return after_ok_2(st, v0, v1)
+    return True
+
+
 # ---------------------------------------------------------------------------- region assessment
 # assess_regions (see AssessRegions in midgardc/ir/nodes.py), in C: seeds are scanned in
 # order; an unvisited member seed starts a region grown breadth-first in neighbour order;
@@ -3283,6 +3386,13 @@ state_init(&START)
 start_effects(&START)
 settle(&START, NULL)
 
+
+cdef inline void copy_state(State* dst, const State* src) noexcept nogil:
+    """*dst = *src, the history's hashes only as far as recorded: a State has room for
+    HISTORY_CAP of them (48 KB at 6,000 plies), and a playout starts with a copy."""
+    memcpy(dst, src, <size_t>(<char*>&src.seen[SEEN_FILTER_WORDS + src.n_seen] - <char*>src))
+
+
 ctypedef struct Stats:  # (only long longs, in the order of MGC_S_* in vtable.pxi)
     long long games
     long long draws                              # every seat ranked first (several seats)
@@ -3295,10 +3405,33 @@ ctypedef struct Stats:  # (only long longs, in the order of MGC_S_* in vtable.px
 
 
 cdef void random_game(State* st, Rng* rng, int* moves) noexcept nogil:
-    """Uniformly random legal moves until the game ends."""
-    cdef int n = gen_legal(st, moves)
+    """Uniformly random legal moves, each drawn by rejection (draw_move()), until the game
+    ends; a move settles without listing the next."""
+    cdef int m
+    while not st.terminal:
+        m = draw_move(st, rng, moves)
+        if m < 0:
+            return
+        play_move(st, m)
+        settle(st, NULL)
+
+
+cdef int draw_move(State* st, Rng* rng, int* moves) noexcept nogil:
+    """A uniformly random legal move of a settled state (-1: none), as
+    midgardc/runtime/interpreter.py random_move draws it: from the moves whose `where`
+    holds (gen_unchecked(), ascending), looking ahead (after_holds()) only at the one
+    drawn; one that fails takes the last one's place and the draw is made again from one
+    fewer. Listing the legal moves would look ahead at every candidate at every ply."""
+    cdef int n = gen_unchecked(st, moves)
+    cdef int k, m
     while n > 0:
-        n = apply_move(st, moves[rng_below(rng, n)], moves)
+        k = rng_below(rng, n)
+        m = moves[k]
+        if after_holds(st, m):
+            return m
+        n -= 1
+        moves[k] = moves[n]
+    return -1
 
 
 cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long first, long long count, Stats* stats, int* moves) noexcept nogil:
@@ -3312,7 +3445,7 @@ cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long f
     cdef int k, p
     for i in range(first, first + count):
         rng.state = derive_seed(seed, <uint64_t>i)
-        st = start[0]
+        copy_state(&st, start)
         random_game(&st, &rng, moves)
         k = outcome(&st, &margin, lead)
         stats.games += 1
@@ -3337,12 +3470,14 @@ cdef int trace_game(State* st, uint64_t seed, int* moves, int* trace, int cap) n
     cdef int n, m
     cdef int count = 0
     rng.state = seed
-    n = gen_legal(st, moves)
-    while n > 0 and count < cap:
-        m = moves[rng_below(&rng, n)]
+    while not st.terminal and count < cap:
+        m = draw_move(st, &rng, moves)
+        if m < 0:
+            break
         trace[count] = m
         count += 1
-        n = apply_move(st, m, moves)
+        play_move(st, m)
+        settle(st, NULL)
     return count
 
 
