@@ -512,6 +512,24 @@ def test_a_move_typed_on_the_keyboard(browser) -> None:
         served.close()
 
 
+# the board at the page's width: its size, its cells' smallest side, how far it reaches
+NARROW = """var svg = document.querySelector('#board svg'), r = svg.getBoundingClientRect(), board = document.getElementById('board');
+var cells = Array.prototype.slice.call(svg.querySelectorAll('[data-cell]')).map(function (e) { var b = e.getBoundingClientRect(); return Math.min(b.width, b.height); });
+return {width: r.width, left: r.left, right: r.right, top: r.top, page: document.documentElement.clientWidth, wide: document.documentElement.scrollWidth,
+        scrolls: board.scrollWidth - board.clientWidth, smallest: Math.min.apply(null, cells), title: document.querySelector('header h1').getBoundingClientRect().bottom,
+        aside: document.querySelector('aside').getBoundingClientRect().top, bottom: r.bottom};"""
+
+
+def _fits_400_px(sizes: dict) -> None:
+    """The board takes the 400 px page's width and no more (nothing of it is scrolled to or cut
+    off), each cell at least 24 px (MIN_PIECE in seat.js), below the title, above the panels."""
+    assert sizes["page"] <= 400 and sizes["wide"] <= 400, sizes
+    assert sizes["width"] >= 350 and sizes["left"] >= 0 and sizes["right"] <= sizes["page"] and sizes["scrolls"] <= 1, sizes
+    assert sizes["smallest"] >= 24, sizes
+    assert sizes["top"] >= sizes["title"], sizes  # the board starts below the page's title
+    assert sizes["aside"] >= sizes["bottom"], sizes  # the panels are below the board
+
+
 def test_at_400_px_the_board_keeps_the_width(browser) -> None:
     """A phone-sized window: the board is at least 350 px wide, each cell at least 24 px, the
     panels below it (Midgard, mid-game)."""
@@ -520,15 +538,28 @@ def test_at_400_px_the_board_keeps_the_width(browser) -> None:
     try:
         browser.set_window_size(400, 800)
         play_by_clicks(browser, served.url(0), random.Random(1), stop=lambda: session.step() > 10)
-        sizes = browser.execute_script(
-            """var svg = document.querySelector('#board svg'), r = svg.getBoundingClientRect();
-            var cells = Array.prototype.slice.call(svg.querySelectorAll('[data-cell]')).map(function (e) { var b = e.getBoundingClientRect(); return Math.min(b.width, b.height); });
-            return {width: r.width, page: document.documentElement.clientWidth, smallest: Math.min.apply(null, cells),
-                    aside: document.querySelector('aside').getBoundingClientRect().top, bottom: r.bottom};"""
-        )
-        assert sizes["page"] <= 400 and sizes["width"] >= 350 and sizes["smallest"] >= 24, sizes
-        assert sizes["aside"] >= sizes["bottom"], sizes  # the panels are below the board
+        _fits_400_px(browser.execute_script(NARROW))
         assert browser.execute_script("return document.querySelector('meta[name=viewport]') !== null")
+    finally:
+        browser.set_window_size(1500, 1100)
+        served.close()
+
+
+def test_at_400_px_a_graph_of_placed_nodes_fits_the_page(browser) -> None:
+    """Midgard Vikings at 400 px: a graph of placed nodes (realms of huts in two columns) whose
+    nodes, at the page's width, are drawn smaller than 24 px. The page grows them into the room
+    between them, so the whole board shows at the page's width (it used to be drawn 605 px
+    wide, its right column cut off) and every hut stays big enough to tap."""
+    session = _session("midgard-vikings.yaml", "human,human,human,human", seed=7)
+    served = Served(session)
+    try:
+        browser.set_window_size(400, 800)
+        browser.get(served.url(0))
+        _wait(browser, lambda p: p["turn"])
+        sizes = browser.execute_script(NARROW)
+        _fits_400_px(sizes)
+        radii = browser.execute_script("return Array.prototype.slice.call(document.querySelectorAll('#board circle[data-cell]')).map(function (e) { return Number(e.getAttribute('r')); });")
+        assert min(radii) > 17, radii  # grown past the renderer's NODE_RADIUS (17): this page needed it
     finally:
         browser.set_window_size(1500, 1100)
         served.close()

@@ -16,6 +16,7 @@
   var MAX_CONTROLS = 12; // never more controls than this at once (a move's and cancel included)
   var MAX_PICKS = MAX_CONTROLS - 2; // for the pickers: a play button and cancel may follow
   var MIN_PIECE = 24; // px: a cell is never drawn smaller (the board scrolls instead)
+  var NODE_ROOM = 0.4; // a grown node's radius at most this share of the way to its nearest node
   var current = null; // the last payload
   var path = []; // cells clicked so far towards a move
   var picks = {}; // group -> value chosen so far (for the moves the path leaves)
@@ -302,6 +303,7 @@
       // as wide as the page allows and no taller than the window, in the board's own
       // proportions (so nothing beyond the board shows beside it, turned or not)
       svg.style.setProperty("--board-ratio", String(b[2] / b[3]));
+      growNodes(svg, b);
       cropBoard(svg, b);
     }
     markLast(svg, last);
@@ -330,6 +332,27 @@
       if (!m || (m[4] !== undefined && Number(m[4]) === 0)) return; // no paint of its own (a point of a lines board)
       var fill = [Number(m[1]), Number(m[2]), Number(m[3])];
       if (contrast(RING, fill) < 2 && contrast(RING_LIGHT, fill) > contrast(RING, fill)) cell.setAttribute("data-dark", "1");
+    });
+  }
+
+  // a graph's nodes (circles at placed points) drawn smaller than MIN_PIECE px on a narrow
+  // page: grown where there is room between them (NODE_ROOM), so the board keeps the page's
+  // width and every node stays big enough to tap; only what is still too small makes the
+  // board wider (keepPiecesBig). A point of a lines board has no room to grow: it scrolls.
+  function growNodes(svg, b) {
+    var width = svg.getBoundingClientRect().width;
+    if (!width) return;
+    var want = MIN_PIECE / 2 / (width / b[2]) + 0.5; // the radius, in the board's units
+    var nodes = Array.prototype.slice.call(svg.querySelectorAll("circle[data-cell]")).map(function (e) {
+      return { e: e, x: Number(e.getAttribute("cx")), y: Number(e.getAttribute("cy")), r: Number(e.getAttribute("r")) };
+    });
+    if (!nodes.length || !nodes.some(function (n) { return n.r < want; })) return;
+    nodes.forEach(function (n) {
+      if (n.r >= want) return;
+      var nearest = Infinity;
+      nodes.forEach(function (m) { if (m !== n) nearest = Math.min(nearest, Math.sqrt((m.x - n.x) * (m.x - n.x) + (m.y - n.y) * (m.y - n.y))); });
+      var r = Math.min(want, NODE_ROOM * nearest);
+      if (r > n.r) n.e.setAttribute("r", r.toFixed(1));
     });
   }
 
