@@ -1,5 +1,5 @@
 """Moves of two different steps (``then:``, midgardc/ir/compound.py) on a small spec of
-their own, tests/data/steps.yaml (a walker steps, then puts a marker next to where it
+their own, tests/data/two_steps.yaml (a walker steps, then puts a marker next to where it
 landed), in both back ends: the whole move listed and written as one (``a1>n+e``), its
 id the mixed radix of both steps' parameters, the second step read on the board the first
 left, the triggers once per whole move, and the same games in both engines. The Game of
@@ -15,7 +15,7 @@ from conftest import ENGINES, assert_spec_error, get_game
 from midgardc.runtime.game import MoveError, perft
 from test_differential import check_games
 
-STEPS = str(Path(__file__).parent / "data" / "steps.yaml")
+STEPS = str(Path(__file__).parent / "data" / "two_steps.yaml")
 SPEC = Path(STEPS).read_text(encoding="utf-8")
 
 
