@@ -25,15 +25,22 @@ _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
 
 def _called_names(node: YNode) -> dict[str, Pos]:
-    """Every word followed by '(' in the spec's texts (keys and values), the functions it
-    calls, with where it is first called (in file order)."""
+    """The standard definitions the spec's texts (keys and values) call, with where each is
+    first called (in file order). Only a text's first call of each is located: finding a
+    position reads the text up to it, so locating every call made a long hostile condition
+    quadratic."""
     out: dict[str, Pos] = {}
 
     def note(text: str, locate) -> None:
+        first: set[str] = set()
         for m in _CALL.finditer(text):
+            name = m.group(1)
+            if name not in STANDARD_DEFINES or name in first:
+                continue
+            first.add(name)
             pos = locate(m.start())
-            if m.group(1) not in out or (pos.line, pos.col) < (out[m.group(1)].line, out[m.group(1)].col):
-                out[m.group(1)] = pos
+            if name not in out or (pos.line, pos.col) < (out[name].line, out[name].col):
+                out[name] = pos
 
     stack = [node]
     while stack:
