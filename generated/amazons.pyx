@@ -36,7 +36,7 @@ cdef enum:
     N_DIRS = 8            # board directions
     MAX_DEGREE = 4        # neighbour table width
     N_MOVES = 1000000     # move ids are 0 .. N_MOVES-1
-    MAX_PLIES = 100       # the game stops (ply_limited) after this many moves
+    MAX_PLIES = 920       # the game stops (ply_limited) after this many moves
     N_RANK = 1            # ranking keys per player
     N_PIECES = 5          # piece ids 0 (empty) .. N_PLAYERS * N_KINDS
     WORDS = 2             # 64-bit words in a set of cells (bit c of word c // 64)

@@ -135,6 +135,7 @@ LONGEST_SEEN = {
     "midgard.yaml": 69,
     "kuhn-poker.yaml": 3,  # a pass, a bet and a call
     "leduc-poker.yaml": 8,  # two rounds of call, raise, raise, call
+    "classics/amazons.yaml": 92,  # the rules' own bound (92 empty squares, one burnt a move); random 85 in 2,000
     "classics/breakthrough.yaml": 110,
     "classics/chess.yaml": 807,  # random, 2,000 games
     "classics/crazyhouse.yaml": 2470,  # random, 2,000 games (no fifty-move rule)
