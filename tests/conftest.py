@@ -113,28 +113,3 @@ def pytest_sessionstart(session):
 
 def pytest_report_header(config):
     return f"midgardc engine cache: {os.environ.get('MIDGARDC_CACHE', '(default)')}"
-
-
-# The files that take longest (pytest --durations on the whole suite, 2026-11-27), run first.
-# make test gives each of its two processes a whole file at a time (--dist loadfile), in
-# collection order: a long file collected last kept one process busy while the other had
-# nothing left. Order within each file, and of every other file, is unchanged.
-HEAVY_FIRST = (
-    "test_build_safety.py",
-    "test_playthroughs.py",
-    "test_differential.py",
-    "test_openspiel.py",
-    "test_privacy.py",
-    "test_basic.py",
-    "test_fuzz.py",
-    "test_vikings_rules.py",
-    "test_records.py",
-    "test_codegen.py",
-    "test_crazyhouse.py",
-    "test_ranks.py",
-)
-
-
-def pytest_collection_modifyitems(config, items):
-    rank = {name: k for k, name in enumerate(HEAVY_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(HEAVY_FIRST)))  # stable
