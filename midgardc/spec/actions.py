@@ -3,6 +3,7 @@ implies) and notation (checked to be unambiguous)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Optional
 
@@ -129,10 +130,19 @@ class LowerActions:
         def text(value: str) -> YScalar:
             return YScalar(value, pos)
 
-        if key == "moves":
-            need = _first(self.condition(text("owner(f) == mover"), scope), self.condition(node, scope))
-            step = YMap({"move": YMap({"from": text("f"), "to": text("t")}, pos, {"from": pos, "to": pos})}, pos, {"move": pos})
-            extra = self.lower_effects(YList([step], pos), scope, f"action '{aname}'")
+        if key in ("moves", "steps", "hops"):
+            if key == "moves":
+                cond = self.condition(node, scope)
+            else:  # `any d in directions: COND and <the shape's own legality>`
+                along = self.condition(text("any d in directions: " + _ALONG[key]), scope)
+                own = self.condition(node, {**scope, "d": DIR})
+                cond = dataclasses.replace(along, body=Binary("and", own, along.body, BOOL))
+            need = _first(self.condition(text("owner(f) == mover"), scope), cond)
+            steps = [YMap({"move": YMap({"from": text("f"), "to": text("t")}, pos, {"from": pos, "to": pos})}, pos, {"move": pos})]
+            if key == "hops":  # the piece jumped over leaves the game
+                gone = {"each": text("d in directions"), "where": text("t == step(step(f, d), d)"), "at": text("step(f, d)"), "to": text("out")}
+                steps.insert(0, YMap({"remove": YMap(gone, pos, {k: pos for k in gone})}, pos, {"remove": pos}))
+            extra = self.lower_effects(YList(steps, pos), scope, f"action '{aname}'")
             effects = tuple(effects) + tuple(extra)
         else:
             kind = self.scalar(node, str, "the kind of piece 'drops' places")
@@ -276,6 +286,14 @@ def _too_many(aname: str, base: int, size: int, ways: Optional[int]) -> str:
 SHAPES: dict[str, tuple[tuple[Param, ...], str]] = {
     "moves": ((Param("f", CELL), Param("t", CELL)), "{f}-{t}"),   # the mover's piece from f to t
     "drops": ((Param("t", CELL),), "{t}"),                          # a piece from the hand onto t
+    "steps": ((Param("f", CELL), Param("t", CELL)), "{f}-{t}"),   # one step along a direction d to an empty t
+    "hops": ((Param("f", CELL), Param("t", CELL)), "{f}x{t}"),    # over an adjacent foe along d to an empty t
+}
+# the legality the direction shapes add to their COND (which reads f and the direction d),
+# and the effects: (condition inside `any d in directions:`, effects before the move)
+_ALONG: dict[str, str] = {
+    "steps": "t == step(f, d) and empty(t)",
+    "hops": "occupied(step(f, d)) and owner(step(f, d)) != mover and t == step(step(f, d), d) and empty(t)",
 }
 
 

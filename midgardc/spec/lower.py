@@ -77,6 +77,8 @@ from .zones import lower_items, lower_zones
 from .history import lower_history
 from .position import lower_position
 from .standard import lower_standard_defines
+from .compulsory import compulsory_actions
+from .promotion import promotion_triggers
 from .pools import lower_pools, pool_places, with_stacks
 from .phases import declare_phases, lower_phases
 from .piles import declare_piles, pile_totals
@@ -230,7 +232,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         position = lower_position(self, top.get("position"), counters, counter_scope, counter_types)
         self.lower_defines(top.get("define"))
         lower_blocks(self, top.get("blocks"), EFFECTS)
-        actions = self.lower_actions(top.items["actions"])
+        actions = compulsory_actions(self, top.items["actions"], self.lower_actions(top.items["actions"]), "phases" in top)
         actions, phase_triggers = lower_phases(self, top.get("phases"), actions, top.items["actions"])
         self.action_params = {a.name: tuple(p.name for p in a.params) for a in actions}  # render.labels may name them
         self.action_names = [a.name for a in actions]  # (render.labels may name moves)
@@ -238,7 +240,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         observation = lower_observation(self, top.get("observation"), counters, list(self.kinds), player_props, history is not None)
         if chance is not None:
             chance = self.place_chance(chance, actions, top.items["chance"])
-        triggers = self.lower_triggers(top.get("triggers"), actions) + phase_triggers
+        triggers = promotion_triggers(self, top.get("pieces"), actions, hand_init) + self.lower_triggers(top.get("triggers"), actions) + phase_triggers
         end = self.lower_end(top.get("end"))
         start_effects = self.lower_start(top.get("start"))
         ranking = self.lower_ranking(top.items["ranking"])

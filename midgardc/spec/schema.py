@@ -32,8 +32,9 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "start": ({"effects"}, {"effects"}),
     "returns": ({"counter", "min", "max"}, {"counter", "min", "max"}),
     "game": ({"name", "title", "players", "max_plies", "horizon", "remembers", "author", "source", "description"}, {"name", "players"}),
-    "piece": ({"hand", "description", "notation", "base"}, set()),
-    "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue", "then", "columns", "rows", "moves", "drops"}, set()),
+    "piece": ({"hand", "description", "notation", "base", "promotes"}, set()),
+    "promotes": ({"to", "where"}, {"to", "where"}),  # a piece that changes on arriving (spec/rules_data.py)
+    "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue", "then", "columns", "rows", "moves", "drops", "steps", "hops", "compulsory"}, set()),
     # a compound move's step (spec/compound.py)
     "continue": ({"from", "while", "notation", "limit", "ways", "most"}, {"from"}),
     "then": ({"params", "where", "effects", "notation", "description"}, {"params"}),
