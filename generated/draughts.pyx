@@ -248,6 +248,54 @@ cdef extern from *:
       {0xa040000000000000ULL},
       {0x4080000000000000ULL}
     };
+    /* fixed set 0: the cells whose n step is on the board */
+    static const uint64_t MGC_CELLSET_0[1] = {0xffffffffffffff00ULL};
+    /* fixed set 1: the cells whose n step is off the board */
+    static const uint64_t MGC_CELLSET_1[1] = {0x00000000000000ffULL};
+    /* fixed set 2: onboard(step(step(f, n), n)) */
+    static const uint64_t MGC_CELLSET_2[1] = {0xffffffffffff0000ULL};
+    /* fixed set 3: the cells whose ne step is on the board */
+    static const uint64_t MGC_CELLSET_3[1] = {0x7f7f7f7f7f7f7f00ULL};
+    /* fixed set 4: the cells whose ne step is off the board */
+    static const uint64_t MGC_CELLSET_4[1] = {0x80808080808080ffULL};
+    /* fixed set 5: onboard(step(step(f, ne), ne)) */
+    static const uint64_t MGC_CELLSET_5[1] = {0x3f3f3f3f3f3f0000ULL};
+    /* fixed set 6: the cells whose e step is on the board */
+    static const uint64_t MGC_CELLSET_6[1] = {0x7f7f7f7f7f7f7f7fULL};
+    /* fixed set 7: the cells whose e step is off the board */
+    static const uint64_t MGC_CELLSET_7[1] = {0x8080808080808080ULL};
+    /* fixed set 8: onboard(step(step(f, e), e)) */
+    static const uint64_t MGC_CELLSET_8[1] = {0x3f3f3f3f3f3f3f3fULL};
+    /* fixed set 9: the cells whose se step is on the board */
+    static const uint64_t MGC_CELLSET_9[1] = {0x007f7f7f7f7f7f7fULL};
+    /* fixed set 10: the cells whose se step is off the board */
+    static const uint64_t MGC_CELLSET_10[1] = {0xff80808080808080ULL};
+    /* fixed set 11: onboard(step(step(f, se), se)) */
+    static const uint64_t MGC_CELLSET_11[1] = {0x00003f3f3f3f3f3fULL};
+    /* fixed set 12: the cells whose s step is on the board */
+    static const uint64_t MGC_CELLSET_12[1] = {0x00ffffffffffffffULL};
+    /* fixed set 13: the cells whose s step is off the board */
+    static const uint64_t MGC_CELLSET_13[1] = {0xff00000000000000ULL};
+    /* fixed set 14: onboard(step(step(f, s), s)) */
+    static const uint64_t MGC_CELLSET_14[1] = {0x0000ffffffffffffULL};
+    /* fixed set 15: the cells whose sw step is on the board */
+    static const uint64_t MGC_CELLSET_15[1] = {0x00fefefefefefefeULL};
+    /* fixed set 16: the cells whose sw step is off the board */
+    static const uint64_t MGC_CELLSET_16[1] = {0xff01010101010101ULL};
+    /* fixed set 17: onboard(step(step(f, sw), sw)) */
+    static const uint64_t MGC_CELLSET_17[1] = {0x0000fcfcfcfcfcfcULL};
+    /* fixed set 18: the cells whose w step is on the board */
+    static const uint64_t MGC_CELLSET_18[1] = {0xfefefefefefefefeULL};
+    /* fixed set 19: the cells whose w step is off the board */
+    static const uint64_t MGC_CELLSET_19[1] = {0x0101010101010101ULL};
+    /* fixed set 20: onboard(step(step(f, w), w)) */
+    static const uint64_t MGC_CELLSET_20[1] = {0xfcfcfcfcfcfcfcfcULL};
+    /* fixed set 21: the cells whose nw step is on the board */
+    static const uint64_t MGC_CELLSET_21[1] = {0xfefefefefefefe00ULL};
+    /* fixed set 22: the cells whose nw step is off the board */
+    static const uint64_t MGC_CELLSET_22[1] = {0x01010101010101ffULL};
+    /* fixed set 23: onboard(step(step(f, nw), nw)) */
+    static const uint64_t MGC_CELLSET_23[1] = {0xfcfcfcfcfcfc0000ULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
     static const uint64_t MGC_NEAR[16][16][1] = {
@@ -563,6 +611,30 @@ cdef extern from *:
     const int STEP "MGC_STEP"[8][65]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[64][1]
+    const uint64_t CELLSET_0 "MGC_CELLSET_0"[1]
+    const uint64_t CELLSET_1 "MGC_CELLSET_1"[1]
+    const uint64_t CELLSET_2 "MGC_CELLSET_2"[1]
+    const uint64_t CELLSET_3 "MGC_CELLSET_3"[1]
+    const uint64_t CELLSET_4 "MGC_CELLSET_4"[1]
+    const uint64_t CELLSET_5 "MGC_CELLSET_5"[1]
+    const uint64_t CELLSET_6 "MGC_CELLSET_6"[1]
+    const uint64_t CELLSET_7 "MGC_CELLSET_7"[1]
+    const uint64_t CELLSET_8 "MGC_CELLSET_8"[1]
+    const uint64_t CELLSET_9 "MGC_CELLSET_9"[1]
+    const uint64_t CELLSET_10 "MGC_CELLSET_10"[1]
+    const uint64_t CELLSET_11 "MGC_CELLSET_11"[1]
+    const uint64_t CELLSET_12 "MGC_CELLSET_12"[1]
+    const uint64_t CELLSET_13 "MGC_CELLSET_13"[1]
+    const uint64_t CELLSET_14 "MGC_CELLSET_14"[1]
+    const uint64_t CELLSET_15 "MGC_CELLSET_15"[1]
+    const uint64_t CELLSET_16 "MGC_CELLSET_16"[1]
+    const uint64_t CELLSET_17 "MGC_CELLSET_17"[1]
+    const uint64_t CELLSET_18 "MGC_CELLSET_18"[1]
+    const uint64_t CELLSET_19 "MGC_CELLSET_19"[1]
+    const uint64_t CELLSET_20 "MGC_CELLSET_20"[1]
+    const uint64_t CELLSET_21 "MGC_CELLSET_21"[1]
+    const uint64_t CELLSET_22 "MGC_CELLSET_22"[1]
+    const uint64_t CELLSET_23 "MGC_CELLSET_23"[1]
     const uint64_t NEAR "MGC_NEAR"[16][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[65]
     const int HAND_INIT "MGC_HAND_INIT"[2][2]
@@ -1100,44 +1172,19 @@ cdef extern from *:
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: mine(cell c) = owner(c) == mover
-cdef inline bint define_0(State* st, int a0) noexcept nogil:
-    return (piece_owner(st.board[a0]) == st.current)
+# define 0: edge(cell c, dir d) = not onboard(step(c, d))
+cdef inline bint define_0(State* st, int a0, int a1) noexcept nogil:
+    return (not (STEP[a1][a0] < N_CELLS))
 
 
-# define 1: foe(cell c) = occupied(c) and owner(c) != mover
-cdef inline bint define_1(State* st, int a0) noexcept nogil:
-    return ((st.board[a0] > 0) and (piece_owner(st.board[a0]) != st.current))
-
-
-# define 2: hop(cell c, dir d) = step(step(c, d), d)
-cdef inline int define_2(State* st, int a0, int a1) noexcept nogil:
-    return STEP[a1][STEP[a1][a0]]
-
-
-# define 3: quiet_limit = 80
-cdef inline long long define_3(State* st) noexcept nogil:
+# define 1: quiet_limit = 80
+cdef inline long long define_1(State* st) noexcept nogil:
     return 80
 
 
-# define 4: may_go(cell f, dir d) = kind_at(f) == king or (mover == black and forward.black(d) or mover == white and forward.white(d))
-cdef inline bint define_4(State* st, int a0, int a1) noexcept nogil:
-    return ((piece_kind(st.board[a0]) == 1) or (((st.current == 0) and (<bint>ATTR_2[a1 + 1])) or ((st.current == 1) and (<bint>ATTR_3[a1 + 1]))))
-
-
-# define 5: jumps(cell f, dir d) = may_go(f, d) and foe(step(f, d)) and empty(hop(f, d))
-cdef inline bint define_5(State* st, int a0, int a1) noexcept nogil:
-    return ((define_4(st, a0, a1) and define_1(st, STEP[a1][a0])) and (st.board[define_2(st, a0, a1)] == 0))
-
-
-# define 6: can_capture = any f in cells: mine(f) and (any d in directions: diagonal(d) and jumps(f, d))
-cdef inline bint define_6(State* st) noexcept nogil:
-    return quant_0(st)
-
-
-# define 7: far_row(cell c) = not onboard(step(c, player_prop(0, mover)))
-cdef inline bint define_7(State* st, int a0) noexcept nogil:
-    return (not (STEP[PPROP_0[st.current + 1]][a0] < N_CELLS))
+# define 2: may_go(cell f, dir d) = diagonal(d) and (kind_at(f) == king or (mover == black and forward.black(d) or mover == white and forward.white(d)))
+cdef inline bint define_2(State* st, int a0, int a1) noexcept nogil:
+    return ((<bint>ATTR_1[a1 + 1]) and ((piece_kind(st.board[a0]) == 1) or (((st.current == 0) and (<bint>ATTR_2[a1 + 1])) or ((st.current == 1) and (<bint>ATTR_3[a1 + 1])))))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -1145,31 +1192,11 @@ cdef inline bint define_7(State* st, int a0) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: any f in cells: mine(f) and (any d in directions: diagonal(d) and jumps(f, d))
+# quant 0: any f in cells: owner(f) == mover and (any d in directions: may_go(f, d) and occupied(step(f, d)) and owner(step(f, d)) != mover and onboard(step(step(f, d), d)) and empty(step(step(f, d), d)))
 cdef inline bint quant_0(State* st) noexcept nogil:
-    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
-    cdef uint64_t bits
-    cdef int w
-    cdef int x
-    cellset_0(st, found)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if quant_1(st, x):
-                return True
-    return False
-
-
-# quant 1: any d in directions: diagonal(d) and jumps(f, d)
-cdef inline bint quant_1(State* st, int f0) noexcept nogil:
-    # f0 = f
-    cdef int x
-    for x in range(N_DIRS):
-        if ((<bint>ATTR_1[x + 1]) and define_5(st, f0, x)):
-            return True
-    return False
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_1(st, found)
+    return set_any(found)
 
 
 # ---------------------------------------------------------------------------- cell sets
@@ -1179,23 +1206,219 @@ cdef inline bint quant_1(State* st, int f0) noexcept nogil:
 
 
 # cellset 0:
-#   found = {f in cells: mine(f)}
-cdef inline void cellset_0(State* st, uint64_t* found) noexcept nogil:
-    cdef int w
-    cdef int s0
-    s0 = st.current
-    for w in range(WORDS):
-        found[w] = owner_word(st, s0, w)
-
-
-# cellset 1:
 #   cand0 = {f in cells: owner(f) == mover}
-cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
+cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
     s0 = st.current
     for w in range(WORDS):
         cand0[w] = owner_word(st, s0, w)
+
+
+# cellset 1:
+#   found = {f in cells: owner(f) == mover and (any d in directions: may_go(f, d) and occupied(step(f, d)) and owner(step(f, d)) != mover and onboard(step(step(f, d), d)) and empty(step(step(f, d), d)))}
+cdef inline void cellset_1(State* st, uint64_t* found) noexcept nogil:
+    cdef int w
+    cdef int s0
+    cdef bint s1
+    cdef int s2
+    cdef bint s3
+    cdef uint64_t t4[WORDS]
+    cdef uint64_t pulled4[WORDS]
+    cdef uint64_t t6[WORDS]
+    cdef uint64_t pulled6[WORDS]
+    cdef bint s8
+    cdef uint64_t t9[WORDS]
+    cdef uint64_t pulled9[WORDS]
+    cdef uint64_t t11[WORDS]
+    cdef uint64_t pulled11[WORDS]
+    cdef bint s13
+    cdef bint s14
+    cdef uint64_t t15[WORDS]
+    cdef uint64_t pulled15[WORDS]
+    cdef uint64_t t17[WORDS]
+    cdef uint64_t pulled17[WORDS]
+    cdef uint64_t t19[WORDS]
+    cdef uint64_t pulled19[WORDS]
+    cdef uint64_t t21[WORDS]
+    cdef uint64_t pulled21[WORDS]
+    cdef bint s23
+    cdef bint s24
+    cdef uint64_t t25[WORDS]
+    cdef uint64_t pulled25[WORDS]
+    cdef uint64_t t27[WORDS]
+    cdef uint64_t pulled27[WORDS]
+    cdef uint64_t t29[WORDS]
+    cdef uint64_t pulled29[WORDS]
+    cdef uint64_t t31[WORDS]
+    cdef uint64_t pulled31[WORDS]
+    cdef bint s33
+    cdef bint s34
+    cdef uint64_t t35[WORDS]
+    cdef uint64_t pulled35[WORDS]
+    cdef uint64_t t37[WORDS]
+    cdef uint64_t pulled37[WORDS]
+    cdef uint64_t t39[WORDS]
+    cdef uint64_t pulled39[WORDS]
+    cdef uint64_t t41[WORDS]
+    cdef uint64_t pulled41[WORDS]
+    cdef bint s43
+    cdef bint s44
+    cdef uint64_t t45[WORDS]
+    cdef uint64_t pulled45[WORDS]
+    cdef uint64_t t47[WORDS]
+    cdef uint64_t pulled47[WORDS]
+    cdef uint64_t t49[WORDS]
+    cdef uint64_t pulled49[WORDS]
+    cdef uint64_t t51[WORDS]
+    cdef uint64_t pulled51[WORDS]
+    cdef bint s53
+    cdef bint s54
+    cdef uint64_t t55[WORDS]
+    cdef uint64_t pulled55[WORDS]
+    cdef uint64_t t57[WORDS]
+    cdef uint64_t pulled57[WORDS]
+    cdef uint64_t t59[WORDS]
+    cdef uint64_t pulled59[WORDS]
+    cdef uint64_t t61[WORDS]
+    cdef uint64_t pulled61[WORDS]
+    cdef bint s63
+    cdef bint s64
+    cdef uint64_t t65[WORDS]
+    cdef uint64_t pulled65[WORDS]
+    cdef uint64_t t67[WORDS]
+    cdef uint64_t pulled67[WORDS]
+    cdef uint64_t t69[WORDS]
+    cdef uint64_t pulled69[WORDS]
+    cdef uint64_t t71[WORDS]
+    cdef uint64_t pulled71[WORDS]
+    cdef bint s73
+    cdef bint s74
+    cdef uint64_t t75[WORDS]
+    cdef uint64_t pulled75[WORDS]
+    cdef uint64_t t77[WORDS]
+    cdef uint64_t pulled77[WORDS]
+    cdef uint64_t t79[WORDS]
+    cdef uint64_t pulled79[WORDS]
+    cdef uint64_t t81[WORDS]
+    cdef uint64_t pulled81[WORDS]
+    s0 = st.current
+    s1 = (<bint>ATTR_1[0 + 1])
+    s2 = 1
+    s3 = (((st.current == 0) and (<bint>ATTR_2[0 + 1])) or ((st.current == 1) and (<bint>ATTR_3[0 + 1])))
+    for w in range(WORDS):
+        t4[w] = (VALID[w] & ~st.cellsets[0][w])
+    pull_cells(t4, pulled4, -8)
+    for w in range(WORDS):
+        t6[w] = owner_word(st, s0, w)
+    pull_cells(t6, pulled6, -8)
+    s8 = (st.current < 0)
+    for w in range(WORDS):
+        t9[w] = st.cellsets[0][w]
+    pull_cells(t9, pulled9, -8)
+    for w in range(WORDS):
+        t11[w] = (pulled9[w] & CELLSET_0[w])
+    pull_cells(t11, pulled11, -8)
+    s13 = (<bint>ATTR_1[1 + 1])
+    s14 = (((st.current == 0) and (<bint>ATTR_2[1 + 1])) or ((st.current == 1) and (<bint>ATTR_3[1 + 1])))
+    for w in range(WORDS):
+        t15[w] = (VALID[w] & ~st.cellsets[0][w])
+    pull_cells(t15, pulled15, -7)
+    for w in range(WORDS):
+        t17[w] = owner_word(st, s0, w)
+    pull_cells(t17, pulled17, -7)
+    for w in range(WORDS):
+        t19[w] = st.cellsets[0][w]
+    pull_cells(t19, pulled19, -7)
+    for w in range(WORDS):
+        t21[w] = (pulled19[w] & CELLSET_3[w])
+    pull_cells(t21, pulled21, -7)
+    s23 = (<bint>ATTR_1[2 + 1])
+    s24 = (((st.current == 0) and (<bint>ATTR_2[2 + 1])) or ((st.current == 1) and (<bint>ATTR_3[2 + 1])))
+    for w in range(WORDS):
+        t25[w] = (VALID[w] & ~st.cellsets[0][w])
+    pull_cells(t25, pulled25, 1)
+    for w in range(WORDS):
+        t27[w] = owner_word(st, s0, w)
+    pull_cells(t27, pulled27, 1)
+    for w in range(WORDS):
+        t29[w] = st.cellsets[0][w]
+    pull_cells(t29, pulled29, 1)
+    for w in range(WORDS):
+        t31[w] = (pulled29[w] & CELLSET_6[w])
+    pull_cells(t31, pulled31, 1)
+    s33 = (<bint>ATTR_1[3 + 1])
+    s34 = (((st.current == 0) and (<bint>ATTR_2[3 + 1])) or ((st.current == 1) and (<bint>ATTR_3[3 + 1])))
+    for w in range(WORDS):
+        t35[w] = (VALID[w] & ~st.cellsets[0][w])
+    pull_cells(t35, pulled35, 9)
+    for w in range(WORDS):
+        t37[w] = owner_word(st, s0, w)
+    pull_cells(t37, pulled37, 9)
+    for w in range(WORDS):
+        t39[w] = st.cellsets[0][w]
+    pull_cells(t39, pulled39, 9)
+    for w in range(WORDS):
+        t41[w] = (pulled39[w] & CELLSET_9[w])
+    pull_cells(t41, pulled41, 9)
+    s43 = (<bint>ATTR_1[4 + 1])
+    s44 = (((st.current == 0) and (<bint>ATTR_2[4 + 1])) or ((st.current == 1) and (<bint>ATTR_3[4 + 1])))
+    for w in range(WORDS):
+        t45[w] = (VALID[w] & ~st.cellsets[0][w])
+    pull_cells(t45, pulled45, 8)
+    for w in range(WORDS):
+        t47[w] = owner_word(st, s0, w)
+    pull_cells(t47, pulled47, 8)
+    for w in range(WORDS):
+        t49[w] = st.cellsets[0][w]
+    pull_cells(t49, pulled49, 8)
+    for w in range(WORDS):
+        t51[w] = (pulled49[w] & CELLSET_12[w])
+    pull_cells(t51, pulled51, 8)
+    s53 = (<bint>ATTR_1[5 + 1])
+    s54 = (((st.current == 0) and (<bint>ATTR_2[5 + 1])) or ((st.current == 1) and (<bint>ATTR_3[5 + 1])))
+    for w in range(WORDS):
+        t55[w] = (VALID[w] & ~st.cellsets[0][w])
+    pull_cells(t55, pulled55, 7)
+    for w in range(WORDS):
+        t57[w] = owner_word(st, s0, w)
+    pull_cells(t57, pulled57, 7)
+    for w in range(WORDS):
+        t59[w] = st.cellsets[0][w]
+    pull_cells(t59, pulled59, 7)
+    for w in range(WORDS):
+        t61[w] = (pulled59[w] & CELLSET_15[w])
+    pull_cells(t61, pulled61, 7)
+    s63 = (<bint>ATTR_1[6 + 1])
+    s64 = (((st.current == 0) and (<bint>ATTR_2[6 + 1])) or ((st.current == 1) and (<bint>ATTR_3[6 + 1])))
+    for w in range(WORDS):
+        t65[w] = (VALID[w] & ~st.cellsets[0][w])
+    pull_cells(t65, pulled65, -1)
+    for w in range(WORDS):
+        t67[w] = owner_word(st, s0, w)
+    pull_cells(t67, pulled67, -1)
+    for w in range(WORDS):
+        t69[w] = st.cellsets[0][w]
+    pull_cells(t69, pulled69, -1)
+    for w in range(WORDS):
+        t71[w] = (pulled69[w] & CELLSET_18[w])
+    pull_cells(t71, pulled71, -1)
+    s73 = (<bint>ATTR_1[7 + 1])
+    s74 = (((st.current == 0) and (<bint>ATTR_2[7 + 1])) or ((st.current == 1) and (<bint>ATTR_3[7 + 1])))
+    for w in range(WORDS):
+        t75[w] = (VALID[w] & ~st.cellsets[0][w])
+    pull_cells(t75, pulled75, -9)
+    for w in range(WORDS):
+        t77[w] = owner_word(st, s0, w)
+    pull_cells(t77, pulled77, -9)
+    for w in range(WORDS):
+        t79[w] = st.cellsets[0][w]
+    pull_cells(t79, pulled79, -9)
+    for w in range(WORDS):
+        t81[w] = (pulled79[w] & CELLSET_21[w])
+    pull_cells(t81, pulled81, -9)
+    for w in range(WORDS):
+        found[w] = (owner_word(st, s0, w) & ((((((((((((all_if(s1, w) & (kind_word(st, s2, w) | all_if(s3, w))) & (pulled4[w] & CELLSET_0[w])) & ~((pulled6[w] & CELLSET_0[w]) | (all_if(s8, w) & CELLSET_1[w]))) & CELLSET_2[w]) & (pulled11[w] & CELLSET_0[w])) | (((((all_if(s13, w) & (kind_word(st, s2, w) | all_if(s14, w))) & (pulled15[w] & CELLSET_3[w])) & ~((pulled17[w] & CELLSET_3[w]) | (all_if(s8, w) & CELLSET_4[w]))) & CELLSET_5[w]) & (pulled21[w] & CELLSET_3[w]))) | (((((all_if(s23, w) & (kind_word(st, s2, w) | all_if(s24, w))) & (pulled25[w] & CELLSET_6[w])) & ~((pulled27[w] & CELLSET_6[w]) | (all_if(s8, w) & CELLSET_7[w]))) & CELLSET_8[w]) & (pulled31[w] & CELLSET_6[w]))) | (((((all_if(s33, w) & (kind_word(st, s2, w) | all_if(s34, w))) & (pulled35[w] & CELLSET_9[w])) & ~((pulled37[w] & CELLSET_9[w]) | (all_if(s8, w) & CELLSET_10[w]))) & CELLSET_11[w]) & (pulled41[w] & CELLSET_9[w]))) | (((((all_if(s43, w) & (kind_word(st, s2, w) | all_if(s44, w))) & (pulled45[w] & CELLSET_12[w])) & ~((pulled47[w] & CELLSET_12[w]) | (all_if(s8, w) & CELLSET_13[w]))) & CELLSET_14[w]) & (pulled51[w] & CELLSET_12[w]))) | (((((all_if(s53, w) & (kind_word(st, s2, w) | all_if(s54, w))) & (pulled55[w] & CELLSET_15[w])) & ~((pulled57[w] & CELLSET_15[w]) | (all_if(s8, w) & CELLSET_16[w]))) & CELLSET_17[w]) & (pulled61[w] & CELLSET_15[w]))) | (((((all_if(s63, w) & (kind_word(st, s2, w) | all_if(s64, w))) & (pulled65[w] & CELLSET_18[w])) & ~((pulled67[w] & CELLSET_18[w]) | (all_if(s8, w) & CELLSET_19[w]))) & CELLSET_20[w]) & (pulled71[w] & CELLSET_18[w]))) | (((((all_if(s73, w) & (kind_word(st, s2, w) | all_if(s74, w))) & (pulled75[w] & CELLSET_21[w])) & ~((pulled77[w] & CELLSET_21[w]) | (all_if(s8, w) & CELLSET_22[w]))) & CELLSET_23[w]) & (pulled81[w] & CELLSET_21[w]))))
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -1215,29 +1438,29 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         out[w] = 0
-    if (<bint>ATTR_1[0 + 1]):
-        if define_4(st, a0, 0):
+    if define_2(st, a0, 0):
+        if (st.board[STEP[0][a0]] == 0):
             add_candidate(out, STEP[0][a0])
-    if (<bint>ATTR_1[1 + 1]):
-        if define_4(st, a0, 1):
+    if define_2(st, a0, 1):
+        if (st.board[STEP[1][a0]] == 0):
             add_candidate(out, STEP[1][a0])
-    if (<bint>ATTR_1[2 + 1]):
-        if define_4(st, a0, 2):
+    if define_2(st, a0, 2):
+        if (st.board[STEP[2][a0]] == 0):
             add_candidate(out, STEP[2][a0])
-    if (<bint>ATTR_1[3 + 1]):
-        if define_4(st, a0, 3):
+    if define_2(st, a0, 3):
+        if (st.board[STEP[3][a0]] == 0):
             add_candidate(out, STEP[3][a0])
-    if (<bint>ATTR_1[4 + 1]):
-        if define_4(st, a0, 4):
+    if define_2(st, a0, 4):
+        if (st.board[STEP[4][a0]] == 0):
             add_candidate(out, STEP[4][a0])
-    if (<bint>ATTR_1[5 + 1]):
-        if define_4(st, a0, 5):
+    if define_2(st, a0, 5):
+        if (st.board[STEP[5][a0]] == 0):
             add_candidate(out, STEP[5][a0])
-    if (<bint>ATTR_1[6 + 1]):
-        if define_4(st, a0, 6):
+    if define_2(st, a0, 6):
+        if (st.board[STEP[6][a0]] == 0):
             add_candidate(out, STEP[6][a0])
-    if (<bint>ATTR_1[7 + 1]):
-        if define_4(st, a0, 7):
+    if define_2(st, a0, 7):
+        if (st.board[STEP[7][a0]] == 0):
             add_candidate(out, STEP[7][a0])
 
 
@@ -1245,30 +1468,38 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         out[w] = 0
-    if (<bint>ATTR_1[0 + 1]):
-        if define_5(st, a0, 0):
-            add_candidate(out, define_2(st, a0, 0))
-    if (<bint>ATTR_1[1 + 1]):
-        if define_5(st, a0, 1):
-            add_candidate(out, define_2(st, a0, 1))
-    if (<bint>ATTR_1[2 + 1]):
-        if define_5(st, a0, 2):
-            add_candidate(out, define_2(st, a0, 2))
-    if (<bint>ATTR_1[3 + 1]):
-        if define_5(st, a0, 3):
-            add_candidate(out, define_2(st, a0, 3))
-    if (<bint>ATTR_1[4 + 1]):
-        if define_5(st, a0, 4):
-            add_candidate(out, define_2(st, a0, 4))
-    if (<bint>ATTR_1[5 + 1]):
-        if define_5(st, a0, 5):
-            add_candidate(out, define_2(st, a0, 5))
-    if (<bint>ATTR_1[6 + 1]):
-        if define_5(st, a0, 6):
-            add_candidate(out, define_2(st, a0, 6))
-    if (<bint>ATTR_1[7 + 1]):
-        if define_5(st, a0, 7):
-            add_candidate(out, define_2(st, a0, 7))
+    if define_2(st, a0, 0):
+        if ((st.board[STEP[0][a0]] > 0) and (piece_owner(st.board[STEP[0][a0]]) != st.current)):
+            if (st.board[STEP[0][STEP[0][a0]]] == 0):
+                add_candidate(out, STEP[0][STEP[0][a0]])
+    if define_2(st, a0, 1):
+        if ((st.board[STEP[1][a0]] > 0) and (piece_owner(st.board[STEP[1][a0]]) != st.current)):
+            if (st.board[STEP[1][STEP[1][a0]]] == 0):
+                add_candidate(out, STEP[1][STEP[1][a0]])
+    if define_2(st, a0, 2):
+        if ((st.board[STEP[2][a0]] > 0) and (piece_owner(st.board[STEP[2][a0]]) != st.current)):
+            if (st.board[STEP[2][STEP[2][a0]]] == 0):
+                add_candidate(out, STEP[2][STEP[2][a0]])
+    if define_2(st, a0, 3):
+        if ((st.board[STEP[3][a0]] > 0) and (piece_owner(st.board[STEP[3][a0]]) != st.current)):
+            if (st.board[STEP[3][STEP[3][a0]]] == 0):
+                add_candidate(out, STEP[3][STEP[3][a0]])
+    if define_2(st, a0, 4):
+        if ((st.board[STEP[4][a0]] > 0) and (piece_owner(st.board[STEP[4][a0]]) != st.current)):
+            if (st.board[STEP[4][STEP[4][a0]]] == 0):
+                add_candidate(out, STEP[4][STEP[4][a0]])
+    if define_2(st, a0, 5):
+        if ((st.board[STEP[5][a0]] > 0) and (piece_owner(st.board[STEP[5][a0]]) != st.current)):
+            if (st.board[STEP[5][STEP[5][a0]]] == 0):
+                add_candidate(out, STEP[5][STEP[5][a0]])
+    if define_2(st, a0, 6):
+        if ((st.board[STEP[6][a0]] > 0) and (piece_owner(st.board[STEP[6][a0]]) != st.current)):
+            if (st.board[STEP[6][STEP[6][a0]]] == 0):
+                add_candidate(out, STEP[6][STEP[6][a0]])
+    if define_2(st, a0, 7):
+        if ((st.board[STEP[7][a0]] > 0) and (piece_owner(st.board[STEP[7][a0]]) != st.current)):
+            if (st.board[STEP[7][STEP[7][a0]]] == 0):
+                add_candidate(out, STEP[7][STEP[7][a0]])
 
 
 cdef int gen_legal(State* st, int* out) noexcept nogil:
@@ -1288,33 +1519,31 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and empty(t) and (any d in directions: diagonal(d) and (may_go(f, d) and t == step(f, d))) and not can_capture
-    if (not define_6(st)):
-        cellset_1(st, cand0)  # owner(f) == mover
+    # where owner(f) == mover and (any d in directions: may_go(f, d) and (t == step(f, d) and empty(t))) and not (any f in cells: owner(f) == mover and (any d in directions: may_go(f, d) and occupied(step(f, d)) and owner(step(f, d)) != mover and onboard(step(step(f, d), d)) and empty(step(step(f, d), d))))
+    if (not quant_0(st)):
+        cellset_0(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                cands_0(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (may_go(f, d) and t == step(f, d))
+                cands_0(st, cand1, a0)  # candidates of any d in directions: may_go(f, d) and (t == step(f, d) and empty(t))
                 for w1 in range(WORDS):  # t: cell, ascending
                     bits1 = cand1[w1]
                     while bits1 != 0:
                         a1 = (w1 << 6) + lowest_bit(bits1)
                         bits1 &= bits1 - 1
-                        if not (st.board[a1] == 0):  # empty(t)
-                            continue
                         out[n] = a0 * 64 + a1
                         n += 1
     # action 1: jump(f: cell, t: cell) -> ids 4096..266239
-    # where owner(f) == mover and (any d in directions: diagonal(d) and (jumps(f, d) and t == hop(f, d)))
-    cellset_1(st, cand0)  # owner(f) == mover
+    # where owner(f) == mover and (any d in directions: may_go(f, d) and (occupied(step(f, d)) and owner(step(f, d)) != mover and t == step(step(f, d), d) and empty(t)))
+    cellset_0(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_1(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (jumps(f, d) and t == hop(f, d))
+            cands_1(st, cand1, a0)  # candidates of any d in directions: may_go(f, d) and (occupied(step(f, d)) and owner(step(f, d)) != mover and t == step(step(f, d), d) and empty(t))
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
@@ -1342,32 +1571,30 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and empty(t) and (any d in directions: diagonal(d) and (may_go(f, d) and t == step(f, d))) and not can_capture
-    if (not define_6(st)):
-        cellset_1(st, cand0)  # owner(f) == mover
+    # where owner(f) == mover and (any d in directions: may_go(f, d) and (t == step(f, d) and empty(t))) and not (any f in cells: owner(f) == mover and (any d in directions: may_go(f, d) and occupied(step(f, d)) and owner(step(f, d)) != mover and onboard(step(step(f, d), d)) and empty(step(step(f, d), d))))
+    if (not quant_0(st)):
+        cellset_0(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                cands_0(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (may_go(f, d) and t == step(f, d))
+                cands_0(st, cand1, a0)  # candidates of any d in directions: may_go(f, d) and (t == step(f, d) and empty(t))
                 for w1 in range(WORDS):  # t: cell, ascending
                     bits1 = cand1[w1]
                     while bits1 != 0:
                         a1 = (w1 << 6) + lowest_bit(bits1)
                         bits1 &= bits1 - 1
-                        if not (st.board[a1] == 0):  # empty(t)
-                            continue
                         return True
     # action 1: jump(f: cell, t: cell) -> ids 4096..266239
-    # where owner(f) == mover and (any d in directions: diagonal(d) and (jumps(f, d) and t == hop(f, d)))
-    cellset_1(st, cand0)  # owner(f) == mover
+    # where owner(f) == mover and (any d in directions: may_go(f, d) and (occupied(step(f, d)) and owner(step(f, d)) != mover and t == step(step(f, d), d) and empty(t)))
+    cellset_0(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_1(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (jumps(f, d) and t == hop(f, d))
+            cands_1(st, cand1, a0)  # candidates of any d in directions: may_go(f, d) and (occupied(step(f, d)) and owner(step(f, d)) != mover and t == step(step(f, d), d) and empty(t))
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
@@ -1401,7 +1628,7 @@ cdef inline void remove_piece(State* st, int cell, int to) noexcept nogil:
 
 
 cdef void remove_0(State* st, int f0, int f1) noexcept nogil:
-    # remove the piece on step(f, d) for each d in directions where diagonal(d) and t == hop(f, d) (to out)
+    # remove the piece on step(f, d) for each d in directions where t == step(step(f, d), d) (to out)
     # f0 = t
     # f1 = f
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
@@ -1410,7 +1637,7 @@ cdef void remove_0(State* st, int f0, int f1) noexcept nogil:
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_DIRS):
-        if not ((<bint>ATTR_1[x + 1]) and (f0 == define_2(st, f1, x))):
+        if not (f0 == STEP[x][STEP[x][f1]]):
             continue
         c = STEP[x][f1]
         if c < N_CELLS:
@@ -1426,19 +1653,18 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0: move(f: cell, t: cell)
     counter_set(st, 2, 0, (<long long>(0) if (piece_kind(st.board[a0]) == 0) else <long long>((st.counters[N_PLAYERS][0] + 1))))  # set counter quiet of the game = either(kind_at(f) == man, 0, quiet + 1)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
-    # trigger 1: crown when kind_at(t) == man and far_row(t)
-    if ((piece_kind(st.board[a1]) == 0) and define_7(st, a1)):
+    # trigger 0: promotes: man when kind_at(t) == man and edge(t, player_prop(0, mover))
+    if ((piece_kind(st.board[a1]) == 0) and define_0(st, a1, PPROP_0[st.current + 1])):
         put_piece(st, st.current, 1, a1)  # place king of mover at t
 
 
 cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     # action 1: jump(f: cell, t: cell)
-    remove_0(st, a1, a0)  # remove the piece on step(f, d) for each d in directions where diagonal(d) and t == hop(f, d) (to out)
-    move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
-    # trigger 0: capture_resets
     counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
-    # trigger 1: crown when kind_at(t) == man and far_row(t)
-    if ((piece_kind(st.board[a1]) == 0) and define_7(st, a1)):
+    remove_0(st, a1, a0)  # remove the piece on step(f, d) for each d in directions where t == step(step(f, d), d) (to out)
+    move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
+    # trigger 0: promotes: man when kind_at(t) == man and edge(t, player_prop(0, mover))
+    if ((piece_kind(st.board[a1]) == 0) and define_0(st, a1, PPROP_0[st.current + 1])):
         put_piece(st, st.current, 1, a1)  # place king of mover at t
 
 
@@ -1454,7 +1680,8 @@ cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
 cdef void step_1(State* st, int a0, int a1) noexcept nogil:
     # one step of action 1: jump(f: cell, t: cell) (its effects; the triggers run once, after the last step)
     pass
-    remove_0(st, a1, a0)  # remove the piece on step(f, d) for each d in directions where diagonal(d) and t == hop(f, d) (to out)
+    counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
+    remove_0(st, a1, a0)  # remove the piece on step(f, d) for each d in directions where t == step(step(f, d), d) (to out)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
 
 
@@ -1462,10 +1689,8 @@ cdef void step_1(State* st, int a0, int a1) noexcept nogil:
 cdef void step_triggers_1(State* st, int a0, int a1) noexcept nogil:
     # the triggers of action 1, once per whole move, with the last step's parameters
     pass
-    # trigger 0: capture_resets
-    counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
-    # trigger 1: crown when kind_at(t) == man and far_row(t)
-    if ((piece_kind(st.board[a1]) == 0) and define_7(st, a1)):
+    # trigger 0: promotes: man when kind_at(t) == man and edge(t, player_prop(0, mover))
+    if ((piece_kind(st.board[a1]) == 0) and define_0(st, a1, PPROP_0[st.current + 1])):
         pass
         put_piece(st, st.current, 1, a1)  # place king of mover at t
 
@@ -1482,13 +1707,13 @@ cdef int steps_from_1(State* st, int first, int* out) noexcept nogil:
     cdef uint64_t cand1[WORDS]
     cdef uint64_t bits1
     cdef int w1
-    cellset_1(st, cand0)  # owner(f) == mover
+    cellset_0(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_1(st, cand1, a0)  # candidates of any d in directions: diagonal(d) and (jumps(f, d) and t == hop(f, d))
+            cands_1(st, cand1, a0)  # candidates of any d in directions: may_go(f, d) and (occupied(step(f, d)) and owner(step(f, d)) != mover and t == step(step(f, d), d) and empty(t))
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
@@ -1516,8 +1741,6 @@ cdef long long count_paths_1(State* origin, int a0, int a1, int depth, long long
     step_1(st, a0, a1)
     count[0] = 1
     if depth >= 16:
-        return 0
-    if not (not ((piece_kind(st.board[a1]) == 0) and define_7(st, a1))):  # while not (kind_at(t) == man and far_row(t))
         return 0
     n = steps_from_1(st, a1, buf)  # from t
     if n == 0:
@@ -1554,8 +1777,6 @@ cdef int walk_1(State* st, int a0, int a1, long long k, int* record) noexcept no
             record[depth - 1] = a0 * 64 + a1
         step_1(st, a0, a1)
         if depth >= 16:
-            return depth
-        if not (not ((piece_kind(st.board[a1]) == 0) and define_7(st, a1))):  # while not (kind_at(t) == man and far_row(t))
             return depth
         n = steps_from_1(st, a1, buf)
         if n == 0:
@@ -1626,7 +1847,7 @@ cdef list compound_path_of(State* origin, long long move):
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if (st.counters[N_PLAYERS][0] >= define_3(st)):  # quiet >= quiet_limit
+    if (st.counters[N_PLAYERS][0] >= define_1(st)):  # quiet >= quiet_limit
         return True
     return False
 
@@ -1674,7 +1895,7 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 
 # key 0: won: either(p == last_player and quiet < quiet_limit, 1, 0)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return (<long long>(1) if ((a0 == st.last) and (st.counters[N_PLAYERS][0] < define_3(st))) else <long long>(0))
+    return (<long long>(1) if ((a0 == st.last) and (st.counters[N_PLAYERS][0] < define_1(st))) else <long long>(0))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

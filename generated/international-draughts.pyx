@@ -340,10 +340,12 @@ cdef extern from *:
       {0x0000000000000000ULL, 0x0000000a01000000ULL},
       {0x0000000000000000ULL, 0x0000000402000000ULL}
     };
-    /* fixed set 0: the cells whose n step is on the board */
-    static const uint64_t MGC_CELLSET_0[2] = {0xfffffffffffffc00ULL, 0x0000000fffffffffULL};
-    /* fixed set 1: the cells whose n step is off the board */
-    static const uint64_t MGC_CELLSET_1[2] = {0x00000000000003ffULL, 0x0000000000000000ULL};
+    /* fixed set 0: onboard(step(step(f, n), n)) */
+    static const uint64_t MGC_CELLSET_0[2] = {0xfffffffffff00000ULL, 0x0000000fffffffffULL};
+    /* fixed set 1: the cells whose n step is on the board */
+    static const uint64_t MGC_CELLSET_1[2] = {0xfffffffffffffc00ULL, 0x0000000fffffffffULL};
+    /* fixed set 2: the cells whose n step is off the board */
+    static const uint64_t MGC_CELLSET_2[2] = {0x00000000000003ffULL, 0x0000000000000000ULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
     static const uint64_t MGC_NEAR[25][16][2] = {
@@ -825,6 +827,7 @@ cdef extern from *:
     const uint64_t NBR_SETS "MGC_NBR_SETS"[100][2]
     const uint64_t CELLSET_0 "MGC_CELLSET_0"[2]
     const uint64_t CELLSET_1 "MGC_CELLSET_1"[2]
+    const uint64_t CELLSET_2 "MGC_CELLSET_2"[2]
     const uint64_t NEAR "MGC_NEAR"[25][16][2]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[101]
     const int HAND_INIT "MGC_HAND_INIT"[2][3]
@@ -2286,69 +2289,59 @@ cdef extern from *:
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: quiet_limit = 50
-cdef inline long long define_0(State* st) noexcept nogil:
+# define 0: edge(cell c, dir d) = not onboard(step(c, d))
+cdef inline bint define_0(State* st, int a0, int a1) noexcept nogil:
+    return (not (STEP[a1][a0] < N_CELLS))
+
+
+# define 1: quiet_limit = 50
+cdef inline long long define_1(State* st) noexcept nogil:
     return 50
 
 
-# define 1: foe(cell x) = owner(x) == next_player(mover) and kind_at(x) != taken
-cdef inline bint define_1(State* st, int a0) noexcept nogil:
+# define 2: foe(cell x) = owner(x) == next_player(mover) and kind_at(x) != taken
+cdef inline bint define_2(State* st, int a0) noexcept nogil:
     return ((piece_owner(st.board[a0]) == next_player(st.current)) and (piece_kind(st.board[a0]) != 2))
 
 
-# define 2: man_jumps(cell f, dir d, cell t) = foe(step(f, d)) and t == step(step(f, d), d) and empty(t)
-cdef inline bint define_2(State* st, int a0, int a1, int a2) noexcept nogil:
-    return ((define_1(st, STEP[a1][a0]) and (a2 == STEP[a1][STEP[a1][a0]])) and (st.board[a2] == 0))
-
-
-# define 3: king_jumps(cell f, dir d, cell t) = any x in slide(f, d): foe(x) and (any y in slide(x, d): y == t and empty(y))
+# define 3: man_jumps(cell f, dir d, cell t) = foe(step(f, d)) and t == step(step(f, d), d) and empty(t)
 cdef inline bint define_3(State* st, int a0, int a1, int a2) noexcept nogil:
+    return ((define_2(st, STEP[a1][a0]) and (a2 == STEP[a1][STEP[a1][a0]])) and (st.board[a2] == 0))
+
+
+# define 4: king_jumps(cell f, dir d, cell t) = any x in slide(f, d): foe(x) and (any y in slide(x, d): y == t and empty(y))
+cdef inline bint define_4(State* st, int a0, int a1, int a2) noexcept nogil:
     return quant_0(st, a0, a1, a2)
 
 
-# define 4: jumps(cell f, cell t) = any d in directions: diagonal(d) and (kind_at(f) == man and man_jumps(f, d, t) or kind_at(f) == king and king_jumps(f, d, t))
-cdef inline bint define_4(State* st, int a0, int a1) noexcept nogil:
+# define 5: jumps(cell f, cell t) = any d in directions: diagonal(d) and (kind_at(f) == man and man_jumps(f, d, t) or kind_at(f) == king and king_jumps(f, d, t))
+cdef inline bint define_5(State* st, int a0, int a1) noexcept nogil:
     return quant_2(st, a0, a1)
 
 
-# define 5: can_jump(cell f, dir d) = kind_at(f) == man and foe(step(f, d)) and empty(step(step(f, d), d)) or kind_at(f) == king and (any x in slide(f, d): foe(x) and empty(step(x, d)))
-cdef inline bint define_5(State* st, int a0, int a1) noexcept nogil:
-    return ((((piece_kind(st.board[a0]) == 0) and define_1(st, STEP[a1][a0])) and (st.board[STEP[a1][STEP[a1][a0]]] == 0)) or ((piece_kind(st.board[a0]) == 1) and quant_3(st, a0, a1)))
+# define 6: goes(cell f, cell t) = kind_at(f) == man and (any d in directions: (mover == white and forward.white(d) or mover == black and forward.black(d)) and t == step(f, d)) or kind_at(f) == king and (any d in directions: diagonal(d) and (any x in slide(f, d): x == t))
+cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
+    return (((piece_kind(st.board[a0]) == 0) and quant_3(st, a1, a0)) or ((piece_kind(st.board[a0]) == 1) and (((<bint>ATTR_1[0 + 1]) and quant_4(st, a0, a1)) or ((<bint>ATTR_1[1 + 1]) and quant_5(st, a0, a1)) or ((<bint>ATTR_1[2 + 1]) and quant_6(st, a0, a1)) or ((<bint>ATTR_1[3 + 1]) and quant_7(st, a0, a1)) or ((<bint>ATTR_1[4 + 1]) and quant_8(st, a0, a1)) or ((<bint>ATTR_1[5 + 1]) and quant_9(st, a0, a1)) or ((<bint>ATTR_1[6 + 1]) and quant_10(st, a0, a1)) or ((<bint>ATTR_1[7 + 1]) and quant_11(st, a0, a1)))))
 
 
-# define 6: can_capture = any f in cells: owner(f) == mover and (any d in directions: diagonal(d) and can_jump(f, d))
-cdef inline bint define_6(State* st) noexcept nogil:
-    return quant_4(st)
+# define 7: pieces(player p) = count(x in cells: owner(x) == p)
+cdef inline long long define_7(State* st, int a0) noexcept nogil:
+    return quant_12(st, a0)
 
 
-# define 7: goes(cell f, cell t) = kind_at(f) == man and (any d in directions: (mover == white and forward.white(d) or mover == black and forward.black(d)) and t == step(f, d)) or kind_at(f) == king and (any d in directions: diagonal(d) and (any x in slide(f, d): x == t))
-cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
-    return (((piece_kind(st.board[a0]) == 0) and quant_6(st, a1, a0)) or ((piece_kind(st.board[a0]) == 1) and (((<bint>ATTR_1[0 + 1]) and quant_7(st, a0, a1)) or ((<bint>ATTR_1[1 + 1]) and quant_8(st, a0, a1)) or ((<bint>ATTR_1[2 + 1]) and quant_9(st, a0, a1)) or ((<bint>ATTR_1[3 + 1]) and quant_10(st, a0, a1)) or ((<bint>ATTR_1[4 + 1]) and quant_11(st, a0, a1)) or ((<bint>ATTR_1[5 + 1]) and quant_12(st, a0, a1)) or ((<bint>ATTR_1[6 + 1]) and quant_13(st, a0, a1)) or ((<bint>ATTR_1[7 + 1]) and quant_14(st, a0, a1)))))
+# define 8: kings(player p) = count(x in cells: owner(x) == p and kind_at(x) == king)
+cdef inline long long define_8(State* st, int a0) noexcept nogil:
+    return quant_13(st, a0)
 
 
-# define 8: far_row(cell c) = not onboard(step(c, player_prop(0, mover)))
-cdef inline bint define_8(State* st, int a0) noexcept nogil:
-    return (not (STEP[PPROP_0[st.current + 1]][a0] < N_CELLS))
+# define 9: against_lone_king(int n) = any p in players: pieces(p) == 1 and kings(p) == 1 and pieces(next_player(p)) <= n and kings(next_player(p)) >= 1
+cdef inline bint define_9(State* st, long long a0) noexcept nogil:
+    return quant_14(st, a0)
 
 
-# define 9: pieces(player p) = count(x in cells: owner(x) == p)
-cdef inline long long define_9(State* st, int a0) noexcept nogil:
-    return quant_15(st, a0)
-
-
-# define 10: kings(player p) = count(x in cells: owner(x) == p and kind_at(x) == king)
-cdef inline long long define_10(State* st, int a0) noexcept nogil:
-    return quant_16(st, a0)
-
-
-# define 11: against_lone_king(int n) = any p in players: pieces(p) == 1 and kings(p) == 1 and pieces(next_player(p)) <= n and kings(next_player(p)) >= 1
-cdef inline bint define_11(State* st, long long a0) noexcept nogil:
-    return quant_17(st, a0)
-
-
-# define 12: drawn = quiet >= quiet_limit or times_seen >= 3 or ending16 > 32 or ending5 > 10
-cdef inline bint define_12(State* st) noexcept nogil:
-    return ((((st.counters[N_PLAYERS][0] >= define_0(st)) or (times_seen_of(st) >= 3)) or (st.counters[N_PLAYERS][1] > 32)) or (st.counters[N_PLAYERS][2] > 10))
+# define 10: drawn = quiet >= quiet_limit or times_seen >= 3 or ending16 > 32 or ending5 > 10
+cdef inline bint define_10(State* st) noexcept nogil:
+    return ((((st.counters[N_PLAYERS][0] >= define_1(st)) or (times_seen_of(st) >= 3)) or (st.counters[N_PLAYERS][1] > 32)) or (st.counters[N_PLAYERS][2] > 10))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -2367,7 +2360,7 @@ cdef inline bint quant_0(State* st, int f0, int f1, int f2) noexcept nogil:
     cdef int w
     x = slide_bits(&st.cellsets[0][0], f0, f1, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if (define_1(st, x) and quant_1(st, x, f1, f2)):
+        if (define_2(st, x) and quant_1(st, x, f1, f2)):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
     # the empty cells before it, the body as it reads on an empty cell
@@ -2407,64 +2400,13 @@ cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     # f1 = t
     cdef int x
     for x in range(N_DIRS):
-        if ((<bint>ATTR_1[x + 1]) and (((piece_kind(st.board[f0]) == 0) and define_2(st, f0, x, f1)) or ((piece_kind(st.board[f0]) == 1) and define_3(st, f0, x, f1)))):
+        if ((<bint>ATTR_1[x + 1]) and (((piece_kind(st.board[f0]) == 0) and define_3(st, f0, x, f1)) or ((piece_kind(st.board[f0]) == 1) and define_4(st, f0, x, f1)))):
             return True
     return False
 
 
-# quant 3: any x in slide(f, d): foe(x) and empty(step(x, d))
+# quant 3: any d in directions: (mover == white and forward.white(d) or mover == black and forward.black(d)) and t == step(f, d)
 cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
-    # f0 = f
-    # f1 = d
-    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
-    cdef int x
-    cdef uint64_t bits
-    cdef int w
-    x = slide_bits(&st.cellsets[0][0], f0, f1, ray)
-    if x < N_CELLS:  # the first piece along the ray
-        if (define_1(st, x) and (st.board[STEP[f1][x]] == 0)):
-            return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it, the body as it reads on an empty cell
-    for w in range(WORDS):
-        bits = ray[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if (((-1) == next_player(st.current)) and (st.board[STEP[f1][x]] == 0)):
-                return True
-    return False
-
-
-# quant 4: any f in cells: owner(f) == mover and (any d in directions: diagonal(d) and can_jump(f, d))
-cdef inline bint quant_4(State* st) noexcept nogil:
-    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
-    cdef uint64_t bits
-    cdef int w
-    cdef int x
-    cellset_0(st, found)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if quant_5(st, x):
-                return True
-    return False
-
-
-# quant 5: any d in directions: diagonal(d) and can_jump(f, d)
-cdef inline bint quant_5(State* st, int f0) noexcept nogil:
-    # f0 = f
-    cdef int x
-    for x in range(N_DIRS):
-        if ((<bint>ATTR_1[x + 1]) and define_5(st, f0, x)):
-            return True
-    return False
-
-
-# quant 6: any d in directions: (mover == white and forward.white(d) or mover == black and forward.black(d)) and t == step(f, d)
-cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
     # f0 = t
     # f1 = f
     cdef int x
@@ -2474,8 +2416,8 @@ cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 7: any x in slide(f, n): x == t
-cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
+# quant 4: any x in slide(f, n): x == t
+cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2493,8 +2435,8 @@ cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 8: any x in slide(f, ne): x == t
-cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
+# quant 5: any x in slide(f, ne): x == t
+cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2512,8 +2454,8 @@ cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 9: any x in slide(f, e): x == t
-cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
+# quant 6: any x in slide(f, e): x == t
+cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2531,8 +2473,8 @@ cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 10: any x in slide(f, se): x == t
-cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
+# quant 7: any x in slide(f, se): x == t
+cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2550,8 +2492,8 @@ cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 11: any x in slide(f, s): x == t
-cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
+# quant 8: any x in slide(f, s): x == t
+cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2569,8 +2511,8 @@ cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 12: any x in slide(f, sw): x == t
-cdef inline bint quant_12(State* st, int f0, int f1) noexcept nogil:
+# quant 9: any x in slide(f, sw): x == t
+cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2588,8 +2530,8 @@ cdef inline bint quant_12(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 13: any x in slide(f, w): x == t
-cdef inline bint quant_13(State* st, int f0, int f1) noexcept nogil:
+# quant 10: any x in slide(f, w): x == t
+cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2607,8 +2549,8 @@ cdef inline bint quant_13(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 14: any x in slide(f, nw): x == t
-cdef inline bint quant_14(State* st, int f0, int f1) noexcept nogil:
+# quant 11: any x in slide(f, nw): x == t
+cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2626,34 +2568,419 @@ cdef inline bint quant_14(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 15: count(x in cells: owner(x) == p)
-cdef inline long long quant_15(State* st, int f0) noexcept nogil:
+# quant 12: count(x in cells: owner(x) == p)
+cdef inline long long quant_12(State* st, int f0) noexcept nogil:
+    # f0 = p
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_0(st, f0, found)
+    return set_count(found)
+
+
+# quant 13: count(x in cells: owner(x) == p and kind_at(x) == king)
+cdef inline long long quant_13(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_1(st, f0, found)
     return set_count(found)
 
 
-# quant 16: count(x in cells: owner(x) == p and kind_at(x) == king)
-cdef inline long long quant_16(State* st, int f0) noexcept nogil:
-    # f0 = p
-    cdef uint64_t found[WORDS]   # the cells where the condition holds
-    cellset_2(st, f0, found)
-    return set_count(found)
-
-
-# quant 17: any p in players: pieces(p) == 1 and kings(p) == 1 and pieces(next_player(p)) <= n and kings(next_player(p)) >= 1
-cdef inline bint quant_17(State* st, long long f0) noexcept nogil:
+# quant 14: any p in players: pieces(p) == 1 and kings(p) == 1 and pieces(next_player(p)) <= n and kings(next_player(p)) >= 1
+cdef inline bint quant_14(State* st, long long f0) noexcept nogil:
     # f0 = n
     cdef int x
     for x in range(N_PLAYERS):
-        if ((((define_9(st, x) == 1) and (define_10(st, x) == 1)) and (define_9(st, next_player(x)) <= f0)) and (define_10(st, next_player(x)) >= 1)):
+        if ((((define_7(st, x) == 1) and (define_8(st, x) == 1)) and (define_7(st, next_player(x)) <= f0)) and (define_8(st, next_player(x)) >= 1)):
             return True
     return False
 
 
-# quant 18: any y in ray(f, d): y == t
-cdef inline bint quant_18(State* st, int f0, int f1, int f2) noexcept nogil:
+# quant 15: any f in cells: owner(f) == mover and (any d in directions: diagonal(d) and (kind_at(f) == man and (foe(step(f, d)) and onboard(step(step(f, d), d)) and empty(step(step(f, d), d))) or kind_at(f) == king and (any x in slide(f, d): foe(x) and (any y in slide(x, d): onboard(y) and empty(y)))))
+cdef inline bint quant_15(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
+    cdef int x
+    cellset_3(st, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (((<bint>ATTR_1[0 + 1]) and (((piece_kind(st.board[x]) == 0) and ((define_2(st, STEP[0][x]) and (STEP[0][STEP[0][x]] < N_CELLS)) and (st.board[STEP[0][STEP[0][x]]] == 0))) or ((piece_kind(st.board[x]) == 1) and quant_16(st, x)))) or ((<bint>ATTR_1[1 + 1]) and (((piece_kind(st.board[x]) == 0) and ((define_2(st, STEP[1][x]) and (STEP[1][STEP[1][x]] < N_CELLS)) and (st.board[STEP[1][STEP[1][x]]] == 0))) or ((piece_kind(st.board[x]) == 1) and quant_18(st, x)))) or ((<bint>ATTR_1[2 + 1]) and (((piece_kind(st.board[x]) == 0) and ((define_2(st, STEP[2][x]) and (STEP[2][STEP[2][x]] < N_CELLS)) and (st.board[STEP[2][STEP[2][x]]] == 0))) or ((piece_kind(st.board[x]) == 1) and quant_20(st, x)))) or ((<bint>ATTR_1[3 + 1]) and (((piece_kind(st.board[x]) == 0) and ((define_2(st, STEP[3][x]) and (STEP[3][STEP[3][x]] < N_CELLS)) and (st.board[STEP[3][STEP[3][x]]] == 0))) or ((piece_kind(st.board[x]) == 1) and quant_22(st, x)))) or ((<bint>ATTR_1[4 + 1]) and (((piece_kind(st.board[x]) == 0) and ((define_2(st, STEP[4][x]) and (STEP[4][STEP[4][x]] < N_CELLS)) and (st.board[STEP[4][STEP[4][x]]] == 0))) or ((piece_kind(st.board[x]) == 1) and quant_24(st, x)))) or ((<bint>ATTR_1[5 + 1]) and (((piece_kind(st.board[x]) == 0) and ((define_2(st, STEP[5][x]) and (STEP[5][STEP[5][x]] < N_CELLS)) and (st.board[STEP[5][STEP[5][x]]] == 0))) or ((piece_kind(st.board[x]) == 1) and quant_26(st, x)))) or ((<bint>ATTR_1[6 + 1]) and (((piece_kind(st.board[x]) == 0) and ((define_2(st, STEP[6][x]) and (STEP[6][STEP[6][x]] < N_CELLS)) and (st.board[STEP[6][STEP[6][x]]] == 0))) or ((piece_kind(st.board[x]) == 1) and quant_28(st, x)))) or ((<bint>ATTR_1[7 + 1]) and (((piece_kind(st.board[x]) == 0) and ((define_2(st, STEP[7][x]) and (STEP[7][STEP[7][x]] < N_CELLS)) and (st.board[STEP[7][STEP[7][x]]] == 0))) or ((piece_kind(st.board[x]) == 1) and quant_30(st, x))))):
+                return True
+    return False
+
+
+# quant 16: any x in slide(f, n): foe(x) and (any y in slide(x, n): onboard(y) and empty(y))
+cdef inline bint quant_16(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x) and quant_17(st, x)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (((-1) == next_player(st.current)) and quant_17(st, x)):
+                return True
+    return False
+
+
+# quant 17: any y in slide(x, n): onboard(y) and empty(y)
+cdef inline bint quant_17(State* st, int f0) noexcept nogil:
+    # f0 = x
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((x < N_CELLS) and (st.board[x] == 0)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (x < N_CELLS):
+                return True
+    return False
+
+
+# quant 18: any x in slide(f, ne): foe(x) and (any y in slide(x, ne): onboard(y) and empty(y))
+cdef inline bint quant_18(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 1, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x) and quant_19(st, x)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (((-1) == next_player(st.current)) and quant_19(st, x)):
+                return True
+    return False
+
+
+# quant 19: any y in slide(x, ne): onboard(y) and empty(y)
+cdef inline bint quant_19(State* st, int f0) noexcept nogil:
+    # f0 = x
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 1, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((x < N_CELLS) and (st.board[x] == 0)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (x < N_CELLS):
+                return True
+    return False
+
+
+# quant 20: any x in slide(f, e): foe(x) and (any y in slide(x, e): onboard(y) and empty(y))
+cdef inline bint quant_20(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x) and quant_21(st, x)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (((-1) == next_player(st.current)) and quant_21(st, x)):
+                return True
+    return False
+
+
+# quant 21: any y in slide(x, e): onboard(y) and empty(y)
+cdef inline bint quant_21(State* st, int f0) noexcept nogil:
+    # f0 = x
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((x < N_CELLS) and (st.board[x] == 0)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (x < N_CELLS):
+                return True
+    return False
+
+
+# quant 22: any x in slide(f, se): foe(x) and (any y in slide(x, se): onboard(y) and empty(y))
+cdef inline bint quant_22(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x) and quant_23(st, x)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (((-1) == next_player(st.current)) and quant_23(st, x)):
+                return True
+    return False
+
+
+# quant 23: any y in slide(x, se): onboard(y) and empty(y)
+cdef inline bint quant_23(State* st, int f0) noexcept nogil:
+    # f0 = x
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((x < N_CELLS) and (st.board[x] == 0)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (x < N_CELLS):
+                return True
+    return False
+
+
+# quant 24: any x in slide(f, s): foe(x) and (any y in slide(x, s): onboard(y) and empty(y))
+cdef inline bint quant_24(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x) and quant_25(st, x)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (((-1) == next_player(st.current)) and quant_25(st, x)):
+                return True
+    return False
+
+
+# quant 25: any y in slide(x, s): onboard(y) and empty(y)
+cdef inline bint quant_25(State* st, int f0) noexcept nogil:
+    # f0 = x
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((x < N_CELLS) and (st.board[x] == 0)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (x < N_CELLS):
+                return True
+    return False
+
+
+# quant 26: any x in slide(f, sw): foe(x) and (any y in slide(x, sw): onboard(y) and empty(y))
+cdef inline bint quant_26(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x) and quant_27(st, x)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (((-1) == next_player(st.current)) and quant_27(st, x)):
+                return True
+    return False
+
+
+# quant 27: any y in slide(x, sw): onboard(y) and empty(y)
+cdef inline bint quant_27(State* st, int f0) noexcept nogil:
+    # f0 = x
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((x < N_CELLS) and (st.board[x] == 0)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (x < N_CELLS):
+                return True
+    return False
+
+
+# quant 28: any x in slide(f, w): foe(x) and (any y in slide(x, w): onboard(y) and empty(y))
+cdef inline bint quant_28(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x) and quant_29(st, x)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (((-1) == next_player(st.current)) and quant_29(st, x)):
+                return True
+    return False
+
+
+# quant 29: any y in slide(x, w): onboard(y) and empty(y)
+cdef inline bint quant_29(State* st, int f0) noexcept nogil:
+    # f0 = x
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((x < N_CELLS) and (st.board[x] == 0)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (x < N_CELLS):
+                return True
+    return False
+
+
+# quant 30: any x in slide(f, nw): foe(x) and (any y in slide(x, nw): onboard(y) and empty(y))
+cdef inline bint quant_30(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 7, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x) and quant_31(st, x)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (((-1) == next_player(st.current)) and quant_31(st, x)):
+                return True
+    return False
+
+
+# quant 31: any y in slide(x, nw): onboard(y) and empty(y)
+cdef inline bint quant_31(State* st, int f0) noexcept nogil:
+    # f0 = x
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef uint64_t bits
+    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 7, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((x < N_CELLS) and (st.board[x] == 0)):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it, the body as it reads on an empty cell
+    for w in range(WORDS):
+        bits = ray[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if (x < N_CELLS):
+                return True
+    return False
+
+
+# quant 32: any y in ray(f, d): y == t
+cdef inline bint quant_32(State* st, int f0, int f1, int f2) noexcept nogil:
     # f0 = f
     # f1 = d
     # f2 = t
@@ -2676,8 +3003,8 @@ cdef inline bint quant_18(State* st, int f0, int f1, int f2) noexcept nogil:
     return False
 
 
-# quant 19: count(x in cells: kind_at(x) == taken)
-cdef inline long long quant_19(State* st) noexcept nogil:
+# quant 33: count(x in cells: kind_at(x) == taken)
+cdef inline long long quant_33(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_4(st, found)
     return set_count(found)
@@ -2690,18 +3017,8 @@ cdef inline long long quant_19(State* st) noexcept nogil:
 
 
 # cellset 0:
-#   found = {f in cells: owner(f) == mover}
-cdef inline void cellset_0(State* st, uint64_t* found) noexcept nogil:
-    cdef int w
-    cdef int s0
-    s0 = st.current
-    for w in range(WORDS):
-        found[w] = owner_word(st, s0, w)
-
-
-# cellset 1:
 #   found = {x in cells: owner(x) == p}
-cdef inline void cellset_1(State* st, int f0, uint64_t* found) noexcept nogil:
+cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
     # f0 = p
     cdef int w
     cdef int s0
@@ -2710,9 +3027,9 @@ cdef inline void cellset_1(State* st, int f0, uint64_t* found) noexcept nogil:
         found[w] = owner_word(st, s0, w)
 
 
-# cellset 2:
+# cellset 1:
 #   found = {x in cells: owner(x) == p and kind_at(x) == king}
-cdef inline void cellset_2(State* st, int f0, uint64_t* found) noexcept nogil:
+cdef inline void cellset_1(State* st, int f0, uint64_t* found) noexcept nogil:
     # f0 = p
     cdef int w
     cdef int s0
@@ -2723,14 +3040,24 @@ cdef inline void cellset_2(State* st, int f0, uint64_t* found) noexcept nogil:
         found[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
 
 
-# cellset 3:
+# cellset 2:
 #   cand0 = {f in cells: owner(f) == mover}
-cdef inline void cellset_3(State* st, uint64_t* cand0) noexcept nogil:
+cdef inline void cellset_2(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
     s0 = st.current
     for w in range(WORDS):
         cand0[w] = owner_word(st, s0, w)
+
+
+# cellset 3:
+#   found = {f in cells: owner(f) == mover}
+cdef inline void cellset_3(State* st, uint64_t* found) noexcept nogil:
+    cdef int w
+    cdef int s0
+    s0 = st.current
+    for w in range(WORDS):
+        found[w] = owner_word(st, s0, w)
 
 
 # cellset 4:
@@ -2906,7 +3233,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
         out[w] = 0
     if (<bint>ATTR_1[0 + 1]):
         if (piece_kind(st.board[a0]) == 0):
-            if define_1(st, STEP[0][a0]):
+            if define_2(st, STEP[0][a0]):
                 if (st.board[STEP[0][STEP[0][a0]]] == 0):
                     add_candidate(out, STEP[0][STEP[0][a0]])
         if (piece_kind(st.board[a0]) == 1):
@@ -2920,7 +3247,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                     break
                 e0 = e0_cur
                 e0_stop = st.board[e0_cur] > 0
-                if define_1(st, e0):
+                if define_2(st, e0):
                     e1_origin = e0
                     e1_way = 0
                     e1_cur = e1_origin
@@ -2935,7 +3262,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                             add_candidate(out, e1)
     if (<bint>ATTR_1[1 + 1]):
         if (piece_kind(st.board[a0]) == 0):
-            if define_1(st, STEP[1][a0]):
+            if define_2(st, STEP[1][a0]):
                 if (st.board[STEP[1][STEP[1][a0]]] == 0):
                     add_candidate(out, STEP[1][STEP[1][a0]])
         if (piece_kind(st.board[a0]) == 1):
@@ -2949,7 +3276,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                     break
                 e2 = e2_cur
                 e2_stop = st.board[e2_cur] > 0
-                if define_1(st, e2):
+                if define_2(st, e2):
                     e3_origin = e2
                     e3_way = 1
                     e3_cur = e3_origin
@@ -2964,7 +3291,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                             add_candidate(out, e3)
     if (<bint>ATTR_1[2 + 1]):
         if (piece_kind(st.board[a0]) == 0):
-            if define_1(st, STEP[2][a0]):
+            if define_2(st, STEP[2][a0]):
                 if (st.board[STEP[2][STEP[2][a0]]] == 0):
                     add_candidate(out, STEP[2][STEP[2][a0]])
         if (piece_kind(st.board[a0]) == 1):
@@ -2978,7 +3305,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                     break
                 e4 = e4_cur
                 e4_stop = st.board[e4_cur] > 0
-                if define_1(st, e4):
+                if define_2(st, e4):
                     e5_origin = e4
                     e5_way = 2
                     e5_cur = e5_origin
@@ -2993,7 +3320,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                             add_candidate(out, e5)
     if (<bint>ATTR_1[3 + 1]):
         if (piece_kind(st.board[a0]) == 0):
-            if define_1(st, STEP[3][a0]):
+            if define_2(st, STEP[3][a0]):
                 if (st.board[STEP[3][STEP[3][a0]]] == 0):
                     add_candidate(out, STEP[3][STEP[3][a0]])
         if (piece_kind(st.board[a0]) == 1):
@@ -3007,7 +3334,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                     break
                 e6 = e6_cur
                 e6_stop = st.board[e6_cur] > 0
-                if define_1(st, e6):
+                if define_2(st, e6):
                     e7_origin = e6
                     e7_way = 3
                     e7_cur = e7_origin
@@ -3022,7 +3349,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                             add_candidate(out, e7)
     if (<bint>ATTR_1[4 + 1]):
         if (piece_kind(st.board[a0]) == 0):
-            if define_1(st, STEP[4][a0]):
+            if define_2(st, STEP[4][a0]):
                 if (st.board[STEP[4][STEP[4][a0]]] == 0):
                     add_candidate(out, STEP[4][STEP[4][a0]])
         if (piece_kind(st.board[a0]) == 1):
@@ -3036,7 +3363,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                     break
                 e8 = e8_cur
                 e8_stop = st.board[e8_cur] > 0
-                if define_1(st, e8):
+                if define_2(st, e8):
                     e9_origin = e8
                     e9_way = 4
                     e9_cur = e9_origin
@@ -3051,7 +3378,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                             add_candidate(out, e9)
     if (<bint>ATTR_1[5 + 1]):
         if (piece_kind(st.board[a0]) == 0):
-            if define_1(st, STEP[5][a0]):
+            if define_2(st, STEP[5][a0]):
                 if (st.board[STEP[5][STEP[5][a0]]] == 0):
                     add_candidate(out, STEP[5][STEP[5][a0]])
         if (piece_kind(st.board[a0]) == 1):
@@ -3065,7 +3392,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                     break
                 e10 = e10_cur
                 e10_stop = st.board[e10_cur] > 0
-                if define_1(st, e10):
+                if define_2(st, e10):
                     e11_origin = e10
                     e11_way = 5
                     e11_cur = e11_origin
@@ -3080,7 +3407,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                             add_candidate(out, e11)
     if (<bint>ATTR_1[6 + 1]):
         if (piece_kind(st.board[a0]) == 0):
-            if define_1(st, STEP[6][a0]):
+            if define_2(st, STEP[6][a0]):
                 if (st.board[STEP[6][STEP[6][a0]]] == 0):
                     add_candidate(out, STEP[6][STEP[6][a0]])
         if (piece_kind(st.board[a0]) == 1):
@@ -3094,7 +3421,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                     break
                 e12 = e12_cur
                 e12_stop = st.board[e12_cur] > 0
-                if define_1(st, e12):
+                if define_2(st, e12):
                     e13_origin = e12
                     e13_way = 6
                     e13_cur = e13_origin
@@ -3109,7 +3436,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                             add_candidate(out, e13)
     if (<bint>ATTR_1[7 + 1]):
         if (piece_kind(st.board[a0]) == 0):
-            if define_1(st, STEP[7][a0]):
+            if define_2(st, STEP[7][a0]):
                 if (st.board[STEP[7][STEP[7][a0]]] == 0):
                     add_candidate(out, STEP[7][STEP[7][a0]])
         if (piece_kind(st.board[a0]) == 1):
@@ -3123,7 +3450,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
                     break
                 e14 = e14_cur
                 e14_stop = st.board[e14_cur] > 0
-                if define_1(st, e14):
+                if define_2(st, e14):
                     e15_origin = e14
                     e15_way = 7
                     e15_cur = e15_origin
@@ -3155,9 +3482,9 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..9999
-    # where owner(f) == mover and empty(t) and goes(f, t) and not can_capture
-    if (not define_6(st)):
-        cellset_3(st, cand0)  # owner(f) == mover
+    # where owner(f) == mover and empty(t) and goes(f, t) and not (any f in cells: owner(f) == mover and (any d in directions: diagonal(d) and (kind_at(f) == man and (foe(step(f, d)) and onboard(step(step(f, d), d)) and empty(step(step(f, d), d))) or kind_at(f) == king and (any x in slide(f, d): foe(x) and (any y in slide(x, d): onboard(y) and empty(y))))))
+    if (not quant_15(st)):
+        cellset_2(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -3176,7 +3503,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 1: jump(f: cell, t: cell) -> ids 10000..1009999
     # where owner(f) == mover and jumps(f, t)
     astart = n  # continue.most: only the whole moves with the greatest value stay
-    cellset_3(st, cand0)  # owner(f) == mover
+    cellset_2(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -3215,9 +3542,9 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..9999
-    # where owner(f) == mover and empty(t) and goes(f, t) and not can_capture
-    if (not define_6(st)):
-        cellset_3(st, cand0)  # owner(f) == mover
+    # where owner(f) == mover and empty(t) and goes(f, t) and not (any f in cells: owner(f) == mover and (any d in directions: diagonal(d) and (kind_at(f) == man and (foe(step(f, d)) and onboard(step(step(f, d), d)) and empty(step(step(f, d), d))) or kind_at(f) == king and (any x in slide(f, d): foe(x) and (any y in slide(x, d): onboard(y) and empty(y))))))
+    if (not quant_15(st)):
+        cellset_2(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
@@ -3234,7 +3561,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                         return True
     # action 1: jump(f: cell, t: cell) -> ids 10000..1009999
     # where owner(f) == mover and jumps(f, t)
-    cellset_3(st, cand0)  # owner(f) == mover
+    cellset_2(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -3299,7 +3626,7 @@ cdef void each_0(State* st, int f0, int f1) noexcept nogil:
     # f1 = t
     cdef int x
     for x in range(N_DIRS):
-        if not ((<bint>ATTR_1[x + 1]) and quant_18(st, f0, x, f1)):
+        if not ((<bint>ATTR_1[x + 1]) and quant_32(st, f0, x, f1)):
             continue
         each_1(st, f0, f1, x)  # for each x in slide(f, d) where occupied(x)
 
@@ -3325,27 +3652,27 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0: move(f: cell, t: cell)
     counter_set(st, 2, 0, (<long long>(0) if (piece_kind(st.board[a0]) == 0) else <long long>((st.counters[N_PLAYERS][0] + 1))))  # set counter quiet of the game = either(kind_at(f) == man, 0, quiet + 1)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
-    # trigger 1: crown when kind_at(t) == man and far_row(t)
-    if ((piece_kind(st.board[a1]) == 0) and define_8(st, a1)):
+    # trigger 0: promotes: man when kind_at(t) == man and edge(t, player_prop(0, mover))
+    if ((piece_kind(st.board[a1]) == 0) and define_0(st, a1, PPROP_0[st.current + 1])):
         convert_piece(st, a1, -2, 1)  # convert the piece on t to kind king
     # trigger 2: endings
-    counter_set(st, 2, 1, (<long long>((st.counters[N_PLAYERS][1] + 1)) if (define_11(st, 3) and (not define_11(st, 2))) else <long long>(0)))  # set counter ending16 of the game = either(against_lone_king(3) and not against_lone_king(2), ending16 + 1, 0)
-    counter_set(st, 2, 2, (<long long>((st.counters[N_PLAYERS][2] + 1)) if define_11(st, 2) else <long long>(0)))  # set counter ending5 of the game = either(against_lone_king(2), ending5 + 1, 0)
+    counter_set(st, 2, 1, (<long long>((st.counters[N_PLAYERS][1] + 1)) if (define_9(st, 3) and (not define_9(st, 2))) else <long long>(0)))  # set counter ending16 of the game = either(against_lone_king(3) and not against_lone_king(2), ending16 + 1, 0)
+    counter_set(st, 2, 2, (<long long>((st.counters[N_PLAYERS][2] + 1)) if define_9(st, 2) else <long long>(0)))  # set counter ending5 of the game = either(against_lone_king(2), ending5 + 1, 0)
 
 
 cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     # action 1: jump(f: cell, t: cell)
     each_0(st, a0, a1)  # for each d in directions where diagonal(d) and (any y in ray(f, d): y == t)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
-    # trigger 0: strike
+    # trigger 0: promotes: man when kind_at(t) == man and edge(t, player_prop(0, mover))
+    if ((piece_kind(st.board[a1]) == 0) and define_0(st, a1, PPROP_0[st.current + 1])):
+        convert_piece(st, a1, -2, 1)  # convert the piece on t to kind king
+    # trigger 1: strike
     remove_0(st)  # remove the piece on x for each x in cells where kind_at(x) == taken (to out)
     counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
-    # trigger 1: crown when kind_at(t) == man and far_row(t)
-    if ((piece_kind(st.board[a1]) == 0) and define_8(st, a1)):
-        convert_piece(st, a1, -2, 1)  # convert the piece on t to kind king
     # trigger 2: endings
-    counter_set(st, 2, 1, (<long long>((st.counters[N_PLAYERS][1] + 1)) if (define_11(st, 3) and (not define_11(st, 2))) else <long long>(0)))  # set counter ending16 of the game = either(against_lone_king(3) and not against_lone_king(2), ending16 + 1, 0)
-    counter_set(st, 2, 2, (<long long>((st.counters[N_PLAYERS][2] + 1)) if define_11(st, 2) else <long long>(0)))  # set counter ending5 of the game = either(against_lone_king(2), ending5 + 1, 0)
+    counter_set(st, 2, 1, (<long long>((st.counters[N_PLAYERS][1] + 1)) if (define_9(st, 3) and (not define_9(st, 2))) else <long long>(0)))  # set counter ending16 of the game = either(against_lone_king(3) and not against_lone_king(2), ending16 + 1, 0)
+    counter_set(st, 2, 2, (<long long>((st.counters[N_PLAYERS][2] + 1)) if define_9(st, 2) else <long long>(0)))  # set counter ending5 of the game = either(against_lone_king(2), ending5 + 1, 0)
 
 
 # ---------------------------------------------------------------------------- lookahead and history
@@ -3462,17 +3789,17 @@ cdef void step_1(State* st, int a0, int a1) noexcept nogil:
 cdef void step_triggers_1(State* st, int a0, int a1) noexcept nogil:
     # the triggers of action 1, once per whole move, with the last step's parameters
     pass
-    # trigger 0: strike
-    remove_0(st)  # remove the piece on x for each x in cells where kind_at(x) == taken (to out)
-    counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
-    # trigger 1: crown when kind_at(t) == man and far_row(t)
-    if ((piece_kind(st.board[a1]) == 0) and define_8(st, a1)):
+    # trigger 0: promotes: man when kind_at(t) == man and edge(t, player_prop(0, mover))
+    if ((piece_kind(st.board[a1]) == 0) and define_0(st, a1, PPROP_0[st.current + 1])):
         pass
         convert_piece(st, a1, -2, 1)  # convert the piece on t to kind king
 
+    # trigger 1: strike
+    remove_0(st)  # remove the piece on x for each x in cells where kind_at(x) == taken (to out)
+    counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
     # trigger 2: endings
-    counter_set(st, 2, 1, (<long long>((st.counters[N_PLAYERS][1] + 1)) if (define_11(st, 3) and (not define_11(st, 2))) else <long long>(0)))  # set counter ending16 of the game = either(against_lone_king(3) and not against_lone_king(2), ending16 + 1, 0)
-    counter_set(st, 2, 2, (<long long>((st.counters[N_PLAYERS][2] + 1)) if define_11(st, 2) else <long long>(0)))  # set counter ending5 of the game = either(against_lone_king(2), ending5 + 1, 0)
+    counter_set(st, 2, 1, (<long long>((st.counters[N_PLAYERS][1] + 1)) if (define_9(st, 3) and (not define_9(st, 2))) else <long long>(0)))  # set counter ending16 of the game = either(against_lone_king(3) and not against_lone_king(2), ending16 + 1, 0)
+    counter_set(st, 2, 2, (<long long>((st.counters[N_PLAYERS][2] + 1)) if define_9(st, 2) else <long long>(0)))  # set counter ending5 of the game = either(against_lone_king(2), ending5 + 1, 0)
 
 
 cdef int steps_from_1(State* st, int first, int* out) noexcept nogil:
@@ -3486,7 +3813,7 @@ cdef int steps_from_1(State* st, int first, int* out) noexcept nogil:
     cdef uint64_t cand1[WORDS]
     cdef uint64_t bits1
     cdef int w1
-    cellset_3(st, cand0)  # owner(f) == mover
+    cellset_2(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -3523,10 +3850,10 @@ cdef long long count_paths_1(State* origin, int a0, int a1, int depth, long long
     step_1(st, a0, a1)
     count[0] = 1
     if depth >= 20:
-        return quant_19(st)  # most count(x in cells: kind_at(x) == taken)
+        return quant_33(st)  # most count(x in cells: kind_at(x) == taken)
     n = steps_from_1(st, a1, buf)  # from t
     if n == 0:
-        return quant_19(st)
+        return quant_33(st)
     for i in range(n):
         binding = buf[i]
         b1 = binding % 100
@@ -3648,7 +3975,7 @@ cdef bint can_move_of(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if define_12(st):  # drawn
+    if define_10(st):  # drawn
         return True
     return False
 
