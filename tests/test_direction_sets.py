@@ -3,7 +3,7 @@ the spec's named ones (board.direction_sets, one set per player where it differs
 over in quantifiers and in remove.each, and tested as orthogonal(d) / forward(p, d).
 Both back ends list the same moves (the front end lowers a set to attributes of dir, so
 neither back end has code of its own for sets); chess (rook, bishop, knight, castling) and
-draughts (a man's forward move) use them, and their perft and differential tests cover them
+draughts (a man's forward move, a set toward the player property up) use them, and their perft and differential tests cover them
 on full games."""
 
 from __future__ import annotations
@@ -103,6 +103,29 @@ def test_a_set_is_the_same_as_its_attribute_filter():
     dirs = ir.board.directions
     assert [d for i, d in enumerate(dirs) if tables["orthogonal"][i + 1]] == ["n", "e", "s", "w"]
     assert [d for i, d in enumerate(dirs) if tables["diagonal"][i + 1]] == ["ne", "se", "sw", "nw"]
+
+
+def test_a_set_toward_a_player_property_is_each_players_directions_ahead(tmp_path):
+    # forward: {toward: ahead} with ahead {white: n, black: s}: the directions with a part
+    # along it; the same man moves as the listed set once the man's diagonals are asked for
+    toward = SPEC.replace("    forward: {white: [ne, nw], black: [se, sw]}", "    forward: {toward: ahead}").replace(
+        "define:", "player_props:\n  ahead: {white: n, black: s}\ndefine:").replace(
+        "any d in forward(mover): t == step(f, d)", "any d in forward(mover): diagonal(d) and t == step(f, d)").replace(
+        "not forward(mover, d)", "not (diagonal(d) and forward(mover, d))")
+    path = tmp_path / "toward.yaml"
+    path.write_text(toward)
+    tables = {a.name: a.table for a in load_game_ir(str(path)).attributes}
+    dirs = load_game_ir(str(path)).board.directions
+    assert [d for i, d in enumerate(dirs) if tables["forward.white"][i + 1]] == ["n", "ne", "nw"]
+    assert [d for i, d in enumerate(dirs) if tables["forward.black"][i + 1]] == ["se", "s", "sw"]
+    listed = tmp_path / "listed.yaml"
+    listed.write_text(SPEC)
+    for engine in ("interpreted", "compiled"):
+        assert [perft(load(str(path), engine=engine).new_state(), d) for d in (1, 2, 3)] == [perft(load(str(listed), engine=engine).new_state(), d) for d in (1, 2, 3)]
+    assert_spec_error(tmp_path, toward.replace("{toward: ahead}", "{toward: nowhere}"),
+                      "'toward' names a player property that gives every player a direction", 9, 23)
+    assert_spec_error(tmp_path, toward.replace("{toward: ahead}", "{toward: ahead, white: [n]}"),
+                      "'toward' is the whole set, give no 'white' beside it", 9, 30)
 
 
 BROKEN = [

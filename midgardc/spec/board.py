@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from ..board.topology import BUILTIN_DIRECTION_SETS, DRAWN_AS, MAX_CELLS, TOPOLOGIES, TOPOLOGY_KEYS
+from ..board.topology import _DIRS8, BUILTIN_DIRECTION_SETS, DRAWN_AS, MAX_CELLS, TOPOLOGIES, TOPOLOGY_KEYS
 from ..conditions.check import a_type
 from ..errors import SpecError, did_you_mean
 from ..ir.nodes import BOOL, CELL, DIR, INT, BoardIR
@@ -111,7 +111,10 @@ class LowerBoard:
                 raise SpecError(f"'{name}' is already a direction set of this board", pos)
             if any(name in t for t in (self.names.props, self.names.counters, self.names.game_counters, self.names.constants, self.names.player_props, self.names.arrays)):
                 raise SpecError(f"'{name}' is already a name in this spec", pos)
-            if isinstance(body, YMap):
+            if isinstance(body, YMap) and "toward" in body.items and "toward" not in self.players:
+                for seat, dirs_ahead in enumerate(self._toward(name, body)):
+                    out.append((f"{name}.{self.players[seat]}", name, dirs_ahead, seat))
+            elif isinstance(body, YMap):
                 for pname in body.items:
                     if pname not in self.players:
                         raise SpecError(f"'{pname}' is not a player", body.key_pos[pname], did_you_mean(pname, self.players))
@@ -121,6 +124,29 @@ class LowerBoard:
                     out.append((f"{name}.{pname}", name, members(body.items[pname], f"direction set '{name}' of {pname}"), seat))
             else:
                 out.append((name, name, members(body, f"direction set '{name}'"), -1))
+        return out
+
+    def _toward(self, name: str, body: YMap) -> list[tuple[int, ...]]:
+        """``{toward: PROP}``: each player's directions that lead ahead along the direction
+        the player property PROP gives it (on a square board: those whose step has a part
+        along it, so ahead of n are nw, n and ne), read from ``player_props`` as written."""
+        pos = body.key_pos["toward"]
+        if len(body.items) > 1:
+            extra = next(k for k in body.items if k != "toward")
+            raise SpecError(f"direction set '{name}': 'toward' is the whole set, give no '{extra}' beside it", body.key_pos[extra])
+        if getattr(self, "board_topology", "") != "square":
+            raise SpecError(f"direction set '{name}': 'toward' needs a square board (its directions have a known geometry)", pos)
+        prop = self.scalar(body.items["toward"], str, "a player property of directions")
+        props = self.tree.items.get("player_props")
+        given = props.items.get(prop) if isinstance(props, YMap) else None
+        vec = {d: (dr, dc) for d, dr, dc in _DIRS8}
+        if not isinstance(given, YMap) or any(self.scalar(given.items.get(p), str, "a direction") not in vec for p in self.players if p in given.items) or any(p not in given.items for p in self.players):
+            raise SpecError(f"direction set '{name}': 'toward' names a player property that gives every player a direction (n, ne, ...), e.g. player_props: {{{prop}: {{{self.players[0]}: n}}}}", body.items["toward"].pos)
+        dirs = list(self.board.directions)
+        out = []
+        for p in self.players:
+            ar, ac = vec[self.scalar(given.items[p], str, "a direction")]
+            out.append(tuple(i for i, d in enumerate(dirs) if d in vec and vec[d][0] * ar + vec[d][1] * ac > 0))
         return out
 
     def cell(self, node: YNode) -> int:
