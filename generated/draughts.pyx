@@ -1158,9 +1158,9 @@ cdef extern from *:
     /* diagonal of every dir */
     static const long long MGC_ATTR_1[9] = {0, 0, 1, 0, 1, 0, 1, 0, 1};
     /* forward.black of every dir */
-    static const long long MGC_ATTR_2[9] = {0, 0, 1, 0, 0, 0, 0, 0, 1};
+    static const long long MGC_ATTR_2[9] = {0, 1, 1, 0, 0, 0, 0, 0, 1};
     /* forward.white of every dir */
-    static const long long MGC_ATTR_3[9] = {0, 0, 0, 0, 1, 0, 1, 0, 0};
+    static const long long MGC_ATTR_3[9] = {0, 0, 0, 0, 1, 1, 1, 0, 0};
     """
     const long long ATTR_0 "MGC_ATTR_0"[9]
     const long long ATTR_1 "MGC_ATTR_1"[9]

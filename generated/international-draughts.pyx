@@ -2275,9 +2275,9 @@ cdef extern from *:
     /* diagonal of every dir */
     static const long long MGC_ATTR_1[9] = {0, 0, 1, 0, 1, 0, 1, 0, 1};
     /* forward.white of every dir */
-    static const long long MGC_ATTR_2[9] = {0, 0, 1, 0, 0, 0, 0, 0, 1};
+    static const long long MGC_ATTR_2[9] = {0, 1, 1, 0, 0, 0, 0, 0, 1};
     /* forward.black of every dir */
-    static const long long MGC_ATTR_3[9] = {0, 0, 0, 0, 1, 0, 1, 0, 0};
+    static const long long MGC_ATTR_3[9] = {0, 0, 0, 0, 1, 1, 1, 0, 0};
     """
     const long long ATTR_0 "MGC_ATTR_0"[9]
     const long long ATTR_1 "MGC_ATTR_1"[9]
@@ -2319,7 +2319,7 @@ cdef inline bint define_5(State* st, int a0, int a1) noexcept nogil:
     return quant_2(st, a0, a1)
 
 
-# define 6: goes(cell f, cell t) = kind_at(f) == man and (any d in directions: (mover == white and forward.white(d) or mover == black and forward.black(d)) and t == step(f, d)) or kind_at(f) == king and (any d in directions: diagonal(d) and (any x in slide(f, d): x == t))
+# define 6: goes(cell f, cell t) = kind_at(f) == man and (any d in directions: (mover == white and forward.white(d) or mover == black and forward.black(d)) and (diagonal(d) and t == step(f, d))) or kind_at(f) == king and (any d in directions: diagonal(d) and (any x in slide(f, d): x == t))
 cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
     return (((piece_kind(st.board[a0]) == 0) and quant_3(st, a1, a0)) or ((piece_kind(st.board[a0]) == 1) and (((<bint>ATTR_1[0 + 1]) and quant_4(st, a0, a1)) or ((<bint>ATTR_1[1 + 1]) and quant_5(st, a0, a1)) or ((<bint>ATTR_1[2 + 1]) and quant_6(st, a0, a1)) or ((<bint>ATTR_1[3 + 1]) and quant_7(st, a0, a1)) or ((<bint>ATTR_1[4 + 1]) and quant_8(st, a0, a1)) or ((<bint>ATTR_1[5 + 1]) and quant_9(st, a0, a1)) or ((<bint>ATTR_1[6 + 1]) and quant_10(st, a0, a1)) or ((<bint>ATTR_1[7 + 1]) and quant_11(st, a0, a1)))))
 
@@ -2405,13 +2405,13 @@ cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 3: any d in directions: (mover == white and forward.white(d) or mover == black and forward.black(d)) and t == step(f, d)
+# quant 3: any d in directions: (mover == white and forward.white(d) or mover == black and forward.black(d)) and (diagonal(d) and t == step(f, d))
 cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
     # f0 = t
     # f1 = f
     cdef int x
     for x in range(N_DIRS):
-        if ((((st.current == 0) and (<bint>ATTR_2[x + 1])) or ((st.current == 1) and (<bint>ATTR_3[x + 1]))) and (f0 == STEP[x][f1])):
+        if ((((st.current == 0) and (<bint>ATTR_2[x + 1])) or ((st.current == 1) and (<bint>ATTR_3[x + 1]))) and ((<bint>ATTR_1[x + 1]) and (f0 == STEP[x][f1]))):
             return True
     return False
 
@@ -3097,21 +3097,29 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
         out[w] = 0
     if (piece_kind(st.board[a0]) == 0):
         if (((st.current == 0) and (<bint>ATTR_2[0 + 1])) or ((st.current == 1) and (<bint>ATTR_3[0 + 1]))):
-            add_candidate(out, STEP[0][a0])
+            if (<bint>ATTR_1[0 + 1]):
+                add_candidate(out, STEP[0][a0])
         if (((st.current == 0) and (<bint>ATTR_2[1 + 1])) or ((st.current == 1) and (<bint>ATTR_3[1 + 1]))):
-            add_candidate(out, STEP[1][a0])
+            if (<bint>ATTR_1[1 + 1]):
+                add_candidate(out, STEP[1][a0])
         if (((st.current == 0) and (<bint>ATTR_2[2 + 1])) or ((st.current == 1) and (<bint>ATTR_3[2 + 1]))):
-            add_candidate(out, STEP[2][a0])
+            if (<bint>ATTR_1[2 + 1]):
+                add_candidate(out, STEP[2][a0])
         if (((st.current == 0) and (<bint>ATTR_2[3 + 1])) or ((st.current == 1) and (<bint>ATTR_3[3 + 1]))):
-            add_candidate(out, STEP[3][a0])
+            if (<bint>ATTR_1[3 + 1]):
+                add_candidate(out, STEP[3][a0])
         if (((st.current == 0) and (<bint>ATTR_2[4 + 1])) or ((st.current == 1) and (<bint>ATTR_3[4 + 1]))):
-            add_candidate(out, STEP[4][a0])
+            if (<bint>ATTR_1[4 + 1]):
+                add_candidate(out, STEP[4][a0])
         if (((st.current == 0) and (<bint>ATTR_2[5 + 1])) or ((st.current == 1) and (<bint>ATTR_3[5 + 1]))):
-            add_candidate(out, STEP[5][a0])
+            if (<bint>ATTR_1[5 + 1]):
+                add_candidate(out, STEP[5][a0])
         if (((st.current == 0) and (<bint>ATTR_2[6 + 1])) or ((st.current == 1) and (<bint>ATTR_3[6 + 1]))):
-            add_candidate(out, STEP[6][a0])
+            if (<bint>ATTR_1[6 + 1]):
+                add_candidate(out, STEP[6][a0])
         if (((st.current == 0) and (<bint>ATTR_2[7 + 1])) or ((st.current == 1) and (<bint>ATTR_3[7 + 1]))):
-            add_candidate(out, STEP[7][a0])
+            if (<bint>ATTR_1[7 + 1]):
+                add_candidate(out, STEP[7][a0])
     if (piece_kind(st.board[a0]) == 1):
         if (<bint>ATTR_1[0 + 1]):
             slide_bits(&st.cellsets[0][0], a0, 0, e0_ray)
