@@ -1,11 +1,11 @@
-"""Lowering of a piece kind's ``promotes: {to: KIND, where: COND}`` ("a man that reaches
-the far row becomes a king"): after every move with a destination ``t`` (the ``moves:``,
+"""Lowering of a piece kind's ``promotes: {to: KIND, where: COND}`` ("a piece that reaches
+the far row becomes another kind"): after every move with a destination ``t`` (the ``moves:``,
 ``steps:`` and ``hops:`` shapes, or an action's own cell parameter ``t``), a piece of the
 kind standing on ``t`` where COND holds becomes a ``to``. It lowers to a trigger run after
 the move's own effects (after a compound move's last step) and before the spec's own
 triggers: ``convert`` where it stands, or, when the new kind is held in hands, a ``place``
-from the mover's hand over it (a crowned man takes a king from beside the board; an empty
-hand crowns nothing)."""
+from the mover's hand over it (the new piece is taken from beside the board; an empty
+hand promotes nothing)."""
 
 from __future__ import annotations
 
