@@ -181,6 +181,12 @@ cdef extern from *:
           64, 40, 41, 42, 43, 44, 45, 46, 64, 48, 49, 50, 51, 52, 53, 54, 64
         }
     };
+    /* board property 0: dark */
+    static const signed char MGC_PROP_0[65] = {
+      0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1,
+      1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0,
+      0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 0
+    };
     /* sets of cells: bit c of word c / 64. Every board cell: */
     static const uint64_t MGC_VALID[1] = {0xffffffffffffffffULL};
     /* the neighbours of each cell, as a set */
@@ -567,6 +573,7 @@ cdef extern from *:
     const int NBRS "MGC_NBRS"[64][8]
     const int DEGREE "MGC_DEGREE"[65]
     const int STEP "MGC_STEP"[8][65]
+    const signed char PROP_0 "MGC_PROP_0"[65]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[64][1]
     const uint64_t CELLSET_0 "MGC_CELLSET_0"[1]
@@ -1754,20 +1761,14 @@ cdef extern from *:
       64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
       64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 59, 64, 64, 64, 61, 64, 64
     };
-    /* dark of every cell */
-    static const long long MGC_ATTR_7[65] = {
-      0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1,
-      1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0,
-      0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 0
-    };
     /* corner_wing of every cell */
-    static const long long MGC_ATTR_8[65] = {
+    static const long long MGC_ATTR_7[65] = {
       1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1, -1, 0, -1
     };
     /* corner_side of every cell */
-    static const long long MGC_ATTR_9[65] = {
+    static const long long MGC_ATTR_8[65] = {
       1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, 0, -1
@@ -1782,7 +1783,6 @@ cdef extern from *:
     const long long ATTR_6 "MGC_ATTR_6"[65]
     const long long ATTR_7 "MGC_ATTR_7"[65]
     const long long ATTR_8 "MGC_ATTR_8"[65]
-    const long long ATTR_9 "MGC_ATTR_9"[65]
 
 
 # ---------------------------------------------------------------------------- definitions
@@ -2855,8 +2855,8 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     if (piece_kind(st.board[a1]) == 0):
         element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
         element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    element_set(st, (<int>ATTR_8[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_7[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_8[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_7[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -2883,8 +2883,8 @@ cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     if (piece_kind(st.board[a2]) == 0):
         element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
         element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a2 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a2 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    element_set(st, (<int>ATTR_8[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_7[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_8[a2 + 0]), 5, element_step(0, <long long>(<int>ATTR_7[a2 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1

@@ -181,6 +181,12 @@ cdef extern from *:
           64, 40, 41, 42, 43, 44, 45, 46, 64, 48, 49, 50, 51, 52, 53, 54, 64
         }
     };
+    /* board property 0: dark */
+    static const signed char MGC_PROP_0[65] = {
+      0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1,
+      1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0,
+      0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 0
+    };
     /* sets of cells: bit c of word c / 64. Every board cell: */
     static const uint64_t MGC_VALID[1] = {0xffffffffffffffffULL};
     /* the neighbours of each cell, as a set */
@@ -569,6 +575,7 @@ cdef extern from *:
     const int NBRS "MGC_NBRS"[64][8]
     const int DEGREE "MGC_DEGREE"[65]
     const int STEP "MGC_STEP"[8][65]
+    const signed char PROP_0 "MGC_PROP_0"[65]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[64][1]
     const uint64_t CELLSET_0 "MGC_CELLSET_0"[1]
@@ -1760,28 +1767,22 @@ cdef extern from *:
       64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
       64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 59, 64, 64, 64, 61, 64, 64
     };
-    /* dark of every cell */
-    static const long long MGC_ATTR_7[65] = {
-      0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1,
-      1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0,
-      0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 0
-    };
     /* corner_wing of every cell */
-    static const long long MGC_ATTR_8[65] = {
+    static const long long MGC_ATTR_7[65] = {
       1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1, -1, 0, -1
     };
     /* corner_side of every cell */
-    static const long long MGC_ATTR_9[65] = {
+    static const long long MGC_ATTR_8[65] = {
       1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, 0, -1
     };
     /* moves_as of every kind */
-    static const long long MGC_ATTR_10[11] = {-1, 0, 1, 2, 3, 4, 5, 1, 2, 3, 4};
+    static const long long MGC_ATTR_9[11] = {-1, 0, 1, 2, 3, 4, 5, 1, 2, 3, 4};
     /* promoted of every kind */
-    static const long long MGC_ATTR_11[11] = {-1, -1, 6, 7, 8, 9, -1, -1, -1, -1, -1};
+    static const long long MGC_ATTR_10[11] = {-1, -1, 6, 7, 8, 9, -1, -1, -1, -1, -1};
     """
     const long long ATTR_0 "MGC_ATTR_0"[9]
     const long long ATTR_1 "MGC_ATTR_1"[9]
@@ -1792,9 +1793,8 @@ cdef extern from *:
     const long long ATTR_6 "MGC_ATTR_6"[65]
     const long long ATTR_7 "MGC_ATTR_7"[65]
     const long long ATTR_8 "MGC_ATTR_8"[65]
-    const long long ATTR_9 "MGC_ATTR_9"[65]
+    const long long ATTR_9 "MGC_ATTR_9"[11]
     const long long ATTR_10 "MGC_ATTR_10"[11]
-    const long long ATTR_11 "MGC_ATTR_11"[11]
 
 
 # ---------------------------------------------------------------------------- definitions
@@ -1813,7 +1813,7 @@ cdef inline int define_1(State* st, int a0, int a1) noexcept nogil:
 
 # define 2: is(cell c, player q, kind k) = owner(c) == q and moves_as(kind_at(c)) == k
 cdef inline bint define_2(State* st, int a0, int a1, int a2) noexcept nogil:
-    return ((piece_owner(st.board[a0]) == a1) and ((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == a2))
+    return ((piece_owner(st.board[a0]) == a1) and ((<int>ATTR_9[piece_kind(st.board[a0]) + 1]) == a2))
 
 
 # define 3: forward(cell c, player p) = step(c, player_prop(0, p))
@@ -1868,7 +1868,7 @@ cdef inline bint define_12(State* st, int a0, int a1) noexcept nogil:
 
 # define 13: piece_goes(cell f, cell t) = moves_as(kind_at(f)) == knight and knight_jump(f, t) or kind_at(f) == king and ((any d in directions: t == step(f, d)) or castles(f, t)) or moves_as(kind_at(f)) == rook and (any d in directions: orthogonal(d) and slides_to(f, t, d)) or moves_as(kind_at(f)) == bishop and (any d in directions: diagonal(d) and slides_to(f, t, d)) or moves_as(kind_at(f)) == queen and (any d in directions: slides_to(f, t, d))
 cdef inline bint define_13(State* st, int a0, int a1) noexcept nogil:
-    return (((((((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 4) and define_6(st, a0, a1)) or ((piece_kind(st.board[a0]) == 0) and (quant_14(st, a1, a0) or define_12(st, a0, a1)))) or (((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 2) and quant_15(st, a0, a1))) or (((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 3) and quant_16(st, a0, a1))) or (((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 1) and quant_17(st, a0, a1)))
+    return (((((((<int>ATTR_9[piece_kind(st.board[a0]) + 1]) == 4) and define_6(st, a0, a1)) or ((piece_kind(st.board[a0]) == 0) and (quant_14(st, a1, a0) or define_12(st, a0, a1)))) or (((<int>ATTR_9[piece_kind(st.board[a0]) + 1]) == 2) and quant_15(st, a0, a1))) or (((<int>ATTR_9[piece_kind(st.board[a0]) + 1]) == 3) and quant_16(st, a0, a1))) or (((<int>ATTR_9[piece_kind(st.board[a0]) + 1]) == 1) and quant_17(st, a0, a1)))
 
 
 # define 14: goes(cell f, cell t) = kind_at(f) == pawn and pawn_goes(f, t) and not last_rank(t, mover) or kind_at(f) != pawn and piece_goes(f, t)
@@ -1961,7 +1961,7 @@ cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[0 + 1]))) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[0 + 1])))):
+            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[0 + 1]))) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[0 + 1])))):
                 return True
     return False
 
@@ -1985,7 +1985,7 @@ cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[1 + 1]))) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[1 + 1])))):
+            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[1 + 1]))) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[1 + 1])))):
                 return True
     return False
 
@@ -2009,7 +2009,7 @@ cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[2 + 1]))) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[2 + 1])))):
+            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[2 + 1]))) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[2 + 1])))):
                 return True
     return False
 
@@ -2033,7 +2033,7 @@ cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[3 + 1]))) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[3 + 1])))):
+            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[3 + 1]))) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[3 + 1])))):
                 return True
     return False
 
@@ -2057,7 +2057,7 @@ cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[4 + 1]))) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[4 + 1])))):
+            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[4 + 1]))) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[4 + 1])))):
                 return True
     return False
 
@@ -2081,7 +2081,7 @@ cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[5 + 1]))) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[5 + 1])))):
+            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[5 + 1]))) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[5 + 1])))):
                 return True
     return False
 
@@ -2105,7 +2105,7 @@ cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[6 + 1]))) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[6 + 1])))):
+            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[6 + 1]))) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[6 + 1])))):
                 return True
     return False
 
@@ -2129,7 +2129,7 @@ cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[7 + 1]))) or ((((-1) == f1) and ((<int>ATTR_10[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[7 + 1])))):
+            if (((-1) == f1) and (((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 1)) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 2)) and (<bint>ATTR_0[7 + 1]))) or ((((-1) == f1) and ((<int>ATTR_9[piece_kind(st.board[x]) + 1]) == 3)) and (<bint>ATTR_1[7 + 1])))):
                 return True
     return False
 
@@ -2408,7 +2408,7 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
             if (not define_5(st, STEP[6][define_3(st, a0, st.current)], st.current)):
                 add_candidate(out, STEP[6][define_3(st, a0, st.current)])
     if (piece_kind(st.board[a0]) != 5):
-        if ((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 4):
+        if ((<int>ATTR_9[piece_kind(st.board[a0]) + 1]) == 4):
             if (<bint>ATTR_1[0 + 1]):
                 add_candidate(out, STEP[(<int>ATTR_2[0 + 1])][STEP[0][a0]])
                 add_candidate(out, STEP[(<int>ATTR_3[0 + 1])][STEP[0][a0]])
@@ -2498,7 +2498,7 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
                             if (not define_9(st, a0, st.current)):
                                 if (not define_9(st, STEP[7][a0], st.current)):
                                     add_candidate(out, define_1(st, a0, 7))
-        if ((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 2):
+        if ((<int>ATTR_9[piece_kind(st.board[a0]) + 1]) == 2):
             if (<bint>ATTR_0[0 + 1]):
                 slide_bits(&st.cellsets[0][0], a0, 0, e0_ray)
                 for w in range(WORDS):
@@ -2531,7 +2531,7 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
                 slide_bits(&st.cellsets[0][0], a0, 7, e7_ray)
                 for w in range(WORDS):
                     out[w] |= e7_ray[w]
-        if ((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 3):
+        if ((<int>ATTR_9[piece_kind(st.board[a0]) + 1]) == 3):
             if (<bint>ATTR_1[0 + 1]):
                 slide_bits(&st.cellsets[0][0], a0, 0, e8_ray)
                 for w in range(WORDS):
@@ -2564,7 +2564,7 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
                 slide_bits(&st.cellsets[0][0], a0, 7, e15_ray)
                 for w in range(WORDS):
                     out[w] |= e15_ray[w]
-        if ((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) == 1):
+        if ((<int>ATTR_9[piece_kind(st.board[a0]) + 1]) == 1):
             slide_bits(&st.cellsets[0][0], a0, 0, e16_ray)
             for w in range(WORDS):
                 out[w] |= e16_ray[w]
@@ -2654,7 +2654,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                if not ((<int>ATTR_10[piece_kind(st.board[a1]) + 1]) == 5):  # moves_as(kind_at(f)) == pawn
+                if not ((<int>ATTR_9[piece_kind(st.board[a1]) + 1]) == 5):  # moves_as(kind_at(f)) == pawn
                     continue
                 cands_1(st, cand2, a0, a1)  # candidates of pawn_goes(f, t)
                 for w2 in range(WORDS):  # t: cell, ascending
@@ -2733,7 +2733,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                if not ((<int>ATTR_10[piece_kind(st.board[a1]) + 1]) == 5):  # moves_as(kind_at(f)) == pawn
+                if not ((<int>ATTR_9[piece_kind(st.board[a1]) + 1]) == 5):  # moves_as(kind_at(f)) == pawn
                     continue
                 cands_1(st, cand2, a0, a1)  # candidates of pawn_goes(f, t)
                 for w2 in range(WORDS):  # t: cell, ascending
@@ -2812,7 +2812,7 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                if not ((<int>ATTR_10[piece_kind(st.board[a1]) + 1]) == 5):  # moves_as(kind_at(f)) == pawn
+                if not ((<int>ATTR_9[piece_kind(st.board[a1]) + 1]) == 5):  # moves_as(kind_at(f)) == pawn
                     continue
                 cands_1(st, cand2, a0, a1)  # candidates of pawn_goes(f, t)
                 for w2 in range(WORDS):  # t: cell, ascending
@@ -2944,8 +2944,8 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     if (piece_kind(st.board[a1]) == 0):
         element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
         element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    element_set(st, (<int>ATTR_8[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_7[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_8[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_7[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -2966,13 +2966,13 @@ cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
     move_piece(st, a1, a2, 2)  # move the piece on f to t (capture: captor)
-    convert_piece(st, a2, -2, (<int>ATTR_11[a0 + 1]))  # convert the piece on t to kind promoted(k)
+    convert_piece(st, a2, -2, (<int>ATTR_10[a0 + 1]))  # convert the piece on t to kind promoted(k)
     # trigger 0: castling_rights
     if (piece_kind(st.board[a2]) == 0):
         element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
         element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a2 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a2 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    element_set(st, (<int>ATTR_8[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_7[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_8[a2 + 0]), 5, element_step(0, <long long>(<int>ATTR_7[a2 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -2982,7 +2982,7 @@ cdef void look_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 1 in its lookahead: only the effects and triggers that can change
     # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
     move_piece(st, a1, a2, 2)  # move the piece on f to t (capture: captor)
-    convert_piece(st, a2, -2, (<int>ATTR_11[a0 + 1]))  # convert the piece on t to kind promoted(k)
+    convert_piece(st, a2, -2, (<int>ATTR_10[a0 + 1]))  # convert the piece on t to kind promoted(k)
 
 
 cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:

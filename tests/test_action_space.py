@@ -153,3 +153,49 @@ def test_batch_sample_draws_from_the_legal_weights():
         assert all(before[i, batch.chosen[i]] for i in range(4))
     with pytest.raises(ValueError, match="probs"):
         batch.sample(np.zeros((4, 7), np.float32))
+
+
+# A toy game on a board of 2 rows and 3 columns whose second player faces the other way
+# (forward: s): with action_space.forward its rows count from its own side, as chess's
+# Black counts its ranks from the 8th (specs/classics/chess.yaml).
+FACING = """midgardc: 1
+game: {name: facing, players: [north, south], max_plies: 6}
+pieces: {stone: {hand: 3}}
+board: {topology: square, rows: 2, cols: 3}
+player_props:
+  ahead: {north: n, south: s}
+  across: {north: n, south: e}
+actions:
+  drop: {params: {c: cell}, where: "empty(c)", effects: [place: {piece: stone, at: c}], notation: "{c}"}
+end: {no_moves: pass}
+ranking: {won: "0"}
+action_space:
+  size: 6
+  forward: ahead
+  ids:
+    drop: "row(c) * 3 + col(c)"
+"""
+
+
+def test_forward_counts_rows_from_the_movers_side(tmp_path):
+    path = tmp_path / "facing.yaml"
+    path.write_text(FACING)
+    game = load(str(path), engine="interpreted")
+    table = action_map(game).table
+    ids = {cell: (int(table[0][game.move_id(cell)]), int(table[1][game.move_id(cell)])) for cell in ("a1", "c1", "a2", "b2")}
+    # north counts rows from the bottom (a1 is row 0); south from the top (a2 is its row 0)
+    assert ids == {"a1": (0, 3), "c1": (2, 5), "a2": (3, 0), "b2": (4, 1)}
+
+
+@pytest.mark.parametrize("forward, words", [
+    ("across", "south's forward is neither north's nor its opposite"),
+    ("behind", "there is no 'behind'"),
+])
+def test_a_bad_forward_is_one_error_at_its_place(tmp_path, forward, words):
+    text = FACING.replace("  forward: ahead", f"  forward: {forward}")
+    path = tmp_path / "facing.yaml"
+    path.write_text(text)
+    with pytest.raises(SpecError) as info:
+        load(str(path), engine="interpreted")
+    assert words in info.value.message
+    assert info.value.pos.line == text.splitlines().index(f"  forward: {forward}") + 1

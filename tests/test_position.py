@@ -18,6 +18,7 @@ tests/data/position.yaml gives tic-tac-toe a notation of its own (the construct 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -237,6 +238,58 @@ def test_cli_play_from_fen_with_bots():
     assert result.exit_code == 0, result.output
 
 
+# FEN as chess.yaml wrote it before the language's defaults said it: every letter listed
+OLD_FEN = """position:
+  name: FEN
+  fields:
+    - board:
+        pieces: {K: [white, king], Q: [white, queen], R: [white, rook], B: [white, bishop], N: [white, knight], P: [white, pawn],
+                 k: [black, king], q: [black, queen], r: [black, rook], b: [black, bishop], n: [black, knight], p: [black, pawn]}
+    - turn: {letters: {w: white, b: black}}
+    - flags:
+        counter: castling
+        none: "-"
+        letters: {K: [white, kingside], Q: [white, queenside], k: [black, kingside], q: [black, queenside]}
+    - value: {counter: en_passant, none: "-"}
+    - value: {counter: quiet_moves, optional: true}
+    - value: {counter: move_number, optional: true}
+"""
+
+
+def _letters(position) -> list:
+    """Each field with its letters as a set (the defaults list them in another order)."""
+    out = []
+    for f in position.fields:
+        d = {k.name: getattr(f, k.name) for k in dataclasses.fields(f)}
+        for key in ("pieces", "letters"):
+            if key in d:
+                d[key] = frozenset(d[key])
+        out.append((type(f).__name__, d))
+    return out
+
+
+def test_the_default_letters_are_fens(tmp_path):
+    """chess.yaml's bare fields (the pieces' notation letters, each player's first letter,
+    each wing's first letter, '-' for none) read exactly what the listed letters did."""
+    text = Path(CHESS).read_text()
+    start = text.index("\nposition:\n") + 1
+    path = tmp_path / "chess.yaml"
+    path.write_text(text[:start] + OLD_FEN + text[text.index("\ndefine:\n"):])
+    assert _letters(load_game_ir(str(path)).meta["position"]) == _letters(load_game_ir(CHESS).meta["position"])
+
+
+def test_pieces_gives_only_the_letters_that_differ():
+    """Crazyhouse lists only its promoted pieces (Q~) and Shogi only its promoted ones
+    (+R): every other piece has its default letter, in the board and hands fields alike."""
+    for spec, marked, plain in (("crazyhouse", {"Q~", "n~"}, "KQRBNPkqrbnp"), ("shogi", {"+R", "+p"}, "KRBGSNLPkrbgsnlp")):
+        ir = load_game_ir(str(SPECS / "classics" / f"{spec}.yaml"))
+        for field in ir.meta["position"].fields:
+            if hasattr(field, "pieces"):
+                letters = {text for text, _ in field.pieces}
+                assert marked <= letters and set(plain) <= letters, (spec, type(field).__name__)
+                assert len(letters) == len(field.pieces)
+
+
 # -- a bad position: section: file:line:col ---------------------------------------------
 
 
@@ -252,6 +305,10 @@ def test_cli_play_from_fen_with_bots():
         ("  fields: [{board: {pieces: {K: [white, king], Q: [white, king]}}}]", "already has the letter 'K'"),
         ("  fields: [{board: {pieces: {K: [white, emperor]}}}]", "unknown kind of piece 'emperor'"),
         ("  fields: [{flags: {counter: castling, letters: {K: [white, middle]}}}]", "'middle' is not an index of 'castling'"),
+        # the defaults: a letter 'pieces' gives is black's king's default; flags of a game counter
+        ("  fields: [{board: {pieces: {k: [white, queen]}}}]", "black's king would be written 'k' by default"),
+        ("  fields: [board, turn, {flags: stalemated}]", "default letters only for a two-player game's counter kept per player"),
+        ("  fields: [{turn: white}]", "the position's turn field"),
     ],
 )
 def test_a_bad_position_section_is_an_error_at_its_place(tmp_path, section, words):

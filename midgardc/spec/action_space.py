@@ -8,6 +8,7 @@ numbering (the specs under specs/classics/ have examples)::
 
     action_space:
       size: 7
+      forward: ahead           # optional: col and row seen from the mover (see _flips)
       let: {}                  # optional: named values, each may use the ones before it
       ids:
         drop: "col(c)"         # one expression per action
@@ -44,6 +45,8 @@ class ActionSpace:
     size: int
     lets: tuple[tuple[str, Ast], ...]
     ids: tuple[tuple[str, Ast], ...]  # (action name, expression), in the actions' order
+    # (flip rows, flip columns) per seat: col and row seen from the mover (forward:)
+    flips: tuple[tuple[bool, bool], ...] = ()
 
 
 def _grid(board: Any) -> tuple[list[int], list[int]]:
@@ -143,16 +146,43 @@ def _text(node: YNode, what: str) -> tuple[str, Callable[[int], Pos]]:
     return node.value, node.text_pos
 
 
-def lower_action_space(node: Optional[YNode], players: list[str], actions: Any, kinds: tuple[str, ...] = ()) -> Optional[ActionSpace]:
+def _signs(board: Any, d: int) -> tuple[int, int]:
+    """The grid's (row, column) signs of one step along direction d (rows counted down)."""
+    for cell, to in enumerate(board.steps[d]):
+        if to < board.n_cells:
+            (h1, w1), (h2, w2) = board.coords[cell], board.coords[to]
+            return ((h2 > h1) - (h2 < h1), (w2 > w1) - (w2 < w1))
+    return (0, 0)
+
+
+def _flips(fnode: YNode, forward: tuple[int, ...], board: Any, players: list[str]) -> tuple[tuple[bool, bool], ...]:
+    """Each seat's (flip rows, flip columns): as the observation's views mirror the board,
+    a seat whose forward is opposite the first seat's sees the rows (for a forward along
+    the columns) or the columns (for one along the rows) counted from the other side."""
+    first = _signs(board, forward[0])
+    out = []
+    for seat, d in enumerate(forward):
+        signs = _signs(board, d)
+        if signs == first:
+            out.append((False, False))
+        elif signs == (-first[0], -first[1]):
+            out.append((first[0] != 0, first[1] != 0))
+        else:
+            raise SpecError(f"action_space.forward: {players[seat]}'s forward is neither {players[0]}'s nor its opposite, so there is no side to count from", fnode.pos)
+    return tuple(out)
+
+
+def lower_action_space(node: Optional[YNode], players: list[str], actions: Any, kinds: tuple[str, ...] = (),
+                       forward_of: Optional[Callable[[YNode], tuple[int, ...]]] = None, board: Any = None) -> Optional[ActionSpace]:
     """The ``action_space`` section, parsed and checked (see the module's doc); None
-    without one."""
+    without one. ``forward_of`` reads ``forward: PROP`` (each seat's forward direction)."""
     if node is None:
         return None
     if not isinstance(node, YMap):
         raise SpecError("action_space must be a mapping with size and ids", node.pos)
     for key in node.items:
-        if key not in ("size", "let", "ids"):
-            raise SpecError(f"action_space: unknown key '{key}' (size, let, ids)", node.key_pos[key])
+        if key not in ("size", "forward", "let", "ids"):
+            raise SpecError(f"action_space: unknown key '{key}' (size, forward, let, ids)", node.key_pos[key])
     for key in ("size", "ids"):
         if key not in node.items:
             raise SpecError(f"action_space needs '{key}'", node.pos)
@@ -191,7 +221,10 @@ def lower_action_space(node: Optional[YNode], players: list[str], actions: Any, 
         expr = parse_condition(text, locate)
         _check(expr, (known - params) | {p.name for p in action.params}, locate)
         ids.append((action.name, expr))
-    return ActionSpace(size, tuple(lets), tuple(ids))
+    flips: tuple[tuple[bool, bool], ...] = ()
+    if "forward" in node.items and forward_of is not None:
+        flips = _flips(node.items["forward"], forward_of(node.items["forward"]), board, players)
+    return ActionSpace(size, tuple(lets), tuple(ids), flips)
 
 
 def action_table(ir: Any, decode: Callable[[Any, int], list[int]]) -> list[list[int]]:
@@ -200,14 +233,19 @@ def action_table(ir: Any, decode: Callable[[Any, int], list[int]]) -> list[list[
     ``decode(action, offset)`` gives a move's parameter values."""
     space: ActionSpace = ir.action_space
     cols, rows = _grid(ir.board)
-    lets = [(name, _compile(e, cols, rows)) for name, e in space.lets]
-    exprs = {name: _compile(e, cols, rows) for name, e in space.ids}
+    grids = []  # per seat: (its lets, its ids), with col and row seen from it
+    for seat in range(len(ir.players)):
+        flip_rows, flip_cols = space.flips[seat] if space.flips else (False, False)
+        c = [max(cols) - x for x in cols] if flip_cols else cols
+        r = [max(rows) - x for x in rows] if flip_rows else rows
+        grids.append(([(name, _compile(e, c, r)) for name, e in space.lets], {name: _compile(e, c, r) for name, e in space.ids}))
     table = [[-1] * ir.n_action_moves for _ in ir.players]
     for action in ir.actions:
-        fn = exprs[action.name]
         for offset in range(action.size):
             values = decode(action, offset)
             for seat in range(len(ir.players)):
+                lets, exprs = grids[seat]
+                fn = exprs[action.name]
                 env: dict[str, Any] = {k: i for i, k in enumerate(ir.kinds)}
                 env.update((p, i) for i, p in enumerate(ir.players))
                 env.update((p.name, v) for p, v in zip(action.params, values))

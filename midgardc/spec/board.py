@@ -60,7 +60,7 @@ class LowerBoard:
         # cell names written like names are literals in conditions (values of every type)
         self.names.n_cells = len(raw.names)
         self.names.cells = {c: i for i, c in enumerate(raw.names) if re.match(r"[A-Za-z_][A-Za-z0-9_]*\Z", c)}
-        props = self.lower_props(node.get("props"), len(raw.names))
+        props = self.lower_props(node.get("props"), len(raw.names), topo, raw.coords)
         board = BoardIR(
             topology=DRAWN_AS.get(topo, topo),
             cell_names=tuple(raw.names),
@@ -157,7 +157,11 @@ class LowerBoard:
             raise SpecError(f"unknown cell '{name}'", node.pos, did_you_mean(name, cells) or f"this board's cells are {sample}")
         return self.cell_index[name]
 
-    def lower_props(self, node: Optional[YNode], n: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    def lower_props(self, node: Optional[YNode], n: int, topo: str = "", coords: Any = ()) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """``props``: a name per list of cells (a condition), per ``cell: number`` mapping
+        (a number), or per the word ``checkered`` (a square board coloured in alternate
+        squares: those of its bottom-left corner's colour, named on the board rather than
+        listed square by square)."""
         out = []
         if node is None:
             return ()
@@ -176,8 +180,17 @@ class LowerBoard:
                     values[self.cell(YScalar(cname, body.key_pos[cname]))] = self.scalar(v, int, "a property value", -(2**31), 2**31 - 1)
             elif isinstance(body, YScalar) and body.value is None:
                 typ = BOOL
+            elif isinstance(body, YScalar) and body.value == "checkered":
+                if topo != "square":
+                    raise SpecError(f"property '{pname}': 'checkered' colours a square board's squares; this board is {topo}", body.pos)
+                typ = BOOL
+                # each square's row from the bottom and column from the left, counted among the
+                # grid places drawn (a square board draws its columns two units apart)
+                rows = {r: i for i, r in enumerate(sorted({r for r, _ in coords}, reverse=True))}
+                cols = {c: i for i, c in enumerate(sorted({c for _, c in coords}))}
+                values = [int((rows[r] + cols[c]) % 2 == 0) for r, c in coords]
             else:
-                raise SpecError(f"property '{pname}' must be a list of cells or a mapping cell: number", body.pos)
+                raise SpecError(f"property '{pname}' must be a list of cells, a mapping cell: number, or checkered", body.pos)
             self.names.props[pname] = (len(out), typ)
             out.append((pname, tuple(values)))
         return tuple(out)

@@ -48,7 +48,7 @@ from .board import LowerBoard
 from .effects import EFFECTS, LowerEffects
 from .values import INLINE_ATTRIBUTES, LowerAttributes, LowerValues
 from .action_space import lower_action_space
-from .observation import lower_observation
+from .observation import forward_prop, lower_observation
 from .schema import (
     SPEC_VERSION,
     MAX_PLAYERS,
@@ -236,7 +236,8 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         actions, phase_triggers = lower_phases(self, top.get("phases"), actions, top.items["actions"])
         self.action_params = {a.name: tuple(p.name for p in a.params) for a in actions}  # render.labels may name them
         self.action_names = [a.name for a in actions]  # (render.labels may name moves)
-        action_space = lower_action_space(top.get("action_space"), self.players, actions, tuple(self.kinds))
+        action_space = lower_action_space(top.get("action_space"), self.players, actions, tuple(self.kinds),
+                                          lambda n: forward_prop(self, n, player_props, "action_space.forward"), self.board)
         observation = lower_observation(self, top.get("observation"), counters, list(self.kinds), player_props, history is not None)
         if chance is not None:
             chance = self.place_chance(chance, actions, top.items["chance"])

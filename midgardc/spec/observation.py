@@ -30,22 +30,25 @@ SCALE_WORDS = ("repetition", "height", "items")
 _BOUND = 2**62
 
 
+def forward_prop(low: "Lowering", fnode: YNode, player_props: tuple, what: str) -> tuple[int, ...]:
+    """Each seat's forward direction, from ``forward: PROP`` (a player property of
+    directions): what the observation's views and an action space mirror the board by."""
+    name = low.scalar(fnode, str, what)
+    props = dict(player_props)
+    typ = low.names.player_props.get(name, (None, None))[1]
+    if name not in props:
+        raise SpecError(f"{what} names a player property of directions; there is no '{name}'", fnode.pos, did_you_mean(name, list(props)))
+    if typ != DIR:
+        raise SpecError(f"{what}: player property '{name}' holds {typ} values, not directions", fnode.pos)
+    return tuple(props[name])
+
+
 def lower_observation(low: "Lowering", node: Optional[YNode], counters: list[str], kinds: list[str], player_props: tuple, has_history: bool) -> Optional[ObservationIR]:
     """The ``observation`` section, checked; None without one."""
     if node is None:
         return None
     body = low.keys(node, "observation", "'observation'")
-    forward: tuple[int, ...] = ()
-    if "forward" in body:
-        fnode = body["forward"]
-        name = low.scalar(fnode, str, "observation.forward")
-        props = dict(player_props)
-        typ = low.names.player_props.get(name, (None, None))[1]
-        if name not in props:
-            raise SpecError(f"observation.forward names a player property of directions; there is no '{name}'", fnode.pos, did_you_mean(name, list(props)))
-        if typ != DIR:
-            raise SpecError(f"observation.forward: player property '{name}' holds {typ} values, not directions", fnode.pos)
-        forward = tuple(props[name])
+    forward = forward_prop(low, body["forward"], player_props, "observation.forward") if "forward" in body else ()
     history = 1
     if "history" in body:
         history = low.scalar(body["history"], int, "observation.history", 1, MAX_HISTORY)

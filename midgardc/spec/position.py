@@ -19,11 +19,11 @@ FIELD_KINDS = ("board", "turn", "flags", "value", "hands")
 
 POSITION_SECTIONS = {
     "position": ({"name", "separator", "fields"}, {"fields"}),
-    "position_board": ({"rows", "from", "empty", "pieces", "hand", "optional"}, {"pieces"}),
-    "position_turn": ({"letters", "optional"}, {"letters"}),
-    "position_flags": ({"counter", "letters", "none", "optional"}, {"counter", "letters"}),
+    "position_board": ({"rows", "from", "empty", "pieces", "hand", "optional"}, set()),
+    "position_turn": ({"letters", "optional"}, set()),
+    "position_flags": ({"counter", "letters", "none", "optional"}, {"counter"}),
     "position_value": ({"counter", "none", "optional"}, {"counter"}),
-    "position_hands": ({"pieces", "none", "optional"}, {"pieces"}),
+    "position_hands": ({"pieces", "none", "optional"}, set()),
 }
 
 
@@ -40,12 +40,7 @@ def lower_position(low: "Lowering", node: Optional[YNode], counters: list, scope
     fields = []
     optional_seen = False
     for item in fnode:
-        if not isinstance(item, YMap) or len(item.items) != 1:
-            raise SpecError(f"a position field is one of {', '.join(FIELD_KINDS)} with its settings, e.g. {{turn: {{letters: {{w: white, b: black}}}}}}", item.pos)
-        (kind, fbody), = item.items.items()
-        if kind not in FIELD_KINDS:
-            raise SpecError(f"unknown position field '{kind}' (fields: {', '.join(FIELD_KINDS)})", item.key_pos[kind], did_you_mean(kind, FIELD_KINDS))
-        fb = low.keys(fbody, f"position_{kind}", f"the position's {kind} field")
+        kind, fb = _field(low, item)
         optional = low.scalar(fb["optional"], bool, "a position field's 'optional'") if "optional" in fb else False
         if optional_seen and not optional:
             raise SpecError("only the last fields of a position may be optional: this one follows an optional field", item.pos)
@@ -53,7 +48,7 @@ def lower_position(low: "Lowering", node: Optional[YNode], counters: list, scope
         if kind == "board":
             fields.append(_board(low, fb, optional, sep))
         elif kind == "turn":
-            fields.append(TurnField(_letters(low, fb["letters"], lambda v: _player(low, v)), optional))
+            fields.append(TurnField(_turn_letters(low, fb), optional))
         elif kind == "hands":
             fields.append(_hands(low, fb, optional, sep))
         elif kind == "flags":
@@ -61,6 +56,22 @@ def lower_position(low: "Lowering", node: Optional[YNode], counters: list, scope
         else:
             fields.append(_value(low, fb, optional, counters, scopes, types))
     return PositionIR(name, sep, tuple(fields))
+
+
+def _field(low: "Lowering", item: YNode) -> tuple[str, YMap]:
+    """A field's kind and settings: ``{turn: {letters: ...}}``; a bare kind (``turn``)
+    takes every default, and a counter's field may name just its counter
+    (``flags: castling`` is ``flags: {counter: castling}``)."""
+    if isinstance(item, YScalar) and isinstance(item.value, str) and item.value in FIELD_KINDS:
+        return item.value, YMap({}, item.pos)
+    if not isinstance(item, YMap) or len(item.items) != 1:
+        raise SpecError(f"a position field is one of {', '.join(FIELD_KINDS)} with its settings, e.g. {{turn: {{letters: {{w: white, b: black}}}}}} (or just turn)", item.pos)
+    (kind, fbody), = item.items.items()
+    if kind not in FIELD_KINDS:
+        raise SpecError(f"unknown position field '{kind}' (fields: {', '.join(FIELD_KINDS)})", item.key_pos[kind], did_you_mean(kind, FIELD_KINDS))
+    if kind in ("flags", "value") and isinstance(fbody, YScalar) and isinstance(fbody.value, str):
+        fbody = YMap({"counter": fbody}, fbody.pos, {"counter": fbody.pos})
+    return kind, low.keys(fbody, f"position_{kind}", f"the position's {kind} field")
 
 
 def _char(low: "Lowering", node: YNode, what: str) -> str:
@@ -91,7 +102,7 @@ def _board(low: "Lowering", fb: YMap, optional: bool, sep: str) -> BoardField:
                 empty = text
             else:
                 raise SpecError(f"the board field's 'empty' is 'digits' (a number: that many empty cells) and/or one character per empty cell, got {text!r}", w.pos)
-    pieces = _pieces(low, fb["pieces"], [rsep, sep, empty], digits)
+    pieces = _pieces(low, fb.get("pieces"), [rsep, sep, empty], digits, fb.pos)
     hand = ""
     if "hand" in fb:  # the pieces in hand after the rows, between two marks: [Pp]
         hand = low.scalar(fb["hand"], str, "the board field's 'hand'")
@@ -103,19 +114,21 @@ def _board(low: "Lowering", fb: YMap, optional: bool, sep: str) -> BoardField:
 def _hands(low: "Lowering", fb: YMap, optional: bool, sep: str) -> HandsField:
     """A hands field: piece letters (as a board's), each after an optional count."""
     none = low.scalar(fb["none"], str, "the hands field's 'none'") if "none" in fb else "-"
-    pieces = _pieces(low, fb["pieces"], [sep], True)
+    pieces = _pieces(low, fb.get("pieces"), [sep], True, fb.pos)
     if none in dict(pieces) or not none or any(ch.isdigit() for ch in none):
         raise SpecError(f"the hands field's 'none' (the text for empty hands) is neither a piece letter nor a number, got {none!r}", fb["none"].pos if "none" in fb else fb.pos)
     return HandsField(pieces, none, optional)
 
 
-def _pieces(low: "Lowering", pnode: YNode, reserved: list, digits: bool) -> tuple[tuple[str, int], ...]:
-    """The letters of the pieces: letter -> piece id (owner * kinds + kind + 1)."""
-    if not isinstance(pnode, YMap) or not pnode.items:
+def _pieces(low: "Lowering", pnode: Optional[YNode], reserved: list, digits: bool, pos) -> tuple[tuple[str, int], ...]:
+    """The letters of the pieces: letter -> piece id (owner * kinds + kind + 1): those
+    ``pieces`` gives, then the default letter (``default_letters``) of every piece it
+    does not name."""
+    if pnode is not None and (not isinstance(pnode, YMap) or not pnode.items):
         raise SpecError("a position field's 'pieces' maps a letter to an owner and a kind, e.g. {K: [white, king], k: [black, king]}", pnode.pos)
     pieces = []
     taken: dict[tuple[int, int], str] = {}
-    for letter, v in pnode.items.items():
+    for letter, v in (pnode.items.items() if pnode is not None else ()):
         _letter_ok(letter, pnode.key_pos[letter], reserved)
         if digits and letter.isdigit():
             raise SpecError(f"the letter {letter!r} is a digit, which stands for empty cells here", pnode.key_pos[letter])
@@ -130,7 +143,41 @@ def _pieces(low: "Lowering", pnode: YNode, reserved: list, digits: bool) -> tupl
             raise SpecError(f"{low.players[owner]}'s {kname} already has the letter {taken[owner, kind]!r}", v.pos)
         taken[owner, kind] = letter
         pieces.append((letter, owner * len(low.kinds) + kind + 1))
+    if len(low.players) != 2:
+        if pnode is None:
+            raise SpecError(f"with {len(low.players)} players a position field's pieces have no default letters: give 'pieces' (a letter per owner and kind, e.g. {{X: [{low.players[0]}, {low.kinds[0] if low.kinds else 'piece'}]}})", pos)
+        return tuple(pieces)
+    for letter, piece in default_letters(low, pos, {piece for _, piece in pieces}):
+        clash = next((text for text, _ in pieces if text == letter), None)
+        if clash is not None:
+            owner, kind = divmod(piece - 1, len(low.kinds))
+            raise SpecError(f"{low.players[owner]}'s {low.kinds[kind]} would be written {letter!r} by default, like a piece 'pieces' names: give it a letter there (or its kind a one-letter 'notation')", pos)
+        _letter_ok(letter, pos, reserved)
+        pieces.append((letter, piece))
     return tuple(pieces)
+
+
+def default_letters(low: "Lowering", pos, skip: set = frozenset()) -> list[tuple[str, int]]:
+    """The one default letter map of a two-player game's positions (a ``setup:`` text and
+    a notation's board or hands field): each kind by its ``notation`` when that is one
+    character, else by its name's first letter; a capital for the first player's piece
+    and a small letter for the second's (as FEN writes White's and Black's). Pieces
+    (ids) in ``skip`` have letters of their own. Two kinds with one letter are an error."""
+    out: list[tuple[str, int]] = []
+    seen: dict[str, str] = {}
+    for kind, kname in enumerate(low.kinds):
+        ids = [seat * len(low.kinds) + kind + 1 for seat in range(2)]
+        if all(i in skip for i in ids):
+            continue
+        text = low.kind_texts.get(kname, kname)
+        letter = (text if len(text) == 1 else kname[0]).lower()
+        if letter in seen or not letter.isalpha():
+            raise SpecError(f"kind '{kname}' would be written {letter!r} by default, like '{seen.get(letter, kname)}': give one of them a one-letter 'notation' under pieces (or a position field its 'pieces' letters)", pos)
+        seen[letter] = kname
+        for i, written in zip(ids, (letter.upper(), letter)):
+            if i not in skip:
+                out.append((written, i))
+    return out
 
 
 def board_rows(board, first: str, pos) -> tuple[tuple[int, ...], ...]:
@@ -158,15 +205,7 @@ def setup_field(low: "Lowering", position: Optional[YNode], pos) -> BoardField:
                 return _board(low, low.keys(item.items["board"], "position_board", "the position's board field"), False, sep)
     if len(low.players) != 2:
         raise SpecError(f"a setup text writes the first player's pieces in capitals and the second's in small letters; with {len(low.players)} players, declare a position notation with a board field (its 'pieces' letters) or list the setup's cells", pos)
-    pieces: list[tuple[str, int]] = []
-    for kind, kname in enumerate(low.kinds):
-        text = low.kind_texts.get(kname, kname)
-        letter = (text if len(text) == 1 else kname[0]).lower()
-        taken = next((k for k, p in pieces if k == letter), None)
-        if taken is not None or not letter.isalpha():
-            raise SpecError(f"in a setup text kind '{kname}' would be written {letter!r}, like another kind: give one of them a one-letter 'notation' under pieces", pos)
-        for seat, written in enumerate((letter.upper(), letter)):
-            pieces.append((written, seat * len(low.kinds) + kind + 1))
+    pieces = default_letters(low, pos)
     return BoardField("/", board_rows(low.board, "top", pos), tuple(pieces))
 
 
@@ -184,6 +223,17 @@ def _player(low: "Lowering", node: YNode) -> int:
     if name not in low.players:
         raise SpecError(f"unknown player '{name}'", node.pos, did_you_mean(name, low.players) or f"players: {', '.join(low.players)}")
     return low.players.index(name)
+
+
+def _turn_letters(low: "Lowering", fb: YMap) -> tuple:
+    """The turn field's letters: ``letters``, else each player's name's first letter in
+    small letters (w and b for white and black)."""
+    if "letters" in fb:
+        return _letters(low, fb["letters"], lambda v: _player(low, v))
+    firsts = [p[0].lower() for p in low.players]
+    if len(set(firsts)) != len(firsts):
+        raise SpecError("the turn field's default letters (each player's first letter) are not all different: give 'letters', e.g. {w: white, b: black}", fb.pos)
+    return tuple((letter, seat) for seat, letter in enumerate(firsts))
 
 
 def _letters(low: "Lowering", node: YNode, value) -> tuple:
@@ -234,11 +284,29 @@ def _flags(low: "Lowering", fb: YMap, optional: bool, counters: list, scopes: tu
         col = counters.index(f"{cname}[{','.join(labels)}]") if dims else counters.index(cname)
         return row, col
 
-    letters = _letters(low, fb["letters"], element)
+    if "letters" in fb:
+        letters = _letters(low, fb["letters"], element)
+    else:
+        letters = _flag_letters(low, fb, cname, per_player, dims, counters)
     for letter, _ in letters:
         if len(letter) != 1 or letter == none:
             raise SpecError(f"a flag is one character (not the 'none' text {none!r}), got {letter!r}", fb["letters"].key_pos[letter])
     return FlagsField(cname, letters, none, optional)
+
+
+def _flag_letters(low: "Lowering", fb: YMap, cname: str, per_player: bool, dims: tuple, counters: list) -> tuple:
+    """A per-player counter array's default flags: each index's first letter, a capital
+    for the first player and a small letter for the second (FEN's KQkq for castling
+    rights by wing)."""
+    if not per_player or len(dims) != 1 or len(low.players) != 2:
+        raise SpecError(f"the flags field has default letters only for a two-player game's counter kept per player with one index; give '{cname}' its 'letters'", fb.pos)
+    t, lo, size = dims[0]
+    names = [str(lo + i) for i in range(size)] if t == INT else low.value_names(t)
+    firsts = [name[0].lower() for name in names]
+    if len(set(firsts)) != len(firsts) or not all(f.isalpha() for f in firsts):
+        raise SpecError(f"the flags field's default letters (each index's first letter: {', '.join(firsts)}) are not different letters; give '{cname}' its 'letters'", fb.pos)
+    return tuple((first.upper() if seat == 0 else first, (seat, counters.index(f"{cname}[{name}]")))
+                 for seat in range(2) for first, name in zip(firsts, names))
 
 
 def _value(low: "Lowering", fb: YMap, optional: bool, counters: list, scopes: tuple, types: tuple) -> ValueField:
@@ -257,8 +325,8 @@ def _value(low: "Lowering", fb: YMap, optional: bool, counters: list, scopes: tu
         if typ not in (CELL, PLAYER, KIND) and not is_enum(typ):
             raise SpecError(f"a value field reads a number, a cell, a player, a kind or an enumeration value, not {typ} values", cnode.pos)
         names = tuple(low.value_names(typ))
-    none_text = None
     nv = none_value(typ, low.board.n_cells)
+    none_text = "-" if nv is not None and "-" not in names else None  # the default, as FEN's
     if "none" in fb:
         if nv is None:
             raise SpecError(f"'{cname}' holds numbers, which have no none value", fb["none"].pos)
