@@ -122,7 +122,9 @@ class LowerActions:
         """The legality and effects a shaped action adds to its own ``where`` and
         ``effects`` (see SHAPES): ``moves: COND``: the mover's piece on f, COND holding, and
         the piece moved to t after the action's effects; ``drops: KIND``: t empty, and a
-        piece of that kind from the mover's hand placed on t before them."""
+        piece of that kind from the mover's hand placed on t before them; ``removes:
+        COND``: another player's piece on t, COND holding, and that piece taken out of the
+        game after the action's effects."""
         key, node = shape
         pos = node.pos
 
@@ -134,6 +136,10 @@ class LowerActions:
             step = YMap({"move": YMap({"from": text("f"), "to": text("t")}, pos, {"from": pos, "to": pos})}, pos, {"move": pos})
             extra = self.lower_effects(YList([step], pos), scope, f"action '{aname}'")
             effects = tuple(effects) + tuple(extra)
+        elif key == "removes":
+            need = _first(self.condition(text("occupied(t) and owner(t) != mover"), scope), self.condition(node, scope))
+            take = YMap({"remove": YMap({"at": text("t"), "to": text("out")}, pos, {"at": pos, "to": pos})}, pos, {"remove": pos})
+            effects = tuple(effects) + tuple(self.lower_effects(YList([take], pos), scope, f"action '{aname}'"))
         else:
             kind = self.scalar(node, str, "the kind of piece 'drops' places")
             if kind not in self.kinds:
@@ -276,6 +282,7 @@ def _too_many(aname: str, base: int, size: int, ways: Optional[int]) -> str:
 SHAPES: dict[str, tuple[tuple[Param, ...], str]] = {
     "moves": ((Param("f", CELL), Param("t", CELL)), "{f}-{t}"),   # the mover's piece from f to t
     "drops": ((Param("t", CELL),), "{t}"),                          # a piece from the hand onto t
+    "removes": ((Param("t", CELL),), "x{t}"),                       # another player's piece off t, out of the game
 }
 
 

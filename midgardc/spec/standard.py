@@ -18,6 +18,7 @@ STANDARD_DEFINES: dict[str, tuple[str, str]] = {
     "foe": ("foe(cell c)", "occupied(c) and owner(c) != mover"),     # another player's piece stands on c
     "hop": ("hop(cell c, dir d)", "step(step(c, d), d)"),            # two steps from c along d
     "adjacent": ("adjacent(cell a, cell b)", "any x in neighbours(a): x == b"),   # b is a neighbour of a
+    "pieces": ("pieces(player p)", "count(x in cells: owner(x) == p)"),   # how many pieces p has on the board
 }
 
 
