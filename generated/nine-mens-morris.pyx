@@ -31,8 +31,8 @@ cdef enum:
     N_KINDS = 1           # kinds of piece
     KIND_DIV = 1          # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 1        # hand array width (at least 1)
-    N_COUNTERS = 5        # per-player counters
-    COUNTER_SLOTS = 5     # counter array width (at least 1)
+    N_COUNTERS = 3        # per-player counters
+    COUNTER_SLOTS = 3     # counter array width (at least 1)
     N_DIRS = 4            # board directions
     MAX_DEGREE = 4        # neighbour table width
     N_MOVES = 624         # move ids are 0 .. N_MOVES-1
@@ -268,10 +268,10 @@ cdef extern from *:
       {9}
     };
     /* counters at setup [player][counter], then the game's row */
-    static const long long MGC_COUNTER_INIT[3][5] = {
-      {0, 0, 0, 0, 0},
-      {0, 0, 0, 0, 0},
-      {0, 0, 18, 0, 0}
+    static const long long MGC_COUNTER_INIT[3][3] = {
+      {0, 0, 0},
+      {0, 0, 0},
+      {0, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[24][4]
@@ -282,7 +282,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[6][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[25]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][5]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][3]
 
 
 # ---------------------------------------------------------------------------- state
@@ -845,34 +845,14 @@ cdef inline bint define_1(State* st, int a0, int a1) noexcept nogil:
     return quant_0(st, a0, a1)
 
 
-# define 2: in_mill(cell c) = line(c, 3)
-cdef inline bint define_2(State* st, int a0) noexcept nogil:
-    return line_at(st, a0, 3)
+# define 2: pieces(player p) = count(x in cells: owner(x) == p)
+cdef inline long long define_2(State* st, int a0) noexcept nogil:
+    return quant_1(st, a0)
 
 
-# define 3: men(player p) = 9 - lost(p)
+# define 3: men(player p) = hand(p, man) + pieces(p)
 cdef inline long long define_3(State* st, int a0) noexcept nogil:
-    return (<long long>9 - counter_of(st, a0, 0))
-
-
-# define 4: placed_all = unplaced == 0
-cdef inline bint define_4(State* st) noexcept nogil:
-    return (st.counters[N_PLAYERS][2] == 0)
-
-
-# define 5: takes(cell t) = in_mill(t) and (any x in cells: foe(x))
-cdef inline bint define_5(State* st, int a0) noexcept nogil:
-    return (define_2(st, a0) and quant_1(st))
-
-
-# define 6: removable(cell c) = foe(c) and (not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x)))
-cdef inline bint define_6(State* st, int a0) noexcept nogil:
-    return (define_0(st, a0) and ((not define_2(st, a0)) or quant_2(st, a0)))
-
-
-# define 7: drawn = times_seen >= 3 or quiet >= 100
-cdef inline bint define_7(State* st) noexcept nogil:
-    return ((times_seen_of(st) >= 3) or (st.counters[N_PLAYERS][1] >= 100))
+    return (hand_of(st, a0, 0) + define_2(st, a0))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -895,25 +875,32 @@ cdef inline bint quant_0(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 1: any x in cells: foe(x)
-cdef inline bint quant_1(State* st) noexcept nogil:
+# quant 1: count(x in cells: owner(x) == p)
+cdef inline long long quant_1(State* st, int f0) noexcept nogil:
+    # f0 = p
     cdef uint64_t found[WORDS]   # the cells where the condition holds
-    cellset_0(st, found)
+    cellset_0(st, f0, found)
+    return set_count(found)
+
+
+# quant 2: any x in cells: foe(x)
+cdef inline bint quant_2(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_2(st, found)
     return set_any(found)
 
 
-# quant 2: all x in cells: owner(x) != owner(c) or in_mill(x)
-cdef inline bint quant_2(State* st, int f0) noexcept nogil:
-    # f0 = c
+# quant 3: all x in cells: not foe(x) or line(x, 3)
+cdef inline bint quant_3(State* st) noexcept nogil:
     cdef int x
     for x in range(N_CELLS):
-        if not ((piece_owner(st.board[x]) != piece_owner(st.board[f0])) or define_2(st, x)):
+        if not ((not define_0(st, x)) or line_at(st, x, 3)):
             return False
     return True
 
 
-# quant 3: any p in players: men(p) < 3
-cdef inline bint quant_3(State* st) noexcept nogil:
+# quant 4: any p in players: men(p) < 3
+cdef inline bint quant_4(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         if (define_3(st, x) < 3):
@@ -928,13 +915,14 @@ cdef inline bint quant_3(State* st) noexcept nogil:
 
 
 # cellset 0:
-#   found = {x in cells: foe(x)}
-cdef inline void cellset_0(State* st, uint64_t* found) noexcept nogil:
+#   found = {x in cells: owner(x) == p}
+cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
+    # f0 = p
     cdef int w
     cdef int s0
-    s0 = st.current
+    s0 = f0
     for w in range(WORDS):
-        found[w] = ((VALID[w] & ~st.cellsets[0][w]) & (VALID[w] & ~owner_word(st, s0, w)))
+        found[w] = owner_word(st, s0, w)
 
 
 # cellset 1:
@@ -946,8 +934,18 @@ cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
 
 
 # cellset 2:
+#   found = {x in cells: foe(x)}
+cdef inline void cellset_2(State* st, uint64_t* found) noexcept nogil:
+    cdef int w
+    cdef int s0
+    s0 = st.current
+    for w in range(WORDS):
+        found[w] = ((VALID[w] & ~st.cellsets[0][w]) & (VALID[w] & ~owner_word(st, s0, w)))
+
+
+# cellset 3:
 #   cand0 = {f in cells: owner(f) == mover}
-cdef inline void cellset_2(State* st, uint64_t* cand0) noexcept nogil:
+cdef inline void cellset_3(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
     s0 = st.current
@@ -955,17 +953,17 @@ cdef inline void cellset_2(State* st, uint64_t* cand0) noexcept nogil:
         cand0[w] = owner_word(st, s0, w)
 
 
-# cellset 3:
+# cellset 4:
 #   cand1 = {t in cells: empty(t)}
-cdef inline void cellset_3(State* st, uint64_t* cand1) noexcept nogil:
+cdef inline void cellset_4(State* st, uint64_t* cand1) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         cand1[w] = st.cellsets[0][w]
 
 
-# cellset 4:
-#   cand0 = {c in cells: occupied(c) and owner(c) != mover}
-cdef inline void cellset_4(State* st, uint64_t* cand0) noexcept nogil:
+# cellset 5:
+#   cand0 = {t in cells: occupied(t) and owner(t) != mover}
+cdef inline void cellset_5(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
     s0 = st.current
@@ -994,8 +992,8 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: place(t: cell) -> ids 0..23
-    # where phase == placing and (hand(mover, man) > 0 and empty(t))
-    if ((<int>st.counters[N_PLAYERS][4]) == 0) and (hand_of(st, st.current, 0) > 0):
+    # where phase == playing and (hand(mover, man) > 0 and empty(t))
+    if ((<int>st.counters[N_PLAYERS][1]) == 0) and (hand_of(st, st.current, 0) > 0):
         cellset_1(st, cand0)  # empty(t)
         for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
@@ -1005,15 +1003,15 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 out[n] = a0
                 n += 1
     # action 1: move(f: cell, t: cell) -> ids 24..599
-    # where phase == moving and (owner(f) == mover and empty(t) and (adjacent(f, t) or men(mover) == 3))
-    if ((<int>st.counters[N_PLAYERS][4]) == 1):
-        cellset_2(st, cand0)  # owner(f) == mover
+    # where phase == playing and (owner(f) == mover and hand(mover, man) == 0 and empty(t) and (adjacent(f, t) or men(mover) == 3))
+    if ((<int>st.counters[N_PLAYERS][1]) == 0) and (hand_of(st, st.current, 0) == 0):
+        cellset_3(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                cellset_3(st, cand1)  # empty(t)
+                cellset_4(st, cand1)  # empty(t)
                 for w1 in range(WORDS):  # t: cell, ascending
                     bits1 = cand1[w1]
                     while bits1 != 0:
@@ -1023,16 +1021,16 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                             continue
                         out[n] = 24 + a0 * 24 + a1
                         n += 1
-    # action 2: remove(c: cell) -> ids 600..623
-    # where phase == removing and removable(c)
-    if ((<int>st.counters[N_PLAYERS][4]) == 2):
-        cellset_4(st, cand0)  # occupied(c) and owner(c) != mover
-        for w0 in range(WORDS):  # c: cell, ascending
+    # action 2: remove(t: cell) -> ids 600..623
+    # where phase == removing and (occupied(t) and owner(t) != mover and (not line(t, 3) or (all x in cells: not foe(x) or line(x, 3))))
+    if ((<int>st.counters[N_PLAYERS][1]) == 1):
+        cellset_5(st, cand0)  # occupied(t) and owner(t) != mover
+        for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not ((not define_2(st, a0)) or quant_2(st, a0)):  # not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x))
+                if not ((not line_at(st, a0, 3)) or quant_3(st)):  # not line(t, 3) or (all x in cells: not foe(x) or line(x, 3))
                     continue
                 out[n] = 600 + a0
                 n += 1
@@ -1052,8 +1050,8 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: place(t: cell) -> ids 0..23
-    # where phase == placing and (hand(mover, man) > 0 and empty(t))
-    if ((<int>st.counters[N_PLAYERS][4]) == 0) and (hand_of(st, st.current, 0) > 0):
+    # where phase == playing and (hand(mover, man) > 0 and empty(t))
+    if ((<int>st.counters[N_PLAYERS][1]) == 0) and (hand_of(st, st.current, 0) > 0):
         cellset_1(st, cand0)  # empty(t)
         for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
@@ -1062,15 +1060,15 @@ cdef bint any_legal(State* st) noexcept nogil:
                 bits0 &= bits0 - 1
                 return True
     # action 1: move(f: cell, t: cell) -> ids 24..599
-    # where phase == moving and (owner(f) == mover and empty(t) and (adjacent(f, t) or men(mover) == 3))
-    if ((<int>st.counters[N_PLAYERS][4]) == 1):
-        cellset_2(st, cand0)  # owner(f) == mover
+    # where phase == playing and (owner(f) == mover and hand(mover, man) == 0 and empty(t) and (adjacent(f, t) or men(mover) == 3))
+    if ((<int>st.counters[N_PLAYERS][1]) == 0) and (hand_of(st, st.current, 0) == 0):
+        cellset_3(st, cand0)  # owner(f) == mover
         for w0 in range(WORDS):  # f: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                cellset_3(st, cand1)  # empty(t)
+                cellset_4(st, cand1)  # empty(t)
                 for w1 in range(WORDS):  # t: cell, ascending
                     bits1 = cand1[w1]
                     while bits1 != 0:
@@ -1079,16 +1077,16 @@ cdef bint any_legal(State* st) noexcept nogil:
                         if not (define_1(st, a0, a1) or (define_3(st, st.current) == 3)):  # adjacent(f, t) or men(mover) == 3
                             continue
                         return True
-    # action 2: remove(c: cell) -> ids 600..623
-    # where phase == removing and removable(c)
-    if ((<int>st.counters[N_PLAYERS][4]) == 2):
-        cellset_4(st, cand0)  # occupied(c) and owner(c) != mover
-        for w0 in range(WORDS):  # c: cell, ascending
+    # action 2: remove(t: cell) -> ids 600..623
+    # where phase == removing and (occupied(t) and owner(t) != mover and (not line(t, 3) or (all x in cells: not foe(x) or line(x, 3))))
+    if ((<int>st.counters[N_PLAYERS][1]) == 1):
+        cellset_5(st, cand0)  # occupied(t) and owner(t) != mover
+        for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not ((not define_2(st, a0)) or quant_2(st, a0)):  # not in_mill(c) or (all x in cells: owner(x) != owner(c) or in_mill(x))
+                if not ((not line_at(st, a0, 3)) or quant_3(st)):  # not line(t, 3) or (all x in cells: not foe(x) or line(x, 3))
                     continue
                 return True
     return False
@@ -1118,8 +1116,8 @@ cdef inline void remove_piece(State* st, int cell, int to) noexcept nogil:
 
 
 cdef void remove_0(State* st, int f0) noexcept nogil:
-    # remove the piece on c (to out)
-    # f0 = c
+    # remove the piece on t (to out)
+    # f0 = t
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
@@ -1137,37 +1135,36 @@ cdef void remove_0(State* st, int f0) noexcept nogil:
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
     # action 0: place(t: cell)
     put_piece_on_empty(st, st.current, 0, a0, False)  # place man of mover at t (empty and in hand: the condition says so)
-    counter_add(st, 2, 2, (-<long long>1))  # add counter unplaced of the game += -1
-    # trigger 0: count_quiet_moves
-    counter_set(st, 2, 1, (<long long>(0) if define_2(st, a0) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet of the game = either(in_mill(t), 0, quiet + 1)
-    # trigger 1: phases: placing
-    if define_5(st, a0):
-        counter_set(st, 2, 4, 2)  # set counter phase of the game = removing
-        st.again = 1  # extra_turn: the mover moves again
+    # trigger 0: clock: quiet
+    if line_at(st, a0, 3):
+        counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
     else:
-        if define_4(st):
-            counter_set(st, 2, 4, 1)  # set counter phase of the game = moving  # if placed_all  # if takes(t)
+        counter_add(st, 2, 0, 1)  # add counter quiet of the game += 1  # if line(t, 3)
+    # trigger 1: phases: playing
+    if (line_at(st, a0, 3) and quant_2(st)):
+        counter_set(st, 2, 1, 1)  # set counter phase of the game = removing
+        st.again = 1  # extra_turn: the mover moves again  # if line(t, 3) and (any x in cells: foe(x))
 
 
 cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     # action 1: move(f: cell, t: cell)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
-    # trigger 0: count_quiet_moves
-    counter_set(st, 2, 1, (<long long>(0) if define_2(st, a1) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet of the game = either(in_mill(t), 0, quiet + 1)
-    # trigger 2: phases: moving
-    if define_5(st, a1):
-        counter_set(st, 2, 4, 2)  # set counter phase of the game = removing
-        st.again = 1  # extra_turn: the mover moves again  # if takes(t)
+    # trigger 0: clock: quiet
+    if line_at(st, a1, 3):
+        counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
+    else:
+        counter_add(st, 2, 0, 1)  # add counter quiet of the game += 1  # if line(t, 3)
+    # trigger 1: phases: playing
+    if (line_at(st, a1, 3) and quant_2(st)):
+        counter_set(st, 2, 1, 1)  # set counter phase of the game = removing
+        st.again = 1  # extra_turn: the mover moves again  # if line(t, 3) and (any x in cells: foe(x))
 
 
 cdef void apply_action_2(State* st, int a0) noexcept nogil:
-    # action 2: remove(c: cell)
-    counter_add(st, piece_owner(st.board[a0]), 0, 1)  # add counter lost of owner(c) += 1
-    remove_0(st, a0)  # remove the piece on c (to out)
-    # trigger 3: phases: removing
-    counter_set(st, 2, 4, (<int>(1) if define_4(st) else <int>(0)))  # set counter phase of the game = (if placed_all then moving else placing)
-    if ((<int>st.counters[N_PLAYERS][4]) == 2):
-        st.again = 1  # extra_turn: the mover moves again  # if phase == removing
+    # action 2: remove(t: cell)
+    remove_0(st, a0)  # remove the piece on t (to out)
+    # trigger 2: phases: removing
+    counter_set(st, 2, 1, 0)  # set counter phase of the game = playing
 
 
 # ---------------------------------------------------------------------------- lookahead and history
@@ -1179,6 +1176,7 @@ cdef void apply_action_2(State* st, int a0) noexcept nogil:
 cdef uint64_t ZKEY[N_CELLS + 1][N_PIECES]   # board keys [cell][piece id] (0 for empty)
 cdef uint64_t HKEY[N_CELLS + 1]             # height keys: derive_seed(HKEY[c], height)
 cdef uint64_t TKEY[N_PLAYERS]               # whose turn
+cdef uint64_t HANDKEY[N_PLAYERS][N_KINDS]   # hands: derive_seed(HANDKEY[p][k], count)
 
 
 cdef void fill_keys() noexcept nogil:
@@ -1189,6 +1187,8 @@ cdef void fill_keys() noexcept nogil:
             ZKEY[c][p] = derive_seed(0x6d69646761726463ULL, 0ULL + <uint64_t>(c * N_PIECES + p)) if p > 0 and c < N_CELLS else 0
     for p in range(N_PLAYERS):
         TKEY[p] = derive_seed(0x6d69646761726463ULL, 3298534883328ULL + <uint64_t>p)
+        for c in range(N_KINDS):
+            HANDKEY[p][c] = derive_seed(0x6d69646761726463ULL, 4398046511104ULL + <uint64_t>(p * N_KINDS + c))
 
 
 fill_keys()
@@ -1198,9 +1198,12 @@ cdef uint64_t position_key(State* st, int turn) noexcept nogil:
     """The hash of the position as it stands with `turn` to move."""
     cdef uint64_t h = 0
     cdef int c
+    cdef int p, k
     h = st.zboard
-    h ^= derive_seed(0x6d8f205b3355a06cULL, <uint64_t>st.counters[2][2])  # unplaced, row 2
-    h ^= derive_seed(0xd62ef6d19b83375aULL, <uint64_t>st.counters[2][4])  # phase, row 2
+    h ^= derive_seed(0x49e295901bb36673ULL, <uint64_t>st.counters[2][1])  # phase, row 2
+    for p in range(N_PLAYERS):
+        for k in range(N_KINDS):
+            h ^= derive_seed(HANDKEY[p][k], <uint64_t>st.hands[p][k])
     if turn >= 0:
         h ^= TKEY[turn]
     return h
@@ -1275,9 +1278,9 @@ cdef long long times_seen_of(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if quant_3(st):  # any p in players: men(p) < 3
+    if quant_4(st):  # any p in players: men(p) < 3
         return True
-    if define_7(st):  # drawn
+    if ((times_seen_of(st) >= 3) or (st.counters[N_PLAYERS][0] >= 100)):  # times_seen >= 3 or quiet >= 100
         return True
     return False
 
@@ -1285,7 +1288,7 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 3, define_7(st))  # set counter drawn_game of the game = drawn
+    counter_set(st, 2, 2, (<long long>(1) if ((times_seen_of(st) >= 3) or (st.counters[N_PLAYERS][0] >= 100)) else <long long>(0)))  # set counter drawn of the game = either(times_seen >= 3 or quiet >= 100, 1, 0)
     st.current = -1
 
 
@@ -1324,14 +1327,14 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 # Ranking keys per player (p = a0), higher first unless marked lower-is-better.
 
 
-# key 0: won: either(drawn_game, 0, either(p == last_player, 1, 0))
+# key 0: won: either(drawn > 0, 0, either(p == last_player, 1, 0))
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return (<long long>(0) if (<bint>st.counters[N_PLAYERS][3]) else <long long>((<long long>(1) if (a0 == st.last) else <long long>(0))))
+    return (<long long>(0) if (st.counters[N_PLAYERS][2] > 0) else <long long>((<long long>(1) if (a0 == st.last) else <long long>(0))))
 
 
-# key 1: men: either(drawn_game, 0, either(phase == removing and p != mover, men(p) - 1, men(p)))
+# key 1: men: either(drawn > 0, 0, men(p) - either(phase == removing and p != mover, 1, 0))
 cdef inline long long rank_key_1(State* st, int a0) noexcept nogil:
-    return (<long long>(0) if (<bint>st.counters[N_PLAYERS][3]) else <long long>((<long long>((define_3(st, a0) - 1)) if (((<int>st.counters[N_PLAYERS][4]) == 2) and (a0 != st.current)) else <long long>(define_3(st, a0)))))
+    return (<long long>(0) if (st.counters[N_PLAYERS][2] > 0) else <long long>((define_3(st, a0) - (<long long>(1) if (((<int>st.counters[N_PLAYERS][1]) == 1) and (a0 != st.current)) else <long long>(0)))))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
@@ -1410,7 +1413,7 @@ cdef inline void play_move(State* st, int move) noexcept nogil:
         v0 = offset
         apply_action_1(st, v0, v1)
     # (the last action's ids run to the last move id: a legal move needs no test)
-    else:  # remove(c: cell)
+    else:  # remove(t: cell)
         offset = move - 600
         v0 = offset
         apply_action_2(st, v0)
@@ -1555,22 +1558,15 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
     for p in range(N_PLAYERS):
         for k in range(N_KINDS):
             out[L[2] + p * N_KINDS + k] = st.hands[p][k]
-    for p in range(N_PLAYERS):
-        if seen_counters[p * N_COUNTERS + 0]:
-            out[L[3] + p * 1 + 0] = st.counters[p][0]
-            out[L[4] + p * 1 + 0] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 1]:
-        out[L[5] + 0] = st.counters[N_PLAYERS][1]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 0]:
+        out[L[5] + 0] = st.counters[N_PLAYERS][0]
         out[L[6] + 0] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 2]:
-        out[L[5] + 1] = st.counters[N_PLAYERS][2]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 1]:
+        out[L[5] + 1] = st.counters[N_PLAYERS][1]
         out[L[6] + 1] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 3]:
-        out[L[5] + 2] = st.counters[N_PLAYERS][3]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 2]:
+        out[L[5] + 2] = st.counters[N_PLAYERS][2]
         out[L[6] + 2] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 4]:
-        out[L[5] + 3] = st.counters[N_PLAYERS][4]
-        out[L[6] + 3] = 1
     if not st.terminal and 0 <= st.current < N_PLAYERS:
         out[L[12] + st.current] = 1
 

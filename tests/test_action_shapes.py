@@ -84,7 +84,7 @@ def test_standard_definitions_are_there_when_called(tmp_path):
     ir = _ir(tmp_path, STANDARD)
     assert [d.name for d in ir.defines] == ["mine", "foe", "hop", "adjacent", "near"]
     assert not [d.name for d in _ir(tmp_path, SHAPED, "plain.yaml").defines]   # none called, none added
-    for spec, words in (("draughts.yaml", {"edge"}), ("international-draughts.yaml", {"edge"}), ("nine-mens-morris.yaml", {"foe", "adjacent"}), ("go.yaml", {"foe"})):
+    for spec, words in (("draughts.yaml", {"edge"}), ("international-draughts.yaml", {"edge"}), ("nine-mens-morris.yaml", {"foe", "adjacent", "pieces"}), ("go.yaml", {"foe"})):
         assert words <= {d.name for d in load_game_ir(str(SPECS / "classics" / spec)).defines}
 
 

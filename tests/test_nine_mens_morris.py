@@ -36,13 +36,10 @@ def position(game, white=(), black=(), to_move="white", hands=(0, 0), removing=F
         board[ir.board.cell_names.index(name)] = WHITE
     for name in black:
         board[ir.board.cell_names.index(name)] = BLACK
-    rows = [list(r) for r in ir.counter_init]
-    for p, men in enumerate((white, black)):  # the men not in hand nor on the board are lost
-        rows[p][ir.counters.index("lost")] = 9 - hands[p] - len(men)
-    phases = dict(ir.enums)["phase"]  # the phase: a man to take, else placing while men are in hand
-    rows[-1][ir.counters.index("phase")] = phases.index("removing" if removing else "placing" if sum(hands) else "moving")
+    rows = [list(r) for r in ir.counter_init]  # (the men neither in hand nor on the board are lost)
+    phases = dict(ir.enums)["phase"]  # the phase: a man to take, else placing or moving
+    rows[-1][ir.counters.index("phase")] = phases.index("removing" if removing else "playing")
     rows[-1][ir.counters.index("quiet")] = quiet
-    rows[-1][ir.counters.index("unplaced")] = sum(hands)
     state = game.new_state()
     state.core.load(board, [[hands[0]], [hands[1]]], ir.players.index(to_move), counters=rows)
     return state

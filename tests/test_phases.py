@@ -76,19 +76,21 @@ def test_the_phase_is_an_enumeration_and_a_game_counter():
 
 
 def test_the_phase_is_part_of_every_position():
-    # Nine Men's Morris lists [board, turn, unplaced]: the phase (a man due to be taken)
+    # Nine Men's Morris lists [board, turn, hands]: the phase (a man due to be taken)
     # joins them, so a position before and after a mill differs
     ir = load_game_ir(MORRIS)
     assert ir.counters.index("phase") in ir.history.counters
 
 
 def test_morris_removal_is_a_step_of_the_same_turn():
-    # white closes the mill a1-a4-a7 while placing: white takes a black man, then black places
+    # white closes the mill a1-a4-a7 while placing: white takes a black man, then black
+    # places (the phase `playing`, where a player places while men are in hand)
     state = play(MORRIS, "interpreted", ["a1", "d1", "a4", "d2", "a7"])
     assert phase_and_mover(state) == ("removing", "white")
     assert {m.text for m in state.legal_moves()} == {"xd1", "xd2"}
     state.apply("xd1")
-    assert phase_and_mover(state) == ("placing", "black")
+    assert phase_and_mover(state) == ("playing", "black")
+    assert state.legal_moves() and all("-" not in m.text for m in state.legal_moves())  # placings only
 
 
 SPEC = """\

@@ -123,7 +123,9 @@ class LowerActions:
         """The legality and effects a shaped action adds to its own ``where`` and
         ``effects`` (see SHAPES): ``moves: COND``: the mover's piece on f, COND holding, and
         the piece moved to t after the action's effects; ``drops: KIND``: t empty, and a
-        piece of that kind from the mover's hand placed on t before them."""
+        piece of that kind from the mover's hand placed on t before them; ``removes:
+        COND``: another player's piece on t, COND holding, and that piece taken out of the
+        game after the action's effects."""
         key, node = shape
         pos = node.pos
 
@@ -144,6 +146,10 @@ class LowerActions:
                 steps.insert(0, YMap({"remove": YMap(gone, pos, {k: pos for k in gone})}, pos, {"remove": pos}))
             extra = self.lower_effects(YList(steps, pos), scope, f"action '{aname}'")
             effects = tuple(effects) + tuple(extra)
+        elif key == "removes":
+            need = _first(self.condition(text("occupied(t) and owner(t) != mover"), scope), self.condition(node, scope))
+            take = YMap({"remove": YMap({"at": text("t"), "to": text("out")}, pos, {"at": pos, "to": pos})}, pos, {"remove": pos})
+            effects = tuple(effects) + tuple(self.lower_effects(YList([take], pos), scope, f"action '{aname}'"))
         else:
             kind = self.scalar(node, str, "the kind of piece 'drops' places")
             if kind not in self.kinds:
@@ -288,6 +294,7 @@ SHAPES: dict[str, tuple[tuple[Param, ...], str]] = {
     "drops": ((Param("t", CELL),), "{t}"),                          # a piece from the hand onto t
     "steps": ((Param("f", CELL), Param("t", CELL)), "{f}-{t}"),   # one step along a direction d to an empty t
     "hops": ((Param("f", CELL), Param("t", CELL)), "{f}x{t}"),    # over an adjacent foe along d to an empty t
+    "removes": ((Param("t", CELL),), "x{t}"),                       # another player's piece off t, out of the game
 }
 # the legality the direction shapes add to their COND (which reads f and the direction d),
 # and the effects: (condition inside `any d in directions:`, effects before the move)

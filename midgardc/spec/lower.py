@@ -81,6 +81,7 @@ from .compulsory import compulsory_actions
 from .promotion import promotion_triggers
 from .pools import lower_pools, pool_places, with_stacks
 from .phases import declare_phases, lower_phases
+from .endings import clock_triggers, declare_draw, drawn_ranking, lower_draw
 from .piles import declare_piles, pile_totals
 
 
@@ -109,6 +110,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.pool_labels: dict[str, str] = {}
         self.pile_kinds: list[str] = []  # kinds of pile (piles:), spec/piles.py
         self.pool_needs: dict[int, Expr] = {}  # a pool effect -> the legality it adds to an action
+        self.draw_rules = 0  # end.draw's rules (spec/endings.py): its counter is declared
         self.has_phases = False  # a phases: section (spec/phases.py): its enumeration and counter are declared
         self.pool_stacks: dict[int, Expr] = {}  # a cell -> pool effect's add -> the cell (its height, with stacks)
 
@@ -205,6 +207,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         horizon, remembers = self.lower_research(game, max_plies)
         self.lower_players(game.items["players"])
         enums = declare_phases(self, top.get("phases"), self.lower_enums(top.get("enums")))
+        declare_draw(self)  # (end.draw's counter joins the counters: spec/endings.py)
         top = self.tree  # (with the phase counter among the counters)
         declare_piles(self, top.get("piles"))  # (the piles join the counters: spec/piles.py)
         top = self.tree
@@ -241,10 +244,11 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         observation = lower_observation(self, top.get("observation"), counters, list(self.kinds), player_props, history is not None)
         if chance is not None:
             chance = self.place_chance(chance, actions, top.items["chance"])
-        triggers = promotion_triggers(self, top.get("pieces"), actions, hand_init) + self.lower_triggers(top.get("triggers"), actions) + phase_triggers
+        triggers = (promotion_triggers(self, top.get("pieces"), actions, hand_init) + clock_triggers(self, top.get("counters"), actions)
+                    + self.lower_triggers(top.get("triggers"), actions) + phase_triggers)
         end = self.lower_end(top.get("end"))
         start_effects = self.lower_start(top.get("start"))
-        ranking = self.lower_ranking(top.items["ranking"])
+        ranking = drawn_ranking(self, self.lower_ranking(top.items["ranking"]))
         self.ranking_names = [k.name for k in ranking]
         self.chance_names = [chance.name] if chance is not None else []
         returns = self.lower_returns(top.get("returns"), counters, counter_scope)
@@ -568,9 +572,11 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         body = self.keys(node, "end", "'end'")
         self.names.in_end = True  # end.when and end.effects may ask can_move() (conditions/check.py)
         conds: list[Expr] = []
+        named: dict[str, YNode] = {}  # when: {reason: condition}: an ending that names itself
         if "when" in body:
             w = body["when"]
-            for item in (w.items if isinstance(w, YList) else [w]):
+            named = dict(w.items) if isinstance(w, YMap) else {}
+            for item in (named.values() if named else w.items if isinstance(w, YList) else [w]):
                 conds.append(self.condition(item, {}))
         no_moves = "end"
         if "no_moves" in body:
@@ -578,9 +584,11 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             if no_moves not in ("end", "pass"):
                 raise SpecError("end.no_moves is 'end' (the game ends) or 'pass' (the turn passes)", body["no_moves"].pos)
         effects = self.lower_effects(body.get("effects"), {}, "'end'")
+        end = lower_draw(self, body, End(tuple(conds), no_moves, effects))  # (its rules: spec/endings.py)
         self.names.in_end = False  # the reasons read the final position, where no one is to move
-        reasons = self.lower_reasons(body["reasons"]) if "reasons" in body else ()
-        return End(tuple(conds), no_moves, effects, reasons)
+        reasons = tuple((name, self.condition(cond, {})) for name, cond in named.items())
+        reasons += self.lower_reasons(body["reasons"]) if "reasons" in body else ()
+        return replace(end, reasons=end.reasons + reasons)
 
     def lower_reasons(self, node: YNode) -> tuple[tuple[str, Expr], ...]:
         """end.reasons: {name: condition}, in order; the first that holds on the final

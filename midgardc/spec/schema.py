@@ -34,7 +34,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "game": ({"name", "title", "players", "max_plies", "horizon", "remembers", "author", "source", "description"}, {"name", "players"}),
     "piece": ({"hand", "description", "notation", "base", "promotes"}, set()),
     "promotes": ({"to", "where"}, {"to", "where"}),  # a piece that changes on arriving (spec/rules_data.py)
-    "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue", "then", "columns", "rows", "moves", "drops", "steps", "hops", "compulsory"}, set()),
+    "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue", "then", "columns", "rows", "moves", "drops", "steps", "hops", "compulsory", "removes"}, set()),
     # a compound move's step (spec/compound.py)
     "continue": ({"from", "while", "notation", "limit", "ways", "most"}, {"from"}),
     "then": ({"params", "where", "effects", "notation", "description"}, {"params"}),
@@ -45,7 +45,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
     "phase": ({"actions", "mover", "first", "until", "after", "next", "description"}, {"actions"}),  # phases: (spec/phases.py)
     "phase_exit": ({"to", "when"}, {"to"}),
-    "end": ({"when", "no_moves", "effects", "reasons"}, set()),
+    "end": ({"when", "no_moves", "effects", "reasons", "draw"}, set()),
     "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral", "numbers", "board", "figures", "move_plies", "card_text", "revealed_at_end"}, set()),
     "render_board": ({"style", "ground", "dark", "line", "points", "hole"}, {"style"}),
     # presentation (midgardc/spec/present.py): regions, places off the board, tracks, marked cells
@@ -70,7 +70,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "convert": ({"at", "piece", "owner"}, {"at"}),
     "extra_turn": (set(), set()),
     "next_turn": ({"to"}, {"to"}),
-    "counter": ({"start", "of", "visible", "type", "index"}, set()),
+    "counter": ({"start", "of", "visible", "type", "index", "counts", "reset"}, set()),
     "attribute": ({"of", "type", "values", "default", "description"}, {"of"}),
     "block": ({"params", "effects", "description"}, {"effects"}),
     "table": ({"key", "type", "values", "default", "description"}, {"key", "values"}),

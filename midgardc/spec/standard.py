@@ -19,6 +19,7 @@ STANDARD_DEFINES: dict[str, tuple[str, str]] = {
     "hop": ("hop(cell c, dir d)", "step(step(c, d), d)"),            # two steps from c along d
     "adjacent": ("adjacent(cell a, cell b)", "any x in neighbours(a): x == b"),   # b is a neighbour of a
     "edge": ("edge(cell c, dir d)", "not onboard(step(c, d))"),     # no cell beyond c along d (the far row)
+    "pieces": ("pieces(player p)", "count(x in cells: owner(x) == p)"),   # how many pieces p has on the board
 }
 
 

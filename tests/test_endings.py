@@ -1,0 +1,152 @@
+"""Common endings and shapes said in one line each (spec/endings.py, spec/actions.py,
+spec/standard.py): draw rules (``end.draw``), endings that name themselves (``end.when``
+as a mapping), clock counters (``counts``/``reset``), the ``removes`` shape and the
+standard word ``pieces(p)``. tests/data/endings.yaml uses them all, beside
+specs/classics/nine-mens-morris.yaml (tests/test_nine_mens_morris.py); both back ends play
+each the same, and a mistake is reported where it is written."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ENGINES, ROOT, get_game
+from midgardc.errors import SpecError
+from midgardc.runtime.ending import end_reason
+from midgardc.spec.lower import load_game_ir
+from test_differential import check_games
+
+TOY = str(ROOT / "tests" / "data" / "endings.yaml")
+RED, BLUE = 1, 2  # piece ids of the stones
+
+
+@pytest.fixture(params=ENGINES)
+def game(request):
+    return get_game(TOY, None, request.param)
+
+
+def play(game, moves: list[str]):
+    state = game.new_state()
+    for m in moves:
+        state.apply(m)
+    return state
+
+
+def counters(state) -> tuple[dict, list[dict]]:
+    data = state.to_json()
+    return data["counters"], [p["counters"] for p in data["players"]]
+
+
+def test_a_clock_counts_its_moves_and_resets(game):
+    # calm counts drops and shifts (not takes) and goes back to 0 after one that ends
+    # beside the other player's stone
+    state = play(game, ["a1", "b2"])
+    assert counters(state)[0]["calm"] == 2
+    state.apply("a1-a2")  # beside blue's b2
+    assert counters(state)[0]["calm"] == 0
+    state.apply("xa2")  # a take is not counted
+    assert counters(state)[0]["calm"] == 0
+    state.apply("c3")
+    assert counters(state)[0]["calm"] == 1
+
+
+def test_a_players_clock_counts_their_own_moves(game):
+    # takes: a player's own takes, back to 0 after one that leaves them under 2 stones out
+    state = play(game, ["a1", "c3", "a3", "b3", "xb3"])  # red has a1 and a3 on the board
+    assert counters(state)[1] == [{"takes": 1}, {"takes": 0}]
+    state = play(game, ["a1", "b1", "xb1"])  # red has only a1
+    assert counters(state)[1] == [{"takes": 0}, {"takes": 0}]
+
+
+def test_removes_takes_another_players_piece_out_of_the_game(game):
+    state = play(game, ["a1", "b1"])
+    assert [m.text for m in state.legal_moves() if m.text.startswith("x")] == ["xb1"]  # beside red's a1
+    state.apply("xb1")
+    data = state.to_json()
+    assert data["board"]["b1"] is None and data["players"][1]["hand"] == {"stone": 3}  # not back in hand
+    assert data["players"][1]["score"] == {"stones": 3}  # pieces(p): a1 alone is red's
+
+
+def test_a_draw_rule_ends_the_game_and_levels_every_key(game):
+    state = play(game, ["a1", "c3", "a2", "c2", "a3", "c1"])  # six calm drops
+    assert state.is_terminal() and state.to_json()["winner"] == "draw"
+    assert end_reason(state) == "a calm spell" and counters(state)[0]["drawn"] == 1
+    assert [p["score"] for p in state.to_json()["players"]] == [{"stones": 0}, {"stones": 0}]
+
+
+def test_the_second_draw_rule_is_named_by_its_reason(game):
+    # the same position (a1 against b2, red to move) a third time; each shuttle ends
+    # beside the other's stone every other move, so the calm spell never reaches 6
+    state = play(game, ["a1", "b2"] + ["a1-a2", "b2-b1", "a2-a1", "b1-b2"] * 2)
+    assert state.is_terminal() and state.to_json()["winner"] == "draw"
+    assert end_reason(state) == "repetition" and counters(state)[0]["drawn"] == 2
+
+
+def test_an_ending_named_in_when_names_the_result(game):
+    ir = game.ir
+    board = [0] * ir.board.n_cells
+    board[ir.board.cell_names.index("a1")] = RED
+    board[ir.board.cell_names.index("b1")] = BLUE
+    state = game.new_state()
+    state.core.load(board, [[0], [0]], 0, counters=[list(r) for r in ir.counter_init])
+    state.apply("xb1")
+    assert state.is_terminal() and state.to_json()["winner"] == "red"
+    assert end_reason(state) == "taking the last stone"
+
+
+def test_both_back_ends_play_the_toy_move_for_move():
+    check_games(TOY, None, 40, 27)
+
+
+SPEC = """\
+midgardc: 1
+game: {name: t, players: [red, blue]}
+pieces:
+  stone: {hand: 3}
+board: {topology: square, rows: 2, cols: 2}
+counters:
+  calm: {of: game, counts: put, reset: "line(t, 2)"}
+actions:
+  put:
+    drops: stone
+  take:
+    removes: "true"
+end:
+  when: {"a full board": "all c in cells: occupied(c)"}
+  draw: {"a calm spell": "calm >= 4"}
+ranking:
+  stones: "pieces(p)"
+"""
+
+
+@pytest.mark.parametrize(
+    "old, new, line, col, message",
+    [
+        ('  draw: {"a calm spell": "calm >= 4"}\n', '  draw: "calm >= 4"\n', 15, 9, "end.draw maps each draw rule's reason"),
+        ('  draw: {"a calm spell": "calm >= 4"}\n', '  draw: {"a calm spell": "calm >= four"}\n', 15, 35, "unknown name 'four'"),
+        ("counters:\n", "counters:\n  drawn: 0\n", 7, 3, "the counter 'drawn' is the draw rule that ended"),
+        ('reset: "line(t, 2)"', 'reset: "line(d, 2)"', 7, 46, "unknown name 'd'"),
+        ('reset: "line(t, 2)"', 'reste: "line(t, 2)"', 7, 33, "unknown key 'reste'"),
+        ('counts: put, reset: "line(t, 2)"', "counts: put", 7, 9, "clock counter 'calm' needs a 'reset'"),
+        ('counts: put, reset: "line(t, 2)"', 'counts: puts, reset: "true"', 7, 28, "unknown action 'puts'"),
+        ("{of: game, counts", "{of: game, type: cell, counts", 7, 20, "counter 'calm' is a clock (counts, reset): a number, not a 'type'"),
+        ("    drops: stone\n", "    drops: stone\n    removes: \"true\"\n", 11, 14, "an action has one shape"),
+        ('    removes: "true"\n', '    removes: "true"\n    params: {c: cell}\n', 13, 13, "an action with 'removes' has the parameters t: remove 'params'"),
+        ('"a full board": "all c in cells: occupied(c)"', '"blocked": "not can_move()"', 14, 26, "can_move() is allowed only"),
+    ],
+)
+def test_mistakes_are_reported_where_they_are(tmp_path, old, new, line, col, message):
+    assert old in SPEC
+    path = tmp_path / "t.yaml"
+    path.write_text(SPEC.replace(old, new))
+    with pytest.raises(SpecError) as err:
+        load_game_ir(str(path))
+    assert message in err.value.message, err.value.message
+    assert (err.value.pos.line, err.value.pos.col) == (line, col), (err.value.pos, err.value.message)
+
+
+def test_the_spec_the_mistakes_are_made_in_is_sound(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(SPEC)
+    ir = load_game_ir(str(path))
+    assert [t.name for t in ir.triggers] == ["clock: calm"] and [k.name for k in ir.ranking] == ["stones"]
+    assert [r[0] for r in ir.end.reasons] == ["a calm spell", "a full board"]
