@@ -1000,6 +1000,8 @@ cdef extern from *:
     static const long long MGC_ATTR_7[3] = {-1, 0, 1};
     /* paid_with of every enum:blessing */
     static const long long MGC_ATTR_8[9] = {-1, 0, 0, 0, 1, 1, 1, 2, 2};
+    /* relics_up of every enum:blessing */
+    static const long long MGC_ATTR_9[9] = {-1, -1, -1, -1, -1, -1, -1, 0, 1};
     """
     const long long ATTR_0 "MGC_ATTR_0"[31]
     const long long ATTR_1 "MGC_ATTR_1"[10]
@@ -1010,6 +1012,7 @@ cdef extern from *:
     const long long ATTR_6 "MGC_ATTR_6"[10]
     const long long ATTR_7 "MGC_ATTR_7"[3]
     const long long ATTR_8 "MGC_ATTR_8"[9]
+    const long long ATTR_9 "MGC_ATTR_9"[9]
 
 
 # ---------------------------------------------------------------------------- definitions
@@ -1096,53 +1099,58 @@ cdef inline bint define_15(State* st, int a0, long long a1) noexcept nogil:
     return (define_14(st, (<int>ATTR_8[a0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>a0 - 0, 8), 0)) >= a1))
 
 
-# define 16: ready(enum:sky side, item r) = either(side == sun, holding(mover, sun_relics, r), holding(mover, moon_relics, r)) > 0 and not activated[mover, r]
-cdef inline bint define_16(State* st, int a0, int a1) noexcept nogil:
+# define 16: covering(enum:blessing b, int l) = on_track[relics_up(b), l]
+cdef inline int define_16(State* st, int a0, long long a1) noexcept nogil:
+    return (<int>element_of(st, 2, 63, element_step(element_step(0, <long long>(<int>ATTR_9[a0 + 1]) - 0, 2), a1 - 1, 4), (-1)))
+
+
+# define 17: ready(enum:sky side, item r) = either(side == sun, holding(mover, sun_relics, r), holding(mover, moon_relics, r)) > 0 and not activated[mover, r]
+cdef inline bint define_17(State* st, int a0, int a1) noexcept nogil:
     return (((<long long>(holding_of(st, 11, st.current, a1)) if (a0 == 0) else <long long>(holding_of(st, 12, st.current, a1))) > 0) and (not (<bint>element_of(st, st.current, 20, element_step(0, <long long>a1 - 0, 30), 0))))
 
 
-# define 17: relics_held(player p) = zone_size(p, sun_relics) + zone_size(p, moon_relics)
-cdef inline long long define_17(State* st, int a0) noexcept nogil:
+# define 18: relics_held(player p) = zone_size(p, sun_relics) + zone_size(p, moon_relics)
+cdef inline long long define_18(State* st, int a0) noexcept nogil:
     return (zone_size_of(st, 11, a0) + zone_size_of(st, 12, a0))
 
 
-# define 18: back(enum:sky s) = either(wolf_at[s] > 1, wolf_at[s] - 1, wolf_at[s])
-cdef inline long long define_18(State* st, int a0) noexcept nogil:
+# define 19: back(enum:sky s) = either(wolf_at[s] > 1, wolf_at[s] - 1, wolf_at[s])
+cdef inline long long define_19(State* st, int a0) noexcept nogil:
     return (<long long>(((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) - 1)) if ((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) > 1) else <long long>((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0))))
 
 
-# define 19: past_end(enum:sky s) = wolf_at[s] > track_end[s]
-cdef inline bint define_19(State* st, int a0) noexcept nogil:
+# define 20: past_end(enum:sky s) = wolf_at[s] > track_end[s]
+cdef inline bint define_20(State* st, int a0) noexcept nogil:
     return ((<long long>element_of(st, 2, 50, element_step(0, <long long>a0 - 0, 2), 0)) > (<long long>element_of(st, 2, 52, element_step(0, <long long>a0 - 0, 2), 0)))
 
 
-# define 20: highest_level(player p) = max(b in enum(8): level[p, b])
-cdef inline long long define_20(State* st, int a0) noexcept nogil:
+# define 21: highest_level(player p) = max(b in enum(8): level[p, b])
+cdef inline long long define_21(State* st, int a0) noexcept nogil:
     return quant_5(st, a0)
 
 
-# define 21: measure(item prophecy, player p) = either(prophecy == sun_most_gold, gold(p), either(prophecy == sun_most_sun_relics, zone_size(p, sun_relics), either(prophecy == sun_most_relics, relics_held(p), either(prophecy == sun_highest_level or prophecy == moon_highest_level, highest_level(p), either(prophecy == sun_fewest_vp, -vp(p), either(prophecy == moon_most_mead, mead(p), either(prophecy == moon_most_moon_relics, zone_size(p, moon_relics), either(prophecy == moon_most_resources, gold(p) + mead(p), -relics_held(p)))))))))
-cdef inline long long define_21(State* st, int a0, int a1) noexcept nogil:
-    return (<long long>(counter_of(st, a1, 1)) if (a0 == 8) else <long long>((<long long>(zone_size_of(st, 11, a1)) if (a0 == 9) else <long long>((<long long>(define_17(st, a1)) if (a0 == 10) else <long long>((<long long>(define_20(st, a1)) if ((a0 == 11) or (a0 == 16)) else <long long>((<long long>((-counter_of(st, a1, 0))) if (a0 == 12) else <long long>((<long long>(counter_of(st, a1, 2)) if (a0 == 13) else <long long>((<long long>(zone_size_of(st, 12, a1)) if (a0 == 14) else <long long>((<long long>((counter_of(st, a1, 1) + counter_of(st, a1, 2))) if (a0 == 15) else <long long>((-define_17(st, a1))))))))))))))))))
+# define 22: measure(item prophecy, player p) = either(prophecy == sun_most_gold, gold(p), either(prophecy == sun_most_sun_relics, zone_size(p, sun_relics), either(prophecy == sun_most_relics, relics_held(p), either(prophecy == sun_highest_level or prophecy == moon_highest_level, highest_level(p), either(prophecy == sun_fewest_vp, -vp(p), either(prophecy == moon_most_mead, mead(p), either(prophecy == moon_most_moon_relics, zone_size(p, moon_relics), either(prophecy == moon_most_resources, gold(p) + mead(p), -relics_held(p)))))))))
+cdef inline long long define_22(State* st, int a0, int a1) noexcept nogil:
+    return (<long long>(counter_of(st, a1, 1)) if (a0 == 8) else <long long>((<long long>(zone_size_of(st, 11, a1)) if (a0 == 9) else <long long>((<long long>(define_18(st, a1)) if (a0 == 10) else <long long>((<long long>(define_21(st, a1)) if ((a0 == 11) or (a0 == 16)) else <long long>((<long long>((-counter_of(st, a1, 0))) if (a0 == 12) else <long long>((<long long>(counter_of(st, a1, 2)) if (a0 == 13) else <long long>((<long long>(zone_size_of(st, 12, a1)) if (a0 == 14) else <long long>((<long long>((counter_of(st, a1, 1) + counter_of(st, a1, 2))) if (a0 == 15) else <long long>((-define_18(st, a1))))))))))))))))))
 
 
-# define 22: leftmost(enum:sky s) = (if s == sun then top(sun_row) else top(moon_row))
-cdef inline int define_22(State* st, int a0) noexcept nogil:
+# define 23: leftmost(enum:sky s) = (if s == sun then top(sun_row) else top(moon_row))
+cdef inline int define_23(State* st, int a0) noexcept nogil:
     return (<int>(zone_top_of(st, 3, 0)) if (a0 == 0) else <int>(zone_top_of(st, 4, 0)))
 
 
-# define 23: leader(item prophecy) = (if measure(prophecy, red) > measure(prophecy, blue) then red else (if measure(prophecy, blue) > measure(prophecy, red) then blue else nobody))
-cdef inline int define_23(State* st, int a0) noexcept nogil:
-    return (<int>(0) if (define_21(st, a0, 0) > define_21(st, a0, 1)) else <int>((<int>(1) if (define_21(st, a0, 1) > define_21(st, a0, 0)) else <int>((-1)))))
+# define 24: leader(item prophecy) = (if measure(prophecy, red) > measure(prophecy, blue) then red else (if measure(prophecy, blue) > measure(prophecy, red) then blue else nobody))
+cdef inline int define_24(State* st, int a0) noexcept nogil:
+    return (<int>(0) if (define_22(st, a0, 0) > define_22(st, a0, 1)) else <int>((<int>(1) if (define_22(st, a0, 1) > define_22(st, a0, 0)) else <int>((-1)))))
 
 
-# define 24: lead_vp = 2
-cdef inline long long define_24(State* st) noexcept nogil:
+# define 25: lead_vp = 2
+cdef inline long long define_25(State* st) noexcept nogil:
     return 2
 
 
-# define 25: tie_vp = 0
-cdef inline long long define_25(State* st) noexcept nogil:
+# define 26: tie_vp = 0
+cdef inline long long define_26(State* st) noexcept nogil:
     return 0
 
 
@@ -1227,7 +1235,7 @@ cdef inline long long quant_5(State* st, int f0) noexcept nogil:
 cdef inline bint quant_6(State* st) noexcept nogil:
     cdef int x
     for x in range(2):
-        if define_19(st, x):
+        if define_20(st, x):
             return True
     return False
 
@@ -1370,206 +1378,206 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 96 + a0
             n += 1
     # action 8: surtr_4() -> ids 104..104
-    # where phase == activate and (may_activate(surtr, 4) and gold(mover) >= 3 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(surtr, 4) and covering(surtr, 4) != no_item == false and gold(mover) >= 3 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and ((define_16(st, 0, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 104
         n += 1
     # action 9: surtr_3() -> ids 105..105
-    # where phase == activate and (may_activate(surtr, 3) and gold(mover) >= 2 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(surtr, 3) and covering(surtr, 3) != no_item == false and gold(mover) >= 2 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and ((define_16(st, 0, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 105
         n += 1
     # action 10: surtr_2() -> ids 106..106
-    # where phase == activate and (may_activate(surtr, 2) and gold(mover) >= 3 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(surtr, 2) and covering(surtr, 2) != no_item == false and gold(mover) >= 3 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and ((define_16(st, 0, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 106
         n += 1
     # action 11: surtr_1() -> ids 107..107
-    # where phase == activate and (may_activate(surtr, 1) and gold(mover) >= 5 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 5) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(surtr, 1) and covering(surtr, 1) != no_item == false and gold(mover) >= 5 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and ((define_16(st, 0, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 5) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 107
         n += 1
     # action 12: odin_4() -> ids 108..108
-    # where phase == activate and (may_activate(odin, 4) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(odin, 4) and covering(odin, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4) and ((define_16(st, 1, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 108
         n += 1
     # action 13: odin_3() -> ids 109..109
-    # where phase == activate and (may_activate(odin, 3) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(odin, 3) and covering(odin, 3) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3) and ((define_16(st, 1, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 109
         n += 1
     # action 14: odin_2() -> ids 110..110
-    # where phase == activate and (may_activate(odin, 2) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(odin, 2) and covering(odin, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2) and ((define_16(st, 1, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 110
         n += 1
     # action 15: odin_1() -> ids 111..111
-    # where phase == activate and (may_activate(odin, 1) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(odin, 1) and covering(odin, 1) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1) and ((define_16(st, 1, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 111
         n += 1
     # action 16: freya_4() -> ids 112..112
-    # where phase == activate and (may_activate(freya, 4) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(freya, 4) and covering(freya, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4) and ((define_16(st, 2, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 112
         n += 1
     # action 17: freya_3() -> ids 113..113
-    # where phase == activate and (may_activate(freya, 3) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(freya, 3) and covering(freya, 3) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3) and ((define_16(st, 2, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 113
         n += 1
     # action 18: freya_2() -> ids 114..114
-    # where phase == activate and (may_activate(freya, 2) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(freya, 2) and covering(freya, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2) and ((define_16(st, 2, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 114
         n += 1
     # action 19: freya_1() -> ids 115..115
-    # where phase == activate and (may_activate(freya, 1) and gold(mover) >= 0 and mead(mover) >= 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1):
+    # where phase == activate and (may_activate(freya, 1) and covering(freya, 1) != no_item == false and gold(mover) >= 0 and mead(mover) >= 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and ((define_16(st, 2, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1):
         out[n] = 115
         n += 1
     # action 20: angrboda_4() -> ids 116..116
-    # where phase == activate and (may_activate(angrboda, 4) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(angrboda, 4) and covering(angrboda, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4) and ((define_16(st, 3, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 116
         n += 1
     # action 21: angrboda_3() -> ids 117..117
-    # where phase == activate and (may_activate(angrboda, 3) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(angrboda, 3) and covering(angrboda, 3) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3) and ((define_16(st, 3, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 117
         n += 1
     # action 22: angrboda_2() -> ids 118..118
-    # where phase == activate and (may_activate(angrboda, 2) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(angrboda, 2) and covering(angrboda, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2) and ((define_16(st, 3, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 118
         n += 1
     # action 23: angrboda_1() -> ids 119..119
-    # where phase == activate and (may_activate(angrboda, 1) and gold(mover) >= 1 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(angrboda, 1) and covering(angrboda, 1) != no_item == false and gold(mover) >= 1 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and ((define_16(st, 3, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 119
         n += 1
     # action 24: hel_4() -> ids 120..120
-    # where phase == activate and (may_activate(hel, 4) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(hel, 4) and covering(hel, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4) and ((define_16(st, 4, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 120
         n += 1
     # action 25: hel_3() -> ids 121..121
-    # where phase == activate and (may_activate(hel, 3) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(hel, 3) and covering(hel, 3) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3) and ((define_16(st, 4, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 121
         n += 1
     # action 26: hel_2() -> ids 122..122
-    # where phase == activate and (may_activate(hel, 2) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(hel, 2) and covering(hel, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2) and ((define_16(st, 4, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 122
         n += 1
     # action 27: hel_1() -> ids 123..123
-    # where phase == activate and (may_activate(hel, 1) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(hel, 1) and covering(hel, 1) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1) and ((define_16(st, 4, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 123
         n += 1
     # action 28: buri_4() -> ids 124..124
-    # where phase == activate and (may_activate(buri, 4) and gold(mover) >= 0 and mead(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(buri, 4) and covering(buri, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and ((define_16(st, 5, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 124
         n += 1
     # action 29: buri_3() -> ids 125..125
-    # where phase == activate and (may_activate(buri, 3) and gold(mover) >= 0 and mead(mover) >= 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2):
+    # where phase == activate and (may_activate(buri, 3) and covering(buri, 3) != no_item == false and gold(mover) >= 0 and mead(mover) >= 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and ((define_16(st, 5, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2):
         out[n] = 125
         n += 1
     # action 30: buri_2() -> ids 126..126
-    # where phase == activate and (may_activate(buri, 2) and gold(mover) >= 0 and mead(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(buri, 2) and covering(buri, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and ((define_16(st, 5, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 126
         n += 1
     # action 31: buri_1() -> ids 127..127
-    # where phase == activate and (may_activate(buri, 1) and gold(mover) >= 0 and mead(mover) >= 5)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 5):
+    # where phase == activate and (may_activate(buri, 1) and covering(buri, 1) != no_item == false and gold(mover) >= 0 and mead(mover) >= 5)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and ((define_16(st, 5, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 5):
         out[n] = 127
         n += 1
-    # action 32: claim_wayland(l: int) -> ids 128..131
-    # where phase == activate and (may_activate(wayland, l) and on_wayland[l] != no_item)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])):
-        lo0 = 1  # l: int 1..4: between its bounds
+    # action 32: claim_wayland(n: int) -> ids 128..131
+    # where phase == activate and (may_activate(wayland, n) and covering(wayland, n) != no_item == true and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+        lo0 = 1  # n: int 1..4: between its bounds
         hi0 = 5 - 1
         bound0 = (<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0))
         if bound0 < hi0:
             hi0 = bound0
         for a0 in range(lo0, hi0 + 1):
-            if not ((<int>element_of(st, 2, 63, element_step(0, a0 - 1, 4), (-1))) != (-1)):  # on_wayland[l] != no_item
+            if not ((define_16(st, 6, a0) != (-1)) == True):  # covering(wayland, n) != no_item == true
                 continue
             out[n] = 128 + (a0 - (1))
             n += 1
     # action 33: wayland_4(r: item) -> ids 132..161
-    # where phase == activate and (may_activate(wayland, 4) and on_wayland[4] == no_item and holding(mover, moon_relics, r) > 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 63, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(wayland, 4) and covering(wayland, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0 and (r == no_item or holding(mover, moon_relics, r) > 0))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 4) and ((define_16(st, 6, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         for a0 in range(N_ITEM_KINDS):  # r: item
-            if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
+            if not ((a0 == (-1)) or (holding_of(st, 12, st.current, a0) > 0)):  # r == no_item or holding(mover, moon_relics, r) > 0
                 continue
             out[n] = 132 + a0
             n += 1
     # action 34: wayland_3() -> ids 162..162
-    # where phase == activate and (may_activate(wayland, 3) and on_wayland[3] == no_item and gold(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 63, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 3):
+    # where phase == activate and (may_activate(wayland, 3) and covering(wayland, 3) != no_item == false and gold(mover) >= 3 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 3) and ((define_16(st, 6, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
         out[n] = 162
         n += 1
     # action 35: wayland_2(r: item) -> ids 163..192
-    # where phase == activate and (may_activate(wayland, 2) and on_wayland[2] == no_item and holding(mover, moon_relics, r) > 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 63, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(wayland, 2) and covering(wayland, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0 and (r == no_item or holding(mover, moon_relics, r) > 0))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 2) and ((define_16(st, 6, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         for a0 in range(N_ITEM_KINDS):  # r: item
-            if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
+            if not ((a0 == (-1)) or (holding_of(st, 12, st.current, a0) > 0)):  # r == no_item or holding(mover, moon_relics, r) > 0
                 continue
             out[n] = 163 + a0
             n += 1
     # action 36: wayland_1(r: item) -> ids 193..222
-    # where phase == activate and (may_activate(wayland, 1) and on_wayland[1] == no_item and holding(mover, sun_relics, r) > 0 and gold(mover) >= 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 63, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 2):
+    # where phase == activate and (may_activate(wayland, 1) and covering(wayland, 1) != no_item == false and gold(mover) >= 2 and mead(mover) >= 0 and (r == no_item or holding(mover, sun_relics, r) > 0))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 1) and ((define_16(st, 6, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0):
         for a0 in range(N_ITEM_KINDS):  # r: item
-            if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
+            if not ((a0 == (-1)) or (holding_of(st, 11, st.current, a0) > 0)):  # r == no_item or holding(mover, sun_relics, r) > 0
                 continue
             out[n] = 193 + a0
             n += 1
-    # action 37: claim_svartalfheim(l: int) -> ids 223..226
-    # where phase == activate and (may_activate(svartalfheim, l) and on_svartalfheim[l] != no_item)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])):
-        lo0 = 1  # l: int 1..4: between its bounds
+    # action 37: claim_svartalfheim(n: int) -> ids 223..226
+    # where phase == activate and (may_activate(svartalfheim, n) and covering(svartalfheim, n) != no_item == true and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+        lo0 = 1  # n: int 1..4: between its bounds
         hi0 = 5 - 1
         bound0 = (<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0))
         if bound0 < hi0:
             hi0 = bound0
         for a0 in range(lo0, hi0 + 1):
-            if not ((<int>element_of(st, 2, 67, element_step(0, a0 - 1, 4), (-1))) != (-1)):  # on_svartalfheim[l] != no_item
+            if not ((define_16(st, 7, a0) != (-1)) == True):  # covering(svartalfheim, n) != no_item == true
                 continue
             out[n] = 223 + (a0 - (1))
             n += 1
     # action 38: svartalfheim_4(r: item) -> ids 227..256
-    # where phase == activate and (may_activate(svartalfheim, 4) and on_svartalfheim[4] == no_item and holding(mover, sun_relics, r) > 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 67, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(svartalfheim, 4) and covering(svartalfheim, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0 and (r == no_item or holding(mover, sun_relics, r) > 0))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 4) and ((define_16(st, 7, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         for a0 in range(N_ITEM_KINDS):  # r: item
-            if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
+            if not ((a0 == (-1)) or (holding_of(st, 11, st.current, a0) > 0)):  # r == no_item or holding(mover, sun_relics, r) > 0
                 continue
             out[n] = 227 + a0
             n += 1
     # action 39: svartalfheim_3() -> ids 257..257
-    # where phase == activate and (may_activate(svartalfheim, 3) and on_svartalfheim[3] == no_item and mead(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 67, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(svartalfheim, 3) and covering(svartalfheim, 3) != no_item == false and gold(mover) >= 0 and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 3) and ((define_16(st, 7, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
         out[n] = 257
         n += 1
     # action 40: svartalfheim_2(r: item) -> ids 258..287
-    # where phase == activate and (may_activate(svartalfheim, 2) and on_svartalfheim[2] == no_item and holding(mover, sun_relics, r) > 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 67, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(svartalfheim, 2) and covering(svartalfheim, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0 and (r == no_item or holding(mover, sun_relics, r) > 0))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 2) and ((define_16(st, 7, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         for a0 in range(N_ITEM_KINDS):  # r: item
-            if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
+            if not ((a0 == (-1)) or (holding_of(st, 11, st.current, a0) > 0)):  # r == no_item or holding(mover, sun_relics, r) > 0
                 continue
             out[n] = 258 + a0
             n += 1
     # action 41: svartalfheim_1(r: item) -> ids 288..317
-    # where phase == activate and (may_activate(svartalfheim, 1) and on_svartalfheim[1] == no_item and holding(mover, moon_relics, r) > 0 and mead(mover) >= 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 67, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 2):
+    # where phase == activate and (may_activate(svartalfheim, 1) and covering(svartalfheim, 1) != no_item == false and gold(mover) >= 0 and mead(mover) >= 2 and (r == no_item or holding(mover, moon_relics, r) > 0))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 1) and ((define_16(st, 7, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2):
         for a0 in range(N_ITEM_KINDS):  # r: item
-            if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
+            if not ((a0 == (-1)) or (holding_of(st, 12, st.current, a0) > 0)):  # r == no_item or holding(mover, moon_relics, r) > 0
                 continue
             out[n] = 288 + a0
             n += 1
@@ -1735,7 +1743,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # where phase == ragnarok and past_end(s)
     if ((<int>st.counters[N_PLAYERS][6]) == 4):
         for a0 in range(2):  # s: enum:sky
-            if not define_19(st, a0):  # past_end(s)
+            if not define_20(st, a0):  # past_end(s)
                 continue
             out[n] = 364 + a0
             n += 1
@@ -1816,173 +1824,173 @@ cdef bint any_legal(State* st) noexcept nogil:
                 continue
             return True
     # action 8: surtr_4() -> ids 104..104
-    # where phase == activate and (may_activate(surtr, 4) and gold(mover) >= 3 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(surtr, 4) and covering(surtr, 4) != no_item == false and gold(mover) >= 3 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 4) and ((define_16(st, 0, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 9: surtr_3() -> ids 105..105
-    # where phase == activate and (may_activate(surtr, 3) and gold(mover) >= 2 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(surtr, 3) and covering(surtr, 3) != no_item == false and gold(mover) >= 2 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 3) and ((define_16(st, 0, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 10: surtr_2() -> ids 106..106
-    # where phase == activate and (may_activate(surtr, 2) and gold(mover) >= 3 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(surtr, 2) and covering(surtr, 2) != no_item == false and gold(mover) >= 3 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 2) and ((define_16(st, 0, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 11: surtr_1() -> ids 107..107
-    # where phase == activate and (may_activate(surtr, 1) and gold(mover) >= 5 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 5) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(surtr, 1) and covering(surtr, 1) != no_item == false and gold(mover) >= 5 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[0 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>0 - 0, 8), 0)) >= 1) and ((define_16(st, 0, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 5) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 12: odin_4() -> ids 108..108
-    # where phase == activate and (may_activate(odin, 4) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(odin, 4) and covering(odin, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 4) and ((define_16(st, 1, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 13: odin_3() -> ids 109..109
-    # where phase == activate and (may_activate(odin, 3) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(odin, 3) and covering(odin, 3) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 3) and ((define_16(st, 1, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 14: odin_2() -> ids 110..110
-    # where phase == activate and (may_activate(odin, 2) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(odin, 2) and covering(odin, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 2) and ((define_16(st, 1, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 15: odin_1() -> ids 111..111
-    # where phase == activate and (may_activate(odin, 1) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(odin, 1) and covering(odin, 1) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[1 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>1 - 0, 8), 0)) >= 1) and ((define_16(st, 1, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 16: freya_4() -> ids 112..112
-    # where phase == activate and (may_activate(freya, 4) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(freya, 4) and covering(freya, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 4) and ((define_16(st, 2, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 17: freya_3() -> ids 113..113
-    # where phase == activate and (may_activate(freya, 3) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(freya, 3) and covering(freya, 3) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 3) and ((define_16(st, 2, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 18: freya_2() -> ids 114..114
-    # where phase == activate and (may_activate(freya, 2) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(freya, 2) and covering(freya, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 2) and ((define_16(st, 2, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 19: freya_1() -> ids 115..115
-    # where phase == activate and (may_activate(freya, 1) and gold(mover) >= 0 and mead(mover) >= 1)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1):
+    # where phase == activate and (may_activate(freya, 1) and covering(freya, 1) != no_item == false and gold(mover) >= 0 and mead(mover) >= 1)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[2 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>2 - 0, 8), 0)) >= 1) and ((define_16(st, 2, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 1):
         return True
     # action 20: angrboda_4() -> ids 116..116
-    # where phase == activate and (may_activate(angrboda, 4) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(angrboda, 4) and covering(angrboda, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 4) and ((define_16(st, 3, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 21: angrboda_3() -> ids 117..117
-    # where phase == activate and (may_activate(angrboda, 3) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(angrboda, 3) and covering(angrboda, 3) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 3) and ((define_16(st, 3, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 22: angrboda_2() -> ids 118..118
-    # where phase == activate and (may_activate(angrboda, 2) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(angrboda, 2) and covering(angrboda, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 2) and ((define_16(st, 3, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 23: angrboda_1() -> ids 119..119
-    # where phase == activate and (may_activate(angrboda, 1) and gold(mover) >= 1 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(angrboda, 1) and covering(angrboda, 1) != no_item == false and gold(mover) >= 1 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[3 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>3 - 0, 8), 0)) >= 1) and ((define_16(st, 3, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 1) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 24: hel_4() -> ids 120..120
-    # where phase == activate and (may_activate(hel, 4) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(hel, 4) and covering(hel, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 4) and ((define_16(st, 4, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 25: hel_3() -> ids 121..121
-    # where phase == activate and (may_activate(hel, 3) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(hel, 3) and covering(hel, 3) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 3) and ((define_16(st, 4, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 26: hel_2() -> ids 122..122
-    # where phase == activate and (may_activate(hel, 2) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(hel, 2) and covering(hel, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 2) and ((define_16(st, 4, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 27: hel_1() -> ids 123..123
-    # where phase == activate and (may_activate(hel, 1) and gold(mover) >= 0 and mead(mover) >= 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+    # where phase == activate and (may_activate(hel, 1) and covering(hel, 1) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[4 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>4 - 0, 8), 0)) >= 1) and ((define_16(st, 4, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 28: buri_4() -> ids 124..124
-    # where phase == activate and (may_activate(buri, 4) and gold(mover) >= 0 and mead(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(buri, 4) and covering(buri, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 4) and ((define_16(st, 5, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 29: buri_3() -> ids 125..125
-    # where phase == activate and (may_activate(buri, 3) and gold(mover) >= 0 and mead(mover) >= 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2):
+    # where phase == activate and (may_activate(buri, 3) and covering(buri, 3) != no_item == false and gold(mover) >= 0 and mead(mover) >= 2)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 3) and ((define_16(st, 5, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2):
         return True
     # action 30: buri_2() -> ids 126..126
-    # where phase == activate and (may_activate(buri, 2) and gold(mover) >= 0 and mead(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(buri, 2) and covering(buri, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 2) and ((define_16(st, 5, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 31: buri_1() -> ids 127..127
-    # where phase == activate and (may_activate(buri, 1) and gold(mover) >= 0 and mead(mover) >= 5)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 5):
+    # where phase == activate and (may_activate(buri, 1) and covering(buri, 1) != no_item == false and gold(mover) >= 0 and mead(mover) >= 5)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[5 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 8), 0)) >= 1) and ((define_16(st, 5, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 5):
         return True
-    # action 32: claim_wayland(l: int) -> ids 128..131
-    # where phase == activate and (may_activate(wayland, l) and on_wayland[l] != no_item)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])):
-        lo0 = 1  # l: int 1..4: between its bounds
+    # action 32: claim_wayland(n: int) -> ids 128..131
+    # where phase == activate and (may_activate(wayland, n) and covering(wayland, n) != no_item == true and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+        lo0 = 1  # n: int 1..4: between its bounds
         hi0 = 5 - 1
         bound0 = (<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0))
         if bound0 < hi0:
             hi0 = bound0
         for a0 in range(lo0, hi0 + 1):
-            if not ((<int>element_of(st, 2, 63, element_step(0, a0 - 1, 4), (-1))) != (-1)):  # on_wayland[l] != no_item
+            if not ((define_16(st, 6, a0) != (-1)) == True):  # covering(wayland, n) != no_item == true
                 continue
             return True
     # action 33: wayland_4(r: item) -> ids 132..161
-    # where phase == activate and (may_activate(wayland, 4) and on_wayland[4] == no_item and holding(mover, moon_relics, r) > 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 63, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(wayland, 4) and covering(wayland, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0 and (r == no_item or holding(mover, moon_relics, r) > 0))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 4) and ((define_16(st, 6, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         for a0 in range(N_ITEM_KINDS):  # r: item
-            if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
+            if not ((a0 == (-1)) or (holding_of(st, 12, st.current, a0) > 0)):  # r == no_item or holding(mover, moon_relics, r) > 0
                 continue
             return True
     # action 34: wayland_3() -> ids 162..162
-    # where phase == activate and (may_activate(wayland, 3) and on_wayland[3] == no_item and gold(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 63, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 3):
+    # where phase == activate and (may_activate(wayland, 3) and covering(wayland, 3) != no_item == false and gold(mover) >= 3 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 3) and ((define_16(st, 6, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 3) and (counter_of(st, st.current, 2) >= 0):
         return True
     # action 35: wayland_2(r: item) -> ids 163..192
-    # where phase == activate and (may_activate(wayland, 2) and on_wayland[2] == no_item and holding(mover, moon_relics, r) > 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 63, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(wayland, 2) and covering(wayland, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0 and (r == no_item or holding(mover, moon_relics, r) > 0))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 2) and ((define_16(st, 6, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         for a0 in range(N_ITEM_KINDS):  # r: item
-            if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
+            if not ((a0 == (-1)) or (holding_of(st, 12, st.current, a0) > 0)):  # r == no_item or holding(mover, moon_relics, r) > 0
                 continue
             return True
     # action 36: wayland_1(r: item) -> ids 193..222
-    # where phase == activate and (may_activate(wayland, 1) and on_wayland[1] == no_item and holding(mover, sun_relics, r) > 0 and gold(mover) >= 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 63, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 1) >= 2):
+    # where phase == activate and (may_activate(wayland, 1) and covering(wayland, 1) != no_item == false and gold(mover) >= 2 and mead(mover) >= 0 and (r == no_item or holding(mover, sun_relics, r) > 0))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[6 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 0)) >= 1) and ((define_16(st, 6, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 2) and (counter_of(st, st.current, 2) >= 0):
         for a0 in range(N_ITEM_KINDS):  # r: item
-            if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
+            if not ((a0 == (-1)) or (holding_of(st, 11, st.current, a0) > 0)):  # r == no_item or holding(mover, sun_relics, r) > 0
                 continue
             return True
-    # action 37: claim_svartalfheim(l: int) -> ids 223..226
-    # where phase == activate and (may_activate(svartalfheim, l) and on_svartalfheim[l] != no_item)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])):
-        lo0 = 1  # l: int 1..4: between its bounds
+    # action 37: claim_svartalfheim(n: int) -> ids 223..226
+    # where phase == activate and (may_activate(svartalfheim, n) and covering(svartalfheim, n) != no_item == true and gold(mover) >= 0 and mead(mover) >= 0)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
+        lo0 = 1  # n: int 1..4: between its bounds
         hi0 = 5 - 1
         bound0 = (<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0))
         if bound0 < hi0:
             hi0 = bound0
         for a0 in range(lo0, hi0 + 1):
-            if not ((<int>element_of(st, 2, 67, element_step(0, a0 - 1, 4), (-1))) != (-1)):  # on_svartalfheim[l] != no_item
+            if not ((define_16(st, 7, a0) != (-1)) == True):  # covering(svartalfheim, n) != no_item == true
                 continue
             return True
     # action 38: svartalfheim_4(r: item) -> ids 227..256
-    # where phase == activate and (may_activate(svartalfheim, 4) and on_svartalfheim[4] == no_item and holding(mover, sun_relics, r) > 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 4) and ((<int>element_of(st, 2, 67, element_step(0, <long long>4 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(svartalfheim, 4) and covering(svartalfheim, 4) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0 and (r == no_item or holding(mover, sun_relics, r) > 0))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 4) and ((define_16(st, 7, 4) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         for a0 in range(N_ITEM_KINDS):  # r: item
-            if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
+            if not ((a0 == (-1)) or (holding_of(st, 11, st.current, a0) > 0)):  # r == no_item or holding(mover, sun_relics, r) > 0
                 continue
             return True
     # action 39: svartalfheim_3() -> ids 257..257
-    # where phase == activate and (may_activate(svartalfheim, 3) and on_svartalfheim[3] == no_item and mead(mover) >= 3)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 3) and ((<int>element_of(st, 2, 67, element_step(0, <long long>3 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 3):
+    # where phase == activate and (may_activate(svartalfheim, 3) and covering(svartalfheim, 3) != no_item == false and gold(mover) >= 0 and mead(mover) >= 3)
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 3) and ((define_16(st, 7, 3) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 3):
         return True
     # action 40: svartalfheim_2(r: item) -> ids 258..287
-    # where phase == activate and (may_activate(svartalfheim, 2) and on_svartalfheim[2] == no_item and holding(mover, sun_relics, r) > 0)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 2) and ((<int>element_of(st, 2, 67, element_step(0, <long long>2 - 1, 4), (-1))) == (-1)):
+    # where phase == activate and (may_activate(svartalfheim, 2) and covering(svartalfheim, 2) != no_item == false and gold(mover) >= 0 and mead(mover) >= 0 and (r == no_item or holding(mover, sun_relics, r) > 0))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 2) and ((define_16(st, 7, 2) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 0):
         for a0 in range(N_ITEM_KINDS):  # r: item
-            if not (holding_of(st, 11, st.current, a0) > 0):  # holding(mover, sun_relics, r) > 0
+            if not ((a0 == (-1)) or (holding_of(st, 11, st.current, a0) > 0)):  # r == no_item or holding(mover, sun_relics, r) > 0
                 continue
             return True
     # action 41: svartalfheim_1(r: item) -> ids 288..317
-    # where phase == activate and (may_activate(svartalfheim, 1) and on_svartalfheim[1] == no_item and holding(mover, moon_relics, r) > 0 and mead(mover) >= 2)
-    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 1) and ((<int>element_of(st, 2, 67, element_step(0, <long long>1 - 1, 4), (-1))) == (-1)) and (counter_of(st, st.current, 2) >= 2):
+    # where phase == activate and (may_activate(svartalfheim, 1) and covering(svartalfheim, 1) != no_item == false and gold(mover) >= 0 and mead(mover) >= 2 and (r == no_item or holding(mover, moon_relics, r) > 0))
+    if ((<int>st.counters[N_PLAYERS][6]) == 3) and define_14(st, (<int>ATTR_8[7 + 1])) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 0)) >= 1) and ((define_16(st, 7, 1) != (-1)) == False) and (counter_of(st, st.current, 1) >= 0) and (counter_of(st, st.current, 2) >= 2):
         for a0 in range(N_ITEM_KINDS):  # r: item
-            if not (holding_of(st, 12, st.current, a0) > 0):  # holding(mover, moon_relics, r) > 0
+            if not ((a0 == (-1)) or (holding_of(st, 12, st.current, a0) > 0)):  # r == no_item or holding(mover, moon_relics, r) > 0
                 continue
             return True
     # action 42: r4a_sun() -> ids 318..318
@@ -2123,7 +2131,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     # where phase == ragnarok and past_end(s)
     if ((<int>st.counters[N_PLAYERS][6]) == 4):
         for a0 in range(2):  # s: enum:sky
-            if not define_19(st, a0):  # past_end(s)
+            if not define_20(st, a0):  # past_end(s)
                 continue
             return True
     return False
@@ -2164,7 +2172,7 @@ cdef void each_2(State* st, int f0) noexcept nogil:
     for x in range(N_PLAYERS):
         if not ((<int>st.counters[N_PLAYERS][5]) == (-1)):
             continue
-        counter_add(st, x, 0, define_25(st))  # add counter vp of q += tie_vp
+        counter_add(st, x, 0, define_26(st))  # add counter vp of q += tie_vp
 
 
 cdef void each_3(State* st, int f0) noexcept nogil:
@@ -2181,21 +2189,21 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
     deal_items(st, 0, 0, 1, 0, 1)  # deal 1 from tokens to drawn
     # trigger 0: setup_done when zone_size(drawn) == 4
     if (zone_size_of(st, 1, 0) == 4):
-        element_set(st, 2, 63, element_step(0, <long long>1 - 1, 4), zone_top_of(st, 6, 0), False)  # set on_wayland[1] = top(level_1)
+        element_set(st, 2, 63, element_step(element_step(0, <long long>0 - 0, 2), <long long>1 - 1, 4), zone_top_of(st, 6, 0), False)  # set on_track[sun, 1] = top(level_1)
         deal_items(st, 6, 0, 10, 0, 1)  # deal 1 from level_1 to on_tracks
-        element_set(st, 2, 67, element_step(0, <long long>1 - 1, 4), zone_top_of(st, 6, 0), False)  # set on_svartalfheim[1] = top(level_1)
+        element_set(st, 2, 63, element_step(element_step(0, <long long>1 - 0, 2), <long long>1 - 1, 4), zone_top_of(st, 6, 0), False)  # set on_track[moon, 1] = top(level_1)
         deal_items(st, 6, 0, 10, 0, 1)  # deal 1 from level_1 to on_tracks
-        element_set(st, 2, 63, element_step(0, <long long>2 - 1, 4), zone_top_of(st, 7, 0), False)  # set on_wayland[2] = top(level_2)
+        element_set(st, 2, 63, element_step(element_step(0, <long long>0 - 0, 2), <long long>2 - 1, 4), zone_top_of(st, 7, 0), False)  # set on_track[sun, 2] = top(level_2)
         deal_items(st, 7, 0, 10, 0, 1)  # deal 1 from level_2 to on_tracks
-        element_set(st, 2, 67, element_step(0, <long long>2 - 1, 4), zone_top_of(st, 7, 0), False)  # set on_svartalfheim[2] = top(level_2)
+        element_set(st, 2, 63, element_step(element_step(0, <long long>1 - 0, 2), <long long>2 - 1, 4), zone_top_of(st, 7, 0), False)  # set on_track[moon, 2] = top(level_2)
         deal_items(st, 7, 0, 10, 0, 1)  # deal 1 from level_2 to on_tracks
-        element_set(st, 2, 63, element_step(0, <long long>3 - 1, 4), zone_top_of(st, 8, 0), False)  # set on_wayland[3] = top(level_3)
+        element_set(st, 2, 63, element_step(element_step(0, <long long>0 - 0, 2), <long long>3 - 1, 4), zone_top_of(st, 8, 0), False)  # set on_track[sun, 3] = top(level_3)
         deal_items(st, 8, 0, 10, 0, 1)  # deal 1 from level_3 to on_tracks
-        element_set(st, 2, 67, element_step(0, <long long>3 - 1, 4), zone_top_of(st, 8, 0), False)  # set on_svartalfheim[3] = top(level_3)
+        element_set(st, 2, 63, element_step(element_step(0, <long long>1 - 0, 2), <long long>3 - 1, 4), zone_top_of(st, 8, 0), False)  # set on_track[moon, 3] = top(level_3)
         deal_items(st, 8, 0, 10, 0, 1)  # deal 1 from level_3 to on_tracks
-        element_set(st, 2, 63, element_step(0, <long long>4 - 1, 4), zone_top_of(st, 9, 0), False)  # set on_wayland[4] = top(level_4)
+        element_set(st, 2, 63, element_step(element_step(0, <long long>0 - 0, 2), <long long>4 - 1, 4), zone_top_of(st, 9, 0), False)  # set on_track[sun, 4] = top(level_4)
         deal_items(st, 9, 0, 10, 0, 1)  # deal 1 from level_4 to on_tracks
-        element_set(st, 2, 67, element_step(0, <long long>4 - 1, 4), zone_top_of(st, 9, 0), False)  # set on_svartalfheim[4] = top(level_4)
+        element_set(st, 2, 63, element_step(element_step(0, <long long>1 - 0, 2), <long long>4 - 1, 4), zone_top_of(st, 9, 0), False)  # set on_track[moon, 4] = top(level_4)
         deal_items(st, 9, 0, 10, 0, 1)  # deal 1 from level_4 to on_tracks
     # trigger 1: phases: setup
     if (zone_size_of(st, 1, 0) == 4):
@@ -2207,12 +2215,14 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
 cdef void apply_action_1(State* st) noexcept nogil:
     # action 1: start_gold()
     counter_add(st, st.current, 1, 1)  # add counter gold of mover += 1
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
     # trigger 2: phases: head_start
     counter_set(st, 2, 6, 2)  # set counter phase of the game = move
 
 
 cdef void apply_action_2(State* st) noexcept nogil:
     # action 2: start_mead()
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 2, 1)  # add counter mead of mover += 1
     # trigger 2: phases: head_start
     counter_set(st, 2, 6, 2)  # set counter phase of the game = move
@@ -2280,7 +2290,7 @@ cdef void apply_action_8(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2296,7 +2306,7 @@ cdef void apply_action_9(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2312,7 +2322,7 @@ cdef void apply_action_10(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), 2, True)  # add actions[mover, sun_action] += 2
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2328,7 +2338,7 @@ cdef void apply_action_11(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2344,7 +2354,7 @@ cdef void apply_action_12(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2360,7 +2370,7 @@ cdef void apply_action_13(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2376,7 +2386,7 @@ cdef void apply_action_14(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2392,7 +2402,7 @@ cdef void apply_action_15(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2408,7 +2418,7 @@ cdef void apply_action_16(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_18(st, 1), False)  # set wolf_at[moon] = back(moon)
+    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_19(st, 1), False)  # set wolf_at[moon] = back(moon)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2424,7 +2434,7 @@ cdef void apply_action_17(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2440,7 +2450,7 @@ cdef void apply_action_18(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2456,7 +2466,7 @@ cdef void apply_action_19(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2472,7 +2482,7 @@ cdef void apply_action_20(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_18(st, 0), False)  # set wolf_at[sun] = back(sun)
+    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_19(st, 0), False)  # set wolf_at[sun] = back(sun)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2488,7 +2498,7 @@ cdef void apply_action_21(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2504,7 +2514,7 @@ cdef void apply_action_22(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2520,7 +2530,7 @@ cdef void apply_action_23(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 2))  # set counter mead of mover = gain_mead(2)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2536,7 +2546,7 @@ cdef void apply_action_24(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 4))  # set counter mead of mover = gain_mead(4)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2552,7 +2562,7 @@ cdef void apply_action_25(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 4))  # set counter mead of mover = gain_mead(4)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2568,7 +2578,7 @@ cdef void apply_action_26(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 3))  # set counter mead of mover = gain_mead(3)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2584,7 +2594,7 @@ cdef void apply_action_27(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2600,7 +2610,7 @@ cdef void apply_action_28(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2616,7 +2626,7 @@ cdef void apply_action_29(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2632,7 +2642,7 @@ cdef void apply_action_30(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), 2, True)  # add actions[mover, moon_action] += 2
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2648,111 +2658,177 @@ cdef void apply_action_31(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_32(State* st, long long a0) noexcept nogil:
-    # action 32: claim_wayland(l: int)
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    # action 32: claim_wayland(n: int)
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[6 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(wayland)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 1, False)  # set level[mover, wayland] = 1
-    take_items(st, (<int>element_of(st, 2, 63, element_step(0, a0 - 1, 4), (-1))), 10, 0, 11, st.current, 1)  # take 1 on_wayland[l] from on_tracks to sun_relics of mover
-    element_set(st, 2, 63, element_step(0, a0 - 1, 4), (-1), False)  # set on_wayland[l] = no_item
+    take_items(st, define_16(st, 6, a0), 10, 0, 11, st.current, 1)  # take 1 covering(wayland, n) from on_tracks to sun_relics of mover
+    element_set(st, 2, 63, element_step(element_step(0, <long long>(<int>ATTR_9[6 + 1]) - 0, 2), a0 - 1, 4), (-1), False)  # set on_track[relics_up(wayland), n] = no_item
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_33(State* st, int a0) noexcept nogil:
     # action 33: wayland_4(r: item)
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[6 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(wayland)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 1, False)  # set level[mover, wayland] = 1
     take_items(st, a0, 12, st.current, 13, 0, 1)  # take 1 r from moon_relics of mover to destroyed_relics
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_18(st, 1), False)  # set wolf_at[moon] = back(moon)
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_19(st, 1), False)  # set wolf_at[moon] = back(moon)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_34(State* st) noexcept nogil:
     # action 34: wayland_3()
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[6 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(wayland)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 1, False)  # set level[mover, wayland] = 1
-    counter_add(st, st.current, 1, (-<long long>3))  # add counter gold of mover += -3
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-3))  # add counter gold of mover += -3
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), 1, True)  # add actions[mover, sun_action] += 1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_35(State* st, int a0) noexcept nogil:
     # action 35: wayland_2(r: item)
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[6 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(wayland)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 1, False)  # set level[mover, wayland] = 1
     take_items(st, a0, 12, st.current, 11, st.current, 1)  # take 1 r from moon_relics of mover to sun_relics of mover
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_36(State* st, int a0) noexcept nogil:
     # action 36: wayland_1(r: item)
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[6 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(wayland)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>6 - 0, 8), 1, False)  # set level[mover, wayland] = 1
     take_items(st, a0, 11, st.current, 13, 0, 1)  # take 1 r from sun_relics of mover to destroyed_relics
-    counter_add(st, st.current, 1, (-<long long>2))  # add counter gold of mover += -2
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, (-2))  # add counter gold of mover += -2
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_37(State* st, long long a0) noexcept nogil:
-    # action 37: claim_svartalfheim(l: int)
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    # action 37: claim_svartalfheim(n: int)
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[7 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(svartalfheim)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 1, False)  # set level[mover, svartalfheim] = 1
-    take_items(st, (<int>element_of(st, 2, 67, element_step(0, a0 - 1, 4), (-1))), 10, 0, 12, st.current, 1)  # take 1 on_svartalfheim[l] from on_tracks to moon_relics of mover
-    element_set(st, 2, 67, element_step(0, a0 - 1, 4), (-1), False)  # set on_svartalfheim[l] = no_item
+    take_items(st, define_16(st, 7, a0), 10, 0, 12, st.current, 1)  # take 1 covering(svartalfheim, n) from on_tracks to moon_relics of mover
+    element_set(st, 2, 63, element_step(element_step(0, <long long>(<int>ATTR_9[7 + 1]) - 0, 2), a0 - 1, 4), (-1), False)  # set on_track[relics_up(svartalfheim), n] = no_item
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_38(State* st, int a0) noexcept nogil:
     # action 38: svartalfheim_4(r: item)
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[7 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(svartalfheim)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 1, False)  # set level[mover, svartalfheim] = 1
     take_items(st, a0, 11, st.current, 13, 0, 1)  # take 1 r from sun_relics of mover to destroyed_relics
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
-    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_18(st, 0), False)  # set wolf_at[sun] = back(sun)
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_19(st, 0), False)  # set wolf_at[sun] = back(sun)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_39(State* st) noexcept nogil:
     # action 39: svartalfheim_3()
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[7 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(svartalfheim)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 1, False)  # set level[mover, svartalfheim] = 1
-    counter_add(st, st.current, 2, (-<long long>3))  # add counter mead of mover += -3
+    counter_add(st, st.current, 2, (-3))  # add counter mead of mover += -3
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), 1, True)  # add actions[mover, moon_action] += 1
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_40(State* st, int a0) noexcept nogil:
     # action 40: svartalfheim_2(r: item)
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[7 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(svartalfheim)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 1, False)  # set level[mover, svartalfheim] = 1
     take_items(st, a0, 11, st.current, 12, st.current, 1)  # take 1 r from sun_relics of mover to moon_relics of mover
+    counter_add(st, st.current, 2, 0)  # add counter mead of mover += 0
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
+    counter_add(st, st.current, 0, 0)  # add counter vp of mover += 0
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_41(State* st, int a0) noexcept nogil:
     # action 41: svartalfheim_1(r: item)
-    element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), (-<long long>1), True)  # add actions[mover, craft_action] += -1
+    element_set(st, st.current, 7, element_step(0, <long long>(<int>ATTR_8[7 + 1]) - 0, 3), (-1), True)  # add actions[mover, paid_with(svartalfheim)] += -1
     element_set(st, st.current, 12, element_step(0, <long long>7 - 0, 8), 1, False)  # set level[mover, svartalfheim] = 1
     take_items(st, a0, 12, st.current, 13, 0, 1)  # take 1 r from moon_relics of mover to destroyed_relics
-    counter_add(st, st.current, 2, (-<long long>2))  # add counter mead of mover += -2
+    counter_add(st, st.current, 2, (-2))  # add counter mead of mover += -2
+    counter_add(st, st.current, 1, 0)  # add counter gold of mover += 0
     counter_add(st, st.current, 0, 1)  # add counter vp of mover += 1
+    counter_set(st, st.current, 1, define_1(st, 0))  # set counter gold of mover = gain_gold(0)
+    counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
+    element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
+    element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2770,7 +2846,7 @@ cdef void apply_action_42(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2788,7 +2864,7 @@ cdef void apply_action_43(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_18(st, 1), False)  # set wolf_at[moon] = back(moon)
+    element_set(st, 2, 50, element_step(0, <long long>1 - 0, 2), define_19(st, 1), False)  # set wolf_at[moon] = back(moon)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2806,7 +2882,7 @@ cdef void apply_action_44(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2824,7 +2900,7 @@ cdef void apply_action_45(State* st, long long a0) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2842,7 +2918,7 @@ cdef void apply_action_46(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2860,7 +2936,7 @@ cdef void apply_action_47(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2878,7 +2954,7 @@ cdef void apply_action_48(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>0 - 0, 2), 1, True)  # add wolf_actions[mover, sun] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2896,7 +2972,7 @@ cdef void apply_action_49(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2914,7 +2990,7 @@ cdef void apply_action_50(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2932,7 +3008,7 @@ cdef void apply_action_51(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>0 - 0, 3), 1, True)  # add actions[mover, sun_action] += 1
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2950,7 +3026,7 @@ cdef void apply_action_52(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2968,7 +3044,7 @@ cdef void apply_action_53(State* st, long long a0) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -2986,7 +3062,7 @@ cdef void apply_action_54(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -3004,7 +3080,7 @@ cdef void apply_action_55(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_18(st, 0), False)  # set wolf_at[sun] = back(sun)
+    element_set(st, 2, 50, element_step(0, <long long>0 - 0, 2), define_19(st, 0), False)  # set wolf_at[sun] = back(sun)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -3022,7 +3098,7 @@ cdef void apply_action_56(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 2, True)  # add actions[mover, craft_action] += 2
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -3040,7 +3116,7 @@ cdef void apply_action_57(State* st, long long a0) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -3058,7 +3134,7 @@ cdef void apply_action_58(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -3076,7 +3152,7 @@ cdef void apply_action_59(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -3094,7 +3170,7 @@ cdef void apply_action_60(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>1 - 0, 2), 1, True)  # add wolf_actions[mover, moon] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -3112,7 +3188,7 @@ cdef void apply_action_61(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 2))  # set counter mead of mover = gain_mead(2)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -3130,7 +3206,7 @@ cdef void apply_action_62(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 1))  # set counter mead of mover = gain_mead(1)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -3148,7 +3224,7 @@ cdef void apply_action_63(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>1 - 0, 3), 1, True)  # add actions[mover, moon_action] += 1
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -3166,7 +3242,7 @@ cdef void apply_action_64(State* st) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>2 - 0, 3), 1, True)  # add actions[mover, craft_action] += 1
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
@@ -3184,15 +3260,15 @@ cdef void apply_action_65(State* st, long long a0) noexcept nogil:
     counter_set(st, st.current, 2, define_2(st, 0))  # set counter mead of mover = gain_mead(0)
     element_set(st, st.current, 7, element_step(0, <long long>(-1) - 0, 3), 0, True)  # add actions[mover, none] += 0
     element_set(st, st.current, 10, element_step(0, <long long>(-1) - 0, 2), 1, True)  # add wolf_actions[mover, none] += 1
-    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_18(st, (-1)), False)  # set wolf_at[none] = back(none)
+    element_set(st, 2, 50, element_step(0, <long long>(-1) - 0, 2), define_19(st, (-1)), False)  # set wolf_at[none] = back(none)
     # trigger 4: phases: activate
     st.again = 1  # extra_turn: the mover moves again
 
 
 cdef void apply_action_66(State* st, int a0) noexcept nogil:
     # action 66: ragnarok(s: enum:sky)
-    counter_set(st, 2, 5, define_23(st, define_22(st, a0)))  # set counter prophecy_winner of the game = leader(leftmost(s))
-    counter_add(st, (<int>st.counters[N_PLAYERS][5]), 0, define_24(st))  # add counter vp of prophecy_winner += lead_vp
+    counter_set(st, 2, 5, define_24(st, define_23(st, a0)))  # set counter prophecy_winner of the game = leader(leftmost(s))
+    counter_add(st, (<int>st.counters[N_PLAYERS][5]), 0, define_25(st))  # add counter vp of prophecy_winner += lead_vp
     each_2(st, a0)  # for each q in players where prophecy_winner == nobody
     element_set(st, 2, 54, element_step(0, <long long>(<int>ATTR_0[zone_top_of(st, 1, 0) + 1]) - 0, 9), True, False)  # set destroyed[realm(top(drawn))] = true
     deal_items(st, 1, 0, 2, 0, 1)  # deal 1 from drawn to fallen
@@ -3434,7 +3510,7 @@ cdef inline void play_move(State* st, int move) noexcept nogil:
     elif move < 128:  # buri_1()
         offset = move - 127
         apply_action_31(st)
-    elif move < 132:  # claim_wayland(l: int)
+    elif move < 132:  # claim_wayland(n: int)
         offset = move - 128
         v0 = offset + (1)
         apply_action_32(st, v0)
@@ -3453,7 +3529,7 @@ cdef inline void play_move(State* st, int move) noexcept nogil:
         offset = move - 193
         v0 = offset
         apply_action_36(st, v0)
-    elif move < 227:  # claim_svartalfheim(l: int)
+    elif move < 227:  # claim_svartalfheim(n: int)
         offset = move - 223
         v0 = offset + (1)
         apply_action_37(st, v0)

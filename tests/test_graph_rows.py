@@ -54,7 +54,19 @@ def test_an_edge_of_more_names_is_a_path_in_order(tmp_path) -> None:
     assert ring.neighbours[0] == (1, 2, 3)  # a: b, then c (the path's last edge), then m
 
 
+def test_a_star_is_the_hub_linked_to_each_node_in_order(tmp_path) -> None:
+    """``{from: hub, to: [...]}``: a hub linked to every node it lists (a board's centre,
+    the spokes of a wheel), the same board as the pairs written out, neighbours in order."""
+    star = board(tmp_path, "nodes: [a, b, c, m]\n  edges: [[a, b, c, a], {from: m, to: [a, b, c]}]")
+    pairs = board(tmp_path, "nodes: [a, b, c, m]\n  edges: [[a, b, c, a], [m, a], [m, b], [m, c]]", "pairs.yaml")
+    assert same_board(star, pairs)
+    assert star.neighbours[3] == (0, 1, 2) and star.neighbours[0] == (1, 2, 3)
+
+
 @pytest.mark.parametrize("text, message, line, col", [
+    ("nodes: [a, b]\n  edges: [{from: a, to: [b, z]}]", "unknown node 'z' in edge", 7, 29),
+    ("nodes: [a, b]\n  edges: [{from: a, to: b}]", "a star of edges is {from: hub, to: [a, b, ...]}", 7, 11),
+    ("nodes: [a, b]\n  edges: [{from: a, with: [b]}]", "a star of edges is", 7, 11),
     ("nodes:\n    - {row: hut, count: 0}", "needs 'count'", 7, 25),
     ("nodes:\n    - {row: hut, count: 2, size: 3}", "unknown key 'size' for a row of graph nodes", 7, 28),
     ("nodes:\n    - {row: hut, count: 2, step: [0, 1]}", "give the first node's place", 7, 28),

@@ -40,7 +40,7 @@ ALIAS = {
     "sw": "wolf_actions[sun]", "mw": "wolf_actions[moon]", "ws": "wolf_at[sun]", "wm": "wolf_at[moon]",
     "sl": "track_end[sun]", "ml": "track_end[moon]",
     **{t: f"level[{t}]" for t in TRACK_NAMES},
-    **{f"w{lvl}": f"on_wayland[{lvl}]" for lvl in range(1, 5)}, **{f"s{lvl}": f"on_svartalfheim[{lvl}]" for lvl in range(1, 5)},
+    **{f"w{lvl}": f"on_track[sun,{lvl}]" for lvl in range(1, 5)}, **{f"s{lvl}": f"on_track[moon,{lvl}]" for lvl in range(1, 5)},
 }
 
 

@@ -239,7 +239,7 @@ def _graph(spec: YMap, get) -> RawBoard:
         b.polygons[i] = (place,)
     if edges is not None and not isinstance(edges, YList) and getattr(edges, "value", 0) is not None:
         raise SpecError("a graph board's 'edges' is a list of pairs of node names, like [[a, b], [b, c]]", edges.pos)
-    for edge in edges if isinstance(edges, YList) else []:
+    for edge in [path for entry in edges for path in _star(entry)] if isinstance(edges, YList) else []:
         if not isinstance(edge, YList) or len(edge) < 2:
             raise SpecError("an edge is a list of two node names, like [a, b] (or of more: a path, each linked to the next)", edge.pos)
         ends = []
@@ -253,6 +253,20 @@ def _graph(spec: YMap, get) -> RawBoard:
         for a, z in zip(ends, ends[1:]):  # a path [a, b, c]: the edges a-b and b-c, in order
             b.link(a, z)
     return b
+
+
+def _star(edge) -> list:
+    """An entry of ``edges`` as the paths it stands for: a star ``{from: hub, to: [a, b]}``
+    is the pairs ``[hub, a], [hub, b]``, in order (the hub linked to each node listed);
+    any other entry is itself."""
+    from ..spec.yamlpos import YList, YScalar
+
+    if not isinstance(edge, YMap):
+        return [edge]
+    hub, spokes = edge.items.get("from"), edge.items.get("to")
+    if set(edge.items) != {"from", "to"} or not isinstance(hub, YScalar) or not isinstance(spokes, YList) or not len(spokes):
+        raise SpecError("a star of edges is {from: hub, to: [a, b, ...]}: the hub linked to each node listed", edge.pos)
+    return [YList([hub, spoke], spoke.pos) for spoke in spokes]
 
 
 MAX_ROW = 256

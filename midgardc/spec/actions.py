@@ -30,7 +30,8 @@ from .compound import lower_chain, lower_then
 from ..ir.compound import Then
 from .schema import MAX_MOVES, PARAM_TYPES
 from .pools import with_pool_checks
-from .rows import action_rows, check_free, default_row_notation, row_columns, row_notation, substitute
+from .blocks import ZONE_PARAM
+from .rows import ZoneColumns, action_rows, check_free, default_row_notation, row_columns, row_notation, substitute
 
 
 class LowerActions:
@@ -86,28 +87,24 @@ class LowerActions:
             params = SHAPES[shape[0]][0] if shape else self.lower_params(body.get("params"))
             columns = row_columns(self, body, aname)
             scope = {p.name: p.type for p in params}
-            rscope = {**scope, **columns}
-            # lowered once; a row substitutes its values for the columns (spec/rows.py)
-            where0 = self.condition(body["where"], rscope) if "where" in body else Const(1, BOOL)
-            effects0 = self.lower_effects(body.get("effects"), rscope, f"action '{aname}'")
-            if shape:
-                where0, effects0 = self.shaped(shape, where0, effects0, rscope, aname)
-                if "notation" not in body:
-                    body = YMap({**body.items, "notation": YScalar(SHAPES[shape[0]][1], shape[1].pos)}, body.pos, {**body.key_pos, "notation": shape[1].pos})
-            # lookahead legality: a condition on the state the move would leave
-            # (in it, can_move() asks whether the next mover has a move there: conditions/check.py)
-            after0 = None
-            if "legal_after" in body:
-                self.names.in_after = True
-                try:
-                    after0 = self.condition(body["legal_after"], rscope)
-                finally:
-                    self.names.in_after = False
+            rscope = {**scope, **{c: t for c, t in columns.items() if t != ZONE_PARAM}}
+            if shape and "notation" not in body:
+                body = YMap({**body.items, "notation": YScalar(SHAPES[shape[0]][1], shape[1].pos)}, body.pos, {**body.key_pos, "notation": shape[1].pos})
+            # lowered once; a row substitutes its values for the columns (spec/rows.py);
+            # with zone columns once per row, each naming the row's zone (rows.ZoneColumns)
+            zoned = ZONE_PARAM in columns.values()
+            lowered = None if zoned else self._action_body(body, aname, shape, rscope)
             for rname, rpos, values, texts, rparams, nnode in action_rows(self, body, aname, node.key_pos[aname], columns, params):
                 if rname in self.action_pos:
                     raise SpecError(f"there is already an action '{rname}'", rpos, "give the row another name")
                 self.action_pos[rname] = rpos
-                where, effects, after = substitute((where0, effects0, after0), values)
+                zones = None
+                if zoned:
+                    with ZoneColumns(self, columns, body, rname) as zones:
+                        lowered = self._action_body(body, aname, shape, rscope)
+                where, effects, after = substitute(lowered, values)
+                if zones is not None:
+                    zones.check(rname, rpos, (where, effects, after))
                 if "params" in body and rparams is not params:
                     check_free(aname, rname, rpos, (where, effects, after), rparams)
                 where = with_pool_checks(self, _with_hand_checks(where, effects), effects)
@@ -118,6 +115,24 @@ class LowerActions:
                     notation = self.lower_notation(nnode, params, aname, rpos)
                 base = self._add_action(actions, body, rname, rpos, rparams, {p.name: p.type for p in rparams}, where, effects, after, notation, base)
         return tuple(actions)
+
+    def _action_body(self, body: YMap, aname: str, shape: Optional[tuple], rscope: dict[str, str]) -> tuple[Expr, tuple[Effect, ...], Optional[Expr]]:
+        """An action's ``where``, effects (with its shape's) and ``legal_after``, lowered
+        with the columns of its rows as typed names."""
+        where = self.condition(body["where"], rscope) if "where" in body else Const(1, BOOL)
+        effects = self.lower_effects(body.get("effects"), rscope, f"action '{aname}'")
+        if shape:
+            where, effects = self.shaped(shape, where, effects, rscope, aname)
+        # lookahead legality: a condition on the state the move would leave
+        # (in it, can_move() asks whether the next mover has a move there: conditions/check.py)
+        after = None
+        if "legal_after" in body:
+            self.names.in_after = True
+            try:
+                after = self.condition(body["legal_after"], rscope)
+            finally:
+                self.names.in_after = False
+        return where, effects, after
 
     def shaped(self, shape: tuple[str, YNode], where: Expr, effects: tuple[Effect, ...], scope: dict, aname: str) -> tuple[Expr, tuple[Effect, ...]]:
         """The legality and effects a shaped action adds to its own ``where`` and

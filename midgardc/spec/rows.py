@@ -24,8 +24,8 @@ import dataclasses
 from typing import Any, Iterator, Optional
 
 from ..errors import Pos, SpecError, did_you_mean
-from ..ir.nodes import BOOL, INT, Binary, Const, Expr, Unary
-from .blocks import _bound, _locals, _substitute
+from ..ir.nodes import BOOL, INT, NO_ITEM, ZONE, Binary, Const, Expr, IfEffect, Take, Unary
+from .blocks import ZONE_PARAM, _bound, _locals, _substitute
 from .yamlpos import YMap, YNode, YScalar
 
 MAX_ROWS = 1024
@@ -47,7 +47,14 @@ def row_columns(lw, body: YMap, aname: str) -> dict[str, str]:
         lw.ident(cname, node.key_pos[cname], "column name")
         if cname in ROW_KEYS:
             raise SpecError(f"a column may not be named '{cname}': a row's {cname} are its own", node.key_pos[cname], "rename the column")
-        columns[cname] = lw.value_type(tnode, "a column's type")
+        if isinstance(tnode, YScalar) and tnode.value == ZONE_PARAM:  # names a zone (see zone_columns)
+            if cname in lw.names.zones:
+                raise SpecError(f"the zone column '{cname}' has the name of a zone", node.key_pos[cname], "rename the column")
+            if not lw.names.zones:
+                raise SpecError(f"column '{cname}' names a zone, but this spec has no 'zones' section", tnode.pos)
+            columns[cname] = ZONE_PARAM
+        else:
+            columns[cname] = lw.value_type(tnode, "a column's type")
     return columns
 
 
@@ -86,7 +93,13 @@ def action_rows(lw, body: YMap, aname: str, apos: Pos, columns: dict[str, str], 
         values: dict[str, Expr] = {}
         texts: dict[str, str] = {}
         for cname, typ in columns.items():
-            if cname in row.items:
+            if typ == ZONE_PARAM:  # a zone's name, or none (read by zone_columns)
+                vnode = row.items.get(cname)
+                zname = vnode.value if isinstance(vnode, YScalar) else None
+                if vnode is not None and (not isinstance(zname, str) or zname not in lw.names.zones):
+                    raise SpecError(f"column '{cname}' of action '{aname}' takes a zone's name", vnode.pos, did_you_mean(str(zname), list(lw.names.zones)) or f"zones: {', '.join(lw.names.zones)}")
+                texts[cname] = zname if vnode is not None else "none"
+            elif cname in row.items:
                 vnode = row.items[cname]
                 values[cname] = lw.condition(vnode, {p.name: p.type for p in own}, typ)
                 texts[cname] = _text(vnode)
@@ -95,6 +108,59 @@ def action_rows(lw, body: YMap, aname: str, apos: Pos, columns: dict[str, str], 
                 values[cname] = lw.condition(YScalar(left_out, rpos), {}, typ)
                 texts[cname] = left_out
         yield rname, rpos, values, texts, own, row.items.get("notation", body.get("notation"))
+
+
+class ZoneColumns:
+    """While a row's ``where`` and effects are lowered (``with ZoneColumns(lw, ...)``),
+    each zone column names the zone the row gives, as a block's zone parameter does
+    (spec/blocks.py); a column the row leaves out names *no zone*, a place past the last
+    zone. Such a row may use it only where its values make that use vanish (a ``take`` of
+    no item, an ``if`` its values decide, a condition they decide): ``check`` refuses any
+    use left over, at the row."""
+
+    def __init__(self, lw, columns: dict[str, str], body: YMap, rname: str) -> None:
+        rows, row = body["rows"], body["rows"].items[rname]
+        self.lw, self.row = lw, (row if isinstance(row, YMap) else YMap({}, rows.pos))
+        self.names = [c for c, t in columns.items() if t == ZONE_PARAM]
+        self.none = len(lw.zones_names)  # no zone: the index past the last
+        self.shape: dict[str, tuple] = {}  # a left-out column takes a given one's shape (per player, ordered)
+        for cname in self.names:
+            given = [r.items[cname].value for r in rows.items.values() if isinstance(r, YMap) and cname in r.items]
+            if not given:
+                raise SpecError(f"no row gives the zone column '{cname}'", body["columns"].key_pos[cname], "give it in the rows that use it, or drop the column")
+            self.shape[cname] = lw.names.zones[given[0]][1:]
+
+    def __enter__(self) -> "ZoneColumns":
+        zones = self.lw.names.zones
+        for k, cname in enumerate(self.names):
+            node = self.row.items.get(cname)
+            self.lw.zones_names.append(cname)  # no zone k: the index past the last zone, + k
+            zones[cname] = zones[node.value] if node is not None else (self.none + k, *self.shape[cname])
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        del self.lw.zones_names[self.none:]
+        for cname in self.names:
+            del self.lw.names.zones[cname]
+
+    def check(self, rname: str, rpos: Pos, lowered: Any) -> None:
+        """Refuse a row whose lowered ``where``/effects still use a zone column it leaves out."""
+        used = _zones_used(lowered)
+        left = [c for k, c in enumerate(self.names) if self.none + k in used]
+        if left:
+            raise SpecError(f"row '{rname}' leaves out the zone column '{left[0]}', which the action uses for it", rpos, "give the row a zone, or make that use vanish with the row's values (a take of no item, an if the row decides)")
+
+
+def _zones_used(node: Any) -> set[int]:
+    """The zone numbers ``node`` (an expression, effects, ...) names."""
+    if isinstance(node, tuple):
+        return set().union(*(_zones_used(x) for x in node)) if node else set()
+    if isinstance(node, Const):
+        return {node.value} if node.type == ZONE else set()
+    if not dataclasses.is_dataclass(node) or isinstance(node, type):
+        return set()
+    used = {z for z in (getattr(node, f, None) for f in ("frm", "to", "zone")) if isinstance(z, int)}
+    return used.union(*(_zones_used(getattr(node, f.name)) for f in dataclasses.fields(node)))
 
 
 def substitute(node: Any, values: dict[str, Expr]) -> Any:
@@ -113,7 +179,13 @@ def fold(node: Any) -> Any:
     """``node`` with constant comparisons and sums computed and ``and``/``or``/``not`` of
     a constant reduced (bottom up; conditions are pure, so dropping one changes nothing)."""
     if isinstance(node, tuple):
-        return tuple(fold(x) for x in node)
+        out: list = []
+        for x in (fold(x) for x in node):
+            if isinstance(x, IfEffect) and isinstance(x.when, Const):  # an if the row decides: its branch
+                out.extend(x.then if x.when.value else x.other)
+            elif not (isinstance(x, Take) and isinstance(x.item, Const) and x.item.value == NO_ITEM):  # a take of no item: nothing
+                out.append(x)
+        return tuple(out)
     if not dataclasses.is_dataclass(node) or isinstance(node, type):
         return node
     changes = {f.name: fold(getattr(node, f.name)) for f in dataclasses.fields(node)}
