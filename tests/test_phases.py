@@ -187,7 +187,7 @@ PASS_SPEC = SPEC.replace("    actions: [pass_on]\n    first: same\n", "    actio
         ("    actions: [put]\n    next: two\n", "    next: two\n", 7, 3, "phase 'one' has no actions, so it passes as it begins"),
         ("    next: four\n", "    next: four\n    until: true\n", 15, 5, "phase 'three' has no actions: it passes at once, so it has no 'until'"),
         ("    next: one\n", "    next: three\n", 13, 3, "phases without actions lead back to themselves (three -> four -> three)"),
-        ("    next: one\n", "    next: \"if true then one else two\"\n", 15, 3, "phase 'four' has no actions: name the phase that follows it"),
+        ("    next: one\n", "    next: \"if true then one else if false then two else phase\"\n", 15, 3, "phase 'four' has no actions: name the phase that follows it"),
         ("    next: one\n", "    next:\n      - {to: one, when: true}\n", 17, 19, "leave out its last exit's 'when'"),
     ],
 )

@@ -247,6 +247,21 @@ def _passing_ok(body: YMap, pname: str, pos: Pos, k: int) -> None:
         raise SpecError(f"phase '{pname}' has no actions, so it must end as it begins: leave out its last exit's 'when'", nnode.items[-1].key_pos["when"])
 
 
+def _choices(to: Expr, ph: _Phase) -> list[tuple[Optional[Expr], Const]]:
+    """The phases an expression may name, each with when it does: a name, or `if C then
+    NAME else ...` (a phase without actions is written out where it is entered, so what
+    follows it must be known there)."""
+    if isinstance(to, Const):
+        return [(None, to)]
+    if isinstance(to, Call) and to.fn == "either" and len(to.args) == 3 and isinstance(to.args[1], Const):
+        return [(to.args[0], to.args[1]), *_choices(to.args[2], ph)]
+    raise SpecError(f"phase '{ph.name}' has no actions: name the phase that follows it (a name, 'if C then NAME else ...', or exits {{to: NAME, when}})", ph.pos)
+
+
+def _both(a: Optional[Expr], b: Optional[Expr]) -> Optional[Expr]:
+    return b if a is None else a if b is None else Binary("and", a, b, BOOL)
+
+
 def _enter(phases: list[_Phase], to: Expr, counter: int, typ: str, n_players: int, chain: tuple[str, ...] = ()) -> tuple[Effect, ...]:
     """What follows setting the counter to `to`: the new phase's effects, then who opens it
     (its `first`), or, for a phase without actions, its exits at once (`chain`: those
@@ -259,9 +274,8 @@ def _enter(phases: list[_Phase], to: Expr, counter: int, typ: str, n_players: in
         if ph.name in chain:
             raise SpecError(f"phases without actions lead back to themselves ({' -> '.join((*chain, ph.name))}): the move would never end", ph.pos, "let one of them lead to a phase with actions")
         rest: tuple[Effect, ...] = ()
-        for when, nxt in reversed(ph.exits):
-            if not isinstance(nxt, Const):
-                raise SpecError(f"phase '{ph.name}' has no actions: name the phase that follows it (a name, or exits {{to: NAME, when}}), not an expression", ph.pos)
+        exits = [(_both(when, w), t) for when, nxt in ph.exits for w, t in _choices(nxt, ph)]
+        for when, nxt in reversed(exits):
             change = (SetCounter(counter, Const(n_players, PLAYER), nxt, False), *_enter(phases, nxt, counter, typ, n_players, (*chain, ph.name)))
             rest = change if when is None else (IfEffect(when, change, rest),)
         return (*ph.effects, *rest)
