@@ -31,8 +31,8 @@ cdef enum:
     N_KINDS = 2           # kinds of piece
     KIND_DIV = 2          # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 2        # hand array width (at least 1)
-    N_COUNTERS = 21       # per-player counters
-    COUNTER_SLOTS = 21    # counter array width (at least 1)
+    N_COUNTERS = 18       # per-player counters
+    COUNTER_SLOTS = 18    # counter array width (at least 1)
     N_DIRS = 0            # board directions
     MAX_DEGREE = 2        # neighbour table width
     N_MOVES = 27787       # move ids are 0 .. N_MOVES-1
@@ -416,12 +416,12 @@ cdef extern from *:
       {11, 1}
     };
     /* counters at setup [player][counter], then the game's row */
-    static const long long MGC_COUNTER_INIT[5][21] = {
-      {0, 1, -1, -1, 0, 48, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0},
-      {0, 1, -1, -1, 0, 48, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0},
-      {0, 1, -1, -1, 0, 48, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0},
-      {0, 1, -1, -1, 0, 48, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0},
-      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+    static const long long MGC_COUNTER_INIT[5][18] = {
+      {0, 1, -1, -1, 0, 48, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0},
+      {0, 1, -1, -1, 0, 48, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0},
+      {0, 1, -1, -1, 0, 48, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0},
+      {0, 1, -1, -1, 0, 48, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0},
+      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[48][2]
@@ -432,7 +432,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[12][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[49]
     const int HAND_INIT "MGC_HAND_INIT"[4][2]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[5][21]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[5][18]
 
 
 # ---------------------------------------------------------------------------- state
@@ -1319,77 +1319,72 @@ cdef inline int define_2(State* st, int a0) noexcept nogil:
 
 # define 3: mine_at(cell c, kind k) = (if village(c) then owner(c) == mover and kind_at(c) == k else (if k == warrior then warriors[mover, place(c)] > 0 else leader_at(mover) == place(c)))
 cdef inline bint define_3(State* st, int a0, int a1) noexcept nogil:
-    return (<bint>(((piece_owner(st.board[a0]) == st.current) and (piece_kind(st.board[a0]) == a1))) if define_0(st, a0) else <bint>((<bint>(((<long long>element_of(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a0 + 0]) - 0, 6), 0)) > 0)) if (a1 == 0) else <bint>(((<int>counter_or(st, st.current, 1, (-1))) == (<int>ATTR_12[a0 + 0]))))))
+    return (<bint>(((piece_owner(st.board[a0]) == st.current) and (piece_kind(st.board[a0]) == a1))) if define_0(st, a0) else <bint>((<bint>(((<long long>element_of(st, st.current, 9, element_step(0, <long long>(<int>ATTR_12[a0 + 0]) - 0, 6), 0)) > 0)) if (a1 == 0) else <bint>(((<int>counter_or(st, st.current, 1, (-1))) == (<int>ATTR_12[a0 + 0]))))))
 
 
-# define 4: movable(player p) = warriors[p, boat] + warriors[p, asgard] + warriors[p, vanaheim] + either(leader_at(p) == boat or leader_at(p) == asgard or leader_at(p) == vanaheim, 1, 0) + count(c in cells: owner(c) == p)
+# define 4: movable(player p) = 12 - warriors[p, valhalla] - warriors[p, offboard] - either(leader_at(p) == valhalla, 1, 0)
 cdef inline long long define_4(State* st, int a0) noexcept nogil:
-    return (((((<long long>element_of(st, a0, 12, element_step(0, <long long>1 - 0, 6), 0)) + (<long long>element_of(st, a0, 12, element_step(0, <long long>2 - 0, 6), 0))) + (<long long>element_of(st, a0, 12, element_step(0, <long long>3 - 0, 6), 0))) + (<long long>(1) if ((((<int>counter_or(st, a0, 1, (-1))) == 1) or ((<int>counter_or(st, a0, 1, (-1))) == 2)) or ((<int>counter_or(st, a0, 1, (-1))) == 3)) else <long long>(0))) + quant_0(st, a0))
+    return (((<long long>12 - (<long long>element_of(st, a0, 9, element_step(0, <long long>4 - 0, 6), 0))) - (<long long>element_of(st, a0, 9, element_step(0, <long long>5 - 0, 6), 0))) - (<long long>(1) if ((<int>counter_or(st, a0, 1, (-1))) == 4) else <long long>(0)))
 
 
 # define 5: strength(player p, enum:province v) = sum(c in cells: either(province(c) == v and owner(c) == p, weight(kind_at(c)), 0))
 cdef inline long long define_5(State* st, int a0, int a1) noexcept nogil:
-    return quant_1(st, a1, a0)
+    return quant_0(st, a1, a0)
 
 
 # define 6: heaven_strength(player p, enum:place h) = 2 * warriors[p, h] + either(leader_at(p) == h, 3, 0)
 cdef inline long long define_6(State* st, int a0, int a1) noexcept nogil:
-    return ((<long long>2 * (<long long>element_of(st, a0, 12, element_step(0, <long long>a1 - 0, 6), 0))) + (<long long>(3) if ((<int>counter_or(st, a0, 1, (-1))) == a1) else <long long>(0)))
+    return ((<long long>2 * (<long long>element_of(st, a0, 9, element_step(0, <long long>a1 - 0, 6), 0))) + (<long long>(3) if ((<int>counter_or(st, a0, 1, (-1))) == a1) else <long long>(0)))
 
 
 # define 7: controls(player p, enum:province v) = strength(p, v) > max(o in players: either(o == p, 0, strength(o, v)))
 cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
-    return (define_5(st, a0, a1) > quant_2(st, a0, a1))
+    return (define_5(st, a0, a1) > quant_1(st, a0, a1))
 
 
 # define 8: controls_heaven(player p, enum:place h) = heaven_strength(p, h) > max(o in players: either(o == p, 0, heaven_strength(o, h)))
 cdef inline bint define_8(State* st, int a0, int a1) noexcept nogil:
-    return (define_6(st, a0, a1) > quant_3(st, a0, a1))
+    return (define_6(st, a0, a1) > quant_2(st, a0, a1))
 
 
-# define 9: provinces_won(player p, enum:kingdom g) = count(v in enum(10): in_kingdom(v) == g and controls(p, v))
-cdef inline long long define_9(State* st, int a0, int a1) noexcept nogil:
-    return quant_4(st, a1, a0)
+# define 9: doomed_province(enum:province v) = v != none and (any t in item_kinds: holding(doomed, t) > 0 and dooms(t) == v)
+cdef inline bint define_9(State* st, int a0) noexcept nogil:
+    return ((a0 != (-1)) and quant_3(st, a0))
 
 
-# define 10: occupied_in(player p, enum:kingdom g) = count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == p))
-cdef inline long long define_10(State* st, int a0, int a1) noexcept nogil:
-    return quant_5(st, a1, a0)
+# define 10: best_gold(player p) = max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
+cdef inline long long define_10(State* st, int a0) noexcept nogil:
+    return quant_4(st, a0)
 
 
-# define 11: doomed_province(enum:province v) = v != none and (any t in item_kinds: holding(doomed, t) > 0 and dooms(t) == v)
+# define 11: first_player(player p) = best_gold(p) > 0 and (all o in players: o == p or best_gold(o) < best_gold(p))
 cdef inline bint define_11(State* st, int a0) noexcept nogil:
-    return ((a0 != (-1)) and quant_7(st, a0))
+    return ((define_10(st, a0) > 0) and quant_5(st, a0))
 
 
-# define 12: best_gold(player p) = max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
-cdef inline long long define_12(State* st, int a0) noexcept nogil:
-    return quant_8(st, a0)
-
-
-# define 13: first_player(player p) = best_gold(p) > 0 and (all o in players: o == p or best_gold(o) < best_gold(p))
-cdef inline bint define_13(State* st, int a0) noexcept nogil:
-    return ((define_12(st, a0) > 0) and quant_9(st, a0))
-
-
-# define 14: busy = doing(mover) != none and left(mover) > 0
-cdef inline bint define_14(State* st) noexcept nogil:
+# define 12: busy = doing(mover) != none and left(mover) > 0
+cdef inline bint define_12(State* st) noexcept nogil:
     return (((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0))
 
 
-# define 15: same_area(cell a, cell b) = a == b or village(a) and province(a) == province(b)
-cdef inline bint define_15(State* st, int a0, int a1) noexcept nogil:
-    return ((a0 == a1) or (define_0(st, a0) and ((<int>ATTR_11[a0 + 0]) == (<int>ATTR_11[a1 + 0]))))
+# define 13: dest_ok(cell d) = (if doing(mover) == viking_horde then (village(d) and empty(d) or heaven(d)) and (target(mover) == none or d == target(mover) or village(d) and province(d) == province(target(mover))) else kingdom_of(d) == realm(mover) and empty(d) or heaven(d))
+cdef inline bint define_13(State* st, int a0) noexcept nogil:
+    return (<bint>((((define_0(st, a0) and (st.board[a0] == 0)) or define_1(st, a0)) and ((((<int>counter_or(st, st.current, 5, 48)) == 48) or (a0 == (<int>counter_or(st, st.current, 5, 48)))) or (define_0(st, a0) and ((<int>ATTR_11[a0 + 0]) == (<int>ATTR_11[(<int>counter_or(st, st.current, 5, 48)) + 0])))))) if ((<int>counter_or(st, st.current, 2, (-1))) == 3) else <bint>((((define_2(st, a0) == (<int>counter_or(st, st.current, 3, (-1)))) and (st.board[a0] == 0)) or define_1(st, a0))))
 
 
-# define 16: dest_ok(cell d) = (if doing(mover) == viking_horde then (village(d) and empty(d) or heaven(d)) and (target(mover) == none or same_area(d, target(mover))) else kingdom_of(d) == realm(mover) and empty(d) or heaven(d))
-cdef inline bint define_16(State* st, int a0) noexcept nogil:
-    return (<bint>((((define_0(st, a0) and (st.board[a0] == 0)) or define_1(st, a0)) and (((<int>counter_or(st, st.current, 5, 48)) == 48) or define_15(st, a0, (<int>counter_or(st, st.current, 5, 48)))))) if ((<int>counter_or(st, st.current, 2, (-1))) == 3) else <bint>((((define_2(st, a0) == (<int>counter_or(st, st.current, 3, (-1)))) and (st.board[a0] == 0)) or define_1(st, a0))))
-
-
-# define 17: recruit_ok(cell d) = (if realm(mover) == none then heaven(d) else kingdom_of(d) == realm(mover) and empty(d))
-cdef inline bint define_17(State* st, int a0) noexcept nogil:
+# define 14: recruit_ok(cell d) = (if realm(mover) == none then heaven(d) else kingdom_of(d) == realm(mover) and empty(d))
+cdef inline bint define_14(State* st, int a0) noexcept nogil:
     return (<bint>(define_1(st, a0)) if ((<int>counter_or(st, st.current, 3, (-1))) == (-1)) else <bint>(((define_2(st, a0) == (<int>counter_or(st, st.current, 3, (-1)))) and (st.board[a0] == 0))))
+
+
+# define 15: no_recruits = doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0
+cdef inline bint define_15(State* st) noexcept nogil:
+    return (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 9, element_step(0, <long long>5 - 0, 6), 0)) == 0))
+
+
+# define 16: last_round_over = round == 3 and phase == doom_phase
+cdef inline bint define_16(State* st) noexcept nogil:
+    return ((st.counters[N_PLAYERS][7] == 3) and ((<int>st.counters[N_PLAYERS][8]) == 0))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -1397,16 +1392,8 @@ cdef inline bint define_17(State* st, int a0) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: count(c in cells: owner(c) == p)
-cdef inline long long quant_0(State* st, int f0) noexcept nogil:
-    # f0 = p
-    cdef uint64_t found[WORDS]   # the cells where the condition holds
-    cellset_0(st, f0, found)
-    return set_count(found)
-
-
-# quant 1: sum(c in cells: either(province(c) == v and owner(c) == p, weight(kind_at(c)), 0))
-cdef inline long long quant_1(State* st, int f0, int f1) noexcept nogil:
+# quant 0: sum(c in cells: either(province(c) == v and owner(c) == p, weight(kind_at(c)), 0))
+cdef inline long long quant_0(State* st, int f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = p
     cdef int x
@@ -1416,8 +1403,8 @@ cdef inline long long quant_1(State* st, int f0, int f1) noexcept nogil:
     return total
 
 
-# quant 2: max(o in players: either(o == p, 0, strength(o, v)))
-cdef inline long long quant_2(State* st, int f0, int f1) noexcept nogil:
+# quant 1: max(o in players: either(o == p, 0, strength(o, v)))
+cdef inline long long quant_1(State* st, int f0, int f1) noexcept nogil:
     # f0 = p
     # f1 = v
     cdef int x
@@ -1432,8 +1419,8 @@ cdef inline long long quant_2(State* st, int f0, int f1) noexcept nogil:
     return best
 
 
-# quant 3: max(o in players: either(o == p, 0, heaven_strength(o, h)))
-cdef inline long long quant_3(State* st, int f0, int f1) noexcept nogil:
+# quant 2: max(o in players: either(o == p, 0, heaven_strength(o, h)))
+cdef inline long long quant_2(State* st, int f0, int f1) noexcept nogil:
     # f0 = p
     # f1 = h
     cdef int x
@@ -1448,34 +1435,87 @@ cdef inline long long quant_3(State* st, int f0, int f1) noexcept nogil:
     return best
 
 
-# quant 4: count(v in enum(10): in_kingdom(v) == g and controls(p, v))
-cdef inline long long quant_4(State* st, int f0, int f1) noexcept nogil:
-    # f0 = g
-    # f1 = p
-    cdef int x
-    cdef long long total = 0
-    for x in range(10):
-        if (((<int>ATTR_10[x + 1]) == f0) and define_7(st, f1, x)):
-            total += 1
-    return total
-
-
-# quant 5: count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == p))
-cdef inline long long quant_5(State* st, int f0, int f1) noexcept nogil:
-    # f0 = g
-    # f1 = p
-    cdef int x
-    cdef long long total = 0
-    for x in range(10):
-        if (((<int>ATTR_10[x + 1]) == f0) and quant_6(st, x, f1)):
-            total += 1
-    return total
-
-
-# quant 6: any c in cells: province(c) == v and owner(c) == p
-cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
+# quant 3: any t in item_kinds: holding(doomed, t) > 0 and dooms(t) == v
+cdef inline bint quant_3(State* st, int f0) noexcept nogil:
     # f0 = v
-    # f1 = p
+    cdef int x
+    for x in range(N_ITEM_KINDS):
+        if ((holding_of(st, 9, 0, x) > 0) and ((<int>ATTR_6[x + 1]) == f0)):
+            return True
+    return False
+
+
+# quant 4: max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
+cdef inline long long quant_4(State* st, int f0) noexcept nogil:
+    # f0 = p
+    cdef int x
+    cdef long long best = 0
+    cdef long long value
+    cdef bint seen = False
+    for x in range(N_ITEM_KINDS):
+        value = (<long long>((<long long>ATTR_5[x + 1])) if (holding_of(st, 6, f0, x) > 0) else <long long>(0))
+        if not seen or value > best:
+            best = value
+            seen = True
+    return best
+
+
+# quant 5: all o in players: o == p or best_gold(o) < best_gold(p)
+cdef inline bint quant_5(State* st, int f0) noexcept nogil:
+    # f0 = p
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not ((x == f0) or (define_10(st, x) < define_10(st, f0))):
+            return False
+    return True
+
+
+# quant 6: all q in players: zone_size(q, picked) == 1
+cdef inline bint quant_6(State* st) noexcept nogil:
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not (zone_size_of(st, 4, x) == 1):
+            return False
+    return True
+
+
+# quant 7: all q in players: zone_size(q, draft) == 0 and zone_size(q, picked) == 0
+cdef inline bint quant_7(State* st) noexcept nogil:
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not ((zone_size_of(st, 3, x) == 0) and (zone_size_of(st, 4, x) == 0)):
+            return False
+    return True
+
+
+# quant 8: count(v in enum(10): in_kingdom(v) == kingdom(k) and controls(q, v))
+cdef inline long long quant_8(State* st, int f0, int f1) noexcept nogil:
+    # f0 = k
+    # f1 = q
+    cdef int x
+    cdef long long total = 0
+    for x in range(10):
+        if (((<int>ATTR_10[x + 1]) == (<int>ATTR_1[f0 + 1])) and define_7(st, f1, x)):
+            total += 1
+    return total
+
+
+# quant 9: count(v in enum(10): in_kingdom(v) == kingdom(k) and (any c in cells: province(c) == v and owner(c) == q))
+cdef inline long long quant_9(State* st, int f0, int f1) noexcept nogil:
+    # f0 = k
+    # f1 = q
+    cdef int x
+    cdef long long total = 0
+    for x in range(10):
+        if (((<int>ATTR_10[x + 1]) == (<int>ATTR_1[f0 + 1])) and quant_10(st, x, f1)):
+            total += 1
+    return total
+
+
+# quant 10: any c in cells: province(c) == v and owner(c) == q
+cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
+    # f0 = v
+    # f1 = q
     cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
     cdef uint64_t bits
     cdef int w
@@ -1491,43 +1531,8 @@ cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 7: any t in item_kinds: holding(doomed, t) > 0 and dooms(t) == v
-cdef inline bint quant_7(State* st, int f0) noexcept nogil:
-    # f0 = v
-    cdef int x
-    for x in range(N_ITEM_KINDS):
-        if ((holding_of(st, 9, 0, x) > 0) and ((<int>ATTR_6[x + 1]) == f0)):
-            return True
-    return False
-
-
-# quant 8: max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
-cdef inline long long quant_8(State* st, int f0) noexcept nogil:
-    # f0 = p
-    cdef int x
-    cdef long long best = 0
-    cdef long long value
-    cdef bint seen = False
-    for x in range(N_ITEM_KINDS):
-        value = (<long long>((<long long>ATTR_5[x + 1])) if (holding_of(st, 6, f0, x) > 0) else <long long>(0))
-        if not seen or value > best:
-            best = value
-            seen = True
-    return best
-
-
-# quant 9: all o in players: o == p or best_gold(o) < best_gold(p)
-cdef inline bint quant_9(State* st, int f0) noexcept nogil:
-    # f0 = p
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not ((x == f0) or (define_12(st, x) < define_12(st, f0))):
-            return False
-    return True
-
-
-# quant 10: all q in players: plays(q) == 0
-cdef inline bint quant_10(State* st) noexcept nogil:
+# quant 11: all q in players: plays(q) == 0
+cdef inline bint quant_11(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         if not (counter_of(st, x, 6) == 0):
@@ -1535,8 +1540,32 @@ cdef inline bint quant_10(State* st) noexcept nogil:
     return True
 
 
-# quant 11: any q in players: controls_heaven(q, vanaheim)
-cdef inline bint quant_11(State* st) noexcept nogil:
+# quant 12: count(v in enum(10): in_kingdom(v) == g and controls(q, v))
+cdef inline long long quant_12(State* st, int f0, int f1) noexcept nogil:
+    # f0 = g
+    # f1 = q
+    cdef int x
+    cdef long long total = 0
+    for x in range(10):
+        if (((<int>ATTR_10[x + 1]) == f0) and define_7(st, f1, x)):
+            total += 1
+    return total
+
+
+# quant 13: count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+cdef inline long long quant_13(State* st, int f0, int f1) noexcept nogil:
+    # f0 = g
+    # f1 = q
+    cdef int x
+    cdef long long total = 0
+    for x in range(10):
+        if (((<int>ATTR_10[x + 1]) == f0) and quant_10(st, x, f1)):
+            total += 1
+    return total
+
+
+# quant 14: any q in players: controls_heaven(q, vanaheim)
+cdef inline bint quant_14(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         if define_8(st, x, 3):
@@ -1544,8 +1573,8 @@ cdef inline bint quant_11(State* st) noexcept nogil:
     return False
 
 
-# quant 12: count(c in cells: doomed_province(province(c)) and owner(c) == q)
-cdef inline long long quant_12(State* st, int f0) noexcept nogil:
+# quant 15: count(c in cells: doomed_province(province(c)) and owner(c) == q)
+cdef inline long long quant_15(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
     cdef uint64_t bits
@@ -1558,68 +1587,13 @@ cdef inline long long quant_12(State* st, int f0) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if define_11(st, (<int>ATTR_11[x + 0])):
+            if define_9(st, (<int>ATTR_11[x + 0])):
                 total += 1
     return total
 
 
-# quant 13: count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-cdef inline long long quant_13(State* st, int f0) noexcept nogil:
-    # f0 = q
-    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
-    cdef uint64_t bits
-    cdef int w
-    cdef int x
-    cdef long long total = 0
-    cellset_1(st, f0, found)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if define_11(st, (<int>ATTR_11[x + 0])):
-                total += 1
-    return total
-
-
-# quant 14: any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
-cdef inline bint quant_14(State* st, int f0) noexcept nogil:
-    # f0 = q
-    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
-    cdef uint64_t bits
-    cdef int w
-    cdef int x
-    cellset_2(st, f0, found)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if define_11(st, (<int>ATTR_11[x + 0])):
-                return True
-    return False
-
-
-# quant 15: all q in players: zone_size(q, picked) == 1
-cdef inline bint quant_15(State* st) noexcept nogil:
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not (zone_size_of(st, 4, x) == 1):
-            return False
-    return True
-
-
-# quant 16: all q in players: zone_size(q, draft) == 0 and zone_size(q, picked) == 0
-cdef inline bint quant_16(State* st) noexcept nogil:
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not ((zone_size_of(st, 3, x) == 0) and (zone_size_of(st, 4, x) == 0)):
-            return False
-    return True
-
-
-# quant 17: count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-cdef inline long long quant_17(State* st, int f0, int f1) noexcept nogil:
+# quant 16: count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+cdef inline long long quant_16(State* st, int f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = q
     cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
@@ -1638,8 +1612,8 @@ cdef inline long long quant_17(State* st, int f0, int f1) noexcept nogil:
     return total
 
 
-# quant 18: any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader
-cdef inline bint quant_18(State* st, int f0, int f1) noexcept nogil:
+# quant 17: any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader
+cdef inline bint quant_17(State* st, int f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = q
     cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
@@ -1657,28 +1631,28 @@ cdef inline bint quant_18(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 19: min(g in enum(3): tokens[q, g])
-cdef inline long long quant_19(State* st, int f0) noexcept nogil:
+# quant 18: min(g in enum(3): tokens[q, g])
+cdef inline long long quant_18(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef int x
     cdef long long best = 0
     cdef long long value
     cdef bint seen = False
     for x in range(3):
-        value = (<long long>element_of(st, f0, 18, element_step(0, <long long>x - 0, 3), 0))
+        value = (<long long>element_of(st, f0, 15, element_step(0, <long long>x - 0, 3), 0))
         if not seen or value < best:
             best = value
             seen = True
     return best
 
 
-# quant 20: sum(g in enum(3): tokens[p, g])
-cdef inline long long quant_20(State* st, int f0) noexcept nogil:
+# quant 19: sum(g in enum(3): tokens[p, g])
+cdef inline long long quant_19(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     cdef long long total = 0
     for x in range(3):
-        total += (<long long>element_of(st, f0, 18, element_step(0, <long long>x - 0, 3), 0))
+        total += (<long long>element_of(st, f0, 15, element_step(0, <long long>x - 0, 3), 0))
     return total
 
 
@@ -1689,9 +1663,9 @@ cdef inline long long quant_20(State* st, int f0) noexcept nogil:
 
 
 # cellset 0:
-#   found = {c in cells: owner(c) == p}
+#   found = {c in cells: owner(c) == q}
 cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
-    # f0 = p
+    # f0 = q
     cdef int w
     cdef int s0
     s0 = f0
@@ -1770,7 +1744,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         out[n] = 0
         n += 1
     # action 1: pick(k: item) -> ids 1..35
-    # where phase == draft_phase and zone_size(mover, picked) == 0 and holding(mover, draft, k) > 0
+    # where phase == draft_phase and (zone_size(mover, picked) == 0 and holding(mover, draft, k) > 0)
     if ((<int>st.counters[N_PLAYERS][8]) == 1) and (zone_size_of(st, 4, st.current) == 0):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (holding_of(st, 3, st.current, a0) > 0):  # holding(mover, draft, k) > 0
@@ -1778,7 +1752,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 1 + a0
             n += 1
     # action 2: play(k: item) -> ids 36..70
-    # where phase == actions_phase and doing(mover) == none and plays(mover) > 0 and holding(mover, supply, k) + holding(mover, revealed, k) > 0
+    # where phase == actions_phase and (doing(mover) == none and plays(mover) > 0 and holding(mover, supply, k) + holding(mover, revealed, k) > 0)
     if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and (counter_of(st, st.current, 6) > 0):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not ((holding_of(st, 5, st.current, a0) + holding_of(st, 6, st.current, a0)) > 0):  # holding(mover, supply, k) + holding(mover, revealed, k) > 0
@@ -1786,8 +1760,8 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             out[n] = 36 + a0
             n += 1
     # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
-    # where busy and moves_vikings(doing(mover)) and src != dst and mine_at(src, k) and dest_ok(dst)
-    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]):
+    # where phase == actions_phase and (busy and moves_vikings(doing(mover)) and src != dst and mine_at(src, k) and dest_ok(dst))
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
@@ -1795,13 +1769,13 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 for a2 in range(N_CELLS):  # dst: cell
                     if not (a1 != a2):  # src != dst
                         continue
-                    if not define_16(st, a2):  # dest_ok(dst)
+                    if not define_13(st, a2):  # dest_ok(dst)
                         continue
                     out[n] = 71 + a0 * 2304 + a1 * 48 + a2
                     n += 1
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
-    # where busy and doing(mover) == attack and mine_at(src, k) and kingdom_of(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
+    # where phase == actions_phase and (busy and doing(mover) == attack and mine_at(src, k) and kingdom_of(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover)
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
@@ -1817,8 +1791,8 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         out[n] = 4679 + a0 * 2304 + a1 * 48 + a2
                         n += 1
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..27718
-    # where busy and doing(mover) == attack and mine_at(src, k) and heaven(dst) and q != mover and warriors[q, place(dst)] > 0
-    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
+    # where phase == actions_phase and (busy and doing(mover) == attack and mine_at(src, k) and heaven(dst) and q != mover and warriors[q, place(dst)] > 0)
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
@@ -1832,34 +1806,34 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         for a3 in range(N_PLAYERS):  # q: player
                             if not (a3 != st.current):  # q != mover
                                 continue
-                            if not ((<long long>element_of(st, a3, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 0)) > 0):  # warriors[q, place(dst)] > 0
+                            if not ((<long long>element_of(st, a3, 9, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 0)) > 0):  # warriors[q, place(dst)] > 0
                                 continue
                             out[n] = 9287 + a0 * 9216 + a1 * 192 + a2 * 4 + a3
                             n += 1
     # action 6: recruit(dst: cell) -> ids 27719..27766
-    # where busy and doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] > 0 and recruit_ok(dst)
-    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) > 0):
+    # where phase == actions_phase and (busy and doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] > 0 and recruit_ok(dst))
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 9, element_step(0, <long long>5 - 0, 6), 0)) > 0):
         for a0 in range(N_CELLS):  # dst: cell
-            if not define_17(st, a0):  # recruit_ok(dst)
+            if not define_14(st, a0):  # recruit_ok(dst)
                 continue
             out[n] = 27719 + a0
             n += 1
     # action 7: destroy(v: enum:province) -> ids 27767..27776
-    # where busy and doing(mover) == destroy_kingdom and in_kingdom(v) == realm(mover)
-    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 4):
+    # where phase == actions_phase and (busy and doing(mover) == destroy_kingdom and in_kingdom(v) == realm(mover))
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 4):
         for a0 in range(10):  # v: enum:province
             if not ((<int>ATTR_10[a0 + 1]) == (<int>counter_or(st, st.current, 3, (-1)))):  # in_kingdom(v) == realm(mover)
                 continue
             out[n] = 27767 + a0
             n += 1
     # action 8: stop() -> ids 27777..27777
-    # where busy and (up_to(doing(mover)) or moves_vikings(doing(mover)) and movable(mover) == 0 or doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
-    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (((<bint>ATTR_8[(<int>counter_or(st, st.current, 2, (-1))) + 1]) or ((<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]) and (define_4(st, st.current) == 0))) or (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0))):
+    # where phase == actions_phase and (busy and (up_to(doing(mover)) or moves_vikings(doing(mover)) and movable(mover) == 0 or no_recruits))
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (((<bint>ATTR_8[(<int>counter_or(st, st.current, 2, (-1))) + 1]) or ((<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]) and (define_4(st, st.current) == 0))) or define_15(st)):
         out[n] = 27777
         n += 1
     # action 9: vanaheim_tokens(a: enum:kingdom, b: enum:kingdom) -> ids 27778..27786
-    # where phase == score_phase and a <= b and controls_heaven(mover, vanaheim)
-    if ((<int>st.counters[N_PLAYERS][8]) == 3) and define_8(st, st.current, 3):
+    # where phase == score_phase and (a <= b and controls_heaven(mover, vanaheim))
+    if ((<int>st.counters[N_PLAYERS][8]) == 4) and define_8(st, st.current, 3):
         for a0 in range(3):  # a: enum:kingdom
             for a1 in range(3):  # b: enum:kingdom
                 if not (a0 <= a1):  # a <= b
@@ -1885,22 +1859,22 @@ cdef bint any_legal(State* st) noexcept nogil:
     if ((<int>st.counters[N_PLAYERS][8]) == 0):
         return True
     # action 1: pick(k: item) -> ids 1..35
-    # where phase == draft_phase and zone_size(mover, picked) == 0 and holding(mover, draft, k) > 0
+    # where phase == draft_phase and (zone_size(mover, picked) == 0 and holding(mover, draft, k) > 0)
     if ((<int>st.counters[N_PLAYERS][8]) == 1) and (zone_size_of(st, 4, st.current) == 0):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (holding_of(st, 3, st.current, a0) > 0):  # holding(mover, draft, k) > 0
                 continue
             return True
     # action 2: play(k: item) -> ids 36..70
-    # where phase == actions_phase and doing(mover) == none and plays(mover) > 0 and holding(mover, supply, k) + holding(mover, revealed, k) > 0
+    # where phase == actions_phase and (doing(mover) == none and plays(mover) > 0 and holding(mover, supply, k) + holding(mover, revealed, k) > 0)
     if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and (counter_of(st, st.current, 6) > 0):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not ((holding_of(st, 5, st.current, a0) + holding_of(st, 6, st.current, a0)) > 0):  # holding(mover, supply, k) + holding(mover, revealed, k) > 0
                 continue
             return True
     # action 3: go(k: kind, src: cell, dst: cell) -> ids 71..4678
-    # where busy and moves_vikings(doing(mover)) and src != dst and mine_at(src, k) and dest_ok(dst)
-    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]):
+    # where phase == actions_phase and (busy and moves_vikings(doing(mover)) and src != dst and mine_at(src, k) and dest_ok(dst))
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
@@ -1908,12 +1882,12 @@ cdef bint any_legal(State* st) noexcept nogil:
                 for a2 in range(N_CELLS):  # dst: cell
                     if not (a1 != a2):  # src != dst
                         continue
-                    if not define_16(st, a2):  # dest_ok(dst)
+                    if not define_13(st, a2):  # dest_ok(dst)
                         continue
                     return True
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
-    # where busy and doing(mover) == attack and mine_at(src, k) and kingdom_of(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover
-    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
+    # where phase == actions_phase and (busy and doing(mover) == attack and mine_at(src, k) and kingdom_of(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover)
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
@@ -1928,8 +1902,8 @@ cdef bint any_legal(State* st) noexcept nogil:
                             continue
                         return True
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..27718
-    # where busy and doing(mover) == attack and mine_at(src, k) and heaven(dst) and q != mover and warriors[q, place(dst)] > 0
-    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
+    # where phase == actions_phase and (busy and doing(mover) == attack and mine_at(src, k) and heaven(dst) and q != mover and warriors[q, place(dst)] > 0)
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
@@ -1943,30 +1917,30 @@ cdef bint any_legal(State* st) noexcept nogil:
                         for a3 in range(N_PLAYERS):  # q: player
                             if not (a3 != st.current):  # q != mover
                                 continue
-                            if not ((<long long>element_of(st, a3, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 0)) > 0):  # warriors[q, place(dst)] > 0
+                            if not ((<long long>element_of(st, a3, 9, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 0)) > 0):  # warriors[q, place(dst)] > 0
                                 continue
                             return True
     # action 6: recruit(dst: cell) -> ids 27719..27766
-    # where busy and doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] > 0 and recruit_ok(dst)
-    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) > 0):
+    # where phase == actions_phase and (busy and doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] > 0 and recruit_ok(dst))
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 9, element_step(0, <long long>5 - 0, 6), 0)) > 0):
         for a0 in range(N_CELLS):  # dst: cell
-            if not define_17(st, a0):  # recruit_ok(dst)
+            if not define_14(st, a0):  # recruit_ok(dst)
                 continue
             return True
     # action 7: destroy(v: enum:province) -> ids 27767..27776
-    # where busy and doing(mover) == destroy_kingdom and in_kingdom(v) == realm(mover)
-    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 4):
+    # where phase == actions_phase and (busy and doing(mover) == destroy_kingdom and in_kingdom(v) == realm(mover))
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 4):
         for a0 in range(10):  # v: enum:province
             if not ((<int>ATTR_10[a0 + 1]) == (<int>counter_or(st, st.current, 3, (-1)))):  # in_kingdom(v) == realm(mover)
                 continue
             return True
     # action 8: stop() -> ids 27777..27777
-    # where busy and (up_to(doing(mover)) or moves_vikings(doing(mover)) and movable(mover) == 0 or doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
-    if ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (((<bint>ATTR_8[(<int>counter_or(st, st.current, 2, (-1))) + 1]) or ((<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]) and (define_4(st, st.current) == 0))) or (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0))):
+    # where phase == actions_phase and (busy and (up_to(doing(mover)) or moves_vikings(doing(mover)) and movable(mover) == 0 or no_recruits))
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (((<bint>ATTR_8[(<int>counter_or(st, st.current, 2, (-1))) + 1]) or ((<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]) and (define_4(st, st.current) == 0))) or define_15(st)):
         return True
     # action 9: vanaheim_tokens(a: enum:kingdom, b: enum:kingdom) -> ids 27778..27786
-    # where phase == score_phase and a <= b and controls_heaven(mover, vanaheim)
-    if ((<int>st.counters[N_PLAYERS][8]) == 3) and define_8(st, st.current, 3):
+    # where phase == score_phase and (a <= b and controls_heaven(mover, vanaheim))
+    if ((<int>st.counters[N_PLAYERS][8]) == 4) and define_8(st, st.current, 3):
         for a0 in range(3):  # a: enum:kingdom
             for a1 in range(3):  # b: enum:kingdom
                 if not (a0 <= a1):  # a <= b
@@ -1998,15 +1972,16 @@ cdef inline void remove_piece(State* st, int cell, int to) noexcept nogil:
     set_piece(st, cell, 0)
 
 
-cdef void remove_0(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+cdef void remove_0(State* st, int f0) noexcept nogil:
+    # remove the piece on c for each c in cells where province(c) == v (to hand)
+    # f0 = v
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_11(st, (<int>ATTR_11[x + 0])):
+        if not ((<int>ATTR_11[x + 0]) == f0):
             continue
         c = x
         if c < N_CELLS:
@@ -2018,47 +1993,7 @@ cdef void remove_0(State* st) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_1(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    cdef int x
-    memset(found, 0, sizeof(found))
-    for x in range(N_CELLS):
-        if not define_11(st, (<int>ATTR_11[x + 0])):
-            continue
-        c = x
-        if c < N_CELLS:
-            add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
-            bits &= bits - 1
-
-
-cdef void remove_2(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    cdef int x
-    memset(found, 0, sizeof(found))
-    for x in range(N_CELLS):
-        if not define_11(st, (<int>ATTR_11[x + 0])):
-            continue
-        c = x
-        if c < N_CELLS:
-            add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
-            bits &= bits - 1
-
-
-cdef void remove_3(State* st, int f0) noexcept nogil:
+cdef void remove_1(State* st, int f0) noexcept nogil:
     # remove the piece on src (to hand)
     # f0 = src
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
@@ -2075,15 +2010,16 @@ cdef void remove_3(State* st, int f0) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_4(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+cdef void remove_2(State* st, int f0) noexcept nogil:
+    # remove the piece on c for each c in cells where province(c) == v (to hand)
+    # f0 = v
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_11(st, (<int>ATTR_11[x + 0])):
+        if not ((<int>ATTR_11[x + 0]) == f0):
             continue
         c = x
         if c < N_CELLS:
@@ -2095,7 +2031,7 @@ cdef void remove_4(State* st) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_5(State* st, int f0) noexcept nogil:
+cdef void remove_3(State* st, int f0) noexcept nogil:
     # remove the piece on dst (to hand)
     # f0 = dst
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
@@ -2105,6 +2041,44 @@ cdef void remove_5(State* st, int f0) noexcept nogil:
     c = f0
     if c < N_CELLS:
         add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
+            bits &= bits - 1
+
+
+cdef void remove_4(State* st, int f0) noexcept nogil:
+    # remove the piece on src (to hand)
+    # f0 = src
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    memset(found, 0, sizeof(found))
+    c = f0
+    if c < N_CELLS:
+        add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
+            bits &= bits - 1
+
+
+cdef void remove_5(State* st, int f0) noexcept nogil:
+    # remove the piece on c for each c in cells where province(c) == v (to hand)
+    # f0 = v
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    cdef int x
+    memset(found, 0, sizeof(found))
+    for x in range(N_CELLS):
+        if not ((<int>ATTR_11[x + 0]) == f0):
+            continue
+        c = x
+        if c < N_CELLS:
+            add_cell(found, c)
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
@@ -2129,15 +2103,16 @@ cdef void remove_6(State* st, int f0) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_7(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+cdef void remove_7(State* st, int f0) noexcept nogil:
+    # remove the piece on c for each c in cells where province(c) == v (to hand)
+    # f0 = v
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_11(st, (<int>ATTR_11[x + 0])):
+        if not ((<int>ATTR_11[x + 0]) == f0):
             continue
         c = x
         if c < N_CELLS:
@@ -2150,31 +2125,15 @@ cdef void remove_7(State* st) noexcept nogil:
 
 
 cdef void remove_8(State* st, int f0) noexcept nogil:
-    # remove the piece on src (to hand)
-    # f0 = src
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    memset(found, 0, sizeof(found))
-    c = f0
-    if c < N_CELLS:
-        add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
-            bits &= bits - 1
-
-
-cdef void remove_9(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+    # remove the piece on c for each c in cells where province(c) == v (to hand)
+    # f0 = v
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_11(st, (<int>ATTR_11[x + 0])):
+        if not ((<int>ATTR_11[x + 0]) == f0):
             continue
         c = x
         if c < N_CELLS:
@@ -2186,15 +2145,37 @@ cdef void remove_9(State* st) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_10(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+cdef void remove_9(State* st, int f0) noexcept nogil:
+    # remove the piece on c for each c in cells where province(c) == v (to hand)
+    # f0 = v
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_11(st, (<int>ATTR_11[x + 0])):
+        if not ((<int>ATTR_11[x + 0]) == f0):
+            continue
+        c = x
+        if c < N_CELLS:
+            add_cell(found, c)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
+            bits &= bits - 1
+
+
+cdef void remove_10(State* st, int f0) noexcept nogil:
+    # remove the piece on c for each c in cells where province(c) == v (to hand)
+    # f0 = v
+    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
+    cdef uint64_t bits
+    cdef int c, w
+    cdef int x
+    memset(found, 0, sizeof(found))
+    for x in range(N_CELLS):
+        if not ((<int>ATTR_11[x + 0]) == f0):
             continue
         c = x
         if c < N_CELLS:
@@ -2227,55 +2208,16 @@ cdef void remove_11(State* st, int f0) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_12(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
+cdef void remove_12(State* st, int f0) noexcept nogil:
+    # remove the piece on c for each c in cells where province(c) == v (to hand)
+    # f0 = v
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     cdef int x
     memset(found, 0, sizeof(found))
     for x in range(N_CELLS):
-        if not define_11(st, (<int>ATTR_11[x + 0])):
-            continue
-        c = x
-        if c < N_CELLS:
-            add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
-            bits &= bits - 1
-
-
-cdef void remove_13(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    cdef int x
-    memset(found, 0, sizeof(found))
-    for x in range(N_CELLS):
-        if not define_11(st, (<int>ATTR_11[x + 0])):
-            continue
-        c = x
-        if c < N_CELLS:
-            add_cell(found, c)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            remove_piece(st, (w << 6) + lowest_bit(bits), 1)
-            bits &= bits - 1
-
-
-cdef void remove_14(State* st) noexcept nogil:
-    # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-    cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
-    cdef uint64_t bits
-    cdef int c, w
-    cdef int x
-    memset(found, 0, sizeof(found))
-    for x in range(N_CELLS):
-        if not define_11(st, (<int>ATTR_11[x + 0])):
+        if not ((<int>ATTR_11[x + 0]) == f0):
             continue
         c = x
         if c < N_CELLS:
@@ -2296,127 +2238,77 @@ cdef void each_0(State* st) noexcept nogil:
         deal_items(st, 2, 0, 3, x, 1)  # deal 1 from gold to draft of q
 
 
-cdef void each_1(State* st) noexcept nogil:
-    # for each q in players where controls_heaven(q, asgard)
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 2):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
-
-
-cdef void each_2(State* st) noexcept nogil:
-    # for each q in players where controls_heaven(q, vanaheim)
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
-            continue
-        next_turn(st, x)  # next_turn: q moves next
-
-
-cdef void each_3(State* st) noexcept nogil:
-    # for each q in players where scoring_card != none
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
-            continue
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
-
-
-cdef void each_4(State* st) noexcept nogil:
-    # for each g in enum(3) where round_scoring
-    cdef int x
-    for x in range(3):
-        if not (<bint>st.counters[N_PLAYERS][11]):
-            continue
-        each_5(st, x)  # for each q in players
-
-
-cdef void each_5(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = g
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f0) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f0 - 0, 3), define_10(st, x, f0), True)  # add tokens[q, g] += occupied_in(q, g)
-
-
-cdef void each_6(State* st) noexcept nogil:
-    # for each q in players
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_14(st, x):
-            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_7(State* st) noexcept nogil:
-    # for each q in players
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
-
-
-cdef void each_8(State* st) noexcept nogil:
-    # for each q in players
-    cdef int x
-    for x in range(N_PLAYERS):
-        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
-        if ((<int>counter_or(st, x, 1, (-1))) == 4):
-            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
-
-
-cdef void each_9(State* st, int f0) noexcept nogil:
-    # for each g in item_kinds where gold_number(g) > 0
-    # f0 = k
-    cdef int x
-    for x in range(N_ITEM_KINDS):
-        if not ((<long long>ATTR_5[x + 1]) > 0):
-            continue
-        each_10(st, f0, x)  # for each q in players
-
-
-cdef void each_10(State* st, int f0, int f1) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = g
-    cdef int x
-    for x in range(N_PLAYERS):
-        take_items(st, f1, 5, x, 6, x, 1)  # take 1 g from supply of q to revealed of q
-
-
-cdef void each_11(State* st, int f0) noexcept nogil:
+cdef void each_1(State* st, int f0) noexcept nogil:
     # for each q in players
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
         counter_set(st, x, 6, (st.counters[N_PLAYERS][7] + 3))  # set counter plays of q = round + 3
+        each_2(st, f0, x)  # for each g in item_kinds where gold_number(g) > 0
 
 
-cdef void each_12(State* st, int f0) noexcept nogil:
+cdef void each_2(State* st, int f0, int f1) noexcept nogil:
+    # for each g in item_kinds where gold_number(g) > 0
+    # f0 = k
+    # f1 = q
+    cdef int x
+    for x in range(N_ITEM_KINDS):
+        if not ((<long long>ATTR_5[x + 1]) > 0):
+            continue
+        take_items(st, x, 5, f1, 6, f1, 1)  # take 1 g from supply of q to revealed of q
+
+
+cdef void each_3(State* st, int f0) noexcept nogil:
     # for each q in players where first_player(q)
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_13(st, x):
+        if not define_11(st, x):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_13(State* st, int f0) noexcept nogil:
-    # for each q in players where controls_heaven(q, asgard)
+cdef void each_4(State* st, int f0) noexcept nogil:
+    # for each q in players where kind(k) == score_kingdom
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 2):
+        if not ((<int>ATTR_0[f0 + 1]) == 6):
             continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(quant_8(st, f0, x) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == kingdom(k) and controls(q, v)))
+        element_set(st, x, 15, element_step(0, <long long>(<int>ATTR_1[f0 + 1]) - 0, 3), quant_9(st, f0, x), True)  # add tokens[q, kingdom(k)] += count(v in enum(10): in_kingdom(v) == kingdom(k) and (any c in cells: province(c) == v and owner(c) == q))
 
 
-cdef void each_14(State* st, int f0) noexcept nogil:
+cdef void each_5(State* st, int f0) noexcept nogil:
+    # for each g in enum(3) where kind(k) == take_province_token and (g == kingdom(k) or g == second_kingdom(k))
+    # f0 = k
+    cdef int x
+    for x in range(3):
+        if not (((<int>ATTR_0[f0 + 1]) == 7) and ((x == (<int>ATTR_1[f0 + 1])) or (x == (<int>ATTR_2[f0 + 1])))):
+            continue
+        element_set(st, st.current, 15, element_step(0, <long long>x - 0, 3), 1, True)  # add tokens[mover, g] += 1
+
+
+cdef void each_6(State* st, int f0) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    cdef int x
+    for x in range(N_PLAYERS):
+        each_7(st, f0, x)  # for each g in enum(3)
+        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
+
+
+cdef void each_7(State* st, int f0, int f1) noexcept nogil:
+    # for each g in enum(3)
+    # f0 = k
+    # f1 = q
+    cdef int x
+    for x in range(3):
+        counter_add(st, f1, 0, (<long long>ATTR_13_AT(quant_12(st, x, f1) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f1, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f1), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+
+
+cdef void each_8(State* st, int f0) noexcept nogil:
     # for each q in players where controls_heaven(q, vanaheim)
     # f0 = k
     cdef int x
@@ -2426,161 +2318,70 @@ cdef void each_14(State* st, int f0) noexcept nogil:
         next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_15(State* st, int f0) noexcept nogil:
-    # for each q in players where scoring_card != none
+cdef void each_9(State* st, int f0) noexcept nogil:
+    # for each q in players
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+
+
+cdef void each_10(State* st, int f0) noexcept nogil:
+    # for each v in enum(10) where doomed_province(v)
+    # f0 = k
+    cdef int x
+    for x in range(10):
+        if not define_9(st, x):
             continue
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+        each_11(st, f0, x)  # for each q in players
+        remove_0(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
 
 
-cdef void each_16(State* st, int f0) noexcept nogil:
-    # for each g in enum(3) where round_scoring
-    # f0 = k
-    cdef int x
-    for x in range(3):
-        if not (<bint>st.counters[N_PLAYERS][11]):
-            continue
-        each_17(st, f0, x)  # for each q in players
-
-
-cdef void each_17(State* st, int f0, int f1) noexcept nogil:
+cdef void each_11(State* st, int f0, int f1) noexcept nogil:
     # for each q in players
     # f0 = k
-    # f1 = g
+    # f1 = v
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f1) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_10(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f1, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+        counter_set(st, x, 1, (<int>(4) if quant_17(st, f1, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
 
 
-cdef void each_18(State* st, int f0) noexcept nogil:
+cdef void each_12(State* st, int f0) noexcept nogil:
     # for each q in players
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_14(st, x):
-            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
+        element_set(st, x, 9, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        counter_set(st, x, 1, (<int>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if leader_at(q) == valhalla then boat else leader_at(q))
 
 
-cdef void each_19(State* st, int f0) noexcept nogil:
+cdef void each_13(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players
-    # f0 = k
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
-
-
-cdef void each_20(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    cdef int x
-    for x in range(N_PLAYERS):
-        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
-        if ((<int>counter_or(st, x, 1, (-1))) == 4):
-            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
-
-
-cdef void each_21(State* st, int f0) noexcept nogil:
-    # for each q in players where controls_heaven(q, asgard)
-    # f0 = k
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 2):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
-
-
-cdef void each_22(State* st, int f0) noexcept nogil:
-    # for each q in players where controls_heaven(q, vanaheim)
-    # f0 = k
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
-            continue
-        next_turn(st, x)  # next_turn: q moves next
-
-
-cdef void each_23(State* st, int f0) noexcept nogil:
-    # for each q in players where scoring_card != none
-    # f0 = k
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
-            continue
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
-
-
-cdef void each_24(State* st, int f0) noexcept nogil:
-    # for each g in enum(3) where round_scoring
-    # f0 = k
-    cdef int x
-    for x in range(3):
-        if not (<bint>st.counters[N_PLAYERS][11]):
-            continue
-        each_25(st, f0, x)  # for each q in players
-
-
-cdef void each_25(State* st, int f0, int f1) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = g
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f1) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_10(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
-
-
-cdef void each_26(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_14(st, x):
-            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_27(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
-
-
-cdef void each_28(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    cdef int x
-    for x in range(N_PLAYERS):
-        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
-        if ((<int>counter_or(st, x, 1, (-1))) == 4):
-            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
-
-
-cdef void each_29(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players where controls_heaven(q, asgard)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 2):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
+        each_14(st, f0, f1, f2, x)  # for each g in enum(3)
+        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
 
 
-cdef void each_30(State* st, int f0, int f1, int f2) noexcept nogil:
+cdef void each_14(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each g in enum(3)
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
+    cdef int x
+    for x in range(3):
+        counter_add(st, f3, 0, (<long long>ATTR_13_AT(quant_12(st, x, f3) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f3, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f3), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+
+
+cdef void each_15(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players where controls_heaven(q, vanaheim)
     # f0 = k
     # f1 = src
@@ -2592,29 +2393,210 @@ cdef void each_30(State* st, int f0, int f1, int f2) noexcept nogil:
         next_turn(st, x)  # next_turn: q moves next
 
 
-cdef void each_31(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players where scoring_card != none
+cdef void each_16(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each q in players
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
-            continue
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
 
 
-cdef void each_32(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each g in enum(3) where round_scoring
+cdef void each_17(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each v in enum(10) where doomed_province(v)
     # f0 = k
     # f1 = src
     # f2 = dst
     cdef int x
-    for x in range(3):
-        if not (<bint>st.counters[N_PLAYERS][11]):
+    for x in range(10):
+        if not define_9(st, x):
             continue
-        each_33(st, f0, f1, f2, x)  # for each q in players
+        each_18(st, f0, f1, f2, x)  # for each q in players
+        remove_2(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
+
+
+cdef void each_18(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = v
+    cdef int x
+    for x in range(N_PLAYERS):
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f3, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+        counter_set(st, x, 1, (<int>(4) if quant_17(st, f3, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+
+
+cdef void each_19(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
+        element_set(st, x, 9, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        counter_set(st, x, 1, (<int>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if leader_at(q) == valhalla then boat else leader_at(q))
+
+
+cdef void each_20(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        each_21(st, f0, f1, f2, x)  # for each g in enum(3)
+        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
+
+
+cdef void each_21(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each g in enum(3)
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
+    cdef int x
+    for x in range(3):
+        counter_add(st, f3, 0, (<long long>ATTR_13_AT(quant_12(st, x, f3) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f3, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f3), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+
+
+cdef void each_22(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each q in players where controls_heaven(q, vanaheim)
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_8(st, x, 3):
+            continue
+        next_turn(st, x)  # next_turn: q moves next
+
+
+cdef void each_23(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+
+
+cdef void each_24(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each v in enum(10) where doomed_province(v)
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    cdef int x
+    for x in range(10):
+        if not define_9(st, x):
+            continue
+        each_25(st, f0, f1, f2, x)  # for each q in players
+        remove_5(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
+
+
+cdef void each_25(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = v
+    cdef int x
+    for x in range(N_PLAYERS):
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f3, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+        counter_set(st, x, 1, (<int>(4) if quant_17(st, f3, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+
+
+cdef void each_26(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
+        element_set(st, x, 9, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        counter_set(st, x, 1, (<int>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if leader_at(q) == valhalla then boat else leader_at(q))
+
+
+cdef void each_27(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
+    cdef int x
+    for x in range(N_PLAYERS):
+        each_28(st, f0, f1, f2, x)  # for each g in enum(3)
+        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
+
+
+cdef void each_28(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each g in enum(3)
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
+    cdef int x
+    for x in range(3):
+        counter_add(st, f3, 0, (<long long>ATTR_13_AT(quant_12(st, x, f3) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f3, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f3), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+
+
+cdef void each_29(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each q in players where controls_heaven(q, vanaheim)
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_8(st, x, 3):
+            continue
+        next_turn(st, x)  # next_turn: q moves next
+
+
+cdef void each_30(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+
+
+cdef void each_31(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each v in enum(10) where doomed_province(v)
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
+    cdef int x
+    for x in range(10):
+        if not define_9(st, x):
+            continue
+        each_32(st, f0, f1, f2, f3, x)  # for each q in players
+        remove_7(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
+
+
+cdef void each_32(State* st, int f0, int f1, int f2, int f3, int f4) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = src
+    # f2 = dst
+    # f3 = q
+    # f4 = v
+    cdef int x
+    for x in range(N_PLAYERS):
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f4, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+        counter_set(st, x, 1, (<int>(4) if quant_17(st, f4, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
 
 
 cdef void each_33(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
@@ -2622,1024 +2604,568 @@ cdef void each_33(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f0 = k
     # f1 = src
     # f2 = dst
-    # f3 = g
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f3) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f3 - 0, 3), define_10(st, x, f3), True)  # add tokens[q, g] += occupied_in(q, g)
-
-
-cdef void each_34(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_14(st, x):
-            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_35(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
-
-
-cdef void each_36(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
-        if ((<int>counter_or(st, x, 1, (-1))) == 4):
-            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
-
-
-cdef void each_37(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players where controls_heaven(q, asgard)
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 2):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
-
-
-cdef void each_38(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players where controls_heaven(q, vanaheim)
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
-            continue
-        next_turn(st, x)  # next_turn: q moves next
-
-
-cdef void each_39(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players where scoring_card != none
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
-            continue
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
-
-
-cdef void each_40(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each g in enum(3) where round_scoring
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef int x
-    for x in range(3):
-        if not (<bint>st.counters[N_PLAYERS][11]):
-            continue
-        each_41(st, f0, f1, f2, x)  # for each q in players
-
-
-cdef void each_41(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    # f3 = g
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f3) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f3 - 0, 3), define_10(st, x, f3), True)  # add tokens[q, g] += occupied_in(q, g)
-
-
-cdef void each_42(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_14(st, x):
-            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_43(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
-
-
-cdef void each_44(State* st, int f0, int f1, int f2) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
-        if ((<int>counter_or(st, x, 1, (-1))) == 4):
-            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
-
-
-cdef void each_45(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each q in players where controls_heaven(q, asgard)
-    # f0 = k
-    # f1 = src
-    # f2 = dst
     # f3 = q
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 2):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
+        element_set(st, x, 9, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        counter_set(st, x, 1, (<int>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if leader_at(q) == valhalla then boat else leader_at(q))
 
 
-cdef void each_46(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each q in players where controls_heaven(q, vanaheim)
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    # f3 = q
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
-            continue
-        next_turn(st, x)  # next_turn: q moves next
-
-
-cdef void each_47(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each q in players where scoring_card != none
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    # f3 = q
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
-            continue
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
-
-
-cdef void each_48(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each g in enum(3) where round_scoring
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    # f3 = q
-    cdef int x
-    for x in range(3):
-        if not (<bint>st.counters[N_PLAYERS][11]):
-            continue
-        each_49(st, f0, f1, f2, f3, x)  # for each q in players
-
-
-cdef void each_49(State* st, int f0, int f1, int f2, int f3, int f4) noexcept nogil:
+cdef void each_34(State* st, int f0) noexcept nogil:
     # for each q in players
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    # f3 = q
-    # f4 = g
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f4) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f4 - 0, 3), define_10(st, x, f4), True)  # add tokens[q, g] += occupied_in(q, g)
-
-
-cdef void each_50(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    # f3 = q
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_14(st, x):
-            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_51(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    # f3 = q
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
-
-
-cdef void each_52(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
-    # for each q in players
-    # f0 = k
-    # f1 = src
-    # f2 = dst
-    # f3 = q
-    cdef int x
-    for x in range(N_PLAYERS):
-        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
-        if ((<int>counter_or(st, x, 1, (-1))) == 4):
-            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
-
-
-cdef void each_53(State* st, int f0) noexcept nogil:
-    # for each q in players where controls_heaven(q, asgard)
     # f0 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 2):
+        each_35(st, f0, x)  # for each g in enum(3)
+        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
+
+
+cdef void each_35(State* st, int f0, int f1) noexcept nogil:
+    # for each g in enum(3)
+    # f0 = dst
+    # f1 = q
+    cdef int x
+    for x in range(3):
+        counter_add(st, f1, 0, (<long long>ATTR_13_AT(quant_12(st, x, f1) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f1, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f1), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+
+
+cdef void each_36(State* st, int f0) noexcept nogil:
+    # for each q in players where controls_heaven(q, vanaheim)
+    # f0 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_8(st, x, 3):
             continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
+        next_turn(st, x)  # next_turn: q moves next
+
+
+cdef void each_37(State* st, int f0) noexcept nogil:
+    # for each q in players
+    # f0 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+
+
+cdef void each_38(State* st, int f0) noexcept nogil:
+    # for each v in enum(10) where doomed_province(v)
+    # f0 = dst
+    cdef int x
+    for x in range(10):
+        if not define_9(st, x):
+            continue
+        each_39(st, f0, x)  # for each q in players
+        remove_8(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
+
+
+cdef void each_39(State* st, int f0, int f1) noexcept nogil:
+    # for each q in players
+    # f0 = dst
+    # f1 = v
+    cdef int x
+    for x in range(N_PLAYERS):
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f1, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+        counter_set(st, x, 1, (<int>(4) if quant_17(st, f1, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+
+
+cdef void each_40(State* st, int f0) noexcept nogil:
+    # for each q in players
+    # f0 = dst
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
+        element_set(st, x, 9, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        counter_set(st, x, 1, (<int>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if leader_at(q) == valhalla then boat else leader_at(q))
+
+
+cdef void each_41(State* st, int f0) noexcept nogil:
+    # for each q in players
+    # f0 = v
+    cdef int x
+    for x in range(N_PLAYERS):
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f0, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+        counter_set(st, x, 1, (<int>(4) if quant_17(st, f0, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+
+
+cdef void each_42(State* st, int f0) noexcept nogil:
+    # for each q in players
+    # f0 = v
+    cdef int x
+    for x in range(N_PLAYERS):
+        each_43(st, f0, x)  # for each g in enum(3)
+        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
+
+
+cdef void each_43(State* st, int f0, int f1) noexcept nogil:
+    # for each g in enum(3)
+    # f0 = v
+    # f1 = q
+    cdef int x
+    for x in range(3):
+        counter_add(st, f1, 0, (<long long>ATTR_13_AT(quant_12(st, x, f1) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f1, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f1), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+
+
+cdef void each_44(State* st, int f0) noexcept nogil:
+    # for each q in players where controls_heaven(q, vanaheim)
+    # f0 = v
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_8(st, x, 3):
+            continue
+        next_turn(st, x)  # next_turn: q moves next
+
+
+cdef void each_45(State* st, int f0) noexcept nogil:
+    # for each q in players
+    # f0 = v
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+
+
+cdef void each_46(State* st, int f0) noexcept nogil:
+    # for each v in enum(10) where doomed_province(v)
+    # f0 = v
+    cdef int x
+    for x in range(10):
+        if not define_9(st, x):
+            continue
+        each_47(st, x)  # for each q in players
+        remove_10(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
+
+
+cdef void each_47(State* st, int f0) noexcept nogil:
+    # for each q in players
+    # f0 = v
+    cdef int x
+    for x in range(N_PLAYERS):
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f0, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+        counter_set(st, x, 1, (<int>(4) if quant_17(st, f0, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+
+
+cdef void each_48(State* st, int f0) noexcept nogil:
+    # for each q in players
+    # f0 = v
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
+        element_set(st, x, 9, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        counter_set(st, x, 1, (<int>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if leader_at(q) == valhalla then boat else leader_at(q))
+
+
+cdef void each_49(State* st) noexcept nogil:
+    # for each q in players
+    cdef int x
+    for x in range(N_PLAYERS):
+        each_50(st, x)  # for each g in enum(3)
+        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
+
+
+cdef void each_50(State* st, int f0) noexcept nogil:
+    # for each g in enum(3)
+    # f0 = q
+    cdef int x
+    for x in range(3):
+        counter_add(st, f0, 0, (<long long>ATTR_13_AT(quant_12(st, x, f0) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f0, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f0), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+
+
+cdef void each_51(State* st) noexcept nogil:
+    # for each q in players where controls_heaven(q, vanaheim)
+    cdef int x
+    for x in range(N_PLAYERS):
+        if not define_8(st, x, 3):
+            continue
+        next_turn(st, x)  # next_turn: q moves next
+
+
+cdef void each_52(State* st) noexcept nogil:
+    # for each q in players
+    cdef int x
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+
+
+cdef void each_53(State* st) noexcept nogil:
+    # for each v in enum(10) where doomed_province(v)
+    cdef int x
+    for x in range(10):
+        if not define_9(st, x):
+            continue
+        each_54(st, x)  # for each q in players
+        remove_11(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
 
 
 cdef void each_54(State* st, int f0) noexcept nogil:
-    # for each q in players where controls_heaven(q, vanaheim)
-    # f0 = dst
+    # for each q in players
+    # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
-            continue
-        next_turn(st, x)  # next_turn: q moves next
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f0, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+        counter_set(st, x, 1, (<int>(4) if quant_17(st, f0, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
 
 
-cdef void each_55(State* st, int f0) noexcept nogil:
-    # for each q in players where scoring_card != none
-    # f0 = dst
+cdef void each_55(State* st) noexcept nogil:
+    # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
-        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
-            continue
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
+        element_set(st, x, 9, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        counter_set(st, x, 1, (<int>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if leader_at(q) == valhalla then boat else leader_at(q))
 
 
-cdef void each_56(State* st, int f0) noexcept nogil:
-    # for each g in enum(3) where round_scoring
-    # f0 = dst
+cdef void each_56(State* st, int f0, int f1) noexcept nogil:
+    # for each q in players
+    # f0 = a
+    # f1 = b
     cdef int x
-    for x in range(3):
-        if not (<bint>st.counters[N_PLAYERS][11]):
-            continue
-        each_57(st, f0, x)  # for each q in players
+    for x in range(N_PLAYERS):
+        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
 
 
 cdef void each_57(State* st, int f0, int f1) noexcept nogil:
-    # for each q in players
-    # f0 = dst
-    # f1 = g
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f1) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_10(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
-
-
-cdef void each_58(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_14(st, x):
-            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_59(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
-
-
-cdef void each_60(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = dst
-    cdef int x
-    for x in range(N_PLAYERS):
-        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
-        if ((<int>counter_or(st, x, 1, (-1))) == 4):
-            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
-
-
-cdef void each_61(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = v
-    cdef int x
-    for x in range(N_PLAYERS):
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_17(st, f0, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-        if quant_18(st, f0, x):
-            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_62(State* st, int f0) noexcept nogil:
-    # for each q in players where controls_heaven(q, asgard)
-    # f0 = v
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 2):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
-
-
-cdef void each_63(State* st, int f0) noexcept nogil:
-    # for each q in players where controls_heaven(q, vanaheim)
-    # f0 = v
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
-            continue
-        next_turn(st, x)  # next_turn: q moves next
-
-
-cdef void each_64(State* st, int f0) noexcept nogil:
-    # for each q in players where scoring_card != none
-    # f0 = v
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
-            continue
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
-
-
-cdef void each_65(State* st, int f0) noexcept nogil:
-    # for each g in enum(3) where round_scoring
-    # f0 = v
-    cdef int x
-    for x in range(3):
-        if not (<bint>st.counters[N_PLAYERS][11]):
-            continue
-        each_66(st, f0, x)  # for each q in players
-
-
-cdef void each_66(State* st, int f0, int f1) noexcept nogil:
-    # for each q in players
-    # f0 = v
-    # f1 = g
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f1) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f1 - 0, 3), define_10(st, x, f1), True)  # add tokens[q, g] += occupied_in(q, g)
-
-
-cdef void each_67(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = v
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_14(st, x):
-            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_68(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = v
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
-
-
-cdef void each_69(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = v
-    cdef int x
-    for x in range(N_PLAYERS):
-        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
-        if ((<int>counter_or(st, x, 1, (-1))) == 4):
-            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
-
-
-cdef void each_70(State* st) noexcept nogil:
-    # for each q in players where controls_heaven(q, asgard)
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 2):
-            continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
-
-
-cdef void each_71(State* st) noexcept nogil:
-    # for each q in players where controls_heaven(q, vanaheim)
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
-            continue
-        next_turn(st, x)  # next_turn: q moves next
-
-
-cdef void each_72(State* st) noexcept nogil:
-    # for each q in players where scoring_card != none
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
-            continue
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
-
-
-cdef void each_73(State* st) noexcept nogil:
-    # for each g in enum(3) where round_scoring
-    cdef int x
-    for x in range(3):
-        if not (<bint>st.counters[N_PLAYERS][11]):
-            continue
-        each_74(st, x)  # for each q in players
-
-
-cdef void each_74(State* st, int f0) noexcept nogil:
-    # for each q in players
-    # f0 = g
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f0) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f0 - 0, 3), define_10(st, x, f0), True)  # add tokens[q, g] += occupied_in(q, g)
-
-
-cdef void each_75(State* st) noexcept nogil:
-    # for each q in players
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_14(st, x):
-            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
-
-
-cdef void each_76(State* st) noexcept nogil:
-    # for each q in players
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
-
-
-cdef void each_77(State* st) noexcept nogil:
-    # for each q in players
-    cdef int x
-    for x in range(N_PLAYERS):
-        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
-        if ((<int>counter_or(st, x, 1, (-1))) == 4):
-            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
-
-
-cdef void each_78(State* st, int f0, int f1) noexcept nogil:
-    # for each q in players where controls_heaven(q, asgard)
+    # for each v in enum(10) where doomed_province(v)
     # f0 = a
     # f1 = b
     cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 2):
+    for x in range(10):
+        if not define_9(st, x):
             continue
-        counter_add(st, x, 0, 5)  # add counter score of q += 5
+        each_58(st, f0, f1, x)  # for each q in players
+        remove_12(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
 
 
-cdef void each_79(State* st, int f0, int f1) noexcept nogil:
-    # for each q in players where controls_heaven(q, vanaheim)
-    # f0 = a
-    # f1 = b
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
-            continue
-        next_turn(st, x)  # next_turn: q moves next
-
-
-cdef void each_80(State* st, int f0, int f1) noexcept nogil:
-    # for each q in players where scoring_card != none
-    # f0 = a
-    # f1 = b
-    cdef int x
-    for x in range(N_PLAYERS):
-        if not ((<int>st.counters[N_PLAYERS][10]) != (-1)):
-            continue
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, (<int>st.counters[N_PLAYERS][10])) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, scoring_card))
-        element_set(st, x, 18, element_step(0, <long long>(<int>st.counters[N_PLAYERS][10]) - 0, 3), define_10(st, x, (<int>st.counters[N_PLAYERS][10])), True)  # add tokens[q, scoring_card] += occupied_in(q, scoring_card)
-
-
-cdef void each_81(State* st, int f0, int f1) noexcept nogil:
-    # for each g in enum(3) where round_scoring
-    # f0 = a
-    # f1 = b
-    cdef int x
-    for x in range(3):
-        if not (<bint>st.counters[N_PLAYERS][11]):
-            continue
-        each_82(st, f0, f1, x)  # for each q in players
-
-
-cdef void each_82(State* st, int f0, int f1, int f2) noexcept nogil:
+cdef void each_58(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players
     # f0 = a
     # f1 = b
-    # f2 = g
+    # f2 = v
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(define_9(st, x, f2) + 1)))  # add counter score of q += kingdom_points(provinces_won(q, g))
-        element_set(st, x, 18, element_step(0, <long long>f2 - 0, 3), define_10(st, x, f2), True)  # add tokens[q, g] += occupied_in(q, g)
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f2, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
+        counter_set(st, x, 1, (<int>(4) if quant_17(st, f2, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
 
 
-cdef void each_83(State* st, int f0, int f1) noexcept nogil:
+cdef void each_59(State* st, int f0, int f1) noexcept nogil:
     # for each q in players
     # f0 = a
     # f1 = b
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_12(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), quant_13(st, x), True)  # add warriors[q, valhalla] += count(c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == warrior)
-        if quant_14(st, x):
-            counter_set(st, x, 1, 4)  # set counter leader_at of q = valhalla  # if any c in cells: doomed_province(province(c)) and owner(c) == q and kind_at(c) == leader
+        counter_add(st, x, 0, ((<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
+        element_set(st, x, 9, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 9, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
+        counter_set(st, x, 1, (<int>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if leader_at(q) == valhalla then boat else leader_at(q))
 
 
-cdef void each_84(State* st, int f0, int f1) noexcept nogil:
-    # for each q in players
-    # f0 = a
-    # f1 = b
-    cdef int x
-    for x in range(N_PLAYERS):
-        counter_add(st, x, 0, ((<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)) + (<long long>(1) if ((<int>counter_or(st, x, 1, (-1))) == 4) else <long long>(0))))  # add counter score of q += warriors[q, valhalla] + either(leader_at(q) == valhalla, 1, 0)
-
-
-cdef void each_85(State* st, int f0, int f1) noexcept nogil:
-    # for each q in players
-    # f0 = a
-    # f1 = b
-    cdef int x
-    for x in range(N_PLAYERS):
-        element_set(st, x, 12, element_step(0, <long long>1 - 0, 6), (<long long>element_of(st, x, 12, element_step(0, <long long>4 - 0, 6), 0)), True)  # add warriors[q, boat] += warriors[q, valhalla]
-        element_set(st, x, 12, element_step(0, <long long>4 - 0, 6), 0, False)  # set warriors[q, valhalla] = 0
-        if ((<int>counter_or(st, x, 1, (-1))) == 4):
-            counter_set(st, x, 1, 1)  # set counter leader_at of q = boat  # if leader_at(q) == valhalla
-
-
-cdef void each_86(State* st) noexcept nogil:
+cdef void each_60(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>5 * quant_19(st, x)))  # add counter score of q += 5 * min(g in enum(3): tokens[q, g])
+        counter_add(st, x, 0, (<long long>5 * quant_18(st, x)))  # add counter score of q += 5 * min(g in enum(3): tokens[q, g])
 
 
 cdef void apply_action_0(State* st) noexcept nogil:
     # action 0: deal()
     counter_add(st, 4, 7, 1)  # add counter round of the game += 1
-    gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
     shuffle_items(st, 8, 0)  # shuffle doom_pile
     deal_items(st, 8, 0, 9, 0, 5)  # deal 5 from doom_pile to doomed
     each_0(st)  # for each q in players
+    # trigger 3: phases: doom_phase
     counter_set(st, 4, 8, 1)  # set counter phase of the game = draft_phase
     st.again = 1  # extra_turn: the mover moves again
-    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
-    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
-        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
-        each_1(st)  # for each q in players where controls_heaven(q, asgard)
-        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
-        each_2(st)  # for each q in players where controls_heaven(q, vanaheim)
-    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
-    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
-        each_3(st)  # for each q in players where scoring_card != none
-        each_4(st)  # for each g in enum(3) where round_scoring
-        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
-        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
-    # trigger 7: ragnarok when phase == ragnarok_phase
-    if ((<int>st.counters[N_PLAYERS][8]) == 4):
-        each_6(st)  # for each q in players
-        remove_0(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_7(st)  # for each q in players
-        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_8(st)  # for each q in players
-        if (st.counters[N_PLAYERS][7] >= 3):
-            counter_set(st, 4, 9, True)  # set counter over of the game = true
-        else:
-            counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
-            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
 
 
 cdef void apply_action_1(State* st, int a0) noexcept nogil:
     # action 1: pick(k: item)
     take_items(st, a0, 3, st.current, 4, st.current, 1)  # take 1 k from draft of mover to picked of mover
-    # trigger 3: draft_pass when all q in players: zone_size(q, picked) == 1
-    if quant_15(st):
+    # trigger 2: draft_pass when all q in players: zone_size(q, picked) == 1
+    if quant_6(st):
         gather_items(st, 4, 5, False, 0)  # gather picked into supply
         pass_zone_items(st, 3, 1)  # pass every draft 1 seat(s) on
-    # trigger 4: draft_over when all q in players: zone_size(q, draft) == 0 and zone_size(q, picked) == 0
-    if quant_16(st):
-        each_9(st, a0)  # for each g in item_kinds where gold_number(g) > 0
+    # trigger 4: phases: draft_phase
+    if quant_7(st):
         counter_set(st, 4, 8, 2)  # set counter phase of the game = actions_phase
-        each_11(st, a0)  # for each q in players
-        each_12(st, a0)  # for each q in players where first_player(q)
-    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
-    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
-        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
-        each_13(st, a0)  # for each q in players where controls_heaven(q, asgard)
-        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
-        each_14(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
-    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
-    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
-        each_15(st, a0)  # for each q in players where scoring_card != none
-        each_16(st, a0)  # for each g in enum(3) where round_scoring
-        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
-        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
-    # trigger 7: ragnarok when phase == ragnarok_phase
-    if ((<int>st.counters[N_PLAYERS][8]) == 4):
-        each_18(st, a0)  # for each q in players
-        remove_1(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_19(st, a0)  # for each q in players
-        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_20(st, a0)  # for each q in players
-        if (st.counters[N_PLAYERS][7] >= 3):
-            counter_set(st, 4, 9, True)  # set counter over of the game = true
-        else:
-            counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
-            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
+        each_1(st, a0)  # for each q in players
+        each_3(st, a0)  # for each q in players where first_player(q)  # if all q in players: zone_size(q, draft) == 0 and zone_size(q, picked) == 0
 
 
 cdef void apply_action_2(State* st, int a0) noexcept nogil:
     # action 2: play(k: item)
-    if (holding_of(st, 5, st.current, a0) > 0):
-        take_items(st, a0, 5, st.current, 7, st.current, 1)  # take 1 k from supply of mover to played of mover
-    else:
-        take_items(st, a0, 6, st.current, 7, st.current, 1)  # take 1 k from revealed of mover to played of mover  # if holding(mover, supply, k) > 0
+    take_items(st, a0, 5, st.current, 7, st.current, 1)  # take 1 k from supply of mover to played of mover
+    take_items(st, a0, 6, st.current, 7, st.current, 1)  # take 1 k from revealed of mover to played of mover
     counter_add(st, st.current, 6, (<long long>(0) if ((<int>ATTR_0[a0 + 1]) == 8) else <long long>((-<long long>1))))  # add counter plays of mover += either(kind(k) == draw_cards, 0, -1)
-    if (((<long long>ATTR_7[(<int>ATTR_0[a0 + 1]) + 1]) > 0) and (not (((<int>ATTR_0[a0 + 1]) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
+    if (((<long long>ATTR_7[(<int>ATTR_0[a0 + 1]) + 1]) > 0) and (not (((<int>ATTR_0[a0 + 1]) == 5) and ((<long long>element_of(st, st.current, 9, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
         counter_set(st, st.current, 2, (<int>ATTR_0[a0 + 1]))  # set counter doing of mover = kind(k)
         counter_set(st, st.current, 3, (<int>ATTR_1[a0 + 1]))  # set counter realm of mover = kingdom(k)
         counter_set(st, st.current, 4, (<long long>ATTR_7[(<int>ATTR_0[a0 + 1]) + 1]))  # set counter left of mover = moves(kind(k))
         st.again = 1  # extra_turn: the mover moves again  # if moves(kind(k)) > 0 and not (kind(k) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
-    if (((<int>ATTR_0[a0 + 1]) == 1) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) > 0)):
-        element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 6), (-<long long>1), True)  # add warriors[mover, offboard] += -1
-        element_set(st, st.current, 12, element_step(0, <long long>1 - 0, 6), 1, True)  # add warriors[mover, boat] += 1  # if kind(k) == new_warrior and warriors[mover, offboard] > 0
-    if ((<int>ATTR_0[a0 + 1]) == 6):
-        counter_set(st, 4, 10, (<int>ATTR_1[a0 + 1]))  # set counter scoring_card of the game = kingdom(k)  # if kind(k) == score_kingdom
-    if ((<int>ATTR_0[a0 + 1]) == 7):
-        element_set(st, st.current, 18, element_step(0, <long long>(<int>ATTR_1[a0 + 1]) - 0, 3), 1, True)  # add tokens[mover, kingdom(k)] += 1
-        element_set(st, st.current, 18, element_step(0, <long long>(<int>ATTR_2[a0 + 1]) - 0, 3), 1, True)  # add tokens[mover, second_kingdom(k)] += 1  # if kind(k) == take_province_token
+    if (((<int>ATTR_0[a0 + 1]) == 1) and ((<long long>element_of(st, st.current, 9, element_step(0, <long long>5 - 0, 6), 0)) > 0)):
+        element_set(st, st.current, 9, element_step(0, <long long>5 - 0, 6), (-<long long>1), True)  # add warriors[mover, offboard] += -1
+        element_set(st, st.current, 9, element_step(0, <long long>1 - 0, 6), 1, True)  # add warriors[mover, boat] += 1  # if kind(k) == new_warrior and warriors[mover, offboard] > 0
+    each_4(st, a0)  # for each q in players where kind(k) == score_kingdom
+    each_5(st, a0)  # for each g in enum(3) where kind(k) == take_province_token and (g == kingdom(k) or g == second_kingdom(k))
+    deal_items(st, 0, 0, 5, st.current, (<long long>ATTR_3[a0 + 1]))  # deal bronze_drawn(k) from bronze to supply of mover
+    deal_items(st, 1, 0, 5, st.current, (<long long>ATTR_4[a0 + 1]))  # deal silver_drawn(k) from silver to supply of mover
     if ((<int>ATTR_0[a0 + 1]) == 8):
-        deal_items(st, 0, 0, 5, st.current, (<long long>ATTR_3[a0 + 1]))  # deal bronze_drawn(k) from bronze to supply of mover
-        deal_items(st, 1, 0, 5, st.current, (<long long>ATTR_4[a0 + 1]))  # deal silver_drawn(k) from silver to supply of mover
         st.again = 1  # extra_turn: the mover moves again  # if kind(k) == draw_cards
-    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
-    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
-        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
-        each_21(st, a0)  # for each q in players where controls_heaven(q, asgard)
-        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
-        each_22(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
-    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
-    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
-        each_23(st, a0)  # for each q in players where scoring_card != none
-        each_24(st, a0)  # for each g in enum(3) where round_scoring
-        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
-        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
-    # trigger 7: ragnarok when phase == ragnarok_phase
-    if ((<int>st.counters[N_PLAYERS][8]) == 4):
-        each_26(st, a0)  # for each q in players
-        remove_2(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_27(st, a0)  # for each q in players
-        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_28(st, a0)  # for each q in players
-        if (st.counters[N_PLAYERS][7] >= 3):
-            counter_set(st, 4, 9, True)  # set counter over of the game = true
+    # trigger 5: phases: actions_phase
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+        counter_set(st, 4, 8, 3)  # set counter phase of the game = scoring
+        each_6(st, a0)  # for each q in players
+        if quant_14(st):
+            counter_set(st, 4, 8, 4)  # set counter phase of the game = score_phase
+            each_8(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
         else:
+            counter_set(st, 4, 8, 5)  # set counter phase of the game = ragnarok_phase
+            each_9(st, a0)  # for each q in players
+            each_10(st, a0)  # for each v in enum(10) where doomed_province(v)
+            each_12(st, a0)  # for each q in players
+            gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
             counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
-            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
+            next_turn(st, 0)  # next_turn: red moves next  # if any q in players: controls_heaven(q, vanaheim)  # if doing(mover) == none and (all q in players: plays(q) == 0)
 
 
 cdef void apply_action_3(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 3: go(k: kind, src: cell, dst: cell)
         # trigger 0: carry
+    if ((<int>counter_or(st, st.current, 2, (-1))) == 3):
+        counter_set(st, st.current, 5, a2)  # set counter target of mover = dst  # if doing(mover) == viking_horde
     if define_0(st, a1):
-        remove_3(st, a1)  # remove the piece on src (to hand)
+        remove_1(st, a1)  # remove the piece on src (to hand)
     else:
-        if (a0 == 0):
-            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[mover, place(src)] += -1  # if k == warrior  # if village(src)
+        element_set(st, st.current, 9, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (<long long>((-<long long>1)) if (a0 == 0) else <long long>(0)), True)  # add warriors[mover, place(src)] += either(k == warrior, -1, 0)  # if village(src)
     if (a0 == 1):
         counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)  # if k == leader
     if define_0(st, a2):
         if 0 <= (a0) < 2: put_piece(st, st.current, a0, a2)  # place k of mover at dst
     else:
-        if (a0 == 0):
-            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if k == warrior  # if village(dst)
-    # trigger 1: horde_target when doing(mover) == viking_horde
-    if ((<int>counter_or(st, st.current, 2, (-1))) == 3):
-        counter_set(st, st.current, 5, a2)  # set counter target of mover = dst
-    # trigger 2: card_goes_on
+        element_set(st, st.current, 9, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), (<long long>(1) if (a0 == 0) else <long long>(0)), True)  # add warriors[mover, place(dst)] += either(k == warrior, 1, 0)  # if village(dst)
+    # trigger 1: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
+    if ((counter_of(st, st.current, 4) > 0) and (not define_15(st))):
         st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
         counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
-        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not (doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
-    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
-    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
-        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
-        each_29(st, a0, a1, a2)  # for each q in players where controls_heaven(q, asgard)
-        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
-        each_30(st, a0, a1, a2)  # for each q in players where controls_heaven(q, vanaheim)
-    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
-    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
-        each_31(st, a0, a1, a2)  # for each q in players where scoring_card != none
-        each_32(st, a0, a1, a2)  # for each g in enum(3) where round_scoring
-        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
-        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
-    # trigger 7: ragnarok when phase == ragnarok_phase
-    if ((<int>st.counters[N_PLAYERS][8]) == 4):
-        each_34(st, a0, a1, a2)  # for each q in players
-        remove_4(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_35(st, a0, a1, a2)  # for each q in players
-        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_36(st, a0, a1, a2)  # for each q in players
-        if (st.counters[N_PLAYERS][7] >= 3):
-            counter_set(st, 4, 9, True)  # set counter over of the game = true
+        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not no_recruits
+    # trigger 5: phases: actions_phase
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+        counter_set(st, 4, 8, 3)  # set counter phase of the game = scoring
+        each_13(st, a0, a1, a2)  # for each q in players
+        if quant_14(st):
+            counter_set(st, 4, 8, 4)  # set counter phase of the game = score_phase
+            each_15(st, a0, a1, a2)  # for each q in players where controls_heaven(q, vanaheim)
         else:
+            counter_set(st, 4, 8, 5)  # set counter phase of the game = ragnarok_phase
+            each_16(st, a0, a1, a2)  # for each q in players
+            each_17(st, a0, a1, a2)  # for each v in enum(10) where doomed_province(v)
+            each_19(st, a0, a1, a2)  # for each q in players
+            gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
             counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
-            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
+            next_turn(st, 0)  # next_turn: red moves next  # if any q in players: controls_heaven(q, vanaheim)  # if doing(mover) == none and (all q in players: plays(q) == 0)
 
 
 cdef void apply_action_4(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 4: strike(k: kind, src: cell, dst: cell)
-    element_set(st, piece_owner(st.board[a2]), 12, element_step(0, <long long>4 - 0, 6), 1, True)  # add warriors[owner(dst), valhalla] += 1
-    remove_5(st, a2)  # remove the piece on dst (to hand)
+    element_set(st, piece_owner(st.board[a2]), 9, element_step(0, <long long>4 - 0, 6), 1, True)  # add warriors[owner(dst), valhalla] += 1
+    remove_3(st, a2)  # remove the piece on dst (to hand)
     # trigger 0: carry
+    if ((<int>counter_or(st, st.current, 2, (-1))) == 3):
+        counter_set(st, st.current, 5, a2)  # set counter target of mover = dst  # if doing(mover) == viking_horde
     if define_0(st, a1):
-        remove_6(st, a1)  # remove the piece on src (to hand)
+        remove_4(st, a1)  # remove the piece on src (to hand)
     else:
-        if (a0 == 0):
-            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[mover, place(src)] += -1  # if k == warrior  # if village(src)
+        element_set(st, st.current, 9, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (<long long>((-<long long>1)) if (a0 == 0) else <long long>(0)), True)  # add warriors[mover, place(src)] += either(k == warrior, -1, 0)  # if village(src)
     if (a0 == 1):
         counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)  # if k == leader
     if define_0(st, a2):
         if 0 <= (a0) < 2: put_piece(st, st.current, a0, a2)  # place k of mover at dst
     else:
-        if (a0 == 0):
-            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if k == warrior  # if village(dst)
-    # trigger 2: card_goes_on
+        element_set(st, st.current, 9, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), (<long long>(1) if (a0 == 0) else <long long>(0)), True)  # add warriors[mover, place(dst)] += either(k == warrior, 1, 0)  # if village(dst)
+    # trigger 1: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
+    if ((counter_of(st, st.current, 4) > 0) and (not define_15(st))):
         st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
         counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
-        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not (doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
-    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
-    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
-        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
-        each_37(st, a0, a1, a2)  # for each q in players where controls_heaven(q, asgard)
-        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
-        each_38(st, a0, a1, a2)  # for each q in players where controls_heaven(q, vanaheim)
-    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
-    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
-        each_39(st, a0, a1, a2)  # for each q in players where scoring_card != none
-        each_40(st, a0, a1, a2)  # for each g in enum(3) where round_scoring
-        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
-        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
-    # trigger 7: ragnarok when phase == ragnarok_phase
-    if ((<int>st.counters[N_PLAYERS][8]) == 4):
-        each_42(st, a0, a1, a2)  # for each q in players
-        remove_7(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_43(st, a0, a1, a2)  # for each q in players
-        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_44(st, a0, a1, a2)  # for each q in players
-        if (st.counters[N_PLAYERS][7] >= 3):
-            counter_set(st, 4, 9, True)  # set counter over of the game = true
+        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not no_recruits
+    # trigger 5: phases: actions_phase
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+        counter_set(st, 4, 8, 3)  # set counter phase of the game = scoring
+        each_20(st, a0, a1, a2)  # for each q in players
+        if quant_14(st):
+            counter_set(st, 4, 8, 4)  # set counter phase of the game = score_phase
+            each_22(st, a0, a1, a2)  # for each q in players where controls_heaven(q, vanaheim)
         else:
+            counter_set(st, 4, 8, 5)  # set counter phase of the game = ragnarok_phase
+            each_23(st, a0, a1, a2)  # for each q in players
+            each_24(st, a0, a1, a2)  # for each v in enum(10) where doomed_province(v)
+            each_26(st, a0, a1, a2)  # for each q in players
+            gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
             counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
-            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
+            next_turn(st, 0)  # next_turn: red moves next  # if any q in players: controls_heaven(q, vanaheim)  # if doing(mover) == none and (all q in players: plays(q) == 0)
 
 
 cdef void apply_action_5(State* st, int a0, int a1, int a2, int a3) noexcept nogil:
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player)
-    element_set(st, a3, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[q, place(dst)] += -1
-    element_set(st, a3, 12, element_step(0, <long long>4 - 0, 6), 1, True)  # add warriors[q, valhalla] += 1
+    element_set(st, a3, 9, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[q, place(dst)] += -1
+    element_set(st, a3, 9, element_step(0, <long long>4 - 0, 6), 1, True)  # add warriors[q, valhalla] += 1
     # trigger 0: carry
+    if ((<int>counter_or(st, st.current, 2, (-1))) == 3):
+        counter_set(st, st.current, 5, a2)  # set counter target of mover = dst  # if doing(mover) == viking_horde
     if define_0(st, a1):
-        remove_8(st, a1)  # remove the piece on src (to hand)
+        remove_6(st, a1)  # remove the piece on src (to hand)
     else:
-        if (a0 == 0):
-            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (-<long long>1), True)  # add warriors[mover, place(src)] += -1  # if k == warrior  # if village(src)
+        element_set(st, st.current, 9, element_step(0, <long long>(<int>ATTR_12[a1 + 0]) - 0, 6), (<long long>((-<long long>1)) if (a0 == 0) else <long long>(0)), True)  # add warriors[mover, place(src)] += either(k == warrior, -1, 0)  # if village(src)
     if (a0 == 1):
         counter_set(st, st.current, 1, (<int>ATTR_12[a2 + 0]))  # set counter leader_at of mover = place(dst)  # if k == leader
     if define_0(st, a2):
         if 0 <= (a0) < 2: put_piece(st, st.current, a0, a2)  # place k of mover at dst
     else:
-        if (a0 == 0):
-            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if k == warrior  # if village(dst)
-    # trigger 2: card_goes_on
+        element_set(st, st.current, 9, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), (<long long>(1) if (a0 == 0) else <long long>(0)), True)  # add warriors[mover, place(dst)] += either(k == warrior, 1, 0)  # if village(dst)
+    # trigger 1: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
+    if ((counter_of(st, st.current, 4) > 0) and (not define_15(st))):
         st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
         counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
-        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not (doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
-    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
-    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
-        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
-        each_45(st, a0, a1, a2, a3)  # for each q in players where controls_heaven(q, asgard)
-        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
-        each_46(st, a0, a1, a2, a3)  # for each q in players where controls_heaven(q, vanaheim)
-    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
-    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
-        each_47(st, a0, a1, a2, a3)  # for each q in players where scoring_card != none
-        each_48(st, a0, a1, a2, a3)  # for each g in enum(3) where round_scoring
-        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
-        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
-    # trigger 7: ragnarok when phase == ragnarok_phase
-    if ((<int>st.counters[N_PLAYERS][8]) == 4):
-        each_50(st, a0, a1, a2, a3)  # for each q in players
-        remove_9(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_51(st, a0, a1, a2, a3)  # for each q in players
-        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_52(st, a0, a1, a2, a3)  # for each q in players
-        if (st.counters[N_PLAYERS][7] >= 3):
-            counter_set(st, 4, 9, True)  # set counter over of the game = true
+        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not no_recruits
+    # trigger 5: phases: actions_phase
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+        counter_set(st, 4, 8, 3)  # set counter phase of the game = scoring
+        each_27(st, a0, a1, a2, a3)  # for each q in players
+        if quant_14(st):
+            counter_set(st, 4, 8, 4)  # set counter phase of the game = score_phase
+            each_29(st, a0, a1, a2, a3)  # for each q in players where controls_heaven(q, vanaheim)
         else:
+            counter_set(st, 4, 8, 5)  # set counter phase of the game = ragnarok_phase
+            each_30(st, a0, a1, a2, a3)  # for each q in players
+            each_31(st, a0, a1, a2, a3)  # for each v in enum(10) where doomed_province(v)
+            each_33(st, a0, a1, a2, a3)  # for each q in players
+            gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
             counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
-            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
+            next_turn(st, 0)  # next_turn: red moves next  # if any q in players: controls_heaven(q, vanaheim)  # if doing(mover) == none and (all q in players: plays(q) == 0)
 
 
 cdef void apply_action_6(State* st, int a0) noexcept nogil:
     # action 6: recruit(dst: cell)
-    element_set(st, st.current, 12, element_step(0, <long long>5 - 0, 6), (-<long long>1), True)  # add warriors[mover, offboard] += -1
+    element_set(st, st.current, 9, element_step(0, <long long>5 - 0, 6), (-<long long>1), True)  # add warriors[mover, offboard] += -1
     if (0 == 1):
         counter_set(st, st.current, 1, (<int>ATTR_12[a0 + 0]))  # set counter leader_at of mover = place(dst)  # if warrior == leader
     if define_0(st, a0):
         put_piece(st, st.current, 0, a0)  # place warrior of mover at dst
     else:
-        if (0 == 0):
-            element_set(st, st.current, 12, element_step(0, <long long>(<int>ATTR_12[a0 + 0]) - 0, 6), 1, True)  # add warriors[mover, place(dst)] += 1  # if warrior == warrior  # if village(dst)
-    # trigger 2: card_goes_on
+        element_set(st, st.current, 9, element_step(0, <long long>(<int>ATTR_12[a0 + 0]) - 0, 6), (<long long>(1) if (0 == 0) else <long long>(0)), True)  # add warriors[mover, place(dst)] += either(warrior == warrior, 1, 0)  # if village(dst)
+    # trigger 1: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
+    if ((counter_of(st, st.current, 4) > 0) and (not define_15(st))):
         st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
         counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
-        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not (doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
-    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
-    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
-        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
-        each_53(st, a0)  # for each q in players where controls_heaven(q, asgard)
-        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
-        each_54(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
-    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
-    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
-        each_55(st, a0)  # for each q in players where scoring_card != none
-        each_56(st, a0)  # for each g in enum(3) where round_scoring
-        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
-        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
-    # trigger 7: ragnarok when phase == ragnarok_phase
-    if ((<int>st.counters[N_PLAYERS][8]) == 4):
-        each_58(st, a0)  # for each q in players
-        remove_10(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_59(st, a0)  # for each q in players
-        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_60(st, a0)  # for each q in players
-        if (st.counters[N_PLAYERS][7] >= 3):
-            counter_set(st, 4, 9, True)  # set counter over of the game = true
+        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not no_recruits
+    # trigger 5: phases: actions_phase
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+        counter_set(st, 4, 8, 3)  # set counter phase of the game = scoring
+        each_34(st, a0)  # for each q in players
+        if quant_14(st):
+            counter_set(st, 4, 8, 4)  # set counter phase of the game = score_phase
+            each_36(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
         else:
+            counter_set(st, 4, 8, 5)  # set counter phase of the game = ragnarok_phase
+            each_37(st, a0)  # for each q in players
+            each_38(st, a0)  # for each v in enum(10) where doomed_province(v)
+            each_40(st, a0)  # for each q in players
+            gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
             counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
-            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
+            next_turn(st, 0)  # next_turn: red moves next  # if any q in players: controls_heaven(q, vanaheim)  # if doing(mover) == none and (all q in players: plays(q) == 0)
 
 
 cdef void apply_action_7(State* st, int a0) noexcept nogil:
     # action 7: destroy(v: enum:province)
-    each_61(st, a0)  # for each q in players
-    remove_11(st, a0)  # remove the piece on c for each c in cells where province(c) == v (to hand)
-    # trigger 2: card_goes_on
+    each_41(st, a0)  # for each q in players
+    remove_9(st, a0)  # remove the piece on c for each c in cells where province(c) == v (to hand)
+    # trigger 1: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
+    if ((counter_of(st, st.current, 4) > 0) and (not define_15(st))):
         st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
         counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
-        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not (doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
-    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
-    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
-        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
-        each_62(st, a0)  # for each q in players where controls_heaven(q, asgard)
-        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
-        each_63(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
-    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
-    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
-        each_64(st, a0)  # for each q in players where scoring_card != none
-        each_65(st, a0)  # for each g in enum(3) where round_scoring
-        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
-        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
-    # trigger 7: ragnarok when phase == ragnarok_phase
-    if ((<int>st.counters[N_PLAYERS][8]) == 4):
-        each_67(st, a0)  # for each q in players
-        remove_12(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_68(st, a0)  # for each q in players
-        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_69(st, a0)  # for each q in players
-        if (st.counters[N_PLAYERS][7] >= 3):
-            counter_set(st, 4, 9, True)  # set counter over of the game = true
+        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not no_recruits
+    # trigger 5: phases: actions_phase
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+        counter_set(st, 4, 8, 3)  # set counter phase of the game = scoring
+        each_42(st, a0)  # for each q in players
+        if quant_14(st):
+            counter_set(st, 4, 8, 4)  # set counter phase of the game = score_phase
+            each_44(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
         else:
+            counter_set(st, 4, 8, 5)  # set counter phase of the game = ragnarok_phase
+            each_45(st, a0)  # for each q in players
+            each_46(st, a0)  # for each v in enum(10) where doomed_province(v)
+            each_48(st, a0)  # for each q in players
+            gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
             counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
-            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
+            next_turn(st, 0)  # next_turn: red moves next  # if any q in players: controls_heaven(q, vanaheim)  # if doing(mover) == none and (all q in players: plays(q) == 0)
 
 
 cdef void apply_action_8(State* st) noexcept nogil:
     # action 8: stop()
     counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
-    # trigger 2: card_goes_on
+    # trigger 1: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 4) > 0) and (not (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 12, element_step(0, <long long>5 - 0, 6), 0)) == 0)))):
+    if ((counter_of(st, st.current, 4) > 0) and (not define_15(st))):
         st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
         counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
         counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
-        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not (doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0)
-    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
-    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
-        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
-        each_70(st)  # for each q in players where controls_heaven(q, asgard)
-        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
-        each_71(st)  # for each q in players where controls_heaven(q, vanaheim)
-    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
-    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
-        each_72(st)  # for each q in players where scoring_card != none
-        each_73(st)  # for each g in enum(3) where round_scoring
-        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
-        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
-    # trigger 7: ragnarok when phase == ragnarok_phase
-    if ((<int>st.counters[N_PLAYERS][8]) == 4):
-        each_75(st)  # for each q in players
-        remove_13(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_76(st)  # for each q in players
-        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_77(st)  # for each q in players
-        if (st.counters[N_PLAYERS][7] >= 3):
-            counter_set(st, 4, 9, True)  # set counter over of the game = true
+        counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not no_recruits
+    # trigger 5: phases: actions_phase
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+        counter_set(st, 4, 8, 3)  # set counter phase of the game = scoring
+        each_49(st)  # for each q in players
+        if quant_14(st):
+            counter_set(st, 4, 8, 4)  # set counter phase of the game = score_phase
+            each_51(st)  # for each q in players where controls_heaven(q, vanaheim)
         else:
+            counter_set(st, 4, 8, 5)  # set counter phase of the game = ragnarok_phase
+            each_52(st)  # for each q in players
+            each_53(st)  # for each v in enum(10) where doomed_province(v)
+            each_55(st)  # for each q in players
+            gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
             counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
-            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
+            next_turn(st, 0)  # next_turn: red moves next  # if any q in players: controls_heaven(q, vanaheim)  # if doing(mover) == none and (all q in players: plays(q) == 0)
 
 
 cdef void apply_action_9(State* st, int a0, int a1) noexcept nogil:
     # action 9: vanaheim_tokens(a: enum:kingdom, b: enum:kingdom)
-    element_set(st, st.current, 18, element_step(0, <long long>a0 - 0, 3), 1, True)  # add tokens[mover, a] += 1
-    element_set(st, st.current, 18, element_step(0, <long long>a1 - 0, 3), 1, True)  # add tokens[mover, b] += 1
-    counter_set(st, 4, 8, 4)  # set counter phase of the game = ragnarok_phase
-    # trigger 5: score_phase when phase == actions_phase and doing(mover) == none and (all q in players: plays(q) == 0)
-    if ((((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) == (-1))) and quant_10(st)):
-        counter_set(st, 4, 11, True)  # set counter round_scoring of the game = true
-        each_78(st, a0, a1)  # for each q in players where controls_heaven(q, asgard)
-        counter_set(st, 4, 8, (<int>(3) if quant_11(st) else <int>(4)))  # set counter phase of the game = (if any q in players: controls_heaven(q, vanaheim) then score_phase else ragnarok_phase)
-        each_79(st, a0, a1)  # for each q in players where controls_heaven(q, vanaheim)
-    # trigger 6: kingdom_scoring when scoring_card != none or round_scoring
-    if (((<int>st.counters[N_PLAYERS][10]) != (-1)) or (<bint>st.counters[N_PLAYERS][11])):
-        each_80(st, a0, a1)  # for each q in players where scoring_card != none
-        each_81(st, a0, a1)  # for each g in enum(3) where round_scoring
-        counter_set(st, 4, 10, (-1))  # set counter scoring_card of the game = none
-        counter_set(st, 4, 11, False)  # set counter round_scoring of the game = false
-    # trigger 7: ragnarok when phase == ragnarok_phase
-    if ((<int>st.counters[N_PLAYERS][8]) == 4):
-        each_83(st, a0, a1)  # for each q in players
-        remove_14(st)  # remove the piece on c for each c in cells where doomed_province(province(c)) (to hand)
-        each_84(st, a0, a1)  # for each q in players
-        gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
-        each_85(st, a0, a1)  # for each q in players
-        if (st.counters[N_PLAYERS][7] >= 3):
-            counter_set(st, 4, 9, True)  # set counter over of the game = true
-        else:
-            counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
-            next_turn(st, 0)  # next_turn: red moves next  # if round >= 3
+    element_set(st, st.current, 15, element_step(0, <long long>a0 - 0, 3), 1, True)  # add tokens[mover, a] += 1
+    element_set(st, st.current, 15, element_step(0, <long long>a1 - 0, 3), 1, True)  # add tokens[mover, b] += 1
+    # trigger 6: phases: score_phase
+    counter_set(st, 4, 8, 5)  # set counter phase of the game = ragnarok_phase
+    each_56(st, a0, a1)  # for each q in players
+    each_57(st, a0, a1)  # for each v in enum(10) where doomed_province(v)
+    each_59(st, a0, a1)  # for each q in players
+    gather_items(st, 9, 8, False, 0)  # gather doomed into doom_pile
+    counter_set(st, 4, 8, 0)  # set counter phase of the game = doom_phase
+    next_turn(st, 0)  # next_turn: red moves next
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -3647,7 +3173,7 @@ cdef void apply_action_9(State* st, int a0, int a1) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if (<bint>st.counters[N_PLAYERS][9]):  # over
+    if define_16(st):  # last_round_over
         return True
     return False
 
@@ -3655,7 +3181,7 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    each_86(st)  # for each q in players
+    each_60(st)  # for each q in players
     st.current = -1
 
 
@@ -3701,7 +3227,7 @@ cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
 
 # key 1: tokens: sum(g in enum(3): tokens[p, g])
 cdef inline long long rank_key_1(State* st, int a0) noexcept nogil:
-    return quant_20(st, a0)
+    return quant_19(st, a0)
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
@@ -4003,32 +3529,32 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
         if seen_counters[p * N_COUNTERS + 6]:
             out[L[3] + p * 16 + 6] = st.counters[p][6]
             out[L[4] + p * 16 + 6] = 1
-        if seen_counters[p * N_COUNTERS + 12]:
-            out[L[3] + p * 16 + 7] = st.counters[p][12]
+        if seen_counters[p * N_COUNTERS + 9]:
+            out[L[3] + p * 16 + 7] = st.counters[p][9]
             out[L[4] + p * 16 + 7] = 1
-        if seen_counters[p * N_COUNTERS + 13]:
-            out[L[3] + p * 16 + 8] = st.counters[p][13]
+        if seen_counters[p * N_COUNTERS + 10]:
+            out[L[3] + p * 16 + 8] = st.counters[p][10]
             out[L[4] + p * 16 + 8] = 1
-        if seen_counters[p * N_COUNTERS + 14]:
-            out[L[3] + p * 16 + 9] = st.counters[p][14]
+        if seen_counters[p * N_COUNTERS + 11]:
+            out[L[3] + p * 16 + 9] = st.counters[p][11]
             out[L[4] + p * 16 + 9] = 1
-        if seen_counters[p * N_COUNTERS + 15]:
-            out[L[3] + p * 16 + 10] = st.counters[p][15]
+        if seen_counters[p * N_COUNTERS + 12]:
+            out[L[3] + p * 16 + 10] = st.counters[p][12]
             out[L[4] + p * 16 + 10] = 1
-        if seen_counters[p * N_COUNTERS + 16]:
-            out[L[3] + p * 16 + 11] = st.counters[p][16]
+        if seen_counters[p * N_COUNTERS + 13]:
+            out[L[3] + p * 16 + 11] = st.counters[p][13]
             out[L[4] + p * 16 + 11] = 1
-        if seen_counters[p * N_COUNTERS + 17]:
-            out[L[3] + p * 16 + 12] = st.counters[p][17]
+        if seen_counters[p * N_COUNTERS + 14]:
+            out[L[3] + p * 16 + 12] = st.counters[p][14]
             out[L[4] + p * 16 + 12] = 1
-        if seen_counters[p * N_COUNTERS + 18]:
-            out[L[3] + p * 16 + 13] = st.counters[p][18]
+        if seen_counters[p * N_COUNTERS + 15]:
+            out[L[3] + p * 16 + 13] = st.counters[p][15]
             out[L[4] + p * 16 + 13] = 1
-        if seen_counters[p * N_COUNTERS + 19]:
-            out[L[3] + p * 16 + 14] = st.counters[p][19]
+        if seen_counters[p * N_COUNTERS + 16]:
+            out[L[3] + p * 16 + 14] = st.counters[p][16]
             out[L[4] + p * 16 + 14] = 1
-        if seen_counters[p * N_COUNTERS + 20]:
-            out[L[3] + p * 16 + 15] = st.counters[p][20]
+        if seen_counters[p * N_COUNTERS + 17]:
+            out[L[3] + p * 16 + 15] = st.counters[p][17]
             out[L[4] + p * 16 + 15] = 1
     if seen_counters[N_PLAYERS * N_COUNTERS + 7]:
         out[L[5] + 0] = st.counters[N_PLAYERS][7]
@@ -4036,15 +3562,6 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
     if seen_counters[N_PLAYERS * N_COUNTERS + 8]:
         out[L[5] + 1] = st.counters[N_PLAYERS][8]
         out[L[6] + 1] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 9]:
-        out[L[5] + 2] = st.counters[N_PLAYERS][9]
-        out[L[6] + 2] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 10]:
-        out[L[5] + 3] = st.counters[N_PLAYERS][10]
-        out[L[6] + 3] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 11]:
-        out[L[5] + 4] = st.counters[N_PLAYERS][11]
-        out[L[6] + 4] = 1
     for c in range(N_ZSLOTS):  # zone slot c is place 0 + c
         i = 0 + c
         out[L[7] + i] = st.zsize[c]

@@ -151,3 +151,54 @@ def test_the_example_spec_plays_without_phases_errors(tmp_path):
     path.write_text(SPEC)
     ir = load_game_ir(str(path))
     assert [t.name for t in ir.triggers] == ["phases: one", "phases: two"]
+
+
+PASSING = str(Path(__file__).parent / "data" / "phase_passing.yaml")
+
+
+@pytest.mark.parametrize("engine", ["interpreted", "compiled"])
+def test_phases_without_actions_pass_in_the_move_that_enters_them(engine):
+    # the fifth stone ends placing; scoring and clearing pass in the same move: red 3
+    # corners, blue none, the board cleared, a round counted, placing again with red
+    state = play(PASSING, engine, ["a1", "b2", "c1", "b1", "a3"])
+    assert phase_and_mover(state) == ("placing", "red")
+    data = state.to_json()
+    assert data["counters"]["rounds"] == 1 and not any(data["board"].values())
+    assert [p["counters"]["points"] for p in data["players"]] == [3, 0]
+    # a tie (2 corners each): scoring leads to choosing, whose effects give blue the move
+    state = play(PASSING, engine, ["a1", "a3", "c1", "c3", "b2"])
+    assert phase_and_mover(state) == ("choosing", "blue")
+    assert state.to_json()["counters"]["rounds"] == 0  # clearing has not come yet
+    assert sorted(m.text for m in state.legal_moves()) == ["give", "take"]
+    state.apply("give")
+    assert phase_and_mover(state) == ("placing", "red")  # clearing passed, first: red
+    assert [p["counters"]["points"] for p in state.to_json()["players"]] == [3, 2]
+
+
+def test_passing_phases_play_alike_in_both_engines():
+    counts = [perft(get_game(PASSING, None, "interpreted").new_state(), d) for d in (4, 5, 6)]
+    assert [perft(get_game(PASSING, None, "compiled").new_state(), d) for d in (4, 5, 6)] == counts
+
+
+PASS_SPEC = SPEC.replace("    actions: [pass_on]\n    first: same\n", "    actions: [pass_on]\n    first: same\n  three:\n    next: four\n  four:\n    next: one\n")
+
+
+@pytest.mark.parametrize(
+    "old, new, line, col, message",
+    [
+        ("    actions: [put]\n    next: two\n", "    next: two\n", 7, 3, "phase 'one' has no actions, so it passes as it begins"),
+        ("    next: four\n", "    next: four\n    until: true\n", 15, 5, "phase 'three' has no actions: it passes at once, so it has no 'until'"),
+        ("    next: one\n", "    next: three\n", 13, 3, "phases without actions lead back to themselves (three -> four -> three)"),
+        ("    next: one\n", "    next: \"if true then one else if false then two else phase\"\n", 15, 3, "phase 'four' has no actions: name the phase that follows it"),
+        ("    next: one\n", "    next:\n      - {to: one, when: true}\n", 17, 19, "leave out its last exit's 'when'"),
+    ],
+)
+def test_mistakes_in_phases_without_actions(tmp_path, old, new, line, col, message):
+    assert old in PASS_SPEC
+    path = tmp_path / "t.yaml"
+    path.write_text(PASS_SPEC.replace(old, new, 1))
+    with pytest.raises(SpecError) as err:
+        load_game_ir(str(path))
+    text = str(err.value)
+    assert text.startswith(f"{path}:{line}:{col}: error:"), text
+    assert message in text

@@ -346,7 +346,7 @@ def test_a_figure_per_player(tmp_path: Path) -> None:
 
 
 def test_a_named_value_is_shown_by_its_label() -> None:
-    """Vikings' phase counter holds a value of the enumeration round_phase: the panel
+    """Vikings' phase counter holds a value of the enumeration of its phases: the panel
     writes the rulebook's name of the phase, not the value's name in the spec."""
     state = load(str(SPECS / "midgard-vikings.yaml"), engine="interpreted").new_state(0)
     texts = _texts(_svg(state))

@@ -233,3 +233,36 @@ def test_set_zones_rewrites_the_deal_in_both_engines():
             core.set_zones([[9]] + slots[1:])  # a pile of a kind that does not exist
         with pytest.raises(ValueError):
             core.set_zones([[0] * 28] + slots[1:])  # more items than the game has
+
+
+FAMILIES = str(Path(__file__).parent / "data" / "item_families.yaml")
+
+
+def test_an_item_family_is_one_kind_per_value_of_an_enumeration() -> None:
+    # `tile: {each: suit, text: T, suit: each, values: [1]}`: tile_sun written TSun, ...,
+    # each member with the family's keys and `each` read as its own value
+    from midgardc.spec.lower import load_game_ir
+
+    ir = load_game_ir(FAMILIES)
+    assert ir.zones.names == ("tile_sun", "tile_moon", "tile_star", "coin_sun", "coin_moon", "coin_star", "joker")
+    assert ir.zones.texts == ("TSun", "TMoon", "TStar", "coin_sun", "coin_moon", "coin_star", "J")
+    state = load(FAMILIES, engine="interpreted").new_state(0)
+    assert sorted(m.text for m in state.legal_moves()) == ["take:J", "take:TMoon", "take:TStar", "take:TSun", "take:coin_moon", "take:coin_star", "take:coin_sun"]
+    for move in ["take:TSun", "take:coin_moon", "take:TMoon", "take:J"]:
+        state.apply(move)
+    # a tile scores its suit's worth (the attribute given as `each`), a coin 1
+    assert [p["score"]["points"] for p in state.to_json()["players"]] == [3 + 2, 1 + 1]
+
+
+def test_item_families_play_alike_in_both_engines() -> None:
+    games = []
+    for engine in ("interpreted", "compiled"):
+        state = load(FAMILIES, engine=engine).new_state(0)
+        rng = Rng(5)
+        texts = []
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            texts.append(moves[rng.below(len(moves))].text)
+            state.apply(texts[-1])
+        games.append((texts, [p["score"] for p in state.to_json()["players"]]))
+    assert len(games[0][0]) == 9 and games[0] == games[1]

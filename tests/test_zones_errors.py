@@ -152,3 +152,17 @@ def test_limits(tmp_path: Path) -> None:
     # 121 ordered piles (60 per-player zones of 2 seats, and pile) of up to 4096 items: 484 KiB a state
     piles = "\n".join(f"  p{i}: {{ordered: true}}" for i in range(60))
     _fails(tmp_path, base.replace("items: {red: 2, blue: 2}", f"items: {{red: {MAX_ZONE_ITEMS}}}").replace("  bag: {of: game}", "  bag: {of: game}\n" + piles), 4, f"(limit {MAX_ZONE_STATE})")
+
+
+@pytest.mark.parametrize(
+    "items, at, message",
+    [
+        ("items: {red: [1], blue: [2], dot: {each: colour}}", "3:42", "item family 'dot': 'colour' is not an enumeration"),
+        ("enums: {shade: [dark, light]}\nitems: {red: [1], blue: [2], dot_dark: {}, dot: {each: shade}}", "4:44", "item family 'dot' makes an item 'dot_dark', which is declared twice"),
+    ],
+)
+def test_item_family_mistakes_are_placed(tmp_path: Path, items: str, at: str, message: str) -> None:
+    path, _ = spec(tmp_path, ITEMS=items)
+    with pytest.raises(SpecError) as err:
+        load_game_ir(path)
+    assert str(err.value).startswith(f"{path}:{at}: error: {message}"), str(err.value)

@@ -73,7 +73,7 @@ from .yamlpos import YList, YMap, YNode, YScalar
 from .present import lower_present
 from .glyphs import lower_glyphs
 from ..ir.present import PresentIR
-from .zones import lower_items, lower_zones
+from .zones import expand_item_families, lower_items, lower_zones
 from .history import lower_history
 from .position import lower_position
 from .standard import lower_standard_defines
@@ -208,6 +208,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.lower_players(game.items["players"])
         enums = declare_phases(self, top.get("phases"), self.lower_enums(top.get("enums")))
         declare_draw(self)  # (end.draw's counter joins the counters: spec/endings.py)
+        expand_item_families(self, enums)  # (one kind of item per value: spec/zones.py)
         top = self.tree  # (with the phase counter among the counters)
         declare_piles(self, top.get("piles"))  # (the piles join the counters: spec/piles.py)
         top = self.tree

@@ -11,8 +11,13 @@ them with one meaning and the compiled engine keeps its speed:
   ``history``, every position);
 * a guard ``phase == P`` put before each action's ``where``;
 * after a move's own triggers, one generated trigger per group of actions that belong to
-  the same phases: it ends the phase (sets the counter) and passes the turn as the
-  phase says (``extra_turn`` for ``same``, ``next_turn`` otherwise).
+  the same phases: it ends the phase (sets the counter), runs the new phase's
+  ``effects`` and passes the turn as the phase says (``extra_turn`` for ``same``,
+  ``next_turn`` otherwise).
+
+A phase without ``actions`` is a step of the game that nobody moves in (a scoring, the
+end of a round): it passes as it begins, its effects run and it ends to its ``next`` in
+the same move, so a chain of such phases is written out where a phase ends (no cycle).
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ class _Phase:
     exits: list[tuple[Optional[Expr], Expr]]  # (when, the next phase), the first that holds
     mover: Optional[Effect]  # who moves after a move that keeps the phase (None: as usual)
     first: Optional[Effect]  # who moves as the phase begins (None: as usual)
+    effects: tuple[Effect, ...] = ()  # run as the phase begins
+    passing: bool = False  # no actions: the phase ends as it begins, in the same move
 
 
 def declare_phases(low: "Lowering", node: Optional[YNode], enums: tuple) -> tuple:
@@ -98,9 +105,11 @@ def lower_phases(low: "Lowering", node: Optional[YNode], actions: tuple[Action, 
     others: Optional[int] = None
     for k, pname in enumerate(order):
         body = low.keys(node.items[pname], "phase", f"phase '{pname}'")
-        anode = body["actions"]
+        anode = body.get("actions")
         listed: list[int] = []
-        if isinstance(anode, YScalar) and anode.value == OTHERS:
+        if anode is None:
+            _passing_ok(body, pname, node.key_pos[pname], k)
+        elif isinstance(anode, YScalar) and anode.value == OTHERS:
             if others is not None:
                 raise SpecError(f"only one phase may take the actions no other phase lists ('{order[others]}' already does)", anode.pos)
             others = k
@@ -116,7 +125,7 @@ def lower_phases(low: "Lowering", node: Optional[YNode], actions: tuple[Action, 
                     raise SpecError(f"action '{a}' is listed twice in phase '{pname}'", item.pos)
                 listed.append(i)
                 claimed.setdefault(i, []).append(k)
-        phases.append(_Phase(pname, body, node.key_pos[pname], listed, set(), [], None, None))
+        phases.append(_Phase(pname, body, node.key_pos[pname], listed, set(), [], None, None, passing=anode is None))
     for i, a in enumerate(actions):
         if i not in claimed:
             if others is None:
@@ -142,6 +151,7 @@ def lower_phases(low: "Lowering", node: Optional[YNode], actions: tuple[Action, 
         scope = _common(actions, sorted(ph.ends_after))
         ph.mover = _turn(low, body.get("mover"), _common(actions, ph.actions))
         ph.first = _turn(low, body.get("first"), {})
+        ph.effects = low.lower_effects(body.get("effects"), {}, f"phase '{ph.name}'")
         until = low.condition(body["until"], scope, BOOL) if "until" in body else None
         nnode = body.get("next")
         if isinstance(nnode, YList):
@@ -154,6 +164,9 @@ def lower_phases(low: "Lowering", node: Optional[YNode], actions: tuple[Action, 
         else:
             to = low.condition(nnode, scope, typ) if nnode is not None else Const((k + 1) % len(phases), typ)
             ph.exits.append((until, to))
+    for ph in phases:
+        if ph.passing:
+            _enter(phases, Const(phases.index(ph), typ), counter, typ, len(low.players))  # (reports a cycle of them)
     guarded = tuple(_guard(a, claimed[i], counter, typ) for i, a in enumerate(actions))
     return guarded, _triggers(phases, claimed, actions, counter, typ, len(low.players))
 
@@ -216,19 +229,59 @@ def _branch(phases: list[_Phase], ph: _Phase, ends: bool, counter: int, typ: str
         return stay
     rest = stay
     for when, to in reversed(ph.exits):
-        change = (SetCounter(counter, Const(n_players, PLAYER), to, False), *_first(phases, to, counter, typ))
+        change = (SetCounter(counter, Const(n_players, PLAYER), to, False), *_enter(phases, to, counter, typ, n_players))
         rest = change if when is None else (IfEffect(when, change, rest),)
     return rest
 
 
-def _first(phases: list[_Phase], to: Expr, counter: int, typ: str) -> tuple[Effect, ...]:
-    """Who opens the phase just begun: known when the next phase is a name; otherwise
-    read from the counter just set."""
+def _passing_ok(body: YMap, pname: str, pos: Pos, k: int) -> None:
+    """A phase without actions passes as it begins: nothing waits in it for a move."""
+    if k == 0:
+        raise SpecError(f"phase '{pname}' has no actions, so it passes as it begins; the game cannot start in it", pos, "write a phase with actions first")
+    why = {"mover": "the phase it leads to decides who moves", "first": "the phase it leads to decides who moves", "after": "it ends as it begins", "until": "it ends as it begins"}
+    for key, reason in why.items():
+        if key in body:
+            raise SpecError(f"phase '{pname}' has no actions: it passes at once, so it has no '{key}' ({reason})", body.key_pos[key])
+    nnode = body.get("next")
+    if isinstance(nnode, YList) and nnode.items and isinstance(nnode.items[-1], YMap) and "when" in nnode.items[-1].items:
+        raise SpecError(f"phase '{pname}' has no actions, so it must end as it begins: leave out its last exit's 'when'", nnode.items[-1].key_pos["when"])
+
+
+def _choices(to: Expr, ph: _Phase) -> list[tuple[Optional[Expr], Const]]:
+    """The phases an expression may name, each with when it does: a name, or `if C then
+    NAME else ...` (a phase without actions is written out where it is entered, so what
+    follows it must be known there)."""
     if isinstance(to, Const):
-        first = phases[to.value].first
-        return (first,) if first is not None else ()
+        return [(None, to)]
+    if isinstance(to, Call) and to.fn == "either" and len(to.args) == 3 and isinstance(to.args[1], Const):
+        return [(to.args[0], to.args[1]), *_choices(to.args[2], ph)]
+    raise SpecError(f"phase '{ph.name}' has no actions: name the phase that follows it (a name, 'if C then NAME else ...', or exits {{to: NAME, when}})", ph.pos)
+
+
+def _both(a: Optional[Expr], b: Optional[Expr]) -> Optional[Expr]:
+    return b if a is None else a if b is None else Binary("and", a, b, BOOL)
+
+
+def _enter(phases: list[_Phase], to: Expr, counter: int, typ: str, n_players: int, chain: tuple[str, ...] = ()) -> tuple[Effect, ...]:
+    """What follows setting the counter to `to`: the new phase's effects, then who opens it
+    (its `first`), or, for a phase without actions, its exits at once (`chain`: those
+    passed through in this move). Known when the next phase is a name; otherwise read
+    from the counter just set."""
+    if isinstance(to, Const):
+        ph = phases[to.value]
+        if not ph.passing:
+            return (*ph.effects, *((ph.first,) if ph.first is not None else ()))
+        if ph.name in chain:
+            raise SpecError(f"phases without actions lead back to themselves ({' -> '.join((*chain, ph.name))}): the move would never end", ph.pos, "let one of them lead to a phase with actions")
+        rest: tuple[Effect, ...] = ()
+        exits = [(_both(when, w), t) for when, nxt in ph.exits for w, t in _choices(nxt, ph)]
+        for when, nxt in reversed(exits):
+            change = (SetCounter(counter, Const(n_players, PLAYER), nxt, False), *_enter(phases, nxt, counter, typ, n_players, (*chain, ph.name)))
+            rest = change if when is None else (IfEffect(when, change, rest),)
+        return (*ph.effects, *rest)
     out: tuple[Effect, ...] = ()
     for k in reversed(range(len(phases))):
-        if phases[k].first is not None:
-            out = (IfEffect(_is(counter, typ, k), (phases[k].first,), out),)
+        then = _enter(phases, Const(k, typ), counter, typ, n_players, chain)
+        if then:
+            out = (IfEffect(_is(counter, typ, k), then, out),)
     return out

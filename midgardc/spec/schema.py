@@ -43,7 +43,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     # learning-ready observation views (spec/observation.py)
     "observation": ({"forward", "history", "scale"}, set()),
     "trigger": ({"after", "when", "effects", "description"}, {"effects"}),
-    "phase": ({"actions", "mover", "first", "until", "after", "next", "description"}, {"actions"}),  # phases: (spec/phases.py)
+    "phase": ({"actions", "mover", "first", "until", "after", "next", "effects", "description"}, set()),  # phases: (spec/phases.py)
     "phase_exit": ({"to", "when"}, {"to"}),
     "end": ({"when", "no_moves", "effects", "reasons", "draw"}, set()),
     "render": ({"glyphs", "empty", "marks", "colors", "colours", "internal", "labels", "regions", "places", "tracks", "highlight", "hand", "neutral", "numbers", "board", "figures", "move_plies", "card_text", "revealed_at_end"}, set()),

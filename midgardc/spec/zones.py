@@ -39,6 +39,49 @@ OWNERS = ("game", "player")
 VISIBILITY = ("all", "owner", "none")
 
 
+FAMILY = "each"  # `name: {each: ENUM, ...}`: one kind of item per value of an enumeration
+
+
+def expand_item_families(lw: "Lowering", enums: tuple) -> None:
+    """`tile: {each: suit, text: T, suit: each}` is one kind of item per value of the
+    enumeration (`tile_sun`, written `TSun`, ...): the family's keys are each
+    member's, the text gets the value appended (capitalised; default: the member's name),
+    and `each` as an attribute's value is the member's value. Rewritten in the tree before
+    the items are read, so zones, attributes and both back ends see plain kinds."""
+    node = lw.tree.get("items")
+    if not isinstance(node, YMap) or not any(isinstance(b, YMap) and FAMILY in b.items for b in node.items.values()):
+        return
+    values = dict(enums)
+    items: dict[str, YNode] = {}
+    key_pos = {}
+    for iname, body in node.items.items():
+        ipos = node.key_pos[iname]
+        if not (isinstance(body, YMap) and FAMILY in body.items):
+            items[iname], key_pos[iname] = body, ipos
+            continue
+        enode = body.items[FAMILY]
+        ename = lw.scalar(enode, str, "an enumeration's name")
+        if ename not in values:
+            raise SpecError(f"item family '{iname}': '{ename}' is not an enumeration (each: names the enumeration with a kind of item per value)", enode.pos, did_you_mean(ename, list(values)))
+        for v in values[ename]:
+            member = f"{iname}_{v}"
+            if member in node.items or member in items:
+                raise SpecError(f"item family '{iname}' makes an item '{member}', which is declared twice", ipos)
+            fields: dict[str, YNode] = {}
+            for k, x in body.items.items():
+                if k == FAMILY:
+                    continue
+                if k == "text":
+                    x = YScalar(lw.scalar(x, str, "an item's text") + v[:1].upper() + v[1:], x.pos)
+                elif isinstance(x, YScalar) and x.value == FAMILY:
+                    x = YScalar(v, x.pos)
+                fields[k] = x
+            items[member], key_pos[member] = YMap(fields, body.pos, {k: body.key_pos[k] for k in fields}, {}), ipos
+    new = YMap(items, node.pos, key_pos, {})
+    top = lw.tree
+    lw.tree = YMap({**top.items, "items": new}, top.pos, top.key_pos, top.key_nodes)
+
+
 def lower_items(lw: "Lowering", node: Optional[YNode], zones: Optional[YNode] = None) -> Optional[tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, ...], ...]]]:
     """The kinds of item: names (constants of type item), texts (as moves write them) and
     the numbers each shows (item_has). None when the spec has no items section and its
