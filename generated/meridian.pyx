@@ -1267,63 +1267,78 @@ cdef extern from *:
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: meridian(cell c) = count(x in ray(c, w): true) + 1
-cdef inline long long define_0(State* st, int a0) noexcept nogil:
+# define 0: mine(cell c) = owner(c) == mover
+cdef inline bint define_0(State* st, int a0) noexcept nogil:
+    return (piece_owner(st.board[a0]) == st.current)
+
+
+# define 1: foe(cell c) = occupied(c) and owner(c) != mover
+cdef inline bint define_1(State* st, int a0) noexcept nogil:
+    return ((st.board[a0] > 0) and (piece_owner(st.board[a0]) != st.current))
+
+
+# define 2: meridian(cell c) = count(x in ray(c, w): true) + 1
+cdef inline long long define_2(State* st, int a0) noexcept nogil:
     return (quant_0(st, a0) + 1)
 
 
-# define 1: taller_above(cell c, int h) = all x in ray(c, n): empty(x) or height(x) > h
-cdef inline bint define_1(State* st, int a0, long long a1) noexcept nogil:
+# define 3: taller_above(cell c, int h) = all x in ray(c, n): empty(x) or height(x) > h
+cdef inline bint define_3(State* st, int a0, long long a1) noexcept nogil:
     return quant_1(st, a0, a1)
 
 
-# define 2: shorter_below(cell c, int h) = all x in ray(c, s): empty(x) or height(x) < h
-cdef inline bint define_2(State* st, int a0, long long a1) noexcept nogil:
+# define 4: shorter_below(cell c, int h) = all x in ray(c, s): empty(x) or height(x) < h
+cdef inline bint define_4(State* st, int a0, long long a1) noexcept nogil:
     return quant_2(st, a0, a1)
 
 
-# define 3: towers_on(cell c) = count(x in ray(c, n): occupied(x)) + count(x in ray(c, s): occupied(x)) + either(occupied(c), 1, 0)
-cdef inline long long define_3(State* st, int a0) noexcept nogil:
+# define 5: towers_on(cell c) = count(x in ray(c, n): occupied(x)) + count(x in ray(c, s): occupied(x)) + either(occupied(c), 1, 0)
+cdef inline long long define_5(State* st, int a0) noexcept nogil:
     return ((quant_3(st, a0) + quant_4(st, a0)) + (<long long>(1) if (st.board[a0] > 0) else <long long>(0)))
 
 
-# define 4: mine_on(cell c, player p) = count(x in ray(c, n): owner(x) == p) + count(x in ray(c, s): owner(x) == p) + either(owner(c) == p, 1, 0)
-cdef inline long long define_4(State* st, int a0, int a1) noexcept nogil:
+# define 6: mine_on(cell c, player p) = count(x in ray(c, n): owner(x) == p) + count(x in ray(c, s): owner(x) == p) + either(owner(c) == p, 1, 0)
+cdef inline long long define_6(State* st, int a0, int a1) noexcept nogil:
     return ((quant_5(st, a0, a1) + quant_6(st, a0, a1)) + (<long long>(1) if (piece_owner(st.board[a0]) == a1) else <long long>(0)))
 
 
-# define 5: may_add(cell c) = mine_on(c, mover) < per_meridian(mover)
-cdef inline bint define_5(State* st, int a0) noexcept nogil:
-    return (define_4(st, a0, st.current) < counter_of(st, st.current, 0))
+# define 7: may_add(cell c) = mine_on(c, mover) < per_meridian(mover)
+cdef inline bint define_7(State* st, int a0) noexcept nogil:
+    return (define_6(st, a0, st.current) < counter_of(st, st.current, 0))
 
 
-# define 6: may_build(cell c, int h) = empty(c) and taller_above(c, h) and shorter_below(c, h) and (h >= 2 or towers_on(c) > 0) and may_add(c)
-cdef inline bint define_6(State* st, int a0, long long a1) noexcept nogil:
-    return (((((st.board[a0] == 0) and define_1(st, a0, a1)) and define_2(st, a0, a1)) and ((a1 >= 2) or (define_3(st, a0) > 0))) and define_5(st, a0))
-
-
-# define 7: may_push_up(cell c, int h) = owner(c) != nobody and owner(c) != mover and h < height(c) and room(c, n) and shorter_below(c, h) and may_add(c)
-cdef inline bint define_7(State* st, int a0, long long a1) noexcept nogil:
-    return ((((((piece_owner(st.board[a0]) != (-1)) and (piece_owner(st.board[a0]) != st.current)) and (a1 < st.heights[a0])) and room_at(st, a0, 0)) and define_2(st, a0, a1)) and define_5(st, a0))
-
-
-# define 8: may_push_down(cell c, int h) = owner(c) != nobody and owner(c) != mover and h > height(c) and room(c, s) and taller_above(c, h) and may_add(c)
+# define 8: may_build(cell c, int h) = empty(c) and taller_above(c, h) and shorter_below(c, h) and (h >= 2 or towers_on(c) > 0) and may_add(c)
 cdef inline bint define_8(State* st, int a0, long long a1) noexcept nogil:
-    return ((((((piece_owner(st.board[a0]) != (-1)) and (piece_owner(st.board[a0]) != st.current)) and (a1 > st.heights[a0])) and room_at(st, a0, 4)) and define_1(st, a0, a1)) and define_5(st, a0))
+    return (((((st.board[a0] == 0) and define_3(st, a0, a1)) and define_4(st, a0, a1)) and ((a1 >= 2) or (define_5(st, a0) > 0))) and define_7(st, a0))
 
 
-# define 9: card_for(item k, cell c) = lifted(mover) == none and face_up(mover, k) > 0 and item_has(k, meridian(c))
-cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
-    return ((((<int>counter_or(st, st.current, 1, 50)) == 50) and (face_up_of(st, st.current, a0) > 0)) and item_shows(a0, define_0(st, a1)))
+# define 9: may_push_up(cell c, int h) = foe(c) and h < height(c) and room(c, n) and shorter_below(c, h) and may_add(c)
+cdef inline bint define_9(State* st, int a0, long long a1) noexcept nogil:
+    return ((((define_1(st, a0) and (a1 < st.heights[a0])) and room_at(st, a0, 0)) and define_4(st, a0, a1)) and define_7(st, a0))
 
 
-# define 10: re_place(cell c) = lifted(mover) != none and meridian(lifted(mover)) == meridian(c)
-cdef inline bint define_10(State* st, int a0) noexcept nogil:
-    return (((<int>counter_or(st, st.current, 1, 50)) != 50) and (define_0(st, (<int>counter_or(st, st.current, 1, 50))) == define_0(st, a0)))
+# define 10: may_push_down(cell c, int h) = foe(c) and h > height(c) and room(c, s) and taller_above(c, h) and may_add(c)
+cdef inline bint define_10(State* st, int a0, long long a1) noexcept nogil:
+    return ((((define_1(st, a0) and (a1 > st.heights[a0])) and room_at(st, a0, 4)) and define_3(st, a0, a1)) and define_7(st, a0))
 
 
-# define 11: same_tower(cell c, int h) = c == lifted(mover) and h == lifted_height(mover)
-cdef inline bint define_11(State* st, int a0, long long a1) noexcept nogil:
+# define 11: playable(item k) = lifted(mover) == none and face_up(mover, k) > 0
+cdef inline bint define_11(State* st, int a0) noexcept nogil:
+    return (((<int>counter_or(st, st.current, 1, 50)) == 50) and (face_up_of(st, st.current, a0) > 0))
+
+
+# define 12: card_for(item k, cell c) = playable(k) and item_has(k, meridian(c))
+cdef inline bint define_12(State* st, int a0, int a1) noexcept nogil:
+    return (define_11(st, a0) and item_shows(a0, define_2(st, a1)))
+
+
+# define 13: re_place(cell c) = lifted(mover) != none and meridian(lifted(mover)) == meridian(c)
+cdef inline bint define_13(State* st, int a0) noexcept nogil:
+    return (((<int>counter_or(st, st.current, 1, 50)) != 50) and (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)))
+
+
+# define 14: same_tower(cell c, int h) = c == lifted(mover) and h == lifted_height(mover)
+cdef inline bint define_14(State* st, int a0, long long a1) noexcept nogil:
     return ((a0 == (<int>counter_or(st, st.current, 1, 50))) and (a1 == counter_of(st, st.current, 2)))
 
 
@@ -1583,19 +1598,17 @@ cdef inline void cellset_0(State* st, uint64_t* cand1) noexcept nogil:
 
 
 # cellset 1:
-#   cand1 = {c in cells: owner(c) != nobody and owner(c) != mover}
+#   cand1 = {c in cells: occupied(c) and owner(c) != mover}
 cdef inline void cellset_1(State* st, uint64_t* cand1) noexcept nogil:
     cdef int w
     cdef int s0
-    cdef int s1
-    s0 = (-1)
-    s1 = st.current
+    s0 = st.current
     for w in range(WORDS):
-        cand1[w] = ((VALID[w] & ~owner_word(st, s0, w)) & (VALID[w] & ~owner_word(st, s1, w)))
+        cand1[w] = ((VALID[w] & ~st.cellsets[0][w]) & (VALID[w] & ~owner_word(st, s0, w)))
 
 
 # cellset 2:
-#   cand1 = {c in cells: owner(c) == mover}
+#   cand1 = {c in cells: mine(c)}
 cdef inline void cellset_2(State* st, uint64_t* cand1) noexcept nogil:
     cdef int w
     cdef int s0
@@ -1613,15 +1626,13 @@ cdef inline void cellset_3(State* st, uint64_t* cand0) noexcept nogil:
 
 
 # cellset 4:
-#   cand0 = {c in cells: owner(c) != nobody and owner(c) != mover}
+#   cand0 = {c in cells: occupied(c) and owner(c) != mover}
 cdef inline void cellset_4(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
-    cdef int s1
-    s0 = (-1)
-    s1 = st.current
+    s0 = st.current
     for w in range(WORDS):
-        cand0[w] = ((VALID[w] & ~owner_word(st, s0, w)) & (VALID[w] & ~owner_word(st, s1, w)))
+        cand0[w] = ((VALID[w] & ~st.cellsets[0][w]) & (VALID[w] & ~owner_word(st, s0, w)))
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -1659,9 +1670,9 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
-                    if not define_5(st, a1):  # may_add(c)
+                    if not define_7(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
                     bound2 = (<long long>1 + quant_7(st, a1))
@@ -1675,7 +1686,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     if bound2 < hi2:
                         hi2 = bound2
                     for a2 in range(lo2, hi2 + 1):
-                        if not ((a2 >= 2) or (define_3(st, a1) > 0)):  # h >= 2 or towers_on(c) > 0
+                        if not ((a2 >= 2) or (define_5(st, a1) > 0)):  # h >= 2 or towers_on(c) > 0
                             continue
                         out[n] = a0 * 2000 + a1 * 40 + (a2 - (1))
                         n += 1
@@ -1685,17 +1696,17 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            cellset_1(st, cand1)  # owner(c) != nobody and owner(c) != mover
+            cellset_1(st, cand1)  # occupied(c) and owner(c) != mover
             for w1 in range(WORDS):  # c: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
                     if not room_at(st, a1, 0):  # room(c, n)
                         continue
-                    if not define_5(st, a1):  # may_add(c)
+                    if not define_7(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
                     bound2 = (<long long>1 + quant_7(st, a1))
@@ -1717,17 +1728,17 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            cellset_1(st, cand1)  # owner(c) != nobody and owner(c) != mover
+            cellset_1(st, cand1)  # occupied(c) and owner(c) != mover
             for w1 in range(WORDS):  # c: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
                     if not room_at(st, a1, 4):  # room(c, s)
                         continue
-                    if not define_5(st, a1):  # may_add(c)
+                    if not define_7(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
                     bound2 = (<long long>st.heights[a1] + 1)
@@ -1744,23 +1755,23 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         out[n] = 52000 + a0 * 2000 + a1 * 40 + (a2 - (1))
                         n += 1
     # action 3: lift(k: item, c: cell) -> ids 78000..78649
-    # where card_for(k, c) and owner(c) == mover
+    # where card_for(k, c) and mine(c)
     if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            cellset_2(st, cand1)  # owner(c) == mover
+            cellset_2(st, cand1)  # mine(c)
             for w1 in range(WORDS):  # c: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
                     out[n] = 78000 + a0 * 50 + a1
                     n += 1
     # action 4: pass(k: item) -> ids 78650..78662
-    # where lifted(mover) == none and face_up(mover, k) > 0
+    # where playable(k)
     if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
@@ -1776,9 +1787,9 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not (define_0(st, (<int>counter_or(st, st.current, 1, 50))) == define_0(st, a0)):  # meridian(lifted(mover)) == meridian(c)
+                if not (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)):  # meridian(lifted(mover)) == meridian(c)
                     continue
-                if not define_5(st, a0):  # may_add(c)
+                if not define_7(st, a0):  # may_add(c)
                     continue
                 lo1 = 1  # h: int 1..40: between its bounds
                 bound1 = (<long long>1 + quant_7(st, a0))
@@ -1792,26 +1803,26 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 if bound1 < hi1:
                     hi1 = bound1
                 for a1 in range(lo1, hi1 + 1):
-                    if not ((a1 >= 2) or (define_3(st, a0) > 0)):  # h >= 2 or towers_on(c) > 0
+                    if not ((a1 >= 2) or (define_5(st, a0) > 0)):  # h >= 2 or towers_on(c) > 0
                         continue
-                    if not (not define_11(st, a0, a1)):  # not same_tower(c, h)
+                    if not (not define_14(st, a0, a1)):  # not same_tower(c, h)
                         continue
                     out[n] = 78663 + a0 * 40 + (a1 - (1))
                     n += 1
     # action 6: repush_up(c: cell, h: int) -> ids 80663..82662
     # where hand(mover, tower) >= h and (re_place(c) and may_push_up(c, h))
     if ((<int>counter_or(st, st.current, 1, 50)) != 50):
-        cellset_4(st, cand0)  # owner(c) != nobody and owner(c) != mover
+        cellset_4(st, cand0)  # occupied(c) and owner(c) != mover
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not (define_0(st, (<int>counter_or(st, st.current, 1, 50))) == define_0(st, a0)):  # meridian(lifted(mover)) == meridian(c)
+                if not (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)):  # meridian(lifted(mover)) == meridian(c)
                     continue
                 if not room_at(st, a0, 0):  # room(c, n)
                     continue
-                if not define_5(st, a0):  # may_add(c)
+                if not define_7(st, a0):  # may_add(c)
                     continue
                 lo1 = 1  # h: int 1..40: between its bounds
                 bound1 = (<long long>1 + quant_7(st, a0))
@@ -1830,17 +1841,17 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # action 7: repush_down(c: cell, h: int) -> ids 82663..84662
     # where hand(mover, tower) >= h and (re_place(c) and may_push_down(c, h))
     if ((<int>counter_or(st, st.current, 1, 50)) != 50):
-        cellset_4(st, cand0)  # owner(c) != nobody and owner(c) != mover
+        cellset_4(st, cand0)  # occupied(c) and owner(c) != mover
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not (define_0(st, (<int>counter_or(st, st.current, 1, 50))) == define_0(st, a0)):  # meridian(lifted(mover)) == meridian(c)
+                if not (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)):  # meridian(lifted(mover)) == meridian(c)
                     continue
                 if not room_at(st, a0, 4):  # room(c, s)
                     continue
-                if not define_5(st, a0):  # may_add(c)
+                if not define_7(st, a0):  # may_add(c)
                     continue
                 lo1 = 1  # h: int 1..40: between its bounds
                 bound1 = (<long long>st.heights[a0] + 1)
@@ -1891,9 +1902,9 @@ cdef bint any_legal(State* st) noexcept nogil:
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
-                    if not define_5(st, a1):  # may_add(c)
+                    if not define_7(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
                     bound2 = (<long long>1 + quant_7(st, a1))
@@ -1907,7 +1918,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                     if bound2 < hi2:
                         hi2 = bound2
                     for a2 in range(lo2, hi2 + 1):
-                        if not ((a2 >= 2) or (define_3(st, a1) > 0)):  # h >= 2 or towers_on(c) > 0
+                        if not ((a2 >= 2) or (define_5(st, a1) > 0)):  # h >= 2 or towers_on(c) > 0
                             continue
                         return True
     # action 1: push_up(k: item, c: cell, h: int) -> ids 26000..51999
@@ -1916,17 +1927,17 @@ cdef bint any_legal(State* st) noexcept nogil:
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            cellset_1(st, cand1)  # owner(c) != nobody and owner(c) != mover
+            cellset_1(st, cand1)  # occupied(c) and owner(c) != mover
             for w1 in range(WORDS):  # c: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
                     if not room_at(st, a1, 0):  # room(c, n)
                         continue
-                    if not define_5(st, a1):  # may_add(c)
+                    if not define_7(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
                     bound2 = (<long long>1 + quant_7(st, a1))
@@ -1947,17 +1958,17 @@ cdef bint any_legal(State* st) noexcept nogil:
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            cellset_1(st, cand1)  # owner(c) != nobody and owner(c) != mover
+            cellset_1(st, cand1)  # occupied(c) and owner(c) != mover
             for w1 in range(WORDS):  # c: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
                     if not room_at(st, a1, 4):  # room(c, s)
                         continue
-                    if not define_5(st, a1):  # may_add(c)
+                    if not define_7(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
                     bound2 = (<long long>st.heights[a1] + 1)
@@ -1973,22 +1984,22 @@ cdef bint any_legal(State* st) noexcept nogil:
                     for a2 in range(lo2, hi2 + 1):
                         return True
     # action 3: lift(k: item, c: cell) -> ids 78000..78649
-    # where card_for(k, c) and owner(c) == mover
+    # where card_for(k, c) and mine(c)
     if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            cellset_2(st, cand1)  # owner(c) == mover
+            cellset_2(st, cand1)  # mine(c)
             for w1 in range(WORDS):  # c: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
                     return True
     # action 4: pass(k: item) -> ids 78650..78662
-    # where lifted(mover) == none and face_up(mover, k) > 0
+    # where playable(k)
     if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
@@ -2003,9 +2014,9 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not (define_0(st, (<int>counter_or(st, st.current, 1, 50))) == define_0(st, a0)):  # meridian(lifted(mover)) == meridian(c)
+                if not (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)):  # meridian(lifted(mover)) == meridian(c)
                     continue
-                if not define_5(st, a0):  # may_add(c)
+                if not define_7(st, a0):  # may_add(c)
                     continue
                 lo1 = 1  # h: int 1..40: between its bounds
                 bound1 = (<long long>1 + quant_7(st, a0))
@@ -2019,25 +2030,25 @@ cdef bint any_legal(State* st) noexcept nogil:
                 if bound1 < hi1:
                     hi1 = bound1
                 for a1 in range(lo1, hi1 + 1):
-                    if not ((a1 >= 2) or (define_3(st, a0) > 0)):  # h >= 2 or towers_on(c) > 0
+                    if not ((a1 >= 2) or (define_5(st, a0) > 0)):  # h >= 2 or towers_on(c) > 0
                         continue
-                    if not (not define_11(st, a0, a1)):  # not same_tower(c, h)
+                    if not (not define_14(st, a0, a1)):  # not same_tower(c, h)
                         continue
                     return True
     # action 6: repush_up(c: cell, h: int) -> ids 80663..82662
     # where hand(mover, tower) >= h and (re_place(c) and may_push_up(c, h))
     if ((<int>counter_or(st, st.current, 1, 50)) != 50):
-        cellset_4(st, cand0)  # owner(c) != nobody and owner(c) != mover
+        cellset_4(st, cand0)  # occupied(c) and owner(c) != mover
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not (define_0(st, (<int>counter_or(st, st.current, 1, 50))) == define_0(st, a0)):  # meridian(lifted(mover)) == meridian(c)
+                if not (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)):  # meridian(lifted(mover)) == meridian(c)
                     continue
                 if not room_at(st, a0, 0):  # room(c, n)
                     continue
-                if not define_5(st, a0):  # may_add(c)
+                if not define_7(st, a0):  # may_add(c)
                     continue
                 lo1 = 1  # h: int 1..40: between its bounds
                 bound1 = (<long long>1 + quant_7(st, a0))
@@ -2055,17 +2066,17 @@ cdef bint any_legal(State* st) noexcept nogil:
     # action 7: repush_down(c: cell, h: int) -> ids 82663..84662
     # where hand(mover, tower) >= h and (re_place(c) and may_push_down(c, h))
     if ((<int>counter_or(st, st.current, 1, 50)) != 50):
-        cellset_4(st, cand0)  # owner(c) != nobody and owner(c) != mover
+        cellset_4(st, cand0)  # occupied(c) and owner(c) != mover
         for w0 in range(WORDS):  # c: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
-                if not (define_0(st, (<int>counter_or(st, st.current, 1, 50))) == define_0(st, a0)):  # meridian(lifted(mover)) == meridian(c)
+                if not (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)):  # meridian(lifted(mover)) == meridian(c)
                     continue
                 if not room_at(st, a0, 4):  # room(c, s)
                     continue
-                if not define_5(st, a0):  # may_add(c)
+                if not define_7(st, a0):  # may_add(c)
                     continue
                 lo1 = 1  # h: int 1..40: between its bounds
                 bound1 = (<long long>st.heights[a0] + 1)
