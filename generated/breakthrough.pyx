@@ -1135,17 +1135,6 @@ cdef inline long long quant_2(State* st, int f0) noexcept nogil:
     return set_count(found)
 
 
-# quant 3: count(q in players: q == p and q == last_player)
-cdef inline long long quant_3(State* st, int f0) noexcept nogil:
-    # f0 = p
-    cdef int x
-    cdef long long total = 0
-    for x in range(N_PLAYERS):
-        if ((x == f0) and (x == st.last)):
-            total += 1
-    return total
-
-
 # ---------------------------------------------------------------------------- cell sets
 # Conditions on one cell computed for every cell at once: out[w] holds cells 64w..64w+63.
 # Scalars (s0, ...) are evaluated once; "near" sets come from dilate(): the cells with a
@@ -1435,9 +1424,9 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 # Ranking keys per player (p = a0), higher first unless marked lower-is-better.
 
 
-# key 0: won: count(q in players: q == p and q == last_player)
+# key 0: won: either(p == last_player, 1, 0)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return quant_3(st, a0)
+    return (<long long>(1) if (a0 == st.last) else <long long>(0))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

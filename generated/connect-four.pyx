@@ -1155,7 +1155,7 @@ cdef inline bint quant_0(State* st) noexcept nogil:
 
 
 # cellset 0:
-#   cand0 = {c in cells: empty(c) and not empty(step(c, s))}
+#   cand0 = {t in cells: empty(t) and empty(t) and not empty(step(t, s))}
 cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef uint64_t t0[WORDS]
@@ -1164,7 +1164,7 @@ cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
         t0[w] = st.cellsets[0][w]
     pull_cells(t0, pulled0, 7)
     for w in range(WORDS):
-        cand0[w] = (st.cellsets[0][w] & ~(pulled0[w] & CELLSET_0[w]))
+        cand0[w] = ((st.cellsets[0][w] & st.cellsets[0][w]) & ~(pulled0[w] & CELLSET_0[w]))
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -1183,11 +1183,11 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int w0
     if st.terminal:
         return 0
-    # action 0: drop(c: cell) -> ids 0..41
-    # where hand(mover, disc) > 0 and resting(c)
+    # action 0: drop(t: cell) -> ids 0..41
+    # where hand(mover, disc) > 0 and (empty(t) and resting(t))
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # empty(c) and not empty(step(c, s))
-        for w0 in range(WORDS):  # c: cell, ascending
+        cellset_0(st, cand0)  # empty(t) and empty(t) and not empty(step(t, s))
+        for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
@@ -1205,11 +1205,11 @@ cdef bint any_legal(State* st) noexcept nogil:
     cdef int w0
     if st.terminal:
         return False
-    # action 0: drop(c: cell) -> ids 0..41
-    # where hand(mover, disc) > 0 and resting(c)
+    # action 0: drop(t: cell) -> ids 0..41
+    # where hand(mover, disc) > 0 and (empty(t) and resting(t))
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # empty(c) and not empty(step(c, s))
-        for w0 in range(WORDS):  # c: cell, ascending
+        cellset_0(st, cand0)  # empty(t) and empty(t) and not empty(step(t, s))
+        for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
@@ -1220,7 +1220,7 @@ cdef bint any_legal(State* st) noexcept nogil:
 
 cdef int legal_cells(State* st, uint64_t* cand0) noexcept nogil:
     """The legal moves as a set of cells, for random playouts: the only action is
-    drop(c: cell) and move id = 0 + cell. Returns how many there are."""
+    drop(t: cell) and move id = 0 + cell. Returns how many there are."""
     if st.terminal:
         return 0
     return legal_cells_live(st, cand0)
@@ -1231,7 +1231,7 @@ cdef int legal_cells_live(State* st, uint64_t* cand0) noexcept nogil:
     finish() ends a game, and settle_cells() returns then) need not test that again."""
     if not ((hand_of(st, st.current, 0) > 0)):
         return 0
-    cellset_0(st, cand0)  # empty(c) and not empty(step(c, s))
+    cellset_0(st, cand0)  # empty(t) and empty(t) and not empty(step(t, s))
     return <int>set_count(cand0)
 
 
@@ -1294,9 +1294,9 @@ cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
 
 
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
-    # action 0: drop(c: cell)
-    put_piece_on_empty(st, st.current, 0, a0, False)  # place disc of mover at c (empty and in hand: the condition says so)
-    # trigger 0: four when line(c, 4)
+    # action 0: drop(t: cell)
+    put_piece_on_empty(st, st.current, 0, a0, False)  # place disc of mover at t (empty and in hand: the condition says so)
+    # trigger 0: four when line(t, 4)
     if line_at(st, a0, 4):
         counter_add(st, st.current, 0, 1)  # add counter fours of mover += 1
 
@@ -1444,7 +1444,7 @@ cdef inline void play_move(State* st, int move) noexcept nogil:
     cdef int offset
     cdef int v0
     # (the last action's ids run to the last move id: a legal move needs no test)
-    if True:  # drop(c: cell)
+    if True:  # drop(t: cell)
         offset = move
         v0 = offset
         apply_action_0(st, v0)

@@ -2000,7 +2000,7 @@ cdef inline void cellset_1(State* st, int f0, uint64_t* found) noexcept nogil:
 
 
 # cellset 2:
-#   cand0 = {c in cells: empty(c)}
+#   cand0 = {t in cells: empty(t)}
 cdef inline void cellset_2(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     for w in range(WORDS):
@@ -2023,11 +2023,11 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int w0
     if st.terminal:
         return 0
-    # action 0: play(c: cell) -> ids 0..168
-    # where hand(mover, stone) > 0 and empty(c)
+    # action 0: play(t: cell) -> ids 0..168
+    # where hand(mover, stone) > 0 and empty(t)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_2(st, cand0)  # empty(c)
-        for w0 in range(WORDS):  # c: cell, ascending
+        cellset_2(st, cand0)  # empty(t)
+        for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
@@ -2045,11 +2045,11 @@ cdef bint any_legal(State* st) noexcept nogil:
     cdef int w0
     if st.terminal:
         return False
-    # action 0: play(c: cell) -> ids 0..168
-    # where hand(mover, stone) > 0 and empty(c)
+    # action 0: play(t: cell) -> ids 0..168
+    # where hand(mover, stone) > 0 and empty(t)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_2(st, cand0)  # empty(c)
-        for w0 in range(WORDS):  # c: cell, ascending
+        cellset_2(st, cand0)  # empty(t)
+        for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
@@ -2060,7 +2060,7 @@ cdef bint any_legal(State* st) noexcept nogil:
 
 cdef int legal_cells(State* st, uint64_t* cand0) noexcept nogil:
     """The legal moves as a set of cells, for random playouts: the only action is
-    play(c: cell) and move id = 0 + cell. Returns how many there are."""
+    play(t: cell) and move id = 0 + cell. Returns how many there are."""
     if st.terminal:
         return 0
     return legal_cells_live(st, cand0)
@@ -2071,7 +2071,7 @@ cdef int legal_cells_live(State* st, uint64_t* cand0) noexcept nogil:
     finish() ends a game, and settle_cells() returns then) need not test that again."""
     if not ((hand_of(st, st.current, 0) > 0)):
         return 0
-    cellset_2(st, cand0)  # empty(c)
+    cellset_2(st, cand0)  # empty(t)
     return <int>set_count(cand0)
 
 
@@ -2134,9 +2134,9 @@ cdef inline int nth_cell(const uint64_t* s, int k) noexcept nogil:
 
 
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
-    # action 0: play(c: cell)
-    put_piece_on_empty(st, st.current, 0, a0, False)  # place stone of mover at c (empty and in hand: the condition says so)
-    # trigger 0: connection when joins(c, mover)
+    # action 0: play(t: cell)
+    put_piece_on_empty(st, st.current, 0, a0, False)  # place stone of mover at t (empty and in hand: the condition says so)
+    # trigger 0: connection when joins(t, mover)
     if define_6(st, a0, st.current):
         counter_set(st, st.current, 0, 1)  # set counter connected of mover = 1
 
@@ -2284,7 +2284,7 @@ cdef inline void play_move(State* st, int move) noexcept nogil:
     cdef int offset
     cdef int v0
     # (the last action's ids run to the last move id: a legal move needs no test)
-    if True:  # play(c: cell)
+    if True:  # play(t: cell)
         offset = move
         v0 = offset
         apply_action_0(st, v0)

@@ -1682,9 +1682,9 @@ cdef inline long long quant_3(State* st, int f0) noexcept nogil:
     return total
 
 
-# quant 4: any f in cells: occupied(f) and mirrored(f, c)
+# quant 4: any f in cells: occupied(f) and mirrored(f, t)
 cdef inline bint quant_4(State* st, int f0) noexcept nogil:
-    # f0 = c
+    # f0 = t
     cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
     cdef uint64_t bits
     cdef int w
@@ -1733,7 +1733,7 @@ cdef inline void cellset_1(State* st, int f0, uint64_t* found) noexcept nogil:
 
 
 # cellset 2:
-#   cand0 = {c in cells: empty(c)}
+#   cand0 = {t in cells: empty(t)}
 cdef inline void cellset_2(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     for w in range(WORDS):
@@ -1764,22 +1764,22 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int w0
     if st.terminal:
         return 0
-    # action 0: play(c: cell) -> ids 0..120
-    # where hand(mover, stone) > 0 and empty(c)
+    # action 0: play(t: cell) -> ids 0..120
+    # where hand(mover, stone) > 0 and empty(t)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_2(st, cand0)  # empty(c)
-        for w0 in range(WORDS):  # c: cell, ascending
+        cellset_2(st, cand0)  # empty(t)
+        for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
                 out[n] = a0
                 n += 1
-    # action 1: swap(c: cell) -> ids 121..241
-    # where hand(mover, stone) > 0 and (ply == 1 and (any f in cells: occupied(f) and mirrored(f, c)))
+    # action 1: swap(t: cell) -> ids 121..241
+    # where hand(mover, stone) > 0 and (ply == 1 and (any f in cells: occupied(f) and mirrored(f, t)))
     if (hand_of(st, st.current, 0) > 0) and (st.ply == 1):
-        for a0 in range(N_CELLS):  # c: cell
-            if not quant_4(st, a0):  # any f in cells: occupied(f) and mirrored(f, c)
+        for a0 in range(N_CELLS):  # t: cell
+            if not quant_4(st, a0):  # any f in cells: occupied(f) and mirrored(f, t)
                 continue
             out[n] = 121 + a0
             n += 1
@@ -1794,21 +1794,21 @@ cdef bint any_legal(State* st) noexcept nogil:
     cdef int w0
     if st.terminal:
         return False
-    # action 0: play(c: cell) -> ids 0..120
-    # where hand(mover, stone) > 0 and empty(c)
+    # action 0: play(t: cell) -> ids 0..120
+    # where hand(mover, stone) > 0 and empty(t)
     if (hand_of(st, st.current, 0) > 0):
-        cellset_2(st, cand0)  # empty(c)
-        for w0 in range(WORDS):  # c: cell, ascending
+        cellset_2(st, cand0)  # empty(t)
+        for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
                 bits0 &= bits0 - 1
                 return True
-    # action 1: swap(c: cell) -> ids 121..241
-    # where hand(mover, stone) > 0 and (ply == 1 and (any f in cells: occupied(f) and mirrored(f, c)))
+    # action 1: swap(t: cell) -> ids 121..241
+    # where hand(mover, stone) > 0 and (ply == 1 and (any f in cells: occupied(f) and mirrored(f, t)))
     if (hand_of(st, st.current, 0) > 0) and (st.ply == 1):
-        for a0 in range(N_CELLS):  # c: cell
-            if not quant_4(st, a0):  # any f in cells: occupied(f) and mirrored(f, c)
+        for a0 in range(N_CELLS):  # t: cell
+            if not quant_4(st, a0):  # any f in cells: occupied(f) and mirrored(f, t)
                 continue
             return True
     return False
@@ -1858,18 +1858,18 @@ cdef void remove_0(State* st) noexcept nogil:
 
 
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
-    # action 0: play(c: cell)
-    put_piece_on_empty(st, st.current, 0, a0, False)  # place stone of mover at c (empty and in hand: the condition says so)
-    # trigger 0: connection when joins(c, mover)
+    # action 0: play(t: cell)
+    put_piece_on_empty(st, st.current, 0, a0, False)  # place stone of mover at t (empty and in hand: the condition says so)
+    # trigger 0: connection when joins(t, mover)
     if define_6(st, a0, st.current):
         counter_set(st, st.current, 0, 1)  # set counter connected of mover = 1
 
 
 cdef void apply_action_1(State* st, int a0) noexcept nogil:
-    # action 1: swap(c: cell)
+    # action 1: swap(t: cell)
     remove_0(st)  # remove the piece on f for each f in cells where occupied(f) (to out)
-    put_piece(st, st.current, 0, a0)  # place stone of mover at c
-    # trigger 0: connection when joins(c, mover)
+    put_piece(st, st.current, 0, a0)  # place stone of mover at t
+    # trigger 0: connection when joins(t, mover)
     if define_6(st, a0, st.current):
         counter_set(st, st.current, 0, 1)  # set counter connected of mover = 1
 
@@ -1993,12 +1993,12 @@ cdef inline void play_move(State* st, int move) noexcept nogil:
     flips with small changes, and a call costs the playout loop a dozen instructions a ply."""
     cdef int offset
     cdef int v0
-    if move < 121:  # play(c: cell)
+    if move < 121:  # play(t: cell)
         offset = move
         v0 = offset
         apply_action_0(st, v0)
     # (the last action's ids run to the last move id: a legal move needs no test)
-    else:  # swap(c: cell)
+    else:  # swap(t: cell)
         offset = move - 121
         v0 = offset
         apply_action_1(st, v0)

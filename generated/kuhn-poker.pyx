@@ -31,8 +31,8 @@ cdef enum:
     N_KINDS = 0           # kinds of piece
     KIND_DIV = 1          # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 1        # hand array width (at least 1)
-    N_COUNTERS = 4        # per-player counters
-    COUNTER_SLOTS = 4     # counter array width (at least 1)
+    N_COUNTERS = 3        # per-player counters
+    COUNTER_SLOTS = 3     # counter array width (at least 1)
     N_DIRS = 0            # board directions
     MAX_DEGREE = 1        # neighbour table width
     N_MOVES = 2           # move ids are 0 .. N_MOVES-1
@@ -110,10 +110,10 @@ cdef extern from *:
       {0}
     };
     /* counters at setup [player][counter], then the game's row */
-    static const long long MGC_COUNTER_INIT[3][4] = {
-      {1, 0, 0, 0},
-      {1, 0, 0, 0},
-      {0, 0, 0, 0}
+    static const long long MGC_COUNTER_INIT[3][3] = {
+      {1, 0, 0},
+      {1, 0, 0},
+      {0, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[1][1]
@@ -123,7 +123,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[1][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[2]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][4]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][3]
 
 
 # ---------------------------------------------------------------------------- state
@@ -804,17 +804,17 @@ cdef inline bint define_1(State* st, int a0) noexcept nogil:
     return (counter_of(st, a0, 0) < define_0(st))
 
 
-# define 2: card(player p) = max(v in range(1, 3): either(any k in item_kinds: holding(p, cards, k) > 0 and item_has(k, v), v, 0))
+# define 2: card(player p) = max(v in range(1, 3): v * either(any k in item_kinds: holding(p, cards, k) > 0 and item_has(k, v), 1, 0))
 cdef inline long long define_2(State* st, int a0) noexcept nogil:
     return quant_1(st, a0)
 
 
 # define 3: in_hand(player p) = folded(p) == 0
 cdef inline bint define_3(State* st, int a0) noexcept nogil:
-    return (counter_of(st, a0, 2) == 0)
+    return (counter_of(st, a0, 1) == 0)
 
 
-# define 4: best_card = max(q in players: either(in_hand(q), card(q), 0))
+# define 4: best_card = max(q in players: either(in_hand(q), 1, 0) * card(q))
 cdef inline long long define_4(State* st) noexcept nogil:
     return quant_3(st)
 
@@ -834,9 +834,9 @@ cdef inline long long define_7(State* st) noexcept nogil:
     return quant_5(st)
 
 
-# define 8: everyone_level = all q in players: acted(q) == 1 and in_pot(q) == stake
+# define 8: everyone_level = ply >= count(q in players: true) and (all q in players: in_pot(q) == stake)
 cdef inline bint define_8(State* st) noexcept nogil:
-    return quant_6(st)
+    return ((st.ply >= quant_6(st)) and quant_7(st))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -858,7 +858,7 @@ cdef inline long long quant_0(State* st) noexcept nogil:
     return best
 
 
-# quant 1: max(v in range(1, 3): either(any k in item_kinds: holding(p, cards, k) > 0 and item_has(k, v), v, 0))
+# quant 1: max(v in range(1, 3): v * either(any k in item_kinds: holding(p, cards, k) > 0 and item_has(k, v), 1, 0))
 cdef inline long long quant_1(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef long long x
@@ -870,7 +870,7 @@ cdef inline long long quant_1(State* st, int f0) noexcept nogil:
     lo = 1
     hi = 3
     for x in range(lo, hi + 1):
-        value = (<long long>(x) if quant_2(st, f0, x) else <long long>(0))
+        value = (x * (<long long>(1) if quant_2(st, f0, x) else <long long>(0)))
         if not seen or value > best:
             best = value
             seen = True
@@ -888,14 +888,14 @@ cdef inline bint quant_2(State* st, int f0, long long f1) noexcept nogil:
     return False
 
 
-# quant 3: max(q in players: either(in_hand(q), card(q), 0))
+# quant 3: max(q in players: either(in_hand(q), 1, 0) * card(q))
 cdef inline long long quant_3(State* st) noexcept nogil:
     cdef int x
     cdef long long best = 0
     cdef long long value
     cdef bint seen = False
     for x in range(N_PLAYERS):
-        value = (<long long>(define_2(st, x)) if define_3(st, x) else <long long>(0))
+        value = ((<long long>(1) if define_3(st, x) else <long long>(0)) * define_2(st, x))
         if not seen or value > best:
             best = value
             seen = True
@@ -921,20 +921,30 @@ cdef inline long long quant_5(State* st) noexcept nogil:
     return total
 
 
-# quant 6: all q in players: acted(q) == 1 and in_pot(q) == stake
-cdef inline bint quant_6(State* st) noexcept nogil:
+# quant 6: count(q in players: true)
+cdef inline long long quant_6(State* st) noexcept nogil:
+    cdef int x
+    cdef long long total = 0
+    for x in range(N_PLAYERS):
+        if True:
+            total += 1
+    return total
+
+
+# quant 7: all q in players: in_pot(q) == stake
+cdef inline bint quant_7(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
-        if not ((counter_of(st, x, 1) == 1) and (counter_of(st, x, 0) == define_0(st))):
+        if not (counter_of(st, x, 0) == define_0(st)):
             return False
     return True
 
 
-# quant 7: any q in players: folded(q) == 1
-cdef inline bint quant_7(State* st) noexcept nogil:
+# quant 8: any q in players: folded(q) == 1
+cdef inline bint quant_8(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
-        if (counter_of(st, x, 2) == 1):
+        if (counter_of(st, x, 1) == 1):
             return True
     return False
 
@@ -1001,7 +1011,7 @@ cdef void each_0(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
-        counter_set(st, x, 3, (<long long>((floordiv(define_7(st), define_6(st)) - counter_of(st, x, 0))) if define_5(st, x) else <long long>((-counter_of(st, x, 0)))))  # set counter payoff of q = either(wins(q), pot // winners - in_pot(q), -in_pot(q))
+        counter_set(st, x, 2, (((<long long>(1) if define_5(st, x) else <long long>(0)) * floordiv(define_7(st), define_6(st))) - counter_of(st, x, 0)))  # set counter payoff of q = either(wins(q), 1, 0) * (pot // winners) - in_pot(q)
 
 
 cdef void each_1(State* st) noexcept nogil:
@@ -1013,15 +1023,12 @@ cdef void each_1(State* st) noexcept nogil:
 
 cdef void apply_action_0(State* st) noexcept nogil:
     # action 0: pass()
-    if define_1(st, st.current):
-        counter_set(st, st.current, 2, 1)  # set counter folded of mover = 1  # if facing_bet(mover)
-    counter_set(st, st.current, 1, 1)  # set counter acted of mover = 1
+    counter_set(st, st.current, 1, (<long long>(1) if define_1(st, st.current) else <long long>(0)))  # set counter folded of mover = either(facing_bet(mover), 1, 0)
 
 
 cdef void apply_action_1(State* st) noexcept nogil:
     # action 1: bet()
     counter_add(st, st.current, 0, 1)  # add counter in_pot of mover += 1
-    counter_set(st, st.current, 1, 1)  # set counter acted of mover = 1
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -1029,7 +1036,7 @@ cdef void apply_action_1(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if quant_7(st):  # any q in players: folded(q) == 1
+    if quant_8(st):  # any q in players: folded(q) == 1
         return True
     if define_8(st):  # everyone_level
         return True
@@ -1081,7 +1088,7 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 
 # key 0: chips: payoff(p)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return counter_of(st, a0, 3)
+    return counter_of(st, a0, 2)
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
@@ -1303,17 +1310,14 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
         plane += N_CELLS
     for p in range(N_PLAYERS):
         if seen_counters[p * N_COUNTERS + 0]:
-            out[L[3] + p * 4 + 0] = st.counters[p][0]
-            out[L[4] + p * 4 + 0] = 1
+            out[L[3] + p * 3 + 0] = st.counters[p][0]
+            out[L[4] + p * 3 + 0] = 1
         if seen_counters[p * N_COUNTERS + 1]:
-            out[L[3] + p * 4 + 1] = st.counters[p][1]
-            out[L[4] + p * 4 + 1] = 1
+            out[L[3] + p * 3 + 1] = st.counters[p][1]
+            out[L[4] + p * 3 + 1] = 1
         if seen_counters[p * N_COUNTERS + 2]:
-            out[L[3] + p * 4 + 2] = st.counters[p][2]
-            out[L[4] + p * 4 + 2] = 1
-        if seen_counters[p * N_COUNTERS + 3]:
-            out[L[3] + p * 4 + 3] = st.counters[p][3]
-            out[L[4] + p * 4 + 3] = 1
+            out[L[3] + p * 3 + 2] = st.counters[p][2]
+            out[L[4] + p * 3 + 2] = 1
     for c in range(N_ZSLOTS):  # zone slot c is place 0 + c
         i = 0 + c
         out[L[7] + i] = st.zsize[c]

@@ -31,8 +31,8 @@ cdef enum:
     N_KINDS = 0           # kinds of piece
     KIND_DIV = 1          # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 1        # hand array width (at least 1)
-    N_COUNTERS = 6        # per-player counters
-    COUNTER_SLOTS = 6     # counter array width (at least 1)
+    N_COUNTERS = 5        # per-player counters
+    COUNTER_SLOTS = 5     # counter array width (at least 1)
     N_DIRS = 0            # board directions
     MAX_DEGREE = 1        # neighbour table width
     N_MOVES = 3           # move ids are 0 .. N_MOVES-1
@@ -110,10 +110,10 @@ cdef extern from *:
       {0}
     };
     /* counters at setup [player][counter], then the game's row */
-    static const long long MGC_COUNTER_INIT[3][6] = {
-      {1, 0, 0, 0, 0, 0},
-      {1, 0, 0, 0, 0, 0},
-      {0, 0, 0, 1, 0, 0}
+    static const long long MGC_COUNTER_INIT[3][5] = {
+      {1, 0, 0, 0, 0},
+      {1, 0, 0, 0, 0},
+      {0, 0, 0, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[1][1]
@@ -123,7 +123,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[1][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[2]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][6]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][5]
 
 
 # ---------------------------------------------------------------------------- state
@@ -815,58 +815,63 @@ cdef inline bint define_1(State* st, int a0) noexcept nogil:
     return (counter_of(st, a0, 0) < define_0(st))
 
 
-# define 2: raise_amount = either(round == 1, 2, 4)
+# define 2: round = 1 + zone_size(public)
 cdef inline long long define_2(State* st) noexcept nogil:
-    return (<long long>(2) if (st.counters[N_PLAYERS][3] == 1) else <long long>(4))
+    return (<long long>1 + zone_size_of(st, 2, 0))
 
 
-# define 3: in_hand(player p) = folded(p) == 0
-cdef inline bint define_3(State* st, int a0) noexcept nogil:
+# define 3: raise_amount = either(round == 1, 2, 4)
+cdef inline long long define_3(State* st) noexcept nogil:
+    return (<long long>(2) if (define_2(st) == 1) else <long long>(4))
+
+
+# define 4: in_hand(player p) = folded(p) == 0
+cdef inline bint define_4(State* st, int a0) noexcept nogil:
     return (counter_of(st, a0, 1) == 0)
 
 
-# define 4: remaining = count(q in players: in_hand(q))
-cdef inline long long define_4(State* st) noexcept nogil:
+# define 5: remaining = count(q in players: in_hand(q))
+cdef inline long long define_5(State* st) noexcept nogil:
     return quant_1(st)
 
 
-# define 5: round_over = raises == 0 and calls == remaining or raises > 0 and calls == remaining - 1
-cdef inline bint define_5(State* st) noexcept nogil:
-    return (((st.counters[N_PLAYERS][4] == 0) and (st.counters[N_PLAYERS][5] == define_4(st))) or ((st.counters[N_PLAYERS][4] > 0) and (st.counters[N_PLAYERS][5] == (define_4(st) - 1))))
+# define 6: round_over = raises == 0 and calls == remaining or raises > 0 and calls == remaining - 1
+cdef inline bint define_6(State* st) noexcept nogil:
+    return (((st.counters[N_PLAYERS][3] == 0) and (st.counters[N_PLAYERS][4] == define_5(st))) or ((st.counters[N_PLAYERS][3] > 0) and (st.counters[N_PLAYERS][4] == (define_5(st) - 1))))
 
 
-# define 6: rank_in(player p) = max(v in range(1, 3): either(any k in item_kinds: holding(p, cards, k) > 0 and item_has(k, v), v, 0))
-cdef inline long long define_6(State* st, int a0) noexcept nogil:
+# define 7: rank_in(player p) = max(v in range(1, 3): v * either(any k in item_kinds: holding(p, cards, k) > 0 and item_has(k, v), 1, 0))
+cdef inline long long define_7(State* st, int a0) noexcept nogil:
     return quant_2(st, a0)
 
 
-# define 7: public_rank = max(v in range(1, 3): either(any k in item_kinds: holding(public, k) > 0 and item_has(k, v), v, 0))
-cdef inline long long define_7(State* st) noexcept nogil:
+# define 8: public_rank = max(v in range(1, 3): v * either(any k in item_kinds: holding(public, k) > 0 and item_has(k, v), 1, 0))
+cdef inline long long define_8(State* st) noexcept nogil:
     return quant_4(st)
 
 
-# define 8: strength(player p) = rank_in(p) + either(rank_in(p) == public_rank, 10, 0)
-cdef inline long long define_8(State* st, int a0) noexcept nogil:
-    return (define_6(st, a0) + (<long long>(10) if (define_6(st, a0) == define_7(st)) else <long long>(0)))
+# define 9: strength(player p) = rank_in(p) + 10 * either(rank_in(p) == public_rank, 1, 0)
+cdef inline long long define_9(State* st, int a0) noexcept nogil:
+    return (define_7(st, a0) + (<long long>10 * (<long long>(1) if (define_7(st, a0) == define_8(st)) else <long long>(0))))
 
 
-# define 9: best = max(q in players: either(in_hand(q), strength(q), 0))
-cdef inline long long define_9(State* st) noexcept nogil:
+# define 10: best = max(q in players: either(in_hand(q), 1, 0) * strength(q))
+cdef inline long long define_10(State* st) noexcept nogil:
     return quant_6(st)
 
 
-# define 10: wins(player p) = in_hand(p) and strength(p) == best
-cdef inline bint define_10(State* st, int a0) noexcept nogil:
-    return (define_3(st, a0) and (define_8(st, a0) == define_9(st)))
+# define 11: wins(player p) = in_hand(p) and strength(p) == best
+cdef inline bint define_11(State* st, int a0) noexcept nogil:
+    return (define_4(st, a0) and (define_9(st, a0) == define_10(st)))
 
 
-# define 11: winners = count(q in players: wins(q))
-cdef inline long long define_11(State* st) noexcept nogil:
+# define 12: winners = count(q in players: wins(q))
+cdef inline long long define_12(State* st) noexcept nogil:
     return quant_7(st)
 
 
-# define 12: pot = sum(q in players: in_pot(q))
-cdef inline long long define_12(State* st) noexcept nogil:
+# define 13: pot = sum(q in players: in_pot(q))
+cdef inline long long define_13(State* st) noexcept nogil:
     return quant_8(st)
 
 
@@ -894,12 +899,12 @@ cdef inline long long quant_1(State* st) noexcept nogil:
     cdef int x
     cdef long long total = 0
     for x in range(N_PLAYERS):
-        if define_3(st, x):
+        if define_4(st, x):
             total += 1
     return total
 
 
-# quant 2: max(v in range(1, 3): either(any k in item_kinds: holding(p, cards, k) > 0 and item_has(k, v), v, 0))
+# quant 2: max(v in range(1, 3): v * either(any k in item_kinds: holding(p, cards, k) > 0 and item_has(k, v), 1, 0))
 cdef inline long long quant_2(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef long long x
@@ -911,7 +916,7 @@ cdef inline long long quant_2(State* st, int f0) noexcept nogil:
     lo = 1
     hi = 3
     for x in range(lo, hi + 1):
-        value = (<long long>(x) if quant_3(st, f0, x) else <long long>(0))
+        value = (x * (<long long>(1) if quant_3(st, f0, x) else <long long>(0)))
         if not seen or value > best:
             best = value
             seen = True
@@ -929,7 +934,7 @@ cdef inline bint quant_3(State* st, int f0, long long f1) noexcept nogil:
     return False
 
 
-# quant 4: max(v in range(1, 3): either(any k in item_kinds: holding(public, k) > 0 and item_has(k, v), v, 0))
+# quant 4: max(v in range(1, 3): v * either(any k in item_kinds: holding(public, k) > 0 and item_has(k, v), 1, 0))
 cdef inline long long quant_4(State* st) noexcept nogil:
     cdef long long x
     cdef long long lo
@@ -940,7 +945,7 @@ cdef inline long long quant_4(State* st) noexcept nogil:
     lo = 1
     hi = 3
     for x in range(lo, hi + 1):
-        value = (<long long>(x) if quant_5(st, x) else <long long>(0))
+        value = (x * (<long long>(1) if quant_5(st, x) else <long long>(0)))
         if not seen or value > best:
             best = value
             seen = True
@@ -957,14 +962,14 @@ cdef inline bint quant_5(State* st, long long f0) noexcept nogil:
     return False
 
 
-# quant 6: max(q in players: either(in_hand(q), strength(q), 0))
+# quant 6: max(q in players: either(in_hand(q), 1, 0) * strength(q))
 cdef inline long long quant_6(State* st) noexcept nogil:
     cdef int x
     cdef long long best = 0
     cdef long long value
     cdef bint seen = False
     for x in range(N_PLAYERS):
-        value = (<long long>(define_8(st, x)) if define_3(st, x) else <long long>(0))
+        value = ((<long long>(1) if define_4(st, x) else <long long>(0)) * define_9(st, x))
         if not seen or value > best:
             best = value
             seen = True
@@ -976,7 +981,7 @@ cdef inline long long quant_7(State* st) noexcept nogil:
     cdef int x
     cdef long long total = 0
     for x in range(N_PLAYERS):
-        if define_10(st, x):
+        if define_11(st, x):
             total += 1
     return total
 
@@ -1020,7 +1025,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         n += 1
     # action 2: raise() -> ids 2..2
     # where raises < 2
-    if (st.counters[N_PLAYERS][4] < 2):
+    if (st.counters[N_PLAYERS][3] < 2):
         out[n] = 2
         n += 1
     return n
@@ -1040,7 +1045,7 @@ cdef bint any_legal(State* st) noexcept nogil:
         return True
     # action 2: raise() -> ids 2..2
     # where raises < 2
-    if (st.counters[N_PLAYERS][4] < 2):
+    if (st.counters[N_PLAYERS][3] < 2):
         return True
     return False
 
@@ -1061,7 +1066,7 @@ cdef void each_0(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
-        counter_set(st, x, 2, (<long long>((floordiv(define_12(st), define_11(st)) - counter_of(st, x, 0))) if define_10(st, x) else <long long>((-counter_of(st, x, 0)))))  # set counter payoff of q = either(wins(q), pot // winners - in_pot(q), -in_pot(q))
+        counter_set(st, x, 2, (((<long long>(1) if define_11(st, x) else <long long>(0)) * floordiv(define_13(st), define_12(st))) - counter_of(st, x, 0)))  # set counter payoff of q = either(wins(q), 1, 0) * (pot // winners) - in_pot(q)
 
 
 cdef void each_1(State* st) noexcept nogil:
@@ -1079,21 +1084,20 @@ cdef void apply_action_0(State* st) noexcept nogil:
 cdef void apply_action_1(State* st) noexcept nogil:
     # action 1: call()
     counter_set(st, st.current, 0, define_0(st))  # set counter in_pot of mover = stake
-    counter_add(st, 2, 5, 1)  # add counter calls of the game += 1
+    counter_add(st, 2, 4, 1)  # add counter calls of the game += 1
     # trigger 0: second_round when round == 1 and round_over
-    if ((st.counters[N_PLAYERS][3] == 1) and define_5(st)):
+    if ((define_2(st) == 1) and define_6(st)):
         deal_items(st, 0, 0, 2, 0, 1)  # deal 1 from deck to public
-        counter_set(st, 2, 3, 2)  # set counter round of the game = 2
-        counter_set(st, 2, 4, 0)  # set counter raises of the game = 0
-        counter_set(st, 2, 5, 0)  # set counter calls of the game = 0
+        counter_set(st, 2, 3, 0)  # set counter raises of the game = 0
+        counter_set(st, 2, 4, 0)  # set counter calls of the game = 0
         next_turn(st, 0)  # next_turn: first moves next
 
 
 cdef void apply_action_2(State* st) noexcept nogil:
     # action 2: raise()
-    counter_set(st, st.current, 0, (define_0(st) + define_2(st)))  # set counter in_pot of mover = stake + raise_amount
-    counter_add(st, 2, 4, 1)  # add counter raises of the game += 1
-    counter_set(st, 2, 5, 0)  # set counter calls of the game = 0
+    counter_set(st, st.current, 0, (define_0(st) + define_3(st)))  # set counter in_pot of mover = stake + raise_amount
+    counter_add(st, 2, 3, 1)  # add counter raises of the game += 1
+    counter_set(st, 2, 4, 0)  # set counter calls of the game = 0
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -1101,9 +1105,9 @@ cdef void apply_action_2(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if (define_4(st) == 1):  # remaining == 1
+    if (define_5(st) == 1):  # remaining == 1
         return True
-    if ((st.counters[N_PLAYERS][3] == 2) and define_5(st)):  # round == 2 and round_over
+    if ((define_2(st) == 2) and define_6(st)):  # round == 2 and round_over
         return True
     return False
 
@@ -1396,9 +1400,6 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
     if seen_counters[N_PLAYERS * N_COUNTERS + 4]:
         out[L[5] + 1] = st.counters[N_PLAYERS][4]
         out[L[6] + 1] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 5]:
-        out[L[5] + 2] = st.counters[N_PLAYERS][5]
-        out[L[6] + 2] = 1
     for c in range(N_ZSLOTS):  # zone slot c is place 0 + c
         i = 0 + c
         out[L[7] + i] = st.zsize[c]

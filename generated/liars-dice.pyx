@@ -1318,7 +1318,7 @@ cdef extern from *:
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: matching(int f) = sum(p in players: sum(x in faces: either(face_value(x) == f or x == six, dice[p, x], 0)))
+# define 0: matching(int f) = sum(p in players: sum(x in faces: either(face_value(x) == f or x == six, 1, 0) * dice[p, x]))
 cdef inline long long define_0(State* st, long long a0) noexcept nogil:
     return quant_0(st, a0)
 
@@ -1328,7 +1328,7 @@ cdef inline long long define_0(State* st, long long a0) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: sum(p in players: sum(x in faces: either(face_value(x) == f or x == six, dice[p, x], 0)))
+# quant 0: sum(p in players: sum(x in faces: either(face_value(x) == f or x == six, 1, 0) * dice[p, x]))
 cdef inline long long quant_0(State* st, long long f0) noexcept nogil:
     # f0 = f
     cdef int x
@@ -1338,14 +1338,14 @@ cdef inline long long quant_0(State* st, long long f0) noexcept nogil:
     return total
 
 
-# quant 1: sum(x in faces: either(face_value(x) == f or x == six, dice[p, x], 0))
+# quant 1: sum(x in faces: either(face_value(x) == f or x == six, 1, 0) * dice[p, x])
 cdef inline long long quant_1(State* st, long long f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = p
     cdef int x
     cdef long long total = 0
     for x in range(N_FACES):
-        total += (<long long>((<long long>element_of(st, f1, 3, element_step(0, <long long>x - 0, 6), 0))) if ((face_value(x) == f0) or (x == 5)) else <long long>(0))
+        total += ((<long long>(1) if ((face_value(x) == f0) or (x == 5)) else <long long>(0)) * (<long long>element_of(st, f1, 3, element_step(0, <long long>x - 0, 6), 0)))
     return total
 
 

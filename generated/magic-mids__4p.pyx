@@ -105,8 +105,6 @@ cdef extern from *:
         /* w */ {3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 19, 16, 17, 18, 20},
         /* nw */ {19, 16, 17, 18, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 20}
     };
-    /* board property 0: column */
-    static const signed char MGC_PROP_0[21] = {2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 0};
     /* sets of cells: bit c of word c / 64. Every board cell: */
     static const uint64_t MGC_VALID[1] = {0x00000000000fffffULL};
     /* the neighbours of each cell, as a set */
@@ -320,7 +318,6 @@ cdef extern from *:
     const int NBRS "MGC_NBRS"[20][8]
     const int DEGREE "MGC_DEGREE"[21]
     const int STEP "MGC_STEP"[8][21]
-    const signed char PROP_0 "MGC_PROP_0"[21]
     const uint64_t VALID "MGC_VALID"[1]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[20][1]
     const uint64_t NEAR "MGC_NEAR"[5][16][1]
@@ -896,10 +893,13 @@ cdef extern from *:
     static const long long MGC_ATTR_1[9] = {0, 0, 1, 0, 1, 0, 1, 0, 1};
     /* pips of every kind */
     static const long long MGC_ATTR_2[4] = {0, 1, 2, 3};
+    /* column of every cell */
+    static const long long MGC_ATTR_3[21] = {2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 5, 0};
     """
     const long long ATTR_0 "MGC_ATTR_0"[9]
     const long long ATTR_1 "MGC_ATTR_1"[9]
     const long long ATTR_2 "MGC_ATTR_2"[4]
+    const long long ATTR_3 "MGC_ATTR_3"[21]
 
 
 # ---------------------------------------------------------------------------- definitions
@@ -971,7 +971,7 @@ cdef inline long long quant_0(State* st, int f0) noexcept nogil:
     lo = 0
     hi = 2
     for x in range(lo, hi + 1):
-        if (face_value(die_face(st, x)) == PROP_0[f0]):
+        if (face_value(die_face(st, x)) == (<long long>ATTR_3[f0 + 0])):
             total += 1
     return total
 

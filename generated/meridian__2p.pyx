@@ -31,8 +31,8 @@ cdef enum:
     N_KINDS = 1           # kinds of piece
     KIND_DIV = 1          # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 1        # hand array width (at least 1)
-    N_COUNTERS = 4        # per-player counters
-    COUNTER_SLOTS = 4     # counter array width (at least 1)
+    N_COUNTERS = 3        # per-player counters
+    COUNTER_SLOTS = 3     # counter array width (at least 1)
     N_DIRS = 8            # board directions
     MAX_DEGREE = 4        # neighbour table width
     N_MOVES = 84664       # move ids are 0 .. N_MOVES-1
@@ -475,10 +475,10 @@ cdef extern from *:
       {40}
     };
     /* counters at setup [player][counter], then the game's row */
-    static const long long MGC_COUNTER_INIT[3][4] = {
-      {2, 0, 0, 0},
-      {2, 0, 0, 0},
-      {0, 0, 0, 0}
+    static const long long MGC_COUNTER_INIT[3][3] = {
+      {2, 50, 0},
+      {2, 50, 0},
+      {0, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[50][4]
@@ -489,7 +489,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[13][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[51]
     const int HAND_INIT "MGC_HAND_INIT"[2][1]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][4]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][3]
 
 
 # ---------------------------------------------------------------------------- state
@@ -635,6 +635,31 @@ cdef inline long long hand_of(State* st, int player, int kind) noexcept nogil:
 
 cdef inline long long counter_of(State* st, int player, int counter) noexcept nogil:
     return st.counters[player][counter] if player >= 0 else 0
+
+
+# -- values of every type: counters holding cells, players, kinds... and counter arrays
+
+cdef inline long long counter_or(State* st, int player, int counter, long long none) noexcept nogil:
+    return st.counters[player][counter] if player >= 0 else none
+
+
+cdef inline long long element_step(long long flat, long long i, long long size) noexcept nogil:
+    """An array element's offset so far, extended by one more index (-1: out of range)."""
+    if flat < 0 or i < 0 or i >= size:
+        return -1
+    return flat * size + i
+
+
+cdef inline long long element_of(State* st, int row, int column, long long flat, long long none) noexcept nogil:
+    return st.counters[row][column + flat] if row >= 0 and flat >= 0 else none
+
+
+cdef inline void element_set(State* st, int row, int column, long long flat, long long value, bint add) noexcept nogil:
+    if row >= 0 and flat >= 0:
+        if add:
+            st.counters[row][column + flat] += value
+        else:
+            st.counters[row][column + flat] = value
 
 
 cdef inline int next_player(int player) noexcept nogil:
@@ -1241,69 +1266,79 @@ cdef extern from *:
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: meridian(cell c) = count(x in ray(c, w): true) + 1
-cdef inline long long define_0(State* st, int a0) noexcept nogil:
+# define 0: mine(cell c) = owner(c) == mover
+cdef inline bint define_0(State* st, int a0) noexcept nogil:
+    return (piece_owner(st.board[a0]) == st.current)
+
+
+# define 1: foe(cell c) = occupied(c) and owner(c) != mover
+cdef inline bint define_1(State* st, int a0) noexcept nogil:
+    return ((st.board[a0] > 0) and (piece_owner(st.board[a0]) != st.current))
+
+
+# define 2: meridian(cell c) = count(x in ray(c, w): true) + 1
+cdef inline long long define_2(State* st, int a0) noexcept nogil:
     return (quant_0(st, a0) + 1)
 
 
-# define 1: row(cell c) = count(x in ray(c, n): true) + 1
-cdef inline long long define_1(State* st, int a0) noexcept nogil:
-    return (quant_1(st, a0) + 1)
+# define 3: taller_above(cell c, int h) = all x in ray(c, n): empty(x) or height(x) > h
+cdef inline bint define_3(State* st, int a0, long long a1) noexcept nogil:
+    return quant_1(st, a0, a1)
 
 
-# define 2: taller_above(cell c, int h) = all x in ray(c, n): empty(x) or height(x) > h
-cdef inline bint define_2(State* st, int a0, long long a1) noexcept nogil:
+# define 4: shorter_below(cell c, int h) = all x in ray(c, s): empty(x) or height(x) < h
+cdef inline bint define_4(State* st, int a0, long long a1) noexcept nogil:
     return quant_2(st, a0, a1)
 
 
-# define 3: shorter_below(cell c, int h) = all x in ray(c, s): empty(x) or height(x) < h
-cdef inline bint define_3(State* st, int a0, long long a1) noexcept nogil:
-    return quant_3(st, a0, a1)
+# define 5: towers_on(cell c) = count(x in ray(c, n): occupied(x)) + count(x in ray(c, s): occupied(x)) + either(occupied(c), 1, 0)
+cdef inline long long define_5(State* st, int a0) noexcept nogil:
+    return ((quant_3(st, a0) + quant_4(st, a0)) + (<long long>(1) if (st.board[a0] > 0) else <long long>(0)))
 
 
-# define 4: towers_on(cell c) = count(x in ray(c, n): occupied(x)) + count(x in ray(c, s): occupied(x)) + either(occupied(c), 1, 0)
-cdef inline long long define_4(State* st, int a0) noexcept nogil:
-    return ((quant_4(st, a0) + quant_5(st, a0)) + (<long long>(1) if (st.board[a0] > 0) else <long long>(0)))
+# define 6: mine_on(cell c, player p) = count(x in ray(c, n): owner(x) == p) + count(x in ray(c, s): owner(x) == p) + either(owner(c) == p, 1, 0)
+cdef inline long long define_6(State* st, int a0, int a1) noexcept nogil:
+    return ((quant_5(st, a0, a1) + quant_6(st, a0, a1)) + (<long long>(1) if (piece_owner(st.board[a0]) == a1) else <long long>(0)))
 
 
-# define 5: mine_on(cell c, player p) = count(x in ray(c, n): owner(x) == p) + count(x in ray(c, s): owner(x) == p) + either(owner(c) == p, 1, 0)
-cdef inline long long define_5(State* st, int a0, int a1) noexcept nogil:
-    return ((quant_6(st, a0, a1) + quant_7(st, a0, a1)) + (<long long>(1) if (piece_owner(st.board[a0]) == a1) else <long long>(0)))
+# define 7: may_add(cell c) = mine_on(c, mover) < per_meridian(mover)
+cdef inline bint define_7(State* st, int a0) noexcept nogil:
+    return (define_6(st, a0, st.current) < counter_of(st, st.current, 0))
 
 
-# define 6: may_add(cell c) = mine_on(c, mover) < per_meridian(mover)
-cdef inline bint define_6(State* st, int a0) noexcept nogil:
-    return (define_5(st, a0, st.current) < counter_of(st, st.current, 0))
-
-
-# define 7: may_build(cell c, int h) = empty(c) and taller_above(c, h) and shorter_below(c, h) and (h >= 2 or towers_on(c) > 0) and may_add(c)
-cdef inline bint define_7(State* st, int a0, long long a1) noexcept nogil:
-    return (((((st.board[a0] == 0) and define_2(st, a0, a1)) and define_3(st, a0, a1)) and ((a1 >= 2) or (define_4(st, a0) > 0))) and define_6(st, a0))
-
-
-# define 8: may_push_up(cell c, int h) = owner(c) != nobody and owner(c) != mover and h < height(c) and room(c, n) and shorter_below(c, h) and may_add(c)
+# define 8: may_build(cell c, int h) = empty(c) and taller_above(c, h) and shorter_below(c, h) and (h >= 2 or towers_on(c) > 0) and may_add(c)
 cdef inline bint define_8(State* st, int a0, long long a1) noexcept nogil:
-    return ((((((piece_owner(st.board[a0]) != (-1)) and (piece_owner(st.board[a0]) != st.current)) and (a1 < st.heights[a0])) and room_at(st, a0, 0)) and define_3(st, a0, a1)) and define_6(st, a0))
+    return (((((st.board[a0] == 0) and define_3(st, a0, a1)) and define_4(st, a0, a1)) and ((a1 >= 2) or (define_5(st, a0) > 0))) and define_7(st, a0))
 
 
-# define 9: may_push_down(cell c, int h) = owner(c) != nobody and owner(c) != mover and h > height(c) and room(c, s) and taller_above(c, h) and may_add(c)
+# define 9: may_push_up(cell c, int h) = foe(c) and h < height(c) and room(c, n) and shorter_below(c, h) and may_add(c)
 cdef inline bint define_9(State* st, int a0, long long a1) noexcept nogil:
-    return ((((((piece_owner(st.board[a0]) != (-1)) and (piece_owner(st.board[a0]) != st.current)) and (a1 > st.heights[a0])) and room_at(st, a0, 4)) and define_2(st, a0, a1)) and define_6(st, a0))
+    return ((((define_1(st, a0) and (a1 < st.heights[a0])) and room_at(st, a0, 0)) and define_4(st, a0, a1)) and define_7(st, a0))
 
 
-# define 10: card_for(item k, cell c) = lifted(mover) == 0 and face_up(mover, k) > 0 and item_has(k, meridian(c))
-cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
-    return (((counter_of(st, st.current, 1) == 0) and (face_up_of(st, st.current, a0) > 0)) and item_shows(a0, define_0(st, a1)))
+# define 10: may_push_down(cell c, int h) = foe(c) and h > height(c) and room(c, s) and taller_above(c, h) and may_add(c)
+cdef inline bint define_10(State* st, int a0, long long a1) noexcept nogil:
+    return ((((define_1(st, a0) and (a1 > st.heights[a0])) and room_at(st, a0, 4)) and define_3(st, a0, a1)) and define_7(st, a0))
 
 
-# define 11: re_place(cell c) = lifted(mover) == meridian(c)
+# define 11: playable(item k) = lifted(mover) == none and face_up(mover, k) > 0
 cdef inline bint define_11(State* st, int a0) noexcept nogil:
-    return (counter_of(st, st.current, 1) == define_0(st, a0))
+    return (((<int>counter_or(st, st.current, 1, 50)) == 50) and (face_up_of(st, st.current, a0) > 0))
 
 
-# define 12: same_tower(cell c, int h) = row(c) == lifted_row(mover) and h == lifted_height(mover)
-cdef inline bint define_12(State* st, int a0, long long a1) noexcept nogil:
-    return ((define_1(st, a0) == counter_of(st, st.current, 2)) and (a1 == counter_of(st, st.current, 3)))
+# define 12: card_for(item k, cell c) = playable(k) and item_has(k, meridian(c))
+cdef inline bint define_12(State* st, int a0, int a1) noexcept nogil:
+    return (define_11(st, a0) and item_shows(a0, define_2(st, a1)))
+
+
+# define 13: re_place(cell c) = lifted(mover) != none and meridian(lifted(mover)) == meridian(c)
+cdef inline bint define_13(State* st, int a0) noexcept nogil:
+    return (((<int>counter_or(st, st.current, 1, 50)) != 50) and (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)))
+
+
+# define 14: same_tower(cell c, int h) = c == lifted(mover) and h == lifted_height(mover)
+cdef inline bint define_14(State* st, int a0, long long a1) noexcept nogil:
+    return ((a0 == (<int>counter_or(st, st.current, 1, 50))) and (a1 == counter_of(st, st.current, 2)))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -1334,31 +1369,8 @@ cdef inline long long quant_0(State* st, int f0) noexcept nogil:
     return total
 
 
-# quant 1: count(x in ray(c, n): true)
-cdef inline long long quant_1(State* st, int f0) noexcept nogil:
-    # f0 = c
-    cdef int x
-    cdef int origin
-    cdef int cur
-    cdef int way
-    cdef bint stop
-    cdef long long total = 0
-    origin = f0
-    way = 0
-    cur = origin
-    stop = origin >= N_CELLS
-    while not stop:
-        cur = STEP[way][cur]
-        if cur >= N_CELLS or cur == origin:
-            break
-        x = cur
-        if True:
-            total += 1
-    return total
-
-
-# quant 2: all x in ray(c, n): empty(x) or height(x) > h
-cdef inline bint quant_2(State* st, int f0, long long f1) noexcept nogil:
+# quant 1: all x in ray(c, n): empty(x) or height(x) > h
+cdef inline bint quant_1(State* st, int f0, long long f1) noexcept nogil:
     # f0 = c
     # f1 = h
     cdef int x
@@ -1380,8 +1392,8 @@ cdef inline bint quant_2(State* st, int f0, long long f1) noexcept nogil:
     return True
 
 
-# quant 3: all x in ray(c, s): empty(x) or height(x) < h
-cdef inline bint quant_3(State* st, int f0, long long f1) noexcept nogil:
+# quant 2: all x in ray(c, s): empty(x) or height(x) < h
+cdef inline bint quant_2(State* st, int f0, long long f1) noexcept nogil:
     # f0 = c
     # f1 = h
     cdef int x
@@ -1403,8 +1415,8 @@ cdef inline bint quant_3(State* st, int f0, long long f1) noexcept nogil:
     return True
 
 
-# quant 4: count(x in ray(c, n): occupied(x))
-cdef inline long long quant_4(State* st, int f0) noexcept nogil:
+# quant 3: count(x in ray(c, n): occupied(x))
+cdef inline long long quant_3(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
     cdef int origin
@@ -1426,8 +1438,8 @@ cdef inline long long quant_4(State* st, int f0) noexcept nogil:
     return total
 
 
-# quant 5: count(x in ray(c, s): occupied(x))
-cdef inline long long quant_5(State* st, int f0) noexcept nogil:
+# quant 4: count(x in ray(c, s): occupied(x))
+cdef inline long long quant_4(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
     cdef int origin
@@ -1449,7 +1461,31 @@ cdef inline long long quant_5(State* st, int f0) noexcept nogil:
     return total
 
 
-# quant 6: count(x in ray(c, n): owner(x) == p)
+# quant 5: count(x in ray(c, n): owner(x) == p)
+cdef inline long long quant_5(State* st, int f0, int f1) noexcept nogil:
+    # f0 = c
+    # f1 = p
+    cdef int x
+    cdef int origin
+    cdef int cur
+    cdef int way
+    cdef bint stop
+    cdef long long total = 0
+    origin = f0
+    way = 0
+    cur = origin
+    stop = origin >= N_CELLS
+    while not stop:
+        cur = STEP[way][cur]
+        if cur >= N_CELLS or cur == origin:
+            break
+        x = cur
+        if (piece_owner(st.board[x]) == f1):
+            total += 1
+    return total
+
+
+# quant 6: count(x in ray(c, s): owner(x) == p)
 cdef inline long long quant_6(State* st, int f0, int f1) noexcept nogil:
     # f0 = c
     # f1 = p
@@ -1460,30 +1496,6 @@ cdef inline long long quant_6(State* st, int f0, int f1) noexcept nogil:
     cdef bint stop
     cdef long long total = 0
     origin = f0
-    way = 0
-    cur = origin
-    stop = origin >= N_CELLS
-    while not stop:
-        cur = STEP[way][cur]
-        if cur >= N_CELLS or cur == origin:
-            break
-        x = cur
-        if (piece_owner(st.board[x]) == f1):
-            total += 1
-    return total
-
-
-# quant 7: count(x in ray(c, s): owner(x) == p)
-cdef inline long long quant_7(State* st, int f0, int f1) noexcept nogil:
-    # f0 = c
-    # f1 = p
-    cdef int x
-    cdef int origin
-    cdef int cur
-    cdef int way
-    cdef bint stop
-    cdef long long total = 0
-    origin = f0
     way = 4
     cur = origin
     stop = origin >= N_CELLS
@@ -1497,8 +1509,8 @@ cdef inline long long quant_7(State* st, int f0, int f1) noexcept nogil:
     return total
 
 
-# quant 8: max(x in ray(c, s): either(empty(x), 0, height(x) + 1 - 1))
-cdef inline long long quant_8(State* st, int f0) noexcept nogil:
+# quant 7: max(x in ray(c, s): either(empty(x), 0, height(x) + 1 - 1))
+cdef inline long long quant_7(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
     cdef int origin
@@ -1524,8 +1536,8 @@ cdef inline long long quant_8(State* st, int f0) noexcept nogil:
     return best
 
 
-# quant 9: max(x in ray(c, n): either(empty(x), 0, 40 - (height(x) - 1)))
-cdef inline long long quant_9(State* st, int f0) noexcept nogil:
+# quant 8: max(x in ray(c, n): either(empty(x), 0, 40 - (height(x) - 1)))
+cdef inline long long quant_8(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
     cdef int origin
@@ -1551,17 +1563,17 @@ cdef inline long long quant_9(State* st, int f0) noexcept nogil:
     return best
 
 
-# quant 10: all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
-cdef inline bint quant_10(State* st) noexcept nogil:
+# quant 9: all p in players: deck_left(p) == 0 and lifted(p) == none and (all k in item_kinds: face_up(p, k) == 0)
+cdef inline bint quant_9(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
-        if not (((deck_left_of(st, x) == 0) and (counter_of(st, x, 1) == 0)) and quant_11(st, x)):
+        if not (((deck_left_of(st, x) == 0) and ((<int>counter_or(st, x, 1, 50)) == 50)) and quant_10(st, x)):
             return False
     return True
 
 
-# quant 11: all k in item_kinds: face_up(p, k) == 0
-cdef inline bint quant_11(State* st, int f0) noexcept nogil:
+# quant 10: all k in item_kinds: face_up(p, k) == 0
+cdef inline bint quant_10(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     for x in range(N_ITEM_KINDS):
@@ -1585,19 +1597,17 @@ cdef inline void cellset_0(State* st, uint64_t* cand1) noexcept nogil:
 
 
 # cellset 1:
-#   cand1 = {c in cells: owner(c) != nobody and owner(c) != mover}
+#   cand1 = {c in cells: occupied(c) and owner(c) != mover}
 cdef inline void cellset_1(State* st, uint64_t* cand1) noexcept nogil:
     cdef int w
     cdef int s0
-    cdef int s1
-    s0 = (-1)
-    s1 = st.current
+    s0 = st.current
     for w in range(WORDS):
-        cand1[w] = ((VALID[w] & ~owner_word(st, s0, w)) & (VALID[w] & ~owner_word(st, s1, w)))
+        cand1[w] = ((VALID[w] & ~st.cellsets[0][w]) & (VALID[w] & ~owner_word(st, s0, w)))
 
 
 # cellset 2:
-#   cand1 = {c in cells: owner(c) == mover}
+#   cand1 = {c in cells: mine(c)}
 cdef inline void cellset_2(State* st, uint64_t* cand1) noexcept nogil:
     cdef int w
     cdef int s0
@@ -1615,15 +1625,13 @@ cdef inline void cellset_3(State* st, uint64_t* cand0) noexcept nogil:
 
 
 # cellset 4:
-#   cand0 = {c in cells: owner(c) != nobody and owner(c) != mover}
+#   cand0 = {c in cells: occupied(c) and owner(c) != mover}
 cdef inline void cellset_4(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
-    cdef int s1
-    s0 = (-1)
-    s1 = st.current
+    s0 = st.current
     for w in range(WORDS):
-        cand0[w] = ((VALID[w] & ~owner_word(st, s0, w)) & (VALID[w] & ~owner_word(st, s1, w)))
+        cand0[w] = ((VALID[w] & ~st.cellsets[0][w]) & (VALID[w] & ~owner_word(st, s0, w)))
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -1651,7 +1659,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         return 0
     # action 0: build(k: item, c: cell, h: int) -> ids 0..25999
     # where hand(mover, tower) >= h and (card_for(k, c) and may_build(c, h))
-    if (counter_of(st, st.current, 1) == 0):
+    if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
@@ -1661,46 +1669,46 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
-                    if not define_6(st, a1):  # may_add(c)
+                    if not define_7(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
-                    bound2 = (<long long>1 + quant_8(st, a1))
+                    bound2 = (<long long>1 + quant_7(st, a1))
                     if bound2 > lo2:
                         lo2 = bound2
                     hi2 = 41 - 1
                     bound2 = hand_of(st, st.current, 0)
                     if bound2 < hi2:
                         hi2 = bound2
-                    bound2 = (<long long>40 - quant_9(st, a1))
+                    bound2 = (<long long>40 - quant_8(st, a1))
                     if bound2 < hi2:
                         hi2 = bound2
                     for a2 in range(lo2, hi2 + 1):
-                        if not ((a2 >= 2) or (define_4(st, a1) > 0)):  # h >= 2 or towers_on(c) > 0
+                        if not ((a2 >= 2) or (define_5(st, a1) > 0)):  # h >= 2 or towers_on(c) > 0
                             continue
                         out[n] = a0 * 2000 + a1 * 40 + (a2 - (1))
                         n += 1
     # action 1: push_up(k: item, c: cell, h: int) -> ids 26000..51999
     # where hand(mover, tower) >= h and (card_for(k, c) and may_push_up(c, h))
-    if (counter_of(st, st.current, 1) == 0):
+    if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            cellset_1(st, cand1)  # owner(c) != nobody and owner(c) != mover
+            cellset_1(st, cand1)  # occupied(c) and owner(c) != mover
             for w1 in range(WORDS):  # c: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
                     if not room_at(st, a1, 0):  # room(c, n)
                         continue
-                    if not define_6(st, a1):  # may_add(c)
+                    if not define_7(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
-                    bound2 = (<long long>1 + quant_8(st, a1))
+                    bound2 = (<long long>1 + quant_7(st, a1))
                     if bound2 > lo2:
                         lo2 = bound2
                     hi2 = 41 - 1
@@ -1715,21 +1723,21 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         n += 1
     # action 2: push_down(k: item, c: cell, h: int) -> ids 52000..77999
     # where hand(mover, tower) >= h and (card_for(k, c) and may_push_down(c, h))
-    if (counter_of(st, st.current, 1) == 0):
+    if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            cellset_1(st, cand1)  # owner(c) != nobody and owner(c) != mover
+            cellset_1(st, cand1)  # occupied(c) and owner(c) != mover
             for w1 in range(WORDS):  # c: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
                     if not room_at(st, a1, 4):  # room(c, s)
                         continue
-                    if not define_6(st, a1):  # may_add(c)
+                    if not define_7(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
                     bound2 = (<long long>st.heights[a1] + 1)
@@ -1739,125 +1747,128 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     bound2 = hand_of(st, st.current, 0)
                     if bound2 < hi2:
                         hi2 = bound2
-                    bound2 = (<long long>40 - quant_9(st, a1))
+                    bound2 = (<long long>40 - quant_8(st, a1))
                     if bound2 < hi2:
                         hi2 = bound2
                     for a2 in range(lo2, hi2 + 1):
                         out[n] = 52000 + a0 * 2000 + a1 * 40 + (a2 - (1))
                         n += 1
     # action 3: lift(k: item, c: cell) -> ids 78000..78649
-    # where card_for(k, c) and owner(c) == mover
-    if (counter_of(st, st.current, 1) == 0):
+    # where card_for(k, c) and mine(c)
+    if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            cellset_2(st, cand1)  # owner(c) == mover
+            cellset_2(st, cand1)  # mine(c)
             for w1 in range(WORDS):  # c: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
                     out[n] = 78000 + a0 * 50 + a1
                     n += 1
     # action 4: pass(k: item) -> ids 78650..78662
-    # where lifted(mover) == 0 and face_up(mover, k) > 0
-    if (counter_of(st, st.current, 1) == 0):
+    # where playable(k)
+    if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
             out[n] = 78650 + a0
             n += 1
     # action 5: rebuild(c: cell, h: int) -> ids 78663..80662
-    # where hand(mover, tower) >= h and (re_place(c) and may_build(c, h) and not same_tower(c, h))
-    cellset_3(st, cand0)  # empty(c)
-    for w0 in range(WORDS):  # c: cell, ascending
-        bits0 = cand0[w0]
-        while bits0 != 0:
-            a0 = (w0 << 6) + lowest_bit(bits0)
-            bits0 &= bits0 - 1
-            if not define_11(st, a0):  # re_place(c)
-                continue
-            if not define_6(st, a0):  # may_add(c)
-                continue
-            lo1 = 1  # h: int 1..40: between its bounds
-            bound1 = (<long long>1 + quant_8(st, a0))
-            if bound1 > lo1:
-                lo1 = bound1
-            hi1 = 41 - 1
-            bound1 = hand_of(st, st.current, 0)
-            if bound1 < hi1:
-                hi1 = bound1
-            bound1 = (<long long>40 - quant_9(st, a0))
-            if bound1 < hi1:
-                hi1 = bound1
-            for a1 in range(lo1, hi1 + 1):
-                if not ((a1 >= 2) or (define_4(st, a0) > 0)):  # h >= 2 or towers_on(c) > 0
+    # where hand(mover, tower) >= h and (re_place(c) and (may_build(c, h) and not same_tower(c, h)))
+    if ((<int>counter_or(st, st.current, 1, 50)) != 50):
+        cellset_3(st, cand0)  # empty(c)
+        for w0 in range(WORDS):  # c: cell, ascending
+            bits0 = cand0[w0]
+            while bits0 != 0:
+                a0 = (w0 << 6) + lowest_bit(bits0)
+                bits0 &= bits0 - 1
+                if not (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)):  # meridian(lifted(mover)) == meridian(c)
                     continue
-                if not (not define_12(st, a0, a1)):  # not same_tower(c, h)
+                if not define_7(st, a0):  # may_add(c)
                     continue
-                out[n] = 78663 + a0 * 40 + (a1 - (1))
-                n += 1
+                lo1 = 1  # h: int 1..40: between its bounds
+                bound1 = (<long long>1 + quant_7(st, a0))
+                if bound1 > lo1:
+                    lo1 = bound1
+                hi1 = 41 - 1
+                bound1 = hand_of(st, st.current, 0)
+                if bound1 < hi1:
+                    hi1 = bound1
+                bound1 = (<long long>40 - quant_8(st, a0))
+                if bound1 < hi1:
+                    hi1 = bound1
+                for a1 in range(lo1, hi1 + 1):
+                    if not ((a1 >= 2) or (define_5(st, a0) > 0)):  # h >= 2 or towers_on(c) > 0
+                        continue
+                    if not (not define_14(st, a0, a1)):  # not same_tower(c, h)
+                        continue
+                    out[n] = 78663 + a0 * 40 + (a1 - (1))
+                    n += 1
     # action 6: repush_up(c: cell, h: int) -> ids 80663..82662
     # where hand(mover, tower) >= h and (re_place(c) and may_push_up(c, h))
-    cellset_4(st, cand0)  # owner(c) != nobody and owner(c) != mover
-    for w0 in range(WORDS):  # c: cell, ascending
-        bits0 = cand0[w0]
-        while bits0 != 0:
-            a0 = (w0 << 6) + lowest_bit(bits0)
-            bits0 &= bits0 - 1
-            if not define_11(st, a0):  # re_place(c)
-                continue
-            if not room_at(st, a0, 0):  # room(c, n)
-                continue
-            if not define_6(st, a0):  # may_add(c)
-                continue
-            lo1 = 1  # h: int 1..40: between its bounds
-            bound1 = (<long long>1 + quant_8(st, a0))
-            if bound1 > lo1:
-                lo1 = bound1
-            hi1 = 41 - 1
-            bound1 = hand_of(st, st.current, 0)
-            if bound1 < hi1:
-                hi1 = bound1
-            bound1 = (<long long>st.heights[a0] - 1)
-            if bound1 < hi1:
-                hi1 = bound1
-            for a1 in range(lo1, hi1 + 1):
-                out[n] = 80663 + a0 * 40 + (a1 - (1))
-                n += 1
+    if ((<int>counter_or(st, st.current, 1, 50)) != 50):
+        cellset_4(st, cand0)  # occupied(c) and owner(c) != mover
+        for w0 in range(WORDS):  # c: cell, ascending
+            bits0 = cand0[w0]
+            while bits0 != 0:
+                a0 = (w0 << 6) + lowest_bit(bits0)
+                bits0 &= bits0 - 1
+                if not (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)):  # meridian(lifted(mover)) == meridian(c)
+                    continue
+                if not room_at(st, a0, 0):  # room(c, n)
+                    continue
+                if not define_7(st, a0):  # may_add(c)
+                    continue
+                lo1 = 1  # h: int 1..40: between its bounds
+                bound1 = (<long long>1 + quant_7(st, a0))
+                if bound1 > lo1:
+                    lo1 = bound1
+                hi1 = 41 - 1
+                bound1 = hand_of(st, st.current, 0)
+                if bound1 < hi1:
+                    hi1 = bound1
+                bound1 = (<long long>st.heights[a0] - 1)
+                if bound1 < hi1:
+                    hi1 = bound1
+                for a1 in range(lo1, hi1 + 1):
+                    out[n] = 80663 + a0 * 40 + (a1 - (1))
+                    n += 1
     # action 7: repush_down(c: cell, h: int) -> ids 82663..84662
     # where hand(mover, tower) >= h and (re_place(c) and may_push_down(c, h))
-    cellset_4(st, cand0)  # owner(c) != nobody and owner(c) != mover
-    for w0 in range(WORDS):  # c: cell, ascending
-        bits0 = cand0[w0]
-        while bits0 != 0:
-            a0 = (w0 << 6) + lowest_bit(bits0)
-            bits0 &= bits0 - 1
-            if not define_11(st, a0):  # re_place(c)
-                continue
-            if not room_at(st, a0, 4):  # room(c, s)
-                continue
-            if not define_6(st, a0):  # may_add(c)
-                continue
-            lo1 = 1  # h: int 1..40: between its bounds
-            bound1 = (<long long>st.heights[a0] + 1)
-            if bound1 > lo1:
-                lo1 = bound1
-            hi1 = 41 - 1
-            bound1 = hand_of(st, st.current, 0)
-            if bound1 < hi1:
-                hi1 = bound1
-            bound1 = (<long long>40 - quant_9(st, a0))
-            if bound1 < hi1:
-                hi1 = bound1
-            for a1 in range(lo1, hi1 + 1):
-                out[n] = 82663 + a0 * 40 + (a1 - (1))
-                n += 1
+    if ((<int>counter_or(st, st.current, 1, 50)) != 50):
+        cellset_4(st, cand0)  # occupied(c) and owner(c) != mover
+        for w0 in range(WORDS):  # c: cell, ascending
+            bits0 = cand0[w0]
+            while bits0 != 0:
+                a0 = (w0 << 6) + lowest_bit(bits0)
+                bits0 &= bits0 - 1
+                if not (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)):  # meridian(lifted(mover)) == meridian(c)
+                    continue
+                if not room_at(st, a0, 4):  # room(c, s)
+                    continue
+                if not define_7(st, a0):  # may_add(c)
+                    continue
+                lo1 = 1  # h: int 1..40: between its bounds
+                bound1 = (<long long>st.heights[a0] + 1)
+                if bound1 > lo1:
+                    lo1 = bound1
+                hi1 = 41 - 1
+                bound1 = hand_of(st, st.current, 0)
+                if bound1 < hi1:
+                    hi1 = bound1
+                bound1 = (<long long>40 - quant_8(st, a0))
+                if bound1 < hi1:
+                    hi1 = bound1
+                for a1 in range(lo1, hi1 + 1):
+                    out[n] = 82663 + a0 * 40 + (a1 - (1))
+                    n += 1
     # action 8: keep() -> ids 84663..84663
-    # where lifted(mover) > 0
-    if (counter_of(st, st.current, 1) > 0):
+    # where lifted(mover) != none
+    if ((<int>counter_or(st, st.current, 1, 50)) != 50):
         out[n] = 84663
         n += 1
     return n
@@ -1880,7 +1891,7 @@ cdef bint any_legal(State* st) noexcept nogil:
         return False
     # action 0: build(k: item, c: cell, h: int) -> ids 0..25999
     # where hand(mover, tower) >= h and (card_for(k, c) and may_build(c, h))
-    if (counter_of(st, st.current, 1) == 0):
+    if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
@@ -1890,45 +1901,45 @@ cdef bint any_legal(State* st) noexcept nogil:
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
-                    if not define_6(st, a1):  # may_add(c)
+                    if not define_7(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
-                    bound2 = (<long long>1 + quant_8(st, a1))
+                    bound2 = (<long long>1 + quant_7(st, a1))
                     if bound2 > lo2:
                         lo2 = bound2
                     hi2 = 41 - 1
                     bound2 = hand_of(st, st.current, 0)
                     if bound2 < hi2:
                         hi2 = bound2
-                    bound2 = (<long long>40 - quant_9(st, a1))
+                    bound2 = (<long long>40 - quant_8(st, a1))
                     if bound2 < hi2:
                         hi2 = bound2
                     for a2 in range(lo2, hi2 + 1):
-                        if not ((a2 >= 2) or (define_4(st, a1) > 0)):  # h >= 2 or towers_on(c) > 0
+                        if not ((a2 >= 2) or (define_5(st, a1) > 0)):  # h >= 2 or towers_on(c) > 0
                             continue
                         return True
     # action 1: push_up(k: item, c: cell, h: int) -> ids 26000..51999
     # where hand(mover, tower) >= h and (card_for(k, c) and may_push_up(c, h))
-    if (counter_of(st, st.current, 1) == 0):
+    if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            cellset_1(st, cand1)  # owner(c) != nobody and owner(c) != mover
+            cellset_1(st, cand1)  # occupied(c) and owner(c) != mover
             for w1 in range(WORDS):  # c: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
                     if not room_at(st, a1, 0):  # room(c, n)
                         continue
-                    if not define_6(st, a1):  # may_add(c)
+                    if not define_7(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
-                    bound2 = (<long long>1 + quant_8(st, a1))
+                    bound2 = (<long long>1 + quant_7(st, a1))
                     if bound2 > lo2:
                         lo2 = bound2
                     hi2 = 41 - 1
@@ -1942,21 +1953,21 @@ cdef bint any_legal(State* st) noexcept nogil:
                         return True
     # action 2: push_down(k: item, c: cell, h: int) -> ids 52000..77999
     # where hand(mover, tower) >= h and (card_for(k, c) and may_push_down(c, h))
-    if (counter_of(st, st.current, 1) == 0):
+    if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            cellset_1(st, cand1)  # owner(c) != nobody and owner(c) != mover
+            cellset_1(st, cand1)  # occupied(c) and owner(c) != mover
             for w1 in range(WORDS):  # c: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
                     if not room_at(st, a1, 4):  # room(c, s)
                         continue
-                    if not define_6(st, a1):  # may_add(c)
+                    if not define_7(st, a1):  # may_add(c)
                         continue
                     lo2 = 1  # h: int 1..40: between its bounds
                     bound2 = (<long long>st.heights[a1] + 1)
@@ -1966,119 +1977,122 @@ cdef bint any_legal(State* st) noexcept nogil:
                     bound2 = hand_of(st, st.current, 0)
                     if bound2 < hi2:
                         hi2 = bound2
-                    bound2 = (<long long>40 - quant_9(st, a1))
+                    bound2 = (<long long>40 - quant_8(st, a1))
                     if bound2 < hi2:
                         hi2 = bound2
                     for a2 in range(lo2, hi2 + 1):
                         return True
     # action 3: lift(k: item, c: cell) -> ids 78000..78649
-    # where card_for(k, c) and owner(c) == mover
-    if (counter_of(st, st.current, 1) == 0):
+    # where card_for(k, c) and mine(c)
+    if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
-            cellset_2(st, cand1)  # owner(c) == mover
+            cellset_2(st, cand1)  # mine(c)
             for w1 in range(WORDS):  # c: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not item_shows(a0, define_0(st, a1)):  # item_has(k, meridian(c))
+                    if not item_shows(a0, define_2(st, a1)):  # item_has(k, meridian(c))
                         continue
                     return True
     # action 4: pass(k: item) -> ids 78650..78662
-    # where lifted(mover) == 0 and face_up(mover, k) > 0
-    if (counter_of(st, st.current, 1) == 0):
+    # where playable(k)
+    if ((<int>counter_or(st, st.current, 1, 50)) == 50):
         for a0 in range(N_ITEM_KINDS):  # k: item
             if not (face_up_of(st, st.current, a0) > 0):  # face_up(mover, k) > 0
                 continue
             return True
     # action 5: rebuild(c: cell, h: int) -> ids 78663..80662
-    # where hand(mover, tower) >= h and (re_place(c) and may_build(c, h) and not same_tower(c, h))
-    cellset_3(st, cand0)  # empty(c)
-    for w0 in range(WORDS):  # c: cell, ascending
-        bits0 = cand0[w0]
-        while bits0 != 0:
-            a0 = (w0 << 6) + lowest_bit(bits0)
-            bits0 &= bits0 - 1
-            if not define_11(st, a0):  # re_place(c)
-                continue
-            if not define_6(st, a0):  # may_add(c)
-                continue
-            lo1 = 1  # h: int 1..40: between its bounds
-            bound1 = (<long long>1 + quant_8(st, a0))
-            if bound1 > lo1:
-                lo1 = bound1
-            hi1 = 41 - 1
-            bound1 = hand_of(st, st.current, 0)
-            if bound1 < hi1:
-                hi1 = bound1
-            bound1 = (<long long>40 - quant_9(st, a0))
-            if bound1 < hi1:
-                hi1 = bound1
-            for a1 in range(lo1, hi1 + 1):
-                if not ((a1 >= 2) or (define_4(st, a0) > 0)):  # h >= 2 or towers_on(c) > 0
+    # where hand(mover, tower) >= h and (re_place(c) and (may_build(c, h) and not same_tower(c, h)))
+    if ((<int>counter_or(st, st.current, 1, 50)) != 50):
+        cellset_3(st, cand0)  # empty(c)
+        for w0 in range(WORDS):  # c: cell, ascending
+            bits0 = cand0[w0]
+            while bits0 != 0:
+                a0 = (w0 << 6) + lowest_bit(bits0)
+                bits0 &= bits0 - 1
+                if not (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)):  # meridian(lifted(mover)) == meridian(c)
                     continue
-                if not (not define_12(st, a0, a1)):  # not same_tower(c, h)
+                if not define_7(st, a0):  # may_add(c)
                     continue
-                return True
+                lo1 = 1  # h: int 1..40: between its bounds
+                bound1 = (<long long>1 + quant_7(st, a0))
+                if bound1 > lo1:
+                    lo1 = bound1
+                hi1 = 41 - 1
+                bound1 = hand_of(st, st.current, 0)
+                if bound1 < hi1:
+                    hi1 = bound1
+                bound1 = (<long long>40 - quant_8(st, a0))
+                if bound1 < hi1:
+                    hi1 = bound1
+                for a1 in range(lo1, hi1 + 1):
+                    if not ((a1 >= 2) or (define_5(st, a0) > 0)):  # h >= 2 or towers_on(c) > 0
+                        continue
+                    if not (not define_14(st, a0, a1)):  # not same_tower(c, h)
+                        continue
+                    return True
     # action 6: repush_up(c: cell, h: int) -> ids 80663..82662
     # where hand(mover, tower) >= h and (re_place(c) and may_push_up(c, h))
-    cellset_4(st, cand0)  # owner(c) != nobody and owner(c) != mover
-    for w0 in range(WORDS):  # c: cell, ascending
-        bits0 = cand0[w0]
-        while bits0 != 0:
-            a0 = (w0 << 6) + lowest_bit(bits0)
-            bits0 &= bits0 - 1
-            if not define_11(st, a0):  # re_place(c)
-                continue
-            if not room_at(st, a0, 0):  # room(c, n)
-                continue
-            if not define_6(st, a0):  # may_add(c)
-                continue
-            lo1 = 1  # h: int 1..40: between its bounds
-            bound1 = (<long long>1 + quant_8(st, a0))
-            if bound1 > lo1:
-                lo1 = bound1
-            hi1 = 41 - 1
-            bound1 = hand_of(st, st.current, 0)
-            if bound1 < hi1:
-                hi1 = bound1
-            bound1 = (<long long>st.heights[a0] - 1)
-            if bound1 < hi1:
-                hi1 = bound1
-            for a1 in range(lo1, hi1 + 1):
-                return True
+    if ((<int>counter_or(st, st.current, 1, 50)) != 50):
+        cellset_4(st, cand0)  # occupied(c) and owner(c) != mover
+        for w0 in range(WORDS):  # c: cell, ascending
+            bits0 = cand0[w0]
+            while bits0 != 0:
+                a0 = (w0 << 6) + lowest_bit(bits0)
+                bits0 &= bits0 - 1
+                if not (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)):  # meridian(lifted(mover)) == meridian(c)
+                    continue
+                if not room_at(st, a0, 0):  # room(c, n)
+                    continue
+                if not define_7(st, a0):  # may_add(c)
+                    continue
+                lo1 = 1  # h: int 1..40: between its bounds
+                bound1 = (<long long>1 + quant_7(st, a0))
+                if bound1 > lo1:
+                    lo1 = bound1
+                hi1 = 41 - 1
+                bound1 = hand_of(st, st.current, 0)
+                if bound1 < hi1:
+                    hi1 = bound1
+                bound1 = (<long long>st.heights[a0] - 1)
+                if bound1 < hi1:
+                    hi1 = bound1
+                for a1 in range(lo1, hi1 + 1):
+                    return True
     # action 7: repush_down(c: cell, h: int) -> ids 82663..84662
     # where hand(mover, tower) >= h and (re_place(c) and may_push_down(c, h))
-    cellset_4(st, cand0)  # owner(c) != nobody and owner(c) != mover
-    for w0 in range(WORDS):  # c: cell, ascending
-        bits0 = cand0[w0]
-        while bits0 != 0:
-            a0 = (w0 << 6) + lowest_bit(bits0)
-            bits0 &= bits0 - 1
-            if not define_11(st, a0):  # re_place(c)
-                continue
-            if not room_at(st, a0, 4):  # room(c, s)
-                continue
-            if not define_6(st, a0):  # may_add(c)
-                continue
-            lo1 = 1  # h: int 1..40: between its bounds
-            bound1 = (<long long>st.heights[a0] + 1)
-            if bound1 > lo1:
-                lo1 = bound1
-            hi1 = 41 - 1
-            bound1 = hand_of(st, st.current, 0)
-            if bound1 < hi1:
-                hi1 = bound1
-            bound1 = (<long long>40 - quant_9(st, a0))
-            if bound1 < hi1:
-                hi1 = bound1
-            for a1 in range(lo1, hi1 + 1):
-                return True
+    if ((<int>counter_or(st, st.current, 1, 50)) != 50):
+        cellset_4(st, cand0)  # occupied(c) and owner(c) != mover
+        for w0 in range(WORDS):  # c: cell, ascending
+            bits0 = cand0[w0]
+            while bits0 != 0:
+                a0 = (w0 << 6) + lowest_bit(bits0)
+                bits0 &= bits0 - 1
+                if not (define_2(st, (<int>counter_or(st, st.current, 1, 50))) == define_2(st, a0)):  # meridian(lifted(mover)) == meridian(c)
+                    continue
+                if not room_at(st, a0, 4):  # room(c, s)
+                    continue
+                if not define_7(st, a0):  # may_add(c)
+                    continue
+                lo1 = 1  # h: int 1..40: between its bounds
+                bound1 = (<long long>st.heights[a0] + 1)
+                if bound1 > lo1:
+                    lo1 = bound1
+                hi1 = 41 - 1
+                bound1 = hand_of(st, st.current, 0)
+                if bound1 < hi1:
+                    hi1 = bound1
+                bound1 = (<long long>40 - quant_8(st, a0))
+                if bound1 < hi1:
+                    hi1 = bound1
+                for a1 in range(lo1, hi1 + 1):
+                    return True
     # action 8: keep() -> ids 84663..84663
-    # where lifted(mover) > 0
-    if (counter_of(st, st.current, 1) > 0):
+    # where lifted(mover) != none
+    if ((<int>counter_or(st, st.current, 1, 50)) != 50):
         return True
     return False
 
@@ -2126,7 +2140,7 @@ cdef void remove_0(State* st, int f0) noexcept nogil:
 
 cdef void apply_action_0(State* st, int a0, int a1, long long a2) noexcept nogil:
     # action 0: build(k: item, c: cell, h: int)
-    put_stack(st, st.current, 0, a1, a2, -1)  # place a stack of tower of mover at c of height h
+    put_stack(st, st.current, 0, a1, a2, 0)  # place a stack of tower of mover at c of height h, pushing n
     discard_item(st, st.current, a0)  # discard a face-up k of mover
     draw_items(st, st.current, 1)  # mover turns up 1 item(s) from the deck
 
@@ -2147,11 +2161,10 @@ cdef void apply_action_2(State* st, int a0, int a1, long long a2) noexcept nogil
 
 cdef void apply_action_3(State* st, int a0, int a1) noexcept nogil:
     # action 3: lift(k: item, c: cell)
-    counter_set(st, st.current, 2, define_1(st, a1))  # set counter lifted_row of mover = row(c)
-    counter_set(st, st.current, 3, st.heights[a1])  # set counter lifted_height of mover = height(c)
+    counter_set(st, st.current, 1, a1)  # set counter lifted of mover = c
+    counter_set(st, st.current, 2, st.heights[a1])  # set counter lifted_height of mover = height(c)
     remove_0(st, a1)  # remove the piece on c (to hand)
     discard_item(st, st.current, a0)  # discard a face-up k of mover
-    counter_set(st, st.current, 1, define_0(st, a1))  # set counter lifted of mover = meridian(c)
     st.again = 1  # extra_turn: the mover moves again
 
 
@@ -2163,28 +2176,28 @@ cdef void apply_action_4(State* st, int a0) noexcept nogil:
 
 cdef void apply_action_5(State* st, int a0, long long a1) noexcept nogil:
     # action 5: rebuild(c: cell, h: int)
-    put_stack(st, st.current, 0, a0, a1, -1)  # place a stack of tower of mover at c of height h
-    counter_set(st, st.current, 1, 0)  # set counter lifted of mover = 0
+    put_stack(st, st.current, 0, a0, a1, 0)  # place a stack of tower of mover at c of height h, pushing n
+    counter_set(st, st.current, 1, 50)  # set counter lifted of mover = none
     draw_items(st, st.current, 1)  # mover turns up 1 item(s) from the deck
 
 
 cdef void apply_action_6(State* st, int a0, long long a1) noexcept nogil:
     # action 6: repush_up(c: cell, h: int)
     put_stack(st, st.current, 0, a0, a1, 0)  # place a stack of tower of mover at c of height h, pushing n
-    counter_set(st, st.current, 1, 0)  # set counter lifted of mover = 0
+    counter_set(st, st.current, 1, 50)  # set counter lifted of mover = none
     draw_items(st, st.current, 1)  # mover turns up 1 item(s) from the deck
 
 
 cdef void apply_action_7(State* st, int a0, long long a1) noexcept nogil:
     # action 7: repush_down(c: cell, h: int)
     put_stack(st, st.current, 0, a0, a1, 4)  # place a stack of tower of mover at c of height h, pushing s
-    counter_set(st, st.current, 1, 0)  # set counter lifted of mover = 0
+    counter_set(st, st.current, 1, 50)  # set counter lifted of mover = none
     draw_items(st, st.current, 1)  # mover turns up 1 item(s) from the deck
 
 
 cdef void apply_action_8(State* st) noexcept nogil:
     # action 8: keep()
-    counter_set(st, st.current, 1, 0)  # set counter lifted of mover = 0
+    counter_set(st, st.current, 1, 50)  # set counter lifted of mover = none
     draw_items(st, st.current, 1)  # mover turns up 1 item(s) from the deck
 
 
@@ -2193,7 +2206,7 @@ cdef void apply_action_8(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if quant_10(st):  # all p in players: deck_left(p) == 0 and lifted(p) == 0 and (all k in item_kinds: face_up(p, k) == 0)
+    if quant_9(st):  # all p in players: deck_left(p) == 0 and lifted(p) == none and (all k in item_kinds: face_up(p, k) == 0)
         return True
     return False
 
@@ -2526,17 +2539,14 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
             out[L[2] + p * N_KINDS + k] = st.hands[p][k]
     for p in range(N_PLAYERS):
         if seen_counters[p * N_COUNTERS + 0]:
-            out[L[3] + p * 4 + 0] = st.counters[p][0]
-            out[L[4] + p * 4 + 0] = 1
+            out[L[3] + p * 3 + 0] = st.counters[p][0]
+            out[L[4] + p * 3 + 0] = 1
         if seen_counters[p * N_COUNTERS + 1]:
-            out[L[3] + p * 4 + 1] = st.counters[p][1]
-            out[L[4] + p * 4 + 1] = 1
+            out[L[3] + p * 3 + 1] = st.counters[p][1]
+            out[L[4] + p * 3 + 1] = 1
         if seen_counters[p * N_COUNTERS + 2]:
-            out[L[3] + p * 4 + 2] = st.counters[p][2]
-            out[L[4] + p * 4 + 2] = 1
-        if seen_counters[p * N_COUNTERS + 3]:
-            out[L[3] + p * 4 + 3] = st.counters[p][3]
-            out[L[4] + p * 4 + 3] = 1
+            out[L[3] + p * 3 + 2] = st.counters[p][2]
+            out[L[4] + p * 3 + 2] = 1
     for p in range(N_PLAYERS):  # places 3p, 3p + 1, 3p + 2: the deck (top first), up, discard
         i = 3 * p
         out[L[7] + i] = DECK_SIZE - st.drawn[p]

@@ -1497,13 +1497,13 @@ cdef inline long long quant_3(State* st, int f0) noexcept nogil:
 
 
 # cellset 0:
-#   cand0 = {c in cells: empty(c) and not blizzard(c)}
+#   cand0 = {t in cells: empty(t) and empty(t) and not blizzard(t)}
 cdef inline void cellset_0(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef const uint64_t* near0
     near0 = kept_dilation(st, 0)
     for w in range(WORDS):
-        cand0[w] = (st.cellsets[0][w] & ~(st.cellsets[0][w] & (CELLSET_0[w] | near0[w])))
+        cand0[w] = ((st.cellsets[0][w] & st.cellsets[0][w]) & ~(st.cellsets[0][w] & (CELLSET_0[w] | near0[w])))
 
 
 # cellset 1:
@@ -1558,11 +1558,11 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     cdef int w0
     if st.terminal:
         return 0
-    # action 0: drop(c: cell) -> ids 0..123
-    # where hand(mover, tile) > 0 and ice(c)
+    # action 0: drop(t: cell) -> ids 0..123
+    # where hand(mover, tile) > 0 and (empty(t) and ice(t))
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # empty(c) and not blizzard(c)
-        for w0 in range(WORDS):  # c: cell, ascending
+        cellset_0(st, cand0)  # empty(t) and empty(t) and not blizzard(t)
+        for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
@@ -1580,11 +1580,11 @@ cdef bint any_legal(State* st) noexcept nogil:
     cdef int w0
     if st.terminal:
         return False
-    # action 0: drop(c: cell) -> ids 0..123
-    # where hand(mover, tile) > 0 and ice(c)
+    # action 0: drop(t: cell) -> ids 0..123
+    # where hand(mover, tile) > 0 and (empty(t) and ice(t))
     if (hand_of(st, st.current, 0) > 0):
-        cellset_0(st, cand0)  # empty(c) and not blizzard(c)
-        for w0 in range(WORDS):  # c: cell, ascending
+        cellset_0(st, cand0)  # empty(t) and empty(t) and not blizzard(t)
+        for w0 in range(WORDS):  # t: cell, ascending
             bits0 = cand0[w0]
             while bits0 != 0:
                 a0 = (w0 << 6) + lowest_bit(bits0)
@@ -1595,7 +1595,7 @@ cdef bint any_legal(State* st) noexcept nogil:
 
 cdef int legal_cells(State* st, uint64_t* cand0) noexcept nogil:
     """The legal moves as a set of cells, for random playouts: the only action is
-    drop(c: cell) and move id = 0 + cell. Returns how many there are."""
+    drop(t: cell) and move id = 0 + cell. Returns how many there are."""
     if st.terminal:
         return 0
     return legal_cells_live(st, cand0)
@@ -1606,7 +1606,7 @@ cdef int legal_cells_live(State* st, uint64_t* cand0) noexcept nogil:
     finish() ends a game, and settle_cells() returns then) need not test that again."""
     if not ((hand_of(st, st.current, 0) > 0)):
         return 0
-    cellset_0(st, cand0)  # empty(c) and not blizzard(c)
+    cellset_0(st, cand0)  # empty(t) and empty(t) and not blizzard(t)
     return <int>set_count(cand0)
 
 
@@ -1870,9 +1870,9 @@ cdef inline void put_pieces(State* st, int owner, int kind, const int* cells, in
 
 
 # -- assess 0: regions of blizzard($cell)
-#    seeds: neighbours(c); open when a neighbour is ice($cell)
+#    seeds: neighbours(t); open when a neighbour is ice($cell)
 #    award: tile; tie: split, first mover; priority: perimeter($cell)
-#    f0 = c
+#    f0 = t
 
 
 
@@ -2053,8 +2053,8 @@ cdef void assess_0(State* st, int f0) noexcept nogil:
 
 
 cdef void apply_action_0(State* st, int a0) noexcept nogil:
-    # action 0: drop(c: cell)
-    put_piece_on_empty(st, st.current, 0, a0, False)  # place tile of mover at c (empty and in hand: the condition says so)
+    # action 0: drop(t: cell)
+    put_piece_on_empty(st, st.current, 0, a0, False)  # place tile of mover at t (empty and in hand: the condition says so)
     # trigger 0: enclosure
     assess_0(st, a0)  # assess regions of blizzard($cell) and award tile
 
@@ -2208,7 +2208,7 @@ cdef inline void play_move(State* st, int move) noexcept nogil:
     cdef int offset
     cdef int v0
     # (the last action's ids run to the last move id: a legal move needs no test)
-    if True:  # drop(c: cell)
+    if True:  # drop(t: cell)
         offset = move
         v0 = offset
         apply_action_0(st, v0)

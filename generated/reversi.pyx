@@ -1434,13 +1434,18 @@ cdef extern from *:
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: beside_enemy(cell c) = any x in neighbours(c): occupied(x) and owner(x) != mover
+# define 0: foe(cell c) = occupied(c) and owner(c) != mover
 cdef inline bint define_0(State* st, int a0) noexcept nogil:
+    return ((st.board[a0] > 0) and (piece_owner(st.board[a0]) != st.current))
+
+
+# define 1: beside_enemy(cell c) = any x in neighbours(c): foe(x)
+cdef inline bint define_1(State* st, int a0) noexcept nogil:
     return quant_0(st, a0)
 
 
-# define 1: flanks(cell c) = any d in directions: flanked(c, d) > 0
-cdef inline bint define_1(State* st, int a0) noexcept nogil:
+# define 2: flanks(cell c) = any d in directions: flanked(c, d) > 0
+cdef inline bint define_2(State* st, int a0) noexcept nogil:
     return quant_1(st, a0)
 
 
@@ -1449,7 +1454,7 @@ cdef inline bint define_1(State* st, int a0) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: any x in neighbours(c): occupied(x) and owner(x) != mover
+# quant 0: any x in neighbours(c): foe(x)
 cdef inline bint quant_0(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
@@ -1458,7 +1463,7 @@ cdef inline bint quant_0(State* st, int f0) noexcept nogil:
     around = f0
     for slot in range(DEGREE[around]):
         x = NBRS[around][slot]
-        if ((st.board[x] > 0) and (piece_owner(st.board[x]) != st.current)):
+        if define_0(st, x):
             return True
     return False
 

@@ -799,17 +799,6 @@ cdef inline bint quant_2(State* st) noexcept nogil:
     return False
 
 
-# quant 3: count(q in players: q == p and has_line(p))
-cdef inline long long quant_3(State* st, int f0) noexcept nogil:
-    # f0 = p
-    cdef int x
-    cdef long long total = 0
-    for x in range(N_PLAYERS):
-        if ((x == f0) and define_1(st, f0)):
-            total += 1
-    return total
-
-
 # ---------------------------------------------------------------------------- cell sets
 # Conditions on one cell computed for every cell at once: out[w] holds cells 64w..64w+63.
 # Scalars (s0, ...) are evaluated once; "near" sets come from dilate(): the cells with a
@@ -1132,9 +1121,9 @@ cdef int settle_cells(State* st, uint64_t* cells) noexcept nogil:
 # Ranking keys per player (p = a0), higher first unless marked lower-is-better.
 
 
-# key 0: line: count(q in players: q == p and has_line(p))
+# key 0: line: either(has_line(p), 1, 0)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return quant_3(st, a0)
+    return (<long long>(1) if define_1(st, a0) else <long long>(0))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

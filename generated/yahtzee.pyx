@@ -8958,9 +8958,9 @@ cdef inline bint define_8(State* st) noexcept nogil:
     return ((define_5(st) or define_4(st, 1, 5)) or define_4(st, 2, 5))
 
 
-# define 9: points(enum:box b) = either(counts(b) != -1, rolled(counts(b)) * face_value(counts(b)), either(b == three_of_a_kind, either(of_a_kind(3), total, 0), either(b == four_of_a_kind, either(of_a_kind(4), total, 0), either(b == full_house, either(has_full_house, 25, 0), either(b == small_straight, either(has_small_straight, 30, 0), either(b == large_straight, either(has_large_straight, 40, 0), either(b == yahtzee, either(five_of_a_kind, 50, 0), total)))))))
+# define 9: points(enum:box b) = either(counts(b) != -1, rolled(counts(b)) * face_value(counts(b)), either(b == three_of_a_kind, either(of_a_kind(3), 1, 0) * total, either(b == four_of_a_kind, either(of_a_kind(4), 1, 0) * total, either(b == full_house, 25 * either(has_full_house, 1, 0), either(b == small_straight, 30 * either(has_small_straight, 1, 0), either(b == large_straight, 40 * either(has_large_straight, 1, 0), either(b == yahtzee, 50 * either(five_of_a_kind, 1, 0), total)))))))
 cdef inline long long define_9(State* st, int a0) noexcept nogil:
-    return (<long long>((rolled_count(st, (<int>ATTR_2[a0 + 1])) * face_value((<int>ATTR_2[a0 + 1])))) if ((<int>ATTR_2[a0 + 1]) != (-1)) else <long long>((<long long>((<long long>(define_0(st)) if define_1(st, 3) else <long long>(0))) if (a0 == 6) else <long long>((<long long>((<long long>(define_0(st)) if define_1(st, 4) else <long long>(0))) if (a0 == 7) else <long long>((<long long>((<long long>(25) if define_6(st) else <long long>(0))) if (a0 == 8) else <long long>((<long long>((<long long>(30) if define_7(st) else <long long>(0))) if (a0 == 9) else <long long>((<long long>((<long long>(40) if define_8(st) else <long long>(0))) if (a0 == 10) else <long long>((<long long>((<long long>(50) if define_2(st) else <long long>(0))) if (a0 == 11) else <long long>(define_0(st)))))))))))))))
+    return (<long long>((rolled_count(st, (<int>ATTR_2[a0 + 1])) * face_value((<int>ATTR_2[a0 + 1])))) if ((<int>ATTR_2[a0 + 1]) != (-1)) else <long long>((<long long>(((<long long>(1) if define_1(st, 3) else <long long>(0)) * define_0(st))) if (a0 == 6) else <long long>((<long long>(((<long long>(1) if define_1(st, 4) else <long long>(0)) * define_0(st))) if (a0 == 7) else <long long>((<long long>((<long long>25 * (<long long>(1) if define_6(st) else <long long>(0)))) if (a0 == 8) else <long long>((<long long>((<long long>30 * (<long long>(1) if define_7(st) else <long long>(0)))) if (a0 == 9) else <long long>((<long long>((<long long>40 * (<long long>(1) if define_8(st) else <long long>(0)))) if (a0 == 10) else <long long>((<long long>((<long long>50 * (<long long>(1) if define_2(st) else <long long>(0)))) if (a0 == 11) else <long long>(define_0(st)))))))))))))))
 
 
 # define 10: open(enum:box b) = used[mover, b] == 0
@@ -8973,7 +8973,7 @@ cdef inline bint define_11(State* st, int a0) noexcept nogil:
     return (define_10(st, a0) and ((not define_5(st)) or (<bint>((a0 == (<int>ATTR_3[die_face(st, 0) + 1]))) if define_10(st, (<int>ATTR_3[die_face(st, 0) + 1])) else <bint>((((<int>ATTR_2[a0 + 1]) == (-1)) or (not quant_6(st)))))))
 
 
-# define 12: upper_total(player p) = sum(b in enum(13): either(counts(b) != -1, scored[p, b], 0))
+# define 12: upper_total(player p) = sum(b in enum(13): either(counts(b) != -1, 1, 0) * scored[p, b])
 cdef inline long long define_12(State* st, int a0) noexcept nogil:
     return quant_7(st, a0)
 
@@ -9058,13 +9058,13 @@ cdef inline bint quant_6(State* st) noexcept nogil:
     return False
 
 
-# quant 7: sum(b in enum(13): either(counts(b) != -1, scored[p, b], 0))
+# quant 7: sum(b in enum(13): either(counts(b) != -1, 1, 0) * scored[p, b])
 cdef inline long long quant_7(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     cdef long long total = 0
     for x in range(13):
-        total += (<long long>((<long long>element_of(st, f0, 2, element_step(0, <long long>x - 0, 13), 0))) if ((<int>ATTR_2[x + 1]) != (-1)) else <long long>(0))
+        total += ((<long long>(1) if ((<int>ATTR_2[x + 1]) != (-1)) else <long long>(0)) * (<long long>element_of(st, f0, 2, element_step(0, <long long>x - 0, 13), 0)))
     return total
 
 
@@ -9280,9 +9280,9 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 # Ranking keys per player (p = a0), higher first unless marked lower-is-better.
 
 
-# key 0: total: sum(b in enum(13): scored[p, b]) + either(upper_total(p) >= 63, 35, 0) + 100 * bonus(p)
+# key 0: total: sum(b in enum(13): scored[p, b]) + 35 * either(upper_total(p) >= 63, 1, 0) + 100 * bonus(p)
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return ((quant_10(st, a0) + (<long long>(35) if (define_12(st, a0) >= 63) else <long long>(0))) + (<long long>100 * counter_of(st, a0, 0)))
+    return ((quant_10(st, a0) + (<long long>35 * (<long long>(1) if (define_12(st, a0) >= 63) else <long long>(0)))) + (<long long>100 * counter_of(st, a0, 0)))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

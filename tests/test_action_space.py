@@ -106,7 +106,7 @@ def test_chess_map_is_a_bijection_on_legal_moves():
 
 
 def test_a_bad_declaration_is_one_error(tmp_path):
-    text = open(C4).read().replace('drop: "col(c)"', 'drop: "col(c) + height(c)"')
+    text = open(C4).read().replace('drop: "col(t)"', 'drop: "col(t) + height(t)"')
     path = tmp_path / "c4.yaml"
     path.write_text(text)
     with pytest.raises(SpecError, match="col\\(cell\\), row\\(cell\\) or abs"):

@@ -201,3 +201,22 @@ def test_compiled_perft_starts_from_the_dealt_decks():
     comp = game_of("compiled")
     for depth in (1, 2, 3):
         assert comp.engine.perft(depth) == perft(game_of("interpreted").new_state(0), depth)
+
+
+def test_deck_copies_deal_every_kind_that_many_times(tmp_path):
+    # `deck.copies: 2`: a deck made of two sets of the cards (Meridian's two-player game,
+    # whose 26 cards are two 13-card sets), except a kind with a count of its own (`low`)
+    path = _broken(tmp_path, "  up: 2\n", "  up: 2\n  copies: 2\n")
+    text = Path(path).read_text().replace('low: {values: [1, 2], text: "1-2"}', 'low: {values: [1, 2], text: "1-2", count: 1}')
+    Path(path).write_text(text)
+    assert load_game_ir(path).deck.counts == (2, 2, 2, 2, 1)
+    a, b = load(path, engine="interpreted"), load(path, engine="compiled")
+    for seed in (0, 5):
+        sa, sb = a.new_state(seed), b.new_state(seed)
+        cards = zones(sa, 0)
+        assert sorted(cards["up"] + cards["deck"]) == sorted(DECK[:4] * 2 + ["1-2"])
+        assert sa.to_json()["players"] == sb.to_json()["players"]
+    for seed in range(20):
+        assert b.engine.playout_trace(seed) == a.engine.playout_trace(seed), f"seed {seed}"
+    with pytest.raises(SpecError, match="deck.copies must be between 1 and 256, got 0"):
+        load_game_ir(_broken(tmp_path, "  up: 2\n", "  up: 2\n  copies: 0\n"))

@@ -43,8 +43,8 @@ def test_stashes_per_player_count(n, stash) -> None:
     assert sum(stash) == {2: 15, 3: 11, 4: 8}[n]
     # "Setup" 2-3: 4 columns headed 2..5 and 5 rows, on a torus
     assert ir.board.n_cells == 20 and ir.board.topology == "square"
-    column = dict(ir.board.props)["column"]
-    assert [column[ir.board.cell_names.index(f"{c}1")] for c in "abcd"] == [2, 3, 4, 5]
+    (column,) = [a.table for a in ir.attributes if a.name == "column"]  # a cell attribute
+    assert [column[ir.board.cell_names.index(f"{c}{r}")] for c in "abcd" for r in "15"] == [2, 2, 3, 3, 4, 4, 5, 5]
 
 
 def _check_same_games(n: int, games: int, seed: int) -> None:

@@ -330,18 +330,21 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         if not isinstance(dnode, YMap) or not dnode.items:
             raise SpecError("deck.items maps each kind of item to the numbers it shows, e.g. {one: [1], low: {values: [1, 2, 3], text: 1-2-3}}", dnode.pos)
         names, texts, values, counts = [], [], [], []
+        # how many copies of each kind a deck holds unless the kind says (a deck made of
+        # two sets of the same cards)
+        copies = self.scalar(body["copies"], int, "deck.copies", 1, MAX_ITEMS) if "copies" in body else 1
         for cname, cbody in dnode.items.items():
             cpos = dnode.key_pos[cname]
             self.ident(cname, cpos, "item name")
             if cname in self.names.constants:
                 raise SpecError(f"item '{cname}' has the same name as a player, piece kind, direction or die face", cpos)
-            text, count = cname, 1
+            text, count = cname, copies
             vnode = cbody
             if isinstance(cbody, YMap):
                 cbody = self.keys(cbody, "item", f"item '{cname}'")
                 vnode = cbody["values"]
                 text = self.scalar(cbody["text"], str, "an item's text") if "text" in cbody else cname
-                count = self.scalar(cbody["count"], int, "an item's count", 1, MAX_ITEMS) if "count" in cbody else 1
+                count = self.scalar(cbody["count"], int, "an item's count", 1, MAX_ITEMS) if "count" in cbody else copies
             if not isinstance(vnode, YList) or len(vnode) == 0:
                 raise SpecError(f"item '{cname}' shows a list of numbers, e.g. [1, 2, 3]", vnode.pos if vnode is not None else cpos)
             nums = tuple(self.scalar(v, int, "an item's number", -(2**31), 2**31 - 1) for v in vnode)

@@ -77,7 +77,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "repeat": ({"times", "while", "limit", "effects"}, {"limit", "effects"}),
     "face": ({"text", "value"}, set()),
     # items: every player's deck, face-up items and discard pile
-    "deck": ({"items", "up"}, {"items"}),
+    "deck": ({"items", "up", "copies"}, {"items"}),
     "item": ({"values", "text", "count"}, {"values"}),
     "discard": ({"item", "of"}, {"item"}),
     "draw": ({"of", "count"}, set()),
