@@ -1,8 +1,15 @@
 """Builds you can trust: concurrent builds, a build killed half way, a corrupted cache
 entry, and a machine without a C compiler or Cython.
 
-Every test builds the small tests/safety/ply_limited.yaml engine in its own empty cache
-($MIDGARDC_CACHE) and working directory, through the real `midgardc build`.
+Every test builds the small tests/safety/ply_limited.yaml engine in its own cache
+($MIDGARDC_CACHE) and working directory, through the real `midgardc build`. A cache that
+a test builds into starts with nothing but the generic engine module
+(midgardc/engine/generic.pyx) copied from this session's cache, so the test builds only
+the rules module whose safety it checks: the generic module cost 25-60 CPU seconds in each
+cache, about 114 in all (issue 25, the suite's time budget). Building the generic module
+from nothing, two processes at once, is tests/test_codegen.py's
+test_builds_are_cached_verified_and_safe_when_concurrent; it goes through the same cache
+code (build._cached_module) as a rules module.
 """
 
 from __future__ import annotations
@@ -28,6 +35,32 @@ def _env(cache: Path, **extra: str) -> dict:
     env.pop("MIDGARDC_TRACEBACK", None)
     env.update(extra)
     return env
+
+
+@pytest.fixture(scope="module")
+def generic() -> list[Path]:
+    """The generic engine module and its recorded sha256, in this session's cache (built
+    there first when missing: once, not once per test)."""
+    from midgardc.compiler import build
+
+    build.build_generic()
+    so = build.cache_dir() / f"{build.generic_module_name()}{build._ext_suffix()}"
+    return [so, Path(f"{so}.sha256")]
+
+
+@pytest.fixture
+def cache(tmp_path: Path, generic: list[Path]) -> Path:
+    """An engine cache that holds the generic module only (no rules module, no lock)."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for path in generic:
+        shutil.copyfile(path, cache / path.name)
+    return cache
+
+
+def _generic_untouched(cache: Path, generic: list[Path]) -> None:
+    """The builds used the seeded generic module: no other one was built beside it."""
+    assert sorted(p.name for p in cache.glob("midgardc_generic_*") if p.suffix != ".lock") == sorted(p.name for p in generic)
 
 
 def _cmd(*args: str) -> list[str]:
@@ -57,8 +90,7 @@ def _plays(cache: Path, cwd: Path) -> None:
     assert proc.stdout.split() == ["stopped", "True"]  # the ply limit stops it: no result
 
 
-def test_two_builds_at_once_both_succeed_and_leave_one_module(tmp_path):
-    cache = tmp_path / "cache"
+def test_two_builds_at_once_both_succeed_and_leave_one_module(tmp_path, cache, generic):
     procs = [subprocess.Popen(_cmd("build", SPEC), cwd=tmp_path, env=_env(cache), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
     outs = [p.communicate(timeout=300) for p in procs]
     for p, (out, err) in zip(procs, outs):
@@ -67,10 +99,10 @@ def test_two_builds_at_once_both_succeed_and_leave_one_module(tmp_path):
     assert len(_modules(cache)) == 1
     assert not [p for p in cache.iterdir() if p.name.startswith(".build-")]
     _plays(cache, tmp_path)
+    _generic_untouched(cache, generic)
 
 
-def test_a_build_killed_half_way_leaves_nothing_to_trip_over(tmp_path):
-    cache = tmp_path / "cache"
+def test_a_build_killed_half_way_leaves_nothing_to_trip_over(tmp_path, cache):
     proc = subprocess.Popen(_cmd("build", "--force", SPEC), cwd=tmp_path, env=_env(cache), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
@@ -94,8 +126,7 @@ def test_a_build_killed_half_way_leaves_nothing_to_trip_over(tmp_path):
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip"])
-def test_a_corrupted_cache_entry_is_detected_and_rebuilt(tmp_path, damage):
-    cache = tmp_path / "cache"
+def test_a_corrupted_cache_entry_is_detected_and_rebuilt(tmp_path, cache, damage):
     first = _build(cache, tmp_path)
     assert first.returncode == 0, first.stderr
     (so,) = _modules(cache)
@@ -135,10 +166,10 @@ def _cli(cache: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(_cmd(*args), cwd=cwd, env=_env(cache), capture_output=True, text=True, timeout=300)
 
 
-def test_building_a_copy_of_a_spec_never_overwrites_the_originals_source(tmp_path):
+def test_building_a_copy_of_a_spec_never_overwrites_the_originals_source(tmp_path, cache):
     # A project (specs/ and its committed generated/), and a copy of its spec elsewhere
     # with the same game.name that a designer is editing.
-    project, cache = tmp_path / "project", tmp_path / "cache"
+    project = tmp_path / "project"
     (project / "specs").mkdir(parents=True)
     original = project / "specs" / "ply_limited.yaml"
     shutil.copy(SPEC, original)
@@ -168,10 +199,9 @@ def test_building_a_copy_of_a_spec_never_overwrites_the_originals_source(tmp_pat
     assert committed.read_bytes() == before
 
 
-def test_a_read_only_cache_that_holds_the_module_is_used(tmp_path):
+def test_a_read_only_cache_that_holds_the_module_is_used(tmp_path, cache):
     # issue 28, item 11: the build took the module's lock (a file it creates) before
     # looking, so a read-only cache that holds the module failed with "building ... failed"
-    cache = tmp_path / "cache"
     assert _build(cache, tmp_path).returncode == 0
     for lock in cache.glob("*.lock"):  # root writes through permissions: a lock that cannot
         lock.unlink()  # be opened stands for a read-only mount as well

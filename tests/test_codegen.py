@@ -460,14 +460,9 @@ def test_builds_are_cached_verified_and_safe_when_concurrent(tmp_path):
     mtime = so.stat().st_mtime_ns
     p = run_build(tmp_path)
     assert p.wait(timeout=600) == 0 and so.stat().st_mtime_ns == mtime
-    # a module that does not match its recorded sha256 is rebuilt
-    with open(so, "r+b") as fh:
-        fh.seek(100)
-        fh.write(b"\0corrupt\0")
-    p = run_build(tmp_path)
-    out, err = p.communicate(timeout=600)
-    assert p.returncode == 0, err
-    assert (tmp_path / f"{modules[0]}.sha256").read_text().split()[0] == build._sha256_file(so)
+    # (a module that does not match its recorded sha256 is rebuilt, the same module again:
+    # tests/test_build_safety.py, test_a_corrupted_cache_entry_is_detected_and_rebuilt,
+    # through the same build_engine; a rebuild here cost a rules build, issue 25)
 
 
 # --------------------------------------------------------------------------- kept sets

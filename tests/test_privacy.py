@@ -19,6 +19,7 @@ test spec whose hidden effects are nested at every depth (tests/data/hidden_nest
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 from pathlib import Path
@@ -46,8 +47,11 @@ TAKE_IN_IF = str(DATA / "hidden_take_in_if.yaml")
 SPEC_FILES = sorted(str(p) for p in (ROOT / "specs").rglob("*.yaml"))
 
 
-def _hidden_specs() -> list[tuple[str, Optional[str]]]:
-    """Every spec of specs/ (each variant too) in which something can be hidden from a seat."""
+@functools.lru_cache(maxsize=1)
+def _hidden_specs() -> tuple[tuple[str, Optional[str]], ...]:
+    """Every spec of specs/ (each variant too) in which something can be hidden from a seat.
+    Found once per process: the parametrization and test_every_hidden_spec_is_checked both
+    ask, and each time it lowers every spec and variant (seconds of CPU; issue 25)."""
     from midgardc.spec.lower import list_variants, load_game_ir
 
     out = []
@@ -55,7 +59,7 @@ def _hidden_specs() -> list[tuple[str, Optional[str]]]:
         for variant in [None] + list_variants(path):
             if may_hide(load_game_ir(path, variant)):
                 out.append((path, variant))
-    return out
+    return tuple(out)
 
 
 def _session(state: Any, spec: str, viewer: int) -> Session:
@@ -116,12 +120,16 @@ def _hidden_differs(a: Any, b: Any) -> bool:
     return places(a) != places(b) or [list(r) for r in a.core.counters] != [list(r) for r in b.core.counters]
 
 
-def _successors(state: Any) -> list[tuple[int, str, Any]]:
-    out = []
+def _successors(state: Any, action: Any) -> list[tuple[int, Any]]:
+    """(move, the state after it) for each legal move or roll of ``state`` that is one of
+    ``action``: only those can stand for A's move, so only those are played (playing
+    every move, the others to be dropped, was most of this file's time on Meridian)."""
+    game, out = state.game, []
     for move in (m for m, _ in state.chance_outcomes()) if state.is_chance_node() else state.legal_moves():
-        after = state.clone()
-        after.apply_unchecked(move.id)
-        out.append((move.id, move.text, after))
+        if game.decode_move(move.id)[0] is action:
+            after = state.clone()
+            after.apply_unchecked(move.id)
+            out.append((move.id, after))
     return out
 
 
@@ -156,7 +164,7 @@ def check_twins(game: Any, spec: str, viewer: int, seed: int, max_steps: int) ->
                 move = rng.choice(a.legal_move_ids())
                 a.apply_unchecked(move)
             want, action = _public(a, viewer), game.decode_move(move)[0]
-            options = [(m, after) for m, _, after in _successors(b) if game.decode_move(m)[0] is action and _public(after, viewer) == want]
+            options = [(m, after) for m, after in _successors(b, action) if _public(after, viewer) == want]
             parted = not options
             if options:
                 same = next((after for m, after in options if m == move), None)
