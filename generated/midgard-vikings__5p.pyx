@@ -1329,63 +1329,78 @@ cdef inline long long define_4(State* st, int a0) noexcept nogil:
     return (((<long long>12 - (<long long>element_of(st, a0, 9, element_step(0, <long long>4 - 0, 6), 0))) - (<long long>element_of(st, a0, 9, element_step(0, <long long>5 - 0, 6), 0))) - (<long long>(1) if ((<int>counter_or(st, a0, 1, (-1))) == 4) else <long long>(0)))
 
 
-# define 5: strength(player p, enum:province v) = sum(c in cells: either(province(c) == v and owner(c) == p, weight(kind_at(c)), 0))
-cdef inline long long define_5(State* st, int a0, int a1) noexcept nogil:
-    return quant_0(st, a1, a0)
+# define 5: vikings(player p, enum:province v, kind k) = count(c in cells: province(c) == v and owner(c) == p and kind_at(c) == k)
+cdef inline long long define_5(State* st, int a0, int a1, int a2) noexcept nogil:
+    return quant_0(st, a1, a0, a2)
 
 
-# define 6: heaven_strength(player p, enum:place h) = 2 * warriors[p, h] + either(leader_at(p) == h, 3, 0)
+# define 6: strength(player p, enum:province v) = sum(c in cells: either(province(c) == v and owner(c) == p, weight(kind_at(c)), 0))
 cdef inline long long define_6(State* st, int a0, int a1) noexcept nogil:
+    return quant_1(st, a1, a0)
+
+
+# define 7: heaven_strength(player p, enum:place h) = 2 * warriors[p, h] + either(leader_at(p) == h, 3, 0)
+cdef inline long long define_7(State* st, int a0, int a1) noexcept nogil:
     return ((<long long>2 * (<long long>element_of(st, a0, 9, element_step(0, <long long>a1 - 0, 6), 0))) + (<long long>(3) if ((<int>counter_or(st, a0, 1, (-1))) == a1) else <long long>(0)))
 
 
-# define 7: controls(player p, enum:province v) = strength(p, v) > max(o in players: either(o == p, 0, strength(o, v)))
-cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
-    return (define_5(st, a0, a1) > quant_1(st, a0, a1))
-
-
-# define 8: controls_heaven(player p, enum:place h) = heaven_strength(p, h) > max(o in players: either(o == p, 0, heaven_strength(o, h)))
+# define 8: controls(player p, enum:province v) = all o in players: o == p or strength(o, v) < strength(p, v)
 cdef inline bint define_8(State* st, int a0, int a1) noexcept nogil:
-    return (define_6(st, a0, a1) > quant_2(st, a0, a1))
+    return quant_2(st, a0, a1)
 
 
-# define 9: doomed_province(enum:province v) = v != none and (any t in item_kinds: holding(doomed, t) > 0 and dooms(t) == v)
-cdef inline bint define_9(State* st, int a0) noexcept nogil:
-    return ((a0 != (-1)) and quant_3(st, a0))
+# define 9: controls_heaven(player p, enum:place h) = all o in players: o == p or heaven_strength(o, h) < heaven_strength(p, h)
+cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
+    return quant_3(st, a0, a1)
 
 
-# define 10: best_gold(player p) = max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
-cdef inline long long define_10(State* st, int a0) noexcept nogil:
-    return quant_4(st, a0)
+# define 10: doomed_province(enum:province v) = v != none and (any t in item_kinds: holding(doomed, t) > 0 and dooms(t) == v)
+cdef inline bint define_10(State* st, int a0) noexcept nogil:
+    return ((a0 != (-1)) and quant_4(st, a0))
 
 
-# define 11: first_player(player p) = best_gold(p) > 0 and (all o in players: o == p or best_gold(o) < best_gold(p))
-cdef inline bint define_11(State* st, int a0) noexcept nogil:
-    return ((define_10(st, a0) > 0) and quant_5(st, a0))
+# define 11: doomed_vikings(player p) = count(c in cells: doomed_province(province(c)) and owner(c) == p)
+cdef inline long long define_11(State* st, int a0) noexcept nogil:
+    return quant_5(st, a0)
 
 
-# define 12: busy = doing(mover) != none and left(mover) > 0
-cdef inline bint define_12(State* st) noexcept nogil:
+# define 12: best_gold(player p) = max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
+cdef inline long long define_12(State* st, int a0) noexcept nogil:
+    return quant_6(st, a0)
+
+
+# define 13: first_player(player p) = best_gold(p) > 0 and (all o in players: o == p or best_gold(o) < best_gold(p))
+cdef inline bint define_13(State* st, int a0) noexcept nogil:
+    return ((define_12(st, a0) > 0) and quant_7(st, a0))
+
+
+# define 14: busy = doing(mover) != none and left(mover) > 0
+cdef inline bint define_14(State* st) noexcept nogil:
     return (((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0))
 
 
-# define 13: dest_ok(cell d) = (if doing(mover) == viking_horde then (village(d) and empty(d) or heaven(d)) and (target(mover) == none or d == target(mover) or village(d) and province(d) == province(target(mover))) else kingdom_of(d) == realm(mover) and empty(d) or heaven(d))
-cdef inline bint define_13(State* st, int a0) noexcept nogil:
+# define 15: attacking(kind k, cell src) = busy and doing(mover) == attack and mine_at(src, k)
+cdef inline bint define_15(State* st, int a0, int a1) noexcept nogil:
+    return ((define_14(st) and ((<int>counter_or(st, st.current, 2, (-1))) == 2)) and define_3(st, a1, a0))
+
+
+# define 16: dest_ok(cell d) = (if doing(mover) == viking_horde then (village(d) and empty(d) or heaven(d)) and (target(mover) == none or d == target(mover) or village(d) and province(d) == province(target(mover))) else kingdom_of(d) == realm(mover) and empty(d) or heaven(d))
+cdef inline bint define_16(State* st, int a0) noexcept nogil:
     return (<bint>((((define_0(st, a0) and (st.board[a0] == 0)) or define_1(st, a0)) and ((((<int>counter_or(st, st.current, 5, 48)) == 48) or (a0 == (<int>counter_or(st, st.current, 5, 48)))) or (define_0(st, a0) and ((<int>ATTR_11[a0 + 0]) == (<int>ATTR_11[(<int>counter_or(st, st.current, 5, 48)) + 0])))))) if ((<int>counter_or(st, st.current, 2, (-1))) == 3) else <bint>((((define_2(st, a0) == (<int>counter_or(st, st.current, 3, (-1)))) and (st.board[a0] == 0)) or define_1(st, a0))))
 
 
-# define 14: recruit_ok(cell d) = (if realm(mover) == none then heaven(d) else kingdom_of(d) == realm(mover) and empty(d))
-cdef inline bint define_14(State* st, int a0) noexcept nogil:
+# define 17: recruit_ok(cell d) = (if realm(mover) == none then heaven(d) else kingdom_of(d) == realm(mover) and empty(d))
+cdef inline bint define_17(State* st, int a0) noexcept nogil:
     return (<bint>(define_1(st, a0)) if ((<int>counter_or(st, st.current, 3, (-1))) == (-1)) else <bint>(((define_2(st, a0) == (<int>counter_or(st, st.current, 3, (-1)))) and (st.board[a0] == 0))))
 
 
-# define 15: no_recruits = doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0
-cdef inline bint define_15(State* st) noexcept nogil:
+# define 18: no_recruits = doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] == 0
+cdef inline bint define_18(State* st) noexcept nogil:
     return (((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 9, element_step(0, <long long>5 - 0, 6), 0)) == 0))
 
 
-# define 16: last_round_over = round == 3 and phase == doom_phase
-cdef inline bint define_16(State* st) noexcept nogil:
+# define 19: last_round_over = round == 3 and phase == doom_phase
+cdef inline bint define_19(State* st) noexcept nogil:
     return ((st.counters[N_PLAYERS][7] == 3) and ((<int>st.counters[N_PLAYERS][8]) == 0))
 
 
@@ -1394,8 +1409,29 @@ cdef inline bint define_16(State* st) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: sum(c in cells: either(province(c) == v and owner(c) == p, weight(kind_at(c)), 0))
-cdef inline long long quant_0(State* st, int f0, int f1) noexcept nogil:
+# quant 0: count(c in cells: province(c) == v and owner(c) == p and kind_at(c) == k)
+cdef inline long long quant_0(State* st, int f0, int f1, int f2) noexcept nogil:
+    # f0 = v
+    # f1 = p
+    # f2 = k
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
+    cdef int x
+    cdef long long total = 0
+    cellset_0(st, f1, f2, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if ((<int>ATTR_11[x + 0]) == f0):
+                total += 1
+    return total
+
+
+# quant 1: sum(c in cells: either(province(c) == v and owner(c) == p, weight(kind_at(c)), 0))
+cdef inline long long quant_1(State* st, int f0, int f1) noexcept nogil:
     # f0 = v
     # f1 = p
     cdef int x
@@ -1405,40 +1441,30 @@ cdef inline long long quant_0(State* st, int f0, int f1) noexcept nogil:
     return total
 
 
-# quant 1: max(o in players: either(o == p, 0, strength(o, v)))
-cdef inline long long quant_1(State* st, int f0, int f1) noexcept nogil:
+# quant 2: all o in players: o == p or strength(o, v) < strength(p, v)
+cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     # f0 = p
     # f1 = v
     cdef int x
-    cdef long long best = 0
-    cdef long long value
-    cdef bint seen = False
     for x in range(N_PLAYERS):
-        value = (<long long>(0) if (x == f0) else <long long>(define_5(st, x, f1)))
-        if not seen or value > best:
-            best = value
-            seen = True
-    return best
+        if not ((x == f0) or (define_6(st, x, f1) < define_6(st, f0, f1))):
+            return False
+    return True
 
 
-# quant 2: max(o in players: either(o == p, 0, heaven_strength(o, h)))
-cdef inline long long quant_2(State* st, int f0, int f1) noexcept nogil:
+# quant 3: all o in players: o == p or heaven_strength(o, h) < heaven_strength(p, h)
+cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
     # f0 = p
     # f1 = h
     cdef int x
-    cdef long long best = 0
-    cdef long long value
-    cdef bint seen = False
     for x in range(N_PLAYERS):
-        value = (<long long>(0) if (x == f0) else <long long>(define_6(st, x, f1)))
-        if not seen or value > best:
-            best = value
-            seen = True
-    return best
+        if not ((x == f0) or (define_7(st, x, f1) < define_7(st, f0, f1))):
+            return False
+    return True
 
 
-# quant 3: any t in item_kinds: holding(doomed, t) > 0 and dooms(t) == v
-cdef inline bint quant_3(State* st, int f0) noexcept nogil:
+# quant 4: any t in item_kinds: holding(doomed, t) > 0 and dooms(t) == v
+cdef inline bint quant_4(State* st, int f0) noexcept nogil:
     # f0 = v
     cdef int x
     for x in range(N_ITEM_KINDS):
@@ -1447,8 +1473,27 @@ cdef inline bint quant_3(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 4: max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
-cdef inline long long quant_4(State* st, int f0) noexcept nogil:
+# quant 5: count(c in cells: doomed_province(province(c)) and owner(c) == p)
+cdef inline long long quant_5(State* st, int f0) noexcept nogil:
+    # f0 = p
+    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
+    cdef uint64_t bits
+    cdef int w
+    cdef int x
+    cdef long long total = 0
+    cellset_1(st, f0, found)
+    for w in range(WORDS):
+        bits = found[w]
+        while bits != 0:
+            x = (w << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            if define_10(st, (<int>ATTR_11[x + 0])):
+                total += 1
+    return total
+
+
+# quant 6: max(k in item_kinds: either(holding(p, revealed, k) > 0, gold_number(k), 0))
+cdef inline long long quant_6(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     cdef long long best = 0
@@ -1462,18 +1507,18 @@ cdef inline long long quant_4(State* st, int f0) noexcept nogil:
     return best
 
 
-# quant 5: all o in players: o == p or best_gold(o) < best_gold(p)
-cdef inline bint quant_5(State* st, int f0) noexcept nogil:
+# quant 7: all o in players: o == p or best_gold(o) < best_gold(p)
+cdef inline bint quant_7(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     for x in range(N_PLAYERS):
-        if not ((x == f0) or (define_10(st, x) < define_10(st, f0))):
+        if not ((x == f0) or (define_12(st, x) < define_12(st, f0))):
             return False
     return True
 
 
-# quant 6: all q in players: zone_size(q, picked) == 1
-cdef inline bint quant_6(State* st) noexcept nogil:
+# quant 8: all q in players: zone_size(q, picked) == 1
+cdef inline bint quant_8(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         if not (zone_size_of(st, 4, x) == 1):
@@ -1481,8 +1526,8 @@ cdef inline bint quant_6(State* st) noexcept nogil:
     return True
 
 
-# quant 7: all q in players: zone_size(q, draft) == 0 and zone_size(q, picked) == 0
-cdef inline bint quant_7(State* st) noexcept nogil:
+# quant 9: all q in players: zone_size(q, draft) == 0 and zone_size(q, picked) == 0
+cdef inline bint quant_9(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         if not ((zone_size_of(st, 3, x) == 0) and (zone_size_of(st, 4, x) == 0)):
@@ -1490,51 +1535,32 @@ cdef inline bint quant_7(State* st) noexcept nogil:
     return True
 
 
-# quant 8: count(v in enum(10): in_kingdom(v) == kingdom(k) and controls(q, v))
-cdef inline long long quant_8(State* st, int f0, int f1) noexcept nogil:
+# quant 10: count(v in enum(10): in_kingdom(v) == kingdom(k) and controls(q, v))
+cdef inline long long quant_10(State* st, int f0, int f1) noexcept nogil:
     # f0 = k
     # f1 = q
     cdef int x
     cdef long long total = 0
     for x in range(10):
-        if (((<int>ATTR_10[x + 1]) == (<int>ATTR_1[f0 + 1])) and define_7(st, f1, x)):
+        if (((<int>ATTR_10[x + 1]) == (<int>ATTR_1[f0 + 1])) and define_8(st, f1, x)):
             total += 1
     return total
 
 
-# quant 9: count(v in enum(10): in_kingdom(v) == kingdom(k) and (any c in cells: province(c) == v and owner(c) == q))
-cdef inline long long quant_9(State* st, int f0, int f1) noexcept nogil:
+# quant 11: count(v in enum(10): in_kingdom(v) == kingdom(k) and strength(q, v) > 0)
+cdef inline long long quant_11(State* st, int f0, int f1) noexcept nogil:
     # f0 = k
     # f1 = q
     cdef int x
     cdef long long total = 0
     for x in range(10):
-        if (((<int>ATTR_10[x + 1]) == (<int>ATTR_1[f0 + 1])) and quant_10(st, x, f1)):
+        if (((<int>ATTR_10[x + 1]) == (<int>ATTR_1[f0 + 1])) and (define_6(st, f1, x) > 0)):
             total += 1
     return total
 
 
-# quant 10: any c in cells: province(c) == v and owner(c) == q
-cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
-    # f0 = v
-    # f1 = q
-    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
-    cdef uint64_t bits
-    cdef int w
-    cdef int x
-    cellset_0(st, f1, found)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if ((<int>ATTR_11[x + 0]) == f0):
-                return True
-    return False
-
-
-# quant 11: all q in players: plays(q) == 0
-cdef inline bint quant_11(State* st) noexcept nogil:
+# quant 12: all q in players: plays(q) == 0
+cdef inline bint quant_12(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         if not (counter_of(st, x, 6) == 0):
@@ -1542,99 +1568,41 @@ cdef inline bint quant_11(State* st) noexcept nogil:
     return True
 
 
-# quant 12: count(v in enum(10): in_kingdom(v) == g and controls(q, v))
-cdef inline long long quant_12(State* st, int f0, int f1) noexcept nogil:
-    # f0 = g
-    # f1 = q
-    cdef int x
-    cdef long long total = 0
-    for x in range(10):
-        if (((<int>ATTR_10[x + 1]) == f0) and define_7(st, f1, x)):
-            total += 1
-    return total
-
-
-# quant 13: count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+# quant 13: count(v in enum(10): in_kingdom(v) == g and controls(q, v))
 cdef inline long long quant_13(State* st, int f0, int f1) noexcept nogil:
     # f0 = g
     # f1 = q
     cdef int x
     cdef long long total = 0
     for x in range(10):
-        if (((<int>ATTR_10[x + 1]) == f0) and quant_10(st, x, f1)):
+        if (((<int>ATTR_10[x + 1]) == f0) and define_8(st, f1, x)):
             total += 1
     return total
 
 
-# quant 14: any q in players: controls_heaven(q, vanaheim)
-cdef inline bint quant_14(State* st) noexcept nogil:
+# quant 14: count(v in enum(10): in_kingdom(v) == g and strength(q, v) > 0)
+cdef inline long long quant_14(State* st, int f0, int f1) noexcept nogil:
+    # f0 = g
+    # f1 = q
+    cdef int x
+    cdef long long total = 0
+    for x in range(10):
+        if (((<int>ATTR_10[x + 1]) == f0) and (define_6(st, f1, x) > 0)):
+            total += 1
+    return total
+
+
+# quant 15: any q in players: controls_heaven(q, vanaheim)
+cdef inline bint quant_15(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
-        if define_8(st, x, 3):
+        if define_9(st, x, 3):
             return True
     return False
 
 
-# quant 15: count(c in cells: doomed_province(province(c)) and owner(c) == q)
-cdef inline long long quant_15(State* st, int f0) noexcept nogil:
-    # f0 = q
-    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
-    cdef uint64_t bits
-    cdef int w
-    cdef int x
-    cdef long long total = 0
-    cellset_0(st, f0, found)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if define_9(st, (<int>ATTR_11[x + 0])):
-                total += 1
-    return total
-
-
-# quant 16: count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-cdef inline long long quant_16(State* st, int f0, int f1) noexcept nogil:
-    # f0 = v
-    # f1 = q
-    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
-    cdef uint64_t bits
-    cdef int w
-    cdef int x
-    cdef long long total = 0
-    cellset_1(st, f1, found)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if ((<int>ATTR_11[x + 0]) == f0):
-                total += 1
-    return total
-
-
-# quant 17: any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader
-cdef inline bint quant_17(State* st, int f0, int f1) noexcept nogil:
-    # f0 = v
-    # f1 = q
-    cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
-    cdef uint64_t bits
-    cdef int w
-    cdef int x
-    cellset_2(st, f1, found)
-    for w in range(WORDS):
-        bits = found[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if ((<int>ATTR_11[x + 0]) == f0):
-                return True
-    return False
-
-
-# quant 18: min(g in enum(3): tokens[q, g])
-cdef inline long long quant_18(State* st, int f0) noexcept nogil:
+# quant 16: min(g in enum(3): tokens[q, g])
+cdef inline long long quant_16(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef int x
     cdef long long best = 0
@@ -1648,8 +1616,8 @@ cdef inline long long quant_18(State* st, int f0) noexcept nogil:
     return best
 
 
-# quant 19: sum(g in enum(3): tokens[p, g])
-cdef inline long long quant_19(State* st, int f0) noexcept nogil:
+# quant 17: sum(g in enum(3): tokens[p, g])
+cdef inline long long quant_17(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef int x
     cdef long long total = 0
@@ -1665,9 +1633,23 @@ cdef inline long long quant_19(State* st, int f0) noexcept nogil:
 
 
 # cellset 0:
-#   found = {c in cells: owner(c) == q}
-cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
-    # f0 = q
+#   found = {c in cells: owner(c) == p and kind_at(c) == k}
+cdef inline void cellset_0(State* st, int f0, int f1, uint64_t* found) noexcept nogil:
+    # f0 = p
+    # f1 = k
+    cdef int w
+    cdef int s0
+    cdef int s1
+    s0 = f0
+    s1 = f1
+    for w in range(WORDS):
+        found[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
+
+
+# cellset 1:
+#   found = {c in cells: owner(c) == p}
+cdef inline void cellset_1(State* st, int f0, uint64_t* found) noexcept nogil:
+    # f0 = p
     cdef int w
     cdef int s0
     s0 = f0
@@ -1675,35 +1657,9 @@ cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
         found[w] = owner_word(st, s0, w)
 
 
-# cellset 1:
-#   found = {c in cells: owner(c) == q and kind_at(c) == warrior}
-cdef inline void cellset_1(State* st, int f0, uint64_t* found) noexcept nogil:
-    # f0 = q
-    cdef int w
-    cdef int s0
-    cdef int s1
-    s0 = f0
-    s1 = 0
-    for w in range(WORDS):
-        found[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
-
-
 # cellset 2:
-#   found = {c in cells: owner(c) == q and kind_at(c) == leader}
-cdef inline void cellset_2(State* st, int f0, uint64_t* found) noexcept nogil:
-    # f0 = q
-    cdef int w
-    cdef int s0
-    cdef int s1
-    s0 = f0
-    s1 = 1
-    for w in range(WORDS):
-        found[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
-
-
-# cellset 3:
 #   cand2 = {dst in cells: kind_at(dst) == warrior and owner(dst) != mover}
-cdef inline void cellset_3(State* st, uint64_t* cand2) noexcept nogil:
+cdef inline void cellset_2(State* st, uint64_t* cand2) noexcept nogil:
     cdef int w
     cdef int s0
     cdef int s1
@@ -1713,9 +1669,9 @@ cdef inline void cellset_3(State* st, uint64_t* cand2) noexcept nogil:
         cand2[w] = (kind_word(st, s0, w) & ~owner_word(st, s1, w))
 
 
-# cellset 4:
+# cellset 3:
 #   cand2 = {dst in cells: heaven(dst)}
-cdef inline void cellset_4(State* st, uint64_t* cand2) noexcept nogil:
+cdef inline void cellset_3(State* st, uint64_t* cand2) noexcept nogil:
     cdef int w
     for w in range(WORDS):
         cand2[w] = CELLSET_0[w]
@@ -1771,18 +1727,18 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                 for a2 in range(N_CELLS):  # dst: cell
                     if not (a1 != a2):  # src != dst
                         continue
-                    if not define_13(st, a2):  # dest_ok(dst)
+                    if not define_16(st, a2):  # dest_ok(dst)
                         continue
                     out[n] = 71 + a0 * 2304 + a1 * 48 + a2
                     n += 1
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
-    # where phase == actions_phase and (busy and doing(mover) == attack and mine_at(src, k) and kingdom_of(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover)
+    # where phase == actions_phase and (attacking(k, src) and kingdom_of(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover)
     if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
-                cellset_3(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
+                cellset_2(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
                 for w2 in range(WORDS):  # dst: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
@@ -1793,13 +1749,13 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         out[n] = 4679 + a0 * 2304 + a1 * 48 + a2
                         n += 1
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..32326
-    # where phase == actions_phase and (busy and doing(mover) == attack and mine_at(src, k) and heaven(dst) and q != mover and warriors[q, place(dst)] > 0)
+    # where phase == actions_phase and (attacking(k, src) and heaven(dst) and q != mover and warriors[q, place(dst)] > 0)
     if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
-                cellset_4(st, cand2)  # heaven(dst)
+                cellset_3(st, cand2)  # heaven(dst)
                 for w2 in range(WORDS):  # dst: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
@@ -1816,7 +1772,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     # where phase == actions_phase and (busy and doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] > 0 and recruit_ok(dst))
     if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 9, element_step(0, <long long>5 - 0, 6), 0)) > 0):
         for a0 in range(N_CELLS):  # dst: cell
-            if not define_14(st, a0):  # recruit_ok(dst)
+            if not define_17(st, a0):  # recruit_ok(dst)
                 continue
             out[n] = 32327 + a0
             n += 1
@@ -1830,12 +1786,12 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             n += 1
     # action 8: stop() -> ids 32385..32385
     # where phase == actions_phase and (busy and (up_to(doing(mover)) or moves_vikings(doing(mover)) and movable(mover) == 0 or no_recruits))
-    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (((<bint>ATTR_8[(<int>counter_or(st, st.current, 2, (-1))) + 1]) or ((<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]) and (define_4(st, st.current) == 0))) or define_15(st)):
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (((<bint>ATTR_8[(<int>counter_or(st, st.current, 2, (-1))) + 1]) or ((<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]) and (define_4(st, st.current) == 0))) or define_18(st)):
         out[n] = 32385
         n += 1
     # action 9: vanaheim_tokens(a: enum:kingdom, b: enum:kingdom) -> ids 32386..32394
     # where phase == score_phase and (a <= b and controls_heaven(mover, vanaheim))
-    if ((<int>st.counters[N_PLAYERS][8]) == 4) and define_8(st, st.current, 3):
+    if ((<int>st.counters[N_PLAYERS][8]) == 4) and define_9(st, st.current, 3):
         for a0 in range(3):  # a: enum:kingdom
             for a1 in range(3):  # b: enum:kingdom
                 if not (a0 <= a1):  # a <= b
@@ -1884,17 +1840,17 @@ cdef bint any_legal(State* st) noexcept nogil:
                 for a2 in range(N_CELLS):  # dst: cell
                     if not (a1 != a2):  # src != dst
                         continue
-                    if not define_13(st, a2):  # dest_ok(dst)
+                    if not define_16(st, a2):  # dest_ok(dst)
                         continue
                     return True
     # action 4: strike(k: kind, src: cell, dst: cell) -> ids 4679..9286
-    # where phase == actions_phase and (busy and doing(mover) == attack and mine_at(src, k) and kingdom_of(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover)
+    # where phase == actions_phase and (attacking(k, src) and kingdom_of(dst) == realm(mover) and kind_at(dst) == warrior and owner(dst) != mover)
     if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
-                cellset_3(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
+                cellset_2(st, cand2)  # kind_at(dst) == warrior and owner(dst) != mover
                 for w2 in range(WORDS):  # dst: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
@@ -1904,13 +1860,13 @@ cdef bint any_legal(State* st) noexcept nogil:
                             continue
                         return True
     # action 5: strike_heaven(k: kind, src: cell, dst: cell, q: player) -> ids 9287..32326
-    # where phase == actions_phase and (busy and doing(mover) == attack and mine_at(src, k) and heaven(dst) and q != mover and warriors[q, place(dst)] > 0)
+    # where phase == actions_phase and (attacking(k, src) and heaven(dst) and q != mover and warriors[q, place(dst)] > 0)
     if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 2):
         for a0 in range(N_KINDS):  # k: kind
             for a1 in range(N_CELLS):  # src: cell
                 if not define_3(st, a1, a0):  # mine_at(src, k)
                     continue
-                cellset_4(st, cand2)  # heaven(dst)
+                cellset_3(st, cand2)  # heaven(dst)
                 for w2 in range(WORDS):  # dst: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
@@ -1926,7 +1882,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     # where phase == actions_phase and (busy and doing(mover) == new_warriors_in_kingdom and warriors[mover, offboard] > 0 and recruit_ok(dst))
     if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and ((<int>counter_or(st, st.current, 2, (-1))) == 5) and ((<long long>element_of(st, st.current, 9, element_step(0, <long long>5 - 0, 6), 0)) > 0):
         for a0 in range(N_CELLS):  # dst: cell
-            if not define_14(st, a0):  # recruit_ok(dst)
+            if not define_17(st, a0):  # recruit_ok(dst)
                 continue
             return True
     # action 7: destroy(v: enum:province) -> ids 32375..32384
@@ -1938,11 +1894,11 @@ cdef bint any_legal(State* st) noexcept nogil:
             return True
     # action 8: stop() -> ids 32385..32385
     # where phase == actions_phase and (busy and (up_to(doing(mover)) or moves_vikings(doing(mover)) and movable(mover) == 0 or no_recruits))
-    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (((<bint>ATTR_8[(<int>counter_or(st, st.current, 2, (-1))) + 1]) or ((<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]) and (define_4(st, st.current) == 0))) or define_15(st)):
+    if ((<int>st.counters[N_PLAYERS][8]) == 2) and ((<int>counter_or(st, st.current, 2, (-1))) != (-1)) and (counter_of(st, st.current, 4) > 0) and (((<bint>ATTR_8[(<int>counter_or(st, st.current, 2, (-1))) + 1]) or ((<bint>ATTR_9[(<int>counter_or(st, st.current, 2, (-1))) + 1]) and (define_4(st, st.current) == 0))) or define_18(st)):
         return True
     # action 9: vanaheim_tokens(a: enum:kingdom, b: enum:kingdom) -> ids 32386..32394
     # where phase == score_phase and (a <= b and controls_heaven(mover, vanaheim))
-    if ((<int>st.counters[N_PLAYERS][8]) == 4) and define_8(st, st.current, 3):
+    if ((<int>st.counters[N_PLAYERS][8]) == 4) and define_9(st, st.current, 3):
         for a0 in range(3):  # a: enum:kingdom
             for a1 in range(3):  # b: enum:kingdom
                 if not (a0 <= a1):  # a <= b
@@ -2265,7 +2221,7 @@ cdef void each_3(State* st, int f0) noexcept nogil:
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_11(st, x):
+        if not define_13(st, x):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
@@ -2277,8 +2233,8 @@ cdef void each_4(State* st, int f0) noexcept nogil:
     for x in range(N_PLAYERS):
         if not ((<int>ATTR_0[f0 + 1]) == 6):
             continue
-        counter_add(st, x, 0, (<long long>ATTR_13_AT(quant_8(st, f0, x) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == kingdom(k) and controls(q, v)))
-        element_set(st, x, 15, element_step(0, <long long>(<int>ATTR_1[f0 + 1]) - 0, 3), quant_9(st, f0, x), True)  # add tokens[q, kingdom(k)] += count(v in enum(10): in_kingdom(v) == kingdom(k) and (any c in cells: province(c) == v and owner(c) == q))
+        counter_add(st, x, 0, (<long long>ATTR_13_AT(quant_10(st, f0, x) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == kingdom(k) and controls(q, v)))
+        element_set(st, x, 15, element_step(0, <long long>(<int>ATTR_1[f0 + 1]) - 0, 3), quant_11(st, f0, x), True)  # add tokens[q, kingdom(k)] += count(v in enum(10): in_kingdom(v) == kingdom(k) and strength(q, v) > 0)
 
 
 cdef void each_5(State* st, int f0) noexcept nogil:
@@ -2297,7 +2253,7 @@ cdef void each_6(State* st, int f0) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         each_7(st, f0, x)  # for each g in enum(3)
-        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
+        counter_add(st, x, 0, (<long long>(5) if define_9(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
 
 
 cdef void each_7(State* st, int f0, int f1) noexcept nogil:
@@ -2306,8 +2262,8 @@ cdef void each_7(State* st, int f0, int f1) noexcept nogil:
     # f1 = q
     cdef int x
     for x in range(3):
-        counter_add(st, f1, 0, (<long long>ATTR_13_AT(quant_12(st, x, f1) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
-        element_set(st, f1, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f1), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+        counter_add(st, f1, 0, (<long long>ATTR_13_AT(quant_13(st, x, f1) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f1, 15, element_step(0, <long long>x - 0, 3), quant_14(st, x, f1), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and strength(q, v) > 0)
 
 
 cdef void each_8(State* st, int f0) noexcept nogil:
@@ -2315,7 +2271,7 @@ cdef void each_8(State* st, int f0) noexcept nogil:
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
+        if not define_9(st, x, 3):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
@@ -2325,7 +2281,7 @@ cdef void each_9(State* st, int f0) noexcept nogil:
     # f0 = k
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 0, (<long long>2 * define_11(st, x)))  # add counter score of q += 2 * doomed_vikings(q)
 
 
 cdef void each_10(State* st, int f0) noexcept nogil:
@@ -2333,7 +2289,7 @@ cdef void each_10(State* st, int f0) noexcept nogil:
     # f0 = k
     cdef int x
     for x in range(10):
-        if not define_9(st, x):
+        if not define_10(st, x):
             continue
         each_11(st, f0, x)  # for each q in players
         remove_0(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
@@ -2345,8 +2301,8 @@ cdef void each_11(State* st, int f0, int f1) noexcept nogil:
     # f1 = v
     cdef int x
     for x in range(N_PLAYERS):
-        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f1, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-        counter_set(st, x, 1, (<int>(4) if quant_17(st, f1, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), define_5(st, x, f1, 0), True)  # add warriors[q, valhalla] += vikings(q, v, warrior)
+        counter_set(st, x, 1, (<int>(4) if (define_5(st, x, f1, 1) > 0) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if vikings(q, v, leader) > 0 then valhalla else leader_at(q))
 
 
 cdef void each_12(State* st, int f0) noexcept nogil:
@@ -2368,7 +2324,7 @@ cdef void each_13(State* st, int f0, int f1, int f2) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         each_14(st, f0, f1, f2, x)  # for each g in enum(3)
-        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
+        counter_add(st, x, 0, (<long long>(5) if define_9(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
 
 
 cdef void each_14(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
@@ -2379,8 +2335,8 @@ cdef void each_14(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = q
     cdef int x
     for x in range(3):
-        counter_add(st, f3, 0, (<long long>ATTR_13_AT(quant_12(st, x, f3) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
-        element_set(st, f3, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f3), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+        counter_add(st, f3, 0, (<long long>ATTR_13_AT(quant_13(st, x, f3) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f3, 15, element_step(0, <long long>x - 0, 3), quant_14(st, x, f3), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and strength(q, v) > 0)
 
 
 cdef void each_15(State* st, int f0, int f1, int f2) noexcept nogil:
@@ -2390,7 +2346,7 @@ cdef void each_15(State* st, int f0, int f1, int f2) noexcept nogil:
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
+        if not define_9(st, x, 3):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
@@ -2402,7 +2358,7 @@ cdef void each_16(State* st, int f0, int f1, int f2) noexcept nogil:
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 0, (<long long>2 * define_11(st, x)))  # add counter score of q += 2 * doomed_vikings(q)
 
 
 cdef void each_17(State* st, int f0, int f1, int f2) noexcept nogil:
@@ -2412,7 +2368,7 @@ cdef void each_17(State* st, int f0, int f1, int f2) noexcept nogil:
     # f2 = dst
     cdef int x
     for x in range(10):
-        if not define_9(st, x):
+        if not define_10(st, x):
             continue
         each_18(st, f0, f1, f2, x)  # for each q in players
         remove_2(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
@@ -2426,8 +2382,8 @@ cdef void each_18(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = v
     cdef int x
     for x in range(N_PLAYERS):
-        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f3, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-        counter_set(st, x, 1, (<int>(4) if quant_17(st, f3, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), define_5(st, x, f3, 0), True)  # add warriors[q, valhalla] += vikings(q, v, warrior)
+        counter_set(st, x, 1, (<int>(4) if (define_5(st, x, f3, 1) > 0) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if vikings(q, v, leader) > 0 then valhalla else leader_at(q))
 
 
 cdef void each_19(State* st, int f0, int f1, int f2) noexcept nogil:
@@ -2451,7 +2407,7 @@ cdef void each_20(State* st, int f0, int f1, int f2) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         each_21(st, f0, f1, f2, x)  # for each g in enum(3)
-        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
+        counter_add(st, x, 0, (<long long>(5) if define_9(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
 
 
 cdef void each_21(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
@@ -2462,8 +2418,8 @@ cdef void each_21(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = q
     cdef int x
     for x in range(3):
-        counter_add(st, f3, 0, (<long long>ATTR_13_AT(quant_12(st, x, f3) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
-        element_set(st, f3, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f3), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+        counter_add(st, f3, 0, (<long long>ATTR_13_AT(quant_13(st, x, f3) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f3, 15, element_step(0, <long long>x - 0, 3), quant_14(st, x, f3), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and strength(q, v) > 0)
 
 
 cdef void each_22(State* st, int f0, int f1, int f2) noexcept nogil:
@@ -2473,7 +2429,7 @@ cdef void each_22(State* st, int f0, int f1, int f2) noexcept nogil:
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
+        if not define_9(st, x, 3):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
@@ -2485,7 +2441,7 @@ cdef void each_23(State* st, int f0, int f1, int f2) noexcept nogil:
     # f2 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 0, (<long long>2 * define_11(st, x)))  # add counter score of q += 2 * doomed_vikings(q)
 
 
 cdef void each_24(State* st, int f0, int f1, int f2) noexcept nogil:
@@ -2495,7 +2451,7 @@ cdef void each_24(State* st, int f0, int f1, int f2) noexcept nogil:
     # f2 = dst
     cdef int x
     for x in range(10):
-        if not define_9(st, x):
+        if not define_10(st, x):
             continue
         each_25(st, f0, f1, f2, x)  # for each q in players
         remove_5(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
@@ -2509,8 +2465,8 @@ cdef void each_25(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = v
     cdef int x
     for x in range(N_PLAYERS):
-        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f3, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-        counter_set(st, x, 1, (<int>(4) if quant_17(st, f3, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), define_5(st, x, f3, 0), True)  # add warriors[q, valhalla] += vikings(q, v, warrior)
+        counter_set(st, x, 1, (<int>(4) if (define_5(st, x, f3, 1) > 0) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if vikings(q, v, leader) > 0 then valhalla else leader_at(q))
 
 
 cdef void each_26(State* st, int f0, int f1, int f2) noexcept nogil:
@@ -2535,7 +2491,7 @@ cdef void each_27(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         each_28(st, f0, f1, f2, x)  # for each g in enum(3)
-        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
+        counter_add(st, x, 0, (<long long>(5) if define_9(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
 
 
 cdef void each_28(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
@@ -2546,8 +2502,8 @@ cdef void each_28(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = q
     cdef int x
     for x in range(3):
-        counter_add(st, f3, 0, (<long long>ATTR_13_AT(quant_12(st, x, f3) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
-        element_set(st, f3, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f3), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+        counter_add(st, f3, 0, (<long long>ATTR_13_AT(quant_13(st, x, f3) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f3, 15, element_step(0, <long long>x - 0, 3), quant_14(st, x, f3), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and strength(q, v) > 0)
 
 
 cdef void each_29(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
@@ -2558,7 +2514,7 @@ cdef void each_29(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = q
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
+        if not define_9(st, x, 3):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
@@ -2571,7 +2527,7 @@ cdef void each_30(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = q
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 0, (<long long>2 * define_11(st, x)))  # add counter score of q += 2 * doomed_vikings(q)
 
 
 cdef void each_31(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
@@ -2582,7 +2538,7 @@ cdef void each_31(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f3 = q
     cdef int x
     for x in range(10):
-        if not define_9(st, x):
+        if not define_10(st, x):
             continue
         each_32(st, f0, f1, f2, f3, x)  # for each q in players
         remove_7(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
@@ -2597,8 +2553,8 @@ cdef void each_32(State* st, int f0, int f1, int f2, int f3, int f4) noexcept no
     # f4 = v
     cdef int x
     for x in range(N_PLAYERS):
-        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f4, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-        counter_set(st, x, 1, (<int>(4) if quant_17(st, f4, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), define_5(st, x, f4, 0), True)  # add warriors[q, valhalla] += vikings(q, v, warrior)
+        counter_set(st, x, 1, (<int>(4) if (define_5(st, x, f4, 1) > 0) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if vikings(q, v, leader) > 0 then valhalla else leader_at(q))
 
 
 cdef void each_33(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
@@ -2621,7 +2577,7 @@ cdef void each_34(State* st, int f0) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         each_35(st, f0, x)  # for each g in enum(3)
-        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
+        counter_add(st, x, 0, (<long long>(5) if define_9(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
 
 
 cdef void each_35(State* st, int f0, int f1) noexcept nogil:
@@ -2630,8 +2586,8 @@ cdef void each_35(State* st, int f0, int f1) noexcept nogil:
     # f1 = q
     cdef int x
     for x in range(3):
-        counter_add(st, f1, 0, (<long long>ATTR_13_AT(quant_12(st, x, f1) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
-        element_set(st, f1, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f1), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+        counter_add(st, f1, 0, (<long long>ATTR_13_AT(quant_13(st, x, f1) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f1, 15, element_step(0, <long long>x - 0, 3), quant_14(st, x, f1), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and strength(q, v) > 0)
 
 
 cdef void each_36(State* st, int f0) noexcept nogil:
@@ -2639,7 +2595,7 @@ cdef void each_36(State* st, int f0) noexcept nogil:
     # f0 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
+        if not define_9(st, x, 3):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
@@ -2649,7 +2605,7 @@ cdef void each_37(State* st, int f0) noexcept nogil:
     # f0 = dst
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 0, (<long long>2 * define_11(st, x)))  # add counter score of q += 2 * doomed_vikings(q)
 
 
 cdef void each_38(State* st, int f0) noexcept nogil:
@@ -2657,7 +2613,7 @@ cdef void each_38(State* st, int f0) noexcept nogil:
     # f0 = dst
     cdef int x
     for x in range(10):
-        if not define_9(st, x):
+        if not define_10(st, x):
             continue
         each_39(st, f0, x)  # for each q in players
         remove_8(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
@@ -2669,8 +2625,8 @@ cdef void each_39(State* st, int f0, int f1) noexcept nogil:
     # f1 = v
     cdef int x
     for x in range(N_PLAYERS):
-        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f1, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-        counter_set(st, x, 1, (<int>(4) if quant_17(st, f1, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), define_5(st, x, f1, 0), True)  # add warriors[q, valhalla] += vikings(q, v, warrior)
+        counter_set(st, x, 1, (<int>(4) if (define_5(st, x, f1, 1) > 0) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if vikings(q, v, leader) > 0 then valhalla else leader_at(q))
 
 
 cdef void each_40(State* st, int f0) noexcept nogil:
@@ -2689,8 +2645,8 @@ cdef void each_41(State* st, int f0) noexcept nogil:
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f0, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-        counter_set(st, x, 1, (<int>(4) if quant_17(st, f0, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), define_5(st, x, f0, 0), True)  # add warriors[q, valhalla] += vikings(q, v, warrior)
+        counter_set(st, x, 1, (<int>(4) if (define_5(st, x, f0, 1) > 0) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if vikings(q, v, leader) > 0 then valhalla else leader_at(q))
 
 
 cdef void each_42(State* st, int f0) noexcept nogil:
@@ -2699,7 +2655,7 @@ cdef void each_42(State* st, int f0) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         each_43(st, f0, x)  # for each g in enum(3)
-        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
+        counter_add(st, x, 0, (<long long>(5) if define_9(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
 
 
 cdef void each_43(State* st, int f0, int f1) noexcept nogil:
@@ -2708,8 +2664,8 @@ cdef void each_43(State* st, int f0, int f1) noexcept nogil:
     # f1 = q
     cdef int x
     for x in range(3):
-        counter_add(st, f1, 0, (<long long>ATTR_13_AT(quant_12(st, x, f1) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
-        element_set(st, f1, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f1), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+        counter_add(st, f1, 0, (<long long>ATTR_13_AT(quant_13(st, x, f1) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f1, 15, element_step(0, <long long>x - 0, 3), quant_14(st, x, f1), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and strength(q, v) > 0)
 
 
 cdef void each_44(State* st, int f0) noexcept nogil:
@@ -2717,7 +2673,7 @@ cdef void each_44(State* st, int f0) noexcept nogil:
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
+        if not define_9(st, x, 3):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
@@ -2727,7 +2683,7 @@ cdef void each_45(State* st, int f0) noexcept nogil:
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 0, (<long long>2 * define_11(st, x)))  # add counter score of q += 2 * doomed_vikings(q)
 
 
 cdef void each_46(State* st, int f0) noexcept nogil:
@@ -2735,7 +2691,7 @@ cdef void each_46(State* st, int f0) noexcept nogil:
     # f0 = v
     cdef int x
     for x in range(10):
-        if not define_9(st, x):
+        if not define_10(st, x):
             continue
         each_47(st, x)  # for each q in players
         remove_10(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
@@ -2746,8 +2702,8 @@ cdef void each_47(State* st, int f0) noexcept nogil:
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f0, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-        counter_set(st, x, 1, (<int>(4) if quant_17(st, f0, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), define_5(st, x, f0, 0), True)  # add warriors[q, valhalla] += vikings(q, v, warrior)
+        counter_set(st, x, 1, (<int>(4) if (define_5(st, x, f0, 1) > 0) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if vikings(q, v, leader) > 0 then valhalla else leader_at(q))
 
 
 cdef void each_48(State* st, int f0) noexcept nogil:
@@ -2766,7 +2722,7 @@ cdef void each_49(State* st) noexcept nogil:
     cdef int x
     for x in range(N_PLAYERS):
         each_50(st, x)  # for each g in enum(3)
-        counter_add(st, x, 0, (<long long>(5) if define_8(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
+        counter_add(st, x, 0, (<long long>(5) if define_9(st, x, 2) else <long long>(0)))  # add counter score of q += either(controls_heaven(q, asgard), 5, 0)
 
 
 cdef void each_50(State* st, int f0) noexcept nogil:
@@ -2774,15 +2730,15 @@ cdef void each_50(State* st, int f0) noexcept nogil:
     # f0 = q
     cdef int x
     for x in range(3):
-        counter_add(st, f0, 0, (<long long>ATTR_13_AT(quant_12(st, x, f0) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
-        element_set(st, f0, 15, element_step(0, <long long>x - 0, 3), quant_13(st, x, f0), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and (any c in cells: province(c) == v and owner(c) == q))
+        counter_add(st, f0, 0, (<long long>ATTR_13_AT(quant_13(st, x, f0) + 1)))  # add counter score of q += kingdom_points(count(v in enum(10): in_kingdom(v) == g and controls(q, v)))
+        element_set(st, f0, 15, element_step(0, <long long>x - 0, 3), quant_14(st, x, f0), True)  # add tokens[q, g] += count(v in enum(10): in_kingdom(v) == g and strength(q, v) > 0)
 
 
 cdef void each_51(State* st) noexcept nogil:
     # for each q in players where controls_heaven(q, vanaheim)
     cdef int x
     for x in range(N_PLAYERS):
-        if not define_8(st, x, 3):
+        if not define_9(st, x, 3):
             continue
         next_turn(st, x)  # next_turn: q moves next
 
@@ -2791,14 +2747,14 @@ cdef void each_52(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 0, (<long long>2 * define_11(st, x)))  # add counter score of q += 2 * doomed_vikings(q)
 
 
 cdef void each_53(State* st) noexcept nogil:
     # for each v in enum(10) where doomed_province(v)
     cdef int x
     for x in range(10):
-        if not define_9(st, x):
+        if not define_10(st, x):
             continue
         each_54(st, x)  # for each q in players
         remove_11(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
@@ -2809,8 +2765,8 @@ cdef void each_54(State* st, int f0) noexcept nogil:
     # f0 = v
     cdef int x
     for x in range(N_PLAYERS):
-        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f0, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-        counter_set(st, x, 1, (<int>(4) if quant_17(st, f0, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), define_5(st, x, f0, 0), True)  # add warriors[q, valhalla] += vikings(q, v, warrior)
+        counter_set(st, x, 1, (<int>(4) if (define_5(st, x, f0, 1) > 0) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if vikings(q, v, leader) > 0 then valhalla else leader_at(q))
 
 
 cdef void each_55(State* st) noexcept nogil:
@@ -2829,7 +2785,7 @@ cdef void each_56(State* st, int f0, int f1) noexcept nogil:
     # f1 = b
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>2 * quant_15(st, x)))  # add counter score of q += 2 * count(c in cells: doomed_province(province(c)) and owner(c) == q)
+        counter_add(st, x, 0, (<long long>2 * define_11(st, x)))  # add counter score of q += 2 * doomed_vikings(q)
 
 
 cdef void each_57(State* st, int f0, int f1) noexcept nogil:
@@ -2838,7 +2794,7 @@ cdef void each_57(State* st, int f0, int f1) noexcept nogil:
     # f1 = b
     cdef int x
     for x in range(10):
-        if not define_9(st, x):
+        if not define_10(st, x):
             continue
         each_58(st, f0, f1, x)  # for each q in players
         remove_12(st, x)  # remove the piece on c for each c in cells where province(c) == v (to hand)
@@ -2851,8 +2807,8 @@ cdef void each_58(State* st, int f0, int f1, int f2) noexcept nogil:
     # f2 = v
     cdef int x
     for x in range(N_PLAYERS):
-        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), quant_16(st, f2, x), True)  # add warriors[q, valhalla] += count(c in cells: province(c) == v and owner(c) == q and kind_at(c) == warrior)
-        counter_set(st, x, 1, (<int>(4) if quant_17(st, f2, x) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if any c in cells: province(c) == v and owner(c) == q and kind_at(c) == leader then valhalla else leader_at(q))
+        element_set(st, x, 9, element_step(0, <long long>4 - 0, 6), define_5(st, x, f2, 0), True)  # add warriors[q, valhalla] += vikings(q, v, warrior)
+        counter_set(st, x, 1, (<int>(4) if (define_5(st, x, f2, 1) > 0) else <int>((<int>counter_or(st, x, 1, (-1))))))  # set counter leader_at of q = (if vikings(q, v, leader) > 0 then valhalla else leader_at(q))
 
 
 cdef void each_59(State* st, int f0, int f1) noexcept nogil:
@@ -2871,7 +2827,7 @@ cdef void each_60(State* st) noexcept nogil:
     # for each q in players
     cdef int x
     for x in range(N_PLAYERS):
-        counter_add(st, x, 0, (<long long>5 * quant_18(st, x)))  # add counter score of q += 5 * min(g in enum(3): tokens[q, g])
+        counter_add(st, x, 0, (<long long>5 * quant_16(st, x)))  # add counter score of q += 5 * min(g in enum(3): tokens[q, g])
 
 
 cdef void apply_action_0(State* st) noexcept nogil:
@@ -2889,11 +2845,11 @@ cdef void apply_action_1(State* st, int a0) noexcept nogil:
     # action 1: pick(k: item)
     take_items(st, a0, 3, st.current, 4, st.current, 1)  # take 1 k from draft of mover to picked of mover
     # trigger 2: draft_pass when all q in players: zone_size(q, picked) == 1
-    if quant_6(st):
+    if quant_8(st):
         gather_items(st, 4, 5, False, 0)  # gather picked into supply
         pass_zone_items(st, 3, 1)  # pass every draft 1 seat(s) on
     # trigger 4: phases: draft_phase
-    if quant_7(st):
+    if quant_9(st):
         counter_set(st, 5, 8, 2)  # set counter phase of the game = actions_phase
         each_1(st, a0)  # for each q in players
         each_3(st, a0)  # for each q in players where first_player(q)  # if all q in players: zone_size(q, draft) == 0 and zone_size(q, picked) == 0
@@ -2919,10 +2875,10 @@ cdef void apply_action_2(State* st, int a0) noexcept nogil:
     if ((<int>ATTR_0[a0 + 1]) == 8):
         st.again = 1  # extra_turn: the mover moves again  # if kind(k) == draw_cards
     # trigger 5: phases: actions_phase
-    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_12(st)):
         counter_set(st, 5, 8, 3)  # set counter phase of the game = scoring
         each_6(st, a0)  # for each q in players
-        if quant_14(st):
+        if quant_15(st):
             counter_set(st, 5, 8, 4)  # set counter phase of the game = score_phase
             each_8(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
         else:
@@ -2952,7 +2908,7 @@ cdef void apply_action_3(State* st, int a0, int a1, int a2) noexcept nogil:
         element_set(st, st.current, 9, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), (<long long>(1) if (a0 == 0) else <long long>(0)), True)  # add warriors[mover, place(dst)] += either(k == warrior, 1, 0)  # if village(dst)
     # trigger 1: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 4) > 0) and (not define_15(st))):
+    if ((counter_of(st, st.current, 4) > 0) and (not define_18(st))):
         st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
@@ -2960,10 +2916,10 @@ cdef void apply_action_3(State* st, int a0, int a1, int a2) noexcept nogil:
         counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
         counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not no_recruits
     # trigger 5: phases: actions_phase
-    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_12(st)):
         counter_set(st, 5, 8, 3)  # set counter phase of the game = scoring
         each_13(st, a0, a1, a2)  # for each q in players
-        if quant_14(st):
+        if quant_15(st):
             counter_set(st, 5, 8, 4)  # set counter phase of the game = score_phase
             each_15(st, a0, a1, a2)  # for each q in players where controls_heaven(q, vanaheim)
         else:
@@ -2995,7 +2951,7 @@ cdef void apply_action_4(State* st, int a0, int a1, int a2) noexcept nogil:
         element_set(st, st.current, 9, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), (<long long>(1) if (a0 == 0) else <long long>(0)), True)  # add warriors[mover, place(dst)] += either(k == warrior, 1, 0)  # if village(dst)
     # trigger 1: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 4) > 0) and (not define_15(st))):
+    if ((counter_of(st, st.current, 4) > 0) and (not define_18(st))):
         st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
@@ -3003,10 +2959,10 @@ cdef void apply_action_4(State* st, int a0, int a1, int a2) noexcept nogil:
         counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
         counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not no_recruits
     # trigger 5: phases: actions_phase
-    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_12(st)):
         counter_set(st, 5, 8, 3)  # set counter phase of the game = scoring
         each_20(st, a0, a1, a2)  # for each q in players
-        if quant_14(st):
+        if quant_15(st):
             counter_set(st, 5, 8, 4)  # set counter phase of the game = score_phase
             each_22(st, a0, a1, a2)  # for each q in players where controls_heaven(q, vanaheim)
         else:
@@ -3038,7 +2994,7 @@ cdef void apply_action_5(State* st, int a0, int a1, int a2, int a3) noexcept nog
         element_set(st, st.current, 9, element_step(0, <long long>(<int>ATTR_12[a2 + 0]) - 0, 6), (<long long>(1) if (a0 == 0) else <long long>(0)), True)  # add warriors[mover, place(dst)] += either(k == warrior, 1, 0)  # if village(dst)
     # trigger 1: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 4) > 0) and (not define_15(st))):
+    if ((counter_of(st, st.current, 4) > 0) and (not define_18(st))):
         st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
@@ -3046,10 +3002,10 @@ cdef void apply_action_5(State* st, int a0, int a1, int a2, int a3) noexcept nog
         counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
         counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not no_recruits
     # trigger 5: phases: actions_phase
-    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_12(st)):
         counter_set(st, 5, 8, 3)  # set counter phase of the game = scoring
         each_27(st, a0, a1, a2, a3)  # for each q in players
-        if quant_14(st):
+        if quant_15(st):
             counter_set(st, 5, 8, 4)  # set counter phase of the game = score_phase
             each_29(st, a0, a1, a2, a3)  # for each q in players where controls_heaven(q, vanaheim)
         else:
@@ -3073,7 +3029,7 @@ cdef void apply_action_6(State* st, int a0) noexcept nogil:
         element_set(st, st.current, 9, element_step(0, <long long>(<int>ATTR_12[a0 + 0]) - 0, 6), (<long long>(1) if (0 == 0) else <long long>(0)), True)  # add warriors[mover, place(dst)] += either(warrior == warrior, 1, 0)  # if village(dst)
     # trigger 1: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 4) > 0) and (not define_15(st))):
+    if ((counter_of(st, st.current, 4) > 0) and (not define_18(st))):
         st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
@@ -3081,10 +3037,10 @@ cdef void apply_action_6(State* st, int a0) noexcept nogil:
         counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
         counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not no_recruits
     # trigger 5: phases: actions_phase
-    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_12(st)):
         counter_set(st, 5, 8, 3)  # set counter phase of the game = scoring
         each_34(st, a0)  # for each q in players
-        if quant_14(st):
+        if quant_15(st):
             counter_set(st, 5, 8, 4)  # set counter phase of the game = score_phase
             each_36(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
         else:
@@ -3103,7 +3059,7 @@ cdef void apply_action_7(State* st, int a0) noexcept nogil:
     remove_9(st, a0)  # remove the piece on c for each c in cells where province(c) == v (to hand)
     # trigger 1: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 4) > 0) and (not define_15(st))):
+    if ((counter_of(st, st.current, 4) > 0) and (not define_18(st))):
         st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
@@ -3111,10 +3067,10 @@ cdef void apply_action_7(State* st, int a0) noexcept nogil:
         counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
         counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not no_recruits
     # trigger 5: phases: actions_phase
-    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_12(st)):
         counter_set(st, 5, 8, 3)  # set counter phase of the game = scoring
         each_42(st, a0)  # for each q in players
-        if quant_14(st):
+        if quant_15(st):
             counter_set(st, 5, 8, 4)  # set counter phase of the game = score_phase
             each_44(st, a0)  # for each q in players where controls_heaven(q, vanaheim)
         else:
@@ -3132,7 +3088,7 @@ cdef void apply_action_8(State* st) noexcept nogil:
     counter_set(st, st.current, 4, 0)  # set counter left of mover = 0
     # trigger 1: card_goes_on
     counter_add(st, st.current, 4, (-<long long>1))  # add counter left of mover += -1
-    if ((counter_of(st, st.current, 4) > 0) and (not define_15(st))):
+    if ((counter_of(st, st.current, 4) > 0) and (not define_18(st))):
         st.again = 1  # extra_turn: the mover moves again
     else:
         counter_set(st, st.current, 2, (-1))  # set counter doing of mover = none
@@ -3140,10 +3096,10 @@ cdef void apply_action_8(State* st) noexcept nogil:
         counter_set(st, st.current, 3, (-1))  # set counter realm of mover = none
         counter_set(st, st.current, 5, 48)  # set counter target of mover = none  # if left(mover) > 0 and not no_recruits
     # trigger 5: phases: actions_phase
-    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_11(st)):
+    if (((<int>counter_or(st, st.current, 2, (-1))) == (-1)) and quant_12(st)):
         counter_set(st, 5, 8, 3)  # set counter phase of the game = scoring
         each_49(st)  # for each q in players
-        if quant_14(st):
+        if quant_15(st):
             counter_set(st, 5, 8, 4)  # set counter phase of the game = score_phase
             each_51(st)  # for each q in players where controls_heaven(q, vanaheim)
         else:
@@ -3175,7 +3131,7 @@ cdef void apply_action_9(State* st, int a0, int a1) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if define_16(st):  # last_round_over
+    if define_19(st):  # last_round_over
         return True
     return False
 
@@ -3229,7 +3185,7 @@ cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
 
 # key 1: tokens: sum(g in enum(3): tokens[p, g])
 cdef inline long long rank_key_1(State* st, int a0) noexcept nogil:
-    return quant_19(st, a0)
+    return quant_17(st, a0)
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

@@ -469,7 +469,7 @@ def test_every_vikings_card_has_a_name_and_a_text_from_the_rulebook() -> None:
     for name, code in zip(ir.item_names, ir.item_texts):
         assert pr.item_label(name, code) != code, name
         assert bool(pr.card_text(name)) != name.startswith("doom_"), name
-    assert pr.item_label("inv_a", "InvA") == "Invasion: Alfheim" and pr.item_label("g14", "G14") == "New Warriors: Mannheim"
+    assert pr.item_label("inv_alfheim", "InvA") == "Invasion: Alfheim" and pr.item_label("recruit_card_mannheim", "G14") == "New Warriors: Mannheim"
     state = _play(str(SPECS / "midgard-vikings.yaml"), 60)
     root = _svg(state, 0)
     played = [f for p in ir.players for f in _faces(root, f"played:{p}")]

@@ -177,7 +177,7 @@ def example(game, last_card: bool = True, violet_plays: int = 2):
         resolving(counters, "invasion", "jotunheim", 1, p=VIOLET, n=n)
     else:
         counters["plays"] = [0, 0, 0, violet_plays, 0]
-    cards = {} if last_card else {VIOLET: ["g1", "g2", "g3"]}
+    cards = {} if last_card else {VIOLET: ["score_card_jotunheim", "score_card_mannheim", "score_card_alfheim"]}
     return position(game, EXAMPLE_HUTS, counters, VIOLET, doomed=EXAMPLE_DOOMED, cards=cards)
 
 
@@ -274,7 +274,7 @@ def column(name: str) -> str:
 
 def dealt(red=()) -> dict:
     """Cards in hand: two Invasions each (so every player has cards to play), and ``red``."""
-    out = {p: ["inv_j", "inv_m"] for p in range(N4)}
+    out = {p: ["inv_jotunheim", "inv_mannheim"] for p in range(N4)}
     out[RED] = out[RED] + list(red)
     return out
 
@@ -362,13 +362,13 @@ def test_new_warrior_adds_a_warrior_from_supply_then_moves_one(engine) -> None:
     # New Warrior Cards: "Take one of the warriors from your off-board supply and place it
     # on your boat ... Then move any one of your Vikings on the board"; "If you have no
     # warriors left in your off-board supply, ignore the first instruction"
-    state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt(["war_m"]))
+    state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt(["war_mannheim"]))
     state.apply("WarM")
     assert counter(state, "warriors[offboard]")[RED] == 5 and counter(state, "warriors[boat]")[RED] == 6
     assert "stop" not in moves(state)
     state.apply("warrior:boat-vigrid.3")
     assert counter(state, "warriors[boat]")[RED] == 5 and state.current_player_name() == "black"
-    state = position(game_of(engine, N4), {}, quiet(offboard=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED, cards=dealt(["war_m"]))
+    state = position(game_of(engine, N4), {}, quiet(offboard=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED, cards=dealt(["war_mannheim"]))
     state.apply("WarM")
     assert counter(state, "warriors[offboard]")[RED] == 0 and counter(state, "warriors[boat]")[RED] == 11
 
@@ -393,7 +393,7 @@ def test_destroy_kingdom_sends_everyone_in_the_province_to_valhalla(engine) -> N
     # Vikings (including your own) in that province are moved to Valhalla."
     huts = {"vigrid": [(RED, W), (BLACK, L), (BLACK, W), (GREEN, W)], "gimle": [(GREEN, W)]}
     c = quiet(boat=[4, 4, 3, 5], leader_at=[ON_BOAT, IN_HUT, ON_BOAT, ON_BOAT])
-    state = position(game_of(engine, N4), huts, c, RED, cards=dealt(["g10"]))
+    state = position(game_of(engine, N4), huts, c, RED, cards=dealt(["ruin_card_mannheim"]))
     state.apply("G10")  # Mannheim (FACTS: "9/10/11 destroy a province of Jotunheim/Mannheim/Alfheim")
     assert moves(state) == {"ruin:myrkvior", "ruin:vigrid", "ruin:hlymdalir"}
     state.apply("ruin:vigrid")
@@ -415,20 +415,27 @@ def test_new_warriors_in_kingdom_and_in_the_heavens(engine) -> None:
     state.apply("recruit:vanaheim")
     assert counter(state, "warriors[asgard]")[RED] == 1 and counter(state, "warriors[vanaheim]")[RED] == 1
     assert counter(state, "warriors[offboard]")[RED] == 4 and state.current_player_name() == "black"
-    state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt(["g13"]))
+    state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt(["recruit_card_jotunheim"]))
     state.apply("G13")
     state.apply("recruit:utgard.1")
     assert "recruit:utgard.1" not in moves(state) and "recruit:asgard" not in moves(state)
-    state = position(game_of(engine, N4), {}, quiet(offboard=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED, cards=dealt(["g15"]))
+    state = position(game_of(engine, N4), {}, quiet(offboard=[0, 6, 6, 6], boat=[11, 5, 5, 5]), RED, cards=dealt(["recruit_card_alfheim"]))
     state.apply("G15")
     assert state.current_player_name() == "black"  # no effect
 
 
-@pytest.mark.parametrize("card,provinces", [("g9", ("utgard", "jarnvid", "thrymheim", "ironwood")), ("g10", ("myrkvior", "vigrid", "hlymdalir")), ("g11", ("gimle", "andlang", "vidblain"))])
-def test_destroy_kingdom_cards_name_their_kingdom(engine, card, provinces) -> None:
+@pytest.mark.parametrize(
+    "card,text,provinces",
+    [
+        ("ruin_card_jotunheim", "G9", ("utgard", "jarnvid", "thrymheim", "ironwood")),
+        ("ruin_card_mannheim", "G10", ("myrkvior", "vigrid", "hlymdalir")),
+        ("ruin_card_alfheim", "G11", ("gimle", "andlang", "vidblain")),
+    ],
+)
+def test_destroy_kingdom_cards_name_their_kingdom(engine, card, text, provinces) -> None:
     # FACTS ASSUMPTION (gold): "9/10/11 destroy a province of Jotunheim/Mannheim/Alfheim"
     state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt([card]))
-    state.apply(card.upper())
+    state.apply(text)
     assert moves(state) == {f"ruin:{v}" for v in provinces}
 
 
@@ -452,9 +459,9 @@ def test_draw_cards_then_take_an_additional_turn(engine) -> None:
 def test_take_province_tokens(engine) -> None:
     # Take Province Token (Cards 4 - 6): "Simply take the kingdom tokens indicated on the
     # card." FACTS ASSUMPTION: "4: Jotunheim+Mannheim, 5: Mannheim+Alfheim, 6: Alfheim+Jotunheim"
-    for card, want in [("g4", (1, 1, 0)), ("g5", (0, 1, 1)), ("g6", (1, 0, 1))]:
+    for card, text, want in [("token_card_jotunheim", "G4", (1, 1, 0)), ("token_card_mannheim", "G5", (0, 1, 1)), ("token_card_alfheim", "G6", (1, 0, 1))]:
         state = position(game_of(engine, N4), {}, quiet(), RED, cards=dealt([card]))
-        state.apply(card.upper())
+        state.apply(text)
         assert (counter(state, "tokens[jotunheim]")[RED], counter(state, "tokens[mannheim]")[RED], counter(state, "tokens[alfheim]")[RED]) == want
 
 
@@ -626,8 +633,8 @@ def test_thousand_random_games_identical_in_both_engines(n):
 
 # --------------------------------------------------------------------------- draft, doom, order
 
-BRONZE = ("inv_j", "inv_m", "inv_a", "war_j", "war_m", "war_a")
-SILVER = ("atk_j", "atk_m", "atk_a", "horde")
+BRONZE = ("inv_jotunheim", "inv_mannheim", "inv_alfheim", "war_jotunheim", "war_mannheim", "war_alfheim")
+SILVER = ("atk_jotunheim", "atk_mannheim", "atk_alfheim", "horde")
 
 
 def cards_in(state, zone: str, player: int) -> list[str]:
@@ -639,8 +646,11 @@ def cards_in(state, zone: str, player: int) -> list[str]:
     return sorted(k for k, n in content.items() for _ in range(n))
 
 
+GOLD = tuple(f"{card}_{g}" for card in ("score_card", "token_card", "ruin_card", "recruit_card") for g in ("jotunheim", "mannheim", "alfheim")) + ("g7", "g8", "g12")
+
+
 def is_gold(name: str) -> bool:
-    return name[0] == "g" and name[1:].isdigit()
+    return name in GOLD
 
 
 def test_draft_sets_pass_left_and_picks_join_the_supply(engine) -> None:
@@ -759,16 +769,16 @@ def test_first_player_holds_the_highest_gold_card_and_play_proceeds_left(engine)
     # keeps a gold 5 from an earlier round, black picks gold 3, green gold 9, violet none.
     game = game_of(engine, N4)
     state = game.new_state(2)
-    for p, card in zip(range(N4), ["inv_j", "g3", "g9", "atk_a"]):
+    for p, card in zip(range(N4), ["inv_jotunheim", "score_card_alfheim", "ruin_card_jotunheim", "atk_alfheim"]):
         move_item(state, card, "draft", p)
-    move_item(state, "g5", "revealed", RED)
+    move_item(state, "token_card_mannheim", "revealed", RED)
     state.core.set_counter(N4, game.ir.counters.index("round"), 1)
     state.core.set_counter(N4, game.ir.counters.index("phase"), code("draft_phase"))
     state.core.load(state.core.board, state.core.hands, RED)  # (the Vikings as at the start)
     for card in ["pick:InvJ", "pick:G3", "pick:G9", "pick:AtkA"]:
         state.apply(card)
     assert game_counter(state, "phase") == code("actions_phase")
-    assert cards_in(state, "revealed", BLACK) == ["g3"] and cards_in(state, "revealed", RED) == ["g5"]
+    assert cards_in(state, "revealed", BLACK) == ["score_card_alfheim"] and cards_in(state, "revealed", RED) == ["token_card_mannheim"]
     assert state.current_player_name() == "green"  # gold 9 beats 5 and 3
     order = []
     for _ in range(N4):

@@ -244,14 +244,18 @@ def test_an_item_family_is_one_kind_per_value_of_an_enumeration() -> None:
     from midgardc.spec.lower import load_game_ir
 
     ir = load_game_ir(FAMILIES)
-    assert ir.zones.names == ("tile_sun", "tile_moon", "tile_star", "coin_sun", "coin_moon", "coin_star", "joker")
-    assert ir.zones.texts == ("TSun", "TMoon", "TStar", "coin_sun", "coin_moon", "coin_star", "J")
+    assert ir.zones.names == ("tile_sun", "tile_moon", "tile_star", "coin_sun", "coin_moon", "coin_star", "gem_sun", "gem_moon", "gem_star", "joker")
+    # `text: [Ruby, Pearl, Opal]`: a list gives each member its own entry
+    assert ir.zones.texts == ("TSun", "TMoon", "TStar", "coin_sun", "coin_moon", "coin_star", "Ruby", "Pearl", "Opal", "J")
     state = load(FAMILIES, engine="interpreted").new_state(0)
-    assert sorted(m.text for m in state.legal_moves()) == ["take:J", "take:TMoon", "take:TStar", "take:TSun", "take:coin_moon", "take:coin_star", "take:coin_sun"]
-    for move in ["take:TSun", "take:coin_moon", "take:TMoon", "take:J"]:
+    # the table's `coin: 1` is one of each coin, `gem: 1, gem_star: 0` every gem but the star
+    assert sorted(m.text for m in state.legal_moves()) == [
+        "take:J", "take:Pearl", "take:Ruby", "take:TMoon", "take:TStar", "take:TSun", "take:coin_moon", "take:coin_star", "take:coin_sun"]
+    for move in ["take:TSun", "take:coin_moon", "take:TMoon", "take:J", "take:Ruby", "take:Pearl"]:
         state.apply(move)
-    # a tile scores its suit's worth (the attribute given as `each`), a coin 1
-    assert [p["score"]["points"] for p in state.to_json()["players"]] == [3 + 2, 1 + 1]
+    # a tile scores its suit's worth (the attribute given as `each`), a gem its carats
+    # (`carat: [5, 4, 3]`), a coin 1
+    assert [p["score"]["points"] for p in state.to_json()["players"]] == [3 + 2 + 5, 1 + 1 + 4]
 
 
 def test_item_families_play_alike_in_both_engines() -> None:
@@ -265,4 +269,4 @@ def test_item_families_play_alike_in_both_engines() -> None:
             texts.append(moves[rng.below(len(moves))].text)
             state.apply(texts[-1])
         games.append((texts, [p["score"] for p in state.to_json()["players"]]))
-    assert len(games[0][0]) == 9 and games[0] == games[1]
+    assert len(games[0][0]) == 11 and games[0] == games[1]

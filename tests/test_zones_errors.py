@@ -159,6 +159,7 @@ def test_limits(tmp_path: Path) -> None:
     [
         ("items: {red: [1], blue: [2], dot: {each: colour}}", "3:42", "item family 'dot': 'colour' is not an enumeration"),
         ("enums: {shade: [dark, light]}\nitems: {red: [1], blue: [2], dot_dark: {}, dot: {each: shade}}", "4:44", "item family 'dot' makes an item 'dot_dark', which is declared twice"),
+        ("enums: {shade: [dark, light]}\nitems: {red: [1], blue: [2], dot: {each: shade, text: [D]}}", "4:55", "item family 'dot': 'text' is a list of 1 for the 2 values of 'shade'"),
     ],
 )
 def test_item_family_mistakes_are_placed(tmp_path: Path, items: str, at: str, message: str) -> None:

@@ -46,14 +46,18 @@ def expand_item_families(lw: "Lowering", enums: tuple) -> None:
     """`tile: {each: suit, text: T, suit: each}` is one kind of item per value of the
     enumeration (`tile_sun`, written `TSun`, ...): the family's keys are each
     member's, the text gets the value appended (capitalised; default: the member's name),
-    and `each` as an attribute's value is the member's value. Rewritten in the tree before
-    the items are read, so zones, attributes and both back ends see plain kinds."""
+    `each` as an attribute's value is the member's value, and a list (for any key but
+    `values`, whose list is the numbers every member shows) gives each member its own entry,
+    in the enumeration's order (`text: [G1, G2, G3]`). In a zone's `items`, the family's
+    name stands for every member (a member named after it wins). Rewritten in the tree
+    before the items are read, so zones, attributes and both back ends see plain kinds."""
     node = lw.tree.get("items")
     if not isinstance(node, YMap) or not any(isinstance(b, YMap) and FAMILY in b.items for b in node.items.values()):
         return
     values = dict(enums)
     items: dict[str, YNode] = {}
     key_pos = {}
+    families: dict[str, list[str]] = {}
     for iname, body in node.items.items():
         ipos = node.key_pos[iname]
         if not (isinstance(body, YMap) and FAMILY in body.items):
@@ -63,15 +67,21 @@ def expand_item_families(lw: "Lowering", enums: tuple) -> None:
         ename = lw.scalar(enode, str, "an enumeration's name")
         if ename not in values:
             raise SpecError(f"item family '{iname}': '{ename}' is not an enumeration (each: names the enumeration with a kind of item per value)", enode.pos, did_you_mean(ename, list(values)))
-        for v in values[ename]:
-            member = f"{iname}_{v}"
+        members = families[iname] = [f"{iname}_{v}" for v in values[ename]]
+        for k, x in body.items.items():
+            if isinstance(x, YList) and k != "values" and len(x.items) != len(members):
+                raise SpecError(f"item family '{iname}': '{k}' is a list of {len(x.items)} for the {len(members)} values of '{ename}' (one entry per value, in order)", x.pos)
+        for i, v in enumerate(values[ename]):
+            member = members[i]
             if member in node.items or member in items:
                 raise SpecError(f"item family '{iname}' makes an item '{member}', which is declared twice", ipos)
             fields: dict[str, YNode] = {}
             for k, x in body.items.items():
                 if k == FAMILY:
                     continue
-                if k == "text":
+                if isinstance(x, YList) and k != "values":
+                    x = x.items[i]
+                elif k == "text":
                     x = YScalar(lw.scalar(x, str, "an item's text") + v[:1].upper() + v[1:], x.pos)
                 elif isinstance(x, YScalar) and x.value == FAMILY:
                     x = YScalar(v, x.pos)
@@ -79,7 +89,28 @@ def expand_item_families(lw: "Lowering", enums: tuple) -> None:
             items[member], key_pos[member] = YMap(fields, body.pos, {k: body.key_pos[k] for k in fields}, {}), ipos
     new = YMap(items, node.pos, key_pos, {})
     top = lw.tree
-    lw.tree = YMap({**top.items, "items": new}, top.pos, top.key_pos, top.key_nodes)
+    lw.tree = YMap({**top.items, "items": new, **_zones_by_family(top.items.get("zones"), families)}, top.pos, top.key_pos, top.key_nodes)
+
+
+def _zones_by_family(zones: Optional[YNode], families: dict[str, list[str]]) -> dict[str, YNode]:
+    """`items: {doom: 1}` in a zone: one of every member of the family `doom`; a member
+    named after the family's name wins (`{war: 7, war_alfheim: 6}`). Returns the rewritten
+    `zones` section ({} when no zone names a family)."""
+    if not isinstance(zones, YMap):
+        return {}
+    changed = {}
+    for zname, body in zones.items.items():
+        held = body.items.get("items") if isinstance(body, YMap) else None
+        if not isinstance(held, YMap) or not any(k in families for k in held.items):
+            continue
+        counts: dict[str, YNode] = {}
+        pos: dict[str, Any] = {}
+        for k, x in held.items.items():
+            for member in families.get(k, [k]):
+                counts[member] = x  # a later entry wins; a kind keeps its first place
+                pos.setdefault(member, held.key_pos[k])
+        changed[zname] = YMap({**body.items, "items": YMap(counts, held.pos, pos, {})}, body.pos, body.key_pos, body.key_nodes)
+    return {"zones": YMap({**zones.items, **changed}, zones.pos, zones.key_pos, zones.key_nodes)} if changed else {}
 
 
 def lower_items(lw: "Lowering", node: Optional[YNode], zones: Optional[YNode] = None) -> Optional[tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, ...], ...]]]:
