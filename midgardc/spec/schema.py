@@ -32,7 +32,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "start": ({"effects"}, {"effects"}),
     "returns": ({"counter", "min", "max"}, {"counter", "min", "max"}),
     "game": ({"name", "title", "players", "max_plies", "horizon", "remembers", "author", "source", "description"}, {"name", "players"}),
-    "piece": ({"hand", "description", "notation", "base"}, set()),
+    "piece": ({"hand", "description", "notation", "base", "steps", "slides", "leaps", "to_empty", "to_capture", "moves_as"}, set()),
     "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue", "then", "columns", "rows", "moves", "drops"}, set()),
     # a compound move's step (spec/compound.py)
     "continue": ({"from", "while", "notation", "limit", "ways", "most"}, {"from"}),
