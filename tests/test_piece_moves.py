@@ -51,7 +51,8 @@ def test_each_kind_from_a_position():
 
 def test_shooting_is_exactly_capturing():
     # attacked_by(x, mover) holds on an opponent's piece exactly where some move of the
-    # mover's (reaches) captures it, in every position of random games
+    # mover's (reaches, not onto its own pieces) captures it, in every position of random
+    # games
     game = get_game(SPEC)
     names = game.ir.board.cell_names
     for i in range(20):

@@ -2,13 +2,14 @@
 ``slides``, ``leaps`` along direction sets, parts that only move to an empty cell
 (``to_empty``) or only capture (``to_capture``), or ``moves_as`` another kind), as Ludii's
 ``(piece "Rook" Each (move Slide Orthogonal))``. From it come two definitions a spec may
-call: ``reaches(f, t)`` (the piece on f may go to t) and ``attacked_by(x, q)`` (a piece of
+call: ``reaches(f, t)`` (a move of the piece on f lands on t) and ``attacked_by(x, q)`` (a piece of
 player q could capture on x). They are written here in the condition language, as the
 standard definitions are (spec/standard.py), so both back ends read one meaning and the
 compiled engine plans and compiles them as if the spec had written them out; the board's
 geometry is read once here (a set's directions turned round, a leaper's paths), so the
-text is what a careful hand would write: one walk out from x along every direction for
-the pieces that slide or step, and fixed paths for the leapers."""
+text is what a careful hand would write: for reaches, by kind, one target per direction
+or leap (what the move planner lists); for attacked_by, one walk out from x along every
+direction for the pieces that slide or step, and fixed paths for the leapers."""
 
 from __future__ import annotations
 
@@ -56,10 +57,6 @@ class Sets:
 
     def of(self, name: str, seat: int) -> tuple[int, ...]:
         return self.plain[name] if name in self.plain else self.per_player[name][seat]
-
-    def ranged(self, name: str, who: str) -> str:
-        """The set as a quantifier's collection for the player ``who``."""
-        return f"{name}({who})" if name in self.per_player else name
 
     def back(self, name: str, d: str, q: str) -> Optional[str]:
         """A test that the direction opposite ``d`` is in the set (of player ``q``): None
@@ -192,29 +189,45 @@ def _groups(moves: dict[str, list[Part]]) -> list[tuple[list[str], list[Part]]]:
 
 
 def reaches_text(moves: dict[str, list[Part]], sets: Sets) -> str:
-    """``reaches(f, t)``: the piece on f may go to t by its moves (t empty or another
-    player's piece; a to_empty part only to an empty cell, a to_capture part only onto a
-    piece)."""
+    """``reaches(f, t)``: a move of the piece on f lands on t (a slide up to and including
+    the first piece, whoever's it is; a to_empty part only on an empty cell, a to_capture
+    part only on a piece): the spec says which pieces a move may not land on (its own:
+    ``not mine(t)``), as a conjunct of its own, so that the compiled engine lists a
+    slide's cells by bitboard operations and tests that once per cell. Written out by
+    kind, then one target per direction or leap (``t == step(f, n)``, a player's test
+    beside it where the set differs by player), so that the move planner lists at most
+    that many cells from f, and none twice for a kind (a step along a line the kind
+    also slides along is the slide's first cell)."""
     who = "owner(f)"
+    seats = range(len(sets.players))
+
+    def having_test(having: list[int]) -> str:
+        if len(having) == len(sets.players):
+            return ""
+        return "(" + " or ".join(f"{who} == {sets.players[s]}" for s in having) + ") and "
+
     terms = []
     for kinds, parts in _groups(moves):
-        alts = []
-        for p in parts:
-            if p.how == "steps":
-                text = f"any d in {sets.ranged(p.sets[0], who)}: t == step(f, d)"
-            elif p.how == "slides":
-                text = f"any d in {sets.ranged(p.sets[0], who)}: any x in slide(f, d): x == t"
-            else:
-                seats = p.paths_by_seat
-                if all(s == seats[0] for s in seats):
-                    text = " or ".join(f"t == {c}" for c in _chains("f", seats[0], sets.dirs))
-                else:
-                    text = " or ".join(f"{who} == {sets.players[s]} and (" + " or ".join(f"t == {c}" for c in _chains("f", paths, sets.dirs)) + ")"
-                                       for s, paths in enumerate(seats))
+        alts: list[str] = []
+        slid: set = set()  # (direction, only, seats) a slide of this kind covers
+        for p in sorted(parts, key=lambda p: p.how != "slides"):
             only = {"to_empty": "empty(t) and ", "to_capture": "occupied(t) and "}.get(p.only, "")
-            alts.append(f"{only}({text})")
+            if p.how in ("steps", "slides"):
+                for m, d in enumerate(sets.dirs):
+                    having = [s for s in seats if m in sets.of(p.sets[0], s)]
+                    if not having or (p.how == "steps" and all((m, p.only, s) in slid for s in having)):
+                        continue
+                    if p.how == "slides":
+                        slid.update((m, p.only, s) for s in having)
+                        alts.append(f"{having_test(having)}{only}(any x in slide(f, {d}): x == t)")
+                    else:
+                        alts.append(f"{having_test(having)}{only}t == step(f, {d})")
+            else:
+                for chain in sorted({path for paths in p.paths_by_seat for path in paths}):
+                    having = [s for s in seats if chain in p.paths_by_seat[s]]
+                    alts.append(f"{having_test(having)}{only}t == {_chains('f', [chain], sets.dirs)[0]}")
         terms.append(f"{_kinds(kinds, 'f')} and ({' or '.join(alts)})")
-    return f"owner(t) != {who} and ({' or '.join(terms)})"
+    return " or ".join(terms) or "false"
 
 
 def attacked_by_text(moves: dict[str, list[Part]], sets: Sets) -> str:
