@@ -256,10 +256,26 @@ cdef extern from *:
       {0xa0e0000000000000ULL},
       {0x40c0000000000000ULL}
     };
-    /* fixed set 0: dark(x) */
-    static const uint64_t MGC_CELLSET_0[1] = {0x55aa55aa55aa55aaULL};
-    /* fixed set 1: not dark(x) */
-    static const uint64_t MGC_CELLSET_1[1] = {0xaa55aa55aa55aa55ULL};
+    /* fixed set 0: the cells whose s step is on the board */
+    static const uint64_t MGC_CELLSET_0[1] = {0x00ffffffffffffffULL};
+    /* fixed set 1: the cells whose s step is off the board */
+    static const uint64_t MGC_CELLSET_1[1] = {0xff00000000000000ULL};
+    /* fixed set 2: the cells whose w step is on the board */
+    static const uint64_t MGC_CELLSET_2[1] = {0xfefefefefefefefeULL};
+    /* fixed set 3: the cells whose w step is off the board */
+    static const uint64_t MGC_CELLSET_3[1] = {0x0101010101010101ULL};
+    /* fixed set 4: the cells whose e step is on the board */
+    static const uint64_t MGC_CELLSET_4[1] = {0x7f7f7f7f7f7f7f7fULL};
+    /* fixed set 5: the cells whose e step is off the board */
+    static const uint64_t MGC_CELLSET_5[1] = {0x8080808080808080ULL};
+    /* fixed set 6: the cells whose n step is on the board */
+    static const uint64_t MGC_CELLSET_6[1] = {0xffffffffffffff00ULL};
+    /* fixed set 7: the cells whose n step is off the board */
+    static const uint64_t MGC_CELLSET_7[1] = {0x00000000000000ffULL};
+    /* fixed set 8: dark(x) */
+    static const uint64_t MGC_CELLSET_8[1] = {0x55aa55aa55aa55aaULL};
+    /* fixed set 9: not dark(x) */
+    static const uint64_t MGC_CELLSET_9[1] = {0xaa55aa55aa55aa55ULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
     static const uint64_t MGC_NEAR[16][16][1] = {
@@ -578,6 +594,14 @@ cdef extern from *:
     const uint64_t NBR_SETS "MGC_NBR_SETS"[64][1]
     const uint64_t CELLSET_0 "MGC_CELLSET_0"[1]
     const uint64_t CELLSET_1 "MGC_CELLSET_1"[1]
+    const uint64_t CELLSET_2 "MGC_CELLSET_2"[1]
+    const uint64_t CELLSET_3 "MGC_CELLSET_3"[1]
+    const uint64_t CELLSET_4 "MGC_CELLSET_4"[1]
+    const uint64_t CELLSET_5 "MGC_CELLSET_5"[1]
+    const uint64_t CELLSET_6 "MGC_CELLSET_6"[1]
+    const uint64_t CELLSET_7 "MGC_CELLSET_7"[1]
+    const uint64_t CELLSET_8 "MGC_CELLSET_8"[1]
+    const uint64_t CELLSET_9 "MGC_CELLSET_9"[1]
     const uint64_t NEAR "MGC_NEAR"[16][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[65]
     const int HAND_INIT "MGC_HAND_INIT"[2][6]
@@ -1739,36 +1763,26 @@ cdef extern from *:
     static const long long MGC_ATTR_0[9] = {0, 1, 0, 1, 0, 1, 0, 1, 0};
     /* diagonal of every dir */
     static const long long MGC_ATTR_1[9] = {0, 0, 1, 0, 1, 0, 1, 0, 1};
-    /* rank_part of every dir */
-    static const long long MGC_ATTR_2[9] = {0, 0, 0, 0, 4, 0, 4, 0, 0};
-    /* file_part of every dir */
-    static const long long MGC_ATTR_3[9] = {0, 0, 2, 0, 2, 0, 6, 0, 6};
-    /* castle_wing of every cell */
-    static const long long MGC_ATTR_4[65] = {
-      -1, -1, 1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, 0, -1, -1
-    };
-    /* castle_rook of every cell */
-    static const long long MGC_ATTR_5[65] = {
-      64, 64, 0, 64, 64, 64, 7, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
-      64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
-      64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 56, 64, 64, 64, 63, 64, 64
-    };
-    /* castle_rook_to of every cell */
-    static const long long MGC_ATTR_6[65] = {
-      64, 64, 3, 64, 64, 64, 5, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
-      64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
-      64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 59, 64, 64, 64, 61, 64, 64
-    };
+    /* forward.white of every dir */
+    static const long long MGC_ATTR_2[9] = {0, 1, 0, 0, 0, 0, 0, 0, 0};
+    /* forward.black of every dir */
+    static const long long MGC_ATTR_3[9] = {0, 0, 0, 0, 0, 1, 0, 0, 0};
+    /* forward_diagonal.white of every dir */
+    static const long long MGC_ATTR_4[9] = {0, 0, 1, 0, 0, 0, 0, 0, 1};
+    /* forward_diagonal.black of every dir */
+    static const long long MGC_ATTR_5[9] = {0, 0, 0, 0, 1, 0, 1, 0, 0};
+    /* wings of every dir */
+    static const long long MGC_ATTR_6[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    /* wing of every dir */
+    static const long long MGC_ATTR_7[9] = {-1, -1, -1, 0, -1, -1, -1, 1, -1};
     /* corner_wing of every cell */
-    static const long long MGC_ATTR_7[65] = {
+    static const long long MGC_ATTR_8[65] = {
       1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1, -1, 0, -1
     };
     /* corner_side of every cell */
-    static const long long MGC_ATTR_8[65] = {
+    static const long long MGC_ATTR_9[65] = {
       1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
       -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, 0, -1
@@ -1778,11 +1792,12 @@ cdef extern from *:
     const long long ATTR_1 "MGC_ATTR_1"[9]
     const long long ATTR_2 "MGC_ATTR_2"[9]
     const long long ATTR_3 "MGC_ATTR_3"[9]
-    const long long ATTR_4 "MGC_ATTR_4"[65]
-    const long long ATTR_5 "MGC_ATTR_5"[65]
-    const long long ATTR_6 "MGC_ATTR_6"[65]
-    const long long ATTR_7 "MGC_ATTR_7"[65]
+    const long long ATTR_4 "MGC_ATTR_4"[9]
+    const long long ATTR_5 "MGC_ATTR_5"[9]
+    const long long ATTR_6 "MGC_ATTR_6"[9]
+    const long long ATTR_7 "MGC_ATTR_7"[9]
     const long long ATTR_8 "MGC_ATTR_8"[65]
+    const long long ATTR_9 "MGC_ATTR_9"[65]
 
 
 # ---------------------------------------------------------------------------- definitions
@@ -1799,99 +1814,69 @@ cdef inline int define_1(State* st, int a0, int a1) noexcept nogil:
     return STEP[a1][STEP[a1][a0]]
 
 
-# define 2: adjacent(cell a, cell b) = any x in neighbours(a): x == b
-cdef inline bint define_2(State* st, int a0, int a1) noexcept nogil:
-    return quant_0(st, a0, a1)
-
-
-# define 3: is(cell c, player q, kind k) = owner(c) == q and kind_at(c) == k
-cdef inline bint define_3(State* st, int a0, int a1, int a2) noexcept nogil:
+# define 2: is(cell c, player q, kind k) = owner(c) == q and kind_at(c) == k
+cdef inline bint define_2(State* st, int a0, int a1, int a2) noexcept nogil:
     return ((piece_owner(st.board[a0]) == a1) and (piece_kind(st.board[a0]) == a2))
 
 
-# define 4: forward(cell c, player p) = step(c, player_prop(0, p))
-cdef inline int define_4(State* st, int a0, int a1) noexcept nogil:
-    return STEP[PPROP_0[a1 + 1]][a0]
+# define 3: reaches(cell f, cell t) = kind_at(f) == king and (t == step(f, n) or t == step(f, ne) or t == step(f, e) or t == step(f, se) or t == step(f, s) or t == step(f, sw) or t == step(f, w) or t == step(f, nw)) or kind_at(f) == queen and ((any x in slide(f, n): x == t) or (any x in slide(f, ne): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, w): x == t) or (any x in slide(f, nw): x == t)) or kind_at(f) == rook and ((any x in slide(f, n): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, w): x == t)) or kind_at(f) == bishop and ((any x in slide(f, ne): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, nw): x == t)) or kind_at(f) == knight and (t == step(step(step(f, n), n), e) or t == step(step(step(f, n), n), w) or t == step(step(step(f, e), e), n) or t == step(step(step(f, e), e), s) or t == step(step(step(f, s), s), e) or t == step(step(step(f, s), s), w) or t == step(step(step(f, w), w), n) or t == step(step(step(f, w), w), s)) or kind_at(f) == pawn and (owner(f) == white and empty(t) and t == step(f, n) or owner(f) == black and empty(t) and t == step(f, s) or owner(f) == white and occupied(t) and t == step(f, ne) or owner(f) == black and occupied(t) and t == step(f, se) or owner(f) == black and occupied(t) and t == step(f, sw) or owner(f) == white and occupied(t) and t == step(f, nw))
+cdef inline bint define_3(State* st, int a0, int a1) noexcept nogil:
+    return (((((((piece_kind(st.board[a0]) == 0) and ((((((((a1 == STEP[0][a0]) or (a1 == STEP[1][a0])) or (a1 == STEP[2][a0])) or (a1 == STEP[3][a0])) or (a1 == STEP[4][a0])) or (a1 == STEP[5][a0])) or (a1 == STEP[6][a0])) or (a1 == STEP[7][a0]))) or ((piece_kind(st.board[a0]) == 1) and (((((((quant_0(st, a0, a1) or quant_1(st, a0, a1)) or quant_2(st, a0, a1)) or quant_3(st, a0, a1)) or quant_4(st, a0, a1)) or quant_5(st, a0, a1)) or quant_6(st, a0, a1)) or quant_7(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 2) and (((quant_0(st, a0, a1) or quant_2(st, a0, a1)) or quant_4(st, a0, a1)) or quant_6(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 3) and (((quant_1(st, a0, a1) or quant_3(st, a0, a1)) or quant_5(st, a0, a1)) or quant_7(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 4) and ((((((((a1 == STEP[2][STEP[0][STEP[0][a0]]]) or (a1 == STEP[6][STEP[0][STEP[0][a0]]])) or (a1 == STEP[0][STEP[2][STEP[2][a0]]])) or (a1 == STEP[4][STEP[2][STEP[2][a0]]])) or (a1 == STEP[2][STEP[4][STEP[4][a0]]])) or (a1 == STEP[6][STEP[4][STEP[4][a0]]])) or (a1 == STEP[0][STEP[6][STEP[6][a0]]])) or (a1 == STEP[4][STEP[6][STEP[6][a0]]])))) or ((piece_kind(st.board[a0]) == 5) and ((((((((piece_owner(st.board[a0]) == 0) and (st.board[a1] == 0)) and (a1 == STEP[0][a0])) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] == 0)) and (a1 == STEP[4][a0]))) or (((piece_owner(st.board[a0]) == 0) and (st.board[a1] > 0)) and (a1 == STEP[1][a0]))) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] > 0)) and (a1 == STEP[3][a0]))) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] > 0)) and (a1 == STEP[5][a0]))) or (((piece_owner(st.board[a0]) == 0) and (st.board[a1] > 0)) and (a1 == STEP[7][a0])))))
 
 
-# define 5: second_rank(cell c, player p) = not onboard(step(step(c, player_prop(1, p)), player_prop(1, p)))
-cdef inline bint define_5(State* st, int a0, int a1) noexcept nogil:
-    return (not (STEP[PPROP_1[a1 + 1]][STEP[PPROP_1[a1 + 1]][a0]] < N_CELLS))
+# define 4: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(d) or kind_at(y) == bishop and diagonal(d) or y == step(x, d) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(d) or next_player(q) == black and forward_diagonal.black(d))))) or (owner(step(step(step(x, w), s), s)) == q and kind_at(step(step(step(x, w), s), s)) == knight or owner(step(step(step(x, e), s), s)) == q and kind_at(step(step(step(x, e), s), s)) == knight or owner(step(step(step(x, s), w), w)) == q and kind_at(step(step(step(x, s), w), w)) == knight or owner(step(step(step(x, n), w), w)) == q and kind_at(step(step(step(x, n), w), w)) == knight or owner(step(step(step(x, w), n), n)) == q and kind_at(step(step(step(x, w), n), n)) == knight or owner(step(step(step(x, e), n), n)) == q and kind_at(step(step(step(x, e), n), n)) == knight or owner(step(step(step(x, s), e), e)) == q and kind_at(step(step(step(x, s), e), e)) == knight or owner(step(step(step(x, n), e), e)) == q and kind_at(step(step(step(x, n), e), e)) == knight)
+cdef inline bint define_4(State* st, int a0, int a1) noexcept nogil:
+    return ((quant_8(st, a0, a1) or quant_9(st, a0, a1) or quant_10(st, a0, a1) or quant_11(st, a0, a1) or quant_12(st, a0, a1) or quant_13(st, a0, a1) or quant_14(st, a0, a1) or quant_15(st, a0, a1)) or (((((((((piece_owner(st.board[STEP[4][STEP[4][STEP[6][a0]]]]) == a1) and (piece_kind(st.board[STEP[4][STEP[4][STEP[6][a0]]]]) == 4)) or ((piece_owner(st.board[STEP[4][STEP[4][STEP[2][a0]]]]) == a1) and (piece_kind(st.board[STEP[4][STEP[4][STEP[2][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[6][STEP[6][STEP[4][a0]]]]) == a1) and (piece_kind(st.board[STEP[6][STEP[6][STEP[4][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[6][STEP[6][STEP[0][a0]]]]) == a1) and (piece_kind(st.board[STEP[6][STEP[6][STEP[0][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[0][STEP[0][STEP[6][a0]]]]) == a1) and (piece_kind(st.board[STEP[0][STEP[0][STEP[6][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[0][STEP[0][STEP[2][a0]]]]) == a1) and (piece_kind(st.board[STEP[0][STEP[0][STEP[2][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[2][STEP[2][STEP[4][a0]]]]) == a1) and (piece_kind(st.board[STEP[2][STEP[2][STEP[4][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[2][STEP[2][STEP[0][a0]]]]) == a1) and (piece_kind(st.board[STEP[2][STEP[2][STEP[0][a0]]]]) == 4))))
 
 
-# define 6: last_rank(cell c, player p) = not onboard(forward(c, p))
+# define 5: last_rank(cell c) = not onboard(step(c, player_prop(0, mover)))
+cdef inline bint define_5(State* st, int a0) noexcept nogil:
+    return (not (STEP[PPROP_0[st.current + 1]][a0] < N_CELLS))
+
+
+# define 6: attacked(cell x, player p) = attacked_by(x, next_player(p))
 cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
-    return (not (define_4(st, a0, a1) < N_CELLS))
+    return define_4(st, a0, next_player(a1))
 
 
-# define 7: knight_jump(cell f, cell t) = any d in directions: diagonal(d) and (t == step(step(f, d), rank_part(d)) or t == step(step(f, d), file_part(d)))
-cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
-    return quant_1(st, a1, a0)
+# define 7: in_check(player p) = any x in cells: is(x, p, king) and attacked(x, p)
+cdef inline bint define_7(State* st, int a0) noexcept nogil:
+    return quant_16(st, a0)
 
 
-# define 8: slides_to(cell f, cell t, dir d) = any x in slide(f, d): x == t
-cdef inline bint define_8(State* st, int a0, int a1, int a2) noexcept nogil:
-    return quant_2(st, a0, a2, a1)
+# define 8: pawn_goes(cell f, cell t) = t == hop(f, player_prop(0, mover)) and not onboard(hop(f, player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or t == en_passant and (any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and t == step(f, d))
+cdef inline bint define_8(State* st, int a0, int a1) noexcept nogil:
+    return (((((a1 == define_1(st, a0, PPROP_0[st.current + 1])) and (not (define_1(st, a0, PPROP_1[st.current + 1]) < N_CELLS))) and (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0)) and (st.board[a1] == 0)) or ((a1 == (<int>st.counters[N_PLAYERS][0])) and quant_17(st, a1, a0)))
 
 
-# define 9: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(d) or kind_at(y) == bishop and diagonal(d))) or (any y in neighbours(x): is(y, q, king)) or (any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))) or is(step(step(x, player_prop(1, q)), e), q, pawn) or is(step(step(x, player_prop(1, q)), w), q, pawn)
+# define 9: castles(cell f, cell t) = any d in directions: wings(d) and (t == hop(f, d) and castling[mover, wing(d)] and (any r in slide(f, d): is(r, mover, rook) and not onboard(step(r, d))) and not attacked(f, mover) and not attacked(step(f, d), mover))
 cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
-    return (((((quant_3(st, a0, a1) or quant_4(st, a0, a1) or quant_5(st, a0, a1) or quant_6(st, a0, a1) or quant_7(st, a0, a1) or quant_8(st, a0, a1) or quant_9(st, a0, a1) or quant_10(st, a0, a1)) or quant_11(st, a0, a1)) or quant_12(st, a0, a1)) or define_3(st, STEP[2][STEP[PPROP_1[a1 + 1]][a0]], a1, 5)) or define_3(st, STEP[6][STEP[PPROP_1[a1 + 1]][a0]], a1, 5))
+    return (((<bint>ATTR_6[0 + 1]) and (((((a1 == define_1(st, a0, 0)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0))) and quant_18(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[0][a0], st.current)))) or ((<bint>ATTR_6[1 + 1]) and (((((a1 == define_1(st, a0, 1)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0))) and quant_19(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[1][a0], st.current)))) or ((<bint>ATTR_6[2 + 1]) and (((((a1 == define_1(st, a0, 2)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0))) and quant_20(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[2][a0], st.current)))) or ((<bint>ATTR_6[3 + 1]) and (((((a1 == define_1(st, a0, 3)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0))) and quant_21(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[3][a0], st.current)))) or ((<bint>ATTR_6[4 + 1]) and (((((a1 == define_1(st, a0, 4)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0))) and quant_22(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[4][a0], st.current)))) or ((<bint>ATTR_6[5 + 1]) and (((((a1 == define_1(st, a0, 5)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0))) and quant_23(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[5][a0], st.current)))) or ((<bint>ATTR_6[6 + 1]) and (((((a1 == define_1(st, a0, 6)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0))) and quant_24(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[6][a0], st.current)))) or ((<bint>ATTR_6[7 + 1]) and (((((a1 == define_1(st, a0, 7)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0))) and quant_25(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[7][a0], st.current)))))
 
 
-# define 10: attacked(cell x, player p) = attacked_by(x, next_player(p))
+# define 10: goes(cell f, cell t) = reaches(f, t) or kind_at(f) == pawn and pawn_goes(f, t) or kind_at(f) == king and castles(f, t)
 cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
-    return define_9(st, a0, next_player(a1))
+    return ((define_3(st, a0, a1) or ((piece_kind(st.board[a0]) == 5) and define_8(st, a0, a1))) or ((piece_kind(st.board[a0]) == 0) and define_9(st, a0, a1)))
 
 
-# define 11: in_check(player p) = any x in cells: is(x, p, king) and attacked(x, p)
-cdef inline bint define_11(State* st, int a0) noexcept nogil:
-    return quant_13(st, a0)
+# define 11: promotes(cell f, cell t) = is(f, mover, pawn) and last_rank(t) and not mine(t) and goes(f, t)
+cdef inline bint define_11(State* st, int a0, int a1) noexcept nogil:
+    return (((define_2(st, a0, st.current, 5) and define_5(st, a1)) and (not define_0(st, a1))) and define_10(st, a0, a1))
 
 
-# define 12: pawn_goes(cell f, cell t) = t == forward(f, mover) and empty(t) or t == forward(forward(f, mover), mover) and second_rank(f, mover) and empty(forward(f, mover)) and empty(t) or (t == step(forward(f, mover), e) or t == step(forward(f, mover), w)) and (occupied(t) or t == en_passant)
+# define 12: double_step(cell f, cell t) = kind_at(f) == pawn and t == hop(f, player_prop(0, mover))
 cdef inline bint define_12(State* st, int a0, int a1) noexcept nogil:
-    return ((((a1 == define_4(st, a0, st.current)) and (st.board[a1] == 0)) or ((((a1 == define_4(st, define_4(st, a0, st.current), st.current)) and define_5(st, a0, st.current)) and (st.board[define_4(st, a0, st.current)] == 0)) and (st.board[a1] == 0))) or (((a1 == STEP[2][define_4(st, a0, st.current)]) or (a1 == STEP[6][define_4(st, a0, st.current)])) and ((st.board[a1] > 0) or (a1 == (<int>st.counters[N_PLAYERS][0])))))
+    return ((piece_kind(st.board[a0]) == 5) and (a1 == define_1(st, a0, PPROP_0[st.current + 1])))
 
 
-# define 13: castles(cell f, cell t) = any d in directions: orthogonal(d) and (t == hop(f, d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover))
-cdef inline bint define_13(State* st, int a0, int a1) noexcept nogil:
-    return quant_14(st, a1, a0)
+# define 13: capturable_en_passant(cell t) = any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)
+cdef inline bint define_13(State* st, int a0) noexcept nogil:
+    return quant_26(st, a0)
 
 
-# define 14: piece_goes(cell f, cell t) = kind_at(f) == knight and knight_jump(f, t) or kind_at(f) == king and (adjacent(f, t) or castles(f, t)) or kind_at(f) == rook and (any d in directions: orthogonal(d) and slides_to(f, t, d)) or kind_at(f) == bishop and (any d in directions: diagonal(d) and slides_to(f, t, d)) or kind_at(f) == queen and (any d in directions: slides_to(f, t, d))
-cdef inline bint define_14(State* st, int a0, int a1) noexcept nogil:
-    return ((((((piece_kind(st.board[a0]) == 4) and define_7(st, a0, a1)) or ((piece_kind(st.board[a0]) == 0) and (define_2(st, a0, a1) or define_13(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 2) and quant_15(st, a0, a1))) or ((piece_kind(st.board[a0]) == 3) and quant_16(st, a0, a1))) or ((piece_kind(st.board[a0]) == 1) and quant_17(st, a0, a1)))
-
-
-# define 15: goes(cell f, cell t) = kind_at(f) == pawn and pawn_goes(f, t) and not last_rank(t, mover) or kind_at(f) != pawn and piece_goes(f, t)
-cdef inline bint define_15(State* st, int a0, int a1) noexcept nogil:
-    return ((((piece_kind(st.board[a0]) == 5) and define_12(st, a0, a1)) and (not define_6(st, a1, st.current))) or ((piece_kind(st.board[a0]) != 5) and define_14(st, a0, a1)))
-
-
-# define 16: promotes(cell f, cell t) = is(f, mover, pawn) and last_rank(t, mover) and pawn_goes(f, t)
-cdef inline bint define_16(State* st, int a0, int a1) noexcept nogil:
-    return ((define_3(st, a0, st.current, 5) and define_6(st, a1, st.current)) and define_12(st, a0, a1))
-
-
-# define 17: double_step(cell f, cell t) = kind_at(f) == pawn and t == forward(forward(f, mover), mover)
-cdef inline bint define_17(State* st, int a0, int a1) noexcept nogil:
-    return ((piece_kind(st.board[a0]) == 5) and (a1 == define_4(st, define_4(st, a0, st.current), st.current)))
-
-
-# define 18: capturable_en_passant(cell t) = is(step(t, e), next_player(mover), pawn) or is(step(t, w), next_player(mover), pawn)
-cdef inline bint define_18(State* st, int a0) noexcept nogil:
-    return (define_3(st, STEP[2][a0], next_player(st.current), 5) or define_3(st, STEP[6][a0], next_player(st.current), 5))
-
-
-# define 19: king_safe = not in_check(mover)
-cdef inline bint define_19(State* st) noexcept nogil:
-    return (not define_11(st, st.current))
-
-
-# define 20: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and (count(x in cells: occupied(x) and kind_at(x) != king) <= 1 or not (any x in cells: kind_at(x) == knight) and not ((any x in cells: kind_at(x) == bishop and dark(x)) and (any x in cells: kind_at(x) == bishop and not dark(x))))
-cdef inline bint define_20(State* st) noexcept nogil:
-    return ((not quant_18(st)) and ((quant_19(st) <= 1) or ((not quant_20(st)) and (not (quant_21(st) and quant_22(st))))))
+# define 14: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and (count(x in cells: occupied(x)) <= 3 or not (any x in cells: kind_at(x) == knight) and not ((any x in cells: kind_at(x) == bishop and dark(x)) and (any x in cells: kind_at(x) == bishop and not dark(x))))
+cdef inline bint define_14(State* st) noexcept nogil:
+    return ((not quant_27(st)) and ((quant_28(st) <= 3) or ((not quant_29(st)) and (not (quant_30(st) and quant_31(st))))))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -1899,192 +1884,272 @@ cdef inline bint define_20(State* st) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: any x in neighbours(a): x == b
+# quant 0: any x in slide(f, n): x == t
 cdef inline bint quant_0(State* st, int f0, int f1) noexcept nogil:
-    # f0 = a
-    # f1 = b
-    cdef int x
-    cdef int around
-    cdef int slot
-    around = f0
-    for slot in range(DEGREE[around]):
-        x = NBRS[around][slot]
-        if (x == f1):
-            return True
-    return False
-
-
-# quant 1: any d in directions: diagonal(d) and (t == step(step(f, d), rank_part(d)) or t == step(step(f, d), file_part(d)))
-cdef inline bint quant_1(State* st, int f0, int f1) noexcept nogil:
-    # f0 = t
-    # f1 = f
-    cdef int x
-    for x in range(N_DIRS):
-        if ((<bint>ATTR_1[x + 1]) and ((f0 == STEP[(<int>ATTR_2[x + 1])][STEP[x][f1]]) or (f0 == STEP[(<int>ATTR_3[x + 1])][STEP[x][f1]]))):
-            return True
-    return False
-
-
-# quant 2: any x in slide(f, d): x == t
-cdef inline bint quant_2(State* st, int f0, int f1, int f2) noexcept nogil:
     # f0 = f
-    # f1 = d
-    # f2 = t
+    # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
     cdef int c
-    x = slide_bits(&st.cellsets[0][0], f0, f1, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if (x == f2):
+        if (x == f1):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
     # the empty cells before it: the body holds on one cell only
-    c = f2
+    c = f1
     if c < N_CELLS and has_cell(ray, c):
         return True
     return False
 
 
-# quant 3: any y in slide(x, n): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(n) or kind_at(y) == bishop and diagonal(n))
+# quant 1: any x in slide(f, ne): x == t
+cdef inline bint quant_1(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 1, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 2: any x in slide(f, e): x == t
+cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 3: any x in slide(f, se): x == t
 cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 4: any x in slide(f, s): x == t
+cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 5: any x in slide(f, sw): x == t
+cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 6: any x in slide(f, w): x == t
+cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 7: any x in slide(f, nw): x == t
+cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 7, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 8: any y in slide(x, n): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(n) or kind_at(y) == bishop and diagonal(n) or y == step(x, n) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(n) or next_player(q) == black and forward_diagonal.black(n))))
+cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[0 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[0 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[0 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[0 + 1]))) or ((x == STEP[0][f0]) and ((piece_kind(st.board[x]) == 0) or ((piece_kind(st.board[x]) == 5) and (((next_player(f1) == 0) and (<bint>ATTR_4[0 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[0 + 1])))))))):
             return True
     # (on an empty cell the body is false)
     return False
 
 
-# quant 4: any y in slide(x, ne): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(ne) or kind_at(y) == bishop and diagonal(ne))
-cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
+# quant 9: any y in slide(x, ne): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(ne) or kind_at(y) == bishop and diagonal(ne) or y == step(x, ne) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(ne) or next_player(q) == black and forward_diagonal.black(ne))))
+cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 1, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[1 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[1 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[1 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[1 + 1]))) or ((x == STEP[1][f0]) and ((piece_kind(st.board[x]) == 0) or ((piece_kind(st.board[x]) == 5) and (((next_player(f1) == 0) and (<bint>ATTR_4[1 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[1 + 1])))))))):
             return True
     # (on an empty cell the body is false)
     return False
 
 
-# quant 5: any y in slide(x, e): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(e) or kind_at(y) == bishop and diagonal(e))
-cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
+# quant 10: any y in slide(x, e): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(e) or kind_at(y) == bishop and diagonal(e) or y == step(x, e) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(e) or next_player(q) == black and forward_diagonal.black(e))))
+cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[2 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[2 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[2 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[2 + 1]))) or ((x == STEP[2][f0]) and ((piece_kind(st.board[x]) == 0) or ((piece_kind(st.board[x]) == 5) and (((next_player(f1) == 0) and (<bint>ATTR_4[2 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[2 + 1])))))))):
             return True
     # (on an empty cell the body is false)
     return False
 
 
-# quant 6: any y in slide(x, se): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(se) or kind_at(y) == bishop and diagonal(se))
-cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
+# quant 11: any y in slide(x, se): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(se) or kind_at(y) == bishop and diagonal(se) or y == step(x, se) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(se) or next_player(q) == black and forward_diagonal.black(se))))
+cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[3 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[3 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[3 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[3 + 1]))) or ((x == STEP[3][f0]) and ((piece_kind(st.board[x]) == 0) or ((piece_kind(st.board[x]) == 5) and (((next_player(f1) == 0) and (<bint>ATTR_4[3 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[3 + 1])))))))):
             return True
     # (on an empty cell the body is false)
     return False
 
 
-# quant 7: any y in slide(x, s): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(s) or kind_at(y) == bishop and diagonal(s))
-cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
+# quant 12: any y in slide(x, s): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(s) or kind_at(y) == bishop and diagonal(s) or y == step(x, s) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(s) or next_player(q) == black and forward_diagonal.black(s))))
+cdef inline bint quant_12(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[4 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[4 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[4 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[4 + 1]))) or ((x == STEP[4][f0]) and ((piece_kind(st.board[x]) == 0) or ((piece_kind(st.board[x]) == 5) and (((next_player(f1) == 0) and (<bint>ATTR_4[4 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[4 + 1])))))))):
             return True
     # (on an empty cell the body is false)
     return False
 
 
-# quant 8: any y in slide(x, sw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(sw) or kind_at(y) == bishop and diagonal(sw))
-cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
+# quant 13: any y in slide(x, sw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(sw) or kind_at(y) == bishop and diagonal(sw) or y == step(x, sw) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(sw) or next_player(q) == black and forward_diagonal.black(sw))))
+cdef inline bint quant_13(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[5 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[5 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[5 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[5 + 1]))) or ((x == STEP[5][f0]) and ((piece_kind(st.board[x]) == 0) or ((piece_kind(st.board[x]) == 5) and (((next_player(f1) == 0) and (<bint>ATTR_4[5 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[5 + 1])))))))):
             return True
     # (on an empty cell the body is false)
     return False
 
 
-# quant 9: any y in slide(x, w): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(w) or kind_at(y) == bishop and diagonal(w))
-cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
+# quant 14: any y in slide(x, w): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(w) or kind_at(y) == bishop and diagonal(w) or y == step(x, w) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(w) or next_player(q) == black and forward_diagonal.black(w))))
+cdef inline bint quant_14(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[6 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[6 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[6 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[6 + 1]))) or ((x == STEP[6][f0]) and ((piece_kind(st.board[x]) == 0) or ((piece_kind(st.board[x]) == 5) and (((next_player(f1) == 0) and (<bint>ATTR_4[6 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[6 + 1])))))))):
             return True
     # (on an empty cell the body is false)
     return False
 
 
-# quant 10: any y in slide(x, nw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(nw) or kind_at(y) == bishop and diagonal(nw))
-cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
+# quant 15: any y in slide(x, nw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(nw) or kind_at(y) == bishop and diagonal(nw) or y == step(x, nw) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(nw) or next_player(q) == black and forward_diagonal.black(nw))))
+cdef inline bint quant_15(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 7, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[7 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[7 + 1])))):
+        if ((piece_owner(st.board[x]) == f1) and ((((piece_kind(st.board[x]) == 1) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_0[7 + 1]))) or ((piece_kind(st.board[x]) == 3) and (<bint>ATTR_1[7 + 1]))) or ((x == STEP[7][f0]) and ((piece_kind(st.board[x]) == 0) or ((piece_kind(st.board[x]) == 5) and (((next_player(f1) == 0) and (<bint>ATTR_4[7 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[7 + 1])))))))):
             return True
     # (on an empty cell the body is false)
     return False
 
 
-# quant 11: any y in neighbours(x): is(y, q, king)
-cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
-    # f0 = x
-    # f1 = q
-    cdef int x
-    cdef int around
-    cdef int slot
-    around = f0
-    for slot in range(DEGREE[around]):
-        x = NBRS[around][slot]
-        if define_3(st, x, f1, 0):
-            return True
-    return False
-
-
-# quant 12: any d in directions: diagonal(d) and (is(step(step(x, d), rank_part(d)), q, knight) or is(step(step(x, d), file_part(d)), q, knight))
-cdef inline bint quant_12(State* st, int f0, int f1) noexcept nogil:
-    # f0 = x
-    # f1 = q
-    cdef int x
-    for x in range(N_DIRS):
-        if ((<bint>ATTR_1[x + 1]) and (define_3(st, STEP[(<int>ATTR_2[x + 1])][STEP[x][f0]], f1, 4) or define_3(st, STEP[(<int>ATTR_3[x + 1])][STEP[x][f0]], f1, 4))):
-            return True
-    return False
-
-
-# quant 13: any x in cells: is(x, p, king) and attacked(x, p)
-cdef inline bint quant_13(State* st, int f0) noexcept nogil:
+# quant 16: any x in cells: is(x, p, king) and attacked(x, p)
+cdef inline bint quant_16(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
     cdef uint64_t bits
@@ -2096,88 +2161,179 @@ cdef inline bint quant_13(State* st, int f0) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if define_10(st, x, f0):
+            if define_6(st, x, f0):
                 return True
     return False
 
 
-# quant 14: any d in directions: orthogonal(d) and (t == hop(f, d) and castling[mover, castle_wing(t)] and is(castle_rook(t), mover, rook) and slides_to(f, castle_rook(t), d) and not attacked(f, mover) and not attacked(step(f, d), mover))
-cdef inline bint quant_14(State* st, int f0, int f1) noexcept nogil:
+# quant 17: any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and t == step(f, d)
+cdef inline bint quant_17(State* st, int f0, int f1) noexcept nogil:
     # f0 = t
     # f1 = f
     cdef int x
     for x in range(N_DIRS):
-        if ((<bint>ATTR_0[x + 1]) and ((((((f0 == define_1(st, f1, x)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[f0 + 0]) - 0, 2), 0))) and define_3(st, (<int>ATTR_5[f0 + 0]), st.current, 2)) and define_8(st, f1, (<int>ATTR_5[f0 + 0]), x)) and (not define_10(st, f1, st.current))) and (not define_10(st, STEP[x][f1], st.current)))):
+        if ((((st.current == 0) and (<bint>ATTR_4[x + 1])) or ((st.current == 1) and (<bint>ATTR_5[x + 1]))) and (f0 == STEP[x][f1])):
             return True
     return False
 
 
-# quant 15: any d in directions: orthogonal(d) and slides_to(f, t, d)
-cdef inline bint quant_15(State* st, int f0, int f1) noexcept nogil:
+# quant 18: any r in slide(f, n): is(r, mover, rook) and not onboard(step(r, n))
+cdef inline bint quant_18(State* st, int f0) noexcept nogil:
     # f0 = f
-    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x, st.current, 2) and (not (STEP[0][x] < N_CELLS))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 19: any r in slide(f, ne): is(r, mover, rook) and not onboard(step(r, ne))
+cdef inline bint quant_19(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 1, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x, st.current, 2) and (not (STEP[1][x] < N_CELLS))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 20: any r in slide(f, e): is(r, mover, rook) and not onboard(step(r, e))
+cdef inline bint quant_20(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x, st.current, 2) and (not (STEP[2][x] < N_CELLS))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 21: any r in slide(f, se): is(r, mover, rook) and not onboard(step(r, se))
+cdef inline bint quant_21(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x, st.current, 2) and (not (STEP[3][x] < N_CELLS))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 22: any r in slide(f, s): is(r, mover, rook) and not onboard(step(r, s))
+cdef inline bint quant_22(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x, st.current, 2) and (not (STEP[4][x] < N_CELLS))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 23: any r in slide(f, sw): is(r, mover, rook) and not onboard(step(r, sw))
+cdef inline bint quant_23(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x, st.current, 2) and (not (STEP[5][x] < N_CELLS))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 24: any r in slide(f, w): is(r, mover, rook) and not onboard(step(r, w))
+cdef inline bint quant_24(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x, st.current, 2) and (not (STEP[6][x] < N_CELLS))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 25: any r in slide(f, nw): is(r, mover, rook) and not onboard(step(r, nw))
+cdef inline bint quant_25(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 7, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (define_2(st, x, st.current, 2) and (not (STEP[7][x] < N_CELLS))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 26: any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)
+cdef inline bint quant_26(State* st, int f0) noexcept nogil:
+    # f0 = t
     cdef int x
     for x in range(N_DIRS):
-        if ((<bint>ATTR_0[x + 1]) and define_8(st, f0, f1, x)):
+        if ((<bint>ATTR_6[x + 1]) and define_2(st, STEP[x][f0], next_player(st.current), 5)):
             return True
     return False
 
 
-# quant 16: any d in directions: diagonal(d) and slides_to(f, t, d)
-cdef inline bint quant_16(State* st, int f0, int f1) noexcept nogil:
-    # f0 = f
-    # f1 = t
-    cdef int x
-    for x in range(N_DIRS):
-        if ((<bint>ATTR_1[x + 1]) and define_8(st, f0, f1, x)):
-            return True
-    return False
-
-
-# quant 17: any d in directions: slides_to(f, t, d)
-cdef inline bint quant_17(State* st, int f0, int f1) noexcept nogil:
-    # f0 = f
-    # f1 = t
-    cdef int x
-    for x in range(N_DIRS):
-        if define_8(st, f0, f1, x):
-            return True
-    return False
-
-
-# quant 18: any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen
-cdef inline bint quant_18(State* st) noexcept nogil:
+# quant 27: any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen
+cdef inline bint quant_27(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_1(st, found)
     return set_any(found)
 
 
-# quant 19: count(x in cells: occupied(x) and kind_at(x) != king)
-cdef inline long long quant_19(State* st) noexcept nogil:
+# quant 28: count(x in cells: occupied(x))
+cdef inline long long quant_28(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_2(st, found)
     return set_count(found)
 
 
-# quant 20: any x in cells: kind_at(x) == knight
-cdef inline bint quant_20(State* st) noexcept nogil:
+# quant 29: any x in cells: kind_at(x) == knight
+cdef inline bint quant_29(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_3(st, found)
     return set_any(found)
 
 
-# quant 21: any x in cells: kind_at(x) == bishop and dark(x)
-cdef inline bint quant_21(State* st) noexcept nogil:
+# quant 30: any x in cells: kind_at(x) == bishop and dark(x)
+cdef inline bint quant_30(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_4(st, found)
     return set_any(found)
 
 
-# quant 22: any x in cells: kind_at(x) == bishop and not dark(x)
-cdef inline bint quant_22(State* st) noexcept nogil:
+# quant 31: any x in cells: kind_at(x) == bishop and not dark(x)
+cdef inline bint quant_31(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_5(st, found)
     return set_any(found)
+
+
+# quant 32: any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and en_passant == step(f, d)
+cdef inline bint quant_32(State* st, int f0) noexcept nogil:
+    # f0 = f
+    cdef int x
+    for x in range(N_DIRS):
+        if ((((st.current == 0) and (<bint>ATTR_4[x + 1])) or ((st.current == 1) and (<bint>ATTR_5[x + 1]))) and ((<int>st.counters[N_PLAYERS][0]) == STEP[x][f0])):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------- cell sets
@@ -2214,13 +2370,11 @@ cdef inline void cellset_1(State* st, uint64_t* found) noexcept nogil:
 
 
 # cellset 2:
-#   found = {x in cells: occupied(x) and kind_at(x) != king}
+#   found = {x in cells: occupied(x)}
 cdef inline void cellset_2(State* st, uint64_t* found) noexcept nogil:
     cdef int w
-    cdef int s0
-    s0 = 0
     for w in range(WORDS):
-        found[w] = ((VALID[w] & ~st.cellsets[0][w]) & (VALID[w] & ~kind_word(st, s0, w)))
+        found[w] = (VALID[w] & ~st.cellsets[0][w])
 
 
 # cellset 3:
@@ -2240,7 +2394,7 @@ cdef inline void cellset_4(State* st, uint64_t* found) noexcept nogil:
     cdef int s0
     s0 = 3
     for w in range(WORDS):
-        found[w] = (kind_word(st, s0, w) & CELLSET_0[w])
+        found[w] = (kind_word(st, s0, w) & CELLSET_8[w])
 
 
 # cellset 5:
@@ -2250,11 +2404,11 @@ cdef inline void cellset_5(State* st, uint64_t* found) noexcept nogil:
     cdef int s0
     s0 = 3
     for w in range(WORDS):
-        found[w] = (kind_word(st, s0, w) & CELLSET_1[w])
+        found[w] = (kind_word(st, s0, w) & CELLSET_9[w])
 
 
 # cellset 6:
-#   cand0 = {f in cells: mine(f)}
+#   cand0 = {f in cells: owner(f) == mover}
 cdef inline void cellset_6(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
@@ -2290,9 +2444,7 @@ cdef inline void add_candidate(uint64_t* s, int v) noexcept nogil:
 
 cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
     cdef int w
-    cdef int e0
-    cdef int e0_around
-    cdef int e0_slot
+    cdef uint64_t e0_ray[WORDS]
     cdef uint64_t e1_ray[WORDS]
     cdef uint64_t e2_ray[WORDS]
     cdef uint64_t e3_ray[WORDS]
@@ -2308,226 +2460,306 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
     cdef uint64_t e13_ray[WORDS]
     cdef uint64_t e14_ray[WORDS]
     cdef uint64_t e15_ray[WORDS]
-    cdef uint64_t e16_ray[WORDS]
-    cdef uint64_t e17_ray[WORDS]
-    cdef uint64_t e18_ray[WORDS]
-    cdef uint64_t e19_ray[WORDS]
-    cdef uint64_t e20_ray[WORDS]
-    cdef uint64_t e21_ray[WORDS]
-    cdef uint64_t e22_ray[WORDS]
-    cdef uint64_t e23_ray[WORDS]
-    cdef uint64_t e24_ray[WORDS]
     for w in range(WORDS):
         out[w] = 0
+    if (piece_kind(st.board[a0]) == 0):
+        add_candidate(out, STEP[0][a0])
+        add_candidate(out, STEP[1][a0])
+        add_candidate(out, STEP[2][a0])
+        add_candidate(out, STEP[3][a0])
+        add_candidate(out, STEP[4][a0])
+        add_candidate(out, STEP[5][a0])
+        add_candidate(out, STEP[6][a0])
+        add_candidate(out, STEP[7][a0])
+    if (piece_kind(st.board[a0]) == 1):
+        slide_bits(&st.cellsets[0][0], a0, 0, e0_ray)
+        for w in range(WORDS):
+            out[w] |= e0_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 1, e1_ray)
+        for w in range(WORDS):
+            out[w] |= e1_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 2, e2_ray)
+        for w in range(WORDS):
+            out[w] |= e2_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 3, e3_ray)
+        for w in range(WORDS):
+            out[w] |= e3_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 4, e4_ray)
+        for w in range(WORDS):
+            out[w] |= e4_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 5, e5_ray)
+        for w in range(WORDS):
+            out[w] |= e5_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 6, e6_ray)
+        for w in range(WORDS):
+            out[w] |= e6_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 7, e7_ray)
+        for w in range(WORDS):
+            out[w] |= e7_ray[w]
+    if (piece_kind(st.board[a0]) == 2):
+        slide_bits(&st.cellsets[0][0], a0, 0, e8_ray)
+        for w in range(WORDS):
+            out[w] |= e8_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 2, e9_ray)
+        for w in range(WORDS):
+            out[w] |= e9_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 4, e10_ray)
+        for w in range(WORDS):
+            out[w] |= e10_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 6, e11_ray)
+        for w in range(WORDS):
+            out[w] |= e11_ray[w]
+    if (piece_kind(st.board[a0]) == 3):
+        slide_bits(&st.cellsets[0][0], a0, 1, e12_ray)
+        for w in range(WORDS):
+            out[w] |= e12_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 3, e13_ray)
+        for w in range(WORDS):
+            out[w] |= e13_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 5, e14_ray)
+        for w in range(WORDS):
+            out[w] |= e14_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 7, e15_ray)
+        for w in range(WORDS):
+            out[w] |= e15_ray[w]
+    if (piece_kind(st.board[a0]) == 4):
+        add_candidate(out, STEP[2][STEP[0][STEP[0][a0]]])
+        add_candidate(out, STEP[6][STEP[0][STEP[0][a0]]])
+        add_candidate(out, STEP[0][STEP[2][STEP[2][a0]]])
+        add_candidate(out, STEP[4][STEP[2][STEP[2][a0]]])
+        add_candidate(out, STEP[2][STEP[4][STEP[4][a0]]])
+        add_candidate(out, STEP[6][STEP[4][STEP[4][a0]]])
+        add_candidate(out, STEP[0][STEP[6][STEP[6][a0]]])
+        add_candidate(out, STEP[4][STEP[6][STEP[6][a0]]])
     if (piece_kind(st.board[a0]) == 5):
-        if (st.board[define_4(st, a0, st.current)] == 0):
-            if (not define_6(st, define_4(st, a0, st.current), st.current)):
-                add_candidate(out, define_4(st, a0, st.current))
-        if define_5(st, a0, st.current):
-            if (st.board[define_4(st, a0, st.current)] == 0):
-                if (st.board[define_4(st, define_4(st, a0, st.current), st.current)] == 0):
-                    if (not define_6(st, define_4(st, define_4(st, a0, st.current), st.current), st.current)):
-                        add_candidate(out, define_4(st, define_4(st, a0, st.current), st.current))
-        if ((st.board[STEP[2][define_4(st, a0, st.current)]] > 0) or (STEP[2][define_4(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-            if (not define_6(st, STEP[2][define_4(st, a0, st.current)], st.current)):
-                add_candidate(out, STEP[2][define_4(st, a0, st.current)])
-        if ((st.board[STEP[6][define_4(st, a0, st.current)]] > 0) or (STEP[6][define_4(st, a0, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-            if (not define_6(st, STEP[6][define_4(st, a0, st.current)], st.current)):
-                add_candidate(out, STEP[6][define_4(st, a0, st.current)])
-    if (piece_kind(st.board[a0]) != 5):
-        if (piece_kind(st.board[a0]) == 4):
-            if (<bint>ATTR_1[0 + 1]):
-                add_candidate(out, STEP[(<int>ATTR_2[0 + 1])][STEP[0][a0]])
-                add_candidate(out, STEP[(<int>ATTR_3[0 + 1])][STEP[0][a0]])
-            if (<bint>ATTR_1[1 + 1]):
-                add_candidate(out, STEP[(<int>ATTR_2[1 + 1])][STEP[1][a0]])
-                add_candidate(out, STEP[(<int>ATTR_3[1 + 1])][STEP[1][a0]])
-            if (<bint>ATTR_1[2 + 1]):
-                add_candidate(out, STEP[(<int>ATTR_2[2 + 1])][STEP[2][a0]])
-                add_candidate(out, STEP[(<int>ATTR_3[2 + 1])][STEP[2][a0]])
-            if (<bint>ATTR_1[3 + 1]):
-                add_candidate(out, STEP[(<int>ATTR_2[3 + 1])][STEP[3][a0]])
-                add_candidate(out, STEP[(<int>ATTR_3[3 + 1])][STEP[3][a0]])
-            if (<bint>ATTR_1[4 + 1]):
-                add_candidate(out, STEP[(<int>ATTR_2[4 + 1])][STEP[4][a0]])
-                add_candidate(out, STEP[(<int>ATTR_3[4 + 1])][STEP[4][a0]])
-            if (<bint>ATTR_1[5 + 1]):
-                add_candidate(out, STEP[(<int>ATTR_2[5 + 1])][STEP[5][a0]])
-                add_candidate(out, STEP[(<int>ATTR_3[5 + 1])][STEP[5][a0]])
-            if (<bint>ATTR_1[6 + 1]):
-                add_candidate(out, STEP[(<int>ATTR_2[6 + 1])][STEP[6][a0]])
-                add_candidate(out, STEP[(<int>ATTR_3[6 + 1])][STEP[6][a0]])
-            if (<bint>ATTR_1[7 + 1]):
-                add_candidate(out, STEP[(<int>ATTR_2[7 + 1])][STEP[7][a0]])
-                add_candidate(out, STEP[(<int>ATTR_3[7 + 1])][STEP[7][a0]])
-        if (piece_kind(st.board[a0]) == 0):
-            e0_around = a0
-            for e0_slot in range(DEGREE[e0_around]):
-                e0 = NBRS[e0_around][e0_slot]
-                add_candidate(out, e0)
-            if (<bint>ATTR_0[0 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 0) + 0]) - 0, 2), 0)):
-                    if define_3(st, (<int>ATTR_5[define_1(st, a0, 0) + 0]), st.current, 2):
-                        if define_8(st, a0, (<int>ATTR_5[define_1(st, a0, 0) + 0]), 0):
-                            if (not define_10(st, a0, st.current)):
-                                if (not define_10(st, STEP[0][a0], st.current)):
-                                    add_candidate(out, define_1(st, a0, 0))
-            if (<bint>ATTR_0[1 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 1) + 0]) - 0, 2), 0)):
-                    if define_3(st, (<int>ATTR_5[define_1(st, a0, 1) + 0]), st.current, 2):
-                        if define_8(st, a0, (<int>ATTR_5[define_1(st, a0, 1) + 0]), 1):
-                            if (not define_10(st, a0, st.current)):
-                                if (not define_10(st, STEP[1][a0], st.current)):
-                                    add_candidate(out, define_1(st, a0, 1))
-            if (<bint>ATTR_0[2 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 2) + 0]) - 0, 2), 0)):
-                    if define_3(st, (<int>ATTR_5[define_1(st, a0, 2) + 0]), st.current, 2):
-                        if define_8(st, a0, (<int>ATTR_5[define_1(st, a0, 2) + 0]), 2):
-                            if (not define_10(st, a0, st.current)):
-                                if (not define_10(st, STEP[2][a0], st.current)):
-                                    add_candidate(out, define_1(st, a0, 2))
-            if (<bint>ATTR_0[3 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 3) + 0]) - 0, 2), 0)):
-                    if define_3(st, (<int>ATTR_5[define_1(st, a0, 3) + 0]), st.current, 2):
-                        if define_8(st, a0, (<int>ATTR_5[define_1(st, a0, 3) + 0]), 3):
-                            if (not define_10(st, a0, st.current)):
-                                if (not define_10(st, STEP[3][a0], st.current)):
-                                    add_candidate(out, define_1(st, a0, 3))
-            if (<bint>ATTR_0[4 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 4) + 0]) - 0, 2), 0)):
-                    if define_3(st, (<int>ATTR_5[define_1(st, a0, 4) + 0]), st.current, 2):
-                        if define_8(st, a0, (<int>ATTR_5[define_1(st, a0, 4) + 0]), 4):
-                            if (not define_10(st, a0, st.current)):
-                                if (not define_10(st, STEP[4][a0], st.current)):
-                                    add_candidate(out, define_1(st, a0, 4))
-            if (<bint>ATTR_0[5 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 5) + 0]) - 0, 2), 0)):
-                    if define_3(st, (<int>ATTR_5[define_1(st, a0, 5) + 0]), st.current, 2):
-                        if define_8(st, a0, (<int>ATTR_5[define_1(st, a0, 5) + 0]), 5):
-                            if (not define_10(st, a0, st.current)):
-                                if (not define_10(st, STEP[5][a0], st.current)):
-                                    add_candidate(out, define_1(st, a0, 5))
-            if (<bint>ATTR_0[6 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 6) + 0]) - 0, 2), 0)):
-                    if define_3(st, (<int>ATTR_5[define_1(st, a0, 6) + 0]), st.current, 2):
-                        if define_8(st, a0, (<int>ATTR_5[define_1(st, a0, 6) + 0]), 6):
-                            if (not define_10(st, a0, st.current)):
-                                if (not define_10(st, STEP[6][a0], st.current)):
-                                    add_candidate(out, define_1(st, a0, 6))
-            if (<bint>ATTR_0[7 + 1]):
-                if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_4[define_1(st, a0, 7) + 0]) - 0, 2), 0)):
-                    if define_3(st, (<int>ATTR_5[define_1(st, a0, 7) + 0]), st.current, 2):
-                        if define_8(st, a0, (<int>ATTR_5[define_1(st, a0, 7) + 0]), 7):
-                            if (not define_10(st, a0, st.current)):
-                                if (not define_10(st, STEP[7][a0], st.current)):
-                                    add_candidate(out, define_1(st, a0, 7))
-        if (piece_kind(st.board[a0]) == 2):
-            if (<bint>ATTR_0[0 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 0, e1_ray)
-                for w in range(WORDS):
-                    out[w] |= e1_ray[w]
-            if (<bint>ATTR_0[1 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 1, e2_ray)
-                for w in range(WORDS):
-                    out[w] |= e2_ray[w]
-            if (<bint>ATTR_0[2 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 2, e3_ray)
-                for w in range(WORDS):
-                    out[w] |= e3_ray[w]
-            if (<bint>ATTR_0[3 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 3, e4_ray)
-                for w in range(WORDS):
-                    out[w] |= e4_ray[w]
-            if (<bint>ATTR_0[4 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 4, e5_ray)
-                for w in range(WORDS):
-                    out[w] |= e5_ray[w]
-            if (<bint>ATTR_0[5 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 5, e6_ray)
-                for w in range(WORDS):
-                    out[w] |= e6_ray[w]
-            if (<bint>ATTR_0[6 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 6, e7_ray)
-                for w in range(WORDS):
-                    out[w] |= e7_ray[w]
-            if (<bint>ATTR_0[7 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 7, e8_ray)
-                for w in range(WORDS):
-                    out[w] |= e8_ray[w]
-        if (piece_kind(st.board[a0]) == 3):
-            if (<bint>ATTR_1[0 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 0, e9_ray)
-                for w in range(WORDS):
-                    out[w] |= e9_ray[w]
-            if (<bint>ATTR_1[1 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 1, e10_ray)
-                for w in range(WORDS):
-                    out[w] |= e10_ray[w]
-            if (<bint>ATTR_1[2 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 2, e11_ray)
-                for w in range(WORDS):
-                    out[w] |= e11_ray[w]
-            if (<bint>ATTR_1[3 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 3, e12_ray)
-                for w in range(WORDS):
-                    out[w] |= e12_ray[w]
-            if (<bint>ATTR_1[4 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 4, e13_ray)
-                for w in range(WORDS):
-                    out[w] |= e13_ray[w]
-            if (<bint>ATTR_1[5 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 5, e14_ray)
-                for w in range(WORDS):
-                    out[w] |= e14_ray[w]
-            if (<bint>ATTR_1[6 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 6, e15_ray)
-                for w in range(WORDS):
-                    out[w] |= e15_ray[w]
-            if (<bint>ATTR_1[7 + 1]):
-                slide_bits(&st.cellsets[0][0], a0, 7, e16_ray)
-                for w in range(WORDS):
-                    out[w] |= e16_ray[w]
-        if (piece_kind(st.board[a0]) == 1):
-            slide_bits(&st.cellsets[0][0], a0, 0, e17_ray)
-            for w in range(WORDS):
-                out[w] |= e17_ray[w]
-            slide_bits(&st.cellsets[0][0], a0, 1, e18_ray)
-            for w in range(WORDS):
-                out[w] |= e18_ray[w]
-            slide_bits(&st.cellsets[0][0], a0, 2, e19_ray)
-            for w in range(WORDS):
-                out[w] |= e19_ray[w]
-            slide_bits(&st.cellsets[0][0], a0, 3, e20_ray)
-            for w in range(WORDS):
-                out[w] |= e20_ray[w]
-            slide_bits(&st.cellsets[0][0], a0, 4, e21_ray)
-            for w in range(WORDS):
-                out[w] |= e21_ray[w]
-            slide_bits(&st.cellsets[0][0], a0, 5, e22_ray)
-            for w in range(WORDS):
-                out[w] |= e22_ray[w]
-            slide_bits(&st.cellsets[0][0], a0, 6, e23_ray)
-            for w in range(WORDS):
-                out[w] |= e23_ray[w]
-            slide_bits(&st.cellsets[0][0], a0, 7, e24_ray)
-            for w in range(WORDS):
-                out[w] |= e24_ray[w]
+        if ((piece_owner(st.board[a0]) == 0) and (st.board[STEP[0][a0]] == 0)):
+            add_candidate(out, STEP[0][a0])
+        if ((piece_owner(st.board[a0]) == 1) and (st.board[STEP[4][a0]] == 0)):
+            add_candidate(out, STEP[4][a0])
+        if ((piece_owner(st.board[a0]) == 0) and (st.board[STEP[1][a0]] > 0)):
+            add_candidate(out, STEP[1][a0])
+        if ((piece_owner(st.board[a0]) == 1) and (st.board[STEP[3][a0]] > 0)):
+            add_candidate(out, STEP[3][a0])
+        if ((piece_owner(st.board[a0]) == 1) and (st.board[STEP[5][a0]] > 0)):
+            add_candidate(out, STEP[5][a0])
+        if ((piece_owner(st.board[a0]) == 0) and (st.board[STEP[7][a0]] > 0)):
+            add_candidate(out, STEP[7][a0])
+    if (piece_kind(st.board[a0]) == 5):
+        if (not (define_1(st, a0, PPROP_1[st.current + 1]) < N_CELLS)):
+            if (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0):
+                if (st.board[define_1(st, a0, PPROP_0[st.current + 1])] == 0):
+                    add_candidate(out, define_1(st, a0, PPROP_0[st.current + 1]))
+        if quant_32(st, a0):
+            add_candidate(out, (<int>st.counters[N_PLAYERS][0]))
+    if (piece_kind(st.board[a0]) == 0):
+        if (<bint>ATTR_6[0 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
+                if quant_18(st, a0):
+                    if (not define_6(st, a0, st.current)):
+                        if (not define_6(st, STEP[0][a0], st.current)):
+                            add_candidate(out, define_1(st, a0, 0))
+        if (<bint>ATTR_6[1 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
+                if quant_19(st, a0):
+                    if (not define_6(st, a0, st.current)):
+                        if (not define_6(st, STEP[1][a0], st.current)):
+                            add_candidate(out, define_1(st, a0, 1))
+        if (<bint>ATTR_6[2 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
+                if quant_20(st, a0):
+                    if (not define_6(st, a0, st.current)):
+                        if (not define_6(st, STEP[2][a0], st.current)):
+                            add_candidate(out, define_1(st, a0, 2))
+        if (<bint>ATTR_6[3 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
+                if quant_21(st, a0):
+                    if (not define_6(st, a0, st.current)):
+                        if (not define_6(st, STEP[3][a0], st.current)):
+                            add_candidate(out, define_1(st, a0, 3))
+        if (<bint>ATTR_6[4 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
+                if quant_22(st, a0):
+                    if (not define_6(st, a0, st.current)):
+                        if (not define_6(st, STEP[4][a0], st.current)):
+                            add_candidate(out, define_1(st, a0, 4))
+        if (<bint>ATTR_6[5 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
+                if quant_23(st, a0):
+                    if (not define_6(st, a0, st.current)):
+                        if (not define_6(st, STEP[5][a0], st.current)):
+                            add_candidate(out, define_1(st, a0, 5))
+        if (<bint>ATTR_6[6 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
+                if quant_24(st, a0):
+                    if (not define_6(st, a0, st.current)):
+                        if (not define_6(st, STEP[6][a0], st.current)):
+                            add_candidate(out, define_1(st, a0, 6))
+        if (<bint>ATTR_6[7 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
+                if quant_25(st, a0):
+                    if (not define_6(st, a0, st.current)):
+                        if (not define_6(st, STEP[7][a0], st.current)):
+                            add_candidate(out, define_1(st, a0, 7))
 
 
 cdef void cands_1(State* st, uint64_t* out, int a0, int a1) noexcept nogil:
     cdef int w
+    cdef uint64_t e0_ray[WORDS]
+    cdef uint64_t e1_ray[WORDS]
+    cdef uint64_t e2_ray[WORDS]
+    cdef uint64_t e3_ray[WORDS]
+    cdef uint64_t e4_ray[WORDS]
+    cdef uint64_t e5_ray[WORDS]
+    cdef uint64_t e6_ray[WORDS]
+    cdef uint64_t e7_ray[WORDS]
+    cdef uint64_t e8_ray[WORDS]
+    cdef uint64_t e9_ray[WORDS]
+    cdef uint64_t e10_ray[WORDS]
+    cdef uint64_t e11_ray[WORDS]
+    cdef uint64_t e12_ray[WORDS]
+    cdef uint64_t e13_ray[WORDS]
+    cdef uint64_t e14_ray[WORDS]
+    cdef uint64_t e15_ray[WORDS]
     for w in range(WORDS):
         out[w] = 0
-    if (st.board[define_4(st, a1, st.current)] == 0):
-        add_candidate(out, define_4(st, a1, st.current))
-    if define_5(st, a1, st.current):
-        if (st.board[define_4(st, a1, st.current)] == 0):
-            if (st.board[define_4(st, define_4(st, a1, st.current), st.current)] == 0):
-                add_candidate(out, define_4(st, define_4(st, a1, st.current), st.current))
-    if ((st.board[STEP[2][define_4(st, a1, st.current)]] > 0) or (STEP[2][define_4(st, a1, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[2][define_4(st, a1, st.current)])
-    if ((st.board[STEP[6][define_4(st, a1, st.current)]] > 0) or (STEP[6][define_4(st, a1, st.current)] == (<int>st.counters[N_PLAYERS][0]))):
-        add_candidate(out, STEP[6][define_4(st, a1, st.current)])
+    if (piece_kind(st.board[a1]) == 0):
+        add_candidate(out, STEP[0][a1])
+        add_candidate(out, STEP[1][a1])
+        add_candidate(out, STEP[2][a1])
+        add_candidate(out, STEP[3][a1])
+        add_candidate(out, STEP[4][a1])
+        add_candidate(out, STEP[5][a1])
+        add_candidate(out, STEP[6][a1])
+        add_candidate(out, STEP[7][a1])
+    if (piece_kind(st.board[a1]) == 1):
+        slide_bits(&st.cellsets[0][0], a1, 0, e0_ray)
+        for w in range(WORDS):
+            out[w] |= e0_ray[w]
+        slide_bits(&st.cellsets[0][0], a1, 1, e1_ray)
+        for w in range(WORDS):
+            out[w] |= e1_ray[w]
+        slide_bits(&st.cellsets[0][0], a1, 2, e2_ray)
+        for w in range(WORDS):
+            out[w] |= e2_ray[w]
+        slide_bits(&st.cellsets[0][0], a1, 3, e3_ray)
+        for w in range(WORDS):
+            out[w] |= e3_ray[w]
+        slide_bits(&st.cellsets[0][0], a1, 4, e4_ray)
+        for w in range(WORDS):
+            out[w] |= e4_ray[w]
+        slide_bits(&st.cellsets[0][0], a1, 5, e5_ray)
+        for w in range(WORDS):
+            out[w] |= e5_ray[w]
+        slide_bits(&st.cellsets[0][0], a1, 6, e6_ray)
+        for w in range(WORDS):
+            out[w] |= e6_ray[w]
+        slide_bits(&st.cellsets[0][0], a1, 7, e7_ray)
+        for w in range(WORDS):
+            out[w] |= e7_ray[w]
+    if (piece_kind(st.board[a1]) == 2):
+        slide_bits(&st.cellsets[0][0], a1, 0, e8_ray)
+        for w in range(WORDS):
+            out[w] |= e8_ray[w]
+        slide_bits(&st.cellsets[0][0], a1, 2, e9_ray)
+        for w in range(WORDS):
+            out[w] |= e9_ray[w]
+        slide_bits(&st.cellsets[0][0], a1, 4, e10_ray)
+        for w in range(WORDS):
+            out[w] |= e10_ray[w]
+        slide_bits(&st.cellsets[0][0], a1, 6, e11_ray)
+        for w in range(WORDS):
+            out[w] |= e11_ray[w]
+    if (piece_kind(st.board[a1]) == 3):
+        slide_bits(&st.cellsets[0][0], a1, 1, e12_ray)
+        for w in range(WORDS):
+            out[w] |= e12_ray[w]
+        slide_bits(&st.cellsets[0][0], a1, 3, e13_ray)
+        for w in range(WORDS):
+            out[w] |= e13_ray[w]
+        slide_bits(&st.cellsets[0][0], a1, 5, e14_ray)
+        for w in range(WORDS):
+            out[w] |= e14_ray[w]
+        slide_bits(&st.cellsets[0][0], a1, 7, e15_ray)
+        for w in range(WORDS):
+            out[w] |= e15_ray[w]
+    if (piece_kind(st.board[a1]) == 4):
+        add_candidate(out, STEP[2][STEP[0][STEP[0][a1]]])
+        add_candidate(out, STEP[6][STEP[0][STEP[0][a1]]])
+        add_candidate(out, STEP[0][STEP[2][STEP[2][a1]]])
+        add_candidate(out, STEP[4][STEP[2][STEP[2][a1]]])
+        add_candidate(out, STEP[2][STEP[4][STEP[4][a1]]])
+        add_candidate(out, STEP[6][STEP[4][STEP[4][a1]]])
+        add_candidate(out, STEP[0][STEP[6][STEP[6][a1]]])
+        add_candidate(out, STEP[4][STEP[6][STEP[6][a1]]])
+    if (piece_kind(st.board[a1]) == 5):
+        if ((piece_owner(st.board[a1]) == 0) and (st.board[STEP[0][a1]] == 0)):
+            add_candidate(out, STEP[0][a1])
+        if ((piece_owner(st.board[a1]) == 1) and (st.board[STEP[4][a1]] == 0)):
+            add_candidate(out, STEP[4][a1])
+        if ((piece_owner(st.board[a1]) == 0) and (st.board[STEP[1][a1]] > 0)):
+            add_candidate(out, STEP[1][a1])
+        if ((piece_owner(st.board[a1]) == 1) and (st.board[STEP[3][a1]] > 0)):
+            add_candidate(out, STEP[3][a1])
+        if ((piece_owner(st.board[a1]) == 1) and (st.board[STEP[5][a1]] > 0)):
+            add_candidate(out, STEP[5][a1])
+        if ((piece_owner(st.board[a1]) == 0) and (st.board[STEP[7][a1]] > 0)):
+            add_candidate(out, STEP[7][a1])
+    if (piece_kind(st.board[a1]) == 5):
+        if (not (define_1(st, a1, PPROP_1[st.current + 1]) < N_CELLS)):
+            if (st.board[STEP[PPROP_0[st.current + 1]][a1]] == 0):
+                if (st.board[define_1(st, a1, PPROP_0[st.current + 1])] == 0):
+                    add_candidate(out, define_1(st, a1, PPROP_0[st.current + 1]))
+        if quant_32(st, a1):
+            add_candidate(out, (<int>st.counters[N_PLAYERS][0]))
+    if (piece_kind(st.board[a1]) == 0):
+        if (<bint>ATTR_6[0 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
+                if quant_18(st, a1):
+                    if (not define_6(st, a1, st.current)):
+                        if (not define_6(st, STEP[0][a1], st.current)):
+                            add_candidate(out, define_1(st, a1, 0))
+        if (<bint>ATTR_6[1 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
+                if quant_19(st, a1):
+                    if (not define_6(st, a1, st.current)):
+                        if (not define_6(st, STEP[1][a1], st.current)):
+                            add_candidate(out, define_1(st, a1, 1))
+        if (<bint>ATTR_6[2 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
+                if quant_20(st, a1):
+                    if (not define_6(st, a1, st.current)):
+                        if (not define_6(st, STEP[2][a1], st.current)):
+                            add_candidate(out, define_1(st, a1, 2))
+        if (<bint>ATTR_6[3 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
+                if quant_21(st, a1):
+                    if (not define_6(st, a1, st.current)):
+                        if (not define_6(st, STEP[3][a1], st.current)):
+                            add_candidate(out, define_1(st, a1, 3))
+        if (<bint>ATTR_6[4 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
+                if quant_22(st, a1):
+                    if (not define_6(st, a1, st.current)):
+                        if (not define_6(st, STEP[4][a1], st.current)):
+                            add_candidate(out, define_1(st, a1, 4))
+        if (<bint>ATTR_6[5 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
+                if quant_23(st, a1):
+                    if (not define_6(st, a1, st.current)):
+                        if (not define_6(st, STEP[5][a1], st.current)):
+                            add_candidate(out, define_1(st, a1, 5))
+        if (<bint>ATTR_6[6 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
+                if quant_24(st, a1):
+                    if (not define_6(st, a1, st.current)):
+                        if (not define_6(st, STEP[6][a1], st.current)):
+                            add_candidate(out, define_1(st, a1, 6))
+        if (<bint>ATTR_6[7 + 1]):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
+                if quant_25(st, a1):
+                    if (not define_6(st, a1, st.current)):
+                        if (not define_6(st, STEP[7][a1], st.current)):
+                            add_candidate(out, define_1(st, a1, 7))
 
 
 cdef int gen_legal(State* st, int* out) noexcept nogil:
@@ -2548,8 +2780,8 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where mine(f) and not mine(t) and goes(f, t)
-    cellset_6(st, cand0)  # mine(f)
+    # where owner(f) == mover and not mine(t) and goes(f, t) and not promotes(f, t)
+    cellset_6(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -2563,11 +2795,13 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     bits1 &= bits1 - 1
                     if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if after_ok_0(st, a0, a1):  # legal_after king_safe
+                    if not (not define_11(st, a0, a1)):  # not promotes(f, t)
+                        continue
+                    if after_ok_0(st, a0, a1):  # legal_after not in_check(mover)
                         out[n] = a0 * 64 + a1
                         n += 1
     # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
-    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t) and not mine(t))
+    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t))
     for a0 in range(N_KINDS):  # k: kind
         if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
             continue
@@ -2581,17 +2815,17 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                cands_1(st, cand2, a0, a1)  # candidates of pawn_goes(f, t)
+                cands_1(st, cand2, a0, a1)  # candidates of goes(f, t)
                 for w2 in range(WORDS):  # t: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_6(st, a2, st.current):  # last_rank(t, mover)
+                        if not define_5(st, a2):  # last_rank(t)
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
-                        if after_ok_1(st, a0, a1, a2):  # legal_after king_safe
+                        if after_ok_1(st, a0, a1, a2):  # legal_after not in_check(mover)
                             out[n] = 4096 + a0 * 4096 + a1 * 64 + a2
                             n += 1
     return n
@@ -2614,8 +2848,8 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where mine(f) and not mine(t) and goes(f, t)
-    cellset_6(st, cand0)  # mine(f)
+    # where owner(f) == mover and not mine(t) and goes(f, t) and not promotes(f, t)
+    cellset_6(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -2629,10 +2863,12 @@ cdef bint any_legal(State* st) noexcept nogil:
                     bits1 &= bits1 - 1
                     if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if after_ok_0(st, a0, a1):  # legal_after king_safe
+                    if not (not define_11(st, a0, a1)):  # not promotes(f, t)
+                        continue
+                    if after_ok_0(st, a0, a1):  # legal_after not in_check(mover)
                         return True
     # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
-    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t) and not mine(t))
+    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t))
     for a0 in range(N_KINDS):  # k: kind
         if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
             continue
@@ -2646,17 +2882,17 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                cands_1(st, cand2, a0, a1)  # candidates of pawn_goes(f, t)
+                cands_1(st, cand2, a0, a1)  # candidates of goes(f, t)
                 for w2 in range(WORDS):  # t: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_6(st, a2, st.current):  # last_rank(t, mover)
+                        if not define_5(st, a2):  # last_rank(t)
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
-                        if after_ok_1(st, a0, a1, a2):  # legal_after king_safe
+                        if after_ok_1(st, a0, a1, a2):  # legal_after not in_check(mover)
                             return True
     return False
 
@@ -2680,8 +2916,8 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where mine(f) and not mine(t) and goes(f, t)
-    cellset_6(st, cand0)  # mine(f)
+    # where owner(f) == mover and not mine(t) and goes(f, t) and not promotes(f, t)
+    cellset_6(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -2695,10 +2931,12 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
                     bits1 &= bits1 - 1
                     if not (not define_0(st, a1)):  # not mine(t)
                         continue
+                    if not (not define_11(st, a0, a1)):  # not promotes(f, t)
+                        continue
                     out[n] = a0 * 64 + a1
                     n += 1
     # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
-    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t) and not mine(t))
+    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t))
     for a0 in range(N_KINDS):  # k: kind
         if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
             continue
@@ -2712,13 +2950,13 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                cands_1(st, cand2, a0, a1)  # candidates of pawn_goes(f, t)
+                cands_1(st, cand2, a0, a1)  # candidates of goes(f, t)
                 for w2 in range(WORDS):  # t: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_6(st, a2, st.current):  # last_rank(t, mover)
+                        if not define_5(st, a2):  # last_rank(t)
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
@@ -2774,16 +3012,18 @@ cdef inline void remove_piece(State* st, int cell, int to) noexcept nogil:
     set_piece(st, cell, 0)
 
 
-cdef void remove_0(State* st, int f0) noexcept nogil:
-    # remove the piece on step(t, player_prop(1, mover)) (to out)
-    # f0 = t
+cdef void remove_0(State* st, int f0, int f1) noexcept nogil:
+    # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    # f0 = f
+    # f1 = t
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     memset(found, 0, sizeof(found))
-    c = STEP[PPROP_1[st.current + 1]][f0]
-    if c < N_CELLS:
-        add_cell(found, c)
+    if ((piece_kind(st.board[f0]) == 5) and (f1 == (<int>st.counters[N_PLAYERS][0]))):
+        c = STEP[PPROP_1[st.current + 1]][f1]
+        if c < N_CELLS:
+            add_cell(found, c)
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
@@ -2791,16 +3031,18 @@ cdef void remove_0(State* st, int f0) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_1(State* st, int f0) noexcept nogil:
-    # remove the piece on step(t, player_prop(1, mover)) (to out)
-    # f0 = t
+cdef void remove_1(State* st, int f0, int f1) noexcept nogil:
+    # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    # f0 = f
+    # f1 = t
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     memset(found, 0, sizeof(found))
-    c = STEP[PPROP_1[st.current + 1]][f0]
-    if c < N_CELLS:
-        add_cell(found, c)
+    if ((piece_kind(st.board[f0]) == 5) and (f1 == (<int>st.counters[N_PLAYERS][0]))):
+        c = STEP[PPROP_1[st.current + 1]][f1]
+        if c < N_CELLS:
+            add_cell(found, c)
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
@@ -2842,21 +3084,75 @@ cdef void remove_3(State* st, int f0) noexcept nogil:
             bits &= bits - 1
 
 
+cdef void each_0(State* st, int f0, int f1) noexcept nogil:
+    # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
+    # f0 = f
+    # f1 = t
+    cdef int x
+    for x in range(N_DIRS):
+        if not ((<bint>ATTR_6[x + 1]) and ((piece_kind(st.board[f0]) == 0) and (f1 == define_1(st, f0, x)))):
+            continue
+        each_1(st, f0, f1, x)  # for each r in slide(t, d) where occupied(r)
+
+
+cdef void each_1(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each r in slide(t, d) where occupied(r)
+    # f0 = f
+    # f1 = t
+    # f2 = d
+    cdef int x
+    cdef int each_ray[N_CELLS]
+    cdef int each_ray_size
+    cdef int each_ray_at
+    each_ray_size = slide_fill(st, f1, f2, each_ray)
+    for each_ray_at in range(each_ray_size):
+        x = each_ray[each_ray_at]
+        if not (st.board[x] > 0):
+            continue
+        move_piece(st, x, STEP[f2][f0], 0)  # move the piece on r to step(f, d) (capture: remove)
+
+
+cdef void each_2(State* st, int f0, int f1) noexcept nogil:
+    # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
+    # f0 = f
+    # f1 = t
+    cdef int x
+    for x in range(N_DIRS):
+        if not ((<bint>ATTR_6[x + 1]) and ((piece_kind(st.board[f0]) == 0) and (f1 == define_1(st, f0, x)))):
+            continue
+        each_3(st, f0, f1, x)  # for each r in slide(t, d) where occupied(r)
+
+
+cdef void each_3(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each r in slide(t, d) where occupied(r)
+    # f0 = f
+    # f1 = t
+    # f2 = d
+    cdef int x
+    cdef int each_ray[N_CELLS]
+    cdef int each_ray_size
+    cdef int each_ray_at
+    each_ray_size = slide_fill(st, f1, f2, each_ray)
+    for each_ray_at in range(each_ray_size):
+        x = each_ray[each_ray_at]
+        if not (st.board[x] > 0):
+            continue
+        move_piece(st, x, STEP[f2][f0], 0)  # move the piece on r to step(f, d) (capture: remove)
+
+
 cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0: move(f: cell, t: cell)
     counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a0]) == 5) or (st.board[a1] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
-    if ((piece_kind(st.board[a0]) == 5) and (a1 == (<int>st.counters[N_PLAYERS][0]))):
-        remove_0(st, a1)  # remove the piece on step(t, player_prop(1, mover)) (to out)  # if kind_at(f) == pawn and t == en_passant
-    counter_set(st, 2, 0, (<int>(define_4(st, a0, st.current)) if (define_17(st, a0, a1) and define_18(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if double_step(f, t) and capturable_en_passant(t) then forward(f, mover) else none)
-    if ((piece_kind(st.board[a0]) == 0) and ((a1 == define_1(st, a0, 2)) or (a1 == define_1(st, a0, 6)))):
-        move_piece(st, (<int>ATTR_5[a1 + 0]), (<int>ATTR_6[a1 + 0]), 0)  # move the piece on castle_rook(t) to castle_rook_to(t) (capture: remove)  # if kind_at(f) == king and (t == hop(f, e) or t == hop(f, w))
+    remove_0(st, a0, a1)  # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a0]) if (define_12(st, a0, a1) and define_13(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if double_step(f, t) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
+    each_0(st, a0, a1)  # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
         element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
         element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_8[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_7[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_8[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_7[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -2865,10 +3161,8 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
 cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0 in its lookahead: only the effects and triggers that can change
     # what legal_after reads (board, counter:en_passant, turn; midgardc/ir/lookslice.py)
-    if ((piece_kind(st.board[a0]) == 5) and (a1 == (<int>st.counters[N_PLAYERS][0]))):
-        remove_1(st, a1)  # remove the piece on step(t, player_prop(1, mover)) (to out)  # if kind_at(f) == pawn and t == en_passant
-    if ((piece_kind(st.board[a0]) == 0) and ((a1 == define_1(st, a0, 2)) or (a1 == define_1(st, a0, 6)))):
-        move_piece(st, (<int>ATTR_5[a1 + 0]), (<int>ATTR_6[a1 + 0]), 0)  # move the piece on castle_rook(t) to castle_rook_to(t) (capture: remove)  # if kind_at(f) == king and (t == hop(f, e) or t == hop(f, w))
+    remove_1(st, a0, a1)  # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    each_2(st, a0, a1)  # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
 
 
@@ -2883,8 +3177,8 @@ cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     if (piece_kind(st.board[a2]) == 0):
         element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
         element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_8[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_7[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_8[a2 + 0]), 5, element_step(0, <long long>(<int>ATTR_7[a2 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
+    element_set(st, (<int>ATTR_9[a2 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a2 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -2998,7 +3292,7 @@ cdef long long times_seen_of(State* st) noexcept nogil:
 
 
 cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
-    """king_safe: on a copy of the state after action 0's effects and triggers."""
+    """not in_check(mover): on a copy of the state after action 0's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
     cdef int row
@@ -3011,11 +3305,11 @@ cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     look_action_0(st, a0, a1)
-    return define_19(st)
+    return (not define_7(st, st.current))
 
 
 cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
-    """king_safe: on a copy of the state after action 1's effects and triggers."""
+    """not in_check(mover): on a copy of the state after action 1's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
     # the copy takes what the move and the condition touch (board, hands, turn:
@@ -3026,7 +3320,7 @@ cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     look_action_1(st, a0, a1, a2)
-    return define_19(st)
+    return (not define_7(st, st.current))
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -3051,7 +3345,7 @@ cdef inline bint end_reached(State* st) noexcept nogil:
         return True
     if (times_seen_of(st) >= 3):  # times_seen >= 3
         return True
-    if define_20(st):  # dead_position
+    if define_14(st):  # dead_position
         return True
     return False
 
@@ -3059,8 +3353,8 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 3, (<int>(st.last) if (define_11(st, st.current) and (not can_move_of(st))) else <int>((-1))))  # set counter checkmate_by of the game = (if in_check(mover) and not can_move then last_player else nobody)
-    counter_set(st, 2, 4, ((not define_11(st, st.current)) and (not can_move_of(st))))  # set counter stalemated of the game = not in_check(mover) and not can_move
+    counter_set(st, 2, 3, (<int>(st.last) if (define_7(st, st.current) and (not can_move_of(st))) else <int>((-1))))  # set counter checkmate_by of the game = (if in_check(mover) and not can_move then last_player else nobody)
+    counter_set(st, 2, 4, ((not define_7(st, st.current)) and (not can_move_of(st))))  # set counter stalemated of the game = not in_check(mover) and not can_move
     st.current = -1
 
 

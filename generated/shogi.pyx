@@ -293,6 +293,30 @@ cdef extern from *:
       {0x0000000000000000ULL, 0x00000000000140e0ULL},
       {0x0000000000000000ULL, 0x00000000000080c0ULL}
     };
+    /* fixed set 0: the cells whose s step is on the board */
+    static const uint64_t MGC_CELLSET_0[2] = {0xffffffffffffffffULL, 0x00000000000000ffULL};
+    /* fixed set 1: the cells whose s step is off the board */
+    static const uint64_t MGC_CELLSET_1[2] = {0x0000000000000000ULL, 0x000000000001ff00ULL};
+    /* fixed set 2: the cells whose sw step is on the board */
+    static const uint64_t MGC_CELLSET_2[2] = {0x7fbfdfeff7fbfdfeULL, 0x00000000000000ffULL};
+    /* fixed set 3: the cells whose sw step is off the board */
+    static const uint64_t MGC_CELLSET_3[2] = {0x8040201008040201ULL, 0x000000000001ff00ULL};
+    /* fixed set 4: the cells whose se step is on the board */
+    static const uint64_t MGC_CELLSET_4[2] = {0xbfdfeff7fbfdfeffULL, 0x000000000000007fULL};
+    /* fixed set 5: the cells whose se step is off the board */
+    static const uint64_t MGC_CELLSET_5[2] = {0x4020100804020100ULL, 0x000000000001ff80ULL};
+    /* fixed set 6: the cells whose n step is on the board */
+    static const uint64_t MGC_CELLSET_6[2] = {0xfffffffffffffe00ULL, 0x000000000001ffffULL};
+    /* fixed set 7: the cells whose n step is off the board */
+    static const uint64_t MGC_CELLSET_7[2] = {0x00000000000001ffULL, 0x0000000000000000ULL};
+    /* fixed set 8: the cells whose nw step is on the board */
+    static const uint64_t MGC_CELLSET_8[2] = {0x7fbfdfeff7fbfc00ULL, 0x000000000001feffULL};
+    /* fixed set 9: the cells whose nw step is off the board */
+    static const uint64_t MGC_CELLSET_9[2] = {0x80402010080403ffULL, 0x0000000000000100ULL};
+    /* fixed set 10: the cells whose ne step is on the board */
+    static const uint64_t MGC_CELLSET_10[2] = {0xbfdfeff7fbfdfe00ULL, 0x000000000000ff7fULL};
+    /* fixed set 11: the cells whose ne step is off the board */
+    static const uint64_t MGC_CELLSET_11[2] = {0x40201008040201ffULL, 0x0000000000010080ULL};
     /* dilation table: near[i][v] = the cells with a neighbour among cells 4i .. 4i+3
        chosen by the bits of v */
     static const uint64_t MGC_NEAR[21][16][2] = {
@@ -699,6 +723,18 @@ cdef extern from *:
     const int STEP "MGC_STEP"[8][82]
     const uint64_t VALID "MGC_VALID"[2]
     const uint64_t NBR_SETS "MGC_NBR_SETS"[81][2]
+    const uint64_t CELLSET_0 "MGC_CELLSET_0"[2]
+    const uint64_t CELLSET_1 "MGC_CELLSET_1"[2]
+    const uint64_t CELLSET_2 "MGC_CELLSET_2"[2]
+    const uint64_t CELLSET_3 "MGC_CELLSET_3"[2]
+    const uint64_t CELLSET_4 "MGC_CELLSET_4"[2]
+    const uint64_t CELLSET_5 "MGC_CELLSET_5"[2]
+    const uint64_t CELLSET_6 "MGC_CELLSET_6"[2]
+    const uint64_t CELLSET_7 "MGC_CELLSET_7"[2]
+    const uint64_t CELLSET_8 "MGC_CELLSET_8"[2]
+    const uint64_t CELLSET_9 "MGC_CELLSET_9"[2]
+    const uint64_t CELLSET_10 "MGC_CELLSET_10"[2]
+    const uint64_t CELLSET_11 "MGC_CELLSET_11"[2]
     const uint64_t NEAR "MGC_NEAR"[21][16][2]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[82]
     const int HAND_INIT "MGC_HAND_INIT"[2][14]
@@ -1058,15 +1094,12 @@ cdef extern from *:
     /* per-player properties, index p + 1 (index 0: nobody, value 0) */
     /* ahead */
     static const int MGC_PPROP_0[3] = {0, 0, 4};
-    /* behind */
-    static const int MGC_PPROP_1[3] = {0, 4, 0};
     /* the direction undoing each direction (-1: none) */
     static const int MGC_OPPOSITE[8] = {4, 5, 6, 7, 0, 1, 2, 3};
     /* per kind, the kind a piece of it is in a hand (pieces: base) */
     static const int MGC_KIND_BASE[14] = {0, 1, 2, 3, 4, 5, 6, 7, 1, 2, 4, 5, 6, 7};
     """
     const int PPROP_0 "MGC_PPROP_0"[3]
-    const int PPROP_1 "MGC_PPROP_1"[3]
     const int OPPOSITE "MGC_OPPOSITE"[8]
     const int KIND_BASE "MGC_KIND_BASE"[14]
 
@@ -2001,30 +2034,26 @@ cdef extern from *:
     static const long long MGC_ATTR_0[9] = {0, 1, 0, 1, 0, 1, 0, 1, 0};
     /* diagonal of every dir */
     static const long long MGC_ATTR_1[9] = {0, 0, 1, 0, 1, 0, 1, 0, 1};
+    /* forward.sente of every dir */
+    static const long long MGC_ATTR_2[9] = {0, 1, 0, 0, 0, 0, 0, 0, 0};
+    /* forward.gote of every dir */
+    static const long long MGC_ATTR_3[9] = {0, 0, 0, 0, 0, 1, 0, 0, 0};
     /* golden.sente of every dir */
-    static const long long MGC_ATTR_2[9] = {0, 1, 1, 1, 0, 1, 0, 1, 1};
+    static const long long MGC_ATTR_4[9] = {0, 1, 1, 1, 0, 1, 0, 1, 1};
     /* golden.gote of every dir */
-    static const long long MGC_ATTR_3[9] = {0, 1, 0, 1, 1, 1, 1, 1, 0};
+    static const long long MGC_ATTR_5[9] = {0, 1, 0, 1, 1, 1, 1, 1, 0};
     /* silvern.sente of every dir */
-    static const long long MGC_ATTR_4[9] = {0, 1, 1, 0, 1, 0, 1, 0, 1};
+    static const long long MGC_ATTR_6[9] = {0, 1, 1, 0, 1, 0, 1, 0, 1};
     /* silvern.gote of every dir */
-    static const long long MGC_ATTR_5[9] = {0, 0, 1, 0, 1, 1, 1, 0, 1};
+    static const long long MGC_ATTR_7[9] = {0, 0, 1, 0, 1, 1, 1, 0, 1};
     /* knight_turns.sente of every dir */
-    static const long long MGC_ATTR_6[9] = {0, 0, 1, 0, 0, 0, 0, 0, 1};
+    static const long long MGC_ATTR_8[9] = {0, 0, 1, 0, 0, 0, 0, 0, 1};
     /* knight_turns.gote of every dir */
-    static const long long MGC_ATTR_7[9] = {0, 0, 0, 0, 1, 0, 1, 0, 0};
-    /* moves_as of every kind */
-    static const long long MGC_ATTR_8[15] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 3, 3, 3, 3};
-    /* files_and_ranks of every kind */
-    static const long long MGC_ATTR_9[15] = {0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0};
-    /* diagonals of every kind */
-    static const long long MGC_ATTR_10[15] = {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
-    /* every_step of every kind */
-    static const long long MGC_ATTR_11[15] = {0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0};
+    static const long long MGC_ATTR_9[9] = {0, 0, 0, 0, 1, 0, 1, 0, 0};
     /* promoted of every kind */
-    static const long long MGC_ATTR_12[15] = {-1, -1, 8, 9, -1, 10, 11, 12, 13, -1, -1, -1, -1, -1, -1};
+    static const long long MGC_ATTR_10[15] = {-1, -1, 8, 9, -1, 10, 11, 12, 13, -1, -1, -1, -1, -1, -1};
     /* dead_ranks of every kind */
-    static const long long MGC_ATTR_13[15] = {0, 0, 0, 0, 0, 0, 2, 1, 1, 0, 0, 0, 0, 0, 0};
+    static const long long MGC_ATTR_11[15] = {0, 0, 0, 0, 0, 0, 2, 1, 1, 0, 0, 0, 0, 0, 0};
     """
     const long long ATTR_0 "MGC_ATTR_0"[9]
     const long long ATTR_1 "MGC_ATTR_1"[9]
@@ -2034,56 +2063,54 @@ cdef extern from *:
     const long long ATTR_5 "MGC_ATTR_5"[9]
     const long long ATTR_6 "MGC_ATTR_6"[9]
     const long long ATTR_7 "MGC_ATTR_7"[9]
-    const long long ATTR_8 "MGC_ATTR_8"[15]
-    const long long ATTR_9 "MGC_ATTR_9"[15]
+    const long long ATTR_8 "MGC_ATTR_8"[9]
+    const long long ATTR_9 "MGC_ATTR_9"[9]
     const long long ATTR_10 "MGC_ATTR_10"[15]
     const long long ATTR_11 "MGC_ATTR_11"[15]
-    const long long ATTR_12 "MGC_ATTR_12"[15]
-    const long long ATTR_13 "MGC_ATTR_13"[15]
 
 
 # ---------------------------------------------------------------------------- definitions
 # One inline function per `define:` entry; a definition sees only its own parameters.
 
 
-# define 0: is(cell c, player q, kind k) = owner(c) == q and kind_at(c) == k
-cdef inline bint define_0(State* st, int a0, int a1, int a2) noexcept nogil:
+# define 0: mine(cell c) = owner(c) == mover
+cdef inline bint define_0(State* st, int a0) noexcept nogil:
+    return (piece_owner(st.board[a0]) == st.current)
+
+
+# define 1: hop(cell c, dir d) = step(step(c, d), d)
+cdef inline int define_1(State* st, int a0, int a1) noexcept nogil:
+    return STEP[a1][STEP[a1][a0]]
+
+
+# define 2: is(cell c, player q, kind k) = owner(c) == q and kind_at(c) == k
+cdef inline bint define_2(State* st, int a0, int a1, int a2) noexcept nogil:
     return ((piece_owner(st.board[a0]) == a1) and (piece_kind(st.board[a0]) == a2))
 
 
-# define 1: in_zone(cell c, player p) = not onboard(step(step(step(c, player_prop(0, p)), player_prop(0, p)), player_prop(0, p)))
-cdef inline bint define_1(State* st, int a0, int a1) noexcept nogil:
-    return (not (STEP[PPROP_0[a1 + 1]][STEP[PPROP_0[a1 + 1]][STEP[PPROP_0[a1 + 1]][a0]]] < N_CELLS))
+# define 3: reaches(cell f, cell t) = kind_at(f) == king and (t == step(f, n) or t == step(f, ne) or t == step(f, e) or t == step(f, se) or t == step(f, s) or t == step(f, sw) or t == step(f, w) or t == step(f, nw)) or kind_at(f) == rook and ((any x in slide(f, n): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, w): x == t)) or kind_at(f) == bishop and ((any x in slide(f, ne): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, nw): x == t)) or (kind_at(f) == gold or kind_at(f) == promoted_silver or kind_at(f) == promoted_knight or kind_at(f) == promoted_lance or kind_at(f) == tokin) and (t == step(f, n) or owner(f) == sente and t == step(f, ne) or t == step(f, e) or owner(f) == gote and t == step(f, se) or t == step(f, s) or owner(f) == gote and t == step(f, sw) or t == step(f, w) or owner(f) == sente and t == step(f, nw)) or kind_at(f) == silver and (owner(f) == sente and t == step(f, n) or t == step(f, ne) or t == step(f, se) or owner(f) == gote and t == step(f, s) or t == step(f, sw) or t == step(f, nw)) or kind_at(f) == knight and (owner(f) == sente and t == step(step(f, n), ne) or owner(f) == sente and t == step(step(f, n), nw) or owner(f) == gote and t == step(step(f, s), se) or owner(f) == gote and t == step(step(f, s), sw)) or kind_at(f) == lance and (owner(f) == sente and (any x in slide(f, n): x == t) or owner(f) == gote and (any x in slide(f, s): x == t)) or kind_at(f) == pawn and (owner(f) == sente and t == step(f, n) or owner(f) == gote and t == step(f, s)) or kind_at(f) == dragon and ((any x in slide(f, n): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, w): x == t) or t == step(f, ne) or t == step(f, se) or t == step(f, sw) or t == step(f, nw)) or kind_at(f) == horse and ((any x in slide(f, ne): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, nw): x == t) or t == step(f, n) or t == step(f, e) or t == step(f, s) or t == step(f, w))
+cdef inline bint define_3(State* st, int a0, int a1) noexcept nogil:
+    return (((((((((((piece_kind(st.board[a0]) == 0) and ((((((((a1 == STEP[0][a0]) or (a1 == STEP[1][a0])) or (a1 == STEP[2][a0])) or (a1 == STEP[3][a0])) or (a1 == STEP[4][a0])) or (a1 == STEP[5][a0])) or (a1 == STEP[6][a0])) or (a1 == STEP[7][a0]))) or ((piece_kind(st.board[a0]) == 1) and (((quant_0(st, a0, a1) or quant_1(st, a0, a1)) or quant_2(st, a0, a1)) or quant_3(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 2) and (((quant_4(st, a0, a1) or quant_5(st, a0, a1)) or quant_6(st, a0, a1)) or quant_7(st, a0, a1)))) or ((((((piece_kind(st.board[a0]) == 3) or (piece_kind(st.board[a0]) == 10)) or (piece_kind(st.board[a0]) == 11)) or (piece_kind(st.board[a0]) == 12)) or (piece_kind(st.board[a0]) == 13)) and ((((((((a1 == STEP[0][a0]) or ((piece_owner(st.board[a0]) == 0) and (a1 == STEP[1][a0]))) or (a1 == STEP[2][a0])) or ((piece_owner(st.board[a0]) == 1) and (a1 == STEP[3][a0]))) or (a1 == STEP[4][a0])) or ((piece_owner(st.board[a0]) == 1) and (a1 == STEP[5][a0]))) or (a1 == STEP[6][a0])) or ((piece_owner(st.board[a0]) == 0) and (a1 == STEP[7][a0]))))) or ((piece_kind(st.board[a0]) == 4) and (((((((piece_owner(st.board[a0]) == 0) and (a1 == STEP[0][a0])) or (a1 == STEP[1][a0])) or (a1 == STEP[3][a0])) or ((piece_owner(st.board[a0]) == 1) and (a1 == STEP[4][a0]))) or (a1 == STEP[5][a0])) or (a1 == STEP[7][a0])))) or ((piece_kind(st.board[a0]) == 5) and (((((piece_owner(st.board[a0]) == 0) and (a1 == STEP[1][STEP[0][a0]])) or ((piece_owner(st.board[a0]) == 0) and (a1 == STEP[7][STEP[0][a0]]))) or ((piece_owner(st.board[a0]) == 1) and (a1 == STEP[3][STEP[4][a0]]))) or ((piece_owner(st.board[a0]) == 1) and (a1 == STEP[5][STEP[4][a0]]))))) or ((piece_kind(st.board[a0]) == 6) and (((piece_owner(st.board[a0]) == 0) and quant_0(st, a0, a1)) or ((piece_owner(st.board[a0]) == 1) and quant_2(st, a0, a1))))) or ((piece_kind(st.board[a0]) == 7) and (((piece_owner(st.board[a0]) == 0) and (a1 == STEP[0][a0])) or ((piece_owner(st.board[a0]) == 1) and (a1 == STEP[4][a0]))))) or ((piece_kind(st.board[a0]) == 8) and (((((((quant_0(st, a0, a1) or quant_1(st, a0, a1)) or quant_2(st, a0, a1)) or quant_3(st, a0, a1)) or (a1 == STEP[1][a0])) or (a1 == STEP[3][a0])) or (a1 == STEP[5][a0])) or (a1 == STEP[7][a0])))) or ((piece_kind(st.board[a0]) == 9) and (((((((quant_4(st, a0, a1) or quant_5(st, a0, a1)) or quant_6(st, a0, a1)) or quant_7(st, a0, a1)) or (a1 == STEP[0][a0])) or (a1 == STEP[2][a0])) or (a1 == STEP[4][a0])) or (a1 == STEP[6][a0]))))
 
 
-# define 2: stuck(kind k, cell c, player p) = dead_ranks(k) >= 1 and not onboard(step(c, player_prop(0, p))) or dead_ranks(k) >= 2 and not onboard(step(step(c, player_prop(0, p)), player_prop(0, p)))
-cdef inline bint define_2(State* st, int a0, int a1, int a2) noexcept nogil:
-    return ((((<long long>ATTR_13[a0 + 1]) >= 1) and (not (STEP[PPROP_0[a2 + 1]][a1] < N_CELLS))) or (((<long long>ATTR_13[a0 + 1]) >= 2) and (not (STEP[PPROP_0[a2 + 1]][STEP[PPROP_0[a2 + 1]][a1]] < N_CELLS))))
+# define 4: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == rook and orthogonal(d) or kind_at(y) == bishop and diagonal(d) or kind_at(y) == lance and (next_player(q) == sente and forward.sente(d) or next_player(q) == gote and forward.gote(d)) or kind_at(y) == dragon and orthogonal(d) or kind_at(y) == horse and diagonal(d) or y == step(x, d) and (kind_at(y) == king or (kind_at(y) == gold or kind_at(y) == promoted_silver or kind_at(y) == promoted_knight or kind_at(y) == promoted_lance or kind_at(y) == tokin) and (next_player(q) == sente and golden.sente(d) or next_player(q) == gote and golden.gote(d)) or kind_at(y) == silver and (next_player(q) == sente and silvern.sente(d) or next_player(q) == gote and silvern.gote(d)) or kind_at(y) == pawn and (next_player(q) == sente and forward.sente(d) or next_player(q) == gote and forward.gote(d)) or kind_at(y) == dragon or kind_at(y) == horse))) or (q == sente and (owner(step(step(x, sw), s)) == q and kind_at(step(step(x, sw), s)) == knight or owner(step(step(x, se), s)) == q and kind_at(step(step(x, se), s)) == knight) or q == gote and (owner(step(step(x, nw), n)) == q and kind_at(step(step(x, nw), n)) == knight or owner(step(step(x, ne), n)) == q and kind_at(step(step(x, ne), n)) == knight))
+cdef inline bint define_4(State* st, int a0, int a1) noexcept nogil:
+    return ((quant_8(st, a0, a1) or quant_9(st, a0, a1) or quant_10(st, a0, a1) or quant_11(st, a0, a1) or quant_12(st, a0, a1) or quant_13(st, a0, a1) or quant_14(st, a0, a1) or quant_15(st, a0, a1)) or (((a1 == 0) and (((piece_owner(st.board[STEP[4][STEP[5][a0]]]) == a1) and (piece_kind(st.board[STEP[4][STEP[5][a0]]]) == 5)) or ((piece_owner(st.board[STEP[4][STEP[3][a0]]]) == a1) and (piece_kind(st.board[STEP[4][STEP[3][a0]]]) == 5)))) or ((a1 == 1) and (((piece_owner(st.board[STEP[0][STEP[7][a0]]]) == a1) and (piece_kind(st.board[STEP[0][STEP[7][a0]]]) == 5)) or ((piece_owner(st.board[STEP[0][STEP[1][a0]]]) == a1) and (piece_kind(st.board[STEP[0][STEP[1][a0]]]) == 5))))))
 
 
-# define 3: step_way(kind k, dir d, player p) = every_step(k) or moves_as(k) == gold and (p == sente and golden.sente(d) or p == gote and golden.gote(d)) or moves_as(k) == silver and (p == sente and silvern.sente(d) or p == gote and silvern.gote(d)) or moves_as(k) == pawn and d == player_prop(0, p)
-cdef inline bint define_3(State* st, int a0, int a1, int a2) noexcept nogil:
-    return ((((<bint>ATTR_11[a0 + 1]) or (((<int>ATTR_8[a0 + 1]) == 3) and (((a2 == 0) and (<bint>ATTR_2[a1 + 1])) or ((a2 == 1) and (<bint>ATTR_3[a1 + 1]))))) or (((<int>ATTR_8[a0 + 1]) == 4) and (((a2 == 0) and (<bint>ATTR_4[a1 + 1])) or ((a2 == 1) and (<bint>ATTR_5[a1 + 1]))))) or (((<int>ATTR_8[a0 + 1]) == 7) and (a1 == PPROP_0[a2 + 1])))
-
-
-# define 4: slides_to(cell f, cell t, dir d) = any x in slide(f, d): x == t
-cdef inline bint define_4(State* st, int a0, int a1, int a2) noexcept nogil:
-    return quant_0(st, a0, a2, a1)
-
-
-# define 5: goes(cell f, cell t) = (any d in directions: t == step(f, d) and step_way(kind_at(f), d, mover)) or files_and_ranks(kind_at(f)) and (any d in directions: orthogonal(d) and slides_to(f, t, d)) or diagonals(kind_at(f)) and (any d in directions: diagonal(d) and slides_to(f, t, d)) or kind_at(f) == lance and slides_to(f, t, player_prop(0, mover)) or kind_at(f) == knight and (any d in directions: (mover == sente and knight_turns.sente(d) or mover == gote and knight_turns.gote(d)) and t == step(step(f, player_prop(0, mover)), d))
+# define 5: in_zone(cell c, player p) = not onboard(step(hop(c, player_prop(0, p)), player_prop(0, p)))
 cdef inline bint define_5(State* st, int a0, int a1) noexcept nogil:
-    return ((((quant_1(st, a1, a0) or ((<bint>ATTR_9[piece_kind(st.board[a0]) + 1]) and quant_2(st, a0, a1))) or ((<bint>ATTR_10[piece_kind(st.board[a0]) + 1]) and quant_3(st, a0, a1))) or ((piece_kind(st.board[a0]) == 6) and define_4(st, a0, a1, PPROP_0[st.current + 1]))) or ((piece_kind(st.board[a0]) == 5) and quant_4(st, a1, a0)))
+    return (not (STEP[PPROP_0[a1 + 1]][define_1(st, a0, PPROP_0[a1 + 1])] < N_CELLS))
 
 
-# define 6: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (files_and_ranks(kind_at(y)) and orthogonal(d) or diagonals(kind_at(y)) and diagonal(d) or kind_at(y) == lance and d == player_prop(1, q) or y == step(x, d) and step_way(kind_at(y), d, next_player(q)))) or (any d in directions: (next_player(q) == sente and knight_turns.sente(d) or next_player(q) == gote and knight_turns.gote(d)) and is(step(step(x, d), player_prop(1, q)), q, knight))
-cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
-    return ((quant_5(st, a0, a1) or quant_6(st, a0, a1) or quant_7(st, a0, a1) or quant_8(st, a0, a1) or quant_9(st, a0, a1) or quant_10(st, a0, a1) or quant_11(st, a0, a1) or quant_12(st, a0, a1)) or quant_13(st, a1, a0))
+# define 6: stuck(kind k, cell c, player p) = dead_ranks(k) >= 1 and not onboard(step(c, player_prop(0, p))) or dead_ranks(k) >= 2 and not onboard(hop(c, player_prop(0, p)))
+cdef inline bint define_6(State* st, int a0, int a1, int a2) noexcept nogil:
+    return ((((<long long>ATTR_11[a0 + 1]) >= 1) and (not (STEP[PPROP_0[a2 + 1]][a1] < N_CELLS))) or (((<long long>ATTR_11[a0 + 1]) >= 2) and (not (define_1(st, a1, PPROP_0[a2 + 1]) < N_CELLS))))
 
 
 # define 7: in_check(player p) = any x in cells: is(x, p, king) and attacked_by(x, next_player(p))
 cdef inline bint define_7(State* st, int a0) noexcept nogil:
-    return quant_14(st, a0)
+    return quant_16(st, a0)
 
 
 # define 8: king_safe = not in_check(mover)
@@ -2093,7 +2120,7 @@ cdef inline bint define_8(State* st) noexcept nogil:
 
 # define 9: nifu(cell c) = (any y in ray(c, n): is(y, mover, pawn)) or (any y in ray(c, s): is(y, mover, pawn))
 cdef inline bint define_9(State* st, int a0) noexcept nogil:
-    return (quant_15(st, a0) or quant_16(st, a0))
+    return (quant_17(st, a0) or quant_18(st, a0))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -2101,275 +2128,272 @@ cdef inline bint define_9(State* st, int a0) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: any x in slide(f, d): x == t
-cdef inline bint quant_0(State* st, int f0, int f1, int f2) noexcept nogil:
+# quant 0: any x in slide(f, n): x == t
+cdef inline bint quant_0(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
-    # f1 = d
-    # f2 = t
+    # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
     cdef int c
-    x = slide_bits(&st.cellsets[0][0], f0, f1, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if (x == f2):
+        if (x == f1):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
     # the empty cells before it: the body holds on one cell only
-    c = f2
+    c = f1
     if c < N_CELLS and has_cell(ray, c):
         return True
     return False
 
 
-# quant 1: any d in directions: t == step(f, d) and step_way(kind_at(f), d, mover)
+# quant 1: any x in slide(f, e): x == t
 cdef inline bint quant_1(State* st, int f0, int f1) noexcept nogil:
-    # f0 = t
-    # f1 = f
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    for x in range(N_DIRS):
-        if ((f0 == STEP[x][f1]) and define_3(st, piece_kind(st.board[f1]), x, st.current)):
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
             return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
     return False
 
 
-# quant 2: any d in directions: orthogonal(d) and slides_to(f, t, d)
+# quant 2: any x in slide(f, s): x == t
 cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    for x in range(N_DIRS):
-        if ((<bint>ATTR_0[x + 1]) and define_4(st, f0, f1, x)):
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
             return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
     return False
 
 
-# quant 3: any d in directions: diagonal(d) and slides_to(f, t, d)
+# quant 3: any x in slide(f, w): x == t
 cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
-    cdef int x
-    for x in range(N_DIRS):
-        if ((<bint>ATTR_1[x + 1]) and define_4(st, f0, f1, x)):
-            return True
-    return False
-
-
-# quant 4: any d in directions: (mover == sente and knight_turns.sente(d) or mover == gote and knight_turns.gote(d)) and t == step(step(f, player_prop(0, mover)), d)
-cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
-    # f0 = t
-    # f1 = f
-    cdef int x
-    for x in range(N_DIRS):
-        if ((((st.current == 0) and (<bint>ATTR_6[x + 1])) or ((st.current == 1) and (<bint>ATTR_7[x + 1]))) and (f0 == STEP[x][STEP[PPROP_0[st.current + 1]][f1]])):
-            return True
-    return False
-
-
-# quant 5: any y in slide(x, n): owner(y) == q and (files_and_ranks(kind_at(y)) and orthogonal(n) or diagonals(kind_at(y)) and diagonal(n) or kind_at(y) == lance and n == player_prop(1, q) or y == step(x, n) and step_way(kind_at(y), n, next_player(q)))
-cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
-    # f0 = x
-    # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    cdef uint64_t bits
-    cdef int w
-    x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[0 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[0 + 1]))) or ((piece_kind(st.board[x]) == 6) and (0 == PPROP_1[f1 + 1]))) or ((x == STEP[0][f0]) and define_3(st, piece_kind(st.board[x]), 0, next_player(f1))))):
+        if (x == f1):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it, the body as it reads on an empty cell
-    for w in range(WORDS):
-        bits = ray[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if (((-1) == f1) and ((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[0 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[0 + 1]))) or ((x == STEP[0][f0]) and ((((<bint>ATTR_11[piece_kind(st.board[x]) + 1]) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 3) and (((next_player(f1) == 0) and (<bint>ATTR_2[0 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[0 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_4[0 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[0 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 7) and (0 == PPROP_0[next_player(f1) + 1])))))):
-                return True
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
     return False
 
 
-# quant 6: any y in slide(x, ne): owner(y) == q and (files_and_ranks(kind_at(y)) and orthogonal(ne) or diagonals(kind_at(y)) and diagonal(ne) or kind_at(y) == lance and ne == player_prop(1, q) or y == step(x, ne) and step_way(kind_at(y), ne, next_player(q)))
-cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
-    # f0 = x
-    # f1 = q
+# quant 4: any x in slide(f, ne): x == t
+cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    cdef uint64_t bits
-    cdef int w
+    cdef int c
     x = slide_bits(&st.cellsets[0][0], f0, 1, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[1 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[1 + 1]))) or ((piece_kind(st.board[x]) == 6) and (1 == PPROP_1[f1 + 1]))) or ((x == STEP[1][f0]) and define_3(st, piece_kind(st.board[x]), 1, next_player(f1))))):
+        if (x == f1):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it, the body as it reads on an empty cell
-    for w in range(WORDS):
-        bits = ray[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if (((-1) == f1) and ((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[1 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[1 + 1]))) or ((x == STEP[1][f0]) and ((((<bint>ATTR_11[piece_kind(st.board[x]) + 1]) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 3) and (((next_player(f1) == 0) and (<bint>ATTR_2[1 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[1 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_4[1 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[1 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 7) and (1 == PPROP_0[next_player(f1) + 1])))))):
-                return True
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
     return False
 
 
-# quant 7: any y in slide(x, e): owner(y) == q and (files_and_ranks(kind_at(y)) and orthogonal(e) or diagonals(kind_at(y)) and diagonal(e) or kind_at(y) == lance and e == player_prop(1, q) or y == step(x, e) and step_way(kind_at(y), e, next_player(q)))
-cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
-    # f0 = x
-    # f1 = q
+# quant 5: any x in slide(f, se): x == t
+cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    cdef uint64_t bits
-    cdef int w
-    x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[2 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[2 + 1]))) or ((piece_kind(st.board[x]) == 6) and (2 == PPROP_1[f1 + 1]))) or ((x == STEP[2][f0]) and define_3(st, piece_kind(st.board[x]), 2, next_player(f1))))):
+        if (x == f1):
             return True
         ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it, the body as it reads on an empty cell
-    for w in range(WORDS):
-        bits = ray[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if (((-1) == f1) and ((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[2 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[2 + 1]))) or ((x == STEP[2][f0]) and ((((<bint>ATTR_11[piece_kind(st.board[x]) + 1]) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 3) and (((next_player(f1) == 0) and (<bint>ATTR_2[2 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[2 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_4[2 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[2 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 7) and (2 == PPROP_0[next_player(f1) + 1])))))):
-                return True
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
     return False
 
 
-# quant 8: any y in slide(x, se): owner(y) == q and (files_and_ranks(kind_at(y)) and orthogonal(se) or diagonals(kind_at(y)) and diagonal(se) or kind_at(y) == lance and se == player_prop(1, q) or y == step(x, se) and step_way(kind_at(y), se, next_player(q)))
+# quant 6: any x in slide(f, sw): x == t
+cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 7: any x in slide(f, nw): x == t
+cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 7, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 8: any y in slide(x, n): owner(y) == q and (kind_at(y) == rook and orthogonal(n) or kind_at(y) == bishop and diagonal(n) or kind_at(y) == lance and (next_player(q) == sente and forward.sente(n) or next_player(q) == gote and forward.gote(n)) or kind_at(y) == dragon and orthogonal(n) or kind_at(y) == horse and diagonal(n) or y == step(x, n) and (kind_at(y) == king or (kind_at(y) == gold or kind_at(y) == promoted_silver or kind_at(y) == promoted_knight or kind_at(y) == promoted_lance or kind_at(y) == tokin) and (next_player(q) == sente and golden.sente(n) or next_player(q) == gote and golden.gote(n)) or kind_at(y) == silver and (next_player(q) == sente and silvern.sente(n) or next_player(q) == gote and silvern.gote(n)) or kind_at(y) == pawn and (next_player(q) == sente and forward.sente(n) or next_player(q) == gote and forward.gote(n)) or kind_at(y) == dragon or kind_at(y) == horse))
 cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    cdef uint64_t bits
-    cdef int w
-    x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[3 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[3 + 1]))) or ((piece_kind(st.board[x]) == 6) and (3 == PPROP_1[f1 + 1]))) or ((x == STEP[3][f0]) and define_3(st, piece_kind(st.board[x]), 3, next_player(f1))))):
+        if ((piece_owner(st.board[x]) == f1) and (((((((piece_kind(st.board[x]) == 1) and (<bint>ATTR_0[0 + 1])) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_1[0 + 1]))) or ((piece_kind(st.board[x]) == 6) and (((next_player(f1) == 0) and (<bint>ATTR_2[0 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[0 + 1]))))) or ((piece_kind(st.board[x]) == 8) and (<bint>ATTR_0[0 + 1]))) or ((piece_kind(st.board[x]) == 9) and (<bint>ATTR_1[0 + 1]))) or ((x == STEP[0][f0]) and ((((((piece_kind(st.board[x]) == 0) or ((((((piece_kind(st.board[x]) == 3) or (piece_kind(st.board[x]) == 10)) or (piece_kind(st.board[x]) == 11)) or (piece_kind(st.board[x]) == 12)) or (piece_kind(st.board[x]) == 13)) and (((next_player(f1) == 0) and (<bint>ATTR_4[0 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[0 + 1]))))) or ((piece_kind(st.board[x]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_6[0 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_7[0 + 1]))))) or ((piece_kind(st.board[x]) == 7) and (((next_player(f1) == 0) and (<bint>ATTR_2[0 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[0 + 1]))))) or (piece_kind(st.board[x]) == 8)) or (piece_kind(st.board[x]) == 9))))):
             return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it, the body as it reads on an empty cell
-    for w in range(WORDS):
-        bits = ray[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if (((-1) == f1) and ((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[3 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[3 + 1]))) or ((x == STEP[3][f0]) and ((((<bint>ATTR_11[piece_kind(st.board[x]) + 1]) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 3) and (((next_player(f1) == 0) and (<bint>ATTR_2[3 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[3 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_4[3 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[3 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 7) and (3 == PPROP_0[next_player(f1) + 1])))))):
-                return True
+    # (on an empty cell the body is false)
     return False
 
 
-# quant 9: any y in slide(x, s): owner(y) == q and (files_and_ranks(kind_at(y)) and orthogonal(s) or diagonals(kind_at(y)) and diagonal(s) or kind_at(y) == lance and s == player_prop(1, q) or y == step(x, s) and step_way(kind_at(y), s, next_player(q)))
+# quant 9: any y in slide(x, ne): owner(y) == q and (kind_at(y) == rook and orthogonal(ne) or kind_at(y) == bishop and diagonal(ne) or kind_at(y) == lance and (next_player(q) == sente and forward.sente(ne) or next_player(q) == gote and forward.gote(ne)) or kind_at(y) == dragon and orthogonal(ne) or kind_at(y) == horse and diagonal(ne) or y == step(x, ne) and (kind_at(y) == king or (kind_at(y) == gold or kind_at(y) == promoted_silver or kind_at(y) == promoted_knight or kind_at(y) == promoted_lance or kind_at(y) == tokin) and (next_player(q) == sente and golden.sente(ne) or next_player(q) == gote and golden.gote(ne)) or kind_at(y) == silver and (next_player(q) == sente and silvern.sente(ne) or next_player(q) == gote and silvern.gote(ne)) or kind_at(y) == pawn and (next_player(q) == sente and forward.sente(ne) or next_player(q) == gote and forward.gote(ne)) or kind_at(y) == dragon or kind_at(y) == horse))
 cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    cdef uint64_t bits
-    cdef int w
-    x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 1, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[4 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[4 + 1]))) or ((piece_kind(st.board[x]) == 6) and (4 == PPROP_1[f1 + 1]))) or ((x == STEP[4][f0]) and define_3(st, piece_kind(st.board[x]), 4, next_player(f1))))):
+        if ((piece_owner(st.board[x]) == f1) and (((((((piece_kind(st.board[x]) == 1) and (<bint>ATTR_0[1 + 1])) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_1[1 + 1]))) or ((piece_kind(st.board[x]) == 6) and (((next_player(f1) == 0) and (<bint>ATTR_2[1 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[1 + 1]))))) or ((piece_kind(st.board[x]) == 8) and (<bint>ATTR_0[1 + 1]))) or ((piece_kind(st.board[x]) == 9) and (<bint>ATTR_1[1 + 1]))) or ((x == STEP[1][f0]) and ((((((piece_kind(st.board[x]) == 0) or ((((((piece_kind(st.board[x]) == 3) or (piece_kind(st.board[x]) == 10)) or (piece_kind(st.board[x]) == 11)) or (piece_kind(st.board[x]) == 12)) or (piece_kind(st.board[x]) == 13)) and (((next_player(f1) == 0) and (<bint>ATTR_4[1 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[1 + 1]))))) or ((piece_kind(st.board[x]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_6[1 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_7[1 + 1]))))) or ((piece_kind(st.board[x]) == 7) and (((next_player(f1) == 0) and (<bint>ATTR_2[1 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[1 + 1]))))) or (piece_kind(st.board[x]) == 8)) or (piece_kind(st.board[x]) == 9))))):
             return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it, the body as it reads on an empty cell
-    for w in range(WORDS):
-        bits = ray[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if (((-1) == f1) and ((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[4 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[4 + 1]))) or ((x == STEP[4][f0]) and ((((<bint>ATTR_11[piece_kind(st.board[x]) + 1]) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 3) and (((next_player(f1) == 0) and (<bint>ATTR_2[4 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[4 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_4[4 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[4 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 7) and (4 == PPROP_0[next_player(f1) + 1])))))):
-                return True
+    # (on an empty cell the body is false)
     return False
 
 
-# quant 10: any y in slide(x, sw): owner(y) == q and (files_and_ranks(kind_at(y)) and orthogonal(sw) or diagonals(kind_at(y)) and diagonal(sw) or kind_at(y) == lance and sw == player_prop(1, q) or y == step(x, sw) and step_way(kind_at(y), sw, next_player(q)))
+# quant 10: any y in slide(x, e): owner(y) == q and (kind_at(y) == rook and orthogonal(e) or kind_at(y) == bishop and diagonal(e) or kind_at(y) == lance and (next_player(q) == sente and forward.sente(e) or next_player(q) == gote and forward.gote(e)) or kind_at(y) == dragon and orthogonal(e) or kind_at(y) == horse and diagonal(e) or y == step(x, e) and (kind_at(y) == king or (kind_at(y) == gold or kind_at(y) == promoted_silver or kind_at(y) == promoted_knight or kind_at(y) == promoted_lance or kind_at(y) == tokin) and (next_player(q) == sente and golden.sente(e) or next_player(q) == gote and golden.gote(e)) or kind_at(y) == silver and (next_player(q) == sente and silvern.sente(e) or next_player(q) == gote and silvern.gote(e)) or kind_at(y) == pawn and (next_player(q) == sente and forward.sente(e) or next_player(q) == gote and forward.gote(e)) or kind_at(y) == dragon or kind_at(y) == horse))
 cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    cdef uint64_t bits
-    cdef int w
-    x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[5 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[5 + 1]))) or ((piece_kind(st.board[x]) == 6) and (5 == PPROP_1[f1 + 1]))) or ((x == STEP[5][f0]) and define_3(st, piece_kind(st.board[x]), 5, next_player(f1))))):
+        if ((piece_owner(st.board[x]) == f1) and (((((((piece_kind(st.board[x]) == 1) and (<bint>ATTR_0[2 + 1])) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_1[2 + 1]))) or ((piece_kind(st.board[x]) == 6) and (((next_player(f1) == 0) and (<bint>ATTR_2[2 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[2 + 1]))))) or ((piece_kind(st.board[x]) == 8) and (<bint>ATTR_0[2 + 1]))) or ((piece_kind(st.board[x]) == 9) and (<bint>ATTR_1[2 + 1]))) or ((x == STEP[2][f0]) and ((((((piece_kind(st.board[x]) == 0) or ((((((piece_kind(st.board[x]) == 3) or (piece_kind(st.board[x]) == 10)) or (piece_kind(st.board[x]) == 11)) or (piece_kind(st.board[x]) == 12)) or (piece_kind(st.board[x]) == 13)) and (((next_player(f1) == 0) and (<bint>ATTR_4[2 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[2 + 1]))))) or ((piece_kind(st.board[x]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_6[2 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_7[2 + 1]))))) or ((piece_kind(st.board[x]) == 7) and (((next_player(f1) == 0) and (<bint>ATTR_2[2 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[2 + 1]))))) or (piece_kind(st.board[x]) == 8)) or (piece_kind(st.board[x]) == 9))))):
             return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it, the body as it reads on an empty cell
-    for w in range(WORDS):
-        bits = ray[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if (((-1) == f1) and ((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[5 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[5 + 1]))) or ((x == STEP[5][f0]) and ((((<bint>ATTR_11[piece_kind(st.board[x]) + 1]) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 3) and (((next_player(f1) == 0) and (<bint>ATTR_2[5 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[5 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_4[5 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[5 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 7) and (5 == PPROP_0[next_player(f1) + 1])))))):
-                return True
+    # (on an empty cell the body is false)
     return False
 
 
-# quant 11: any y in slide(x, w): owner(y) == q and (files_and_ranks(kind_at(y)) and orthogonal(w) or diagonals(kind_at(y)) and diagonal(w) or kind_at(y) == lance and w == player_prop(1, q) or y == step(x, w) and step_way(kind_at(y), w, next_player(q)))
+# quant 11: any y in slide(x, se): owner(y) == q and (kind_at(y) == rook and orthogonal(se) or kind_at(y) == bishop and diagonal(se) or kind_at(y) == lance and (next_player(q) == sente and forward.sente(se) or next_player(q) == gote and forward.gote(se)) or kind_at(y) == dragon and orthogonal(se) or kind_at(y) == horse and diagonal(se) or y == step(x, se) and (kind_at(y) == king or (kind_at(y) == gold or kind_at(y) == promoted_silver or kind_at(y) == promoted_knight or kind_at(y) == promoted_lance or kind_at(y) == tokin) and (next_player(q) == sente and golden.sente(se) or next_player(q) == gote and golden.gote(se)) or kind_at(y) == silver and (next_player(q) == sente and silvern.sente(se) or next_player(q) == gote and silvern.gote(se)) or kind_at(y) == pawn and (next_player(q) == sente and forward.sente(se) or next_player(q) == gote and forward.gote(se)) or kind_at(y) == dragon or kind_at(y) == horse))
 cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    cdef uint64_t bits
-    cdef int w
-    x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
+    x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[6 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[6 + 1]))) or ((piece_kind(st.board[x]) == 6) and (6 == PPROP_1[f1 + 1]))) or ((x == STEP[6][f0]) and define_3(st, piece_kind(st.board[x]), 6, next_player(f1))))):
+        if ((piece_owner(st.board[x]) == f1) and (((((((piece_kind(st.board[x]) == 1) and (<bint>ATTR_0[3 + 1])) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_1[3 + 1]))) or ((piece_kind(st.board[x]) == 6) and (((next_player(f1) == 0) and (<bint>ATTR_2[3 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[3 + 1]))))) or ((piece_kind(st.board[x]) == 8) and (<bint>ATTR_0[3 + 1]))) or ((piece_kind(st.board[x]) == 9) and (<bint>ATTR_1[3 + 1]))) or ((x == STEP[3][f0]) and ((((((piece_kind(st.board[x]) == 0) or ((((((piece_kind(st.board[x]) == 3) or (piece_kind(st.board[x]) == 10)) or (piece_kind(st.board[x]) == 11)) or (piece_kind(st.board[x]) == 12)) or (piece_kind(st.board[x]) == 13)) and (((next_player(f1) == 0) and (<bint>ATTR_4[3 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[3 + 1]))))) or ((piece_kind(st.board[x]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_6[3 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_7[3 + 1]))))) or ((piece_kind(st.board[x]) == 7) and (((next_player(f1) == 0) and (<bint>ATTR_2[3 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[3 + 1]))))) or (piece_kind(st.board[x]) == 8)) or (piece_kind(st.board[x]) == 9))))):
             return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it, the body as it reads on an empty cell
-    for w in range(WORDS):
-        bits = ray[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if (((-1) == f1) and ((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[6 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[6 + 1]))) or ((x == STEP[6][f0]) and ((((<bint>ATTR_11[piece_kind(st.board[x]) + 1]) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 3) and (((next_player(f1) == 0) and (<bint>ATTR_2[6 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[6 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_4[6 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[6 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 7) and (6 == PPROP_0[next_player(f1) + 1])))))):
-                return True
+    # (on an empty cell the body is false)
     return False
 
 
-# quant 12: any y in slide(x, nw): owner(y) == q and (files_and_ranks(kind_at(y)) and orthogonal(nw) or diagonals(kind_at(y)) and diagonal(nw) or kind_at(y) == lance and nw == player_prop(1, q) or y == step(x, nw) and step_way(kind_at(y), nw, next_player(q)))
+# quant 12: any y in slide(x, s): owner(y) == q and (kind_at(y) == rook and orthogonal(s) or kind_at(y) == bishop and diagonal(s) or kind_at(y) == lance and (next_player(q) == sente and forward.sente(s) or next_player(q) == gote and forward.gote(s)) or kind_at(y) == dragon and orthogonal(s) or kind_at(y) == horse and diagonal(s) or y == step(x, s) and (kind_at(y) == king or (kind_at(y) == gold or kind_at(y) == promoted_silver or kind_at(y) == promoted_knight or kind_at(y) == promoted_lance or kind_at(y) == tokin) and (next_player(q) == sente and golden.sente(s) or next_player(q) == gote and golden.gote(s)) or kind_at(y) == silver and (next_player(q) == sente and silvern.sente(s) or next_player(q) == gote and silvern.gote(s)) or kind_at(y) == pawn and (next_player(q) == sente and forward.sente(s) or next_player(q) == gote and forward.gote(s)) or kind_at(y) == dragon or kind_at(y) == horse))
 cdef inline bint quant_12(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
-    cdef uint64_t bits
-    cdef int w
+    x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((((((piece_kind(st.board[x]) == 1) and (<bint>ATTR_0[4 + 1])) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_1[4 + 1]))) or ((piece_kind(st.board[x]) == 6) and (((next_player(f1) == 0) and (<bint>ATTR_2[4 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[4 + 1]))))) or ((piece_kind(st.board[x]) == 8) and (<bint>ATTR_0[4 + 1]))) or ((piece_kind(st.board[x]) == 9) and (<bint>ATTR_1[4 + 1]))) or ((x == STEP[4][f0]) and ((((((piece_kind(st.board[x]) == 0) or ((((((piece_kind(st.board[x]) == 3) or (piece_kind(st.board[x]) == 10)) or (piece_kind(st.board[x]) == 11)) or (piece_kind(st.board[x]) == 12)) or (piece_kind(st.board[x]) == 13)) and (((next_player(f1) == 0) and (<bint>ATTR_4[4 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[4 + 1]))))) or ((piece_kind(st.board[x]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_6[4 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_7[4 + 1]))))) or ((piece_kind(st.board[x]) == 7) and (((next_player(f1) == 0) and (<bint>ATTR_2[4 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[4 + 1]))))) or (piece_kind(st.board[x]) == 8)) or (piece_kind(st.board[x]) == 9))))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 13: any y in slide(x, sw): owner(y) == q and (kind_at(y) == rook and orthogonal(sw) or kind_at(y) == bishop and diagonal(sw) or kind_at(y) == lance and (next_player(q) == sente and forward.sente(sw) or next_player(q) == gote and forward.gote(sw)) or kind_at(y) == dragon and orthogonal(sw) or kind_at(y) == horse and diagonal(sw) or y == step(x, sw) and (kind_at(y) == king or (kind_at(y) == gold or kind_at(y) == promoted_silver or kind_at(y) == promoted_knight or kind_at(y) == promoted_lance or kind_at(y) == tokin) and (next_player(q) == sente and golden.sente(sw) or next_player(q) == gote and golden.gote(sw)) or kind_at(y) == silver and (next_player(q) == sente and silvern.sente(sw) or next_player(q) == gote and silvern.gote(sw)) or kind_at(y) == pawn and (next_player(q) == sente and forward.sente(sw) or next_player(q) == gote and forward.gote(sw)) or kind_at(y) == dragon or kind_at(y) == horse))
+cdef inline bint quant_13(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((((((piece_kind(st.board[x]) == 1) and (<bint>ATTR_0[5 + 1])) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_1[5 + 1]))) or ((piece_kind(st.board[x]) == 6) and (((next_player(f1) == 0) and (<bint>ATTR_2[5 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[5 + 1]))))) or ((piece_kind(st.board[x]) == 8) and (<bint>ATTR_0[5 + 1]))) or ((piece_kind(st.board[x]) == 9) and (<bint>ATTR_1[5 + 1]))) or ((x == STEP[5][f0]) and ((((((piece_kind(st.board[x]) == 0) or ((((((piece_kind(st.board[x]) == 3) or (piece_kind(st.board[x]) == 10)) or (piece_kind(st.board[x]) == 11)) or (piece_kind(st.board[x]) == 12)) or (piece_kind(st.board[x]) == 13)) and (((next_player(f1) == 0) and (<bint>ATTR_4[5 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[5 + 1]))))) or ((piece_kind(st.board[x]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_6[5 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_7[5 + 1]))))) or ((piece_kind(st.board[x]) == 7) and (((next_player(f1) == 0) and (<bint>ATTR_2[5 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[5 + 1]))))) or (piece_kind(st.board[x]) == 8)) or (piece_kind(st.board[x]) == 9))))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 14: any y in slide(x, w): owner(y) == q and (kind_at(y) == rook and orthogonal(w) or kind_at(y) == bishop and diagonal(w) or kind_at(y) == lance and (next_player(q) == sente and forward.sente(w) or next_player(q) == gote and forward.gote(w)) or kind_at(y) == dragon and orthogonal(w) or kind_at(y) == horse and diagonal(w) or y == step(x, w) and (kind_at(y) == king or (kind_at(y) == gold or kind_at(y) == promoted_silver or kind_at(y) == promoted_knight or kind_at(y) == promoted_lance or kind_at(y) == tokin) and (next_player(q) == sente and golden.sente(w) or next_player(q) == gote and golden.gote(w)) or kind_at(y) == silver and (next_player(q) == sente and silvern.sente(w) or next_player(q) == gote and silvern.gote(w)) or kind_at(y) == pawn and (next_player(q) == sente and forward.sente(w) or next_player(q) == gote and forward.gote(w)) or kind_at(y) == dragon or kind_at(y) == horse))
+cdef inline bint quant_14(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if ((piece_owner(st.board[x]) == f1) and (((((((piece_kind(st.board[x]) == 1) and (<bint>ATTR_0[6 + 1])) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_1[6 + 1]))) or ((piece_kind(st.board[x]) == 6) and (((next_player(f1) == 0) and (<bint>ATTR_2[6 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[6 + 1]))))) or ((piece_kind(st.board[x]) == 8) and (<bint>ATTR_0[6 + 1]))) or ((piece_kind(st.board[x]) == 9) and (<bint>ATTR_1[6 + 1]))) or ((x == STEP[6][f0]) and ((((((piece_kind(st.board[x]) == 0) or ((((((piece_kind(st.board[x]) == 3) or (piece_kind(st.board[x]) == 10)) or (piece_kind(st.board[x]) == 11)) or (piece_kind(st.board[x]) == 12)) or (piece_kind(st.board[x]) == 13)) and (((next_player(f1) == 0) and (<bint>ATTR_4[6 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[6 + 1]))))) or ((piece_kind(st.board[x]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_6[6 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_7[6 + 1]))))) or ((piece_kind(st.board[x]) == 7) and (((next_player(f1) == 0) and (<bint>ATTR_2[6 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[6 + 1]))))) or (piece_kind(st.board[x]) == 8)) or (piece_kind(st.board[x]) == 9))))):
+            return True
+    # (on an empty cell the body is false)
+    return False
+
+
+# quant 15: any y in slide(x, nw): owner(y) == q and (kind_at(y) == rook and orthogonal(nw) or kind_at(y) == bishop and diagonal(nw) or kind_at(y) == lance and (next_player(q) == sente and forward.sente(nw) or next_player(q) == gote and forward.gote(nw)) or kind_at(y) == dragon and orthogonal(nw) or kind_at(y) == horse and diagonal(nw) or y == step(x, nw) and (kind_at(y) == king or (kind_at(y) == gold or kind_at(y) == promoted_silver or kind_at(y) == promoted_knight or kind_at(y) == promoted_lance or kind_at(y) == tokin) and (next_player(q) == sente and golden.sente(nw) or next_player(q) == gote and golden.gote(nw)) or kind_at(y) == silver and (next_player(q) == sente and silvern.sente(nw) or next_player(q) == gote and silvern.gote(nw)) or kind_at(y) == pawn and (next_player(q) == sente and forward.sente(nw) or next_player(q) == gote and forward.gote(nw)) or kind_at(y) == dragon or kind_at(y) == horse))
+cdef inline bint quant_15(State* st, int f0, int f1) noexcept nogil:
+    # f0 = x
+    # f1 = q
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 7, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if ((piece_owner(st.board[x]) == f1) and (((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[7 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[7 + 1]))) or ((piece_kind(st.board[x]) == 6) and (7 == PPROP_1[f1 + 1]))) or ((x == STEP[7][f0]) and define_3(st, piece_kind(st.board[x]), 7, next_player(f1))))):
+        if ((piece_owner(st.board[x]) == f1) and (((((((piece_kind(st.board[x]) == 1) and (<bint>ATTR_0[7 + 1])) or ((piece_kind(st.board[x]) == 2) and (<bint>ATTR_1[7 + 1]))) or ((piece_kind(st.board[x]) == 6) and (((next_player(f1) == 0) and (<bint>ATTR_2[7 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[7 + 1]))))) or ((piece_kind(st.board[x]) == 8) and (<bint>ATTR_0[7 + 1]))) or ((piece_kind(st.board[x]) == 9) and (<bint>ATTR_1[7 + 1]))) or ((x == STEP[7][f0]) and ((((((piece_kind(st.board[x]) == 0) or ((((((piece_kind(st.board[x]) == 3) or (piece_kind(st.board[x]) == 10)) or (piece_kind(st.board[x]) == 11)) or (piece_kind(st.board[x]) == 12)) or (piece_kind(st.board[x]) == 13)) and (((next_player(f1) == 0) and (<bint>ATTR_4[7 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[7 + 1]))))) or ((piece_kind(st.board[x]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_6[7 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_7[7 + 1]))))) or ((piece_kind(st.board[x]) == 7) and (((next_player(f1) == 0) and (<bint>ATTR_2[7 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[7 + 1]))))) or (piece_kind(st.board[x]) == 8)) or (piece_kind(st.board[x]) == 9))))):
             return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it, the body as it reads on an empty cell
-    for w in range(WORDS):
-        bits = ray[w]
-        while bits != 0:
-            x = (w << 6) + lowest_bit(bits)
-            bits &= bits - 1
-            if (((-1) == f1) and ((((<bint>ATTR_9[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_0[7 + 1])) or ((<bint>ATTR_10[piece_kind(st.board[x]) + 1]) and (<bint>ATTR_1[7 + 1]))) or ((x == STEP[7][f0]) and ((((<bint>ATTR_11[piece_kind(st.board[x]) + 1]) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 3) and (((next_player(f1) == 0) and (<bint>ATTR_2[7 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_3[7 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 4) and (((next_player(f1) == 0) and (<bint>ATTR_4[7 + 1])) or ((next_player(f1) == 1) and (<bint>ATTR_5[7 + 1]))))) or (((<int>ATTR_8[piece_kind(st.board[x]) + 1]) == 7) and (7 == PPROP_0[next_player(f1) + 1])))))):
-                return True
+    # (on an empty cell the body is false)
     return False
 
 
-# quant 13: any d in directions: (next_player(q) == sente and knight_turns.sente(d) or next_player(q) == gote and knight_turns.gote(d)) and is(step(step(x, d), player_prop(1, q)), q, knight)
-cdef inline bint quant_13(State* st, int f0, int f1) noexcept nogil:
-    # f0 = q
-    # f1 = x
-    cdef int x
-    for x in range(N_DIRS):
-        if ((((next_player(f0) == 0) and (<bint>ATTR_6[x + 1])) or ((next_player(f0) == 1) and (<bint>ATTR_7[x + 1]))) and define_0(st, STEP[PPROP_1[f0 + 1]][STEP[x][f1]], f0, 5)):
-            return True
-    return False
-
-
-# quant 14: any x in cells: is(x, p, king) and attacked_by(x, next_player(p))
-cdef inline bint quant_14(State* st, int f0) noexcept nogil:
+# quant 16: any x in cells: is(x, p, king) and attacked_by(x, next_player(p))
+cdef inline bint quant_16(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
     cdef uint64_t bits
@@ -2381,13 +2405,13 @@ cdef inline bint quant_14(State* st, int f0) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if define_6(st, x, next_player(f0)):
+            if define_4(st, x, next_player(f0)):
                 return True
     return False
 
 
-# quant 15: any y in ray(c, n): is(y, mover, pawn)
-cdef inline bint quant_15(State* st, int f0) noexcept nogil:
+# quant 17: any y in ray(c, n): is(y, mover, pawn)
+cdef inline bint quant_17(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
     cdef int origin
@@ -2403,13 +2427,13 @@ cdef inline bint quant_15(State* st, int f0) noexcept nogil:
         if cur >= N_CELLS or cur == origin:
             break
         x = cur
-        if define_0(st, x, st.current, 7):
+        if define_2(st, x, st.current, 7):
             return True
     return False
 
 
-# quant 16: any y in ray(c, s): is(y, mover, pawn)
-cdef inline bint quant_16(State* st, int f0) noexcept nogil:
+# quant 18: any y in ray(c, s): is(y, mover, pawn)
+cdef inline bint quant_18(State* st, int f0) noexcept nogil:
     # f0 = c
     cdef int x
     cdef int origin
@@ -2425,7 +2449,7 @@ cdef inline bint quant_16(State* st, int f0) noexcept nogil:
         if cur >= N_CELLS or cur == origin:
             break
         x = cur
-        if define_0(st, x, st.current, 7):
+        if define_2(st, x, st.current, 7):
             return True
     return False
 
@@ -2450,7 +2474,7 @@ cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
 
 
 # cellset 1:
-#   cand0 = {f in cells: owner(f) == mover}
+#   cand0 = {f in cells: mine(f)}
 cdef inline void cellset_1(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
@@ -2499,111 +2523,123 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
     cdef uint64_t e14_ray[WORDS]
     cdef uint64_t e15_ray[WORDS]
     cdef uint64_t e16_ray[WORDS]
+    cdef uint64_t e17_ray[WORDS]
     for w in range(WORDS):
         out[w] = 0
-    if define_3(st, piece_kind(st.board[a0]), 0, st.current):
+    if (piece_kind(st.board[a0]) == 0):
         add_candidate(out, STEP[0][a0])
-    if define_3(st, piece_kind(st.board[a0]), 1, st.current):
         add_candidate(out, STEP[1][a0])
-    if define_3(st, piece_kind(st.board[a0]), 2, st.current):
         add_candidate(out, STEP[2][a0])
-    if define_3(st, piece_kind(st.board[a0]), 3, st.current):
         add_candidate(out, STEP[3][a0])
-    if define_3(st, piece_kind(st.board[a0]), 4, st.current):
         add_candidate(out, STEP[4][a0])
-    if define_3(st, piece_kind(st.board[a0]), 5, st.current):
         add_candidate(out, STEP[5][a0])
-    if define_3(st, piece_kind(st.board[a0]), 6, st.current):
         add_candidate(out, STEP[6][a0])
-    if define_3(st, piece_kind(st.board[a0]), 7, st.current):
         add_candidate(out, STEP[7][a0])
-    if (<bint>ATTR_9[piece_kind(st.board[a0]) + 1]):
-        if (<bint>ATTR_0[0 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 0, e0_ray)
-            for w in range(WORDS):
-                out[w] |= e0_ray[w]
-        if (<bint>ATTR_0[1 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 1, e1_ray)
-            for w in range(WORDS):
-                out[w] |= e1_ray[w]
-        if (<bint>ATTR_0[2 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 2, e2_ray)
-            for w in range(WORDS):
-                out[w] |= e2_ray[w]
-        if (<bint>ATTR_0[3 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 3, e3_ray)
-            for w in range(WORDS):
-                out[w] |= e3_ray[w]
-        if (<bint>ATTR_0[4 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 4, e4_ray)
-            for w in range(WORDS):
-                out[w] |= e4_ray[w]
-        if (<bint>ATTR_0[5 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 5, e5_ray)
-            for w in range(WORDS):
-                out[w] |= e5_ray[w]
-        if (<bint>ATTR_0[6 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 6, e6_ray)
-            for w in range(WORDS):
-                out[w] |= e6_ray[w]
-        if (<bint>ATTR_0[7 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 7, e7_ray)
-            for w in range(WORDS):
-                out[w] |= e7_ray[w]
-    if (<bint>ATTR_10[piece_kind(st.board[a0]) + 1]):
-        if (<bint>ATTR_1[0 + 1]):
+    if (piece_kind(st.board[a0]) == 1):
+        slide_bits(&st.cellsets[0][0], a0, 0, e0_ray)
+        for w in range(WORDS):
+            out[w] |= e0_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 2, e1_ray)
+        for w in range(WORDS):
+            out[w] |= e1_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 4, e2_ray)
+        for w in range(WORDS):
+            out[w] |= e2_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 6, e3_ray)
+        for w in range(WORDS):
+            out[w] |= e3_ray[w]
+    if (piece_kind(st.board[a0]) == 2):
+        slide_bits(&st.cellsets[0][0], a0, 1, e4_ray)
+        for w in range(WORDS):
+            out[w] |= e4_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 3, e5_ray)
+        for w in range(WORDS):
+            out[w] |= e5_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 5, e6_ray)
+        for w in range(WORDS):
+            out[w] |= e6_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 7, e7_ray)
+        for w in range(WORDS):
+            out[w] |= e7_ray[w]
+    if (((((piece_kind(st.board[a0]) == 3) or (piece_kind(st.board[a0]) == 10)) or (piece_kind(st.board[a0]) == 11)) or (piece_kind(st.board[a0]) == 12)) or (piece_kind(st.board[a0]) == 13)):
+        add_candidate(out, STEP[0][a0])
+        if (piece_owner(st.board[a0]) == 0):
+            add_candidate(out, STEP[1][a0])
+        add_candidate(out, STEP[2][a0])
+        if (piece_owner(st.board[a0]) == 1):
+            add_candidate(out, STEP[3][a0])
+        add_candidate(out, STEP[4][a0])
+        if (piece_owner(st.board[a0]) == 1):
+            add_candidate(out, STEP[5][a0])
+        add_candidate(out, STEP[6][a0])
+        if (piece_owner(st.board[a0]) == 0):
+            add_candidate(out, STEP[7][a0])
+    if (piece_kind(st.board[a0]) == 4):
+        if (piece_owner(st.board[a0]) == 0):
+            add_candidate(out, STEP[0][a0])
+        add_candidate(out, STEP[1][a0])
+        add_candidate(out, STEP[3][a0])
+        if (piece_owner(st.board[a0]) == 1):
+            add_candidate(out, STEP[4][a0])
+        add_candidate(out, STEP[5][a0])
+        add_candidate(out, STEP[7][a0])
+    if (piece_kind(st.board[a0]) == 5):
+        if (piece_owner(st.board[a0]) == 0):
+            add_candidate(out, STEP[1][STEP[0][a0]])
+        if (piece_owner(st.board[a0]) == 0):
+            add_candidate(out, STEP[7][STEP[0][a0]])
+        if (piece_owner(st.board[a0]) == 1):
+            add_candidate(out, STEP[3][STEP[4][a0]])
+        if (piece_owner(st.board[a0]) == 1):
+            add_candidate(out, STEP[5][STEP[4][a0]])
+    if (piece_kind(st.board[a0]) == 6):
+        if (piece_owner(st.board[a0]) == 0):
             slide_bits(&st.cellsets[0][0], a0, 0, e8_ray)
             for w in range(WORDS):
                 out[w] |= e8_ray[w]
-        if (<bint>ATTR_1[1 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 1, e9_ray)
+        if (piece_owner(st.board[a0]) == 1):
+            slide_bits(&st.cellsets[0][0], a0, 4, e9_ray)
             for w in range(WORDS):
                 out[w] |= e9_ray[w]
-        if (<bint>ATTR_1[2 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 2, e10_ray)
-            for w in range(WORDS):
-                out[w] |= e10_ray[w]
-        if (<bint>ATTR_1[3 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 3, e11_ray)
-            for w in range(WORDS):
-                out[w] |= e11_ray[w]
-        if (<bint>ATTR_1[4 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 4, e12_ray)
-            for w in range(WORDS):
-                out[w] |= e12_ray[w]
-        if (<bint>ATTR_1[5 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 5, e13_ray)
-            for w in range(WORDS):
-                out[w] |= e13_ray[w]
-        if (<bint>ATTR_1[6 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 6, e14_ray)
-            for w in range(WORDS):
-                out[w] |= e14_ray[w]
-        if (<bint>ATTR_1[7 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 7, e15_ray)
-            for w in range(WORDS):
-                out[w] |= e15_ray[w]
-    if (piece_kind(st.board[a0]) == 6):
-        slide_bits(&st.cellsets[0][0], a0, PPROP_0[st.current + 1], e16_ray)
+    if (piece_kind(st.board[a0]) == 7):
+        if (piece_owner(st.board[a0]) == 0):
+            add_candidate(out, STEP[0][a0])
+        if (piece_owner(st.board[a0]) == 1):
+            add_candidate(out, STEP[4][a0])
+    if (piece_kind(st.board[a0]) == 8):
+        slide_bits(&st.cellsets[0][0], a0, 0, e10_ray)
+        for w in range(WORDS):
+            out[w] |= e10_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 2, e11_ray)
+        for w in range(WORDS):
+            out[w] |= e11_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 4, e12_ray)
+        for w in range(WORDS):
+            out[w] |= e12_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 6, e13_ray)
+        for w in range(WORDS):
+            out[w] |= e13_ray[w]
+        add_candidate(out, STEP[1][a0])
+        add_candidate(out, STEP[3][a0])
+        add_candidate(out, STEP[5][a0])
+        add_candidate(out, STEP[7][a0])
+    if (piece_kind(st.board[a0]) == 9):
+        slide_bits(&st.cellsets[0][0], a0, 1, e14_ray)
+        for w in range(WORDS):
+            out[w] |= e14_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 3, e15_ray)
+        for w in range(WORDS):
+            out[w] |= e15_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 5, e16_ray)
         for w in range(WORDS):
             out[w] |= e16_ray[w]
-    if (piece_kind(st.board[a0]) == 5):
-        if (((st.current == 0) and (<bint>ATTR_6[0 + 1])) or ((st.current == 1) and (<bint>ATTR_7[0 + 1]))):
-            add_candidate(out, STEP[0][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[1 + 1])) or ((st.current == 1) and (<bint>ATTR_7[1 + 1]))):
-            add_candidate(out, STEP[1][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[2 + 1])) or ((st.current == 1) and (<bint>ATTR_7[2 + 1]))):
-            add_candidate(out, STEP[2][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[3 + 1])) or ((st.current == 1) and (<bint>ATTR_7[3 + 1]))):
-            add_candidate(out, STEP[3][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[4 + 1])) or ((st.current == 1) and (<bint>ATTR_7[4 + 1]))):
-            add_candidate(out, STEP[4][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[5 + 1])) or ((st.current == 1) and (<bint>ATTR_7[5 + 1]))):
-            add_candidate(out, STEP[5][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[6 + 1])) or ((st.current == 1) and (<bint>ATTR_7[6 + 1]))):
-            add_candidate(out, STEP[6][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[7 + 1])) or ((st.current == 1) and (<bint>ATTR_7[7 + 1]))):
-            add_candidate(out, STEP[7][STEP[PPROP_0[st.current + 1]][a0]])
+        slide_bits(&st.cellsets[0][0], a0, 7, e17_ray)
+        for w in range(WORDS):
+            out[w] |= e17_ray[w]
+        add_candidate(out, STEP[0][a0])
+        add_candidate(out, STEP[2][a0])
+        add_candidate(out, STEP[4][a0])
+        add_candidate(out, STEP[6][a0])
 
 
 cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
@@ -2625,111 +2661,123 @@ cdef void cands_1(State* st, uint64_t* out, int a0) noexcept nogil:
     cdef uint64_t e14_ray[WORDS]
     cdef uint64_t e15_ray[WORDS]
     cdef uint64_t e16_ray[WORDS]
+    cdef uint64_t e17_ray[WORDS]
     for w in range(WORDS):
         out[w] = 0
-    if define_3(st, piece_kind(st.board[a0]), 0, st.current):
+    if (piece_kind(st.board[a0]) == 0):
         add_candidate(out, STEP[0][a0])
-    if define_3(st, piece_kind(st.board[a0]), 1, st.current):
         add_candidate(out, STEP[1][a0])
-    if define_3(st, piece_kind(st.board[a0]), 2, st.current):
         add_candidate(out, STEP[2][a0])
-    if define_3(st, piece_kind(st.board[a0]), 3, st.current):
         add_candidate(out, STEP[3][a0])
-    if define_3(st, piece_kind(st.board[a0]), 4, st.current):
         add_candidate(out, STEP[4][a0])
-    if define_3(st, piece_kind(st.board[a0]), 5, st.current):
         add_candidate(out, STEP[5][a0])
-    if define_3(st, piece_kind(st.board[a0]), 6, st.current):
         add_candidate(out, STEP[6][a0])
-    if define_3(st, piece_kind(st.board[a0]), 7, st.current):
         add_candidate(out, STEP[7][a0])
-    if (<bint>ATTR_9[piece_kind(st.board[a0]) + 1]):
-        if (<bint>ATTR_0[0 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 0, e0_ray)
-            for w in range(WORDS):
-                out[w] |= e0_ray[w]
-        if (<bint>ATTR_0[1 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 1, e1_ray)
-            for w in range(WORDS):
-                out[w] |= e1_ray[w]
-        if (<bint>ATTR_0[2 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 2, e2_ray)
-            for w in range(WORDS):
-                out[w] |= e2_ray[w]
-        if (<bint>ATTR_0[3 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 3, e3_ray)
-            for w in range(WORDS):
-                out[w] |= e3_ray[w]
-        if (<bint>ATTR_0[4 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 4, e4_ray)
-            for w in range(WORDS):
-                out[w] |= e4_ray[w]
-        if (<bint>ATTR_0[5 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 5, e5_ray)
-            for w in range(WORDS):
-                out[w] |= e5_ray[w]
-        if (<bint>ATTR_0[6 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 6, e6_ray)
-            for w in range(WORDS):
-                out[w] |= e6_ray[w]
-        if (<bint>ATTR_0[7 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 7, e7_ray)
-            for w in range(WORDS):
-                out[w] |= e7_ray[w]
-    if (<bint>ATTR_10[piece_kind(st.board[a0]) + 1]):
-        if (<bint>ATTR_1[0 + 1]):
+    if (piece_kind(st.board[a0]) == 1):
+        slide_bits(&st.cellsets[0][0], a0, 0, e0_ray)
+        for w in range(WORDS):
+            out[w] |= e0_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 2, e1_ray)
+        for w in range(WORDS):
+            out[w] |= e1_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 4, e2_ray)
+        for w in range(WORDS):
+            out[w] |= e2_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 6, e3_ray)
+        for w in range(WORDS):
+            out[w] |= e3_ray[w]
+    if (piece_kind(st.board[a0]) == 2):
+        slide_bits(&st.cellsets[0][0], a0, 1, e4_ray)
+        for w in range(WORDS):
+            out[w] |= e4_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 3, e5_ray)
+        for w in range(WORDS):
+            out[w] |= e5_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 5, e6_ray)
+        for w in range(WORDS):
+            out[w] |= e6_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 7, e7_ray)
+        for w in range(WORDS):
+            out[w] |= e7_ray[w]
+    if (((((piece_kind(st.board[a0]) == 3) or (piece_kind(st.board[a0]) == 10)) or (piece_kind(st.board[a0]) == 11)) or (piece_kind(st.board[a0]) == 12)) or (piece_kind(st.board[a0]) == 13)):
+        add_candidate(out, STEP[0][a0])
+        if (piece_owner(st.board[a0]) == 0):
+            add_candidate(out, STEP[1][a0])
+        add_candidate(out, STEP[2][a0])
+        if (piece_owner(st.board[a0]) == 1):
+            add_candidate(out, STEP[3][a0])
+        add_candidate(out, STEP[4][a0])
+        if (piece_owner(st.board[a0]) == 1):
+            add_candidate(out, STEP[5][a0])
+        add_candidate(out, STEP[6][a0])
+        if (piece_owner(st.board[a0]) == 0):
+            add_candidate(out, STEP[7][a0])
+    if (piece_kind(st.board[a0]) == 4):
+        if (piece_owner(st.board[a0]) == 0):
+            add_candidate(out, STEP[0][a0])
+        add_candidate(out, STEP[1][a0])
+        add_candidate(out, STEP[3][a0])
+        if (piece_owner(st.board[a0]) == 1):
+            add_candidate(out, STEP[4][a0])
+        add_candidate(out, STEP[5][a0])
+        add_candidate(out, STEP[7][a0])
+    if (piece_kind(st.board[a0]) == 5):
+        if (piece_owner(st.board[a0]) == 0):
+            add_candidate(out, STEP[1][STEP[0][a0]])
+        if (piece_owner(st.board[a0]) == 0):
+            add_candidate(out, STEP[7][STEP[0][a0]])
+        if (piece_owner(st.board[a0]) == 1):
+            add_candidate(out, STEP[3][STEP[4][a0]])
+        if (piece_owner(st.board[a0]) == 1):
+            add_candidate(out, STEP[5][STEP[4][a0]])
+    if (piece_kind(st.board[a0]) == 6):
+        if (piece_owner(st.board[a0]) == 0):
             slide_bits(&st.cellsets[0][0], a0, 0, e8_ray)
             for w in range(WORDS):
                 out[w] |= e8_ray[w]
-        if (<bint>ATTR_1[1 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 1, e9_ray)
+        if (piece_owner(st.board[a0]) == 1):
+            slide_bits(&st.cellsets[0][0], a0, 4, e9_ray)
             for w in range(WORDS):
                 out[w] |= e9_ray[w]
-        if (<bint>ATTR_1[2 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 2, e10_ray)
-            for w in range(WORDS):
-                out[w] |= e10_ray[w]
-        if (<bint>ATTR_1[3 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 3, e11_ray)
-            for w in range(WORDS):
-                out[w] |= e11_ray[w]
-        if (<bint>ATTR_1[4 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 4, e12_ray)
-            for w in range(WORDS):
-                out[w] |= e12_ray[w]
-        if (<bint>ATTR_1[5 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 5, e13_ray)
-            for w in range(WORDS):
-                out[w] |= e13_ray[w]
-        if (<bint>ATTR_1[6 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 6, e14_ray)
-            for w in range(WORDS):
-                out[w] |= e14_ray[w]
-        if (<bint>ATTR_1[7 + 1]):
-            slide_bits(&st.cellsets[0][0], a0, 7, e15_ray)
-            for w in range(WORDS):
-                out[w] |= e15_ray[w]
-    if (piece_kind(st.board[a0]) == 6):
-        slide_bits(&st.cellsets[0][0], a0, PPROP_0[st.current + 1], e16_ray)
+    if (piece_kind(st.board[a0]) == 7):
+        if (piece_owner(st.board[a0]) == 0):
+            add_candidate(out, STEP[0][a0])
+        if (piece_owner(st.board[a0]) == 1):
+            add_candidate(out, STEP[4][a0])
+    if (piece_kind(st.board[a0]) == 8):
+        slide_bits(&st.cellsets[0][0], a0, 0, e10_ray)
+        for w in range(WORDS):
+            out[w] |= e10_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 2, e11_ray)
+        for w in range(WORDS):
+            out[w] |= e11_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 4, e12_ray)
+        for w in range(WORDS):
+            out[w] |= e12_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 6, e13_ray)
+        for w in range(WORDS):
+            out[w] |= e13_ray[w]
+        add_candidate(out, STEP[1][a0])
+        add_candidate(out, STEP[3][a0])
+        add_candidate(out, STEP[5][a0])
+        add_candidate(out, STEP[7][a0])
+    if (piece_kind(st.board[a0]) == 9):
+        slide_bits(&st.cellsets[0][0], a0, 1, e14_ray)
+        for w in range(WORDS):
+            out[w] |= e14_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 3, e15_ray)
+        for w in range(WORDS):
+            out[w] |= e15_ray[w]
+        slide_bits(&st.cellsets[0][0], a0, 5, e16_ray)
         for w in range(WORDS):
             out[w] |= e16_ray[w]
-    if (piece_kind(st.board[a0]) == 5):
-        if (((st.current == 0) and (<bint>ATTR_6[0 + 1])) or ((st.current == 1) and (<bint>ATTR_7[0 + 1]))):
-            add_candidate(out, STEP[0][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[1 + 1])) or ((st.current == 1) and (<bint>ATTR_7[1 + 1]))):
-            add_candidate(out, STEP[1][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[2 + 1])) or ((st.current == 1) and (<bint>ATTR_7[2 + 1]))):
-            add_candidate(out, STEP[2][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[3 + 1])) or ((st.current == 1) and (<bint>ATTR_7[3 + 1]))):
-            add_candidate(out, STEP[3][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[4 + 1])) or ((st.current == 1) and (<bint>ATTR_7[4 + 1]))):
-            add_candidate(out, STEP[4][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[5 + 1])) or ((st.current == 1) and (<bint>ATTR_7[5 + 1]))):
-            add_candidate(out, STEP[5][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[6 + 1])) or ((st.current == 1) and (<bint>ATTR_7[6 + 1]))):
-            add_candidate(out, STEP[6][STEP[PPROP_0[st.current + 1]][a0]])
-        if (((st.current == 0) and (<bint>ATTR_6[7 + 1])) or ((st.current == 1) and (<bint>ATTR_7[7 + 1]))):
-            add_candidate(out, STEP[7][STEP[PPROP_0[st.current + 1]][a0]])
+        slide_bits(&st.cellsets[0][0], a0, 7, e17_ray)
+        for w in range(WORDS):
+            out[w] |= e17_ray[w]
+        add_candidate(out, STEP[0][a0])
+        add_candidate(out, STEP[2][a0])
+        add_candidate(out, STEP[4][a0])
+        add_candidate(out, STEP[6][a0])
 
 
 cdef int gen_legal(State* st, int* out) noexcept nogil:
@@ -2746,45 +2794,45 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..6560
-    # where owner(f) == mover and owner(t) != mover and goes(f, t) and not stuck(kind_at(f), t, mover)
-    cellset_1(st, cand0)  # owner(f) == mover
+    # where mine(f) and not mine(t) and reaches(f, t) and not stuck(kind_at(f), t, mover)
+    cellset_1(st, cand0)  # mine(f)
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_0(st, cand1, a0)  # candidates of goes(f, t)
+            cands_0(st, cand1, a0)  # candidates of reaches(f, t)
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                    if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if not (not define_2(st, piece_kind(st.board[a0]), a1, st.current)):  # not stuck(kind_at(f), t, mover)
+                    if not (not define_6(st, piece_kind(st.board[a0]), a1, st.current)):  # not stuck(kind_at(f), t, mover)
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after king_safe
                         out[n] = a0 * 81 + a1
                         n += 1
     # action 1: promote(f: cell, t: cell) -> ids 6561..13121
-    # where owner(f) == mover and promoted(kind_at(f)) != -1 and (in_zone(f, mover) or in_zone(t, mover)) and owner(t) != mover and goes(f, t)
-    cellset_1(st, cand0)  # owner(f) == mover
+    # where mine(f) and promoted(kind_at(f)) != -1 and (in_zone(f, mover) or in_zone(t, mover)) and not mine(t) and reaches(f, t)
+    cellset_1(st, cand0)  # mine(f)
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            if not ((<int>ATTR_12[piece_kind(st.board[a0]) + 1]) != (-1)):  # promoted(kind_at(f)) != -1
+            if not ((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) != (-1)):  # promoted(kind_at(f)) != -1
                 continue
-            cands_1(st, cand1, a0)  # candidates of goes(f, t)
+            cands_1(st, cand1, a0)  # candidates of reaches(f, t)
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not (define_1(st, a0, st.current) or define_1(st, a1, st.current)):  # in_zone(f, mover) or in_zone(t, mover)
+                    if not (define_5(st, a0, st.current) or define_5(st, a1, st.current)):  # in_zone(f, mover) or in_zone(t, mover)
                         continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                    if not (not define_0(st, a1)):  # not mine(t)
                         continue
                     if after_ok_1(st, a0, a1):  # legal_after king_safe
                         out[n] = 6561 + a0 * 81 + a1
@@ -2800,7 +2848,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                if not (not define_2(st, a0, a1, st.current)):  # not stuck(k, c, mover)
+                if not (not define_6(st, a0, a1, st.current)):  # not stuck(k, c, mover)
                     continue
                 if not ((a0 != 7) or (not define_9(st, a1))):  # k != pawn or not nifu(c)
                     continue
@@ -2823,44 +2871,44 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..6560
-    # where owner(f) == mover and owner(t) != mover and goes(f, t) and not stuck(kind_at(f), t, mover)
-    cellset_1(st, cand0)  # owner(f) == mover
+    # where mine(f) and not mine(t) and reaches(f, t) and not stuck(kind_at(f), t, mover)
+    cellset_1(st, cand0)  # mine(f)
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_0(st, cand1, a0)  # candidates of goes(f, t)
+            cands_0(st, cand1, a0)  # candidates of reaches(f, t)
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                    if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if not (not define_2(st, piece_kind(st.board[a0]), a1, st.current)):  # not stuck(kind_at(f), t, mover)
+                    if not (not define_6(st, piece_kind(st.board[a0]), a1, st.current)):  # not stuck(kind_at(f), t, mover)
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after king_safe
                         return True
     # action 1: promote(f: cell, t: cell) -> ids 6561..13121
-    # where owner(f) == mover and promoted(kind_at(f)) != -1 and (in_zone(f, mover) or in_zone(t, mover)) and owner(t) != mover and goes(f, t)
-    cellset_1(st, cand0)  # owner(f) == mover
+    # where mine(f) and promoted(kind_at(f)) != -1 and (in_zone(f, mover) or in_zone(t, mover)) and not mine(t) and reaches(f, t)
+    cellset_1(st, cand0)  # mine(f)
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            if not ((<int>ATTR_12[piece_kind(st.board[a0]) + 1]) != (-1)):  # promoted(kind_at(f)) != -1
+            if not ((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) != (-1)):  # promoted(kind_at(f)) != -1
                 continue
-            cands_1(st, cand1, a0)  # candidates of goes(f, t)
+            cands_1(st, cand1, a0)  # candidates of reaches(f, t)
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not (define_1(st, a0, st.current) or define_1(st, a1, st.current)):  # in_zone(f, mover) or in_zone(t, mover)
+                    if not (define_5(st, a0, st.current) or define_5(st, a1, st.current)):  # in_zone(f, mover) or in_zone(t, mover)
                         continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                    if not (not define_0(st, a1)):  # not mine(t)
                         continue
                     if after_ok_1(st, a0, a1):  # legal_after king_safe
                         return True
@@ -2875,7 +2923,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                if not (not define_2(st, a0, a1, st.current)):  # not stuck(k, c, mover)
+                if not (not define_6(st, a0, a1, st.current)):  # not stuck(k, c, mover)
                     continue
                 if not ((a0 != 7) or (not define_9(st, a1))):  # k != pawn or not nifu(c)
                     continue
@@ -2899,44 +2947,44 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..6560
-    # where owner(f) == mover and owner(t) != mover and goes(f, t) and not stuck(kind_at(f), t, mover)
-    cellset_1(st, cand0)  # owner(f) == mover
+    # where mine(f) and not mine(t) and reaches(f, t) and not stuck(kind_at(f), t, mover)
+    cellset_1(st, cand0)  # mine(f)
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_0(st, cand1, a0)  # candidates of goes(f, t)
+            cands_0(st, cand1, a0)  # candidates of reaches(f, t)
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                    if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if not (not define_2(st, piece_kind(st.board[a0]), a1, st.current)):  # not stuck(kind_at(f), t, mover)
+                    if not (not define_6(st, piece_kind(st.board[a0]), a1, st.current)):  # not stuck(kind_at(f), t, mover)
                         continue
                     out[n] = a0 * 81 + a1
                     n += 1
     # action 1: promote(f: cell, t: cell) -> ids 6561..13121
-    # where owner(f) == mover and promoted(kind_at(f)) != -1 and (in_zone(f, mover) or in_zone(t, mover)) and owner(t) != mover and goes(f, t)
-    cellset_1(st, cand0)  # owner(f) == mover
+    # where mine(f) and promoted(kind_at(f)) != -1 and (in_zone(f, mover) or in_zone(t, mover)) and not mine(t) and reaches(f, t)
+    cellset_1(st, cand0)  # mine(f)
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            if not ((<int>ATTR_12[piece_kind(st.board[a0]) + 1]) != (-1)):  # promoted(kind_at(f)) != -1
+            if not ((<int>ATTR_10[piece_kind(st.board[a0]) + 1]) != (-1)):  # promoted(kind_at(f)) != -1
                 continue
-            cands_1(st, cand1, a0)  # candidates of goes(f, t)
+            cands_1(st, cand1, a0)  # candidates of reaches(f, t)
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
                     a1 = (w1 << 6) + lowest_bit(bits1)
                     bits1 &= bits1 - 1
-                    if not (define_1(st, a0, st.current) or define_1(st, a1, st.current)):  # in_zone(f, mover) or in_zone(t, mover)
+                    if not (define_5(st, a0, st.current) or define_5(st, a1, st.current)):  # in_zone(f, mover) or in_zone(t, mover)
                         continue
-                    if not (piece_owner(st.board[a1]) != st.current):  # owner(t) != mover
+                    if not (not define_0(st, a1)):  # not mine(t)
                         continue
                     out[n] = 6561 + a0 * 81 + a1
                     n += 1
@@ -2951,7 +2999,7 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                if not (not define_2(st, a0, a1, st.current)):  # not stuck(k, c, mover)
+                if not (not define_6(st, a0, a1, st.current)):  # not stuck(k, c, mover)
                     continue
                 if not ((a0 != 7) or (not define_9(st, a1))):  # k != pawn or not nifu(c)
                     continue
@@ -3016,7 +3064,7 @@ cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
 cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     # action 1: promote(f: cell, t: cell)
     move_piece(st, a0, a1, 2)  # move the piece on f to t (capture: captor)
-    convert_piece(st, a1, -2, (<int>ATTR_12[piece_kind(st.board[a1]) + 1]))  # convert the piece on t to kind promoted(kind_at(t))
+    convert_piece(st, a1, -2, (<int>ATTR_10[piece_kind(st.board[a1]) + 1]))  # convert the piece on t to kind promoted(kind_at(t))
     # trigger 0: move_count
     counter_add(st, 2, 1, 1)  # add counter move_count of the game += 1
     counter_set(st, st.current, 2, (<long long>((counter_of(st, st.current, 2) + 1)) if define_7(st, next_player(st.current)) else <long long>(0)))  # set counter checks_in_a_row of mover = either(in_check(next_player(mover)), checks_in_a_row(mover) + 1, 0)
@@ -3026,7 +3074,7 @@ cdef void look_action_1(State* st, int a0, int a1) noexcept nogil:
     # action 1 in its lookahead: only the effects and triggers that can change
     # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
     move_piece(st, a0, a1, 2)  # move the piece on f to t (capture: captor)
-    convert_piece(st, a1, -2, (<int>ATTR_12[piece_kind(st.board[a1]) + 1]))  # convert the piece on t to kind promoted(kind_at(t))
+    convert_piece(st, a1, -2, (<int>ATTR_10[piece_kind(st.board[a1]) + 1]))  # convert the piece on t to kind promoted(kind_at(t))
 
 
 cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
@@ -3197,7 +3245,7 @@ cdef bint after_ok_2(State* origin, int a0, int a1) noexcept nogil:
     st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     st.look_depth = origin.look_depth + 1
     apply_action_2(st, a0, a1)
-    return (define_8(st) and (((a0 != 7) or (not define_0(st, STEP[PPROP_0[st.current + 1]][a1], next_player(st.current), 0))) or can_move_of(st)))
+    return (define_8(st) and (((a0 != 7) or (not define_2(st, STEP[PPROP_0[st.current + 1]][a1], next_player(st.current), 0))) or can_move_of(st)))
 
 
 # ---------------------------------------------------------------------------- the end of the game

@@ -76,6 +76,7 @@ from ..ir.present import PresentIR
 from .zones import expand_item_families, lower_items, lower_zones
 from .history import lower_history
 from .position import lower_position
+from .movement import lower_movement_defines
 from .standard import lower_standard_defines
 from .compulsory import compulsory_actions
 from .promotion import promotion_triggers
@@ -532,6 +533,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             raise SpecError("'define' maps heads like 'free(cell c)' to conditions", node.pos)
         own = {m.group(1) for head in (node.items if node is not None else ()) if (m := re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)", head))}
         lower_standard_defines(self, own)
+        lower_movement_defines(self, own)
         if node is None:
             return
         self.names.later = own

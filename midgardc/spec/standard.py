@@ -20,13 +20,14 @@ STANDARD_DEFINES: dict[str, tuple[str, str]] = {
     "adjacent": ("adjacent(cell a, cell b)", "any x in neighbours(a): x == b"),   # b is a neighbour of a
     "edge": ("edge(cell c, dir d)", "not onboard(step(c, d))"),     # no cell beyond c along d (the far row)
     "pieces": ("pieces(player p)", "count(x in cells: owner(x) == p)"),   # how many pieces p has on the board
+    "is": ("is(cell c, player q, kind k)", "owner(c) == q and kind_at(c) == k"),   # q's piece of kind k stands on c
 }
 
 
 _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
 
-def _called_names(node: YNode) -> dict[str, Pos]:
+def _called_names(node: YNode, words=STANDARD_DEFINES) -> dict[str, Pos]:
     """The standard definitions the spec's texts (keys and values) call, with where each is
     first called (in file order). Only a text's first call of each is located: finding a
     position reads the text up to it, so locating every call made a long hostile condition
@@ -37,7 +38,7 @@ def _called_names(node: YNode) -> dict[str, Pos]:
         first: set[str] = set()
         for m in _CALL.finditer(text):
             name = m.group(1)
-            if name not in STANDARD_DEFINES or name in first:
+            if name not in words or name in first:
                 continue
             first.add(name)
             pos = locate(m.start())
