@@ -361,7 +361,7 @@ def test_a_place_on_a_cell_the_condition_says_is_empty_skips_the_board_read():
     from midgardc.compiler.emit.effects import known_empty
 
     four = load_game_ir(str(SPECS / "classics" / "connect-four.yaml"))
-    assert known_empty(four.actions[0].where, four) == {"c"}  # through the definition resting(c)
+    assert known_empty(four.actions[0].where, four) == {"t"}  # through the definition resting(t)
     morris = load_game_ir(str(SPECS / "classics" / "nine-mens-morris.yaml"))
     assert [known_empty(a.where, morris) for a in morris.actions[:2]] == [{"t"}, {"t"}]
     src = build.generate_source(four)

@@ -10,7 +10,7 @@ from pathlib import Path
 from conftest import SPECS
 from midgardc.compiler.build import generate_source
 from midgardc.ir.lookslice import ANY, look_slice
-from midgardc.ir.nodes import IfEffect, MovePiece, Place, Remove, SetCounter
+from midgardc.ir.nodes import ForEach, IfEffect, MovePiece, Place, Remove, SetCounter
 from midgardc.ir.plan import STATE_READS
 from midgardc.spec.lower import load_game_ir
 from test_differential import check_games, engines
@@ -25,7 +25,7 @@ def test_chess_lookahead_moves_only_pieces():
     move = look_slice(ir, 0, STATE_READS)
     # kept: the en passant capture, the castling rook, the move; left out: the clocks, the
     # en passant square, and every trigger (castling rights, the move number)
-    assert [type(e) for e in move.effects] == [IfEffect, IfEffect, MovePiece]
+    assert [type(e) for e in move.effects] == [Remove, ForEach, MovePiece]   # (the capture and the rook: conditional)
     assert move.triggers == () and not move.whole
     assert move.reads == {"board", "turn", "counter:en_passant"}  # (the en passant capture reads its square)
     promote = look_slice(ir, 1, STATE_READS)
