@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass, replace
 from typing import Callable, Iterator
 
-from .nodes import Binary, BoardIR, Call, DefineCall, Domain, Expr, Local, Quant, Unary
+from .nodes import BOOL, Binary, BoardIR, Call, DefineCall, Domain, Expr, Local, Quant, Unary
 
 
 def conjuncts(e: Expr) -> list[Expr]:
@@ -16,6 +16,14 @@ def conjuncts(e: Expr) -> list[Expr]:
     if isinstance(e, Binary) and e.op == "and":
         return conjuncts(e.left) + conjuncts(e.right)
     return [e]
+
+
+def conjoin(parts: list[Expr]) -> Expr:
+    """[a, b, c] -> ``a and b and c``: the inverse of ``conjuncts`` (``parts`` not empty)."""
+    out = parts[0]
+    for x in parts[1:]:
+        out = Binary("and", out, x, BOOL)
+    return out
 
 
 def reads(e: object, bound: frozenset = frozenset()) -> set[str]:

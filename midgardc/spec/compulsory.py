@@ -12,9 +12,10 @@ costs what a hand-written "can capture" would, not a loop over every target cell
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Optional
+from typing import Optional
 
 from ..errors import SpecError
+from ..ir.analysis import conjoin, conjuncts
 from ..ir.nodes import BOOL, CELL, DIR, INT, PLAYER, Action, Binary, Call, DefineCall, Domain, Expr, Local, Quant, Unary
 from .blocks import _bound, _locals, _substitute
 from .yamlpos import YMap
@@ -72,17 +73,6 @@ def _const(v: int):
     return Const(v, INT)
 
 
-def _conjuncts(e: Expr) -> list[Expr]:
-    if isinstance(e, Binary) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
-
-
-def _join(parts: list[Expr]) -> Expr:
-    out = parts[0]
-    for x in parts[1:]:
-        out = Binary("and", out, x, BOOL)
-    return out
 
 
 def _exists(low, var: str, dom: Domain, e: Expr) -> Expr:
@@ -108,13 +98,13 @@ def _push(low, var: str, dom: Domain, e: Expr, depth: int) -> Optional[Expr]:
         if _bound(d.body) & set().union(*(_locals(a) for a in e.args)):
             return None  # (inlining would capture a name: keep the loop)
         return _push(low, var, dom, _substitute(d.body, {p.name: a for p, a in zip(d.params, e.args)}), depth + 1)
-    parts = _conjuncts(e)
+    parts = conjuncts(e)
     mine = [i for i, x in enumerate(parts) if var in _locals(x)]
     if len(parts) > 1 and len(mine) == 1:
         inner = _push(low, var, dom, parts[mine[0]], depth + 1)
         if inner is None:
             return None
-        return _join(parts[: mine[0]] + [inner] + parts[mine[0] + 1 :])
+        return conjoin(parts[: mine[0]] + [inner] + parts[mine[0] + 1 :])
     for i in mine:  # the one-point rule: var == E with E free of var
         x = parts[i]
         if isinstance(x, Binary) and x.op == "==":
@@ -124,5 +114,5 @@ def _push(low, var: str, dom: Domain, e: Expr, depth: int) -> Optional[Expr]:
             rest = parts[:i] + parts[i + 1 :]
             if any(_bound(r) & _locals(value) for r in rest):
                 continue  # (substituting would capture a name)
-            return _join([_substitute(r, {var: value}) if r is not x else r for r in parts[:i]] + [Call("onboard", (value,), BOOL)] + [_substitute(r, {var: value}) for r in parts[i + 1 :]])
+            return conjoin([_substitute(r, {var: value}) if r is not x else r for r in parts[:i]] + [Call("onboard", (value,), BOOL)] + [_substitute(r, {var: value}) for r in parts[i + 1 :]])
     return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ...errors import BuildError
+from ...ir.analysis import conjoin, conjuncts
 from ...ir.builtins import BUILTINS, INDEXED, ZONE_FUNCTIONS
 from ...ir.nodes import (
     BOOL,
@@ -350,11 +351,11 @@ class Expressions:
                 cellset = self.cellset_call(q.body, q.var, inner, "cells", "found")
                 if cellset is None and q.kind in ("any", "count"):
                     # else the conjuncts that translate pick the cells the rest is tested on
-                    parts = _and_parts(q.body)
+                    parts = conjuncts(q.body)
                     sets = [c for c in parts if q.var in free_locals(c) and self.to_set(c, q.var, inner) is not None]
                     if sets and len(sets) < len(parts):
-                        narrow = self.cellset_call(_joined_and(sets), q.var, inner, "cells", "found")
-                        rest = _joined_and([c for c in parts if not any(c is x for x in sets)]) if narrow else q.body
+                        narrow = self.cellset_call(conjoin(sets), q.var, inner, "cells", "found")
+                        rest = conjoin([c for c in parts if not any(c is x for x in sets)]) if narrow else q.body
             elif q.domain.kind in ("group", "region") and q.kind in ("any", "all", "count") and self.flood_shifts():
                 # over a connected group: the group flooded as bits, met with the condition's cell set
                 cellset = self.cellset_call(q.body, q.var, inner, "cells", "found")
@@ -375,15 +376,3 @@ class Expressions:
         return Code(f"quant_{index}(st{args})", CTYPE[q.type])
 
 
-def _and_parts(e: Expr) -> list[Expr]:
-    """``a and b and c`` -> [a, b, c] (any other expression: [e])."""
-    if isinstance(e, Binary) and e.op == "and":
-        return _and_parts(e.left) + _and_parts(e.right)
-    return [e]
-
-
-def _joined_and(parts: list[Expr]) -> Expr:
-    out = parts[0]
-    for c in parts[1:]:
-        out = Binary("and", out, c, BOOL)
-    return out
