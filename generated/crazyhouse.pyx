@@ -585,7 +585,7 @@ cdef extern from *:
     static const long long MGC_COUNTER_INIT[3][7] = {
       {0, 0, 0, 0, 0, 1, 1},
       {0, 0, 0, 0, 0, 1, 1},
-      {64, 0, 1, -1, 0, 0, 0}
+      {64, 0, 1, 0, -1, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[64][8]
@@ -3423,8 +3423,8 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 3, (<int>(st.last) if (define_7(st, st.current) and (not can_move_of(st))) else <int>((-1))))  # set counter checkmate_by of the game = (if in_check(mover) and not can_move then last_player else nobody)
-    counter_set(st, 2, 4, ((not define_7(st, st.current)) and (not can_move_of(st))))  # set counter stalemated of the game = not in_check(mover) and not can_move
+    counter_set(st, 2, 3, (<long long>(0) if can_move_of(st) else <long long>((<long long>(1) if define_7(st, st.current) else <long long>(2)))))  # set counter no_move_rule of the game = either(can_move, 0, either(in_check(mover), 1, 2))
+    counter_set(st, 2, 4, (<int>((-1)) if can_move_of(st) else <int>(st.current)))  # set counter no_move_player of the game = (if can_move then nobody else mover)
     st.current = -1
 
 
@@ -3463,9 +3463,9 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 # Ranking keys per player (p = a0), higher first unless marked lower-is-better.
 
 
-# key 0: won: either(checkmate_by == p, 1, 0)
+# key 0: won: either(no_move_rule == 1, either(p != no_move_player, 1, 0), either(no_move_rule == 2, 0, 0))
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return (<long long>(1) if ((<int>st.counters[N_PLAYERS][3]) == a0) else <long long>(0))
+    return (<long long>((<long long>(1) if (a0 != (<int>st.counters[N_PLAYERS][4])) else <long long>(0))) if (st.counters[N_PLAYERS][3] == 1) else <long long>((<long long>(0) if (st.counters[N_PLAYERS][3] == 2) else <long long>(0))))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
