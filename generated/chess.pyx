@@ -3051,8 +3051,8 @@ cdef void remove_1(State* st, int f0, int f1) noexcept nogil:
 
 
 cdef void remove_2(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
+    # remove the piece on f (to out)
+    # f0 = f
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
@@ -3068,8 +3068,8 @@ cdef void remove_2(State* st, int f0) noexcept nogil:
 
 
 cdef void remove_3(State* st, int f0) noexcept nogil:
-    # remove the piece on t (to out)
-    # f0 = t
+    # remove the piece on f (to out)
+    # f0 = f
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
@@ -3170,8 +3170,7 @@ cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 1: promote(k: kind, f: cell, t: cell)
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
-    move_piece(st, a1, a2, 0)  # move the piece on f to t (capture: remove)
-    remove_2(st, a2)  # remove the piece on t (to out)
+    remove_2(st, a1)  # remove the piece on f (to out)
     if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
     # trigger 0: castling_rights
     if (piece_kind(st.board[a2]) == 0):
@@ -3187,8 +3186,7 @@ cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
 cdef void look_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 1 in its lookahead: only the effects and triggers that can change
     # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
-    move_piece(st, a1, a2, 0)  # move the piece on f to t (capture: remove)
-    remove_3(st, a2)  # remove the piece on t (to out)
+    remove_3(st, a1)  # remove the piece on f (to out)
     if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
 
 
