@@ -585,7 +585,7 @@ cdef extern from *:
     static const long long MGC_COUNTER_INIT[3][7] = {
       {0, 0, 0, 0, 0, 1, 1},
       {0, 0, 0, 0, 0, 1, 1},
-      {64, 0, 1, -1, 0, 0, 0}
+      {64, 0, 1, 0, -1, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[64][8]
@@ -1873,23 +1873,18 @@ cdef inline bint define_11(State* st, int a0, int a1) noexcept nogil:
     return (((define_2(st, a0, st.current, 5) and define_5(st, a1)) and (not define_0(st, a1))) and define_10(st, a0, a1))
 
 
-# define 12: double_step(cell f, cell t) = kind_at(f) == pawn and t == hop(f, player_prop(0, mover))
-cdef inline bint define_12(State* st, int a0, int a1) noexcept nogil:
-    return ((piece_kind(st.board[a0]) == 5) and (a1 == define_1(st, a0, PPROP_0[st.current + 1])))
-
-
-# define 13: capturable_en_passant(cell t) = any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)
-cdef inline bint define_13(State* st, int a0) noexcept nogil:
+# define 12: capturable_en_passant(cell t) = any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)
+cdef inline bint define_12(State* st, int a0) noexcept nogil:
     return quant_26(st, a0)
 
 
-# define 14: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and (count(x in cells: occupied(x)) <= 3 or not (any x in cells: kind_at(x) == knight) and not ((any x in cells: kind_at(x) == bishop and dark(x)) and (any x in cells: kind_at(x) == bishop and not dark(x))))
-cdef inline bint define_14(State* st) noexcept nogil:
+# define 13: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and (count(x in cells: occupied(x)) <= 3 or not (any x in cells: kind_at(x) == knight) and not ((any x in cells: kind_at(x) == bishop and dark(x)) and (any x in cells: kind_at(x) == bishop and not dark(x))))
+cdef inline bint define_13(State* st) noexcept nogil:
     return ((not quant_27(st)) and ((quant_28(st) <= 3) or ((not quant_29(st)) and (not (quant_30(st) and quant_31(st))))))
 
 
-# define 15: drops_on(kind k, cell c) = empty(c) and k != king and (k != pawn or onboard(step(c, n)) and onboard(step(c, s)))
-cdef inline bint define_15(State* st, int a0, int a1) noexcept nogil:
+# define 14: drops_on(kind k, cell c) = empty(c) and k != king and (k != pawn or onboard(step(c, n)) and onboard(step(c, s)))
+cdef inline bint define_14(State* st, int a0, int a1) noexcept nogil:
     return (((st.board[a1] == 0) and (a0 != 0)) and ((a0 != 5) or ((STEP[0][a1] < N_CELLS) and (STEP[4][a1] < N_CELLS))))
 
 
@@ -3178,7 +3173,6 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a0]) == 5) or (st.board[a1] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
     if ((piece_kind(st.board[a0]) == 5) and (a1 == (<int>st.counters[N_PLAYERS][0]))):
         remove_0(st, a1)  # remove the piece on step(t, player_prop(1, mover)) (to captor)  # if kind_at(f) == pawn and t == en_passant
-    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a0]) if (define_12(st, a0, a1) and define_13(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if double_step(f, t) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
     each_0(st, a0, a1)  # for each d in directions where kind_at(f) == king and t == hop(f, d)
     move_piece(st, a0, a1, 2)  # move the piece on f to t (capture: captor)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
@@ -3188,7 +3182,9 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
         element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
     element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
     element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
-    # trigger 1: move_number when mover == black
+    # trigger 1: en_passant
+    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a0]) if (((piece_kind(st.board[a1]) == 5) and (a1 == define_1(st, a0, PPROP_0[st.current + 1]))) and define_12(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
+    # trigger 2: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
@@ -3206,7 +3202,6 @@ cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
 cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 1: promote(k: kind, f: cell, t: cell)
     counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
-    counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
     move_piece(st, a1, a2, 2)  # move the piece on f to t (capture: captor)
     convert_piece(st, a2, -2, (<int>ATTR_10[a0 + 1]))  # convert the piece on t to kind promoted(k)
     # trigger 0: castling_rights
@@ -3215,7 +3210,9 @@ cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
         element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
     element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
     element_set(st, (<int>ATTR_9[a2 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a2 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
-    # trigger 1: move_number when mover == black
+    # trigger 1: en_passant
+    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a1]) if (((piece_kind(st.board[a2]) == 5) and (a2 == define_1(st, a1, PPROP_0[st.current + 1]))) and define_12(st, a2)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
+    # trigger 2: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
@@ -3232,7 +3229,7 @@ cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
     counter_set(st, 2, 1, (<long long>(0) if (a0 == 5) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(k == pawn, 0, quiet_moves + 1)
     counter_set(st, 2, 0, 64)  # set counter en_passant of the game = none
     if 0 <= (a0) < 10: put_piece(st, st.current, a0, a1)  # place k of mover at c
-    # trigger 1: move_number when mover == black
+    # trigger 2: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
@@ -3423,8 +3420,8 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 3, (<int>(st.last) if (define_7(st, st.current) and (not can_move_of(st))) else <int>((-1))))  # set counter checkmate_by of the game = (if in_check(mover) and not can_move then last_player else nobody)
-    counter_set(st, 2, 4, ((not define_7(st, st.current)) and (not can_move_of(st))))  # set counter stalemated of the game = not in_check(mover) and not can_move
+    counter_set(st, 2, 3, (<long long>(0) if can_move_of(st) else <long long>((<long long>(1) if define_7(st, st.current) else <long long>(2)))))  # set counter no_move_rule of the game = either(can_move, 0, either(in_check(mover), 1, 2))
+    counter_set(st, 2, 4, (<int>((-1)) if can_move_of(st) else <int>(st.current)))  # set counter no_move_player of the game = (if can_move then nobody else mover)
     st.current = -1
 
 
@@ -3463,9 +3460,9 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 # Ranking keys per player (p = a0), higher first unless marked lower-is-better.
 
 
-# key 0: won: either(checkmate_by == p, 1, 0)
+# key 0: won: either(no_move_rule == 1, either(p != no_move_player, 1, 0), either(no_move_rule == 2, 0, 0))
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return (<long long>(1) if ((<int>st.counters[N_PLAYERS][3]) == a0) else <long long>(0))
+    return (<long long>((<long long>(1) if (a0 != (<int>st.counters[N_PLAYERS][4])) else <long long>(0))) if (st.counters[N_PLAYERS][3] == 1) else <long long>((<long long>(0) if (st.counters[N_PLAYERS][3] == 2) else <long long>(0))))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:

@@ -31,8 +31,8 @@ cdef enum:
     N_KINDS = 14          # kinds of piece
     KIND_DIV = 14         # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 14       # hand array width (at least 1)
-    N_COUNTERS = 4        # per-player counters
-    COUNTER_SLOTS = 4     # counter array width (at least 1)
+    N_COUNTERS = 5        # per-player counters
+    COUNTER_SLOTS = 5     # counter array width (at least 1)
     N_DIRS = 8            # board directions
     MAX_DEGREE = 8        # neighbour table width
     N_MOVES = 14256       # move ids are 0 .. N_MOVES-1
@@ -712,10 +712,10 @@ cdef extern from *:
       {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
     };
     /* counters at setup [player][counter], then the game's row */
-    static const long long MGC_COUNTER_INIT[3][4] = {
-      {0, 0, 0, 0},
-      {0, 0, 0, 0},
-      {-1, 1, 0, -1}
+    static const long long MGC_COUNTER_INIT[3][5] = {
+      {0, 0, 0, 0, 0},
+      {0, 0, 0, 0, 0},
+      {1, 0, -1, 0, -1}
     };
     """
     const int NBRS "MGC_NBRS"[81][8]
@@ -738,7 +738,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[21][16][2]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[82]
     const int HAND_INIT "MGC_HAND_INIT"[2][14]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][4]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][5]
 
 
 # ---------------------------------------------------------------------------- state
@@ -3051,8 +3051,8 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0: move(f: cell, t: cell)
     move_piece(st, a0, a1, 2)  # move the piece on f to t (capture: captor)
     # trigger 0: move_count
-    counter_add(st, 2, 1, 1)  # add counter move_count of the game += 1
-    counter_set(st, st.current, 2, (<long long>((counter_of(st, st.current, 2) + 1)) if define_7(st, next_player(st.current)) else <long long>(0)))  # set counter checks_in_a_row of mover = either(in_check(next_player(mover)), checks_in_a_row(mover) + 1, 0)
+    counter_add(st, 2, 0, 1)  # add counter move_count of the game += 1
+    counter_set(st, st.current, 1, (<long long>((counter_of(st, st.current, 1) + 1)) if define_7(st, next_player(st.current)) else <long long>(0)))  # set counter checks_in_a_row of mover = either(in_check(next_player(mover)), checks_in_a_row(mover) + 1, 0)
 
 
 cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
@@ -3066,8 +3066,8 @@ cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     move_piece(st, a0, a1, 2)  # move the piece on f to t (capture: captor)
     convert_piece(st, a1, -2, (<int>ATTR_10[piece_kind(st.board[a1]) + 1]))  # convert the piece on t to kind promoted(kind_at(t))
     # trigger 0: move_count
-    counter_add(st, 2, 1, 1)  # add counter move_count of the game += 1
-    counter_set(st, st.current, 2, (<long long>((counter_of(st, st.current, 2) + 1)) if define_7(st, next_player(st.current)) else <long long>(0)))  # set counter checks_in_a_row of mover = either(in_check(next_player(mover)), checks_in_a_row(mover) + 1, 0)
+    counter_add(st, 2, 0, 1)  # add counter move_count of the game += 1
+    counter_set(st, st.current, 1, (<long long>((counter_of(st, st.current, 1) + 1)) if define_7(st, next_player(st.current)) else <long long>(0)))  # set counter checks_in_a_row of mover = either(in_check(next_player(mover)), checks_in_a_row(mover) + 1, 0)
 
 
 cdef void look_action_1(State* st, int a0, int a1) noexcept nogil:
@@ -3081,8 +3081,8 @@ cdef void apply_action_2(State* st, int a0, int a1) noexcept nogil:
     # action 2: drop(k: kind, c: cell)
     if 0 <= (a0) < 14: put_piece(st, st.current, a0, a1)  # place k of mover at c
     # trigger 0: move_count
-    counter_add(st, 2, 1, 1)  # add counter move_count of the game += 1
-    counter_set(st, st.current, 2, (<long long>((counter_of(st, st.current, 2) + 1)) if define_7(st, next_player(st.current)) else <long long>(0)))  # set counter checks_in_a_row of mover = either(in_check(next_player(mover)), checks_in_a_row(mover) + 1, 0)
+    counter_add(st, 2, 0, 1)  # add counter move_count of the game += 1
+    counter_set(st, st.current, 1, (<long long>((counter_of(st, st.current, 1) + 1)) if define_7(st, next_player(st.current)) else <long long>(0)))  # set counter checks_in_a_row of mover = either(in_check(next_player(mover)), checks_in_a_row(mover) + 1, 0)
 
 
 # ---------------------------------------------------------------------------- lookahead and history
@@ -3284,8 +3284,9 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 0, (<int>(st.last) if (not can_move_of(st)) else <int>((-1))))  # set counter mated_by of the game = (if not can_move then last_player else nobody)
-    counter_set(st, 2, 3, (<int>((-1)) if (times_seen_of(st) < 4) else <int>((<int>(st.last) if ((<long long>2 * counter_of(st, st.last, 2)) >= (since_first_seen_of(st) + 1)) else <int>((<int>(st.current) if ((<long long>2 * counter_of(st, st.current, 2)) >= since_first_seen_of(st)) else <int>((-1))))))))  # set counter perpetual_by of the game = (if times_seen < 4 then nobody else (if 2 * checks_in_a_row(last_player) >= moves_since_first_seen + 1 then last_player else (if 2 * checks_in_a_row(mover) >= moves_since_first_seen then mover else nobody)))
+    counter_set(st, 2, 3, (<long long>(0) if can_move_of(st) else <long long>(1)))  # set counter no_move_rule of the game = either(can_move, 0, 1)
+    counter_set(st, 2, 4, (<int>((-1)) if can_move_of(st) else <int>(st.current)))  # set counter no_move_player of the game = (if can_move then nobody else mover)
+    counter_set(st, 2, 2, (<int>((-1)) if (times_seen_of(st) < 4) else <int>((<int>(st.last) if ((<long long>2 * counter_of(st, st.last, 1)) >= (since_first_seen_of(st) + 1)) else <int>((<int>(st.current) if ((<long long>2 * counter_of(st, st.current, 1)) >= since_first_seen_of(st)) else <int>((-1))))))))  # set counter perpetual_by of the game = (if times_seen < 4 then nobody else (if 2 * checks_in_a_row(last_player) >= moves_since_first_seen + 1 then last_player else (if 2 * checks_in_a_row(mover) >= moves_since_first_seen then mover else nobody)))
     st.current = -1
 
 
@@ -3324,9 +3325,9 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 # Ranking keys per player (p = a0), higher first unless marked lower-is-better.
 
 
-# key 0: won: either(mated_by == p or perpetual_by != nobody and perpetual_by != p, 1, 0)
+# key 0: won: either(no_move_rule == 1, either(p != no_move_player, 1, 0), either(false, 0, either(perpetual_by != nobody and perpetual_by != p, 1, 0)))
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return (<long long>(1) if (((<int>st.counters[N_PLAYERS][0]) == a0) or (((<int>st.counters[N_PLAYERS][3]) != (-1)) and ((<int>st.counters[N_PLAYERS][3]) != a0))) else <long long>(0))
+    return (<long long>((<long long>(1) if (a0 != (<int>st.counters[N_PLAYERS][4])) else <long long>(0))) if (st.counters[N_PLAYERS][3] == 1) else <long long>((<long long>(0) if False else <long long>((<long long>(1) if (((<int>st.counters[N_PLAYERS][2]) != (-1)) and ((<int>st.counters[N_PLAYERS][2]) != a0)) else <long long>(0))))))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
@@ -3575,18 +3576,21 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
         for k in range(N_KINDS):
             out[L[2] + p * N_KINDS + k] = st.hands[p][k]
     for p in range(N_PLAYERS):
-        if seen_counters[p * N_COUNTERS + 2]:
-            out[L[3] + p * 1 + 0] = st.counters[p][2]
+        if seen_counters[p * N_COUNTERS + 1]:
+            out[L[3] + p * 1 + 0] = st.counters[p][1]
             out[L[4] + p * 1 + 0] = 1
     if seen_counters[N_PLAYERS * N_COUNTERS + 0]:
         out[L[5] + 0] = st.counters[N_PLAYERS][0]
         out[L[6] + 0] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 1]:
-        out[L[5] + 1] = st.counters[N_PLAYERS][1]
+    if seen_counters[N_PLAYERS * N_COUNTERS + 2]:
+        out[L[5] + 1] = st.counters[N_PLAYERS][2]
         out[L[6] + 1] = 1
     if seen_counters[N_PLAYERS * N_COUNTERS + 3]:
         out[L[5] + 2] = st.counters[N_PLAYERS][3]
         out[L[6] + 2] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 4]:
+        out[L[5] + 3] = st.counters[N_PLAYERS][4]
+        out[L[6] + 3] = 1
     if not st.terminal and 0 <= st.current < N_PLAYERS:
         out[L[12] + st.current] = 1
 

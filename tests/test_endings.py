@@ -3,7 +3,8 @@ spec/standard.py): draw rules (``end.draw``), endings that name themselves (``en
 as a mapping), clock counters (``counts``/``reset``), the ``removes`` shape and the
 standard word ``pieces(p)``. tests/data/endings.yaml uses them all, beside
 specs/classics/nine-mens-morris.yaml (tests/test_nine_mens_morris.py); both back ends play
-each the same, and a mistake is reported where it is written."""
+each the same, and a mistake is reported where it is written. ``end.no_moves`` as rules
+is played by chess and shogi (their tests) and by a three-player toy here."""
 
 from __future__ import annotations
 
@@ -132,6 +133,12 @@ ranking:
         ("    drops: stone\n", "    drops: stone\n    removes: \"true\"\n", 11, 14, "an action has one shape"),
         ('    removes: "true"\n', '    removes: "true"\n    params: {c: cell}\n', 13, 13, "an action with 'removes' has the parameters t: remove 'params'"),
         ('"a full board": "all c in cells: occupied(c)"', '"blocked": "not can_move()"', 14, 26, "can_move() is allowed only"),
+        ('  draw: {"a calm spell": "calm >= 4"}\n', "  no_moves: {stuck: lose}\n", 15, 21, "end.no_moves maps each reason"),
+        ('  draw: {"a calm spell": "calm >= 4"}\n', '  no_moves: {stuck: {when: "true", result: loss}}\n', 15, 21, "the last rule of end.no_moves ('stuck') has no 'when'"),
+        ('  draw: {"a calm spell": "calm >= 4"}\n', "  no_moves: {a: draw, b: loss}\n", 15, 13, "only the last rule of end.no_moves may leave out 'when'"),
+        ('  draw: {"a calm spell": "calm >= 4"}\n', "  no_moves: {a: {result: loss, whn: x}, b: draw}\n", 15, 32, "unknown key 'whn' in end.no_moves 'a'"),
+        ('  draw: {"a calm spell": "calm >= 4"}\n', '  no_moves: {a: {when: "four > 0", result: loss}, b: draw}\n', 15, 25, "unknown name 'four'"),
+        ("ranking:\n  stones: \"pieces(p)\"\n", "", 1, 1, "needs a 'ranking' key"),
     ],
 )
 def test_mistakes_are_reported_where_they_are(tmp_path, old, new, line, col, message):
@@ -150,3 +157,51 @@ def test_the_spec_the_mistakes_are_made_in_is_sound(tmp_path):
     ir = load_game_ir(str(path))
     assert [t.name for t in ir.triggers] == ["clock: calm"] and [k.name for k in ir.ranking] == ["stones"]
     assert [r[0] for r in ir.end.reasons] == ["a calm spell", "a full board"]
+
+
+STUCK = """\
+midgardc: 1
+game: {name: t, players: [red, blue, green]}
+pieces:
+  stone: {hand: 1}
+board: {topology: square, rows: 2, cols: 2}
+actions:
+  put:
+    drops: stone
+end:
+  no_moves: {"no stone left": {when: "pieces(mover) > 0", result: loss}, "an empty hand": draw}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_stuck_mover_loses_and_the_others_share_first(tmp_path, engine):
+    # each player drops their one stone; then red, to move, has none: "no stone left"
+    # holds (red has a stone on the board), red loses and blue and green share first
+    # (no ranking written: the one key `won` is the no_moves rules')
+    path = tmp_path / "t.yaml"
+    path.write_text(STUCK)
+    state = play(get_game(str(path), None, engine), ["a1", "a2", "b1"])
+    assert state.is_terminal() and end_reason(state) == "no stone left"
+    assert [k.name for k in state.game.ir.ranking] == ["won"]
+    assert tuple(state.ranks()) == (3, 1, 1)
+    assert counters(state)[0] == {"no_move_rule": 1, "no_move_player": "red"}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_stuck_mover_draws_by_the_last_rule(tmp_path, engine):
+    # with each stone taken out of the game as it is dropped, red is stuck with none on the board: the
+    # first rule does not hold, the last (a draw) does
+    path = tmp_path / "t.yaml"
+    path.write_text(STUCK.replace("    drops: stone\n", "    drops: stone\n    effects:\n      - remove: {at: t, to: out}\n"))
+    state = play(get_game(str(path), None, engine), ["a1", "a2", "b1"])
+    assert state.is_terminal() and end_reason(state) == "an empty hand"
+    assert tuple(state.ranks()) == (1, 1, 1)
+
+
+def test_the_no_moves_counters_are_the_rules_own(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(STUCK.replace("actions:\n", "counters:\n  no_move_player: 0\nactions:\n"))
+    with pytest.raises(SpecError) as err:
+        load_game_ir(str(path))
+    assert "the counter 'no_move_player' is kept by end.no_moves's rules" in err.value.message
+    assert (err.value.pos.line, err.value.pos.col) == (7, 3)

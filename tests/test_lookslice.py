@@ -25,11 +25,11 @@ def test_chess_lookahead_moves_only_pieces():
     move = look_slice(ir, 0, STATE_READS)
     # kept: the en passant capture, the castling rook, the move; left out: the clocks, the
     # en passant square, and every trigger (castling rights, the move number)
-    assert [type(e) for e in move.effects] == [Remove, ForEach, MovePiece]   # (the capture and the rook: conditional)
+    assert [type(e) for e in move.effects] == [Remove, ForEach, MovePiece]
     assert move.triggers == () and not move.whole
     assert move.reads == {"board", "turn", "counter:en_passant"}  # (the en passant capture reads its square)
     promote = look_slice(ir, 1, STATE_READS)
-    assert [type(e) for e in promote.effects] == [MovePiece, Remove, Place]
+    assert [type(e) for e in promote.effects] == [Remove, Place]
     assert promote.reads == {"board", "hands", "turn"}
     text = generate_source(ir)
     assert "look_action_0(st, a0, a1)" in text and "cdef void look_action_0(" in text
@@ -82,7 +82,7 @@ def test_explain_says_what_a_lookahead_applies_and_copies():
     from midgardc.cli.explain import explain_lines
 
     chess = explain_lines(load_game_ir(CHESS, None))
-    assert "  lookahead: 3 of 5 effect(s) and 0 of 2 trigger(s) on a copy of board, counter en_passant, turn (what legal_after reads, directly or through the effects kept)" in chess
+    assert "  lookahead: 3 of 4 effect(s) and 0 of 3 trigger(s) on a copy of board, counter en_passant, turn (what legal_after reads, directly or through the effects kept)" in chess
     mine = explain_lines(load_game_ir(LOOK_SLICE, None))
     assert "  lookahead: 1 of 3 effect(s) and 1 of 1 trigger(s) on a copy of board, counter placed, counter streak, turn (what legal_after reads, directly or through the effects kept)" in mine
     go = explain_lines(load_game_ir(GO, None))

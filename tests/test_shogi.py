@@ -218,6 +218,23 @@ def test_checkmate_wins(game):
     assert state.is_terminal() and state.to_json()["winner"] == "sente"
 
 
+def test_the_start_position_is_the_manuals(game):
+    # 2.1: each side's nine pieces on its back rank (lance, knight, silver, gold, king,
+    # gold, silver, knight, lance), the bishop and rook on the rank before it (Black's
+    # bishop on 8h, rook on 2h), nine pawns on the third rank; the hands empty. The spec
+    # writes it as an SFEN board text; this is the square-by-square list it replaced.
+    back = ["lance", "knight", "silver", "gold", "king", "gold", "silver", "knight", "lance"]
+    want = {}
+    for side, home, front, pawns, bishop, rook in (("sente", "i", "h", "g", "8", "2"), ("gote", "a", "b", "c", "2", "8")):
+        want.update({(f"{9 - k}{home}"): (side, kind) for k, kind in enumerate(back)})
+        want.update({f"{k}{pawns}": (side, "pawn") for k in range(1, 10)})
+        want.update({f"{bishop}{front}": (side, "bishop"), f"{rook}{front}": (side, "rook")})
+    data = game.new_state().to_json()
+    got = {c: (owner, data["kinds"][c]) for c, owner in data["board"].items() if owner}
+    assert got == want
+    assert hand(game.new_state(), "sente") == {} and hand(game.new_state(), "gote") == {}
+
+
 def test_sfen_reads_promoted_pieces_and_counted_hands(game):
     state = game.state_at(MATSURI)
     data = state.to_json()

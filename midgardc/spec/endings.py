@@ -1,4 +1,4 @@
-"""Lowering of two common endings of a game's rules into what the language already has:
+"""Lowering of three common endings of a game's rules into what the language already has:
 
 * ``end.draw``: draw rules, ``{reason: condition}``. The game ends as soon as one holds,
   and then every player scores 0 on every ranking key (a draw). A game counter ``drawn``
@@ -6,6 +6,14 @@
   ends, while the last position's mover is still known (so a repetition, which only the
   position history tells, can be a draw rule); each ranking key reads
   ``if drawn > 0 then 0 else KEY``, and each rule's reason is named first.
+* ``end.no_moves`` as rules, ``{checkmate: {when: "in_check(mover)", result: loss},
+  stalemate: draw}``: what it means for the player to move to have no legal move. The
+  first rule whose ``when`` holds (the last has none) decides: ``loss``, that player
+  loses (everyone else shares first place, whatever else held on that move), or
+  ``draw``. Two game counters keep it, set as the game ends while the mover is known:
+  ``no_move_rule`` (the rule's number, 0 when the mover could move) and
+  ``no_move_player`` (that player); each ranking key reads them first, and each rule's
+  reason is named first.
 * clock counters, ``counters: {quiet: {counts: [place, move], reset: "line(t, 3)"}}``:
   a number that goes up by one after every move of the actions ``counts`` lists (every
   action when it is left out) and back to 0 after one where ``reset`` holds (a
@@ -27,6 +35,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .context import Lowering
 
 DRAWN = "drawn"  # the game counter end.draw keeps its rule's number in
+STUCK, STUCK_MOVER = "no_move_rule", "no_move_player"  # the game counters end.no_moves rules keep
+STUCK_COUNTERS = (STUCK, STUCK_MOVER)  # (not drawn for people: the end's reason says them)
+RESULTS = ("loss", "draw")  # what a no_moves rule makes of the stuck mover's game
 CLOCK_KEYS = ("counts", "reset")  # the keys that make a counter a clock
 
 
@@ -40,18 +51,111 @@ def declare_draw(low: "Lowering") -> None:
     node = end.items["draw"]
     if not isinstance(node, YMap) or not node.items:
         raise SpecError("end.draw maps each draw rule's reason (\"threefold repetition\") to the condition that ends the game in a draw", node.pos)
+    if add_game_counters(low, {DRAWN: "number"}, end.key_pos["draw"], "the draw rule that ended a spec with end.draw"):
+        low.draw_rules = len(node.items)
+
+
+def add_game_counters(low: "Lowering", names: dict[str, str], pos, what: str) -> bool:
+    """Game counters ``names`` (name: its type) written into the spec's counters, so
+    every part of the spec may read them; False when the section is malformed (then
+    lower_counters reports it)."""
+    top = low.tree
     counters = top.items.get("counters")
-    if isinstance(counters, YMap) and DRAWN in counters.items:
-        raise SpecError(f"the counter '{DRAWN}' is the draw rule that ended a spec with end.draw; rename this counter", counters.key_pos[DRAWN])
+    for name in names:
+        if isinstance(counters, YMap) and name in counters.items:
+            raise SpecError(f"the counter '{name}' is {what}; rename this counter", counters.key_pos[name])
     if counters is not None and not isinstance(counters, YMap):
-        return  # (lower_counters reports the malformed section)
-    pos = end.key_pos["draw"]
-    body = YMap({"of": YScalar("game", pos)}, pos, {"of": pos})
-    items = {**(counters.items if counters is not None else {}), DRAWN: body}
-    key_pos = {**(counters.key_pos if counters is not None else {}), DRAWN: pos}
+        return False
+    items = dict(counters.items) if counters is not None else {}
+    key_pos = dict(counters.key_pos) if counters is not None else {}
+    for name, typ in names.items():
+        body = {"of": YScalar("game", pos), **({"type": YScalar(typ, pos)} if typ != "number" else {})}
+        items[name], key_pos[name] = YMap(body, pos, {k: pos for k in body}), pos
     new = YMap(items, counters.pos if counters is not None else pos, key_pos, dict(counters.key_nodes) if counters is not None else {})
     low.tree = YMap({**top.items, "counters": new}, top.pos, {**top.key_pos, "counters": top.key_pos.get("counters", pos)}, top.key_nodes)
-    low.draw_rules = len(node.items)
+    return True
+
+
+def declare_no_moves(low: "Lowering") -> None:
+    """Before the counters: a spec whose ``end.no_moves`` is a mapping of rules gets the
+    game counters ``no_move_rule`` and ``no_move_player``; the rules are checked and kept as
+    ``low.stuck_rules``: (reason, its ``when`` or None, ``loss`` or ``draw``)."""
+    end = low.tree.items.get("end")
+    if not isinstance(end, YMap) or not isinstance(end.items.get("no_moves"), YMap):
+        return
+    node = end.items["no_moves"]
+    shape = "end.no_moves maps each reason (\"checkmate\") to what having no legal move means: loss, draw or {when: condition, result: loss|draw}"
+    if not node.items:
+        raise SpecError(shape, node.pos)
+    rules = []
+    for name, body in node.items.items():
+        when, result = None, body
+        if isinstance(body, YMap):
+            for k in body.items:
+                if k not in ("when", "result"):
+                    raise SpecError(f"unknown key '{k}' in end.no_moves '{name}' (when, result)", body.key_pos[k])
+            if "result" not in body.items:
+                raise SpecError(f"end.no_moves '{name}' needs a 'result': loss or draw", body.pos)
+            when, result = body.items.get("when"), body.items["result"]
+        if not isinstance(result, YScalar) or result.value not in RESULTS:
+            raise SpecError(shape, result.pos)
+        rules.append((name, when, result.value))
+    if rules[-1][1] is not None:
+        raise SpecError(f"the last rule of end.no_moves ('{rules[-1][0]}') has no 'when': it says what having no move means otherwise", node.items[rules[-1][0]].pos)
+    if any(when is None for _, when, _ in rules[:-1]):
+        raise SpecError("only the last rule of end.no_moves may leave out 'when' (the rules after it could never hold)", node.pos)
+    if add_game_counters(low, {STUCK: "number", STUCK_MOVER: "player"}, end.key_pos["no_moves"], "kept by end.no_moves's rules"):
+        low.stuck_rules = tuple(rules)
+
+
+def names_loser(top: YMap) -> bool:
+    """Whether ``end.no_moves`` has a rule by which the stuck mover loses: then the spec
+    may leave ``ranking`` out (one key, ``won``, that only those rules decide)."""
+    end = top.items.get("end")
+    rules = end.items.get("no_moves") if isinstance(end, YMap) else None
+    if not isinstance(rules, YMap):
+        return False
+    results = (r.items.get("result") if isinstance(r, YMap) else r for r in rules.items.values())
+    return any(isinstance(r, YScalar) and r.value == "loss" for r in results)
+
+
+def lower_no_moves(low: "Lowering", pos, end: End) -> End:
+    """``end`` with the no_moves rules: the effects that note which one holds and who is
+    stuck (first of all, while the mover is known) and their reasons first. Called while
+    ``end`` effects are being lowered (so they may ask ``can_move()``)."""
+    rules = low.stuck_rules
+    which: Expr = Const(len(rules), INT)
+    for k in range(len(rules) - 1, 0, -1):  # the first rule whose `when` holds
+        which = Call("either", (low.condition(rules[k - 1][1], {}, BOOL), Const(k, INT), which), INT)
+    moves = low.condition(YScalar("can_move()", pos), {}, BOOL)
+    row = Const(low.names.game_row, PLAYER)
+    notes = (SetCounter(low.names.game_counters[STUCK], row, Call("either", (moves, Const(0, INT), which), INT), False),
+             SetCounter(low.names.game_counters[STUCK_MOVER], row, low.condition(YScalar("if can_move() then nobody else mover", pos), {}, PLAYER), False))
+    low.names.in_end = False  # (the reasons read the final position)
+    reasons = tuple((name, low.condition(YScalar(f"{STUCK} == {k}", pos), {}, BOOL)) for k, (name, _, _) in enumerate(rules, 1))
+    low.names.in_end = True
+    return End(end.conditions, "end", (*notes, *end.effects), reasons + end.reasons)
+
+
+def stuck_ranking(low: "Lowering", keys: tuple[RankKey, ...]) -> tuple[RankKey, ...]:
+    """Each ranking key as the no_moves rules make it: a loss rule that ended the game
+    scores the stuck mover below everyone else, a draw rule scores everyone 0; otherwise
+    the key as written (``won: 0`` when the spec leaves ``ranking`` out)."""
+    rules = low.stuck_rules
+    if not rules:
+        return keys
+    pos = low.tree.items["end"].key_pos["no_moves"]
+
+    def holds(result: str) -> str:
+        return " or ".join(f"{STUCK} == {k}" for k, (_, _, r) in enumerate(rules, 1) if r == result) or "false"
+
+    lost, drawn = (low.condition(YScalar(holds(r), pos), {}, BOOL) for r in RESULTS)
+    out = []
+    for key in keys:
+        side = low.condition(YScalar(f"p {'==' if key.lower_is_better else '!='} {STUCK_MOVER}", pos), {"p": PLAYER}, INT)
+        expr = Call("either", (lost, side, Call("either", (drawn, Const(0, INT), key.expr), INT)), INT)
+        out.append(RankKey(key.name, expr, key.lower_is_better, key.final))
+    return tuple(out)
 
 
 def lower_draw(low: "Lowering", body: YMap, end: End) -> End:

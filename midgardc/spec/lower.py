@@ -82,7 +82,7 @@ from .compulsory import compulsory_actions
 from .promotion import promotion_triggers
 from .pools import lower_pools, pool_places, with_stacks
 from .phases import declare_phases, lower_phases
-from .endings import clock_triggers, declare_draw, drawn_ranking, lower_draw
+from .endings import clock_triggers, declare_draw, declare_no_moves, drawn_ranking, lower_draw, lower_no_moves, names_loser, stuck_ranking
 from .piles import declare_piles, pile_totals
 
 
@@ -112,6 +112,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.pile_kinds: list[str] = []  # kinds of pile (piles:), spec/piles.py
         self.pool_needs: dict[int, Expr] = {}  # a pool effect -> the legality it adds to an action
         self.draw_rules = 0  # end.draw's rules (spec/endings.py): its counter is declared
+        self.stuck_rules: tuple = ()  # end.no_moves's rules (spec/endings.py): their counters are declared
         self.has_phases = False  # a phases: section (spec/phases.py): its enumeration and counter are declared
         self.pool_stacks: dict[int, Expr] = {}  # a cell -> pool effect's add -> the cell (its height, with stacks)
 
@@ -128,7 +129,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
                 where = "at the top level of the spec" if section == "" else f"in {what}"
                 raise SpecError(f"unknown key '{key}' {where}", node.key_pos[key], did_you_mean(key, allowed) or f"allowed keys: {', '.join(sorted(allowed))}")
         for key in sorted(required):
-            if key not in node.items:
+            if key not in node.items and not (section == "" and key == "ranking" and names_loser(node)):
                 raise SpecError(f"{what} needs a '{key}' key", node.pos, _REQUIRED_HINTS.get((section, key), ""))
         return node
 
@@ -209,6 +210,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.lower_players(game.items["players"])
         enums = declare_phases(self, top.get("phases"), self.lower_enums(top.get("enums")))
         declare_draw(self)  # (end.draw's counter joins the counters: spec/endings.py)
+        declare_no_moves(self)  # (and end.no_moves rules' two)
         expand_item_families(self, enums)  # (one kind of item per value: spec/zones.py)
         top = self.tree  # (with the phase counter among the counters)
         declare_piles(self, top.get("piles"))  # (the piles join the counters: spec/piles.py)
@@ -250,7 +252,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
                     + self.lower_triggers(top.get("triggers"), actions) + phase_triggers)
         end = self.lower_end(top.get("end"))
         start_effects = self.lower_start(top.get("start"))
-        ranking = drawn_ranking(self, self.lower_ranking(top.items["ranking"]))
+        ranking = stuck_ranking(self, drawn_ranking(self, self.lower_ranking(top.get("ranking"))))
         self.ranking_names = [k.name for k in ranking]
         self.chance_names = [chance.name] if chance is not None else []
         returns = self.lower_returns(top.get("returns"), counters, counter_scope)
@@ -585,12 +587,14 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             for item in (named.values() if named else w.items if isinstance(w, YList) else [w]):
                 conds.append(self.condition(item, {}))
         no_moves = "end"
-        if "no_moves" in body:
+        if "no_moves" in body and not isinstance(body["no_moves"], YMap):  # (a mapping is rules: spec/endings.py)
             no_moves = self.scalar(body["no_moves"], str, "end.no_moves")
             if no_moves not in ("end", "pass"):
-                raise SpecError("end.no_moves is 'end' (the game ends) or 'pass' (the turn passes)", body["no_moves"].pos)
+                raise SpecError("end.no_moves is 'end' (the game ends), 'pass' (the turn passes) or rules ({checkmate: loss})", body["no_moves"].pos)
         effects = self.lower_effects(body.get("effects"), {}, "'end'")
         end = lower_draw(self, body, End(tuple(conds), no_moves, effects))  # (its rules: spec/endings.py)
+        if self.stuck_rules:
+            end = lower_no_moves(self, body.key_pos["no_moves"], end)
         self.names.in_end = False  # the reasons read the final position, where no one is to move
         reasons = tuple((name, self.condition(cond, {})) for name, cond in named.items())
         reasons += self.lower_reasons(body["reasons"]) if "reasons" in body else ()
@@ -628,7 +632,9 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             raise SpecError(f"returns: min {lo} and max {hi} must enclose 0 (zero-sum returns), min <= 0 <= max", body["max"].pos)
         return ReturnsIR(index, name, lo, hi, node.pos)
 
-    def lower_ranking(self, node: YNode) -> tuple[RankKey, ...]:
+    def lower_ranking(self, node: Optional[YNode]) -> tuple[RankKey, ...]:
+        if node is None:  # (allowed when end.no_moves decides who loses: spec/schema.py)
+            return (RankKey("won", Const(0, INT), False, True),)
         if not isinstance(node, YMap) or not node.items:
             raise SpecError("'ranking' maps score names to per-player expressions (p is the player), best first", node.pos)
         keys = []
