@@ -1,6 +1,6 @@
 """Common endings and shapes said in one line each (spec/endings.py, spec/actions.py,
 spec/standard.py): draw rules (``end.draw``), endings that name themselves (``end.when``
-as a mapping), clock counters (``counts``/``reset``), the ``removes`` shape and the
+as a mapping), clock counters (``counts``/``reset``/``reset_before``), the ``removes`` shape and the
 standard word ``pieces(p)``. tests/data/endings.yaml uses them all, beside
 specs/classics/nine-mens-morris.yaml (tests/test_nine_mens_morris.py); both back ends play
 each the same, and a mistake is reported where it is written. ``end.no_moves`` as rules
@@ -56,6 +56,17 @@ def test_a_players_clock_counts_their_own_moves(game):
     assert counters(state)[1] == [{"takes": 1}, {"takes": 0}]
     state = play(game, ["a1", "b1", "xb1"])  # red has only a1
     assert counters(state)[1] == [{"takes": 0}, {"takes": 0}]
+
+
+def test_a_clock_reset_before_the_move_reads_the_position_it_is_made_in(game):
+    # since_take: every move counts; a take resets it when a foe's stone is on t, which
+    # only holds before the take (after it, t is empty)
+    state = play(game, ["a1", "b1"])
+    assert counters(state)[0]["since_take"] == 2
+    state.apply("xb1")
+    assert counters(state)[0]["since_take"] == 0
+    state.apply("c3")
+    assert counters(state)[0]["since_take"] == 1
 
 
 def test_removes_takes_another_players_piece_out_of_the_game(game):
@@ -130,6 +141,12 @@ ranking:
         ('counts: put, reset: "line(t, 2)"', "counts: put", 7, 9, "clock counter 'calm' needs a 'reset'"),
         ('counts: put, reset: "line(t, 2)"', 'counts: puts, reset: "true"', 7, 28, "unknown action 'puts'"),
         ("{of: game, counts", "{of: game, type: cell, counts", 7, 20, "counter 'calm' is a clock (counts, reset): a number, not a 'type'"),
+        ('reset: "line(t, 2)"', 'reset_before: "line(f, 2)"', 7, 53, "unknown name 'f'"),
+        ('reset: "line(t, 2)"', 'reset_before: {put: "line(q, 2)"}', 7, 59, "unknown name 'q'"),
+        ('reset: "line(t, 2)"', 'reset_before: {take: "true"}', 7, 48, "'take' is not an action clock 'calm' counts (put)"),
+        ('reset: "line(t, 2)"', 'reset: "line(t, 2)", reset_before: "true"', 7, 33, "counter 'calm' has a 'reset' and a 'reset_before'"),
+        ('counts: put, reset: "line(t, 2)"', 'type: cell, reset_before: "true"', 7, 20, "counter 'calm' is a clock (counts, reset_before): a number, not a 'type'"),
+        ('reset: "line(t, 2)"', "reset_before: {put: 3}", 7, 53, "expected a condition here, but this is a number"),
         ("    drops: stone\n", "    drops: stone\n    removes: \"true\"\n", 11, 14, "an action has one shape"),
         ('    removes: "true"\n', '    removes: "true"\n    params: {c: cell}\n', 13, 13, "an action with 'removes' has the parameters t: remove 'params'"),
         ('"a full board": "all c in cells: occupied(c)"', '"blocked": "not can_move()"', 14, 26, "can_move() is allowed only"),

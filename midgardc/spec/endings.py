@@ -18,6 +18,9 @@
   a number that goes up by one after every move of the actions ``counts`` lists (every
   action when it is left out) and back to 0 after one where ``reset`` holds (a
   fifty-move rule's count of quiet moves). Each is a trigger, run before the spec's own.
+  ``reset_before`` says the reset about the move as it is made (a pawn moves, a piece is
+  captured): a condition, or one per action (``{move: "...", jump: true}``), read before
+  the move; it is a ``set`` first among each counted action's own effects.
 
 Nothing here is new to the engines: both back ends play the counter, the end condition,
 the end effect and the triggers they already play, so they agree by construction.
@@ -25,9 +28,10 @@ the end effect and the triggers they already play, so they agree by construction
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Optional
 
-from ..errors import SpecError
+from ..errors import SpecError, did_you_mean
 from ..ir.nodes import BOOL, INT, PLAYER, Action, Call, Const, End, Expr, RankKey, SetCounter, Trigger
 from .yamlpos import YList, YMap, YNode, YScalar
 
@@ -38,7 +42,7 @@ DRAWN = "drawn"  # the game counter end.draw keeps its rule's number in
 STUCK, STUCK_MOVER = "no_move_rule", "no_move_player"  # the game counters end.no_moves rules keep
 STUCK_COUNTERS = (STUCK, STUCK_MOVER)  # (not drawn for people: the end's reason says them)
 RESULTS = ("loss", "draw")  # what a no_moves rule makes of the stuck mover's game
-CLOCK_KEYS = ("counts", "reset")  # the keys that make a counter a clock
+CLOCK_KEYS = ("counts", "reset", "reset_before")  # the keys that make a counter a clock
 
 
 def declare_draw(low: "Lowering") -> None:
@@ -192,14 +196,14 @@ def clock_triggers(low: "Lowering", node: Optional[YNode], actions: tuple[Action
         return ()
     out: list[Trigger] = []
     for cname, body in node.items.items():
-        if not isinstance(body, YMap) or not any(k in body.items for k in CLOCK_KEYS):
+        if not isinstance(body, YMap) or not any(k in body.items for k in CLOCK_KEYS) or "reset_before" in body.items:
             continue
         pos = node.key_pos[cname]
         for k in ("type", "index"):
             if k in body.items:
                 raise SpecError(f"counter '{cname}' is a clock (counts, reset): a number, not a '{k}'", body.key_pos[k])
         if "reset" not in body.items:
-            raise SpecError(f"clock counter '{cname}' needs a 'reset': the condition after a move that sets it back to 0", body.pos)
+            raise SpecError(f"clock counter '{cname}' needs a 'reset' (after the move) or a 'reset_before' (as it is made): the condition that sets it back to 0", body.pos)
 
         def text(value: str) -> YScalar:
             return YScalar(value, pos)
@@ -214,3 +218,56 @@ def clock_triggers(low: "Lowering", node: Optional[YNode], actions: tuple[Action
         tnode = YMap(trigger, pos, {k: body.key_pos.get("counts", pos) for k in trigger})
         out.extend(low.lower_triggers(YMap({f"clock: {cname}": tnode}, pos, {f"clock: {cname}": pos}), actions))
     return tuple(out)
+
+
+def clock_before(low: "Lowering", node: Optional[YNode], actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """``actions`` with the clocks said by ``reset_before``: each counted action's effects
+    start with ``set: {counter: NAME, to: "if RESET then 0 else NAME + 1"}`` (as a fifty-move
+    rule written by hand), so the reset reads the position before the move, with that
+    action's own parameters. ``reset_before`` is one condition for every counted action,
+    or a mapping from action to its condition (a counted action it leaves out never
+    resets the clock: ``jump: true`` says any jump does)."""
+    if not isinstance(node, YMap):
+        return actions
+    names = [a.name for a in actions]
+    effects = {a.name: [] for a in actions}
+    for cname, body in node.items.items():
+        if not isinstance(body, YMap) or "reset_before" not in body.items:
+            continue
+        pos = node.key_pos[cname]
+        if "reset" in body.items:
+            raise SpecError(f"counter '{cname}' has a 'reset' and a 'reset_before': one of the two says when it goes back to 0", body.key_pos["reset"])
+        for k in ("type", "index"):
+            if k in body.items:
+                raise SpecError(f"counter '{cname}' is a clock (counts, reset_before): a number, not a '{k}'", body.key_pos[k])
+        counted = names
+        if "counts" in body.items:
+            cnode = body["counts"]
+            counted = []
+            for item in (cnode.items if isinstance(cnode, YList) else [cnode]):
+                a = low.scalar(item, str, "an action name")
+                if a not in names:
+                    raise SpecError(f"unknown action '{a}'", item.pos, did_you_mean(a, names))
+                counted.append(a)
+        rnode = body["reset_before"]
+        resets = {a: rnode for a in counted}
+        if isinstance(rnode, YMap):
+            resets = {a: YScalar("false", rnode.pos) for a in counted}
+            for a, cond in rnode.items.items():
+                if a not in counted:
+                    raise SpecError(f"'{a}' is not an action clock '{cname}' counts ({', '.join(counted)})", rnode.key_pos[a], did_you_mean(a, counted))
+                resets[a] = cond
+        of = {"of": YScalar("mover", pos)} if cname in low.names.counters else {}  # a player's clock counts its own moves
+        for a in counted:
+            to = YScalar(f"{cname} + 1", pos)
+            body_ = {"counter": YScalar(cname, pos), "to": to, **of}
+            item = YMap({"set": YMap(body_, pos, {k: pos for k in body_})}, pos, {"set": pos})
+            scope = {p.name: p.type for p in actions[names.index(a)].params}
+            cond = resets[a]
+            if isinstance(cond, YScalar) and isinstance(cond.value, bool):  # (`jump: true` as YAML reads it)
+                cond = YScalar("true" if cond.value else "false", cond.pos)
+            (eff,) = low.lower_effects(YList([item], pos), {**scope}, f"clock '{cname}'")
+            reset = low.condition(cond, scope, BOOL)
+            folded = {True: Const(0, INT), False: eff.value}.get(reset.value) if isinstance(reset, Const) else None  # (`jump: true`: 0)
+            effects[a].append(replace(eff, value=folded or Call("either", (reset, Const(0, INT), eff.value), INT)))
+    return tuple(replace(a, effects=(*effects[a.name], *a.effects)) if effects[a.name] else a for a in actions)

@@ -82,7 +82,7 @@ from .compulsory import compulsory_actions
 from .promotion import promotion_triggers
 from .pools import lower_pools, pool_places, with_stacks
 from .phases import declare_phases, lower_phases
-from .endings import clock_triggers, declare_draw, declare_no_moves, drawn_ranking, lower_draw, lower_no_moves, names_loser, stuck_ranking
+from .endings import clock_before, clock_triggers, declare_draw, declare_no_moves, drawn_ranking, lower_draw, lower_no_moves, names_loser, stuck_ranking
 from .piles import declare_piles, pile_totals
 
 
@@ -241,6 +241,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         lower_blocks(self, top.get("blocks"), EFFECTS)
         actions = compulsory_actions(self, top.items["actions"], self.lower_actions(top.items["actions"]), "phases" in top)
         actions, phase_triggers = lower_phases(self, top.get("phases"), actions, top.items["actions"])
+        actions = clock_before(self, top.get("counters"), actions)  # (clocks reset as a move is made: spec/endings.py)
         self.action_params = {a.name: tuple(p.name for p in a.params) for a in actions}  # render.labels may name them
         self.action_names = [a.name for a in actions]  # (render.labels may name moves)
         action_space = lower_action_space(top.get("action_space"), self.players, actions, tuple(self.kinds),

@@ -70,7 +70,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "convert": ({"at", "piece", "owner"}, {"at"}),
     "extra_turn": (set(), set()),
     "next_turn": ({"to"}, {"to"}),
-    "counter": ({"start", "of", "visible", "type", "index", "counts", "reset"}, set()),
+    "counter": ({"start", "of", "visible", "type", "index", "counts", "reset", "reset_before"}, set()),
     "attribute": ({"of", "type", "values", "default", "description"}, {"of"}),
     "block": ({"params", "effects", "description"}, {"effects"}),
     "table": ({"key", "type", "values", "default", "description"}, {"key", "values"}),
