@@ -3164,7 +3164,7 @@ cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
 
 cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 1: promote(k: kind, f: cell, t: cell)
-    counter_set(st, 2, 1, 0)  # set counter quiet_moves of the game = 0
+    counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a1]) == 5) or (st.board[a2] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
     remove_2(st, a1)  # remove the piece on f (to out)
     if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
     # trigger 0: castling_rights

@@ -3670,6 +3670,7 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
 
 cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
     # action 1: jump(f: cell, t: cell)
+    counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
     each_0(st, a0, a1)  # for each d in directions where diagonal(d) and (any y in ray(f, d): y == t)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
     # trigger 0: promotes: man when kind_at(t) == man and edge(t, player_prop(0, mover))
@@ -3677,7 +3678,6 @@ cdef void apply_action_1(State* st, int a0, int a1) noexcept nogil:
         convert_piece(st, a1, -2, 1)  # convert the piece on t to kind king
     # trigger 1: strike
     remove_0(st)  # remove the piece on x for each x in cells where kind_at(x) == taken (to out)
-    counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
     # trigger 2: endings
     counter_set(st, 2, 1, (<long long>((st.counters[N_PLAYERS][1] + 1)) if (define_9(st, 3) and (not define_9(st, 2))) else <long long>(0)))  # set counter ending16 of the game = either(against_lone_king(3) and not against_lone_king(2), ending16 + 1, 0)
     counter_set(st, 2, 2, (<long long>((st.counters[N_PLAYERS][2] + 1)) if define_9(st, 2) else <long long>(0)))  # set counter ending5 of the game = either(against_lone_king(2), ending5 + 1, 0)
@@ -3789,6 +3789,7 @@ cdef long long times_seen_of(State* st) noexcept nogil:
 cdef void step_1(State* st, int a0, int a1) noexcept nogil:
     # one step of action 1: jump(f: cell, t: cell) (its effects; the triggers run once, after the last step)
     pass
+    counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
     each_0(st, a0, a1)  # for each d in directions where diagonal(d) and (any y in ray(f, d): y == t)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
 
@@ -3804,7 +3805,6 @@ cdef void step_triggers_1(State* st, int a0, int a1) noexcept nogil:
 
     # trigger 1: strike
     remove_0(st)  # remove the piece on x for each x in cells where kind_at(x) == taken (to out)
-    counter_set(st, 2, 0, 0)  # set counter quiet of the game = 0
     # trigger 2: endings
     counter_set(st, 2, 1, (<long long>((st.counters[N_PLAYERS][1] + 1)) if (define_9(st, 3) and (not define_9(st, 2))) else <long long>(0)))  # set counter ending16 of the game = either(against_lone_king(3) and not against_lone_king(2), ending16 + 1, 0)
     counter_set(st, 2, 2, (<long long>((st.counters[N_PLAYERS][2] + 1)) if define_9(st, 2) else <long long>(0)))  # set counter ending5 of the game = either(against_lone_king(2), ending5 + 1, 0)
