@@ -2544,7 +2544,7 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
             if (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0):
                 if (st.board[define_1(st, a0, PPROP_0[st.current + 1])] == 0):
                     add_candidate(out, define_1(st, a0, PPROP_0[st.current + 1]))
-        if quant_32(st, a0):
+        if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_32(st, a0):
             add_candidate(out, (<int>st.counters[N_PLAYERS][0]))
     if (piece_kind(st.board[a0]) == 0):
         if (<bint>ATTR_6[0 + 1]):
@@ -2704,7 +2704,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0, int a1) noexcept nogil:
             if (st.board[STEP[PPROP_0[st.current + 1]][a1]] == 0):
                 if (st.board[define_1(st, a1, PPROP_0[st.current + 1])] == 0):
                     add_candidate(out, define_1(st, a1, PPROP_0[st.current + 1]))
-        if quant_32(st, a1):
+        if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_32(st, a1):
             add_candidate(out, (<int>st.counters[N_PLAYERS][0]))
     if (piece_kind(st.board[a1]) == 0):
         if (<bint>ATTR_6[0 + 1]):
@@ -3007,18 +3007,16 @@ cdef inline void remove_piece(State* st, int cell, int to) noexcept nogil:
     set_piece(st, cell, 0)
 
 
-cdef void remove_0(State* st, int f0, int f1) noexcept nogil:
+cdef void remove_0(State* st, int f0) noexcept nogil:
     # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
-    # f0 = f
-    # f1 = t
+    # f0 = t
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     memset(found, 0, sizeof(found))
-    if ((piece_kind(st.board[f0]) == 5) and (f1 == (<int>st.counters[N_PLAYERS][0]))):
-        c = STEP[PPROP_1[st.current + 1]][f1]
-        if c < N_CELLS:
-            add_cell(found, c)
+    c = STEP[PPROP_1[st.current + 1]][f0]
+    if c < N_CELLS:
+        add_cell(found, c)
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
@@ -3026,18 +3024,16 @@ cdef void remove_0(State* st, int f0, int f1) noexcept nogil:
             bits &= bits - 1
 
 
-cdef void remove_1(State* st, int f0, int f1) noexcept nogil:
+cdef void remove_1(State* st, int f0) noexcept nogil:
     # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
-    # f0 = f
-    # f1 = t
+    # f0 = t
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     memset(found, 0, sizeof(found))
-    if ((piece_kind(st.board[f0]) == 5) and (f1 == (<int>st.counters[N_PLAYERS][0]))):
-        c = STEP[PPROP_1[st.current + 1]][f1]
-        if c < N_CELLS:
-            add_cell(found, c)
+    c = STEP[PPROP_1[st.current + 1]][f0]
+    if c < N_CELLS:
+        add_cell(found, c)
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
@@ -3138,8 +3134,10 @@ cdef void each_3(State* st, int f0, int f1, int f2) noexcept nogil:
 cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0: move(f: cell, t: cell)
     counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a0]) == 5) or (st.board[a1] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
-    remove_0(st, a0, a1)  # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
-    each_0(st, a0, a1)  # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
+    if ((piece_kind(st.board[a0]) == 5) and (a1 == (<int>st.counters[N_PLAYERS][0]))):
+        remove_0(st, a1)  # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    if (piece_kind(st.board[a0]) == 0):
+        each_0(st, a0, a1)  # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
     # trigger 0: castling_rights
     if (piece_kind(st.board[a1]) == 0):
@@ -3157,8 +3155,10 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
 cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0 in its lookahead: only the effects and triggers that can change
     # what legal_after reads (board, counter:en_passant, turn; midgardc/ir/lookslice.py)
-    remove_1(st, a0, a1)  # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
-    each_2(st, a0, a1)  # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
+    if ((piece_kind(st.board[a0]) == 5) and (a1 == (<int>st.counters[N_PLAYERS][0]))):
+        remove_1(st, a1)  # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    if (piece_kind(st.board[a0]) == 0):
+        each_2(st, a0, a1)  # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
 
 

@@ -2569,7 +2569,7 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
             if (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0):
                 if (st.board[define_1(st, a0, PPROP_0[st.current + 1])] == 0):
                     add_candidate(out, define_1(st, a0, PPROP_0[st.current + 1]))
-        if quant_32(st, a0):
+        if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_32(st, a0):
             add_candidate(out, (<int>st.counters[N_PLAYERS][0]))
     if (piece_kind(st.board[a0]) == 0):
         if (<bint>ATTR_6[0 + 1]):
@@ -2729,7 +2729,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0, int a1) noexcept nogil:
             if (st.board[STEP[PPROP_0[st.current + 1]][a1]] == 0):
                 if (st.board[define_1(st, a1, PPROP_0[st.current + 1])] == 0):
                     add_candidate(out, define_1(st, a1, PPROP_0[st.current + 1]))
-        if quant_32(st, a1):
+        if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_32(st, a1):
             add_candidate(out, (<int>st.counters[N_PLAYERS][0]))
     if (piece_kind(st.board[a1]) == 0):
         if (<bint>ATTR_6[0 + 1]):
@@ -3173,7 +3173,8 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a0]) == 5) or (st.board[a1] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
     if ((piece_kind(st.board[a0]) == 5) and (a1 == (<int>st.counters[N_PLAYERS][0]))):
         remove_0(st, a1)  # remove the piece on step(t, player_prop(1, mover)) (to captor)  # if kind_at(f) == pawn and t == en_passant
-    each_0(st, a0, a1)  # for each d in directions where kind_at(f) == king and t == hop(f, d)
+    if (piece_kind(st.board[a0]) == 0):
+        each_0(st, a0, a1)  # for each d in directions where kind_at(f) == king and t == hop(f, d)
     move_piece(st, a0, a1, 2)  # move the piece on f to t (capture: captor)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
     # trigger 0: castling_rights
@@ -3194,7 +3195,8 @@ cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
     # what legal_after reads (board, counter:en_passant, hands, turn; midgardc/ir/lookslice.py)
     if ((piece_kind(st.board[a0]) == 5) and (a1 == (<int>st.counters[N_PLAYERS][0]))):
         remove_1(st, a1)  # remove the piece on step(t, player_prop(1, mover)) (to captor)  # if kind_at(f) == pawn and t == en_passant
-    each_2(st, a0, a1)  # for each d in directions where kind_at(f) == king and t == hop(f, d)
+    if (piece_kind(st.board[a0]) == 0):
+        each_2(st, a0, a1)  # for each d in directions where kind_at(f) == king and t == hop(f, d)
     move_piece(st, a0, a1, 2)  # move the piece on f to t (capture: captor)
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
 

@@ -768,7 +768,8 @@ cdef void apply_action_0(State* st, int a0) noexcept nogil:
     if ((<int>ATTR_3[(<int>st.counters[N_PLAYERS][1]) + 0]) < N_CELLS):
         counter_set(st, 2, 0, (<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>st.counters[N_PLAYERS][1]) - 0, 14), 0)))  # set counter sowing of the game = seeds[sown]
         element_set(st, 2, 2, element_step(0, <long long>(<int>st.counters[N_PLAYERS][1]) - 0, 14), 0, False)  # set seeds[sown] = 0
-        each_0(st, a0)  # for each $round in range(1, 110) where sowing > 0  # if onboard($next1(sown))
+        if (st.counters[N_PLAYERS][0] > 0):
+            each_0(st, a0)  # for each $round in range(1, 110) where sowing > 0  # if onboard($next1(sown))
     if ((((<int>ATTR_0[(<int>st.counters[N_PLAYERS][1]) + 0]) == st.current) and ((<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>st.counters[N_PLAYERS][1]) - 0, 14), 0)) == 1)) and ((<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>ATTR_2[(<int>st.counters[N_PLAYERS][1]) + 0]) - 0, 14), 0)) > 0)):
         if (((<int>ATTR_2[(<int>st.counters[N_PLAYERS][1]) + 0]) != (<int>ATTR_1[st.current + 1])) and ((<int>ATTR_1[st.current + 1]) < N_CELLS)):
             element_set(st, 2, 2, element_step(0, <long long>(<int>ATTR_1[st.current + 1]) - 0, 14), (<long long>element_of(st, 2, 2, element_step(0, <long long>(<int>ATTR_2[(<int>st.counters[N_PLAYERS][1]) + 0]) - 0, 14), 0)), True)  # add seeds[store(mover)] += seeds[opposite(sown)]

@@ -3269,7 +3269,8 @@ cdef void apply_action_66(State* st, int a0) noexcept nogil:
     # action 66: ragnarok(s: enum:sky)
     counter_set(st, 2, 5, define_24(st, define_23(st, a0)))  # set counter prophecy_winner of the game = leader(leftmost(s))
     counter_add(st, (<int>st.counters[N_PLAYERS][5]), 0, define_25(st))  # add counter vp of prophecy_winner += lead_vp
-    each_2(st, a0)  # for each q in players where prophecy_winner == nobody
+    if ((<int>st.counters[N_PLAYERS][5]) == (-1)):
+        each_2(st, a0)  # for each q in players where prophecy_winner == nobody
     element_set(st, 2, 54, element_step(0, <long long>(<int>ATTR_0[zone_top_of(st, 1, 0) + 1]) - 0, 9), True, False)  # set destroyed[realm(top(drawn))] = true
     deal_items(st, 1, 0, 2, 0, 1)  # deal 1 from drawn to fallen
     deal_items(st, 3, 0, 5, 0, 1)  # deal 1 from sun_row to discards

@@ -2868,8 +2868,10 @@ cdef void apply_action_2(State* st, int a0) noexcept nogil:
     if (((<int>ATTR_0[a0 + 1]) == 1) and ((<long long>element_of(st, st.current, 9, element_step(0, <long long>5 - 0, 6), 0)) > 0)):
         element_set(st, st.current, 9, element_step(0, <long long>5 - 0, 6), (-<long long>1), True)  # add warriors[mover, offboard] += -1
         element_set(st, st.current, 9, element_step(0, <long long>1 - 0, 6), 1, True)  # add warriors[mover, boat] += 1  # if kind(k) == new_warrior and warriors[mover, offboard] > 0
-    each_4(st, a0)  # for each q in players where kind(k) == score_kingdom
-    each_5(st, a0)  # for each g in enum(3) where kind(k) == take_province_token and (g == kingdom(k) or g == second_kingdom(k))
+    if ((<int>ATTR_0[a0 + 1]) == 6):
+        each_4(st, a0)  # for each q in players where kind(k) == score_kingdom
+    if ((<int>ATTR_0[a0 + 1]) == 7):
+        each_5(st, a0)  # for each g in enum(3) where kind(k) == take_province_token and (g == kingdom(k) or g == second_kingdom(k))
     deal_items(st, 0, 0, 5, st.current, (<long long>ATTR_3[a0 + 1]))  # deal bronze_drawn(k) from bronze to supply of mover
     deal_items(st, 1, 0, 5, st.current, (<long long>ATTR_4[a0 + 1]))  # deal silver_drawn(k) from silver to supply of mover
     if ((<int>ATTR_0[a0 + 1]) == 8):

@@ -7,7 +7,7 @@ loop then visits its cells in ascending order, like a set of cells from a condit
 
 from __future__ import annotations
 
-from ...ir.nodes import CELL, Call, Const, Local, Quant
+from ...ir.nodes import CELL, Binary, Call, Const, DefineCall, Local, Quant, Unary
 from ...ir.plan import EACH, WHEN, plain_candidate
 from .common import Var
 
@@ -15,6 +15,19 @@ from .common import Var
 def plain(items) -> bool:
     """Whether every candidate is a single expression (listed inline by the template)."""
     return all(plain_candidate(c) for c in items)
+
+
+def costly(e) -> bool:
+    """Whether ``e`` loops or calls a definition (anything past a few table reads)."""
+    if isinstance(e, (Quant, DefineCall)):
+        return True
+    if isinstance(e, Call):
+        return any(costly(a) for a in e.args)
+    if isinstance(e, Unary):
+        return costly(e.arg)
+    if isinstance(e, Binary):
+        return costly(e.left) or costly(e.right)
+    return False
 
 
 def candidate_function(x, items, scope: dict, params: list, index: int) -> str:
@@ -31,7 +44,14 @@ def candidate_function(x, items, scope: dict, params: list, index: int) -> str:
             guard = c.args[0]
             inner = depth
             if not (isinstance(guard, Const) and guard.value == 1):
-                lines.append(f"{pad}if {x.expr(guard, scope).text}:")
+                test = x.expr(guard, scope).text
+                only = c.args[1] if len(c.args) == 2 else None
+                if only is not None and plain_candidate(only) and not isinstance(only, Const) and getattr(only, "type", None) == CELL and costly(guard) and not costly(only):
+                    # one cheap value behind a costly guard (a cell a counter holds, which may
+                    # be none): the guard is made only when the value is a cell, since
+                    # add_candidate() would add nothing else
+                    test = f"0 <= {x.expr(only, scope).text} < N_CELLS and {test}"
+                lines.append(f"{pad}if {test}:")
                 inner = depth + 1
             before = len(lines)
             for sub in c.args[1:]:

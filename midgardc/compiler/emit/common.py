@@ -366,6 +366,12 @@ class RegionFn:
     seeds_on_board: bool = False
 
 
+def guarded(test: Optional[str], call: str) -> str:
+    """``call`` as a statement, under ``if test:`` when there is a test (the test that
+    the called function's loop or ``where`` would make anyway, made once before it)."""
+    return call if test is None else f"if {test}:\n    {call}"
+
+
 @dataclass
 class RemoveFn:
     """One ``remove`` effect as ``remove_<index>(st, params...)``: the cells found (by

@@ -32,7 +32,8 @@ from ...ir.nodes import (
     SetElement,
 )
 from ...ir.pools import HandAdd
-from .common import CAPTURE_MODES, comment_text, unparse, unparse_domain, Var, Scope, EachFn
+from ...ir.analysis import conjoin, conjuncts
+from .common import CAPTURE_MODES, comment_text, free_locals, guarded, unparse, unparse_domain, Var, Scope, EachFn
 from .zones import ZONE_EFFECT_TYPES, zone_effect
 
 
@@ -247,4 +248,10 @@ class Effects:
         if eff.where is not None:
             text += f" where {unparse(eff.where, ir)}"
         self.eaches[index] = EachFn(index, params, loop, where, body, comment_text(text))
-        return {"comment": comment_text(text), "code": f"each_{index}(st" + "".join(", " + scope[n].cname for n in names) + ")"}
+        # The parts of ``where`` that do not read the element are tested before the call
+        # too (and still inside): until the body first runs nothing has changed them, so
+        # when they are false no element passes. A loop over directions that only one
+        # kind of piece's moves need then costs every other move one test.
+        outside = [c for c in (conjuncts(eff.where) if eff.where is not None else []) if eff.var not in free_locals(c)]
+        call = f"each_{index}(st" + "".join(", " + scope[n].cname for n in names) + ")"
+        return {"comment": comment_text(text), "code": guarded(self.expr(conjoin(outside), scope).text if outside else None, call)}
