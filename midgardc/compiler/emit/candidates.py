@@ -7,7 +7,8 @@ loop then visits its cells in ascending order, like a set of cells from a condit
 
 from __future__ import annotations
 
-from ...ir.nodes import CELL, Binary, Call, Const, DefineCall, Local, Quant, Unary
+from ...ir.analysis import subexpressions
+from ...ir.nodes import CELL, Call, Const, DefineCall, Local, Quant
 from ...ir.plan import EACH, WHEN, plain_candidate
 from .common import Var
 
@@ -19,15 +20,7 @@ def plain(items) -> bool:
 
 def costly(e) -> bool:
     """Whether ``e`` loops or calls a definition (anything past a few table reads)."""
-    if isinstance(e, (Quant, DefineCall)):
-        return True
-    if isinstance(e, Call):
-        return any(costly(a) for a in e.args)
-    if isinstance(e, Unary):
-        return costly(e.arg)
-    if isinstance(e, Binary):
-        return costly(e.left) or costly(e.right)
-    return False
+    return any(isinstance(x, (Quant, DefineCall)) for x in subexpressions(e))
 
 
 def candidate_function(x, items, scope: dict, params: list, index: int) -> str:
