@@ -39,7 +39,7 @@ from ..errors import SpecError, did_you_mean
 from ..ir.nodes import CELL, PLAYER
 from ..ir import colours
 from ..ir.present import BOARD_STYLES, FIGURES, HIGHLIGHT_STYLES, HighlightIR, PlaceIR, PresentIR, RegionIR, TrackIR
-from .endings import STUCK_COUNTERS
+from .endings import DRAWN, STUCK_COUNTERS
 from .schema import MAX_CARD_TEXT, MAX_TRACK
 from .yamlpos import YList, YMap, YScalar
 
@@ -53,8 +53,9 @@ def lower_present(lw: "Lowering", body: YMap, areas: tuple) -> PresentIR:
     """The presentation keys of ``render:`` (the others are lowered in lower.py)."""
     counters = {**lw.names.counters, **lw.names.game_counters}
     internal = _counter_list(lw, body["internal"], counters, "render.internal") if "internal" in body else ()
-    if lw.stuck_rules:  # end.no_moves's bookkeeping, said by the end's reason (spec/endings.py)
-        internal += tuple(counters[n] for n in STUCK_COUNTERS if counters[n] not in internal)
+    # end.draw's and end.no_moves's bookkeeping, said by the end's reason (spec/endings.py)
+    kept = (DRAWN,) * bool(lw.draw_rules) + STUCK_COUNTERS * bool(lw.stuck_rules)
+    internal += tuple(counters[n] for n in kept if counters[n] not in internal)
     labels = _labels(lw, body["labels"], counters) if "labels" in body else ()
     regions = _regions(lw, body["regions"], areas) if "regions" in body else ()
     places = _places(lw, body["places"]) if "places" in body else ()
