@@ -31,8 +31,8 @@ cdef enum:
     N_KINDS = 6           # kinds of piece
     KIND_DIV = 6          # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 6        # hand array width (at least 1)
-    N_COUNTERS = 7        # per-player counters
-    COUNTER_SLOTS = 7     # counter array width (at least 1)
+    N_COUNTERS = 8        # per-player counters
+    COUNTER_SLOTS = 8     # counter array width (at least 1)
     N_DIRS = 8            # board directions
     MAX_DEGREE = 8        # neighbour table width
     N_MOVES = 28672       # move ids are 0 .. N_MOVES-1
@@ -580,10 +580,10 @@ cdef extern from *:
       {0, 8, 8, 8, 8, 0}
     };
     /* counters at setup [player][counter], then the game's row */
-    static const long long MGC_COUNTER_INIT[3][7] = {
-      {0, 0, 0, 0, 0, 1, 1},
-      {0, 0, 0, 0, 0, 1, 1},
-      {64, 0, 1, 0, -1, 0, 0}
+    static const long long MGC_COUNTER_INIT[3][8] = {
+      {0, 0, 0, 0, 0, 0, 1, 1},
+      {0, 0, 0, 0, 0, 0, 1, 1},
+      {64, 0, 1, 0, 0, -1, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[64][8]
@@ -605,7 +605,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[16][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[65]
     const int HAND_INIT "MGC_HAND_INIT"[2][6]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][7]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][8]
 
 
 # ---------------------------------------------------------------------------- state
@@ -1775,18 +1775,6 @@ cdef extern from *:
     static const long long MGC_ATTR_6[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
     /* wing of every dir */
     static const long long MGC_ATTR_7[9] = {-1, -1, -1, 0, -1, -1, -1, 1, -1};
-    /* corner_wing of every cell */
-    static const long long MGC_ATTR_8[65] = {
-      1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-      -1, -1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1, -1, 0, -1
-    };
-    /* corner_side of every cell */
-    static const long long MGC_ATTR_9[65] = {
-      1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-      -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1, -1, -1, 0, -1
-    };
     """
     const long long ATTR_0 "MGC_ATTR_0"[9]
     const long long ATTR_1 "MGC_ATTR_1"[9]
@@ -1796,8 +1784,6 @@ cdef extern from *:
     const long long ATTR_5 "MGC_ATTR_5"[9]
     const long long ATTR_6 "MGC_ATTR_6"[9]
     const long long ATTR_7 "MGC_ATTR_7"[9]
-    const long long ATTR_8 "MGC_ATTR_8"[65]
-    const long long ATTR_9 "MGC_ATTR_9"[65]
 
 
 # ---------------------------------------------------------------------------- definitions
@@ -1814,32 +1800,32 @@ cdef inline int define_1(State* st, int a0, int a1) noexcept nogil:
     return STEP[a1][STEP[a1][a0]]
 
 
-# define 2: is(cell c, player q, kind k) = owner(c) == q and kind_at(c) == k
-cdef inline bint define_2(State* st, int a0, int a1, int a2) noexcept nogil:
+# define 2: edge(cell c, dir d) = not onboard(step(c, d))
+cdef inline bint define_2(State* st, int a0, int a1) noexcept nogil:
+    return (not (STEP[a1][a0] < N_CELLS))
+
+
+# define 3: is(cell c, player q, kind k) = owner(c) == q and kind_at(c) == k
+cdef inline bint define_3(State* st, int a0, int a1, int a2) noexcept nogil:
     return ((piece_owner(st.board[a0]) == a1) and (piece_kind(st.board[a0]) == a2))
 
 
-# define 3: reaches(cell f, cell t) = kind_at(f) == king and (t == step(f, n) or t == step(f, ne) or t == step(f, e) or t == step(f, se) or t == step(f, s) or t == step(f, sw) or t == step(f, w) or t == step(f, nw)) or kind_at(f) == queen and ((any x in slide(f, n): x == t) or (any x in slide(f, ne): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, w): x == t) or (any x in slide(f, nw): x == t)) or kind_at(f) == rook and ((any x in slide(f, n): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, w): x == t)) or kind_at(f) == bishop and ((any x in slide(f, ne): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, nw): x == t)) or kind_at(f) == knight and (t == step(step(step(f, n), n), e) or t == step(step(step(f, n), n), w) or t == step(step(step(f, e), e), n) or t == step(step(step(f, e), e), s) or t == step(step(step(f, s), s), e) or t == step(step(step(f, s), s), w) or t == step(step(step(f, w), w), n) or t == step(step(step(f, w), w), s)) or kind_at(f) == pawn and (owner(f) == white and empty(t) and t == step(f, n) or owner(f) == black and empty(t) and t == step(f, s) or owner(f) == white and occupied(t) and t == step(f, ne) or owner(f) == black and occupied(t) and t == step(f, se) or owner(f) == black and occupied(t) and t == step(f, sw) or owner(f) == white and occupied(t) and t == step(f, nw))
-cdef inline bint define_3(State* st, int a0, int a1) noexcept nogil:
+# define 4: reaches(cell f, cell t) = kind_at(f) == king and (t == step(f, n) or t == step(f, ne) or t == step(f, e) or t == step(f, se) or t == step(f, s) or t == step(f, sw) or t == step(f, w) or t == step(f, nw)) or kind_at(f) == queen and ((any x in slide(f, n): x == t) or (any x in slide(f, ne): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, w): x == t) or (any x in slide(f, nw): x == t)) or kind_at(f) == rook and ((any x in slide(f, n): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, w): x == t)) or kind_at(f) == bishop and ((any x in slide(f, ne): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, nw): x == t)) or kind_at(f) == knight and (t == step(step(step(f, n), n), e) or t == step(step(step(f, n), n), w) or t == step(step(step(f, e), e), n) or t == step(step(step(f, e), e), s) or t == step(step(step(f, s), s), e) or t == step(step(step(f, s), s), w) or t == step(step(step(f, w), w), n) or t == step(step(step(f, w), w), s)) or kind_at(f) == pawn and (owner(f) == white and empty(t) and t == step(f, n) or owner(f) == black and empty(t) and t == step(f, s) or owner(f) == white and occupied(t) and t == step(f, ne) or owner(f) == black and occupied(t) and t == step(f, se) or owner(f) == black and occupied(t) and t == step(f, sw) or owner(f) == white and occupied(t) and t == step(f, nw))
+cdef inline bint define_4(State* st, int a0, int a1) noexcept nogil:
     return (((((((piece_kind(st.board[a0]) == 0) and ((((((((a1 == STEP[0][a0]) or (a1 == STEP[1][a0])) or (a1 == STEP[2][a0])) or (a1 == STEP[3][a0])) or (a1 == STEP[4][a0])) or (a1 == STEP[5][a0])) or (a1 == STEP[6][a0])) or (a1 == STEP[7][a0]))) or ((piece_kind(st.board[a0]) == 1) and (((((((quant_0(st, a0, a1) or quant_1(st, a0, a1)) or quant_2(st, a0, a1)) or quant_3(st, a0, a1)) or quant_4(st, a0, a1)) or quant_5(st, a0, a1)) or quant_6(st, a0, a1)) or quant_7(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 2) and (((quant_0(st, a0, a1) or quant_2(st, a0, a1)) or quant_4(st, a0, a1)) or quant_6(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 3) and (((quant_1(st, a0, a1) or quant_3(st, a0, a1)) or quant_5(st, a0, a1)) or quant_7(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 4) and ((((((((a1 == STEP[2][STEP[0][STEP[0][a0]]]) or (a1 == STEP[6][STEP[0][STEP[0][a0]]])) or (a1 == STEP[0][STEP[2][STEP[2][a0]]])) or (a1 == STEP[4][STEP[2][STEP[2][a0]]])) or (a1 == STEP[2][STEP[4][STEP[4][a0]]])) or (a1 == STEP[6][STEP[4][STEP[4][a0]]])) or (a1 == STEP[0][STEP[6][STEP[6][a0]]])) or (a1 == STEP[4][STEP[6][STEP[6][a0]]])))) or ((piece_kind(st.board[a0]) == 5) and ((((((((piece_owner(st.board[a0]) == 0) and (st.board[a1] == 0)) and (a1 == STEP[0][a0])) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] == 0)) and (a1 == STEP[4][a0]))) or (((piece_owner(st.board[a0]) == 0) and (st.board[a1] > 0)) and (a1 == STEP[1][a0]))) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] > 0)) and (a1 == STEP[3][a0]))) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] > 0)) and (a1 == STEP[5][a0]))) or (((piece_owner(st.board[a0]) == 0) and (st.board[a1] > 0)) and (a1 == STEP[7][a0])))))
 
 
-# define 4: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(d) or kind_at(y) == bishop and diagonal(d) or y == step(x, d) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(d) or next_player(q) == black and forward_diagonal.black(d))))) or (owner(step(step(step(x, w), s), s)) == q and kind_at(step(step(step(x, w), s), s)) == knight or owner(step(step(step(x, e), s), s)) == q and kind_at(step(step(step(x, e), s), s)) == knight or owner(step(step(step(x, s), w), w)) == q and kind_at(step(step(step(x, s), w), w)) == knight or owner(step(step(step(x, n), w), w)) == q and kind_at(step(step(step(x, n), w), w)) == knight or owner(step(step(step(x, w), n), n)) == q and kind_at(step(step(step(x, w), n), n)) == knight or owner(step(step(step(x, e), n), n)) == q and kind_at(step(step(step(x, e), n), n)) == knight or owner(step(step(step(x, s), e), e)) == q and kind_at(step(step(step(x, s), e), e)) == knight or owner(step(step(step(x, n), e), e)) == q and kind_at(step(step(step(x, n), e), e)) == knight)
-cdef inline bint define_4(State* st, int a0, int a1) noexcept nogil:
+# define 5: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == rook and orthogonal(d) or kind_at(y) == bishop and diagonal(d) or y == step(x, d) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(d) or next_player(q) == black and forward_diagonal.black(d))))) or (owner(step(step(step(x, w), s), s)) == q and kind_at(step(step(step(x, w), s), s)) == knight or owner(step(step(step(x, e), s), s)) == q and kind_at(step(step(step(x, e), s), s)) == knight or owner(step(step(step(x, s), w), w)) == q and kind_at(step(step(step(x, s), w), w)) == knight or owner(step(step(step(x, n), w), w)) == q and kind_at(step(step(step(x, n), w), w)) == knight or owner(step(step(step(x, w), n), n)) == q and kind_at(step(step(step(x, w), n), n)) == knight or owner(step(step(step(x, e), n), n)) == q and kind_at(step(step(step(x, e), n), n)) == knight or owner(step(step(step(x, s), e), e)) == q and kind_at(step(step(step(x, s), e), e)) == knight or owner(step(step(step(x, n), e), e)) == q and kind_at(step(step(step(x, n), e), e)) == knight)
+cdef inline bint define_5(State* st, int a0, int a1) noexcept nogil:
     return ((quant_8(st, a0, a1) or quant_9(st, a0, a1) or quant_10(st, a0, a1) or quant_11(st, a0, a1) or quant_12(st, a0, a1) or quant_13(st, a0, a1) or quant_14(st, a0, a1) or quant_15(st, a0, a1)) or (((((((((piece_owner(st.board[STEP[4][STEP[4][STEP[6][a0]]]]) == a1) and (piece_kind(st.board[STEP[4][STEP[4][STEP[6][a0]]]]) == 4)) or ((piece_owner(st.board[STEP[4][STEP[4][STEP[2][a0]]]]) == a1) and (piece_kind(st.board[STEP[4][STEP[4][STEP[2][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[6][STEP[6][STEP[4][a0]]]]) == a1) and (piece_kind(st.board[STEP[6][STEP[6][STEP[4][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[6][STEP[6][STEP[0][a0]]]]) == a1) and (piece_kind(st.board[STEP[6][STEP[6][STEP[0][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[0][STEP[0][STEP[6][a0]]]]) == a1) and (piece_kind(st.board[STEP[0][STEP[0][STEP[6][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[0][STEP[0][STEP[2][a0]]]]) == a1) and (piece_kind(st.board[STEP[0][STEP[0][STEP[2][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[2][STEP[2][STEP[4][a0]]]]) == a1) and (piece_kind(st.board[STEP[2][STEP[2][STEP[4][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[2][STEP[2][STEP[0][a0]]]]) == a1) and (piece_kind(st.board[STEP[2][STEP[2][STEP[0][a0]]]]) == 4))))
 
 
-# define 5: last_rank(cell c) = not onboard(step(c, player_prop(0, mover)))
-cdef inline bint define_5(State* st, int a0) noexcept nogil:
-    return (not (STEP[PPROP_0[st.current + 1]][a0] < N_CELLS))
+# define 6: last_rank(cell c) = edge(c, player_prop(0, mover))
+cdef inline bint define_6(State* st, int a0) noexcept nogil:
+    return define_2(st, a0, PPROP_0[st.current + 1])
 
 
-# define 6: attacked(cell x, player p) = attacked_by(x, next_player(p))
-cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
-    return define_4(st, a0, next_player(a1))
-
-
-# define 7: in_check(player p) = any x in cells: is(x, p, king) and attacked(x, p)
+# define 7: in_check(player p) = any x in cells: is(x, p, king) and attacked_by(x, next_player(p))
 cdef inline bint define_7(State* st, int a0) noexcept nogil:
     return quant_16(st, a0)
 
@@ -1849,19 +1835,19 @@ cdef inline bint define_8(State* st, int a0, int a1) noexcept nogil:
     return (((((a1 == define_1(st, a0, PPROP_0[st.current + 1])) and (not (define_1(st, a0, PPROP_1[st.current + 1]) < N_CELLS))) and (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0)) and (st.board[a1] == 0)) or ((a1 == (<int>st.counters[N_PLAYERS][0])) and quant_17(st, a1, a0)))
 
 
-# define 9: castles(cell f, cell t) = any d in directions: wings(d) and (t == hop(f, d) and castling[mover, wing(d)] and (any r in slide(f, d): is(r, mover, rook) and not onboard(step(r, d))) and not attacked(f, mover) and not attacked(step(f, d), mover))
+# define 9: castles(cell f, cell t) = any d in directions: wings(d) and (t == hop(f, d) and castling[mover, wing(d)] and (any r in slide(f, d): is(r, mover, rook) and not onboard(step(r, d))) and not attacked_by(f, next_player(mover)) and not attacked_by(step(f, d), next_player(mover)))
 cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
-    return (((<bint>ATTR_6[0 + 1]) and (((((a1 == define_1(st, a0, 0)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0))) and quant_18(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[0][a0], st.current)))) or ((<bint>ATTR_6[1 + 1]) and (((((a1 == define_1(st, a0, 1)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0))) and quant_19(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[1][a0], st.current)))) or ((<bint>ATTR_6[2 + 1]) and (((((a1 == define_1(st, a0, 2)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0))) and quant_20(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[2][a0], st.current)))) or ((<bint>ATTR_6[3 + 1]) and (((((a1 == define_1(st, a0, 3)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0))) and quant_21(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[3][a0], st.current)))) or ((<bint>ATTR_6[4 + 1]) and (((((a1 == define_1(st, a0, 4)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0))) and quant_22(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[4][a0], st.current)))) or ((<bint>ATTR_6[5 + 1]) and (((((a1 == define_1(st, a0, 5)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0))) and quant_23(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[5][a0], st.current)))) or ((<bint>ATTR_6[6 + 1]) and (((((a1 == define_1(st, a0, 6)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0))) and quant_24(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[6][a0], st.current)))) or ((<bint>ATTR_6[7 + 1]) and (((((a1 == define_1(st, a0, 7)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0))) and quant_25(st, a0)) and (not define_6(st, a0, st.current))) and (not define_6(st, STEP[7][a0], st.current)))))
+    return (((<bint>ATTR_6[0 + 1]) and (((((a1 == define_1(st, a0, 0)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0))) and quant_18(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[0][a0], next_player(st.current))))) or ((<bint>ATTR_6[1 + 1]) and (((((a1 == define_1(st, a0, 1)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0))) and quant_19(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[1][a0], next_player(st.current))))) or ((<bint>ATTR_6[2 + 1]) and (((((a1 == define_1(st, a0, 2)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0))) and quant_20(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[2][a0], next_player(st.current))))) or ((<bint>ATTR_6[3 + 1]) and (((((a1 == define_1(st, a0, 3)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0))) and quant_21(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[3][a0], next_player(st.current))))) or ((<bint>ATTR_6[4 + 1]) and (((((a1 == define_1(st, a0, 4)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0))) and quant_22(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[4][a0], next_player(st.current))))) or ((<bint>ATTR_6[5 + 1]) and (((((a1 == define_1(st, a0, 5)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0))) and quant_23(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[5][a0], next_player(st.current))))) or ((<bint>ATTR_6[6 + 1]) and (((((a1 == define_1(st, a0, 6)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0))) and quant_24(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[6][a0], next_player(st.current))))) or ((<bint>ATTR_6[7 + 1]) and (((((a1 == define_1(st, a0, 7)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0))) and quant_25(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[7][a0], next_player(st.current))))))
 
 
 # define 10: goes(cell f, cell t) = reaches(f, t) or kind_at(f) == pawn and pawn_goes(f, t) or kind_at(f) == king and castles(f, t)
 cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
-    return ((define_3(st, a0, a1) or ((piece_kind(st.board[a0]) == 5) and define_8(st, a0, a1))) or ((piece_kind(st.board[a0]) == 0) and define_9(st, a0, a1)))
+    return ((define_4(st, a0, a1) or ((piece_kind(st.board[a0]) == 5) and define_8(st, a0, a1))) or ((piece_kind(st.board[a0]) == 0) and define_9(st, a0, a1)))
 
 
 # define 11: promotes(cell f, cell t) = is(f, mover, pawn) and last_rank(t) and not mine(t) and goes(f, t)
 cdef inline bint define_11(State* st, int a0, int a1) noexcept nogil:
-    return (((define_2(st, a0, st.current, 5) and define_5(st, a1)) and (not define_0(st, a1))) and define_10(st, a0, a1))
+    return (((define_3(st, a0, st.current, 5) and define_6(st, a1)) and (not define_0(st, a1))) and define_10(st, a0, a1))
 
 
 # define 12: capturable_en_passant(cell t) = any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)
@@ -1869,9 +1855,9 @@ cdef inline bint define_12(State* st, int a0) noexcept nogil:
     return quant_26(st, a0)
 
 
-# define 13: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and (count(x in cells: occupied(x)) <= 3 or not (any x in cells: kind_at(x) == knight) and not ((any x in cells: kind_at(x) == bishop and dark(x)) and (any x in cells: kind_at(x) == bishop and not dark(x))))
+# define 13: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and count(x in cells: kind_at(x) == knight) + either(any x in cells: kind_at(x) == bishop and dark(x), 1, 0) + either(any x in cells: kind_at(x) == bishop and not dark(x), 1, 0) <= 1
 cdef inline bint define_13(State* st) noexcept nogil:
-    return ((not quant_27(st)) and ((quant_28(st) <= 3) or ((not quant_29(st)) and (not (quant_30(st) and quant_31(st))))))
+    return ((not quant_27(st)) and (((quant_28(st) + (<long long>(1) if quant_29(st) else <long long>(0))) + (<long long>(1) if quant_30(st) else <long long>(0))) <= 1))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -2143,7 +2129,7 @@ cdef inline bint quant_15(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 16: any x in cells: is(x, p, king) and attacked(x, p)
+# quant 16: any x in cells: is(x, p, king) and attacked_by(x, next_player(p))
 cdef inline bint quant_16(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
@@ -2156,7 +2142,7 @@ cdef inline bint quant_16(State* st, int f0) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if define_6(st, x, f0):
+            if define_5(st, x, next_player(f0)):
                 return True
     return False
 
@@ -2179,7 +2165,7 @@ cdef inline bint quant_18(State* st, int f0) noexcept nogil:
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if (define_2(st, x, st.current, 2) and (not (STEP[0][x] < N_CELLS))):
+        if (define_3(st, x, st.current, 2) and (not (STEP[0][x] < N_CELLS))):
             return True
     # (on an empty cell the body is false)
     return False
@@ -2192,7 +2178,7 @@ cdef inline bint quant_19(State* st, int f0) noexcept nogil:
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 1, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if (define_2(st, x, st.current, 2) and (not (STEP[1][x] < N_CELLS))):
+        if (define_3(st, x, st.current, 2) and (not (STEP[1][x] < N_CELLS))):
             return True
     # (on an empty cell the body is false)
     return False
@@ -2205,7 +2191,7 @@ cdef inline bint quant_20(State* st, int f0) noexcept nogil:
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if (define_2(st, x, st.current, 2) and (not (STEP[2][x] < N_CELLS))):
+        if (define_3(st, x, st.current, 2) and (not (STEP[2][x] < N_CELLS))):
             return True
     # (on an empty cell the body is false)
     return False
@@ -2218,7 +2204,7 @@ cdef inline bint quant_21(State* st, int f0) noexcept nogil:
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if (define_2(st, x, st.current, 2) and (not (STEP[3][x] < N_CELLS))):
+        if (define_3(st, x, st.current, 2) and (not (STEP[3][x] < N_CELLS))):
             return True
     # (on an empty cell the body is false)
     return False
@@ -2231,7 +2217,7 @@ cdef inline bint quant_22(State* st, int f0) noexcept nogil:
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if (define_2(st, x, st.current, 2) and (not (STEP[4][x] < N_CELLS))):
+        if (define_3(st, x, st.current, 2) and (not (STEP[4][x] < N_CELLS))):
             return True
     # (on an empty cell the body is false)
     return False
@@ -2244,7 +2230,7 @@ cdef inline bint quant_23(State* st, int f0) noexcept nogil:
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if (define_2(st, x, st.current, 2) and (not (STEP[5][x] < N_CELLS))):
+        if (define_3(st, x, st.current, 2) and (not (STEP[5][x] < N_CELLS))):
             return True
     # (on an empty cell the body is false)
     return False
@@ -2257,7 +2243,7 @@ cdef inline bint quant_24(State* st, int f0) noexcept nogil:
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if (define_2(st, x, st.current, 2) and (not (STEP[6][x] < N_CELLS))):
+        if (define_3(st, x, st.current, 2) and (not (STEP[6][x] < N_CELLS))):
             return True
     # (on an empty cell the body is false)
     return False
@@ -2270,7 +2256,7 @@ cdef inline bint quant_25(State* st, int f0) noexcept nogil:
     cdef int x
     x = slide_bits(&st.cellsets[0][0], f0, 7, ray)
     if x < N_CELLS:  # the first piece along the ray
-        if (define_2(st, x, st.current, 2) and (not (STEP[7][x] < N_CELLS))):
+        if (define_3(st, x, st.current, 2) and (not (STEP[7][x] < N_CELLS))):
             return True
     # (on an empty cell the body is false)
     return False
@@ -2281,7 +2267,7 @@ cdef inline bint quant_26(State* st, int f0) noexcept nogil:
     # f0 = t
     cdef int x
     for x in range(N_DIRS):
-        if ((<bint>ATTR_6[x + 1]) and define_2(st, STEP[x][f0], next_player(st.current), 5)):
+        if ((<bint>ATTR_6[x + 1]) and define_3(st, STEP[x][f0], next_player(st.current), 5)):
             return True
     return False
 
@@ -2293,36 +2279,29 @@ cdef inline bint quant_27(State* st) noexcept nogil:
     return set_any(found)
 
 
-# quant 28: count(x in cells: occupied(x))
+# quant 28: count(x in cells: kind_at(x) == knight)
 cdef inline long long quant_28(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_2(st, found)
     return set_count(found)
 
 
-# quant 29: any x in cells: kind_at(x) == knight
+# quant 29: any x in cells: kind_at(x) == bishop and dark(x)
 cdef inline bint quant_29(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_3(st, found)
     return set_any(found)
 
 
-# quant 30: any x in cells: kind_at(x) == bishop and dark(x)
+# quant 30: any x in cells: kind_at(x) == bishop and not dark(x)
 cdef inline bint quant_30(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_4(st, found)
     return set_any(found)
 
 
-# quant 31: any x in cells: kind_at(x) == bishop and not dark(x)
-cdef inline bint quant_31(State* st) noexcept nogil:
-    cdef uint64_t found[WORDS]   # the cells where the condition holds
-    cellset_5(st, found)
-    return set_any(found)
-
-
-# quant 32: any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and en_passant == step(f, d)
-cdef inline bint quant_32(State* st, int f0) noexcept nogil:
+# quant 31: any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and en_passant == step(f, d)
+cdef inline bint quant_31(State* st, int f0) noexcept nogil:
     # f0 = f
     cdef int x
     for x in range(N_DIRS):
@@ -2365,16 +2344,8 @@ cdef inline void cellset_1(State* st, uint64_t* found) noexcept nogil:
 
 
 # cellset 2:
-#   found = {x in cells: occupied(x)}
-cdef inline void cellset_2(State* st, uint64_t* found) noexcept nogil:
-    cdef int w
-    for w in range(WORDS):
-        found[w] = (VALID[w] & ~st.cellsets[0][w])
-
-
-# cellset 3:
 #   found = {x in cells: kind_at(x) == knight}
-cdef inline void cellset_3(State* st, uint64_t* found) noexcept nogil:
+cdef inline void cellset_2(State* st, uint64_t* found) noexcept nogil:
     cdef int w
     cdef int s0
     s0 = 4
@@ -2382,9 +2353,9 @@ cdef inline void cellset_3(State* st, uint64_t* found) noexcept nogil:
         found[w] = kind_word(st, s0, w)
 
 
-# cellset 4:
+# cellset 3:
 #   found = {x in cells: kind_at(x) == bishop and dark(x)}
-cdef inline void cellset_4(State* st, uint64_t* found) noexcept nogil:
+cdef inline void cellset_3(State* st, uint64_t* found) noexcept nogil:
     cdef int w
     cdef int s0
     s0 = 3
@@ -2392,9 +2363,9 @@ cdef inline void cellset_4(State* st, uint64_t* found) noexcept nogil:
         found[w] = (kind_word(st, s0, w) & CELLSET_8[w])
 
 
-# cellset 5:
+# cellset 4:
 #   found = {x in cells: kind_at(x) == bishop and not dark(x)}
-cdef inline void cellset_5(State* st, uint64_t* found) noexcept nogil:
+cdef inline void cellset_4(State* st, uint64_t* found) noexcept nogil:
     cdef int w
     cdef int s0
     s0 = 3
@@ -2402,9 +2373,9 @@ cdef inline void cellset_5(State* st, uint64_t* found) noexcept nogil:
         found[w] = (kind_word(st, s0, w) & CELLSET_9[w])
 
 
-# cellset 6:
+# cellset 5:
 #   cand0 = {f in cells: owner(f) == mover}
-cdef inline void cellset_6(State* st, uint64_t* cand0) noexcept nogil:
+cdef inline void cellset_5(State* st, uint64_t* cand0) noexcept nogil:
     cdef int w
     cdef int s0
     s0 = st.current
@@ -2412,9 +2383,9 @@ cdef inline void cellset_6(State* st, uint64_t* cand0) noexcept nogil:
         cand0[w] = owner_word(st, s0, w)
 
 
-# cellset 7:
+# cellset 6:
 #   cand1 = {f in cells: owner(f) == mover and kind_at(f) == pawn}
-cdef inline void cellset_7(State* st, uint64_t* cand1) noexcept nogil:
+cdef inline void cellset_6(State* st, uint64_t* cand1) noexcept nogil:
     cdef int w
     cdef int s0
     cdef int s1
@@ -2544,56 +2515,56 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
             if (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0):
                 if (st.board[define_1(st, a0, PPROP_0[st.current + 1])] == 0):
                     add_candidate(out, define_1(st, a0, PPROP_0[st.current + 1]))
-        if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_32(st, a0):
+        if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_31(st, a0):
             add_candidate(out, (<int>st.counters[N_PLAYERS][0]))
     if (piece_kind(st.board[a0]) == 0):
         if (<bint>ATTR_6[0 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
                 if quant_18(st, a0):
-                    if (not define_6(st, a0, st.current)):
-                        if (not define_6(st, STEP[0][a0], st.current)):
+                    if (not define_5(st, a0, next_player(st.current))):
+                        if (not define_5(st, STEP[0][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 0))
         if (<bint>ATTR_6[1 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
                 if quant_19(st, a0):
-                    if (not define_6(st, a0, st.current)):
-                        if (not define_6(st, STEP[1][a0], st.current)):
+                    if (not define_5(st, a0, next_player(st.current))):
+                        if (not define_5(st, STEP[1][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 1))
         if (<bint>ATTR_6[2 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
                 if quant_20(st, a0):
-                    if (not define_6(st, a0, st.current)):
-                        if (not define_6(st, STEP[2][a0], st.current)):
+                    if (not define_5(st, a0, next_player(st.current))):
+                        if (not define_5(st, STEP[2][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 2))
         if (<bint>ATTR_6[3 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
                 if quant_21(st, a0):
-                    if (not define_6(st, a0, st.current)):
-                        if (not define_6(st, STEP[3][a0], st.current)):
+                    if (not define_5(st, a0, next_player(st.current))):
+                        if (not define_5(st, STEP[3][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 3))
         if (<bint>ATTR_6[4 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
                 if quant_22(st, a0):
-                    if (not define_6(st, a0, st.current)):
-                        if (not define_6(st, STEP[4][a0], st.current)):
+                    if (not define_5(st, a0, next_player(st.current))):
+                        if (not define_5(st, STEP[4][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 4))
         if (<bint>ATTR_6[5 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
                 if quant_23(st, a0):
-                    if (not define_6(st, a0, st.current)):
-                        if (not define_6(st, STEP[5][a0], st.current)):
+                    if (not define_5(st, a0, next_player(st.current))):
+                        if (not define_5(st, STEP[5][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 5))
         if (<bint>ATTR_6[6 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
                 if quant_24(st, a0):
-                    if (not define_6(st, a0, st.current)):
-                        if (not define_6(st, STEP[6][a0], st.current)):
+                    if (not define_5(st, a0, next_player(st.current))):
+                        if (not define_5(st, STEP[6][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 6))
         if (<bint>ATTR_6[7 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
                 if quant_25(st, a0):
-                    if (not define_6(st, a0, st.current)):
-                        if (not define_6(st, STEP[7][a0], st.current)):
+                    if (not define_5(st, a0, next_player(st.current))):
+                        if (not define_5(st, STEP[7][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 7))
 
 
@@ -2704,56 +2675,56 @@ cdef void cands_1(State* st, uint64_t* out, int a0, int a1) noexcept nogil:
             if (st.board[STEP[PPROP_0[st.current + 1]][a1]] == 0):
                 if (st.board[define_1(st, a1, PPROP_0[st.current + 1])] == 0):
                     add_candidate(out, define_1(st, a1, PPROP_0[st.current + 1]))
-        if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_32(st, a1):
+        if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_31(st, a1):
             add_candidate(out, (<int>st.counters[N_PLAYERS][0]))
     if (piece_kind(st.board[a1]) == 0):
         if (<bint>ATTR_6[0 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
                 if quant_18(st, a1):
-                    if (not define_6(st, a1, st.current)):
-                        if (not define_6(st, STEP[0][a1], st.current)):
+                    if (not define_5(st, a1, next_player(st.current))):
+                        if (not define_5(st, STEP[0][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 0))
         if (<bint>ATTR_6[1 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
                 if quant_19(st, a1):
-                    if (not define_6(st, a1, st.current)):
-                        if (not define_6(st, STEP[1][a1], st.current)):
+                    if (not define_5(st, a1, next_player(st.current))):
+                        if (not define_5(st, STEP[1][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 1))
         if (<bint>ATTR_6[2 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
                 if quant_20(st, a1):
-                    if (not define_6(st, a1, st.current)):
-                        if (not define_6(st, STEP[2][a1], st.current)):
+                    if (not define_5(st, a1, next_player(st.current))):
+                        if (not define_5(st, STEP[2][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 2))
         if (<bint>ATTR_6[3 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
                 if quant_21(st, a1):
-                    if (not define_6(st, a1, st.current)):
-                        if (not define_6(st, STEP[3][a1], st.current)):
+                    if (not define_5(st, a1, next_player(st.current))):
+                        if (not define_5(st, STEP[3][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 3))
         if (<bint>ATTR_6[4 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
                 if quant_22(st, a1):
-                    if (not define_6(st, a1, st.current)):
-                        if (not define_6(st, STEP[4][a1], st.current)):
+                    if (not define_5(st, a1, next_player(st.current))):
+                        if (not define_5(st, STEP[4][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 4))
         if (<bint>ATTR_6[5 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
                 if quant_23(st, a1):
-                    if (not define_6(st, a1, st.current)):
-                        if (not define_6(st, STEP[5][a1], st.current)):
+                    if (not define_5(st, a1, next_player(st.current))):
+                        if (not define_5(st, STEP[5][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 5))
         if (<bint>ATTR_6[6 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
                 if quant_24(st, a1):
-                    if (not define_6(st, a1, st.current)):
-                        if (not define_6(st, STEP[6][a1], st.current)):
+                    if (not define_5(st, a1, next_player(st.current))):
+                        if (not define_5(st, STEP[6][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 6))
         if (<bint>ATTR_6[7 + 1]):
-            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
                 if quant_25(st, a1):
-                    if (not define_6(st, a1, st.current)):
-                        if (not define_6(st, STEP[7][a1], st.current)):
+                    if (not define_5(st, a1, next_player(st.current))):
+                        if (not define_5(st, STEP[7][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 7))
 
 
@@ -2776,7 +2747,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
     # where owner(f) == mover and not mine(t) and goes(f, t) and not promotes(f, t)
-    cellset_6(st, cand0)  # owner(f) == mover
+    cellset_5(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -2804,7 +2775,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             continue
         if not (a0 != 5):  # k != pawn
             continue
-        cellset_7(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_6(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
         for w1 in range(WORDS):  # f: cell, ascending
             bits1 = cand1[w1]
             while bits1 != 0:
@@ -2816,7 +2787,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_5(st, a2):  # last_rank(t)
+                        if not define_6(st, a2):  # last_rank(t)
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
@@ -2844,7 +2815,7 @@ cdef bint any_legal(State* st) noexcept nogil:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
     # where owner(f) == mover and not mine(t) and goes(f, t) and not promotes(f, t)
-    cellset_6(st, cand0)  # owner(f) == mover
+    cellset_5(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -2871,7 +2842,7 @@ cdef bint any_legal(State* st) noexcept nogil:
             continue
         if not (a0 != 5):  # k != pawn
             continue
-        cellset_7(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_6(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
         for w1 in range(WORDS):  # f: cell, ascending
             bits1 = cand1[w1]
             while bits1 != 0:
@@ -2883,7 +2854,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_5(st, a2):  # last_rank(t)
+                        if not define_6(st, a2):  # last_rank(t)
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
@@ -2912,7 +2883,7 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
     # where owner(f) == mover and not mine(t) and goes(f, t) and not promotes(f, t)
-    cellset_6(st, cand0)  # owner(f) == mover
+    cellset_5(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
@@ -2939,7 +2910,7 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
             continue
         if not (a0 != 5):  # k != pawn
             continue
-        cellset_7(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_6(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
         for w1 in range(WORDS):  # f: cell, ascending
             bits1 = cand1[w1]
             while bits1 != 0:
@@ -2951,7 +2922,7 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_5(st, a2):  # last_rank(t)
+                        if not define_6(st, a2):  # last_rank(t)
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
@@ -3104,6 +3075,27 @@ cdef void each_1(State* st, int f0, int f1, int f2) noexcept nogil:
 
 
 cdef void each_2(State* st, int f0, int f1) noexcept nogil:
+    # for each q in players
+    # f0 = f
+    # f1 = t
+    cdef int x
+    for x in range(N_PLAYERS):
+        each_3(st, f0, f1, x)  # for each d in directions where wings(d) and (q == mover and kind_at(t) == king or edge(f, d) and edge(f, player_prop(1, q)) or edge(t, d) and edge(t, player_prop(1, q)))
+
+
+cdef void each_3(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each d in directions where wings(d) and (q == mover and kind_at(t) == king or edge(f, d) and edge(f, player_prop(1, q)) or edge(t, d) and edge(t, player_prop(1, q)))
+    # f0 = f
+    # f1 = t
+    # f2 = q
+    cdef int x
+    for x in range(N_DIRS):
+        if not ((<bint>ATTR_6[x + 1]) and ((((f2 == st.current) and (piece_kind(st.board[f1]) == 0)) or (define_2(st, f0, x) and define_2(st, f0, PPROP_1[f2 + 1]))) or (define_2(st, f1, x) and define_2(st, f1, PPROP_1[f2 + 1])))):
+            continue
+        element_set(st, f2, 6, element_step(0, <long long>(<int>ATTR_7[x + 1]) - 0, 2), False, False)  # set castling[q, wing(d)] = false
+
+
+cdef void each_4(State* st, int f0, int f1) noexcept nogil:
     # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
     # f0 = f
     # f1 = t
@@ -3111,10 +3103,10 @@ cdef void each_2(State* st, int f0, int f1) noexcept nogil:
     for x in range(N_DIRS):
         if not ((<bint>ATTR_6[x + 1]) and ((piece_kind(st.board[f0]) == 0) and (f1 == define_1(st, f0, x)))):
             continue
-        each_3(st, f0, f1, x)  # for each r in slide(t, d) where occupied(r)
+        each_5(st, f0, f1, x)  # for each r in slide(t, d) where occupied(r)
 
 
-cdef void each_3(State* st, int f0, int f1, int f2) noexcept nogil:
+cdef void each_5(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each r in slide(t, d) where occupied(r)
     # f0 = f
     # f1 = t
@@ -3131,6 +3123,29 @@ cdef void each_3(State* st, int f0, int f1, int f2) noexcept nogil:
         move_piece(st, x, STEP[f2][f0], 0)  # move the piece on r to step(f, d) (capture: remove)
 
 
+cdef void each_6(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each q in players
+    # f0 = k
+    # f1 = f
+    # f2 = t
+    cdef int x
+    for x in range(N_PLAYERS):
+        each_7(st, f0, f1, f2, x)  # for each d in directions where wings(d) and (q == mover and kind_at(t) == king or edge(f, d) and edge(f, player_prop(1, q)) or edge(t, d) and edge(t, player_prop(1, q)))
+
+
+cdef void each_7(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each d in directions where wings(d) and (q == mover and kind_at(t) == king or edge(f, d) and edge(f, player_prop(1, q)) or edge(t, d) and edge(t, player_prop(1, q)))
+    # f0 = k
+    # f1 = f
+    # f2 = t
+    # f3 = q
+    cdef int x
+    for x in range(N_DIRS):
+        if not ((<bint>ATTR_6[x + 1]) and ((((f3 == st.current) and (piece_kind(st.board[f2]) == 0)) or (define_2(st, f1, x) and define_2(st, f1, PPROP_1[f3 + 1]))) or (define_2(st, f2, x) and define_2(st, f2, PPROP_1[f3 + 1])))):
+            continue
+        element_set(st, f3, 6, element_step(0, <long long>(<int>ATTR_7[x + 1]) - 0, 2), False, False)  # set castling[q, wing(d)] = false
+
+
 cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0: move(f: cell, t: cell)
     counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a0]) == 5) or (st.board[a1] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
@@ -3140,11 +3155,7 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
         each_0(st, a0, a1)  # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
     # trigger 0: castling_rights
-    if (piece_kind(st.board[a1]) == 0):
-        element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
-        element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    each_2(st, a0, a1)  # for each q in players
     # trigger 1: en_passant
     counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a0]) if (((piece_kind(st.board[a1]) == 5) and (a1 == define_1(st, a0, PPROP_0[st.current + 1]))) and define_12(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
     # trigger 2: move_number when mover == black
@@ -3158,7 +3169,7 @@ cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
     if ((piece_kind(st.board[a0]) == 5) and (a1 == (<int>st.counters[N_PLAYERS][0]))):
         remove_1(st, a1)  # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
     if (piece_kind(st.board[a0]) == 0):
-        each_2(st, a0, a1)  # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
+        each_4(st, a0, a1)  # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
     move_piece(st, a0, a1, 0)  # move the piece on f to t (capture: remove)
 
 
@@ -3168,11 +3179,7 @@ cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     remove_2(st, a1)  # remove the piece on f (to out)
     if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
     # trigger 0: castling_rights
-    if (piece_kind(st.board[a2]) == 0):
-        element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
-        element_set(st, st.current, 5, element_step(0, <long long>1 - 0, 2), False, False)  # set castling[mover, queenside] = false  # if kind_at(t) == king
-    element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
-    element_set(st, (<int>ATTR_9[a2 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a2 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
+    each_6(st, a0, a1, a2)  # for each q in players
     # trigger 1: en_passant
     counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a1]) if (((piece_kind(st.board[a2]) == 5) and (a2 == define_1(st, a1, PPROP_0[st.current + 1]))) and define_12(st, a2)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
     # trigger 2: move_number when mover == black
@@ -3217,10 +3224,10 @@ cdef uint64_t position_key(State* st, int turn) noexcept nogil:
     cdef int c
     h = st.zboard
     h ^= derive_seed(0xdeeed0a349242c37ULL, <uint64_t>st.counters[2][0])  # en_passant, row 2
-    h ^= derive_seed(0x7f40aaa1d780a086ULL, <uint64_t>st.counters[0][5])  # castling[kingside], row 0
-    h ^= derive_seed(0x08723cc5323b5759ULL, <uint64_t>st.counters[1][5])  # castling[kingside], row 1
-    h ^= derive_seed(0xfb6fcfdbb9015b74ULL, <uint64_t>st.counters[0][6])  # castling[queenside], row 0
-    h ^= derive_seed(0x17e48f4a825a96f3ULL, <uint64_t>st.counters[1][6])  # castling[queenside], row 1
+    h ^= derive_seed(0xfb6fcfdbb9015b74ULL, <uint64_t>st.counters[0][6])  # castling[kingside], row 0
+    h ^= derive_seed(0x17e48f4a825a96f3ULL, <uint64_t>st.counters[1][6])  # castling[kingside], row 1
+    h ^= derive_seed(0x26fb62ff33c988b9ULL, <uint64_t>st.counters[0][7])  # castling[queenside], row 0
+    h ^= derive_seed(0x560e69f1af3a5d42ULL, <uint64_t>st.counters[1][7])  # castling[queenside], row 1
     if turn >= 0:
         h ^= TKEY[turn]
     return h
@@ -3336,11 +3343,11 @@ cdef bint can_move_of(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
+    if define_13(st):  # dead_position
+        return True
     if (st.counters[N_PLAYERS][1] >= 100):  # quiet_moves >= 100
         return True
     if (times_seen_of(st) >= 3):  # times_seen >= 3
-        return True
-    if define_13(st):  # dead_position
         return True
     return False
 
@@ -3348,8 +3355,9 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 3, (<long long>(0) if can_move_of(st) else <long long>((<long long>(1) if define_7(st, st.current) else <long long>(2)))))  # set counter no_move_rule of the game = either(can_move, 0, either(in_check(mover), 1, 2))
-    counter_set(st, 2, 4, (<int>((-1)) if can_move_of(st) else <int>(st.current)))  # set counter no_move_player of the game = (if can_move then nobody else mover)
+    counter_set(st, 2, 4, (<long long>(0) if can_move_of(st) else <long long>((<long long>(1) if define_7(st, st.current) else <long long>(2)))))  # set counter no_move_rule of the game = either(can_move, 0, either(in_check(mover), 1, 2))
+    counter_set(st, 2, 5, (<int>((-1)) if can_move_of(st) else <int>(st.current)))  # set counter no_move_player of the game = (if can_move then nobody else mover)
+    counter_set(st, 2, 3, (<long long>(1) if define_13(st) else <long long>((<long long>(2) if (st.counters[N_PLAYERS][1] >= 100) else <long long>((<long long>(3) if (times_seen_of(st) >= 3) else <long long>(0)))))))  # set counter drawn of the game = either(dead_position, 1, either(quiet_moves >= 100, 2, either(times_seen >= 3, 3, 0)))
     st.current = -1
 
 
@@ -3388,9 +3396,9 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 # Ranking keys per player (p = a0), higher first unless marked lower-is-better.
 
 
-# key 0: won: either(no_move_rule == 1, either(p != no_move_player, 1, 0), either(no_move_rule == 2, 0, 0))
+# key 0: won: either(no_move_rule == 1, either(p != no_move_player, 1, 0), either(no_move_rule == 2, 0, either(drawn > 0, 0, 0)))
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return (<long long>((<long long>(1) if (a0 != (<int>st.counters[N_PLAYERS][4])) else <long long>(0))) if (st.counters[N_PLAYERS][3] == 1) else <long long>((<long long>(0) if (st.counters[N_PLAYERS][3] == 2) else <long long>(0))))
+    return (<long long>((<long long>(1) if (a0 != (<int>st.counters[N_PLAYERS][5])) else <long long>(0))) if (st.counters[N_PLAYERS][4] == 1) else <long long>((<long long>(0) if (st.counters[N_PLAYERS][4] == 2) else <long long>((<long long>(0) if (st.counters[N_PLAYERS][3] > 0) else <long long>(0))))))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
@@ -3636,11 +3644,11 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
         for k in range(N_KINDS):
             out[L[2] + p * N_KINDS + k] = st.hands[p][k]
     for p in range(N_PLAYERS):
-        if seen_counters[p * N_COUNTERS + 5]:
-            out[L[3] + p * 2 + 0] = st.counters[p][5]
-            out[L[4] + p * 2 + 0] = 1
         if seen_counters[p * N_COUNTERS + 6]:
-            out[L[3] + p * 2 + 1] = st.counters[p][6]
+            out[L[3] + p * 2 + 0] = st.counters[p][6]
+            out[L[4] + p * 2 + 0] = 1
+        if seen_counters[p * N_COUNTERS + 7]:
+            out[L[3] + p * 2 + 1] = st.counters[p][7]
             out[L[4] + p * 2 + 1] = 1
     if seen_counters[N_PLAYERS * N_COUNTERS + 0]:
         out[L[5] + 0] = st.counters[N_PLAYERS][0]
@@ -3657,6 +3665,9 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
     if seen_counters[N_PLAYERS * N_COUNTERS + 4]:
         out[L[5] + 4] = st.counters[N_PLAYERS][4]
         out[L[6] + 4] = 1
+    if seen_counters[N_PLAYERS * N_COUNTERS + 5]:
+        out[L[5] + 5] = st.counters[N_PLAYERS][5]
+        out[L[6] + 5] = 1
     if not st.terminal and 0 <= st.current < N_PLAYERS:
         out[L[12] + st.current] = 1
 
