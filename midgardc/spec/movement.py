@@ -276,7 +276,7 @@ def _check_also(low: "Lowering", kind: str, part: Part) -> None:
     name = node.value.strip() if isinstance(node, YScalar) and isinstance(node.value, str) else None
     if name is None or not NAME_RE.match(name):
         low.condition(node, {"f": CELL, "t": CELL})  # (its own errors, at its place)
-        part.text = str(node.value)
+        part.text = node.value if isinstance(node.value, str) else str(node.value).lower()  # (YAML's true)
         return
     head = f"piece '{kind}': also names a definition (cell f, cell t) of the moves it adds, or gives a condition over f and t"
     if name in low.names.later:
