@@ -1819,58 +1819,53 @@ cdef inline bint define_3(State* st, int a0, int a1, int a2) noexcept nogil:
     return ((piece_owner(st.board[a0]) == a1) and (piece_kind(st.board[a0]) == a2))
 
 
-# define 4: reaches(cell f, cell t) = kind_at(f) == king and (t == step(f, n) or t == step(f, ne) or t == step(f, e) or t == step(f, se) or t == step(f, s) or t == step(f, sw) or t == step(f, w) or t == step(f, nw)) or (kind_at(f) == queen or kind_at(f) == promoted_queen) and ((any x in slide(f, n): x == t) or (any x in slide(f, ne): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, w): x == t) or (any x in slide(f, nw): x == t)) or (kind_at(f) == rook or kind_at(f) == promoted_rook) and ((any x in slide(f, n): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, w): x == t)) or (kind_at(f) == bishop or kind_at(f) == promoted_bishop) and ((any x in slide(f, ne): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, nw): x == t)) or (kind_at(f) == knight or kind_at(f) == promoted_knight) and (t == step(step(step(f, n), n), e) or t == step(step(step(f, n), n), w) or t == step(step(step(f, e), e), n) or t == step(step(step(f, e), e), s) or t == step(step(step(f, s), s), e) or t == step(step(step(f, s), s), w) or t == step(step(step(f, w), w), n) or t == step(step(step(f, w), w), s)) or kind_at(f) == pawn and (owner(f) == white and empty(t) and t == step(f, n) or owner(f) == black and empty(t) and t == step(f, s) or owner(f) == white and occupied(t) and t == step(f, ne) or owner(f) == black and occupied(t) and t == step(f, se) or owner(f) == black and occupied(t) and t == step(f, sw) or owner(f) == white and occupied(t) and t == step(f, nw))
+# define 4: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(d) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(d) or y == step(x, d) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(d) or next_player(q) == black and forward_diagonal.black(d))))) or (owner(step(step(step(x, w), s), s)) == q and (kind_at(step(step(step(x, w), s), s)) == knight or kind_at(step(step(step(x, w), s), s)) == promoted_knight) or owner(step(step(step(x, e), s), s)) == q and (kind_at(step(step(step(x, e), s), s)) == knight or kind_at(step(step(step(x, e), s), s)) == promoted_knight) or owner(step(step(step(x, s), w), w)) == q and (kind_at(step(step(step(x, s), w), w)) == knight or kind_at(step(step(step(x, s), w), w)) == promoted_knight) or owner(step(step(step(x, n), w), w)) == q and (kind_at(step(step(step(x, n), w), w)) == knight or kind_at(step(step(step(x, n), w), w)) == promoted_knight) or owner(step(step(step(x, w), n), n)) == q and (kind_at(step(step(step(x, w), n), n)) == knight or kind_at(step(step(step(x, w), n), n)) == promoted_knight) or owner(step(step(step(x, e), n), n)) == q and (kind_at(step(step(step(x, e), n), n)) == knight or kind_at(step(step(step(x, e), n), n)) == promoted_knight) or owner(step(step(step(x, s), e), e)) == q and (kind_at(step(step(step(x, s), e), e)) == knight or kind_at(step(step(step(x, s), e), e)) == promoted_knight) or owner(step(step(step(x, n), e), e)) == q and (kind_at(step(step(step(x, n), e), e)) == knight or kind_at(step(step(step(x, n), e), e)) == promoted_knight))
 cdef inline bint define_4(State* st, int a0, int a1) noexcept nogil:
-    return (((((((piece_kind(st.board[a0]) == 0) and ((((((((a1 == STEP[0][a0]) or (a1 == STEP[1][a0])) or (a1 == STEP[2][a0])) or (a1 == STEP[3][a0])) or (a1 == STEP[4][a0])) or (a1 == STEP[5][a0])) or (a1 == STEP[6][a0])) or (a1 == STEP[7][a0]))) or (((piece_kind(st.board[a0]) == 1) or (piece_kind(st.board[a0]) == 6)) and (((((((quant_0(st, a0, a1) or quant_1(st, a0, a1)) or quant_2(st, a0, a1)) or quant_3(st, a0, a1)) or quant_4(st, a0, a1)) or quant_5(st, a0, a1)) or quant_6(st, a0, a1)) or quant_7(st, a0, a1)))) or (((piece_kind(st.board[a0]) == 2) or (piece_kind(st.board[a0]) == 7)) and (((quant_0(st, a0, a1) or quant_2(st, a0, a1)) or quant_4(st, a0, a1)) or quant_6(st, a0, a1)))) or (((piece_kind(st.board[a0]) == 3) or (piece_kind(st.board[a0]) == 8)) and (((quant_1(st, a0, a1) or quant_3(st, a0, a1)) or quant_5(st, a0, a1)) or quant_7(st, a0, a1)))) or (((piece_kind(st.board[a0]) == 4) or (piece_kind(st.board[a0]) == 9)) and ((((((((a1 == STEP[2][STEP[0][STEP[0][a0]]]) or (a1 == STEP[6][STEP[0][STEP[0][a0]]])) or (a1 == STEP[0][STEP[2][STEP[2][a0]]])) or (a1 == STEP[4][STEP[2][STEP[2][a0]]])) or (a1 == STEP[2][STEP[4][STEP[4][a0]]])) or (a1 == STEP[6][STEP[4][STEP[4][a0]]])) or (a1 == STEP[0][STEP[6][STEP[6][a0]]])) or (a1 == STEP[4][STEP[6][STEP[6][a0]]])))) or ((piece_kind(st.board[a0]) == 5) and ((((((((piece_owner(st.board[a0]) == 0) and (st.board[a1] == 0)) and (a1 == STEP[0][a0])) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] == 0)) and (a1 == STEP[4][a0]))) or (((piece_owner(st.board[a0]) == 0) and (st.board[a1] > 0)) and (a1 == STEP[1][a0]))) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] > 0)) and (a1 == STEP[3][a0]))) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] > 0)) and (a1 == STEP[5][a0]))) or (((piece_owner(st.board[a0]) == 0) and (st.board[a1] > 0)) and (a1 == STEP[7][a0])))))
+    return ((quant_0(st, a0, a1) or quant_1(st, a0, a1) or quant_2(st, a0, a1) or quant_3(st, a0, a1) or quant_4(st, a0, a1) or quant_5(st, a0, a1) or quant_6(st, a0, a1) or quant_7(st, a0, a1)) or (((((((((piece_owner(st.board[STEP[4][STEP[4][STEP[6][a0]]]]) == a1) and ((piece_kind(st.board[STEP[4][STEP[4][STEP[6][a0]]]]) == 4) or (piece_kind(st.board[STEP[4][STEP[4][STEP[6][a0]]]]) == 9))) or ((piece_owner(st.board[STEP[4][STEP[4][STEP[2][a0]]]]) == a1) and ((piece_kind(st.board[STEP[4][STEP[4][STEP[2][a0]]]]) == 4) or (piece_kind(st.board[STEP[4][STEP[4][STEP[2][a0]]]]) == 9)))) or ((piece_owner(st.board[STEP[6][STEP[6][STEP[4][a0]]]]) == a1) and ((piece_kind(st.board[STEP[6][STEP[6][STEP[4][a0]]]]) == 4) or (piece_kind(st.board[STEP[6][STEP[6][STEP[4][a0]]]]) == 9)))) or ((piece_owner(st.board[STEP[6][STEP[6][STEP[0][a0]]]]) == a1) and ((piece_kind(st.board[STEP[6][STEP[6][STEP[0][a0]]]]) == 4) or (piece_kind(st.board[STEP[6][STEP[6][STEP[0][a0]]]]) == 9)))) or ((piece_owner(st.board[STEP[0][STEP[0][STEP[6][a0]]]]) == a1) and ((piece_kind(st.board[STEP[0][STEP[0][STEP[6][a0]]]]) == 4) or (piece_kind(st.board[STEP[0][STEP[0][STEP[6][a0]]]]) == 9)))) or ((piece_owner(st.board[STEP[0][STEP[0][STEP[2][a0]]]]) == a1) and ((piece_kind(st.board[STEP[0][STEP[0][STEP[2][a0]]]]) == 4) or (piece_kind(st.board[STEP[0][STEP[0][STEP[2][a0]]]]) == 9)))) or ((piece_owner(st.board[STEP[2][STEP[2][STEP[4][a0]]]]) == a1) and ((piece_kind(st.board[STEP[2][STEP[2][STEP[4][a0]]]]) == 4) or (piece_kind(st.board[STEP[2][STEP[2][STEP[4][a0]]]]) == 9)))) or ((piece_owner(st.board[STEP[2][STEP[2][STEP[0][a0]]]]) == a1) and ((piece_kind(st.board[STEP[2][STEP[2][STEP[0][a0]]]]) == 4) or (piece_kind(st.board[STEP[2][STEP[2][STEP[0][a0]]]]) == 9)))))
 
 
-# define 5: attacked_by(cell x, player q) = (any d in directions: any y in slide(x, d): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(d) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(d) or y == step(x, d) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(d) or next_player(q) == black and forward_diagonal.black(d))))) or (owner(step(step(step(x, w), s), s)) == q and (kind_at(step(step(step(x, w), s), s)) == knight or kind_at(step(step(step(x, w), s), s)) == promoted_knight) or owner(step(step(step(x, e), s), s)) == q and (kind_at(step(step(step(x, e), s), s)) == knight or kind_at(step(step(step(x, e), s), s)) == promoted_knight) or owner(step(step(step(x, s), w), w)) == q and (kind_at(step(step(step(x, s), w), w)) == knight or kind_at(step(step(step(x, s), w), w)) == promoted_knight) or owner(step(step(step(x, n), w), w)) == q and (kind_at(step(step(step(x, n), w), w)) == knight or kind_at(step(step(step(x, n), w), w)) == promoted_knight) or owner(step(step(step(x, w), n), n)) == q and (kind_at(step(step(step(x, w), n), n)) == knight or kind_at(step(step(step(x, w), n), n)) == promoted_knight) or owner(step(step(step(x, e), n), n)) == q and (kind_at(step(step(step(x, e), n), n)) == knight or kind_at(step(step(step(x, e), n), n)) == promoted_knight) or owner(step(step(step(x, s), e), e)) == q and (kind_at(step(step(step(x, s), e), e)) == knight or kind_at(step(step(step(x, s), e), e)) == promoted_knight) or owner(step(step(step(x, n), e), e)) == q and (kind_at(step(step(step(x, n), e), e)) == knight or kind_at(step(step(step(x, n), e), e)) == promoted_knight))
-cdef inline bint define_5(State* st, int a0, int a1) noexcept nogil:
-    return ((quant_8(st, a0, a1) or quant_9(st, a0, a1) or quant_10(st, a0, a1) or quant_11(st, a0, a1) or quant_12(st, a0, a1) or quant_13(st, a0, a1) or quant_14(st, a0, a1) or quant_15(st, a0, a1)) or (((((((((piece_owner(st.board[STEP[4][STEP[4][STEP[6][a0]]]]) == a1) and ((piece_kind(st.board[STEP[4][STEP[4][STEP[6][a0]]]]) == 4) or (piece_kind(st.board[STEP[4][STEP[4][STEP[6][a0]]]]) == 9))) or ((piece_owner(st.board[STEP[4][STEP[4][STEP[2][a0]]]]) == a1) and ((piece_kind(st.board[STEP[4][STEP[4][STEP[2][a0]]]]) == 4) or (piece_kind(st.board[STEP[4][STEP[4][STEP[2][a0]]]]) == 9)))) or ((piece_owner(st.board[STEP[6][STEP[6][STEP[4][a0]]]]) == a1) and ((piece_kind(st.board[STEP[6][STEP[6][STEP[4][a0]]]]) == 4) or (piece_kind(st.board[STEP[6][STEP[6][STEP[4][a0]]]]) == 9)))) or ((piece_owner(st.board[STEP[6][STEP[6][STEP[0][a0]]]]) == a1) and ((piece_kind(st.board[STEP[6][STEP[6][STEP[0][a0]]]]) == 4) or (piece_kind(st.board[STEP[6][STEP[6][STEP[0][a0]]]]) == 9)))) or ((piece_owner(st.board[STEP[0][STEP[0][STEP[6][a0]]]]) == a1) and ((piece_kind(st.board[STEP[0][STEP[0][STEP[6][a0]]]]) == 4) or (piece_kind(st.board[STEP[0][STEP[0][STEP[6][a0]]]]) == 9)))) or ((piece_owner(st.board[STEP[0][STEP[0][STEP[2][a0]]]]) == a1) and ((piece_kind(st.board[STEP[0][STEP[0][STEP[2][a0]]]]) == 4) or (piece_kind(st.board[STEP[0][STEP[0][STEP[2][a0]]]]) == 9)))) or ((piece_owner(st.board[STEP[2][STEP[2][STEP[4][a0]]]]) == a1) and ((piece_kind(st.board[STEP[2][STEP[2][STEP[4][a0]]]]) == 4) or (piece_kind(st.board[STEP[2][STEP[2][STEP[4][a0]]]]) == 9)))) or ((piece_owner(st.board[STEP[2][STEP[2][STEP[0][a0]]]]) == a1) and ((piece_kind(st.board[STEP[2][STEP[2][STEP[0][a0]]]]) == 4) or (piece_kind(st.board[STEP[2][STEP[2][STEP[0][a0]]]]) == 9)))))
-
-
-# define 6: last_rank(cell c) = edge(c, player_prop(0, mover))
-cdef inline bint define_6(State* st, int a0) noexcept nogil:
+# define 5: last_rank(cell c) = edge(c, player_prop(0, mover))
+cdef inline bint define_5(State* st, int a0) noexcept nogil:
     return define_2(st, a0, PPROP_0[st.current + 1])
 
 
-# define 7: in_check(player p) = any x in cells: is(x, p, king) and attacked_by(x, next_player(p))
-cdef inline bint define_7(State* st, int a0) noexcept nogil:
-    return quant_16(st, a0)
+# define 6: in_check(player p) = any x in cells: is(x, p, king) and attacked_by(x, next_player(p))
+cdef inline bint define_6(State* st, int a0) noexcept nogil:
+    return quant_8(st, a0)
 
 
-# define 8: pawn_goes(cell f, cell t) = t == hop(f, player_prop(0, mover)) and not onboard(hop(f, player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or t == en_passant and (any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and t == step(f, d))
+# define 7: pawn_goes(cell f, cell t) = t == hop(f, player_prop(0, mover)) and not onboard(hop(f, player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or t == en_passant and (any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and t == step(f, d))
+cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
+    return (((((a1 == define_1(st, a0, PPROP_0[st.current + 1])) and (not (define_1(st, a0, PPROP_1[st.current + 1]) < N_CELLS))) and (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0)) and (st.board[a1] == 0)) or ((a1 == (<int>st.counters[N_PLAYERS][0])) and quant_9(st, a1, a0)))
+
+
+# define 8: castles(cell f, cell t) = any d in directions: wings(d) and (t == hop(f, d) and castling[mover, wing(d)] and (any r in slide(f, d): is(r, mover, rook) and not onboard(step(r, d))) and not attacked_by(f, next_player(mover)) and not attacked_by(step(f, d), next_player(mover)))
 cdef inline bint define_8(State* st, int a0, int a1) noexcept nogil:
-    return (((((a1 == define_1(st, a0, PPROP_0[st.current + 1])) and (not (define_1(st, a0, PPROP_1[st.current + 1]) < N_CELLS))) and (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0)) and (st.board[a1] == 0)) or ((a1 == (<int>st.counters[N_PLAYERS][0])) and quant_17(st, a1, a0)))
+    return (((<bint>ATTR_6[0 + 1]) and (((((a1 == define_1(st, a0, 0)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0))) and quant_10(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[0][a0], next_player(st.current))))) or ((<bint>ATTR_6[1 + 1]) and (((((a1 == define_1(st, a0, 1)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0))) and quant_11(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[1][a0], next_player(st.current))))) or ((<bint>ATTR_6[2 + 1]) and (((((a1 == define_1(st, a0, 2)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0))) and quant_12(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[2][a0], next_player(st.current))))) or ((<bint>ATTR_6[3 + 1]) and (((((a1 == define_1(st, a0, 3)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0))) and quant_13(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[3][a0], next_player(st.current))))) or ((<bint>ATTR_6[4 + 1]) and (((((a1 == define_1(st, a0, 4)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0))) and quant_14(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[4][a0], next_player(st.current))))) or ((<bint>ATTR_6[5 + 1]) and (((((a1 == define_1(st, a0, 5)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0))) and quant_15(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[5][a0], next_player(st.current))))) or ((<bint>ATTR_6[6 + 1]) and (((((a1 == define_1(st, a0, 6)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0))) and quant_16(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[6][a0], next_player(st.current))))) or ((<bint>ATTR_6[7 + 1]) and (((((a1 == define_1(st, a0, 7)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0))) and quant_17(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[7][a0], next_player(st.current))))))
 
 
-# define 9: castles(cell f, cell t) = any d in directions: wings(d) and (t == hop(f, d) and castling[mover, wing(d)] and (any r in slide(f, d): is(r, mover, rook) and not onboard(step(r, d))) and not attacked_by(f, next_player(mover)) and not attacked_by(step(f, d), next_player(mover)))
+# define 9: reaches(cell f, cell t) = kind_at(f) == king and (t == step(f, n) or t == step(f, ne) or t == step(f, e) or t == step(f, se) or t == step(f, s) or t == step(f, sw) or t == step(f, w) or t == step(f, nw) or castles(f, t)) or (kind_at(f) == queen or kind_at(f) == promoted_queen) and ((any x in slide(f, n): x == t) or (any x in slide(f, ne): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, w): x == t) or (any x in slide(f, nw): x == t)) or (kind_at(f) == rook or kind_at(f) == promoted_rook) and ((any x in slide(f, n): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, w): x == t)) or (kind_at(f) == bishop or kind_at(f) == promoted_bishop) and ((any x in slide(f, ne): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, nw): x == t)) or (kind_at(f) == knight or kind_at(f) == promoted_knight) and (t == step(step(step(f, n), n), e) or t == step(step(step(f, n), n), w) or t == step(step(step(f, e), e), n) or t == step(step(step(f, e), e), s) or t == step(step(step(f, s), s), e) or t == step(step(step(f, s), s), w) or t == step(step(step(f, w), w), n) or t == step(step(step(f, w), w), s)) or kind_at(f) == pawn and (owner(f) == white and empty(t) and t == step(f, n) or owner(f) == black and empty(t) and t == step(f, s) or owner(f) == white and occupied(t) and t == step(f, ne) or owner(f) == black and occupied(t) and t == step(f, se) or owner(f) == black and occupied(t) and t == step(f, sw) or owner(f) == white and occupied(t) and t == step(f, nw) or pawn_goes(f, t))
 cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
-    return (((<bint>ATTR_6[0 + 1]) and (((((a1 == define_1(st, a0, 0)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0))) and quant_18(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[0][a0], next_player(st.current))))) or ((<bint>ATTR_6[1 + 1]) and (((((a1 == define_1(st, a0, 1)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0))) and quant_19(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[1][a0], next_player(st.current))))) or ((<bint>ATTR_6[2 + 1]) and (((((a1 == define_1(st, a0, 2)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0))) and quant_20(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[2][a0], next_player(st.current))))) or ((<bint>ATTR_6[3 + 1]) and (((((a1 == define_1(st, a0, 3)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0))) and quant_21(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[3][a0], next_player(st.current))))) or ((<bint>ATTR_6[4 + 1]) and (((((a1 == define_1(st, a0, 4)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0))) and quant_22(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[4][a0], next_player(st.current))))) or ((<bint>ATTR_6[5 + 1]) and (((((a1 == define_1(st, a0, 5)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0))) and quant_23(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[5][a0], next_player(st.current))))) or ((<bint>ATTR_6[6 + 1]) and (((((a1 == define_1(st, a0, 6)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0))) and quant_24(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[6][a0], next_player(st.current))))) or ((<bint>ATTR_6[7 + 1]) and (((((a1 == define_1(st, a0, 7)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0))) and quant_25(st, a0)) and (not define_5(st, a0, next_player(st.current)))) and (not define_5(st, STEP[7][a0], next_player(st.current))))))
+    return (((((((piece_kind(st.board[a0]) == 0) and (((((((((a1 == STEP[0][a0]) or (a1 == STEP[1][a0])) or (a1 == STEP[2][a0])) or (a1 == STEP[3][a0])) or (a1 == STEP[4][a0])) or (a1 == STEP[5][a0])) or (a1 == STEP[6][a0])) or (a1 == STEP[7][a0])) or define_8(st, a0, a1))) or (((piece_kind(st.board[a0]) == 1) or (piece_kind(st.board[a0]) == 6)) and (((((((quant_18(st, a0, a1) or quant_19(st, a0, a1)) or quant_20(st, a0, a1)) or quant_21(st, a0, a1)) or quant_22(st, a0, a1)) or quant_23(st, a0, a1)) or quant_24(st, a0, a1)) or quant_25(st, a0, a1)))) or (((piece_kind(st.board[a0]) == 2) or (piece_kind(st.board[a0]) == 7)) and (((quant_18(st, a0, a1) or quant_20(st, a0, a1)) or quant_22(st, a0, a1)) or quant_24(st, a0, a1)))) or (((piece_kind(st.board[a0]) == 3) or (piece_kind(st.board[a0]) == 8)) and (((quant_19(st, a0, a1) or quant_21(st, a0, a1)) or quant_23(st, a0, a1)) or quant_25(st, a0, a1)))) or (((piece_kind(st.board[a0]) == 4) or (piece_kind(st.board[a0]) == 9)) and ((((((((a1 == STEP[2][STEP[0][STEP[0][a0]]]) or (a1 == STEP[6][STEP[0][STEP[0][a0]]])) or (a1 == STEP[0][STEP[2][STEP[2][a0]]])) or (a1 == STEP[4][STEP[2][STEP[2][a0]]])) or (a1 == STEP[2][STEP[4][STEP[4][a0]]])) or (a1 == STEP[6][STEP[4][STEP[4][a0]]])) or (a1 == STEP[0][STEP[6][STEP[6][a0]]])) or (a1 == STEP[4][STEP[6][STEP[6][a0]]])))) or ((piece_kind(st.board[a0]) == 5) and (((((((((piece_owner(st.board[a0]) == 0) and (st.board[a1] == 0)) and (a1 == STEP[0][a0])) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] == 0)) and (a1 == STEP[4][a0]))) or (((piece_owner(st.board[a0]) == 0) and (st.board[a1] > 0)) and (a1 == STEP[1][a0]))) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] > 0)) and (a1 == STEP[3][a0]))) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] > 0)) and (a1 == STEP[5][a0]))) or (((piece_owner(st.board[a0]) == 0) and (st.board[a1] > 0)) and (a1 == STEP[7][a0]))) or define_7(st, a0, a1))))
 
 
-# define 10: goes(cell f, cell t) = reaches(f, t) or kind_at(f) == pawn and pawn_goes(f, t) or kind_at(f) == king and castles(f, t)
+# define 10: promotes(cell f, cell t) = is(f, mover, pawn) and last_rank(t) and not mine(t) and reaches(f, t)
 cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
-    return ((define_4(st, a0, a1) or ((piece_kind(st.board[a0]) == 5) and define_8(st, a0, a1))) or ((piece_kind(st.board[a0]) == 0) and define_9(st, a0, a1)))
+    return (((define_3(st, a0, st.current, 5) and define_5(st, a1)) and (not define_0(st, a1))) and define_9(st, a0, a1))
 
 
-# define 11: promotes(cell f, cell t) = is(f, mover, pawn) and last_rank(t) and not mine(t) and goes(f, t)
-cdef inline bint define_11(State* st, int a0, int a1) noexcept nogil:
-    return (((define_3(st, a0, st.current, 5) and define_6(st, a1)) and (not define_0(st, a1))) and define_10(st, a0, a1))
-
-
-# define 12: capturable_en_passant(cell t) = any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)
-cdef inline bint define_12(State* st, int a0) noexcept nogil:
+# define 11: capturable_en_passant(cell t) = any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)
+cdef inline bint define_11(State* st, int a0) noexcept nogil:
     return quant_26(st, a0)
 
 
-# define 13: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and count(x in cells: kind_at(x) == knight) + either(any x in cells: kind_at(x) == bishop and dark(x), 1, 0) + either(any x in cells: kind_at(x) == bishop and not dark(x), 1, 0) <= 1
-cdef inline bint define_13(State* st) noexcept nogil:
+# define 12: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and count(x in cells: kind_at(x) == knight) + either(any x in cells: kind_at(x) == bishop and dark(x), 1, 0) + either(any x in cells: kind_at(x) == bishop and not dark(x), 1, 0) <= 1
+cdef inline bint define_12(State* st) noexcept nogil:
     return ((not quant_27(st)) and (((quant_28(st) + (<long long>(1) if quant_29(st) else <long long>(0))) + (<long long>(1) if quant_30(st) else <long long>(0))) <= 1))
 
 
-# define 14: drops_on(kind k, cell c) = empty(c) and k != king and (k != pawn or onboard(step(c, n)) and onboard(step(c, s)))
-cdef inline bint define_14(State* st, int a0, int a1) noexcept nogil:
+# define 13: drops_on(kind k, cell c) = empty(c) and k != king and (k != pawn or onboard(step(c, n)) and onboard(step(c, s)))
+cdef inline bint define_13(State* st, int a0, int a1) noexcept nogil:
     return (((st.board[a1] == 0) and (a0 != 0)) and ((a0 != 5) or ((STEP[0][a1] < N_CELLS) and (STEP[4][a1] < N_CELLS))))
 
 
@@ -1879,160 +1874,8 @@ cdef inline bint define_14(State* st, int a0, int a1) noexcept nogil:
 # variable is x. any/all stop at the first decisive element; min/max of nothing is 0.
 
 
-# quant 0: any x in slide(f, n): x == t
+# quant 0: any y in slide(x, n): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(n) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(n) or y == step(x, n) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(n) or next_player(q) == black and forward_diagonal.black(n))))
 cdef inline bint quant_0(State* st, int f0, int f1) noexcept nogil:
-    # f0 = f
-    # f1 = t
-    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
-    cdef int x
-    cdef int c
-    x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
-    if x < N_CELLS:  # the first piece along the ray
-        if (x == f1):
-            return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it: the body holds on one cell only
-    c = f1
-    if c < N_CELLS and has_cell(ray, c):
-        return True
-    return False
-
-
-# quant 1: any x in slide(f, ne): x == t
-cdef inline bint quant_1(State* st, int f0, int f1) noexcept nogil:
-    # f0 = f
-    # f1 = t
-    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
-    cdef int x
-    cdef int c
-    x = slide_bits(&st.cellsets[0][0], f0, 1, ray)
-    if x < N_CELLS:  # the first piece along the ray
-        if (x == f1):
-            return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it: the body holds on one cell only
-    c = f1
-    if c < N_CELLS and has_cell(ray, c):
-        return True
-    return False
-
-
-# quant 2: any x in slide(f, e): x == t
-cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
-    # f0 = f
-    # f1 = t
-    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
-    cdef int x
-    cdef int c
-    x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
-    if x < N_CELLS:  # the first piece along the ray
-        if (x == f1):
-            return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it: the body holds on one cell only
-    c = f1
-    if c < N_CELLS and has_cell(ray, c):
-        return True
-    return False
-
-
-# quant 3: any x in slide(f, se): x == t
-cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
-    # f0 = f
-    # f1 = t
-    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
-    cdef int x
-    cdef int c
-    x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
-    if x < N_CELLS:  # the first piece along the ray
-        if (x == f1):
-            return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it: the body holds on one cell only
-    c = f1
-    if c < N_CELLS and has_cell(ray, c):
-        return True
-    return False
-
-
-# quant 4: any x in slide(f, s): x == t
-cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
-    # f0 = f
-    # f1 = t
-    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
-    cdef int x
-    cdef int c
-    x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
-    if x < N_CELLS:  # the first piece along the ray
-        if (x == f1):
-            return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it: the body holds on one cell only
-    c = f1
-    if c < N_CELLS and has_cell(ray, c):
-        return True
-    return False
-
-
-# quant 5: any x in slide(f, sw): x == t
-cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
-    # f0 = f
-    # f1 = t
-    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
-    cdef int x
-    cdef int c
-    x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
-    if x < N_CELLS:  # the first piece along the ray
-        if (x == f1):
-            return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it: the body holds on one cell only
-    c = f1
-    if c < N_CELLS and has_cell(ray, c):
-        return True
-    return False
-
-
-# quant 6: any x in slide(f, w): x == t
-cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
-    # f0 = f
-    # f1 = t
-    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
-    cdef int x
-    cdef int c
-    x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
-    if x < N_CELLS:  # the first piece along the ray
-        if (x == f1):
-            return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it: the body holds on one cell only
-    c = f1
-    if c < N_CELLS and has_cell(ray, c):
-        return True
-    return False
-
-
-# quant 7: any x in slide(f, nw): x == t
-cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
-    # f0 = f
-    # f1 = t
-    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
-    cdef int x
-    cdef int c
-    x = slide_bits(&st.cellsets[0][0], f0, 7, ray)
-    if x < N_CELLS:  # the first piece along the ray
-        if (x == f1):
-            return True
-        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
-    # the empty cells before it: the body holds on one cell only
-    c = f1
-    if c < N_CELLS and has_cell(ray, c):
-        return True
-    return False
-
-
-# quant 8: any y in slide(x, n): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(n) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(n) or y == step(x, n) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(n) or next_player(q) == black and forward_diagonal.black(n))))
-cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2045,8 +1888,8 @@ cdef inline bint quant_8(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 9: any y in slide(x, ne): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(ne) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(ne) or y == step(x, ne) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(ne) or next_player(q) == black and forward_diagonal.black(ne))))
-cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
+# quant 1: any y in slide(x, ne): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(ne) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(ne) or y == step(x, ne) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(ne) or next_player(q) == black and forward_diagonal.black(ne))))
+cdef inline bint quant_1(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2059,8 +1902,8 @@ cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 10: any y in slide(x, e): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(e) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(e) or y == step(x, e) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(e) or next_player(q) == black and forward_diagonal.black(e))))
-cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
+# quant 2: any y in slide(x, e): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(e) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(e) or y == step(x, e) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(e) or next_player(q) == black and forward_diagonal.black(e))))
+cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2073,8 +1916,8 @@ cdef inline bint quant_10(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 11: any y in slide(x, se): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(se) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(se) or y == step(x, se) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(se) or next_player(q) == black and forward_diagonal.black(se))))
-cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
+# quant 3: any y in slide(x, se): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(se) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(se) or y == step(x, se) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(se) or next_player(q) == black and forward_diagonal.black(se))))
+cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2087,8 +1930,8 @@ cdef inline bint quant_11(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 12: any y in slide(x, s): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(s) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(s) or y == step(x, s) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(s) or next_player(q) == black and forward_diagonal.black(s))))
-cdef inline bint quant_12(State* st, int f0, int f1) noexcept nogil:
+# quant 4: any y in slide(x, s): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(s) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(s) or y == step(x, s) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(s) or next_player(q) == black and forward_diagonal.black(s))))
+cdef inline bint quant_4(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2101,8 +1944,8 @@ cdef inline bint quant_12(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 13: any y in slide(x, sw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(sw) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(sw) or y == step(x, sw) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(sw) or next_player(q) == black and forward_diagonal.black(sw))))
-cdef inline bint quant_13(State* st, int f0, int f1) noexcept nogil:
+# quant 5: any y in slide(x, sw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(sw) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(sw) or y == step(x, sw) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(sw) or next_player(q) == black and forward_diagonal.black(sw))))
+cdef inline bint quant_5(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2115,8 +1958,8 @@ cdef inline bint quant_13(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 14: any y in slide(x, w): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(w) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(w) or y == step(x, w) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(w) or next_player(q) == black and forward_diagonal.black(w))))
-cdef inline bint quant_14(State* st, int f0, int f1) noexcept nogil:
+# quant 6: any y in slide(x, w): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(w) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(w) or y == step(x, w) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(w) or next_player(q) == black and forward_diagonal.black(w))))
+cdef inline bint quant_6(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2129,8 +1972,8 @@ cdef inline bint quant_14(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 15: any y in slide(x, nw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(nw) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(nw) or y == step(x, nw) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(nw) or next_player(q) == black and forward_diagonal.black(nw))))
-cdef inline bint quant_15(State* st, int f0, int f1) noexcept nogil:
+# quant 7: any y in slide(x, nw): owner(y) == q and (kind_at(y) == queen or kind_at(y) == promoted_queen or (kind_at(y) == rook or kind_at(y) == promoted_rook) and orthogonal(nw) or (kind_at(y) == bishop or kind_at(y) == promoted_bishop) and diagonal(nw) or y == step(x, nw) and (kind_at(y) == king or kind_at(y) == pawn and (next_player(q) == white and forward_diagonal.white(nw) or next_player(q) == black and forward_diagonal.black(nw))))
+cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
     # f0 = x
     # f1 = q
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2143,8 +1986,8 @@ cdef inline bint quant_15(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 16: any x in cells: is(x, p, king) and attacked_by(x, next_player(p))
-cdef inline bint quant_16(State* st, int f0) noexcept nogil:
+# quant 8: any x in cells: is(x, p, king) and attacked_by(x, next_player(p))
+cdef inline bint quant_8(State* st, int f0) noexcept nogil:
     # f0 = p
     cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
     cdef uint64_t bits
@@ -2156,13 +1999,13 @@ cdef inline bint quant_16(State* st, int f0) noexcept nogil:
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if define_5(st, x, next_player(f0)):
+            if define_4(st, x, next_player(f0)):
                 return True
     return False
 
 
-# quant 17: any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and t == step(f, d)
-cdef inline bint quant_17(State* st, int f0, int f1) noexcept nogil:
+# quant 9: any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and t == step(f, d)
+cdef inline bint quant_9(State* st, int f0, int f1) noexcept nogil:
     # f0 = t
     # f1 = f
     cdef int x
@@ -2172,8 +2015,8 @@ cdef inline bint quant_17(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 18: any r in slide(f, n): is(r, mover, rook) and not onboard(step(r, n))
-cdef inline bint quant_18(State* st, int f0) noexcept nogil:
+# quant 10: any r in slide(f, n): is(r, mover, rook) and not onboard(step(r, n))
+cdef inline bint quant_10(State* st, int f0) noexcept nogil:
     # f0 = f
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
@@ -2185,8 +2028,8 @@ cdef inline bint quant_18(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 19: any r in slide(f, ne): is(r, mover, rook) and not onboard(step(r, ne))
-cdef inline bint quant_19(State* st, int f0) noexcept nogil:
+# quant 11: any r in slide(f, ne): is(r, mover, rook) and not onboard(step(r, ne))
+cdef inline bint quant_11(State* st, int f0) noexcept nogil:
     # f0 = f
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
@@ -2198,8 +2041,8 @@ cdef inline bint quant_19(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 20: any r in slide(f, e): is(r, mover, rook) and not onboard(step(r, e))
-cdef inline bint quant_20(State* st, int f0) noexcept nogil:
+# quant 12: any r in slide(f, e): is(r, mover, rook) and not onboard(step(r, e))
+cdef inline bint quant_12(State* st, int f0) noexcept nogil:
     # f0 = f
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
@@ -2211,8 +2054,8 @@ cdef inline bint quant_20(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 21: any r in slide(f, se): is(r, mover, rook) and not onboard(step(r, se))
-cdef inline bint quant_21(State* st, int f0) noexcept nogil:
+# quant 13: any r in slide(f, se): is(r, mover, rook) and not onboard(step(r, se))
+cdef inline bint quant_13(State* st, int f0) noexcept nogil:
     # f0 = f
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
@@ -2224,8 +2067,8 @@ cdef inline bint quant_21(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 22: any r in slide(f, s): is(r, mover, rook) and not onboard(step(r, s))
-cdef inline bint quant_22(State* st, int f0) noexcept nogil:
+# quant 14: any r in slide(f, s): is(r, mover, rook) and not onboard(step(r, s))
+cdef inline bint quant_14(State* st, int f0) noexcept nogil:
     # f0 = f
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
@@ -2237,8 +2080,8 @@ cdef inline bint quant_22(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 23: any r in slide(f, sw): is(r, mover, rook) and not onboard(step(r, sw))
-cdef inline bint quant_23(State* st, int f0) noexcept nogil:
+# quant 15: any r in slide(f, sw): is(r, mover, rook) and not onboard(step(r, sw))
+cdef inline bint quant_15(State* st, int f0) noexcept nogil:
     # f0 = f
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
@@ -2250,8 +2093,8 @@ cdef inline bint quant_23(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 24: any r in slide(f, w): is(r, mover, rook) and not onboard(step(r, w))
-cdef inline bint quant_24(State* st, int f0) noexcept nogil:
+# quant 16: any r in slide(f, w): is(r, mover, rook) and not onboard(step(r, w))
+cdef inline bint quant_16(State* st, int f0) noexcept nogil:
     # f0 = f
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
@@ -2263,8 +2106,8 @@ cdef inline bint quant_24(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 25: any r in slide(f, nw): is(r, mover, rook) and not onboard(step(r, nw))
-cdef inline bint quant_25(State* st, int f0) noexcept nogil:
+# quant 17: any r in slide(f, nw): is(r, mover, rook) and not onboard(step(r, nw))
+cdef inline bint quant_17(State* st, int f0) noexcept nogil:
     # f0 = f
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
     cdef int x
@@ -2273,6 +2116,158 @@ cdef inline bint quant_25(State* st, int f0) noexcept nogil:
         if (define_3(st, x, st.current, 2) and (not (STEP[7][x] < N_CELLS))):
             return True
     # (on an empty cell the body is false)
+    return False
+
+
+# quant 18: any x in slide(f, n): x == t
+cdef inline bint quant_18(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 0, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 19: any x in slide(f, ne): x == t
+cdef inline bint quant_19(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 1, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 20: any x in slide(f, e): x == t
+cdef inline bint quant_20(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 2, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 21: any x in slide(f, se): x == t
+cdef inline bint quant_21(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 3, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 22: any x in slide(f, s): x == t
+cdef inline bint quant_22(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 4, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 23: any x in slide(f, sw): x == t
+cdef inline bint quant_23(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 5, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 24: any x in slide(f, w): x == t
+cdef inline bint quant_24(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 6, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
+    return False
+
+
+# quant 25: any x in slide(f, nw): x == t
+cdef inline bint quant_25(State* st, int f0, int f1) noexcept nogil:
+    # f0 = f
+    # f1 = t
+    cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
+    cdef int x
+    cdef int c
+    x = slide_bits(&st.cellsets[0][0], f0, 7, ray)
+    if x < N_CELLS:  # the first piece along the ray
+        if (x == f1):
+            return True
+        ray[x >> 6] &= ~((<uint64_t>1) << (x & 63))
+    # the empty cells before it: the body holds on one cell only
+    c = f1
+    if c < N_CELLS and has_cell(ray, c):
+        return True
     return False
 
 
@@ -2462,6 +2457,54 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
         add_candidate(out, STEP[5][a0])
         add_candidate(out, STEP[6][a0])
         add_candidate(out, STEP[7][a0])
+        if (<bint>ATTR_6[0 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
+                if quant_10(st, a0):
+                    if (not define_4(st, a0, next_player(st.current))):
+                        if (not define_4(st, STEP[0][a0], next_player(st.current))):
+                            add_candidate(out, define_1(st, a0, 0))
+        if (<bint>ATTR_6[1 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
+                if quant_11(st, a0):
+                    if (not define_4(st, a0, next_player(st.current))):
+                        if (not define_4(st, STEP[1][a0], next_player(st.current))):
+                            add_candidate(out, define_1(st, a0, 1))
+        if (<bint>ATTR_6[2 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
+                if quant_12(st, a0):
+                    if (not define_4(st, a0, next_player(st.current))):
+                        if (not define_4(st, STEP[2][a0], next_player(st.current))):
+                            add_candidate(out, define_1(st, a0, 2))
+        if (<bint>ATTR_6[3 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
+                if quant_13(st, a0):
+                    if (not define_4(st, a0, next_player(st.current))):
+                        if (not define_4(st, STEP[3][a0], next_player(st.current))):
+                            add_candidate(out, define_1(st, a0, 3))
+        if (<bint>ATTR_6[4 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
+                if quant_14(st, a0):
+                    if (not define_4(st, a0, next_player(st.current))):
+                        if (not define_4(st, STEP[4][a0], next_player(st.current))):
+                            add_candidate(out, define_1(st, a0, 4))
+        if (<bint>ATTR_6[5 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
+                if quant_15(st, a0):
+                    if (not define_4(st, a0, next_player(st.current))):
+                        if (not define_4(st, STEP[5][a0], next_player(st.current))):
+                            add_candidate(out, define_1(st, a0, 5))
+        if (<bint>ATTR_6[6 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
+                if quant_16(st, a0):
+                    if (not define_4(st, a0, next_player(st.current))):
+                        if (not define_4(st, STEP[6][a0], next_player(st.current))):
+                            add_candidate(out, define_1(st, a0, 6))
+        if (<bint>ATTR_6[7 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
+                if quant_17(st, a0):
+                    if (not define_4(st, a0, next_player(st.current))):
+                        if (not define_4(st, STEP[7][a0], next_player(st.current))):
+                            add_candidate(out, define_1(st, a0, 7))
     if ((piece_kind(st.board[a0]) == 1) or (piece_kind(st.board[a0]) == 6)):
         slide_bits(&st.cellsets[0][0], a0, 0, e0_ray)
         for w in range(WORDS):
@@ -2535,62 +2578,12 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
             add_candidate(out, STEP[5][a0])
         if ((piece_owner(st.board[a0]) == 0) and (st.board[STEP[7][a0]] > 0)):
             add_candidate(out, STEP[7][a0])
-    if (piece_kind(st.board[a0]) == 5):
         if (not (define_1(st, a0, PPROP_1[st.current + 1]) < N_CELLS)):
             if (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0):
                 if (st.board[define_1(st, a0, PPROP_0[st.current + 1])] == 0):
                     add_candidate(out, define_1(st, a0, PPROP_0[st.current + 1]))
         if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_31(st, a0):
             add_candidate(out, (<int>st.counters[N_PLAYERS][0]))
-    if (piece_kind(st.board[a0]) == 0):
-        if (<bint>ATTR_6[0 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
-                if quant_18(st, a0):
-                    if (not define_5(st, a0, next_player(st.current))):
-                        if (not define_5(st, STEP[0][a0], next_player(st.current))):
-                            add_candidate(out, define_1(st, a0, 0))
-        if (<bint>ATTR_6[1 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
-                if quant_19(st, a0):
-                    if (not define_5(st, a0, next_player(st.current))):
-                        if (not define_5(st, STEP[1][a0], next_player(st.current))):
-                            add_candidate(out, define_1(st, a0, 1))
-        if (<bint>ATTR_6[2 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
-                if quant_20(st, a0):
-                    if (not define_5(st, a0, next_player(st.current))):
-                        if (not define_5(st, STEP[2][a0], next_player(st.current))):
-                            add_candidate(out, define_1(st, a0, 2))
-        if (<bint>ATTR_6[3 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
-                if quant_21(st, a0):
-                    if (not define_5(st, a0, next_player(st.current))):
-                        if (not define_5(st, STEP[3][a0], next_player(st.current))):
-                            add_candidate(out, define_1(st, a0, 3))
-        if (<bint>ATTR_6[4 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
-                if quant_22(st, a0):
-                    if (not define_5(st, a0, next_player(st.current))):
-                        if (not define_5(st, STEP[4][a0], next_player(st.current))):
-                            add_candidate(out, define_1(st, a0, 4))
-        if (<bint>ATTR_6[5 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
-                if quant_23(st, a0):
-                    if (not define_5(st, a0, next_player(st.current))):
-                        if (not define_5(st, STEP[5][a0], next_player(st.current))):
-                            add_candidate(out, define_1(st, a0, 5))
-        if (<bint>ATTR_6[6 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
-                if quant_24(st, a0):
-                    if (not define_5(st, a0, next_player(st.current))):
-                        if (not define_5(st, STEP[6][a0], next_player(st.current))):
-                            add_candidate(out, define_1(st, a0, 6))
-        if (<bint>ATTR_6[7 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
-                if quant_25(st, a0):
-                    if (not define_5(st, a0, next_player(st.current))):
-                        if (not define_5(st, STEP[7][a0], next_player(st.current))):
-                            add_candidate(out, define_1(st, a0, 7))
 
 
 cdef void cands_1(State* st, uint64_t* out, int a0, int a1) noexcept nogil:
@@ -2622,6 +2615,54 @@ cdef void cands_1(State* st, uint64_t* out, int a0, int a1) noexcept nogil:
         add_candidate(out, STEP[5][a1])
         add_candidate(out, STEP[6][a1])
         add_candidate(out, STEP[7][a1])
+        if (<bint>ATTR_6[0 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
+                if quant_10(st, a1):
+                    if (not define_4(st, a1, next_player(st.current))):
+                        if (not define_4(st, STEP[0][a1], next_player(st.current))):
+                            add_candidate(out, define_1(st, a1, 0))
+        if (<bint>ATTR_6[1 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
+                if quant_11(st, a1):
+                    if (not define_4(st, a1, next_player(st.current))):
+                        if (not define_4(st, STEP[1][a1], next_player(st.current))):
+                            add_candidate(out, define_1(st, a1, 1))
+        if (<bint>ATTR_6[2 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
+                if quant_12(st, a1):
+                    if (not define_4(st, a1, next_player(st.current))):
+                        if (not define_4(st, STEP[2][a1], next_player(st.current))):
+                            add_candidate(out, define_1(st, a1, 2))
+        if (<bint>ATTR_6[3 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
+                if quant_13(st, a1):
+                    if (not define_4(st, a1, next_player(st.current))):
+                        if (not define_4(st, STEP[3][a1], next_player(st.current))):
+                            add_candidate(out, define_1(st, a1, 3))
+        if (<bint>ATTR_6[4 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
+                if quant_14(st, a1):
+                    if (not define_4(st, a1, next_player(st.current))):
+                        if (not define_4(st, STEP[4][a1], next_player(st.current))):
+                            add_candidate(out, define_1(st, a1, 4))
+        if (<bint>ATTR_6[5 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
+                if quant_15(st, a1):
+                    if (not define_4(st, a1, next_player(st.current))):
+                        if (not define_4(st, STEP[5][a1], next_player(st.current))):
+                            add_candidate(out, define_1(st, a1, 5))
+        if (<bint>ATTR_6[6 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
+                if quant_16(st, a1):
+                    if (not define_4(st, a1, next_player(st.current))):
+                        if (not define_4(st, STEP[6][a1], next_player(st.current))):
+                            add_candidate(out, define_1(st, a1, 6))
+        if (<bint>ATTR_6[7 + 1]):
+            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
+                if quant_17(st, a1):
+                    if (not define_4(st, a1, next_player(st.current))):
+                        if (not define_4(st, STEP[7][a1], next_player(st.current))):
+                            add_candidate(out, define_1(st, a1, 7))
     if ((piece_kind(st.board[a1]) == 1) or (piece_kind(st.board[a1]) == 6)):
         slide_bits(&st.cellsets[0][0], a1, 0, e0_ray)
         for w in range(WORDS):
@@ -2695,62 +2736,12 @@ cdef void cands_1(State* st, uint64_t* out, int a0, int a1) noexcept nogil:
             add_candidate(out, STEP[5][a1])
         if ((piece_owner(st.board[a1]) == 0) and (st.board[STEP[7][a1]] > 0)):
             add_candidate(out, STEP[7][a1])
-    if (piece_kind(st.board[a1]) == 5):
         if (not (define_1(st, a1, PPROP_1[st.current + 1]) < N_CELLS)):
             if (st.board[STEP[PPROP_0[st.current + 1]][a1]] == 0):
                 if (st.board[define_1(st, a1, PPROP_0[st.current + 1])] == 0):
                     add_candidate(out, define_1(st, a1, PPROP_0[st.current + 1]))
         if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_31(st, a1):
             add_candidate(out, (<int>st.counters[N_PLAYERS][0]))
-    if (piece_kind(st.board[a1]) == 0):
-        if (<bint>ATTR_6[0 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
-                if quant_18(st, a1):
-                    if (not define_5(st, a1, next_player(st.current))):
-                        if (not define_5(st, STEP[0][a1], next_player(st.current))):
-                            add_candidate(out, define_1(st, a1, 0))
-        if (<bint>ATTR_6[1 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
-                if quant_19(st, a1):
-                    if (not define_5(st, a1, next_player(st.current))):
-                        if (not define_5(st, STEP[1][a1], next_player(st.current))):
-                            add_candidate(out, define_1(st, a1, 1))
-        if (<bint>ATTR_6[2 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
-                if quant_20(st, a1):
-                    if (not define_5(st, a1, next_player(st.current))):
-                        if (not define_5(st, STEP[2][a1], next_player(st.current))):
-                            add_candidate(out, define_1(st, a1, 2))
-        if (<bint>ATTR_6[3 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
-                if quant_21(st, a1):
-                    if (not define_5(st, a1, next_player(st.current))):
-                        if (not define_5(st, STEP[3][a1], next_player(st.current))):
-                            add_candidate(out, define_1(st, a1, 3))
-        if (<bint>ATTR_6[4 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
-                if quant_22(st, a1):
-                    if (not define_5(st, a1, next_player(st.current))):
-                        if (not define_5(st, STEP[4][a1], next_player(st.current))):
-                            add_candidate(out, define_1(st, a1, 4))
-        if (<bint>ATTR_6[5 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
-                if quant_23(st, a1):
-                    if (not define_5(st, a1, next_player(st.current))):
-                        if (not define_5(st, STEP[5][a1], next_player(st.current))):
-                            add_candidate(out, define_1(st, a1, 5))
-        if (<bint>ATTR_6[6 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
-                if quant_24(st, a1):
-                    if (not define_5(st, a1, next_player(st.current))):
-                        if (not define_5(st, STEP[6][a1], next_player(st.current))):
-                            add_candidate(out, define_1(st, a1, 6))
-        if (<bint>ATTR_6[7 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
-                if quant_25(st, a1):
-                    if (not define_5(st, a1, next_player(st.current))):
-                        if (not define_5(st, STEP[7][a1], next_player(st.current))):
-                            add_candidate(out, define_1(st, a1, 7))
 
 
 cdef int gen_legal(State* st, int* out) noexcept nogil:
@@ -2771,14 +2762,14 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and not mine(t) and goes(f, t) and not promotes(f, t)
+    # where owner(f) == mover and not mine(t) and reaches(f, t) and not promotes(f, t)
     cellset_5(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_0(st, cand1, a0)  # candidates of goes(f, t)
+            cands_0(st, cand1, a0)  # candidates of reaches(f, t)
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
@@ -2786,7 +2777,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     bits1 &= bits1 - 1
                     if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if not (not define_11(st, a0, a1)):  # not promotes(f, t)
+                    if not (not define_10(st, a0, a1)):  # not promotes(f, t)
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after not in_check(mover)
                         out[n] = a0 * 64 + a1
@@ -2802,13 +2793,13 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                cands_1(st, cand2, a0, a1)  # candidates of goes(f, t)
+                cands_1(st, cand2, a0, a1)  # candidates of reaches(f, t)
                 for w2 in range(WORDS):  # t: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_6(st, a2):  # last_rank(t)
+                        if not define_5(st, a2):  # last_rank(t)
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
@@ -2853,14 +2844,14 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and not mine(t) and goes(f, t) and not promotes(f, t)
+    # where owner(f) == mover and not mine(t) and reaches(f, t) and not promotes(f, t)
     cellset_5(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_0(st, cand1, a0)  # candidates of goes(f, t)
+            cands_0(st, cand1, a0)  # candidates of reaches(f, t)
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
@@ -2868,7 +2859,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                     bits1 &= bits1 - 1
                     if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if not (not define_11(st, a0, a1)):  # not promotes(f, t)
+                    if not (not define_10(st, a0, a1)):  # not promotes(f, t)
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after not in_check(mover)
                         return True
@@ -2883,13 +2874,13 @@ cdef bint any_legal(State* st) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                cands_1(st, cand2, a0, a1)  # candidates of goes(f, t)
+                cands_1(st, cand2, a0, a1)  # candidates of reaches(f, t)
                 for w2 in range(WORDS):  # t: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_6(st, a2):  # last_rank(t)
+                        if not define_5(st, a2):  # last_rank(t)
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
@@ -2934,14 +2925,14 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and not mine(t) and goes(f, t) and not promotes(f, t)
+    # where owner(f) == mover and not mine(t) and reaches(f, t) and not promotes(f, t)
     cellset_5(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
         while bits0 != 0:
             a0 = (w0 << 6) + lowest_bit(bits0)
             bits0 &= bits0 - 1
-            cands_0(st, cand1, a0)  # candidates of goes(f, t)
+            cands_0(st, cand1, a0)  # candidates of reaches(f, t)
             for w1 in range(WORDS):  # t: cell, ascending
                 bits1 = cand1[w1]
                 while bits1 != 0:
@@ -2949,7 +2940,7 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
                     bits1 &= bits1 - 1
                     if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if not (not define_11(st, a0, a1)):  # not promotes(f, t)
+                    if not (not define_10(st, a0, a1)):  # not promotes(f, t)
                         continue
                     out[n] = a0 * 64 + a1
                     n += 1
@@ -2964,13 +2955,13 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
             while bits1 != 0:
                 a1 = (w1 << 6) + lowest_bit(bits1)
                 bits1 &= bits1 - 1
-                cands_1(st, cand2, a0, a1)  # candidates of goes(f, t)
+                cands_1(st, cand2, a0, a1)  # candidates of reaches(f, t)
                 for w2 in range(WORDS):  # t: cell, ascending
                     bits2 = cand2[w2]
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_6(st, a2):  # last_rank(t)
+                        if not define_5(st, a2):  # last_rank(t)
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
@@ -3195,7 +3186,7 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # trigger 0: castling_rights
     each_2(st, a0, a1)  # for each q in players
     # trigger 1: en_passant
-    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a0]) if (((piece_kind(st.board[a1]) == 5) and (a1 == define_1(st, a0, PPROP_0[st.current + 1]))) and define_12(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
+    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a0]) if (((piece_kind(st.board[a1]) == 5) and (a1 == define_1(st, a0, PPROP_0[st.current + 1]))) and define_11(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
     # trigger 2: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -3220,7 +3211,7 @@ cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     # trigger 0: castling_rights
     each_6(st, a0, a1, a2)  # for each q in players
     # trigger 1: en_passant
-    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a1]) if (((piece_kind(st.board[a2]) == 5) and (a2 == define_1(st, a1, PPROP_0[st.current + 1]))) and define_12(st, a2)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
+    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a1]) if (((piece_kind(st.board[a2]) == 5) and (a2 == define_1(st, a1, PPROP_0[st.current + 1]))) and define_11(st, a2)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
     # trigger 2: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -3370,7 +3361,7 @@ cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     look_action_0(st, a0, a1)
-    return (not define_7(st, st.current))
+    return (not define_6(st, st.current))
 
 
 cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
@@ -3385,7 +3376,7 @@ cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     look_action_1(st, a0, a1, a2)
-    return (not define_7(st, st.current))
+    return (not define_6(st, st.current))
 
 
 cdef bint after_ok_2(State* origin, int a0, int a1) noexcept nogil:
@@ -3400,7 +3391,7 @@ cdef bint after_ok_2(State* origin, int a0, int a1) noexcept nogil:
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     look_action_2(st, a0, a1)
-    return (not define_7(st, st.current))
+    return (not define_6(st, st.current))
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -3429,7 +3420,7 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 4, (<long long>(0) if can_move_of(st) else <long long>((<long long>(1) if define_7(st, st.current) else <long long>(2)))))  # set counter no_move_rule of the game = either(can_move, 0, either(in_check(mover), 1, 2))
+    counter_set(st, 2, 4, (<long long>(0) if can_move_of(st) else <long long>((<long long>(1) if define_6(st, st.current) else <long long>(2)))))  # set counter no_move_rule of the game = either(can_move, 0, either(in_check(mover), 1, 2))
     counter_set(st, 2, 5, (<int>((-1)) if can_move_of(st) else <int>(st.current)))  # set counter no_move_player of the game = (if can_move then nobody else mover)
     counter_set(st, 2, 3, (<long long>(1) if (times_seen_of(st) >= 3) else <long long>(0)))  # set counter drawn of the game = either(times_seen >= 3, 1, 0)
     st.current = -1

@@ -536,16 +536,18 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
             raise SpecError("'define' maps heads like 'free(cell c)' to conditions", node.pos)
         own = {m.group(1) for head in (node.items if node is not None else ()) if (m := re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)", head))}
         lower_standard_defines(self, own)
-        lower_movement_defines(self, own)
-        if node is None:
-            return
+        later = lower_movement_defines(self, own)  # (reaches, when it calls the spec's own)
         self.names.later = own
-        for head, body in node.items.items():
+        for head, body in (node.items.items() if node is not None else ()):
+            if later and later(body):
+                later = None
             kpos = node.key_pos[head]
             knode = node.key_nodes.get(head)
             locate = knode.text_pos if knode is not None else (lambda off, kpos=kpos: Pos(kpos.file, kpos.line, kpos.col + off))
             self.lower_define(head, body, locate)
         self.names.later = set()
+        if later:
+            later(None)
 
     def lower_define(self, head: str, body: YNode, locate) -> None:
         """One definition: its head ``name(type param, ...)`` and its body."""

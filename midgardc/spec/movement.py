@@ -1,6 +1,7 @@
 """Piece movement as data: a kind of piece says on ``pieces:`` how it moves (``steps``,
 ``slides``, ``leaps`` along direction sets, parts that only move to an empty cell
-(``to_empty``) or only capture (``to_capture``), or ``moves_as`` another kind), as Ludii's
+(``to_empty``) or only capture (``to_capture``), moves no set says (``also``: a condition
+over f and t, as a pawn's double step or castling), or ``moves_as`` another kind), as Ludii's
 ``(piece "Rook" Each (move Slide Orthogonal))``. From it come two definitions a spec may
 call: ``reaches(f, t)`` (a move of the piece on f lands on t) and ``attacked_by(x, q)`` (a piece of
 player q could capture on x). They are written here in the condition language, as the
@@ -13,10 +14,12 @@ direction for the pieces that slide or step, and fixed paths for the leapers."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
+from ..conditions.words import a_type
 from ..errors import SpecError, did_you_mean
-from ..ir.nodes import BoardIR, opposite_directions
+from ..ir.nodes import BOOL, CELL, BoardIR, opposite_directions
+from .schema import NAME_RE
 from .yamlpos import YList, YMap, YNode, YScalar
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -24,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: the keys a piece's movement is said with (beside hand, notation, base, ...)
 PART_KEYS = ("steps", "slides", "leaps")
-MOVEMENT_KEYS = (*PART_KEYS, "to_empty", "to_capture", "moves_as")
+MOVEMENT_KEYS = (*PART_KEYS, "to_empty", "to_capture", "also", "moves_as")
 #: the definitions made from the pieces' movement
 MOVEMENT_DEFINES = {
     "reaches": "reaches(cell f, cell t)",
@@ -89,10 +92,12 @@ def _chains(start: str, paths: list[tuple[int, ...]], dirs: list[str]) -> list[s
 
 class Part:
     """One way a piece moves: a kind of move along a set (or a leap's paths), and whether it
-    goes only to an empty cell (``empty``), only onto another player's piece (``capture``)."""
+    goes only to an empty cell (``empty``), only onto another player's piece (``capture``);
+    or (``how == "also"``) the spec's condition ``node`` over f and t, its text once checked."""
 
-    def __init__(self, how: str, sets: tuple, paths_by_seat: Optional[list], only: str) -> None:
+    def __init__(self, how: str, sets: tuple, paths_by_seat: Optional[list], only: str, node: Optional[YNode] = None) -> None:
         self.how, self.sets, self.paths_by_seat, self.only = how, sets, paths_by_seat, only
+        self.node, self.text = node, ""
 
 
 def _parts(low: "Lowering", sets: Sets, body: YMap, kind: str, only: str = "") -> list[Part]:
@@ -110,6 +115,8 @@ def _parts(low: "Lowering", sets: Sets, body: YMap, kind: str, only: str = "") -
             out.append(Part(how, (sets.check(body.items[how], f"piece '{kind}': {how}"),), None, only))
     if "leaps" in body.items:
         out.append(_leap(sets, body.items["leaps"], kind, only))
+    if "also" in body.items:
+        out.append(Part("also", (), None, "", body.items["also"]))
     return out
 
 
@@ -197,7 +204,7 @@ def reaches_text(moves: dict[str, list[Part]], sets: Sets) -> str:
     kind, then one target per direction or leap (``t == step(f, n)``, a player's test
     beside it where the set differs by player), so that the move planner lists at most
     that many cells from f, and none twice for a kind (a step along a line the kind
-    also slides along is the slide's first cell)."""
+    also slides along is the slide's first cell); a kind's ``also`` last, as the spec says it."""
     who = "owner(f)"
     seats = range(len(sets.players))
 
@@ -212,7 +219,9 @@ def reaches_text(moves: dict[str, list[Part]], sets: Sets) -> str:
         slid: set = set()  # (direction, only, seats) a slide of this kind covers
         for p in sorted(parts, key=lambda p: p.how != "slides"):
             only = {"to_empty": "empty(t) and ", "to_capture": "occupied(t) and "}.get(p.only, "")
-            if p.how in ("steps", "slides"):
+            if p.how == "also":
+                alts.append(f"({p.text})")
+            elif p.how in ("steps", "slides"):
                 for m, d in enumerate(sets.dirs):
                     having = [s for s in seats if m in sets.of(p.sets[0], s)]
                     if not having or (p.how == "steps" and all((m, p.only, s) in slid for s in having)):
@@ -237,7 +246,7 @@ def attacked_by_text(moves: dict[str, list[Part]], sets: Sets) -> str:
     far, near, leaps = [], [], []
     for kinds, parts in _groups(moves):
         for p in parts:
-            if p.only == "to_empty":
+            if p.only == "to_empty" or p.how == "also":  # (a move no set says captures nothing on t)
                 continue
             if p.how in ("steps", "slides"):
                 back = sets.back(p.sets[0], "d", "q")
@@ -260,19 +269,63 @@ def attacked_by_text(moves: dict[str, list[Part]], sets: Sets) -> str:
     return " or ".join(out) or "false"
 
 
-def lower_movement_defines(low: "Lowering", own: set[str]) -> None:
+def _check_also(low: "Lowering", kind: str, part: Part) -> None:
+    """The text of a piece's ``also``: a definition's name, called with (f, t), or a
+    condition over f and t; checked here, where a mistake is shown at the piece."""
+    node = part.node
+    name = node.value.strip() if isinstance(node, YScalar) and isinstance(node.value, str) else None
+    if name is None or not NAME_RE.match(name):
+        low.condition(node, {"f": CELL, "t": CELL})  # (its own errors, at its place)
+        part.text = node.value if isinstance(node.value, str) else str(node.value).lower()  # (YAML's true)
+        return
+    head = f"piece '{kind}': also names a definition (cell f, cell t) of the moves it adds, or gives a condition over f and t"
+    if name in low.names.later:
+        raise SpecError(f"{head}; '{name}' is defined below the first definition that calls reaches", node.pos, f"move '{name}' above it")
+    if name not in low.names.defines:
+        raise SpecError(f"{head}; there is no definition '{name}'", node.pos, did_you_mean(name, list(low.names.defines)))
+    _, params, result = low.names.defines[name]
+    if params != (CELL, CELL):
+        raise SpecError(f"{head}; '{name}' takes ({', '.join(params) or 'nothing'}), not (cell, cell)", node.pos)
+    if result != BOOL:
+        raise SpecError(f"{head}; '{name}' gives {a_type(result)}, not a condition", node.pos)
+    part.text = f"{name}(f, t)"
+
+
+def lower_movement_defines(low: "Lowering", own: set[str]) -> Optional[Callable[[Optional[YNode]], bool]]:
     """Add ``reaches`` and ``attacked_by`` from the pieces' movement, when some piece says
-    how it moves and the spec does not define the word itself."""
+    how it moves and the spec does not define the word itself. When a piece's ``also``
+    names the spec's own definitions, ``reaches`` is made later: the function returned is
+    called with each of the spec's definitions (its body) in turn and with None after the
+    last, and makes ``reaches`` (returning True) just before the first that calls it."""
     from .standard import _called_names
 
     moves = movement(low)  # (read, and its mistakes reported, whether or not it is called)
     called = _called_names(low.tree, MOVEMENT_DEFINES)
+    alsos = [(kinds[0], p) for kinds, parts in _groups(moves) for p in parts if p.how == "also"]
+    if alsos and ("reaches" in own or "reaches" not in called):
+        kind, p = alsos[0]
+        why = "defines reaches itself" if "reaches" in own else "never calls reaches"
+        raise SpecError(f"piece '{kind}': also adds moves to reaches(f, t), but this spec {why}", p.node.pos)
     if not moves or not any(name in called and name not in own for name in MOVEMENT_DEFINES):
-        return
+        return None
     makers = {"reaches": reaches_text, "attacked_by": attacked_by_text}
     node = low.tree.get("pieces")
-    for name, head in MOVEMENT_DEFINES.items():
-        if name in own or name not in called:
-            continue
+
+    def make(name: str) -> None:
         text = makers[name](moves, low.movement_sets)
-        low.lower_define(head, YScalar(text, node.pos), lambda off, at=node.pos: at)
+        low.lower_define(MOVEMENT_DEFINES[name], YScalar(text, node.pos), lambda off, at=node.pos: at)
+
+    for name in MOVEMENT_DEFINES:
+        if name not in own and name in called and not (name == "reaches" and alsos):
+            make(name)
+    if not alsos:
+        return None
+
+    def later(body: Optional[YNode]) -> bool:
+        if body is not None and "reaches" not in _called_names(body, ("reaches",)):
+            return False
+        for kind, p in alsos:
+            _check_also(low, kind, p)
+        make("reaches")
+        return True
+    return later
