@@ -34,7 +34,7 @@ cdef enum:
     N_COUNTERS = 8        # per-player counters
     COUNTER_SLOTS = 8     # counter array width (at least 1)
     N_DIRS = 8            # board directions
-    MAX_DEGREE = 8        # neighbour table width
+    MAX_DEGREE = 4        # neighbour table width
     N_MOVES = 28672       # move ids are 0 .. N_MOVES-1
     MAX_PLIES = 10000     # the game stops (ply_limited) after this many moves
     N_RANK = 1            # ranking keys per player
@@ -66,77 +66,77 @@ cdef extern from *:
     """
     #include <stdint.h>
     /* neighbours of each cell in adjacency-table order; unused slots hold N_CELLS */
-    static const int MGC_NBRS[64][8] = {
-      {1, 9, 8, 64, 64, 64, 64, 64},
-      {0, 2, 10, 9, 8, 64, 64, 64},
-      {1, 3, 11, 10, 9, 64, 64, 64},
-      {2, 4, 12, 11, 10, 64, 64, 64},
-      {3, 5, 13, 12, 11, 64, 64, 64},
-      {4, 6, 14, 13, 12, 64, 64, 64},
-      {5, 7, 15, 14, 13, 64, 64, 64},
-      {6, 15, 14, 64, 64, 64, 64, 64},
-      {0, 1, 9, 17, 16, 64, 64, 64},
-      {0, 1, 2, 8, 10, 18, 17, 16},
-      {1, 2, 3, 9, 11, 19, 18, 17},
-      {2, 3, 4, 10, 12, 20, 19, 18},
-      {3, 4, 5, 11, 13, 21, 20, 19},
-      {4, 5, 6, 12, 14, 22, 21, 20},
-      {5, 6, 7, 13, 15, 23, 22, 21},
-      {6, 7, 14, 23, 22, 64, 64, 64},
-      {8, 9, 17, 25, 24, 64, 64, 64},
-      {8, 9, 10, 16, 18, 26, 25, 24},
-      {9, 10, 11, 17, 19, 27, 26, 25},
-      {10, 11, 12, 18, 20, 28, 27, 26},
-      {11, 12, 13, 19, 21, 29, 28, 27},
-      {12, 13, 14, 20, 22, 30, 29, 28},
-      {13, 14, 15, 21, 23, 31, 30, 29},
-      {14, 15, 22, 31, 30, 64, 64, 64},
-      {16, 17, 25, 33, 32, 64, 64, 64},
-      {16, 17, 18, 24, 26, 34, 33, 32},
-      {17, 18, 19, 25, 27, 35, 34, 33},
-      {18, 19, 20, 26, 28, 36, 35, 34},
-      {19, 20, 21, 27, 29, 37, 36, 35},
-      {20, 21, 22, 28, 30, 38, 37, 36},
-      {21, 22, 23, 29, 31, 39, 38, 37},
-      {22, 23, 30, 39, 38, 64, 64, 64},
-      {24, 25, 33, 41, 40, 64, 64, 64},
-      {24, 25, 26, 32, 34, 42, 41, 40},
-      {25, 26, 27, 33, 35, 43, 42, 41},
-      {26, 27, 28, 34, 36, 44, 43, 42},
-      {27, 28, 29, 35, 37, 45, 44, 43},
-      {28, 29, 30, 36, 38, 46, 45, 44},
-      {29, 30, 31, 37, 39, 47, 46, 45},
-      {30, 31, 38, 47, 46, 64, 64, 64},
-      {32, 33, 41, 49, 48, 64, 64, 64},
-      {32, 33, 34, 40, 42, 50, 49, 48},
-      {33, 34, 35, 41, 43, 51, 50, 49},
-      {34, 35, 36, 42, 44, 52, 51, 50},
-      {35, 36, 37, 43, 45, 53, 52, 51},
-      {36, 37, 38, 44, 46, 54, 53, 52},
-      {37, 38, 39, 45, 47, 55, 54, 53},
-      {38, 39, 46, 55, 54, 64, 64, 64},
-      {40, 41, 49, 57, 56, 64, 64, 64},
-      {40, 41, 42, 48, 50, 58, 57, 56},
-      {41, 42, 43, 49, 51, 59, 58, 57},
-      {42, 43, 44, 50, 52, 60, 59, 58},
-      {43, 44, 45, 51, 53, 61, 60, 59},
-      {44, 45, 46, 52, 54, 62, 61, 60},
-      {45, 46, 47, 53, 55, 63, 62, 61},
-      {46, 47, 54, 63, 62, 64, 64, 64},
-      {48, 49, 57, 64, 64, 64, 64, 64},
-      {48, 49, 50, 56, 58, 64, 64, 64},
-      {49, 50, 51, 57, 59, 64, 64, 64},
-      {50, 51, 52, 58, 60, 64, 64, 64},
-      {51, 52, 53, 59, 61, 64, 64, 64},
-      {52, 53, 54, 60, 62, 64, 64, 64},
-      {53, 54, 55, 61, 63, 64, 64, 64},
-      {54, 55, 62, 64, 64, 64, 64, 64}
+    static const int MGC_NBRS[64][4] = {
+      {1, 8, 64, 64},
+      {0, 2, 9, 64},
+      {1, 3, 10, 64},
+      {2, 4, 11, 64},
+      {3, 5, 12, 64},
+      {4, 6, 13, 64},
+      {5, 7, 14, 64},
+      {6, 15, 64, 64},
+      {0, 9, 16, 64},
+      {1, 8, 10, 17},
+      {2, 9, 11, 18},
+      {3, 10, 12, 19},
+      {4, 11, 13, 20},
+      {5, 12, 14, 21},
+      {6, 13, 15, 22},
+      {7, 14, 23, 64},
+      {8, 17, 24, 64},
+      {9, 16, 18, 25},
+      {10, 17, 19, 26},
+      {11, 18, 20, 27},
+      {12, 19, 21, 28},
+      {13, 20, 22, 29},
+      {14, 21, 23, 30},
+      {15, 22, 31, 64},
+      {16, 25, 32, 64},
+      {17, 24, 26, 33},
+      {18, 25, 27, 34},
+      {19, 26, 28, 35},
+      {20, 27, 29, 36},
+      {21, 28, 30, 37},
+      {22, 29, 31, 38},
+      {23, 30, 39, 64},
+      {24, 33, 40, 64},
+      {25, 32, 34, 41},
+      {26, 33, 35, 42},
+      {27, 34, 36, 43},
+      {28, 35, 37, 44},
+      {29, 36, 38, 45},
+      {30, 37, 39, 46},
+      {31, 38, 47, 64},
+      {32, 41, 48, 64},
+      {33, 40, 42, 49},
+      {34, 41, 43, 50},
+      {35, 42, 44, 51},
+      {36, 43, 45, 52},
+      {37, 44, 46, 53},
+      {38, 45, 47, 54},
+      {39, 46, 55, 64},
+      {40, 49, 56, 64},
+      {41, 48, 50, 57},
+      {42, 49, 51, 58},
+      {43, 50, 52, 59},
+      {44, 51, 53, 60},
+      {45, 52, 54, 61},
+      {46, 53, 55, 62},
+      {47, 54, 63, 64},
+      {48, 57, 64, 64},
+      {49, 56, 58, 64},
+      {50, 57, 59, 64},
+      {51, 58, 60, 64},
+      {52, 59, 61, 64},
+      {53, 60, 62, 64},
+      {54, 61, 63, 64},
+      {55, 62, 64, 64}
     };
     /* number of neighbours (0 for the off-board cell) */
     static const int MGC_DEGREE[65] = {
-      3, 5, 5, 5, 5, 5, 5, 3, 5, 8, 8, 8, 8, 8, 8, 5, 5, 8, 8, 8, 8, 8, 8, 5,
-      5, 8, 8, 8, 8, 8, 8, 5, 5, 8, 8, 8, 8, 8, 8, 5, 5, 8, 8, 8, 8, 8, 8, 5,
-      5, 8, 8, 8, 8, 8, 8, 5, 3, 5, 5, 5, 5, 5, 5, 3, 0
+      2, 3, 3, 3, 3, 3, 3, 2, 3, 4, 4, 4, 4, 4, 4, 3, 3, 4, 4, 4, 4, 4, 4, 3,
+      3, 4, 4, 4, 4, 4, 4, 3, 3, 4, 4, 4, 4, 4, 4, 3, 3, 4, 4, 4, 4, 4, 4, 3,
+      3, 4, 4, 4, 4, 4, 4, 3, 2, 3, 3, 3, 3, 3, 3, 2, 0
     };
     /* step[d][c]: the next cell from c in direction d, or N_CELLS off the board */
     static const int MGC_STEP[8][65] = {
@@ -191,70 +191,70 @@ cdef extern from *:
     static const uint64_t MGC_VALID[1] = {0xffffffffffffffffULL};
     /* the neighbours of each cell, as a set */
     static const uint64_t MGC_NBR_SETS[64][1] = {
-      {0x0000000000000302ULL},
-      {0x0000000000000705ULL},
-      {0x0000000000000e0aULL},
-      {0x0000000000001c14ULL},
-      {0x0000000000003828ULL},
-      {0x0000000000007050ULL},
-      {0x000000000000e0a0ULL},
-      {0x000000000000c040ULL},
-      {0x0000000000030203ULL},
-      {0x0000000000070507ULL},
-      {0x00000000000e0a0eULL},
-      {0x00000000001c141cULL},
-      {0x0000000000382838ULL},
-      {0x0000000000705070ULL},
-      {0x0000000000e0a0e0ULL},
-      {0x0000000000c040c0ULL},
-      {0x0000000003020300ULL},
-      {0x0000000007050700ULL},
-      {0x000000000e0a0e00ULL},
-      {0x000000001c141c00ULL},
-      {0x0000000038283800ULL},
-      {0x0000000070507000ULL},
-      {0x00000000e0a0e000ULL},
-      {0x00000000c040c000ULL},
-      {0x0000000302030000ULL},
-      {0x0000000705070000ULL},
-      {0x0000000e0a0e0000ULL},
-      {0x0000001c141c0000ULL},
-      {0x0000003828380000ULL},
-      {0x0000007050700000ULL},
-      {0x000000e0a0e00000ULL},
-      {0x000000c040c00000ULL},
-      {0x0000030203000000ULL},
-      {0x0000070507000000ULL},
-      {0x00000e0a0e000000ULL},
-      {0x00001c141c000000ULL},
-      {0x0000382838000000ULL},
-      {0x0000705070000000ULL},
-      {0x0000e0a0e0000000ULL},
-      {0x0000c040c0000000ULL},
-      {0x0003020300000000ULL},
-      {0x0007050700000000ULL},
-      {0x000e0a0e00000000ULL},
-      {0x001c141c00000000ULL},
-      {0x0038283800000000ULL},
-      {0x0070507000000000ULL},
-      {0x00e0a0e000000000ULL},
-      {0x00c040c000000000ULL},
-      {0x0302030000000000ULL},
-      {0x0705070000000000ULL},
-      {0x0e0a0e0000000000ULL},
-      {0x1c141c0000000000ULL},
-      {0x3828380000000000ULL},
-      {0x7050700000000000ULL},
-      {0xe0a0e00000000000ULL},
-      {0xc040c00000000000ULL},
-      {0x0203000000000000ULL},
-      {0x0507000000000000ULL},
-      {0x0a0e000000000000ULL},
-      {0x141c000000000000ULL},
-      {0x2838000000000000ULL},
-      {0x5070000000000000ULL},
-      {0xa0e0000000000000ULL},
-      {0x40c0000000000000ULL}
+      {0x0000000000000102ULL},
+      {0x0000000000000205ULL},
+      {0x000000000000040aULL},
+      {0x0000000000000814ULL},
+      {0x0000000000001028ULL},
+      {0x0000000000002050ULL},
+      {0x00000000000040a0ULL},
+      {0x0000000000008040ULL},
+      {0x0000000000010201ULL},
+      {0x0000000000020502ULL},
+      {0x0000000000040a04ULL},
+      {0x0000000000081408ULL},
+      {0x0000000000102810ULL},
+      {0x0000000000205020ULL},
+      {0x000000000040a040ULL},
+      {0x0000000000804080ULL},
+      {0x0000000001020100ULL},
+      {0x0000000002050200ULL},
+      {0x00000000040a0400ULL},
+      {0x0000000008140800ULL},
+      {0x0000000010281000ULL},
+      {0x0000000020502000ULL},
+      {0x0000000040a04000ULL},
+      {0x0000000080408000ULL},
+      {0x0000000102010000ULL},
+      {0x0000000205020000ULL},
+      {0x000000040a040000ULL},
+      {0x0000000814080000ULL},
+      {0x0000001028100000ULL},
+      {0x0000002050200000ULL},
+      {0x00000040a0400000ULL},
+      {0x0000008040800000ULL},
+      {0x0000010201000000ULL},
+      {0x0000020502000000ULL},
+      {0x0000040a04000000ULL},
+      {0x0000081408000000ULL},
+      {0x0000102810000000ULL},
+      {0x0000205020000000ULL},
+      {0x000040a040000000ULL},
+      {0x0000804080000000ULL},
+      {0x0001020100000000ULL},
+      {0x0002050200000000ULL},
+      {0x00040a0400000000ULL},
+      {0x0008140800000000ULL},
+      {0x0010281000000000ULL},
+      {0x0020502000000000ULL},
+      {0x0040a04000000000ULL},
+      {0x0080408000000000ULL},
+      {0x0102010000000000ULL},
+      {0x0205020000000000ULL},
+      {0x040a040000000000ULL},
+      {0x0814080000000000ULL},
+      {0x1028100000000000ULL},
+      {0x2050200000000000ULL},
+      {0x40a0400000000000ULL},
+      {0x8040800000000000ULL},
+      {0x0201000000000000ULL},
+      {0x0502000000000000ULL},
+      {0x0a04000000000000ULL},
+      {0x1408000000000000ULL},
+      {0x2810000000000000ULL},
+      {0x5020000000000000ULL},
+      {0xa040000000000000ULL},
+      {0x4080000000000000ULL}
     };
     /* fixed set 0: the cells whose s step is on the board */
     static const uint64_t MGC_CELLSET_0[1] = {0x00ffffffffffffffULL};
@@ -281,291 +281,291 @@ cdef extern from *:
     static const uint64_t MGC_NEAR[16][16][1] = {
       { /* cells 0.. */
         {0x0000000000000000ULL},
-        {0x0000000000000302ULL},
-        {0x0000000000000705ULL},
-        {0x0000000000000707ULL},
-        {0x0000000000000e0aULL},
-        {0x0000000000000f0aULL},
-        {0x0000000000000f0fULL},
-        {0x0000000000000f0fULL},
-        {0x0000000000001c14ULL},
-        {0x0000000000001f16ULL},
-        {0x0000000000001f15ULL},
-        {0x0000000000001f17ULL},
-        {0x0000000000001e1eULL},
-        {0x0000000000001f1eULL},
-        {0x0000000000001f1fULL},
-        {0x0000000000001f1fULL}
+        {0x0000000000000102ULL},
+        {0x0000000000000205ULL},
+        {0x0000000000000307ULL},
+        {0x000000000000040aULL},
+        {0x000000000000050aULL},
+        {0x000000000000060fULL},
+        {0x000000000000070fULL},
+        {0x0000000000000814ULL},
+        {0x0000000000000916ULL},
+        {0x0000000000000a15ULL},
+        {0x0000000000000b17ULL},
+        {0x0000000000000c1eULL},
+        {0x0000000000000d1eULL},
+        {0x0000000000000e1fULL},
+        {0x0000000000000f1fULL}
       },
       { /* cells 4.. */
         {0x0000000000000000ULL},
-        {0x0000000000003828ULL},
-        {0x0000000000007050ULL},
-        {0x0000000000007878ULL},
-        {0x000000000000e0a0ULL},
-        {0x000000000000f8a8ULL},
-        {0x000000000000f0f0ULL},
-        {0x000000000000f8f8ULL},
-        {0x000000000000c040ULL},
-        {0x000000000000f868ULL},
-        {0x000000000000f050ULL},
-        {0x000000000000f878ULL},
-        {0x000000000000e0e0ULL},
-        {0x000000000000f8e8ULL},
-        {0x000000000000f0f0ULL},
-        {0x000000000000f8f8ULL}
+        {0x0000000000001028ULL},
+        {0x0000000000002050ULL},
+        {0x0000000000003078ULL},
+        {0x00000000000040a0ULL},
+        {0x00000000000050a8ULL},
+        {0x00000000000060f0ULL},
+        {0x00000000000070f8ULL},
+        {0x0000000000008040ULL},
+        {0x0000000000009068ULL},
+        {0x000000000000a050ULL},
+        {0x000000000000b078ULL},
+        {0x000000000000c0e0ULL},
+        {0x000000000000d0e8ULL},
+        {0x000000000000e0f0ULL},
+        {0x000000000000f0f8ULL}
       },
       { /* cells 8.. */
         {0x0000000000000000ULL},
-        {0x0000000000030203ULL},
-        {0x0000000000070507ULL},
-        {0x0000000000070707ULL},
-        {0x00000000000e0a0eULL},
-        {0x00000000000f0a0fULL},
-        {0x00000000000f0f0fULL},
-        {0x00000000000f0f0fULL},
-        {0x00000000001c141cULL},
-        {0x00000000001f161fULL},
-        {0x00000000001f151fULL},
-        {0x00000000001f171fULL},
-        {0x00000000001e1e1eULL},
-        {0x00000000001f1e1fULL},
-        {0x00000000001f1f1fULL},
-        {0x00000000001f1f1fULL}
+        {0x0000000000010201ULL},
+        {0x0000000000020502ULL},
+        {0x0000000000030703ULL},
+        {0x0000000000040a04ULL},
+        {0x0000000000050a05ULL},
+        {0x0000000000060f06ULL},
+        {0x0000000000070f07ULL},
+        {0x0000000000081408ULL},
+        {0x0000000000091609ULL},
+        {0x00000000000a150aULL},
+        {0x00000000000b170bULL},
+        {0x00000000000c1e0cULL},
+        {0x00000000000d1e0dULL},
+        {0x00000000000e1f0eULL},
+        {0x00000000000f1f0fULL}
       },
       { /* cells 12.. */
         {0x0000000000000000ULL},
-        {0x0000000000382838ULL},
-        {0x0000000000705070ULL},
-        {0x0000000000787878ULL},
-        {0x0000000000e0a0e0ULL},
-        {0x0000000000f8a8f8ULL},
-        {0x0000000000f0f0f0ULL},
-        {0x0000000000f8f8f8ULL},
-        {0x0000000000c040c0ULL},
-        {0x0000000000f868f8ULL},
-        {0x0000000000f050f0ULL},
-        {0x0000000000f878f8ULL},
-        {0x0000000000e0e0e0ULL},
-        {0x0000000000f8e8f8ULL},
-        {0x0000000000f0f0f0ULL},
-        {0x0000000000f8f8f8ULL}
+        {0x0000000000102810ULL},
+        {0x0000000000205020ULL},
+        {0x0000000000307830ULL},
+        {0x000000000040a040ULL},
+        {0x000000000050a850ULL},
+        {0x000000000060f060ULL},
+        {0x000000000070f870ULL},
+        {0x0000000000804080ULL},
+        {0x0000000000906890ULL},
+        {0x0000000000a050a0ULL},
+        {0x0000000000b078b0ULL},
+        {0x0000000000c0e0c0ULL},
+        {0x0000000000d0e8d0ULL},
+        {0x0000000000e0f0e0ULL},
+        {0x0000000000f0f8f0ULL}
       },
       { /* cells 16.. */
         {0x0000000000000000ULL},
-        {0x0000000003020300ULL},
-        {0x0000000007050700ULL},
-        {0x0000000007070700ULL},
-        {0x000000000e0a0e00ULL},
-        {0x000000000f0a0f00ULL},
-        {0x000000000f0f0f00ULL},
-        {0x000000000f0f0f00ULL},
-        {0x000000001c141c00ULL},
-        {0x000000001f161f00ULL},
-        {0x000000001f151f00ULL},
-        {0x000000001f171f00ULL},
-        {0x000000001e1e1e00ULL},
-        {0x000000001f1e1f00ULL},
-        {0x000000001f1f1f00ULL},
-        {0x000000001f1f1f00ULL}
+        {0x0000000001020100ULL},
+        {0x0000000002050200ULL},
+        {0x0000000003070300ULL},
+        {0x00000000040a0400ULL},
+        {0x00000000050a0500ULL},
+        {0x00000000060f0600ULL},
+        {0x00000000070f0700ULL},
+        {0x0000000008140800ULL},
+        {0x0000000009160900ULL},
+        {0x000000000a150a00ULL},
+        {0x000000000b170b00ULL},
+        {0x000000000c1e0c00ULL},
+        {0x000000000d1e0d00ULL},
+        {0x000000000e1f0e00ULL},
+        {0x000000000f1f0f00ULL}
       },
       { /* cells 20.. */
         {0x0000000000000000ULL},
-        {0x0000000038283800ULL},
-        {0x0000000070507000ULL},
-        {0x0000000078787800ULL},
-        {0x00000000e0a0e000ULL},
-        {0x00000000f8a8f800ULL},
-        {0x00000000f0f0f000ULL},
-        {0x00000000f8f8f800ULL},
-        {0x00000000c040c000ULL},
-        {0x00000000f868f800ULL},
-        {0x00000000f050f000ULL},
-        {0x00000000f878f800ULL},
-        {0x00000000e0e0e000ULL},
-        {0x00000000f8e8f800ULL},
-        {0x00000000f0f0f000ULL},
-        {0x00000000f8f8f800ULL}
+        {0x0000000010281000ULL},
+        {0x0000000020502000ULL},
+        {0x0000000030783000ULL},
+        {0x0000000040a04000ULL},
+        {0x0000000050a85000ULL},
+        {0x0000000060f06000ULL},
+        {0x0000000070f87000ULL},
+        {0x0000000080408000ULL},
+        {0x0000000090689000ULL},
+        {0x00000000a050a000ULL},
+        {0x00000000b078b000ULL},
+        {0x00000000c0e0c000ULL},
+        {0x00000000d0e8d000ULL},
+        {0x00000000e0f0e000ULL},
+        {0x00000000f0f8f000ULL}
       },
       { /* cells 24.. */
         {0x0000000000000000ULL},
-        {0x0000000302030000ULL},
-        {0x0000000705070000ULL},
-        {0x0000000707070000ULL},
-        {0x0000000e0a0e0000ULL},
-        {0x0000000f0a0f0000ULL},
-        {0x0000000f0f0f0000ULL},
-        {0x0000000f0f0f0000ULL},
-        {0x0000001c141c0000ULL},
-        {0x0000001f161f0000ULL},
-        {0x0000001f151f0000ULL},
-        {0x0000001f171f0000ULL},
-        {0x0000001e1e1e0000ULL},
-        {0x0000001f1e1f0000ULL},
-        {0x0000001f1f1f0000ULL},
-        {0x0000001f1f1f0000ULL}
+        {0x0000000102010000ULL},
+        {0x0000000205020000ULL},
+        {0x0000000307030000ULL},
+        {0x000000040a040000ULL},
+        {0x000000050a050000ULL},
+        {0x000000060f060000ULL},
+        {0x000000070f070000ULL},
+        {0x0000000814080000ULL},
+        {0x0000000916090000ULL},
+        {0x0000000a150a0000ULL},
+        {0x0000000b170b0000ULL},
+        {0x0000000c1e0c0000ULL},
+        {0x0000000d1e0d0000ULL},
+        {0x0000000e1f0e0000ULL},
+        {0x0000000f1f0f0000ULL}
       },
       { /* cells 28.. */
         {0x0000000000000000ULL},
-        {0x0000003828380000ULL},
-        {0x0000007050700000ULL},
-        {0x0000007878780000ULL},
-        {0x000000e0a0e00000ULL},
-        {0x000000f8a8f80000ULL},
-        {0x000000f0f0f00000ULL},
-        {0x000000f8f8f80000ULL},
-        {0x000000c040c00000ULL},
-        {0x000000f868f80000ULL},
-        {0x000000f050f00000ULL},
-        {0x000000f878f80000ULL},
-        {0x000000e0e0e00000ULL},
-        {0x000000f8e8f80000ULL},
-        {0x000000f0f0f00000ULL},
-        {0x000000f8f8f80000ULL}
+        {0x0000001028100000ULL},
+        {0x0000002050200000ULL},
+        {0x0000003078300000ULL},
+        {0x00000040a0400000ULL},
+        {0x00000050a8500000ULL},
+        {0x00000060f0600000ULL},
+        {0x00000070f8700000ULL},
+        {0x0000008040800000ULL},
+        {0x0000009068900000ULL},
+        {0x000000a050a00000ULL},
+        {0x000000b078b00000ULL},
+        {0x000000c0e0c00000ULL},
+        {0x000000d0e8d00000ULL},
+        {0x000000e0f0e00000ULL},
+        {0x000000f0f8f00000ULL}
       },
       { /* cells 32.. */
         {0x0000000000000000ULL},
-        {0x0000030203000000ULL},
-        {0x0000070507000000ULL},
-        {0x0000070707000000ULL},
-        {0x00000e0a0e000000ULL},
-        {0x00000f0a0f000000ULL},
-        {0x00000f0f0f000000ULL},
-        {0x00000f0f0f000000ULL},
-        {0x00001c141c000000ULL},
-        {0x00001f161f000000ULL},
-        {0x00001f151f000000ULL},
-        {0x00001f171f000000ULL},
-        {0x00001e1e1e000000ULL},
-        {0x00001f1e1f000000ULL},
-        {0x00001f1f1f000000ULL},
-        {0x00001f1f1f000000ULL}
+        {0x0000010201000000ULL},
+        {0x0000020502000000ULL},
+        {0x0000030703000000ULL},
+        {0x0000040a04000000ULL},
+        {0x0000050a05000000ULL},
+        {0x0000060f06000000ULL},
+        {0x0000070f07000000ULL},
+        {0x0000081408000000ULL},
+        {0x0000091609000000ULL},
+        {0x00000a150a000000ULL},
+        {0x00000b170b000000ULL},
+        {0x00000c1e0c000000ULL},
+        {0x00000d1e0d000000ULL},
+        {0x00000e1f0e000000ULL},
+        {0x00000f1f0f000000ULL}
       },
       { /* cells 36.. */
         {0x0000000000000000ULL},
-        {0x0000382838000000ULL},
-        {0x0000705070000000ULL},
-        {0x0000787878000000ULL},
-        {0x0000e0a0e0000000ULL},
-        {0x0000f8a8f8000000ULL},
-        {0x0000f0f0f0000000ULL},
-        {0x0000f8f8f8000000ULL},
-        {0x0000c040c0000000ULL},
-        {0x0000f868f8000000ULL},
-        {0x0000f050f0000000ULL},
-        {0x0000f878f8000000ULL},
-        {0x0000e0e0e0000000ULL},
-        {0x0000f8e8f8000000ULL},
-        {0x0000f0f0f0000000ULL},
-        {0x0000f8f8f8000000ULL}
+        {0x0000102810000000ULL},
+        {0x0000205020000000ULL},
+        {0x0000307830000000ULL},
+        {0x000040a040000000ULL},
+        {0x000050a850000000ULL},
+        {0x000060f060000000ULL},
+        {0x000070f870000000ULL},
+        {0x0000804080000000ULL},
+        {0x0000906890000000ULL},
+        {0x0000a050a0000000ULL},
+        {0x0000b078b0000000ULL},
+        {0x0000c0e0c0000000ULL},
+        {0x0000d0e8d0000000ULL},
+        {0x0000e0f0e0000000ULL},
+        {0x0000f0f8f0000000ULL}
       },
       { /* cells 40.. */
         {0x0000000000000000ULL},
-        {0x0003020300000000ULL},
-        {0x0007050700000000ULL},
-        {0x0007070700000000ULL},
-        {0x000e0a0e00000000ULL},
-        {0x000f0a0f00000000ULL},
-        {0x000f0f0f00000000ULL},
-        {0x000f0f0f00000000ULL},
-        {0x001c141c00000000ULL},
-        {0x001f161f00000000ULL},
-        {0x001f151f00000000ULL},
-        {0x001f171f00000000ULL},
-        {0x001e1e1e00000000ULL},
-        {0x001f1e1f00000000ULL},
-        {0x001f1f1f00000000ULL},
-        {0x001f1f1f00000000ULL}
+        {0x0001020100000000ULL},
+        {0x0002050200000000ULL},
+        {0x0003070300000000ULL},
+        {0x00040a0400000000ULL},
+        {0x00050a0500000000ULL},
+        {0x00060f0600000000ULL},
+        {0x00070f0700000000ULL},
+        {0x0008140800000000ULL},
+        {0x0009160900000000ULL},
+        {0x000a150a00000000ULL},
+        {0x000b170b00000000ULL},
+        {0x000c1e0c00000000ULL},
+        {0x000d1e0d00000000ULL},
+        {0x000e1f0e00000000ULL},
+        {0x000f1f0f00000000ULL}
       },
       { /* cells 44.. */
         {0x0000000000000000ULL},
-        {0x0038283800000000ULL},
-        {0x0070507000000000ULL},
-        {0x0078787800000000ULL},
-        {0x00e0a0e000000000ULL},
-        {0x00f8a8f800000000ULL},
-        {0x00f0f0f000000000ULL},
-        {0x00f8f8f800000000ULL},
-        {0x00c040c000000000ULL},
-        {0x00f868f800000000ULL},
-        {0x00f050f000000000ULL},
-        {0x00f878f800000000ULL},
-        {0x00e0e0e000000000ULL},
-        {0x00f8e8f800000000ULL},
-        {0x00f0f0f000000000ULL},
-        {0x00f8f8f800000000ULL}
+        {0x0010281000000000ULL},
+        {0x0020502000000000ULL},
+        {0x0030783000000000ULL},
+        {0x0040a04000000000ULL},
+        {0x0050a85000000000ULL},
+        {0x0060f06000000000ULL},
+        {0x0070f87000000000ULL},
+        {0x0080408000000000ULL},
+        {0x0090689000000000ULL},
+        {0x00a050a000000000ULL},
+        {0x00b078b000000000ULL},
+        {0x00c0e0c000000000ULL},
+        {0x00d0e8d000000000ULL},
+        {0x00e0f0e000000000ULL},
+        {0x00f0f8f000000000ULL}
       },
       { /* cells 48.. */
         {0x0000000000000000ULL},
-        {0x0302030000000000ULL},
-        {0x0705070000000000ULL},
-        {0x0707070000000000ULL},
-        {0x0e0a0e0000000000ULL},
-        {0x0f0a0f0000000000ULL},
-        {0x0f0f0f0000000000ULL},
-        {0x0f0f0f0000000000ULL},
-        {0x1c141c0000000000ULL},
-        {0x1f161f0000000000ULL},
-        {0x1f151f0000000000ULL},
-        {0x1f171f0000000000ULL},
-        {0x1e1e1e0000000000ULL},
-        {0x1f1e1f0000000000ULL},
-        {0x1f1f1f0000000000ULL},
-        {0x1f1f1f0000000000ULL}
+        {0x0102010000000000ULL},
+        {0x0205020000000000ULL},
+        {0x0307030000000000ULL},
+        {0x040a040000000000ULL},
+        {0x050a050000000000ULL},
+        {0x060f060000000000ULL},
+        {0x070f070000000000ULL},
+        {0x0814080000000000ULL},
+        {0x0916090000000000ULL},
+        {0x0a150a0000000000ULL},
+        {0x0b170b0000000000ULL},
+        {0x0c1e0c0000000000ULL},
+        {0x0d1e0d0000000000ULL},
+        {0x0e1f0e0000000000ULL},
+        {0x0f1f0f0000000000ULL}
       },
       { /* cells 52.. */
         {0x0000000000000000ULL},
-        {0x3828380000000000ULL},
-        {0x7050700000000000ULL},
-        {0x7878780000000000ULL},
-        {0xe0a0e00000000000ULL},
-        {0xf8a8f80000000000ULL},
-        {0xf0f0f00000000000ULL},
-        {0xf8f8f80000000000ULL},
-        {0xc040c00000000000ULL},
-        {0xf868f80000000000ULL},
-        {0xf050f00000000000ULL},
-        {0xf878f80000000000ULL},
-        {0xe0e0e00000000000ULL},
-        {0xf8e8f80000000000ULL},
-        {0xf0f0f00000000000ULL},
-        {0xf8f8f80000000000ULL}
+        {0x1028100000000000ULL},
+        {0x2050200000000000ULL},
+        {0x3078300000000000ULL},
+        {0x40a0400000000000ULL},
+        {0x50a8500000000000ULL},
+        {0x60f0600000000000ULL},
+        {0x70f8700000000000ULL},
+        {0x8040800000000000ULL},
+        {0x9068900000000000ULL},
+        {0xa050a00000000000ULL},
+        {0xb078b00000000000ULL},
+        {0xc0e0c00000000000ULL},
+        {0xd0e8d00000000000ULL},
+        {0xe0f0e00000000000ULL},
+        {0xf0f8f00000000000ULL}
       },
       { /* cells 56.. */
         {0x0000000000000000ULL},
-        {0x0203000000000000ULL},
-        {0x0507000000000000ULL},
-        {0x0707000000000000ULL},
-        {0x0a0e000000000000ULL},
-        {0x0a0f000000000000ULL},
-        {0x0f0f000000000000ULL},
-        {0x0f0f000000000000ULL},
-        {0x141c000000000000ULL},
-        {0x161f000000000000ULL},
-        {0x151f000000000000ULL},
-        {0x171f000000000000ULL},
-        {0x1e1e000000000000ULL},
-        {0x1e1f000000000000ULL},
-        {0x1f1f000000000000ULL},
-        {0x1f1f000000000000ULL}
+        {0x0201000000000000ULL},
+        {0x0502000000000000ULL},
+        {0x0703000000000000ULL},
+        {0x0a04000000000000ULL},
+        {0x0a05000000000000ULL},
+        {0x0f06000000000000ULL},
+        {0x0f07000000000000ULL},
+        {0x1408000000000000ULL},
+        {0x1609000000000000ULL},
+        {0x150a000000000000ULL},
+        {0x170b000000000000ULL},
+        {0x1e0c000000000000ULL},
+        {0x1e0d000000000000ULL},
+        {0x1f0e000000000000ULL},
+        {0x1f0f000000000000ULL}
       },
       { /* cells 60.. */
         {0x0000000000000000ULL},
-        {0x2838000000000000ULL},
-        {0x5070000000000000ULL},
-        {0x7878000000000000ULL},
-        {0xa0e0000000000000ULL},
-        {0xa8f8000000000000ULL},
-        {0xf0f0000000000000ULL},
-        {0xf8f8000000000000ULL},
-        {0x40c0000000000000ULL},
-        {0x68f8000000000000ULL},
-        {0x50f0000000000000ULL},
-        {0x78f8000000000000ULL},
-        {0xe0e0000000000000ULL},
-        {0xe8f8000000000000ULL},
-        {0xf0f0000000000000ULL},
-        {0xf8f8000000000000ULL}
+        {0x2810000000000000ULL},
+        {0x5020000000000000ULL},
+        {0x7830000000000000ULL},
+        {0xa040000000000000ULL},
+        {0xa850000000000000ULL},
+        {0xf060000000000000ULL},
+        {0xf870000000000000ULL},
+        {0x4080000000000000ULL},
+        {0x6890000000000000ULL},
+        {0x50a0000000000000ULL},
+        {0x78b0000000000000ULL},
+        {0xe0c0000000000000ULL},
+        {0xe8d0000000000000ULL},
+        {0xf0e0000000000000ULL},
+        {0xf8f0000000000000ULL}
       }
     };
     /* the board at setup (piece ids) */
@@ -586,7 +586,7 @@ cdef extern from *:
       {64, 0, 1, 0, 0, -1, 0, 0}
     };
     """
-    const int NBRS "MGC_NBRS"[64][8]
+    const int NBRS "MGC_NBRS"[64][4]
     const int DEGREE "MGC_DEGREE"[65]
     const int STEP "MGC_STEP"[8][65]
     const signed char PROP_0 "MGC_PROP_0"[65]
@@ -1820,9 +1820,9 @@ cdef inline bint define_5(State* st, int a0) noexcept nogil:
     return define_2(st, a0, PPROP_0[st.current + 1])
 
 
-# define 6: in_check(player p) = any x in cells: is(x, p, king) and attacked_by(x, next_player(p))
-cdef inline bint define_6(State* st, int a0) noexcept nogil:
-    return quant_8(st, a0)
+# define 6: in_check = any x in cells: is(x, mover, king) and attacked_by(x, next_player(mover))
+cdef inline bint define_6(State* st) noexcept nogil:
+    return quant_8(st)
 
 
 # define 7: pawn_goes(cell f, cell t) = t == hop(f, player_prop(0, mover)) and not onboard(hop(f, player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or t == en_passant and (any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and t == step(f, d))
@@ -1845,14 +1845,9 @@ cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
     return (((define_3(st, a0, st.current, 5) and define_5(st, a1)) and (not define_0(st, a1))) and define_9(st, a0, a1))
 
 
-# define 11: capturable_en_passant(cell t) = any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)
-cdef inline bint define_11(State* st, int a0) noexcept nogil:
-    return quant_26(st, a0)
-
-
-# define 12: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and count(x in cells: kind_at(x) == knight) + either(any x in cells: kind_at(x) == bishop and dark(x), 1, 0) + either(any x in cells: kind_at(x) == bishop and not dark(x), 1, 0) <= 1
-cdef inline bint define_12(State* st) noexcept nogil:
-    return ((not quant_27(st)) and (((quant_28(st) + (<long long>(1) if quant_29(st) else <long long>(0))) + (<long long>(1) if quant_30(st) else <long long>(0))) <= 1))
+# define 11: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and count(x in cells: kind_at(x) == knight) + either(any x in cells: kind_at(x) == bishop and dark(x), 1, 0) + either(any x in cells: kind_at(x) == bishop and not dark(x), 1, 0) <= 1
+cdef inline bint define_11(State* st) noexcept nogil:
+    return ((not quant_26(st)) and (((quant_27(st) + (<long long>(1) if quant_28(st) else <long long>(0))) + (<long long>(1) if quant_29(st) else <long long>(0))) <= 1))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -1972,20 +1967,19 @@ cdef inline bint quant_7(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 8: any x in cells: is(x, p, king) and attacked_by(x, next_player(p))
-cdef inline bint quant_8(State* st, int f0) noexcept nogil:
-    # f0 = p
+# quant 8: any x in cells: is(x, mover, king) and attacked_by(x, next_player(mover))
+cdef inline bint quant_8(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the conjuncts that translate to a set hold
     cdef uint64_t bits
     cdef int w
     cdef int x
-    cellset_0(st, f0, found)
+    cellset_0(st, found)
     for w in range(WORDS):
         bits = found[w]
         while bits != 0:
             x = (w << 6) + lowest_bit(bits)
             bits &= bits - 1
-            if define_4(st, x, next_player(f0)):
+            if define_4(st, x, next_player(st.current)):
                 return True
     return False
 
@@ -2257,50 +2251,50 @@ cdef inline bint quant_25(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 26: any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)
-cdef inline bint quant_26(State* st, int f0) noexcept nogil:
-    # f0 = t
-    cdef int x
-    for x in range(N_DIRS):
-        if ((<bint>ATTR_6[x + 1]) and define_3(st, STEP[x][f0], next_player(st.current), 5)):
-            return True
-    return False
-
-
-# quant 27: any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen
-cdef inline bint quant_27(State* st) noexcept nogil:
+# quant 26: any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen
+cdef inline bint quant_26(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_1(st, found)
     return set_any(found)
 
 
-# quant 28: count(x in cells: kind_at(x) == knight)
-cdef inline long long quant_28(State* st) noexcept nogil:
+# quant 27: count(x in cells: kind_at(x) == knight)
+cdef inline long long quant_27(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_2(st, found)
     return set_count(found)
 
 
-# quant 29: any x in cells: kind_at(x) == bishop and dark(x)
-cdef inline bint quant_29(State* st) noexcept nogil:
+# quant 28: any x in cells: kind_at(x) == bishop and dark(x)
+cdef inline bint quant_28(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_3(st, found)
     return set_any(found)
 
 
-# quant 30: any x in cells: kind_at(x) == bishop and not dark(x)
-cdef inline bint quant_30(State* st) noexcept nogil:
+# quant 29: any x in cells: kind_at(x) == bishop and not dark(x)
+cdef inline bint quant_29(State* st) noexcept nogil:
     cdef uint64_t found[WORDS]   # the cells where the condition holds
     cellset_4(st, found)
     return set_any(found)
 
 
-# quant 31: any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and en_passant == step(f, d)
-cdef inline bint quant_31(State* st, int f0) noexcept nogil:
+# quant 30: any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and en_passant == step(f, d)
+cdef inline bint quant_30(State* st, int f0) noexcept nogil:
     # f0 = f
     cdef int x
     for x in range(N_DIRS):
         if ((((st.current == 0) and (<bint>ATTR_4[x + 1])) or ((st.current == 1) and (<bint>ATTR_5[x + 1]))) and ((<int>st.counters[N_PLAYERS][0]) == STEP[x][f0])):
+            return True
+    return False
+
+
+# quant 31: any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)
+cdef inline bint quant_31(State* st, int f0) noexcept nogil:
+    # f0 = t
+    cdef int x
+    for x in range(N_DIRS):
+        if ((<bint>ATTR_6[x + 1]) and define_3(st, STEP[x][f0], next_player(st.current), 5)):
             return True
     return False
 
@@ -2312,13 +2306,12 @@ cdef inline bint quant_31(State* st, int f0) noexcept nogil:
 
 
 # cellset 0:
-#   found = {x in cells: is(x, p, king)}
-cdef inline void cellset_0(State* st, int f0, uint64_t* found) noexcept nogil:
-    # f0 = p
+#   found = {x in cells: is(x, mover, king)}
+cdef inline void cellset_0(State* st, uint64_t* found) noexcept nogil:
     cdef int w
     cdef int s0
     cdef int s1
-    s0 = f0
+    s0 = st.current
     s1 = 0
     for w in range(WORDS):
         found[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
@@ -2557,7 +2550,7 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
             if (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0):
                 if (st.board[define_1(st, a0, PPROP_0[st.current + 1])] == 0):
                     add_candidate(out, define_1(st, a0, PPROP_0[st.current + 1]))
-        if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_31(st, a0):
+        if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_30(st, a0):
             add_candidate(out, (<int>st.counters[N_PLAYERS][0]))
 
 
@@ -2715,7 +2708,7 @@ cdef void cands_1(State* st, uint64_t* out, int a0, int a1) noexcept nogil:
             if (st.board[STEP[PPROP_0[st.current + 1]][a1]] == 0):
                 if (st.board[define_1(st, a1, PPROP_0[st.current + 1])] == 0):
                     add_candidate(out, define_1(st, a1, PPROP_0[st.current + 1]))
-        if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_31(st, a1):
+        if 0 <= (<int>st.counters[N_PLAYERS][0]) < N_CELLS and quant_30(st, a1):
             add_candidate(out, (<int>st.counters[N_PLAYERS][0]))
 
 
@@ -2754,7 +2747,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                         continue
                     if not (not define_10(st, a0, a1)):  # not promotes(f, t)
                         continue
-                    if after_ok_0(st, a0, a1):  # legal_after not in_check(mover)
+                    if after_ok_0(st, a0, a1):  # legal_after not in_check
                         out[n] = a0 * 64 + a1
                         n += 1
     # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
@@ -2782,7 +2775,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
-                        if after_ok_1(st, a0, a1, a2):  # legal_after not in_check(mover)
+                        if after_ok_1(st, a0, a1, a2):  # legal_after not in_check
                             out[n] = 4096 + a0 * 4096 + a1 * 64 + a2
                             n += 1
     return n
@@ -2822,7 +2815,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                         continue
                     if not (not define_10(st, a0, a1)):  # not promotes(f, t)
                         continue
-                    if after_ok_0(st, a0, a1):  # legal_after not in_check(mover)
+                    if after_ok_0(st, a0, a1):  # legal_after not in_check
                         return True
     # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
     # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t))
@@ -2849,7 +2842,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
-                        if after_ok_1(st, a0, a1, a2):  # legal_after not in_check(mover)
+                        if after_ok_1(st, a0, a1, a2):  # legal_after not in_check
                             return True
     return False
 
@@ -3148,7 +3141,7 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # trigger 0: castling_rights
     each_2(st, a0, a1)  # for each q in players
     # trigger 1: en_passant
-    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a0]) if (((piece_kind(st.board[a1]) == 5) and (a1 == define_1(st, a0, PPROP_0[st.current + 1]))) and define_11(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
+    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a0]) if (((piece_kind(st.board[a1]) == 5) and (a1 == define_1(st, a0, PPROP_0[st.current + 1]))) and quant_31(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and (any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)) then step(f, player_prop(0, mover)) else none)
     # trigger 2: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -3172,7 +3165,7 @@ cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     # trigger 0: castling_rights
     each_6(st, a0, a1, a2)  # for each q in players
     # trigger 1: en_passant
-    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a1]) if (((piece_kind(st.board[a2]) == 5) and (a2 == define_1(st, a1, PPROP_0[st.current + 1]))) and define_11(st, a2)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
+    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a1]) if (((piece_kind(st.board[a2]) == 5) and (a2 == define_1(st, a1, PPROP_0[st.current + 1]))) and quant_31(st, a2)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and (any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)) then step(f, player_prop(0, mover)) else none)
     # trigger 2: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -3285,7 +3278,7 @@ cdef long long times_seen_of(State* st) noexcept nogil:
 
 
 cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
-    """not in_check(mover): on a copy of the state after action 0's effects and triggers."""
+    """not in_check: on a copy of the state after action 0's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
     cdef int row
@@ -3298,11 +3291,11 @@ cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     look_action_0(st, a0, a1)
-    return (not define_6(st, st.current))
+    return (not define_6(st))
 
 
 cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
-    """not in_check(mover): on a copy of the state after action 1's effects and triggers."""
+    """not in_check: on a copy of the state after action 1's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
     # the copy takes what the move and the condition touch (board, hands, turn:
@@ -3313,7 +3306,7 @@ cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     look_action_1(st, a0, a1, a2)
-    return (not define_6(st, st.current))
+    return (not define_6(st))
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -3334,7 +3327,7 @@ cdef bint can_move_of(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if define_12(st):  # dead_position
+    if define_11(st):  # dead_position
         return True
     if (st.counters[N_PLAYERS][1] >= 100):  # quiet_moves >= 100
         return True
@@ -3346,9 +3339,9 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 4, (<long long>(0) if can_move_of(st) else <long long>((<long long>(1) if define_6(st, st.current) else <long long>(2)))))  # set counter no_move_rule of the game = either(can_move, 0, either(in_check(mover), 1, 2))
+    counter_set(st, 2, 4, (<long long>(0) if can_move_of(st) else <long long>((<long long>(1) if define_6(st) else <long long>(2)))))  # set counter no_move_rule of the game = either(can_move, 0, either(in_check, 1, 2))
     counter_set(st, 2, 5, (<int>((-1)) if can_move_of(st) else <int>(st.current)))  # set counter no_move_player of the game = (if can_move then nobody else mover)
-    counter_set(st, 2, 3, (<long long>(1) if define_12(st) else <long long>((<long long>(2) if (st.counters[N_PLAYERS][1] >= 100) else <long long>((<long long>(3) if (times_seen_of(st) >= 3) else <long long>(0)))))))  # set counter drawn of the game = either(dead_position, 1, either(quiet_moves >= 100, 2, either(times_seen >= 3, 3, 0)))
+    counter_set(st, 2, 3, (<long long>(1) if define_11(st) else <long long>((<long long>(2) if (st.counters[N_PLAYERS][1] >= 100) else <long long>((<long long>(3) if (times_seen_of(st) >= 3) else <long long>(0)))))))  # set counter drawn of the game = either(dead_position, 1, either(quiet_moves >= 100, 2, either(times_seen >= 3, 3, 0)))
     st.current = -1
 
 
