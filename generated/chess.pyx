@@ -31,8 +31,8 @@ cdef enum:
     N_KINDS = 6           # kinds of piece
     KIND_DIV = 6          # piece id -> owner and kind divisor (N_KINDS, at least 1)
     HAND_SLOTS = 6        # hand array width (at least 1)
-    N_COUNTERS = 8        # per-player counters
-    COUNTER_SLOTS = 8     # counter array width (at least 1)
+    N_COUNTERS = 7        # per-player counters
+    COUNTER_SLOTS = 7     # counter array width (at least 1)
     N_DIRS = 8            # board directions
     MAX_DEGREE = 4        # neighbour table width
     N_MOVES = 28672       # move ids are 0 .. N_MOVES-1
@@ -580,10 +580,10 @@ cdef extern from *:
       {0, 8, 8, 8, 8, 0}
     };
     /* counters at setup [player][counter], then the game's row */
-    static const long long MGC_COUNTER_INIT[3][8] = {
-      {0, 0, 0, 0, 0, 0, 1, 1},
-      {0, 0, 0, 0, 0, 0, 1, 1},
-      {64, 0, 1, 0, 0, -1, 0, 0}
+    static const long long MGC_COUNTER_INIT[3][7] = {
+      {0, 0, 0, 0, 0, 1, 1},
+      {0, 0, 0, 0, 0, 1, 1},
+      {64, 0, 0, 0, -1, 0, 0}
     };
     """
     const int NBRS "MGC_NBRS"[64][4]
@@ -605,7 +605,7 @@ cdef extern from *:
     const uint64_t NEAR "MGC_NEAR"[16][16][1]
     const int INITIAL_BOARD "MGC_INITIAL_BOARD"[65]
     const int HAND_INIT "MGC_HAND_INIT"[2][6]
-    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][8]
+    const long long COUNTER_INIT "MGC_COUNTER_INIT"[3][7]
 
 
 # ---------------------------------------------------------------------------- state
@@ -1832,7 +1832,7 @@ cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
 
 # define 8: castles(cell f, cell t) = any d in directions: wings(d) and (t == hop(f, d) and castling[mover, wing(d)] and (any r in slide(f, d): is(r, mover, rook) and not onboard(step(r, d))) and not attacked_by(f, next_player(mover)) and not attacked_by(step(f, d), next_player(mover)))
 cdef inline bint define_8(State* st, int a0, int a1) noexcept nogil:
-    return (((<bint>ATTR_6[0 + 1]) and (((((a1 == define_1(st, a0, 0)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0))) and quant_10(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[0][a0], next_player(st.current))))) or ((<bint>ATTR_6[1 + 1]) and (((((a1 == define_1(st, a0, 1)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0))) and quant_11(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[1][a0], next_player(st.current))))) or ((<bint>ATTR_6[2 + 1]) and (((((a1 == define_1(st, a0, 2)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0))) and quant_12(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[2][a0], next_player(st.current))))) or ((<bint>ATTR_6[3 + 1]) and (((((a1 == define_1(st, a0, 3)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0))) and quant_13(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[3][a0], next_player(st.current))))) or ((<bint>ATTR_6[4 + 1]) and (((((a1 == define_1(st, a0, 4)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0))) and quant_14(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[4][a0], next_player(st.current))))) or ((<bint>ATTR_6[5 + 1]) and (((((a1 == define_1(st, a0, 5)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0))) and quant_15(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[5][a0], next_player(st.current))))) or ((<bint>ATTR_6[6 + 1]) and (((((a1 == define_1(st, a0, 6)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0))) and quant_16(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[6][a0], next_player(st.current))))) or ((<bint>ATTR_6[7 + 1]) and (((((a1 == define_1(st, a0, 7)) and (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0))) and quant_17(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[7][a0], next_player(st.current))))))
+    return (((<bint>ATTR_6[0 + 1]) and (((((a1 == define_1(st, a0, 0)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0))) and quant_10(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[0][a0], next_player(st.current))))) or ((<bint>ATTR_6[1 + 1]) and (((((a1 == define_1(st, a0, 1)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0))) and quant_11(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[1][a0], next_player(st.current))))) or ((<bint>ATTR_6[2 + 1]) and (((((a1 == define_1(st, a0, 2)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0))) and quant_12(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[2][a0], next_player(st.current))))) or ((<bint>ATTR_6[3 + 1]) and (((((a1 == define_1(st, a0, 3)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0))) and quant_13(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[3][a0], next_player(st.current))))) or ((<bint>ATTR_6[4 + 1]) and (((((a1 == define_1(st, a0, 4)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0))) and quant_14(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[4][a0], next_player(st.current))))) or ((<bint>ATTR_6[5 + 1]) and (((((a1 == define_1(st, a0, 5)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0))) and quant_15(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[5][a0], next_player(st.current))))) or ((<bint>ATTR_6[6 + 1]) and (((((a1 == define_1(st, a0, 6)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0))) and quant_16(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[6][a0], next_player(st.current))))) or ((<bint>ATTR_6[7 + 1]) and (((((a1 == define_1(st, a0, 7)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0))) and quant_17(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[7][a0], next_player(st.current))))))
 
 
 # define 9: reaches(cell f, cell t) = kind_at(f) == king and (t == step(f, n) or t == step(f, ne) or t == step(f, e) or t == step(f, se) or t == step(f, s) or t == step(f, sw) or t == step(f, w) or t == step(f, nw) or castles(f, t)) or kind_at(f) == queen and ((any x in slide(f, n): x == t) or (any x in slide(f, ne): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, w): x == t) or (any x in slide(f, nw): x == t)) or kind_at(f) == rook and ((any x in slide(f, n): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, w): x == t)) or kind_at(f) == bishop and ((any x in slide(f, ne): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, nw): x == t)) or kind_at(f) == knight and (t == step(step(step(f, n), n), e) or t == step(step(step(f, n), n), w) or t == step(step(step(f, e), e), n) or t == step(step(step(f, e), e), s) or t == step(step(step(f, s), s), e) or t == step(step(step(f, s), s), w) or t == step(step(step(f, w), w), n) or t == step(step(step(f, w), w), s)) or kind_at(f) == pawn and (owner(f) == white and empty(t) and t == step(f, n) or owner(f) == black and empty(t) and t == step(f, s) or owner(f) == white and occupied(t) and t == step(f, ne) or owner(f) == black and occupied(t) and t == step(f, se) or owner(f) == black and occupied(t) and t == step(f, sw) or owner(f) == white and occupied(t) and t == step(f, nw) or pawn_goes(f, t))
@@ -2426,49 +2426,49 @@ cdef void cands_0(State* st, uint64_t* out, int a0) noexcept nogil:
         add_candidate(out, STEP[6][a0])
         add_candidate(out, STEP[7][a0])
         if (<bint>ATTR_6[0 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
                 if quant_10(st, a0):
                     if (not define_4(st, a0, next_player(st.current))):
                         if (not define_4(st, STEP[0][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 0))
         if (<bint>ATTR_6[1 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
                 if quant_11(st, a0):
                     if (not define_4(st, a0, next_player(st.current))):
                         if (not define_4(st, STEP[1][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 1))
         if (<bint>ATTR_6[2 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
                 if quant_12(st, a0):
                     if (not define_4(st, a0, next_player(st.current))):
                         if (not define_4(st, STEP[2][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 2))
         if (<bint>ATTR_6[3 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
                 if quant_13(st, a0):
                     if (not define_4(st, a0, next_player(st.current))):
                         if (not define_4(st, STEP[3][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 3))
         if (<bint>ATTR_6[4 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
                 if quant_14(st, a0):
                     if (not define_4(st, a0, next_player(st.current))):
                         if (not define_4(st, STEP[4][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 4))
         if (<bint>ATTR_6[5 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
                 if quant_15(st, a0):
                     if (not define_4(st, a0, next_player(st.current))):
                         if (not define_4(st, STEP[5][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 5))
         if (<bint>ATTR_6[6 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
                 if quant_16(st, a0):
                     if (not define_4(st, a0, next_player(st.current))):
                         if (not define_4(st, STEP[6][a0], next_player(st.current))):
                             add_candidate(out, define_1(st, a0, 6))
         if (<bint>ATTR_6[7 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
                 if quant_17(st, a0):
                     if (not define_4(st, a0, next_player(st.current))):
                         if (not define_4(st, STEP[7][a0], next_player(st.current))):
@@ -2584,49 +2584,49 @@ cdef void cands_1(State* st, uint64_t* out, int a0, int a1) noexcept nogil:
         add_candidate(out, STEP[6][a1])
         add_candidate(out, STEP[7][a1])
         if (<bint>ATTR_6[0 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0)):
                 if quant_10(st, a1):
                     if (not define_4(st, a1, next_player(st.current))):
                         if (not define_4(st, STEP[0][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 0))
         if (<bint>ATTR_6[1 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0)):
                 if quant_11(st, a1):
                     if (not define_4(st, a1, next_player(st.current))):
                         if (not define_4(st, STEP[1][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 1))
         if (<bint>ATTR_6[2 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0)):
                 if quant_12(st, a1):
                     if (not define_4(st, a1, next_player(st.current))):
                         if (not define_4(st, STEP[2][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 2))
         if (<bint>ATTR_6[3 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0)):
                 if quant_13(st, a1):
                     if (not define_4(st, a1, next_player(st.current))):
                         if (not define_4(st, STEP[3][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 3))
         if (<bint>ATTR_6[4 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0)):
                 if quant_14(st, a1):
                     if (not define_4(st, a1, next_player(st.current))):
                         if (not define_4(st, STEP[4][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 4))
         if (<bint>ATTR_6[5 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0)):
                 if quant_15(st, a1):
                     if (not define_4(st, a1, next_player(st.current))):
                         if (not define_4(st, STEP[5][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 5))
         if (<bint>ATTR_6[6 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0)):
                 if quant_16(st, a1):
                     if (not define_4(st, a1, next_player(st.current))):
                         if (not define_4(st, STEP[6][a1], next_player(st.current))):
                             add_candidate(out, define_1(st, a1, 6))
         if (<bint>ATTR_6[7 + 1]):
-            if (<bint>element_of(st, st.current, 6, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
+            if (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0)):
                 if quant_17(st, a1):
                     if (not define_4(st, a1, next_player(st.current))):
                         if (not define_4(st, STEP[7][a1], next_player(st.current))):
@@ -3076,7 +3076,7 @@ cdef void each_3(State* st, int f0, int f1, int f2) noexcept nogil:
     for x in range(N_DIRS):
         if not ((<bint>ATTR_6[x + 1]) and ((((f2 == st.current) and (piece_kind(st.board[f1]) == 0)) or (define_2(st, f0, x) and define_2(st, f0, PPROP_1[f2 + 1]))) or (define_2(st, f1, x) and define_2(st, f1, PPROP_1[f2 + 1])))):
             continue
-        element_set(st, f2, 6, element_step(0, <long long>(<int>ATTR_7[x + 1]) - 0, 2), False, False)  # set castling[q, wing(d)] = false
+        element_set(st, f2, 5, element_step(0, <long long>(<int>ATTR_7[x + 1]) - 0, 2), False, False)  # set castling[q, wing(d)] = false
 
 
 cdef void each_4(State* st, int f0, int f1) noexcept nogil:
@@ -3127,7 +3127,7 @@ cdef void each_7(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     for x in range(N_DIRS):
         if not ((<bint>ATTR_6[x + 1]) and ((((f3 == st.current) and (piece_kind(st.board[f2]) == 0)) or (define_2(st, f1, x) and define_2(st, f1, PPROP_1[f3 + 1]))) or (define_2(st, f2, x) and define_2(st, f2, PPROP_1[f3 + 1])))):
             continue
-        element_set(st, f3, 6, element_step(0, <long long>(<int>ATTR_7[x + 1]) - 0, 2), False, False)  # set castling[q, wing(d)] = false
+        element_set(st, f3, 5, element_step(0, <long long>(<int>ATTR_7[x + 1]) - 0, 2), False, False)  # set castling[q, wing(d)] = false
 
 
 cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
@@ -3142,9 +3142,6 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     each_2(st, a0, a1)  # for each q in players
     # trigger 1: en_passant
     counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a0]) if (((piece_kind(st.board[a1]) == 5) and (a1 == define_1(st, a0, PPROP_0[st.current + 1]))) and quant_31(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and (any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)) then step(f, player_prop(0, mover)) else none)
-    # trigger 2: move_number when mover == black
-    if (st.current == 1):
-        counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
 
 cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
@@ -3166,9 +3163,6 @@ cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     each_6(st, a0, a1, a2)  # for each q in players
     # trigger 1: en_passant
     counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a1]) if (((piece_kind(st.board[a2]) == 5) and (a2 == define_1(st, a1, PPROP_0[st.current + 1]))) and quant_31(st, a2)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and (any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)) then step(f, player_prop(0, mover)) else none)
-    # trigger 2: move_number when mover == black
-    if (st.current == 1):
-        counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
 
 
 cdef void look_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
@@ -3208,10 +3202,10 @@ cdef uint64_t position_key(State* st, int turn) noexcept nogil:
     cdef int c
     h = st.zboard
     h ^= derive_seed(0xdeeed0a349242c37ULL, <uint64_t>st.counters[2][0])  # en_passant, row 2
-    h ^= derive_seed(0xfb6fcfdbb9015b74ULL, <uint64_t>st.counters[0][6])  # castling[kingside], row 0
-    h ^= derive_seed(0x17e48f4a825a96f3ULL, <uint64_t>st.counters[1][6])  # castling[kingside], row 1
-    h ^= derive_seed(0x26fb62ff33c988b9ULL, <uint64_t>st.counters[0][7])  # castling[queenside], row 0
-    h ^= derive_seed(0x560e69f1af3a5d42ULL, <uint64_t>st.counters[1][7])  # castling[queenside], row 1
+    h ^= derive_seed(0x7f40aaa1d780a086ULL, <uint64_t>st.counters[0][5])  # castling[kingside], row 0
+    h ^= derive_seed(0x08723cc5323b5759ULL, <uint64_t>st.counters[1][5])  # castling[kingside], row 1
+    h ^= derive_seed(0xfb6fcfdbb9015b74ULL, <uint64_t>st.counters[0][6])  # castling[queenside], row 0
+    h ^= derive_seed(0x17e48f4a825a96f3ULL, <uint64_t>st.counters[1][6])  # castling[queenside], row 1
     if turn >= 0:
         h ^= TKEY[turn]
     return h
@@ -3339,9 +3333,9 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 4, (<long long>(0) if can_move_of(st) else <long long>((<long long>(1) if define_6(st) else <long long>(2)))))  # set counter no_move_rule of the game = either(can_move, 0, either(in_check, 1, 2))
-    counter_set(st, 2, 5, (<int>((-1)) if can_move_of(st) else <int>(st.current)))  # set counter no_move_player of the game = (if can_move then nobody else mover)
-    counter_set(st, 2, 3, (<long long>(1) if define_11(st) else <long long>((<long long>(2) if (st.counters[N_PLAYERS][1] >= 100) else <long long>((<long long>(3) if (times_seen_of(st) >= 3) else <long long>(0)))))))  # set counter drawn of the game = either(dead_position, 1, either(quiet_moves >= 100, 2, either(times_seen >= 3, 3, 0)))
+    counter_set(st, 2, 3, (<long long>(0) if can_move_of(st) else <long long>((<long long>(1) if define_6(st) else <long long>(2)))))  # set counter no_move_rule of the game = either(can_move, 0, either(in_check, 1, 2))
+    counter_set(st, 2, 4, (<int>((-1)) if can_move_of(st) else <int>(st.current)))  # set counter no_move_player of the game = (if can_move then nobody else mover)
+    counter_set(st, 2, 2, (<long long>(1) if define_11(st) else <long long>((<long long>(2) if (st.counters[N_PLAYERS][1] >= 100) else <long long>((<long long>(3) if (times_seen_of(st) >= 3) else <long long>(0)))))))  # set counter drawn of the game = either(dead_position, 1, either(quiet_moves >= 100, 2, either(times_seen >= 3, 3, 0)))
     st.current = -1
 
 
@@ -3382,7 +3376,7 @@ cdef int settle(State* st, int* moves) noexcept nogil:
 
 # key 0: won: either(no_move_rule == 1, either(p != no_move_player, 1, 0), either(no_move_rule == 2, 0, either(drawn > 0, 0, 0)))
 cdef inline long long rank_key_0(State* st, int a0) noexcept nogil:
-    return (<long long>((<long long>(1) if (a0 != (<int>st.counters[N_PLAYERS][5])) else <long long>(0))) if (st.counters[N_PLAYERS][4] == 1) else <long long>((<long long>(0) if (st.counters[N_PLAYERS][4] == 2) else <long long>((<long long>(0) if (st.counters[N_PLAYERS][3] > 0) else <long long>(0))))))
+    return (<long long>((<long long>(1) if (a0 != (<int>st.counters[N_PLAYERS][4])) else <long long>(0))) if (st.counters[N_PLAYERS][3] == 1) else <long long>((<long long>(0) if (st.counters[N_PLAYERS][3] == 2) else <long long>((<long long>(0) if (st.counters[N_PLAYERS][2] > 0) else <long long>(0))))))
 
 
 cdef void rank_keys(State* st, long long* keys) noexcept nogil:
@@ -3628,11 +3622,11 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
         for k in range(N_KINDS):
             out[L[2] + p * N_KINDS + k] = st.hands[p][k]
     for p in range(N_PLAYERS):
-        if seen_counters[p * N_COUNTERS + 6]:
-            out[L[3] + p * 2 + 0] = st.counters[p][6]
+        if seen_counters[p * N_COUNTERS + 5]:
+            out[L[3] + p * 2 + 0] = st.counters[p][5]
             out[L[4] + p * 2 + 0] = 1
-        if seen_counters[p * N_COUNTERS + 7]:
-            out[L[3] + p * 2 + 1] = st.counters[p][7]
+        if seen_counters[p * N_COUNTERS + 6]:
+            out[L[3] + p * 2 + 1] = st.counters[p][6]
             out[L[4] + p * 2 + 1] = 1
     if seen_counters[N_PLAYERS * N_COUNTERS + 0]:
         out[L[5] + 0] = st.counters[N_PLAYERS][0]
@@ -3649,9 +3643,6 @@ cdef void fill_tensor(const State* st, float* out, const int* L, const unsigned 
     if seen_counters[N_PLAYERS * N_COUNTERS + 4]:
         out[L[5] + 4] = st.counters[N_PLAYERS][4]
         out[L[6] + 4] = 1
-    if seen_counters[N_PLAYERS * N_COUNTERS + 5]:
-        out[L[5] + 5] = st.counters[N_PLAYERS][5]
-        out[L[6] + 5] = 1
     if not st.terminal and 0 <= st.current < N_PLAYERS:
         out[L[12] + st.current] = 1
 

@@ -75,7 +75,7 @@ CASES = [
     Case("render_bad_colour.yaml", 15, 34, "'bleu' is not a colour (a colour name or #rrggbb)", "did you mean 'blue'?"),
     Case("none_untyped.yaml", 10, 55, "a number has no 'none' value", "none is a cell (off the board), a player (nobody)"),
     Case("legal_after_number.yaml", 10, 19, "expected a condition here, but this is a number"),
-    Case("history_missing.yaml", 8, 10, "times_seen() reads the position history, but this spec has no 'history' section", "history: {position: [board, turn]}"),
+    Case("history_too_long.yaml", 3, 45, "a spec with a history (it asks times_seen()) keeps every position of a game, so game.max_plies may be at most 25000"),
     Case("history_unknown_part.yaml", 6, 21, "unknown part of a position 'trun'", "did you mean 'turn'?"),
     # can_move(): only in the end section (end.when, end.effects)
     Case("can_move_in_where.yaml", 8, 26, "can_move() is allowed only in the 'end' section (end.when, end.effects) and in an action's legal_after, not here", "set a counter from it in end.effects"),

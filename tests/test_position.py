@@ -110,6 +110,22 @@ def test_a_fen_is_the_position_the_moves_reach(engine):
     assert "e5d6" in _snapshot(fen)[4]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_move_number_is_fens_fullmove_number(engine):
+    # python-chess's fullmove_number, from the start and from FENs (Black to move too)
+    chess = pytest.importorskip("chess")
+    game = get_game(CHESS, None, engine)
+    for seed, fen in enumerate((START, KIWIPETE + " 0 12", "4k3/8/8/8/8/8/8/4K2R b K - 7 42")):
+        state, board, rng = game.state_at(fen), chess.Board(fen), random.Random(seed)
+        for _ in range(30):
+            assert state.move_number() == board.fullmove_number, board.fen()
+            if state.is_terminal():
+                break
+            move = rng.choice(sorted(m.uci() for m in board.legal_moves))
+            state.apply(move)
+            board.push_uci(move)
+
+
 def test_both_engines_start_from_the_same_state_and_walk_the_same_random_moves():
     interp, comp = (get_game(CHESS, None, e) for e in ("interpreted", "compiled"))
     for seed in range(2):
@@ -130,13 +146,13 @@ def test_fen_fields_set_the_counters():
     game_row = start.counters[ir.n_players]
     assert game_row[ir.counters.index("en_passant")] == ir.board.cell_names.index("d6")
     assert game_row[ir.counters.index("quiet_moves")] == 7
-    assert game_row[ir.counters.index("move_number")] == 42
+    assert start.move_number == 42 and "move_number" not in ir.counters  # (no counter: the notation's own)
     castling = [[row[ir.counters.index(f"castling[{w}]")] for w in ("kingside", "queenside")] for row in start.counters[: ir.n_players]]
     assert castling == [[1, 0], [0, 1]]
     assert start.current == 0
     # the clocks may be left off: their start values
     short = read_position(ir, "4k3/8/8/8/8/8/8/4K3 b - -")
-    assert short.counters[ir.n_players][ir.counters.index("move_number")] == 1 and short.current == 1
+    assert short.move_number == 1 and short.current == 1
 
 
 def test_a_notation_of_its_own_tic_tac_toe():
@@ -151,6 +167,19 @@ def test_a_notation_of_its_own_tic_tac_toe():
         assert [m.text for m in state.legal_moves()] == ["a3", "b3", "a2", "c2", "b1", "c1"]
     # a finished position is over at once
     assert get_game(TTT, None, "interpreted").state_at("XXX|OO.|...:o").is_terminal()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_move_number_counts_rounds_from_the_texts(engine):
+    # tic-tac-toe's own notation: o is the last seat, so the number grows after o's move;
+    # left off it is 1
+    game = get_game(TTT, None, engine)
+    state = game.state_at("X..|.O.|..X:o:?:b:5")
+    assert state.move_number() == 5
+    state.apply("a3")
+    assert state.move_number() == 6 and state.clone().move_number() == 6
+    assert game.state_at("X..|.O.|..X:o").move_number() == 1
+    assert game.new_state().move_number() == 1
 
 
 # -- a bad text: one message naming the field and the character -------------------------
@@ -168,6 +197,7 @@ def test_a_notation_of_its_own_tic_tac_toe():
         (START.replace("KQkq", "KQkz"), ["field 3 (castling)", "character 50 'z'", "not one of its letters"]),
         (START.replace(" - ", " e9 "), ["field 4 (en_passant)", "'e9' is not a value"]),
         (START.replace(" 0 1", " 0 x"), ["field 6 (move_number?)", "character 56 'x'", "whole number"]),
+        (START.replace(" 0 1", " 0 0"), ["field 6 (move_number?)", "character 56 '0'", "the move number is 1 or more"]),
         (START + " 9", ["has 6 fields", "character 58", "extra one"]),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", ["ends before its 3rd field (castling)"]),
         ("", ["ends before its 1st field (board)"]),
@@ -252,7 +282,7 @@ OLD_FEN = """position:
         letters: {K: [white, kingside], Q: [white, queenside], k: [black, kingside], q: [black, queenside]}
     - value: {counter: en_passant, none: "-"}
     - value: {counter: quiet_moves, optional: true}
-    - value: {counter: move_number, optional: true}
+    - move_number
 """
 
 
@@ -301,7 +331,10 @@ def test_pieces_gives_only_the_letters_that_differ():
         ("  fields: [{value: {counter: quiet_moves, none: '-'}}]", "'quiet_moves' holds numbers, which have no none value"),
         ("  fields: [{flags: {counter: quiet_moves, letters: {a: x}}}]", "the flags field sets true/false counters"),
         ("  fields: [{value: {counter: castling}}]", "unknown counter 'castling'"),
-        ("  fields: [{value: {counter: move_number, optional: true}}, {turn: {letters: {w: white}}}]", "only the last fields of a position may be optional"),
+        ("  fields: [{value: {counter: quiet_moves, optional: true}}, {turn: {letters: {w: white}}}]", "only the last fields of a position may be optional"),
+        ("  fields: [board, move_number, turn]", "only the last fields of a position may be optional"),
+        ("  fields: [board, turn, move_number, {move_number: {optional: true}}]", "a position has one move_number field"),
+        ("  fields: [board, {move_number: {counter: quiet_moves}}]", "counter"),
         ("  fields: [{board: {pieces: {K: [white, king], Q: [white, king]}}}]", "already has the letter 'K'"),
         ("  fields: [{board: {pieces: {K: [white, emperor]}}}]", "unknown kind of piece 'emperor'"),
         ("  fields: [{flags: {counter: castling, letters: {K: [white, middle]}}}]", "'middle' is not an index of 'castling'"),

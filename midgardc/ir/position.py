@@ -1,7 +1,7 @@
 """Position notation (``position:``): how a spec's own position text is read.
 
 A spec may declare a notation for whole positions (e.g. one its players publish) as a list of
-*fields* separated by one character (a space by default), each of one of four kinds:
+*fields* separated by one character (a space by default), each of one of these kinds:
 
 * ``board``: the cells row by row as the board is drawn (top row first, or bottom row
   first), rows separated by a character, one letter per (owner, kind) of piece, and
@@ -11,6 +11,11 @@ A spec may declare a notation for whole positions (e.g. one its players publish)
   to true, all the others false; a ``none`` text for "no letter at all";
 * ``value``: one game counter's value in its type's own words (a number, a cell name, a
   player, an enumeration value) or the ``none`` text for the type's none value;
+* ``move_number``: the number of the move, as game records number them (FEN's fullmove
+  number, SGF's MN): 1 at the start, one more after each move of the last player in
+  seat order (a round: every seat has moved once). It is no counter of the game: a text
+  read keeps its number as the state's first (``StartPosition.move_number``) and
+  ``State.move_number()`` counts on from it;
 * ``hands``: the pieces in hand as a field of its own, a letter per (owner, kind), each
   after an optional count (``S2Pb3p``: one silver and two pawns for the owner of S and
   P, ...), or a ``none`` text for empty hands.
@@ -96,7 +101,15 @@ class HandsField:
     name: str = "hands"
 
 
-Field = Union[BoardField, TurnField, FlagsField, ValueField, HandsField]
+@dataclass(frozen=True)
+class MoveNumberField:
+    """The move number (a whole number >= 1; optional: 1 when left off)."""
+
+    optional: bool = False
+    name: str = "move_number"
+
+
+Field = Union[BoardField, TurnField, FlagsField, ValueField, HandsField, MoveNumberField]
 
 
 @dataclass(frozen=True)
@@ -118,6 +131,7 @@ class StartPosition:
     hands: tuple[tuple[int, ...], ...]
     current: int
     counters: tuple[tuple[int, ...], ...]
+    move_number: int = 1  # the text's move number (a move_number field; 1 without one)
 
     def load_into(self, core) -> None:
         core.load(list(self.board), [list(h) for h in self.hands], self.current, NOBODY, 0, None, [list(c) for c in self.counters])
@@ -153,6 +167,7 @@ def read_position(ir: GameIR, text: str) -> StartPosition:
         start, word = parts[len(notation.fields)]
         raise PositionTextError(f"--position: {notation.name} has {len(notation.fields)} fields ({described}); character {start + 1} {word[:20]!r} begins an extra one")
     hands = [list(h) for h in ir.hand_init]
+    number = 1
     for i, (f, (start, word)) in enumerate(zip(notation.fields, parts)):
         where = f"--position: {notation.name} field {i + 1} ({_field_label(f)})"
         if isinstance(f, BoardField):
@@ -165,6 +180,10 @@ def read_position(ir: GameIR, text: str) -> StartPosition:
             current = _lookup(dict(f.letters), word, start, where, "player")
         elif isinstance(f, HandsField):
             _read_hands(f, word, start, hands, ir.n_kinds, where)
+        elif isinstance(f, MoveNumberField):
+            number = _read_number(word, start, where, f.name)
+            if number < 1:
+                raise PositionTextError(f"{where}, character {start + 1} {word[:1]!r}: the move number is 1 or more, got {word[:20]}")
         elif isinstance(f, FlagsField):
             letters = dict(f.letters)
             for row, column in letters.values():
@@ -181,7 +200,7 @@ def read_position(ir: GameIR, text: str) -> StartPosition:
                     counters[row][column] = 1
         else:
             counters[f.row][f.column] = _read_value(f, word, start, where)
-    return StartPosition(text, tuple(board), tuple(tuple(h) for h in hands), current, tuple(tuple(c) for c in counters))
+    return StartPosition(text, tuple(board), tuple(tuple(h) for h in hands), current, tuple(tuple(c) for c in counters), number)
 
 
 def _read_hand(f: BoardField, word: str, start: int, hands: list, n_kinds: int, where: str) -> None:
@@ -296,16 +315,21 @@ def _read_value(f: ValueField, word: str, start: int, where: str) -> int:
     if f.none_text is not None and word == f.none_text:
         return f.none_value
     if not f.names:
-        body = word[1:] if word[:1] in "+-" else word
-        if not body.isdigit() or not body.isascii():
-            bad = next((k for k, ch in enumerate(word) if not (ch.isdigit() and ch.isascii()) and not (k == 0 and ch in "+-")), len(word) - 1)
-            raise PositionTextError(f"{where}, character {start + bad + 1} {word[bad:bad + 1]!r}: expected a whole number for '{f.counter}'" + (f" (or {f.none_text!r})" if f.none_text is not None else ""))
-        digits = body.lstrip("0")
-        value = (-1 if word[:1] == "-" else 1) * int(digits or "0") if len(digits) <= 20 else 1 << 62  # (never convert thousands of digits: Python refuses past 4,300)
-        if not -(1 << 62) <= value < (1 << 62):
-            raise PositionTextError(f"{where}, character {start + 1}: the number {word[:20]} is too large for '{f.counter}'")
-        return value
+        return _read_number(word, start, where, f.counter, f" (or {f.none_text!r})" if f.none_text is not None else "")
     return _lookup({n: i for i, n in enumerate(f.names)}, word, start, where, f"value of '{f.counter}'", f.none_text)
+
+
+def _read_number(word: str, start: int, where: str, what: str, alternative: str = "") -> int:
+    """A whole number (a sign allowed), within the engines' counters' range."""
+    body = word[1:] if word[:1] in "+-" else word
+    if not body.isdigit() or not body.isascii():
+        bad = next((k for k, ch in enumerate(word) if not (ch.isdigit() and ch.isascii()) and not (k == 0 and ch in "+-")), len(word) - 1)
+        raise PositionTextError(f"{where}, character {start + bad + 1} {word[bad:bad + 1]!r}: expected a whole number for '{what}'{alternative}")
+    digits = body.lstrip("0")
+    value = (-1 if word[:1] == "-" else 1) * int(digits or "0") if len(digits) <= 20 else 1 << 62  # (never convert thousands of digits: Python refuses past 4,300)
+    if not -(1 << 62) <= value < (1 << 62):
+        raise PositionTextError(f"{where}, character {start + 1}: the number {word[:20]} is too large for '{what}'")
+    return value
 
 
 def _lookup(table: dict, word: str, start: int, where: str, what: str, none_text: Optional[str] = None) -> int:

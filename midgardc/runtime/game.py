@@ -63,6 +63,7 @@ class Game:
         start = read_position(self.ir, text)
         state = self.new_state(seed)
         start.load_into(state.core)
+        state.first_move_number = start.move_number
         return state
 
     @property
@@ -78,9 +79,11 @@ class Game:
             core = self.engine.new_core(seed)
         else:
             core = self.engine.new_core(seed, start_zones=start_zones)
+        state = State(self, core)
         if self.start is not None:
             self.start.load_into(core)
-        return State(self, core)
+            state.first_move_number = self.start.move_number
+        return state
 
     # -- notation --------------------------------------------------------------------
 
@@ -259,8 +262,20 @@ class State:
         # a compound move's steps (index in ``history`` -> each step's parameters), kept
         # because its text is written from them: one viewer may see a step's value as '?'
         self.paths: dict[int, list[dict]] = {}
+        # the move number the game began at (a loaded position's, else 1): move_number()
+        # counts on from it, so that a position written later continues the record's
+        self.first_move_number = 1
 
     # -- queries ---------------------------------------------------------------------
+
+    def move_number(self) -> int:
+        """The number of the move, as game records number them (a position notation's
+        ``move_number`` field, FEN's fullmove number): the first one, plus one for every
+        move the last player in seat order made (a round: every seat has moved once; a
+        roll is no move). Kept outside the engines' state: no rule reads it."""
+        last, chance = len(self.game.players) - 1, self.game.ir.chance
+        rolls = range(chance.base, chance.base + len(chance.outcomes)) if chance is not None else range(0)
+        return self.first_move_number + sum(1 for move, mover in zip(self.history, self.movers) if mover == last and move not in rolls)
 
     def current_player(self) -> int:
         """The seat to move, ``CHANCE`` (-2) at a chance node (a roll is due), or -1 when
@@ -446,6 +461,7 @@ class State:
         other.texts = list(self.texts)
         other.movers = list(self.movers)
         other.paths = dict(self.paths)
+        other.first_move_number = self.first_move_number
         return other
 
     def zones(self) -> dict[str, dict[str, Union[list[str], dict[str, int]]]]:

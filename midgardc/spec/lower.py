@@ -74,7 +74,7 @@ from .present import lower_present
 from .glyphs import lower_glyphs
 from ..ir.present import PresentIR
 from .zones import expand_item_families, lower_items, lower_zones
-from .history import lower_history
+from .history import lower_history, with_hands
 from .position import lower_position
 from .movement import lower_movement_defines
 from .standard import lower_standard_defines
@@ -235,7 +235,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         attributes = self.lower_attributes(top.get("attributes"))
         attributes += lower_tables(self, top.get("tables"), len(attributes))
         self.attributes_ir = attributes  # (a sowing adds its track's "next cell": spec/piles.py)
-        history = lower_history(self, top.get("history"), counters, max_plies, game.items["max_plies"].pos if "max_plies" in game else game.pos)
+        history = lower_history(self, top.get("history"), counters, max_plies, game.items["max_plies"].pos if "max_plies" in game else game.pos, top)
         position = lower_position(self, top.get("position"), counters, counter_scope, counter_types)
         self.lower_defines(top.get("define"))
         lower_blocks(self, top.get("blocks"), EFFECTS)
@@ -253,6 +253,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
                     + self.lower_triggers(top.get("triggers"), actions) + phase_triggers)
         end = self.lower_end(top.get("end"))
         start_effects = self.lower_start(top.get("start"))
+        history = with_hands(self, history, actions, triggers, end, start_effects)
         ranking = stuck_ranking(self, drawn_ranking(self, self.lower_ranking(top.get("ranking"))))
         self.ranking_names = [k.name for k in ranking]
         self.chance_names = [chance.name] if chance is not None else []

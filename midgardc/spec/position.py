@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Optional
 
 from ..errors import SpecError, did_you_mean
 from ..ir.nodes import BOOL, CELL, INT, KIND, PLAYER
-from ..ir.position import BoardField, FlagsField, HandsField, PositionIR, TurnField, ValueField
+from ..ir.position import BoardField, FlagsField, HandsField, MoveNumberField, PositionIR, TurnField, ValueField
 from ..ir.values import is_enum, none_value
 from .yamlpos import YList, YMap, YNode, YScalar
 
 if TYPE_CHECKING:  # pragma: no cover
     from .context import Lowering
 
-FIELD_KINDS = ("board", "turn", "flags", "value", "hands")
+FIELD_KINDS = ("board", "turn", "flags", "value", "hands", "move_number")
 
 POSITION_SECTIONS = {
     "position": ({"name", "separator", "fields"}, {"fields"}),
@@ -24,6 +24,7 @@ POSITION_SECTIONS = {
     "position_flags": ({"counter", "letters", "none", "optional"}, {"counter"}),
     "position_value": ({"counter", "none", "optional"}, {"counter"}),
     "position_hands": ({"pieces", "none", "optional"}, set()),
+    "position_move_number": ({"optional"}, set()),
 }
 
 
@@ -41,7 +42,8 @@ def lower_position(low: "Lowering", node: Optional[YNode], counters: list, scope
     optional_seen = False
     for item in fnode:
         kind, fb = _field(low, item)
-        optional = low.scalar(fb["optional"], bool, "a position field's 'optional'") if "optional" in fb else False
+        # (a move number may always be left off, as FEN's: 1 then)
+        optional = low.scalar(fb["optional"], bool, "a position field's 'optional'") if "optional" in fb else kind == "move_number"
         if optional_seen and not optional:
             raise SpecError("only the last fields of a position may be optional: this one follows an optional field", item.pos)
         optional_seen = optional_seen or optional
@@ -51,6 +53,10 @@ def lower_position(low: "Lowering", node: Optional[YNode], counters: list, scope
             fields.append(TurnField(_turn_letters(low, fb), optional))
         elif kind == "hands":
             fields.append(_hands(low, fb, optional, sep))
+        elif kind == "move_number":
+            if any(isinstance(f, MoveNumberField) for f in fields):
+                raise SpecError("a position has one move_number field", item.pos)
+            fields.append(MoveNumberField(optional))
         elif kind == "flags":
             fields.append(_flags(low, fb, optional, counters, scopes, types))
         else:
