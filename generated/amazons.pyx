@@ -2828,42 +2828,51 @@ ctypedef struct Stats:  # (only long longs, in the order of MGC_S_* in vtable.px
     long long firsts[N_PLAYERS * N_PLAYERS]      # [p * N_PLAYERS + k - 1]: p first with k - 1 others
 
 
-cdef inline int step_key(int m) noexcept nogil:
-    """The first move id of move m's first step (m itself outside every move of two
-    steps): ir/compound.py step_blocks, runtime/sampling.py step_key."""
+cdef inline int step_key(int m, int* width) noexcept nogil:
+    """The first move id of move m's first step, its moves the `width` ids from there (m
+    itself and 1 outside every move of two steps): ir/compound.py step_blocks,
+    runtime/sampling.py step_key."""
     if 0 <= m < 1000000:
+        width[0] = 100
         return 0 + (m - 0) / 100 * 100
+    width[0] = 1
     return m
+
+
+cdef inline int step_group(const int* moves, int n, int i) noexcept nogil:
+    """The end of the run of moves[i..n-1] with moves[i]'s first step (one comparison a
+    move: the same first step is the id range step_key() gives)."""
+    cdef int width
+    cdef int lo = step_key(moves[i], &width)
+    cdef int hi = lo + width
+    i += 1
+    while i < n and lo <= moves[i] < hi:
+        i += 1
+    return i
 
 
 cdef int draw_steps(Rng* rng, const int* moves, int n) noexcept nogil:
     """A legal move drawn step by step (sampling steps; -1: none), as
     midgardc/runtime/sampling.py draw_steps: a first step uniformly among the distinct
     first steps of the ascending list moves[0..n-1], then, when it has more than one
-    completion, one of them uniformly. Two passes over the list."""
+    completion, one of them uniformly. Two passes over the list (the second to the
+    first step drawn)."""
     cdef int groups = 0
-    cdef int i, g, start, size, key
-    cdef int last = -1
+    cdef int i = 0
+    cdef int g, start
     if n <= 0:
         return -1
-    for i in range(n):
-        key = step_key(moves[i])
-        if i == 0 or key != last:
-            groups += 1
-        last = key
+    while i < n:
+        i = step_group(moves, n, i)
+        groups += 1
     g = rng_below(rng, groups)
     start = 0
-    last = step_key(moves[0])
-    while g > 0:  # the g-th group's first entry
-        start += 1
-        key = step_key(moves[start])
-        if key != last:
-            g -= 1
-        last = key
-    size = 1
-    while start + size < n and step_key(moves[start + size]) == last:
-        size += 1
-    return moves[start + rng_below(rng, size)] if size > 1 else moves[start]
+    i = step_group(moves, n, 0)
+    while g > 0:
+        start = i
+        i = step_group(moves, n, i)
+        g -= 1
+    return moves[start + rng_below(rng, i - start)] if i - start > 1 else moves[start]
 
 
 cdef void random_game(State* st, Rng* rng, int* moves, bint steps) noexcept nogil:
