@@ -17,6 +17,7 @@ from conftest import ENGINES, SPECS, get_game
 from midgardc.cli import cli
 from midgardc.engines import load
 from midgardc.ir.compound import step_blocks
+from midgardc.players.registry import PlayerSpec
 from midgardc.runtime.rng import Rng, derive_seed
 from midgardc.runtime.sampling import draw_steps
 from test_differential import SAMPLER, check_games, interpreter_games
@@ -129,3 +130,17 @@ def test_bench_takes_the_sampling():
     assert out.exit_code == 0 and "sampling steps" in out.output
     bad = runner.invoke(cli, ["bench", STEPS, "--sampling", "steps", "--batch", "2"])
     assert bad.exit_code == 1 and "--sampling steps measures random playouts" in bad.output
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_random_steps_player_plays_the_playouts_games(engine):
+    # a match of two random-steps players with one Rng plays the game playout_trace
+    # draws with that seed (sampling steps), as random plays the whole-move one
+    game = get_game(STEPS, None, engine)
+    player = PlayerSpec("random-steps").make()
+    for seed in range(4):
+        state, rng, moves = game.new_state(seed), Rng(seed), []
+        while not state.is_terminal():
+            moves.append(player.choose(state, rng))
+            state.apply(moves[-1])
+        assert moves == game.engine.playout_trace(seed, sampling="steps")
