@@ -77,6 +77,17 @@ def test_beside_an_action_with_legal_after_both_engines_draw_alike(tmp_path):
     assert any(hop.base <= m < hop.base + hop.size for s in range(20) for m in game.engine.playout_trace(s, sampling="steps"))
 
 
+def test_with_dice_both_engines_draw_alike(tmp_path):
+    # a roll opens each turn and the walker steps north only on a 2: the roll comes from
+    # the chance stream, the move step by step from the playout's
+    text = Path(STEPS).read_text(encoding="utf-8").replace("pieces:", "chance:\n  dice: 1\n  faces: {one: {value: 1}, two: {value: 2}}\npieces:", 1)
+    text = text.replace('straight(d) and empty(step(f, d))"', 'straight(d) and empty(step(f, d)) and (d != n or face_value(die(0)) == 2)"')
+    path = tmp_path / "rolled.yaml"
+    path.write_text(text, encoding="utf-8")
+    for sampling in ("whole", "steps"):
+        check_games(str(path), None, 40, 5, sampling)
+
+
 def small_position(tmp_path, engine: str):
     """x's walker on b2 with o's markers on a1 and a3: stepping n (b3) leaves 2 second
     steps (b4, c3), e (c2) 3 (c3, d2, c1), s (b1) 1 (c1), and w (a2) none (a1, a3 taken,
