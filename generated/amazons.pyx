@@ -2828,16 +2828,64 @@ ctypedef struct Stats:  # (only long longs, in the order of MGC_S_* in vtable.px
     long long firsts[N_PLAYERS * N_PLAYERS]      # [p * N_PLAYERS + k - 1]: p first with k - 1 others
 
 
-cdef void random_game(State* st, Rng* rng, int* moves) noexcept nogil:
+cdef inline int step_key(int m, int* width) noexcept nogil:
+    """The first move id of move m's first step, its moves the `width` ids from there (m
+    itself and 1 outside every move of two steps): ir/compound.py step_blocks,
+    runtime/sampling.py step_key."""
+    if 0 <= m < 1000000:
+        width[0] = 100
+        return 0 + (m - 0) / 100 * 100
+    width[0] = 1
+    return m
+
+
+cdef inline int step_group(const int* moves, int n, int i) noexcept nogil:
+    """The end of the run of moves[i..n-1] with moves[i]'s first step (one comparison a
+    move: the same first step is the id range step_key() gives)."""
+    cdef int width
+    cdef int lo = step_key(moves[i], &width)
+    cdef int hi = lo + width
+    i += 1
+    while i < n and lo <= moves[i] < hi:
+        i += 1
+    return i
+
+
+cdef int draw_steps(Rng* rng, const int* moves, int n) noexcept nogil:
+    """A legal move drawn step by step (sampling steps; -1: none), as
+    midgardc/runtime/sampling.py draw_steps: a first step uniformly among the distinct
+    first steps of the ascending list moves[0..n-1], then, when it has more than one
+    completion, one of them uniformly. Two passes over the list (the second to the
+    first step drawn)."""
+    cdef int groups = 0
+    cdef int i = 0
+    cdef int g, start
+    if n <= 0:
+        return -1
+    while i < n:
+        i = step_group(moves, n, i)
+        groups += 1
+    g = rng_below(rng, groups)
+    start = 0
+    i = step_group(moves, n, 0)
+    while g > 0:
+        start = i
+        i = step_group(moves, n, i)
+        g -= 1
+    return moves[start + rng_below(rng, i - start)] if i - start > 1 else moves[start]
+
+
+cdef void random_game(State* st, Rng* rng, int* moves, bint steps) noexcept nogil:
     """Uniformly random legal moves until the game ends."""
     cdef int n = gen_legal(st, moves)
     while n > 0:
-        n = apply_move(st, moves[rng_below(rng, n)], moves)
+        n = apply_move(st, draw_steps(rng, moves, n) if steps else moves[rng_below(rng, n)], moves)
 
 
-cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long first, long long count, Stats* stats, int* moves) noexcept nogil:
+cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long first, long long count, Stats* stats, int* moves, bint steps) noexcept nogil:
     """Games first .. first+count-1 from `start` of a run started with `seed` (`deal`: each
-    game is a new game, dealt for its own seed, when the spec has decks)."""
+    game is a new game, dealt for its own seed, when the spec has decks; `steps`: moves
+    of two steps drawn step by step, draw_steps())."""
     cdef State st
     cdef Rng rng
     cdef long long i
@@ -2847,7 +2895,7 @@ cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long f
     for i in range(first, first + count):
         rng.state = derive_seed(seed, <uint64_t>i)
         st = start[0]
-        random_game(&st, &rng, moves)
+        random_game(&st, &rng, moves, steps)
         k = outcome(&st, &margin, lead)
         stats.games += 1
         for p in range(N_PLAYERS):
@@ -2864,7 +2912,7 @@ cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long f
         stats.ply_limited += st.ply_limited
 
 
-cdef int trace_game(State* st, uint64_t seed, int* moves, int* trace, int cap) noexcept nogil:
+cdef int trace_game(State* st, uint64_t seed, int* moves, int* trace, int cap, bint steps) noexcept nogil:
     """The moves of one random game from `st` with Rng(seed), at most `cap` of them, into
     `trace`; returns how many (the same draws as random_game())."""
     cdef Rng rng
@@ -2873,7 +2921,7 @@ cdef int trace_game(State* st, uint64_t seed, int* moves, int* trace, int cap) n
     rng.state = seed
     n = gen_legal(st, moves)
     while n > 0 and count < cap:
-        m = moves[rng_below(&rng, n)]
+        m = draw_steps(&rng, moves, n) if steps else moves[rng_below(&rng, n)]
         trace[count] = m
         count += 1
         n = apply_move(st, m, moves)
@@ -2960,7 +3008,7 @@ from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport uint64_t
 
 cdef enum:
-    MGC_ABI = 1
+    MGC_ABI = 2
     # field ids of get_field/set_field (i, j: the indices the field takes; 0 otherwise)
     MGC_BOARD = 0           # [cell]: piece id (cell N_CELLS: the off-board cell, -1)
     MGC_HEIGHT = 1          # [cell]: stack height (stacks only)
@@ -2999,8 +3047,8 @@ ctypedef int (*mgc_apply_f)(void* st, int move, int* moves) noexcept nogil
 ctypedef int (*mgc_int_f)(void* st) noexcept nogil
 ctypedef int (*mgc_outcome_f)(void* st, long long* margin, int* lead) noexcept nogil
 ctypedef void (*mgc_keys_f)(void* st, long long* keys) noexcept nogil
-ctypedef void (*mgc_playouts_f)(const void* start, int deal, uint64_t seed, long long first, long long count, void* stats, int* moves) noexcept nogil
-ctypedef int (*mgc_trace_f)(void* st, uint64_t seed, int* moves, int* trace, int cap) noexcept nogil
+ctypedef void (*mgc_playouts_f)(const void* start, int deal, uint64_t seed, long long first, long long count, void* stats, int* moves, int steps) noexcept nogil
+ctypedef int (*mgc_trace_f)(void* st, uint64_t seed, int* moves, int* trace, int cap, int steps) noexcept nogil
 ctypedef long long (*mgc_perft_f)(void* st, int depth, int n, int* moves) noexcept nogil
 ctypedef void (*mgc_tensor_f)(const void* st, float* out, const int* L, const unsigned char* seen_places, const unsigned char* seen_counters) noexcept nogil
 ctypedef long long (*mgc_get_f)(const void* st, int field, int i, int j) noexcept nogil
@@ -3112,12 +3160,12 @@ cdef void x_rank_keys(void* p, long long* keys) noexcept nogil:
     rank_keys(<State*>p, keys)
 
 
-cdef void x_run_playouts(const void* start, int deal, uint64_t seed, long long first, long long count, void* stats, int* moves) noexcept nogil:
-    run_playouts(<const State*>start, deal, seed, first, count, <Stats*>stats, moves)
+cdef void x_run_playouts(const void* start, int deal, uint64_t seed, long long first, long long count, void* stats, int* moves, int steps) noexcept nogil:
+    run_playouts(<const State*>start, deal, seed, first, count, <Stats*>stats, moves, steps)
 
 
-cdef int x_trace(void* p, uint64_t seed, int* moves, int* trace, int cap) noexcept nogil:
-    return trace_game(<State*>p, seed, moves, trace, cap)
+cdef int x_trace(void* p, uint64_t seed, int* moves, int* trace, int cap, int steps) noexcept nogil:
+    return trace_game(<State*>p, seed, moves, trace, cap, steps)
 
 
 cdef long long x_perft(void* p, int depth, int n, int* moves) noexcept nogil:

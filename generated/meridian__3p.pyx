@@ -2355,9 +2355,10 @@ cdef void random_game(State* st, Rng* rng, int* moves) noexcept nogil:
         n = apply_move(st, moves[rng_below(rng, n)], moves)
 
 
-cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long first, long long count, Stats* stats, int* moves) noexcept nogil:
+cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long first, long long count, Stats* stats, int* moves, bint steps) noexcept nogil:
     """Games first .. first+count-1 from `start` of a run started with `seed` (`deal`: each
-    game is a new game, dealt for its own seed, when the spec has decks)."""
+    game is a new game, dealt for its own seed, when the spec has decks; `steps`: moves
+    of two steps drawn step by step, draw_steps())."""
     cdef State st
     cdef Rng rng
     cdef long long i
@@ -2387,7 +2388,7 @@ cdef void run_playouts(const State* start, bint deal, uint64_t seed, long long f
         stats.ply_limited += st.ply_limited
 
 
-cdef int trace_game(State* st, uint64_t seed, int* moves, int* trace, int cap) noexcept nogil:
+cdef int trace_game(State* st, uint64_t seed, int* moves, int* trace, int cap, bint steps) noexcept nogil:
     """The moves of one random game from `st` with Rng(seed), at most `cap` of them, into
     `trace`; returns how many (the same draws as random_game())."""
     cdef Rng rng
@@ -2513,7 +2514,7 @@ from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport uint64_t
 
 cdef enum:
-    MGC_ABI = 1
+    MGC_ABI = 2
     # field ids of get_field/set_field (i, j: the indices the field takes; 0 otherwise)
     MGC_BOARD = 0           # [cell]: piece id (cell N_CELLS: the off-board cell, -1)
     MGC_HEIGHT = 1          # [cell]: stack height (stacks only)
@@ -2552,8 +2553,8 @@ ctypedef int (*mgc_apply_f)(void* st, int move, int* moves) noexcept nogil
 ctypedef int (*mgc_int_f)(void* st) noexcept nogil
 ctypedef int (*mgc_outcome_f)(void* st, long long* margin, int* lead) noexcept nogil
 ctypedef void (*mgc_keys_f)(void* st, long long* keys) noexcept nogil
-ctypedef void (*mgc_playouts_f)(const void* start, int deal, uint64_t seed, long long first, long long count, void* stats, int* moves) noexcept nogil
-ctypedef int (*mgc_trace_f)(void* st, uint64_t seed, int* moves, int* trace, int cap) noexcept nogil
+ctypedef void (*mgc_playouts_f)(const void* start, int deal, uint64_t seed, long long first, long long count, void* stats, int* moves, int steps) noexcept nogil
+ctypedef int (*mgc_trace_f)(void* st, uint64_t seed, int* moves, int* trace, int cap, int steps) noexcept nogil
 ctypedef long long (*mgc_perft_f)(void* st, int depth, int n, int* moves) noexcept nogil
 ctypedef void (*mgc_tensor_f)(const void* st, float* out, const int* L, const unsigned char* seen_places, const unsigned char* seen_counters) noexcept nogil
 ctypedef long long (*mgc_get_f)(const void* st, int field, int i, int j) noexcept nogil
@@ -2665,12 +2666,12 @@ cdef void x_rank_keys(void* p, long long* keys) noexcept nogil:
     rank_keys(<State*>p, keys)
 
 
-cdef void x_run_playouts(const void* start, int deal, uint64_t seed, long long first, long long count, void* stats, int* moves) noexcept nogil:
-    run_playouts(<const State*>start, deal, seed, first, count, <Stats*>stats, moves)
+cdef void x_run_playouts(const void* start, int deal, uint64_t seed, long long first, long long count, void* stats, int* moves, int steps) noexcept nogil:
+    run_playouts(<const State*>start, deal, seed, first, count, <Stats*>stats, moves, steps)
 
 
-cdef int x_trace(void* p, uint64_t seed, int* moves, int* trace, int cap) noexcept nogil:
-    return trace_game(<State*>p, seed, moves, trace, cap)
+cdef int x_trace(void* p, uint64_t seed, int* moves, int* trace, int cap, int steps) noexcept nogil:
+    return trace_game(<State*>p, seed, moves, trace, cap, steps)
 
 
 cdef long long x_perft(void* p, int depth, int n, int* moves) noexcept nogil:

@@ -16,6 +16,7 @@ import pytest
 
 from conftest import MIDGARD, MIDGARD_VARIANTS, SPECS, get_game
 from midgardc.compiler import build
+from midgardc.ir.compound import step_blocks
 from midgardc.runtime.game import perft as generic_perft
 from midgardc.runtime.interpreter import random_move
 from midgardc.runtime.results import summarize_core
@@ -36,9 +37,11 @@ def engines(spec: str, variant=None):
     return get_game(spec, variant, "interpreted").engine, get_game(spec, variant, "compiled").engine
 
 
-def interpreter_games(engine, n: int, seed: int) -> tuple[list[list[int]], dict]:
-    """Games 0..n-1 of ``playouts(n, seed)`` on the interpreter: their moves and the
-    aggregate results (the same loop as InterpretedEngine.playouts, keeping the moves)."""
+def interpreter_games(engine, n: int, seed: int, sampling: str = "whole") -> tuple[list[list[int]], dict]:
+    """Games 0..n-1 of ``playouts(n, seed, sampling=sampling)`` on the interpreter: their
+    moves and the aggregate results (the same loop as InterpretedEngine.playouts, keeping
+    the moves)."""
+    blocks = step_blocks(engine.ir) if sampling == "steps" else None
     traces, stats = [], None
     for i in range(n):
         game_seed = derive_seed(seed, i)
@@ -46,7 +49,7 @@ def interpreter_games(engine, n: int, seed: int) -> tuple[list[list[int]], dict]
         rng = Rng(game_seed)
         moves = []
         while not core.terminal:
-            move = random_move(core, rng)
+            move = random_move(core, rng, blocks)
             core.apply(move)
             moves.append(move)
         traces.append(moves)
@@ -54,13 +57,13 @@ def interpreter_games(engine, n: int, seed: int) -> tuple[list[list[int]], dict]
     return traces, stats
 
 
-def check_games(spec: str, variant, n: int, seed: int) -> None:
+def check_games(spec: str, variant, n: int, seed: int, sampling: str = "whole") -> None:
     interp, comp = engines(spec, variant)
-    traces, stats = interpreter_games(interp, n, seed)
+    traces, stats = interpreter_games(interp, n, seed, sampling)
     for i, trace in enumerate(traces):
-        got = comp.playout_trace(derive_seed(seed, i))
+        got = comp.playout_trace(derive_seed(seed, i), sampling=sampling)
         assert got == trace, f"game {i} (seed {derive_seed(seed, i)}): first difference at ply {_first_difference(got, trace)}"
-    assert comp.playouts(n, seed) == stats
+    assert comp.playouts(n, seed, sampling=sampling) == stats
 
 
 def _first_difference(a: list[int], b: list[int]) -> int:

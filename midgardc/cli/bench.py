@@ -20,6 +20,7 @@ from ..cli_options import (
 from ..errors import MidgardcError
 from ..progress import progress, progress_option
 from ..runtime.game import Game
+from ..runtime.sampling import SAMPLINGS
 from ..engines import game_from_ir
 from .common import _compiler, _load_ir, _open_game, _variants
 from .group import cli
@@ -66,6 +67,15 @@ DEFAULT_INTERPRETER_SECONDS = 30.0
     "legal actions drawn in C, every step writing the observation tensor and the legal-action mask; "
     "steps/s beside the random-playout plies/s. Repeat for several sizes (--batch 1 --batch 64 --batch 1024).",
 )
+@click.option(
+    "--sampling",
+    type=click.Choice(SAMPLINGS),
+    default="whole",
+    show_default=True,
+    help="How a random game draws a move of two steps (then:): 'whole', uniformly among the whole legal moves; "
+    "'steps', a first step uniformly, then one of its second steps (docs/spec-language.md, *Random play.*). "
+    "The same in both engines; without then: both draw the same moves.",
+)
 @click.option("--steps", type=click.IntRange(min=1), default=200_000, show_default=True, help="With --batch: game steps per batch size (at least 20 calls).")
 @click.option(
     "--interpreter-seconds",
@@ -92,6 +102,7 @@ def bench(
     batch_sizes: tuple[int, ...],
     steps: int,
     interpreter_seconds: float,
+    sampling: str,
     show_progress: Optional[bool],
     as_json: bool,
 ) -> None:
@@ -114,20 +125,22 @@ def bench(
         else:
             targets.append((spec, variant, player_count))
     if batch_sizes:
+        if sampling != "whole":
+            raise MidgardcError("--sampling steps measures random playouts; batches draw whole moves", hint="leave out --batch, or --sampling")
         _bench_batches(ctx, targets, list(batch_sizes), playouts or 10_000, steps, seed, runs, as_json)
         return
     results = []
     for k, (spec, v, n) in enumerate(targets):
         if len(targets) > 1:
             click.echo(f"[{k + 1}/{len(targets)}] {spec}" + (f" [{v}]" if v else ""), err=True)
-        results.append(_bench_one(ctx, spec, v, playouts, engine, seed, runs, n, interpreter_seconds or None, show_progress))
+        results.append(_bench_one(ctx, spec, v, playouts, engine, seed, runs, n, interpreter_seconds or None, show_progress, sampling))
     if len(results) == 1:
         _print_bench_one(results[0], as_json)
         return
     if as_json:
-        click.echo(json.dumps({"seed": seed, "runs": runs, "results": results}, indent=2))
+        click.echo(json.dumps({"seed": seed, "runs": runs, "sampling": sampling, "results": results}, indent=2))
         return
-    _print_bench_table(results, seed, runs)
+    _print_bench_table(results, seed, runs, sampling)
 
 
 def _bench_one(
@@ -141,24 +154,25 @@ def _bench_one(
     count: Optional[int] = None,
     limit: Optional[float] = DEFAULT_INTERPRETER_SECONDS,
     show_progress: Optional[bool] = None,
+    sampling: str = "whole",
 ) -> dict:
     ir = _load_ir(spec, variant, count)
     rows: dict[str, dict] = {}
     if engine in ("compiled", "both"):
         game = _open_game(ctx, ir, "compiled")  # may fall back when only the default
         if game.engine_name == "compiled":
-            rows["compiled"] = _median_run(game, playouts or 10_000, seed, runs)
+            rows["compiled"] = _median_run(game, playouts or 10_000, seed, runs, sampling=sampling)
     if engine != "compiled" or not rows:
         if engine == "interpreted":
             n = playouts or 100
         else:
             n = min(playouts or 10_000, max(20, (playouts or 10_000) // 100))
-        rows["interpreted"] = _median_run(game_from_ir(ir, "interpreted"), n, seed, runs, limit, show_progress)
+        rows["interpreted"] = _median_run(game_from_ir(ir, "interpreted"), n, seed, runs, limit, show_progress, sampling)
     ratio = None
     if "compiled" in rows and "interpreted" in rows and rows["interpreted"]["playouts_per_s"]:
         ratio = round(rows["compiled"]["playouts_per_s"] / rows["interpreted"]["playouts_per_s"], 1)
     title = ir.title + (f" [{ir.variant}]" if ir.variant else "") + (f" ({ir.n_players} players)" if ir.player_counts else "")
-    return {"spec": spec, "variant": variant, "title": title, "seed": seed, "engines": rows, "ratio": ratio}
+    return {"spec": spec, "variant": variant, "title": title, "seed": seed, "sampling": sampling, "engines": rows, "ratio": ratio}
 
 
 def _bench_batches(ctx: click.Context, targets: list, sizes: list[int], playouts: int, steps: int, seed: int, runs: int, as_json: bool) -> None:
@@ -192,17 +206,17 @@ def _bench_batches(ctx: click.Context, targets: list, sizes: list[int], playouts
         _echo_table(table)
 
 
-def _median_run(game: Game, n: int, seed: int, runs: int, limit: Optional[float] = None, show_progress: Optional[bool] = None) -> dict:
-    measured = sorted((_measure(game, n, seed + k, limit, show_progress) for k in range(runs)), key=lambda r: r["playouts_per_s"])
+def _median_run(game: Game, n: int, seed: int, runs: int, limit: Optional[float] = None, show_progress: Optional[bool] = None, sampling: str = "whole") -> dict:
+    measured = sorted((_measure(game, n, seed + k, limit, show_progress, sampling) for k in range(runs)), key=lambda r: r["playouts_per_s"])
     return measured[len(measured) // 2]
 
 
 def _print_bench_one(result: dict, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps({k: result[k] for k in ("spec", "variant", "seed", "engines", "ratio")}, indent=2))
+        click.echo(json.dumps({k: result[k] for k in ("spec", "variant", "seed", "sampling", "engines", "ratio")}, indent=2))
         return
     rows = result["engines"]
-    click.echo(f"{result['title']}: random playouts, seed {result['seed']}")
+    click.echo(f"{result['title']}: random playouts, seed {result['seed']}" + (f", sampling {result['sampling']}" if result["sampling"] != "whole" else ""))
     header = ["engine", "playouts", "seconds", "playouts/s", "plies/s", "mean plies"]
     table = [header] + [
         [name, str(r["playouts"]), f"{r['seconds']:.3f}", f"{r['playouts_per_s']:.1f}", f"{r['plies_per_s']:.0f}", f"{r['mean_plies']:.1f}"] for name, r in rows.items()
@@ -213,8 +227,8 @@ def _print_bench_one(result: dict, as_json: bool) -> None:
     _echo_time_limits([result])
 
 
-def _print_bench_table(results: list[dict], seed: int, runs: int) -> None:
-    click.echo(f"random playouts, seed {seed}" + (f", median of {runs} runs" if runs > 1 else ""))
+def _print_bench_table(results: list[dict], seed: int, runs: int, sampling: str = "whole") -> None:
+    click.echo(f"random playouts, seed {seed}" + (f", median of {runs} runs" if runs > 1 else "") + (f", sampling {sampling}" if sampling != "whole" else ""))
     header = ["spec", "variant", "engine", "playouts", "playouts/s", "plies/s", "mean plies", "compiled/interpreted"]
     table = [header]
     for r in results:
@@ -244,8 +258,8 @@ def _echo_table(table: list[list[str]], left: int = 1) -> None:
         click.echo("  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
 
 
-def _measure(game: Game, n: int, seed: int, limit: Optional[float] = None, show_progress: Optional[bool] = None) -> dict:
-    """One run of ``n`` playouts. The interpreter's run shows a progress bar (on a terminal,
+def _measure(game: Game, n: int, seed: int, limit: Optional[float] = None, show_progress: Optional[bool] = None, sampling: str = "whole") -> dict:
+    """One run of ``n`` playouts (``sampling``: runtime/sampling.py). The interpreter's run shows a progress bar (on a terminal,
     or as asked) and, with a ``limit``, stops after the game that passes ``limit`` seconds."""
     started = time.perf_counter()
     if game.engine_name == "interpreted":
@@ -255,9 +269,9 @@ def _measure(game: Game, n: int, seed: int, limit: Optional[float] = None, show_
                 tick()
                 return limit is not None and time.perf_counter() - started >= limit
 
-            stats = game.engine.playouts(n, seed, stop=stop)
+            stats = game.engine.playouts(n, seed, stop=stop, sampling=sampling)
     else:
-        stats = game.engine.playouts(n, seed)
+        stats = game.engine.playouts(n, seed, sampling=sampling)
     seconds = max(time.perf_counter() - started, 1e-9)
     return {
         "playouts": stats["games"],

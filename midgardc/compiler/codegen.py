@@ -40,6 +40,7 @@ import os
 from typing import Optional
 
 from ..ir.analysis import contains
+from ..ir.compound import step_blocks
 from ..ir.dice import KEEP_VAR, into_of, keep_of, when_of
 from ..ir.nodes import CELL, CHANCE_STREAM, INT, ITEM, DIR, KIND, PLAYER, Call, FlipFlanked, GameIR, SetElement, opposite_directions
 from .emit.bitboards import LinePlan, calls_builtin, direction_shift, flip_shifts, flood_code, line_code, line_lengths, line_plan, line_windows, window_code, window_stages
@@ -229,6 +230,7 @@ class Generator(Moves):
             "max_chain_limit": max([a.chain.limit for a in ir.actions if a.chain is not None] or [1]),
             # moves of two steps (then:; templates/compound.pyx.j2)
             "two_steps": any(a.then is not None for a in ir.actions),
+            "step_blocks": step_blocks(ir),  # (base, end, radix): sampling steps (templates/playouts.pyx.j2)
         }
 
     @staticmethod

@@ -132,22 +132,24 @@ cdef class Engine:
 
     # -- playouts and perft
 
-    def playouts(self, long long n, uint64_t seed):
+    def playouts(self, long long n, uint64_t seed, bint steps=False):
         """`n` random games from the start; game i uses derive_seed(seed, i). Returns the
         dict of midgardc.runtime.results: games, wins, draws, shared, firsts, plies, margin,
-        ply_limited."""
-        return stats_from(self, <const char*>self.vt.start, True, n, seed)
+        ply_limited. `steps`: moves of two steps drawn step by step
+        (midgardc/runtime/sampling.py)."""
+        return stats_from(self, <const char*>self.vt.start, True, n, seed, steps)
 
-    def rollouts(self, Core core, long long n, uint64_t seed):
+    def rollouts(self, Core core, long long n, uint64_t seed, bint steps=False):
         """`n` random games from `core`'s position (game i: derive_seed(seed, i)), the same
         dict as playouts(): exact counts of first places, from which returns are summed."""
         if core is None:
             raise TypeError("rollouts() needs a Core")
         check_core(self, core)
-        return stats_from(self, core.st, False, n, seed)
+        return stats_from(self, core.st, False, n, seed, steps)
 
-    def playout_trace(self, uint64_t seed, Core core=None):
-        """The moves of one random game from the start (or from `core`) with Rng(seed)."""
+    def playout_trace(self, uint64_t seed, Core core=None, bint steps=False):
+        """The moves of one random game from the start (or from `core`) with Rng(seed)
+        (`steps`: drawn step by step, as playouts())."""
         cdef const MgcRules* vt = self.vt
         cdef int count = 0
         cdef int cap = vt.trace_cap
@@ -163,7 +165,7 @@ cdef class Engine:
                 check_core(self, core)
                 memcpy(st, core.st, vt.state_size)
             with nogil:
-                count = vt.trace(st, seed, moves, trace, cap)
+                count = vt.trace(st, seed, moves, trace, cap, steps)
             return [trace[i] for i in range(count)]
         finally:
             free(st)
@@ -312,7 +314,7 @@ cdef class Engine:
             mc_close(&P)
 
 
-cdef dict stats_from(Engine e, const char* start, bint deal, long long n, uint64_t seed):
+cdef dict stats_from(Engine e, const char* start, bint deal, long long n, uint64_t seed, bint steps):
     cdef const MgcRules* vt = e.vt
     cdef long long done = 0
     cdef long long chunk
@@ -329,7 +331,7 @@ cdef dict stats_from(Engine e, const char* start, bint deal, long long n, uint64
         while done < n:
             chunk = min(n - done, <long long>PLAYOUT_CHUNK)
             with nogil:
-                vt.run_playouts(first, deal, seed, done, chunk, s, moves)
+                vt.run_playouts(first, deal, seed, done, chunk, s, moves, steps)
             done += chunk
             PyErr_CheckSignals()
         return {
@@ -1428,7 +1430,7 @@ cdef void mc_backup(MPool* P, const char* st, int leaf) noexcept nogil:
     cdef int node = leaf
     cdef const long long* firsts = P.stats + MGC_S_WINS + np
     memset(P.stats, 0, P.vt.stats_size)
-    P.vt.run_playouts(st, False, rng_next(&P.rng), 0, P.n, P.stats, P.roll)
+    P.vt.run_playouts(st, False, rng_next(&P.rng), 0, P.n, P.stats, P.roll, False)
     for p in range(np):
         s = 0.0
         for j in range(np):

@@ -10,7 +10,7 @@
 from libc.stdint cimport uint64_t
 
 cdef enum:
-    MGC_ABI = 1
+    MGC_ABI = 2
     # field ids of get_field/set_field (i, j: the indices the field takes; 0 otherwise)
     MGC_BOARD = 0           # [cell]: piece id (cell N_CELLS: the off-board cell, -1)
     MGC_HEIGHT = 1          # [cell]: stack height (stacks only)
@@ -49,8 +49,8 @@ ctypedef int (*mgc_apply_f)(void* st, int move, int* moves) noexcept nogil
 ctypedef int (*mgc_int_f)(void* st) noexcept nogil
 ctypedef int (*mgc_outcome_f)(void* st, long long* margin, int* lead) noexcept nogil
 ctypedef void (*mgc_keys_f)(void* st, long long* keys) noexcept nogil
-ctypedef void (*mgc_playouts_f)(const void* start, int deal, uint64_t seed, long long first, long long count, void* stats, int* moves) noexcept nogil
-ctypedef int (*mgc_trace_f)(void* st, uint64_t seed, int* moves, int* trace, int cap) noexcept nogil
+ctypedef void (*mgc_playouts_f)(const void* start, int deal, uint64_t seed, long long first, long long count, void* stats, int* moves, int steps) noexcept nogil
+ctypedef int (*mgc_trace_f)(void* st, uint64_t seed, int* moves, int* trace, int cap, int steps) noexcept nogil
 ctypedef long long (*mgc_perft_f)(void* st, int depth, int n, int* moves) noexcept nogil
 ctypedef void (*mgc_tensor_f)(const void* st, float* out, const int* L, const unsigned char* seen_places, const unsigned char* seen_counters) noexcept nogil
 ctypedef long long (*mgc_get_f)(const void* st, int field, int i, int j) noexcept nogil

@@ -66,3 +66,21 @@ class Then:
     first: int  # how many of the action's parameters are the first step's (the rest: the second's)
     effects: int  # how many of the action's effects are the first step's (the rest: the second's)
     where: "object"  # Expr: the second step's condition, on the state after the first step's effects
+
+
+def step_blocks(ir: "object") -> tuple[tuple[int, int, int], ...]:
+    """``(base, end, radix)`` of each action of two steps (``then:``): its moves are the ids
+    ``base .. end - 1``, and the whole moves of one first step are ``radix`` consecutive
+    ids (the second step's parameters vary fastest), so ``base + (m - base) // radix *
+    radix`` names move m's first step. Random playouts that draw step by step
+    (``sampling: steps``, runtime/sampling.py and templates/playouts.pyx.j2) group the
+    legal list by it."""
+    out = []
+    for a in ir.actions:
+        if a.then is None:
+            continue
+        radix = 1
+        for p in a.params[a.then.first :]:
+            radix *= {"cell": ir.board.n_cells, "player": ir.n_players, "kind": ir.n_kinds, "dir": len(ir.board.directions), "item": ir.n_item_kinds}.get(p.type, p.hi - p.lo + 1)
+        out.append((a.base, a.base + a.size, radix))
+    return tuple(out)

@@ -18,7 +18,7 @@ from .mcts import PARAMS as MCTS_PARAMS
 from .mcts import MctsPlayer, PyTreeMctsPlayer
 from .params import Param, parse_params, params_help, params_text, params_usage
 from .script import ScriptPlayer
-from .uniform import RandomPlayer
+from .uniform import RandomPlayer, RandomStepsPlayer
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,7 @@ KINDS: dict[str, Kind] = {
     "script": Kind(lambda param, name: ScriptPlayer(param, name), "PATH", "choose(observation, legal_moves, rng) from a Python file"),
     "mcts": Kind(_make_mcts, "ITERATIONS", "UCT tree search with the engine's random games as rollouts", MCTS_PARAMS),
     "mcts-py": Kind(_make_mcts_py, "ITERATIONS", "mcts with its tree in Python (as before the search ran in C; for comparisons)", MCTS_PARAMS),
+    "random-steps": Kind(lambda _param, name: RandomStepsPlayer(name), None, "a move of two steps (then:) drawn step by step: a first step, then one of its second steps"),
 }
 
 

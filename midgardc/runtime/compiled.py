@@ -13,6 +13,7 @@ from typing import Any, Optional
 
 from ..ir.nodes import GameIR
 from .rng import MASK
+from .sampling import check_sampling
 
 
 class CompiledEngine:
@@ -32,24 +33,24 @@ class CompiledEngine:
             core.restart(seed & MASK, start_zones)
         return core
 
-    def playout_trace(self, seed: int, core: Optional[Any] = None) -> list[int]:
-        """Uniform random moves (the shared RNG, ``Rng(seed)``) from the start (or a copy of
-        ``core``) to the end of the game."""
-        return self.module.playout_trace(seed & MASK, core)
+    def playout_trace(self, seed: int, core: Optional[Any] = None, sampling: str = "whole") -> list[int]:
+        """Random moves (the shared RNG, ``Rng(seed)``; ``sampling``: runtime/sampling.py)
+        from the start (or a copy of ``core``) to the end of the game."""
+        return self.module.playout_trace(seed & MASK, core, check_sampling(sampling))
 
-    def playouts(self, n: int, seed: int) -> dict:
+    def playouts(self, n: int, seed: int, sampling: str = "whole") -> dict:
         """``n`` random games; game i uses ``derive_seed(seed, i)``. Aggregate results, the
         same dict as ``results.empty_stats``/``add_result`` (computed in C)."""
         if n < 0:
             raise ValueError("the number of playouts must be at least 0")
-        return self.module.playouts(n, seed & MASK)
+        return self.module.playouts(n, seed & MASK, check_sampling(sampling))
 
-    def rollouts(self, core: Any, n: int, seed: int) -> dict:
+    def rollouts(self, core: Any, n: int, seed: int, sampling: str = "whole") -> dict:
         """``n`` random games from ``core``'s position (left as it is); game i uses
         ``derive_seed(seed, i)``. The same dict as ``playouts``."""
         if n < 0:
             raise ValueError("the number of rollouts must be at least 0")
-        return self.module.rollouts(core, n, seed & MASK)
+        return self.module.rollouts(core, n, seed & MASK, check_sampling(sampling))
 
     def perft(self, depth: int, core: Optional[Any] = None) -> int:
         """Legal move sequences of length exactly ``depth`` from the start (or ``core``);

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from ..ir.compound import step_blocks
 from ..ir.nodes import CHANCE_STREAM, NOBODY, GameIR
 from .rng import Rng, derive_seed
+from .sampling import check_sampling, draw_steps
 from .rules import zones as zone_rules
 from .rules.captures import Captures
 from .rules.compound import Compound
@@ -254,9 +256,11 @@ class Core(Effects, Captures, Regions, Moves, History, Compound, Dice):
         return [[fn(self, {"p": p}) for fn in self.prog.rank] for p in range(self.prog.ir.n_players)]
 
 
-def random_move(core: Core, rng: Rng) -> int:
+def random_move(core: Core, rng: Rng, blocks: Optional[tuple] = None) -> int:
     """A random playout's next move: a roll's outcome from the state's chance stream at a
-    chance node, else a uniformly random legal move drawn from ``rng``.
+    chance node, else a uniformly random legal move drawn from ``rng``; with ``blocks``
+    (ir/compound.py ``step_blocks``, sampling ``steps``) a legal move drawn step by step
+    (runtime/sampling.py), from the whole legal list.
 
     With a ``legal_after`` in the spec, the draw is by rejection: a move is drawn from
     those whose ``where`` holds (ascending) and only it is looked ahead; a move that fails
@@ -268,6 +272,8 @@ def random_move(core: Core, rng: Rng) -> int:
     them.)"""
     if core.chance:
         return core.sample_chance()
+    if blocks:
+        return draw_steps(blocks, core.legal(), rng)
     if not getattr(getattr(core, "prog", None), "lookahead", False):
         legal = core.legal()
         return legal[rng.below(len(legal))]
@@ -296,34 +302,42 @@ class InterpretedEngine:
         them) replaces what the start shuffle dealt, before the start effects run."""
         return Core(self.prog, seed=seed, start_zones=start_zones)
 
-    def playout_trace(self, seed: int, core: Optional[Core] = None) -> list[int]:
-        """Uniform random moves (the shared RNG) from the start (or ``core``) to the end."""
+    def playout_trace(self, seed: int, core: Optional[Core] = None, sampling: str = "whole") -> list[int]:
+        """Random moves (the shared RNG; ``sampling``: runtime/sampling.py) from the start
+        (or ``core``) to the end."""
+        blocks = self._blocks(sampling)
         state = core.clone() if core is not None else self.new_core(seed)
         rng = Rng(seed)
         moves = []
         while not state.terminal:
-            move = random_move(state, rng)
+            move = random_move(state, rng, blocks)
             state.apply(move)
             moves.append(move)
         return moves
 
-    def playouts(self, n: int, seed: int, stop: Optional[Callable[[int], bool]] = None) -> dict:
+    def _blocks(self, sampling: str) -> Optional[tuple]:
+        """The step blocks random_move() groups by for ``sampling`` (None: whole moves, or
+        no move of two steps, where both samplings make the same draws)."""
+        return step_blocks(self.ir) or None if check_sampling(sampling) else None
+
+    def playouts(self, n: int, seed: int, stop: Optional[Callable[[int], bool]] = None, sampling: str = "whole") -> dict:
         """``n`` random games; game i uses ``derive_seed(seed, i)``. Aggregate results.
         ``stop(games)``, when given, is asked after each game (``games`` finished so far);
         True ends the run there, with the results of the games finished (a time bound
         and a progress bar for a slow game, as ``midgardc bench`` uses)."""
-        return self._games(None, n, seed, stop)
+        return self._games(None, n, seed, stop, sampling)
 
-    def rollouts(self, start: Core, n: int, seed: int) -> dict:
+    def rollouts(self, start: Core, n: int, seed: int, sampling: str = "whole") -> dict:
         """``n`` random games from ``start`` (left as it is); game i uses
         ``derive_seed(seed, i)``. The same dict as ``playouts``."""
-        return self._games(start, n, seed)
+        return self._games(start, n, seed, None, sampling)
 
-    def _games(self, start: Optional[Core], n: int, seed: int, stop: Optional[Callable[[int], bool]] = None) -> dict:
+    def _games(self, start: Optional[Core], n: int, seed: int, stop: Optional[Callable[[int], bool]] = None, sampling: str = "whole") -> dict:
         """Game i from a new game for its seed (decks dealt, dice seeded) or, as a rollout,
         from a copy of ``start`` with dice of its own: as run_playouts() in C."""
         from .results import summarize_core
 
+        blocks = self._blocks(sampling)
         stats = None
         for i in range(n):
             game_seed = derive_seed(seed, i)
@@ -334,7 +348,7 @@ class InterpretedEngine:
                 core.rng = Rng(derive_seed(game_seed, CHANCE_STREAM))  # each game its own dice, as in C
             rng = Rng(game_seed)
             while not core.terminal:
-                core.apply(random_move(core, rng))
+                core.apply(random_move(core, rng, blocks))
             stats = summarize_core(self.ir, core, stats)
             if stop is not None and stop(i + 1):
                 break
