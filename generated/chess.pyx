@@ -576,8 +576,8 @@ cdef extern from *:
     };
     /* hands at setup [player][kind] */
     static const int MGC_HAND_INIT[2][6] = {
-      {0, 8, 8, 8, 8, 0},
-      {0, 8, 8, 8, 8, 0}
+      {0, 0, 0, 0, 0, 0},
+      {0, 0, 0, 0, 0, 0}
     };
     /* counters at setup [player][counter], then the game's row */
     static const long long MGC_COUNTER_INIT[3][7] = {
@@ -1859,18 +1859,13 @@ cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
     return ((define_3(st, a0, a1) or ((piece_kind(st.board[a0]) == 5) and define_8(st, a0, a1))) or ((piece_kind(st.board[a0]) == 0) and define_9(st, a0, a1)))
 
 
-# define 11: promotes(cell f, cell t) = is(f, mover, pawn) and last_rank(t) and not mine(t) and goes(f, t)
-cdef inline bint define_11(State* st, int a0, int a1) noexcept nogil:
-    return (((define_2(st, a0, st.current, 5) and define_5(st, a1)) and (not define_0(st, a1))) and define_10(st, a0, a1))
-
-
-# define 12: capturable_en_passant(cell t) = any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)
-cdef inline bint define_12(State* st, int a0) noexcept nogil:
+# define 11: capturable_en_passant(cell t) = any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)
+cdef inline bint define_11(State* st, int a0) noexcept nogil:
     return quant_26(st, a0)
 
 
-# define 13: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and (count(x in cells: occupied(x)) <= 3 or not (any x in cells: kind_at(x) == knight) and not ((any x in cells: kind_at(x) == bishop and dark(x)) and (any x in cells: kind_at(x) == bishop and not dark(x))))
-cdef inline bint define_13(State* st) noexcept nogil:
+# define 12: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and (count(x in cells: occupied(x)) <= 3 or not (any x in cells: kind_at(x) == knight) and not ((any x in cells: kind_at(x) == bishop and dark(x)) and (any x in cells: kind_at(x) == bishop and not dark(x))))
+cdef inline bint define_12(State* st) noexcept nogil:
     return ((not quant_27(st)) and ((quant_28(st) <= 3) or ((not quant_29(st)) and (not (quant_30(st) and quant_31(st))))))
 
 
@@ -2413,15 +2408,15 @@ cdef inline void cellset_6(State* st, uint64_t* cand0) noexcept nogil:
 
 
 # cellset 7:
-#   cand1 = {f in cells: owner(f) == mover and kind_at(f) == pawn}
+#   cand1 = {f in cells: kind_at(f) == pawn and owner(f) == mover}
 cdef inline void cellset_7(State* st, uint64_t* cand1) noexcept nogil:
     cdef int w
     cdef int s0
     cdef int s1
-    s0 = st.current
-    s1 = 5
+    s0 = 5
+    s1 = st.current
     for w in range(WORDS):
-        cand1[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
+        cand1[w] = (kind_word(st, s0, w) & owner_word(st, s1, w))
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -2775,7 +2770,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and not mine(t) and goes(f, t) and not promotes(f, t)
+    # where owner(f) == mover and not mine(t) and goes(f, t) and not (kind_at(f) == pawn and last_rank(t))
     cellset_6(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
@@ -2790,21 +2785,17 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     bits1 &= bits1 - 1
                     if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if not (not define_11(st, a0, a1)):  # not promotes(f, t)
+                    if not (not ((piece_kind(st.board[a0]) == 5) and define_5(st, a1))):  # not (kind_at(f) == pawn and last_rank(t))
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after not in_check(mover)
                         out[n] = a0 * 64 + a1
                         n += 1
-    # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
-    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t))
+    # action 1: move_promote(k: kind, f: cell, t: cell) -> ids 4096..28671
+    # where (k == queen or k == rook or k == bishop or k == knight) and (kind_at(f) == pawn and last_rank(t)) and owner(f) == mover and not mine(t) and goes(f, t)
     for a0 in range(N_KINDS):  # k: kind
-        if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
+        if not ((((a0 == 1) or (a0 == 2)) or (a0 == 3)) or (a0 == 4)):  # k == queen or k == rook or k == bishop or k == knight
             continue
-        if not (a0 != 0):  # k != king
-            continue
-        if not (a0 != 5):  # k != pawn
-            continue
-        cellset_7(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_7(st, cand1)  # kind_at(f) == pawn and owner(f) == mover
         for w1 in range(WORDS):  # f: cell, ascending
             bits1 = cand1[w1]
             while bits1 != 0:
@@ -2843,7 +2834,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and not mine(t) and goes(f, t) and not promotes(f, t)
+    # where owner(f) == mover and not mine(t) and goes(f, t) and not (kind_at(f) == pawn and last_rank(t))
     cellset_6(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
@@ -2858,20 +2849,16 @@ cdef bint any_legal(State* st) noexcept nogil:
                     bits1 &= bits1 - 1
                     if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if not (not define_11(st, a0, a1)):  # not promotes(f, t)
+                    if not (not ((piece_kind(st.board[a0]) == 5) and define_5(st, a1))):  # not (kind_at(f) == pawn and last_rank(t))
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after not in_check(mover)
                         return True
-    # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
-    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t))
+    # action 1: move_promote(k: kind, f: cell, t: cell) -> ids 4096..28671
+    # where (k == queen or k == rook or k == bishop or k == knight) and (kind_at(f) == pawn and last_rank(t)) and owner(f) == mover and not mine(t) and goes(f, t)
     for a0 in range(N_KINDS):  # k: kind
-        if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
+        if not ((((a0 == 1) or (a0 == 2)) or (a0 == 3)) or (a0 == 4)):  # k == queen or k == rook or k == bishop or k == knight
             continue
-        if not (a0 != 0):  # k != king
-            continue
-        if not (a0 != 5):  # k != pawn
-            continue
-        cellset_7(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_7(st, cand1)  # kind_at(f) == pawn and owner(f) == mover
         for w1 in range(WORDS):  # f: cell, ascending
             bits1 = cand1[w1]
             while bits1 != 0:
@@ -2911,7 +2898,7 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and not mine(t) and goes(f, t) and not promotes(f, t)
+    # where owner(f) == mover and not mine(t) and goes(f, t) and not (kind_at(f) == pawn and last_rank(t))
     cellset_6(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
@@ -2926,20 +2913,16 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
                     bits1 &= bits1 - 1
                     if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if not (not define_11(st, a0, a1)):  # not promotes(f, t)
+                    if not (not ((piece_kind(st.board[a0]) == 5) and define_5(st, a1))):  # not (kind_at(f) == pawn and last_rank(t))
                         continue
                     out[n] = a0 * 64 + a1
                     n += 1
-    # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
-    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t))
+    # action 1: move_promote(k: kind, f: cell, t: cell) -> ids 4096..28671
+    # where (k == queen or k == rook or k == bishop or k == knight) and (kind_at(f) == pawn and last_rank(t)) and owner(f) == mover and not mine(t) and goes(f, t)
     for a0 in range(N_KINDS):  # k: kind
-        if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
+        if not ((((a0 == 1) or (a0 == 2)) or (a0 == 3)) or (a0 == 4)):  # k == queen or k == rook or k == bishop or k == knight
             continue
-        if not (a0 != 0):  # k != king
-            continue
-        if not (a0 != 5):  # k != pawn
-            continue
-        cellset_7(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_7(st, cand1)  # kind_at(f) == pawn and owner(f) == mover
         for w1 in range(WORDS):  # f: cell, ascending
             bits1 = cand1[w1]
             while bits1 != 0:
@@ -2973,7 +2956,7 @@ cdef bint after_holds(State* st, int move) noexcept nogil:
         offset = offset / 64
         v0 = offset
         return after_ok_0(st, v0, v1)
-    if 4096 <= move < 28672:  # promote(k: kind, f: cell, t: cell)
+    if 4096 <= move < 28672:  # move_promote(k: kind, f: cell, t: cell)
         offset = move - 4096
         v2 = offset % 64
         offset = offset / 64
@@ -3042,13 +3025,13 @@ cdef void remove_1(State* st, int f0) noexcept nogil:
 
 
 cdef void remove_2(State* st, int f0) noexcept nogil:
-    # remove the piece on f (to out)
-    # f0 = f
+    # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    # f0 = t
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     memset(found, 0, sizeof(found))
-    c = f0
+    c = STEP[PPROP_1[st.current + 1]][f0]
     if c < N_CELLS:
         add_cell(found, c)
     for w in range(WORDS):
@@ -3059,13 +3042,13 @@ cdef void remove_2(State* st, int f0) noexcept nogil:
 
 
 cdef void remove_3(State* st, int f0) noexcept nogil:
-    # remove the piece on f (to out)
-    # f0 = f
+    # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    # f0 = t
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     memset(found, 0, sizeof(found))
-    c = f0
+    c = STEP[PPROP_1[st.current + 1]][f0]
     if c < N_CELLS:
         add_cell(found, c)
     for w in range(WORDS):
@@ -3131,6 +3114,66 @@ cdef void each_3(State* st, int f0, int f1, int f2) noexcept nogil:
         move_piece(st, x, STEP[f2][f0], 0)  # move the piece on r to step(f, d) (capture: remove)
 
 
+cdef void each_4(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
+    # f0 = k
+    # f1 = f
+    # f2 = t
+    cdef int x
+    for x in range(N_DIRS):
+        if not ((<bint>ATTR_6[x + 1]) and ((piece_kind(st.board[f1]) == 0) and (f2 == define_1(st, f1, x)))):
+            continue
+        each_5(st, f0, f1, f2, x)  # for each r in slide(t, d) where occupied(r)
+
+
+cdef void each_5(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each r in slide(t, d) where occupied(r)
+    # f0 = k
+    # f1 = f
+    # f2 = t
+    # f3 = d
+    cdef int x
+    cdef int each_ray[N_CELLS]
+    cdef int each_ray_size
+    cdef int each_ray_at
+    each_ray_size = slide_fill(st, f2, f3, each_ray)
+    for each_ray_at in range(each_ray_size):
+        x = each_ray[each_ray_at]
+        if not (st.board[x] > 0):
+            continue
+        move_piece(st, x, STEP[f3][f1], 0)  # move the piece on r to step(f, d) (capture: remove)
+
+
+cdef void each_6(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
+    # f0 = k
+    # f1 = f
+    # f2 = t
+    cdef int x
+    for x in range(N_DIRS):
+        if not ((<bint>ATTR_6[x + 1]) and ((piece_kind(st.board[f1]) == 0) and (f2 == define_1(st, f1, x)))):
+            continue
+        each_7(st, f0, f1, f2, x)  # for each r in slide(t, d) where occupied(r)
+
+
+cdef void each_7(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each r in slide(t, d) where occupied(r)
+    # f0 = k
+    # f1 = f
+    # f2 = t
+    # f3 = d
+    cdef int x
+    cdef int each_ray[N_CELLS]
+    cdef int each_ray_size
+    cdef int each_ray_at
+    each_ray_size = slide_fill(st, f2, f3, each_ray)
+    for each_ray_at in range(each_ray_size):
+        x = each_ray[each_ray_at]
+        if not (st.board[x] > 0):
+            continue
+        move_piece(st, x, STEP[f3][f1], 0)  # move the piece on r to step(f, d) (capture: remove)
+
+
 cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     # action 0: move(f: cell, t: cell)
     counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a0]) == 5) or (st.board[a1] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
@@ -3146,7 +3189,7 @@ cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
     element_set(st, (<int>ATTR_9[a0 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a0 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
     element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: en_passant
-    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a0]) if (((piece_kind(st.board[a1]) == 5) and (a1 == define_1(st, a0, PPROP_0[st.current + 1]))) and define_12(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
+    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a0]) if (((piece_kind(st.board[a1]) == 5) and (a1 == define_1(st, a0, PPROP_0[st.current + 1]))) and define_11(st, a1)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
     # trigger 2: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -3163,10 +3206,14 @@ cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
 
 
 cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
-    # action 1: promote(k: kind, f: cell, t: cell)
+    # action 1: move_promote(k: kind, f: cell, t: cell)
     counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a1]) == 5) or (st.board[a2] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
-    remove_2(st, a1)  # remove the piece on f (to out)
-    if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
+    if ((piece_kind(st.board[a1]) == 5) and (a2 == (<int>st.counters[N_PLAYERS][0]))):
+        remove_2(st, a2)  # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    if (piece_kind(st.board[a1]) == 0):
+        each_4(st, a0, a1, a2)  # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
+    move_piece(st, a1, a2, 0)  # move the piece on f to t (capture: remove)
+    convert_piece(st, a2, -2, a0)  # convert the piece on t to kind k
     # trigger 0: castling_rights
     if (piece_kind(st.board[a2]) == 0):
         element_set(st, st.current, 5, element_step(0, <long long>0 - 0, 2), False, False)  # set castling[mover, kingside] = false
@@ -3174,7 +3221,7 @@ cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     element_set(st, (<int>ATTR_9[a1 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a1 + 0]) - 0, 2), False, False)  # set castling[corner_side(f), corner_wing(f)] = false
     element_set(st, (<int>ATTR_9[a2 + 0]), 5, element_step(0, <long long>(<int>ATTR_8[a2 + 0]) - 0, 2), False, False)  # set castling[corner_side(t), corner_wing(t)] = false
     # trigger 1: en_passant
-    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a1]) if (((piece_kind(st.board[a2]) == 5) and (a2 == define_1(st, a1, PPROP_0[st.current + 1]))) and define_12(st, a2)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
+    counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a1]) if (((piece_kind(st.board[a2]) == 5) and (a2 == define_1(st, a1, PPROP_0[st.current + 1]))) and define_11(st, a2)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and capturable_en_passant(t) then step(f, player_prop(0, mover)) else none)
     # trigger 2: move_number when mover == black
     if (st.current == 1):
         counter_add(st, 2, 2, 1)  # add counter move_number of the game += 1
@@ -3182,9 +3229,13 @@ cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
 
 cdef void look_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 1 in its lookahead: only the effects and triggers that can change
-    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
-    remove_3(st, a1)  # remove the piece on f (to out)
-    if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
+    # what legal_after reads (board, counter:en_passant, turn; midgardc/ir/lookslice.py)
+    if ((piece_kind(st.board[a1]) == 5) and (a2 == (<int>st.counters[N_PLAYERS][0]))):
+        remove_3(st, a2)  # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    if (piece_kind(st.board[a1]) == 0):
+        each_6(st, a0, a1, a2)  # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
+    move_piece(st, a1, a2, 0)  # move the piece on f to t (capture: remove)
+    convert_piece(st, a2, -2, a0)  # convert the piece on t to kind k
 
 
 # ---------------------------------------------------------------------------- lookahead and history
@@ -3307,11 +3358,13 @@ cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
     """not in_check(mover): on a copy of the state after action 1's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
-    # the copy takes what the move and the condition touch (board, hands, turn:
+    cdef int row
+    # the copy takes what the move and the condition touch (board, counter:en_passant, turn:
     # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
     # then the scalars and the rest (templates/state.pyx.j2)
     memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
-    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
+    for row in range(N_PLAYERS + 1):
+        st.counters[row][0] = origin.counters[row][0]
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     look_action_1(st, a0, a1, a2)
@@ -3340,7 +3393,7 @@ cdef inline bint end_reached(State* st) noexcept nogil:
         return True
     if (times_seen_of(st) >= 3):  # times_seen >= 3
         return True
-    if define_13(st):  # dead_position
+    if define_12(st):  # dead_position
         return True
     return False
 
@@ -3465,7 +3518,7 @@ cdef inline void play_move(State* st, int move) noexcept nogil:
         v0 = offset
         apply_action_0(st, v0, v1)
     # (the last action's ids run to the last move id: a legal move needs no test)
-    else:  # promote(k: kind, f: cell, t: cell)
+    else:  # move_promote(k: kind, f: cell, t: cell)
         offset = move - 4096
         v2 = offset % 64
         offset = offset / 64
