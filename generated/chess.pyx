@@ -576,8 +576,8 @@ cdef extern from *:
     };
     /* hands at setup [player][kind] */
     static const int MGC_HAND_INIT[2][6] = {
-      {0, 8, 8, 8, 8, 0},
-      {0, 8, 8, 8, 8, 0}
+      {0, 0, 0, 0, 0, 0},
+      {0, 0, 0, 0, 0, 0}
     };
     /* counters at setup [player][counter], then the game's row */
     static const long long MGC_COUNTER_INIT[3][7] = {
@@ -1815,39 +1815,29 @@ cdef inline bint define_4(State* st, int a0, int a1) noexcept nogil:
     return ((quant_0(st, a0, a1) or quant_1(st, a0, a1) or quant_2(st, a0, a1) or quant_3(st, a0, a1) or quant_4(st, a0, a1) or quant_5(st, a0, a1) or quant_6(st, a0, a1) or quant_7(st, a0, a1)) or (((((((((piece_owner(st.board[STEP[4][STEP[4][STEP[6][a0]]]]) == a1) and (piece_kind(st.board[STEP[4][STEP[4][STEP[6][a0]]]]) == 4)) or ((piece_owner(st.board[STEP[4][STEP[4][STEP[2][a0]]]]) == a1) and (piece_kind(st.board[STEP[4][STEP[4][STEP[2][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[6][STEP[6][STEP[4][a0]]]]) == a1) and (piece_kind(st.board[STEP[6][STEP[6][STEP[4][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[6][STEP[6][STEP[0][a0]]]]) == a1) and (piece_kind(st.board[STEP[6][STEP[6][STEP[0][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[0][STEP[0][STEP[6][a0]]]]) == a1) and (piece_kind(st.board[STEP[0][STEP[0][STEP[6][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[0][STEP[0][STEP[2][a0]]]]) == a1) and (piece_kind(st.board[STEP[0][STEP[0][STEP[2][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[2][STEP[2][STEP[4][a0]]]]) == a1) and (piece_kind(st.board[STEP[2][STEP[2][STEP[4][a0]]]]) == 4))) or ((piece_owner(st.board[STEP[2][STEP[2][STEP[0][a0]]]]) == a1) and (piece_kind(st.board[STEP[2][STEP[2][STEP[0][a0]]]]) == 4))))
 
 
-# define 5: last_rank(cell c) = edge(c, player_prop(0, mover))
-cdef inline bint define_5(State* st, int a0) noexcept nogil:
-    return define_2(st, a0, PPROP_0[st.current + 1])
-
-
-# define 6: in_check = any x in cells: is(x, mover, king) and attacked_by(x, next_player(mover))
-cdef inline bint define_6(State* st) noexcept nogil:
+# define 5: in_check = any x in cells: is(x, mover, king) and attacked_by(x, next_player(mover))
+cdef inline bint define_5(State* st) noexcept nogil:
     return quant_8(st)
 
 
-# define 7: pawn_goes(cell f, cell t) = t == hop(f, player_prop(0, mover)) and not onboard(hop(f, player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or t == en_passant and (any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and t == step(f, d))
-cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
+# define 6: pawn_goes(cell f, cell t) = t == hop(f, player_prop(0, mover)) and not onboard(hop(f, player_prop(1, mover))) and empty(step(f, player_prop(0, mover))) and empty(t) or t == en_passant and (any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and t == step(f, d))
+cdef inline bint define_6(State* st, int a0, int a1) noexcept nogil:
     return (((((a1 == define_1(st, a0, PPROP_0[st.current + 1])) and (not (define_1(st, a0, PPROP_1[st.current + 1]) < N_CELLS))) and (st.board[STEP[PPROP_0[st.current + 1]][a0]] == 0)) and (st.board[a1] == 0)) or ((a1 == (<int>st.counters[N_PLAYERS][0])) and quant_9(st, a1, a0)))
 
 
-# define 8: castles(cell f, cell t) = any d in directions: wings(d) and (t == hop(f, d) and castling[mover, wing(d)] and (any r in slide(f, d): is(r, mover, rook) and not onboard(step(r, d))) and not attacked_by(f, next_player(mover)) and not attacked_by(step(f, d), next_player(mover)))
-cdef inline bint define_8(State* st, int a0, int a1) noexcept nogil:
+# define 7: castles(cell f, cell t) = any d in directions: wings(d) and (t == hop(f, d) and castling[mover, wing(d)] and (any r in slide(f, d): is(r, mover, rook) and not onboard(step(r, d))) and not attacked_by(f, next_player(mover)) and not attacked_by(step(f, d), next_player(mover)))
+cdef inline bint define_7(State* st, int a0, int a1) noexcept nogil:
     return (((<bint>ATTR_6[0 + 1]) and (((((a1 == define_1(st, a0, 0)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[0 + 1]) - 0, 2), 0))) and quant_10(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[0][a0], next_player(st.current))))) or ((<bint>ATTR_6[1 + 1]) and (((((a1 == define_1(st, a0, 1)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[1 + 1]) - 0, 2), 0))) and quant_11(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[1][a0], next_player(st.current))))) or ((<bint>ATTR_6[2 + 1]) and (((((a1 == define_1(st, a0, 2)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[2 + 1]) - 0, 2), 0))) and quant_12(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[2][a0], next_player(st.current))))) or ((<bint>ATTR_6[3 + 1]) and (((((a1 == define_1(st, a0, 3)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[3 + 1]) - 0, 2), 0))) and quant_13(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[3][a0], next_player(st.current))))) or ((<bint>ATTR_6[4 + 1]) and (((((a1 == define_1(st, a0, 4)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[4 + 1]) - 0, 2), 0))) and quant_14(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[4][a0], next_player(st.current))))) or ((<bint>ATTR_6[5 + 1]) and (((((a1 == define_1(st, a0, 5)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[5 + 1]) - 0, 2), 0))) and quant_15(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[5][a0], next_player(st.current))))) or ((<bint>ATTR_6[6 + 1]) and (((((a1 == define_1(st, a0, 6)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[6 + 1]) - 0, 2), 0))) and quant_16(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[6][a0], next_player(st.current))))) or ((<bint>ATTR_6[7 + 1]) and (((((a1 == define_1(st, a0, 7)) and (<bint>element_of(st, st.current, 5, element_step(0, <long long>(<int>ATTR_7[7 + 1]) - 0, 2), 0))) and quant_17(st, a0)) and (not define_4(st, a0, next_player(st.current)))) and (not define_4(st, STEP[7][a0], next_player(st.current))))))
+
+
+# define 8: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and count(x in cells: kind_at(x) == knight) + either(any x in cells: kind_at(x) == bishop and dark(x), 1, 0) + either(any x in cells: kind_at(x) == bishop and not dark(x), 1, 0) <= 1
+cdef inline bint define_8(State* st) noexcept nogil:
+    return ((not quant_18(st)) and (((quant_19(st) + (<long long>(1) if quant_20(st) else <long long>(0))) + (<long long>(1) if quant_21(st) else <long long>(0))) <= 1))
 
 
 # define 9: reaches(cell f, cell t) = kind_at(f) == king and (t == step(f, n) or t == step(f, ne) or t == step(f, e) or t == step(f, se) or t == step(f, s) or t == step(f, sw) or t == step(f, w) or t == step(f, nw) or castles(f, t)) or kind_at(f) == queen and ((any x in slide(f, n): x == t) or (any x in slide(f, ne): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, w): x == t) or (any x in slide(f, nw): x == t)) or kind_at(f) == rook and ((any x in slide(f, n): x == t) or (any x in slide(f, e): x == t) or (any x in slide(f, s): x == t) or (any x in slide(f, w): x == t)) or kind_at(f) == bishop and ((any x in slide(f, ne): x == t) or (any x in slide(f, se): x == t) or (any x in slide(f, sw): x == t) or (any x in slide(f, nw): x == t)) or kind_at(f) == knight and (t == step(step(step(f, n), n), e) or t == step(step(step(f, n), n), w) or t == step(step(step(f, e), e), n) or t == step(step(step(f, e), e), s) or t == step(step(step(f, s), s), e) or t == step(step(step(f, s), s), w) or t == step(step(step(f, w), w), n) or t == step(step(step(f, w), w), s)) or kind_at(f) == pawn and (owner(f) == white and empty(t) and t == step(f, n) or owner(f) == black and empty(t) and t == step(f, s) or owner(f) == white and occupied(t) and t == step(f, ne) or owner(f) == black and occupied(t) and t == step(f, se) or owner(f) == black and occupied(t) and t == step(f, sw) or owner(f) == white and occupied(t) and t == step(f, nw) or pawn_goes(f, t))
 cdef inline bint define_9(State* st, int a0, int a1) noexcept nogil:
-    return (((((((piece_kind(st.board[a0]) == 0) and (((((((((a1 == STEP[0][a0]) or (a1 == STEP[1][a0])) or (a1 == STEP[2][a0])) or (a1 == STEP[3][a0])) or (a1 == STEP[4][a0])) or (a1 == STEP[5][a0])) or (a1 == STEP[6][a0])) or (a1 == STEP[7][a0])) or define_8(st, a0, a1))) or ((piece_kind(st.board[a0]) == 1) and (((((((quant_18(st, a0, a1) or quant_19(st, a0, a1)) or quant_20(st, a0, a1)) or quant_21(st, a0, a1)) or quant_22(st, a0, a1)) or quant_23(st, a0, a1)) or quant_24(st, a0, a1)) or quant_25(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 2) and (((quant_18(st, a0, a1) or quant_20(st, a0, a1)) or quant_22(st, a0, a1)) or quant_24(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 3) and (((quant_19(st, a0, a1) or quant_21(st, a0, a1)) or quant_23(st, a0, a1)) or quant_25(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 4) and ((((((((a1 == STEP[2][STEP[0][STEP[0][a0]]]) or (a1 == STEP[6][STEP[0][STEP[0][a0]]])) or (a1 == STEP[0][STEP[2][STEP[2][a0]]])) or (a1 == STEP[4][STEP[2][STEP[2][a0]]])) or (a1 == STEP[2][STEP[4][STEP[4][a0]]])) or (a1 == STEP[6][STEP[4][STEP[4][a0]]])) or (a1 == STEP[0][STEP[6][STEP[6][a0]]])) or (a1 == STEP[4][STEP[6][STEP[6][a0]]])))) or ((piece_kind(st.board[a0]) == 5) and (((((((((piece_owner(st.board[a0]) == 0) and (st.board[a1] == 0)) and (a1 == STEP[0][a0])) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] == 0)) and (a1 == STEP[4][a0]))) or (((piece_owner(st.board[a0]) == 0) and (st.board[a1] > 0)) and (a1 == STEP[1][a0]))) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] > 0)) and (a1 == STEP[3][a0]))) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] > 0)) and (a1 == STEP[5][a0]))) or (((piece_owner(st.board[a0]) == 0) and (st.board[a1] > 0)) and (a1 == STEP[7][a0]))) or define_7(st, a0, a1))))
-
-
-# define 10: promotes(cell f, cell t) = is(f, mover, pawn) and last_rank(t) and not mine(t) and reaches(f, t)
-cdef inline bint define_10(State* st, int a0, int a1) noexcept nogil:
-    return (((define_3(st, a0, st.current, 5) and define_5(st, a1)) and (not define_0(st, a1))) and define_9(st, a0, a1))
-
-
-# define 11: dead_position = not (any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen) and count(x in cells: kind_at(x) == knight) + either(any x in cells: kind_at(x) == bishop and dark(x), 1, 0) + either(any x in cells: kind_at(x) == bishop and not dark(x), 1, 0) <= 1
-cdef inline bint define_11(State* st) noexcept nogil:
-    return ((not quant_26(st)) and (((quant_27(st) + (<long long>(1) if quant_28(st) else <long long>(0))) + (<long long>(1) if quant_29(st) else <long long>(0))) <= 1))
+    return (((((((piece_kind(st.board[a0]) == 0) and (((((((((a1 == STEP[0][a0]) or (a1 == STEP[1][a0])) or (a1 == STEP[2][a0])) or (a1 == STEP[3][a0])) or (a1 == STEP[4][a0])) or (a1 == STEP[5][a0])) or (a1 == STEP[6][a0])) or (a1 == STEP[7][a0])) or define_7(st, a0, a1))) or ((piece_kind(st.board[a0]) == 1) and (((((((quant_22(st, a0, a1) or quant_23(st, a0, a1)) or quant_24(st, a0, a1)) or quant_25(st, a0, a1)) or quant_26(st, a0, a1)) or quant_27(st, a0, a1)) or quant_28(st, a0, a1)) or quant_29(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 2) and (((quant_22(st, a0, a1) or quant_24(st, a0, a1)) or quant_26(st, a0, a1)) or quant_28(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 3) and (((quant_23(st, a0, a1) or quant_25(st, a0, a1)) or quant_27(st, a0, a1)) or quant_29(st, a0, a1)))) or ((piece_kind(st.board[a0]) == 4) and ((((((((a1 == STEP[2][STEP[0][STEP[0][a0]]]) or (a1 == STEP[6][STEP[0][STEP[0][a0]]])) or (a1 == STEP[0][STEP[2][STEP[2][a0]]])) or (a1 == STEP[4][STEP[2][STEP[2][a0]]])) or (a1 == STEP[2][STEP[4][STEP[4][a0]]])) or (a1 == STEP[6][STEP[4][STEP[4][a0]]])) or (a1 == STEP[0][STEP[6][STEP[6][a0]]])) or (a1 == STEP[4][STEP[6][STEP[6][a0]]])))) or ((piece_kind(st.board[a0]) == 5) and (((((((((piece_owner(st.board[a0]) == 0) and (st.board[a1] == 0)) and (a1 == STEP[0][a0])) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] == 0)) and (a1 == STEP[4][a0]))) or (((piece_owner(st.board[a0]) == 0) and (st.board[a1] > 0)) and (a1 == STEP[1][a0]))) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] > 0)) and (a1 == STEP[3][a0]))) or (((piece_owner(st.board[a0]) == 1) and (st.board[a1] > 0)) and (a1 == STEP[5][a0]))) or (((piece_owner(st.board[a0]) == 0) and (st.board[a1] > 0)) and (a1 == STEP[7][a0]))) or define_6(st, a0, a1))))
 
 
 # ---------------------------------------------------------------------------- quantifiers
@@ -2099,8 +2089,36 @@ cdef inline bint quant_17(State* st, int f0) noexcept nogil:
     return False
 
 
-# quant 18: any x in slide(f, n): x == t
-cdef inline bint quant_18(State* st, int f0, int f1) noexcept nogil:
+# quant 18: any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen
+cdef inline bint quant_18(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_1(st, found)
+    return set_any(found)
+
+
+# quant 19: count(x in cells: kind_at(x) == knight)
+cdef inline long long quant_19(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_2(st, found)
+    return set_count(found)
+
+
+# quant 20: any x in cells: kind_at(x) == bishop and dark(x)
+cdef inline bint quant_20(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_3(st, found)
+    return set_any(found)
+
+
+# quant 21: any x in cells: kind_at(x) == bishop and not dark(x)
+cdef inline bint quant_21(State* st) noexcept nogil:
+    cdef uint64_t found[WORDS]   # the cells where the condition holds
+    cellset_4(st, found)
+    return set_any(found)
+
+
+# quant 22: any x in slide(f, n): x == t
+cdef inline bint quant_22(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2118,8 +2136,8 @@ cdef inline bint quant_18(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 19: any x in slide(f, ne): x == t
-cdef inline bint quant_19(State* st, int f0, int f1) noexcept nogil:
+# quant 23: any x in slide(f, ne): x == t
+cdef inline bint quant_23(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2137,8 +2155,8 @@ cdef inline bint quant_19(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 20: any x in slide(f, e): x == t
-cdef inline bint quant_20(State* st, int f0, int f1) noexcept nogil:
+# quant 24: any x in slide(f, e): x == t
+cdef inline bint quant_24(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2156,8 +2174,8 @@ cdef inline bint quant_20(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 21: any x in slide(f, se): x == t
-cdef inline bint quant_21(State* st, int f0, int f1) noexcept nogil:
+# quant 25: any x in slide(f, se): x == t
+cdef inline bint quant_25(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2175,8 +2193,8 @@ cdef inline bint quant_21(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 22: any x in slide(f, s): x == t
-cdef inline bint quant_22(State* st, int f0, int f1) noexcept nogil:
+# quant 26: any x in slide(f, s): x == t
+cdef inline bint quant_26(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2194,8 +2212,8 @@ cdef inline bint quant_22(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 23: any x in slide(f, sw): x == t
-cdef inline bint quant_23(State* st, int f0, int f1) noexcept nogil:
+# quant 27: any x in slide(f, sw): x == t
+cdef inline bint quant_27(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2213,8 +2231,8 @@ cdef inline bint quant_23(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 24: any x in slide(f, w): x == t
-cdef inline bint quant_24(State* st, int f0, int f1) noexcept nogil:
+# quant 28: any x in slide(f, w): x == t
+cdef inline bint quant_28(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2232,8 +2250,8 @@ cdef inline bint quant_24(State* st, int f0, int f1) noexcept nogil:
     return False
 
 
-# quant 25: any x in slide(f, nw): x == t
-cdef inline bint quant_25(State* st, int f0, int f1) noexcept nogil:
+# quant 29: any x in slide(f, nw): x == t
+cdef inline bint quant_29(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef uint64_t ray[WORDS]   # the slide's cells (emit/rays.py)
@@ -2249,34 +2267,6 @@ cdef inline bint quant_25(State* st, int f0, int f1) noexcept nogil:
     if c < N_CELLS and has_cell(ray, c):
         return True
     return False
-
-
-# quant 26: any x in cells: kind_at(x) == pawn or kind_at(x) == rook or kind_at(x) == queen
-cdef inline bint quant_26(State* st) noexcept nogil:
-    cdef uint64_t found[WORDS]   # the cells where the condition holds
-    cellset_1(st, found)
-    return set_any(found)
-
-
-# quant 27: count(x in cells: kind_at(x) == knight)
-cdef inline long long quant_27(State* st) noexcept nogil:
-    cdef uint64_t found[WORDS]   # the cells where the condition holds
-    cellset_2(st, found)
-    return set_count(found)
-
-
-# quant 28: any x in cells: kind_at(x) == bishop and dark(x)
-cdef inline bint quant_28(State* st) noexcept nogil:
-    cdef uint64_t found[WORDS]   # the cells where the condition holds
-    cellset_3(st, found)
-    return set_any(found)
-
-
-# quant 29: any x in cells: kind_at(x) == bishop and not dark(x)
-cdef inline bint quant_29(State* st) noexcept nogil:
-    cdef uint64_t found[WORDS]   # the cells where the condition holds
-    cellset_4(st, found)
-    return set_any(found)
 
 
 # quant 30: any d in directions: (mover == white and forward_diagonal.white(d) or mover == black and forward_diagonal.black(d)) and en_passant == step(f, d)
@@ -2372,15 +2362,15 @@ cdef inline void cellset_5(State* st, uint64_t* cand0) noexcept nogil:
 
 
 # cellset 6:
-#   cand1 = {f in cells: owner(f) == mover and kind_at(f) == pawn}
+#   cand1 = {f in cells: kind_at(f) == pawn and owner(f) == mover}
 cdef inline void cellset_6(State* st, uint64_t* cand1) noexcept nogil:
     cdef int w
     cdef int s0
     cdef int s1
-    s0 = st.current
-    s1 = 5
+    s0 = 5
+    s1 = st.current
     for w in range(WORDS):
-        cand1[w] = (owner_word(st, s0, w) & kind_word(st, s1, w))
+        cand1[w] = (kind_word(st, s0, w) & owner_word(st, s1, w))
 
 
 # ---------------------------------------------------------------------------- legal moves
@@ -2730,7 +2720,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and not mine(t) and reaches(f, t) and not promotes(f, t)
+    # where owner(f) == mover and not mine(t) and reaches(f, t) and not (kind_at(f) == pawn and edge(t, player_prop(0, mover)))
     cellset_5(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
@@ -2745,21 +2735,17 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     bits1 &= bits1 - 1
                     if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if not (not define_10(st, a0, a1)):  # not promotes(f, t)
+                    if not (not ((piece_kind(st.board[a0]) == 5) and define_2(st, a1, PPROP_0[st.current + 1]))):  # not (kind_at(f) == pawn and edge(t, player_prop(0, mover)))
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after not in_check
                         out[n] = a0 * 64 + a1
                         n += 1
-    # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
-    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t))
+    # action 1: move_promote(k: kind, f: cell, t: cell) -> ids 4096..28671
+    # where (k == queen or k == rook or k == bishop or k == knight) and (kind_at(f) == pawn and edge(t, player_prop(0, mover))) and owner(f) == mover and not mine(t) and reaches(f, t)
     for a0 in range(N_KINDS):  # k: kind
-        if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
+        if not ((((a0 == 1) or (a0 == 2)) or (a0 == 3)) or (a0 == 4)):  # k == queen or k == rook or k == bishop or k == knight
             continue
-        if not (a0 != 0):  # k != king
-            continue
-        if not (a0 != 5):  # k != pawn
-            continue
-        cellset_6(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_6(st, cand1)  # kind_at(f) == pawn and owner(f) == mover
         for w1 in range(WORDS):  # f: cell, ascending
             bits1 = cand1[w1]
             while bits1 != 0:
@@ -2771,7 +2757,7 @@ cdef int gen_legal(State* st, int* out) noexcept nogil:
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_5(st, a2):  # last_rank(t)
+                        if not define_2(st, a2, PPROP_0[st.current + 1]):  # edge(t, player_prop(0, mover))
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
@@ -2798,7 +2784,7 @@ cdef bint any_legal(State* st) noexcept nogil:
     if st.terminal:
         return False
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and not mine(t) and reaches(f, t) and not promotes(f, t)
+    # where owner(f) == mover and not mine(t) and reaches(f, t) and not (kind_at(f) == pawn and edge(t, player_prop(0, mover)))
     cellset_5(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
@@ -2813,20 +2799,16 @@ cdef bint any_legal(State* st) noexcept nogil:
                     bits1 &= bits1 - 1
                     if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if not (not define_10(st, a0, a1)):  # not promotes(f, t)
+                    if not (not ((piece_kind(st.board[a0]) == 5) and define_2(st, a1, PPROP_0[st.current + 1]))):  # not (kind_at(f) == pawn and edge(t, player_prop(0, mover)))
                         continue
                     if after_ok_0(st, a0, a1):  # legal_after not in_check
                         return True
-    # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
-    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t))
+    # action 1: move_promote(k: kind, f: cell, t: cell) -> ids 4096..28671
+    # where (k == queen or k == rook or k == bishop or k == knight) and (kind_at(f) == pawn and edge(t, player_prop(0, mover))) and owner(f) == mover and not mine(t) and reaches(f, t)
     for a0 in range(N_KINDS):  # k: kind
-        if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
+        if not ((((a0 == 1) or (a0 == 2)) or (a0 == 3)) or (a0 == 4)):  # k == queen or k == rook or k == bishop or k == knight
             continue
-        if not (a0 != 0):  # k != king
-            continue
-        if not (a0 != 5):  # k != pawn
-            continue
-        cellset_6(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_6(st, cand1)  # kind_at(f) == pawn and owner(f) == mover
         for w1 in range(WORDS):  # f: cell, ascending
             bits1 = cand1[w1]
             while bits1 != 0:
@@ -2838,7 +2820,7 @@ cdef bint any_legal(State* st) noexcept nogil:
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_5(st, a2):  # last_rank(t)
+                        if not define_2(st, a2, PPROP_0[st.current + 1]):  # edge(t, player_prop(0, mover))
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
@@ -2866,7 +2848,7 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
     if st.terminal:
         return 0
     # action 0: move(f: cell, t: cell) -> ids 0..4095
-    # where owner(f) == mover and not mine(t) and reaches(f, t) and not promotes(f, t)
+    # where owner(f) == mover and not mine(t) and reaches(f, t) and not (kind_at(f) == pawn and edge(t, player_prop(0, mover)))
     cellset_5(st, cand0)  # owner(f) == mover
     for w0 in range(WORDS):  # f: cell, ascending
         bits0 = cand0[w0]
@@ -2881,20 +2863,16 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
                     bits1 &= bits1 - 1
                     if not (not define_0(st, a1)):  # not mine(t)
                         continue
-                    if not (not define_10(st, a0, a1)):  # not promotes(f, t)
+                    if not (not ((piece_kind(st.board[a0]) == 5) and define_2(st, a1, PPROP_0[st.current + 1]))):  # not (kind_at(f) == pawn and edge(t, player_prop(0, mover)))
                         continue
                     out[n] = a0 * 64 + a1
                     n += 1
-    # action 1: promote(k: kind, f: cell, t: cell) -> ids 4096..28671
-    # where hand(mover, k) > 0 and (k != king and k != pawn and promotes(f, t))
+    # action 1: move_promote(k: kind, f: cell, t: cell) -> ids 4096..28671
+    # where (k == queen or k == rook or k == bishop or k == knight) and (kind_at(f) == pawn and edge(t, player_prop(0, mover))) and owner(f) == mover and not mine(t) and reaches(f, t)
     for a0 in range(N_KINDS):  # k: kind
-        if not (hand_of(st, st.current, a0) > 0):  # hand(mover, k) > 0
+        if not ((((a0 == 1) or (a0 == 2)) or (a0 == 3)) or (a0 == 4)):  # k == queen or k == rook or k == bishop or k == knight
             continue
-        if not (a0 != 0):  # k != king
-            continue
-        if not (a0 != 5):  # k != pawn
-            continue
-        cellset_6(st, cand1)  # owner(f) == mover and kind_at(f) == pawn
+        cellset_6(st, cand1)  # kind_at(f) == pawn and owner(f) == mover
         for w1 in range(WORDS):  # f: cell, ascending
             bits1 = cand1[w1]
             while bits1 != 0:
@@ -2906,7 +2884,7 @@ cdef int gen_unchecked(State* st, int* out) noexcept nogil:
                     while bits2 != 0:
                         a2 = (w2 << 6) + lowest_bit(bits2)
                         bits2 &= bits2 - 1
-                        if not define_5(st, a2):  # last_rank(t)
+                        if not define_2(st, a2, PPROP_0[st.current + 1]):  # edge(t, player_prop(0, mover))
                             continue
                         if not (not define_0(st, a2)):  # not mine(t)
                             continue
@@ -2928,7 +2906,7 @@ cdef bint after_holds(State* st, int move) noexcept nogil:
         offset = offset / 64
         v0 = offset
         return after_ok_0(st, v0, v1)
-    if 4096 <= move < 28672:  # promote(k: kind, f: cell, t: cell)
+    if 4096 <= move < 28672:  # move_promote(k: kind, f: cell, t: cell)
         offset = move - 4096
         v2 = offset % 64
         offset = offset / 64
@@ -2997,13 +2975,13 @@ cdef void remove_1(State* st, int f0) noexcept nogil:
 
 
 cdef void remove_2(State* st, int f0) noexcept nogil:
-    # remove the piece on f (to out)
-    # f0 = f
+    # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    # f0 = t
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     memset(found, 0, sizeof(found))
-    c = f0
+    c = STEP[PPROP_1[st.current + 1]][f0]
     if c < N_CELLS:
         add_cell(found, c)
     for w in range(WORDS):
@@ -3014,13 +2992,13 @@ cdef void remove_2(State* st, int f0) noexcept nogil:
 
 
 cdef void remove_3(State* st, int f0) noexcept nogil:
-    # remove the piece on f (to out)
-    # f0 = f
+    # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    # f0 = t
     cdef uint64_t found[WORDS]   # every cell is found before any piece is taken off
     cdef uint64_t bits
     cdef int c, w
     memset(found, 0, sizeof(found))
-    c = f0
+    c = STEP[PPROP_1[st.current + 1]][f0]
     if c < N_CELLS:
         add_cell(found, c)
     for w in range(WORDS):
@@ -3108,16 +3086,46 @@ cdef void each_5(State* st, int f0, int f1, int f2) noexcept nogil:
 
 
 cdef void each_6(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
+    # f0 = k
+    # f1 = f
+    # f2 = t
+    cdef int x
+    for x in range(N_DIRS):
+        if not ((<bint>ATTR_6[x + 1]) and ((piece_kind(st.board[f1]) == 0) and (f2 == define_1(st, f1, x)))):
+            continue
+        each_7(st, f0, f1, f2, x)  # for each r in slide(t, d) where occupied(r)
+
+
+cdef void each_7(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each r in slide(t, d) where occupied(r)
+    # f0 = k
+    # f1 = f
+    # f2 = t
+    # f3 = d
+    cdef int x
+    cdef int each_ray[N_CELLS]
+    cdef int each_ray_size
+    cdef int each_ray_at
+    each_ray_size = slide_fill(st, f2, f3, each_ray)
+    for each_ray_at in range(each_ray_size):
+        x = each_ray[each_ray_at]
+        if not (st.board[x] > 0):
+            continue
+        move_piece(st, x, STEP[f3][f1], 0)  # move the piece on r to step(f, d) (capture: remove)
+
+
+cdef void each_8(State* st, int f0, int f1, int f2) noexcept nogil:
     # for each q in players
     # f0 = k
     # f1 = f
     # f2 = t
     cdef int x
     for x in range(N_PLAYERS):
-        each_7(st, f0, f1, f2, x)  # for each d in directions where wings(d) and (q == mover and kind_at(t) == king or edge(f, d) and edge(f, player_prop(1, q)) or edge(t, d) and edge(t, player_prop(1, q)))
+        each_9(st, f0, f1, f2, x)  # for each d in directions where wings(d) and (q == mover and kind_at(t) == king or edge(f, d) and edge(f, player_prop(1, q)) or edge(t, d) and edge(t, player_prop(1, q)))
 
 
-cdef void each_7(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+cdef void each_9(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # for each d in directions where wings(d) and (q == mover and kind_at(t) == king or edge(f, d) and edge(f, player_prop(1, q)) or edge(t, d) and edge(t, player_prop(1, q)))
     # f0 = k
     # f1 = f
@@ -3128,6 +3136,36 @@ cdef void each_7(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
         if not ((<bint>ATTR_6[x + 1]) and ((((f3 == st.current) and (piece_kind(st.board[f2]) == 0)) or (define_2(st, f1, x) and define_2(st, f1, PPROP_1[f3 + 1]))) or (define_2(st, f2, x) and define_2(st, f2, PPROP_1[f3 + 1])))):
             continue
         element_set(st, f3, 5, element_step(0, <long long>(<int>ATTR_7[x + 1]) - 0, 2), False, False)  # set castling[q, wing(d)] = false
+
+
+cdef void each_10(State* st, int f0, int f1, int f2) noexcept nogil:
+    # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
+    # f0 = k
+    # f1 = f
+    # f2 = t
+    cdef int x
+    for x in range(N_DIRS):
+        if not ((<bint>ATTR_6[x + 1]) and ((piece_kind(st.board[f1]) == 0) and (f2 == define_1(st, f1, x)))):
+            continue
+        each_11(st, f0, f1, f2, x)  # for each r in slide(t, d) where occupied(r)
+
+
+cdef void each_11(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
+    # for each r in slide(t, d) where occupied(r)
+    # f0 = k
+    # f1 = f
+    # f2 = t
+    # f3 = d
+    cdef int x
+    cdef int each_ray[N_CELLS]
+    cdef int each_ray_size
+    cdef int each_ray_at
+    each_ray_size = slide_fill(st, f2, f3, each_ray)
+    for each_ray_at in range(each_ray_size):
+        x = each_ray[each_ray_at]
+        if not (st.board[x] > 0):
+            continue
+        move_piece(st, x, STEP[f3][f1], 0)  # move the piece on r to step(f, d) (capture: remove)
 
 
 cdef void apply_action_0(State* st, int a0, int a1) noexcept nogil:
@@ -3155,21 +3193,29 @@ cdef void look_action_0(State* st, int a0, int a1) noexcept nogil:
 
 
 cdef void apply_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
-    # action 1: promote(k: kind, f: cell, t: cell)
+    # action 1: move_promote(k: kind, f: cell, t: cell)
     counter_set(st, 2, 1, (<long long>(0) if ((piece_kind(st.board[a1]) == 5) or (st.board[a2] > 0)) else <long long>((st.counters[N_PLAYERS][1] + 1))))  # set counter quiet_moves of the game = either(kind_at(f) == pawn or occupied(t), 0, quiet_moves + 1)
-    remove_2(st, a1)  # remove the piece on f (to out)
-    if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
+    if ((piece_kind(st.board[a1]) == 5) and (a2 == (<int>st.counters[N_PLAYERS][0]))):
+        remove_2(st, a2)  # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    if (piece_kind(st.board[a1]) == 0):
+        each_6(st, a0, a1, a2)  # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
+    move_piece(st, a1, a2, 0)  # move the piece on f to t (capture: remove)
+    convert_piece(st, a2, -2, a0)  # convert the piece on t to kind k
     # trigger 0: castling_rights
-    each_6(st, a0, a1, a2)  # for each q in players
+    each_8(st, a0, a1, a2)  # for each q in players
     # trigger 1: en_passant
     counter_set(st, 2, 0, (<int>(STEP[PPROP_0[st.current + 1]][a1]) if (((piece_kind(st.board[a2]) == 5) and (a2 == define_1(st, a1, PPROP_0[st.current + 1]))) and quant_31(st, a2)) else <int>(64)))  # set counter en_passant of the game = (if kind_at(t) == pawn and t == hop(f, player_prop(0, mover)) and (any d in directions: wings(d) and is(step(t, d), next_player(mover), pawn)) then step(f, player_prop(0, mover)) else none)
 
 
 cdef void look_action_1(State* st, int a0, int a1, int a2) noexcept nogil:
     # action 1 in its lookahead: only the effects and triggers that can change
-    # what legal_after reads (board, hands, turn; midgardc/ir/lookslice.py)
-    remove_3(st, a1)  # remove the piece on f (to out)
-    if 0 <= (a0) < 6: put_piece(st, st.current, a0, a2)  # place k of mover at t
+    # what legal_after reads (board, counter:en_passant, turn; midgardc/ir/lookslice.py)
+    if ((piece_kind(st.board[a1]) == 5) and (a2 == (<int>st.counters[N_PLAYERS][0]))):
+        remove_3(st, a2)  # remove the piece on step(t, player_prop(1, mover)) where kind_at(f) == pawn and t == en_passant (to out)
+    if (piece_kind(st.board[a1]) == 0):
+        each_10(st, a0, a1, a2)  # for each d in directions where wings(d) and (kind_at(f) == king and t == hop(f, d))
+    move_piece(st, a1, a2, 0)  # move the piece on f to t (capture: remove)
+    convert_piece(st, a2, -2, a0)  # convert the piece on t to kind k
 
 
 # ---------------------------------------------------------------------------- lookahead and history
@@ -3285,22 +3331,24 @@ cdef bint after_ok_0(State* origin, int a0, int a1) noexcept nogil:
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     look_action_0(st, a0, a1)
-    return (not define_6(st))
+    return (not define_5(st))
 
 
 cdef bint after_ok_1(State* origin, int a0, int a1, int a2) noexcept nogil:
     """not in_check: on a copy of the state after action 1's effects and triggers."""
     cdef State look   # (the history stays with the origin: the copy reads it there)
     cdef State* st = &look
-    # the copy takes what the move and the condition touch (board, hands, turn:
+    cdef int row
+    # the copy takes what the move and the condition touch (board, counter:en_passant, turn:
     # midgardc/ir/lookslice.py); the state's fields are board, cellsets, hands, counters,
     # then the scalars and the rest (templates/state.pyx.j2)
     memcpy(st, origin, <size_t>(<char*>&origin.hands[0][0] - <char*>origin))  # the board and its cell sets
-    memcpy(&st.hands[0][0], &origin.hands[0][0], sizeof(origin.hands))
+    for row in range(N_PLAYERS + 1):
+        st.counters[row][0] = origin.counters[row][0]
     memcpy(&st.current, &origin.current, <size_t>(<char*>&origin.seen[0] - <char*>&origin.current))
     st.look_seen = origin.look_seen if origin.look_seen != NULL else origin.seen  # (a copy of a copy: the game's)
     look_action_1(st, a0, a1, a2)
-    return (not define_6(st))
+    return (not define_5(st))
 
 
 # ---------------------------------------------------------------------------- the end of the game
@@ -3321,7 +3369,7 @@ cdef bint can_move_of(State* st) noexcept nogil:
 
 cdef inline bint end_reached(State* st) noexcept nogil:
     """Any end condition holds (checked after every move and at setup)."""
-    if define_11(st):  # dead_position
+    if define_8(st):  # dead_position
         return True
     if (st.counters[N_PLAYERS][1] >= 100):  # quiet_moves >= 100
         return True
@@ -3333,9 +3381,9 @@ cdef inline bint end_reached(State* st) noexcept nogil:
 cdef void finish(State* st) noexcept nogil:
     """End the game: run the end effects (the player who would move is still current)."""
     st.terminal = True
-    counter_set(st, 2, 3, (<long long>(0) if can_move_of(st) else <long long>((<long long>(1) if define_6(st) else <long long>(2)))))  # set counter no_move_rule of the game = either(can_move, 0, either(in_check, 1, 2))
+    counter_set(st, 2, 3, (<long long>(0) if can_move_of(st) else <long long>((<long long>(1) if define_5(st) else <long long>(2)))))  # set counter no_move_rule of the game = either(can_move, 0, either(in_check, 1, 2))
     counter_set(st, 2, 4, (<int>((-1)) if can_move_of(st) else <int>(st.current)))  # set counter no_move_player of the game = (if can_move then nobody else mover)
-    counter_set(st, 2, 2, (<long long>(1) if define_11(st) else <long long>((<long long>(2) if (st.counters[N_PLAYERS][1] >= 100) else <long long>((<long long>(3) if (times_seen_of(st) >= 3) else <long long>(0)))))))  # set counter drawn of the game = either(dead_position, 1, either(quiet_moves >= 100, 2, either(times_seen >= 3, 3, 0)))
+    counter_set(st, 2, 2, (<long long>(1) if define_8(st) else <long long>((<long long>(2) if (st.counters[N_PLAYERS][1] >= 100) else <long long>((<long long>(3) if (times_seen_of(st) >= 3) else <long long>(0)))))))  # set counter drawn of the game = either(dead_position, 1, either(quiet_moves >= 100, 2, either(times_seen >= 3, 3, 0)))
     st.current = -1
 
 
@@ -3451,7 +3499,7 @@ cdef inline void play_move(State* st, int move) noexcept nogil:
         v0 = offset
         apply_action_0(st, v0, v1)
     # (the last action's ids run to the last move id: a legal move needs no test)
-    else:  # promote(k: kind, f: cell, t: cell)
+    else:  # move_promote(k: kind, f: cell, t: cell)
         offset = move - 4096
         v2 = offset % 64
         offset = offset / 64

@@ -234,6 +234,9 @@ class LowerEffects:
                     if a not in names:
                         raise SpecError(f"unknown action '{a}'", item.pos, did_you_mean(a, names))
                     after.append(names.index(a))
+                    if a in self.promotions:  # (a promotion is part of its move: spec/promotion.py)
+                        after.append(names.index(self.promotions[a]))
+                after = list(dict.fromkeys(after))
                 # parameters common to all triggering actions are visible
                 common = None
                 for i in after:

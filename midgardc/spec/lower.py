@@ -79,7 +79,7 @@ from .position import lower_position
 from .movement import lower_movement_defines
 from .standard import lower_standard_defines
 from .compulsory import compulsory_actions
-from .promotion import promotion_triggers
+from .promotion import promotion_choices, promotion_triggers
 from .pools import lower_pools, pool_places, with_stacks
 from .phases import declare_phases, lower_phases
 from .endings import clock_before, clock_triggers, declare_draw, declare_no_moves, drawn_ranking, lower_draw, lower_no_moves, names_loser, stuck_ranking
@@ -95,6 +95,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         self.counts = counts  # (supported player counts, the default) from player_counts
         self.names = Names()
         self.kinds: list[str] = []
+        self.promotions: dict[str, str] = {}  # moving action -> the action of its promotion choices (spec/promotion.py)
         self.kind_texts: dict[str, str] = {}  # pieces' notation (how moves write a kind)
         self.kind_base: dict[int, int] = {}  # pieces' base (the kind each is in a hand)
         self.players: list[str] = []
@@ -242,6 +243,7 @@ class Lowerer(LowerValues, LowerAttributes, LowerEffects, LowerActions, LowerBoa
         actions = compulsory_actions(self, top.items["actions"], self.lower_actions(top.items["actions"]), "phases" in top)
         actions, phase_triggers = lower_phases(self, top.get("phases"), actions, top.items["actions"])
         actions = clock_before(self, top.get("counters"), actions)  # (clocks reset as a move is made: spec/endings.py)
+        actions = promotion_choices(self, top.get("pieces"), actions)  # (a kind chosen as part of a move: spec/promotion.py)
         self.action_params = {a.name: tuple(p.name for p in a.params) for a in actions}  # render.labels may name them
         self.action_names = [a.name for a in actions]  # (render.labels may name moves)
         action_space = lower_action_space(top.get("action_space"), self.players, actions, tuple(self.kinds),

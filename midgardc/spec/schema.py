@@ -33,7 +33,7 @@ SECTIONS: dict[str, tuple[set[str], set[str]]] = {
     "returns": ({"counter", "min", "max"}, {"counter", "min", "max"}),
     "game": ({"name", "title", "players", "max_plies", "horizon", "remembers", "author", "source", "description"}, {"name", "players"}),
     "piece": ({"hand", "description", "notation", "base", "promotes", "steps", "slides", "leaps", "to_empty", "to_capture", "also", "moves_as"}, set()),
-    "promotes": ({"to", "where"}, {"to", "where"}),  # a piece that changes on arriving (spec/rules_data.py)
+    "promotes": ({"to", "where", "becomes"}, {"to", "where"}),  # a piece that changes on arriving (spec/rules_data.py)
     "action": ({"params", "where", "effects", "notation", "description", "legal_after", "continue", "then", "columns", "rows", "moves", "drops", "steps", "hops", "compulsory", "removes"}, set()),
     # a compound move's step (spec/compound.py)
     "continue": ({"from", "while", "notation", "limit", "ways", "most"}, {"from"}),
