@@ -238,7 +238,7 @@ class Effects:
         names = list(scope)  # every local in scope is passed (in scope order: never by name)
         params = [(n, Var(f"f{i}", scope[n].type)) for i, n in enumerate(names)]
         inner: Scope = {n: v for n, v in params}
-        loop = self.domain_loop(eff.each, inner, "x", "each_")
+        loop = self.domain_loop(eff.each, inner, "x", "each_", sieve=(eff.var, eff.where))
         inner[eff.var] = Var("x", eff.each.elem_type)
         where = self.expr(eff.where, inner).text if eff.where is not None else None
         index = len(self.eaches)

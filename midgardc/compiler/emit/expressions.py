@@ -11,6 +11,7 @@ from ...ir.analysis import conjoin, conjuncts
 from ...ir.builtins import BUILTINS, INDEXED, ZONE_FUNCTIONS
 from ...ir.nodes import (
     BOOL,
+    DIR,
     INT,
     Binary,
     Call,
@@ -237,13 +238,40 @@ class Expressions:
             flat = f"element_step({flat}, {value} - {lo}, {size})"
         return flat
 
+    def direction_members(self, d: Domain, sieve: Optional[tuple[str, Expr]]) -> Optional[list[int]]:
+        """The directions a loop over ``d`` (every direction) needs visit: those of the
+        first conjunct of the sieve's condition that is a constant attribute of the bound
+        direction (a direction set); None when there is none (visit them all)."""
+        if sieve is None or sieve[1] is None:
+            return None
+        name, cond = sieve
+        for c in conjuncts(cond):
+            if isinstance(c, Call) and c.fn == "attr" and isinstance(c.args[1], Local) and c.args[1].name == name:
+                a = self.ir.attributes[c.args[0].value] if c.args[0].value < len(self.ir.attributes) else None
+                if a is not None and a.of == DIR and not a.keys:
+                    return [x for x in range(len(self.ir.board.directions)) if a.table[x + a.offset]]
+        return None
+
     # -- quantifiers -------------------------------------------------------------------
 
-    def domain_loop(self, d: Domain, scope: Scope, var: str, prefix: str = "", walk: bool = False) -> DomainLoop:
+    def domain_loop(self, d: Domain, scope: Scope, var: str, prefix: str = "", walk: bool = False, sieve: Optional[tuple[str, Expr]] = None) -> DomainLoop:
         """C for iterating ``d`` with loop variable ``var`` (a C name); helper variables
         get ``prefix`` so two loops can share a function. With ``walk`` (a loop whose body
         changes nothing: a quantifier, a candidate listing), a ray or slide is walked cell
-        by cell instead of being written to an array first."""
+        by cell instead of being written to an array first. ``sieve`` is the bound
+        variable's name and the condition each element is tested with (a where, a body):
+        over directions, a conjunct that is a fixed set's test (``wings(d)``, a direction
+        set's attribute) makes the loop visit only the set's directions, in board order."""
+        members = self.direction_members(d, sieve) if d.kind == "directions" else None
+        if members is not None:
+            table, slot = prefix + "dirs", prefix + "dir_slot"
+            return DomainLoop(
+                [f"int {table}[{max(len(members), 1)}]", f"int {slot}"],
+                [f"{table}[{i}] = {m}" for i, m in enumerate(members)],
+                f"for {slot} in range({len(members)}):",
+                [f"{var} = {table}[{slot}]"],
+                "int",
+            )
         if walk and d.kind in ("ray", "slide"):
             src, way = (self.expr(a, scope).text for a in d.args)
             origin, cur, step, stop = prefix + "origin", prefix + "cur", prefix + "way", prefix + "stop"
@@ -366,7 +394,7 @@ class Expressions:
                 self.chain_quants.append(flood is not None)
             ray = slide_test(self, q, inner) if cellset is None and flood is None else None
             if flood is None:
-                loop = self.domain_loop(q.domain, inner, "x", walk=True)
+                loop = self.domain_loop(q.domain, inner, "x", walk=True, sieve=(q.var, q.body))
             else:
                 loop = DomainLoop([], [], "", [], "int")
             inner[q.var] = Var("x", q.domain.elem_type)
