@@ -2283,7 +2283,12 @@ cdef inline bint quant_30(State* st, int f0) noexcept nogil:
 cdef inline bint quant_31(State* st, int f0) noexcept nogil:
     # f0 = t
     cdef int x
-    for x in range(N_DIRS):
+    cdef int dirs[2]
+    cdef int dir_slot
+    dirs[0] = 2
+    dirs[1] = 6
+    for dir_slot in range(2):
+        x = dirs[dir_slot]
         if ((<bint>ATTR_6[x + 1]) and define_3(st, STEP[x][f0], next_player(st.current), 5)):
             return True
     return False
@@ -3013,7 +3018,12 @@ cdef void each_0(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef int x
-    for x in range(N_DIRS):
+    cdef int each_dirs[2]
+    cdef int each_dir_slot
+    each_dirs[0] = 2
+    each_dirs[1] = 6
+    for each_dir_slot in range(2):
+        x = each_dirs[each_dir_slot]
         if not ((<bint>ATTR_6[x + 1]) and ((piece_kind(st.board[f0]) == 0) and (f1 == define_1(st, f0, x)))):
             continue
         each_1(st, f0, f1, x)  # for each r in slide(t, d) where occupied(r)
@@ -3051,7 +3061,12 @@ cdef void each_3(State* st, int f0, int f1, int f2) noexcept nogil:
     # f1 = t
     # f2 = q
     cdef int x
-    for x in range(N_DIRS):
+    cdef int each_dirs[2]
+    cdef int each_dir_slot
+    each_dirs[0] = 2
+    each_dirs[1] = 6
+    for each_dir_slot in range(2):
+        x = each_dirs[each_dir_slot]
         if not ((<bint>ATTR_6[x + 1]) and ((((f2 == st.current) and (piece_kind(st.board[f1]) == 0)) or (define_2(st, f0, x) and define_2(st, f0, PPROP_1[f2 + 1]))) or (define_2(st, f1, x) and define_2(st, f1, PPROP_1[f2 + 1])))):
             continue
         element_set(st, f2, 5, element_step(0, <long long>(<int>ATTR_7[x + 1]) - 0, 2), False, False)  # set castling[q, wing(d)] = false
@@ -3062,7 +3077,12 @@ cdef void each_4(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef int x
-    for x in range(N_DIRS):
+    cdef int each_dirs[2]
+    cdef int each_dir_slot
+    each_dirs[0] = 2
+    each_dirs[1] = 6
+    for each_dir_slot in range(2):
+        x = each_dirs[each_dir_slot]
         if not ((<bint>ATTR_6[x + 1]) and ((piece_kind(st.board[f0]) == 0) and (f1 == define_1(st, f0, x)))):
             continue
         each_5(st, f0, f1, x)  # for each r in slide(t, d) where occupied(r)
@@ -3091,7 +3111,12 @@ cdef void each_6(State* st, int f0, int f1, int f2) noexcept nogil:
     # f1 = f
     # f2 = t
     cdef int x
-    for x in range(N_DIRS):
+    cdef int each_dirs[2]
+    cdef int each_dir_slot
+    each_dirs[0] = 2
+    each_dirs[1] = 6
+    for each_dir_slot in range(2):
+        x = each_dirs[each_dir_slot]
         if not ((<bint>ATTR_6[x + 1]) and ((piece_kind(st.board[f1]) == 0) and (f2 == define_1(st, f1, x)))):
             continue
         each_7(st, f0, f1, f2, x)  # for each r in slide(t, d) where occupied(r)
@@ -3132,7 +3157,12 @@ cdef void each_9(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f2 = t
     # f3 = q
     cdef int x
-    for x in range(N_DIRS):
+    cdef int each_dirs[2]
+    cdef int each_dir_slot
+    each_dirs[0] = 2
+    each_dirs[1] = 6
+    for each_dir_slot in range(2):
+        x = each_dirs[each_dir_slot]
         if not ((<bint>ATTR_6[x + 1]) and ((((f3 == st.current) and (piece_kind(st.board[f2]) == 0)) or (define_2(st, f1, x) and define_2(st, f1, PPROP_1[f3 + 1]))) or (define_2(st, f2, x) and define_2(st, f2, PPROP_1[f3 + 1])))):
             continue
         element_set(st, f3, 5, element_step(0, <long long>(<int>ATTR_7[x + 1]) - 0, 2), False, False)  # set castling[q, wing(d)] = false
@@ -3144,7 +3174,12 @@ cdef void each_10(State* st, int f0, int f1, int f2) noexcept nogil:
     # f1 = f
     # f2 = t
     cdef int x
-    for x in range(N_DIRS):
+    cdef int each_dirs[2]
+    cdef int each_dir_slot
+    each_dirs[0] = 2
+    each_dirs[1] = 6
+    for each_dir_slot in range(2):
+        x = each_dirs[each_dir_slot]
         if not ((<bint>ATTR_6[x + 1]) and ((piece_kind(st.board[f1]) == 0) and (f2 == define_1(st, f1, x)))):
             continue
         each_11(st, f0, f1, f2, x)  # for each r in slide(t, d) where occupied(r)

@@ -2297,7 +2297,12 @@ cdef inline bint quant_30(State* st, int f0) noexcept nogil:
 cdef inline bint quant_31(State* st, int f0) noexcept nogil:
     # f0 = t
     cdef int x
-    for x in range(N_DIRS):
+    cdef int dirs[2]
+    cdef int dir_slot
+    dirs[0] = 2
+    dirs[1] = 6
+    for dir_slot in range(2):
+        x = dirs[dir_slot]
         if ((<bint>ATTR_6[x + 1]) and define_3(st, STEP[x][f0], next_player(st.current), 5)):
             return True
     return False
@@ -3128,7 +3133,12 @@ cdef void each_3(State* st, int f0, int f1, int f2) noexcept nogil:
     # f1 = t
     # f2 = q
     cdef int x
-    for x in range(N_DIRS):
+    cdef int each_dirs[2]
+    cdef int each_dir_slot
+    each_dirs[0] = 2
+    each_dirs[1] = 6
+    for each_dir_slot in range(2):
+        x = each_dirs[each_dir_slot]
         if not ((<bint>ATTR_6[x + 1]) and ((((f2 == st.current) and (piece_kind(st.board[f1]) == 0)) or (define_2(st, f0, x) and define_2(st, f0, PPROP_1[f2 + 1]))) or (define_2(st, f1, x) and define_2(st, f1, PPROP_1[f2 + 1])))):
             continue
         element_set(st, f2, 5, element_step(0, <long long>(<int>ATTR_7[x + 1]) - 0, 2), False, False)  # set castling[q, wing(d)] = false
@@ -3209,7 +3219,12 @@ cdef void each_9(State* st, int f0, int f1, int f2, int f3) noexcept nogil:
     # f2 = t
     # f3 = q
     cdef int x
-    for x in range(N_DIRS):
+    cdef int each_dirs[2]
+    cdef int each_dir_slot
+    each_dirs[0] = 2
+    each_dirs[1] = 6
+    for each_dir_slot in range(2):
+        x = each_dirs[each_dir_slot]
         if not ((<bint>ATTR_6[x + 1]) and ((((f3 == st.current) and (piece_kind(st.board[f2]) == 0)) or (define_2(st, f1, x) and define_2(st, f1, PPROP_1[f3 + 1]))) or (define_2(st, f2, x) and define_2(st, f2, PPROP_1[f3 + 1])))):
             continue
         element_set(st, f3, 5, element_step(0, <long long>(<int>ATTR_7[x + 1]) - 0, 2), False, False)  # set castling[q, wing(d)] = false

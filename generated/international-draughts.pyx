@@ -2399,7 +2399,14 @@ cdef inline bint quant_2(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef int x
-    for x in range(N_DIRS):
+    cdef int dirs[4]
+    cdef int dir_slot
+    dirs[0] = 1
+    dirs[1] = 3
+    dirs[2] = 5
+    dirs[3] = 7
+    for dir_slot in range(4):
+        x = dirs[dir_slot]
         if ((<bint>ATTR_1[x + 1]) and (((piece_kind(st.board[f0]) == 0) and define_3(st, f0, x, f1)) or ((piece_kind(st.board[f0]) == 1) and define_4(st, f0, x, f1)))):
             return True
     return False
@@ -2410,7 +2417,14 @@ cdef inline bint quant_3(State* st, int f0, int f1) noexcept nogil:
     # f0 = t
     # f1 = f
     cdef int x
-    for x in range(N_DIRS):
+    cdef int dirs[4]
+    cdef int dir_slot
+    dirs[0] = 1
+    dirs[1] = 3
+    dirs[2] = 5
+    dirs[3] = 7
+    for dir_slot in range(4):
+        x = dirs[dir_slot]
         if ((((st.current == 0) and (<bint>ATTR_2[x + 1])) or ((st.current == 1) and (<bint>ATTR_3[x + 1]))) and ((<bint>ATTR_1[x + 1]) and (f0 == STEP[x][f1]))):
             return True
     return False
@@ -3633,7 +3647,14 @@ cdef void each_0(State* st, int f0, int f1) noexcept nogil:
     # f0 = f
     # f1 = t
     cdef int x
-    for x in range(N_DIRS):
+    cdef int each_dirs[4]
+    cdef int each_dir_slot
+    each_dirs[0] = 1
+    each_dirs[1] = 3
+    each_dirs[2] = 5
+    each_dirs[3] = 7
+    for each_dir_slot in range(4):
+        x = each_dirs[each_dir_slot]
         if not ((<bint>ATTR_1[x + 1]) and quant_32(st, f0, x, f1)):
             continue
         each_1(st, f0, f1, x)  # for each x in slide(f, d) where occupied(x)
