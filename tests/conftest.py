@@ -26,6 +26,14 @@ def get_game(spec: str, variant=None, engine: str = "interpreted"):
     return _games[key]
 
 
+def played(game, moves: list):
+    """A new game of ``game`` after ``moves`` (their notation), each applied in turn."""
+    state = game.new_state()
+    for m in moves:
+        state.apply(m)
+    return state
+
+
 def assert_spec_error(tmp_path, text: str, message: str, line: int, col: int,
                       name: str = "broken.yaml") -> None:
     """A broken spec is refused with one error that says ``message`` at ``name:line:col``

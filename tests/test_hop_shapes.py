@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENGINES, assert_spec_error, get_game
+from conftest import ENGINES, assert_spec_error, get_game, played
 from midgardc.ir.nodes import Quant
 from midgardc.runtime.game import perft
 from midgardc.spec.blocks import _walk
@@ -26,19 +26,12 @@ def game(request):
     return get_game(SPEC, None, request.param)
 
 
-def _play(game, moves: list[str]):
-    state = game.new_state()
-    for m in moves:
-        state.apply(m)
-    return state
-
-
 def test_a_pawn_steps_forward_only(game):
     assert [m.text for m in game.new_state().legal_moves()] == ["a1-a2", "b1-b2", "c1-c2", "d1-d2", "e1-e2"]
 
 
 def test_a_hop_takes_the_piece_and_is_compulsory(game):
-    state = _play(game, ["c1-c2", "c5-c4", "c2-c3"])
+    state = played(game, ["c1-c2", "c5-c4", "c2-c3"])
     # blue's c4 faces red's c3 with c2 empty behind it: the hop is the only move
     assert [m.text for m in state.legal_moves()] == ["c4xc2"]
     state.apply("c4xc2")
@@ -47,7 +40,7 @@ def test_a_hop_takes_the_piece_and_is_compulsory(game):
 
 
 def test_a_pawn_on_the_far_row_becomes_a_queen_from_the_hand(game):
-    state = _play(game, ["c1-c2", "c5-c4", "c2-c3", "c4xc2", "b1-b2", "c2-c1"])
+    state = played(game, ["c1-c2", "c5-c4", "c2-c3", "c4xc2", "b1-b2", "c2-c1"])
     assert state.to_json()["kinds"]["c1"] == "queen"
     hands = {p["name"]: p["hand"] for p in state.to_json()["players"]}
     assert hands["blue"]["queen"] == 1 and hands["red"]["queen"] == 2

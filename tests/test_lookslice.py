@@ -10,7 +10,7 @@ from pathlib import Path
 from conftest import SPECS
 from midgardc.compiler.build import generate_source
 from midgardc.ir.lookslice import ANY, look_slice
-from midgardc.ir.nodes import ForEach, IfEffect, MovePiece, Place, Remove, SetCounter
+from midgardc.ir.nodes import Convert, ForEach, IfEffect, MovePiece, Remove, SetCounter
 from midgardc.ir.plan import STATE_READS
 from midgardc.spec.lower import load_game_ir
 from test_differential import check_games, engines
@@ -23,14 +23,14 @@ GO = str(SPECS / "classics" / "go.yaml")
 def test_chess_lookahead_moves_only_pieces():
     ir = load_game_ir(CHESS, None)
     move = look_slice(ir, 0, STATE_READS)
-    # kept: the en passant capture, the castling rook, the move; left out: the clocks, the
-    # en passant square, and every trigger (castling rights, the move number)
+    # kept: the en passant capture, the castling rook, the move; left out: the clock, the
+    # en passant square, and every trigger (castling rights, the en passant square)
     assert [type(e) for e in move.effects] == [Remove, ForEach, MovePiece]
     assert move.triggers == () and not move.whole
     assert move.reads == {"board", "turn", "counter:en_passant"}  # (the en passant capture reads its square)
-    promote = look_slice(ir, 1, STATE_READS)
-    assert [type(e) for e in promote.effects] == [Remove, Place]
-    assert promote.reads == {"board", "hands", "turn"}
+    promote = look_slice(ir, 1, STATE_READS)  # move_promote: the move, then the new kind
+    assert [type(e) for e in promote.effects] == [Remove, ForEach, MovePiece, Convert]
+    assert promote.reads == {"board", "turn", "counter:en_passant"}
     text = generate_source(ir)
     assert "look_action_0(st, a0, a1)" in text and "cdef void look_action_0(" in text
 
@@ -82,7 +82,7 @@ def test_explain_says_what_a_lookahead_applies_and_copies():
     from midgardc.cli.explain import explain_lines
 
     chess = explain_lines(load_game_ir(CHESS, None))
-    assert "  lookahead: 3 of 4 effect(s) and 0 of 3 trigger(s) on a copy of board, counter en_passant, turn (what legal_after reads, directly or through the effects kept)" in chess
+    assert "  lookahead: 3 of 4 effect(s) and 0 of 2 trigger(s) on a copy of board, counter en_passant, turn (what legal_after reads, directly or through the effects kept)" in chess
     mine = explain_lines(load_game_ir(LOOK_SLICE, None))
     assert "  lookahead: 1 of 3 effect(s) and 1 of 1 trigger(s) on a copy of board, counter placed, counter streak, turn (what legal_after reads, directly or through the effects kept)" in mine
     go = explain_lines(load_game_ir(GO, None))

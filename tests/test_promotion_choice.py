@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENGINES, assert_spec_error, get_game
+from conftest import ENGINES, assert_spec_error, get_game, played
 from midgardc.runtime.game import perft
 from midgardc.spec.lower import load_game_ir
 from test_differential import check_games
@@ -24,16 +24,9 @@ def game(request):
     return get_game(SPEC, None, request.param)
 
 
-def _play(game, moves: list[str]):
-    state = game.new_state()
-    for m in moves:
-        state.apply(m)
-    return state
-
-
 def test_the_choices_come_after_the_other_moves_in_the_pieces_order(game):
     # red's b pawn takes on a3 and faces an empty a4, beside blue's b4
-    state = _play(game, ["b1b2", "a4a3", "b2a3", "d4d3", "c1c2", "d3c2"])
+    state = played(game, ["b1b2", "a4a3", "b2a3", "d4d3", "c1c2", "d3c2"])
     texts = [m.text for m in state.legal_moves()]
     assert "a3a4" not in texts
     promotions = [t for t in texts if len(t) == 5]
@@ -44,7 +37,7 @@ def test_the_choices_come_after_the_other_moves_in_the_pieces_order(game):
 
 
 def test_a_promotion_leaves_the_chosen_piece_and_counts_as_a_move(game):
-    state = _play(game, ["b1b2", "a4a3", "b2a3", "d4d3", "c1c2", "d3c2"])
+    state = played(game, ["b1b2", "a4a3", "b2a3", "d4d3", "c1c2", "d3c2"])
     before = state.to_json()["counters"]["moves"]
     state.apply("a3a4n")
     after = state.to_json()

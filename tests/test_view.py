@@ -126,8 +126,8 @@ def test_chess_planes_against_the_start_and_a_hand_made_position():
     t = view.tensor(game.new_state(0), 0)
     assert t[view.plane("board[white,pawn]")][6].all() and t[view.plane("board[white,pawn]")].sum() == 8
     assert t[view.plane("board[white,king]")][7, 4] == 1 and t[view.plane("board[black,queen]")][0, 3] == 1
-    # no scale declared for a hand: the pieces in the game (32 on the board, 64 in hands)
-    assert np.allclose(t[view.plane("hand[white,queen]")], 8 / 96)
+    # no piece is ever in hand: a promotion converts the pawn in place (promotes: {to: [...]})
+    assert not t[view.plane("hand[white,queen]")].any()
     state, _ = play(game, ["e2e4", "a7a6", "e4e5", "d7d5"])
     t = view.tensor(state, 0)
     ep = view.plane("en_passant")  # a cell-valued counter: its own plane, the cell marked
