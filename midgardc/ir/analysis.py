@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass, replace
 from typing import Callable, Iterator
 
-from .nodes import BOOL, Binary, BoardIR, Call, DefineCall, Domain, Expr, Local, Quant, Unary
+from .nodes import BOOL, DIR, Binary, BoardIR, Call, Const, DefineCall, Domain, Expr, GameIR, Local, Quant, Unary
 
 
 def conjuncts(e: Expr) -> list[Expr]:
@@ -112,3 +112,22 @@ def contains(root: object, found: Callable[[object], bool]) -> bool:
         elif is_dataclass(x):
             stack.extend(getattr(x, f.name) for f in fields(x))
     return False
+
+
+def set_directions(ir: GameIR, d: Domain, var: str, cond: object) -> "list[int] | None":
+    """The directions a loop over every direction (``d``) with bound variable ``var`` need
+    visit when each element is tested with ``cond`` (a for_each's where, a quantifier's
+    body): those of the first conjunct that is a fixed attribute of the bound direction
+    (a direction set: ``wings(d)``, ``diagonal(d)``), in board order; None when there is
+    none, or ``d`` is not every direction. Both back ends loop over just these, so a set
+    costs its own size, not the board's directions."""
+    if d.kind != "directions" or not isinstance(cond, (Binary, Call, Unary, Quant, DefineCall, Local, Const)):
+        return None
+    for c in conjuncts(cond):
+        if isinstance(c, Call) and c.fn == "attr" and isinstance(c.args[1], Local) and c.args[1].name == var:
+            index = c.args[0].value
+            a = ir.attributes[index] if index < len(ir.attributes) else None
+            if a is not None and a.of == DIR and not a.keys:
+                return [x for x in range(len(ir.board.directions)) if a.table[x + a.offset]]
+    return None
+

@@ -7,11 +7,10 @@ from __future__ import annotations
 from typing import Optional
 
 from ...errors import BuildError
-from ...ir.analysis import conjoin, conjuncts
+from ...ir.analysis import conjoin, conjuncts, set_directions
 from ...ir.builtins import BUILTINS, INDEXED, ZONE_FUNCTIONS
 from ...ir.nodes import (
     BOOL,
-    DIR,
     INT,
     Binary,
     Call,
@@ -238,20 +237,6 @@ class Expressions:
             flat = f"element_step({flat}, {value} - {lo}, {size})"
         return flat
 
-    def direction_members(self, d: Domain, sieve: Optional[tuple[str, Expr]]) -> Optional[list[int]]:
-        """The directions a loop over ``d`` (every direction) needs visit: those of the
-        first conjunct of the sieve's condition that is a constant attribute of the bound
-        direction (a direction set); None when there is none (visit them all)."""
-        if sieve is None or sieve[1] is None:
-            return None
-        name, cond = sieve
-        for c in conjuncts(cond):
-            if isinstance(c, Call) and c.fn == "attr" and isinstance(c.args[1], Local) and c.args[1].name == name:
-                a = self.ir.attributes[c.args[0].value] if c.args[0].value < len(self.ir.attributes) else None
-                if a is not None and a.of == DIR and not a.keys:
-                    return [x for x in range(len(self.ir.board.directions)) if a.table[x + a.offset]]
-        return None
-
     # -- quantifiers -------------------------------------------------------------------
 
     def domain_loop(self, d: Domain, scope: Scope, var: str, prefix: str = "", walk: bool = False, sieve: Optional[tuple[str, Expr]] = None) -> DomainLoop:
@@ -262,7 +247,7 @@ class Expressions:
         variable's name and the condition each element is tested with (a where, a body):
         over directions, a conjunct that is a fixed set's test (``wings(d)``, a direction
         set's attribute) makes the loop visit only the set's directions, in board order."""
-        members = self.direction_members(d, sieve) if d.kind == "directions" else None
+        members = set_directions(self.ir, d, *sieve) if sieve is not None else None
         if members is not None:
             table, slot = prefix + "dirs", prefix + "dir_slot"
             return DomainLoop(

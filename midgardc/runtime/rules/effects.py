@@ -85,7 +85,7 @@ class Effects:
             return
         where = self._fn(eff.where) if eff.where is not None else None
         local = dict(env)
-        for x in list(self.prog.domain(eff.each)(self, env)):  # listed before any runs
+        for x in list(self.prog.each_domain(eff)(self, env)):  # listed before any runs
             local[eff.var] = x
             if where is None or where(self, local):
                 self.run_effects(eff.effects, local)

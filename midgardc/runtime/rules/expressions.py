@@ -23,7 +23,7 @@ from ...ir.nodes import (
     Quant,
     Unary,
 )
-from ...ir.analysis import conjuncts, reads
+from ...ir.analysis import conjuncts, reads, set_directions
 from ...ir.plan import is_pure, plan_then
 from . import zones as zone_rules
 from .cellsets import SetCompiler
@@ -133,6 +133,7 @@ class Program:
         # remembered for the whole game (they cannot change)
         pure: dict = {}
         self.known: dict[int, dict] = {i: {} for i, d in enumerate(ir.defines) if is_pure(d.body, ir.defines, pure)}
+        self._each_domains: dict[int, Callable] = {}  # each_domain's, by effect
         for i, d in enumerate(ir.defines):
             self.defines[i] = self.compile(d.body)
         self.wheres = [self.compile(a.where) for a in ir.actions]
@@ -254,6 +255,17 @@ class Program:
         if isinstance(e, Quant):
             return self._quant(e)
         raise AssertionError(e)  # pragma: no cover
+
+    def each_domain(self, eff) -> Callable[["CoreState", dict], list[int]]:
+        """The elements a ``for_each`` visits: its collection, or over every direction
+        with a direction set's test in its ``where``, just the set's directions
+        (``set_directions``, as the compiled loops do); made once per effect."""
+        made = self._each_domains.get(id(eff))
+        if made is None:
+            members = set_directions(self.ir, eff.each, eff.var, eff.where)
+            made = self.domain(eff.each) if members is None else (lambda s, env: members)
+            self._each_domains[id(eff)] = made
+        return made
 
     def domain(self, d: Domain) -> Callable[["CoreState", dict], list[int]]:
         if d.kind == "cells":
