@@ -87,3 +87,18 @@ def test_explain_says_what_a_lookahead_applies_and_copies():
     assert "  lookahead: 1 of 3 effect(s) and 1 of 1 trigger(s) on a copy of board, counter placed, counter streak, turn (what legal_after reads, directly or through the effects kept)" in mine
     go = explain_lines(load_game_ir(GO, None))
     assert any(line.startswith("  lookahead: the whole move on a copy of the whole state") for line in go)
+
+
+def test_the_interpreter_looks_ahead_on_the_same_slice():
+    """Both back ends run one analysis: the interpreter's lookahead copy runs the slice the
+    compiled look_action_N runs (the whole move only where nothing is left out)."""
+    from midgardc.runtime.rules.expressions import Program
+
+    for spec in (CHESS, LOOK_SLICE, GO):
+        ir = load_game_ir(spec, None)
+        prog = Program(ir)
+        for i, a in enumerate(ir.actions):
+            want = look_slice(ir, i, STATE_READS)
+            assert prog.look_slices[i] == (want if want is not None and not want.whole else None), (spec, a.name)
+    chess = Program(load_game_ir(CHESS, None))
+    assert chess.look_slices[0] is not None and chess.look_slices[0].triggers == ()  # no castling rights in a lookahead

@@ -24,7 +24,8 @@ from ...ir.nodes import (
     Unary,
 )
 from ...ir.analysis import conjuncts, reads, set_directions
-from ...ir.plan import is_pure, plan_then
+from ...ir.lookslice import look_slice
+from ...ir.plan import STATE_READS, is_pure, plan_then
 from . import zones as zone_rules
 from .cellsets import SetCompiler
 from .moves import plans
@@ -140,6 +141,11 @@ class Program:
         # lookahead legality and the position history (rules/history.py)
         self.afters = [self.compile(a.legal_after) if a.legal_after is not None else None for a in ir.actions]
         self.lookahead = any(a is not None for a in self.afters)  # random playouts draw by rejection
+        # what each lookahead's copy runs: the move's effects and triggers that can change
+        # what its legal_after reads (None: the whole move), as the compiled engine's
+        # look_action_N (ir/lookslice.py, one analysis for both back ends)
+        slices = [look_slice(ir, i, STATE_READS) if a.legal_after is not None else None for i, a in enumerate(ir.actions)]
+        self.look_slices = [x if x is not None and not x.whole else None for x in slices]
         # compound moves (rules/compound.py): where the next step starts, whether it may
         self.chain_value = [self.compile(a.chain.value) if a.chain is not None else None for a in ir.actions]
         self.chain_going = [self.compile(a.chain.going) if a.chain is not None and a.chain.going is not None else None for a in ir.actions]

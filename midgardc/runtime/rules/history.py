@@ -103,11 +103,20 @@ class History:
     def _after_ok(self, index: int, env: dict) -> bool:
         """Whether action ``index``'s ``legal_after`` holds on the state its move, bound by
         ``env``, would leave: a copy of this state (sharing the history, which a lookahead
-        never writes) runs the action's effects and triggers, the condition is tested on
-        it, and the copy is dropped."""
+        never writes) runs the action's effects and triggers — those of them that can
+        change what the condition reads, as the compiled engine's lookahead does — the
+        condition is tested on it, and the copy is dropped."""
         look = type(self)(self.prog, self, look=True)
-        action = self.prog.ir.actions[index]
-        look._act(action, index, dict(env))
+        piece = self.prog.look_slices[index]
+        if piece is None:
+            look._act(self.prog.ir.actions[index], index, dict(env))
+        else:  # only what can change what legal_after reads (ir/lookslice.py)
+            local = dict(env)
+            look.run_effects(piece.effects, local)
+            for t_index, kept in piece.triggers:
+                when = self.prog.triggers[t_index][1]
+                if when is None or when(look, local):
+                    look.run_effects(kept, local)
         return bool(self.prog.afters[index](look, env))
 
     def _can_move_after(self) -> bool:
