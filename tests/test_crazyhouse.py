@@ -209,8 +209,8 @@ def random_game_against_python_chess(game, seed: int) -> int:
 
 def test_random_games_agree_with_python_chess_move_for_move():
     game = get_game(ZH, None, "compiled")
-    plies = sum(random_game_against_python_chess(game, seed) for seed in range(200))
-    assert plies > 200 * 50  # whole games, not openings
+    plies = sum(random_game_against_python_chess(game, seed) for seed in range(120))
+    assert plies > 120 * 50  # whole games, not openings (2,000 with MIDGARDC_LONG=1, below)
 
 
 @pytest.mark.slow

@@ -101,7 +101,7 @@ def test_midgard_thousand_games_move_for_move(variant):
 # Specs whose interpreted games are dear play fewer in every run (all 60 with MIDGARDC_LONG=1):
 # chess plays about 0.3 random games/s on the interpreter (about 400 plies each), 60 took 185 s.
 # Shogi: about 35 plies/s (its random games run to hundreds of plies, 792 on average): one.
-QUICK_GAMES = {"chess.yaml": 8, "crazyhouse.yaml": 8, "shogi.yaml": 1}
+QUICK_GAMES = {"chess.yaml": 6, "crazyhouse.yaml": 5, "shogi.yaml": 1}
 
 
 @pytest.mark.parametrize("item", every_spec(), ids=spec_id)
