@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass, replace
 from typing import Callable, Iterator
 
-from .nodes import BOOL, DIR, Binary, BoardIR, Call, Const, DefineCall, Domain, Expr, GameIR, Local, Quant, Unary
+from .nodes import BOOL, DIR, Binary, BoardIR, Call, DefineCall, Domain, Expr, GameIR, Local, Quant, Unary
 
 
 def conjuncts(e: Expr) -> list[Expr]:
@@ -114,14 +114,14 @@ def contains(root: object, found: Callable[[object], bool]) -> bool:
     return False
 
 
-def set_directions(ir: GameIR, d: Domain, var: str, cond: object) -> "list[int] | None":
+def set_directions(ir: GameIR, d: Domain, var: str, cond: "Expr | None") -> "list[int] | None":
     """The directions a loop over every direction (``d``) with bound variable ``var`` need
     visit when each element is tested with ``cond`` (a for_each's where, a quantifier's
     body): those of the first conjunct that is a fixed attribute of the bound direction
     (a direction set: ``wings(d)``, ``diagonal(d)``), in board order; None when there is
     none, or ``d`` is not every direction. Both back ends loop over just these, so a set
     costs its own size, not the board's directions."""
-    if d.kind != "directions" or not isinstance(cond, (Binary, Call, Unary, Quant, DefineCall, Local, Const)):
+    if d.kind != "directions" or cond is None:
         return None
     for c in conjuncts(cond):
         if isinstance(c, Call) and c.fn == "attr" and isinstance(c.args[1], Local) and c.args[1].name == var:
